@@ -1,0 +1,60 @@
+public import Foundation
+
+/// The claims of a provider's ID token that FitCircle relies on, after its signature was verified.
+public struct IdentityClaims: Equatable, Sendable {
+    public var issuer: String
+    public var subject: String
+    public var audiences: [String]
+    public var expiresAt: Date
+    public var issuedAt: Date
+    public var email: String?
+    public var emailVerified: Bool?
+    public var name: String?
+
+    public init(
+        issuer: String,
+        subject: String,
+        audiences: [String],
+        expiresAt: Date,
+        issuedAt: Date,
+        email: String? = nil,
+        emailVerified: Bool? = nil,
+        name: String? = nil
+    ) {
+        self.issuer = issuer
+        self.subject = subject
+        self.audiences = audiences
+        self.expiresAt = expiresAt
+        self.issuedAt = issuedAt
+        self.email = email
+        self.emailVerified = emailVerified
+        self.name = name
+    }
+
+    /// Why a signed token is still not accepted.
+    public enum Rejection: Error, Equatable, Sendable {
+        case wrongIssuer(String)
+        case wrongAudience([String])
+        case expired(at: Date)
+        case issuedInTheFuture(at: Date)
+        case missingSubject
+        case unverifiedEmail
+    }
+
+    /// Clocks of phones and servers drift; tokens are trusted within this much of `now`.
+    public static let allowedClockSkew: TimeInterval = 60
+
+    /// Checks issuer, audience, expiry and issue time against `now` (OpenID Connect Core, 3.1.3.7).
+    public func validate(provider: IdentityProvider, clientIDs: Set<String>, now: Date) throws(Rejection) {
+        guard provider.issuers.contains(self.issuer) else { throw .wrongIssuer(self.issuer) }
+        guard !self.audiences.isEmpty, self.audiences.allSatisfy(clientIDs.contains) else {
+            throw .wrongAudience(self.audiences)
+        }
+        guard self.expiresAt.addingTimeInterval(Self.allowedClockSkew) > now else { throw .expired(at: self.expiresAt) }
+        guard self.issuedAt <= now.addingTimeInterval(Self.allowedClockSkew) else {
+            throw .issuedInTheFuture(at: self.issuedAt)
+        }
+        guard !self.subject.isEmpty else { throw .missingSubject }
+        if self.email != nil, self.emailVerified == false { throw .unverifiedEmail }
+    }
+}

@@ -1,0 +1,113 @@
+/// An app's policies in one value, read from `profiles/<name>.yaml`: the code implements every
+/// variant the specs describe and the rule profile picks one.
+public struct RuleProfile: Equatable, Sendable, Codable {
+    public var name: String
+    public var description: String
+    public var onboarding: Onboarding
+    public var week: Week
+    public var units: Units
+    public var limits: Limits
+
+    public init(name: String, description: String, onboarding: Onboarding, week: Week, units: Units, limits: Limits) {
+        self.name = name
+        self.description = description
+        self.onboarding = onboarding
+        self.week = week
+        self.units = units
+        self.limits = limits
+    }
+
+    /// Whether a new user must complete their profile before using the rest of the API.
+    public struct Onboarding: Equatable, Sendable, Codable {
+        /// `true`: every endpoint but sign-in, configuration and the profile answers `onboarding-required`
+        /// until the profile is complete. `false`: the profile starts from `defaults` and may be completed later.
+        public var required: Bool
+        /// The values a user who skips onboarding starts with.
+        public var defaults: Defaults
+
+        public init(required: Bool, defaults: Defaults) {
+            self.required = required
+            self.defaults = defaults
+        }
+
+        public struct Defaults: Equatable, Sendable, Codable {
+            public var timeZone: String
+            public var age: Int?
+            public var weightKg: Double?
+
+            public init(timeZone: String, age: Int? = nil, weightKg: Double? = nil) {
+                self.timeZone = timeZone
+                self.age = age
+                self.weightKg = weightKg
+            }
+        }
+    }
+
+    /// How weeks are counted in the user's own time zone.
+    public struct Week: Equatable, Sendable, Codable {
+        public var startsOn: Weekday
+
+        public init(startsOn: Weekday) {
+            self.startsOn = startsOn
+        }
+    }
+
+    /// The units an app shows by default; every value is stored in metric.
+    public struct Units: Equatable, Sendable, Codable {
+        public var weight: WeightUnit
+        public var height: HeightUnit
+        public var distance: DistanceUnit
+
+        public init(weight: WeightUnit, height: HeightUnit, distance: DistanceUnit) {
+            self.weight = weight
+            self.height = height
+            self.distance = distance
+        }
+    }
+
+    /// Plausible ranges for what users tell about themselves.
+    public struct Limits: Equatable, Sendable, Codable {
+        public var age: ClosedRange<Int>
+        public var weightKg: ClosedRange<Double>
+        public var heightCm: ClosedRange<Double>
+
+        public init(age: ClosedRange<Int>, weightKg: ClosedRange<Double>, heightCm: ClosedRange<Double>) {
+            self.age = age
+            self.weightKg = weightKg
+            self.heightCm = heightCm
+        }
+
+        enum CodingKeys: String, CodingKey { case age, weightKg, heightCm }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.age = try container.decode(Bounds<Int>.self, forKey: .age).range(codingPath: container.codingPath + [CodingKeys.age])
+            self.weightKg = try container.decode(Bounds<Double>.self, forKey: .weightKg)
+                .range(codingPath: container.codingPath + [CodingKeys.weightKg])
+            self.heightCm = try container.decode(Bounds<Double>.self, forKey: .heightCm)
+                .range(codingPath: container.codingPath + [CodingKeys.heightCm])
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(Bounds(min: self.age.lowerBound, max: self.age.upperBound), forKey: .age)
+            try container.encode(Bounds(min: self.weightKg.lowerBound, max: self.weightKg.upperBound), forKey: .weightKg)
+            try container.encode(Bounds(min: self.heightCm.lowerBound, max: self.heightCm.upperBound), forKey: .heightCm)
+        }
+    }
+}
+
+/// `{min, max}` as written in a profile file.
+private struct Bounds<Value: Comparable & Codable>: Codable {
+    var min: Value
+    var max: Value
+
+    func range(codingPath: [any CodingKey]) throws -> ClosedRange<Value> {
+        guard self.min <= self.max else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath, debugDescription: "expected min (\(self.min)) to be at most max (\(self.max))")
+            )
+        }
+        return self.min...self.max
+    }
+}

@@ -1,0 +1,17 @@
+/// A day of the week, as profiles name it (`monday` … `sunday`).
+public enum Weekday: String, CaseIterable, Equatable, Sendable, Codable {
+    case monday, tuesday, wednesday, thursday, friday, saturday, sunday
+
+    /// Foundation's `Calendar` weekday number: Sunday is 1, Saturday is 7.
+    public var calendarWeekday: Int {
+        switch self {
+        case .sunday: 1
+        case .monday: 2
+        case .tuesday: 3
+        case .wednesday: 4
+        case .thursday: 5
+        case .friday: 6
+        case .saturday: 7
+        }
+    }
+}

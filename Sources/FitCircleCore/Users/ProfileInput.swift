@@ -1,0 +1,103 @@
+public import Foundation
+
+/// The onboarding form as a client sends it, before validation.
+public struct ProfileInput: Equatable, Sendable {
+    public var displayName: String
+    public var age: Int
+    public var weight: Double
+    public var weightUnit: WeightUnit
+    public var height: Height?
+    public var gender: Gender?
+    public var timeZone: String
+    public var visibility: FieldVisibility?
+
+    /// A height in the unit the user entered it.
+    public enum Height: Equatable, Sendable {
+        case centimetres(Double)
+        case feetAndInches(feet: Int, inches: Double)
+    }
+
+    public init(
+        displayName: String,
+        age: Int,
+        weight: Double,
+        weightUnit: WeightUnit,
+        height: Height? = nil,
+        gender: Gender? = nil,
+        timeZone: String,
+        visibility: FieldVisibility? = nil
+    ) {
+        self.displayName = displayName
+        self.age = age
+        self.weight = weight
+        self.weightUnit = weightUnit
+        self.height = height
+        self.gender = gender
+        self.timeZone = timeZone
+        self.visibility = visibility
+    }
+
+    /// Applies this form to `profile` when every field is valid; otherwise throws every violation and
+    /// leaves nothing half-applied (the caller's value is untouched).
+    public func applied(to profile: UserProfile, limits: RuleProfile.Limits, now: Date) throws(ValidationError) -> UserProfile {
+        var validator = Validator()
+        let name = DisplayName.normalized(self.displayName)
+        validator.check(
+            name != nil && self.displayName.trimmingCharacters(in: .whitespacesAndNewlines).count <= DisplayName.maxLength,
+            "displayName",
+            "must be 1–\(DisplayName.maxLength) characters after trimming"
+        )
+        validator.check(limits.age.contains(self.age), "age", "must be between \(limits.age.lowerBound) and \(limits.age.upperBound)")
+
+        let weightKg = self.weightUnit.kilograms(self.weight)
+        let weightRange = limits.weightKg.lowerBound.rounded()...limits.weightKg.upperBound.rounded()
+        validator.check(
+            self.weight.isFinite && limits.weightKg.contains(weightKg),
+            "weight.value",
+            "must be between \(Self.format(self.weightUnit.value(fromKilograms: weightRange.lowerBound))) and "
+                + "\(Self.format(self.weightUnit.value(fromKilograms: weightRange.upperBound))) \(self.weightUnit.rawValue)"
+        )
+
+        let heightCm = self.height.map(Self.centimetres)
+        if let height = self.height {
+            if case .feetAndInches(let feet, let inches) = height {
+                validator.check(feet >= 0, "height.feet", "must not be negative")
+                validator.check(inches >= 0 && inches < 12, "height.inches", "must be at least 0 and less than 12")
+            }
+            validator.check(
+                heightCm.map { $0.isFinite && limits.heightCm.contains($0) } ?? false,
+                "height",
+                "must be between \(Self.format(limits.heightCm.lowerBound)) and \(Self.format(limits.heightCm.upperBound)) cm"
+            )
+        }
+        let zone = TimeZoneID.validated(self.timeZone)
+        validator.check(zone != nil, "timeZone", "must be an IANA time-zone identifier such as Europe/Paris")
+        try validator.throwIfInvalid()
+
+        var updated = profile
+        updated.displayName = name ?? profile.displayName
+        updated.age = self.age
+        updated.weightKg = weightKg
+        updated.weightUnit = self.weightUnit
+        updated.heightCm = heightCm
+        if let height = self.height {
+            updated.heightUnit = if case .centimetres = height { .cm } else { .ftIn }
+        }
+        updated.gender = self.gender
+        updated.timeZone = zone ?? profile.timeZone
+        updated.visibility = self.visibility ?? profile.visibility
+        updated.onboardedAt = profile.onboardedAt ?? now
+        return updated
+    }
+
+    static func centimetres(_ height: Height) -> Double {
+        switch height {
+        case .centimetres(let value): value
+        case .feetAndInches(let feet, let inches): (Double(feet) * 12 + inches) * HeightUnit.centimetresPerInch
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}

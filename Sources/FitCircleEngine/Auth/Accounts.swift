@@ -1,0 +1,200 @@
+import Crypto
+public import FitCircleCore
+public import FitCircleStore
+import Foundation
+
+/// Sign-in, token refresh, sign-out and authentication of requests.
+public struct Accounts: Sendable {
+    let store: Store
+    let profile: RuleProfile
+    let configuration: AuthConfiguration
+    let verifiers: [IdentityProvider: IdentityTokenVerifier]
+    let accessTokens: AccessTokens
+    let ids: IDGenerator
+    let clock: WallClock
+
+    public init(
+        store: Store,
+        profile: RuleProfile,
+        configuration: AuthConfiguration,
+        verifiers: [IdentityTokenVerifier],
+        accessTokens: AccessTokens,
+        ids: IDGenerator,
+        clock: WallClock
+    ) {
+        self.store = store
+        self.profile = profile
+        self.configuration = configuration
+        self.verifiers = Dictionary(verifiers.map { ($0.provider, $0) }, uniquingKeysWith: { first, _ in first })
+        self.accessTokens = accessTokens
+        self.ids = ids
+        self.clock = clock
+    }
+
+    /// Signs in with a Google or Apple ID token, creating the account on first use.
+    /// - Parameter timeZone: the device's IANA zone, used for a new account when valid.
+    public func signIn(with provider: IdentityProvider, idToken: String, name: String?, timeZone: String?) async throws -> SignIn {
+        guard let verifier = self.verifiers[provider], !verifier.clientIDs.isEmpty else {
+            throw DomainError.unavailable(reason: "Sign in with \(provider.rawValue.capitalized) is not configured on this server.")
+        }
+        let claims: IdentityClaims
+        do {
+            claims = try await verifier.verify(idToken)
+        } catch {
+            throw DomainError.unauthenticated(reason: "The \(provider.rawValue.capitalized) ID token was refused (\(error)).")
+        }
+        let email = claims.email ?? "\(claims.subject)@\(provider.rawValue).invalid"
+        return try await self.signIn(
+            provider: provider.rawValue,
+            subject: claims.subject,
+            email: email,
+            name: claims.name ?? name,
+            timeZone: timeZone
+        )
+    }
+
+    /// Signs in by email alone. Only for development and demos: the server must be started with `--dev-login`.
+    public func devSignIn(email: String, name: String?, timeZone: String?) async throws -> SignIn {
+        guard self.configuration.devLogin else { throw DomainError.notFound(resource: "route", id: "/api/auth/dev") }
+        let normalized = email.trimmingCharacters(in: .whitespaces).lowercased()
+        guard Self.looksLikeEmail(normalized) else {
+            throw ValidationError(field: "email", reason: "must be an email address such as ana@example.com")
+        }
+        if let timeZone, TimeZoneID.validated(timeZone) == nil {
+            throw ValidationError(field: "timeZone", reason: "must be an IANA time-zone identifier such as Europe/Paris")
+        }
+        return try await self.signIn(provider: "dev", subject: normalized, email: normalized, name: name, timeZone: timeZone)
+    }
+
+    private func signIn(provider: String, subject: String, email: String, name: String?, timeZone: String?) async throws -> SignIn {
+        let now = self.clock.now()
+        let refreshToken = Secrets.random()
+        let (user, isNew, session) = try await self.store.transaction { tx in
+            var isNew = false
+            let user: User
+            if let existing = try await tx.user(provider: provider, subject: subject) {
+                user = existing
+            } else {
+                isNew = true
+                user = User(
+                    id: self.ids.make(),
+                    email: email,
+                    profile: .initial(
+                        suggestedName: name,
+                        email: email,
+                        timeZone: timeZone,
+                        onboarding: self.profile.onboarding,
+                        units: self.profile.units,
+                        now: now
+                    ),
+                    createdAt: now
+                )
+                try await tx.insert(user, provider: provider, subject: subject)
+            }
+            guard user.disabledAt == nil else { throw DomainError.forbidden(reason: "This account is disabled.") }
+            let session = Session(id: self.ids.make(), userID: user.id, createdAt: now)
+            try await tx.insert(session)
+            try await tx.insert(self.refreshRecord(refreshToken, session: session.id, issuedAt: now))
+            return (user, isNew, session)
+        }
+        return try await self.tokens(for: session, user: user, refreshToken: refreshToken, isNewUser: isNew)
+    }
+
+    /// Exchanges a refresh token for new tokens. Each refresh token works once: presenting a used one
+    /// means it leaked, so the whole session (its family) is revoked.
+    public func refresh(_ refreshToken: String) async throws -> SignIn {
+        let now = self.clock.now()
+        let next = Secrets.random()
+        let hash = Self.hash(refreshToken)
+        enum Outcome: Sendable {
+            case rotated(Session, User)
+            case reused
+        }
+        let outcome = try await self.store.transaction { tx -> Outcome in
+            guard let record = try await tx.refreshToken(hash: hash),
+                let session = try await tx.session(record.sessionID), !session.isRevoked,
+                let user = try await tx.user(session.userID), user.disabledAt == nil
+            else {
+                throw DomainError.unauthenticated(reason: "The refresh token is not valid.")
+            }
+            guard record.expiresAt > now else { throw DomainError.unauthenticated(reason: "The refresh token has expired.") }
+            guard record.usedAt == nil, try await tx.markUsed(refreshTokenHash: hash, at: now) else {
+                try await tx.revoke(session.id, reason: "refresh token reused", at: now)
+                return .reused
+            }
+            try await tx.insert(self.refreshRecord(next, session: session.id, issuedAt: now))
+            return .rotated(session, user)
+        }
+        switch outcome {
+        case .reused:
+            // Thrown after the commit, so the revocation sticks.
+            throw DomainError.unauthenticated(reason: "The refresh token was already used; the session is revoked.")
+        case .rotated(let session, let user):
+            return try await self.tokens(for: session, user: user, refreshToken: next, isNewUser: false)
+        }
+    }
+
+    /// Signs the caller's session out: its refresh tokens and access tokens stop working.
+    public func signOut(_ caller: Caller) async throws {
+        let now = self.clock.now()
+        try await self.store.transaction { tx in
+            try await tx.revoke(caller.sessionID, reason: "signed out", at: now)
+        }
+    }
+
+    /// The caller an access token belongs to, if the token is valid, its session live and its account enabled.
+    public func authenticate(accessToken: String) async throws -> Caller {
+        let (userID, sessionID) = try await self.accessTokens.verify(accessToken)
+        return try await self.store.transaction { tx in
+            guard let session = try await tx.session(sessionID), session.userID == userID, !session.isRevoked else {
+                throw DomainError.unauthenticated(reason: "The session was signed out.")
+            }
+            guard let user = try await tx.user(userID), user.disabledAt == nil else {
+                throw DomainError.unauthenticated(reason: "The account is disabled or gone.")
+            }
+            return Caller(user: user, sessionID: sessionID)
+        }
+    }
+
+    /// Which sign-in methods are configured.
+    public var availableSignIn: AvailableSignIn {
+        AvailableSignIn(
+            google: !(self.verifiers[.google]?.clientIDs.isEmpty ?? true),
+            apple: !(self.verifiers[.apple]?.clientIDs.isEmpty ?? true),
+            dev: self.configuration.devLogin
+        )
+    }
+
+    private func tokens(for session: Session, user: User, refreshToken: String, isNewUser: Bool) async throws -> SignIn {
+        let access = try await self.accessTokens.issue(for: session)
+        return SignIn(
+            accessToken: access.token,
+            issuedAt: access.issuedAt,
+            accessTokenExpiresAt: access.expiresAt,
+            refreshToken: refreshToken,
+            refreshTokenExpiresAt: access.issuedAt.addingTimeInterval(self.configuration.refreshTokenLifetime),
+            user: user,
+            isNewUser: isNewUser
+        )
+    }
+
+    private func refreshRecord(_ token: String, session: Session.ID, issuedAt: Date) -> RefreshTokenRecord {
+        RefreshTokenRecord(
+            tokenHash: Self.hash(token),
+            sessionID: session,
+            issuedAt: issuedAt,
+            expiresAt: issuedAt.addingTimeInterval(self.configuration.refreshTokenLifetime)
+        )
+    }
+
+    /// Refresh tokens are stored only as SHA-256 hashes: a leaked database holds no usable token.
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func looksLikeEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && text.count <= 254
+            && !text.contains(where: \.isWhitespace)
+    }
+}

@@ -1,0 +1,53 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+
+extension Engine {
+    /// Assembles every use case over one store. The access-token key is `signingKey` when the operator set
+    /// one, else a random secret created once and kept in the database, so all nodes and restarts share it.
+    public static func make(
+        store: Store,
+        profile: RuleProfile,
+        auth: AuthConfiguration,
+        jwks: [IdentityProvider: any JWKSSource],
+        blobs: any BlobStore,
+        clock: WallClock,
+        signingKey: Data? = nil
+    ) async throws -> Engine {
+        let secret: Data
+        if let signingKey {
+            guard signingKey.count >= 32 else { throw SigningKeyTooShort(length: signingKey.count) }
+            secret = signingKey
+        } else {
+            let stored = try await store.transaction { tx in
+                try await tx.serverSecret(named: "access-token-hmac", orCreate: { Secrets.random(bytes: 48) }, at: clock.now())
+            }
+            secret = Data(stored.utf8)
+        }
+        let ids = IDGenerator(clock: clock)
+        let verifiers = jwks.map { provider, source in
+            IdentityTokenVerifier(
+                provider: provider,
+                clientIDs: provider == .google ? auth.googleClientIDs : auth.appleClientIDs,
+                keys: source,
+                clock: clock
+            )
+        }
+        let accounts = Accounts(
+            store: store,
+            profile: profile,
+            configuration: auth,
+            verifiers: verifiers,
+            accessTokens: await AccessTokens(secret: secret, lifetime: auth.accessTokenLifetime, clock: clock),
+            ids: ids,
+            clock: clock
+        )
+        return Engine(profile: profile, accounts: accounts, profiles: Profiles(store: store, blobs: blobs, profile: profile, clock: clock))
+    }
+}
+
+/// The configured access-token signing key is too short to be safe.
+public struct SigningKeyTooShort: Error, CustomStringConvertible {
+    public var length: Int
+    public var description: String { "auth.signingKey must be at least 32 bytes; it has \(self.length)" }
+}

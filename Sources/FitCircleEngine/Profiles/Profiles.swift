@@ -1,0 +1,69 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+
+/// Reading and editing the caller's own profile (spec 004, Requirements 4 and 5).
+public struct Profiles: Sendable {
+    let store: Store
+    let blobs: any BlobStore
+    let profile: RuleProfile
+    let clock: WallClock
+
+    public init(store: Store, blobs: any BlobStore, profile: RuleProfile, clock: WallClock) {
+        self.store = store
+        self.blobs = blobs
+        self.profile = profile
+        self.clock = clock
+    }
+
+    /// The caller's account as stored now.
+    public func user(_ id: User.ID) async throws -> User {
+        try await self.store.transaction { tx in
+            guard let user = try await tx.user(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
+            return user
+        }
+    }
+
+    /// Replaces the profile with `input` when every field is valid; otherwise nothing changes.
+    public func update(_ id: User.ID, with input: ProfileInput) async throws -> User {
+        let now = self.clock.now()
+        return try await self.store.transaction { tx in
+            guard var user = try await tx.user(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
+            user.profile = try input.applied(to: user.profile, limits: self.profile.limits, now: now)
+            try await tx.save(user.profile, of: id, at: now)
+            return user
+        }
+    }
+
+    /// Stores a new profile photo. The bytes must be a JPEG or PNG image of at most 5 MB.
+    public func setPhoto(of id: User.ID, data: Data) async throws -> User {
+        guard data.count <= ImageFormat.maximumPhotoBytes else {
+            throw DomainError.payloadTooLarge(limit: ImageFormat.maximumPhotoBytes)
+        }
+        guard let format = ImageFormat.detect(data) else {
+            throw DomainError.unsupportedMediaType(accepted: ImageFormat.allCases.map(\.contentType))
+        }
+        // A new key per upload: a cached old photo is never served for the new one, and the swap is atomic.
+        let key = "photos/\(id.rawValue)/\(IDGenerator(clock: self.clock).uuidV7().lowercased())"
+        try await self.blobs.put(data, contentType: format.contentType, key: key)
+        let now = self.clock.now()
+        let (user, previousKey) = try await self.store.transaction { tx in
+            guard var user = try await tx.user(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
+            let previous = user.profile.photoKey
+            user.profile.photoKey = key
+            try await tx.save(user.profile, of: id, at: now)
+            return (user, previous)
+        }
+        if let previousKey {
+            try? await self.blobs.delete(previousKey)
+        }
+        return user
+    }
+
+    /// The user's profile photo, if they have one.
+    public func photo(of id: User.ID) async throws -> Blob? {
+        let user = try await self.user(id)
+        guard let key = user.profile.photoKey else { return nil }
+        return try await self.blobs.get(key)
+    }
+}

@@ -1,0 +1,85 @@
+public import FitCircleCore
+public import Foundation
+import Yams
+
+/// Reads `profiles/<name>.yaml` and checks it; a bad file stops start-up with a message naming the file,
+/// the key and what was expected.
+public enum RuleProfileLoader {
+    /// A profile file that cannot be used.
+    public struct InvalidProfile: Error, CustomStringConvertible {
+        public var file: String
+        public var key: String
+        public var problem: String
+
+        public var description: String {
+            "Invalid rule profile \(self.file): \(self.key.isEmpty ? "the document" : "key '\(self.key)'") \(self.problem)"
+        }
+    }
+
+    /// Loads the profile called `name` from `directory`.
+    public static func load(named name: String, from directory: URL) throws -> RuleProfile {
+        let file = directory.appendingPathComponent("\(name).yaml")
+        guard let data = FileManager.default.contents(atPath: file.path), let text = String(data: data, encoding: .utf8) else {
+            let available = (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?
+                .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted() ?? []
+            throw InvalidProfile(
+                file: file.path,
+                key: "",
+                problem: "cannot be read; profiles available in \(directory.path): \(available.joined(separator: ", "))"
+            )
+        }
+        return try self.parse(text, file: file.path, expectedName: name)
+    }
+
+    /// Parses and validates the text of a profile file.
+    public static func parse(_ text: String, file: String, expectedName: String? = nil) throws -> RuleProfile {
+        let profile: RuleProfile
+        do {
+            profile = try YAMLDecoder().decode(RuleProfile.self, from: text)
+        } catch let error as DecodingError {
+            throw Self.describe(error, file: file)
+        } catch {
+            throw InvalidProfile(file: file, key: "", problem: "is not valid YAML: \(error)")
+        }
+        if let expectedName, profile.name != expectedName {
+            throw InvalidProfile(file: file, key: "name", problem: "is '\(profile.name)' but the file is named \(expectedName).yaml")
+        }
+        if TimeZoneID.validated(profile.onboarding.defaults.timeZone) == nil {
+            throw InvalidProfile(
+                file: file,
+                key: "onboarding.defaults.timeZone",
+                problem: "expected an IANA time-zone identifier, found '\(profile.onboarding.defaults.timeZone)'"
+            )
+        }
+        return profile
+    }
+
+    private static func describe(_ error: DecodingError, file: String) -> InvalidProfile {
+        func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+            (codingPath + (last.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+                .joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return InvalidProfile(file: file, key: path(context.codingPath, key), problem: "is missing")
+        case .typeMismatch(let type, let context):
+            return InvalidProfile(file: file, key: path(context.codingPath), problem: "expected \(Self.name(of: type))")
+        case .valueNotFound(let type, let context):
+            return InvalidProfile(file: file, key: path(context.codingPath), problem: "expected \(Self.name(of: type)), found nothing")
+        case .dataCorrupted(let context):
+            return InvalidProfile(file: file, key: path(context.codingPath), problem: context.debugDescription)
+        @unknown default:
+            return InvalidProfile(file: file, key: "", problem: "\(error)")
+        }
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "an integer"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        default: "\(type)"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+public import FitCircleCore
+import Foundation
+
+/// Makes sortable unique ids (UUID version 7: a millisecond timestamp, then random bits).
+public struct IDGenerator: Sendable {
+    let clock: WallClock
+
+    public init(clock: WallClock) {
+        self.clock = clock
+    }
+
+    public func make<Subject>(_: Subject.Type = Subject.self) -> Identifier<Subject> {
+        Identifier(self.uuidV7().lowercased())
+    }
+
+    func uuidV7() -> String {
+        let milliseconds = UInt64(max(0, self.clock.now().timeIntervalSince1970 * 1000))
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<16 { bytes[index] = generator.next() }
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - UInt64(index)))) }
+        bytes[6] = 0x70 | (bytes[6] & 0x0F)
+        bytes[8] = 0x80 | (bytes[8] & 0x3F)
+        let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return uuid.uuidString
+    }
+}
+
+/// Random secrets: refresh tokens and server keys.
+enum Secrets {
+    /// `count` random bytes as unpadded base64url.
+    static func random(bytes count: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64URLEncoded()
+    }
+}
+
+extension Data {
+    func base64URLEncoded() -> String {
+        self.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    init?(base64URLEncoded text: some StringProtocol) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+}

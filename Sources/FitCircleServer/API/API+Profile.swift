@@ -1,0 +1,45 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+import FitCircleStore
+import Foundation
+import OpenAPIRuntime
+
+extension API {
+    func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
+        let user = try await self.engine.profiles.user(try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(user, profile: self.engine.profile))))
+    }
+
+    func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let user = try await self.engine.profiles.update(try RequestCaller.required().userID, with: try ProfileInput(body))
+        return .ok(.init(body: .json(.init(user, profile: self.engine.profile))))
+    }
+
+    func uploadProfilePhoto(_ input: Operations.UploadProfilePhoto.Input) async throws -> Operations.UploadProfilePhoto.Output {
+        let body: HTTPBody =
+            switch input.body {
+            case .jpeg(let body), .png(let body), .binary(let body): body
+            }
+        // One byte over the limit is enough to know the photo is too large.
+        let limit = ImageFormat.maximumPhotoBytes
+        let data: Data
+        do {
+            data = try await Data(collecting: body, upTo: limit + 1)
+        } catch {
+            throw DomainError.payloadTooLarge(limit: limit)
+        }
+        let user = try await self.engine.profiles.setPhoto(of: try RequestCaller.required().userID, data: data)
+        return .ok(.init(body: .json(.init(user, profile: self.engine.profile))))
+    }
+
+    func getProfilePhoto(_ input: Operations.GetProfilePhoto.Input) async throws -> Operations.GetProfilePhoto.Output {
+        let caller = try RequestCaller.required()
+        guard let photo = try await self.engine.profiles.photo(of: caller.userID) else {
+            throw DomainError.notFound(resource: "photo of user", id: caller.userID.rawValue)
+        }
+        let body = HTTPBody(photo.data)
+        return .ok(.init(body: photo.contentType == ImageFormat.png.contentType ? .png(body) : .jpeg(body)))
+    }
+}

@@ -1,0 +1,94 @@
+public import Configuration
+public import FitCircleCore
+public import FitCircleEngine
+public import FitCircleStore
+public import Foundation
+
+/// Every setting of `fitcircle serve`, read from flags, `FITCIRCLE_*` environment variables, an optional
+/// JSON config file and the defaults below, in that order of precedence. README.md lists them in one table.
+public struct AppConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var database: DatabaseLocation
+    public var sqliteSynchronous: Store.SQLiteSynchronous
+    public var maxConnections: Int
+    public var profileName: String
+    public var profilesDirectory: URL
+    public var blobsDirectory: URL
+    public var auth: AuthConfiguration
+    public var googleJWKS: String
+    public var appleJWKS: String
+    public var signingKey: Data?
+    public var maxBodyBytes: Int
+    public var logLevel: String
+
+    /// - Configuration keys (environment: `FITCIRCLE_` + the key in upper snake case):
+    ///   - `host` (default `127.0.0.1`), `port` (default `8080`)
+    ///   - `database.url` (default `sqlite://<working directory>/fitcircle.sqlite`)
+    ///   - `sqlite.synchronous` (`normal` or `full`, default `normal`), `database.maxConnections` (default 20)
+    ///   - `profile` (default `fitcircle`), `profiles.directory` (default `./profiles`)
+    ///   - `blobs.directory` (default `./fitcircle-blobs`)
+    ///   - `devLogin` (default `false`)
+    ///   - `auth.google.clientIds`, `auth.apple.clientIds` (comma-separated; empty switches the provider off)
+    ///   - `auth.google.jwks`, `auth.apple.jwks` (an https URL or a file path; default the provider's URL)
+    ///   - `auth.signingKey` (secret, ≥ 32 bytes; default a random key kept in the database)
+    ///   - `auth.accessTokenSeconds` (default 900), `auth.refreshTokenDays` (default 30)
+    ///   - `http.maxBodyBytes` (default 6 MiB), `log.level` (default `info`)
+    public init(reader: ConfigReader, workingDirectory: URL) throws {
+        self.host = reader.string(forKey: "host", default: "127.0.0.1")
+        self.port = reader.int(forKey: "port", default: 8080)
+        let defaultDatabase = "sqlite://" + workingDirectory.appendingPathComponent("fitcircle.sqlite").path
+        self.database = try DatabaseLocation(url: reader.string(forKey: "database.url", isSecret: true, default: defaultDatabase))
+        let synchronous = reader.string(forKey: "sqlite.synchronous", default: "normal")
+        guard let mode = Store.SQLiteSynchronous(rawValue: synchronous.uppercased()) else {
+            throw InvalidSetting(key: "sqlite.synchronous", expected: "normal or full", found: synchronous)
+        }
+        self.sqliteSynchronous = mode
+        self.maxConnections = reader.int(forKey: "database.maxConnections", default: 20)
+        self.profileName = reader.string(forKey: "profile", default: "fitcircle")
+        self.profilesDirectory = URL(
+            fileURLWithPath: reader.string(forKey: "profiles.directory", default: "profiles"),
+            relativeTo: workingDirectory
+        )
+        self.blobsDirectory = URL(
+            fileURLWithPath: reader.string(forKey: "blobs.directory", default: "fitcircle-blobs"),
+            relativeTo: workingDirectory
+        )
+        self.auth = AuthConfiguration(
+            googleClientIDs: Self.list(reader.string(forKey: "auth.google.clientIds")),
+            appleClientIDs: Self.list(reader.string(forKey: "auth.apple.clientIds")),
+            devLogin: reader.bool(forKey: "devLogin", default: false),
+            accessTokenLifetime: TimeInterval(reader.int(forKey: "auth.accessTokenSeconds", default: 900)),
+            refreshTokenLifetime: TimeInterval(reader.int(forKey: "auth.refreshTokenDays", default: 30) * 86_400)
+        )
+        self.googleJWKS = reader.string(forKey: "auth.google.jwks", default: "https://www.googleapis.com/oauth2/v3/certs")
+        self.appleJWKS = reader.string(forKey: "auth.apple.jwks", default: "https://appleid.apple.com/auth/keys")
+        self.signingKey = reader.string(forKey: "auth.signingKey", isSecret: true).map { Data($0.utf8) }
+        self.maxBodyBytes = reader.int(forKey: "http.maxBodyBytes", default: 6 * 1024 * 1024)
+        self.logLevel = reader.string(forKey: "log.level", default: "info")
+    }
+
+    private static func list(_ text: String?) -> Set<String> {
+        Set((text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    }
+}
+
+/// A configuration value that cannot be used.
+public struct InvalidSetting: Error, CustomStringConvertible {
+    public var key: String
+    public var expected: String
+    public var found: String
+    public var description: String { "Configuration key '\(self.key)': expected \(self.expected), found '\(self.found)'" }
+}
+
+extension AppConfiguration {
+    /// The key sets of the sign-in providers: an https URL is fetched and cached, anything else is a file path.
+    public func jwksSources(now: @escaping @Sendable () -> Date) -> [IdentityProvider: any JWKSSource] {
+        func source(_ location: String) -> any JWKSSource {
+            location.hasPrefix("https://") || location.hasPrefix("http://")
+                ? HTTPJWKSSource(url: location, now: now)
+                : FileJWKSSource(path: location)
+        }
+        return [.google: source(self.googleJWKS), .apple: source(self.appleJWKS)]
+    }
+}

@@ -1,0 +1,24 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+
+extension Components.Schemas.Config {
+    init(_ profile: RuleProfile, signIn: AvailableSignIn) {
+        self.init(
+            profile: profile.name,
+            description: profile.description,
+            onboardingRequired: profile.onboarding.required,
+            weekStartsOn: mapped(profile.week.startsOn),
+            units: .init(weight: mapped(profile.units.weight), height: mapped(profile.units.height), distance: mapped(profile.units.distance)),
+            limits: .init(
+                minAge: profile.limits.age.lowerBound,
+                maxAge: profile.limits.age.upperBound,
+                minWeightKg: profile.limits.weightKg.lowerBound,
+                maxWeightKg: profile.limits.weightKg.upperBound,
+                minHeightCm: profile.limits.heightCm.lowerBound,
+                maxHeightCm: profile.limits.heightCm.upperBound
+            ),
+            signIn: .init(google: signIn.google, apple: signIn.apple, dev: signIn.dev)
+        )
+    }
+}

@@ -1,0 +1,86 @@
+import FitCircleAPI
+import FitCircleCore
+
+extension Components.Schemas.Profile {
+    /// The owner's view of `user`: every field, whatever its visibility.
+    init(_ user: User, profile rules: RuleProfile) {
+        let profile = user.profile
+        self.init(
+            id: user.id.rawValue,
+            email: user.email,
+            role: mapped(user.role),
+            displayName: profile.displayName,
+            age: profile.age,
+            weight: profile.weightKg.map {
+                .init(value: Self.rounded(profile.weightUnit.value(fromKilograms: $0)), unit: mapped(profile.weightUnit))
+            },
+            height: profile.heightCm.map { Self.height(centimetres: $0, unit: profile.heightUnit) },
+            weightUnit: mapped(profile.weightUnit),
+            heightUnit: mapped(profile.heightUnit),
+            gender: profile.gender.map(mapped),
+            timeZone: profile.timeZone,
+            photoUrl: profile.photoKey.map { _ in "/api/user/profile/photo" },
+            visibility: .init(
+                age: mapped(profile.visibility.age),
+                weight: mapped(profile.visibility.weight),
+                height: mapped(profile.visibility.height)
+            ),
+            onboardingCompleted: profile.isOnboarded,
+            onboardingRequired: rules.onboarding.required && !profile.isOnboarded
+        )
+    }
+
+    private static func height(centimetres: Double, unit: HeightUnit) -> Components.Schemas.Height {
+        switch unit {
+        case .cm:
+            return .init(unit: .cm, centimeters: Self.rounded(centimetres))
+        case .ftIn:
+            let totalInches = centimetres / HeightUnit.centimetresPerInch
+            var feet = Int(totalInches / 12)
+            var inches = Self.rounded(totalInches - Double(feet) * 12)
+            if inches >= 12 {
+                feet += 1
+                inches -= 12
+            }
+            return .init(unit: .ftIn, centimeters: Self.rounded(centimetres), feet: feet, inches: inches)
+        }
+    }
+
+    /// One decimal: what a person entered comes back as entered, not as 71.99999.
+    private static func rounded(_ value: Double) -> Double {
+        (value * 10).rounded() / 10
+    }
+}
+
+extension ProfileInput {
+    /// The form as Core understands it; a height without the numbers its unit needs is refused here.
+    init(_ body: Components.Schemas.ProfileUpdate) throws {
+        var height: Height?
+        if let given = body.height {
+            switch given.unit {
+            case .cm:
+                guard let centimeters = given.centimeters else {
+                    throw ValidationError(field: "height.centimeters", reason: "is required when unit is cm")
+                }
+                height = .centimetres(centimeters)
+            case .ftIn:
+                guard let feet = given.feet else {
+                    throw ValidationError(field: "height.feet", reason: "is required when unit is ft_in")
+                }
+                height = .feetAndInches(feet: feet, inches: given.inches ?? 0)
+            }
+        }
+        self.init(
+            displayName: body.displayName,
+            age: body.age,
+            weight: body.weight.value,
+            weightUnit: mapped(body.weight.unit),
+            height: height,
+            gender: body.gender.map(mapped),
+            timeZone: body.timeZone,
+            visibility: body.visibility.map {
+                FieldVisibility(age: mapped($0.age), weight: mapped($0.weight), height: mapped($0.height))
+            }
+        )
+    }
+}

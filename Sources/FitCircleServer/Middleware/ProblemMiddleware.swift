@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Turns every error into an `application/problem+json` response: documented problems as they are,
+/// an unknown route on a known path into 405, anything else into a 500 whose detail goes to the log only.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: RouteTable
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            var problem: ProblemDocument
+            if let known = ProblemDocument.from(error) {
+                problem = known
+            } else {
+                context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))"])
+                problem = .internalError
+            }
+            var headers: HTTPFields = [:]
+            // Only the router's own 404 (no route for this method) becomes 405; a use case's 404 stays.
+            if error is HTTPError, problem.status == 404, let allowed = self.routes.methods(forPath: request.uri.path) {
+                problem = .methodNotAllowed(request.method.rawValue, allowed: allowed)
+                headers[.allow] = allowed.joined(separator: ", ")
+            } else if error is HTTPError, problem.status == 404 {
+                problem = .notFound("There is no \(request.method.rawValue) \(request.uri.path).")
+            }
+            if problem.status == 401 {
+                headers[.wwwAuthenticate] = "Bearer"
+            }
+            return Self.response(problem, headers: headers)
+        }
+    }
+
+    static func response(_ problem: ProblemDocument, headers: HTTPFields = [:]) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? encoder.encode(problem)) ?? Data()
+        var headers = headers
+        headers[.contentType] = ProblemDocument.contentType
+        return Response(
+            status: .init(code: problem.status),
+            headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+}

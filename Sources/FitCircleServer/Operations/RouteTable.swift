@@ -1,0 +1,51 @@
+import Foundation
+import Yams
+
+/// The operations of the OpenAPI document, read from the document itself: which paths exist with which
+/// methods (for 405 answers) and which operations need no token (`security: []`).
+struct RouteTable: Sendable {
+    struct Operation: Sendable, Equatable {
+        var method: String
+        var path: String
+        var operationID: String
+        var isPublic: Bool
+    }
+
+    let operations: [Operation]
+
+    init(openAPIDocument yaml: String) throws {
+        let document = try Yams.load(yaml: yaml) as? [String: Any] ?? [:]
+        let paths = document["paths"] as? [String: Any] ?? [:]
+        var operations: [Operation] = []
+        for (path, item) in paths {
+            for (method, value) in item as? [String: Any] ?? [:] {
+                guard let operation = value as? [String: Any], let id = operation["operationId"] as? String else { continue }
+                let security = operation["security"] as? [Any]
+                operations.append(
+                    Operation(method: method.uppercased(), path: path, operationID: id, isPublic: security?.isEmpty == true)
+                )
+            }
+        }
+        self.operations = operations.sorted { ($0.path, $0.method) < ($1.path, $1.method) }
+    }
+
+    /// The operations anyone may call without an access token.
+    var publicOperationIDs: Set<String> {
+        Set(self.operations.filter(\.isPublic).map(\.operationID))
+    }
+
+    /// The methods allowed on a concrete path (`/api/user/profile`), or `nil` when no template matches it.
+    func methods(forPath path: String) -> [String]? {
+        let matching = self.operations.filter { Self.matches(template: $0.path, path: path) }
+        return matching.isEmpty ? nil : matching.map(\.method).sorted()
+    }
+
+    private static func matches(template: String, path: String) -> Bool {
+        let templateParts = template.split(separator: "/")
+        let pathParts = path.split(separator: "/")
+        guard templateParts.count == pathParts.count else { return false }
+        return zip(templateParts, pathParts).allSatisfy { template, part in
+            template.hasPrefix("{") || template == part
+        }
+    }
+}

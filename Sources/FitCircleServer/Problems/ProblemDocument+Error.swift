@@ -1,0 +1,110 @@
+import FitCircleCore
+import FitCircleStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OpenAPIRuntime
+
+extension ProblemDocument {
+    /// The problem an error stands for, or `nil` when it is a fault of the server (a 500 to log).
+    /// This is the one place where errors become HTTP.
+    static func from(_ error: any Error) -> ProblemDocument? {
+        switch error {
+        case let problem as ProblemDocument:
+            return problem
+        case let error as ServerError:
+            // The OpenAPI layer wraps what went wrong; the cause decides the answer.
+            if let problem = Self.from(error.underlyingError) { return problem }
+            return Self.fromStatus(error.httpStatus, detail: error.causeDescription)
+        case let error as ValidationError:
+            return .validationFailed(error.violations)
+        case let error as DomainError:
+            return Self.from(error)
+        case let error as DecodingError:
+            return Self.from(error)
+        case let error as StoreError:
+            switch error {
+            case .duplicate: return .conflict("Something with the same key already exists.")
+            case .conflict: return .conflict("A concurrent request changed the same data; try again.")
+            case .databaseNewer: return nil
+            }
+        case let error as HTTPError:
+            return Self.fromStatus(error.status, detail: error.body ?? error.status.reasonPhrase)
+        default:
+            return nil
+        }
+    }
+
+    private static func from(_ error: DomainError) -> ProblemDocument {
+        switch error {
+        case .unauthenticated(let reason): .unauthenticated(reason)
+        case .forbidden(let reason): .forbidden(reason)
+        case .onboardingRequired: .onboardingRequired
+        case .notFound(let resource, let id): .notFound("No \(resource) \(id).")
+        case .conflict(let reason): .conflict(reason)
+        case .payloadTooLarge(let limit): .payloadTooLarge(limit: limit)
+        case .unsupportedMediaType(let accepted): .unsupportedMediaType("Send one of: \(accepted.joined(separator: ", ")).")
+        case .unavailable(let reason): .unavailable(reason)
+        }
+    }
+
+    /// Schema violations name the field by its JSON path; a body that is not JSON at all names none.
+    private static func from(_ error: DecodingError) -> ProblemDocument {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .validationFailed([FieldViolation(field: Self.path(context.codingPath + [key]), reason: "is required")])
+        case .typeMismatch(let type, let context):
+            return .validationFailed([FieldViolation(field: Self.path(context.codingPath), reason: "must be \(Self.name(of: type))")])
+        case .valueNotFound(let type, let context):
+            return .validationFailed([
+                FieldViolation(field: Self.path(context.codingPath), reason: "must be \(Self.name(of: type)), not null")
+            ])
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                return .malformedJSON("The body is not valid JSON.")
+            }
+            return .validationFailed([
+                FieldViolation(field: Self.path(context.codingPath), reason: "has an invalid value (\(context.debugDescription))")
+            ])
+        @unknown default:
+            return .badRequest("\(error)")
+        }
+    }
+
+    private static func fromStatus(_ status: HTTPResponse.Status, detail: String) -> ProblemDocument? {
+        switch status {
+        case .badRequest: .badRequest(detail)
+        case .unauthorized: .unauthenticated(detail)
+        case .forbidden: .forbidden(detail)
+        case .notFound: .notFound(detail)
+        case .contentTooLarge: .payloadTooLarge(limit: nil)
+        case .unsupportedMediaType: .unsupportedMediaType(detail)
+        case .notAcceptable: .notAcceptable(detail)
+        case .unprocessableContent: .validationFailed([])
+        default: status.code >= 500 ? nil : ProblemDocument(slug: "http-\(status.code)", title: status.reasonPhrase, status: status, detail: detail)
+        }
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        var path = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                path += path.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return path.isEmpty ? "body" : path
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type, is Int32.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "an array"
+        default: String(describing: type).contains("Dictionary") ? "an object" : "of type \(type)"
+        }
+    }
+}

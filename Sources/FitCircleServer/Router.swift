@@ -1,0 +1,47 @@
+import FitCircleAPI
+import FitCircleCore
+public import FitCircleEngine
+public import FitCircleStore
+public import Hummingbird
+import Metrics
+import OpenAPIHummingbird
+import OpenAPIRuntime
+public import Prometheus
+
+/// The request context of every FitCircle route.
+public typealias AppRequestContext = BasicRequestContext
+
+/// Builds every route of the server over an engine: the OpenAPI operations, the operations routes
+/// (`/healthz`, `/readyz`, `/metrics`, `/openapi.yaml`, `/docs`) and the middleware around them.
+public func buildRouter(
+    engine: Engine,
+    store: Store,
+    registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+    maxBodyBytes: Int = 6 * 1024 * 1024
+) throws -> Router<AppRequestContext> {
+    let document = try OpenAPIDocument.yaml()
+    let routes = try RouteTable(openAPIDocument: document)
+    let factory = PrometheusMetricsFactory(registry: registry)
+
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: RequestMetricsMiddleware(factory: factory))
+    router.add(middleware: ProblemMiddleware(routes: routes))
+    router.add(middleware: RequestBodyMiddleware(limit: maxBodyBytes))
+
+    OperationsRoutes(
+        store: store,
+        registry: registry,
+        factory: factory,
+        openAPIDocument: document,
+        docsPage: try DocsPage.render(openAPIDocument: document)
+    ).register(on: router)
+
+    let authentication = AuthenticationMiddleware(
+        accounts: engine.accounts,
+        publicOperations: routes.publicOperationIDs,
+        onboardingRequired: engine.profile.onboarding.required
+    )
+    try API(engine: engine).registerHandlers(on: router, middlewares: [authentication])
+    return router
+}

@@ -1,0 +1,29 @@
+/// One step of the schema. The list in `Migrations.all` is append-only: never edit a released step.
+struct Migration: Sendable {
+    var version: Int
+    var name: String
+    var statements: [Statement]
+
+    /// A statement with its SQLite and PostgreSQL texts; most are the same.
+    struct Statement: Sendable {
+        var sqlite: String
+        var postgres: String
+
+        init(_ both: String) {
+            self.sqlite = both
+            self.postgres = both
+        }
+
+        init(sqlite: String, postgres: String) {
+            self.sqlite = sqlite
+            self.postgres = postgres
+        }
+
+        func text(for dialect: Store.Dialect) -> String {
+            switch dialect {
+            case .sqlite: self.sqlite
+            case .postgres: self.postgres
+            }
+        }
+    }
+}

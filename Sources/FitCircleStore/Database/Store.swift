@@ -1,0 +1,195 @@
+import Foundation
+public import Logging
+import NIOCore
+import NIOSSL
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import SQLiteKit
+import SQLiteNIO
+
+/// Persistent state on SQLite or PostgreSQL, with SQL written once. Every use case runs in one `transaction`.
+public final class Store: Sendable {
+    /// Which database this store talks to, for the few statements that differ.
+    public enum Dialect: String, Sendable {
+        case sqlite, postgres
+    }
+
+    public let dialect: Dialect
+    public let location: DatabaseLocation
+    private let backend: Backend
+    let statistics = TransactionStatistics()
+
+    private enum Backend: Sendable {
+        case sqlite(SQLiteConnection, AsyncLock)
+        case postgres(PostgresClient, maximumConnections: Int)
+    }
+
+    /// SQLite durability: `normal` survives a process crash (WAL), `full` also a power loss at ~100× the cost.
+    public enum SQLiteSynchronous: String, Sendable {
+        case normal = "NORMAL"
+        case full = "FULL"
+    }
+
+    private init(dialect: Dialect, location: DatabaseLocation, backend: Backend) {
+        self.dialect = dialect
+        self.location = location
+        self.backend = backend
+    }
+
+    /// Opens the database; call `run()` next (PostgreSQL's pool lives there) and `migrate()` before use.
+    public static func open(
+        _ location: DatabaseLocation,
+        sqliteSynchronous: SQLiteSynchronous = .normal,
+        maximumConnections: Int = 20,
+        logger: Logger
+    ) async throws -> Store {
+        switch location {
+        case .sqlite(let path):
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            // The PocketBase way: WAL lets readers run beside the one writer; NORMAL syncs at checkpoints,
+            // so a committed transaction survives a process crash; busy_timeout waits for other processes.
+            for pragma in [
+                "PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(sqliteSynchronous.rawValue)",
+                "PRAGMA busy_timeout = 5000", "PRAGMA foreign_keys = ON",
+            ] {
+                _ = try await connection.query(pragma)
+            }
+            return Store(dialect: .sqlite, location: location, backend: .sqlite(connection, AsyncLock()))
+        case .postgres(let target):
+            let tls: PostgresClient.Configuration.TLS =
+                switch target.tls {
+                case .disable: .disable
+                case .prefer: .prefer(.makeClientConfiguration())
+                case .require: .require(.makeClientConfiguration())
+                }
+            var configuration = PostgresClient.Configuration(
+                host: target.host,
+                port: target.port,
+                username: target.username,
+                password: target.password,
+                database: target.database,
+                tls: tls
+            )
+            configuration.options.maximumConnections = maximumConnections
+            if let schema = target.schema {
+                // A startup parameter sets the search path on every pooled connection, before any query.
+                configuration.options.additionalStartupParameters = [("search_path", schema)]
+            }
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            return Store(
+                dialect: .postgres,
+                location: location,
+                backend: .postgres(client, maximumConnections: maximumConnections)
+            )
+        }
+    }
+
+    /// Keeps the database connections alive until the task is cancelled, then closes them.
+    public func run() async {
+        switch self.backend {
+        case .postgres(let client, _):
+            await client.run()
+        case .sqlite(let connection, _):
+            // Sleep until cancellation: graceful shutdown cancels this task once requests have finished.
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(3600))
+            }
+            // The future-based close: the async one refuses to run in a cancelled task, which this is.
+            let closed: EventLoopFuture<Void> = connection.close()
+            try? await closed.get()
+        }
+    }
+
+    /// Runs `body` in one transaction: all of its writes commit together, or none do.
+    public func transaction<Result: Sendable>(
+        _ body: @Sendable (Transaction) async throws -> Result
+    ) async throws -> Result {
+        self.statistics.begin()
+        defer { self.statistics.end() }
+        do {
+            switch self.backend {
+            case .sqlite(let connection, let lock):
+                await lock.lock()
+                do {
+                    let result = try await Self.run(body, on: connection.sql(queryLogLevel: .trace), begin: "BEGIN IMMEDIATE")
+                    await lock.unlock()
+                    return result
+                } catch {
+                    await lock.unlock()
+                    throw error
+                }
+            case .postgres(let client, _):
+                return try await client.withConnection { connection in
+                    try await Self.run(body, on: connection.sql(queryLogLevel: .trace), begin: "BEGIN")
+                }
+            }
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    private static func run<Result: Sendable>(
+        _ body: @Sendable (Transaction) async throws -> Result,
+        on database: any SQLDatabase,
+        begin: String
+    ) async throws -> Result {
+        try await database.raw(SQLQueryString(begin)).run()
+        do {
+            let result = try await body(Transaction(sql: database))
+            try await database.raw("COMMIT").run()
+            return result
+        } catch {
+            try? await database.raw("ROLLBACK").run()
+            throw error
+        }
+    }
+
+    /// Maps driver errors to `StoreError`; every other error (a use case's own) passes through unchanged.
+    private static func translate(_ error: any Error) -> any Error {
+        if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] {
+            switch state {
+            case "23505": return StoreError.duplicate
+            case "40001", "40P01": return StoreError.conflict
+            default: return error
+            }
+        }
+        if let error = error as? SQLiteError {
+            switch error.reason {
+            case .constraintUniqueFailed, .constraintPrimaryKeyFailed: return StoreError.duplicate
+            case .busy, .busyTimeout, .locked: return StoreError.conflict
+            default: return error
+            }
+        }
+        return error
+    }
+
+    /// Fails unless the database answers a trivial query.
+    public func ping() async throws {
+        try await self.transaction { try await $0.sql.raw("SELECT 1").run() }
+    }
+
+    /// The most connections this store opens (one on SQLite: a single writer).
+    public var maximumConnections: Int {
+        switch self.backend {
+        case .sqlite: 1
+        case .postgres(_, let maximum): maximum
+        }
+    }
+
+    /// How many transactions are running right now.
+    public var transactionsInFlight: Int { self.statistics.inFlight }
+
+    /// How many transactions have finished (committed or rolled back) since the store opened.
+    public var transactionsCompleted: Int { self.statistics.total }
+}
+
+extension Store {
+    /// Runs one statement with no bound values, in its own transaction: for operators' tools and tests
+    /// (creating a schema, simulating an old or future database), never for request data.
+    public func execute(unsafeSQL statement: String) async throws {
+        try await self.transaction { try await $0.sql.raw(SQLQueryString(statement)).run() }
+    }
+}

@@ -1,0 +1,111 @@
+public import FitCircleCore
+public import Foundation
+import SQLKit
+
+extension Transaction {
+    /// The account with this id.
+    public func user(_ id: User.ID) async throws -> User? {
+        try await self.sql.raw("SELECT * FROM users WHERE id = \(bind: id.rawValue)").first().map(Self.user(from:))
+    }
+
+    /// The account a provider's subject signed in as before.
+    public func user(provider: String, subject: String) async throws -> User? {
+        try await self.sql.raw(
+            """
+            SELECT users.* FROM identities JOIN users ON users.id = identities.user_id
+            WHERE identities.provider = \(bind: provider) AND identities.subject = \(bind: subject)
+            """
+        ).first().map(Self.user(from:))
+    }
+
+    /// Creates an account and the identity it signed in with.
+    public func insert(_ user: User, provider: String, subject: String) async throws {
+        let profile = user.profile
+        try await self.sql.raw(
+            """
+            INSERT INTO users (id, email, role, display_name, age, weight_kg, weight_unit, height_cm, height_unit,
+                gender, time_zone, visibility_age, visibility_weight, visibility_height, photo_key, onboarded_at,
+                disabled_at, created_at, updated_at)
+            VALUES (\(bind: user.id.rawValue), \(bind: user.email), \(bind: user.role.rawValue),
+                \(bind: profile.displayName), \(bind: profile.age), \(bind: profile.weightKg),
+                \(bind: profile.weightUnit.rawValue), \(bind: profile.heightCm), \(bind: profile.heightUnit.rawValue),
+                \(bind: profile.gender?.rawValue), \(bind: profile.timeZone), \(bind: profile.visibility.age.rawValue),
+                \(bind: profile.visibility.weight.rawValue), \(bind: profile.visibility.height.rawValue),
+                \(bind: profile.photoKey), \(bind: profile.onboardedAt), \(bind: user.disabledAt),
+                \(bind: user.createdAt), \(bind: user.createdAt))
+            """
+        ).run()
+        try await self.sql.raw(
+            """
+            INSERT INTO identities (provider, subject, user_id, email, created_at)
+            VALUES (\(bind: provider), \(bind: subject), \(bind: user.id.rawValue), \(bind: user.email), \(bind: user.createdAt))
+            """
+        ).run()
+    }
+
+    /// Replaces the stored profile of `user`.
+    public func save(_ profile: UserProfile, of user: User.ID, at now: Date) async throws {
+        try await self.sql.raw(
+            """
+            UPDATE users SET display_name = \(bind: profile.displayName), age = \(bind: profile.age),
+                weight_kg = \(bind: profile.weightKg), weight_unit = \(bind: profile.weightUnit.rawValue),
+                height_cm = \(bind: profile.heightCm), height_unit = \(bind: profile.heightUnit.rawValue),
+                gender = \(bind: profile.gender?.rawValue), time_zone = \(bind: profile.timeZone),
+                visibility_age = \(bind: profile.visibility.age.rawValue),
+                visibility_weight = \(bind: profile.visibility.weight.rawValue),
+                visibility_height = \(bind: profile.visibility.height.rawValue),
+                photo_key = \(bind: profile.photoKey), onboarded_at = \(bind: profile.onboardedAt),
+                updated_at = \(bind: now)
+            WHERE id = \(bind: user.rawValue)
+            """
+        ).run()
+    }
+
+    /// Grants or withdraws operator rights.
+    public func setRole(_ role: User.Role, of user: User.ID) async throws {
+        try await self.sql.raw("UPDATE users SET role = \(bind: role.rawValue) WHERE id = \(bind: user.rawValue)").run()
+    }
+
+    /// Disables an account (its tokens stop working) or, with `nil`, enables it again.
+    public func setDisabled(_ disabledAt: Date?, of user: User.ID) async throws {
+        try await self.sql.raw("UPDATE users SET disabled_at = \(bind: disabledAt) WHERE id = \(bind: user.rawValue)").run()
+    }
+
+    private static func user(from row: any SQLRow) throws -> User {
+        func decode<T: Decodable>(_ column: String, as _: T.Type = T.self) throws -> T {
+            try row.decode(column: column, as: T.self)
+        }
+        func enumeration<T: RawRepresentable>(_ column: String, as _: T.Type = T.self) throws -> T where T.RawValue == String {
+            let raw: String = try decode(column)
+            guard let value = T(rawValue: raw) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "users.\(column) holds '\(raw)'"))
+            }
+            return value
+        }
+        let profile = UserProfile(
+            displayName: try decode("display_name"),
+            age: try decode("age"),
+            weightKg: try decode("weight_kg"),
+            weightUnit: try enumeration("weight_unit"),
+            heightCm: try decode("height_cm"),
+            heightUnit: try enumeration("height_unit"),
+            gender: try (decode("gender", as: String?.self)).flatMap(Gender.init(rawValue:)),
+            timeZone: try decode("time_zone"),
+            visibility: FieldVisibility(
+                age: try enumeration("visibility_age"),
+                weight: try enumeration("visibility_weight"),
+                height: try enumeration("visibility_height")
+            ),
+            photoKey: try decode("photo_key"),
+            onboardedAt: try decode("onboarded_at")
+        )
+        return User(
+            id: User.ID(try decode("id")),
+            email: try decode("email"),
+            role: try enumeration("role"),
+            profile: profile,
+            createdAt: try decode("created_at"),
+            disabledAt: try decode("disabled_at")
+        )
+    }
+}

@@ -1,0 +1,120 @@
+import FitCircleCore
+public import FitCircleEngine
+import FitCircleServer
+public import FitCircleStore
+public import Foundation
+public import HTTPTypes
+import Hummingbird
+public import HummingbirdTesting
+import Logging
+import NIOCore
+
+/// The repository's `profiles/` directory, found from this file so tests run from any working directory.
+public let profilesDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("profiles")
+
+/// A running FitCircle for one test: its HTTP client, clock, store and fake identity providers.
+public struct TestApp: Sendable {
+    public let client: any TestClientProtocol
+    public let clock: TestClock
+    public let store: Store
+    public let engine: Engine
+    public let google: TestIdentityProvider
+    public let apple: TestIdentityProvider
+    public static let clientID = "test-client"
+
+    /// Sends a request; `json` is encoded as the body with `Content-Type: application/json`.
+    @discardableResult
+    public func request(
+        _ method: HTTPRequest.Method,
+        _ uri: String,
+        token: String? = nil,
+        json: Any? = nil,
+        body: Data? = nil,
+        headers: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = headers
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var buffer: ByteBuffer?
+        if let json {
+            headers[.contentType] = headers[.contentType] ?? "application/json"
+            buffer = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json))
+        } else if let body {
+            buffer = ByteBuffer(bytes: body)
+        }
+        return try await self.client.executeRequest(uri: uri, method: method, headers: headers, body: buffer)
+    }
+
+    /// Signs in through `POST /api/auth/dev` and returns the response's JSON.
+    public func devSignIn(_ email: String = "ana@example.com", timeZone: String? = nil) async throws -> [String: Any] {
+        var body: [String: Any] = ["email": email]
+        if let timeZone { body["timeZone"] = timeZone }
+        let response = try await self.request(.post, "/api/auth/dev", json: body)
+        guard response.status == .ok else { throw TestSetupError("dev sign-in answered \(response.status): \(response.text)") }
+        return try response.jsonObject()
+    }
+
+    /// Signs in and completes onboarding with valid values; returns the access token.
+    public func onboardedUser(_ email: String = "ana@example.com", timeZone: String = "Europe/Paris") async throws -> String {
+        let token = try await self.devSignIn(email)["accessToken"] as! String
+        let response = try await self.request(.put, "/api/user/profile", token: token, json: Self.validProfile(timeZone: timeZone))
+        guard response.status == .ok else { throw TestSetupError("onboarding answered \(response.status): \(response.text)") }
+        return token
+    }
+
+    public static func validProfile(timeZone: String = "Europe/Paris") -> [String: Any] {
+        ["displayName": "Ana", "age": 34, "weight": ["value": 62.5, "unit": "kg"], "timeZone": timeZone]
+    }
+}
+
+/// Runs `body` against a FitCircle on a fresh database of `backend`, with dev login on and fake Google and
+/// Apple providers whose tokens name `TestApp.clientID` as audience.
+public func withTestApp<Result: Sendable>(
+    _ backend: Backend,
+    profile profileName: String = "fitcircle",
+    devLogin: Bool = true,
+    clock: TestClock = TestClock(),
+    maxBodyBytes: Int = 6 * 1024 * 1024,
+    _ body: @Sendable (TestApp) async throws -> Result
+) async throws -> Result {
+    let profile = try RuleProfileLoader.load(named: profileName, from: profilesDirectory)
+    let google = TestIdentityProvider(.google)
+    let apple = TestIdentityProvider(.apple)
+    let blobs = LocalDiskBlobStore(
+        directory: FileManager.default.temporaryDirectory.appendingPathComponent("fitcircle-tests/blobs-\(UUID().uuidString)")
+    )
+    defer { try? FileManager.default.removeItem(at: blobs.directory) }
+    return try await withStore(backend, now: clock.now) { store in
+        let engine = try await Engine.make(
+            store: store,
+            profile: profile,
+            auth: AuthConfiguration(googleClientIDs: [TestApp.clientID], appleClientIDs: [TestApp.clientID], devLogin: devLogin),
+            jwks: [.google: google.jwksSource, .apple: apple.jwksSource],
+            blobs: blobs,
+            clock: clock.wallClock
+        )
+        let router = try buildRouter(engine: engine, store: store, maxBodyBytes: maxBodyBytes)
+        let app = Application(router: router, logger: Logger(label: "tests"))
+        return try await app.test(.router) { client in
+            try await body(TestApp(client: client, clock: clock, store: store, engine: engine, google: google, apple: apple))
+        }
+    }
+}
+
+extension TestResponse {
+    public var text: String { String(buffer: self.body) }
+
+    public func jsonObject() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(self.body.readableBytesView)) as? [String: Any] else {
+            throw TestSetupError("expected a JSON object, got: \(self.text)")
+        }
+        return object
+    }
+
+    /// The `type` of a problem response, after checking it is `application/problem+json`.
+    public func problemType() throws -> String? {
+        guard self.headers[.contentType] == "application/problem+json" else { return nil }
+        return try self.jsonObject()["type"] as? String
+    }
+}

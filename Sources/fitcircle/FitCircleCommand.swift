@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct FitCircleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fitcircle",
+        abstract: "FitCircle: a self-hostable engagement engine for social fitness apps.",
+        subcommands: [Serve.self, Migrate.self],
+        defaultSubcommand: Serve.self
+    )
+}

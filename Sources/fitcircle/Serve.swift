@@ -1,0 +1,51 @@
+import ArgumentParser
+import FitCircleEngine
+import FitCircleServer
+import FitCircleStore
+import FitCircleCore
+import Foundation
+import Logging
+import Hummingbird
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the HTTP server (the default command).")
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let runtime = try await Runtime(options: self.options)
+        let configuration = runtime.configuration
+        let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
+        try await runtime.withStore { store in
+            try await store.migrate(now: runtime.clock.now())
+            let engine = try await Engine.make(
+                store: store,
+                profile: profile,
+                auth: configuration.auth,
+                jwks: configuration.jwksSources(now: runtime.clock.now),
+                blobs: LocalDiskBlobStore(directory: configuration.blobsDirectory),
+                clock: runtime.clock,
+                signingKey: configuration.signingKey
+            )
+            let router = try buildRouter(engine: engine, store: store, maxBodyBytes: configuration.maxBodyBytes)
+            let app = Application(
+                router: router,
+                configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "FitCircle"),
+                onServerRunning: { _ in
+                    runtime.logger.info(
+                        "FitCircle is listening",
+                        metadata: [
+                            "fitcircle.address": "http://\(configuration.host):\(configuration.port)",
+                            "fitcircle.database": "\(store.location)",
+                            "fitcircle.profile": "\(profile.name)",
+                            "fitcircle.devLogin": "\(configuration.auth.devLogin)",
+                        ]
+                    )
+                },
+                logger: runtime.logger
+            )
+            // Stops on SIGTERM or SIGINT: no new connections, in-flight requests finish, then the store closes.
+            try await app.runService()
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import NIOCore
+import HummingbirdTesting
+import Testing
+
+struct ErrorResponseTests {
+    static let jsonOperations: [(HTTPRequest.Method, String)] = [
+        (.post, "/api/auth/google"), (.post, "/api/auth/apple"), (.post, "/api/auth/dev"), (.post, "/api/auth/refresh"),
+        (.put, "/api/user/profile"),
+    ]
+
+    @Test(arguments: Backend.available)
+    func malformedJSONIsA400ProblemNeverA500(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            for (method, path) in Self.jsonOperations {
+                for body in ["{", "[1,2", "nul", "{\"a\":}", "\u{0}"] {
+                    let response = try await app.request(
+                        method, path, token: token, body: Data(body.utf8), headers: [.contentType: "application/json"])
+                    #expect(response.status == .badRequest, "\(method) \(path) with \(body)")
+                    #expect(try response.problemType() == "/problems/malformed-json")
+                }
+                let wrongShape = try await app.request(method, path, token: token, json: [1, 2, 3])
+                #expect(wrongShape.status.code < 500, "\(method) \(path) with an array")
+                #expect(try wrongShape.problemType() != nil)
+                let empty = try await app.request(method, path, token: token, headers: [.contentType: "application/json"])
+                #expect(empty.status == .badRequest, "\(method) \(path) with no body")
+            }
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func anUnknownRouteIsA404Problem(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let response = try await app.request(.get, "/api/nothing-here")
+            #expect(response.status == .notFound)
+            #expect(try response.problemType() == "/problems/not-found")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func anUnsupportedMethodOnAKnownPathIsA405WithAllow(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let response = try await app.request(.delete, "/api/user/profile")
+            #expect(response.status == .methodNotAllowed)
+            #expect(response.headers[.allow] == "GET, PUT")
+            #expect(try response.problemType() == "/problems/method-not-allowed")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aBodyThatIsNotJSONIsA415(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let response = try await app.request(
+                .post, "/api/auth/dev", body: Data("email=ana@example.com".utf8), headers: [.contentType: "application/x-www-form-urlencoded"])
+            #expect(response.status == .unsupportedMediaType)
+            #expect(try response.problemType() == "/problems/unsupported-media-type")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aBodyOverTheLimitIsA413(_ backend: Backend) async throws {
+        try await withTestApp(backend, maxBodyBytes: 1024) { app async throws in
+            let response = try await app.request(.post, "/api/auth/dev", json: ["email": String(repeating: "a", count: 2000)])
+            #expect(response.status == .contentTooLarge)
+            #expect(try response.problemType() == "/problems/payload-too-large")
+        }
+    }
+}

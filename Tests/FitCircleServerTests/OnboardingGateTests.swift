@@ -1,0 +1,49 @@
+import FitCircleCore
+import FitCircleEngine
+import FitCircleTesting
+import HTTPTypes
+import OpenAPIRuntime
+import HummingbirdTesting
+import Testing
+
+@testable import FitCircleServer
+
+struct OnboardingGateTests {
+    /// Drives the middleware directly with an operation that is not part of onboarding.
+    func call(_ operationID: String, token: String, app: TestApp, required: Bool) async throws -> Bool {
+        let middleware = AuthenticationMiddleware(accounts: app.engine.accounts, publicOperations: [], onboardingRequired: required)
+        var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/")
+        request.headerFields[.authorization] = "Bearer \(token)"
+        _ = try await middleware.intercept(request, body: nil, metadata: .init(), operationID: operationID) { _, _, _ in
+            (HTTPResponse(status: .ok), nil)
+        }
+        return true
+    }
+
+    @Test(arguments: Backend.available)
+    func aUserWhoHasNotOnboardedReachesOnlyTheProfile(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            for operation in AuthenticationMiddleware.allowedBeforeOnboarding {
+                #expect(try await self.call(operation, token: token, app: app, required: true))
+            }
+            await #expect(throws: DomainError.onboardingRequired) {
+                try await self.call("listActivities", token: token, app: app, required: true)
+            }
+            #expect(try await self.call("listActivities", token: token, app: app, required: false))
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func onboardingOpensEverything(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            #expect(try await self.call("listActivities", token: token, app: app, required: true))
+        }
+    }
+
+    @Test func theGateAnswersAProblem403() {
+        #expect(ProblemDocument.from(DomainError.onboardingRequired)?.status == 403)
+        #expect(ProblemDocument.from(DomainError.onboardingRequired)?.type == "/problems/onboarding-required")
+    }
+}

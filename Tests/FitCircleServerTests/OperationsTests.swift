@@ -1,0 +1,51 @@
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+struct OperationsTests {
+    @Test(arguments: Backend.available)
+    func healthAndReadinessAnswer(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            #expect(try await app.request(.get, "/healthz").text == "ok\n")
+            #expect(try await app.request(.get, "/readyz").text == "ready\n")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func metricsCountRequestsByRouteAndStatus(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            try await app.request(.get, "/healthz")
+            try await app.request(.get, "/api/user/profile")
+            let metrics = try await app.request(.get, "/metrics").text
+            #expect(metrics.contains(#"http_requests_total{method="GET",route="/healthz",status="200"} 1"#))
+            #expect(metrics.contains(#"http_requests_total{method="GET",route="/api/user/profile",status="401"} 1"#))
+            #expect(metrics.contains("http_request_duration_seconds"))
+            #expect(metrics.contains(#"fitcircle_db_pool_connections_max{database="\#(backend.rawValue)"}"#))
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func theRequestIDIsEchoedOrMadeUp(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let given = try await app.request(.get, "/healthz", headers: [HTTPField.Name("X-Request-Id")!: "abc-123"])
+            #expect(given.headers[HTTPField.Name("X-Request-Id")!] == "abc-123")
+            let hostile = try await app.request(.get, "/healthz", headers: [HTTPField.Name("X-Request-Id")!: "<script>"])
+            let madeUp = try #require(hostile.headers[HTTPField.Name("X-Request-Id")!])
+            #expect(madeUp != "<script>" && madeUp.count == 36)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func theContractAndItsReferenceAreServed(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let yaml = try await app.request(.get, "/openapi.yaml")
+            #expect(yaml.text.hasPrefix("openapi: 3.1.0"))
+            let docs = try await app.request(.get, "/docs")
+            #expect(docs.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(docs.text.contains("/api/user/profile"))
+            #expect(docs.text.contains("signInWithGoogle"))
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import FitCircleCore
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+struct SignInTests {
+    @Test(arguments: Backend.available)
+    func aValidGoogleTokenCreatesTheAccountOnceAndSignsIn(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.google.idToken(app.google.claims(now: app.clock.now))
+            let first = try await app.request(.post, "/api/auth/google", json: ["idToken": token, "timeZone": "Asia/Kathmandu"])
+            #expect(first.status == .ok)
+            let body = try first.jsonObject()
+            #expect(body["isNewUser"] as? Bool == true)
+            #expect(body["tokenType"] as? String == "Bearer")
+            #expect(body["expiresIn"] as? Int == 900)
+            let user = try #require(body["user"] as? [String: Any])
+            #expect(user["email"] as? String == "ana@example.com")
+            #expect(user["displayName"] as? String == "Ana Lima")
+            #expect(user["timeZone"] as? String == "Asia/Kathmandu")
+            #expect(user["onboardingRequired"] as? Bool == true)
+
+            let again = try await app.request(.post, "/api/auth/google", json: ["idToken": token])
+            let second = try again.jsonObject()
+            #expect(second["isNewUser"] as? Bool == false)
+            #expect((second["user"] as? [String: Any])?["id"] as? String == user["id"] as? String)
+
+            let profile = try await app.request(.get, "/api/user/profile", token: second["accessToken"] as? String)
+            #expect(profile.status == .ok)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aValidAppleTokenSignsIn(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.apple.idToken(app.apple.claims(subject: "001.apple", now: app.clock.now, name: nil))
+            let response = try await app.request(.post, "/api/auth/apple", json: ["idToken": token, "name": "Bo"])
+            #expect(response.status == .ok)
+            #expect((try response.jsonObject()["user"] as? [String: Any])?["displayName"] as? String == "Bo")
+        }
+    }
+
+    /// Every way an ID token can be wrong; none may sign anybody in.
+    enum BadToken: String, CaseIterable, CustomTestStringConvertible {
+        case expired, issuedInTheFuture, wrongAudience, wrongIssuer, forgedSignature, hmacAlgorithmConfusion, garbage, otherProvider
+
+        var testDescription: String { self.rawValue }
+    }
+
+    @Test(arguments: Backend.available, BadToken.allCases)
+    func aBadGoogleTokenIsRefusedWith401(_ backend: Backend, bad: BadToken) async throws {
+        try await withTestApp(backend) { app async throws in
+            let now = app.clock.now
+            var claims = app.google.claims(now: now)
+            var token: String
+            switch bad {
+            case .expired:
+                claims.issuedAt = now.addingTimeInterval(-7200)
+                claims.expiresAt = now.addingTimeInterval(-3600)
+                token = try await app.google.idToken(claims)
+            case .issuedInTheFuture:
+                claims.issuedAt = now.addingTimeInterval(600)
+                claims.expiresAt = now.addingTimeInterval(4200)
+                token = try await app.google.idToken(claims)
+            case .wrongAudience:
+                token = try await app.google.idToken(app.google.claims(audience: "someone-else", now: now))
+            case .wrongIssuer:
+                claims.issuer = "https://evil.example.com"
+                token = try await app.google.idToken(claims)
+            case .forgedSignature:
+                token = try await app.google.forger.idToken(claims)
+            case .hmacAlgorithmConfusion:
+                token = try await app.google.hmacConfusionToken(claims)
+            case .garbage:
+                token = "not.a.jwt"
+            case .otherProvider:
+                token = try await app.apple.idToken(app.apple.claims(now: now))
+            }
+            let response = try await app.request(.post, "/api/auth/google", json: ["idToken": token])
+            #expect(response.status == .unauthorized)
+            #expect(try response.problemType() == "/problems/unauthenticated")
+            let users = try await app.store.transaction { try await $0.user(provider: "google", subject: "subject-1") }
+            #expect(users == nil)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func devLoginIsA404UnlessEnabled(_ backend: Backend) async throws {
+        try await withTestApp(backend, devLogin: false) { app async throws in
+            let response = try await app.request(.post, "/api/auth/dev", json: ["email": "ana@example.com"])
+            #expect(response.status == .notFound)
+            #expect(try response.problemType() == "/problems/not-found")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func devLoginRefusesSomethingThatIsNotAnEmail(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let response = try await app.request(.post, "/api/auth/dev", json: ["email": "not an email"])
+            #expect(response.status == .unprocessableContent)
+            let errors = try response.jsonObject()["errors"] as? [[String: String]]
+            #expect(errors?.first?["field"] == "email")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import FitCircleCore
+import FitCircleTesting
+import Foundation
+import HummingbirdTesting
+import Testing
+
+struct TokenLifecycleTests {
+    @Test(arguments: Backend.available)
+    func aRefreshTokenRotatesAndWorksOnce(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let signIn = try await app.devSignIn()
+            let first = try #require(signIn["refreshToken"] as? String)
+            let rotated = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": first])
+            #expect(rotated.status == .ok)
+            let next = try #require(try rotated.jsonObject()["refreshToken"] as? String)
+            #expect(next != first)
+            let again = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": next])
+            #expect(again.status == .ok)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func reusingARotatedRefreshTokenRevokesTheWholeFamily(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let signIn = try await app.devSignIn()
+            let stolen = try #require(signIn["refreshToken"] as? String)
+            let rotated = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": stolen]).jsonObject()
+            let legitimate = try #require(rotated["refreshToken"] as? String)
+            let access = try #require(rotated["accessToken"] as? String)
+
+            let replay = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": stolen])
+            #expect(replay.status == .unauthorized)
+            #expect(try replay.problemType() == "/problems/unauthenticated")
+
+            // The whole session is gone: the newest refresh token and the access token stop working too.
+            let afterwards = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": legitimate])
+            #expect(afterwards.status == .unauthorized)
+            let profile = try await app.request(.get, "/api/user/profile", token: access)
+            #expect(profile.status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func signingOutRevokesTheSessionButNotOtherDevices(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let phone = try await app.devSignIn()
+            let tablet = try await app.devSignIn()
+            let phoneAccess = try #require(phone["accessToken"] as? String)
+            let signOut = try await app.request(.post, "/api/auth/signout", token: phoneAccess)
+            #expect(signOut.status == .noContent)
+            #expect(try await app.request(.get, "/api/user/profile", token: phoneAccess).status == .unauthorized)
+            let refresh = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": phone["refreshToken"]!])
+            #expect(refresh.status == .unauthorized)
+            #expect(try await app.request(.get, "/api/user/profile", token: tablet["accessToken"] as? String).status == .ok)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func anAccessTokenExpiresAfterFifteenMinutes(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let access = try #require(try await app.devSignIn()["accessToken"] as? String)
+            app.clock.advance(by: 14 * 60)
+            #expect(try await app.request(.get, "/api/user/profile", token: access).status == .ok)
+            app.clock.advance(by: 61)
+            let expired = try await app.request(.get, "/api/user/profile", token: access)
+            #expect(expired.status == .unauthorized)
+            #expect(try expired.jsonObject()["detail"] as? String == "The access token has expired.")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func anExpiredRefreshTokenIsRefused(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let refresh = try #require(try await app.devSignIn()["refreshToken"] as? String)
+            app.clock.advance(by: 31 * 86_400)
+            #expect(try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": refresh]).status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aDisabledAccountIsLockedOutAtOnce(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let signIn = try await app.devSignIn()
+            let id = try #require((signIn["user"] as? [String: Any])?["id"] as? String)
+            try await app.store.transaction { try await $0.setDisabled(app.clock.now, of: User.ID(id)) }
+            #expect(try await app.request(.get, "/api/user/profile", token: signIn["accessToken"] as? String).status == .unauthorized)
+            #expect(try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": signIn["refreshToken"]!]).status == .unauthorized)
+        }
+    }
+}

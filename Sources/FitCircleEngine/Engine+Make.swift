@@ -42,7 +42,14 @@ extension Engine {
             ids: ids,
             clock: clock
         )
-        return Engine(profile: profile, accounts: accounts, profiles: Profiles(store: store, blobs: blobs, profile: profile, clock: clock))
+        return Engine(
+            profile: profile,
+            accounts: accounts,
+            profiles: Profiles(store: store, blobs: blobs, profile: profile, clock: clock),
+            activities: Activities(store: store, profile: profile, ids: ids, clock: clock),
+            idempotency: Idempotency(store: store, clock: clock),
+            replay: Replay(store: store, profile: profile, clock: clock)
+        )
     }
 }
 

@@ -5,10 +5,23 @@ public struct Engine: Sendable {
     public var profile: RuleProfile
     public var accounts: Accounts
     public var profiles: Profiles
+    public var activities: Activities
+    public var idempotency: Idempotency
+    public var replay: Replay
 
-    public init(profile: RuleProfile, accounts: Accounts, profiles: Profiles) {
+    public init(
+        profile: RuleProfile,
+        accounts: Accounts,
+        profiles: Profiles,
+        activities: Activities,
+        idempotency: Idempotency,
+        replay: Replay
+    ) {
         self.profile = profile
         self.accounts = accounts
         self.profiles = profiles
+        self.activities = activities
+        self.idempotency = idempotency
+        self.replay = replay
     }
 }

@@ -42,6 +42,9 @@ public func buildRouter(
         publicOperations: routes.publicOperationIDs,
         onboardingRequired: engine.profile.onboarding.required
     )
-    try API(engine: engine).registerHandlers(on: router, middlewares: [authentication])
+    try API(engine: engine).registerHandlers(
+        on: router,
+        middlewares: [authentication, IdempotencyMiddleware(idempotency: engine.idempotency)]
+    )
     return router
 }

@@ -7,14 +7,34 @@ public struct RuleProfile: Equatable, Sendable, Codable {
     public var week: Week
     public var units: Units
     public var limits: Limits
+    public var activities: Activities
 
-    public init(name: String, description: String, onboarding: Onboarding, week: Week, units: Units, limits: Limits) {
+    public init(
+        name: String,
+        description: String,
+        onboarding: Onboarding,
+        week: Week,
+        units: Units,
+        limits: Limits,
+        activities: Activities
+    ) {
         self.name = name
         self.description = description
         self.onboarding = onboarding
         self.week = week
         self.units = units
         self.limits = limits
+        self.activities = activities
+    }
+
+    /// How raw activity becomes a day.
+    public struct Activities: Equatable, Sendable, Codable {
+        /// How manual step entries combine with synced totals.
+        public var manualSteps: DailyTracking.ManualSteps
+
+        public init(manualSteps: DailyTracking.ManualSteps) {
+            self.manualSteps = manualSteps
+        }
     }
 
     /// Whether a new user must complete their profile before using the rest of the API.

@@ -114,7 +114,8 @@ public final class Store: Sendable {
             case .sqlite(let connection, let lock):
                 await lock.lock()
                 do {
-                    let result = try await Self.run(body, on: connection.sql(queryLogLevel: .trace), begin: "BEGIN IMMEDIATE")
+                    let result = try await Self.run(
+                        body, on: Transaction(sql: connection.sql(queryLogLevel: .trace), dialect: .sqlite), begin: "BEGIN IMMEDIATE")
                     await lock.unlock()
                     return result
                 } catch {
@@ -123,7 +124,7 @@ public final class Store: Sendable {
                 }
             case .postgres(let client, _):
                 return try await client.withConnection { connection in
-                    try await Self.run(body, on: connection.sql(queryLogLevel: .trace), begin: "BEGIN")
+                    try await Self.run(body, on: Transaction(sql: connection.sql(queryLogLevel: .trace), dialect: .postgres), begin: "BEGIN")
                 }
             }
         } catch {
@@ -133,16 +134,16 @@ public final class Store: Sendable {
 
     private static func run<Result: Sendable>(
         _ body: @Sendable (Transaction) async throws -> Result,
-        on database: any SQLDatabase,
+        on transaction: Transaction,
         begin: String
     ) async throws -> Result {
-        try await database.raw(SQLQueryString(begin)).run()
+        try await transaction.sql.raw(SQLQueryString(begin)).run()
         do {
-            let result = try await body(Transaction(sql: database))
-            try await database.raw("COMMIT").run()
+            let result = try await body(transaction)
+            try await transaction.sql.raw("COMMIT").run()
             return result
         } catch {
-            try? await database.raw("ROLLBACK").run()
+            try? await transaction.sql.raw("ROLLBACK").run()
             throw error
         }
     }

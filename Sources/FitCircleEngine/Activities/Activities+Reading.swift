@@ -1,0 +1,63 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+
+extension Activities {
+    /// Records a health-data sync of a day's totals and answers the day as it is now.
+    public func syncDay(_ input: ActivityInput, for user: User.ID, date: LocalDate?) async throws -> DailyTracking {
+        var input = input
+        input.date = date
+        let event = try await self.record(input, for: user).event
+        guard let date = event?.localDate else { throw StoreError.conflict }
+        return try await self.store.transaction { tx in
+            try await tx.days(of: user, from: date, to: date).first ?? DailyTracking(date: date)
+        }
+    }
+
+    /// One of the user's live events.
+    public func activity(_ id: ActivityEvent.ID, of user: User.ID) async throws -> ActivityEvent {
+        try await self.store.transaction { tx in
+            guard let stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
+                throw DomainError.notFound(resource: "activity", id: id.rawValue)
+            }
+            return stored.event
+        }
+    }
+
+    /// A page of the user's events, newest first.
+    public func activities(of user: User.ID, query: ActivityQuery) async throws -> [ActivityEvent] {
+        try await self.store.transaction { tx in try await tx.activities(of: user, query: query) }
+    }
+
+    /// Deletes an event; its day is recomputed without it in the same transaction.
+    public func delete(_ id: ActivityEvent.ID, of user: User.ID) async throws {
+        let now = self.clock.now()
+        try await self.store.transaction { tx in
+            try await tx.lockUser(user)
+            guard let stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
+                throw DomainError.notFound(resource: "activity", id: id.rawValue)
+            }
+            try await tx.deleteActivity(id, of: user, at: now)
+            try await self.recompute(stored.event.localDate, of: user, in: tx, now: now)
+        }
+    }
+
+    /// The user's stored days from `from` to `to`; by default the last 7 days in the user's zone.
+    public func days(of user: User, from: LocalDate?, to: LocalDate?) async throws -> [DailyTracking] {
+        let zone = TimeZone(identifier: user.profile.timeZone) ?? .gmt
+        let last = to ?? LocalDate(self.clock.now(), in: zone)
+        let first = from ?? last.adding(days: -6)
+        var validator = Validator()
+        validator.check(first <= last, "from", "must not be after to")
+        validator.check(last.days(since: first) < 366, "to", "must be at most 366 days after from")
+        try validator.throwIfInvalid()
+        return try await self.store.transaction { tx in try await tx.days(of: user.id, from: first, to: last) }
+    }
+
+    /// Lifetime totals and personal records (spec 004, 5.5).
+    public func statistics(of user: User.ID) async throws -> (totals: ActivityTotals, records: [PersonalRecords]) {
+        try await self.store.transaction { tx in
+            (try await tx.totals(of: user), try await tx.personalRecords(of: user))
+        }
+    }
+}

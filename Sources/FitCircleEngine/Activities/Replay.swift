@@ -1,0 +1,55 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+
+/// Rebuilds every derived table from the events and reports where the stored state differs. Nothing is
+/// expected to differ: the tests use it as an oracle after every sequence of API calls.
+public struct Replay: Sendable {
+    let store: Store
+    let profile: RuleProfile
+    let clock: WallClock
+
+    public init(store: Store, profile: RuleProfile, clock: WallClock) {
+        self.store = store
+        self.profile = profile
+        self.clock = clock
+    }
+
+    /// A day whose stored state is not what its events make.
+    public struct Difference: Equatable, Sendable, CustomStringConvertible {
+        public var user: User.ID
+        public var stored: DailyTracking?
+        public var replayed: DailyTracking?
+
+        public var description: String {
+            "user \(self.user) on \((self.stored ?? self.replayed)?.date.iso ?? "?"): stored \(self.stored.map { "\($0)" } ?? "nothing"), "
+                + "events make \(self.replayed.map { "\($0)" } ?? "nothing")"
+        }
+    }
+
+    /// Compares every stored day with the one its events make; with `fix`, stores the replayed days.
+    public func run(fix: Bool = false) async throws -> [Difference] {
+        let users = try await self.store.transaction { try await $0.usersWithActivities() }
+        var differences: [Difference] = []
+        for user in users {
+            differences += try await self.store.transaction { tx in
+                if fix { try await tx.lockUser(user) }
+                var found: [Difference] = []
+                for date in try await tx.activityDates(of: user) {
+                    let stored = try await tx.days(of: user, from: date, to: date).first
+                    let events = try await tx.activitiesIncludingDeletedExist(of: user, on: date)
+                        ? DailyTracking.summarize(
+                            try await tx.activities(of: user, on: date), on: date, manualSteps: self.profile.activities.manualSteps)
+                        : nil
+                    guard stored != events else { continue }
+                    found.append(Difference(user: user, stored: stored, replayed: events))
+                    if fix {
+                        if let events { try await tx.save(events, of: user, at: self.clock.now()) } else { try await tx.deleteDay(date, of: user) }
+                    }
+                }
+                return found
+            }
+        }
+        return differences
+    }
+}

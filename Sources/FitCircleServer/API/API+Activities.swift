@@ -1,0 +1,147 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+import FitCircleStore
+import Foundation
+
+extension API {
+    func recordActivity(_ input: Operations.RecordActivity.Input) async throws -> Operations.RecordActivity.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let outcome = try await self.engine.activities.record(try ActivityInput(body), for: try RequestCaller.required().userID)
+        switch outcome {
+        case .created(let event): return .created(.init(body: .json(.init(event))))
+        case .replayed(let event): return .ok(.init(body: .json(.init(event))))
+        case .rejected: throw DomainError.conflict(reason: "The activity was refused.")
+        }
+    }
+
+    func recordActivityBatch(_ input: Operations.RecordActivityBatch.Input) async throws -> Operations.RecordActivityBatch.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let caller = try RequestCaller.required()
+        // Items whose shape is wrong for their type are rejected on their own, like items that break a rule.
+        var inputs: [(index: Int, input: ActivityInput)] = []
+        var results: [Int: Components.Schemas.ActivityBatchItem] = [:]
+        for (index, item) in body.events.enumerated() {
+            do {
+                inputs.append((index, try ActivityInput(item, field: "events[\(index)].")))
+            } catch let error as ValidationError {
+                results[index] = .init(index: index, clientEventId: item.clientEventId, status: .rejected, problem: .init(.validationFailed(error.violations)))
+            }
+        }
+        if body.events.count > Activities.maximumBatchSize {
+            throw ValidationError(field: "events", reason: "must hold at most \(Activities.maximumBatchSize) events; split the batch")
+        }
+        let outcomes = try await self.engine.activities.recordBatch(inputs.map(\.input), for: caller.userID)
+        for ((index, input), outcome) in zip(inputs, outcomes) {
+            results[index] = .init(index: index, outcome: outcome, clientEventID: input.clientEventID)
+        }
+        let ordered = (0..<body.events.count).compactMap { results[$0] }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        results: ordered,
+                        created: ordered.filter { $0.status == .created }.count,
+                        replayed: ordered.filter { $0.status == .replayed }.count,
+                        rejected: ordered.filter { $0.status == .rejected }.count
+                    )
+                )
+            )
+        )
+    }
+
+    func listActivities(_ input: Operations.ListActivities.Input) async throws -> Operations.ListActivities.Output {
+        let caller = try RequestCaller.required()
+        let limit = input.query.limit ?? 50
+        guard (1...200).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 200") }
+        let query = ActivityQuery(
+            kind: input.query._type.map(mapped),
+            from: try localDate(input.query.from, field: "from"),
+            to: try localDate(input.query.to, field: "to"),
+            after: try input.query.cursor.map(ActivityCursor.decode),
+            limit: limit
+        )
+        let events = try await self.engine.activities.activities(of: caller.userID, query: query)
+        let next = events.count == limit ? events.last.map { ActivityCursor.encode(occurredAt: $0.occurredAt, id: $0.id) } : nil
+        return .ok(.init(body: .json(.init(items: events.map(Components.Schemas.Activity.init), nextCursor: next))))
+    }
+
+    func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
+        let event = try await self.engine.activities.activity(ActivityEvent.ID(input.path.id), of: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(event))))
+    }
+
+    func deleteActivity(_ input: Operations.DeleteActivity.Input) async throws -> Operations.DeleteActivity.Output {
+        try await self.engine.activities.delete(ActivityEvent.ID(input.path.id), of: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func getUserStats(_ input: Operations.GetUserStats.Input) async throws -> Operations.GetUserStats.Output {
+        let (totals, records) = try await self.engine.activities.statistics(of: try RequestCaller.required().userID)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        totalDistanceMeters: totals.distanceMeters,
+                        totalActivities: totals.activities,
+                        totalSteps: totals.steps,
+                        activeDays: totals.activeDays,
+                        personalRecords: records.map {
+                            .init(
+                                _type: mapped($0.type),
+                                longestDistanceMeters: $0.longestDistanceMeters,
+                                longestDurationSeconds: $0.longestDurationSeconds,
+                                fastestPaceSecondsPerKm: $0.fastestPaceSecondsPerKilometer
+                            )
+                        }
+                    )
+                )
+            )
+        )
+    }
+}
+
+extension Components.Schemas.ActivityBatchItem {
+    init(index: Int, outcome: Activities.Outcome, clientEventID: String) {
+        switch outcome {
+        case .created(let event):
+            self.init(index: index, clientEventId: clientEventID, status: .created, activity: .init(event))
+        case .replayed(let event):
+            self.init(index: index, clientEventId: clientEventID, status: .replayed, activity: .init(event))
+        case .rejected(_, .invalid(let error)):
+            self.init(index: index, clientEventId: clientEventID, status: .rejected, problem: .init(.validationFailed(error.violations)))
+        case .rejected(_, .conflict(let reason)):
+            self.init(index: index, clientEventId: clientEventID, status: .rejected, problem: .init(.conflict(reason)))
+        }
+    }
+}
+
+extension Components.Schemas.Problem {
+    init(_ problem: ProblemDocument) {
+        self.init(
+            _type: problem.type,
+            title: problem.title,
+            status: problem.status,
+            detail: problem.detail,
+            errors: problem.errors?.map { .init(field: $0.field, reason: $0.reason) }
+        )
+    }
+}
+
+/// Opaque page cursors: the last row's instant and id, so pages stay stable while new events arrive.
+enum ActivityCursor {
+    static func encode(occurredAt: Date, id: ActivityEvent.ID) -> String {
+        Data("\(occurredAt.timeIntervalSince1970)|\(id.rawValue)".utf8).base64EncodedString()
+    }
+
+    static func decode(_ cursor: String) throws -> (occurredAt: Date, id: ActivityEvent.ID) {
+        guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8) else {
+            throw ValidationError(field: "cursor", reason: "is not a cursor this server made")
+        }
+        let parts = text.split(separator: "|", maxSplits: 1)
+        guard parts.count == 2, let seconds = Double(parts[0]) else {
+            throw ValidationError(field: "cursor", reason: "is not a cursor this server made")
+        }
+        return (Date(timeIntervalSince1970: seconds), ActivityEvent.ID(String(parts[1])))
+    }
+}

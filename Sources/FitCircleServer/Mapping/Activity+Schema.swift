@@ -1,0 +1,139 @@
+import FitCircleAPI
+import FitCircleCore
+import Foundation
+
+extension ActivityInput {
+    /// The input as Core understands it. A field the type needs but the body lacks is named as `prefix + field`.
+    init(_ body: Components.Schemas.ActivityInput, field prefix: String = "") throws {
+        func required<T>(_ value: T?, _ field: String) throws -> T {
+            guard let value else {
+                throw ValidationError(field: prefix + field, reason: "is required when type is \(body._type.rawValue)")
+            }
+            return value
+        }
+        let payload: ActivityPayload
+        switch body._type {
+        case .steps:
+            payload = .steps(
+                StepTotals(
+                    steps: try required(body.steps, "steps"),
+                    distanceMeters: body.distanceMeters,
+                    activeMinutes: body.activeMinutes,
+                    calories: body.calories
+                )
+            )
+        case .weight:
+            payload = .weight(kilograms: try required(body.weightKg, "weightKg"))
+        case .workout:
+            payload = .workout(Workout(try required(body.workout, "workout")))
+        case .water:
+            payload = .water(milliliters: try required(body.waterMl, "waterMl"))
+        case .appOpen:
+            payload = .appOpen
+        }
+        self.init(
+            clientEventID: body.clientEventId,
+            occurredAt: body.occurredAt,
+            timeZone: body.timeZone,
+            source: body.source.map(mapped) ?? (body._type == .appOpen ? .app : .manual),
+            payload: payload
+        )
+    }
+
+    /// A health-data sync of a day's totals as a steps event.
+    init(_ body: Components.Schemas.DailySync) {
+        let source: ActivitySource = mapped(body.source)
+        self.init(
+            clientEventID: body.clientEventId
+                ?? "sync:\(source.rawValue):\(body.date ?? "-"):\(Int(body.occurredAt.timeIntervalSince1970 * 1000))",
+            occurredAt: body.occurredAt,
+            timeZone: body.timeZone,
+            source: source,
+            payload: .steps(
+                StepTotals(steps: body.steps, distanceMeters: body.distanceMeters, activeMinutes: body.activeMinutes, calories: body.calories)
+            )
+        )
+    }
+}
+
+extension Workout {
+    init(_ body: Components.Schemas.WorkoutInput) {
+        self.init(
+            type: mapped(body._type),
+            durationSeconds: body.durationSeconds,
+            distanceMeters: body.distanceMeters,
+            calories: body.calories,
+            route: body.route,
+            series: body.series,
+            reps: body.reps
+        )
+    }
+}
+
+extension Components.Schemas.Activity {
+    init(_ event: ActivityEvent) {
+        self.init(
+            id: event.id.rawValue,
+            clientEventId: event.clientEventID,
+            _type: mapped(event.kind),
+            occurredAt: event.occurredAt,
+            timeZone: event.timeZone,
+            localDate: event.localDate.iso,
+            source: mapped(event.source),
+            receivedAt: event.receivedAt,
+            flags: event.flags
+        )
+        switch event.payload {
+        case .steps(let totals):
+            self.steps = totals.steps
+            self.distanceMeters = totals.distanceMeters
+            self.activeMinutes = totals.activeMinutes
+            self.calories = totals.calories
+        case .weight(let kilograms):
+            self.weightKg = kilograms
+        case .workout(let workout):
+            self.workout = .init(
+                value1: .init(
+                    _type: mapped(workout.type),
+                    durationSeconds: workout.durationSeconds,
+                    distanceMeters: workout.distanceMeters,
+                    calories: workout.calories,
+                    route: workout.route,
+                    series: workout.series,
+                    reps: workout.reps
+                ),
+                value2: .init(caloriesEstimated: workout.caloriesEstimated, paceSecondsPerKm: workout.paceSecondsPerKilometer)
+            )
+        case .water(let milliliters):
+            self.waterMl = milliliters
+        case .appOpen:
+            break
+        }
+    }
+}
+
+extension Components.Schemas.DailyTracking {
+    init(_ day: FitCircleCore.DailyTracking) {
+        self.init(
+            date: day.date.iso,
+            steps: day.steps,
+            syncedSteps: day.syncedSteps,
+            manualSteps: day.manualSteps,
+            weightKg: day.weightKg,
+            workouts: day.workouts,
+            activeMinutes: day.activeMinutes,
+            distanceMeters: day.distanceMeters,
+            calories: day.calories,
+            pushupReps: day.pushupReps,
+            waterMl: day.waterMilliliters,
+            appOpened: day.appOpened
+        )
+    }
+}
+
+/// Query parameters that hold local dates (`YYYY-MM-DD`).
+func localDate(_ text: String?, field: String) throws -> LocalDate? {
+    guard let text else { return nil }
+    guard let date = LocalDate(iso: text) else { throw ValidationError(field: field, reason: "must be a date such as 2026-11-22") }
+    return date
+}

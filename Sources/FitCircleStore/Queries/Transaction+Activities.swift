@@ -1,0 +1,171 @@
+public import FitCircleCore
+public import Foundation
+import SQLKit
+
+extension Transaction {
+    /// Stores `event` unless the user already sent one with the same client event id.
+    /// - Returns: `true` when it was stored, `false` when the client id was taken.
+    public func insert(_ event: ActivityEvent) async throws -> Bool {
+        var workoutType: String?
+        var duration: Double?
+        var distance: Double?
+        if case .workout(let workout) = event.payload {
+            workoutType = workout.type.rawValue
+            duration = workout.durationSeconds
+            distance = workout.distanceMeters
+        }
+        return try await self.sql.raw(
+            """
+            INSERT INTO activity_events (id, user_id, client_event_id, kind, occurred_at, time_zone, local_date, source,
+                received_at, payload, flags, workout_type, duration_seconds, distance_meters)
+            VALUES (\(bind: event.id.rawValue), \(bind: event.userID.rawValue), \(bind: event.clientEventID),
+                \(bind: event.kind.rawValue), \(bind: event.occurredAt), \(bind: event.timeZone), \(bind: event.localDate.iso),
+                \(bind: event.source.rawValue), \(bind: event.receivedAt), \(bind: try Self.json(event.payload)),
+                \(bind: try Self.json(event.flags)), \(bind: workoutType), \(bind: duration), \(bind: distance))
+            ON CONFLICT (user_id, client_event_id) DO NOTHING
+            RETURNING id
+            """
+        ).first() != nil
+    }
+
+    /// The event a user sent with this client id, deleted or not.
+    public func activity(of user: User.ID, clientEventID: String) async throws -> StoredActivity? {
+        try await self.sql.raw(
+            "SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue) AND client_event_id = \(bind: clientEventID)"
+        ).first().map(Self.activity(from:))
+    }
+
+    /// One of the user's events by id, deleted or not.
+    public func activity(of user: User.ID, id: ActivityEvent.ID) async throws -> StoredActivity? {
+        try await self.sql.raw(
+            "SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue) AND id = \(bind: id.rawValue)"
+        ).first().map(Self.activity(from:))
+    }
+
+    /// The live (not deleted) events of a user's local day.
+    public func activities(of user: User.ID, on date: LocalDate) async throws -> [ActivityEvent] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM activity_events
+            WHERE user_id = \(bind: user.rawValue) AND local_date = \(bind: date.iso) AND deleted_at IS NULL
+            """
+        ).all().map { try Self.activity(from: $0).event }
+    }
+
+    /// A page of a user's live events, newest first, optionally of one kind and within local dates.
+    public func activities(of user: User.ID, query: ActivityQuery) async throws -> [ActivityEvent] {
+        var sql = SQLQueryString(
+            "SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue) AND deleted_at IS NULL")
+        if let kind = query.kind { sql.appendInterpolation(unsafeRaw: " AND kind = "); sql.appendInterpolation(bind: kind.rawValue) }
+        if let from = query.from { sql.appendInterpolation(unsafeRaw: " AND local_date >= "); sql.appendInterpolation(bind: from.iso) }
+        if let to = query.to { sql.appendInterpolation(unsafeRaw: " AND local_date <= "); sql.appendInterpolation(bind: to.iso) }
+        if let after = query.after {
+            // Keyset pagination: strictly older than the last row of the previous page.
+            sql.appendInterpolation(unsafeRaw: " AND (occurred_at < ")
+            sql.appendInterpolation(bind: after.occurredAt)
+            sql.appendInterpolation(unsafeRaw: " OR (occurred_at = ")
+            sql.appendInterpolation(bind: after.occurredAt)
+            sql.appendInterpolation(unsafeRaw: " AND id < ")
+            sql.appendInterpolation(bind: after.id.rawValue)
+            sql.appendInterpolation(unsafeRaw: "))")
+        }
+        sql.appendInterpolation(unsafeRaw: " ORDER BY occurred_at DESC, id DESC LIMIT ")
+        sql.appendInterpolation(bind: query.limit)
+        return try await self.sql.raw(sql).all().map { try Self.activity(from: $0).event }
+    }
+
+    /// Marks an event deleted; the row stays so a replayed client id is recognised.
+    public func deleteActivity(_ id: ActivityEvent.ID, of user: User.ID, at now: Date) async throws {
+        try await self.sql.raw(
+            """
+            UPDATE activity_events SET deleted_at = \(bind: now)
+            WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue) AND deleted_at IS NULL
+            """
+        ).run()
+    }
+
+    /// Every user id that has events, for replay.
+    public func usersWithActivities() async throws -> [User.ID] {
+        try await self.sql.raw("SELECT DISTINCT user_id FROM activity_events UNION SELECT DISTINCT user_id FROM daily_tracking")
+            .all().map { User.ID(try $0.decode(column: "user_id", as: String.self)) }
+    }
+
+    /// Every local date on which a user has events or a stored day.
+    public func activityDates(of user: User.ID) async throws -> [LocalDate] {
+        try await self.sql.raw(
+            """
+            SELECT DISTINCT local_date FROM activity_events WHERE user_id = \(bind: user.rawValue)
+            UNION SELECT local_date FROM daily_tracking WHERE user_id = \(bind: user.rawValue)
+            """
+        ).all().compactMap { LocalDate(iso: try $0.decode(column: "local_date", as: String.self)) }.sorted()
+    }
+
+    private static func activity(from row: any SQLRow) throws -> StoredActivity {
+        let decoder = JSONDecoder()
+        let payload = try decoder.decode(ActivityPayload.self, from: Data(try row.decode(column: "payload", as: String.self).utf8))
+        let flags = try decoder.decode([String].self, from: Data(try row.decode(column: "flags", as: String.self).utf8))
+        let dateText = try row.decode(column: "local_date", as: String.self)
+        guard let date = LocalDate(iso: dateText),
+            let source = ActivitySource(rawValue: try row.decode(column: "source", as: String.self))
+        else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "activity_events row is corrupt"))
+        }
+        let event = ActivityEvent(
+            id: ActivityEvent.ID(try row.decode(column: "id", as: String.self)),
+            userID: User.ID(try row.decode(column: "user_id", as: String.self)),
+            clientEventID: try row.decode(column: "client_event_id", as: String.self),
+            occurredAt: try row.decode(column: "occurred_at", as: Date.self),
+            timeZone: try row.decode(column: "time_zone", as: String.self),
+            localDate: date,
+            source: source,
+            receivedAt: try row.decode(column: "received_at", as: Date.self),
+            payload: payload,
+            flags: flags
+        )
+        return StoredActivity(event: event, deletedAt: try row.decode(column: "deleted_at", as: Date?.self))
+    }
+
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// An event as stored, with its deletion mark.
+public struct StoredActivity: Equatable, Sendable {
+    public var event: ActivityEvent
+    public var deletedAt: Date?
+}
+
+/// Which of a user's events to list.
+public struct ActivityQuery: Equatable, Sendable {
+    public var kind: ActivityKind?
+    public var from: LocalDate?
+    public var to: LocalDate?
+    /// The last event of the previous page.
+    public var after: (occurredAt: Date, id: ActivityEvent.ID)?
+    public var limit: Int
+
+    public init(kind: ActivityKind? = nil, from: LocalDate? = nil, to: LocalDate? = nil, after: (occurredAt: Date, id: ActivityEvent.ID)? = nil, limit: Int = 50) {
+        self.kind = kind
+        self.from = from
+        self.to = to
+        self.after = after
+        self.limit = limit
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.kind == rhs.kind && lhs.from == rhs.from && lhs.to == rhs.to && lhs.limit == rhs.limit
+            && lhs.after?.occurredAt == rhs.after?.occurredAt && lhs.after?.id == rhs.after?.id
+    }
+}
+
+extension Transaction {
+    /// Whether any event, live or deleted, was recorded for the user's day: such a day must have a stored row.
+    public func activitiesIncludingDeletedExist(of user: User.ID, on date: LocalDate) async throws -> Bool {
+        try await self.sql.raw(
+            "SELECT 1 AS one FROM activity_events WHERE user_id = \(bind: user.rawValue) AND local_date = \(bind: date.iso) LIMIT 1"
+        ).first() != nil
+    }
+}

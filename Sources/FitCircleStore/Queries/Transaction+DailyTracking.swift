@@ -1,0 +1,74 @@
+public import FitCircleCore
+public import Foundation
+import SQLKit
+
+extension Transaction {
+    /// Replaces the stored day of `user` with `day`.
+    public func save(_ day: DailyTracking, of user: User.ID, at now: Date) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO daily_tracking (user_id, local_date, steps, synced_steps, manual_steps, weight_kg, workouts,
+                active_minutes, distance_meters, calories, pushup_reps, water_ml, app_opened, updated_at)
+            VALUES (\(bind: user.rawValue), \(bind: day.date.iso), \(bind: day.steps), \(bind: day.syncedSteps),
+                \(bind: day.manualSteps), \(bind: day.weightKg), \(bind: day.workouts), \(bind: day.activeMinutes),
+                \(bind: day.distanceMeters), \(bind: day.calories), \(bind: day.pushupReps), \(bind: day.waterMilliliters),
+                \(bind: day.appOpened), \(bind: now))
+            ON CONFLICT (user_id, local_date) DO UPDATE SET
+                steps = excluded.steps, synced_steps = excluded.synced_steps, manual_steps = excluded.manual_steps,
+                weight_kg = excluded.weight_kg, workouts = excluded.workouts, active_minutes = excluded.active_minutes,
+                distance_meters = excluded.distance_meters, calories = excluded.calories,
+                pushup_reps = excluded.pushup_reps, water_ml = excluded.water_ml, app_opened = excluded.app_opened,
+                updated_at = excluded.updated_at
+            """
+        ).run()
+    }
+
+    /// Removes a stored day (replay found it has no events left).
+    public func deleteDay(_ date: LocalDate, of user: User.ID) async throws {
+        try await self.sql.raw(
+            "DELETE FROM daily_tracking WHERE user_id = \(bind: user.rawValue) AND local_date = \(bind: date.iso)"
+        ).run()
+    }
+
+    /// The stored days of `user` from `from` to `to` inclusive, oldest first.
+    public func days(of user: User.ID, from: LocalDate, to: LocalDate) async throws -> [DailyTracking] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM daily_tracking
+            WHERE user_id = \(bind: user.rawValue) AND local_date >= \(bind: from.iso) AND local_date <= \(bind: to.iso)
+            ORDER BY local_date
+            """
+        ).all().map(Self.day(from:))
+    }
+
+    /// The most steps of any stored day in the range.
+    public func maximumSteps(of user: User.ID, from: LocalDate, to: LocalDate) async throws -> Int {
+        try await self.sql.raw(
+            """
+            SELECT COALESCE(MAX(steps), 0) AS steps FROM daily_tracking
+            WHERE user_id = \(bind: user.rawValue) AND local_date >= \(bind: from.iso) AND local_date <= \(bind: to.iso)
+            """
+        ).first()?.decode(column: "steps", as: Int.self) ?? 0
+    }
+
+    static func day(from row: any SQLRow) throws -> DailyTracking {
+        let text = try row.decode(column: "local_date", as: String.self)
+        guard let date = LocalDate(iso: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "daily_tracking.local_date holds '\(text)'"))
+        }
+        return DailyTracking(
+            date: date,
+            steps: try row.decode(column: "steps", as: Int.self),
+            syncedSteps: try row.decode(column: "synced_steps", as: Int.self),
+            manualSteps: try row.decode(column: "manual_steps", as: Int.self),
+            weightKg: try row.decode(column: "weight_kg", as: Double?.self),
+            workouts: try row.decode(column: "workouts", as: Int.self),
+            activeMinutes: try row.decode(column: "active_minutes", as: Double.self),
+            distanceMeters: try row.decode(column: "distance_meters", as: Double.self),
+            calories: try row.decode(column: "calories", as: Double.self),
+            pushupReps: try row.decode(column: "pushup_reps", as: Int.self),
+            waterMilliliters: try row.decode(column: "water_ml", as: Double.self),
+            appOpened: try row.decode(column: "app_opened", as: Bool.self)
+        )
+    }
+}

@@ -1,0 +1,73 @@
+public import FitCircleCore
+import SQLKit
+
+extension Transaction {
+    /// Lifetime totals of a user from the stored days.
+    public func totals(of user: User.ID) async throws -> ActivityTotals {
+        let row = try await self.sql.raw(
+            """
+            SELECT COALESCE(SUM(distance_meters), 0) AS distance, COALESCE(SUM(workouts), 0) AS workouts,
+                COALESCE(SUM(steps), 0) AS steps,
+                COALESCE(SUM(CASE WHEN steps > 0 OR workouts > 0 THEN 1 ELSE 0 END), 0) AS active_days
+            FROM daily_tracking WHERE user_id = \(bind: user.rawValue)
+            """
+        ).first()
+        return ActivityTotals(
+            distanceMeters: try row?.decode(column: "distance", as: Double.self) ?? 0,
+            activities: try row?.decode(column: "workouts", as: Int.self) ?? 0,
+            steps: try row?.decode(column: "steps", as: Int.self) ?? 0,
+            activeDays: try row?.decode(column: "active_days", as: Int.self) ?? 0
+        )
+    }
+
+    /// Personal records per workout type: longest distance, longest duration, fastest pace.
+    public func personalRecords(of user: User.ID) async throws -> [PersonalRecords] {
+        try await self.sql.raw(
+            """
+            SELECT workout_type, MAX(distance_meters) AS longest_distance, MAX(duration_seconds) AS longest_duration,
+                MIN(CASE WHEN distance_meters > 0 THEN duration_seconds * 1000 / distance_meters END) AS fastest_pace
+            FROM activity_events
+            WHERE user_id = \(bind: user.rawValue) AND kind = 'workout' AND deleted_at IS NULL
+            GROUP BY workout_type ORDER BY workout_type
+            """
+        ).all().compactMap { row in
+            guard let type = WorkoutType(rawValue: try row.decode(column: "workout_type", as: String.self)) else { return nil }
+            return PersonalRecords(
+                type: type,
+                longestDistanceMeters: try row.decode(column: "longest_distance", as: Double?.self),
+                longestDurationSeconds: try row.decode(column: "longest_duration", as: Double?.self),
+                fastestPaceSecondsPerKilometer: try row.decode(column: "fastest_pace", as: Double?.self)
+            )
+        }
+    }
+}
+
+/// What a user did in all: the totals of their profile statistics (spec 004, 5.5).
+public struct ActivityTotals: Equatable, Sendable {
+    public var distanceMeters: Double
+    public var activities: Int
+    public var steps: Int
+    public var activeDays: Int
+
+    public init(distanceMeters: Double, activities: Int, steps: Int, activeDays: Int) {
+        self.distanceMeters = distanceMeters
+        self.activities = activities
+        self.steps = steps
+        self.activeDays = activeDays
+    }
+}
+
+/// A user's bests for one workout type.
+public struct PersonalRecords: Equatable, Sendable {
+    public var type: WorkoutType
+    public var longestDistanceMeters: Double?
+    public var longestDurationSeconds: Double?
+    public var fastestPaceSecondsPerKilometer: Double?
+
+    public init(type: WorkoutType, longestDistanceMeters: Double?, longestDurationSeconds: Double?, fastestPaceSecondsPerKilometer: Double?) {
+        self.type = type
+        self.longestDistanceMeters = longestDistanceMeters
+        self.longestDurationSeconds = longestDurationSeconds
+        self.fastestPaceSecondsPerKilometer = fastestPaceSecondsPerKilometer
+    }
+}

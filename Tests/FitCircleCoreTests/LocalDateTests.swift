@@ -1,0 +1,69 @@
+import FitCircleCore
+import Foundation
+import Testing
+
+struct LocalDateTests {
+    /// An instant given as a wall-clock time in a zone, e.g. "2026-03-08 01:59:59" in New York.
+    static func instant(_ text: String, in zone: String) -> Date {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: zone)!
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return formatter.date(from: text)!
+    }
+
+    static func date(_ iso: String) -> LocalDate { LocalDate(iso: iso)! }
+
+    @Test(arguments: [
+        // The last and first second of a day land on their own dates, in zones far apart.
+        ("2026-06-15 23:59:59", "Pacific/Kiritimati", "2026-06-15"),
+        ("2026-06-16 00:00:00", "Pacific/Kiritimati", "2026-06-16"),
+        ("2026-06-15 23:59:59", "Pacific/Pago_Pago", "2026-06-15"),
+        ("2026-06-16 00:00:00", "Pacific/Pago_Pago", "2026-06-16"),
+        ("2026-06-15 23:59:59", "Asia/Kathmandu", "2026-06-15"),
+        ("2026-06-16 00:00:00", "Asia/Kathmandu", "2026-06-16"),
+        // New York's spring-forward day (02:00 → 03:00) and fall-back day (02:00 → 01:00 again).
+        ("2026-03-08 00:00:00", "America/New_York", "2026-03-08"),
+        ("2026-03-08 03:30:00", "America/New_York", "2026-03-08"),
+        ("2026-03-08 23:59:59", "America/New_York", "2026-03-08"),
+        ("2026-11-01 01:30:00", "America/New_York", "2026-11-01"),
+        ("2026-11-01 23:59:59", "America/New_York", "2026-11-01"),
+        ("2026-11-02 00:00:00", "America/New_York", "2026-11-02"),
+        // Lord Howe Island moves its clocks by 30 minutes (first Sunday of April and of October).
+        ("2026-04-05 01:45:00", "Australia/Lord_Howe", "2026-04-05"),
+        ("2026-10-04 23:59:59", "Australia/Lord_Howe", "2026-10-04"),
+        ("2026-10-05 00:00:00", "Australia/Lord_Howe", "2026-10-05"),
+    ])
+    func anInstantLandsOnItsLocalDate(wallClock: String, zone: String, expected: String) {
+        let instant = Self.instant(wallClock, in: zone)
+        #expect(LocalDate(instant, in: TimeZone(identifier: zone)!) == Self.date(expected))
+    }
+
+    @Test func oneInstantIsTwoDifferentDatesInKiritimatiAndPagoPago() {
+        // 10:30 UTC: 00:30 on the 16th at +14, 23:30 on the 14th at −11.
+        let instant = Date(timeIntervalSince1970: 1_781_519_400)  // 2026-06-15 10:30:00 UTC
+        #expect(LocalDate(instant, in: TimeZone(identifier: "Pacific/Kiritimati")!) == Self.date("2026-06-16"))
+        #expect(LocalDate(instant, in: TimeZone(identifier: "Pacific/Pago_Pago")!) == Self.date("2026-06-14"))
+    }
+
+    @Test func daysAreCountedAcrossDSTChangesAsCalendarDays() {
+        #expect(Self.date("2026-03-09").days(since: Self.date("2026-03-07")) == 2)
+        #expect(Self.date("2026-11-02").days(since: Self.date("2026-10-31")) == 2)
+        #expect(Self.date("2026-03-01").adding(days: -1) == Self.date("2026-02-28"))
+        #expect(Self.date("2028-03-01").adding(days: -1) == Self.date("2028-02-29"))
+    }
+
+    @Test func aDayStartsAtLocalMidnightEvenOnADSTDay() {
+        let newYork = TimeZone(identifier: "America/New_York")!
+        let start = Self.date("2026-03-08").start(in: newYork)
+        #expect(start == Self.instant("2026-03-08 00:00:00", in: "America/New_York"))
+        #expect(Self.date("2026-03-09").start(in: newYork).timeIntervalSince(start) == 23 * 3600)
+    }
+
+    @Test func isoTextRoundTripsAndNonsenseIsRefused() {
+        #expect(LocalDate(iso: "2026-11-22")?.iso == "2026-11-22")
+        for bad in ["2026-02-30", "2026-13-01", "26-11-22", "2026-11-22T00:00", "", "2026-1-2"] {
+            #expect(LocalDate(iso: bad) == nil, "\(bad)")
+        }
+    }
+}

@@ -47,3 +47,26 @@ struct OnboardingGateTests {
         #expect(ProblemDocument.from(DomainError.onboardingRequired)?.type == "/problems/onboarding-required")
     }
 }
+
+struct OnboardingGateHTTPTests {
+    @Test(arguments: Backend.available)
+    func theLedgerIsClosedUntilTheProfileIsComplete(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let blocked = try await app.request(.get, "/api/activities", token: token)
+            #expect(blocked.status == .forbidden)
+            #expect(try blocked.problemType() == "/problems/onboarding-required")
+            #expect(try await app.request(.get, "/api/user/profile", token: token).status == .ok)
+            #expect(try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile()).status == .ok)
+            #expect(try await app.request(.get, "/api/activities", token: token).status == .ok)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aProfileThatAllowsSkippingNeverBlocks(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "pushups") { app async throws in
+            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            #expect(try await app.request(.get, "/api/activities", token: token).status == .ok)
+        }
+    }
+}

@@ -113,6 +113,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "IngestBenchmark",
+            dependencies: [
+                "FitCircleServer",
+                "FitCircleEngine",
+                "FitCircleStore",
+                "FitCircleCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/IngestBenchmark"
+        ),
         .target(
             name: "FitCircleTesting",
             dependencies: [
@@ -146,7 +161,9 @@ let package = Package(
                 "FitCircleAPI",
                 "FitCircleTesting",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

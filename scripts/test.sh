@@ -12,4 +12,6 @@ if [ -z "${FITCIRCLE_TEST_DATABASE_URL:-}" ]; then
     fi
 fi
 
+# Build every product first: the crash-durability tests start the real `fitcircle` binary.
+swift build --build-tests
 swift test --disable-xctest "$@"

@@ -9,14 +9,14 @@ extension Activities {
         input.date = date
         let event = try await self.record(input, for: user).event
         guard let date = event?.localDate else { throw StoreError.conflict }
-        return try await self.store.transaction { tx in
+        return try await self.store.read { tx in
             try await tx.days(of: user, from: date, to: date).first ?? DailyTracking(date: date)
         }
     }
 
     /// One of the user's live events.
     public func activity(_ id: ActivityEvent.ID, of user: User.ID) async throws -> ActivityEvent {
-        try await self.store.transaction { tx in
+        try await self.store.read { tx in
             guard let stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
                 throw DomainError.notFound(resource: "activity", id: id.rawValue)
             }
@@ -26,7 +26,7 @@ extension Activities {
 
     /// A page of the user's events, newest first.
     public func activities(of user: User.ID, query: ActivityQuery) async throws -> [ActivityEvent] {
-        try await self.store.transaction { tx in try await tx.activities(of: user, query: query) }
+        try await self.store.read { tx in try await tx.activities(of: user, query: query) }
     }
 
     /// Deletes an event; its day is recomputed without it in the same transaction.
@@ -51,12 +51,12 @@ extension Activities {
         validator.check(first <= last, "from", "must not be after to")
         validator.check(last.days(since: first) < 366, "to", "must be at most 366 days after from")
         try validator.throwIfInvalid()
-        return try await self.store.transaction { tx in try await tx.days(of: user.id, from: first, to: last) }
+        return try await self.store.read { tx in try await tx.days(of: user.id, from: first, to: last) }
     }
 
     /// Lifetime totals and personal records (spec 004, 5.5).
     public func statistics(of user: User.ID) async throws -> (totals: ActivityTotals, records: [PersonalRecords]) {
-        try await self.store.transaction { tx in
+        try await self.store.read { tx in
             (try await tx.totals(of: user), try await tx.personalRecords(of: user))
         }
     }

@@ -67,8 +67,7 @@ public struct Activities: Sendable {
     private func recordAll(_ inputs: [ActivityInput], for userID: User.ID, fieldPrefix: @Sendable (Int) -> String) async throws -> [Outcome] {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            try await tx.lockUser(userID)
-            guard let user = try await tx.user(userID) else { throw DomainError.notFound(resource: "user", id: userID.rawValue) }
+            guard let user = try await tx.lockedUser(userID) else { throw DomainError.notFound(resource: "user", id: userID.rawValue) }
             var outcomes: [Outcome] = []
             var touched: Set<LocalDate> = []
             for (index, input) in inputs.enumerated() {
@@ -91,9 +90,12 @@ public struct Activities: Sendable {
         } catch {
             return .rejected(clientEventID: input.clientEventID, error: .invalid(error))
         }
-        let previousMaximum = try await tx.maximumSteps(
-            of: user.id, from: placed.localDate.adding(days: -28), to: placed.localDate.adding(days: -1))
         let payload = self.withEstimates(input.payload, for: user.profile)
+        // Only step totals can spike; other kinds skip the query.
+        let previousMaximum =
+            payload.kind == .steps
+            ? try await tx.maximumSteps(of: user.id, from: placed.localDate.adding(days: -28), to: placed.localDate.adding(days: -1))
+            : 0
         let event = ActivityEvent(
             id: self.ids.make(),
             userID: user.id,

@@ -145,7 +145,7 @@ public struct Accounts: Sendable {
     /// The caller an access token belongs to, if the token is valid, its session live and its account enabled.
     public func authenticate(accessToken: String) async throws -> Caller {
         let (userID, sessionID) = try await self.accessTokens.verify(accessToken)
-        return try await self.store.transaction { tx in
+        return try await self.store.read { tx in
             guard let session = try await tx.session(sessionID), session.userID == userID, !session.isRevoked else {
                 throw DomainError.unauthenticated(reason: "The session was signed out.")
             }

@@ -18,7 +18,7 @@ public struct Profiles: Sendable {
 
     /// The caller's account as stored now.
     public func user(_ id: User.ID) async throws -> User {
-        try await self.store.transaction { tx in
+        try await self.store.read { tx in
             guard let user = try await tx.user(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
             return user
         }

@@ -21,9 +21,13 @@ public final class Store: Sendable {
     let statistics = TransactionStatistics()
 
     private enum Backend: Sendable {
-        case sqlite(SQLiteConnection, AsyncLock)
+        /// One writer, whose transactions take turns, and a few readers that WAL lets run beside it.
+        case sqlite(writer: SQLiteConnection, lock: AsyncLock, readers: ConnectionPool<SQLiteConnection>)
         case postgres(PostgresClient, maximumConnections: Int)
     }
+
+    /// Read-only SQLite connections: reads (authentication, listings) never wait for the writer.
+    static let sqliteReaders = 4
 
     /// SQLite durability: `normal` survives a process crash (WAL), `full` also a power loss at ~100× the cost.
     public enum SQLiteSynchronous: String, Sendable {
@@ -48,16 +52,28 @@ public final class Store: Sendable {
         case .sqlite(let path):
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+            let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
             // The PocketBase way: WAL lets readers run beside the one writer; NORMAL syncs at checkpoints,
             // so a committed transaction survives a process crash; busy_timeout waits for other processes.
             for pragma in [
                 "PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(sqliteSynchronous.rawValue)",
                 "PRAGMA busy_timeout = 5000", "PRAGMA foreign_keys = ON",
             ] {
-                _ = try await connection.query(pragma)
+                _ = try await writer.query(pragma)
             }
-            return Store(dialect: .sqlite, location: location, backend: .sqlite(connection, AsyncLock()))
+            var readers: [SQLiteConnection] = []
+            for _ in 0..<Self.sqliteReaders {
+                let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+                for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA query_only = ON"] {
+                    _ = try await reader.query(pragma)
+                }
+                readers.append(reader)
+            }
+            return Store(
+                dialect: .sqlite,
+                location: location,
+                backend: .sqlite(writer: writer, lock: AsyncLock(), readers: ConnectionPool(readers))
+            )
         case .postgres(let target):
             let tls: PostgresClient.Configuration.TLS =
                 switch target.tls {
@@ -92,14 +108,16 @@ public final class Store: Sendable {
         switch self.backend {
         case .postgres(let client, _):
             await client.run()
-        case .sqlite(let connection, _):
+        case .sqlite(let writer, _, let readers):
             // Sleep until cancellation: graceful shutdown cancels this task once requests have finished.
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(3600))
             }
             // The future-based close: the async one refuses to run in a cancelled task, which this is.
-            let closed: EventLoopFuture<Void> = connection.close()
-            try? await closed.get()
+            for connection in [writer] + readers.all {
+                let closed: EventLoopFuture<Void> = connection.close()
+                try? await closed.get()
+            }
         }
     }
 
@@ -111,11 +129,11 @@ public final class Store: Sendable {
         defer { self.statistics.end() }
         do {
             switch self.backend {
-            case .sqlite(let connection, let lock):
+            case .sqlite(let writer, let lock, _):
                 await lock.lock()
                 do {
                     let result = try await Self.run(
-                        body, on: Transaction(sql: connection.sql(queryLogLevel: .trace), dialect: .sqlite), begin: "BEGIN IMMEDIATE")
+                        body, on: Transaction(sql: writer.sql(queryLogLevel: .trace), dialect: .sqlite), begin: "BEGIN IMMEDIATE")
                     await lock.unlock()
                     return result
                 } catch {
@@ -125,6 +143,36 @@ public final class Store: Sendable {
             case .postgres(let client, _):
                 return try await client.withConnection { connection in
                     try await Self.run(body, on: Transaction(sql: connection.sql(queryLogLevel: .trace), dialect: .postgres), begin: "BEGIN")
+                }
+            }
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// Runs `body` in a read-only transaction that sees one consistent snapshot. On SQLite it uses a reader
+    /// connection, so it never waits for writes; a write inside it fails.
+    public func read<Result: Sendable>(
+        _ body: @Sendable (Transaction) async throws -> Result
+    ) async throws -> Result {
+        self.statistics.begin()
+        defer { self.statistics.end() }
+        do {
+            switch self.backend {
+            case .sqlite(_, _, let readers):
+                let reader = await readers.acquire()
+                do {
+                    let result = try await Self.run(body, on: Transaction(sql: reader.sql(queryLogLevel: .trace), dialect: .sqlite), begin: "BEGIN")
+                    await readers.release(reader)
+                    return result
+                } catch {
+                    await readers.release(reader)
+                    throw error
+                }
+            case .postgres(let client, _):
+                return try await client.withConnection { connection in
+                    try await Self.run(
+                        body, on: Transaction(sql: connection.sql(queryLogLevel: .trace), dialect: .postgres), begin: "BEGIN READ ONLY")
                 }
             }
         } catch {
@@ -169,13 +217,13 @@ public final class Store: Sendable {
 
     /// Fails unless the database answers a trivial query.
     public func ping() async throws {
-        try await self.transaction { try await $0.sql.raw("SELECT 1").run() }
+        try await self.read { try await $0.sql.raw("SELECT 1").run() }
     }
 
-    /// The most connections this store opens (one on SQLite: a single writer).
+    /// The most connections this store opens (on SQLite: the writer and its readers).
     public var maximumConnections: Int {
         switch self.backend {
-        case .sqlite: 1
+        case .sqlite: 1 + Self.sqliteReaders
         case .postgres(_, let maximum): maximum
         }
     }

@@ -11,7 +11,6 @@ public struct Transaction: Sendable {
     /// single writer already does; PostgreSQL needs a row lock, or two requests could each recompute a day
     /// without the other's event.
     public func lockUser(_ user: User.ID) async throws {
-        guard self.dialect == .postgres else { return }
-        try await self.sql.raw("SELECT id FROM users WHERE id = \(bind: user.rawValue) FOR UPDATE").run()
+        _ = try await self.lockedUser(user)
     }
 }

@@ -8,6 +8,13 @@ extension Transaction {
         try await self.sql.raw("SELECT * FROM users WHERE id = \(bind: id.rawValue)").first().map(Self.user(from:))
     }
 
+    /// The account with this id, locked for the rest of the transaction (see `lockUser`).
+    public func lockedUser(_ id: User.ID) async throws -> User? {
+        let lock = self.dialect == .postgres ? " FOR UPDATE" : ""
+        return try await self.sql.raw("SELECT * FROM users WHERE id = \(bind: id.rawValue)\(unsafeRaw: lock)").first()
+            .map(Self.user(from:))
+    }
+
     /// The account a provider's subject signed in as before.
     public func user(provider: String, subject: String) async throws -> User? {
         try await self.sql.raw(

@@ -1,0 +1,174 @@
+// Events ingested per second through the HTTP API, single and batched, next to a baseline measured in the
+// same run: the same rows INSERTed through the same driver with no HTTP, validation or derived state.
+// Run with scripts/bench-ingest.sh, which builds this in release mode and adds pgbench for PostgreSQL.
+import AsyncHTTPClient
+import FitCircleCore
+import FitCircleEngine
+import FitCircleServer
+import FitCircleStore
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+
+let arguments = CommandLine.arguments
+let databaseURL = arguments.count > 1 && !arguments[1].isEmpty ? arguments[1] : "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("ingest-bench-\(UUID()).sqlite").path
+let concurrency = arguments.count > 2 ? Int(arguments[2]) ?? 8 : 8
+let singleEvents = arguments.count > 3 ? Int(arguments[3]) ?? 4000 : 4000
+let batchedEvents = singleEvents * 5
+let batchSize = 100
+let users = 64
+
+var logger = Logger(label: "bench")
+logger.logLevel = .warning
+let clock = WallClock.system
+let location = try DatabaseLocation(url: databaseURL)
+let store = try await Store.open(location, logger: logger)
+let profilesDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("profiles")
+let profile = try RuleProfileLoader.load(named: "fitcircle", from: profilesDirectory)
+
+/// A distinct steps event; the same shape for the API and the baseline.
+func stepsEvent(_ index: Int, run: String) -> (json: [String: Any], occurredAt: Date) {
+    let occurredAt = Date().addingTimeInterval(-Double(index % 86_400))
+    return (["clientEventId": "\(run)-\(index)", "type": "steps", "steps": 1000 + index % 5000,
+             "occurredAt": ISO8601DateFormatter().string(from: occurredAt), "source": "manual", "timeZone": "Europe/Paris"], occurredAt)
+}
+
+func measure(_ label: String, events: Int, _ body: @Sendable () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let rate = Double(events) / seconds
+    print(String(format: "%-44@ %8d events in %6.2f s = %9.0f events/s", label as NSString, events, seconds, rate))
+    return rate
+}
+
+/// Runs `count` jobs on `concurrency` workers.
+func concurrently(_ count: Int, _ job: @escaping @Sendable (Int) async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        let next = ManagedAtomicCounter()
+        for _ in 0..<concurrency {
+            group.addTask {
+                while true {
+                    let index = next.increment()
+                    guard index < count else { return }
+                    try await job(index)
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+}
+
+final class ManagedAtomicCounter: @unchecked Sendable {
+    // One lock-protected integer; the benchmark's workers share it.
+    private let lock = NSLock()
+    private var value = -1
+    func increment() -> Int {
+        self.lock.lock()
+        defer { self.lock.unlock() }
+        self.value += 1
+        return self.value
+    }
+}
+
+try await withThrowingTaskGroup(of: Void.self) { group in
+    group.addTask { await store.run() }
+    try await store.migrate(now: clock.now())
+    let engine = try await Engine.make(
+        store: store, profile: profile, auth: AuthConfiguration(devLogin: true), jwks: [:],
+        blobs: LocalDiskBlobStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs")), clock: clock)
+    let router = try buildRouter(engine: engine, store: store)
+    let port = 18_000 + Int.random(in: 0..<1000)
+    let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
+    group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+    try await Task.sleep(for: .milliseconds(500))
+
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
+    @Sendable func post(_ path: String, token: String? = nil, json object: Any) async throws -> (Int, Data) {
+        try await post(path, token: token, body: try JSONSerialization.data(withJSONObject: object))
+    }
+    @Sendable func post(_ path: String, token: String?, body: Data) async throws -> (Int, Data) {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 1 << 24)
+        return (Int(response.status.code), Data(buffer: body))
+    }
+
+    // Users who completed onboarding; events are spread over them as in real use.
+    var tokens: [String] = []
+    var userIDs: [User.ID] = []
+    for index in 0..<users {
+        let (_, data) = try await post("/api/auth/dev", json: ["email": "bench\(index)@example.com"])
+        let session = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        let token = session["accessToken"] as! String
+        tokens.append(token)
+        userIDs.append(User.ID((session["user"] as! [String: Any])["id"] as! String))
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/user/profile")
+        request.method = .PUT
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: [
+            "displayName": "Bench", "age": 30, "weight": ["value": 70, "unit": "kg"], "timeZone": "Europe/Paris",
+        ])))
+        _ = try await client.execute(request, timeout: .seconds(10))
+    }
+    let frozenTokens = tokens
+    let frozenUsers = userIDs
+    print("database: \(location), concurrency \(concurrency)")
+
+    let baselineSingle = try await measure("baseline: 1 INSERT per transaction", events: singleEvents) {
+        try await concurrently(singleEvents) { index in
+            let event = stepsEvent(index, run: "base1")
+            let row = ActivityEvent(
+                id: .init(UUID().uuidString), userID: frozenUsers[index % users], clientEventID: event.json["clientEventId"] as! String,
+                occurredAt: event.occurredAt, timeZone: "Europe/Paris", localDate: LocalDate(event.occurredAt, in: TimeZone(identifier: "Europe/Paris")!),
+                source: .manual, receivedAt: Date(), payload: .steps(.init(steps: 1000)))
+            _ = try await store.transaction { try await $0.insert(row) }
+        }
+    }
+    let apiSingle = try await measure("API: POST /api/activities", events: singleEvents) {
+        try await concurrently(singleEvents) { index in
+            let body = try JSONSerialization.data(withJSONObject: stepsEvent(index, run: "api1").json)
+            let (status, _) = try await post("/api/activities", token: frozenTokens[index % users], body: body)
+            precondition(status == 201, "POST /api/activities answered \(status)")
+        }
+    }
+    let baselineBatched = try await measure("baseline: \(batchSize) INSERTs per transaction", events: batchedEvents) {
+        try await concurrently(batchedEvents / batchSize) { batch in
+            let user = frozenUsers[batch % users]
+            let rows = (0..<batchSize).map { offset -> ActivityEvent in
+                let event = stepsEvent(batch * batchSize + offset, run: "base2")
+                return ActivityEvent(
+                    id: .init(UUID().uuidString), userID: user, clientEventID: event.json["clientEventId"] as! String,
+                    occurredAt: event.occurredAt, timeZone: "Europe/Paris",
+                    localDate: LocalDate(event.occurredAt, in: TimeZone(identifier: "Europe/Paris")!),
+                    source: .manual, receivedAt: Date(), payload: .steps(.init(steps: 1000)))
+            }
+            _ = try await store.transaction { tx in
+                for row in rows { _ = try await tx.insert(row) }
+            }
+        }
+    }
+    let apiBatched = try await measure("API: POST /api/activities/batch (\(batchSize) each)", events: batchedEvents) {
+        try await concurrently(batchedEvents / batchSize) { batch in
+            let events = (0..<batchSize).map { stepsEvent(batch * batchSize + $0, run: "api2").json }
+            let body = try JSONSerialization.data(withJSONObject: ["events": events])
+            let (status, _) = try await post("/api/activities/batch", token: frozenTokens[batch % users], body: body)
+            precondition(status == 200, "POST /api/activities/batch answered \(status)")
+        }
+    }
+    print(String(format: "ratio single  (API / baseline): %.2f", apiSingle / baselineSingle))
+    print(String(format: "ratio batched (API / baseline): %.2f", apiBatched / baselineBatched))
+    try await client.shutdown()
+    group.cancelAll()
+}
+if case .sqlite(let path) = location {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}

@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import FitCircleTesting
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+/// An acknowledged event survives `kill -9` of the server process: the real `fitcircle` binary is started,
+/// fed events, killed without warning and started again on the same database.
+@Suite(.serialized)
+struct CrashDurabilityTests {
+    static let binary = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/debug/fitcircle")
+
+    /// A running `fitcircle serve`, killed on request.
+    struct Server {
+        let process: Process
+        let port: Int
+
+        static func start(database: String) async throws -> Server {
+            let port = Int.random(in: 20_000..<40_000)
+            let process = Process()
+            process.executableURL = CrashDurabilityTests.binary
+            process.arguments = [
+                "serve", "--dev-login", "--port", "\(port)", "--database-url", database,
+                "--profiles-dir", profilesDirectory.path, "--log-level", "warning",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let server = Server(process: process, port: port)
+            for _ in 0..<100 {
+                if (try? await server.get("/healthz").0) == 200 { return server }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            process.terminate()
+            throw TestSetupError("fitcircle did not start on port \(port)")
+        }
+
+        func kill() {
+            Foundation.kill(self.process.processIdentifier, SIGKILL)
+            self.process.waitUntilExit()
+        }
+
+        func get(_ path: String, token: String? = nil) async throws -> (Int, Data) {
+            try await self.send(.GET, path, token: token, body: nil)
+        }
+
+        func post(_ path: String, token: String? = nil, json: [String: Any], method: HTTPMethod = .POST) async throws -> (Int, Data) {
+            try await self.send(method, path, token: token, body: try JSONSerialization.data(withJSONObject: json))
+        }
+
+        private func send(_ method: HTTPMethod, _ path: String, token: String?, body: Data?) async throws -> (Int, Data) {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.port)\(path)")
+            request.method = method
+            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+            if let body {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(bytes: body))
+            }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            return (Int(response.status.code), Data(buffer: try await response.body.collect(upTo: 1 << 20)))
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func anAcknowledgedEventSurvivesKillDashNine(_ backend: Backend) async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the fitcircle product first")
+        let location = try await backend.makeLocation()
+        defer { Task { await Backend.drop(location) } }
+        let database: String =
+            switch location {
+            case .sqlite(let path): "sqlite://\(path)"
+            case .postgres(let target):
+                "postgres://\(target.username)@\(target.host):\(target.port)/\(target.database)?sslmode=disable&schema=\(target.schema!)"
+            }
+
+        let first = try await Server.start(database: database)
+        let (_, signIn) = try await first.post("/api/auth/dev", json: ["email": "ana@example.com"])
+        let token = try #require((try JSONSerialization.jsonObject(with: signIn) as? [String: Any])?["accessToken"] as? String)
+        _ = try await first.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT)
+        let now = ISO8601DateFormatter().string(from: Date())
+        var acknowledged = 0
+        for index in 0..<40 {
+            let event: [String: Any] = ["clientEventId": "e\(index)", "type": "app_open", "occurredAt": now]
+            if try await first.post("/api/activities", token: token, json: event).0 == 201 { acknowledged += 1 }
+        }
+        first.kill()
+
+        let second = try await Server.start(database: database)
+        defer { second.kill() }
+        let (status, page) = try await second.get("/api/activities?limit=200", token: token)
+        #expect(status == 200)
+        let items = (try JSONSerialization.jsonObject(with: page) as? [String: Any])?["items"] as? [Any]
+        #expect(acknowledged == 40)
+        #expect(items?.count == acknowledged)
+    }
+}

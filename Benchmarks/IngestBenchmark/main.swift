@@ -28,11 +28,12 @@ let store = try await Store.open(location, logger: logger)
 let profilesDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("profiles")
 let profile = try RuleProfileLoader.load(named: "fitcircle", from: profilesDirectory)
 
-/// A distinct steps event; the same shape for the API and the baseline.
+/// A distinct steps event; the same shape for the API and the baseline. Events spread over the last four
+/// weeks, so a user's day holds a few of them, as in real use.
 func stepsEvent(_ index: Int, run: String) -> (json: [String: Any], occurredAt: Date) {
-    let occurredAt = Date().addingTimeInterval(-Double(index % 86_400))
+    let occurredAt = Date().addingTimeInterval(-Double(index % (28 * 24)) * 3600 - 60)
     return (["clientEventId": "\(run)-\(index)", "type": "steps", "steps": 1000 + index % 5000,
-             "occurredAt": ISO8601DateFormatter().string(from: occurredAt), "source": "manual", "timeZone": "Europe/Paris"], occurredAt)
+             "occurredAt": occurredAt.formatted(.iso8601), "source": "manual", "timeZone": "Europe/Paris"], occurredAt)
 }
 
 func measure(_ label: String, events: Int, _ body: @Sendable () async throws -> Void) async rethrows -> Double {
@@ -41,7 +42,7 @@ func measure(_ label: String, events: Int, _ body: @Sendable () async throws -> 
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let rate = Double(events) / seconds
-    print(String(format: "%-44@ %8d events in %6.2f s = %9.0f events/s", label as NSString, events, seconds, rate))
+    print("\(label.padding(toLength: 48, withPad: " ", startingAt: 0)) \(String(format: "%7d events in %6.2f s = %7.0f events/s", events, seconds, rate))")
     return rate
 }
 
@@ -162,6 +163,26 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             let body = try JSONSerialization.data(withJSONObject: ["events": events])
             let (status, _) = try await post("/api/activities/batch", token: frozenTokens[batch % users], body: body)
             precondition(status == 200, "POST /api/activities/batch answered \(status)")
+        }
+    }
+    // Where the time of a request goes: the HTTP stack alone, and authentication with one read.
+    @Sendable func get(_ path: String, token: String?) async throws -> Int {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        _ = try await response.body.collect(upTo: 1 << 24)
+        return Int(response.status.code)
+    }
+    _ = try await measure("reference: GET /healthz", events: singleEvents) {
+        try await concurrently(singleEvents) { _ in
+            let status = try await get("/healthz", token: nil)
+            precondition(status == 200)
+        }
+    }
+    _ = try await measure("reference: GET /api/user/profile", events: singleEvents) {
+        try await concurrently(singleEvents) { index in
+            let status = try await get("/api/user/profile", token: frozenTokens[index % users])
+            precondition(status == 200)
         }
     }
     print(String(format: "ratio single  (API / baseline): %.2f", apiSingle / baselineSingle))

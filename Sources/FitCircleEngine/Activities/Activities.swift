@@ -70,8 +70,11 @@ public struct Activities: Sendable {
             guard let user = try await tx.lockedUser(userID) else { throw DomainError.notFound(resource: "user", id: userID.rawValue) }
             var outcomes: [Outcome] = []
             var touched: Set<LocalDate> = []
+            // Stored days do not change until the recompute below, so each date's 28-day best is read once.
+            var previousMaxima: [LocalDate: Int] = [:]
             for (index, input) in inputs.enumerated() {
-                let outcome = try await self.ingest(input, of: user, in: tx, now: now, field: fieldPrefix(index))
+                let outcome = try await self.ingest(
+                    input, of: user, in: tx, now: now, field: fieldPrefix(index), previousMaxima: &previousMaxima)
                 if case .created(let event) = outcome { touched.insert(event.localDate) }
                 outcomes.append(outcome)
             }
@@ -82,7 +85,14 @@ public struct Activities: Sendable {
         }
     }
 
-    private func ingest(_ input: ActivityInput, of user: User, in tx: Transaction, now: Date, field: String) async throws -> Outcome {
+    private func ingest(
+        _ input: ActivityInput,
+        of user: User,
+        in tx: Transaction,
+        now: Date,
+        field: String,
+        previousMaxima: inout [LocalDate: Int]
+    ) async throws -> Outcome {
         let placed: (timeZone: String, localDate: LocalDate)
         do {
             placed = try ActivityRules.validate(
@@ -92,10 +102,16 @@ public struct Activities: Sendable {
         }
         let payload = self.withEstimates(input.payload, for: user.profile)
         // Only step totals can spike; other kinds skip the query.
-        let previousMaximum =
-            payload.kind == .steps
-            ? try await tx.maximumSteps(of: user.id, from: placed.localDate.adding(days: -28), to: placed.localDate.adding(days: -1))
-            : 0
+        var previousMaximum = 0
+        if payload.kind == .steps {
+            let date = placed.localDate
+            if let known = previousMaxima[date] {
+                previousMaximum = known
+            } else {
+                previousMaximum = try await tx.maximumSteps(of: user.id, from: date.adding(days: -28), to: date.adding(days: -1))
+                previousMaxima[date] = previousMaximum
+            }
+        }
         let event = ActivityEvent(
             id: self.ids.make(),
             userID: user.id,

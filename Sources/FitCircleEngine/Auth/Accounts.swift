@@ -146,10 +146,10 @@ public struct Accounts: Sendable {
     public func authenticate(accessToken: String) async throws -> Caller {
         let (userID, sessionID) = try await self.accessTokens.verify(accessToken)
         return try await self.store.read { tx in
-            guard let session = try await tx.session(sessionID), session.userID == userID, !session.isRevoked else {
+            guard let (session, user) = try await tx.sessionAndUser(sessionID), session.userID == userID, !session.isRevoked else {
                 throw DomainError.unauthenticated(reason: "The session was signed out.")
             }
-            guard let user = try await tx.user(userID), user.disabledAt == nil else {
+            guard user.disabledAt == nil else {
                 throw DomainError.unauthenticated(reason: "The account is disabled or gone.")
             }
             return Caller(user: user, sessionID: sessionID)

@@ -44,12 +44,13 @@ extension Transaction {
 
     /// The live (not deleted) events of a user's local day.
     public func activities(of user: User.ID, on date: LocalDate) async throws -> [ActivityEvent] {
-        try await self.sql.raw(
+        let decoder = JSONDecoder()
+        return try await self.sql.raw(
             """
             SELECT * FROM activity_events
             WHERE user_id = \(bind: user.rawValue) AND local_date = \(bind: date.iso) AND deleted_at IS NULL
             """
-        ).all().map { try Self.activity(from: $0).event }
+        ).all().map { try Self.activity(from: $0, decoder: decoder).event }
     }
 
     /// A page of a user's live events, newest first, optionally of one kind and within local dates.
@@ -71,7 +72,8 @@ extension Transaction {
         }
         sql.appendInterpolation(unsafeRaw: " ORDER BY occurred_at DESC, id DESC LIMIT ")
         sql.appendInterpolation(bind: query.limit)
-        return try await self.sql.raw(sql).all().map { try Self.activity(from: $0).event }
+        let decoder = JSONDecoder()
+        return try await self.sql.raw(sql).all().map { try Self.activity(from: $0, decoder: decoder).event }
     }
 
     /// Marks an event deleted; the row stays so a replayed client id is recognised.
@@ -101,7 +103,10 @@ extension Transaction {
     }
 
     private static func activity(from row: any SQLRow) throws -> StoredActivity {
-        let decoder = JSONDecoder()
+        try self.activity(from: row, decoder: JSONDecoder())
+    }
+
+    private static func activity(from row: any SQLRow, decoder: JSONDecoder) throws -> StoredActivity {
         let payload = try decoder.decode(ActivityPayload.self, from: Data(try row.decode(column: "payload", as: String.self).utf8))
         let flags = try decoder.decode([String].self, from: Data(try row.decode(column: "flags", as: String.self).utf8))
         let dateText = try row.decode(column: "local_date", as: String.self)

@@ -23,6 +23,26 @@ extension Transaction {
         }
     }
 
+    /// A session together with its account, in one query: what every authenticated request needs.
+    public func sessionAndUser(_ id: Session.ID) async throws -> (session: Session, user: User)? {
+        guard
+            let row = try await self.sql.raw(
+                """
+                SELECT users.*, sessions.created_at AS session_created_at, sessions.revoked_at AS session_revoked_at
+                FROM sessions JOIN users ON users.id = sessions.user_id WHERE sessions.id = \(bind: id.rawValue)
+                """
+            ).first()
+        else { return nil }
+        let user = try Self.user(from: row)
+        let session = Session(
+            id: id,
+            userID: user.id,
+            createdAt: try row.decode(column: "session_created_at", as: Date.self),
+            revokedAt: try row.decode(column: "session_revoked_at", as: Date?.self)
+        )
+        return (session, user)
+    }
+
     /// Revokes a session and so every refresh token of its family; a revoked session stays revoked.
     public func revoke(_ session: Session.ID, reason: String, at now: Date) async throws {
         try await self.sql.raw(

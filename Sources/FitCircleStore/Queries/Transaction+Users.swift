@@ -78,7 +78,7 @@ extension Transaction {
         try await self.sql.raw("UPDATE users SET disabled_at = \(bind: disabledAt) WHERE id = \(bind: user.rawValue)").run()
     }
 
-    private static func user(from row: any SQLRow) throws -> User {
+    static func user(from row: any SQLRow) throws -> User {
         func decode<T: Decodable>(_ column: String, as _: T.Type = T.self) throws -> T {
             try row.decode(column: column, as: T.self)
         }

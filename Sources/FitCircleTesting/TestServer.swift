@@ -69,11 +69,12 @@ public struct TestApp: Sendable {
 }
 
 /// Runs `body` against a FitCircle on a fresh database of `backend`, with dev login on and fake Google and
-/// Apple providers whose tokens name `TestApp.clientID` as audience.
+/// Apple providers whose tokens name `TestApp.clientID` as audience (`providerSignIn: false` configures none).
 public func withTestApp<Result: Sendable>(
     _ backend: Backend,
     profile profileName: String = "fitcircle",
     devLogin: Bool = true,
+    providerSignIn: Bool = true,
     clock: TestClock = TestClock(),
     maxBodyBytes: Int = 6 * 1024 * 1024,
     _ body: @Sendable (TestApp) async throws -> Result
@@ -89,7 +90,11 @@ public func withTestApp<Result: Sendable>(
         let engine = try await Engine.make(
             store: store,
             profile: profile,
-            auth: AuthConfiguration(googleClientIDs: [TestApp.clientID], appleClientIDs: [TestApp.clientID], devLogin: devLogin),
+            auth: AuthConfiguration(
+                googleClientIDs: providerSignIn ? [TestApp.clientID] : [],
+                appleClientIDs: providerSignIn ? [TestApp.clientID] : [],
+                devLogin: devLogin
+            ),
             jwks: [.google: google.jwksSource, .apple: apple.jwksSource],
             blobs: blobs,
             clock: clock.wallClock

@@ -87,6 +87,18 @@ struct SignInTests {
     }
 
     @Test(arguments: Backend.available)
+    func aProviderWithoutClientIDsIsA404(_ backend: Backend) async throws {
+        try await withTestApp(backend, providerSignIn: false) { app async throws in
+            let token = try await app.google.idToken(app.google.claims(now: app.clock.now))
+            for path in ["/api/auth/google", "/api/auth/apple"] {
+                let response = try await app.request(.post, path, json: ["idToken": token])
+                #expect(response.status == .notFound)
+                #expect(try response.problemType() == "/problems/not-found")
+            }
+        }
+    }
+
+    @Test(arguments: Backend.available)
     func devLoginIsA404UnlessEnabled(_ backend: Backend) async throws {
         try await withTestApp(backend, devLogin: false) { app async throws in
             let response = try await app.request(.post, "/api/auth/dev", json: ["email": "ana@example.com"])

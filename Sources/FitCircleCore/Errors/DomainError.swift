@@ -14,6 +14,4 @@ public enum DomainError: Error, Equatable, Sendable {
     case payloadTooLarge(limit: Int)
     /// The request body's media type is not one this operation accepts.
     case unsupportedMediaType(accepted: [String])
-    /// A feature that needs configuration the operator has not given.
-    case unavailable(reason: String)
 }

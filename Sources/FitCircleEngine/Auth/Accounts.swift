@@ -35,7 +35,8 @@ public struct Accounts: Sendable {
     /// - Parameter timeZone: the device's IANA zone, used for a new account when valid.
     public func signIn(with provider: IdentityProvider, idToken: String, name: String?, timeZone: String?) async throws -> SignIn {
         guard let verifier = self.verifiers[provider], !verifier.clientIDs.isEmpty else {
-            throw DomainError.unavailable(reason: "Sign in with \(provider.rawValue.capitalized) is not configured on this server.")
+            // Like a route that does not exist: this server offers no such sign-in (GET /api/config says which).
+            throw DomainError.notFound(resource: "sign-in method", id: provider.rawValue)
         }
         let claims: IdentityClaims
         do {

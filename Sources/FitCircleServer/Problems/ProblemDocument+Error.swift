@@ -44,7 +44,6 @@ extension ProblemDocument {
         case .conflict(let reason): .conflict(reason)
         case .payloadTooLarge(let limit): .payloadTooLarge(limit: limit)
         case .unsupportedMediaType(let accepted): .unsupportedMediaType("Send one of: \(accepted.joined(separator: ", ")).")
-        case .unavailable(let reason): .unavailable(reason)
         }
     }
 

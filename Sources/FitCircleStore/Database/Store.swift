@@ -150,8 +150,10 @@ public final class Store: Sendable {
         }
     }
 
-    /// Runs `body` in a read-only transaction that sees one consistent snapshot. On SQLite it uses a reader
-    /// connection, so it never waits for writes; a write inside it fails.
+    /// Runs `body`'s reads outside an explicit transaction: each statement sees what was committed when it
+    /// ran, with no BEGIN and COMMIT round trips. Most reads are one statement (authenticating a request, a
+    /// page of events); a read of several statements may see a write land between them. On SQLite it uses a
+    /// reader connection, so it never waits for the writer; a write through it fails.
     public func read<Result: Sendable>(
         _ body: @Sendable (Transaction) async throws -> Result
     ) async throws -> Result {
@@ -162,7 +164,7 @@ public final class Store: Sendable {
             case .sqlite(_, _, let readers):
                 let reader = await readers.acquire()
                 do {
-                    let result = try await Self.run(body, on: Transaction(sql: reader.sql(queryLogLevel: .trace), dialect: .sqlite), begin: "BEGIN")
+                    let result = try await body(Transaction(sql: reader.sql(queryLogLevel: .trace), dialect: .sqlite))
                     await readers.release(reader)
                     return result
                 } catch {
@@ -171,8 +173,7 @@ public final class Store: Sendable {
                 }
             case .postgres(let client, _):
                 return try await client.withConnection { connection in
-                    try await Self.run(
-                        body, on: Transaction(sql: connection.sql(queryLogLevel: .trace), dialect: .postgres), begin: "BEGIN READ ONLY")
+                    try await body(Transaction(sql: connection.sql(queryLogLevel: .trace), dialect: .postgres))
                 }
             }
         } catch {

@@ -146,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FitCircleCoreTests",
-            dependencies: ["FitCircleCore"]
+            dependencies: ["FitCircleCore", "FitCircleTesting"]
         ),
         .testTarget(
             name: "FitCircleStoreTests",

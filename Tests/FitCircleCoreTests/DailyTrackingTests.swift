@@ -1,4 +1,5 @@
 import FitCircleCore
+import FitCircleTesting
 import Foundation
 import Testing
 
@@ -83,7 +84,7 @@ struct DailyTrackingTests {
     /// Any order and any repetition of the same events make the same day.
     @Test(arguments: 0..<200)
     func orderAndRepetitionNeverChangeTheDay(seed: Int) {
-        var random = SplitMix64(seed: UInt64(seed))
+        var random = SeededRandom(seed: UInt64(seed))
         let events = (0..<Int.random(in: 1...12, using: &random)).map { index in
             Self.randomEvent(index, using: &random)
         }
@@ -96,7 +97,7 @@ struct DailyTrackingTests {
         #expect(DailyTracking.summarize(kept, on: Self.day, manualSteps: .add) == reference)
     }
 
-    static func randomEvent(_ index: Int, using random: inout SplitMix64) -> ActivityEvent {
+    static func randomEvent(_ index: Int, using random: inout SeededRandom) -> ActivityEvent {
         let offset = TimeInterval(Int.random(in: 0..<86_400, using: &random) / 600 * 600)  // ties happen
         let sources: [ActivitySource] = [.healthkit, .googleFit, .wearable, .manual]
         switch Int.random(in: 0..<4, using: &random) {
@@ -114,20 +115,5 @@ struct DailyTrackingTests {
         default:
             return Self.event("o\(index)", .appOpen, source: .app, at: offset)
         }
-    }
-}
-
-/// A small seeded generator, so property tests are repeatable.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { self.state = seed }
-
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -21,8 +21,8 @@ public final class Store: Sendable {
     let statistics = TransactionStatistics()
 
     private enum Backend: Sendable {
-        /// One writer, whose transactions take turns, and a few readers that WAL lets run beside it.
-        case sqlite(writer: SQLiteConnection, lock: AsyncLock, readers: ConnectionPool<SQLiteConnection>)
+        /// One writer, whose transactions take turns (a pool of one), and a few readers that WAL lets run beside it.
+        case sqlite(writer: ConnectionPool<SQLiteConnection>, readers: ConnectionPool<SQLiteConnection>)
         case postgres(PostgresClient, maximumConnections: Int)
     }
 
@@ -72,7 +72,7 @@ public final class Store: Sendable {
             return Store(
                 dialect: .sqlite,
                 location: location,
-                backend: .sqlite(writer: writer, lock: AsyncLock(), readers: ConnectionPool(readers))
+                backend: .sqlite(writer: ConnectionPool([writer]), readers: ConnectionPool(readers))
             )
         case .postgres(let target):
             let tls: PostgresClient.Configuration.TLS =
@@ -108,13 +108,13 @@ public final class Store: Sendable {
         switch self.backend {
         case .postgres(let client, _):
             await client.run()
-        case .sqlite(let writer, _, let readers):
+        case .sqlite(let writer, let readers):
             // Sleep until cancellation: graceful shutdown cancels this task once requests have finished.
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(3600))
             }
             // The future-based close: the async one refuses to run in a cancelled task, which this is.
-            for connection in [writer] + readers.all {
+            for connection in writer.all + readers.all {
                 let closed: EventLoopFuture<Void> = connection.close()
                 try? await closed.get()
             }
@@ -125,28 +125,8 @@ public final class Store: Sendable {
     public func transaction<Result: Sendable>(
         _ body: @Sendable (Transaction) async throws -> Result
     ) async throws -> Result {
-        self.statistics.begin()
-        defer { self.statistics.end() }
-        do {
-            switch self.backend {
-            case .sqlite(let writer, let lock, _):
-                await lock.lock()
-                do {
-                    let result = try await Self.run(
-                        body, on: Transaction(sql: writer.sql(queryLogLevel: .trace), dialect: .sqlite), begin: "BEGIN IMMEDIATE")
-                    await lock.unlock()
-                    return result
-                } catch {
-                    await lock.unlock()
-                    throw error
-                }
-            case .postgres(let client, _):
-                return try await client.withConnection { connection in
-                    try await Self.run(body, on: Transaction(sql: connection.sql(queryLogLevel: .trace), dialect: .postgres), begin: "BEGIN")
-                }
-            }
-        } catch {
-            throw Self.translate(error)
+        try await self.withTransactionHandle(writing: true) { tx in
+            try await Self.run(body, on: tx, begin: tx.dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN")
         }
     }
 
@@ -157,19 +137,21 @@ public final class Store: Sendable {
     public func read<Result: Sendable>(
         _ body: @Sendable (Transaction) async throws -> Result
     ) async throws -> Result {
+        try await self.withTransactionHandle(writing: false, body)
+    }
+
+    /// Lends `body` a connection: SQLite's writer or one of its readers, or one of PostgreSQL's pool.
+    private func withTransactionHandle<Result: Sendable>(
+        writing: Bool,
+        _ body: @Sendable (Transaction) async throws -> Result
+    ) async throws -> Result {
         self.statistics.begin()
         defer { self.statistics.end() }
         do {
             switch self.backend {
-            case .sqlite(_, _, let readers):
-                let reader = await readers.acquire()
-                do {
-                    let result = try await body(Transaction(sql: reader.sql(queryLogLevel: .trace), dialect: .sqlite))
-                    await readers.release(reader)
-                    return result
-                } catch {
-                    await readers.release(reader)
-                    throw error
+            case .sqlite(let writer, let readers):
+                return try await (writing ? writer : readers).withConnection { connection in
+                    try await body(Transaction(sql: connection.sql(queryLogLevel: .trace), dialect: .sqlite))
                 }
             case .postgres(let client, _):
                 return try await client.withConnection { connection in

@@ -108,6 +108,19 @@ struct ActivityLedgerTests {
     }
 
     @Test(arguments: Backend.available)
+    func aBatchOfMoreThanFiveHundredIsRefusedWhole(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            let events = (0..<501).map { Self.steps("e\($0)", 10, at: app.clock.now, source: "manual") }
+            let response = try await app.request(.post, "/api/activities/batch", token: token, json: ["events": events])
+            #expect(response.status == .unprocessableContent)
+            #expect((try response.jsonObject()["errors"] as? [[String: String]])?.first?["field"] == "events")
+            let list = try await app.request(.get, "/api/activities", token: token).jsonObject()["items"] as? [Any]
+            #expect(list?.isEmpty == true)
+        }
+    }
+
+    @Test(arguments: Backend.available)
     func deletingAnActivityRecomputesItsDay(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()

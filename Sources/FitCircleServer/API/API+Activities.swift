@@ -18,6 +18,9 @@ extension API {
     func recordActivityBatch(_ input: Operations.RecordActivityBatch.Input) async throws -> Operations.RecordActivityBatch.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let caller = try RequestCaller.required()
+        if body.events.count > Activities.maximumBatchSize {
+            throw ValidationError(field: "events", reason: "must hold at most \(Activities.maximumBatchSize) events; split the batch")
+        }
         // Items whose shape is wrong for their type are rejected on their own, like items that break a rule.
         var inputs: [(index: Int, input: ActivityInput)] = []
         var results: [Int: Components.Schemas.ActivityBatchItem] = [:]
@@ -27,9 +30,6 @@ extension API {
             } catch let error as ValidationError {
                 results[index] = .init(index: index, clientEventId: item.clientEventId, status: .rejected, problem: .init(.validationFailed(error.violations)))
             }
-        }
-        if body.events.count > Activities.maximumBatchSize {
-            throw ValidationError(field: "events", reason: "must hold at most \(Activities.maximumBatchSize) events; split the batch")
         }
         let outcomes = try await self.engine.activities.recordBatch(inputs.map(\.input), for: caller.userID)
         for ((index, input), outcome) in zip(inputs, outcomes) {

@@ -1,4 +1,5 @@
 import FitCircleCore
+import FitCircleEngine
 import FitCircleTesting
 import Foundation
 import HTTPTypes
@@ -246,6 +247,29 @@ struct ActivityLedgerTests {
             // Keys belong to their user.
             let bo = try await app.onboardedUser("bo@example.com")
             #expect(try await app.request(.post, "/api/activities", token: bo, json: body, headers: key).status == .created)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aKeyWhoseRequestNeverFinishedIsFreedAfterAMinuteAndKeysExpireAfterADay(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            let caller = try await app.engine.accounts.authenticate(accessToken: token)
+            let request = Data("POST /api/activities".utf8)
+            #expect(try await app.engine.idempotency.claim("k", for: caller.userID, request: request) == .proceed)
+            // The server died before answering: a retry within the minute is told to wait…
+            await #expect(throws: DomainError.self) {
+                try await app.engine.idempotency.claim("k", for: caller.userID, request: request)
+            }
+            // …and may run once the claim is abandoned.
+            app.clock.advance(by: 61)
+            #expect(try await app.engine.idempotency.claim("k", for: caller.userID, request: request) == .proceed)
+            try await app.engine.idempotency.complete("k", for: caller.userID, statusCode: 201, contentType: nil, body: Data("x".utf8))
+            #expect(
+                try await app.engine.idempotency.claim("k", for: caller.userID, request: request)
+                    == .replay(statusCode: 201, contentType: nil, body: Data("x".utf8)))
+            app.clock.advance(by: 24 * 3600 + 1)
+            #expect(try await app.engine.idempotency.claim("k", for: caller.userID, request: Data("other".utf8)) == .proceed)
         }
     }
 

@@ -11,6 +11,8 @@ public struct Idempotency: Sendable {
 
     /// How long a key is remembered.
     public static let retention: TimeInterval = 24 * 3600
+    /// A claim whose request has not finished after this long was abandoned (its server died): a retry may run.
+    public static let abandonment: TimeInterval = 60
 
     public init(store: Store, clock: WallClock) {
         self.store = store
@@ -32,7 +34,11 @@ public struct Idempotency: Sendable {
         let hash = SHA256.hash(data: request).map { String(format: "%02x", $0) }.joined()
         let now = self.clock.now()
         let previous = try await self.store.transaction { tx in
-            try await tx.claimIdempotencyKey(key, of: user, hash: hash, at: now, expiredBefore: now.addingTimeInterval(-Self.retention))
+            try await tx.claimIdempotencyKey(
+                key, of: user, hash: hash, at: now,
+                expiredBefore: now.addingTimeInterval(-Self.retention),
+                abandonedBefore: now.addingTimeInterval(-Self.abandonment)
+            )
         }
         guard let previous else { return .proceed }
         guard previous.requestHash == hash else {

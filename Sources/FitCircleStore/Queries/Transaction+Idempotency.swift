@@ -4,18 +4,21 @@ import SQLKit
 
 extension Transaction {
     /// Claims `key` for a request with `hash`. Returns what was there before: `nil` when the key is new (or
-    /// its old use expired before `expiredBefore`), else the earlier request's record.
+    /// its old use expired before `expiredBefore`, or its request never finished and was abandoned before
+    /// `abandonedBefore`), else the earlier request's record.
     public func claimIdempotencyKey(
         _ key: String,
         of user: User.ID,
         hash: String,
         at now: Date,
-        expiredBefore: Date
+        expiredBefore: Date,
+        abandonedBefore: Date
     ) async throws -> IdempotencyRecord? {
         try await self.sql.raw(
             """
             DELETE FROM idempotency_keys
-            WHERE user_id = \(bind: user.rawValue) AND idempotency_key = \(bind: key) AND created_at < \(bind: expiredBefore)
+            WHERE user_id = \(bind: user.rawValue) AND idempotency_key = \(bind: key)
+                AND (created_at < \(bind: expiredBefore) OR (status_code IS NULL AND created_at < \(bind: abandonedBefore)))
             """
         ).run()
         let inserted = try await self.sql.raw(

@@ -68,10 +68,26 @@ struct LedgerPropertyTests {
                     #expect(outcomes.allSatisfy { $0.event != nil })
                 }
             }
+            // Cleo's device sends the same shuffled, duplicated batches all at once, so group commit writes
+            // several of them (and the same client ids twice) in one transaction.
+            let cleo = try #require(try await app.devSignIn("cleo@example.com")["user"] as? [String: Any])["id"] as! String
+            var concurrent = inputs + inputs.prefix(Int.random(in: 1...inputs.count, using: &random))
+            concurrent.shuffle(using: &random)
+            let batches = stride(from: 0, to: concurrent.count, by: 3).map { Array(concurrent[$0..<min($0 + 3, concurrent.count)]) }
+            try await withThrowingTaskGroup(of: [Activities.Outcome].self) { group in
+                for batch in batches {
+                    group.addTask { try await app.engine.activities.recordBatch(batch, for: User.ID(cleo)) }
+                }
+                for try await outcomes in group {
+                    #expect(outcomes.allSatisfy { $0.event != nil })
+                }
+            }
             let anaDays = try await Self.state(of: User.ID(ana), in: app.store)
             let boDays = try await Self.state(of: User.ID(bo), in: app.store)
+            let cleoDays = try await Self.state(of: User.ID(cleo), in: app.store)
             #expect(!anaDays.isEmpty)
             #expect(anaDays == boDays)
+            #expect(anaDays == cleoDays)
             #expect(try await app.engine.replay.run() == [])
         }
     }
@@ -86,7 +102,7 @@ struct LedgerPropertyTests {
             var day = try #require(try await Self.state(of: user, in: app.store).first)
             day.steps = 99_999
             let drifted = day
-            try await app.store.transaction { try await $0.save(drifted, of: user, at: app.clock.now) }
+            try await app.store.transaction { try await $0.save([(user, drifted)], at: app.clock.now) }
 
             let differences = try await app.engine.replay.run()
             #expect(differences.count == 1)

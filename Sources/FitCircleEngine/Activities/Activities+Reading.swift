@@ -1,6 +1,6 @@
 public import FitCircleCore
 public import FitCircleStore
-public import Foundation
+import Foundation
 
 extension Activities {
     /// Records a health-data sync of a day's totals and answers the day as it is now.
@@ -38,7 +38,7 @@ extension Activities {
                 throw DomainError.notFound(resource: "activity", id: id.rawValue)
             }
             try await tx.deleteActivity(id, of: user, at: now)
-            try await self.recompute(stored.event.localDate, of: user, in: tx, now: now)
+            try await self.recompute([UserDay(user: user, date: stored.event.localDate)], in: tx, now: now)
         }
     }
 

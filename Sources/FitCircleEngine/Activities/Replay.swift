@@ -1,6 +1,6 @@
 public import FitCircleCore
 public import FitCircleStore
-public import Foundation
+import Foundation
 
 /// Rebuilds every derived table from the events and reports where the stored state differs. Nothing is
 /// expected to differ: the tests use it as an oracle after every sequence of API calls.
@@ -37,14 +37,15 @@ public struct Replay: Sendable {
                 var found: [Difference] = []
                 for date in try await tx.activityDates(of: user) {
                     let stored = try await tx.days(of: user, from: date, to: date).first
+                    let day = UserDay(user: user, date: date)
                     let events = try await tx.activitiesIncludingDeletedExist(of: user, on: date)
                         ? DailyTracking.summarize(
-                            try await tx.activities(of: user, on: date), on: date, manualSteps: self.profile.activities.manualSteps)
+                            try await tx.activities(on: [day])[day] ?? [], on: date, manualSteps: self.profile.activities.manualSteps)
                         : nil
                     guard stored != events else { continue }
                     found.append(Difference(user: user, stored: stored, replayed: events))
                     if fix {
-                        if let events { try await tx.save(events, of: user, at: self.clock.now()) } else { try await tx.deleteDay(date, of: user) }
+                        if let events { try await tx.save([(user, events)], at: self.clock.now()) } else { try await tx.deleteDay(date, of: user) }
                     }
                 }
                 return found

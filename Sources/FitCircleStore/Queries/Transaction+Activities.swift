@@ -3,36 +3,56 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
-    /// Stores `event` unless the user already sent one with the same client event id.
-    /// - Returns: `true` when it was stored, `false` when the client id was taken.
-    public func insert(_ event: ActivityEvent) async throws -> Bool {
-        var workoutType: String?
-        var duration: Double?
-        var distance: Double?
-        if case .workout(let workout) = event.payload {
-            workoutType = workout.type.rawValue
-            duration = workout.durationSeconds
-            distance = workout.distanceMeters
+    /// Stores each event unless its user already sent one with the same client event id (in the store or
+    /// earlier in `events`).
+    /// - Returns: the ids of the events that were stored.
+    public func insert(_ events: [ActivityEvent]) async throws -> Set<ActivityEvent.ID> {
+        var stored: Set<ActivityEvent.ID> = []
+        // A few hundred rows per statement keeps the bind count far below both databases' limits.
+        for start in stride(from: 0, to: events.count, by: 250) {
+            let rows = try events[start..<min(start + 250, events.count)].map { event -> SQLQueryString in
+                var workoutType: String?
+                var duration: Double?
+                var distance: Double?
+                if case .workout(let workout) = event.payload {
+                    workoutType = workout.type.rawValue
+                    duration = workout.durationSeconds
+                    distance = workout.distanceMeters
+                }
+                return """
+                    (\(bind: event.id.rawValue), \(bind: event.userID.rawValue), \(bind: event.clientEventID),
+                    \(bind: event.kind.rawValue), \(bind: event.occurredAt), \(bind: event.timeZone), \(bind: event.localDate.iso),
+                    \(bind: event.source.rawValue), \(bind: event.receivedAt), \(bind: try Self.json(event.payload)),
+                    \(bind: try Self.json(event.flags)), \(bind: workoutType), \(bind: duration), \(bind: distance))
+                    """
+            }
+            let query: SQLQueryString = """
+                INSERT INTO activity_events (id, user_id, client_event_id, kind, occurred_at, time_zone, local_date, source,
+                    received_at, payload, flags, workout_type, duration_seconds, distance_meters)
+                VALUES \(rows.joined(separator: ", "))
+                ON CONFLICT (user_id, client_event_id) DO NOTHING
+                RETURNING id
+                """
+            for row in try await self.sql.raw(query).all() {
+                stored.insert(ActivityEvent.ID(try row.decode(column: "id", as: String.self)))
+            }
         }
-        return try await self.sql.raw(
-            """
-            INSERT INTO activity_events (id, user_id, client_event_id, kind, occurred_at, time_zone, local_date, source,
-                received_at, payload, flags, workout_type, duration_seconds, distance_meters)
-            VALUES (\(bind: event.id.rawValue), \(bind: event.userID.rawValue), \(bind: event.clientEventID),
-                \(bind: event.kind.rawValue), \(bind: event.occurredAt), \(bind: event.timeZone), \(bind: event.localDate.iso),
-                \(bind: event.source.rawValue), \(bind: event.receivedAt), \(bind: try Self.json(event.payload)),
-                \(bind: try Self.json(event.flags)), \(bind: workoutType), \(bind: duration), \(bind: distance))
-            ON CONFLICT (user_id, client_event_id) DO NOTHING
-            RETURNING id
-            """
-        ).first() != nil
+        return stored
     }
 
-    /// The event a user sent with this client id, deleted or not.
-    public func activity(of user: User.ID, clientEventID: String) async throws -> StoredActivity? {
-        try await self.sql.raw(
-            "SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue) AND client_event_id = \(bind: clientEventID)"
-        ).first().map(Self.activity(from:))
+    /// The events users sent with these client ids, deleted or not.
+    public func activities(withClientIDs keys: [ClientEventKey]) async throws -> [ClientEventKey: StoredActivity] {
+        guard !keys.isEmpty else { return [:] }
+        let matches = keys.map { key -> SQLQueryString in
+            "(user_id = \(bind: key.user.rawValue) AND client_event_id = \(bind: key.clientEventID))"
+        }
+        let decoder = JSONDecoder()
+        var found: [ClientEventKey: StoredActivity] = [:]
+        for row in try await self.sql.raw("SELECT * FROM activity_events WHERE \(matches.joined(separator: " OR "))").all() {
+            let stored = try Self.activity(from: row, decoder: decoder)
+            found[ClientEventKey(user: stored.event.userID, clientEventID: stored.event.clientEventID)] = stored
+        }
+        return found
     }
 
     /// One of the user's events by id, deleted or not.
@@ -42,15 +62,22 @@ extension Transaction {
         ).first().map(Self.activity(from:))
     }
 
-    /// The live (not deleted) events of a user's local day.
-    public func activities(of user: User.ID, on date: LocalDate) async throws -> [ActivityEvent] {
+    /// The live (not deleted) events of each of these users' local days.
+    public func activities(on days: some Collection<UserDay>) async throws -> [UserDay: [ActivityEvent]] {
+        guard !days.isEmpty else { return [:] }
+        let matches = days.map { day -> SQLQueryString in
+            "(user_id = \(bind: day.user.rawValue) AND local_date = \(bind: day.date.iso))"
+        }
         let decoder = JSONDecoder()
-        return try await self.sql.raw(
-            """
-            SELECT * FROM activity_events
-            WHERE user_id = \(bind: user.rawValue) AND local_date = \(bind: date.iso) AND deleted_at IS NULL
-            """
-        ).all().map { try Self.activity(from: $0, decoder: decoder).event }
+        var found: [UserDay: [ActivityEvent]] = [:]
+        let rows = try await self.sql.raw(
+            "SELECT * FROM activity_events WHERE deleted_at IS NULL AND (\(matches.joined(separator: " OR ")))"
+        ).all()
+        for row in rows {
+            let event = try Self.activity(from: row, decoder: decoder).event
+            found[UserDay(user: event.userID, date: event.localDate), default: []].append(event)
+        }
+        return found
     }
 
     /// A page of a user's live events, newest first, optionally of one kind and within local dates.
@@ -134,6 +161,30 @@ extension Transaction {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// A user's local day: the unit derived state is kept in.
+public struct UserDay: Hashable, Comparable, Sendable {
+    public var user: User.ID
+    public var date: LocalDate
+
+    public init(user: User.ID, date: LocalDate) {
+        self.user = user
+        self.date = date
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.user, lhs.date) < (rhs.user, rhs.date) }
+}
+
+/// A user's client event id: the same key twice is the same input.
+public struct ClientEventKey: Hashable, Sendable {
+    public var user: User.ID
+    public var clientEventID: String
+
+    public init(user: User.ID, clientEventID: String) {
+        self.user = user
+        self.clientEventID = clientEventID
     }
 }
 

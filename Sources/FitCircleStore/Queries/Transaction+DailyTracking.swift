@@ -3,24 +3,31 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
-    /// Replaces the stored day of `user` with `day`.
-    public func save(_ day: DailyTracking, of user: User.ID, at now: Date) async throws {
-        try await self.sql.raw(
-            """
-            INSERT INTO daily_tracking (user_id, local_date, steps, synced_steps, manual_steps, weight_kg, workouts,
-                active_minutes, distance_meters, calories, pushup_reps, water_ml, app_opened, updated_at)
-            VALUES (\(bind: user.rawValue), \(bind: day.date.iso), \(bind: day.steps), \(bind: day.syncedSteps),
+    /// Replaces each user's stored day with the one given.
+    public func save(_ days: [(user: User.ID, day: DailyTracking)], at now: Date) async throws {
+        for start in stride(from: 0, to: days.count, by: 250) {
+            let rows = days[start..<min(start + 250, days.count)].map { user, day -> SQLQueryString in
+                """
+                (\(bind: user.rawValue), \(bind: day.date.iso), \(bind: day.steps), \(bind: day.syncedSteps),
                 \(bind: day.manualSteps), \(bind: day.weightKg), \(bind: day.workouts), \(bind: day.activeMinutes),
                 \(bind: day.distanceMeters), \(bind: day.calories), \(bind: day.pushupReps), \(bind: day.waterMilliliters),
                 \(bind: day.appOpened), \(bind: now))
-            ON CONFLICT (user_id, local_date) DO UPDATE SET
-                steps = excluded.steps, synced_steps = excluded.synced_steps, manual_steps = excluded.manual_steps,
-                weight_kg = excluded.weight_kg, workouts = excluded.workouts, active_minutes = excluded.active_minutes,
-                distance_meters = excluded.distance_meters, calories = excluded.calories,
-                pushup_reps = excluded.pushup_reps, water_ml = excluded.water_ml, app_opened = excluded.app_opened,
-                updated_at = excluded.updated_at
-            """
-        ).run()
+                """
+            }
+            try await self.sql.raw(
+                """
+                INSERT INTO daily_tracking (user_id, local_date, steps, synced_steps, manual_steps, weight_kg, workouts,
+                    active_minutes, distance_meters, calories, pushup_reps, water_ml, app_opened, updated_at)
+                VALUES \(rows.joined(separator: ", "))
+                ON CONFLICT (user_id, local_date) DO UPDATE SET
+                    steps = excluded.steps, synced_steps = excluded.synced_steps, manual_steps = excluded.manual_steps,
+                    weight_kg = excluded.weight_kg, workouts = excluded.workouts, active_minutes = excluded.active_minutes,
+                    distance_meters = excluded.distance_meters, calories = excluded.calories,
+                    pushup_reps = excluded.pushup_reps, water_ml = excluded.water_ml, app_opened = excluded.app_opened,
+                    updated_at = excluded.updated_at
+                """
+            ).run()
+        }
     }
 
     /// Removes a stored day (replay found it has no events left).
@@ -41,14 +48,26 @@ extension Transaction {
         ).all().map(Self.day(from:))
     }
 
-    /// The most steps of any stored day in the range.
-    public func maximumSteps(of user: User.ID, from: LocalDate, to: LocalDate) async throws -> Int {
-        try await self.sql.raw(
+    /// The stored step totals of these users' days from `from` to `to` inclusive.
+    public func steps(of users: some Collection<User.ID>, from: LocalDate, to: LocalDate) async throws -> [UserDay: Int] {
+        guard !users.isEmpty else { return [:] }
+        let ids = users.map { $0.rawValue as any Encodable & Sendable }
+        var steps: [UserDay: Int] = [:]
+        let rows = try await self.sql.raw(
             """
-            SELECT COALESCE(MAX(steps), 0) AS steps FROM daily_tracking
-            WHERE user_id = \(bind: user.rawValue) AND local_date >= \(bind: from.iso) AND local_date <= \(bind: to.iso)
+            SELECT user_id, local_date, steps FROM daily_tracking
+            WHERE user_id IN (\(binds: ids)) AND local_date >= \(bind: from.iso) AND local_date <= \(bind: to.iso)
             """
-        ).first()?.decode(column: "steps", as: Int.self) ?? 0
+        ).all()
+        for row in rows {
+            let text = try row.decode(column: "local_date", as: String.self)
+            guard let date = LocalDate(iso: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "daily_tracking.local_date holds '\(text)'"))
+            }
+            steps[UserDay(user: User.ID(try row.decode(column: "user_id", as: String.self)), date: date)] =
+                try row.decode(column: "steps", as: Int.self)
+        }
+        return steps
     }
 
     static func day(from row: any SQLRow) throws -> DailyTracking {

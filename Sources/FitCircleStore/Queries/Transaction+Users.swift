@@ -15,6 +15,20 @@ extension Transaction {
             .map(Self.user(from:))
     }
 
+    /// These accounts, each locked for the rest of the transaction, in id order so that two transactions
+    /// locking overlapping sets cannot deadlock.
+    public func lockedUsers(_ ids: some Collection<User.ID>) async throws -> [User.ID: User] {
+        guard !ids.isEmpty else { return [:] }
+        let lock = self.dialect == .postgres ? " FOR UPDATE" : ""
+        let binds = Set(ids).sorted().map { $0.rawValue as any Encodable & Sendable }
+        var users: [User.ID: User] = [:]
+        for row in try await self.sql.raw("SELECT * FROM users WHERE id IN (\(binds: binds)) ORDER BY id\(unsafeRaw: lock)").all() {
+            let user = try Self.user(from: row)
+            users[user.id] = user
+        }
+        return users
+    }
+
     /// The account a provider's subject signed in as before.
     public func user(provider: String, subject: String) async throws -> User? {
         try await self.sql.raw(

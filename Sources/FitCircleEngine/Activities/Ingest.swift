@@ -1,0 +1,148 @@
+import FitCircleCore
+import FitCircleStore
+import Foundation
+
+/// One call's inputs, waiting to be written with others.
+struct Submission: Sendable {
+    var user: User.ID
+    var inputs: [ActivityInput]
+    /// The JSON path prefix of each input in the request, for the problems that name a field.
+    var fieldPrefix: @Sendable (Int) -> String
+}
+
+/// Writes a group of submissions in one transaction with a fixed number of statements, however many
+/// events the group holds: lock the users, read the 28-day step bests, insert the events, read back any
+/// client id that was taken, read the touched days' events and save those days.
+struct Ingest: Sendable {
+    let profile: RuleProfile
+    let ids: IDGenerator
+
+    /// An input that passed validation, as the event it would store.
+    private struct Candidate {
+        var submission: Int
+        var item: Int
+        var event: ActivityEvent
+        var key: ClientEventKey { ClientEventKey(user: self.event.userID, clientEventID: self.event.clientEventID) }
+    }
+
+    /// One result per submission: its outcomes, or why it was refused as a whole (its user is gone).
+    /// Throws only when the database fails, and then the transaction must be rolled back.
+    func run(_ submissions: [Submission], in tx: Transaction, now: Date) async throws -> [Result<[Activities.Outcome], any Error>] {
+        let users = try await tx.lockedUsers(submissions.map(\.user))
+        var outcomes = submissions.map { [Activities.Outcome?](repeating: nil, count: $0.inputs.count) }
+        var candidates: [Candidate] = []
+        for (index, submission) in submissions.enumerated() {
+            guard let user = users[submission.user] else { continue }
+            for (item, input) in submission.inputs.enumerated() {
+                do {
+                    let placed = try ActivityRules.validate(
+                        input, defaultTimeZone: user.profile.timeZone, limits: self.profile.limits, now: now,
+                        field: submission.fieldPrefix(item))
+                    candidates.append(Candidate(submission: index, item: item, event: self.event(input, placed: placed, of: user, now: now)))
+                } catch {
+                    outcomes[index][item] = .rejected(clientEventID: input.clientEventID, error: .invalid(error))
+                }
+            }
+        }
+        try await self.flagSpikes(&candidates, in: tx)
+
+        // The first input of each client id is inserted; a later one in the group is judged against it.
+        var first: [ClientEventKey: ActivityEvent] = [:]
+        var inserts: [ActivityEvent] = []
+        for candidate in candidates where first[candidate.key] == nil {
+            first[candidate.key] = candidate.event
+            inserts.append(candidate.event)
+        }
+        let inserted = try await tx.insert(inserts)
+        let taken = try await tx.activities(withClientIDs: inserts.filter { !inserted.contains($0.id) }.map {
+            ClientEventKey(user: $0.userID, clientEventID: $0.clientEventID)
+        })
+        var touched: Set<UserDay> = []
+        for candidate in candidates {
+            let outcome: Activities.Outcome
+            let representative = first[candidate.key]!
+            if inserted.contains(representative.id) {
+                if representative.id == candidate.event.id {
+                    outcome = .created(candidate.event)
+                    touched.insert(UserDay(user: candidate.event.userID, date: candidate.event.localDate))
+                } else {
+                    outcome = Self.judge(candidate.event, against: representative)
+                }
+            } else {
+                guard let existing = taken[candidate.key] else { throw StoreError.conflict }
+                outcome = Self.judge(candidate.event, against: existing.event)
+            }
+            outcomes[candidate.submission][candidate.item] = outcome
+        }
+        try await self.recompute(touched, in: tx, now: now)
+
+        return submissions.enumerated().map { index, submission in
+            guard users[submission.user] != nil else {
+                return .failure(DomainError.notFound(resource: "user", id: submission.user.rawValue))
+            }
+            return .success(outcomes[index].map { $0! })
+        }
+    }
+
+    /// Rebuilds stored days from their live events.
+    func recompute(_ days: Set<UserDay>, in tx: Transaction, now: Date) async throws {
+        guard !days.isEmpty else { return }
+        let events = try await tx.activities(on: days)
+        let summaries = days.sorted().map { day in
+            (user: day.user, day: DailyTracking.summarize(events[day] ?? [], on: day.date, manualSteps: self.profile.activities.manualSteps))
+        }
+        try await tx.save(summaries, at: now)
+    }
+
+    /// The same client id again: the same input is a replay of the stored one, anything else a conflict.
+    private static func judge(_ event: ActivityEvent, against existing: ActivityEvent) -> Activities.Outcome {
+        if existing.isReplay(of: event) {
+            return .replayed(existing)
+        }
+        return .rejected(
+            clientEventID: event.clientEventID,
+            error: .conflict("clientEventId '\(event.clientEventID)' was already used for a different activity")
+        )
+    }
+
+    private func event(_ input: ActivityInput, placed: (timeZone: String, localDate: LocalDate), of user: User, now: Date) -> ActivityEvent {
+        ActivityEvent(
+            id: self.ids.make(),
+            userID: user.id,
+            clientEventID: input.clientEventID,
+            occurredAt: input.occurredAt,
+            timeZone: placed.timeZone,
+            localDate: placed.localDate,
+            source: input.source,
+            receivedAt: now,
+            payload: Self.withEstimates(input.payload, for: user.profile)
+        )
+    }
+
+    /// Flags step totals far above the user's best of the 28 days before, as stored before this group.
+    private func flagSpikes(_ candidates: inout [Candidate], in tx: Transaction) async throws {
+        let steps = candidates.filter { $0.event.kind == .steps }.map(\.event)
+        guard let earliest = steps.map(\.localDate).min(), let latest = steps.map(\.localDate).max() else { return }
+        let stored = try await tx.steps(
+            of: Set(steps.map(\.userID)), from: earliest.adding(days: -28), to: latest.adding(days: -1))
+        for index in candidates.indices where candidates[index].event.kind == .steps {
+            let event = candidates[index].event
+            let window = (1...28).compactMap { stored[UserDay(user: event.userID, date: event.localDate.adding(days: -$0))] }
+            candidates[index].event.flags = ActivityRules.flags(for: event.payload, previous28DayMaximumSteps: window.max() ?? 0)
+        }
+    }
+
+    /// Fills in calories the client did not send, from MET values and what the user told about themselves.
+    private static func withEstimates(_ payload: ActivityPayload, for profile: UserProfile) -> ActivityPayload {
+        guard case .workout(var workout) = payload, workout.calories == nil else { return payload }
+        workout.calories = CalorieEstimate.kilocalories(
+            workout,
+            weightKg: profile.weightKg ?? CalorieEstimate.referenceWeightKg,
+            age: profile.age,
+            heightCm: profile.heightCm,
+            gender: profile.gender
+        )
+        workout.caloriesEstimated = true
+        return .workout(workout)
+    }
+}

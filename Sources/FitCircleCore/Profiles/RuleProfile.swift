@@ -8,6 +8,7 @@ public struct RuleProfile: Equatable, Sendable, Codable {
     public var units: Units
     public var limits: Limits
     public var activities: Activities
+    public var streaks: StreakPolicy
 
     public init(
         name: String,
@@ -16,7 +17,8 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         week: Week,
         units: Units,
         limits: Limits,
-        activities: Activities
+        activities: Activities,
+        streaks: StreakPolicy
     ) {
         self.name = name
         self.description = description
@@ -25,6 +27,7 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         self.units = units
         self.limits = limits
         self.activities = activities
+        self.streaks = streaks
     }
 
     /// How raw activity becomes a day.

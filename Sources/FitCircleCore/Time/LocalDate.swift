@@ -88,3 +88,21 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         return calendar
     }()
 }
+
+extension LocalDate {
+    /// The day of the week (1970-01-01 was a Thursday).
+    public var weekday: Weekday {
+        let days: [Weekday] = [.thursday, .friday, .saturday, .sunday, .monday, .tuesday, .wednesday]
+        return days[((self.ordinal % 7) + 7) % 7]
+    }
+
+    /// The first day of the week holding this date, for weeks that start on `first`.
+    public func startOfWeek(startingOn first: Weekday) -> LocalDate {
+        let order = Weekday.allCases
+        let offset = (order.firstIndex(of: self.weekday)! - order.firstIndex(of: first)! + 7) % 7
+        return self.adding(days: -offset)
+    }
+
+    /// The first day of this date's month.
+    public var startOfMonth: LocalDate { LocalDate(year: self.year, month: self.month, day: 1)! }
+}

@@ -51,6 +51,16 @@ public enum RuleProfileLoader {
                 problem: "expected an IANA time-zone identifier, found '\(profile.onboarding.defaults.timeZone)'"
             )
         }
+        let streaks = profile.streaks
+        let checks: [(Bool, String, String)] = [
+            (streaks.resetAfterMissed >= 1, "streaks.resetAfterMissed", "expected at least 1, found \(streaks.resetAfterMissed)"),
+            (streaks.freezes.count >= 0, "streaks.freezes.count", "expected 0 or more, found \(streaks.freezes.count)"),
+            ((0...7).contains(streaks.checkInGraceDays), "streaks.checkInGraceDays", "expected 0 to 7, found \(streaks.checkInGraceDays)"),
+            (streaks.milestones.allSatisfy { $0.count > 0 }, "streaks.milestones", "expected positive counts"),
+        ]
+        for (valid, key, problem) in checks where !valid {
+            throw InvalidProfile(file: file, key: key, problem: problem)
+        }
         return profile
     }
 

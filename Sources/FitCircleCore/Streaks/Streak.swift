@@ -1,0 +1,163 @@
+/// A streak as of the close of its last evaluated period. Periods are closed in order, one at a time, by
+/// `Streak.close`; the same periods closed lazily on read or by a scheduled job give the same state.
+public struct Streak: Equatable, Sendable, Codable {
+    /// Consecutive counted periods.
+    public var count: Int
+    public var longest: Int
+    /// Consecutive missed periods, not frozen, since the last counted one.
+    public var missed: Int
+    /// The allowance period `freezesUsed` belongs to (a week or month start).
+    public var allowancePeriod: LocalDate?
+    public var freezesUsed: Int
+    /// The streak was reset and nothing has counted since: the next counted period is a comeback.
+    public var resetPending: Bool
+
+    public init(count: Int = 0, longest: Int = 0, missed: Int = 0, allowancePeriod: LocalDate? = nil, freezesUsed: Int = 0, resetPending: Bool = false) {
+        self.count = count
+        self.longest = longest
+        self.missed = missed
+        self.allowancePeriod = allowancePeriod
+        self.freezesUsed = freezesUsed
+        self.resetPending = resetPending
+    }
+
+    /// What a period holds when it closes.
+    public struct Activity: Equatable, Sendable {
+        /// Check-ins, app opens or push-ups in the period.
+        public var progress: Int
+        /// What the period needs to count (1 for a daily check-in; the weekly goal for push-ups).
+        public var target: Int
+        /// The period counted only thanks to a check-in sent after it ended (within the grace window).
+        public var late: Bool
+        /// The user asked for a freeze for this period.
+        public var freezeRequested: Bool
+
+        public init(progress: Int, target: Int = 1, late: Bool = false, freezeRequested: Bool = false) {
+            self.progress = progress
+            self.target = target
+            self.late = late
+            self.freezeRequested = freezeRequested
+        }
+
+        public var isMet: Bool { self.target > 0 && self.progress >= self.target }
+    }
+
+    /// What became of a period: the row of the streak ledger, so "why is my streak 14?" has an answer.
+    public struct Entry: Equatable, Sendable, Codable {
+        public enum Status: String, Equatable, Sendable, Codable {
+            case active, frozen, missed, repaired, reset
+        }
+
+        /// The period's first day.
+        public var period: LocalDate
+        public var status: Status
+        public var reason: String
+        /// The streak after this period.
+        public var count: Int
+        /// The state before this period, so a late change can re-close from here.
+        public var before: Streak
+        /// A comeback after a reset ("You're back!").
+        public var comeback: Bool
+        /// The milestone this period reached for the first time in this run of the streak.
+        public var milestone: StreakPolicy.Milestone?
+
+        public init(
+            period: LocalDate, status: Status, reason: String, count: Int, before: Streak, comeback: Bool = false,
+            milestone: StreakPolicy.Milestone? = nil
+        ) {
+            self.period = period
+            self.status = status
+            self.reason = reason
+            self.count = count
+            self.before = before
+            self.comeback = comeback
+            self.milestone = milestone
+        }
+    }
+
+    /// Closes one period. Returns no entry for a period that changes nothing worth recording (no streak to
+    /// keep and nothing done).
+    public func close(_ period: LocalDate, with activity: Activity, policy: StreakPolicy, weekStartsOn: Weekday) -> (Streak, Entry?) {
+        let before = self
+        var next = self.rolledOver(to: period, policy: policy, weekStartsOn: weekStartsOn)
+        let freezeLeft = next.freezesUsed < policy.freezes.count
+        func entry(_ status: Entry.Status, _ reason: String, comeback: Bool = false, milestone: StreakPolicy.Milestone? = nil) -> (Streak, Entry?) {
+            (next, Entry(period: period, status: status, reason: reason, count: next.count, before: before, comeback: comeback, milestone: milestone))
+        }
+
+        if activity.isMet {
+            next.count += 1
+            next.longest = max(next.longest, next.count)
+            next.missed = 0
+            let comeback = next.resetPending
+            next.resetPending = false
+            let milestone = policy.milestones.first { $0.count == next.count }
+            let what = Self.describe(activity, basis: policy.basis)
+            return activity.late
+                ? entry(.repaired, "\(what), claimed late within the grace window", comeback: comeback, milestone: milestone)
+                : entry(.active, what, comeback: comeback, milestone: milestone)
+        }
+        guard next.count > 0 else { return (next, nil) }
+        if activity.progress > 0 && policy.shortfallKeepsStreak {
+            let what = Self.describe(activity, basis: policy.basis)
+            if freezeLeft && (activity.freezeRequested || policy.freezes.automatic == .onShortfall) {
+                next.freezesUsed += 1
+                next.missed = 0
+                return entry(.frozen, "\(what), short of the goal: a freeze was applied\(activity.freezeRequested ? " on request" : " automatically")")
+            }
+            next.missed = 0
+            return entry(.missed, "\(what), short of the goal; the streak is kept because the period was not empty")
+        }
+        if freezeLeft && (activity.freezeRequested || policy.freezes.automatic == .onMiss) {
+            next.freezesUsed += 1
+            next.missed = 0
+            return entry(.frozen, activity.freezeRequested ? "freeze used on request" : "missed: a freeze was applied automatically")
+        }
+        next.missed += 1
+        if next.missed >= policy.resetAfterMissed {
+            let streak = before.count
+            next.count = 0
+            next.resetPending = true
+            return entry(.reset, "\(next.missed) \(policy.period == .day ? "day" : "week")\(next.missed == 1 ? "" : "s") missed in a row: the \(streak)-\(policy.period) streak was reset")
+        }
+        return entry(.missed, "nothing counted and no freeze left: one more missed \(policy.period) resets the streak")
+    }
+
+    /// Freezes still available for a period starting on `period`.
+    public func freezesLeft(for period: LocalDate, policy: StreakPolicy, weekStartsOn: Weekday) -> Int {
+        max(0, policy.freezes.count - self.rolledOver(to: period, policy: policy, weekStartsOn: weekStartsOn).freezesUsed)
+    }
+
+    /// The state with the freeze allowance renewed if `period` falls in a new allowance period.
+    private func rolledOver(to period: LocalDate, policy: StreakPolicy, weekStartsOn: Weekday) -> Streak {
+        let allowance = Self.allowancePeriod(of: period, policy: policy, weekStartsOn: weekStartsOn)
+        guard allowance != self.allowancePeriod else { return self }
+        var next = self
+        next.allowancePeriod = allowance
+        next.freezesUsed = 0
+        return next
+    }
+
+    /// The first day of the period that holds `date`.
+    public static func period(of date: LocalDate, policy: StreakPolicy, weekStartsOn: Weekday) -> LocalDate {
+        policy.period == .day ? date : date.startOfWeek(startingOn: weekStartsOn)
+    }
+
+    /// The first day of the period after the one starting on `period`.
+    public static func period(after period: LocalDate, policy: StreakPolicy) -> LocalDate {
+        period.adding(days: policy.period == .day ? 1 : 7)
+    }
+
+    /// The first day of the freeze-allowance period that holds `date`.
+    public static func allowancePeriod(of date: LocalDate, policy: StreakPolicy, weekStartsOn: Weekday) -> LocalDate {
+        policy.freezes.per == .week ? date.startOfWeek(startingOn: weekStartsOn) : date.startOfMonth
+    }
+
+    private static func describe(_ activity: Activity, basis: StreakPolicy.Basis) -> String {
+        switch basis {
+        case .checkIn: "checked in"
+        case .appOpen: "opened the app"
+        case .pushups: "\(activity.progress) of \(activity.target) push-ups"
+        }
+    }
+}

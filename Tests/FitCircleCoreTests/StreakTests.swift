@@ -1,0 +1,164 @@
+import FitCircleCore
+import FitCircleTesting
+import Testing
+
+struct StreakTests {
+    static let daily = StreakPolicy(
+        basis: .checkIn, period: .day, freezes: .init(count: 1, per: .week, automatic: .onMiss), resetAfterMissed: 2,
+        milestones: [.init(count: 7, badge: "1 Week Warrior"), .init(count: 30, badge: "Monthly Master")])
+    static let weekly = StreakPolicy(
+        basis: .pushups, period: .week, freezes: .init(count: 1, per: .month, automatic: .onShortfall), resetAfterMissed: 1,
+        shortfallKeepsStreak: true)
+    static let appOpen = StreakPolicy(
+        basis: .appOpen, period: .day, freezes: .init(count: 0, per: .week, automatic: .never), resetAfterMissed: 1)
+    /// A Monday.
+    static let monday = LocalDate(iso: "2026-03-02")!
+
+    /// Closes consecutive periods from `start` with these activities.
+    static func run(_ activities: [Streak.Activity], policy: StreakPolicy, from start: LocalDate = monday, weekStartsOn: Weekday = .monday)
+        -> (Streak, [Streak.Entry?])
+    {
+        var streak = Streak()
+        var entries: [Streak.Entry?] = []
+        var period = Streak.period(of: start, policy: policy, weekStartsOn: weekStartsOn)
+        for activity in activities {
+            let (next, entry) = streak.close(period, with: activity, policy: policy, weekStartsOn: weekStartsOn)
+            streak = next
+            entries.append(entry)
+            period = Streak.period(after: period, policy: policy)
+        }
+        return (streak, entries)
+    }
+
+    static let checkedIn = Streak.Activity(progress: 1)
+    static let nothing = Streak.Activity(progress: 0)
+
+    @Test func aSingleMissedDayIsFrozenAutomaticallyAndAddsNothing() {
+        let (streak, entries) = Self.run([Self.checkedIn, Self.checkedIn, Self.checkedIn, Self.checkedIn, Self.nothing, Self.checkedIn], policy: Self.daily)
+        #expect(entries.map { $0?.status } == [.active, .active, .active, .active, .frozen, .active])
+        #expect(entries.map { $0?.count } == [1, 2, 3, 4, 4, 5])
+        #expect(entries[4]?.reason == "missed: a freeze was applied automatically")
+        #expect(streak.freezesUsed == 1)
+    }
+
+    @Test func twoConsecutiveMissedDaysResetAndTheNextCheckInIsAComeback() {
+        // Monday to Wednesday, then Thursday is frozen, Friday missed and Saturday missed: reset.
+        let (streak, entries) = Self.run(
+            [Self.checkedIn, Self.checkedIn, Self.checkedIn, Self.nothing, Self.nothing, Self.nothing, Self.checkedIn], policy: Self.daily)
+        #expect(entries.map { $0?.status } == [.active, .active, .active, .frozen, .missed, .reset, .active])
+        #expect(entries[5]?.count == 0)
+        #expect(entries[6]?.comeback == true)
+        #expect(streak.count == 1)
+        #expect(streak.longest == 3)
+    }
+
+    @Test func theFreezeAllowanceComesBackAtTheWeekStart() {
+        // Sunday (the last day of the first week) and Monday (the first of the next) both missed: each week
+        // has its own freeze, so both are frozen and nothing resets.
+        let days = Array(repeating: Self.checkedIn, count: 6) + [Self.nothing, Self.nothing, Self.checkedIn]
+        let (streak, entries) = Self.run(days, policy: Self.daily)
+        #expect(entries[6]?.status == .frozen)
+        #expect(entries[7]?.status == .frozen)
+        #expect(streak.count == 7)
+        #expect(entries[8]?.milestone?.badge == "1 Week Warrior")
+    }
+
+    @Test func aLateCheckInRepairs() {
+        let (_, entries) = Self.run([Self.checkedIn, Streak.Activity(progress: 1, late: true)], policy: Self.daily)
+        #expect(entries[1]?.status == .repaired)
+        #expect(entries[1]?.count == 2)
+    }
+
+    @Test func nothingIsRecordedWithoutAStreakToKeep() {
+        let (streak, entries) = Self.run([Self.nothing, Self.nothing], policy: Self.daily)
+        #expect(entries == [nil, nil])
+        #expect(streak.freezesUsed == 0)
+    }
+
+    @Test func pushupWeeksResetOnlyWhenEmptyAndAShortWeekSpendsTheMonthlyFreeze() {
+        // Weeks of March 2026 starting on Sunday: 1, 8, 15, 22, 29.
+        let goal = 250
+        let weeks = [
+            Streak.Activity(progress: 300, target: goal),  // met: 1
+            Streak.Activity(progress: 100, target: goal),  // short: the month's freeze
+            Streak.Activity(progress: 50, target: goal),  // short, no freeze left: kept
+            Streak.Activity(progress: 0, target: goal, freezeRequested: true),  // empty, no freeze left: reset
+            Streak.Activity(progress: 0, target: goal),  // no streak: nothing recorded
+            Streak.Activity(progress: 260, target: goal),  // April: met, a comeback
+        ]
+        let (streak, entries) = Self.run(weeks, policy: Self.weekly, from: LocalDate(iso: "2026-03-01")!, weekStartsOn: .sunday)
+        #expect(entries.map { $0?.status } == [.active, .frozen, .missed, .reset, nil, .active])
+        #expect(entries.map { $0?.count } == [1, 1, 1, 0, nil, 1])
+        #expect(entries[5]?.comeback == true)
+        #expect(streak.allowancePeriod == LocalDate(iso: "2026-04-01"))  // the week of 5 April renews the allowance
+    }
+
+    @Test func aRequestedFreezeSavesAnEmptyPushupWeek() {
+        let (_, entries) = Self.run(
+            [Streak.Activity(progress: 300, target: 250), Streak.Activity(progress: 0, target: 250, freezeRequested: true)],
+            policy: Self.weekly, from: LocalDate(iso: "2026-03-01")!, weekStartsOn: .sunday)
+        #expect(entries[1]?.status == .frozen)
+        #expect(entries[1]?.reason == "freeze used on request")
+    }
+
+    @Test func appOpenStreaksCountConsecutiveDaysAndAGapStartsAgain() {
+        let opened = Streak.Activity(progress: 1)
+        let (streak, entries) = Self.run([opened, opened, Self.nothing, opened], policy: Self.appOpen)
+        #expect(entries.map { $0?.count } == [1, 2, 0, 1])
+        #expect(streak.longest == 2)
+    }
+
+    /// Random months of activity under each policy.
+    static func randomActivities(_ random: inout SeededRandom, weekly: Bool) -> [Streak.Activity] {
+        (0..<Int.random(in: 1...80, using: &random)).map { _ in
+            let target = weekly ? 250 : 1
+            let progress = weekly ? [0, 0, 100, 250, 400].randomElement(using: &random)! : Int.random(in: 0...1, using: &random)
+            return Streak.Activity(
+                progress: progress, target: target, late: Bool.random(using: &random) && Bool.random(using: &random),
+                freezeRequested: Int.random(in: 0..<6, using: &random) == 0)
+        }
+    }
+
+    @Test(arguments: 0..<3)
+    func propertiesHoldForRandomHistories(policyIndex: Int) {
+        let policy = [Self.daily, Self.weekly, Self.appOpen][policyIndex]
+        for seed in 0..<200 as Range<UInt64> {
+            var random = SeededRandom(seed: seed)
+            let activities = Self.randomActivities(&random, weekly: policy.period == .week)
+            let (final, entries) = Self.run(activities, policy: policy, weekStartsOn: .sunday)
+            var previous = 0
+            var previousStatus: Streak.Entry.Status?
+            for (activity, entry) in zip(activities, entries) {
+                let count = entry?.count ?? previous
+                #expect(count <= previous + 1, "seed \(seed): rose by more than one in a period")
+                if entry?.status == .frozen { #expect(count == previous, "seed \(seed): a frozen period added") }
+                if !activity.isMet { #expect(count <= previous, "seed \(seed): an unmet period added") }
+                if policy.resetAfterMissed == 2, previousStatus == .missed, entry != nil, !activity.isMet,
+                    activity.progress == 0 || !policy.shortfallKeepsStreak, entry?.status != .frozen
+                {
+                    #expect(entry?.status == .reset, "seed \(seed): two missed periods in a row did not reset")
+                }
+                previous = count
+                previousStatus = entry?.status
+            }
+            #expect(final.count <= final.longest)
+            #expect(final.count == previous)
+
+            // Closing again from any entry's saved state (a repair, or the scheduled close after a lazy
+            // one) gives the same entries and state.
+            if let start = entries.indices.filter({ entries[$0] != nil }).randomElement(using: &random) {
+                var streak = entries[start]!.before
+                var period = entries[start]!.period
+                var replayed: [Streak.Entry?] = []
+                for activity in activities[start...] {
+                    let (next, entry) = streak.close(period, with: activity, policy: policy, weekStartsOn: .sunday)
+                    streak = next
+                    replayed.append(entry)
+                    period = Streak.period(after: period, policy: policy)
+                }
+                #expect(Array(entries[start...]) == replayed, "seed \(seed)")
+                #expect(streak == final, "seed \(seed)")
+            }
+        }
+    }
+}

@@ -42,11 +42,13 @@ extension Engine {
             ids: ids,
             clock: clock
         )
+        let activities = Activities(store: store, profile: profile, ids: ids, clock: clock)
         return Engine(
             profile: profile,
             accounts: accounts,
             profiles: Profiles(store: store, blobs: blobs, profile: profile, clock: clock),
-            activities: Activities(store: store, profile: profile, ids: ids, clock: clock),
+            activities: activities,
+            streaks: Streaks(store: store, profile: profile, activities: activities, clock: clock),
             idempotency: Idempotency(store: store, clock: clock),
             replay: Replay(store: store, profile: profile, clock: clock)
         )

@@ -6,6 +6,7 @@ public struct Engine: Sendable {
     public var accounts: Accounts
     public var profiles: Profiles
     public var activities: Activities
+    public var streaks: Streaks
     public var idempotency: Idempotency
     public var replay: Replay
 
@@ -14,6 +15,7 @@ public struct Engine: Sendable {
         accounts: Accounts,
         profiles: Profiles,
         activities: Activities,
+        streaks: Streaks,
         idempotency: Idempotency,
         replay: Replay
     ) {
@@ -21,6 +23,7 @@ public struct Engine: Sendable {
         self.accounts = accounts
         self.profiles = profiles
         self.activities = activities
+        self.streaks = streaks
         self.idempotency = idempotency
         self.replay = replay
     }

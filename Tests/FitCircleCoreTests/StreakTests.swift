@@ -144,11 +144,12 @@ struct StreakTests {
             #expect(final.count <= final.longest)
             #expect(final.count == previous)
 
-            // Closing again from any entry's saved state (a repair, or the scheduled close after a lazy
-            // one) gives the same entries and state.
-            if let start = entries.indices.filter({ entries[$0] != nil }).randomElement(using: &random) {
-                var streak = entries[start]!.before
-                var period = entries[start]!.period
+            // Closing again after any entry from its saved state (a repair, or the scheduled close after a
+            // lazy one) gives the same entries and state.
+            if let saved = entries.indices.dropLast().filter({ entries[$0] != nil }).randomElement(using: &random) {
+                let start = saved + 1
+                var streak = entries[saved]!.state
+                var period = Streak.period(after: entries[saved]!.period, policy: policy)
                 var replayed: [Streak.Entry?] = []
                 for activity in activities[start...] {
                     let (next, entry) = streak.close(period, with: activity, policy: policy, weekStartsOn: .sunday)

@@ -9,7 +9,7 @@ public struct ActivityInput: Equatable, Sendable {
     public var source: ActivitySource
     public var payload: ActivityPayload
     /// The day a synced total is for, when earlier than the day it was read on (yesterday's total, synced
-    /// after midnight). Only for step totals.
+    /// after midnight), or the day a late check-in claims. Only for step totals and check-ins.
     public var date: LocalDate?
 
     public init(
@@ -99,10 +99,13 @@ public enum ActivityRules {
             validator.check(milliliters > 0 && milliliters <= 20_000, prefix + "waterMl", "must be between 0 and 20,000 ml")
         case .appOpen:
             break
+        case .checkIn(let checkIn):
+            validator.check((1...5).contains(checkIn.mood), prefix + "mood", "must be between 1 and 5")
+            validator.check((1...5).contains(checkIn.energy), prefix + "energy", "must be between 1 and 5")
         }
         let readOn = zone.map { LocalDate(input.occurredAt, in: $0) }
         if let date = input.date {
-            validator.check(input.payload.kind == .steps, prefix + "date", "may only be given for step totals")
+            validator.check([.steps, .checkIn].contains(input.payload.kind), prefix + "date", "may only be given for step totals and check-ins")
             validator.check(readOn.map { date <= $0 } ?? true, prefix + "date", "must not be after the day of occurredAt")
         }
         try validator.throwIfInvalid()

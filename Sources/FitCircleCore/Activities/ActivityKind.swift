@@ -6,6 +6,8 @@ public enum ActivityKind: String, CaseIterable, Equatable, Sendable, Codable {
     case workout
     case water
     case appOpen = "app_open"
+    /// The daily check-in; only `POST /api/streaks/checkin` records it.
+    case checkIn = "check_in"
 }
 
 /// Where an input came from. Synced totals (HealthKit, Google Fit, wearables) replace each other;

@@ -8,6 +8,7 @@ public enum ActivityPayload: Equatable, Sendable {
     case workout(Workout)
     case water(milliliters: Double)
     case appOpen
+    case checkIn(CheckIn)
 
     /// The payload as the client sent it: FitCircle's own estimates removed (they depend on the weight then).
     public var withoutEstimates: ActivityPayload {
@@ -24,6 +25,7 @@ public enum ActivityPayload: Equatable, Sendable {
         case .workout: .workout
         case .water: .water
         case .appOpen: .appOpen
+        case .checkIn: .checkIn
         }
     }
 }
@@ -85,7 +87,7 @@ public struct Workout: Equatable, Sendable, Codable {
 }
 
 extension ActivityPayload: Codable {
-    private enum CodingKeys: String, CodingKey { case kind, totals, kilograms, workout, milliliters }
+    private enum CodingKeys: String, CodingKey { case kind, totals, kilograms, workout, milliliters, checkIn }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -95,6 +97,7 @@ extension ActivityPayload: Codable {
         case .workout: self = .workout(try container.decode(Workout.self, forKey: .workout))
         case .water: self = .water(milliliters: try container.decode(Double.self, forKey: .milliliters))
         case .appOpen: self = .appOpen
+        case .checkIn: self = .checkIn(try container.decode(CheckIn.self, forKey: .checkIn))
         }
     }
 
@@ -107,6 +110,7 @@ extension ActivityPayload: Codable {
         case .workout(let workout): try container.encode(workout, forKey: .workout)
         case .water(let milliliters): try container.encode(milliliters, forKey: .milliliters)
         case .appOpen: break
+        case .checkIn(let checkIn): try container.encode(checkIn, forKey: .checkIn)
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A user's day as derived from the events of that local date. Never edited directly: it is recomputed
 /// from the events, so any order or repetition of the same events gives the same day.
 public struct DailyTracking: Equatable, Sendable, Codable {
@@ -17,6 +19,14 @@ public struct DailyTracking: Equatable, Sendable, Codable {
     public var pushupReps: Int
     public var waterMilliliters: Double
     public var appOpened: Bool
+    /// The day was checked in (spec 000, Feature 4).
+    public var checkedIn: Bool
+    /// The check-in arrived after the day had ended (a claim within the grace window).
+    public var checkedInLate: Bool
+    public var mood: Int?
+    public var energy: Int?
+    /// How the user felt about the day before, said in this day's check-in.
+    public var previousDaySentiment: CheckIn.Sentiment?
 
     public init(
         date: LocalDate,
@@ -30,7 +40,12 @@ public struct DailyTracking: Equatable, Sendable, Codable {
         calories: Double = 0,
         pushupReps: Int = 0,
         waterMilliliters: Double = 0,
-        appOpened: Bool = false
+        appOpened: Bool = false,
+        checkedIn: Bool = false,
+        checkedInLate: Bool = false,
+        mood: Int? = nil,
+        energy: Int? = nil,
+        previousDaySentiment: CheckIn.Sentiment? = nil
     ) {
         self.date = date
         self.steps = steps
@@ -44,6 +59,11 @@ public struct DailyTracking: Equatable, Sendable, Codable {
         self.pushupReps = pushupReps
         self.waterMilliliters = waterMilliliters
         self.appOpened = appOpened
+        self.checkedIn = checkedIn
+        self.checkedInLate = checkedInLate
+        self.mood = mood
+        self.energy = energy
+        self.previousDaySentiment = previousDaySentiment
     }
 
     /// How manual step entries combine with synced totals (a rule-profile setting).
@@ -91,6 +111,16 @@ public struct DailyTracking: Equatable, Sendable, Codable {
                 day.waterMilliliters += milliliters
             case .appOpen:
                 day.appOpened = true
+            case .checkIn(let checkIn):
+                // One check-in per day (its client id is the date); it is late when it arrived after the day.
+                let late = TimeZone(identifier: event.timeZone).map { event.receivedAt >= date.adding(days: 1).start(in: $0) } ?? false
+                if !day.checkedIn || (day.checkedInLate && !late) {
+                    day.checkedInLate = late
+                    day.mood = checkIn.mood
+                    day.energy = checkIn.energy
+                    day.previousDaySentiment = checkIn.sentiment
+                }
+                day.checkedIn = true
             }
         }
         let synced = latestSynced.values.compactMap { event -> StepTotals? in

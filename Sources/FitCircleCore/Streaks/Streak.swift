@@ -52,37 +52,36 @@ public struct Streak: Equatable, Sendable, Codable {
         public var period: LocalDate
         public var status: Status
         public var reason: String
-        /// The streak after this period.
-        public var count: Int
-        /// The state before this period, so a late change can re-close from here.
-        public var before: Streak
+        /// The streak after this period; a late change re-closes the periods after it from here.
+        public var state: Streak
         /// A comeback after a reset ("You're back!").
         public var comeback: Bool
         /// The milestone this period reached for the first time in this run of the streak.
         public var milestone: StreakPolicy.Milestone?
 
         public init(
-            period: LocalDate, status: Status, reason: String, count: Int, before: Streak, comeback: Bool = false,
+            period: LocalDate, status: Status, reason: String, state: Streak, comeback: Bool = false,
             milestone: StreakPolicy.Milestone? = nil
         ) {
             self.period = period
             self.status = status
             self.reason = reason
-            self.count = count
-            self.before = before
+            self.state = state
             self.comeback = comeback
             self.milestone = milestone
         }
+
+        /// The streak after this period.
+        public var count: Int { self.state.count }
     }
 
     /// Closes one period. Returns no entry for a period that changes nothing worth recording (no streak to
     /// keep and nothing done).
     public func close(_ period: LocalDate, with activity: Activity, policy: StreakPolicy, weekStartsOn: Weekday) -> (Streak, Entry?) {
-        let before = self
         var next = self.rolledOver(to: period, policy: policy, weekStartsOn: weekStartsOn)
         let freezeLeft = next.freezesUsed < policy.freezes.count
         func entry(_ status: Entry.Status, _ reason: String, comeback: Bool = false, milestone: StreakPolicy.Milestone? = nil) -> (Streak, Entry?) {
-            (next, Entry(period: period, status: status, reason: reason, count: next.count, before: before, comeback: comeback, milestone: milestone))
+            (next, Entry(period: period, status: status, reason: reason, state: next, comeback: comeback, milestone: milestone))
         }
 
         if activity.isMet {
@@ -115,12 +114,43 @@ public struct Streak: Equatable, Sendable, Codable {
         }
         next.missed += 1
         if next.missed >= policy.resetAfterMissed {
-            let streak = before.count
+            let streak = next.count
             next.count = 0
             next.resetPending = true
             return entry(.reset, "\(next.missed) \(policy.period == .day ? "day" : "week")\(next.missed == 1 ? "" : "s") missed in a row: the \(streak)-\(policy.period) streak was reset")
         }
         return entry(.missed, "nothing counted and no freeze left: one more missed \(policy.period) resets the streak")
+    }
+
+    /// Where the streak stands during a period that has not closed yet: what it shows now.
+    public struct Standing: Equatable, Sendable {
+        /// The streak including this period if it already counts.
+        public var current: Int
+        public var longest: Int
+        /// The period already counts.
+        public var met: Bool
+        /// Freezes left for this period, after any the user asked for.
+        public var freezesLeft: Int
+        /// The user asked for this period to be frozen.
+        public var freezeRequested: Bool
+        /// Closing the period as it stands would cost the streak (a miss or a reset, no freeze to cover it).
+        public var atRisk: Bool
+        /// This period counts after a reset ("You're back!").
+        public var comeback: Bool
+    }
+
+    public func standing(in period: LocalDate, with activity: Activity, policy: StreakPolicy, weekStartsOn: Weekday) -> Standing {
+        let (after, entry) = self.close(period, with: activity, policy: policy, weekStartsOn: weekStartsOn)
+        let met = activity.isMet
+        return Standing(
+            current: met ? after.count : self.count,
+            longest: max(self.longest, met ? after.count : 0),
+            met: met,
+            freezesLeft: max(0, self.freezesLeft(for: period, policy: policy, weekStartsOn: weekStartsOn) - (activity.freezeRequested && !met ? 1 : 0)),
+            freezeRequested: activity.freezeRequested,
+            atRisk: !met && self.count > 0 && (entry?.status == .missed || entry?.status == .reset),
+            comeback: met && self.resetPending
+        )
     }
 
     /// Freezes still available for a period starting on `period`.
@@ -146,6 +176,11 @@ public struct Streak: Equatable, Sendable, Codable {
     /// The first day of the period after the one starting on `period`.
     public static func period(after period: LocalDate, policy: StreakPolicy) -> LocalDate {
         period.adding(days: policy.period == .day ? 1 : 7)
+    }
+
+    /// The first day of the period before the one starting on `period`.
+    public static func period(before period: LocalDate, policy: StreakPolicy) -> LocalDate {
+        period.adding(days: policy.period == .day ? -1 : -7)
     }
 
     /// The first day of the freeze-allowance period that holds `date`.

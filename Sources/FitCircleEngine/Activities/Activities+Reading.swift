@@ -29,16 +29,16 @@ extension Activities {
         try await self.store.read { tx in try await tx.activities(of: user, query: query) }
     }
 
-    /// Deletes an event; its day is recomputed without it in the same transaction.
+    /// Deletes an event; its day (and streak) is recomputed without it in the same transaction.
     public func delete(_ id: ActivityEvent.ID, of user: User.ID) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            try await tx.lockUser(user)
+            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
             guard let stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
                 throw DomainError.notFound(resource: "activity", id: id.rawValue)
             }
             try await tx.deleteActivity(id, of: user, at: now)
-            try await self.recompute([UserDay(user: user, date: stored.event.localDate)], in: tx, now: now)
+            try await self.recompute(after: stored.event, of: account, in: tx, now: now)
         }
     }
 

@@ -18,7 +18,7 @@ public struct Activities: Sendable {
         self.profile = profile
         self.ids = ids
         self.clock = clock
-        let ingest = Ingest(profile: profile, ids: ids)
+        let ingest = Ingest(profile: profile, ids: ids, streaks: StreakKeeper(profile: profile))
         self.ingest = ingest
         // SQLite has one writer. PostgreSQL statements wait ~2 ms for their round trip on a loaded machine, so
         // a second group is written while the first waits (measured: 2 beat 1, 4 and 8; Benchmarks/README.md).
@@ -75,8 +75,16 @@ public struct Activities: Sendable {
         return try await self.recordAll(inputs, for: user, fieldPrefix: { "events[\($0)]." })
     }
 
-    private func recordAll(_ inputs: [ActivityInput], for user: User.ID, fieldPrefix: @escaping @Sendable (Int) -> String) async throws -> [Outcome] {
-        try await self.committer.submit(Submission(user: user, inputs: inputs, fieldPrefix: fieldPrefix), weight: max(inputs.count, 1))
+    /// Records inputs that stand or fall together: any refused input is thrown and none is stored.
+    func recordTogether(_ inputs: [ActivityInput], for user: User.ID) async throws -> [Outcome] {
+        try await self.recordAll(inputs, for: user, fieldPrefix: { _ in "" }, atomic: true)
+    }
+
+    private func recordAll(
+        _ inputs: [ActivityInput], for user: User.ID, fieldPrefix: @escaping @Sendable (Int) -> String, atomic: Bool = false
+    ) async throws -> [Outcome] {
+        try await self.committer.submit(
+            Submission(user: user, inputs: inputs, fieldPrefix: fieldPrefix, atomic: atomic), weight: max(inputs.count, 1))
     }
 
     /// Writes a group of submissions in one transaction. Should the database refuse it, each submission is
@@ -99,8 +107,11 @@ public struct Activities: Sendable {
         }
     }
 
-    /// Rebuilds stored days from their live events.
-    func recompute(_ days: Set<UserDay>, in tx: Transaction, now: Date) async throws {
-        try await self.ingest.recompute(days, in: tx, now: now)
+    /// Rebuilds stored days from their live events, and the streak if `event` is part of it.
+    func recompute(after event: ActivityEvent, of user: User, in tx: Transaction, now: Date) async throws {
+        try await self.ingest.recompute([UserDay(user: user.id, date: event.localDate)], in: tx, now: now)
+        if self.ingest.streaks.matters(event.payload) {
+            _ = try await self.ingest.streaks.refresh(user, in: tx, now: now, changedFrom: event.localDate)
+        }
     }
 }

@@ -8,14 +8,18 @@ struct Submission: Sendable {
     var inputs: [ActivityInput]
     /// The JSON path prefix of each input in the request, for the problems that name a field.
     var fieldPrefix: @Sendable (Int) -> String
+    /// All inputs or none: one refused input refuses the submission (a check-in and its weight).
+    var atomic = false
 }
 
 /// Writes a group of submissions in one transaction with a fixed number of statements, however many
 /// events the group holds: lock the users, read the 28-day step bests, insert the events, read back any
-/// client id that was taken, read the touched days' events and save those days.
+/// client id that was taken, read the touched days' events and save those days. Streaks whose days changed
+/// follow in the same transaction.
 struct Ingest: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
+    let streaks: StreakKeeper
 
     /// An input that passed validation, as the event it would store.
     private struct Candidate {
@@ -74,7 +78,24 @@ struct Ingest: Sendable {
             }
             outcomes[candidate.submission][candidate.item] = outcome
         }
+        for (index, submission) in submissions.enumerated() where submission.atomic {
+            // Throwing rolls the group back; the submissions are then written one by one and this one fails alone.
+            for case .rejected(_, let reason) in outcomes[index] {
+                switch reason {
+                case .invalid(let error): throw error
+                case .conflict(let reason): throw DomainError.conflict(reason: reason)
+                }
+            }
+        }
         try await self.recompute(touched, in: tx, now: now)
+        var streakChanges: [User.ID: LocalDate] = [:]
+        for candidate in candidates where self.streaks.matters(candidate.event.payload) {
+            guard case .created = outcomes[candidate.submission][candidate.item] else { continue }
+            streakChanges[candidate.event.userID] = min(streakChanges[candidate.event.userID] ?? candidate.event.localDate, candidate.event.localDate)
+        }
+        for (user, changedFrom) in streakChanges.sorted(by: { $0.key < $1.key }) {
+            _ = try await self.streaks.refresh(users[user]!, in: tx, now: now, changedFrom: changedFrom)
+        }
 
         return submissions.enumerated().map { index, submission in
             guard users[submission.user] != nil else {

@@ -30,6 +30,8 @@ extension ActivityInput {
             payload = .water(milliliters: try required(body.waterMl, "waterMl"))
         case .appOpen:
             payload = .appOpen
+        case .checkIn:
+            throw ValidationError(field: prefix + "type", reason: "check_in is recorded by POST /api/streaks/checkin")
         }
         self.init(
             clientEventID: body.clientEventId,
@@ -108,6 +110,8 @@ extension Components.Schemas.Activity {
             self.waterMl = milliliters
         case .appOpen:
             break
+        case .checkIn(let checkIn):
+            self.checkIn = .init(mood: checkIn.mood, energy: checkIn.energy, sentiment: checkIn.sentiment.map(mapped))
         }
     }
 }
@@ -126,7 +130,11 @@ extension Components.Schemas.DailyTracking {
             calories: day.calories,
             pushupReps: day.pushupReps,
             waterMl: day.waterMilliliters,
-            appOpened: day.appOpened
+            appOpened: day.appOpened,
+            checkedIn: day.checkedIn,
+            mood: day.mood,
+            energy: day.energy,
+            previousDaySentiment: day.previousDaySentiment.map(mapped)
         )
     }
 }

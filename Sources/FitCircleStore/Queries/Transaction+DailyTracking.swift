@@ -11,19 +11,23 @@ extension Transaction {
                 (\(bind: user.rawValue), \(bind: day.date.iso), \(bind: day.steps), \(bind: day.syncedSteps),
                 \(bind: day.manualSteps), \(bind: day.weightKg), \(bind: day.workouts), \(bind: day.activeMinutes),
                 \(bind: day.distanceMeters), \(bind: day.calories), \(bind: day.pushupReps), \(bind: day.waterMilliliters),
-                \(bind: day.appOpened), \(bind: now))
+                \(bind: day.appOpened), \(bind: day.checkedIn), \(bind: day.checkedInLate), \(bind: day.mood), \(bind: day.energy),
+                \(bind: day.previousDaySentiment?.rawValue), \(bind: now))
                 """
             }
             try await self.sql.raw(
                 """
                 INSERT INTO daily_tracking (user_id, local_date, steps, synced_steps, manual_steps, weight_kg, workouts,
-                    active_minutes, distance_meters, calories, pushup_reps, water_ml, app_opened, updated_at)
+                    active_minutes, distance_meters, calories, pushup_reps, water_ml, app_opened, checked_in, checked_in_late,
+                    mood, energy, previous_day_sentiment, updated_at)
                 VALUES \(rows.joined(separator: ", "))
                 ON CONFLICT (user_id, local_date) DO UPDATE SET
                     steps = excluded.steps, synced_steps = excluded.synced_steps, manual_steps = excluded.manual_steps,
                     weight_kg = excluded.weight_kg, workouts = excluded.workouts, active_minutes = excluded.active_minutes,
                     distance_meters = excluded.distance_meters, calories = excluded.calories,
                     pushup_reps = excluded.pushup_reps, water_ml = excluded.water_ml, app_opened = excluded.app_opened,
+                    checked_in = excluded.checked_in, checked_in_late = excluded.checked_in_late, mood = excluded.mood,
+                    energy = excluded.energy, previous_day_sentiment = excluded.previous_day_sentiment,
                     updated_at = excluded.updated_at
                 """
             ).run()
@@ -87,7 +91,12 @@ extension Transaction {
             calories: try row.decode(column: "calories", as: Double.self),
             pushupReps: try row.decode(column: "pushup_reps", as: Int.self),
             waterMilliliters: try row.decode(column: "water_ml", as: Double.self),
-            appOpened: try row.decode(column: "app_opened", as: Bool.self)
+            appOpened: try row.decode(column: "app_opened", as: Bool.self),
+            checkedIn: try row.decode(column: "checked_in", as: Bool.self),
+            checkedInLate: try row.decode(column: "checked_in_late", as: Bool.self),
+            mood: try row.decode(column: "mood", as: Int?.self),
+            energy: try row.decode(column: "energy", as: Int?.self),
+            previousDaySentiment: try row.decode(column: "previous_day_sentiment", as: String?.self).flatMap(CheckIn.Sentiment.init(rawValue:))
         )
     }
 }

@@ -1,0 +1,117 @@
+import FitCircleCore
+import FitCircleStore
+import Foundation
+
+/// Keeps a user's streak ledger current inside the caller's transaction: closes the periods that ended
+/// since the last look (lazily on read; the scheduled close of each zone's midnight calls the same code),
+/// and closes again from a changed day when late data arrives. Everything it reads is derived from the
+/// ledger of events (the user's days) and the freezes the user asked for, so closing twice changes nothing.
+struct StreakKeeper: Sendable {
+    let profile: RuleProfile
+
+    var policy: StreakPolicy { self.profile.streaks }
+    var weekStart: Weekday { self.profile.week.startsOn }
+
+    /// Whether an input of this kind can change the streak.
+    func matters(_ payload: ActivityPayload) -> Bool {
+        switch (self.policy.basis, payload) {
+        case (.checkIn, .checkIn), (.appOpen, .appOpen): true
+        case (.pushups, .workout(let workout)): workout.type == .pushups
+        default: false
+        }
+    }
+
+    /// The streak now, with its current (open) period.
+    struct View: Sendable {
+        var state: Streak
+        var standing: Streak.Standing
+        /// The first day of the open period.
+        var period: LocalDate
+        var today: LocalDate
+    }
+
+    /// Closes what has ended and answers where the streak stands. `changedFrom` is the earliest day whose
+    /// data changed; periods from there on are closed again.
+    func refresh(_ user: User, in tx: Transaction, now: Date, changedFrom: LocalDate? = nil) async throws -> View {
+        let zone = TimeZone(identifier: user.profile.timeZone) ?? .gmt
+        let today = LocalDate(now, in: zone)
+        let current = Streak.period(of: today, policy: self.policy, weekStartsOn: self.weekStart)
+        let stored = try await tx.streak(of: user.id)
+        var state = stored?.state ?? Streak()
+
+        var start = stored.map { Streak.period(after: $0.evaluatedThrough, policy: self.policy) }
+        if let changedFrom {
+            let changed = Streak.period(of: changedFrom, policy: self.policy, weekStartsOn: self.weekStart)
+            if start.map({ changed < $0 }) ?? true { start = changed }
+        }
+        var closed = false
+        if let start, start < current {
+            closed = true
+            if let stored, start <= stored.evaluatedThrough {
+                // Close again from the state after the last entry before the change.
+                state = try await tx.streakEntry(of: user.id, before: start)?.state ?? Streak()
+            }
+            let activities = try await self.activities(of: user.id, from: start, through: Streak.period(before: current, policy: self.policy), in: tx)
+            var entries: [Streak.Entry] = []
+            var period = start
+            while period < current {
+                let (next, entry) = state.close(period, with: activities[period] ?? self.nothing, policy: self.policy, weekStartsOn: self.weekStart)
+                state = next
+                if let entry { entries.append(entry) }
+                period = Streak.period(after: period, policy: self.policy)
+            }
+            try await tx.replaceStreakEntries(of: user.id, from: start, with: entries)
+        }
+        if closed || (stored == nil && start != nil) {
+            try await tx.save(StoredStreak(state: state, evaluatedThrough: Streak.period(before: current, policy: self.policy)), of: user.id, at: now)
+        }
+        let open = try await self.activities(of: user.id, from: current, through: current, in: tx)[current] ?? self.nothing
+        return View(
+            state: state,
+            standing: state.standing(in: current, with: open, policy: self.policy, weekStartsOn: self.weekStart),
+            period: current,
+            today: today
+        )
+    }
+
+    private var nothing: Streak.Activity { Streak.Activity(progress: 0, target: self.target) }
+
+    /// What a period needs: one check-in or app open a day, or the week's push-up goal.
+    private var target: Int {
+        switch self.policy.basis {
+        case .checkIn, .appOpen: 1
+        // Training settings are per user once onboarding stores them; until then everyone has the defaults.
+        case .pushups: TrainingSettings.defaults.weeklyGoal
+        }
+    }
+
+    /// What each period from `first` to `last` (period starts) holds, from the user's days.
+    private func activities(of user: User.ID, from first: LocalDate, through last: LocalDate, in tx: Transaction) async throws -> [LocalDate: Streak.Activity] {
+        let end = Streak.period(after: last, policy: self.policy).adding(days: -1)
+        let days = try await tx.days(of: user, from: first, to: end)
+        let freezes = try await tx.freezeRequests(of: user, from: first, to: last)
+        var activities: [LocalDate: Streak.Activity] = [:]
+        for day in days {
+            let period = Streak.period(of: day.date, policy: self.policy, weekStartsOn: self.weekStart)
+            var activity = activities[period] ?? self.nothing
+            switch self.policy.basis {
+            case .checkIn:
+                if day.checkedIn {
+                    activity.progress += 1
+                    activity.late = day.checkedInLate
+                }
+            case .appOpen:
+                if day.appOpened { activity.progress += 1 }
+            case .pushups:
+                activity.progress += day.pushupReps
+            }
+            activities[period] = activity
+        }
+        for period in freezes {
+            var activity = activities[period] ?? self.nothing
+            activity.freezeRequested = true
+            activities[period] = activity
+        }
+        return activities
+    }
+}

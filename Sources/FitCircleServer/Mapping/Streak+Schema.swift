@@ -1,0 +1,48 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+
+extension Components.Schemas.StreakSummary {
+    init(_ summary: Streaks.Summary) {
+        self.init(
+            basis: mapped(summary.policy.basis),
+            period: mapped(summary.policy.period),
+            periodStart: summary.period.iso,
+            current: summary.standing.current,
+            longest: summary.standing.longest,
+            counted: summary.standing.met,
+            freezesLeft: summary.standing.freezesLeft,
+            freezesRenewOn: summary.freezesRenewOn.iso,
+            freezeActive: summary.standing.freezeRequested,
+            atRisk: summary.standing.atRisk,
+            recent: summary.recent.map(Components.Schemas.StreakEntry.init)
+        )
+    }
+}
+
+extension Components.Schemas.StreakEntry {
+    init(_ entry: Streak.Entry) {
+        self.init(
+            period: entry.period.iso,
+            status: mapped(entry.status),
+            reason: entry.reason,
+            streak: entry.count,
+            comeback: entry.comeback,
+            milestone: entry.milestone.map { .init(count: $0.count, badge: $0.badge, reachedOn: entry.period.iso) }
+        )
+    }
+}
+
+extension Components.Schemas.CheckInResult {
+    init(_ result: Streaks.CheckInResult) {
+        self.init(
+            date: result.date.iso,
+            late: result.late,
+            previousDay: .init(date: result.previousDay.date.iso, steps: result.previousDay.steps),
+            streak: .init(result.summary),
+            milestone: result.milestone.map { .init(count: $0.count, badge: $0.badge) },
+            comeback: result.comeback,
+            message: result.message
+        )
+    }
+}

@@ -49,6 +49,8 @@ extension Engine {
             profiles: Profiles(store: store, blobs: blobs, profile: profile, clock: clock),
             activities: activities,
             streaks: Streaks(store: store, profile: profile, activities: activities, clock: clock),
+            goals: Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock),
+            training: Training(store: store, clock: clock),
             idempotency: Idempotency(store: store, clock: clock),
             replay: Replay(store: store, profile: profile, clock: clock)
         )

@@ -7,6 +7,8 @@ public struct Engine: Sendable {
     public var profiles: Profiles
     public var activities: Activities
     public var streaks: Streaks
+    public var goals: Goals
+    public var training: Training
     public var idempotency: Idempotency
     public var replay: Replay
 
@@ -16,6 +18,8 @@ public struct Engine: Sendable {
         profiles: Profiles,
         activities: Activities,
         streaks: Streaks,
+        goals: Goals,
+        training: Training,
         idempotency: Idempotency,
         replay: Replay
     ) {
@@ -24,6 +28,8 @@ public struct Engine: Sendable {
         self.profiles = profiles
         self.activities = activities
         self.streaks = streaks
+        self.goals = goals
+        self.training = training
         self.idempotency = idempotency
         self.replay = replay
     }

@@ -9,6 +9,7 @@ public struct RuleProfile: Equatable, Sendable, Codable {
     public var limits: Limits
     public var activities: Activities
     public var streaks: StreakPolicy
+    public var goals: GoalPolicy
 
     public init(
         name: String,
@@ -18,7 +19,8 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         units: Units,
         limits: Limits,
         activities: Activities,
-        streaks: StreakPolicy
+        streaks: StreakPolicy,
+        goals: GoalPolicy
     ) {
         self.name = name
         self.description = description
@@ -28,6 +30,7 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         self.limits = limits
         self.activities = activities
         self.streaks = streaks
+        self.goals = goals
     }
 
     /// How raw activity becomes a day.

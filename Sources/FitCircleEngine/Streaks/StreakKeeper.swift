@@ -38,6 +38,7 @@ struct StreakKeeper: Sendable {
         let current = Streak.period(of: today, policy: self.policy, weekStartsOn: self.weekStart)
         let stored = try await tx.streak(of: user.id)
         var state = stored?.state ?? Streak()
+        let nothing = Streak.Activity(progress: 0, target: try await self.target(of: user.id, in: tx))
 
         var start = stored.map { Streak.period(after: $0.evaluatedThrough, policy: self.policy) }
         if let changedFrom {
@@ -51,11 +52,12 @@ struct StreakKeeper: Sendable {
                 // Close again from the state after the last entry before the change.
                 state = try await tx.streakEntry(of: user.id, before: start)?.state ?? Streak()
             }
-            let activities = try await self.activities(of: user.id, from: start, through: Streak.period(before: current, policy: self.policy), in: tx)
+            let activities = try await self.activities(
+                of: user.id, from: start, through: Streak.period(before: current, policy: self.policy), nothing: nothing, in: tx)
             var entries: [Streak.Entry] = []
             var period = start
             while period < current {
-                let (next, entry) = state.close(period, with: activities[period] ?? self.nothing, policy: self.policy, weekStartsOn: self.weekStart)
+                let (next, entry) = state.close(period, with: activities[period] ?? nothing, policy: self.policy, weekStartsOn: self.weekStart)
                 state = next
                 if let entry { entries.append(entry) }
                 period = Streak.period(after: period, policy: self.policy)
@@ -65,7 +67,7 @@ struct StreakKeeper: Sendable {
         if closed || (stored == nil && start != nil) {
             try await tx.save(StoredStreak(state: state, evaluatedThrough: Streak.period(before: current, policy: self.policy)), of: user.id, at: now)
         }
-        let open = try await self.activities(of: user.id, from: current, through: current, in: tx)[current] ?? self.nothing
+        let open = try await self.activities(of: user.id, from: current, through: current, nothing: nothing, in: tx)[current] ?? nothing
         return View(
             state: state,
             standing: state.standing(in: current, with: open, policy: self.policy, weekStartsOn: self.weekStart),
@@ -74,26 +76,26 @@ struct StreakKeeper: Sendable {
         )
     }
 
-    private var nothing: Streak.Activity { Streak.Activity(progress: 0, target: self.target) }
-
-    /// What a period needs: one check-in or app open a day, or the week's push-up goal.
-    private var target: Int {
+    /// What a period needs: one check-in or app open a day, or the week's push-up goal from the user's
+    /// training settings (the defaults until onboarding saved some).
+    private func target(of user: User.ID, in tx: Transaction) async throws -> Int {
         switch self.policy.basis {
         case .checkIn, .appOpen: 1
-        // Training settings are per user once onboarding stores them; until then everyone has the defaults.
-        case .pushups: TrainingSettings.defaults.weeklyGoal
+        case .pushups: (try await tx.trainingSettings(of: user) ?? .defaults).weeklyGoal
         }
     }
 
     /// What each period from `first` to `last` (period starts) holds, from the user's days.
-    private func activities(of user: User.ID, from first: LocalDate, through last: LocalDate, in tx: Transaction) async throws -> [LocalDate: Streak.Activity] {
+    private func activities(
+        of user: User.ID, from first: LocalDate, through last: LocalDate, nothing: Streak.Activity, in tx: Transaction
+    ) async throws -> [LocalDate: Streak.Activity] {
         let end = Streak.period(after: last, policy: self.policy).adding(days: -1)
         let days = try await tx.days(of: user, from: first, to: end)
         let freezes = try await tx.freezeRequests(of: user, from: first, to: last)
         var activities: [LocalDate: Streak.Activity] = [:]
         for day in days {
             let period = Streak.period(of: day.date, policy: self.policy, weekStartsOn: self.weekStart)
-            var activity = activities[period] ?? self.nothing
+            var activity = activities[period] ?? nothing
             switch self.policy.basis {
             case .checkIn:
                 if day.checkedIn {
@@ -108,7 +110,7 @@ struct StreakKeeper: Sendable {
             activities[period] = activity
         }
         for period in freezes {
-            var activity = activities[period] ?? self.nothing
+            var activity = activities[period] ?? nothing
             activity.freezeRequested = true
             activities[period] = activity
         }

@@ -24,6 +24,8 @@ struct AuthenticationMiddleware: ServerMiddleware {
     /// What a user who has not completed a required onboarding may still call.
     static let allowedBeforeOnboarding: Set<String> = [
         "signOut", "getConfig", "getProfile", "updateProfile", "uploadProfilePhoto", "getProfilePhoto",
+        // The training assessment is one of the onboarding screens.
+        "assessTraining", "confirmTraining",
     ]
 
     func intercept(

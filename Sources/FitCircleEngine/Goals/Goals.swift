@@ -1,0 +1,233 @@
+public import FitCircleCore
+public import FitCircleStore
+import Foundation
+
+/// Daily and weekly goals (spec 000, Features 1 and 2; spec 001, WEEKLY-01…04). A period's goals are
+/// planned on its first read (and by the midnight job of each zone once jobs exist); their progress is read
+/// from the user's days, so it follows the ledger.
+public struct Goals: Sendable {
+    let store: Store
+    let profile: RuleProfile
+    let activities: Activities
+    let ids: IDGenerator
+    let clock: WallClock
+
+    /// A goal with its progress.
+    public struct Progress: Equatable, Sendable {
+        public var goal: Goal
+        public var actual: Double
+        public var completed: Bool
+        /// Each day of a weekly goal's week with what it added; one day for a daily goal.
+        public var breakdown: [(date: LocalDate, value: Double)]
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.goal == rhs.goal && lhs.actual == rhs.actual && lhs.completed == rhs.completed
+                && lhs.breakdown.map(\.date) == rhs.breakdown.map(\.date) && lhs.breakdown.map(\.value) == rhs.breakdown.map(\.value)
+        }
+    }
+
+    /// One period's goals.
+    public struct Period: Equatable, Sendable {
+        public var start: LocalDate
+        public var goals: [Progress]
+    }
+
+    // MARK: Daily
+
+    /// Today's goals in the user's zone, planned if this is the day's first read.
+    public func daily(of user: User.ID) async throws -> Period {
+        try await self.store.transaction { tx in
+            let (account, today) = try await self.locked(user, in: tx)
+            try await self.plan(.daily, start: today, of: account, in: tx, replacing: false)
+            return try await self.period(.daily, start: today, of: account, in: tx)
+        }
+    }
+
+    /// Plans today's goals again: targets of goals not yet completed follow the latest data and settings.
+    public func generateDaily(of user: User.ID) async throws -> Period {
+        try await self.store.transaction { tx in
+            let (account, today) = try await self.locked(user, in: tx)
+            try await self.plan(.daily, start: today, of: account, in: tx, replacing: true)
+            return try await self.period(.daily, start: today, of: account, in: tx)
+        }
+    }
+
+    /// The goals of the last `days` days (today included) that were planned, newest first.
+    public func dailyHistory(of user: User.ID, days: Int) async throws -> [Period] {
+        guard (1...90).contains(days) else { throw ValidationError(field: "days", reason: "must be between 1 and 90") }
+        return try await self.store.transaction { tx in
+            let (account, today) = try await self.locked(user, in: tx)
+            var periods: [Period] = []
+            for offset in 0..<days {
+                let period = try await self.period(.daily, start: today.adding(days: -offset), of: account, in: tx)
+                if !period.goals.isEmpty { periods.append(period) }
+            }
+            return periods
+        }
+    }
+
+    /// Records progress on one of today's goals as an input of the ledger: `value` is the day's total of the
+    /// goal's kind as the user counts it (manual steps, water, push-ups) or today's weight.
+    public func updateProgress(of goal: Goal.ID, to value: Double, for user: User.ID) async throws -> Progress {
+        let now = self.clock.now()
+        let (account, today, stored, day) = try await self.store.read { tx in
+            guard let account = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let stored = try await tx.goal(of: user, id: goal) else { throw DomainError.notFound(resource: "goal", id: goal.rawValue) }
+            let today = LocalDate(now, in: Self.zone(of: account))
+            return (account, today, stored, try await tx.days(of: user, from: today, to: today).first ?? DailyTracking(date: today))
+        }
+        guard stored.span == .daily, stored.period == today else {
+            throw DomainError.conflict(reason: "Only today's daily goals take progress; this goal is for \(stored.period.iso).")
+        }
+        guard value.isFinite, value >= 0 else { throw ValidationError(field: "value", reason: "must be a number of 0 or more") }
+        func increase(over current: Double, _ unit: String) throws -> Double {
+            guard value >= current else {
+                throw ValidationError(field: "value", reason: "cannot be below the \(Int(current)) \(unit) already recorded today; delete an activity to correct it")
+            }
+            return value - current
+        }
+        let payload: ActivityPayload?
+        switch stored.kind {
+        case .steps:
+            let added = Int(try increase(over: Double(day.manualSteps), "manual steps"))
+            payload = added > 0 ? .steps(StepTotals(steps: added)) : nil
+        case .water:
+            let added = try increase(over: day.waterMilliliters, "ml")
+            payload = added > 0 ? .water(milliliters: added) : nil
+        case .pushups:
+            let added = Int(try increase(over: Double(day.pushupReps), "push-ups"))
+            // About two seconds a push-up: the ledger wants a duration for every workout.
+            payload = added > 0 ? .workout(Workout(type: .pushups, durationSeconds: Double(added) * 2, reps: added)) : nil
+        case .weight:
+            payload = .weight(kilograms: value)
+        case .checkIn:
+            throw DomainError.conflict(reason: "A check-in goal is met by checking in: POST /api/streaks/checkin.")
+        case .workout, .activeDays:
+            throw DomainError.conflict(reason: "This goal follows the workouts and steps recorded with POST /api/activities.")
+        }
+        if let payload {
+            let input = ActivityInput(
+                clientEventID: "goal:\(goal.rawValue):\(value)", occurredAt: now, timeZone: account.profile.timeZone, source: .manual,
+                payload: payload)
+            do {
+                _ = try await self.activities.record(input, for: user)
+            } catch let error as ValidationError {
+                // The input's field names are the ledger's; in this request the number is `value`.
+                throw ValidationError(field: "value", reason: error.violations.first?.reason ?? "is not plausible")
+            }
+        }
+        return try await self.store.transaction { tx in
+            let (account, _) = try await self.locked(user, in: tx)
+            let period = try await self.period(.daily, start: today, of: account, in: tx)
+            guard let progress = period.goals.first(where: { $0.goal.id == goal }) else { throw DomainError.notFound(resource: "goal", id: goal.rawValue) }
+            return progress
+        }
+    }
+
+    // MARK: Weekly
+
+    /// This week's goals, planned if this is the week's first read.
+    public func weekly(of user: User.ID) async throws -> Period {
+        try await self.store.transaction { tx in
+            let (account, today) = try await self.locked(user, in: tx)
+            let week = today.startOfWeek(startingOn: self.profile.week.startsOn)
+            try await self.plan(.weekly, start: week, of: account, in: tx, replacing: false)
+            return try await self.period(.weekly, start: week, of: account, in: tx)
+        }
+    }
+
+    public func generateWeekly(of user: User.ID) async throws -> Period {
+        try await self.store.transaction { tx in
+            let (account, today) = try await self.locked(user, in: tx)
+            let week = today.startOfWeek(startingOn: self.profile.week.startsOn)
+            try await self.plan(.weekly, start: week, of: account, in: tx, replacing: true)
+            return try await self.period(.weekly, start: week, of: account, in: tx)
+        }
+    }
+
+    /// The weekly goals of the last `weeks` weeks (this one included) that were planned, newest first.
+    public func weeklyHistory(of user: User.ID, weeks: Int) async throws -> [Period] {
+        guard (1...52).contains(weeks) else { throw ValidationError(field: "weeks", reason: "must be between 1 and 52") }
+        return try await self.store.transaction { tx in
+            let (account, today) = try await self.locked(user, in: tx)
+            let week = today.startOfWeek(startingOn: self.profile.week.startsOn)
+            var periods: [Period] = []
+            for offset in 0..<weeks {
+                let period = try await self.period(.weekly, start: week.adding(days: -7 * offset), of: account, in: tx)
+                if !period.goals.isEmpty { periods.append(period) }
+            }
+            return periods
+        }
+    }
+
+    // MARK: Planning and progress
+
+    /// Stores the period's planned goals that are missing; with `replacing`, also re-plans the targets of
+    /// goals not yet completed.
+    private func plan(_ span: Goal.Span, start: LocalDate, of user: User, in tx: Transaction, replacing: Bool) async throws {
+        let existing = try await tx.goals(of: user.id, span: span, from: start, to: start)
+        let kinds = span == .daily ? self.profile.goals.daily : self.profile.goals.weekly
+        guard replacing || Set(kinds) != Set(existing.map(\.kind)) else { return }
+        let training = try await tx.trainingSettings(of: user.id) ?? .defaults
+        let policy = self.profile.goals
+        let accountDay = self.accountDay(start, of: user)
+        let recent = policy.daily.contains(.steps) || policy.weekly.contains(.steps)
+            ? try await tx.days(of: user.id, from: start.adding(days: -policy.steps.baselineDays), to: start.adding(days: -1))
+            : []
+        let plans: [GoalPlanner.Plan]
+        switch span {
+        case .daily:
+            plans = GoalPlanner.daily(on: start, accountDay: accountDay, training: training, recent: recent, policy: policy)
+        case .weekly:
+            // The week's step total follows the step goal of its first day.
+            let dailySteps = GoalPlanner.dailySteps(on: start, accountDay: accountDay, level: training.level, recent: recent, policy: policy.steps)
+            plans = GoalPlanner.weekly(dailySteps: dailySteps.target, training: training, policy: policy)
+        }
+        var missing: [Goal] = []
+        for plan in plans {
+            if let goal = existing.first(where: { $0.kind == plan.kind }) {
+                if replacing && goal.completedAt == nil && (goal.target != plan.target || goal.basis != plan.basis) {
+                    try await tx.updateTarget(of: goal.id, to: plan.target, basis: plan.basis)
+                }
+            } else {
+                missing.append(Goal(id: self.ids.make(), span: span, period: start, kind: plan.kind, target: plan.target, basis: plan.basis))
+            }
+        }
+        try await tx.insert(missing, of: user.id, at: self.clock.now())
+    }
+
+    /// The period's goals with their progress; a goal seen met for the first time is closed.
+    private func period(_ span: Goal.Span, start: LocalDate, of user: User, in tx: Transaction) async throws -> Period {
+        let goals = try await tx.goals(of: user.id, span: span, from: start, to: start)
+        let length = span == .daily ? 1 : 7
+        let dates = (0..<length).map { start.adding(days: $0) }
+        let days = goals.isEmpty ? [] : try await tx.days(of: user.id, from: start, to: dates.last!)
+        let minimum = self.profile.goals.activeDayMinimumSteps
+        var progress: [Progress] = []
+        for var goal in goals {
+            let actual = goal.progress(in: days, activeDayMinimumSteps: minimum)
+            if goal.completedAt == nil && actual >= goal.target {
+                let now = self.clock.now()
+                try await tx.complete(goal.id, at: now)
+                goal.completedAt = now
+            }
+            let breakdown = dates.map { date in (date: date, value: goal.progress(in: days.filter { $0.date == date }, activeDayMinimumSteps: minimum)) }
+            progress.append(Progress(goal: goal, actual: actual, completed: goal.completedAt != nil, breakdown: breakdown))
+        }
+        return Period(start: start, goals: progress)
+    }
+
+    /// 1 on the day the account was created, in the user's zone.
+    private func accountDay(_ date: LocalDate, of user: User) -> Int {
+        date.days(since: LocalDate(user.createdAt, in: Self.zone(of: user))) + 1
+    }
+
+    func locked(_ user: User.ID, in tx: Transaction) async throws -> (User, LocalDate) {
+        guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+        return (account, LocalDate(self.clock.now(), in: Self.zone(of: account)))
+    }
+
+    static func zone(of user: User) -> TimeZone {
+        TimeZone(identifier: user.profile.timeZone) ?? .gmt
+    }
+}

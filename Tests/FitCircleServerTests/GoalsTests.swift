@@ -81,6 +81,9 @@ struct GoalsTests {
             #expect(lower.status == .unprocessableContent)
             #expect((try lower.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == "value")
 
+            let absurd = try await app.request(.put, "/api/goals/daily/\(id)/progress", token: try await Self.token(app), json: ["value": 1e12])
+            #expect(absurd.status == .unprocessableContent)
+
             // A health-data sync above the manual count wins (the profile combines them by maximum).
             try await Self.sync(app, steps: 7400)
             let met = try #require(Self.goal(try await Self.get(app, "/api/goals/daily"), "steps"))

@@ -54,6 +54,12 @@ struct TrainingAndOtherStreaksTests {
             #expect(skipped["workoutDaysPerWeek"] as? Int == 5)
             #expect(skipped["dailyGoal"] as? Int == 50)
 
+            let absurd = try await app.request(
+                .post, "/api/onboarding/assessment", token: token, json: ["level": "beginner", "capacity": 1_000_000_000_000, "workoutDaysPerWeek": 0])
+            #expect(absurd.status == .unprocessableContent)
+            let absurdFields = (try absurd.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+            #expect(absurdFields == ["capacity", "workoutDaysPerWeek"])
+
             let incomplete = try await app.request(.post, "/api/onboarding/confirm", token: token, json: ["capacity": 12])
             #expect(incomplete.status == .unprocessableContent)
             let fields = (try incomplete.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }

@@ -79,7 +79,9 @@ public struct Goals: Sendable {
         guard stored.span == .daily, stored.period == today else {
             throw DomainError.conflict(reason: "Only today's daily goals take progress; this goal is for \(stored.period.iso).")
         }
-        guard value.isFinite, value >= 0 else { throw ValidationError(field: "value", reason: "must be a number of 0 or more") }
+        guard value.isFinite, (0...1_000_000).contains(value) else {
+            throw ValidationError(field: "value", reason: "must be between 0 and 1,000,000")
+        }
         func increase(over current: Double, _ unit: String) throws -> Double {
             guard value >= current else {
                 throw ValidationError(field: "value", reason: "cannot be below the \(Int(current)) \(unit) already recorded today; delete an activity to correct it")

@@ -25,6 +25,12 @@ public struct Training: Sendable {
 
     /// Recommendations for an assessment; nothing is saved.
     public func recommend(_ assessment: Assessment) throws -> TrainingSettings {
+        // The answers are checked before any arithmetic on them.
+        var answers = TrainingSettings.defaults
+        answers.capacity = assessment.capacity
+        answers.workoutDaysPerWeek = assessment.workoutDaysPerWeek
+        answers.dailyGoal = assessment.dailyGoal ?? answers.dailyGoal
+        try answers.validate()
         let settings = TrainingSettings.recommended(
             level: assessment.level, capacity: assessment.capacity, workoutDaysPerWeek: assessment.workoutDaysPerWeek,
             dailyGoal: assessment.dailyGoal)

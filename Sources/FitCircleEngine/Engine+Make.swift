@@ -43,13 +43,14 @@ extension Engine {
             clock: clock
         )
         let activities = Activities(store: store, profile: profile, ids: ids, clock: clock)
+        let goals = Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock)
         return Engine(
             profile: profile,
             accounts: accounts,
             profiles: Profiles(store: store, blobs: blobs, profile: profile, clock: clock),
             activities: activities,
-            streaks: Streaks(store: store, profile: profile, activities: activities, clock: clock),
-            goals: Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock),
+            streaks: Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock),
+            goals: goals,
             training: Training(store: store, clock: clock),
             idempotency: Idempotency(store: store, clock: clock),
             replay: Replay(store: store, profile: profile, clock: clock)

@@ -97,6 +97,13 @@ struct GoalsTests {
             _ = try await app.request(.post, "/api/streaks/checkin", token: try await Self.token(app), json: ["mood": 3, "energy": 3])
             #expect(Self.goal(try await Self.get(app, "/api/goals/daily"), "check_in")?["completed"] as? Bool == true)
 
+            // The next day's check-in acknowledges this day: 7,400 steps of a 7,000 goal.
+            app.clock.advance(by: Self.day)
+            let next = try await app.request(.post, "/api/streaks/checkin", token: try await Self.token(app), json: ["mood": 3, "energy": 3])
+            let acknowledged = try #require(try next.jsonObject()["previousDay"] as? [String: Any])
+            #expect(acknowledged["steps"] as? Int == 7400)
+            #expect(acknowledged["goalPercent"] as? Int == 105)
+
             let unknown = try await app.request(.put, "/api/goals/daily/nope/progress", token: try await Self.token(app), json: ["value": 1])
             #expect(unknown.status == .notFound)
         }

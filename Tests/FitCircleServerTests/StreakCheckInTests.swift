@@ -55,7 +55,12 @@ struct StreakCheckInTests {
 
             let day6 = try await Self.checkIn(app).jsonObject()
             #expect((day6["streak"] as? [String: Any])?["current"] as? Int == 5)
-            #expect((day6["previousDay"] as? [String: Any])?["date"] as? String == "2026-03-06")
+            let acknowledged = try #require(day6["previousDay"] as? [String: Any])
+            #expect(acknowledged["date"] as? String == "2026-03-06")
+            #expect(acknowledged["steps"] as? Int == 0)
+            #expect(acknowledged["stepGoal"] as? Int == 7000)
+            #expect(acknowledged["goalPercent"] as? Int == 0)
+            #expect(acknowledged["sentiment"] as? String == "great")
             app.clock.advance(by: Self.day)
             #expect(try await (Self.checkIn(app).jsonObject()["streak"] as? [String: Any])?["current"] as? Int == 6)
             // The frozen day added nothing, so the seventh streak day is the following Monday, in a new

@@ -164,6 +164,12 @@ public struct Goals: Sendable {
 
     // MARK: Planning and progress
 
+    /// The step goal of `date`, planned now if that day's goals never were (the check-in's look back at yesterday).
+    func stepGoal(on date: LocalDate, of user: User, in tx: Transaction) async throws -> Goal? {
+        try await self.plan(.daily, start: date, of: user, in: tx, replacing: false)
+        return try await tx.goals(of: user.id, span: .daily, from: date, to: date).first { $0.kind == .steps }
+    }
+
     /// Stores the period's planned goals that are missing; with `replacing`, also re-plans the targets of
     /// goals not yet completed.
     private func plan(_ span: Goal.Span, start: LocalDate, of user: User, in tx: Transaction, replacing: Bool) async throws {

@@ -8,13 +8,15 @@ public struct Streaks: Sendable {
     let store: Store
     let profile: RuleProfile
     let activities: Activities
+    let goals: Goals
     let clock: WallClock
     let keeper: StreakKeeper
 
-    init(store: Store, profile: RuleProfile, activities: Activities, clock: WallClock) {
+    init(store: Store, profile: RuleProfile, activities: Activities, goals: Goals, clock: WallClock) {
         self.store = store
         self.profile = profile
         self.activities = activities
+        self.goals = goals
         self.clock = clock
         self.keeper = StreakKeeper(profile: profile)
     }
@@ -37,6 +39,10 @@ public struct Streaks: Sendable {
         public var late: Bool
         /// The day before the check-in's, as the user acknowledges it.
         public var previousDay: DailyTracking
+        /// That day's step goal, when the profile sets one.
+        public var previousDayStepGoal: Double?
+        /// How the user said they feel about that day.
+        public var sentiment: CheckIn.Sentiment?
         public var summary: Summary
         /// The milestone this check-in reached.
         public var milestone: StreakPolicy.Milestone?
@@ -164,6 +170,7 @@ public struct Streaks: Sendable {
             let view = try await self.keeper.refresh(account, in: tx, now: now)
             let previous = date.adding(days: -1)
             let previousDay = try await tx.days(of: user, from: previous, to: previous).first ?? DailyTracking(date: previous)
+            let previousGoal = try await self.goals.stepGoal(on: previous, of: account, in: tx)
             let checkedDay = try await tx.days(of: user, from: date, to: date).first
             // A late claim closes a past period: its milestone is in the ledger. Today's shows in the standing.
             let closed = try await tx.streakEntries(of: user, from: Streak.period(of: date, policy: self.profile.streaks, weekStartsOn: self.profile.week.startsOn), to: view.today)
@@ -174,6 +181,8 @@ public struct Streaks: Sendable {
                 date: date,
                 late: checkedDay?.checkedInLate ?? false,
                 previousDay: previousDay,
+                previousDayStepGoal: previousGoal?.target,
+                sentiment: input.checkIn.sentiment,
                 summary: try await self.summary(of: account, view: view, in: tx),
                 milestone: milestone ?? closed.compactMap(\.milestone).last,
                 comeback: view.standing.comeback || closed.contains(where: \.comeback)

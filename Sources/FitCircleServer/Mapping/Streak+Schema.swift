@@ -38,7 +38,13 @@ extension Components.Schemas.CheckInResult {
         self.init(
             date: result.date.iso,
             late: result.late,
-            previousDay: .init(date: result.previousDay.date.iso, steps: result.previousDay.steps),
+            previousDay: .init(
+                date: result.previousDay.date.iso,
+                steps: result.previousDay.steps,
+                stepGoal: result.previousDayStepGoal.map { Int($0) },
+                goalPercent: result.previousDayStepGoal.flatMap { $0 > 0 ? Int(Double(result.previousDay.steps) * 100 / $0) : nil },
+                sentiment: result.sentiment.map(mapped)
+            ),
             streak: .init(result.summary),
             milestone: result.milestone.map { .init(count: $0.count, badge: $0.badge) },
             comeback: result.comeback,

@@ -14,4 +14,23 @@ fi
 
 # Build every product first: the crash-durability tests start the real `fitcircle` binary.
 swift build --build-tests
-swift test --disable-xctest "$@"
+
+# The suite takes about a minute. A run that has not ended after 15 minutes is stuck: it is stopped, the
+# tests that never finished are named, and the suite runs once more. (Guard against an intermittent hang
+# seen twice under heavy load on 2026-11-22 and not yet explained; a failing test is never retried.)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+for attempt in 1 2; do
+    set +e
+    timeout -k 10 900 swift test --disable-xctest "$@" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    set -e
+    [ "$status" = 124 ] || [ "$status" = 137 ] || exit "$status"
+    pkill -f fitcirclePackageTests.xctest || true
+    echo "Test run stuck after 15 minutes (attempt $attempt). Tests that never finished:" >&2
+    grep -o 'Test [A-Za-z0-9_]*([^)]*) started' "$log" | sed 's/ started$//' | sort -u > "$log.started"
+    grep -oE '[✔✘] Test [A-Za-z0-9_]*\([^)]*\)' "$log" | sed 's/^[^ ]* //' | sort -u > "$log.finished"
+    comm -23 "$log.started" "$log.finished" >&2
+    rm -f "$log.started" "$log.finished"
+done
+exit 1

@@ -38,7 +38,7 @@ extension Goals {
     public func weeklySummary(of user: User.ID) async throws -> WeeklySummary {
         try await self.store.transaction { tx in
             let (account, today) = try await self.locked(user, in: tx)
-            let week = today.startOfWeek(startingOn: self.profile.week.startsOn).adding(days: -7)
+            let week = self.start(of: .weekly, holding: today).adding(days: -7)
             let summary = try await self.summary(of: account, week: week, in: tx)
             try await tx.markWeeklySummarySeen(of: user, week: week, at: self.clock.now())
             return summary
@@ -49,7 +49,7 @@ extension Goals {
     public func chooseWeekly(_ choice: WeeklySummary.Choice, for user: User.ID) async throws -> (summary: WeeklySummary, settings: TrainingSettings) {
         try await self.store.transaction { tx in
             let (account, today) = try await self.locked(user, in: tx)
-            let week = today.startOfWeek(startingOn: self.profile.week.startsOn).adding(days: -7)
+            let week = self.start(of: .weekly, holding: today).adding(days: -7)
             var summary = try await self.summary(of: account, week: week, in: tx)
             guard summary.reached, let dailyGoal = summary.options[choice] else {
                 throw DomainError.conflict(reason: "The weekly target of \(summary.target) was not reached (\(summary.reps)); there is nothing to choose.")

@@ -36,34 +36,18 @@ public struct Goals: Sendable {
 
     /// Today's goals in the user's zone, planned if this is the day's first read.
     public func daily(of user: User.ID) async throws -> Period {
-        try await self.store.transaction { tx in
-            let (account, today) = try await self.locked(user, in: tx)
-            try await self.plan(.daily, start: today, of: account, in: tx, replacing: false)
-            return try await self.period(.daily, start: today, of: account, in: tx)
-        }
+        try await self.current(.daily, of: user, replacing: false)
     }
 
     /// Plans today's goals again: targets of goals not yet completed follow the latest data and settings.
     public func generateDaily(of user: User.ID) async throws -> Period {
-        try await self.store.transaction { tx in
-            let (account, today) = try await self.locked(user, in: tx)
-            try await self.plan(.daily, start: today, of: account, in: tx, replacing: true)
-            return try await self.period(.daily, start: today, of: account, in: tx)
-        }
+        try await self.current(.daily, of: user, replacing: true)
     }
 
     /// The goals of the last `days` days (today included) that were planned, newest first.
     public func dailyHistory(of user: User.ID, days: Int) async throws -> [Period] {
         guard (1...90).contains(days) else { throw ValidationError(field: "days", reason: "must be between 1 and 90") }
-        return try await self.store.transaction { tx in
-            let (account, today) = try await self.locked(user, in: tx)
-            var periods: [Period] = []
-            for offset in 0..<days {
-                let period = try await self.period(.daily, start: today.adding(days: -offset), of: account, in: tx)
-                if !period.goals.isEmpty { periods.append(period) }
-            }
-            return periods
-        }
+        return try await self.history(.daily, of: user, count: days)
     }
 
     /// Records progress on one of today's goals as an input of the ledger: `value` is the day's total of the
@@ -130,36 +114,46 @@ public struct Goals: Sendable {
 
     /// This week's goals, planned if this is the week's first read.
     public func weekly(of user: User.ID) async throws -> Period {
-        try await self.store.transaction { tx in
-            let (account, today) = try await self.locked(user, in: tx)
-            let week = today.startOfWeek(startingOn: self.profile.week.startsOn)
-            try await self.plan(.weekly, start: week, of: account, in: tx, replacing: false)
-            return try await self.period(.weekly, start: week, of: account, in: tx)
-        }
+        try await self.current(.weekly, of: user, replacing: false)
     }
 
     public func generateWeekly(of user: User.ID) async throws -> Period {
-        try await self.store.transaction { tx in
-            let (account, today) = try await self.locked(user, in: tx)
-            let week = today.startOfWeek(startingOn: self.profile.week.startsOn)
-            try await self.plan(.weekly, start: week, of: account, in: tx, replacing: true)
-            return try await self.period(.weekly, start: week, of: account, in: tx)
-        }
+        try await self.current(.weekly, of: user, replacing: true)
     }
 
     /// The weekly goals of the last `weeks` weeks (this one included) that were planned, newest first.
     public func weeklyHistory(of user: User.ID, weeks: Int) async throws -> [Period] {
         guard (1...52).contains(weeks) else { throw ValidationError(field: "weeks", reason: "must be between 1 and 52") }
-        return try await self.store.transaction { tx in
+        return try await self.history(.weekly, of: user, count: weeks)
+    }
+
+    /// The current day's or week's goals, planned (or with `replacing`, planned again) first.
+    private func current(_ span: Goal.Span, of user: User.ID, replacing: Bool) async throws -> Period {
+        try await self.store.transaction { tx in
             let (account, today) = try await self.locked(user, in: tx)
-            let week = today.startOfWeek(startingOn: self.profile.week.startsOn)
+            let start = self.start(of: span, holding: today)
+            try await self.plan(span, start: start, of: account, in: tx, replacing: replacing)
+            return try await self.period(span, start: start, of: account, in: tx)
+        }
+    }
+
+    /// The last `count` days or weeks that had goals, newest first.
+    private func history(_ span: Goal.Span, of user: User.ID, count: Int) async throws -> [Period] {
+        try await self.store.transaction { tx in
+            let (account, today) = try await self.locked(user, in: tx)
+            let start = self.start(of: span, holding: today)
             var periods: [Period] = []
-            for offset in 0..<weeks {
-                let period = try await self.period(.weekly, start: week.adding(days: -7 * offset), of: account, in: tx)
+            for offset in 0..<count {
+                let period = try await self.period(span, start: start.adding(days: -offset * (span == .daily ? 1 : 7)), of: account, in: tx)
                 if !period.goals.isEmpty { periods.append(period) }
             }
             return periods
         }
+    }
+
+    /// The first day of the day or week holding `date`.
+    func start(of span: Goal.Span, holding date: LocalDate) -> LocalDate {
+        span == .daily ? date : date.startOfWeek(startingOn: self.profile.week.startsOn)
     }
 
     // MARK: Planning and progress

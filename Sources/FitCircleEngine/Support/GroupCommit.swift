@@ -4,14 +4,24 @@ import Synchronization
 /// transaction. An idle committer starts a job at once, so nobody waits for a timer; under load the groups
 /// grow by themselves, and the per-transaction costs (BEGIN, COMMIT, the fsync of a durable commit, the
 /// statements a group needs whatever its size) are shared by everyone in the group.
+///
+/// No task of its own does the writing: a submitter holding a runner slot writes its job together with the
+/// jobs waiting, answers them, then hands the slot to the oldest job still waiting, whose submitter writes
+/// the next group. Every waiting job is taken out of the queue and answered exactly once.
 final class GroupCommit<Job: Sendable, Output: Sendable>: Sendable {
     /// Writes a group and answers each job, in order.
     typealias Run = @Sendable ([Job]) async -> [Result<Output, any Error>]
 
+    /// What a waiting submitter is told: its answer, or that it holds a runner slot now.
+    private enum Turn: Sendable {
+        case answered(Result<Output, any Error>)
+        case lead
+    }
+
     private struct Waiting: Sendable {
         var job: Job
         var weight: Int
-        var continuation: CheckedContinuation<Output, any Error>
+        var continuation: CheckedContinuation<Turn, Never>
     }
 
     private struct State: Sendable {
@@ -34,46 +44,52 @@ final class GroupCommit<Job: Sendable, Output: Sendable>: Sendable {
     }
 
     func submit(_ job: Job, weight: Int) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            let startRunner = self.state.withLock { state in
-                state.queue.append(Waiting(job: job, weight: weight, continuation: continuation))
-                guard state.runners < self.runners else { return false }
+        let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
+            let leads = self.state.withLock { state in
+                guard state.runners < self.runners else {
+                    state.queue.append(Waiting(job: job, weight: weight, continuation: continuation))
+                    return false
+                }
                 state.runners += 1
                 return true
             }
-            if startRunner {
-                Task { await self.drain() }
-            }
+            if leads { continuation.resume(returning: .lead) }
+        }
+        switch turn {
+        case .answered(let result):
+            return try result.get()
+        case .lead:
+            return try await self.lead(with: job, weight: weight).get()
         }
     }
 
-    private func drain() async {
-        while let group = self.nextGroup() {
-            let results = await self.run(group.map(\.job))
-            precondition(results.count == group.count, "a group commit must answer every job")
-            for (waiting, result) in zip(group, results) {
-                waiting.continuation.resume(with: result)
-            }
-        }
-    }
-
-    /// The oldest waiting jobs up to the maximum weight, or nil (and this runner stops) when none wait.
-    private func nextGroup() -> [Waiting]? {
-        self.state.withLock { state in
-            guard !state.queue.isEmpty else {
-                state.runners -= 1
-                return nil
-            }
-            var weight = 0
+    /// Writes `job` with the oldest waiting jobs that fit, answers them, and passes the runner slot on.
+    private func lead(with job: Job, weight: Int) async -> Result<Output, any Error> {
+        let others = self.state.withLock { state in
+            var total = weight
             var count = 0
             for waiting in state.queue {
-                if count > 0 && weight + waiting.weight > self.maximumWeight { break }
-                weight += waiting.weight
+                if total + waiting.weight > self.maximumWeight { break }
+                total += waiting.weight
                 count += 1
             }
             let group = Array(state.queue.prefix(count))
             state.queue.removeFirst(count)
             return group
         }
+        let results = await self.run([job] + others.map(\.job))
+        precondition(results.count == others.count + 1, "a group commit must answer every job")
+        for (waiting, result) in zip(others, results.dropFirst()) {
+            waiting.continuation.resume(returning: .answered(result))
+        }
+        let next = self.state.withLock { state -> Waiting? in
+            guard !state.queue.isEmpty else {
+                state.runners -= 1
+                return nil
+            }
+            return state.queue.removeFirst()
+        }
+        next?.continuation.resume(returning: .lead)
+        return results[0]
     }
 }

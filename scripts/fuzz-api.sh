@@ -8,15 +8,29 @@ command -v schemathesis >/dev/null || pip install -q schemathesis >/dev/null 2>&
 swift build --product fitcircle >&2
 
 work=$(mktemp -d)
-port=$((20000 + RANDOM % 20000))
+# A port the kernel says is free, rather than a random guess that may collide.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 .build/debug/fitcircle serve --dev-login --port "$port" --database-url "sqlite://$work/fuzz.sqlite" \
     --profiles-dir profiles --log-level error >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 50); do curl -sf "localhost:$port/healthz" >/dev/null && break; sleep 0.2; done
+for _ in $(seq 300); do
+    curl -sf "localhost:$port/healthz" >/dev/null && break
+    kill -0 "$server" 2>/dev/null || break
+    sleep 0.2
+done
+if ! curl -sf "localhost:$port/healthz" >/dev/null; then
+    echo "fitcircle did not become healthy on port $port within 60 s; its log:" >&2
+    cat "$work/server.log" >&2
+    exit 1
+fi
 
-token=$(curl -sf -X POST "localhost:$port/api/auth/dev" -H 'Content-Type: application/json' \
-    -d '{"email": "fuzz@example.com"}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["accessToken"])')
+signin=$(curl -s -X POST "localhost:$port/api/auth/dev" -H 'Content-Type: application/json' -d '{"email": "fuzz@example.com"}')
+if ! token=$(printf '%s' "$signin" | python3 -c 'import json, sys; print(json.load(sys.stdin)["accessToken"])' 2>/dev/null); then
+    echo "dev sign-in failed: $signin; the server's log:" >&2
+    cat "$work/server.log" >&2
+    exit 1
+fi
 curl -sf -X PUT "localhost:$port/api/user/profile" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
     -d '{"displayName": "Fuzz", "age": 30, "weight": {"value": 70, "unit": "kg"}, "timeZone": "UTC"}' >/dev/null
 

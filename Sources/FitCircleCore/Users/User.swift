@@ -12,6 +12,11 @@ public struct User: Equatable, Sendable {
     /// Set when an operator disabled the account: its tokens stop working at once.
     public var disabledAt: Date?
 
+    /// The user's calendar day at `instant`, in their own time zone (UTC if the stored zone is unknown).
+    public func localDate(at instant: Date) -> LocalDate {
+        LocalDate(instant, in: TimeZone(identifier: self.profile.timeZone) ?? .gmt)
+    }
+
     /// What an account may do beyond its own data.
     public enum Role: String, CaseIterable, Equatable, Sendable, Codable {
         case member

@@ -44,8 +44,7 @@ extension Activities {
 
     /// The user's stored days from `from` to `to`; by default the last 7 days in the user's zone.
     public func days(of user: User, from: LocalDate?, to: LocalDate?) async throws -> [DailyTracking] {
-        let zone = TimeZone(identifier: user.profile.timeZone) ?? .gmt
-        let last = to ?? LocalDate(self.clock.now(), in: zone)
+        let last = to ?? user.localDate(at: self.clock.now())
         let first = from ?? last.adding(days: -6)
         var validator = Validator()
         validator.check(first <= last, "from", "must not be after to")

@@ -57,7 +57,7 @@ public struct Goals: Sendable {
         let (account, today, stored, day) = try await self.store.read { tx in
             guard let account = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
             guard let stored = try await tx.goal(of: user, id: goal) else { throw DomainError.notFound(resource: "goal", id: goal.rawValue) }
-            let today = LocalDate(now, in: Self.zone(of: account))
+            let today = account.localDate(at: now)
             return (account, today, stored, try await tx.days(of: user, from: today, to: today).first ?? DailyTracking(date: today))
         }
         guard stored.span == .daily, stored.period == today else {
@@ -221,15 +221,11 @@ public struct Goals: Sendable {
 
     /// 1 on the day the account was created, in the user's zone.
     private func accountDay(_ date: LocalDate, of user: User) -> Int {
-        date.days(since: LocalDate(user.createdAt, in: Self.zone(of: user))) + 1
+        date.days(since: user.localDate(at: user.createdAt)) + 1
     }
 
     func locked(_ user: User.ID, in tx: Transaction) async throws -> (User, LocalDate) {
         guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
-        return (account, LocalDate(self.clock.now(), in: Self.zone(of: account)))
-    }
-
-    static func zone(of user: User) -> TimeZone {
-        TimeZone(identifier: user.profile.timeZone) ?? .gmt
+        return (account, account.localDate(at: self.clock.now()))
     }
 }

@@ -33,8 +33,7 @@ struct StreakKeeper: Sendable {
     /// Closes what has ended and answers where the streak stands. `changedFrom` is the earliest day whose
     /// data changed; periods from there on are closed again.
     func refresh(_ user: User, in tx: Transaction, now: Date, changedFrom: LocalDate? = nil) async throws -> View {
-        let zone = TimeZone(identifier: user.profile.timeZone) ?? .gmt
-        let today = LocalDate(now, in: zone)
+        let today = user.localDate(at: now)
         let current = Streak.period(of: today, policy: self.policy, weekStartsOn: self.weekStart)
         let stored = try await tx.streak(of: user.id)
         var state = stored?.state ?? Streak()

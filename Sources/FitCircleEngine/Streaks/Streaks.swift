@@ -135,8 +135,7 @@ public struct Streaks: Sendable {
         let now = self.clock.now()
         let account = try await self.store.read { tx in try await tx.user(user) }
         guard let account else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
-        let zone = TimeZone(identifier: account.profile.timeZone) ?? .gmt
-        let today = LocalDate(now, in: zone)
+        let today = account.localDate(at: now)
         let date = input.date ?? today
         let grace = self.profile.streaks.checkInGraceDays
         var validator = Validator()
@@ -169,9 +168,10 @@ public struct Streaks: Sendable {
             let account = try await Self.lock(user, in: tx)
             let view = try await self.keeper.refresh(account, in: tx, now: now)
             let previous = date.adding(days: -1)
-            let previousDay = try await tx.days(of: user, from: previous, to: previous).first ?? DailyTracking(date: previous)
+            let days = try await tx.days(of: user, from: previous, to: date)
+            let previousDay = days.first { $0.date == previous } ?? DailyTracking(date: previous)
+            let checkedDay = days.first { $0.date == date }
             let previousGoal = try await self.goals.stepGoal(on: previous, of: account, in: tx)
-            let checkedDay = try await tx.days(of: user, from: date, to: date).first
             // A late claim closes a past period: its milestone is in the ledger. Today's shows in the standing.
             let closed = try await tx.streakEntries(of: user, from: Streak.period(of: date, policy: self.profile.streaks, weekStartsOn: self.profile.week.startsOn), to: view.today)
             let milestone = view.standing.met

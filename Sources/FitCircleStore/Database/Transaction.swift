@@ -1,4 +1,5 @@
 public import FitCircleCore
+import Foundation
 import SQLKit
 
 /// Everything a use case may read or write inside one transaction, grouped by feature in extensions
@@ -12,5 +13,16 @@ public struct Transaction: Sendable {
     /// without the other's event.
     public func lockUser(_ user: User.ID) async throws {
         _ = try await self.lockedUser(user)
+    }
+}
+
+extension Transaction {
+    /// A local-date column (ISO text on both databases).
+    static func date(_ row: any SQLRow, _ column: String) throws -> LocalDate {
+        let text = try row.decode(column: column, as: String.self)
+        guard let date = LocalDate(iso: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(column) holds '\(text)'"))
+        }
+        return date
     }
 }

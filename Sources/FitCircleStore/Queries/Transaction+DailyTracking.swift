@@ -64,23 +64,15 @@ extension Transaction {
             """
         ).all()
         for row in rows {
-            let text = try row.decode(column: "local_date", as: String.self)
-            guard let date = LocalDate(iso: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "daily_tracking.local_date holds '\(text)'"))
-            }
-            steps[UserDay(user: User.ID(try row.decode(column: "user_id", as: String.self)), date: date)] =
+            steps[UserDay(user: User.ID(try row.decode(column: "user_id", as: String.self)), date: try Self.date(row, "local_date"))] =
                 try row.decode(column: "steps", as: Int.self)
         }
         return steps
     }
 
     static func day(from row: any SQLRow) throws -> DailyTracking {
-        let text = try row.decode(column: "local_date", as: String.self)
-        guard let date = LocalDate(iso: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "daily_tracking.local_date holds '\(text)'"))
-        }
-        return DailyTracking(
-            date: date,
+        DailyTracking(
+            date: try Self.date(row, "local_date"),
             steps: try row.decode(column: "steps", as: Int.self),
             syncedSteps: try row.decode(column: "synced_steps", as: Int.self),
             manualSteps: try row.decode(column: "manual_steps", as: Int.self),

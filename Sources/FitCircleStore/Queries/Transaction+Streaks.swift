@@ -130,12 +130,4 @@ extension Transaction {
             milestone: milestone
         )
     }
-
-    static func date(_ row: any SQLRow, _ column: String) throws -> LocalDate {
-        let text = try row.decode(column: column, as: String.self)
-        guard let date = LocalDate(iso: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(column) holds '\(text)'"))
-        }
-        return date
-    }
 }

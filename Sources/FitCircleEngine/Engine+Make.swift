@@ -52,6 +52,7 @@ extension Engine {
             streaks: Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock),
             goals: goals,
             training: Training(store: store, clock: clock),
+            rewards: Rewards(store: store, profile: profile, clock: clock),
             idempotency: Idempotency(store: store, clock: clock),
             replay: Replay(store: store, profile: profile, clock: clock)
         )

@@ -9,6 +9,7 @@ public struct Engine: Sendable {
     public var streaks: Streaks
     public var goals: Goals
     public var training: Training
+    public var rewards: Rewards
     public var idempotency: Idempotency
     public var replay: Replay
 
@@ -20,6 +21,7 @@ public struct Engine: Sendable {
         streaks: Streaks,
         goals: Goals,
         training: Training,
+        rewards: Rewards,
         idempotency: Idempotency,
         replay: Replay
     ) {
@@ -30,6 +32,7 @@ public struct Engine: Sendable {
         self.streaks = streaks
         self.goals = goals
         self.training = training
+        self.rewards = rewards
         self.idempotency = idempotency
         self.replay = replay
     }

@@ -10,6 +10,7 @@ public struct RuleProfile: Equatable, Sendable, Codable {
     public var activities: Activities
     public var streaks: StreakPolicy
     public var goals: GoalPolicy
+    public var rewards: RewardPolicy
 
     public init(
         name: String,
@@ -20,7 +21,8 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         limits: Limits,
         activities: Activities,
         streaks: StreakPolicy,
-        goals: GoalPolicy
+        goals: GoalPolicy,
+        rewards: RewardPolicy
     ) {
         self.name = name
         self.description = description
@@ -31,6 +33,7 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         self.activities = activities
         self.streaks = streaks
         self.goals = goals
+        self.rewards = rewards
     }
 
     /// How raw activity becomes a day.

@@ -106,3 +106,19 @@ extension LocalDate {
     /// The first day of this date's month.
     public var startOfMonth: LocalDate { LocalDate(year: self.year, month: self.month, day: 1)! }
 }
+
+extension LocalDate {
+    /// The dates a `from`/`to` query asks for: by default the `defaultDays` ending `today`; at most
+    /// `maximumDays` in all.
+    public static func queried(
+        from: LocalDate?, to: LocalDate?, today: LocalDate, defaultDays: Int = 7, maximumDays: Int = 366
+    ) throws -> (first: LocalDate, last: LocalDate) {
+        let last = to ?? today
+        let first = from ?? last.adding(days: -(defaultDays - 1))
+        var validator = Validator()
+        validator.check(first <= last, "from", "must not be after to")
+        validator.check(last.days(since: first) < maximumDays, "to", "must be at most \(maximumDays) days after from")
+        try validator.throwIfInvalid()
+        return (first, last)
+    }
+}

@@ -44,12 +44,7 @@ extension Activities {
 
     /// The user's stored days from `from` to `to`; by default the last 7 days in the user's zone.
     public func days(of user: User, from: LocalDate?, to: LocalDate?) async throws -> [DailyTracking] {
-        let last = to ?? user.localDate(at: self.clock.now())
-        let first = from ?? last.adding(days: -6)
-        var validator = Validator()
-        validator.check(first <= last, "from", "must not be after to")
-        validator.check(last.days(since: first) < 366, "to", "must be at most 366 days after from")
-        try validator.throwIfInvalid()
+        let (first, last) = try LocalDate.queried(from: from, to: to, today: user.localDate(at: self.clock.now()))
         return try await self.store.read { tx in try await tx.days(of: user.id, from: first, to: last) }
     }
 

@@ -18,7 +18,8 @@ public struct Activities: Sendable {
         self.profile = profile
         self.ids = ids
         self.clock = clock
-        let ingest = Ingest(profile: profile, ids: ids, streaks: StreakKeeper(profile: profile))
+        let ingest = Ingest(
+            profile: profile, ids: ids, streaks: StreakKeeper(profile: profile), rewards: RewardKeeper(profile: profile, ids: ids))
         self.ingest = ingest
         // SQLite has one writer. PostgreSQL statements wait ~2 ms for their round trip on a loaded machine, so
         // a second group is written while the first waits (measured: 2 beat 1, 4 and 8; Benchmarks/README.md).
@@ -30,8 +31,8 @@ public struct Activities: Sendable {
 
     /// What became of one input.
     public enum Outcome: Equatable, Sendable {
-        /// Stored now.
-        case created(ActivityEvent)
+        /// Stored now, with what it earned when it earns anything.
+        case created(ActivityEvent, reward: Reward?)
         /// Sent before with the same client event id and content: nothing changed.
         case replayed(ActivityEvent)
         /// Refused, with why; nothing of it was stored.
@@ -39,7 +40,7 @@ public struct Activities: Sendable {
 
         public var event: ActivityEvent? {
             switch self {
-            case .created(let event), .replayed(let event): event
+            case .created(let event, _), .replayed(let event): event
             case .rejected: nil
             }
         }
@@ -112,6 +113,9 @@ public struct Activities: Sendable {
         try await self.ingest.recompute([UserDay(user: user.id, date: event.localDate)], in: tx, now: now)
         if self.ingest.streaks.matters(event.payload) {
             _ = try await self.ingest.streaks.refresh(user, in: tx, now: now, changedFrom: event.localDate)
+        }
+        if self.ingest.rewards.matters(event.payload, streaks: self.ingest.streaks) {
+            try await self.ingest.rewards.reverse(event, of: user, in: tx, now: now)
         }
     }
 }

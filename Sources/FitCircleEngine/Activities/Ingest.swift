@@ -20,6 +20,7 @@ struct Ingest: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
     let streaks: StreakKeeper
+    let rewards: RewardKeeper
 
     /// An input that passed validation, as the event it would store.
     private struct Candidate {
@@ -67,7 +68,7 @@ struct Ingest: Sendable {
             let representative = first[candidate.key]!
             if inserted.contains(representative.id) {
                 if representative.id == candidate.event.id {
-                    outcome = .created(candidate.event)
+                    outcome = .created(candidate.event, reward: nil)
                     touched.insert(UserDay(user: candidate.event.userID, date: candidate.event.localDate))
                 } else {
                     outcome = Self.judge(candidate.event, against: representative)
@@ -93,15 +94,37 @@ struct Ingest: Sendable {
             guard case .created = outcomes[candidate.submission][candidate.item] else { continue }
             streakChanges[candidate.event.userID] = min(streakChanges[candidate.event.userID] ?? candidate.event.localDate, candidate.event.localDate)
         }
+        var streaks: [User.ID: Streak] = [:]
         for (user, changedFrom) in streakChanges.sorted(by: { $0.key < $1.key }) {
-            _ = try await self.streaks.refresh(users[user]!, in: tx, now: now, changedFrom: changedFrom)
+            let view = try await self.streaks.refresh(users[user]!, in: tx, now: now, changedFrom: changedFrom)
+            streaks[user] = view.state
+            streaks[user]!.longest = view.standing.longest
         }
+        try await self.award(&outcomes, candidates, users: users, streaks: streaks, in: tx, now: now)
 
         return submissions.enumerated().map { index, submission in
             guard users[submission.user] != nil else {
                 return .failure(DomainError.notFound(resource: "user", id: submission.user.rawValue))
             }
             return .success(outcomes[index].map { $0! })
+        }
+    }
+
+    /// Credits the created inputs that earn points or move badges, user by user, each in input order.
+    private func award(
+        _ outcomes: inout [[Activities.Outcome?]], _ candidates: [Candidate], users: [User.ID: User], streaks: [User.ID: Streak],
+        in tx: Transaction, now: Date
+    ) async throws {
+        var created: [User.ID: [Candidate]] = [:]
+        for candidate in candidates where self.rewards.matters(candidate.event.payload, streaks: self.streaks) {
+            guard case .created = outcomes[candidate.submission][candidate.item] else { continue }
+            created[candidate.event.userID, default: []].append(candidate)
+        }
+        for (user, candidates) in created.sorted(by: { $0.key < $1.key }) {
+            let rewards = try await self.rewards.award(candidates.map(\.event), of: users[user]!, streak: streaks[user], in: tx, now: now)
+            for candidate in candidates {
+                outcomes[candidate.submission][candidate.item] = .created(candidate.event, reward: rewards[candidate.event.id])
+            }
         }
     }
 

@@ -3,7 +3,8 @@ public import FitCircleStore
 import Foundation
 
 /// Rebuilds every derived table from the events and reports where the stored state differs. Nothing is
-/// expected to differ: the tests use it as an oracle after every sequence of API calls.
+/// expected to differ: the tests use it as an oracle after every sequence of API calls. Days are rebuilt
+/// from their events; the points ledger is walked again line by line (`RewardAudit`).
 public struct Replay: Sendable {
     let store: Store
     let profile: RuleProfile
@@ -25,6 +26,25 @@ public struct Replay: Sendable {
             "user \(self.user) on \((self.stored ?? self.replayed)?.date.iso ?? "?"): stored \(self.stored.map { "\($0)" } ?? "nothing"), "
                 + "events make \(self.replayed.map { "\($0)" } ?? "nothing")"
         }
+    }
+
+    /// A user's points, level, counters or badges that are not what the ledger and the events make.
+    public struct RewardDifference: Equatable, Sendable, CustomStringConvertible {
+        public var user: User.ID
+        public var problem: String
+
+        public var description: String { "user \(self.user): \(self.problem)" }
+    }
+
+    /// Walks every user's points ledger again; the ledger is append-only, so differences are reported, not fixed.
+    public func rewardDifferences() async throws -> [RewardDifference] {
+        let audit = RewardAudit(profile: self.profile)
+        let users = try await self.store.read { try await $0.usersWithActivities() }
+        var differences: [RewardDifference] = []
+        for user in users {
+            differences += try await self.store.read { tx in try await audit.differences(of: user, in: tx) }.map { RewardDifference(user: user, problem: $0) }
+        }
+        return differences
     }
 
     /// Compares every stored day with the one its events make; with `fix`, stores the replayed days.

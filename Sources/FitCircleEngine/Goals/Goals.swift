@@ -11,6 +11,7 @@ public struct Goals: Sendable {
     let activities: Activities
     let ids: IDGenerator
     let clock: WallClock
+    var rewards: RewardKeeper { RewardKeeper(profile: self.profile, ids: self.ids) }
 
     /// A goal with its progress.
     public struct Progress: Equatable, Sendable {
@@ -212,6 +213,7 @@ public struct Goals: Sendable {
                 let now = self.clock.now()
                 try await tx.complete(goal.id, at: now)
                 goal.completedAt = now
+                try await self.rewards.creditGoalMet(goal, of: user, in: tx, now: now)
             }
             let breakdown = dates.map { date in (date: date, value: goal.progress(in: days.filter { $0.date == date }, activeDayMinimumSteps: minimum)) }
             progress.append(Progress(goal: goal, actual: actual, completed: goal.completedAt != nil, breakdown: breakdown))

@@ -58,10 +58,37 @@ public enum RuleProfileLoader {
             ((0...7).contains(streaks.checkInGraceDays), "streaks.checkInGraceDays", "expected 0 to 7, found \(streaks.checkInGraceDays)"),
             (streaks.milestones.allSatisfy { $0.count > 0 }, "streaks.milestones", "expected positive counts"),
         ]
-        for (valid, key, problem) in checks where !valid {
+        for (valid, key, problem) in checks + Self.rewardChecks(profile) where !valid {
             throw InvalidProfile(file: file, key: key, problem: problem)
         }
         return profile
+    }
+
+    /// The rewards section must agree with itself and with the streak's milestones, which are badges.
+    private static func rewardChecks(_ profile: RuleProfile) -> [(Bool, String, String)] {
+        let rewards = profile.rewards
+        let ids = rewards.badges.map(\.id)
+        let duplicate = Dictionary(grouping: ids, by: { $0 }).first { $0.value.count > 1 }?.key
+        let tiers = rewards.pushupCap?.tiers ?? []
+        var checks: [(Bool, String, String)] = [
+            (rewards.levels.base > 0 && rewards.levels.exponent > 0, "rewards.levels", "expected a positive base and exponent"),
+            (duplicate == nil, "rewards.badges", "expected unique ids, found '\(duplicate ?? "")' twice"),
+            (rewards.badges.allSatisfy { !$0.requirement.all.isEmpty && $0.requirement.all.allSatisfy { $0.atLeast > 0 } && $0.xp >= 0 },
+             "rewards.badges", "expected each requirement to count to at least 1 and each xp to be 0 or more"),
+            (tiers.isEmpty || (tiers[0].fromLevel == 1 && zip(tiers, tiers.dropFirst()).allSatisfy { $0.fromLevel < $1.fromLevel }),
+             "rewards.pushupCap.tiers", "expected tiers from level 1 in increasing order"),
+            (rewards.weeklyChallenge.map { $0.goalDays > 0 && $0.points >= 0 } ?? true, "rewards.weeklyChallenge", "expected positive goalDays"),
+            ((rewards.workouts?.dailyMaximum ?? 0) >= 0, "rewards.workouts.dailyMaximum", "expected 0 or more"),
+        ]
+        for milestone in profile.streaks.milestones {
+            let badge = rewards.badges.first { $0.name == milestone.badge }
+            checks.append((
+                badge?.requirement.all == [Badge.Condition(counter: .streak, atLeast: milestone.count)],
+                "rewards.badges",
+                "expected a badge named '\(milestone.badge)' with requirement { counter: streak, atLeast: \(milestone.count) } (a streak milestone)"
+            ))
+        }
+        return checks
     }
 
     private static func describe(_ error: DecodingError, file: String) -> InvalidProfile {

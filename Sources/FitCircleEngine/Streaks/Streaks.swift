@@ -82,12 +82,7 @@ public struct Streaks: Sendable {
         try await self.store.transaction { tx in
             let account = try await Self.lock(user, in: tx)
             let view = try await self.keeper.refresh(account, in: tx, now: self.clock.now())
-            let last = to ?? view.today
-            let first = from ?? last.adding(days: -29)
-            var validator = Validator()
-            validator.check(first <= last, "from", "must not be after to")
-            validator.check(last.days(since: first) < 731, "to", "must be at most two years after from")
-            try validator.throwIfInvalid()
+            let (first, last) = try LocalDate.queried(from: from, to: to, today: view.today, defaultDays: 30, maximumDays: 731)
             return try await tx.streakEntries(of: user, from: first, to: last)
         }
     }

@@ -9,7 +9,7 @@ extension API {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let outcome = try await self.engine.activities.record(try ActivityInput(body), for: try RequestCaller.required().userID)
         switch outcome {
-        case .created(let event): return .created(.init(body: .json(.init(event))))
+        case .created(let event, let reward): return .created(.init(body: .json(.init(event, reward: reward))))
         case .replayed(let event): return .ok(.init(body: .json(.init(event))))
         case .rejected: throw DomainError.conflict(reason: "The activity was refused.")
         }
@@ -63,7 +63,7 @@ extension API {
         )
         let events = try await self.engine.activities.activities(of: caller.userID, query: query)
         let next = events.count == limit ? events.last.map { ActivityCursor.encode(occurredAt: $0.occurredAt, id: $0.id) } : nil
-        return .ok(.init(body: .json(.init(items: events.map(Components.Schemas.Activity.init), nextCursor: next))))
+        return .ok(.init(body: .json(.init(items: events.map { Components.Schemas.Activity($0) }, nextCursor: next))))
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
@@ -77,11 +77,14 @@ extension API {
     }
 
     func getUserStats(_ input: Operations.GetUserStats.Input) async throws -> Operations.GetUserStats.Output {
-        let (totals, records) = try await self.engine.activities.statistics(of: try RequestCaller.required().userID)
+        let caller = try RequestCaller.required()
+        let (totals, records) = try await self.engine.activities.statistics(of: caller.userID)
+        let points = try await self.engine.rewards.stats(of: caller.user)
         return .ok(
             .init(
                 body: .json(
                     .init(
+                        points: .init(points, unit: self.engine.profile.rewards.unit),
                         totalDistanceMeters: totals.distanceMeters,
                         totalActivities: totals.activities,
                         totalSteps: totals.steps,
@@ -104,8 +107,8 @@ extension API {
 extension Components.Schemas.ActivityBatchItem {
     init(index: Int, outcome: Activities.Outcome, clientEventID: String) {
         switch outcome {
-        case .created(let event):
-            self.init(index: index, clientEventId: clientEventID, status: .created, activity: .init(event))
+        case .created(let event, let reward):
+            self.init(index: index, clientEventId: clientEventID, status: .created, activity: .init(event, reward: reward))
         case .replayed(let event):
             self.init(index: index, clientEventId: clientEventID, status: .replayed, activity: .init(event))
         case .rejected(_, .invalid(let error)):

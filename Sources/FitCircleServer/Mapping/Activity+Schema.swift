@@ -1,5 +1,6 @@
 import FitCircleAPI
 import FitCircleCore
+import FitCircleEngine
 import Foundation
 
 extension ActivityInput {
@@ -73,7 +74,7 @@ extension Workout {
 }
 
 extension Components.Schemas.Activity {
-    init(_ event: ActivityEvent) {
+    init(_ event: ActivityEvent, reward: Reward? = nil) {
         self.init(
             id: event.id.rawValue,
             clientEventId: event.clientEventID,
@@ -83,7 +84,8 @@ extension Components.Schemas.Activity {
             localDate: event.localDate.iso,
             source: mapped(event.source),
             receivedAt: event.receivedAt,
-            flags: event.flags
+            flags: event.flags,
+            reward: reward.map(Components.Schemas.Reward.init)
         )
         switch event.payload {
         case .steps(let totals):

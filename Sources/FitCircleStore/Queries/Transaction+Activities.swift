@@ -103,6 +103,18 @@ extension Transaction {
         return try await self.sql.raw(sql).all().map { try Self.activity(from: $0, decoder: decoder).event }
     }
 
+    /// Every event of these kinds a user recorded, deleted ones included (for replay).
+    public func activities(of user: User.ID, kinds: [ActivityKind]) async throws -> [StoredActivity] {
+        guard !kinds.isEmpty else { return [] }
+        let decoder = JSONDecoder()
+        return try await self.sql.raw(
+            """
+            SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue) AND kind IN (\(SQLList(kinds.map { SQLBind($0.rawValue) })))
+            ORDER BY id
+            """
+        ).all().map { try Self.activity(from: $0, decoder: decoder) }
+    }
+
     /// Marks an event deleted; the row stays so a replayed client id is recognised.
     public func deleteActivity(_ id: ActivityEvent.ID, of user: User.ID, at now: Date) async throws {
         try await self.sql.raw(

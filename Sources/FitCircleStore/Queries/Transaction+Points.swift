@@ -1,0 +1,230 @@
+public import FitCircleCore
+public import Foundation
+import SQLKit
+
+extension Transaction {
+    /// Appends lines to the user's points ledger. Each source key is credited once: a line whose key is
+    /// already there is an error, and the transaction must be rolled back.
+    public func append(_ lines: [PointsLine], of user: User.ID) async throws {
+        guard !lines.isEmpty else { return }
+        let rows = try lines.map { line -> SQLQueryString in
+            """
+            (\(bind: line.id.rawValue), \(bind: user.rawValue), \(bind: line.date.iso), \(bind: line.amount), \(bind: line.reason.rawValue),
+            \(bind: line.sourceKey), \(bind: line.sourceEventID?.rawValue), \(bind: line.multiplier), \(bind: line.counted), \(bind: line.excess),
+            \(bind: try Self.json(line.detail)), \(bind: line.createdAt))
+            """
+        }
+        let inserted = try await self.sql.raw(
+            """
+            INSERT INTO points_ledger (id, user_id, local_date, amount, reason, source_key, source_event_id, multiplier, counted, excess, detail, created_at)
+            VALUES \(rows.joined(separator: ", "))
+            ON CONFLICT (user_id, source_key) DO NOTHING
+            RETURNING id
+            """
+        ).all()
+        guard inserted.count == lines.count else { throw StoreError.conflict }
+    }
+
+    /// The source keys among `keys` the user was already credited for.
+    public func creditedSourceKeys(of user: User.ID, among keys: Set<String>) async throws -> Set<String> {
+        guard !keys.isEmpty else { return [] }
+        let list = SQLList(keys.sorted().map { SQLBind($0) })
+        return Set(try await self.sql.raw(
+            "SELECT source_key FROM points_ledger WHERE user_id = \(bind: user.rawValue) AND source_key IN (\(list))"
+        ).all().map { try $0.decode(column: "source_key", as: String.self) })
+    }
+
+    /// The user's ledger lines dated `from` to `to`, in ledger order.
+    public func pointsLines(of user: User.ID, from: LocalDate, to: LocalDate) async throws -> [PointsLine] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM points_ledger
+            WHERE user_id = \(bind: user.rawValue) AND local_date >= \(bind: from.iso) AND local_date <= \(bind: to.iso)
+            ORDER BY seq
+            """
+        ).all().map(Self.pointsLine(from:))
+    }
+
+    /// A page of the user's ledger, newest first, before the line numbered `before`.
+    public func pointsLines(of user: User.ID, before: Int64?, limit: Int) async throws -> [PointsLine] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM points_ledger
+            WHERE user_id = \(bind: user.rawValue) AND seq < \(bind: before ?? Int64.max)
+            ORDER BY seq DESC LIMIT \(bind: limit)
+            """
+        ).all().map(Self.pointsLine(from:))
+    }
+
+    /// Every line of the user's ledger, in ledger order (for replay).
+    public func allPointsLines(of user: User.ID) async throws -> [PointsLine] {
+        try await self.sql.raw("SELECT * FROM points_ledger WHERE user_id = \(bind: user.rawValue) ORDER BY seq").all().map(Self.pointsLine(from:))
+    }
+
+    /// The lines crediting `event`, reversals included.
+    public func pointsLines(of user: User.ID, crediting event: ActivityEvent.ID) async throws -> [PointsLine] {
+        try await self.sql.raw(
+            "SELECT * FROM points_ledger WHERE user_id = \(bind: user.rawValue) AND source_event_id = \(bind: event.rawValue) ORDER BY seq"
+        ).all().map(Self.pointsLine(from:))
+    }
+
+    public func rewardStats(of user: User.ID) async throws -> RewardStats? {
+        guard let row = try await self.sql.raw("SELECT * FROM reward_stats WHERE user_id = \(bind: user.rawValue)").first() else { return nil }
+        let counters = try JSONDecoder().decode([String: Int].self, from: Data(try row.decode(column: "counters", as: String.self).utf8))
+        return RewardStats(
+            totalPoints: try row.decode(column: "total_points", as: Int.self),
+            level: try row.decode(column: "level", as: Int.self),
+            counters: Dictionary(uniqueKeysWithValues: counters.compactMap { key, value in Badge.Counter(rawValue: key).map { ($0, value) } })
+        )
+    }
+
+    public func save(_ stats: RewardStats, of user: User.ID, at now: Date) async throws {
+        let counters = Dictionary(uniqueKeysWithValues: stats.counters.map { ($0.key.rawValue, $0.value) })
+        try await self.sql.raw(
+            """
+            INSERT INTO reward_stats (user_id, total_points, level, counters, updated_at)
+            VALUES (\(bind: user.rawValue), \(bind: stats.totalPoints), \(bind: stats.level), \(bind: try Self.json(counters)), \(bind: now))
+            ON CONFLICT (user_id) DO UPDATE SET total_points = excluded.total_points, level = excluded.level,
+                counters = excluded.counters, updated_at = excluded.updated_at
+            """
+        ).run()
+    }
+
+    /// The badges the user unlocked, oldest first.
+    public func unlockedBadges(of user: User.ID) async throws -> [UnlockedBadge] {
+        try await self.sql.raw("SELECT * FROM user_badges WHERE user_id = \(bind: user.rawValue) ORDER BY unlocked_at, badge_id").all().map { row in
+            UnlockedBadge(
+                badgeID: try row.decode(column: "badge_id", as: String.self),
+                name: try row.decode(column: "name", as: String.self),
+                date: try Self.date(row, "local_date"),
+                unlockedAt: try row.decode(column: "unlocked_at", as: Date.self)
+            )
+        }
+    }
+
+    /// Unlocks badges; a badge already unlocked is an error (the transaction must be rolled back).
+    public func insert(_ badges: [UnlockedBadge], of user: User.ID) async throws {
+        guard !badges.isEmpty else { return }
+        let rows = badges.map { badge -> SQLQueryString in
+            "(\(bind: user.rawValue), \(bind: badge.badgeID), \(bind: badge.name), \(bind: badge.date.iso), \(bind: badge.unlockedAt))"
+        }
+        let inserted = try await self.sql.raw(
+            """
+            INSERT INTO user_badges (user_id, badge_id, name, local_date, unlocked_at) VALUES \(rows.joined(separator: ", "))
+            ON CONFLICT (user_id, badge_id) DO NOTHING RETURNING badge_id
+            """
+        ).all()
+        guard inserted.count == badges.count else { throw StoreError.conflict }
+    }
+
+    public func badgeShowcase(of user: User.ID) async throws -> [String] {
+        try await self.sql.raw("SELECT badge_ids FROM badge_showcases WHERE user_id = \(bind: user.rawValue)").first().map {
+            try JSONDecoder().decode([String].self, from: Data(try $0.decode(column: "badge_ids", as: String.self).utf8))
+        } ?? []
+    }
+
+    public func saveBadgeShowcase(_ badges: [String], of user: User.ID, at now: Date) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO badge_showcases (user_id, badge_ids, updated_at) VALUES (\(bind: user.rawValue), \(bind: try Self.json(badges)), \(bind: now))
+            ON CONFLICT (user_id) DO UPDATE SET badge_ids = excluded.badge_ids, updated_at = excluded.updated_at
+            """
+        ).run()
+    }
+
+    /// How many users who recorded an activity since `since` hold each badge, and how many such users there are.
+    public func badgeHolders(activeSince since: Date) async throws -> (holders: [String: Int], activeUsers: Int) {
+        let active = "SELECT DISTINCT user_id FROM activity_events WHERE received_at >= "
+        let holders = try await self.sql.raw(
+            """
+            SELECT badge_id, COUNT(*) AS holders FROM user_badges
+            WHERE user_id IN (\(unsafeRaw: active)\(bind: since)) GROUP BY badge_id
+            """
+        ).all()
+        let count = try await self.sql.raw("SELECT COUNT(*) AS users FROM (\(unsafeRaw: active)\(bind: since)) AS active").first()
+        return (
+            Dictionary(uniqueKeysWithValues: try holders.map { (try $0.decode(column: "badge_id", as: String.self), try $0.decode(column: "holders", as: Int.self)) }),
+            try count?.decode(column: "users", as: Int.self) ?? 0
+        )
+    }
+
+    /// Records what happened (a level reached, a badge unlocked) for the feed and notifications.
+    public func insert(_ events: [RewardEvent], of user: User.ID) async throws {
+        guard !events.isEmpty else { return }
+        let rows = try events.map { event -> SQLQueryString in
+            """
+            (\(bind: event.id), \(bind: user.rawValue), \(bind: event.kind.rawValue), \(bind: event.date.iso), \(bind: try Self.json(event.data)),
+            \(bind: event.createdAt))
+            """
+        }
+        try await self.sql.raw("INSERT INTO reward_events (id, user_id, kind, local_date, data, created_at) VALUES \(rows.joined(separator: ", "))").run()
+    }
+
+    public func rewardEvents(of user: User.ID) async throws -> [RewardEvent] {
+        try await self.sql.raw("SELECT * FROM reward_events WHERE user_id = \(bind: user.rawValue) ORDER BY created_at, id").all().map { row in
+            RewardEvent(
+                id: try row.decode(column: "id", as: String.self),
+                kind: RewardEvent.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .badgeUnlocked,
+                date: try Self.date(row, "local_date"),
+                data: try JSONDecoder().decode([String: String].self, from: Data(try row.decode(column: "data", as: String.self).utf8)),
+                createdAt: try row.decode(column: "created_at", as: Date.self)
+            )
+        }
+    }
+
+    private static func pointsLine(from row: any SQLRow) throws -> PointsLine {
+        PointsLine(
+            id: PointsLine.ID(try row.decode(column: "id", as: String.self)),
+            date: try Self.date(row, "local_date"),
+            amount: try row.decode(column: "amount", as: Int.self),
+            reason: PointsLine.Reason(rawValue: try row.decode(column: "reason", as: String.self)) ?? .badge,
+            sourceKey: try row.decode(column: "source_key", as: String.self),
+            sourceEventID: try row.decode(column: "source_event_id", as: String?.self).map(ActivityEvent.ID.init),
+            multiplier: try row.decode(column: "multiplier", as: Double?.self),
+            counted: try row.decode(column: "counted", as: Int.self),
+            excess: try row.decode(column: "excess", as: Int.self),
+            detail: try JSONDecoder().decode(PointsLine.Detail.self, from: Data(try row.decode(column: "detail", as: String.self).utf8)),
+            createdAt: try row.decode(column: "created_at", as: Date.self),
+            sequence: try row.decode(column: "seq", as: Int64.self)
+        )
+    }
+}
+
+/// A badge a user holds, with the name it was unlocked under (dated badges such as "Weekly Challenge …").
+public struct UnlockedBadge: Equatable, Sendable {
+    public var badgeID: String
+    public var name: String
+    public var date: LocalDate
+    public var unlockedAt: Date
+
+    public init(badgeID: String, name: String, date: LocalDate, unlockedAt: Date) {
+        self.badgeID = badgeID
+        self.name = name
+        self.date = date
+        self.unlockedAt = unlockedAt
+    }
+}
+
+/// Something a user reached, kept for the feed and the notification engine.
+public struct RewardEvent: Equatable, Sendable {
+    public var id: String
+    public var kind: Kind
+    public var date: LocalDate
+    public var data: [String: String]
+    public var createdAt: Date
+
+    public init(id: String, kind: Kind, date: LocalDate, data: [String: String], createdAt: Date) {
+        self.id = id
+        self.kind = kind
+        self.date = date
+        self.data = data
+        self.createdAt = createdAt
+    }
+
+    public enum Kind: String, Sendable {
+        case levelReached = "level_reached"
+        case badgeUnlocked = "badge_unlocked"
+        case weeklyBonus = "weekly_bonus"
+        case weeklyChallengeCompleted = "weekly_challenge_completed"
+    }
+}

@@ -12,8 +12,13 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
+    @Flag(help: "Seed demo accounts (ana@, ben@, chloe@demo.fitcircle.dev) with three weeks of activity when they do not exist yet; implies --dev-login.")
+    var demo = false
+
     func run() async throws {
-        let runtime = try await Runtime(options: self.options)
+        var options = self.options
+        if self.demo { options.devLogin = true }
+        let runtime = try await Runtime(options: options)
         let configuration = runtime.configuration
         let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
         try await runtime.withStore { store in
@@ -27,6 +32,9 @@ struct Serve: AsyncParsableCommand {
                 clock: runtime.clock,
                 signingKey: configuration.signingKey
             )
+            if self.demo, try await DemoData.seed(engine, now: runtime.clock.now()) {
+                runtime.logger.info("Seeded the demo accounts", metadata: ["fitcircle.demo": "\(DemoData.accounts.map(\.email))"])
+            }
             let router = try buildRouter(engine: engine, store: store, maxBodyBytes: configuration.maxBodyBytes)
             let app = Application(
                 router: router,

@@ -180,6 +180,26 @@ struct PointsTests {
     }
 
     @Test(arguments: Backend.available)
+    func aBatchIsCreditedInOrderAndCannotBypassTheCap(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "pushups") { app async throws in
+            let occurredAt = ISO8601DateFormatter().string(from: app.clock.now)
+            let events = (1...10).map { number -> [String: Any] in
+                ["clientEventId": "b\(number)", "type": "workout", "occurredAt": occurredAt,
+                 "workout": ["type": "pushups", "durationSeconds": 60, "series": number, "reps": 10]]
+            }
+            for _ in 1...2 {  // the second time, every item is a replay and nothing more is credited
+                let response = try await app.request(.post, "/api/activities/batch", token: try await Self.token(app), json: ["events": events])
+                #expect(response.status == .ok, "\(response.text)")
+            }
+            let lines = try await app.store.read { tx in try await tx.allPointsLines(of: User.ID(try await Self.userID(app))) }
+            let series = lines.filter { $0.reason == .series }
+            #expect(series.map(\.counted) == [10, 10, 10, 10, 10, 10, 10, 5, 0, 0])
+            #expect(series.map(\.excess) == [0, 0, 0, 0, 0, 0, 0, 5, 10, 10])
+            try await Self.expectReplayAgrees(app)
+        }
+    }
+
+    @Test(arguments: Backend.available)
     func deletingASeriesTakesItsPointsBackWithAReversalLine(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
             let created = try await Self.series(app, "x", number: 1, reps: 20)

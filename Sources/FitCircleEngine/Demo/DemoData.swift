@@ -1,0 +1,57 @@
+public import FitCircleCore
+public import Foundation
+
+/// Demo accounts with three weeks of activity, so that someone trying FitCircle has something to click
+/// through (`fitcircle serve --demo`). Seeded once, through the same use cases as the API, dated back
+/// from now: steps, runs, push-up series, yesterday's and today's check-ins.
+public enum DemoData {
+    public static let accounts: [(email: String, name: String, timeZone: String)] = [
+        ("ana@demo.fitcircle.dev", "Ana", "Europe/Paris"),
+        ("ben@demo.fitcircle.dev", "Ben", "America/New_York"),
+        ("chloe@demo.fitcircle.dev", "Chloé", "Asia/Tokyo"),
+    ]
+
+    /// Seeds the accounts unless the first one already exists; answers whether it did.
+    public static func seed(_ engine: Engine, now: Date) async throws -> Bool {
+        for (index, account) in Self.accounts.enumerated() {
+            let signIn = try await engine.accounts.devSignIn(email: account.email, name: account.name, timeZone: account.timeZone)
+            if index == 0 && !signIn.isNewUser { return false }
+            let user = signIn.user.id
+            _ = try await engine.profiles.update(
+                user, with: ProfileInput(displayName: account.name, age: 28 + 5 * index, weight: 58 + 9 * Double(index), weightUnit: .kg, timeZone: account.timeZone))
+            _ = try await engine.activities.recordBatch(Self.history(of: index, zone: account.timeZone, now: now), for: user)
+            let yesterday = LocalDate(now, in: TimeZone(identifier: account.timeZone)!).adding(days: -1)
+            _ = try await engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 4, energy: 3, sentiment: .great), date: yesterday), for: user)
+            _ = try await engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 5, energy: 4, sentiment: .ok)), for: user)
+        }
+        return true
+    }
+
+    /// 21 days before today: a step total every day, a run every third day, two push-up series a day.
+    /// The figures vary by day and account but are the same on every seed.
+    static func history(of account: Int, zone: String, now: Date) -> [ActivityInput] {
+        var inputs: [ActivityInput] = []
+        for daysAgo in (1...21).reversed() {
+            let evening = now.addingTimeInterval(-Double(daysAgo) * 86_400)
+            let steps = 4_000 + (daysAgo * 1_237 + account * 2_911) % 8_000
+            inputs.append(
+                ActivityInput(
+                    clientEventID: "demo-steps-\(daysAgo)", occurredAt: evening, timeZone: zone, source: .healthkit,
+                    payload: .steps(StepTotals(steps: steps, distanceMeters: Double(steps) * 0.75))))
+            if (daysAgo + account) % 3 == 0 {
+                inputs.append(
+                    ActivityInput(
+                        clientEventID: "demo-run-\(daysAgo)", occurredAt: evening.addingTimeInterval(-3_600), timeZone: zone, source: .app,
+                        payload: .workout(Workout(type: .running, durationSeconds: Double(1_500 + 60 * (daysAgo % 10)), distanceMeters: 5_000))))
+            }
+            for series in 1...2 {
+                inputs.append(
+                    ActivityInput(
+                        clientEventID: "demo-pushups-\(daysAgo)-\(series)", occurredAt: evening.addingTimeInterval(-Double(series) * 600),
+                        timeZone: zone, source: .app,
+                        payload: .workout(Workout(type: .pushups, durationSeconds: 90, series: series, reps: 12 + 4 * account + series))))
+            }
+        }
+        return inputs
+    }
+}

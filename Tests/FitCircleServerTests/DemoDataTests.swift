@@ -1,0 +1,25 @@
+import FitCircleCore
+import FitCircleEngine
+import FitCircleTesting
+import Foundation
+import Testing
+
+/// `fitcircle serve --demo`: the demo accounts are seeded once, through the use cases, and agree with replay.
+struct DemoDataTests {
+    @Test(arguments: Backend.available, ["fitcircle", "pushups"])
+    func theDemoIsSeededOnceAndIsWhatItsEventsMake(_ backend: Backend, profile: String) async throws {
+        try await withTestApp(backend, profile: profile) { app async throws in
+            #expect(try await DemoData.seed(app.engine, now: app.clock.now))
+            #expect(try await DemoData.seed(app.engine, now: app.clock.now) == false)
+            let token = try await app.devSignIn(DemoData.accounts[0].email)["accessToken"] as! String
+            let days = try await app.request(.get, "/api/tracking/daily?from=2026-02-10&to=2026-03-02", token: token).jsonObject()
+            #expect((days["days"] as? [[String: Any]])?.count == 21)
+            let streak = try await app.request(.get, "/api/streaks/current", token: token).jsonObject()
+            #expect(profile != "fitcircle" || streak["current"] as? Int == 2)
+            let stats = try #require(try await app.request(.get, "/api/user/stats", token: token).jsonObject()["points"] as? [String: Any])
+            #expect((stats["totalPoints"] as? Int ?? 0) > 0)
+            #expect(try await app.engine.replay.run() == [])
+            #expect(try await app.engine.replay.rewardDifferences() == [])
+        }
+    }
+}

@@ -57,10 +57,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "FitCircleJobs",
+            dependencies: [
+                "FitCircleCore",
+                "FitCircleStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "FitCircleEngine",
             dependencies: [
                 "FitCircleCore",
                 "FitCircleStore",
+                "FitCircleJobs",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -102,6 +112,7 @@ let package = Package(
             dependencies: [
                 "FitCircleServer",
                 "FitCircleEngine",
+                "FitCircleJobs",
                 "FitCircleStore",
                 "FitCircleCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -157,6 +168,7 @@ let package = Package(
             dependencies: [
                 "FitCircleServer",
                 "FitCircleEngine",
+                "FitCircleJobs",
                 "FitCircleCore",
                 "FitCircleAPI",
                 "FitCircleTesting",

@@ -44,15 +44,17 @@ extension Engine {
         )
         let activities = Activities(store: store, profile: profile, ids: ids, clock: clock)
         let goals = Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock)
+        let streaks = Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock)
         return Engine(
             profile: profile,
             accounts: accounts,
             profiles: Profiles(store: store, blobs: blobs, profile: profile, clock: clock),
             activities: activities,
-            streaks: Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock),
+            streaks: streaks,
             goals: goals,
             training: Training(store: store, clock: clock),
             rewards: Rewards(store: store, profile: profile, clock: clock),
+            dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
             idempotency: Idempotency(store: store, clock: clock),
             replay: Replay(store: store, profile: profile, clock: clock)
         )

@@ -10,6 +10,7 @@ public struct Engine: Sendable {
     public var goals: Goals
     public var training: Training
     public var rewards: Rewards
+    public var dayRollover: DayRollover
     public var idempotency: Idempotency
     public var replay: Replay
 
@@ -22,6 +23,7 @@ public struct Engine: Sendable {
         goals: Goals,
         training: Training,
         rewards: Rewards,
+        dayRollover: DayRollover,
         idempotency: Idempotency,
         replay: Replay
     ) {
@@ -33,6 +35,7 @@ public struct Engine: Sendable {
         self.goals = goals
         self.training = training
         self.rewards = rewards
+        self.dayRollover = dayRollover
         self.idempotency = idempotency
         self.replay = replay
     }

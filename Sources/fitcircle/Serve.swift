@@ -1,5 +1,6 @@
 import ArgumentParser
 import FitCircleEngine
+import FitCircleJobs
 import FitCircleServer
 import FitCircleStore
 import FitCircleCore
@@ -52,8 +53,17 @@ struct Serve: AsyncParsableCommand {
                 },
                 logger: runtime.logger
             )
-            // Stops on SIGTERM or SIGINT: no new connections, in-flight requests finish, then the store closes.
-            try await app.runService()
+            // Durable jobs run beside the server on every node; the scheduler's tick is led by one node at a time.
+            let jobs = JobRunner(store: store, handlers: engine.dayRollover.handlers, clock: runtime.clock, logger: runtime.logger)
+            let scheduler = ZoneScheduler(store: store, schedules: DayRollover.schedules, clock: runtime.clock, logger: runtime.logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await jobs.run() }
+                group.addTask { await scheduler.run() }
+                // Stops on SIGTERM or SIGINT: no new connections, in-flight requests finish, then the jobs stop
+                // (a job cut short is leased again elsewhere once its lease expires) and the store closes.
+                try await app.runService()
+                group.cancelAll()
+            }
         }
     }
 }

@@ -3,7 +3,7 @@ public import FitCircleStore
 import Foundation
 
 /// Daily and weekly goals (spec 000, Features 1 and 2; spec 001, WEEKLY-01…04). A period's goals are
-/// planned on its first read (and by the midnight job of each zone once jobs exist); their progress is read
+/// planned on its first read (and at 00:00 local by `DayRollover`); their progress is read
 /// from the user's days, so it follows the ledger.
 public struct Goals: Sendable {
     let store: Store

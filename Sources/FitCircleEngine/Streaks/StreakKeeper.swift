@@ -3,7 +3,7 @@ import FitCircleStore
 import Foundation
 
 /// Keeps a user's streak ledger current inside the caller's transaction: closes the periods that ended
-/// since the last look (lazily on read; the scheduled close of each zone's midnight calls the same code),
+/// since the last look (lazily on read, and at 00:05 local by `DayRollover`, with the same code),
 /// and closes again from a changed day when late data arrives. Everything it reads is derived from the
 /// ledger of events (the user's days) and the freezes the user asked for, so closing twice changes nothing.
 struct StreakKeeper: Sendable {

@@ -294,6 +294,33 @@ enum Migrations {
                 .init("CREATE INDEX reward_events_user ON reward_events (user_id, created_at)"),
             ]
         ),
+        Migration(
+            version: 6,
+            name: "durable jobs",
+            statements: [
+                .init(
+                    """
+                    CREATE TABLE jobs (
+                        id TEXT PRIMARY KEY,
+                        kind TEXT NOT NULL,
+                        payload TEXT NOT NULL,
+                        dedupe_key TEXT NOT NULL UNIQUE,
+                        status TEXT NOT NULL,
+                        run_at TIMESTAMPTZ NOT NULL,
+                        attempts INTEGER NOT NULL,
+                        max_attempts INTEGER NOT NULL,
+                        lease_owner TEXT,
+                        lease_expires_at TIMESTAMPTZ,
+                        last_error TEXT,
+                        created_at TIMESTAMPTZ NOT NULL,
+                        finished_at TIMESTAMPTZ
+                    )
+                    """
+                ),
+                .init("CREATE INDEX jobs_due ON jobs (status, run_at)"),
+                .init("CREATE INDEX users_time_zone ON users (time_zone)"),
+            ]
+        ),
     ]
 
     private static let pointsLedgerColumns = """

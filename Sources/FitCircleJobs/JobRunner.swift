@@ -1,0 +1,78 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+public import Logging
+
+/// What runs a job of one kind. It must be idempotent: a job runs at least once, and again when its worker
+/// died before marking it done.
+public typealias JobHandler = @Sendable (JobRecord) async throws -> Void
+
+/// Claims due jobs from the queue and runs them. Any number of runners (nodes) may share one database:
+/// each job is leased to one of them, and a lease that expires (its runner died) frees the job for another.
+public struct JobRunner: Sendable {
+    let store: Store
+    let handlers: [String: JobHandler]
+    let clock: WallClock
+    let logger: Logger
+    /// This runner's name in the leases it holds.
+    public let owner: String
+    public var lease: TimeInterval = 120
+    public var backoff = Backoff()
+
+    public init(store: Store, handlers: [String: JobHandler], clock: WallClock, logger: Logger, owner: String = UUID().uuidString) {
+        self.store = store
+        self.handlers = handlers
+        self.clock = clock
+        self.logger = logger
+        self.owner = owner
+    }
+
+    /// Claims up to `limit` due jobs and runs them one after the other; answers how many ran.
+    @discardableResult
+    public func runDue(limit: Int = 20) async throws -> Int {
+        let now = self.clock.now()
+        let jobs = try await self.store.transaction { tx in
+            try await tx.claimJobs(limit: limit, owner: self.owner, leaseUntil: now.addingTimeInterval(self.lease), now: now)
+        }
+        for job in jobs {
+            await self.run(job)
+        }
+        return jobs.count
+    }
+
+    /// Runs until cancelled, looking for due jobs every `interval` when the queue is idle.
+    public func run(every interval: Duration = .seconds(1)) async {
+        while !Task.isCancelled {
+            do {
+                if try await self.runDue() > 0 { continue }
+            } catch {
+                self.logger.error("Claiming jobs failed", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    private func run(_ job: JobRecord) async {
+        do {
+            guard let handler = self.handlers[job.kind] else { throw UnknownJobKind(kind: job.kind) }
+            try await handler(job)
+            let kept = try await self.store.transaction { tx in try await tx.completeJob(job.id, owner: self.owner, at: self.clock.now()) }
+            if !kept { self.logger.warning("A job's lease expired while it ran", metadata: ["job": "\(job.id)", "kind": "\(job.kind)"]) }
+        } catch {
+            let retryAt = job.attempts < job.maxAttempts
+                ? self.clock.now().addingTimeInterval(self.backoff.delay(afterAttempt: job.attempts, random: Double.random(in: 0...1)))
+                : nil
+            self.logger.warning(
+                "A job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempts)", "error": "\(error)"])
+            try? await self.store.transaction { tx in
+                try await tx.failJob(job.id, owner: self.owner, error: "\(error)", retryAt: retryAt, at: self.clock.now())
+            }
+        }
+    }
+}
+
+/// A job of a kind no handler is registered for (a newer node queued it, or a kind was removed).
+public struct UnknownJobKind: Error, CustomStringConvertible {
+    public var kind: String
+    public var description: String { "no handler for jobs of kind '\(self.kind)'" }
+}

@@ -1,0 +1,112 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+public import Logging
+
+/// Something to do in every time zone at a local time: close yesterday's streaks at 00:05, plan the day's
+/// goals at 00:00, remind at 20:00.
+public struct ZoneSchedule: Equatable, Sendable {
+    public var kind: String
+    public var hour: Int
+    public var minute: Int
+
+    public init(kind: String, hour: Int, minute: Int) {
+        self.kind = kind
+        self.hour = hour
+        self.minute = minute
+    }
+}
+
+/// What a zone job is about: one zone's users on one local date, from the user after `after` on.
+public struct ZoneBatch: Codable, Equatable, Sendable {
+    public var zone: String
+    public var date: LocalDate
+    public var after: String?
+
+    public init(zone: String, date: LocalDate, after: String? = nil) {
+        self.zone = zone
+        self.date = date
+        self.after = after
+    }
+
+    /// The job that carries this batch; its dedupe key makes it once per kind, zone, date and page.
+    public func job(_ kind: String, runAt: Date, maxAttempts: Int = 8) throws -> JobRecord {
+        let key = "\(kind):\(self.zone):\(self.date.iso)" + (self.after.map { ":after:\($0)" } ?? "")
+        return JobRecord(
+            id: UUID().uuidString.lowercased(), kind: kind, payload: String(decoding: try JSONEncoder().encode(self), as: UTF8.self),
+            dedupeKey: key, runAt: runAt, maxAttempts: maxAttempts)
+    }
+
+    public init(_ job: JobRecord) throws {
+        self = try JSONDecoder().decode(ZoneBatch.self, from: Data(job.payload.utf8))
+    }
+}
+
+/// Each minute, one node (the leader of that tick) queues the zone jobs whose local time has come in each
+/// zone where users live. A tick missed (no node ran, a restart) is made up by the next one within
+/// `catchUp`; the jobs' dedupe keys make extra ticks, two leaders in a row or a DST hour that repeats
+/// harmless. On a spring-forward day a time that does not exist runs at the first local time after it.
+public struct ZoneScheduler: Sendable {
+    let store: Store
+    let clock: WallClock
+    let logger: Logger
+    public let schedules: [ZoneSchedule]
+    public var catchUp: TimeInterval = 6 * 3_600
+
+    public init(store: Store, schedules: [ZoneSchedule], clock: WallClock, logger: Logger) {
+        self.store = store
+        self.schedules = schedules
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// One tick; answers how many jobs were new (0 when another node leads this tick).
+    @discardableResult
+    public func tick() async throws -> Int {
+        let now = self.clock.now()
+        return try await self.store.transaction { tx in
+            guard try await tx.leadScheduler() else { return 0 }
+            var jobs: [JobRecord] = []
+            for zone in try await tx.userTimeZones() {
+                guard let timeZone = TimeZone(identifier: zone) else { continue }
+                for schedule in self.schedules {
+                    guard let (date, due) = Self.occurrence(of: schedule, in: timeZone, before: now), now.timeIntervalSince(due) < self.catchUp else {
+                        continue
+                    }
+                    jobs.append(try ZoneBatch(zone: zone, date: date).job(schedule.kind, runAt: due))
+                }
+            }
+            return try await tx.enqueue(jobs, at: now)
+        }
+    }
+
+    /// Ticks every minute until cancelled.
+    public func run(every interval: Duration = .seconds(60)) async {
+        while !Task.isCancelled {
+            do {
+                try await self.tick()
+            } catch {
+                self.logger.error("The scheduler's tick failed", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// The latest local date on which `schedule`'s time has come by `now` in `zone`, and the instant it
+    /// came (today's if it has passed, else yesterday's).
+    public static func occurrence(of schedule: ZoneSchedule, in zone: TimeZone, before now: Date) -> (LocalDate, Date)? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let today = LocalDate(now, in: zone)
+        for date in [today, today.adding(days: -1)] {
+            // `.nextTime`: a local time skipped by a DST change resolves to the first instant after the gap.
+            guard let instant = calendar.nextDate(
+                after: date.start(in: zone).addingTimeInterval(-1), matching: DateComponents(hour: schedule.hour, minute: schedule.minute),
+                matchingPolicy: .nextTime),
+                LocalDate(instant, in: zone) == date
+            else { continue }
+            if instant <= now { return (date, instant) }
+        }
+        return nil
+    }
+}

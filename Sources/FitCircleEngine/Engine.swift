@@ -11,6 +11,7 @@ public struct Engine: Sendable {
     public var training: Training
     public var rewards: Rewards
     public var dayRollover: DayRollover
+    public var notifications: Notifications
     public var idempotency: Idempotency
     public var replay: Replay
 
@@ -24,6 +25,7 @@ public struct Engine: Sendable {
         training: Training,
         rewards: Rewards,
         dayRollover: DayRollover,
+        notifications: Notifications,
         idempotency: Idempotency,
         replay: Replay
     ) {
@@ -36,6 +38,7 @@ public struct Engine: Sendable {
         self.training = training
         self.rewards = rewards
         self.dayRollover = dayRollover
+        self.notifications = notifications
         self.idempotency = idempotency
         self.replay = replay
     }

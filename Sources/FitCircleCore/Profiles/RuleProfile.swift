@@ -11,6 +11,7 @@ public struct RuleProfile: Equatable, Sendable, Codable {
     public var streaks: StreakPolicy
     public var goals: GoalPolicy
     public var rewards: RewardPolicy
+    public var notifications: NotificationCatalog
 
     public init(
         name: String,
@@ -22,7 +23,8 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         activities: Activities,
         streaks: StreakPolicy,
         goals: GoalPolicy,
-        rewards: RewardPolicy
+        rewards: RewardPolicy,
+        notifications: NotificationCatalog
     ) {
         self.name = name
         self.description = description
@@ -34,6 +36,7 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         self.streaks = streaks
         self.goals = goals
         self.rewards = rewards
+        self.notifications = notifications
     }
 
     /// How raw activity becomes a day.

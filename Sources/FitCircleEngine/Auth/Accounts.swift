@@ -91,6 +91,7 @@ public struct Accounts: Sendable {
                     createdAt: now
                 )
                 try await tx.insert(user, provider: provider, subject: subject)
+                try await tx.save(NotificationPreferences.defaults, of: user.id, at: now)
             }
             guard user.disabledAt == nil else { throw DomainError.forbidden(reason: "This account is disabled.") }
             let session = Session(id: self.ids.make(), userID: user.id, createdAt: now)

@@ -58,14 +58,14 @@ public enum RuleProfileLoader {
             ((0...7).contains(streaks.checkInGraceDays), "streaks.checkInGraceDays", "expected 0 to 7, found \(streaks.checkInGraceDays)"),
             (streaks.milestones.allSatisfy { $0.count > 0 }, "streaks.milestones", "expected positive counts"),
         ]
-        for (valid, key, problem) in checks + Self.rewardChecks(profile) where !valid {
+        for (valid, key, problem) in checks + Self.consistencyChecks(profile) where !valid {
             throw InvalidProfile(file: file, key: key, problem: problem)
         }
         return profile
     }
 
-    /// The rewards section must agree with itself and with the streak's milestones, which are badges.
-    private static func rewardChecks(_ profile: RuleProfile) -> [(Bool, String, String)] {
+    /// The rewards and notifications sections must agree with themselves, and the streak's milestones are badges.
+    private static func consistencyChecks(_ profile: RuleProfile) -> [(Bool, String, String)] {
         let rewards = profile.rewards
         let ids = rewards.badges.map(\.id)
         let duplicate = Dictionary(grouping: ids, by: { $0 }).first { $0.value.count > 1 }?.key
@@ -80,6 +80,11 @@ public enum RuleProfileLoader {
             (rewards.weeklyChallenge.map { $0.goalDays > 0 && $0.points >= 0 } ?? true, "rewards.weeklyChallenge", "expected positive goalDays"),
             ((rewards.workouts?.dailyMaximum ?? 0) >= 0, "rewards.workouts.dailyMaximum", "expected 0 or more"),
         ]
+        let types = profile.notifications.types.map(\.type)
+        let twice = Dictionary(grouping: types, by: { $0 }).first { $0.value.count > 1 }?.key
+        checks.append((twice == nil, "notifications.types", "expected unique types, found '\(twice ?? "")' twice"))
+        checks.append((
+            profile.notifications.types.allSatisfy { !$0.channels.isEmpty }, "notifications.types", "expected at least one channel for each type"))
         for milestone in profile.streaks.milestones {
             let badge = rewards.badges.first { $0.name == milestone.badge }
             checks.append((

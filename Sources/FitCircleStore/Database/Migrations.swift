@@ -321,6 +321,21 @@ enum Migrations {
                 .init("CREATE INDEX users_time_zone ON users (time_zone)"),
             ]
         ),
+        Migration(
+            version: 7,
+            name: "notification preferences",
+            statements: [
+                .init(
+                    """
+                    CREATE TABLE notification_preferences (
+                        user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+                        preferences TEXT NOT NULL,
+                        updated_at TIMESTAMPTZ NOT NULL
+                    )
+                    """
+                ),
+            ]
+        ),
     ]
 
     private static let pointsLedgerColumns = """

@@ -1,0 +1,103 @@
+import Foundation
+
+/// The ways a notification can reach a user.
+public enum NotificationChannel: String, Hashable, Sendable, Codable, CaseIterable {
+    case push, email
+    case inApp = "in_app"
+}
+
+/// Every notification type an app sends (the profile's `notifications` section) and the budget they share.
+public struct NotificationCatalog: Equatable, Sendable, Codable {
+    /// At most this many non-critical notifications a user's local day and week, all types together.
+    public var nonCriticalPerDay: Int
+    public var nonCriticalPerWeek: Int
+    public var types: [NotificationType]
+
+    public init(nonCriticalPerDay: Int = 3, nonCriticalPerWeek: Int = 15, types: [NotificationType] = []) {
+        self.nonCriticalPerDay = nonCriticalPerDay
+        self.nonCriticalPerWeek = nonCriticalPerWeek
+        self.types = types
+    }
+
+    public subscript(type: String) -> NotificationType? { self.types.first { $0.type == type } }
+}
+
+/// One notification type: who decides, how it may be sent, when, how often, and what it says.
+public struct NotificationType: Equatable, Sendable, Codable {
+    public var type: String
+    /// A critical type cannot be turned off and is outside the daily budget (it still waits out quiet hours).
+    public var critical: Bool
+    /// Where it goes by default.
+    public var channels: [NotificationChannel]
+    /// Sent by email instead when the user has no push device.
+    public var emailFallback: Bool
+    /// Its local time when scheduled (`null` for those sent as things happen).
+    public var at: LocalTime?
+    /// Its time follows the user's daily reminder time, or their habitual time when learned.
+    public var personalised: Bool
+    public var perDay: Int?
+    public var perWeek: Int?
+    public var perHour: Int?
+    /// Dropped when the day's goal is already met (a reminder to do what is done).
+    public var unlessGoalMet: Bool
+    /// May be gathered into one digest when the user chose so.
+    public var digestible: Bool
+    public var title: String
+    /// With `{variables}` filled from the trigger's data.
+    public var body: String
+    public var deepLink: String?
+
+    public init(
+        type: String, critical: Bool = false, channels: [NotificationChannel] = [.push, .inApp], emailFallback: Bool = false, at: LocalTime? = nil,
+        personalised: Bool = false, perDay: Int? = nil, perWeek: Int? = nil, perHour: Int? = nil, unlessGoalMet: Bool = false,
+        digestible: Bool = false, title: String, body: String, deepLink: String? = nil
+    ) {
+        self.type = type
+        self.critical = critical
+        self.channels = channels
+        self.emailFallback = emailFallback
+        self.at = at
+        self.personalised = personalised
+        self.perDay = perDay
+        self.perWeek = perWeek
+        self.perHour = perHour
+        self.unlessGoalMet = unlessGoalMet
+        self.digestible = digestible
+        self.title = title
+        self.body = body
+        self.deepLink = deepLink
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case type, critical, channels, emailFallback, at, personalised, perDay, perWeek, perHour, unlessGoalMet, digestible, title, body, deepLink
+    }
+
+    /// Only `type`, `title` and `body` are required in a profile.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            type: try container.decode(String.self, forKey: .type),
+            critical: try container.decodeIfPresent(Bool.self, forKey: .critical) ?? false,
+            channels: try container.decodeIfPresent([NotificationChannel].self, forKey: .channels) ?? [.push, .inApp],
+            emailFallback: try container.decodeIfPresent(Bool.self, forKey: .emailFallback) ?? false,
+            at: try container.decodeIfPresent(LocalTime.self, forKey: .at),
+            personalised: try container.decodeIfPresent(Bool.self, forKey: .personalised) ?? false,
+            perDay: try container.decodeIfPresent(Int.self, forKey: .perDay),
+            perWeek: try container.decodeIfPresent(Int.self, forKey: .perWeek),
+            perHour: try container.decodeIfPresent(Int.self, forKey: .perHour),
+            unlessGoalMet: try container.decodeIfPresent(Bool.self, forKey: .unlessGoalMet) ?? false,
+            digestible: try container.decodeIfPresent(Bool.self, forKey: .digestible) ?? false,
+            title: try container.decode(String.self, forKey: .title),
+            body: try container.decode(String.self, forKey: .body),
+            deepLink: try container.decodeIfPresent(String.self, forKey: .deepLink)
+        )
+    }
+
+    /// The body with `{name}` replaced by `data["name"]`; unknown variables stay as written.
+    public func render(_ data: [String: String]) -> (title: String, body: String) {
+        func fill(_ template: String) -> String {
+            data.reduce(template) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value) }
+        }
+        return (fill(self.title), fill(self.body))
+    }
+}

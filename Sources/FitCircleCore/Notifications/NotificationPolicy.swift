@@ -1,0 +1,127 @@
+public import Foundation
+
+/// A notification some trigger wants to send.
+public struct NotificationCandidate: Equatable, Sendable {
+    public var type: String
+    /// One per user, type and local date (or per trigger event): the same candidate is never sent twice.
+    public var dedupeKey: String
+    public var data: [String: String]
+
+    public init(type: String, dedupeKey: String, data: [String: String] = [:]) {
+        self.type = type
+        self.dedupeKey = dedupeKey
+        self.data = data
+    }
+}
+
+/// What the policy knows about the user when it decides.
+public struct NotificationContext: Equatable, Sendable {
+    public var now: Date
+    public var timeZone: TimeZone
+    public var hasPushDevice: Bool
+    public var hasEmail: Bool
+    /// Non-critical notifications sent this local day and week, all types.
+    public var sentToday: Int
+    public var sentThisWeek: Int
+    /// Of this type: this local day, this week, the last hour.
+    public var sentOfTypeToday: Int
+    public var sentOfTypeThisWeek: Int
+    public var sentOfTypeLastHour: Int
+    public var goalMetToday: Bool
+    public var lastActiveAt: Date?
+
+    public init(
+        now: Date, timeZone: TimeZone, hasPushDevice: Bool = true, hasEmail: Bool = true, sentToday: Int = 0, sentThisWeek: Int = 0,
+        sentOfTypeToday: Int = 0, sentOfTypeThisWeek: Int = 0, sentOfTypeLastHour: Int = 0, goalMetToday: Bool = false, lastActiveAt: Date? = nil
+    ) {
+        self.now = now
+        self.timeZone = timeZone
+        self.hasPushDevice = hasPushDevice
+        self.hasEmail = hasEmail
+        self.sentToday = sentToday
+        self.sentThisWeek = sentThisWeek
+        self.sentOfTypeToday = sentOfTypeToday
+        self.sentOfTypeThisWeek = sentOfTypeThisWeek
+        self.sentOfTypeLastHour = sentOfTypeLastHour
+        self.goalMetToday = goalMetToday
+        self.lastActiveAt = lastActiveAt
+    }
+}
+
+/// What becomes of a candidate, and why.
+public enum NotificationDecision: Equatable, Sendable {
+    case sendNow([NotificationChannel])
+    case deferUntil(Date, reason: String)
+    case drop(reason: String)
+}
+
+/// The decision, pure. The rules apply in this order, and the first that decides wins:
+/// 1. an unknown type is dropped;
+/// 2. channels: the type's channels the user allows (a critical type ignores the per-type switches, and
+///    keeps the in-app channel whatever the master switches say); push needs a device, else email when
+///    the type falls back to it; none left → dropped;
+/// 3. quiet hours defer to the window's end (never drop, critical included);
+/// 4. the weekend pause drops non-critical types on Saturday and Sunday;
+/// 5. "goal already met" drops types that remind of it;
+/// 6. a user active in the app in the last 15 minutes does not get non-critical pushes (dropped);
+/// 7. the type's caps (per hour, day, week) drop;
+/// 8. the shared budget (non-critical per day and week) drops;
+/// 9. a type the user gathers into a digest is deferred to their reminder time;
+/// 10. otherwise it is sent now.
+public enum NotificationPolicy {
+    public static let activeWindow: TimeInterval = 15 * 60
+
+    public static func decide(
+        _ candidate: NotificationCandidate, catalog: NotificationCatalog, preferences: NotificationPreferences, context: NotificationContext
+    ) -> NotificationDecision {
+        guard let kind = catalog[candidate.type] else { return .drop(reason: "unknown type '\(candidate.type)'") }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = context.timeZone
+        let parts = calendar.dateComponents([.hour, .minute, .weekday], from: context.now)
+        let local = LocalTime(hour: parts.hour!, minute: parts.minute!)!
+
+        var channels = kind.channels.filter { channel in
+            kind.critical ? (channel == .inApp || preferences.isOn(channel)) : preferences.allows(kind.type, on: channel)
+        }
+        if channels.contains(.push) && !context.hasPushDevice {
+            channels.removeAll { $0 == .push }
+            if kind.emailFallback && (kind.critical ? preferences.isOn(.email) : preferences.allows(kind.type, on: .email)) {
+                channels.append(.email)
+            }
+        }
+        if !context.hasEmail { channels.removeAll { $0 == .email } }
+        channels = NotificationChannel.allCases.filter(channels.contains)
+        guard !channels.isEmpty else { return .drop(reason: "no channel left: the user turned them off or has no device") }
+
+        if preferences.isQuiet(at: local) {
+            return .deferUntil(Self.next(preferences.quietEnd, after: context.now, calendar: calendar), reason: "quiet hours until \(preferences.quietEnd)")
+        }
+        if !kind.critical && preferences.pauseWeekends && (parts.weekday == 1 || parts.weekday == 7) {
+            return .drop(reason: "non-critical notifications are paused on weekends")
+        }
+        if kind.unlessGoalMet && context.goalMetToday {
+            return .drop(reason: "the day's goal is already met")
+        }
+        if !kind.critical, let active = context.lastActiveAt, context.now.timeIntervalSince(active) < Self.activeWindow, active <= context.now {
+            return .drop(reason: "the user was active in the app in the last 15 minutes")
+        }
+        for (limit, sent, span) in [(kind.perHour, context.sentOfTypeLastHour, "hour"), (kind.perDay, context.sentOfTypeToday, "day"),
+                                    (kind.perWeek, context.sentOfTypeThisWeek, "week")] {
+            if let limit, sent >= limit { return .drop(reason: "at most \(limit) '\(kind.type)' a \(span)") }
+        }
+        if !kind.critical {
+            if context.sentToday >= catalog.nonCriticalPerDay { return .drop(reason: "the day's budget of \(catalog.nonCriticalPerDay) is spent") }
+            if context.sentThisWeek >= catalog.nonCriticalPerWeek { return .drop(reason: "the week's budget of \(catalog.nonCriticalPerWeek) is spent") }
+        }
+        if kind.digestible && preferences.digest.contains(kind.type) && local != preferences.reminderTime {
+            return .deferUntil(Self.next(preferences.reminderTime, after: context.now, calendar: calendar), reason: "gathered into the digest")
+        }
+        return .sendNow(channels)
+    }
+
+    /// The next instant at or after `now` when the local clock shows `time` (DST gaps resolve forward).
+    static func next(_ time: LocalTime, after now: Date, calendar: Calendar) -> Date {
+        calendar.nextDate(after: now.addingTimeInterval(-1), matching: DateComponents(hour: time.hour, minute: time.minute, second: 0), matchingPolicy: .nextTime)
+            ?? now
+    }
+}

@@ -1,0 +1,80 @@
+/// What a user chose about notifications (spec 000, Feature 8): one model for every channel and type.
+public struct NotificationPreferences: Equatable, Sendable, Codable {
+    /// Master switches.
+    public var push: Bool
+    public var email: Bool
+    public var inApp: Bool
+    /// Per type and channel; a pair not listed is on.
+    public var types: [String: [NotificationChannel: Bool]]
+    /// When daily reminders come, 06:00–23:00.
+    public var reminderTime: LocalTime
+    /// Do not disturb from `quietStart` to `quietEnd`; the window may wrap midnight.
+    public var quietStart: LocalTime
+    public var quietEnd: LocalTime
+    /// No non-critical notifications on Saturdays and Sundays.
+    public var pauseWeekends: Bool
+    /// Types the user wants gathered into one digest instead of one by one.
+    public var digest: Set<String>
+
+    public init(
+        push: Bool = true, email: Bool = true, inApp: Bool = true, types: [String: [NotificationChannel: Bool]] = [:],
+        reminderTime: LocalTime = LocalTime(hour: 20, minute: 0)!, quietStart: LocalTime = LocalTime(hour: 22, minute: 0)!,
+        quietEnd: LocalTime = LocalTime(hour: 7, minute: 0)!, pauseWeekends: Bool = false, digest: Set<String> = []
+    ) {
+        self.push = push
+        self.email = email
+        self.inApp = inApp
+        self.types = types
+        self.reminderTime = reminderTime
+        self.quietStart = quietStart
+        self.quietEnd = quietEnd
+        self.pauseWeekends = pauseWeekends
+        self.digest = digest
+    }
+
+    /// The defaults every account starts with.
+    public static let defaults = NotificationPreferences()
+
+    /// The channel's master switch.
+    public func isOn(_ channel: NotificationChannel) -> Bool {
+        switch channel {
+        case .push: self.push
+        case .email: self.email
+        case .inApp: self.inApp
+        }
+    }
+
+    /// The master switch and the type's own switch for this channel.
+    public func allows(_ type: String, on channel: NotificationChannel) -> Bool {
+        self.isOn(channel) && self.types[type]?[channel] ?? true
+    }
+
+    /// Whether `time` falls in the do-not-disturb window (start included, end excluded).
+    public func isQuiet(at time: LocalTime) -> Bool {
+        guard self.quietStart != self.quietEnd else { return false }
+        return self.quietStart < self.quietEnd
+            ? time >= self.quietStart && time < self.quietEnd
+            : time >= self.quietStart || time < self.quietEnd
+    }
+
+    /// Every violation: an unknown type, a critical type turned off, a reminder time outside 06:00–23:00.
+    public func validate(against catalog: NotificationCatalog) throws {
+        var validator = Validator()
+        for (type, channels) in self.types.sorted(by: { $0.key < $1.key }) {
+            guard let entry = catalog[type] else {
+                validator.check(false, "types.\(type)", "is not a notification type of this app")
+                continue
+            }
+            for (channel, on) in channels.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where !on && entry.critical {
+                validator.check(false, "types.\(type).\(channel.rawValue)", "'\(type)' is critical and cannot be turned off")
+            }
+        }
+        for type in self.digest.sorted() {
+            validator.check(catalog[type]?.digestible ?? false, "digest", "'\(type)' cannot be gathered into a digest")
+        }
+        validator.check(
+            LocalTime(hour: 6, minute: 0)! <= self.reminderTime && self.reminderTime <= LocalTime(hour: 23, minute: 0)!,
+            "reminderTime", "must be between 06:00 and 23:00")
+        try validator.throwIfInvalid()
+    }
+}

@@ -1,0 +1,62 @@
+import FitCircleCore
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+/// `GET/PUT /api/notifications/preferences` (spec 000, Feature 8).
+struct NotificationPreferencesTests {
+    @Test(arguments: Backend.available)
+    func newAccountsStartWithTheDefaultsAndEveryTypeOfTheApp(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            let preferences = try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()
+            #expect(preferences["push"] as? Bool == true && preferences["email"] as? Bool == true && preferences["inApp"] as? Bool == true)
+            #expect(preferences["reminderTime"] as? String == "20:00")
+            #expect(preferences["quietHours"] as? [String: String] == ["start": "22:00", "end": "07:00"])
+            #expect(preferences["pauseWeekends"] as? Bool == false)
+            let types = try #require(preferences["types"] as? [[String: Any]])
+            #expect(types.compactMap { $0["type"] as? String } == app.engine.profile.notifications.types.map(\.type))
+            let reminder = try #require(types.first { $0["type"] as? String == "daily_checkin_reminder" })
+            #expect(reminder["critical"] as? Bool == true)
+            #expect(reminder["channels"] as? [String: Bool] == ["push": true, "inApp": true])
+            let stored = try await app.store.read { tx in
+                try await tx.notificationPreferences(of: User.ID(try #require((try await app.devSignIn()["user"] as? [String: Any])?["id"] as? String)))
+            }
+            #expect(stored == .defaults)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func changesAreSavedAndACriticalTypeCannotBeTurnedOff(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            let change: [String: Any] = [
+                "email": false, "reminderTime": "07:30", "quietHours": ["start": "23:00", "end": "06:30"], "pauseWeekends": true,
+                "types": [["type": "social_engagement", "channels": ["push": false], "digest": true]],
+            ]
+            let saved = try await app.request(.put, "/api/notifications/preferences", token: token, json: change)
+            #expect(saved.status == .ok, "\(saved.text)")
+            let again = try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()
+            #expect(again["email"] as? Bool == false)
+            #expect(again["reminderTime"] as? String == "07:30")
+            #expect(again["quietHours"] as? [String: String] == ["start": "23:00", "end": "06:30"])
+            #expect(again["pauseWeekends"] as? Bool == true)
+            let social = (again["types"] as? [[String: Any]])?.first { $0["type"] as? String == "social_engagement" }
+            #expect(social?["channels"] as? [String: Bool] == ["push": false, "inApp": true])
+            #expect(social?["digest"] as? Bool == true)
+
+            let refused = try await app.request(
+                .put, "/api/notifications/preferences", token: token,
+                json: ["pauseWeekends": false, "reminderTime": "05:00", "types": [["type": "daily_checkin_reminder", "channels": ["push": false]]]])
+            #expect(refused.status == .unprocessableContent)
+            let fields = (try refused.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+            #expect(fields == ["types.daily_checkin_reminder.push", "reminderTime"])
+            let badTime = try await app.request(.put, "/api/notifications/preferences", token: token, json: ["quietHours": ["start": "25:00", "end": "7"]])
+            #expect((try badTime.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } == ["quietHours.start", "quietHours.end"])
+            // Nothing of a refused change is kept.
+            #expect(try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()["pauseWeekends"] as? Bool == true)
+        }
+    }
+}

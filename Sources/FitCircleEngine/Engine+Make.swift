@@ -55,7 +55,7 @@ extension Engine {
             training: Training(store: store, clock: clock),
             rewards: Rewards(store: store, profile: profile, clock: clock),
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
-            notifications: Notifications(store: store, profile: profile, clock: clock),
+            notifications: Notifications(store: store, profile: profile, ids: ids, clock: clock),
             idempotency: Idempotency(store: store, clock: clock),
             replay: Replay(store: store, profile: profile, clock: clock)
         )

@@ -1,4 +1,5 @@
 public import FitCircleCore
+public import FitCircleJobs
 
 /// Every use case of FitCircle, grouped by feature. The HTTP layer holds one of these.
 public struct Engine: Sendable {
@@ -41,5 +42,12 @@ public struct Engine: Sendable {
         self.notifications = notifications
         self.idempotency = idempotency
         self.replay = replay
+    }
+}
+
+extension Engine {
+    /// Every durable job this engine can run.
+    public var jobHandlers: [String: JobHandler] {
+        self.dayRollover.handlers.merging(self.notifications.handlers) { first, _ in first }
     }
 }

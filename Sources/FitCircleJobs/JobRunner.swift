@@ -32,7 +32,8 @@ public struct JobRunner: Sendable {
     public func runDue(limit: Int = 20) async throws -> Int {
         let now = self.clock.now()
         let jobs = try await self.store.transaction { tx in
-            try await tx.claimJobs(limit: limit, owner: self.owner, leaseUntil: now.addingTimeInterval(self.lease), now: now)
+            try await tx.claimJobs(
+                kinds: Set(self.handlers.keys), limit: limit, owner: self.owner, leaseUntil: now.addingTimeInterval(self.lease), now: now)
         }
         for job in jobs {
             await self.run(job)
@@ -54,8 +55,7 @@ public struct JobRunner: Sendable {
 
     private func run(_ job: JobRecord) async {
         do {
-            guard let handler = self.handlers[job.kind] else { throw UnknownJobKind(kind: job.kind) }
-            try await handler(job)
+            try await self.handlers[job.kind]!(job)
             let kept = try await self.store.transaction { tx in try await tx.completeJob(job.id, owner: self.owner, at: self.clock.now()) }
             if !kept { self.logger.warning("A job's lease expired while it ran", metadata: ["job": "\(job.id)", "kind": "\(job.kind)"]) }
         } catch {
@@ -69,10 +69,4 @@ public struct JobRunner: Sendable {
             }
         }
     }
-}
-
-/// A job of a kind no handler is registered for (a newer node queued it, or a kind was removed).
-public struct UnknownJobKind: Error, CustomStringConvertible {
-    public var kind: String
-    public var description: String { "no handler for jobs of kind '\(self.kind)'" }
 }

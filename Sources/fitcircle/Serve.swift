@@ -54,7 +54,7 @@ struct Serve: AsyncParsableCommand {
                 logger: runtime.logger
             )
             // Durable jobs run beside the server on every node; the scheduler's tick is led by one node at a time.
-            let jobs = JobRunner(store: store, handlers: engine.dayRollover.handlers, clock: runtime.clock, logger: runtime.logger)
+            let jobs = JobRunner(store: store, handlers: engine.jobHandlers, clock: runtime.clock, logger: runtime.logger)
             let scheduler = ZoneScheduler(store: store, schedules: DayRollover.schedules, clock: runtime.clock, logger: runtime.logger)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await jobs.run() }

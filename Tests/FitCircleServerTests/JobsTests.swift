@@ -34,7 +34,7 @@ struct JobsTests {
 
             // Runner A claims k1 and dies before finishing: its lease holds k1 for 120 s.
             let claimed = try await app.store.transaction { tx in
-                try await tx.claimJobs(limit: 10, owner: "A", leaseUntil: now.addingTimeInterval(120), now: now)
+                try await tx.claimJobs(kinds: ["test"], limit: 10, owner: "A", leaseUntil: now.addingTimeInterval(120), now: now)
             }
             #expect(claimed.map(\.dedupeKey) == ["k1"])
             let seen = Seen()

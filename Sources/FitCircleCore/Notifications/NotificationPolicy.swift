@@ -6,11 +6,14 @@ public struct NotificationCandidate: Equatable, Sendable {
     /// One per user, type and local date (or per trigger event): the same candidate is never sent twice.
     public var dedupeKey: String
     public var data: [String: String]
+    /// The trigger knows the day's goal (or check-in) is already done.
+    public var goalMet: Bool
 
-    public init(type: String, dedupeKey: String, data: [String: String] = [:]) {
+    public init(type: String, dedupeKey: String, data: [String: String] = [:], goalMet: Bool = false) {
         self.type = type
         self.dedupeKey = dedupeKey
         self.data = data
+        self.goalMet = goalMet
     }
 }
 
@@ -74,11 +77,33 @@ public enum NotificationPolicy {
     public static func decide(
         _ candidate: NotificationCandidate, catalog: NotificationCatalog, preferences: NotificationPreferences, context: NotificationContext
     ) -> NotificationDecision {
+        self.explain(candidate, catalog: catalog, preferences: preferences, context: context).decision
+    }
+
+    /// The decision with the trail of rules it went through ("why did I (not) get this?").
+    public static func explain(
+        _ candidate: NotificationCandidate, catalog: NotificationCatalog, preferences: NotificationPreferences, context: NotificationContext
+    ) -> (decision: NotificationDecision, trail: [String]) {
+        var trail: [String] = []
+        let decision = Self.decide(candidate, catalog: catalog, preferences: preferences, context: context, trail: &trail)
+        switch decision {
+        case .sendNow(let channels): trail.append("sent now by \(channels.map(\.rawValue).joined(separator: ", "))")
+        case .deferUntil(let instant, let reason): trail.append("deferred until \(instant.formatted(.iso8601)): \(reason)")
+        case .drop(let reason): trail.append("dropped: \(reason)")
+        }
+        return (decision, trail)
+    }
+
+    private static func decide(
+        _ candidate: NotificationCandidate, catalog: NotificationCatalog, preferences: NotificationPreferences, context: NotificationContext,
+        trail: inout [String]
+    ) -> NotificationDecision {
         guard let kind = catalog[candidate.type] else { return .drop(reason: "unknown type '\(candidate.type)'") }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = context.timeZone
         let parts = calendar.dateComponents([.hour, .minute, .weekday], from: context.now)
         let local = LocalTime(hour: parts.hour!, minute: parts.minute!)!
+        trail.append("'\(kind.type)'\(kind.critical ? ", critical" : ""), at \(local) in \(context.timeZone.identifier)")
 
         var channels = kind.channels.filter { channel in
             kind.critical ? (channel == .inApp || preferences.isOn(channel)) : preferences.allows(kind.type, on: channel)
@@ -92,14 +117,16 @@ public enum NotificationPolicy {
         if !context.hasEmail { channels.removeAll { $0 == .email } }
         channels = NotificationChannel.allCases.filter(channels.contains)
         guard !channels.isEmpty else { return .drop(reason: "no channel left: the user turned them off or has no device") }
+        trail.append("channels allowed and reachable: \(channels.map(\.rawValue).joined(separator: ", "))")
 
         if preferences.isQuiet(at: local) {
             return .deferUntil(Self.next(preferences.quietEnd, after: context.now, calendar: calendar), reason: "quiet hours until \(preferences.quietEnd)")
         }
+        trail.append("outside quiet hours (\(preferences.quietStart)–\(preferences.quietEnd))")
         if !kind.critical && preferences.pauseWeekends && (parts.weekday == 1 || parts.weekday == 7) {
             return .drop(reason: "non-critical notifications are paused on weekends")
         }
-        if kind.unlessGoalMet && context.goalMetToday {
+        if kind.unlessGoalMet && (candidate.goalMet || context.goalMetToday) {
             return .drop(reason: "the day's goal is already met")
         }
         if !kind.critical, let active = context.lastActiveAt, context.now.timeIntervalSince(active) < Self.activeWindow, active <= context.now {
@@ -109,10 +136,12 @@ public enum NotificationPolicy {
                                     (kind.perWeek, context.sentOfTypeThisWeek, "week")] {
             if let limit, sent >= limit { return .drop(reason: "at most \(limit) '\(kind.type)' a \(span)") }
         }
+        trail.append("within the type's caps")
         if !kind.critical {
             if context.sentToday >= catalog.nonCriticalPerDay { return .drop(reason: "the day's budget of \(catalog.nonCriticalPerDay) is spent") }
             if context.sentThisWeek >= catalog.nonCriticalPerWeek { return .drop(reason: "the week's budget of \(catalog.nonCriticalPerWeek) is spent") }
         }
+        if !kind.critical { trail.append("within the budget: \(context.sentToday) of \(catalog.nonCriticalPerDay) today") }
         if kind.digestible && preferences.digest.contains(kind.type) && local != preferences.reminderTime {
             return .deferUntil(Self.next(preferences.reminderTime, after: context.now, calendar: calendar), reason: "gathered into the digest")
         }

@@ -1,20 +1,34 @@
 public import FitCircleCore
+public import FitCircleJobs
 public import FitCircleStore
 import Foundation
 
-/// The user's side of notifications: their preferences, checked against the profile's catalog.
+/// Notifications as the engine keeps them: the user's preferences, and every decision about a candidate
+/// (sent, deferred or dropped, with the trail of rules behind it), which is also the history and the
+/// in-app inbox. A send becomes outbox jobs, one per channel, for the transports; a deferral becomes a job
+/// that decides again when its time comes. A candidate's dedupe key is unique per user: however often a
+/// trigger fires, on however many nodes, it is decided once.
 public struct Notifications: Sendable {
     let store: Store
     let profile: RuleProfile
+    let ids: IDGenerator
     let clock: WallClock
 
-    public init(store: Store, profile: RuleProfile, clock: WallClock) {
+    /// The outbox: one job per notification and channel, run by the transports.
+    public static let deliver = "notification.deliver"
+    /// A deferred notification, decided again at the end of its wait.
+    public static let redecide = "notification.redecide"
+
+    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock) {
         self.store = store
         self.profile = profile
+        self.ids = ids
         self.clock = clock
     }
 
     public var catalog: NotificationCatalog { self.profile.notifications }
+
+    // MARK: Preferences
 
     /// The user's preferences (the defaults until they change any).
     public func preferences(of user: User.ID) async throws -> NotificationPreferences {
@@ -26,5 +40,164 @@ public struct Notifications: Sendable {
         try preferences.validate(against: self.catalog)
         try await self.store.transaction { tx in try await tx.save(preferences, of: user, at: self.clock.now()) }
         return preferences
+    }
+
+    // MARK: Devices
+
+    public func register(platform: PushDevice.Platform, token: String, environment: PushDevice.Environment, for user: User.ID) async throws -> PushDevice {
+        var validator = Validator()
+        validator.check(!token.isEmpty && token.count <= 4_096 && !token.contains(where: \.isWhitespace), "token", "must be the device token the platform gave")
+        try validator.throwIfInvalid()
+        let device = PushDevice(id: self.ids.make(), platform: platform, token: token, environment: environment, registeredAt: self.clock.now())
+        return try await self.store.transaction { tx in try await tx.register(device, of: user) }
+    }
+
+    public func deactivate(_ device: PushDevice.ID, of user: User.ID) async throws {
+        guard try await self.store.transaction({ tx in try await tx.deactivateDevice(device, of: user) }) else {
+            throw DomainError.notFound(resource: "device", id: device.rawValue)
+        }
+    }
+
+    // MARK: Deciding
+
+    /// Decides about `candidate` for `user` and keeps the decision; a dedupe key decided before answers
+    /// that first decision and changes nothing.
+    public func notify(_ candidate: NotificationCandidate, to user: User.ID) async throws -> NotificationRecord {
+        let now = self.clock.now()
+        return try await self.store.transaction { tx in
+            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            if let existing = try await tx.notification(withDedupeKey: candidate.dedupeKey, of: user) { return existing }
+            let (record, jobs) = try await self.decide(candidate, id: self.ids.make(), for: account, in: tx, now: now)
+            guard try await tx.insert(record, of: user) else { throw StoreError.conflict }
+            try await tx.enqueue(jobs, at: now)
+            return record
+        }
+    }
+
+    /// An operator's send: a catalog type to one user, through the same policy. Without a dedupe key it is
+    /// once per user, type and local date.
+    public func send(type: String, data: [String: String], dedupeKey: String?, to user: User.ID, by caller: Caller) async throws -> NotificationRecord {
+        guard caller.isOperator else { throw DomainError.forbidden(reason: "Only operators may send notifications.") }
+        guard self.catalog[type] != nil else { throw ValidationError(field: "type", reason: "is not a notification type of this app") }
+        guard let account = try await self.store.read({ tx in try await tx.user(user) }) else {
+            throw DomainError.notFound(resource: "user", id: user.rawValue)
+        }
+        let key = dedupeKey ?? "\(type):\(account.localDate(at: self.clock.now()).iso)"
+        return try await self.notify(NotificationCandidate(type: type, dedupeKey: key, data: data), to: user)
+    }
+
+    /// The job handlers of notifications that exist so far (the transports add `deliver`).
+    public var handlers: [String: JobHandler] {
+        [Self.redecide: { job in try await self.decideAgain(job) }]
+    }
+
+    private struct Reference: Codable {
+        var user: String
+        var notification: String
+        var channel: String?
+    }
+
+    /// A deferred notification when its wait is over: the same rules again, with what is true now.
+    private func decideAgain(_ job: JobRecord) async throws {
+        let reference = try JSONDecoder().decode(Reference.self, from: Data(job.payload.utf8))
+        let user = User.ID(reference.user)
+        let now = self.clock.now()
+        try await self.store.transaction { tx in
+            guard let account = try await tx.lockedUser(user),
+                let stored = try await tx.notification(NotificationRecord.ID(reference.notification), of: user), stored.status == .deferred
+            else { return }
+            let candidate = NotificationCandidate(type: stored.type, dedupeKey: stored.dedupeKey, data: stored.data)
+            var (record, jobs) = try await self.decide(candidate, id: stored.id, for: account, in: tx, now: now)
+            record.trail = stored.trail + record.trail
+            try await tx.redecide(record, of: user)
+            try await tx.enqueue(jobs, at: now)
+        }
+    }
+
+    private func decide(
+        _ candidate: NotificationCandidate, id: NotificationRecord.ID, for user: User, in tx: Transaction, now: Date
+    ) async throws -> (NotificationRecord, [JobRecord]) {
+        let zone = TimeZone(identifier: user.profile.timeZone) ?? .gmt
+        let today = user.localDate(at: now)
+        let dayStart = today.start(in: zone)
+        let weekStart = today.startOfWeek(startingOn: self.profile.week.startsOn).start(in: zone)
+        let sent = try await tx.sentNotifications(of: user.id, since: min(weekStart, now.addingTimeInterval(-3_600)))
+        let nonCritical = sent.filter { !$0.critical }
+        let ofType = sent.filter { $0.type == candidate.type }
+        let context = NotificationContext(
+            now: now, timeZone: zone,
+            hasPushDevice: !(try await tx.activeDevices(of: user.id)).isEmpty,
+            hasEmail: !user.email.hasSuffix(".invalid"),
+            sentToday: nonCritical.filter { $0.decidedAt >= dayStart }.count,
+            sentThisWeek: nonCritical.filter { $0.decidedAt >= weekStart }.count,
+            sentOfTypeToday: ofType.filter { $0.decidedAt >= dayStart }.count,
+            sentOfTypeThisWeek: ofType.filter { $0.decidedAt >= weekStart }.count,
+            sentOfTypeLastHour: ofType.filter { $0.decidedAt >= now.addingTimeInterval(-3_600) }.count,
+            lastActiveAt: try await tx.lastActivity(of: user.id)
+        )
+        let preferences = try await tx.notificationPreferences(of: user.id) ?? .defaults
+        let (decision, trail) = NotificationPolicy.explain(candidate, catalog: self.catalog, preferences: preferences, context: context)
+        let kind = self.catalog[candidate.type]
+        let text: (title: String, body: String) = kind?.render(candidate.data) ?? (candidate.type, "")
+        var record = NotificationRecord(
+            id: id, type: candidate.type, dedupeKey: candidate.dedupeKey, critical: kind?.critical ?? false, title: text.title, body: text.body,
+            deepLink: kind?.deepLink.map { link in candidate.data.reduce(link) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) } },
+            data: candidate.data, status: .dropped, reason: nil, channels: [], date: today, decidedAt: now, trail: trail)
+        var jobs: [JobRecord] = []
+        switch decision {
+        case .sendNow(let channels):
+            record.status = .sent
+            record.channels = channels
+            for channel in channels where channel != .inApp {
+                jobs.append(try self.job(Self.deliver, for: Reference(user: user.id.rawValue, notification: id.rawValue, channel: channel.rawValue),
+                                         key: "deliver:\(id):\(channel.rawValue)", at: now))
+            }
+        case .deferUntil(let instant, let reason):
+            record.status = .deferred
+            record.reason = reason
+            record.deliverAt = instant
+            jobs.append(try self.job(Self.redecide, for: Reference(user: user.id.rawValue, notification: id.rawValue),
+                                     key: "redecide:\(id):\(Int(instant.timeIntervalSince1970))", at: instant))
+        case .drop(let reason):
+            record.reason = reason
+        }
+        return (record, jobs)
+    }
+
+    private func job(_ kind: String, for reference: Reference, key: String, at: Date) throws -> JobRecord {
+        JobRecord(
+            id: self.ids.make(JobRecord.self).rawValue, kind: kind, payload: String(decoding: try JSONEncoder().encode(reference), as: UTF8.self),
+            dedupeKey: key, runAt: at, maxAttempts: 8)
+    }
+
+    // MARK: History and inbox
+
+    public func history(of user: User.ID, type: String?, channel: NotificationChannel?, limit: Int) async throws -> [NotificationRecord] {
+        guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
+        let records = try await self.store.read { tx in try await tx.notifications(of: user, type: type, limit: channel == nil ? limit : 500) }
+        return Array(records.filter { channel == nil || $0.channels.contains(channel!) }.prefix(limit))
+    }
+
+    /// The in-app notifications sent, newest first, and how many are unread.
+    public func inbox(of user: User.ID, limit: Int) async throws -> (items: [NotificationRecord], unread: Int) {
+        guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
+        let sent = try await self.store.read { tx in try await tx.notifications(of: user, status: .sent, limit: 500) }.filter {
+            $0.channels.contains(.inApp)
+        }
+        return (Array(sent.prefix(limit)), sent.filter { $0.readAt == nil }.count)
+    }
+
+    public func notification(_ id: NotificationRecord.ID, of user: User.ID) async throws -> NotificationRecord {
+        guard let record = try await self.store.read({ tx in try await tx.notification(id, of: user) }) else {
+            throw DomainError.notFound(resource: "notification", id: id.rawValue)
+        }
+        return record
+    }
+
+    /// Records that the user read, opened or acted on a notification (the first time counts).
+    public func mark(_ id: NotificationRecord.ID, _ mark: NotificationMark, by user: User.ID) async throws {
+        guard try await self.store.transaction({ tx in try await tx.mark(id, of: user, mark, at: self.clock.now()) }) else {
+            throw DomainError.notFound(resource: "notification", id: id.rawValue)
+        }
     }
 }

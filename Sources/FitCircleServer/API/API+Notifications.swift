@@ -1,6 +1,7 @@
 import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
+import FitCircleStore
 
 extension API {
     func getNotificationPreferences(_ input: Operations.GetNotificationPreferences.Input) async throws -> Operations.GetNotificationPreferences.Output {
@@ -17,5 +18,54 @@ extension API {
         let current = try await self.engine.notifications.preferences(of: caller.userID)
         let saved = try await self.engine.notifications.update(try current.applying(body), of: caller.userID)
         return .ok(.init(body: .json(.init(saved, catalog: self.engine.notifications.catalog))))
+    }
+
+    func registerDevice(_ input: Operations.RegisterDevice.Input) async throws -> Operations.RegisterDevice.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let device = try await self.engine.notifications.register(
+            platform: PushDevice.Platform(rawValue: body.platform.rawValue)!, token: body.token,
+            environment: body.environment.flatMap { PushDevice.Environment(rawValue: $0.rawValue) } ?? .production,
+            for: try RequestCaller.required().userID)
+        return .created(.init(body: .json(.init(device))))
+    }
+
+    func deactivateDevice(_ input: Operations.DeactivateDevice.Input) async throws -> Operations.DeactivateDevice.Output {
+        try await self.engine.notifications.deactivate(PushDevice.ID(input.path.id), of: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func getNotificationInbox(_ input: Operations.GetNotificationInbox.Input) async throws -> Operations.GetNotificationInbox.Output {
+        let inbox = try await self.engine.notifications.inbox(of: try RequestCaller.required().userID, limit: input.query.limit ?? 30)
+        return .ok(.init(body: .json(.init(items: inbox.items.map(Components.Schemas.Notification.init), unread: inbox.unread))))
+    }
+
+    func getNotificationHistory(_ input: Operations.GetNotificationHistory.Input) async throws -> Operations.GetNotificationHistory.Output {
+        let items = try await self.engine.notifications.history(
+            of: try RequestCaller.required().userID, type: input.query._type,
+            channel: input.query.channel.flatMap { NotificationChannel(rawValue: $0.rawValue) }, limit: input.query.limit ?? 30)
+        return .ok(.init(body: .json(.init(items: items.map(Components.Schemas.Notification.init)))))
+    }
+
+    func getNotificationWhy(_ input: Operations.GetNotificationWhy.Input) async throws -> Operations.GetNotificationWhy.Output {
+        let record = try await self.engine.notifications.notification(NotificationRecord.ID(input.path.id), of: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(notification: .init(record), trail: record.trail))))
+    }
+
+    func markNotification(_ input: Operations.MarkNotification.Input) async throws -> Operations.MarkNotification.Output {
+        let mark: NotificationMark = switch input.path.event {
+        case .read: .read
+        case .opened: .opened
+        case .action: .action
+        }
+        try await self.engine.notifications.mark(NotificationRecord.ID(input.path.id), mark, by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func sendNotification(_ input: Operations.SendNotification.Input) async throws -> Operations.SendNotification.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let record = try await self.engine.notifications.send(
+            type: body._type, data: body.data?.additionalProperties ?? [:], dedupeKey: body.dedupeKey, to: User.ID(body.userId),
+            by: try RequestCaller.required())
+        return .ok(.init(body: .json(.init(record))))
     }
 }

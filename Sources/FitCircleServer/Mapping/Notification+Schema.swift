@@ -54,3 +54,21 @@ extension NotificationPreferences {
         return next
     }
 }
+
+extension Components.Schemas.PushDevice {
+    init(_ device: PushDevice) {
+        self.init(
+            id: device.id.rawValue, platform: .init(rawValue: device.platform.rawValue)!, environment: .init(rawValue: device.environment.rawValue)!,
+            active: device.active, registeredAt: device.registeredAt)
+    }
+}
+
+extension Components.Schemas.Notification {
+    init(_ record: NotificationRecord) {
+        self.init(
+            id: record.id.rawValue, _type: record.type, critical: record.critical, title: record.title, body: record.body, deepLink: record.deepLink,
+            status: .init(rawValue: record.status.rawValue)!, reason: record.reason,
+            channels: record.channels.map { .init(rawValue: $0.rawValue)! }, date: record.date.iso, decidedAt: record.decidedAt,
+            deliverAt: record.deliverAt, readAt: record.readAt, openedAt: record.openedAt, actionAt: record.actionAt)
+    }
+}

@@ -54,16 +54,20 @@ extension Transaction {
         ).all().count
     }
 
-    /// Leases up to `limit` due jobs to `owner` until `leaseUntil`: pending jobs whose time has come and
-    /// whose lease (if a worker took them before and died) has expired. Other workers skip locked rows.
-    public func claimJobs(limit: Int, owner: String, leaseUntil: Date, now: Date) async throws -> [JobRecord] {
+    /// Leases up to `limit` due jobs of `kinds` to `owner` until `leaseUntil`: pending jobs whose time has
+    /// come and whose lease (if a worker took them before and died) has expired. Other workers skip locked
+    /// rows; a node never takes a kind it has no handler for (a newer node's, or one whose transport comes later).
+    public func claimJobs(kinds: Set<String>, limit: Int, owner: String, leaseUntil: Date, now: Date) async throws -> [JobRecord] {
+        guard !kinds.isEmpty else { return [] }
         let lock = self.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        let kindList = SQLList(kinds.sorted().map { SQLBind($0) })
         return try await self.sql.raw(
             """
             UPDATE jobs SET lease_owner = \(bind: owner), lease_expires_at = \(bind: leaseUntil), attempts = attempts + 1
             WHERE id IN (
                 SELECT id FROM jobs
-                WHERE status = 'pending' AND run_at <= \(bind: now) AND (lease_expires_at IS NULL OR lease_expires_at < \(bind: now))
+                WHERE status = 'pending' AND kind IN (\(kindList)) AND run_at <= \(bind: now)
+                    AND (lease_expires_at IS NULL OR lease_expires_at < \(bind: now))
                 ORDER BY run_at, id LIMIT \(bind: limit)\(unsafeRaw: lock)
             )
             RETURNING *

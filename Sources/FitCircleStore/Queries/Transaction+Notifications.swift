@@ -20,3 +20,150 @@ extension Transaction {
         ).run()
     }
 }
+
+extension Transaction {
+    /// Registers a device for the user; a token seen before (same platform) moves to this user, active again.
+    public func register(_ device: PushDevice, of user: User.ID) async throws -> PushDevice {
+        let row = try await self.sql.raw(
+            """
+            INSERT INTO push_devices (id, user_id, platform, token, environment, active, registered_at)
+            VALUES (\(bind: device.id.rawValue), \(bind: user.rawValue), \(bind: device.platform.rawValue), \(bind: device.token),
+                \(bind: device.environment.rawValue), TRUE, \(bind: device.registeredAt))
+            ON CONFLICT (platform, token) DO UPDATE SET user_id = excluded.user_id, environment = excluded.environment, active = TRUE,
+                registered_at = excluded.registered_at
+            RETURNING *
+            """
+        ).first()
+        return try Self.device(from: row!)
+    }
+
+    /// Deactivates one of the user's devices; false when it is not theirs.
+    public func deactivateDevice(_ id: PushDevice.ID, of user: User.ID) async throws -> Bool {
+        try await self.sql.raw(
+            "UPDATE push_devices SET active = FALSE WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue) RETURNING id"
+        ).all().count == 1
+    }
+
+    public func activeDevices(of user: User.ID) async throws -> [PushDevice] {
+        try await self.sql.raw("SELECT * FROM push_devices WHERE user_id = \(bind: user.rawValue) AND active ORDER BY registered_at, id").all()
+            .map(Self.device(from:))
+    }
+
+    /// Keeps a decision; false when one with the same dedupe key exists for the user (it is never made twice).
+    public func insert(_ record: NotificationRecord, of user: User.ID) async throws -> Bool {
+        try await self.sql.raw(
+            """
+            INSERT INTO notifications (id, user_id, type, dedupe_key, critical, title, body, deep_link, data, status, reason, channels,
+                local_date, decided_at, deliver_at, trail)
+            VALUES (\(bind: record.id.rawValue), \(bind: user.rawValue), \(bind: record.type), \(bind: record.dedupeKey), \(bind: record.critical),
+                \(bind: record.title), \(bind: record.body), \(bind: record.deepLink), \(bind: try Self.json(record.data)),
+                \(bind: record.status.rawValue), \(bind: record.reason), \(bind: try Self.json(record.channels)), \(bind: record.date.iso),
+                \(bind: record.decidedAt), \(bind: record.deliverAt), \(bind: try Self.json(record.trail)))
+            ON CONFLICT (user_id, dedupe_key) DO NOTHING RETURNING id
+            """
+        ).all().count == 1
+    }
+
+    /// Records a new decision about a deferred notification.
+    public func redecide(_ record: NotificationRecord, of user: User.ID) async throws {
+        try await self.sql.raw(
+            """
+            UPDATE notifications SET status = \(bind: record.status.rawValue), reason = \(bind: record.reason),
+                channels = \(bind: try Self.json(record.channels)), decided_at = \(bind: record.decidedAt), deliver_at = \(bind: record.deliverAt),
+                local_date = \(bind: record.date.iso), trail = \(bind: try Self.json(record.trail))
+            WHERE id = \(bind: record.id.rawValue) AND user_id = \(bind: user.rawValue)
+            """
+        ).run()
+    }
+
+    public func notification(_ id: NotificationRecord.ID, of user: User.ID) async throws -> NotificationRecord? {
+        try await self.sql.raw("SELECT * FROM notifications WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue)").first()
+            .map(Self.notification(from:))
+    }
+
+    public func notification(withDedupeKey key: String, of user: User.ID) async throws -> NotificationRecord? {
+        try await self.sql.raw("SELECT * FROM notifications WHERE dedupe_key = \(bind: key) AND user_id = \(bind: user.rawValue)").first()
+            .map(Self.notification(from:))
+    }
+
+    /// The user's most recent decisions, newest first, optionally of one type or status.
+    public func notifications(of user: User.ID, type: String? = nil, status: NotificationRecord.Status? = nil, limit: Int) async throws -> [NotificationRecord] {
+        var sql = SQLQueryString("SELECT * FROM notifications WHERE user_id = \(bind: user.rawValue)")
+        if let type { sql.appendInterpolation(unsafeRaw: " AND type = "); sql.appendInterpolation(bind: type) }
+        if let status { sql.appendInterpolation(unsafeRaw: " AND status = "); sql.appendInterpolation(bind: status.rawValue) }
+        sql.appendInterpolation(unsafeRaw: " ORDER BY decided_at DESC, id DESC LIMIT ")
+        sql.appendInterpolation(bind: limit)
+        return try await self.sql.raw(sql).all().map(Self.notification(from:))
+    }
+
+    /// Sent notifications since `since`: of every non-critical type, and of `type`.
+    public func sentNotifications(of user: User.ID, since: Date) async throws -> [(type: String, critical: Bool, decidedAt: Date)] {
+        try await self.sql.raw(
+            """
+            SELECT type, critical, decided_at FROM notifications
+            WHERE user_id = \(bind: user.rawValue) AND status = 'sent' AND decided_at >= \(bind: since)
+            """
+        ).all().map {
+            (try $0.decode(column: "type", as: String.self), try $0.decode(column: "critical", as: Bool.self), try $0.decode(column: "decided_at", as: Date.self))
+        }
+    }
+
+    /// Sets one of the read, opened or action instants once; false when the notification is not the user's.
+    public func mark(_ id: NotificationRecord.ID, of user: User.ID, _ column: NotificationMark, at now: Date) async throws -> Bool {
+        try await self.sql.raw(
+            """
+            UPDATE notifications SET \(unsafeRaw: column.rawValue) = COALESCE(\(unsafeRaw: column.rawValue), \(bind: now))
+            WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue) RETURNING id
+            """
+        ).all().count == 1
+    }
+
+    /// The latest instant the user recorded anything (the policy's "active in the app").
+    public func lastActivity(of user: User.ID) async throws -> Date? {
+        try await self.sql.raw(
+            "SELECT received_at FROM activity_events WHERE user_id = \(bind: user.rawValue) ORDER BY received_at DESC LIMIT 1"
+        ).first()?.decode(column: "received_at", as: Date.self)
+    }
+
+    private static func device(from row: any SQLRow) throws -> PushDevice {
+        PushDevice(
+            id: PushDevice.ID(try row.decode(column: "id", as: String.self)),
+            platform: PushDevice.Platform(rawValue: try row.decode(column: "platform", as: String.self)) ?? .ios,
+            token: try row.decode(column: "token", as: String.self),
+            environment: PushDevice.Environment(rawValue: try row.decode(column: "environment", as: String.self)) ?? .production,
+            active: try row.decode(column: "active", as: Bool.self),
+            registeredAt: try row.decode(column: "registered_at", as: Date.self)
+        )
+    }
+
+    private static func notification(from row: any SQLRow) throws -> NotificationRecord {
+        let decoder = JSONDecoder()
+        return NotificationRecord(
+            id: NotificationRecord.ID(try row.decode(column: "id", as: String.self)),
+            type: try row.decode(column: "type", as: String.self),
+            dedupeKey: try row.decode(column: "dedupe_key", as: String.self),
+            critical: try row.decode(column: "critical", as: Bool.self),
+            title: try row.decode(column: "title", as: String.self),
+            body: try row.decode(column: "body", as: String.self),
+            deepLink: try row.decode(column: "deep_link", as: String?.self),
+            data: try decoder.decode([String: String].self, from: Data(try row.decode(column: "data", as: String.self).utf8)),
+            status: NotificationRecord.Status(rawValue: try row.decode(column: "status", as: String.self)) ?? .dropped,
+            reason: try row.decode(column: "reason", as: String?.self),
+            channels: try decoder.decode([NotificationChannel].self, from: Data(try row.decode(column: "channels", as: String.self).utf8)),
+            date: try Self.date(row, "local_date"),
+            decidedAt: try row.decode(column: "decided_at", as: Date.self),
+            deliverAt: try row.decode(column: "deliver_at", as: Date?.self),
+            readAt: try row.decode(column: "read_at", as: Date?.self),
+            openedAt: try row.decode(column: "opened_at", as: Date?.self),
+            actionAt: try row.decode(column: "action_at", as: Date?.self),
+            trail: try decoder.decode([String].self, from: Data(try row.decode(column: "trail", as: String.self).utf8))
+        )
+    }
+}
+
+/// What the apps report about a notification.
+public enum NotificationMark: String, Sendable {
+    case read = "read_at"
+    case opened = "opened_at"
+    case action = "action_at"
+}

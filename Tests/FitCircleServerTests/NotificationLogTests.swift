@@ -1,0 +1,110 @@
+import FitCircleCore
+import FitCircleEngine
+import FitCircleJobs
+import FitCircleStore
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// Decisions kept once per dedupe key, the outbox, the in-app inbox, history and "why", through the API.
+struct NotificationLogTests {
+    static func operatorToken(_ app: TestApp) async throws -> String {
+        let token = try await app.onboardedUser("ops@example.com")
+        let id = try #require((try await app.devSignIn("ops@example.com")["user"] as? [String: Any])?["id"] as? String)
+        try await app.store.transaction { tx in try await tx.setRole(.operator, of: User.ID(id)) }
+        return token
+    }
+
+    static func anaID(_ app: TestApp) async throws -> String {
+        try #require((try await app.devSignIn()["user"] as? [String: Any])?["id"] as? String)
+    }
+
+    static func send(_ app: TestApp, _ type: String, key: String? = nil) async throws -> [String: Any] {
+        var body: [String: Any] = ["userId": try await Self.anaID(app), "type": type, "data": ["streak": "14"]]
+        if let key { body["dedupeKey"] = key }
+        let response = try await app.request(.post, "/api/notifications/send", token: try await Self.operatorToken(app), json: body)
+        #expect(response.status == .ok, "\(response.text)")
+        return try response.jsonObject()
+    }
+
+    @Test(arguments: Backend.available)
+    func aSendIsDecidedOnceQueuedPerChannelAndReadInTheInbox(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()  // Europe/Paris; 13:00 there
+            let device = try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "ios", "token": "abc123", "environment": "sandbox"])
+            #expect(device.status == .created, "\(device.text)")
+
+            let first = try await Self.send(app, "daily_checkin_reminder")
+            #expect(first["status"] as? String == "sent")
+            #expect(first["channels"] as? [String] == ["push", "in_app"])
+            #expect(first["body"] as? String == "⏰ Complete your check-in to keep your 14-day streak alive!")
+            let again = try await Self.send(app, "daily_checkin_reminder")
+            #expect(again["id"] as? String == first["id"] as? String)
+            let id = try #require(first["id"] as? String)
+            let outbox = try await app.store.read { tx in try await tx.jobs(kind: Notifications.deliver) }
+            #expect(outbox.map(\.dedupeKey) == ["deliver:\(id):push"])
+
+            let member = try await app.request(.post, "/api/notifications/send", token: token, json: ["userId": try await Self.anaID(app), "type": "welcome"])
+            #expect(member.status == .forbidden)
+
+            var inbox = try await app.request(.get, "/api/notifications/inbox", token: token).jsonObject()
+            #expect(inbox["unread"] as? Int == 1)
+            #expect(try await app.request(.post, "/api/notifications/\(id)/read", token: token).status == .noContent)
+            inbox = try await app.request(.get, "/api/notifications/inbox", token: token).jsonObject()
+            #expect(inbox["unread"] as? Int == 0)
+            #expect(try await app.request(.post, "/api/notifications/\(id)/opened", token: token).status == .noContent)
+            #expect(try await app.request(.post, "/api/notifications/nope/opened", token: token).status == .notFound)
+
+            let why = try await app.request(.get, "/api/notifications/\(id)/why", token: token).jsonObject()
+            let trail = try #require(why["trail"] as? [String])
+            #expect(trail.first == "'daily_checkin_reminder', critical, at 13:00 in Europe/Paris")
+            #expect(trail.last == "sent now by push, in_app")
+            #expect((why["notification"] as? [String: Any])?["openedAt"] != nil)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func quietHoursDeferAndTheNotificationIsDecidedAgainWhenTheyEnd(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            app.clock.advance(by: 10 * 3_600)  // 23:00 in Paris
+            let deferred = try await Self.send(app, "streak_at_risk")
+            #expect(deferred["status"] as? String == "deferred")
+            #expect(deferred["reason"] as? String == "quiet hours until 07:00")
+            let runner = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+            #expect(try await runner.runDue() == 0)
+            app.clock.advance(by: 8 * 3_600)  // 07:00
+            #expect(try await runner.runDue() == 1)
+            let id = try #require(deferred["id"] as? String)
+            let why = try await app.request(.get, "/api/notifications/\(id)/why", token: try await app.devSignIn()["accessToken"] as! String).jsonObject()
+            #expect((why["notification"] as? [String: Any])?["status"] as? String == "sent")
+            let trail = try #require(why["trail"] as? [String])
+            #expect(trail.contains { $0.hasPrefix("deferred until") })
+            #expect(trail.last == "sent now by in_app")  // no push device registered
+            _ = token
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func theDaysBudgetDropsTheFourthAndTheHistorySaysWhy(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            for (index, type) in ["streak_at_risk", "weekly_goal_progress", "data_submission", "leaderboard_change"].enumerated() {
+                let decided = try await Self.send(app, type, key: "k\(index)")
+                #expect(decided["status"] as? String == (index < 3 ? "sent" : "dropped"), "\(type)")
+            }
+            let history = try await app.request(.get, "/api/notifications/history?limit=10", token: token).jsonObject()
+            let items = try #require(history["items"] as? [[String: Any]])
+            #expect(items.count == 4)
+            let dropped = try #require(items.first { $0["status"] as? String == "dropped" })
+            #expect(dropped["reason"] as? String == "the day's budget of 3 is spent")
+            let filtered = try await app.request(.get, "/api/notifications/history?type=streak_at_risk", token: token).jsonObject()
+            #expect((filtered["items"] as? [[String: Any]])?.count == 1)
+            let bad = try await app.request(.get, "/api/notifications/history?limit=0", token: token)
+            #expect(bad.status == .unprocessableContent)
+        }
+    }
+}

@@ -45,6 +45,7 @@ extension Engine {
         let activities = Activities(store: store, profile: profile, ids: ids, clock: clock)
         let goals = Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock)
         let streaks = Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock)
+        let notifications = Notifications(store: store, profile: profile, ids: ids, clock: clock)
         return Engine(
             profile: profile,
             accounts: accounts,
@@ -55,7 +56,8 @@ extension Engine {
             training: Training(store: store, clock: clock),
             rewards: Rewards(store: store, profile: profile, clock: clock),
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
-            notifications: Notifications(store: store, profile: profile, ids: ids, clock: clock),
+            notifications: notifications,
+            reminders: ReminderPlanner(store: store, profile: profile, notifications: notifications, clock: clock),
             idempotency: Idempotency(store: store, clock: clock),
             replay: Replay(store: store, profile: profile, clock: clock)
         )

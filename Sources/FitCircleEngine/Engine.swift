@@ -13,6 +13,7 @@ public struct Engine: Sendable {
     public var rewards: Rewards
     public var dayRollover: DayRollover
     public var notifications: Notifications
+    public var reminders: ReminderPlanner
     public var idempotency: Idempotency
     public var replay: Replay
 
@@ -27,6 +28,7 @@ public struct Engine: Sendable {
         rewards: Rewards,
         dayRollover: DayRollover,
         notifications: Notifications,
+        reminders: ReminderPlanner,
         idempotency: Idempotency,
         replay: Replay
     ) {
@@ -40,6 +42,7 @@ public struct Engine: Sendable {
         self.rewards = rewards
         self.dayRollover = dayRollover
         self.notifications = notifications
+        self.reminders = reminders
         self.idempotency = idempotency
         self.replay = replay
     }
@@ -48,6 +51,13 @@ public struct Engine: Sendable {
 extension Engine {
     /// Every durable job this engine can run.
     public var jobHandlers: [String: JobHandler] {
-        self.dayRollover.handlers.merging(self.notifications.handlers) { first, _ in first }
+        [self.dayRollover.handlers, self.notifications.handlers, self.reminders.handlers].reduce(into: [:]) { all, handlers in
+            all.merge(handlers) { first, _ in first }
+        }
+    }
+
+    /// Every per-zone schedule the jobs above need.
+    public static var zoneSchedules: [ZoneSchedule] {
+        DayRollover.schedules + ReminderPlanner.schedules
     }
 }

@@ -95,17 +95,10 @@ public struct ZoneScheduler: Sendable {
     /// The latest local date on which `schedule`'s time has come by `now` in `zone`, and the instant it
     /// came (today's if it has passed, else yesterday's).
     public static func occurrence(of schedule: ZoneSchedule, in zone: TimeZone, before now: Date) -> (LocalDate, Date)? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
         let today = LocalDate(now, in: zone)
+        let time = LocalTime(hour: schedule.hour, minute: schedule.minute)!
         for date in [today, today.adding(days: -1)] {
-            // `.nextTime`: a local time skipped by a DST change resolves to the first instant after the gap.
-            guard let instant = calendar.nextDate(
-                after: date.start(in: zone).addingTimeInterval(-1), matching: DateComponents(hour: schedule.hour, minute: schedule.minute),
-                matchingPolicy: .nextTime),
-                LocalDate(instant, in: zone) == date
-            else { continue }
-            if instant <= now { return (date, instant) }
+            if let instant = date.instant(at: time, in: zone), instant <= now { return (date, instant) }
         }
         return nil
     }

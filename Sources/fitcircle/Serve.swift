@@ -55,7 +55,7 @@ struct Serve: AsyncParsableCommand {
             )
             // Durable jobs run beside the server on every node; the scheduler's tick is led by one node at a time.
             let jobs = JobRunner(store: store, handlers: engine.jobHandlers, clock: runtime.clock, logger: runtime.logger)
-            let scheduler = ZoneScheduler(store: store, schedules: DayRollover.schedules, clock: runtime.clock, logger: runtime.logger)
+            let scheduler = ZoneScheduler(store: store, schedules: Engine.zoneSchedules, clock: runtime.clock, logger: runtime.logger)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await jobs.run() }
                 group.addTask { await scheduler.run() }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A time of day on the user's own clock, written "HH:MM".
 public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     public var hour: Int
@@ -35,5 +37,19 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(self.description)
+    }
+}
+
+extension LocalDate {
+    /// The first instant of this date when the clock in `zone` shows `time`; a time a DST change skips
+    /// resolves to the end of the gap.
+    public func instant(at time: LocalTime, in zone: TimeZone) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        guard let instant = calendar.nextDate(
+            after: self.start(in: zone).addingTimeInterval(-1), matching: DateComponents(hour: time.hour, minute: time.minute, second: 0),
+            matchingPolicy: .nextTime), LocalDate(instant, in: zone) == self
+        else { return nil }
+        return instant
     }
 }

@@ -150,7 +150,7 @@ public enum NotificationPolicy {
 
     /// The next instant at or after `now` when the local clock shows `time` (DST gaps resolve forward).
     static func next(_ time: LocalTime, after now: Date, calendar: Calendar) -> Date {
-        calendar.nextDate(after: now.addingTimeInterval(-1), matching: DateComponents(hour: time.hour, minute: time.minute, second: 0), matchingPolicy: .nextTime)
-            ?? now
+        let today = LocalDate(now, in: calendar.timeZone)
+        return [today, today.adding(days: 1), today.adding(days: 2)].lazy.compactMap { $0.instant(at: time, in: calendar.timeZone) }.first { $0 >= now } ?? now
     }
 }

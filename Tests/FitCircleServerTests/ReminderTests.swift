@@ -1,0 +1,90 @@
+import FitCircleCore
+import FitCircleEngine
+import FitCircleJobs
+import FitCircleStore
+import FitCircleTesting
+import Foundation
+import Logging
+import Testing
+
+/// The daily check-in reminder, planned per zone and sent at each user's own time.
+struct ReminderTests {
+    static let zones = ["Pacific/Kiritimati", "Asia/Kathmandu", "Europe/Paris", "America/New_York", "Pacific/Pago_Pago"]
+
+    /// Runs the scheduler and the jobs every 15 minutes for `hours`.
+    static func run(_ app: TestApp, hours: Int) async throws {
+        let scheduler = ZoneScheduler(store: app.store, schedules: Engine.zoneSchedules, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        let runner = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        for _ in 0..<(hours * 4) {
+            try await scheduler.tick()
+            while try await runner.runDue(limit: 50) > 0 {}
+            app.clock.advance(by: 900)
+        }
+    }
+
+    static func reminders(_ app: TestApp, of user: User.ID) async throws -> [NotificationRecord] {
+        try await app.store.read { tx in try await tx.notifications(of: user, type: "daily_checkin_reminder", limit: 10) }
+    }
+
+    @Test(arguments: Backend.available)
+    func usersFarApartAreRemindedAtTheirOwn2000AndNotWhenTheyCheckedIn(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // 2026-03-02 00:00 UTC
+            var users: [(User.ID, TimeZone)] = []
+            for (index, zone) in Self.zones.enumerated() {
+                let id = try #require((try await app.devSignIn("user\(index)@example.com", timeZone: zone)["user"] as? [String: Any])?["id"] as? String)
+                users.append((User.ID(id), TimeZone(identifier: zone)!))
+            }
+            // Paris (01:00 there) checks in on 2 March.
+            _ = try await app.engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 4, energy: 3)), for: users[2].0)
+            try await Self.run(app, hours: 32)
+
+            for (user, zone) in users {
+                let sent = try await Self.reminders(app, of: user)
+                #expect(!sent.isEmpty, "\(zone.identifier)")
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = zone
+                for reminder in sent {
+                    let local = calendar.dateComponents([.hour, .minute], from: reminder.decidedAt)
+                    #expect(local.hour == 20 && local.minute! < 15, "\(zone.identifier): \(reminder.decidedAt)")
+                    #expect(reminder.date == LocalDate(reminder.decidedAt, in: zone))
+                    let expected: NotificationRecord.Status = user == users[2].0 && reminder.date.iso == "2026-03-02" ? .dropped : .sent
+                    #expect(reminder.status == expected, "\(zone.identifier) \(reminder.date): \(reminder.reason ?? "")")
+                }
+            }
+            let paris = try await Self.reminders(app, of: users[2].0).first { $0.date.iso == "2026-03-02" }
+            #expect(paris?.reason == "the day's goal is already met")
+        }
+    }
+
+    /// Spec 001, NOTIF-03 with spec 000's lead: a user who checks in around 07:10 is reminded about 06:25.
+    @Test(arguments: Backend.available)
+    func aUserWhoUsuallyChecksInAt0710IsRemindedBefore(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let paris = TimeZone(identifier: "Europe/Paris")!
+            let id = try #require((try await app.devSignIn("early@example.com", timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"] as? String)
+            let user = User.ID(id)
+            var preferences = NotificationPreferences.defaults
+            preferences.quietEnd = LocalTime("06:00")!
+            _ = try await app.engine.notifications.update(preferences, of: user)
+            // 20 mornings of check-ins between 07:05 and 07:15, before 2 March.
+            let inputs = (1...20).map { daysAgo -> ActivityInput in
+                let date = LocalDate(year: 2026, month: 3, day: 2)!.adding(days: -daysAgo)
+                let at = date.instant(at: LocalTime(hour: 7, minute: 5 + daysAgo % 11)!, in: paris)!
+                return ActivityInput(
+                    clientEventID: "check-in:\(date.iso)", occurredAt: at, timeZone: "Europe/Paris", source: .app,
+                    payload: .checkIn(CheckIn(mood: 4, energy: 3)), date: date)
+            }
+            let outcomes = try await app.engine.activities.recordBatch(inputs, for: user)
+            #expect(outcomes.allSatisfy { $0.event != nil }, "\(outcomes)")
+            app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // 2026-03-02 00:00 UTC, 01:00 in Paris
+            try await Self.run(app, hours: 8)
+            let reminder = try #require(try await Self.reminders(app, of: user).first)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = paris
+            let local = calendar.dateComponents([.hour, .minute], from: reminder.decidedAt)
+            let minutes = local.hour! * 60 + local.minute!
+            #expect((6 * 60 + 10)...(6 * 60 + 40) ~= minutes, "\(local)")
+        }
+    }
+}

@@ -87,4 +87,51 @@ struct ReminderTests {
             #expect((6 * 60 + 10)...(6 * 60 + 40) ~= minutes, "\(local)")
         }
     }
+
+    /// Two scheduler nodes tick together; a worker takes the day's triggers and dies before finishing;
+    /// another takes them over when the lease expires; the first comes back and runs its copy anyway.
+    /// Each user's reminder is decided once and has one outbox job per channel.
+    @Test(arguments: Backend.available)
+    func eachReminderIsInTheOutboxOnceDespiteTwoSchedulersAndAKilledWorker(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // 2026-03-02 00:00 UTC
+            var users: [User.ID] = []
+            for index in 0..<6 {
+                let id = try #require((try await app.devSignIn("u\(index)@example.com", timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"] as? String)
+                users.append(User.ID(id))
+                _ = try await app.engine.notifications.register(platform: .android, token: "token-\(index)", environment: .production, for: User.ID(id))
+            }
+            let logger = Logger(label: "test")
+            let schedulers = (0..<2).map { _ in ZoneScheduler(store: app.store, schedules: Engine.zoneSchedules, clock: app.clock.wallClock, logger: logger) }
+            let survivor = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: logger, owner: "survivor")
+            // Until 20:00 in Paris (19:00 UTC): plan the day.
+            for _ in 0..<(19 * 4) {
+                async let a = schedulers[0].tick()
+                async let b = schedulers[1].tick()
+                _ = try await (a, b)
+                while try await survivor.runDue(limit: 50) > 0 {}
+                app.clock.advance(by: 900)
+            }
+            // The doomed worker leases every due trigger and dies.
+            let now = app.clock.now
+            let leased = try await app.store.transaction { tx in
+                try await tx.claimJobs(kinds: [ReminderPlanner.trigger], limit: 100, owner: "doomed", leaseUntil: now.addingTimeInterval(120), now: now)
+            }
+            #expect(leased.count == users.count)
+            #expect(try await survivor.runDue(limit: 50) == 0)
+            app.clock.advance(by: 121)
+            #expect(try await survivor.runDue(limit: 50) == users.count)
+            // It comes back and runs what it had leased.
+            for job in leased { try await app.engine.jobHandlers[job.kind]!(job) }
+
+            for user in users {
+                let reminders = try await Self.reminders(app, of: user)
+                #expect(reminders.count == 1)
+                #expect(reminders.first?.status == .sent)
+            }
+            let outbox = try await app.store.read { tx in try await tx.jobs(kind: Notifications.deliver) }
+            #expect(outbox.count == users.count)
+            #expect(Set(outbox.map(\.dedupeKey)).count == users.count)
+        }
+    }
 }

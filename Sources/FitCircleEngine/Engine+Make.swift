@@ -57,7 +57,7 @@ extension Engine {
             rewards: Rewards(store: store, profile: profile, clock: clock),
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
             notifications: notifications,
-            reminders: ReminderPlanner(store: store, profile: profile, notifications: notifications, clock: clock),
+            reminders: ReminderPlanner(store: store, profile: profile, notifications: notifications, streaks: streaks, clock: clock),
             idempotency: Idempotency(store: store, clock: clock),
             replay: Replay(store: store, profile: profile, clock: clock)
         )

@@ -134,4 +134,33 @@ struct ReminderTests {
             #expect(Set(outbox.map(\.dedupeKey)).count == users.count)
         }
     }
+
+    /// Spec 000: a user who checked in Monday and Tuesday and missed Wednesday hears at 09:00 on Thursday that
+    /// the streak is at risk; one who checked in every day does not.
+    @Test(arguments: Backend.available)
+    func aMissedDayPutsTheStreakAtRiskAt0900(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_434_800))  // Monday 2 March 2026, 07:00 UTC (08:00 in Paris)
+            var users: [User.ID] = []
+            for email in ["missed@example.com", "steady@example.com"] {
+                let id = try #require((try await app.devSignIn(email, timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"] as? String)
+                users.append(User.ID(id))
+            }
+            for day in 0..<4 {
+                for (index, user) in users.enumerated() where !(index == 0 && day >= 2) {
+                    _ = try await app.engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 4, energy: 3)), for: user)
+                }
+                try await Self.run(app, hours: 24)
+            }
+            let (missedUser, steadyUser) = (users[0], users[1])
+            let missed = try await app.store.read { tx in try await tx.notifications(of: missedUser, type: "streak_at_risk", limit: 10) }
+            #expect(missed.map(\.date.iso) == ["2026-03-05"])
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "Europe/Paris")!
+            #expect(missed.first.map { calendar.component(.hour, from: $0.decidedAt) } == 9)
+            #expect(missed.first?.body == "🔥 You're 1 day away from losing your 2-day streak. Use your freeze?")
+            let steady = try await app.store.read { tx in try await tx.notifications(of: steadyUser, type: "streak_at_risk", limit: 10) }
+            #expect(steady.isEmpty)
+        }
+    }
 }

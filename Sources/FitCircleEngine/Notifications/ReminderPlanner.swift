@@ -18,10 +18,11 @@ public struct ReminderPlanner: Sendable {
     let store: Store
     let profile: RuleProfile
     let notifications: Notifications
+    let streaks: Streaks
     let clock: WallClock
 
-    /// The scheduled types whose trigger exists so far, with what "already done" means for each.
-    static let triggers: Set<String> = ["daily_checkin_reminder"]
+    /// The scheduled types whose trigger exists so far.
+    static let triggers: Set<String> = ["daily_checkin_reminder", "streak_at_risk"]
 
     public var handlers: [String: JobHandler] {
         [
@@ -78,15 +79,26 @@ public struct ReminderPlanner: Sendable {
         return SendTime.plan(fallback: preferences.reminderTime, habitual: SendTime.habitual(habit), preferences: preferences)
     }
 
-    /// The trigger at its time: what is true now decides whether the goal is already met.
+    /// The trigger at its time: what is true now decides whether there is anything to say.
     private func fire(_ job: JobRecord) async throws {
         let planned = try JSONDecoder().decode(Planned.self, from: Data(job.payload.utf8))
         let user = User.ID(planned.user)
-        let checkedIn = try await self.store.read { tx in try await tx.days(of: user, from: planned.date, to: planned.date) }.first?.checkedIn ?? false
-        let streak = try await self.store.read { tx in try await tx.streak(of: user) }?.state.count ?? 0
-        _ = try await self.notifications.notify(
-            NotificationCandidate(
-                type: planned.type, dedupeKey: "\(planned.type):\(planned.date.iso)", data: ["streak": "\(streak)"], goalMet: checkedIn),
-            to: user)
+        let key = "\(planned.type):\(planned.date.iso)"
+        switch planned.type {
+        case "streak_at_risk":
+            // Spec 000: the period before this one did not count (missed, or saved by a freeze), the streak is
+            // still alive and this period does not count yet.
+            let summary = try await self.streaks.current(of: user)
+            guard let last = summary.recent.first, last.status == .missed || last.status == .frozen,
+                summary.standing.current > 0, !summary.standing.met
+            else { return }
+            _ = try await self.notifications.notify(
+                NotificationCandidate(type: planned.type, dedupeKey: key, data: ["streak": "\(summary.standing.current)"]), to: user)
+        default:
+            let checkedIn = try await self.store.read { tx in try await tx.days(of: user, from: planned.date, to: planned.date) }.first?.checkedIn ?? false
+            let streak = try await self.store.read { tx in try await tx.streak(of: user) }?.state.count ?? 0
+            _ = try await self.notifications.notify(
+                NotificationCandidate(type: planned.type, dedupeKey: key, data: ["streak": "\(streak)"], goalMet: checkedIn), to: user)
+        }
     }
 }

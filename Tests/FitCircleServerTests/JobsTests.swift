@@ -5,6 +5,7 @@ import FitCircleStore
 import FitCircleTesting
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 /// The durable job queue and the per-zone scheduler: leases, retries, dedupe, leaders, and the day rollover
@@ -171,5 +172,3 @@ struct JobsTests {
         }
     }
 }
-
-import Synchronization

@@ -93,11 +93,11 @@ public struct NotificationType: Equatable, Sendable, Codable {
         )
     }
 
-    /// The body with `{name}` replaced by `data["name"]`; unknown variables stay as written.
-    public func render(_ data: [String: String]) -> (title: String, body: String) {
+    /// The copy and deep link with `{name}` replaced by `data["name"]`; unknown variables stay as written.
+    public func render(_ data: [String: String]) -> (title: String, body: String, deepLink: String?) {
         func fill(_ template: String) -> String {
             data.reduce(template) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value) }
         }
-        return (fill(self.title), fill(self.body))
+        return (fill(self.title), fill(self.body), self.deepLink.map(fill))
     }
 }

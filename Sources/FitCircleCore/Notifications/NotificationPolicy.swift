@@ -105,12 +105,10 @@ public enum NotificationPolicy {
         let local = LocalTime(hour: parts.hour!, minute: parts.minute!)!
         trail.append("'\(kind.type)'\(kind.critical ? ", critical" : ""), at \(local) in \(context.timeZone.identifier)")
 
-        var channels = kind.channels.filter { channel in
-            kind.critical ? (channel == .inApp || preferences.isOn(channel)) : preferences.allows(kind.type, on: channel)
-        }
+        var channels = kind.channels.filter { preferences.delivers(kind, on: $0) }
         if channels.contains(.push) && !context.hasPushDevice {
             channels.removeAll { $0 == .push }
-            if kind.emailFallback && (kind.critical ? preferences.isOn(.email) : preferences.allows(kind.type, on: .email)) {
+            if kind.emailFallback && preferences.delivers(kind, on: .email) {
                 channels.append(.email)
             }
         }

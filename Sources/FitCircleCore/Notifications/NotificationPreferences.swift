@@ -44,9 +44,15 @@ public struct NotificationPreferences: Equatable, Sendable, Codable {
         }
     }
 
-    /// The master switch and the type's own switch for this channel.
-    public func allows(_ type: String, on channel: NotificationChannel) -> Bool {
-        self.isOn(channel) && self.types[type]?[channel] ?? true
+    /// The type's own switch for this channel (always on for a critical type).
+    public func typeSwitch(_ kind: NotificationType, on channel: NotificationChannel) -> Bool {
+        kind.critical || self.types[kind.type]?[channel] ?? true
+    }
+
+    /// Whether the user lets `kind` reach them on `channel`: the master switch and the type's own switch; a
+    /// critical type always keeps the in-app channel.
+    public func delivers(_ kind: NotificationType, on channel: NotificationChannel) -> Bool {
+        (kind.critical && channel == .inApp) || (self.isOn(channel) && self.typeSwitch(kind, on: channel))
     }
 
     /// Whether `time` falls in the do-not-disturb window (start included, end excluded).

@@ -138,10 +138,10 @@ public struct Notifications: Sendable {
         let preferences = try await tx.notificationPreferences(of: user.id) ?? .defaults
         let (decision, trail) = NotificationPolicy.explain(candidate, catalog: self.catalog, preferences: preferences, context: context)
         let kind = self.catalog[candidate.type]
-        let text: (title: String, body: String) = kind?.render(candidate.data) ?? (candidate.type, "")
+        let text: (title: String, body: String, deepLink: String?) = kind?.render(candidate.data) ?? (candidate.type, "", nil)
         var record = NotificationRecord(
             id: id, type: candidate.type, dedupeKey: candidate.dedupeKey, critical: kind?.critical ?? false, title: text.title, body: text.body,
-            deepLink: kind?.deepLink.map { link in candidate.data.reduce(link) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) } },
+            deepLink: text.deepLink,
             data: candidate.data, status: .dropped, reason: nil, channels: [], date: today, decidedAt: now, trail: trail)
         var jobs: [JobRecord] = []
         switch decision {

@@ -95,8 +95,10 @@ public struct ReminderPlanner: Sendable {
             _ = try await self.notifications.notify(
                 NotificationCandidate(type: planned.type, dedupeKey: key, data: ["streak": "\(summary.standing.current)"]), to: user)
         default:
-            let checkedIn = try await self.store.read { tx in try await tx.days(of: user, from: planned.date, to: planned.date) }.first?.checkedIn ?? false
-            let streak = try await self.store.read { tx in try await tx.streak(of: user) }?.state.count ?? 0
+            let (checkedIn, streak) = try await self.store.read { tx in
+                (try await tx.days(of: user, from: planned.date, to: planned.date).first?.checkedIn ?? false,
+                 try await tx.streak(of: user)?.state.count ?? 0)
+            }
             _ = try await self.notifications.notify(
                 NotificationCandidate(type: planned.type, dedupeKey: key, data: ["streak": "\(streak)"], goalMet: checkedIn), to: user)
         }

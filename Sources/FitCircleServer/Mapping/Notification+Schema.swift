@@ -12,7 +12,7 @@ extension Components.Schemas.NotificationPreferences {
             pauseWeekends: preferences.pauseWeekends,
             types: catalog.types.map { kind in
                 func on(_ channel: NotificationChannel) -> Bool? {
-                    kind.channels.contains(channel) ? kind.critical || (preferences.types[kind.type]?[channel] ?? true) : nil
+                    kind.channels.contains(channel) ? preferences.typeSwitch(kind, on: channel) : nil
                 }
                 return .init(
                     _type: kind.type, title: kind.title, critical: kind.critical, digestible: kind.digestible,

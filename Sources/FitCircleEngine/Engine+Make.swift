@@ -49,7 +49,7 @@ extension Engine {
         return Engine(
             profile: profile,
             accounts: accounts,
-            profiles: Profiles(store: store, blobs: blobs, profile: profile, clock: clock),
+            profiles: Profiles(store: store, blobs: blobs, profile: profile, ids: ids, clock: clock),
             activities: activities,
             streaks: streaks,
             goals: goals,
@@ -57,7 +57,9 @@ extension Engine {
             rewards: Rewards(store: store, profile: profile, clock: clock),
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
             notifications: notifications,
-            reminders: ReminderPlanner(store: store, profile: profile, notifications: notifications, streaks: streaks, clock: clock),
+            reminders: ReminderPlanner(
+                store: store, profile: profile, notifications: notifications,
+                triggers: ScheduledTriggers(store: store, profile: profile, goals: goals, streaks: streaks), clock: clock),
             idempotency: Idempotency(store: store, clock: clock),
             replay: Replay(store: store, profile: profile, clock: clock)
         )

@@ -14,6 +14,7 @@ struct NotificationPolicyTests {
             NotificationType(type: "streak_at_risk", channels: [.push, .email, .inApp], at: LocalTime("09:00"), perDay: 1, title: "Streak at risk", body: "…"),
             NotificationType(type: "leaderboard_change", perDay: 3, perHour: 1, title: "You moved", body: "…"),
             NotificationType(type: "social_engagement", perDay: 10, digestible: true, title: "Encouragement", body: "…"),
+            NotificationType(type: "monthly_report", channels: [.email], at: LocalTime("09:00"), monthDay: 1, title: "Your month", body: "…"),
         ])
 
     static let paris = TimeZone(identifier: "Europe/Paris")!
@@ -72,7 +73,9 @@ struct NotificationPolicyTests {
              preferences: NotificationPreferences(pauseWeekends: true), expected: .sendNow([.push, .email, .inApp])),
         Case(name: "already met", type: "daily_checkin_reminder", now: wednesday, context: { $0.goalMetToday = true },
              expected: .drop(reason: "the day's goal is already met")),
-        Case(name: "active 10 minutes ago: optional dropped", type: "streak_at_risk", now: wednesday,
+        Case(name: "active 10 minutes ago: optional in the app only", type: "streak_at_risk", now: wednesday,
+             context: { $0.lastActiveAt = wednesday.addingTimeInterval(-600) }, expected: .sendNow([.inApp])),
+        Case(name: "active 10 minutes ago: optional email-only dropped", type: "monthly_report", now: wednesday,
              context: { $0.lastActiveAt = wednesday.addingTimeInterval(-600) },
              expected: .drop(reason: "the user was active in the app in the last 15 minutes")),
         Case(name: "active 10 minutes ago: critical sent", type: "daily_checkin_reminder", now: wednesday,

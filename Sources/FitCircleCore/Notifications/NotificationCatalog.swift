@@ -33,7 +33,13 @@ public struct NotificationType: Equatable, Sendable, Codable {
     public var emailFallback: Bool
     /// Its local time when scheduled (`null` for those sent as things happen).
     public var at: LocalTime?
-    /// Its time follows the user's daily reminder time, or their habitual time when learned.
+    /// A weekly type's day (`wednesday`), or a monthly type's day of the month (`1`); neither: every day.
+    public var weekday: Weekday?
+    public var monthDay: Int?
+    /// Goes out at the user's daily reminder time (spec 000: "20:00 — or the user's reminder time"); `at`
+    /// is then that time's default.
+    public var followsReminderTime: Bool
+    /// Goes out a while before the user's habitual time once it is learned (else at its time).
     public var personalised: Bool
     public var perDay: Int?
     public var perWeek: Int?
@@ -49,7 +55,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
 
     public init(
         type: String, critical: Bool = false, channels: [NotificationChannel] = [.push, .inApp], emailFallback: Bool = false, at: LocalTime? = nil,
-        personalised: Bool = false, perDay: Int? = nil, perWeek: Int? = nil, perHour: Int? = nil, unlessGoalMet: Bool = false,
+        weekday: Weekday? = nil, monthDay: Int? = nil, followsReminderTime: Bool = false, personalised: Bool = false, perDay: Int? = nil, perWeek: Int? = nil, perHour: Int? = nil, unlessGoalMet: Bool = false,
         digestible: Bool = false, title: String, body: String, deepLink: String? = nil
     ) {
         self.type = type
@@ -57,6 +63,9 @@ public struct NotificationType: Equatable, Sendable, Codable {
         self.channels = channels
         self.emailFallback = emailFallback
         self.at = at
+        self.weekday = weekday
+        self.monthDay = monthDay
+        self.followsReminderTime = followsReminderTime
         self.personalised = personalised
         self.perDay = perDay
         self.perWeek = perWeek
@@ -69,7 +78,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case type, critical, channels, emailFallback, at, personalised, perDay, perWeek, perHour, unlessGoalMet, digestible, title, body, deepLink
+        case type, critical, channels, emailFallback, at, weekday, monthDay, followsReminderTime, personalised, perDay, perWeek, perHour, unlessGoalMet, digestible, title, body, deepLink
     }
 
     /// Only `type`, `title` and `body` are required in a profile.
@@ -81,6 +90,9 @@ public struct NotificationType: Equatable, Sendable, Codable {
             channels: try container.decodeIfPresent([NotificationChannel].self, forKey: .channels) ?? [.push, .inApp],
             emailFallback: try container.decodeIfPresent(Bool.self, forKey: .emailFallback) ?? false,
             at: try container.decodeIfPresent(LocalTime.self, forKey: .at),
+            weekday: try container.decodeIfPresent(Weekday.self, forKey: .weekday),
+            monthDay: try container.decodeIfPresent(Int.self, forKey: .monthDay),
+            followsReminderTime: try container.decodeIfPresent(Bool.self, forKey: .followsReminderTime) ?? false,
             personalised: try container.decodeIfPresent(Bool.self, forKey: .personalised) ?? false,
             perDay: try container.decodeIfPresent(Int.self, forKey: .perDay),
             perWeek: try container.decodeIfPresent(Int.self, forKey: .perWeek),
@@ -91,6 +103,14 @@ public struct NotificationType: Equatable, Sendable, Codable {
             body: try container.decode(String.self, forKey: .body),
             deepLink: try container.decodeIfPresent(String.self, forKey: .deepLink)
         )
+    }
+
+    /// Whether a scheduled type goes out on `date` (its weekday, its day of the month, or every day).
+    public func isScheduled(on date: LocalDate) -> Bool {
+        guard self.at != nil else { return false }
+        if let weekday = self.weekday, date.weekday != weekday { return false }
+        if let monthDay = self.monthDay, date.day != monthDay { return false }
+        return true
     }
 
     /// The copy and deep link with `{name}` replaced by `data["name"]`; unknown variables stay as written.

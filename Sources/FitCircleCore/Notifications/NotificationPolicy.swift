@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A notification some trigger wants to send.
-public struct NotificationCandidate: Equatable, Sendable {
+public struct NotificationCandidate: Equatable, Sendable, Codable {
     public var type: String
     /// One per user, type and local date (or per trigger event): the same candidate is never sent twice.
     public var dedupeKey: String
@@ -66,7 +66,8 @@ public enum NotificationDecision: Equatable, Sendable {
 /// 3. quiet hours defer to the window's end (never drop, critical included);
 /// 4. the weekend pause drops non-critical types on Saturday and Sunday;
 /// 5. "goal already met" drops types that remind of it;
-/// 6. a user active in the app in the last 15 minutes does not get non-critical pushes (dropped);
+/// 6. a user active in the app in the last 15 minutes gets a non-critical type in the app only (dropped
+///    when the type has no in-app channel): no push or email interrupts someone who is already there;
 /// 7. the type's caps (per hour, day, week) drop;
 /// 8. the shared budget (non-critical per day and week) drops;
 /// 9. a type the user gathers into a digest is deferred to their reminder time;
@@ -101,8 +102,8 @@ public enum NotificationPolicy {
         guard let kind = catalog[candidate.type] else { return .drop(reason: "unknown type '\(candidate.type)'") }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = context.timeZone
-        let parts = calendar.dateComponents([.hour, .minute, .weekday], from: context.now)
-        let local = LocalTime(hour: parts.hour!, minute: parts.minute!)!
+        let local = LocalTime(context.now, in: context.timeZone)
+        let weekday = calendar.component(.weekday, from: context.now)
         trail.append("'\(kind.type)'\(kind.critical ? ", critical" : ""), at \(local) in \(context.timeZone.identifier)")
 
         var channels = kind.channels.filter { preferences.delivers(kind, on: $0) }
@@ -121,14 +122,16 @@ public enum NotificationPolicy {
             return .deferUntil(Self.next(preferences.quietEnd, after: context.now, calendar: calendar), reason: "quiet hours until \(preferences.quietEnd)")
         }
         trail.append("outside quiet hours (\(preferences.quietStart)–\(preferences.quietEnd))")
-        if !kind.critical && preferences.pauseWeekends && (parts.weekday == 1 || parts.weekday == 7) {
+        if !kind.critical && preferences.pauseWeekends && (weekday == 1 || weekday == 7) {
             return .drop(reason: "non-critical notifications are paused on weekends")
         }
         if kind.unlessGoalMet && (candidate.goalMet || context.goalMetToday) {
             return .drop(reason: "the day's goal is already met")
         }
         if !kind.critical, let active = context.lastActiveAt, context.now.timeIntervalSince(active) < Self.activeWindow, active <= context.now {
-            return .drop(reason: "the user was active in the app in the last 15 minutes")
+            guard channels.contains(.inApp) else { return .drop(reason: "the user was active in the app in the last 15 minutes") }
+            channels = [.inApp]
+            trail.append("active in the app in the last 15 minutes: in the app only")
         }
         for (limit, sent, span) in [(kind.perHour, context.sentOfTypeLastHour, "hour"), (kind.perDay, context.sentOfTypeToday, "day"),
                                     (kind.perWeek, context.sentOfTypeThisWeek, "week")] {

@@ -85,3 +85,14 @@ public struct StreakPolicy: Equatable, Sendable, Codable {
         self.checkInGraceDays = checkInGraceDays
     }
 }
+
+extension StreakPolicy.Basis {
+    /// What one day adds to its period: 1 for a check-in or an app open, the push-ups done.
+    public func progress(of day: DailyTracking) -> Int {
+        switch self {
+        case .checkIn: day.checkedIn ? 1 : 0
+        case .appOpen: day.appOpened ? 1 : 0
+        case .pushups: day.pushupReps
+        }
+    }
+}

@@ -26,6 +26,14 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.minutes < rhs.minutes }
 
+    /// The time the clock in `zone` shows at `instant`.
+    public init(_ instant: Date, in zone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: instant)
+        self.init(hour: parts.hour!, minute: parts.minute!)!
+    }
+
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let time = LocalTime(text) else {

@@ -15,12 +15,14 @@ struct Submission: Sendable {
 /// Writes a group of submissions in one transaction with a fixed number of statements, however many
 /// events the group holds: lock the users, read the 28-day step bests, insert the events, read back any
 /// client id that was taken, read the touched days' events and save those days. Streaks whose days changed
-/// follow in the same transaction, then the points, levels and badges of the inputs created (`RewardKeeper`).
+/// follow in the same transaction, then the notifications the new days raise (`ActivityNudges`) and the points, levels
+/// and badges of the inputs created (`RewardKeeper`).
 struct Ingest: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
     let streaks: StreakKeeper
     let rewards: RewardKeeper
+    let nudges: ActivityNudges
 
     /// An input that passed validation, as the event it would store.
     private struct Candidate {
@@ -88,7 +90,8 @@ struct Ingest: Sendable {
                 }
             }
         }
-        try await self.recompute(touched, in: tx, now: now)
+        let days = try await self.recompute(touched, in: tx, now: now)
+        try await self.nudges.raise(after: days, of: users, in: tx, now: now)
         var streakChanges: [User.ID: LocalDate] = [:]
         for candidate in candidates where self.streaks.matters(candidate.event.payload) {
             guard case .created = outcomes[candidate.submission][candidate.item] else { continue }
@@ -128,14 +131,16 @@ struct Ingest: Sendable {
         }
     }
 
-    /// Rebuilds stored days from their live events.
-    func recompute(_ days: Set<UserDay>, in tx: Transaction, now: Date) async throws {
-        guard !days.isEmpty else { return }
+    /// Rebuilds stored days from their live events, and answers them.
+    @discardableResult
+    func recompute(_ days: Set<UserDay>, in tx: Transaction, now: Date) async throws -> [(user: User.ID, day: DailyTracking)] {
+        guard !days.isEmpty else { return [] }
         let events = try await tx.activities(on: days)
         let summaries = days.sorted().map { day in
             (user: day.user, day: DailyTracking.summarize(events[day] ?? [], on: day.date, manualSteps: self.profile.activities.manualSteps))
         }
         try await tx.save(summaries, at: now)
+        return summaries
     }
 
     /// The same client id again: the same input is a replay of the stored one, anything else a conflict.

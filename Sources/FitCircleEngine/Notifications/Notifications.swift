@@ -18,6 +18,9 @@ public struct Notifications: Sendable {
     public static let deliver = "notification.deliver"
     /// A deferred notification, decided again at the end of its wait.
     public static let redecide = "notification.redecide"
+    /// A candidate raised inside another transaction (a badge, a series that brings the user close to the
+    /// day's goal): queued with that change, decided once it is committed, never lost with a crash between.
+    public static let raise = "notification.raise"
 
     public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock) {
         self.store = store
@@ -88,7 +91,30 @@ public struct Notifications: Sendable {
 
     /// The job handlers of notifications that exist so far (the transports add `deliver`).
     public var handlers: [String: JobHandler] {
-        [Self.redecide: { job in try await self.decideAgain(job) }]
+        [
+            Self.redecide: { job in try await self.decideAgain(job) },
+            Self.raise: { job in
+                let raised = try JSONDecoder().decode(Raised.self, from: Data(job.payload.utf8))
+                _ = try await self.notify(raised.candidate, to: User.ID(raised.user))
+            },
+        ]
+    }
+
+    private struct Raised: Codable {
+        var user: String
+        var candidate: NotificationCandidate
+    }
+
+    /// The job that raises `candidate` for `user` when the caller's transaction commits, if the app's
+    /// catalog has the type.
+    static func raising(
+        _ candidate: NotificationCandidate, for user: User.ID, catalog: NotificationCatalog, ids: IDGenerator, at now: Date
+    ) throws -> JobRecord? {
+        guard catalog[candidate.type] != nil else { return nil }
+        return JobRecord(
+            id: ids.make(JobRecord.self).rawValue, kind: Self.raise,
+            payload: String(decoding: try JSONEncoder().encode(Raised(user: user.rawValue, candidate: candidate)), as: UTF8.self),
+            dedupeKey: "raise:\(user):\(candidate.dedupeKey)", runAt: now, maxAttempts: 8)
     }
 
     private struct Reference: Codable {

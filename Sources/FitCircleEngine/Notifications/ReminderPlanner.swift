@@ -3,26 +3,27 @@ public import FitCircleJobs
 public import FitCircleStore
 import Foundation
 
-/// Scheduled notifications, planned a day at a time where users live: at 00:10 local a zone job computes,
-/// for each of its users and each scheduled type with a trigger, the instant it should go out today (the
-/// catalog's time; for personalised types the user's reminder time, or 45 minutes before their habitual
-/// time once it is known) and queues one trigger job per user at that instant. The trigger looks at what
-/// is true then (has the user checked in?) and hands the candidate to the policy. Dedupe keys make each
-/// step once per user, type and local date.
+/// Scheduled notifications, planned a day at a time where users live. At 00:10 local a zone job takes its
+/// users a page at a time and, for each type scheduled that day, works out when it goes out for each user
+/// (the catalog's time or the user's reminder time; for personalised types 45 minutes before their habitual
+/// time once it is known; never in quiet hours). Users whose times agree share one trigger job at that
+/// instant. The trigger reads what is true then (`ScheduledTriggers`) and hands each candidate to the policy.
+///
+/// Planning is set-based so it keeps up with a zone of many users: one statement reads the page's users
+/// with the times of their preferences, one reads their recent check-in and workout instants, and one
+/// inserts a handful of trigger jobs. Dedupe keys make every step once per zone, date, type and page, and
+/// `notify` makes each user's notification once per type and date, whatever runs twice.
 public struct ReminderPlanner: Sendable {
     public static let planDay = "notifications.plan_day"
     public static let trigger = "notification.trigger"
     public static let schedules = [ZoneSchedule(kind: Self.planDay, hour: 0, minute: 10)]
-    static let pageSize = 500
+    static let pageSize = 1_000
 
     let store: Store
     let profile: RuleProfile
     let notifications: Notifications
-    let streaks: Streaks
+    let triggers: ScheduledTriggers
     let clock: WallClock
-
-    /// The scheduled types whose trigger exists so far.
-    static let triggers: Set<String> = ["daily_checkin_reminder", "streak_at_risk"]
 
     public var handlers: [String: JobHandler] {
         [
@@ -31,76 +32,83 @@ public struct ReminderPlanner: Sendable {
         ]
     }
 
-    private struct Planned: Codable {
-        var user: String
+    /// The users of one zone who hear about one type at one instant.
+    private struct Trigger: Codable {
         var type: String
         var date: LocalDate
+        var users: [String]
     }
 
-    /// Queues today's trigger of every scheduled type for one page of the zone's users, then the next page.
     private func plan(_ job: JobRecord) async throws {
         let batch = try ZoneBatch(job)
-        guard let zone = TimeZone(identifier: batch.zone) else { return }
-        let types = self.profile.notifications.types.filter { $0.at != nil && Self.triggers.contains($0.type) }
+        if let next = try await self.planPage(zone: batch.zone, date: batch.date, after: batch.after.map(User.ID.init)) {
+            try await self.store.transaction { tx in
+                _ = try await tx.enqueue([try ZoneBatch(zone: batch.zone, date: batch.date, after: next.rawValue).job(job.kind, runAt: self.clock.now())], at: self.clock.now())
+            }
+        }
+    }
+
+    /// Queues the triggers of one page of the zone's users (those after `after`) for `date`; answers the
+    /// last user of the page when there may be more.
+    @discardableResult
+    public func planPage(zone identifier: String, date: LocalDate, after: User.ID?) async throws -> User.ID? {
+        guard let zone = TimeZone(identifier: identifier) else { return nil }
+        let types = self.profile.notifications.types.filter { $0.isScheduled(on: date) && ScheduledTriggers.types.contains($0.type) }
         let now = self.clock.now()
-        try await self.store.transaction { tx in
-            let users = try await tx.users(inTimeZone: batch.zone, after: batch.after.map(User.ID.init), limit: Self.pageSize)
+        return try await self.store.transaction { tx in
+            let subjects = try await tx.reminderSubjects(inTimeZone: identifier, after: after, limit: Self.pageSize)
+            guard let last = subjects.last?.user, !types.isEmpty else { return nil }
+            let habits = types.contains(where: \.personalised)
+                ? try await tx.recentInstants(
+                    ofUsersInTimeZone: identifier, after: after, through: last, kinds: [.checkIn, .workout], limit: SendTime.maximumSamples)
+                : [:]
             var jobs: [JobRecord] = []
-            for user in users {
-                let preferences = try await tx.notificationPreferences(of: user) ?? .defaults
-                for type in types {
-                    let time = try await self.time(of: type, for: user, preferences: preferences, in: tx)
-                    guard let instant = batch.date.instant(at: time, in: zone) else { continue }
-                    let planned = Planned(user: user.rawValue, type: type.type, date: batch.date)
+            for type in types {
+                var atTime: [LocalTime: [String]] = [:]
+                for subject in subjects {
+                    let time = Self.time(of: type, for: subject, habit: habits[subject.user] ?? [])
+                    atTime[time, default: []].append(subject.user.rawValue)
+                }
+                for (time, users) in atTime {
+                    guard let instant = date.instant(at: time, in: zone) else { continue }
+                    let trigger = Trigger(type: type.type, date: date, users: users)
                     jobs.append(
                         JobRecord(
                             id: UUID().uuidString.lowercased(), kind: Self.trigger,
-                            payload: String(decoding: try JSONEncoder().encode(planned), as: UTF8.self),
-                            dedupeKey: "trigger:\(type.type):\(user):\(batch.date.iso)", runAt: instant, maxAttempts: 5))
+                            payload: String(decoding: try JSONEncoder().encode(trigger), as: UTF8.self),
+                            dedupeKey: "trigger:\(type.type):\(identifier):\(date.iso):\(time):\(after?.rawValue ?? "")", runAt: instant, maxAttempts: 5))
                 }
             }
-            if users.count == Self.pageSize, let last = users.last {
-                jobs.append(try ZoneBatch(zone: batch.zone, date: batch.date, after: last.rawValue).job(job.kind, runAt: now))
-            }
             try await tx.enqueue(jobs, at: now)
+            return subjects.count == Self.pageSize ? last : nil
         }
     }
 
-    /// The local time `type` goes out for this user today.
-    private func time(of type: NotificationType, for user: User.ID, preferences: NotificationPreferences, in tx: Transaction) async throws -> LocalTime {
-        guard type.personalised else { return type.at! }
-        let habit = try await tx.recentInstants(of: user, kind: .checkIn, limit: SendTime.maximumSamples).compactMap { instant -> LocalTime? in
-            guard let zone = TimeZone(identifier: instant.timeZone) else { return nil }
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let parts = calendar.dateComponents([.hour, .minute], from: instant.occurredAt)
-            return LocalTime(hour: parts.hour!, minute: parts.minute!)
+    /// The local time a type goes out for this user: its own, or their reminder time; for a personalised
+    /// type, before their habitual time once known.
+    static func time(of type: NotificationType, for subject: ReminderSubject, habit instants: [(occurredAt: Date, timeZone: String)]) -> LocalTime {
+        let scheduled = type.followsReminderTime ? subject.reminderTime : type.at!
+        guard type.personalised else { return scheduled }
+        var preferences = NotificationPreferences.defaults
+        preferences.reminderTime = subject.reminderTime
+        preferences.quietStart = subject.quietStart
+        preferences.quietEnd = subject.quietEnd
+        let habit = instants.count < SendTime.minimumSamples ? [] : instants.compactMap { instant -> LocalTime? in
+            TimeZone(identifier: instant.timeZone).map { LocalTime(instant.occurredAt, in: $0) }
         }
-        return SendTime.plan(fallback: preferences.reminderTime, habitual: SendTime.habitual(habit), preferences: preferences)
+        return SendTime.plan(fallback: scheduled, habitual: SendTime.habitual(habit), preferences: preferences)
     }
 
-    /// The trigger at its time: what is true now decides whether there is anything to say.
+    /// The trigger at its time, for each of its users: what is true now decides whether there is anything to say.
     private func fire(_ job: JobRecord) async throws {
-        let planned = try JSONDecoder().decode(Planned.self, from: Data(job.payload.utf8))
-        let user = User.ID(planned.user)
-        let key = "\(planned.type):\(planned.date.iso)"
-        switch planned.type {
-        case "streak_at_risk":
-            // Spec 000: the period before this one did not count (missed, or saved by a freeze), the streak is
-            // still alive and this period does not count yet.
-            let summary = try await self.streaks.current(of: user)
-            guard let last = summary.recent.first, last.status == .missed || last.status == .frozen,
-                summary.standing.current > 0, !summary.standing.met
-            else { return }
-            _ = try await self.notifications.notify(
-                NotificationCandidate(type: planned.type, dedupeKey: key, data: ["streak": "\(summary.standing.current)"]), to: user)
-        default:
-            let (checkedIn, streak) = try await self.store.read { tx in
-                (try await tx.days(of: user, from: planned.date, to: planned.date).first?.checkedIn ?? false,
-                 try await tx.streak(of: user)?.state.count ?? 0)
+        let trigger = try JSONDecoder().decode(Trigger.self, from: Data(job.payload.utf8))
+        for user in trigger.users.map(User.ID.init) {
+            do {
+                guard let candidate = try await self.triggers.candidate(trigger.type, for: user, on: trigger.date) else { continue }
+                _ = try await self.notifications.notify(candidate, to: user)
+            } catch DomainError.notFound {
+                continue  // the account is gone
             }
-            _ = try await self.notifications.notify(
-                NotificationCandidate(type: planned.type, dedupeKey: key, data: ["streak": "\(streak)"], goalMet: checkedIn), to: user)
         }
     }
 }

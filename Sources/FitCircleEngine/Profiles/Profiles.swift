@@ -7,12 +7,14 @@ public struct Profiles: Sendable {
     let store: Store
     let blobs: any BlobStore
     let profile: RuleProfile
+    let ids: IDGenerator
     let clock: WallClock
 
-    public init(store: Store, blobs: any BlobStore, profile: RuleProfile, clock: WallClock) {
+    public init(store: Store, blobs: any BlobStore, profile: RuleProfile, ids: IDGenerator, clock: WallClock) {
         self.store = store
         self.blobs = blobs
         self.profile = profile
+        self.ids = ids
         self.clock = clock
     }
 
@@ -24,15 +26,30 @@ public struct Profiles: Sendable {
         }
     }
 
-    /// Replaces the profile with `input` when every field is valid; otherwise nothing changes.
+    /// Replaces the profile with `input` when every field is valid; otherwise nothing changes. Finishing
+    /// onboarding raises the welcome notification (spec 000's email table), once.
     public func update(_ id: User.ID, with input: ProfileInput) async throws -> User {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             guard var user = try await tx.user(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
+            let wasOnboarded = user.profile.isOnboarded
             user.profile = try input.applied(to: user.profile, limits: self.profile.limits, now: now)
             try await tx.save(user.profile, of: id, at: now)
+            if !wasOnboarded && user.profile.isOnboarded {
+                try await tx.enqueue([try await self.welcome(user, in: tx, now: now)].compactMap { $0 }, at: now)
+            }
             return user
         }
+    }
+
+    /// The welcome, with the first step goal the user will see.
+    private func welcome(_ user: User, in tx: Transaction, now: Date) async throws -> JobRecord? {
+        let level = (try await tx.trainingSettings(of: user.id) ?? .defaults).level
+        let steps = GoalPlanner.dailySteps(on: user.localDate(at: now), accountDay: 1, level: level, recent: [], policy: self.profile.goals.steps)
+        let candidate = NotificationCandidate(
+            type: "welcome", dedupeKey: "welcome",
+            data: ["name": user.profile.displayName, "steps": ScheduledTriggers.count(Int(steps.target))])
+        return try Notifications.raising(candidate, for: user.id, catalog: self.profile.notifications, ids: self.ids, at: now)
     }
 
     /// Stores a new profile photo. The bytes must be a JPEG or PNG image of at most 5 MB.

@@ -181,7 +181,8 @@ struct RewardKeeper: Sendable {
                      detail: .init(level: books.stats.level, dailyGoal: training.dailyGoal, weekStart: start,
                                    target: training.dailyGoal * challenge.goalDays, badgeID: badge.badgeID)),
                 into: &books, now: now)
-            books.events.append(self.event(.weeklyChallengeCompleted, on: date, ["weekStart": start.iso, "badge": badge.name], now: now))
+            books.events.append(
+                self.event(.weeklyChallengeCompleted, on: date, ["weekStart": start.iso, "badge": badge.name, "points": "\(challenge.points)"], now: now))
         }
     }
 
@@ -193,7 +194,7 @@ struct RewardKeeper: Sendable {
             for badge in self.policy.badges where !books.unlocked.contains(badge.id) && badge.isMet(by: books.stats.allCounters) {
                 books.unlocked.insert(badge.id)
                 books.badges.append(UnlockedBadge(badgeID: badge.id, name: badge.name, date: today, unlockedAt: now))
-                books.events.append(self.event(.badgeUnlocked, on: today, ["badge": badge.id, "name": badge.name], now: now))
+                books.events.append(self.event(.badgeUnlocked, on: today, ["badge": badge.id, "name": badge.name, "points": "\(badge.xp)"], now: now))
                 self.credit(
                     line(today, badge.xp, .badge, "badge:\(badge.id)", now: now, detail: .init(level: books.stats.level, badgeID: badge.id)),
                     into: &books, now: now)
@@ -229,6 +230,13 @@ struct RewardKeeper: Sendable {
         try await tx.append(books.lines, of: user)
         try await tx.insert(books.badges, of: user)
         try await tx.insert(books.events, of: user)
+        try await tx.enqueue(
+            try books.events.compactMap { event in
+                try Self.achievement(event).flatMap {
+                    try Notifications.raising($0, for: user, catalog: self.profile.notifications, ids: self.ids, at: now)
+                }
+            },
+            at: now)
         try await tx.save(books.stats, of: user, at: now)
     }
 
@@ -239,6 +247,21 @@ struct RewardKeeper: Sendable {
         PointsLine(
             id: self.ids.make(), date: date, amount: amount, reason: reason, sourceKey: key, sourceEventID: event, multiplier: multiplier,
             counted: counted, excess: excess, detail: detail, createdAt: now)
+    }
+
+    /// The "achievement" notification of a reward event (spec 001, WEEKLY-03 and CHAL-02), where the app has one.
+    static func achievement(_ event: RewardEvent) -> NotificationCandidate? {
+        let title: String
+        switch event.kind {
+        case .badgeUnlocked: title = "Badge unlocked: \(event.data["name"] ?? "")"
+        case .weeklyBonus: title = "Weekly goal reached"
+        case .weeklyChallengeCompleted: title = "Weekly challenge complete"
+        case .levelReached: return nil
+        }
+        let subject = event.data["badge"] ?? event.data["weekStart"] ?? event.date.iso
+        return NotificationCandidate(
+            type: "achievement", dedupeKey: "achievement:\(event.kind.rawValue):\(subject)",
+            data: ["achievement": title, "points": event.data["points"] ?? "0"])
     }
 
     private func event(_ kind: RewardEvent.Kind, on date: LocalDate, _ data: [String: String], now: Date) -> RewardEvent {

@@ -85,6 +85,9 @@ public enum RuleProfileLoader {
         checks.append((twice == nil, "notifications.types", "expected unique types, found '\(twice ?? "")' twice"))
         checks.append((
             profile.notifications.types.allSatisfy { !$0.channels.isEmpty }, "notifications.types", "expected at least one channel for each type"))
+        checks.append((
+            profile.notifications.types.allSatisfy { ($0.weekday == nil && $0.monthDay == nil) || ($0.at != nil && (1...28).contains($0.monthDay ?? 1)) },
+            "notifications.types", "expected `weekday` and `monthDay` (1–28) only on a type with a time `at`"))
         for milestone in profile.streaks.milestones {
             let badge = rewards.badges.first { $0.name == milestone.badge }
             checks.append((

@@ -95,17 +95,8 @@ struct StreakKeeper: Sendable {
         for day in days {
             let period = Streak.period(of: day.date, policy: self.policy, weekStartsOn: self.weekStart)
             var activity = activities[period] ?? nothing
-            switch self.policy.basis {
-            case .checkIn:
-                if day.checkedIn {
-                    activity.progress += 1
-                    activity.late = day.checkedInLate
-                }
-            case .appOpen:
-                if day.appOpened { activity.progress += 1 }
-            case .pushups:
-                activity.progress += day.pushupReps
-            }
+            activity.progress += self.policy.basis.progress(of: day)
+            if self.policy.basis == .checkIn && day.checkedIn { activity.late = day.checkedInLate }
             activities[period] = activity
         }
         for period in freezes {

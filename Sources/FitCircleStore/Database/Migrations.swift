@@ -384,6 +384,26 @@ enum Migrations {
                 .init("CREATE INDEX notifications_user_decided ON notifications (user_id, decided_at)"),
             ]
         ),
+        Migration(
+            version: 9,
+            name: "the planner's columns of notification preferences",
+            // The daily planner reads these for every user of a zone; decoding each user's JSON would cost
+            // more than the whole scan. `preferences` stays the document; these follow it on every save.
+            statements: ["reminder_time", "quiet_start", "quiet_end"].map { column in
+                .init("ALTER TABLE notification_preferences ADD COLUMN \(column) TEXT")
+            } + [
+                .init(
+                    sqlite: """
+                        UPDATE notification_preferences SET reminder_time = json_extract(preferences, '$.reminderTime'),
+                            quiet_start = json_extract(preferences, '$.quietStart'), quiet_end = json_extract(preferences, '$.quietEnd')
+                        """,
+                    postgres: """
+                        UPDATE notification_preferences SET reminder_time = preferences::jsonb ->> 'reminderTime',
+                            quiet_start = preferences::jsonb ->> 'quietStart', quiet_end = preferences::jsonb ->> 'quietEnd'
+                        """
+                ),
+            ]
+        ),
     ]
 
     private static let pointsLedgerColumns = """

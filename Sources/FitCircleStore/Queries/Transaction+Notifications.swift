@@ -13,9 +13,11 @@ extension Transaction {
     public func save(_ preferences: NotificationPreferences, of user: User.ID, at now: Date) async throws {
         try await self.sql.raw(
             """
-            INSERT INTO notification_preferences (user_id, preferences, updated_at)
-            VALUES (\(bind: user.rawValue), \(bind: try Self.json(preferences)), \(bind: now))
-            ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences, updated_at = excluded.updated_at
+            INSERT INTO notification_preferences (user_id, preferences, reminder_time, quiet_start, quiet_end, updated_at)
+            VALUES (\(bind: user.rawValue), \(bind: try Self.json(preferences)), \(bind: preferences.reminderTime.description),
+                \(bind: preferences.quietStart.description), \(bind: preferences.quietEnd.description), \(bind: now))
+            ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences, reminder_time = excluded.reminder_time,
+                quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, updated_at = excluded.updated_at
             """
         ).run()
     }

@@ -1,0 +1,93 @@
+public import FitCircleCore
+public import FitCircleStore
+import Foundation
+
+/// What a scheduled notification says when its time comes, or nothing when there is nothing to say: each
+/// type reads what is true at that moment (has the user checked in? how far is the week's goal?). The
+/// policy decides after that (preferences, quiet hours, caps, budget).
+struct ScheduledTriggers: Sendable {
+    let store: Store
+    let profile: RuleProfile
+    let goals: Goals
+    let streaks: Streaks
+
+    /// The scheduled types with a trigger here. Those of circles and challenges (data submission, challenge
+    /// progress) join with them.
+    static let types: Set<String> = [
+        "daily_checkin_reminder", "streak_reminder", "daily_checkin_email", "streak_at_risk", "weekly_goal_progress",
+        "weekly_digest", "monthly_report", "new_weekly_challenge", "weekly_reminder",
+    ]
+
+    /// The candidate for `user` on local `date`, or nil.
+    func candidate(_ type: String, for user: User.ID, on date: LocalDate) async throws -> NotificationCandidate? {
+        let key = "\(type):\(date.iso)"
+        switch type {
+        case "daily_checkin_reminder", "streak_reminder":
+            // Dropped by the policy as "goal already met" once the day counts for the streak.
+            let standing = try await self.streaks.current(of: user).standing
+            return NotificationCandidate(type: type, dedupeKey: key, data: ["streak": "\(standing.current)"], goalMet: standing.met)
+        case "daily_checkin_email":
+            // Spec 000's email table: only for users no push reaches.
+            let (devices, days) = try await self.store.read { tx in
+                (try await tx.activeDevices(of: user), try await tx.days(of: user, from: date, to: date))
+            }
+            guard devices.isEmpty else { return nil }
+            let streak = try await self.streaks.current(of: user).standing.current
+            return NotificationCandidate(type: type, dedupeKey: key, data: ["streak": "\(streak)"], goalMet: days.first?.checkedIn ?? false)
+        case "streak_at_risk":
+            return try await self.streakAtRisk(user, on: date, key: key)
+        case "weekly_goal_progress":
+            // Spec 000: mid-week, under half of the week's step goal.
+            guard let steps = try await self.goals.weekly(of: user).goals.first(where: { $0.goal.kind == .steps }), steps.goal.target > 0 else {
+                return nil
+            }
+            let percent = Int((steps.actual / steps.goal.target * 100).rounded(.down))
+            guard percent < 50 else { return nil }
+            return NotificationCandidate(type: type, dedupeKey: key, data: ["percent": "\(percent)"])
+        case "weekly_digest":
+            let start = date.startOfWeek(startingOn: self.profile.week.startsOn)
+            let days = try await self.store.read { tx in try await tx.days(of: user, from: start, to: date) }
+            let streak = try await self.streaks.current(of: user).standing.current
+            return NotificationCandidate(
+                type: type, dedupeKey: key, data: ["steps": Self.count(days.reduce(0) { $0 + $1.steps }), "streak": "\(streak)"])
+        case "monthly_report":
+            // On the 1st: the month that just ended.
+            let month = date.adding(days: -1).startOfMonth
+            let days = try await self.store.read { tx in try await tx.days(of: user, from: month, to: date.adding(days: -1)) }
+            let longest = try await self.streaks.current(of: user).standing.longest
+            return NotificationCandidate(
+                type: type, dedupeKey: key,
+                data: [
+                    "month": Self.monthName(month), "steps": Self.count(days.reduce(0) { $0 + $1.steps }),
+                    "checkIns": "\(days.filter(\.checkedIn).count)", "streak": "\(longest)",
+                ])
+        case "new_weekly_challenge", "weekly_reminder":
+            return NotificationCandidate(type: type, dedupeKey: key)
+        default:
+            return nil
+        }
+    }
+
+    /// A daily streak is at risk when yesterday did not count (missed, or saved by a freeze); a weekly one
+    /// (spec 001, NOTIF-01) after two days in a row with nothing towards it. Either way the streak is alive
+    /// and the current period does not count yet.
+    private func streakAtRisk(_ user: User.ID, on date: LocalDate, key: String) async throws -> NotificationCandidate? {
+        let summary = try await self.streaks.current(of: user)
+        guard summary.standing.current > 0, !summary.standing.met else { return nil }
+        switch summary.policy.period {
+        case .day:
+            guard let last = summary.recent.first, last.status == .missed || last.status == .frozen else { return nil }
+        case .week:
+            let days = try await self.store.read { tx in try await tx.days(of: user, from: date.adding(days: -2), to: date.adding(days: -1)) }
+            guard days.allSatisfy({ summary.policy.basis.progress(of: $0) == 0 }) else { return nil }
+        }
+        return NotificationCandidate(type: "streak_at_risk", dedupeKey: key, data: ["streak": "\(summary.standing.current)"])
+    }
+
+    static func count(_ value: Int) -> String { value.formatted(.number.locale(Locale(identifier: "en_US"))) }
+
+    static func monthName(_ month: LocalDate) -> String {
+        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        return "\(names[month.month - 1]) \(month.year)"
+    }
+}

@@ -139,6 +139,11 @@ let package = Package(
             ],
             path: "Benchmarks/IngestBenchmark"
         ),
+        .executableTarget(
+            name: "PlanningBenchmark",
+            dependencies: ["FitCircleEngine", "FitCircleStore", "FitCircleCore", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/PlanningBenchmark"
+        ),
         .target(
             name: "FitCircleTesting",
             dependencies: [

@@ -21,20 +21,24 @@ struct ReplayCommand: AsyncParsableCommand {
         let runtime = try await Runtime(options: self.options)
         let configuration = runtime.configuration
         let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
-        let (differences, rewards) = try await runtime.withStore { store in
+        let (differences, habits, rewards) = try await runtime.withStore { store in
             try await store.checkSchemaVersion()
             let replay = Replay(store: store, profile: profile, clock: runtime.clock)
-            return (try await replay.run(fix: self.fix), try await replay.rewardDifferences())
+            return (try await replay.run(fix: self.fix), try await replay.sendHabitDifferences(fix: self.fix), try await replay.rewardDifferences())
         }
         for difference in differences {
             print(difference)
         }
         print("\(differences.count) difference(s) in daily tracking\(self.fix && !differences.isEmpty ? ", fixed" : "")")
+        for difference in habits {
+            print(difference)
+        }
+        print("\(habits.count) difference(s) in habitual times\(self.fix && !habits.isEmpty ? ", fixed" : "")")
         for difference in rewards {
             print(difference)
         }
         print("\(rewards.count) difference(s) in points, levels and badges (the ledger is append-only: reported, never fixed)")
-        if (!differences.isEmpty && !self.fix) || !rewards.isEmpty {
+        if ((!differences.isEmpty || !habits.isEmpty) && !self.fix) || !rewards.isEmpty {
             throw ExitCode(1)
         }
     }

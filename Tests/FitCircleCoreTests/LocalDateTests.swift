@@ -66,4 +66,15 @@ struct LocalDateTests {
             #expect(LocalDate(iso: bad) == nil, "\(bad)")
         }
     }
+
+    @Test func theLocalTimeOfAnInstantFollowsTheZonesOffsetThatDay() {
+        let midnightUTC = Date(timeIntervalSince1970: 1_772_409_600)  // 2026-03-02 00:00 UTC
+        #expect(LocalTime(midnightUTC, in: TimeZone(identifier: "Asia/Kathmandu")!) == LocalTime("05:45"))
+        #expect(LocalTime(midnightUTC, in: TimeZone(identifier: "Pacific/Pago_Pago")!) == LocalTime("13:00"))
+        #expect(LocalTime(midnightUTC, in: TimeZone(identifier: "Pacific/Kiritimati")!) == LocalTime("14:00"))
+        let newYork = TimeZone(identifier: "America/New_York")!
+        #expect(LocalTime(Date(timeIntervalSince1970: 1_772_953_140), in: newYork) == LocalTime("01:59"))  // 8 March, 06:59 UTC, EST
+        #expect(LocalTime(Date(timeIntervalSince1970: 1_772_953_200), in: newYork) == LocalTime("03:00"))  // 07:00 UTC, EDT
+        #expect(LocalTime(Date(timeIntervalSince1970: -1), in: .gmt) == LocalTime("23:59"))
+    }
 }

@@ -19,6 +19,7 @@ struct DemoDataTests {
             let stats = try #require(try await app.request(.get, "/api/user/stats", token: token).jsonObject()["points"] as? [String: Any])
             #expect((stats["totalPoints"] as? Int ?? 0) > 0)
             #expect(try await app.engine.replay.run() == [])
+            #expect(try await app.engine.replay.sendHabitDifferences().map(\.description) == [])
             #expect(try await app.engine.replay.rewardDifferences() == [])
         }
     }

@@ -89,6 +89,7 @@ struct LedgerPropertyTests {
             #expect(anaDays == boDays)
             #expect(anaDays == cleoDays)
             #expect(try await app.engine.replay.run() == [])
+            #expect(try await app.engine.replay.sendHabitDifferences().map(\.description) == [])
         }
     }
 

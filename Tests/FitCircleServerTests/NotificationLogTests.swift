@@ -109,3 +109,52 @@ struct NotificationLogTests {
         }
     }
 }
+
+/// The in-app inbox live over server-sent events.
+struct InboxStreamTests {
+    /// The stream's events as (event, id, data) in order.
+    static func events(_ text: String) throws -> [(event: String, id: String?, data: [String: Any])] {
+        try text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { block in
+            var fields: [String: String] = [:]
+            for line in block.split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2 { fields[parts[0]] = parts[1] }
+            }
+            let data = try JSONSerialization.jsonObject(with: Data((fields["data"] ?? "{}").utf8)) as? [String: Any] ?? [:]
+            return (fields["event"] ?? "", fields["id"], data)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func whatLandsInTheAppIsStreamedAndAReconnectResumesAfterTheLastEventID(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            _ = try await NotificationLogTests.operatorToken(app)
+            async let streamed = app.request(.get, "/api/notifications/stream?seconds=2", token: token)
+            try await Task.sleep(for: .milliseconds(500))
+            let first = try await NotificationLogTests.send(app, "social_engagement", key: "cheer-1")
+            let response = try await streamed
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType]?.hasPrefix("text/event-stream") == true)
+            let events = try Self.events(response.text)
+            #expect(events.map(\.event) == ["unread", "notification"], "\(response.text)")
+            #expect(events.first?.data["unread"] as? Int == 0)
+            #expect(events.last?.id == first["id"] as? String)
+            #expect((events.last?.data["notification"] as? [String: Any])?["type"] as? String == "social_engagement")
+            #expect(events.last?.data["unread"] as? Int == 1)
+
+            // While the client was away, another one landed: the reconnect gets it, and only it.
+            let second = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "reminder-1")
+            let resumed = try await app.request(
+                .get, "/api/notifications/stream?seconds=1", token: token, headers: [HTTPField.Name("Last-Event-ID")!: first["id"] as! String])
+            let again = try Self.events(resumed.text)
+            #expect(again.map(\.event) == ["unread", "notification"], "\(resumed.text)")
+            #expect(again.last?.id == second["id"] as? String)
+            #expect(again.last?.data["unread"] as? Int == 2)
+
+            let refused = try await app.request(.get, "/api/notifications/stream?seconds=0", token: token)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("seconds"))
+        }
+    }
+}

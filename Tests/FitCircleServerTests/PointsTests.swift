@@ -32,6 +32,7 @@ struct PointsTests {
     static func expectReplayAgrees(_ app: TestApp) async throws {
         #expect(try await app.engine.replay.rewardDifferences().map(\.description) == [])
         #expect(try await app.engine.replay.run() == [])
+        #expect(try await app.engine.replay.sendHabitDifferences().map(\.description) == [])
     }
 
     static func stats(_ app: TestApp) async throws -> [String: Any] {

@@ -26,12 +26,12 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.minutes < rhs.minutes }
 
-    /// The time the clock in `zone` shows at `instant`.
+    /// The time the clock in `zone` shows at `instant` (from the zone's offset then: no calendar to build,
+    /// which the planner's thousands of instants a page would feel).
     public init(_ instant: Date, in zone: TimeZone) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute], from: instant)
-        self.init(hour: parts.hour!, minute: parts.minute!)!
+        let local = Int(instant.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: instant)
+        let minutes = (local % 86_400 + 86_400) % 86_400 / 60
+        self.init(hour: minutes / 60, minute: minutes % 60)!
     }
 
     public init(from decoder: any Decoder) throws {

@@ -109,7 +109,8 @@ public struct Activities: Sendable {
         }
     }
 
-    /// Rebuilds stored days from their live events, and the streak if `event` is part of it.
+    /// Rebuilds stored days from their live events, and the streak, the points and the habitual time if
+    /// `event` is part of them.
     func recompute(after event: ActivityEvent, of user: User, in tx: Transaction, now: Date) async throws {
         try await self.ingest.recompute([UserDay(user: user.id, date: event.localDate)], in: tx, now: now)
         if self.ingest.streaks.matters(event.payload) {
@@ -117,6 +118,9 @@ public struct Activities: Sendable {
         }
         if self.ingest.rewards.matters(event.payload, streaks: self.ingest.streaks) {
             try await self.ingest.rewards.reverse(event, of: user, in: tx, now: now)
+        }
+        if SendHabits.matters(event.payload) {
+            try await SendHabits.refresh([user.id], in: tx)
         }
     }
 }

@@ -15,8 +15,8 @@ struct Submission: Sendable {
 /// Writes a group of submissions in one transaction with a fixed number of statements, however many
 /// events the group holds: lock the users, read the 28-day step bests, insert the events, read back any
 /// client id that was taken, read the touched days' events and save those days. Streaks whose days changed
-/// follow in the same transaction, then the notifications the new days raise (`ActivityNudges`) and the points, levels
-/// and badges of the inputs created (`RewardKeeper`).
+/// follow in the same transaction, then the notifications the new days raise (`ActivityNudges`), the users' habitual times
+/// (`SendHabits`) and the points, levels and badges of the inputs created (`RewardKeeper`).
 struct Ingest: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
@@ -30,6 +30,10 @@ struct Ingest: Sendable {
         var item: Int
         var event: ActivityEvent
         var key: ClientEventKey { ClientEventKey(user: self.event.userID, clientEventID: self.event.clientEventID) }
+
+        func isCreated(in outcomes: [[Activities.Outcome?]]) -> Bool {
+            if case .created = outcomes[self.submission][self.item] { true } else { false }
+        }
     }
 
     /// One result per submission: its outcomes, or why it was refused as a whole (its user is gone).
@@ -92,9 +96,10 @@ struct Ingest: Sendable {
         }
         let days = try await self.recompute(touched, in: tx, now: now)
         try await self.nudges.raise(after: days, of: users, in: tx, now: now)
+        try await SendHabits.refresh(
+            Set(candidates.filter { SendHabits.matters($0.event.payload) && $0.isCreated(in: outcomes) }.map(\.event.userID)), in: tx)
         var streakChanges: [User.ID: LocalDate] = [:]
-        for candidate in candidates where self.streaks.matters(candidate.event.payload) {
-            guard case .created = outcomes[candidate.submission][candidate.item] else { continue }
+        for candidate in candidates where self.streaks.matters(candidate.event.payload) && candidate.isCreated(in: outcomes) {
             streakChanges[candidate.event.userID] = min(streakChanges[candidate.event.userID] ?? candidate.event.localDate, candidate.event.localDate)
         }
         var streaks: [User.ID: Streak] = [:]
@@ -119,8 +124,7 @@ struct Ingest: Sendable {
         in tx: Transaction, now: Date
     ) async throws {
         var created: [User.ID: [Candidate]] = [:]
-        for candidate in candidates where self.rewards.matters(candidate.event.payload, streaks: self.streaks) {
-            guard case .created = outcomes[candidate.submission][candidate.item] else { continue }
+        for candidate in candidates where self.rewards.matters(candidate.event.payload, streaks: self.streaks) && candidate.isCreated(in: outcomes) {
             created[candidate.event.userID, default: []].append(candidate)
         }
         for (user, candidates) in created.sorted(by: { $0.key < $1.key }) {

@@ -3,8 +3,8 @@ public import FitCircleStore
 import Foundation
 
 /// Rebuilds every derived table from the events and reports where the stored state differs. Nothing is
-/// expected to differ: the tests use it as an oracle after every sequence of API calls. Days are rebuilt
-/// from their events; the points ledger is walked again line by line (`RewardAudit`).
+/// expected to differ: the tests use it as an oracle after every sequence of API calls. Days and habitual
+/// times are rebuilt from their events; the points ledger is walked again line by line (`RewardAudit`).
 public struct Replay: Sendable {
     let store: Store
     let profile: RuleProfile
@@ -28,8 +28,9 @@ public struct Replay: Sendable {
         }
     }
 
-    /// A user's points, level, counters or badges that are not what the ledger and the events make.
-    public struct RewardDifference: Equatable, Sendable, CustomStringConvertible {
+    /// Something of a user's (points, level, counters, badges, habitual time) that is not what the ledger and
+    /// the events make.
+    public struct UserDifference: Equatable, Sendable, CustomStringConvertible {
         public var user: User.ID
         public var problem: String
 
@@ -37,14 +38,28 @@ public struct Replay: Sendable {
     }
 
     /// Walks every user's points ledger again; the ledger is append-only, so differences are reported, not fixed.
-    public func rewardDifferences() async throws -> [RewardDifference] {
+    public func rewardDifferences() async throws -> [UserDifference] {
         let audit = RewardAudit(profile: self.profile)
         let users = try await self.store.read { try await $0.usersWithActivities() }
-        var differences: [RewardDifference] = []
+        var differences: [UserDifference] = []
         for user in users {
-            differences += try await self.store.read { tx in try await audit.differences(of: user, in: tx) }.map { RewardDifference(user: user, problem: $0) }
+            differences += try await self.store.read { tx in try await audit.differences(of: user, in: tx) }.map { UserDifference(user: user, problem: $0) }
         }
         return differences
+    }
+
+    /// The users whose stored habitual time is not what their check-ins and workouts make; with `fix`, the
+    /// replayed times are stored.
+    public func sendHabitDifferences(fix: Bool = false) async throws -> [UserDifference] {
+        try await self.store.transaction { tx in
+            let stored = try await tx.sendHabits()
+            let users = Array(Set(try await tx.usersWithActivities()).union(stored.keys)).sorted()
+            let differing = try await SendHabits.replayed(for: users, in: tx).filter { user, replayed in stored[user] != replayed }
+            if fix { try await tx.saveSendHabits(differing) }
+            return differing.map { user, replayed in
+                UserDifference(user: user, problem: "habitual time stored \(stored[user]?.description ?? "none"), events make \(replayed?.description ?? "none")")
+            }.sorted { $0.user < $1.user }
+        }
     }
 
     /// Compares every stored day with the one its events make; with `fix`, stores the replayed days.

@@ -13,6 +13,7 @@ public struct Notifications: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
     let clock: WallClock
+    let signals = InboxSignals()
 
     /// The outbox: one job per notification and channel, run by the transports.
     public static let deliver = "notification.deliver"
@@ -75,6 +76,7 @@ public struct Notifications: Sendable {
             try await tx.enqueue(jobs, at: now)
             return record
         }
+        .reportingInApp(to: self.signals, of: user)
     }
 
     /// An operator's send: a catalog type to one user, through the same policy. Without a dedupe key it is
@@ -128,16 +130,18 @@ public struct Notifications: Sendable {
         let reference = try JSONDecoder().decode(Reference.self, from: Data(job.payload.utf8))
         let user = User.ID(reference.user)
         let now = self.clock.now()
-        try await self.store.transaction { tx in
+        let decided = try await self.store.transaction { tx -> NotificationRecord? in
             guard let account = try await tx.lockedUser(user),
                 let stored = try await tx.notification(NotificationRecord.ID(reference.notification), of: user), stored.status == .deferred
-            else { return }
+            else { return nil }
             let candidate = NotificationCandidate(type: stored.type, dedupeKey: stored.dedupeKey, data: stored.data)
             var (record, jobs) = try await self.decide(candidate, id: stored.id, for: account, in: tx, now: now)
             record.trail = stored.trail + record.trail
             try await tx.redecide(record, of: user)
             try await tx.enqueue(jobs, at: now)
+            return record
         }
+        _ = decided?.reportingInApp(to: self.signals, of: user)
     }
 
     private func decide(
@@ -225,5 +229,13 @@ public struct Notifications: Sendable {
         guard try await self.store.transaction({ tx in try await tx.mark(id, of: user, mark, at: self.clock.now()) }) else {
             throw DomainError.notFound(resource: "notification", id: id.rawValue)
         }
+    }
+}
+
+extension NotificationRecord {
+    /// Wakes the user's inbox streams on this node when this is an in-app send.
+    fileprivate func reportingInApp(to signals: InboxSignals, of user: User.ID) -> Self {
+        if self.status == .sent && self.channels.contains(.inApp) { signals.signal(user) }
+        return self
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// instant. The trigger reads what is true then (`ScheduledTriggers`) and hands each candidate to the policy.
 ///
 /// Planning is set-based so it keeps up with a zone of many users: one statement reads the page's users
-/// with the times of their preferences, one reads their recent check-in and workout instants, and one
+/// with when to reach them (their reminder time, quiet hours and habitual time are on their row) and one
 /// inserts a handful of trigger jobs. Dedupe keys make every step once per zone, date, type and page, and
 /// `notify` makes each user's notification once per type and date, whatever runs twice.
 public struct ReminderPlanner: Sendable {
@@ -53,20 +53,16 @@ public struct ReminderPlanner: Sendable {
     @discardableResult
     public func planPage(zone identifier: String, date: LocalDate, after: User.ID?) async throws -> User.ID? {
         guard let zone = TimeZone(identifier: identifier) else { return nil }
-        let types = self.profile.notifications.types.filter { $0.isScheduled(on: date) && ScheduledTriggers.types.contains($0.type) }
+        let types = self.types(on: date)
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             let subjects = try await tx.reminderSubjects(inTimeZone: identifier, after: after, limit: Self.pageSize)
             guard let last = subjects.last?.user, !types.isEmpty else { return nil }
-            let habits = types.contains(where: \.personalised)
-                ? try await tx.recentInstants(
-                    ofUsersInTimeZone: identifier, after: after, through: last, kinds: [.checkIn, .workout], limit: SendTime.maximumSamples)
-                : [:]
             var jobs: [JobRecord] = []
             for type in types {
                 var atTime: [LocalTime: [String]] = [:]
                 for subject in subjects {
-                    let time = Self.time(of: type, for: subject, habit: habits[subject.user] ?? [])
+                    let time = Self.time(of: type, for: subject)
                     atTime[time, default: []].append(subject.user.rawValue)
                 }
                 for (time, users) in atTime {
@@ -84,19 +80,21 @@ public struct ReminderPlanner: Sendable {
         }
     }
 
+    /// The types planned for `date`: those scheduled that day whose trigger exists.
+    public func types(on date: LocalDate) -> [NotificationType] {
+        self.profile.notifications.types.filter { $0.isScheduled(on: date) && ScheduledTriggers.types.contains($0.type) }
+    }
+
     /// The local time a type goes out for this user: its own, or their reminder time; for a personalised
     /// type, before their habitual time once known.
-    static func time(of type: NotificationType, for subject: ReminderSubject, habit instants: [(occurredAt: Date, timeZone: String)]) -> LocalTime {
+    static func time(of type: NotificationType, for subject: ReminderSubject) -> LocalTime {
         let scheduled = type.followsReminderTime ? subject.reminderTime : type.at!
         guard type.personalised else { return scheduled }
         var preferences = NotificationPreferences.defaults
         preferences.reminderTime = subject.reminderTime
         preferences.quietStart = subject.quietStart
         preferences.quietEnd = subject.quietEnd
-        let habit = instants.count < SendTime.minimumSamples ? [] : instants.compactMap { instant -> LocalTime? in
-            TimeZone(identifier: instant.timeZone).map { LocalTime(instant.occurredAt, in: $0) }
-        }
-        return SendTime.plan(fallback: scheduled, habitual: SendTime.habitual(habit), preferences: preferences)
+        return SendTime.plan(fallback: scheduled, habitual: subject.habit, preferences: preferences)
     }
 
     /// The trigger at its time, for each of its users: what is true now decides whether there is anything to say.

@@ -2,6 +2,7 @@ import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
+import OpenAPIRuntime
 
 extension API {
     func getNotificationPreferences(_ input: Operations.GetNotificationPreferences.Input) async throws -> Operations.GetNotificationPreferences.Output {
@@ -37,6 +38,20 @@ extension API {
     func getNotificationInbox(_ input: Operations.GetNotificationInbox.Input) async throws -> Operations.GetNotificationInbox.Output {
         let inbox = try await self.engine.notifications.inbox(of: try RequestCaller.required().userID, limit: input.query.limit ?? 30)
         return .ok(.init(body: .json(.init(items: inbox.items.map(Components.Schemas.Notification.init), unread: inbox.unread))))
+    }
+
+    func streamNotificationInbox(_ input: Operations.StreamNotificationInbox.Input) async throws -> Operations.StreamNotificationInbox.Output {
+        let seconds = input.query.seconds ?? 300
+        guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
+        let updates = self.engine.notifications.inboxUpdates(
+            of: try RequestCaller.required().userID, after: input.headers.lastEventID.map(NotificationRecord.ID.init), for: .seconds(seconds))
+        let events = updates.map { update in
+            ServerSentEventWithJSONData(
+                event: update.notification == nil ? "unread" : "notification",
+                data: Components.Schemas.InboxEvent(notification: update.notification.map(Components.Schemas.Notification.init), unread: update.unread),
+                id: update.notification?.id.rawValue)
+        }
+        return .ok(.init(body: .textEventStream(HTTPBody(events.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single))))
     }
 
     func getNotificationHistory(_ input: Operations.GetNotificationHistory.Input) async throws -> Operations.GetNotificationHistory.Output {

@@ -386,23 +386,18 @@ enum Migrations {
         ),
         Migration(
             version: 9,
-            name: "the planner's columns of notification preferences",
-            // The daily planner reads these for every user of a zone; decoding each user's JSON would cost
-            // more than the whole scan. `preferences` stays the document; these follow it on every save.
-            statements: ["reminder_time", "quiet_start", "quiet_end"].map { column in
-                .init("ALTER TABLE notification_preferences ADD COLUMN \(column) TEXT")
-            } + [
+            name: "the daily planner's columns of users",
+            // The daily planner reads, for every user of a zone, when to reach them: their reminder time, quiet
+            // hours and habitual time. On the user's row that is one scan; a join, or decoding each user's
+            // preferences, would cost more than the whole scan. `notification_preferences` stays the document
+            // (these follow it on every save); `send_habit` follows the user's check-ins and workouts.
+            statements: ["reminder_time", "quiet_start", "quiet_end", "send_habit"].map { column in
+                .init("ALTER TABLE users ADD COLUMN \(column) TEXT")
+            } + [("reminder_time", "reminderTime"), ("quiet_start", "quietStart"), ("quiet_end", "quietEnd")].map { column, key in
                 .init(
-                    sqlite: """
-                        UPDATE notification_preferences SET reminder_time = json_extract(preferences, '$.reminderTime'),
-                            quiet_start = json_extract(preferences, '$.quietStart'), quiet_end = json_extract(preferences, '$.quietEnd')
-                        """,
-                    postgres: """
-                        UPDATE notification_preferences SET reminder_time = preferences::jsonb ->> 'reminderTime',
-                            quiet_start = preferences::jsonb ->> 'quietStart', quiet_end = preferences::jsonb ->> 'quietEnd'
-                        """
-                ),
-            ]
+                    sqlite: "UPDATE users SET \(column) = (SELECT json_extract(preferences, '$.\(key)') FROM notification_preferences WHERE user_id = users.id)",
+                    postgres: "UPDATE users SET \(column) = (SELECT preferences::jsonb ->> '\(key)' FROM notification_preferences WHERE user_id = users.id)")
+            }
         ),
     ]
 

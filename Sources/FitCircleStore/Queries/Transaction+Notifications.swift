@@ -13,11 +13,16 @@ extension Transaction {
     public func save(_ preferences: NotificationPreferences, of user: User.ID, at now: Date) async throws {
         try await self.sql.raw(
             """
-            INSERT INTO notification_preferences (user_id, preferences, reminder_time, quiet_start, quiet_end, updated_at)
-            VALUES (\(bind: user.rawValue), \(bind: try Self.json(preferences)), \(bind: preferences.reminderTime.description),
-                \(bind: preferences.quietStart.description), \(bind: preferences.quietEnd.description), \(bind: now))
-            ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences, reminder_time = excluded.reminder_time,
-                quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, updated_at = excluded.updated_at
+            INSERT INTO notification_preferences (user_id, preferences, updated_at)
+            VALUES (\(bind: user.rawValue), \(bind: try Self.json(preferences)), \(bind: now))
+            ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences, updated_at = excluded.updated_at
+            """
+        ).run()
+        try await self.sql.raw(
+            """
+            UPDATE users SET reminder_time = \(bind: preferences.reminderTime.description), quiet_start = \(bind: preferences.quietStart.description),
+                quiet_end = \(bind: preferences.quietEnd.description)
+            WHERE id = \(bind: user.rawValue)
             """
         ).run()
     }
@@ -96,6 +101,16 @@ extension Transaction {
         sql.appendInterpolation(unsafeRaw: " ORDER BY decided_at DESC, id DESC LIMIT ")
         sql.appendInterpolation(bind: limit)
         return try await self.sql.raw(sql).all().map(Self.notification(from:))
+    }
+
+    /// The notifications sent to the user that were decided at or after `since`, oldest first.
+    public func notificationsSent(to user: User.ID, since: Date, limit: Int) async throws -> [NotificationRecord] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM notifications WHERE user_id = \(bind: user.rawValue) AND status = 'sent' AND decided_at >= \(bind: since)
+            ORDER BY decided_at, id LIMIT \(bind: limit)
+            """
+        ).all().map(Self.notification(from:))
     }
 
     /// Sent notifications since `since`: of every non-critical type, and of `type`.

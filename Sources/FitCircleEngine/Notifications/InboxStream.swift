@@ -1,0 +1,60 @@
+public import FitCircleCore
+import FitCircleStore
+import Foundation
+
+/// One event of a user's inbox stream: a notification that just landed in the app (none for the opening
+/// event), and how many are unread then.
+public struct InboxUpdate: Sendable {
+    public var notification: NotificationRecord?
+    public var unread: Int
+}
+
+extension Notifications {
+    /// How often an open stream looks for what other nodes sent; a send on this node wakes it at once.
+    static let inboxPoll: Duration = .seconds(5)
+
+    /// The user's in-app notifications as they land, for `duration`: first the unread count, then each new
+    /// one with the count then. A client that resumes names the last one it saw (`after`) and gets what
+    /// landed since.
+    public func inboxUpdates(of user: User.ID, after lastSeen: NotificationRecord.ID?, for duration: Duration) -> AsyncThrowingStream<InboxUpdate, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                // Subscribed before the first read, so nothing sent in between is missed.
+                var generation = self.signals.subscribe(user)
+                defer { self.signals.unsubscribe(user) }
+                let deadline = ContinuousClock.now + duration
+                do {
+                    var since = self.clock.now()
+                    var seen: Set<NotificationRecord.ID> = []
+                    if let lastSeen, let record = try await self.store.read({ tx in try await tx.notification(lastSeen, of: user) }) {
+                        since = record.decidedAt
+                        seen = [record.id]
+                    }
+                    continuation.yield(InboxUpdate(notification: nil, unread: try await self.inbox(of: user, limit: 1).unread))
+                    while !Task.isCancelled {
+                        let from = since
+                        let landed = try await self.store.read { tx in try await tx.notificationsSent(to: user, since: from, limit: 100) }
+                            .filter { $0.channels.contains(.inApp) && !seen.contains($0.id) }
+                        if let newest = landed.last?.decidedAt {
+                            let unread = try await self.inbox(of: user, limit: 1).unread
+                            for record in landed { continuation.yield(InboxUpdate(notification: record, unread: unread)) }
+                            // Instants can repeat: remember what was streamed at the newest one.
+                            if newest > since {
+                                since = newest
+                                seen = []
+                            }
+                            seen.formUnion(landed.filter { $0.decidedAt == since }.map(\.id))
+                        }
+                        let left = deadline - ContinuousClock.now
+                        guard left > .zero else { break }
+                        generation = await self.signals.wait(for: user, since: generation, timeout: min(left, Self.inboxPoll))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

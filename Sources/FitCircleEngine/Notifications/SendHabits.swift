@@ -1,0 +1,30 @@
+import FitCircleCore
+import FitCircleStore
+import Foundation
+
+/// Each user's habitual time (spec 001, NOTIF-03): the median local time of their last 14–28 check-ins and
+/// workouts, kept on their row as those come and go, so the daily planner reads it with the user instead of
+/// reading everyone's history at 00:10.
+enum SendHabits {
+    static let kinds: [ActivityKind] = [.checkIn, .workout]
+
+    static func matters(_ payload: ActivityPayload) -> Bool { Self.kinds.contains(payload.kind) }
+
+    /// The habits the events make now.
+    static func replayed(for users: [User.ID], in tx: Transaction) async throws -> [User.ID: LocalTime?] {
+        let instants = try await tx.recentInstants(of: users, kinds: Self.kinds, limit: SendTime.maximumSamples)
+        var habits: [User.ID: LocalTime?] = [:]
+        for user in users {
+            let times = (instants[user] ?? []).compactMap { instant in
+                TimeZone(identifier: instant.timeZone).map { LocalTime(instant.occurredAt, in: $0) }
+            }
+            habits[user] = SendTime.habitual(times)
+        }
+        return habits
+    }
+
+    static func refresh(_ users: Set<User.ID>, in tx: Transaction) async throws {
+        guard !users.isEmpty else { return }
+        try await tx.saveSendHabits(try await Self.replayed(for: users.sorted(), in: tx))
+    }
+}

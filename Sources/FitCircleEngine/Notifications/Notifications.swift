@@ -68,7 +68,7 @@ public struct Notifications: Sendable {
     /// that first decision and changes nothing.
     public func notify(_ candidate: NotificationCandidate, to user: User.ID) async throws -> NotificationRecord {
         let now = self.clock.now()
-        return try await self.store.transaction { tx in
+        let record = try await self.store.transaction { tx in
             guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
             if let existing = try await tx.notification(withDedupeKey: candidate.dedupeKey, of: user) { return existing }
             let (record, jobs) = try await self.decide(candidate, id: self.ids.make(), for: account, in: tx, now: now)
@@ -76,7 +76,13 @@ public struct Notifications: Sendable {
             try await tx.enqueue(jobs, at: now)
             return record
         }
-        .reportingInApp(to: self.signals, of: user)
+        self.wakeInbox(of: user, for: record)
+        return record
+    }
+
+    /// Wakes the user's inbox streams on this node after an in-app send was committed.
+    private func wakeInbox(of user: User.ID, for record: NotificationRecord?) {
+        if let record, record.status == .sent && record.channels.contains(.inApp) { self.signals.signal(user) }
     }
 
     /// An operator's send: a catalog type to one user, through the same policy. Without a dedupe key it is
@@ -141,7 +147,7 @@ public struct Notifications: Sendable {
             try await tx.enqueue(jobs, at: now)
             return record
         }
-        _ = decided?.reportingInApp(to: self.signals, of: user)
+        self.wakeInbox(of: user, for: decided)
     }
 
     private func decide(
@@ -229,13 +235,5 @@ public struct Notifications: Sendable {
         guard try await self.store.transaction({ tx in try await tx.mark(id, of: user, mark, at: self.clock.now()) }) else {
             throw DomainError.notFound(resource: "notification", id: id.rawValue)
         }
-    }
-}
-
-extension NotificationRecord {
-    /// Wakes the user's inbox streams on this node when this is an in-app send.
-    fileprivate func reportingInApp(to signals: InboxSignals, of user: User.ID) -> Self {
-        if self.status == .sent && self.channels.contains(.inApp) { signals.signal(user) }
-        return self
     }
 }

@@ -49,7 +49,7 @@ struct ScheduledTriggers: Sendable {
             let days = try await self.store.read { tx in try await tx.days(of: user, from: start, to: date) }
             let streak = try await self.streaks.current(of: user).standing.current
             return NotificationCandidate(
-                type: type, dedupeKey: key, data: ["steps": Self.count(days.reduce(0) { $0 + $1.steps }), "streak": "\(streak)"])
+                type: type, dedupeKey: key, data: ["steps": NotificationCopy.count(days.reduce(0) { $0 + $1.steps }), "streak": "\(streak)"])
         case "monthly_report":
             // On the 1st: the month that just ended.
             let month = date.adding(days: -1).startOfMonth
@@ -58,7 +58,7 @@ struct ScheduledTriggers: Sendable {
             return NotificationCandidate(
                 type: type, dedupeKey: key,
                 data: [
-                    "month": Self.monthName(month), "steps": Self.count(days.reduce(0) { $0 + $1.steps }),
+                    "month": NotificationCopy.month(month), "steps": NotificationCopy.count(days.reduce(0) { $0 + $1.steps }),
                     "checkIns": "\(days.filter(\.checkedIn).count)", "streak": "\(longest)",
                 ])
         case "new_weekly_challenge", "weekly_reminder":
@@ -82,12 +82,5 @@ struct ScheduledTriggers: Sendable {
             guard days.allSatisfy({ summary.policy.basis.progress(of: $0) == 0 }) else { return nil }
         }
         return NotificationCandidate(type: "streak_at_risk", dedupeKey: key, data: ["streak": "\(summary.standing.current)"])
-    }
-
-    static func count(_ value: Int) -> String { value.formatted(.number.locale(Locale(identifier: "en_US"))) }
-
-    static func monthName(_ month: LocalDate) -> String {
-        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-        return "\(names[month.month - 1]) \(month.year)"
     }
 }

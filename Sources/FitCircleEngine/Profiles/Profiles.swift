@@ -48,7 +48,7 @@ public struct Profiles: Sendable {
         let steps = GoalPlanner.dailySteps(on: user.localDate(at: now), accountDay: 1, level: level, recent: [], policy: self.profile.goals.steps)
         let candidate = NotificationCandidate(
             type: "welcome", dedupeKey: "welcome",
-            data: ["name": user.profile.displayName, "steps": ScheduledTriggers.count(Int(steps.target))])
+            data: ["name": user.profile.displayName, "steps": NotificationCopy.count(Int(steps.target))])
         return try Notifications.raising(candidate, for: user.id, catalog: self.profile.notifications, ids: self.ids, at: now)
     }
 

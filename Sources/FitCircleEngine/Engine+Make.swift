@@ -57,6 +57,7 @@ extension Engine {
             rewards: Rewards(store: store, profile: profile, clock: clock),
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
             notifications: notifications,
+            circles: Circles(store: store, profile: profile, ids: ids, clock: clock),
             reminders: ReminderPlanner(
                 store: store, profile: profile, notifications: notifications,
                 triggers: ScheduledTriggers(store: store, profile: profile, goals: goals, streaks: streaks), clock: clock),

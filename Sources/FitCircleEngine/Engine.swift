@@ -13,6 +13,7 @@ public struct Engine: Sendable {
     public var rewards: Rewards
     public var dayRollover: DayRollover
     public var notifications: Notifications
+    public var circles: Circles
     public var reminders: ReminderPlanner
     public var idempotency: Idempotency
     public var replay: Replay
@@ -28,6 +29,7 @@ public struct Engine: Sendable {
         rewards: Rewards,
         dayRollover: DayRollover,
         notifications: Notifications,
+        circles: Circles,
         reminders: ReminderPlanner,
         idempotency: Idempotency,
         replay: Replay
@@ -42,6 +44,7 @@ public struct Engine: Sendable {
         self.rewards = rewards
         self.dayRollover = dayRollover
         self.notifications = notifications
+        self.circles = circles
         self.reminders = reminders
         self.idempotency = idempotency
         self.replay = replay

@@ -22,5 +22,12 @@ struct MappingTests {
         #expect(self.roundTrips(Audience.self, Components.Schemas.Audience.self))
         #expect(self.roundTrips(Weekday.self, Components.Schemas.Weekday.self))
         #expect(self.roundTrips(User.Role.self, Components.Schemas.Profile.RolePayload.self))
+        #expect(self.roundTrips(FitCircle.Metric.self, Components.Schemas.FitCircle.MetricPayload.self))
+        #expect(self.roundTrips(FitCircle.Privacy.self, Components.Schemas.FitCircle.PrivacyPayload.self))
+        #expect(self.roundTrips(CircleRole.self, Components.Schemas.CircleMember.RolePayload.self))
+        #expect(self.roundTrips(FitCircle.Metric.self, Components.Schemas.FitCircleInput.MetricPayload.self))
+        #expect(self.roundTrips(FitCircle.Privacy.self, Components.Schemas.FitCircleInput.PrivacyPayload.self))
+        #expect(self.roundTrips(CircleRole.self, Components.Schemas.FitCircle.RolePayload.self))
+        #expect(self.roundTrips(CircleRole.self, Components.Schemas.CircleRoleChange.RolePayload.self))
     }
 }

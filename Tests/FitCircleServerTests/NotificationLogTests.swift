@@ -129,28 +129,29 @@ struct InboxStreamTests {
     func whatLandsInTheAppIsStreamedAndAReconnectResumesAfterTheLastEventID(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
+            let ana = User.ID(try await NotificationLogTests.anaID(app))
             _ = try await NotificationLogTests.operatorToken(app)
-            async let streamed = app.request(.get, "/api/notifications/stream?seconds=2", token: token)
-            try await Task.sleep(for: .milliseconds(500))
+            // Live: the stream opens with the unread count, and a send wakes it with the notification.
+            var updates = app.engine.notifications.inboxUpdates(of: ana, after: nil, for: .seconds(60)).makeAsyncIterator()
+            #expect(try await updates.next()?.unread == 0)
             let first = try await NotificationLogTests.send(app, "social_engagement", key: "cheer-1")
-            let response = try await streamed
-            #expect(response.status == .ok)
-            #expect(response.headers[.contentType]?.hasPrefix("text/event-stream") == true)
-            let events = try Self.events(response.text)
-            #expect(events.map(\.event) == ["unread", "notification"], "\(response.text)")
-            #expect(events.first?.data["unread"] as? Int == 0)
-            #expect(events.last?.id == first["id"] as? String)
-            #expect((events.last?.data["notification"] as? [String: Any])?["type"] as? String == "social_engagement")
-            #expect(events.last?.data["unread"] as? Int == 1)
+            let landed = try await updates.next()
+            #expect(landed?.notification?.id.rawValue == first["id"] as? String)
+            #expect(landed?.unread == 1)
 
-            // While the client was away, another one landed: the reconnect gets it, and only it.
+            // Over HTTP: while the client was away, another one landed; the reconnect gets it, and only it.
             let second = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "reminder-1")
             let resumed = try await app.request(
                 .get, "/api/notifications/stream?seconds=1", token: token, headers: [HTTPField.Name("Last-Event-ID")!: first["id"] as! String])
-            let again = try Self.events(resumed.text)
-            #expect(again.map(\.event) == ["unread", "notification"], "\(resumed.text)")
-            #expect(again.last?.id == second["id"] as? String)
-            #expect(again.last?.data["unread"] as? Int == 2)
+            #expect(resumed.status == .ok)
+            #expect(resumed.headers[.contentType]?.hasPrefix("text/event-stream") == true)
+            let events = try Self.events(resumed.text)
+            #expect(events.map(\.event) == ["unread", "notification"], "\(resumed.text)")
+            #expect(events.first?.data["unread"] as? Int == 2)
+            #expect(events.last?.id == second["id"] as? String)
+            #expect((events.last?.data["notification"] as? [String: Any])?["type"] as? String == "daily_checkin_reminder")
+            let fresh = try Self.events(try await app.request(.get, "/api/notifications/stream?seconds=1", token: token).text)
+            #expect(fresh.map(\.event) == ["unread"])
 
             let refused = try await app.request(.get, "/api/notifications/stream?seconds=0", token: token)
             #expect(refused.status == .unprocessableContent)

@@ -29,6 +29,10 @@ extension Notifications {
                     if let lastSeen, let record = try await self.store.read({ tx in try await tx.notification(lastSeen, of: user) }) {
                         since = record.decidedAt
                         seen = [record.id]
+                    } else {
+                        // A fresh stream starts after what was decided at this very instant.
+                        let from = since
+                        seen = Set(try await self.store.read { tx in try await tx.notificationsSent(to: user, since: from, limit: 100) }.map(\.id))
                     }
                     continuation.yield(InboxUpdate(notification: nil, unread: try await self.inbox(of: user, limit: 1).unread))
                     while !Task.isCancelled {

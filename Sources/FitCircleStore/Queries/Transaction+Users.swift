@@ -29,6 +29,11 @@ extension Transaction {
         return users
     }
 
+    /// The account with this email address (stored lowercased), if any.
+    public func user(withEmail email: String) async throws -> User? {
+        try await self.sql.raw("SELECT * FROM users WHERE email = \(bind: email.lowercased()) ORDER BY created_at LIMIT 1").first().map(Self.user(from:))
+    }
+
     /// The account a provider's subject signed in as before.
     public func user(provider: String, subject: String) async throws -> User? {
         try await self.sql.raw(

@@ -1,0 +1,122 @@
+public import Foundation
+
+/// A FitCircle: people who compete on one metric over a span of days in a home time zone (spec 000,
+/// Feature 3).
+public struct FitCircle: Equatable, Sendable {
+    public typealias ID = Identifier<FitCircle>
+
+    /// What the circle's boards rank.
+    public enum Metric: String, CaseIterable, Equatable, Sendable, Codable {
+        case steps
+        case weightLossPct = "weight_loss_pct"
+        case checkinStreak = "checkin_streak"
+    }
+
+    /// A public circle can be joined with its code by anyone who has it, and is listed; a private one only
+    /// with an invitation or the code.
+    public enum Privacy: String, CaseIterable, Equatable, Sendable, Codable {
+        case `public`, `private`
+    }
+
+    public var id: ID
+    public var name: String
+    public var description: String?
+    public var metric: Metric
+    /// The first and last days of the competition in the home zone; open-ended without an end.
+    public var startDate: LocalDate
+    public var endDate: LocalDate?
+    /// Where the circle's days begin and end (its boards roll over at this zone's midnight).
+    public var timeZone: String
+    public var privacy: Privacy
+    public var memberLimit: Int
+    public var ownerID: User.ID
+    /// Shared to let people join; unique.
+    public var joinCode: String
+    public var archivedAt: Date?
+    public var createdAt: Date
+
+    public init(
+        id: ID, name: String, description: String?, metric: Metric, startDate: LocalDate, endDate: LocalDate?, timeZone: String,
+        privacy: Privacy, memberLimit: Int, ownerID: User.ID, joinCode: String, archivedAt: Date? = nil, createdAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.metric = metric
+        self.startDate = startDate
+        self.endDate = endDate
+        self.timeZone = timeZone
+        self.privacy = privacy
+        self.memberLimit = memberLimit
+        self.ownerID = ownerID
+        self.joinCode = joinCode
+        self.archivedAt = archivedAt
+        self.createdAt = createdAt
+    }
+
+    public var isArchived: Bool { self.archivedAt != nil }
+
+    /// The characters of a join code: no 0/O or 1/I to misread.
+    public static let joinCodeAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+    public static let joinCodeLength = 8
+}
+
+/// What a member may do in a circle.
+public enum CircleRole: String, CaseIterable, Equatable, Sendable, Codable {
+    /// Created it: edits, archives, invites, removes anyone, names admins.
+    case owner
+    /// Edits, invites and removes members.
+    case admin
+    case member
+
+    public var manages: Bool { self != .member }
+}
+
+/// One stint of a user in a circle: a member who leaves and comes back has two.
+public struct CircleMembership: Equatable, Sendable {
+    public var circleID: FitCircle.ID
+    public var userID: User.ID
+    public var role: CircleRole
+    public var joinedAt: Date
+    public var leftAt: Date?
+    /// Weight-loss circles: where this member starts and what they aim for.
+    public var startingWeightKg: Double?
+    public var targetWeightKg: Double?
+
+    public init(
+        circleID: FitCircle.ID, userID: User.ID, role: CircleRole, joinedAt: Date, leftAt: Date? = nil, startingWeightKg: Double? = nil,
+        targetWeightKg: Double? = nil
+    ) {
+        self.circleID = circleID
+        self.userID = userID
+        self.role = role
+        self.joinedAt = joinedAt
+        self.leftAt = leftAt
+        self.startingWeightKg = startingWeightKg
+        self.targetWeightKg = targetWeightKg
+    }
+}
+
+/// An invitation to a circle, for an account or an email address.
+public struct CircleInvitation: Equatable, Sendable {
+    public typealias ID = Identifier<CircleInvitation>
+
+    public var id: ID
+    public var circleID: FitCircle.ID
+    /// The invited account, when the address (or the id) names one.
+    public var userID: User.ID?
+    public var email: String?
+    public var invitedBy: User.ID
+    public var createdAt: Date
+    public var acceptedAt: Date?
+
+    public init(id: ID, circleID: FitCircle.ID, userID: User.ID?, email: String?, invitedBy: User.ID, createdAt: Date, acceptedAt: Date? = nil) {
+        self.id = id
+        self.circleID = circleID
+        self.userID = userID
+        self.email = email
+        self.invitedBy = invitedBy
+        self.createdAt = createdAt
+        self.acceptedAt = acceptedAt
+    }
+}

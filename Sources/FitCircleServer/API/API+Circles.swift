@@ -1,0 +1,71 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+
+extension API {
+    func listFitCircles(_ input: Operations.ListFitCircles.Input) async throws -> Operations.ListFitCircles.Output {
+        let views = try await self.engine.circles.circles(of: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(items: views.map(Components.Schemas.FitCircle.init)))))
+    }
+
+    func createFitCircle(_ input: Operations.CreateFitCircle.Input) async throws -> Operations.CreateFitCircle.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let view = try await self.engine.circles.create(try body.input, weights: body.weights, by: try RequestCaller.required().userID)
+        return .created(.init(body: .json(.init(view))))
+    }
+
+    func joinFitCircle(_ input: Operations.JoinFitCircle.Input) async throws -> Operations.JoinFitCircle.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let view = try await self.engine.circles.join(
+            code: body.code, invitation: body.invitationId.map(CircleInvitation.ID.init),
+            weights: WeightGoalInput(startingWeightKg: body.startingWeightKg, targetWeightKg: body.targetWeightKg), by: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(view))))
+    }
+
+    func getFitCircle(_ input: Operations.GetFitCircle.Input) async throws -> Operations.GetFitCircle.Output {
+        let view = try await self.engine.circles.circle(FitCircle.ID(input.path.id), for: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(view))))
+    }
+
+    func updateFitCircle(_ input: Operations.UpdateFitCircle.Input) async throws -> Operations.UpdateFitCircle.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let view = try await self.engine.circles.update(FitCircle.ID(input.path.id), with: try body.input, by: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(view))))
+    }
+
+    func archiveFitCircle(_ input: Operations.ArchiveFitCircle.Input) async throws -> Operations.ArchiveFitCircle.Output {
+        try await self.engine.circles.archive(FitCircle.ID(input.path.id), by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func inviteToFitCircle(_ input: Operations.InviteToFitCircle.Input) async throws -> Operations.InviteToFitCircle.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let invitation = try await self.engine.circles.invite(
+            to: FitCircle.ID(input.path.id), user: body.userId.map(User.ID.init), email: body.email, by: try RequestCaller.required().userID)
+        return .created(.init(body: .json(.init(invitation))))
+    }
+
+    func leaveFitCircle(_ input: Operations.LeaveFitCircle.Input) async throws -> Operations.LeaveFitCircle.Output {
+        try await self.engine.circles.leave(FitCircle.ID(input.path.id), by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func listFitCircleMembers(_ input: Operations.ListFitCircleMembers.Input) async throws -> Operations.ListFitCircleMembers.Output {
+        let members = try await self.engine.circles.members(of: FitCircle.ID(input.path.id), for: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(items: members.map(Components.Schemas.CircleMember.init)))))
+    }
+
+    func setFitCircleRole(_ input: Operations.SetFitCircleRole.Input) async throws -> Operations.SetFitCircleRole.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let circle = FitCircle.ID(input.path.id)
+        let membership = try await self.engine.circles.setRole(
+            mapped(body.role), of: User.ID(input.path.userId), in: circle, by: try RequestCaller.required().userID)
+        let name = try await self.engine.profiles.user(membership.userID).profile.displayName
+        return .ok(.init(body: .json(.init(membership, displayName: name))))
+    }
+
+    func removeFitCircleMember(_ input: Operations.RemoveFitCircleMember.Input) async throws -> Operations.RemoveFitCircleMember.Output {
+        try await self.engine.circles.remove(User.ID(input.path.userId), from: FitCircle.ID(input.path.id), by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+}

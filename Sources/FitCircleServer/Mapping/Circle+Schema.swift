@@ -1,0 +1,49 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+import FitCircleStore
+
+extension Components.Schemas.FitCircle {
+    /// The join code is shown to members only.
+    init(_ view: Circles.View) {
+        let circle = view.circle
+        self.init(
+            id: circle.id.rawValue, name: circle.name, description: circle.description, metric: mapped(circle.metric),
+            startDate: circle.startDate.iso, endDate: circle.endDate?.iso, timeZone: circle.timeZone, privacy: mapped(circle.privacy),
+            memberLimit: circle.memberLimit, memberCount: view.memberCount, ownerId: circle.ownerID.rawValue, role: view.role.map(mapped),
+            joinCode: view.role == nil ? nil : circle.joinCode, archivedAt: circle.archivedAt, createdAt: circle.createdAt)
+    }
+}
+
+extension Components.Schemas.FitCircleInput {
+    var input: CircleInput {
+        get throws {
+            CircleInput(
+                name: self.name, description: self.description, metric: mapped(self.metric),
+                startDate: try localDate(self.startDate, field: "startDate"), endDate: try localDate(self.endDate, field: "endDate"),
+                timeZone: self.timeZone, privacy: self.privacy.map(mapped), memberLimit: self.memberLimit)
+        }
+    }
+
+    var weights: WeightGoalInput { WeightGoalInput(startingWeightKg: self.startingWeightKg, targetWeightKg: self.targetWeightKg) }
+}
+
+extension Components.Schemas.CircleMember {
+    init(_ row: CircleMemberRow) {
+        self.init(row.membership, displayName: row.displayName)
+    }
+
+    init(_ membership: CircleMembership, displayName: String) {
+        self.init(
+            userId: membership.userID.rawValue, displayName: displayName, role: mapped(membership.role), joinedAt: membership.joinedAt,
+            startingWeightKg: membership.startingWeightKg, targetWeightKg: membership.targetWeightKg)
+    }
+}
+
+extension Components.Schemas.CircleInvitation {
+    init(_ invitation: FitCircleCore.CircleInvitation) {
+        self.init(
+            id: invitation.id.rawValue, circleId: invitation.circleID.rawValue, userId: invitation.userID?.rawValue, email: invitation.email,
+            invitedBy: invitation.invitedBy.rawValue, createdAt: invitation.createdAt)
+    }
+}

@@ -1,0 +1,202 @@
+public import FitCircleCore
+public import Foundation
+import SQLKit
+
+/// A current member with what the member list shows of them.
+public struct CircleMemberRow: Equatable, Sendable {
+    public var membership: CircleMembership
+    public var displayName: String
+    public var photoKey: String?
+}
+
+extension Transaction {
+    public func insert(_ circle: FitCircle) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO circles (id, name, description, metric, start_date, end_date, time_zone, privacy, member_limit, owner_id, join_code,
+                archived_at, created_at, updated_at)
+            VALUES (\(bind: circle.id.rawValue), \(bind: circle.name), \(bind: circle.description), \(bind: circle.metric.rawValue),
+                \(bind: circle.startDate.iso), \(bind: circle.endDate?.iso), \(bind: circle.timeZone), \(bind: circle.privacy.rawValue),
+                \(bind: circle.memberLimit), \(bind: circle.ownerID.rawValue), \(bind: circle.joinCode), \(bind: circle.archivedAt),
+                \(bind: circle.createdAt), \(bind: circle.createdAt))
+            """
+        ).run()
+    }
+
+    /// Stores every field but the id, owner, code and creation time.
+    public func update(_ circle: FitCircle, at now: Date) async throws {
+        try await self.sql.raw(
+            """
+            UPDATE circles SET name = \(bind: circle.name), description = \(bind: circle.description), metric = \(bind: circle.metric.rawValue),
+                start_date = \(bind: circle.startDate.iso), end_date = \(bind: circle.endDate?.iso), time_zone = \(bind: circle.timeZone),
+                privacy = \(bind: circle.privacy.rawValue), member_limit = \(bind: circle.memberLimit), owner_id = \(bind: circle.ownerID.rawValue),
+                archived_at = \(bind: circle.archivedAt), updated_at = \(bind: now)
+            WHERE id = \(bind: circle.id.rawValue)
+            """
+        ).run()
+    }
+
+    public func circle(_ id: FitCircle.ID) async throws -> FitCircle? {
+        try await self.sql.raw("SELECT * FROM circles WHERE id = \(bind: id.rawValue)").first().map(Self.circle(from:))
+    }
+
+    /// The circle, locked for the rest of the transaction (joins check the member limit under it).
+    public func lockedCircle(_ id: FitCircle.ID) async throws -> FitCircle? {
+        let lock = self.dialect == .postgres ? " FOR UPDATE" : ""
+        return try await self.sql.raw("SELECT * FROM circles WHERE id = \(bind: id.rawValue)\(unsafeRaw: lock)").first().map(Self.circle(from:))
+    }
+
+    public func circle(withJoinCode code: String) async throws -> FitCircle? {
+        try await self.sql.raw("SELECT * FROM circles WHERE join_code = \(bind: code)").first().map(Self.circle(from:))
+    }
+
+    /// The circles the user is a member of now, newest first, with the user's role.
+    public func circles(of user: User.ID) async throws -> [(circle: FitCircle, role: CircleRole)] {
+        try await self.sql.raw(
+            """
+            SELECT c.*, m.role AS member_role FROM circles c JOIN circle_members m ON m.circle_id = c.id
+            WHERE m.user_id = \(bind: user.rawValue) AND m.left_at IS NULL ORDER BY c.created_at DESC, c.id DESC
+            """
+        ).all().map { row in (try Self.circle(from: row), CircleRole(rawValue: try row.decode(column: "member_role", as: String.self)) ?? .member) }
+    }
+
+    /// The user's open stint in the circle.
+    public func membership(of user: User.ID, in circle: FitCircle.ID) async throws -> CircleMembership? {
+        try await self.sql.raw(
+            """
+            SELECT * FROM circle_members WHERE circle_id = \(bind: circle.rawValue) AND user_id = \(bind: user.rawValue) AND left_at IS NULL
+            """
+        ).first().map(Self.membership(from:))
+    }
+
+    public func insert(_ membership: CircleMembership) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO circle_members (circle_id, user_id, role, joined_at, left_at, starting_weight_kg, target_weight_kg)
+            VALUES (\(bind: membership.circleID.rawValue), \(bind: membership.userID.rawValue), \(bind: membership.role.rawValue),
+                \(bind: membership.joinedAt), \(bind: membership.leftAt), \(bind: membership.startingWeightKg), \(bind: membership.targetWeightKg))
+            """
+        ).run()
+    }
+
+    /// Closes the user's open stint.
+    public func endMembership(of user: User.ID, in circle: FitCircle.ID, at now: Date) async throws {
+        try await self.sql.raw(
+            """
+            UPDATE circle_members SET left_at = \(bind: now)
+            WHERE circle_id = \(bind: circle.rawValue) AND user_id = \(bind: user.rawValue) AND left_at IS NULL
+            """
+        ).run()
+    }
+
+    public func setRole(_ role: CircleRole, of user: User.ID, in circle: FitCircle.ID) async throws {
+        try await self.sql.raw(
+            """
+            UPDATE circle_members SET role = \(bind: role.rawValue)
+            WHERE circle_id = \(bind: circle.rawValue) AND user_id = \(bind: user.rawValue) AND left_at IS NULL
+            """
+        ).run()
+    }
+
+    /// The current members in the order they joined.
+    public func members(of circle: FitCircle.ID) async throws -> [CircleMemberRow] {
+        try await self.sql.raw(
+            """
+            SELECT m.*, u.display_name, u.photo_key FROM circle_members m JOIN users u ON u.id = m.user_id
+            WHERE m.circle_id = \(bind: circle.rawValue) AND m.left_at IS NULL ORDER BY m.joined_at, m.user_id
+            """
+        ).all().map { row in
+            CircleMemberRow(
+                membership: try Self.membership(from: row), displayName: try row.decode(column: "display_name", as: String.self),
+                photoKey: try row.decode(column: "photo_key", as: String?.self))
+        }
+    }
+
+    /// Every stint in the circle, current or ended, in the order they began.
+    public func memberships(of circle: FitCircle.ID) async throws -> [CircleMembership] {
+        try await self.sql.raw("SELECT * FROM circle_members WHERE circle_id = \(bind: circle.rawValue) ORDER BY joined_at, user_id")
+            .all().map(Self.membership(from:))
+    }
+
+    public func memberCount(of circle: FitCircle.ID) async throws -> Int {
+        try await self.sql.raw("SELECT COUNT(*) AS n FROM circle_members WHERE circle_id = \(bind: circle.rawValue) AND left_at IS NULL")
+            .first()!.decode(column: "n", as: Int.self)
+    }
+
+    public func insert(_ invitation: CircleInvitation) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO circle_invitations (id, circle_id, user_id, email, invited_by, created_at, accepted_at)
+            VALUES (\(bind: invitation.id.rawValue), \(bind: invitation.circleID.rawValue), \(bind: invitation.userID?.rawValue),
+                \(bind: invitation.email), \(bind: invitation.invitedBy.rawValue), \(bind: invitation.createdAt), \(bind: invitation.acceptedAt))
+            """
+        ).run()
+    }
+
+    public func invitation(_ id: CircleInvitation.ID) async throws -> CircleInvitation? {
+        try await self.sql.raw("SELECT * FROM circle_invitations WHERE id = \(bind: id.rawValue)").first().map(Self.invitation(from:))
+    }
+
+    /// A pending invitation of the circle for this account or address.
+    public func pendingInvitation(to circle: FitCircle.ID, user: User.ID?, email: String?) async throws -> CircleInvitation? {
+        try await self.sql.raw(
+            """
+            SELECT * FROM circle_invitations WHERE circle_id = \(bind: circle.rawValue) AND accepted_at IS NULL
+                AND (user_id = \(bind: user?.rawValue ?? "") OR email = \(bind: email ?? ""))
+            ORDER BY created_at LIMIT 1
+            """
+        ).first().map(Self.invitation(from:))
+    }
+
+    /// The circle's invitations not accepted yet, oldest first.
+    public func pendingInvitations(to circle: FitCircle.ID) async throws -> [CircleInvitation] {
+        try await self.sql.raw(
+            "SELECT * FROM circle_invitations WHERE circle_id = \(bind: circle.rawValue) AND accepted_at IS NULL ORDER BY created_at, id"
+        ).all().map(Self.invitation(from:))
+    }
+
+    public func acceptInvitation(_ id: CircleInvitation.ID, by user: User.ID, at now: Date) async throws {
+        try await self.sql.raw(
+            "UPDATE circle_invitations SET accepted_at = \(bind: now), user_id = \(bind: user.rawValue) WHERE id = \(bind: id.rawValue)"
+        ).run()
+    }
+
+    private static func circle(from row: any SQLRow) throws -> FitCircle {
+        FitCircle(
+            id: FitCircle.ID(try row.decode(column: "id", as: String.self)),
+            name: try row.decode(column: "name", as: String.self),
+            description: try row.decode(column: "description", as: String?.self),
+            metric: FitCircle.Metric(rawValue: try row.decode(column: "metric", as: String.self)) ?? .steps,
+            startDate: LocalDate(iso: try row.decode(column: "start_date", as: String.self))!,
+            endDate: try row.decode(column: "end_date", as: String?.self).flatMap { LocalDate(iso: $0) },
+            timeZone: try row.decode(column: "time_zone", as: String.self),
+            privacy: FitCircle.Privacy(rawValue: try row.decode(column: "privacy", as: String.self)) ?? .private,
+            memberLimit: try row.decode(column: "member_limit", as: Int.self),
+            ownerID: User.ID(try row.decode(column: "owner_id", as: String.self)),
+            joinCode: try row.decode(column: "join_code", as: String.self),
+            archivedAt: try row.decode(column: "archived_at", as: Date?.self),
+            createdAt: try row.decode(column: "created_at", as: Date.self))
+    }
+
+    private static func membership(from row: any SQLRow) throws -> CircleMembership {
+        CircleMembership(
+            circleID: FitCircle.ID(try row.decode(column: "circle_id", as: String.self)),
+            userID: User.ID(try row.decode(column: "user_id", as: String.self)),
+            role: CircleRole(rawValue: try row.decode(column: "role", as: String.self)) ?? .member,
+            joinedAt: try row.decode(column: "joined_at", as: Date.self),
+            leftAt: try row.decode(column: "left_at", as: Date?.self),
+            startingWeightKg: try row.decode(column: "starting_weight_kg", as: Double?.self),
+            targetWeightKg: try row.decode(column: "target_weight_kg", as: Double?.self))
+    }
+
+    private static func invitation(from row: any SQLRow) throws -> CircleInvitation {
+        CircleInvitation(
+            id: CircleInvitation.ID(try row.decode(column: "id", as: String.self)),
+            circleID: FitCircle.ID(try row.decode(column: "circle_id", as: String.self)),
+            userID: try row.decode(column: "user_id", as: String?.self).map(User.ID.init),
+            email: try row.decode(column: "email", as: String?.self),
+            invitedBy: User.ID(try row.decode(column: "invited_by", as: String.self)),
+            createdAt: try row.decode(column: "created_at", as: Date.self),
+            acceptedAt: try row.decode(column: "accepted_at", as: Date?.self))
+    }
+}

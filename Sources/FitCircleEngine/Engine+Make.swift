@@ -46,6 +46,7 @@ extension Engine {
         let goals = Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock)
         let streaks = Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock)
         let notifications = Notifications(store: store, profile: profile, ids: ids, clock: clock)
+        let circles = Circles(store: store, profile: profile, ids: ids, clock: clock)
         return Engine(
             profile: profile,
             accounts: accounts,
@@ -57,10 +58,10 @@ extension Engine {
             rewards: Rewards(store: store, profile: profile, clock: clock),
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
             notifications: notifications,
-            circles: Circles(store: store, profile: profile, ids: ids, clock: clock),
+            circles: circles,
             reminders: ReminderPlanner(
                 store: store, profile: profile, notifications: notifications,
-                triggers: ScheduledTriggers(store: store, profile: profile, goals: goals, streaks: streaks), clock: clock),
+                triggers: ScheduledTriggers(store: store, profile: profile, goals: goals, streaks: streaks, circles: circles), clock: clock),
             idempotency: Idempotency(store: store, clock: clock),
             replay: Replay(store: store, profile: profile, clock: clock)
         )

@@ -56,6 +56,11 @@ public struct FitCircle: Equatable, Sendable {
 
     public var isArchived: Bool { self.archivedAt != nil }
 
+    /// Whether the competition counts `date` (a calendar date, wherever the member is).
+    public func runs(on date: LocalDate) -> Bool {
+        self.startDate <= date && self.endDate.map { date <= $0 } ?? true
+    }
+
     /// The characters of a join code: no 0/O or 1/I to misread.
     public static let joinCodeAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
     public static let joinCodeLength = 8

@@ -252,7 +252,7 @@ public struct Circles: Sendable {
     // MARK: Access
 
     /// The circle and the user's membership, if the user may see it.
-    private func visible(_ id: FitCircle.ID, to user: User.ID, in tx: Transaction) async throws -> (FitCircle, CircleMembership?) {
+    func visible(_ id: FitCircle.ID, to user: User.ID, in tx: Transaction) async throws -> (FitCircle, CircleMembership?) {
         guard let circle = try await tx.circle(id) else { throw DomainError.notFound(resource: "circle", id: id.rawValue) }
         let membership = try await tx.membership(of: user, in: id)
         if membership == nil && circle.privacy == .private {

@@ -10,12 +10,12 @@ struct ScheduledTriggers: Sendable {
     let profile: RuleProfile
     let goals: Goals
     let streaks: Streaks
+    let circles: Circles
 
-    /// The scheduled types with a trigger here. Those of circles and challenges (data submission, challenge
-    /// progress) join with them.
+    /// The scheduled types with a trigger here. Those of challenges (challenge progress) join with them.
     static let types: Set<String> = [
         "daily_checkin_reminder", "streak_reminder", "daily_checkin_email", "streak_at_risk", "weekly_goal_progress",
-        "weekly_digest", "monthly_report", "new_weekly_challenge", "weekly_reminder",
+        "weekly_digest", "monthly_report", "new_weekly_challenge", "weekly_reminder", "data_submission",
     ]
 
     /// The candidate for `user` on local `date`, or nil.
@@ -61,6 +61,11 @@ struct ScheduledTriggers: Sendable {
                     "month": NotificationCopy.month(month), "steps": NotificationCopy.count(days.reduce(0) { $0 + $1.steps }),
                     "checkIns": "\(days.filter(\.checkedIn).count)", "streak": "\(longest)",
                 ])
+        case "data_submission":
+            // Spec 000: at 20:00 while today's data is unclaimed in a circle that counts today.
+            guard !(try await self.circles.pendingSubmissions(of: user).circles.isEmpty) else { return nil }
+            let steps = try await self.store.read { tx in try await tx.days(of: user, from: date, to: date).first?.steps ?? 0 }
+            return NotificationCandidate(type: type, dedupeKey: key, data: ["steps": NotificationCopy.count(steps)])
         case "new_weekly_challenge", "weekly_reminder":
             return NotificationCandidate(type: type, dedupeKey: key)
         default:

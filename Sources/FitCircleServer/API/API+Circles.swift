@@ -1,6 +1,7 @@
 import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
+import FitCircleStore
 
 extension API {
     func listFitCircles(_ input: Operations.ListFitCircles.Input) async throws -> Operations.ListFitCircles.Output {
@@ -67,5 +68,37 @@ extension API {
     func removeFitCircleMember(_ input: Operations.RemoveFitCircleMember.Input) async throws -> Operations.RemoveFitCircleMember.Output {
         try await self.engine.circles.remove(User.ID(input.path.userId), from: FitCircle.ID(input.path.id), by: try RequestCaller.required().userID)
         return .noContent(.init())
+    }
+}
+
+extension API {
+    func submitToFitCircle(_ input: Operations.SubmitToFitCircle.Input) async throws -> Operations.SubmitToFitCircle.Output {
+        let date = try localDate(input.query.date, field: "date")
+        let outcomes = try await self.engine.circles.submit(to: FitCircle.ID(input.path.id), date: date, by: try RequestCaller.required().userID)
+        let outcome = outcomes[0]
+        let body = Components.Schemas.CircleSubmission(outcome)
+        return outcome.created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
+    }
+
+    func submitToAllFitCircles(_ input: Operations.SubmitToAllFitCircles.Input) async throws -> Operations.SubmitToAllFitCircles.Output {
+        let date = try localDate(input.query.date, field: "date")
+        let outcomes = try await self.engine.circles.submit(to: nil, date: date, by: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(items: outcomes.map(Components.Schemas.CircleSubmission.init)))))
+    }
+
+    func getFitCircleSubmissionsToday(_ input: Operations.GetFitCircleSubmissionsToday.Input) async throws -> Operations.GetFitCircleSubmissionsToday.Output {
+        let today = try await self.engine.circles.submissionsToday(of: FitCircle.ID(input.path.id), for: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(
+            date: today.date.iso,
+            items: today.members.map { status in
+                .init(
+                    userId: status.member.membership.userID.rawValue, displayName: status.member.displayName, submitted: status.submission != nil,
+                    submittedAt: status.submission?.submittedAt, ago: status.ago, steps: status.submission?.steps)
+            }))))
+    }
+
+    func getPendingSubmissions(_ input: Operations.GetPendingSubmissions.Input) async throws -> Operations.GetPendingSubmissions.Output {
+        let pending = try await self.engine.circles.pendingSubmissions(of: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(date: pending.date.iso, items: pending.circles.map { .init(circleId: $0.id.rawValue, name: $0.name) }))))
     }
 }

@@ -47,3 +47,12 @@ extension Components.Schemas.CircleInvitation {
             invitedBy: invitation.invitedBy.rawValue, createdAt: invitation.createdAt)
     }
 }
+
+extension Components.Schemas.CircleSubmission {
+    init(_ outcome: Circles.SubmissionOutcome) {
+        let claim = outcome.submission
+        self.init(
+            circleId: claim.circleID.rawValue, date: claim.date.iso, steps: claim.steps, weightKg: claim.weightKg, submittedAt: claim.submittedAt,
+            updatedAt: claim.updatedAt, replayed: outcome.replayed)
+    }
+}

@@ -200,3 +200,53 @@ extension Transaction {
             acceptedAt: try row.decode(column: "accepted_at", as: Date?.self))
     }
 }
+
+extension Transaction {
+    public func submission(to circle: FitCircle.ID, of user: User.ID, on date: LocalDate) async throws -> CircleSubmission? {
+        try await self.sql.raw(
+            """
+            SELECT * FROM circle_submissions
+            WHERE circle_id = \(bind: circle.rawValue) AND user_id = \(bind: user.rawValue) AND local_date = \(bind: date.iso)
+            """
+        ).first().map(Self.submission(from:))
+    }
+
+    /// Inserts the claim, or replaces the values of the one made before for the same day.
+    public func save(_ submission: CircleSubmission) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO circle_submissions (circle_id, user_id, local_date, steps, weight_kg, submitted_at, updated_at)
+            VALUES (\(bind: submission.circleID.rawValue), \(bind: submission.userID.rawValue), \(bind: submission.date.iso),
+                \(bind: submission.steps), \(bind: submission.weightKg), \(bind: submission.submittedAt), \(bind: submission.updatedAt))
+            ON CONFLICT (circle_id, user_id, local_date) DO UPDATE SET steps = excluded.steps, weight_kg = excluded.weight_kg,
+                updated_at = excluded.updated_at
+            """
+        ).run()
+    }
+
+    /// The circle's submissions of one day.
+    public func submissions(to circle: FitCircle.ID, on date: LocalDate) async throws -> [CircleSubmission] {
+        try await self.sql.raw(
+            "SELECT * FROM circle_submissions WHERE circle_id = \(bind: circle.rawValue) AND local_date = \(bind: date.iso) ORDER BY submitted_at"
+        ).all().map(Self.submission(from:))
+    }
+
+    /// The circles the user submitted to on `date`.
+    public func circlesSubmitted(by user: User.ID, on date: LocalDate) async throws -> Set<FitCircle.ID> {
+        Set(
+            try await self.sql.raw(
+                "SELECT circle_id FROM circle_submissions WHERE user_id = \(bind: user.rawValue) AND local_date = \(bind: date.iso)"
+            ).all().map { FitCircle.ID(try $0.decode(column: "circle_id", as: String.self)) })
+    }
+
+    private static func submission(from row: any SQLRow) throws -> CircleSubmission {
+        CircleSubmission(
+            circleID: FitCircle.ID(try row.decode(column: "circle_id", as: String.self)),
+            userID: User.ID(try row.decode(column: "user_id", as: String.self)),
+            date: LocalDate(iso: try row.decode(column: "local_date", as: String.self))!,
+            steps: try row.decode(column: "steps", as: Int.self),
+            weightKg: try row.decode(column: "weight_kg", as: Double?.self),
+            submittedAt: try row.decode(column: "submitted_at", as: Date.self),
+            updatedAt: try row.decode(column: "updated_at", as: Date.self))
+    }
+}

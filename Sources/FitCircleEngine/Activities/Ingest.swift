@@ -14,9 +14,10 @@ struct Submission: Sendable {
 
 /// Writes a group of submissions in one transaction with a fixed number of statements, however many
 /// events the group holds: lock the users, read the 28-day step bests, insert the events, read back any
-/// client id that was taken, read the touched days' events and save those days. Streaks whose days changed
-/// follow in the same transaction, then the notifications the new days raise (`ActivityNudges`), the users' habitual times
-/// (`SendHabits`) and the points, levels and badges of the inputs created (`RewardKeeper`).
+/// client id that was taken, read the touched days' events and save those days. In the same transaction
+/// follow the notifications the new days raise (`ActivityNudges`), the habitual times of users with a new
+/// check-in or workout (`SendHabits`), the streaks whose days changed, and the points, levels and badges
+/// of the inputs created (`RewardKeeper`).
 struct Ingest: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator

@@ -1,0 +1,181 @@
+public import Foundation
+
+/// Where a member stands on a board, and the board's order: the higher value first; on equal values, who
+/// reached the value first; then the user id, so two entries never tie.
+public struct BoardKey: Comparable, Hashable, Sendable {
+    public var value: Double
+    public var reachedAt: Date
+    public var user: User.ID
+
+    public init(value: Double, reachedAt: Date, user: User.ID) {
+        self.value = value
+        self.reachedAt = reachedAt
+        self.user = user
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        if lhs.value != rhs.value { return lhs.value > rhs.value }
+        if lhs.reachedAt != rhs.reachedAt { return lhs.reachedAt < rhs.reachedAt }
+        return lhs.user < rhs.user
+    }
+}
+
+/// An order-statistic index of one board (a treap whose nodes know their subtree's size): a member's rank,
+/// the member at a rank and updates in O(log n), a run of ranks in O(k log n). Nodes live in flat arrays
+/// (indices, not references), so a board of a million entries is a few arrays and one dictionary.
+public struct RankIndex: Sendable {
+    private var keys: [BoardKey] = []
+    private var left: [Int32] = []
+    private var right: [Int32] = []
+    private var size: [Int32] = []
+    private var priority: [UInt32] = []
+    private var freed: [Int32] = []
+    private var root: Int32 = -1
+    private var nodes: [User.ID: Int32] = [:]
+    /// xorshift: priorities need only be unrelated to the keys.
+    private var seed: UInt32 = 0x9E37_79B9
+
+    public init() {}
+
+    public var count: Int { self.nodes.count }
+
+    public func key(of user: User.ID) -> BoardKey? { self.nodes[user].map { self.keys[Int($0)] } }
+
+    /// Places the member at `key`, moving them if they were elsewhere.
+    public mutating func upsert(_ key: BoardKey) {
+        if let node = self.nodes[key.user] {
+            if self.keys[Int(node)] == key { return }
+            self.root = self.erase(self.root, self.keys[Int(node)])
+            self.freed.append(node)
+        }
+        let node = self.allocate(key)
+        self.nodes[key.user] = node
+        let (lower, upper) = self.split(self.root, key)
+        self.root = self.merge(self.merge(lower, node), upper)
+    }
+
+    public mutating func remove(_ user: User.ID) {
+        guard let node = self.nodes.removeValue(forKey: user) else { return }
+        self.root = self.erase(self.root, self.keys[Int(node)])
+        self.freed.append(node)
+    }
+
+    /// The member's rank, 1 for the first.
+    public func rank(of user: User.ID) -> Int? {
+        guard let node = self.nodes[user] else { return nil }
+        let key = self.keys[Int(node)]
+        var rank = 0
+        var current = self.root
+        while current >= 0 {
+            let index = Int(current)
+            if key < self.keys[index] {
+                current = self.left[index]
+            } else if self.keys[index] < key {
+                rank += self.sizeOf(self.left[index]) + 1
+                current = self.right[index]
+            } else {
+                return rank + self.sizeOf(self.left[index]) + 1
+            }
+        }
+        return nil
+    }
+
+    /// The entry at `rank` (1 for the first).
+    public func entry(atRank rank: Int) -> BoardKey? {
+        guard rank >= 1 && rank <= self.count else { return nil }
+        var remaining = rank - 1
+        var current = self.root
+        while current >= 0 {
+            let index = Int(current)
+            let before = self.sizeOf(self.left[index])
+            if remaining < before {
+                current = self.left[index]
+            } else if remaining == before {
+                return self.keys[index]
+            } else {
+                remaining -= before + 1
+                current = self.right[index]
+            }
+        }
+        return nil
+    }
+
+    /// The entries ranked within `ranks`, in order (clamped to the board).
+    public func entries(ranks: ClosedRange<Int>) -> [BoardKey] {
+        let lower = max(1, ranks.lowerBound)
+        let upper = min(self.count, ranks.upperBound)
+        guard lower <= upper else { return [] }
+        return (lower...upper).compactMap(self.entry(atRank:))
+    }
+
+    // MARK: The treap
+
+    private func sizeOf(_ node: Int32) -> Int { node < 0 ? 0 : Int(self.size[Int(node)]) }
+
+    private mutating func allocate(_ key: BoardKey) -> Int32 {
+        self.seed ^= self.seed << 13
+        self.seed ^= self.seed >> 17
+        self.seed ^= self.seed << 5
+        if let node = self.freed.popLast() {
+            let index = Int(node)
+            (self.keys[index], self.left[index], self.right[index], self.size[index], self.priority[index]) = (key, -1, -1, 1, self.seed)
+            return node
+        }
+        self.keys.append(key)
+        self.left.append(-1)
+        self.right.append(-1)
+        self.size.append(1)
+        self.priority.append(self.seed)
+        return Int32(self.keys.count - 1)
+    }
+
+    private mutating func update(_ node: Int32) {
+        let index = Int(node)
+        self.size[index] = Int32(self.sizeOf(self.left[index]) + self.sizeOf(self.right[index]) + 1)
+    }
+
+    /// Splits into the nodes before `key` and those at or after it.
+    private mutating func split(_ node: Int32, _ key: BoardKey) -> (Int32, Int32) {
+        guard node >= 0 else { return (-1, -1) }
+        let index = Int(node)
+        if self.keys[index] < key {
+            let (lower, upper) = self.split(self.right[index], key)
+            self.right[index] = lower
+            self.update(node)
+            return (node, upper)
+        } else {
+            let (lower, upper) = self.split(self.left[index], key)
+            self.left[index] = upper
+            self.update(node)
+            return (lower, node)
+        }
+    }
+
+    /// Joins two treaps whose keys are all in order (every key of `lower` before every key of `upper`).
+    private mutating func merge(_ lower: Int32, _ upper: Int32) -> Int32 {
+        if lower < 0 { return upper }
+        if upper < 0 { return lower }
+        if self.priority[Int(lower)] > self.priority[Int(upper)] {
+            self.right[Int(lower)] = self.merge(self.right[Int(lower)], upper)
+            self.update(lower)
+            return lower
+        } else {
+            self.left[Int(upper)] = self.merge(lower, self.left[Int(upper)])
+            self.update(upper)
+            return upper
+        }
+    }
+
+    private mutating func erase(_ node: Int32, _ key: BoardKey) -> Int32 {
+        guard node >= 0 else { return -1 }
+        let index = Int(node)
+        if self.keys[index] == key { return self.merge(self.left[index], self.right[index]) }
+        if key < self.keys[index] {
+            self.left[index] = self.erase(self.left[index], key)
+        } else {
+            self.right[index] = self.erase(self.right[index], key)
+        }
+        self.update(node)
+        return node
+    }
+}

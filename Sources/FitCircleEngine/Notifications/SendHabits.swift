@@ -10,15 +10,18 @@ enum SendHabits {
 
     static func matters(_ payload: ActivityPayload) -> Bool { Self.kinds.contains(payload.kind) }
 
-    /// The habits the events make now.
+    /// The habits the events make now (read 1,000 users a statement, within any database's bind limit).
     static func replayed(for users: [User.ID], in tx: Transaction) async throws -> [User.ID: LocalTime?] {
-        let instants = try await tx.recentInstants(of: users, kinds: Self.kinds, limit: SendTime.maximumSamples)
         var habits: [User.ID: LocalTime?] = [:]
-        for user in users {
-            let times = (instants[user] ?? []).compactMap { instant in
-                TimeZone(identifier: instant.timeZone).map { LocalTime(instant.occurredAt, in: $0) }
+        for start in stride(from: 0, to: users.count, by: 1_000) {
+            let chunk = Array(users[start..<min(start + 1_000, users.count)])
+            let instants = try await tx.recentInstants(of: chunk, kinds: Self.kinds, limit: SendTime.maximumSamples)
+            for user in chunk {
+                let times = (instants[user] ?? []).compactMap { instant in
+                    TimeZone(identifier: instant.timeZone).map { LocalTime(instant.occurredAt, in: $0) }
+                }
+                habits[user] = SendTime.habitual(times)
             }
-            habits[user] = SendTime.habitual(times)
         }
         return habits
     }

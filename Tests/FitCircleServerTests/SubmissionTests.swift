@@ -84,4 +84,37 @@ struct SubmissionTests {
             }
         }
     }
+
+    /// Spec 000, Feature 2: the team's week — claimed steps per day, the top contributors, the caller's part.
+    @Test(arguments: Backend.available)
+    func theTeamWeekAddsUpWhatMembersClaimed(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
+            let ana = try await CirclesTests.person(app, "ana")
+            let bo = try await CirclesTests.person(app, "bo")
+            let cy = try await CirclesTests.person(app, "cy")
+            let circle = try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps", "privacy": "public"])
+            let id = try #require(circle["id"] as? String)
+            app.clock.advance(by: 60)
+            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+            try await Self.steps(app, ana, 8_500, id: "ana-mon")
+            try await Self.steps(app, bo, 9_000, id: "bo-mon")
+            try await Self.steps(app, cy, 30_000, id: "cy-mon")  // not a member: never counts
+            for person in [ana, bo] { #expect(try await app.request(.post, "/api/user/submissions", token: try await person.token(app)).status == .ok) }
+            app.clock.advance(by: 86_400)
+            try await Self.steps(app, ana, 3_000, id: "ana-tue")
+            #expect(try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app)).status == .created)
+            try await Self.steps(app, bo, 2_000, id: "bo-tue")  // synced, never claimed
+
+            let weeks = try await app.request(.get, "/api/goals/weekly/team", token: try await bo.token(app)).jsonObject()["items"] as? [[String: Any]]
+            let week = try #require(weeks?.first)
+            #expect(week["weekStart"] as? String == "2026-03-02")
+            #expect((week["days"] as? [[String: Any]])?.map { $0["steps"] as? Int } == [17_500, 3_000, 0, 0, 0, 0, 0])
+            #expect(week["totalSteps"] as? Int == 20_500 && week["members"] as? Int == 2 && week["contributors"] as? Int == 2)
+            #expect((week["top"] as? [[String: Any]])?.map { $0["userId"] as? String } == [ana.id, bo.id])
+            #expect(week["yourSteps"] as? Int == 9_000)
+            let outsider = try await app.request(.get, "/api/goals/weekly/team?circleId=\(id)", token: try await cy.token(app))
+            #expect(outsider.status == .forbidden)
+        }
+    }
 }

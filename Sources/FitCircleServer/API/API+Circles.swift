@@ -102,3 +102,18 @@ extension API {
         return .ok(.init(body: .json(.init(date: pending.date.iso, items: pending.circles.map { .init(circleId: $0.id.rawValue, name: $0.name) }))))
     }
 }
+
+extension API {
+    func getTeamWeeks(_ input: Operations.GetTeamWeeks.Input) async throws -> Operations.GetTeamWeeks.Output {
+        let weeks = try await self.engine.circles.teamWeeks(
+            of: try RequestCaller.required().userID, circle: input.query.circleId.map(FitCircle.ID.init))
+        return .ok(.init(body: .json(.init(items: weeks.map { week in
+            .init(
+                circleId: week.circle.id.rawValue, name: week.circle.name, weekStart: week.weekStart.iso,
+                days: week.days.map { .init(date: $0.date.iso, steps: $0.steps) }, totalSteps: week.totalSteps, members: week.members,
+                contributors: week.contributors,
+                top: week.top.map { .init(userId: $0.member.membership.userID.rawValue, displayName: $0.member.displayName, steps: $0.steps) },
+                yourSteps: week.yourSteps)
+        }))))
+    }
+}

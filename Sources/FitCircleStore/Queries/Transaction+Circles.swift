@@ -239,7 +239,7 @@ extension Transaction {
             ).all().map { FitCircle.ID(try $0.decode(column: "circle_id", as: String.self)) })
     }
 
-    private static func submission(from row: any SQLRow) throws -> CircleSubmission {
+    static func submission(from row: any SQLRow) throws -> CircleSubmission {
         CircleSubmission(
             circleID: FitCircle.ID(try row.decode(column: "circle_id", as: String.self)),
             userID: User.ID(try row.decode(column: "user_id", as: String.self)),
@@ -248,5 +248,17 @@ extension Transaction {
             weightKg: try row.decode(column: "weight_kg", as: Double?.self),
             submittedAt: try row.decode(column: "submitted_at", as: Date.self),
             updatedAt: try row.decode(column: "updated_at", as: Date.self))
+    }
+}
+
+extension Transaction {
+    /// The circle's claims from `from` to `to`, by date then member.
+    public func submissions(to circle: FitCircle.ID, from: LocalDate, to: LocalDate) async throws -> [CircleSubmission] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM circle_submissions WHERE circle_id = \(bind: circle.rawValue) AND local_date >= \(bind: from.iso) AND local_date <= \(bind: to.iso)
+            ORDER BY local_date, user_id
+            """
+        ).all().map(Self.submission(from:))
     }
 }

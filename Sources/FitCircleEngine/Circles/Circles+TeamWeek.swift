@@ -5,7 +5,7 @@ import Foundation
 /// A circle's week as a team (spec 000, Feature 2: "the team's aggregated weekly performance"): the steps
 /// its members claimed each day of the week, who contributed most, and the caller's part.
 extension Circles {
-    public struct TeamWeek: Equatable, Sendable {
+    public struct TeamWeek: Sendable {
         public var circle: FitCircle
         /// The week holding today in the circle's zone (from the profile's first weekday).
         public var weekStart: LocalDate
@@ -18,11 +18,6 @@ extension Circles {
         /// The most steps first (ties: the earlier member), at most three.
         public var top: [(member: CircleMemberRow, steps: Int)]
         public var yourSteps: Int
-
-        public static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.circle == rhs.circle && lhs.weekStart == rhs.weekStart && lhs.days.map(\.steps) == rhs.days.map(\.steps)
-                && lhs.top.map(\.member) == rhs.top.map(\.member) && lhs.yourSteps == rhs.yourSteps
-        }
     }
 
     /// This week of each circle the user is in (or of `circle` alone).

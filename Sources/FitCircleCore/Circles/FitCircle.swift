@@ -56,6 +56,33 @@ public struct FitCircle: Equatable, Sendable {
 
     public var isArchived: Bool { self.archivedAt != nil }
 
+    /// The circle edited to `valid` (`startGiven`: the client named a start; else the start stays). Once the
+    /// competition has begun (`today` in its zone on or after the start) its metric, start and zone stay
+    /// (a conflict); the member limit never falls below the `members` it has.
+    public func edited(with valid: CircleInput.Valid, startGiven: Bool, today: LocalDate, members: Int) throws -> FitCircle {
+        if self.startDate <= today {
+            for (field, changed) in [
+                ("metric", valid.metric != self.metric), ("startDate", startGiven && valid.startDate != self.startDate),
+                ("timeZone", valid.timeZone != self.timeZone),
+            ] where changed {
+                throw DomainError.conflict(reason: "The competition has begun: its \(field) can no longer change.")
+            }
+        }
+        guard valid.memberLimit >= members else {
+            throw ValidationError(field: "memberLimit", reason: "must be at least the \(members) members the circle has")
+        }
+        var edited = self
+        edited.name = valid.name
+        edited.description = valid.description
+        edited.metric = valid.metric
+        if startGiven { edited.startDate = valid.startDate }
+        edited.endDate = valid.endDate
+        edited.timeZone = valid.timeZone
+        edited.privacy = valid.privacy
+        edited.memberLimit = valid.memberLimit
+        return edited
+    }
+
     /// Whether the competition counts `date` (a calendar date, wherever the member is).
     public func runs(on date: LocalDate) -> Bool {
         self.startDate <= date && self.endDate.map { date <= $0 } ?? true
@@ -99,6 +126,14 @@ public struct CircleMembership: Equatable, Sendable {
         self.leftAt = leftAt
         self.startingWeightKg = startingWeightKg
         self.targetWeightKg = targetWeightKg
+    }
+}
+
+extension CircleMembership {
+    /// Who takes a circle over when its owner leaves: the longest-standing admin, else the longest-standing
+    /// member (`remaining` in the order they joined); nobody when none is left.
+    public static func heir(among remaining: [CircleMembership]) -> CircleMembership? {
+        remaining.first { $0.role == .admin } ?? remaining.first
     }
 }
 

@@ -70,29 +70,12 @@ public struct Circles: Sendable {
     public func update(_ id: FitCircle.ID, with input: CircleInput, by user: User.ID) async throws -> View {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            var (circle, membership) = try await self.managed(id, by: user, in: tx)
-            let valid = try input.validated(defaultTimeZone: circle.timeZone, now: now)
-            let today = LocalDate(now, in: TimeZone(identifier: circle.timeZone) ?? .gmt)
-            if circle.startDate <= today {
-                for (field, changed) in [
-                    ("metric", valid.metric != circle.metric), ("startDate", valid.startDate != circle.startDate && input.startDate != nil),
-                    ("timeZone", valid.timeZone != circle.timeZone),
-                ] where changed {
-                    throw DomainError.conflict(reason: "The competition has begun: its \(field) can no longer change.")
-                }
-            }
+            let (stored, membership) = try await self.managed(id, by: user, in: tx)
+            let valid = try input.validated(defaultTimeZone: stored.timeZone, now: now)
             let members = try await tx.memberCount(of: id)
-            guard valid.memberLimit >= members else {
-                throw ValidationError(field: "memberLimit", reason: "must be at least the \(members) members the circle has")
-            }
-            circle.name = valid.name
-            circle.description = valid.description
-            circle.metric = valid.metric
-            if input.startDate != nil { circle.startDate = valid.startDate }
-            circle.endDate = valid.endDate
-            circle.timeZone = valid.timeZone
-            circle.privacy = valid.privacy
-            circle.memberLimit = valid.memberLimit
+            let circle = try stored.edited(
+                with: valid, startGiven: input.startDate != nil, today: LocalDate(now, in: TimeZone(identifier: stored.timeZone) ?? .gmt),
+                members: members)
             try await tx.update(circle, at: now)
             return View(circle: circle, role: membership.role, memberCount: members)
         }
@@ -204,8 +187,7 @@ public struct Circles: Sendable {
             }
             try await tx.endMembership(of: user, in: id, at: now)
             guard membership.role == .owner else { return }
-            let rest = try await tx.members(of: id).map(\.membership)
-            if let heir = rest.first(where: { $0.role == .admin }) ?? rest.first {
+            if let heir = CircleMembership.heir(among: try await tx.members(of: id).map(\.membership)) {
                 try await tx.setRole(.owner, of: heir.userID, in: id)
                 circle.ownerID = heir.userID
             } else {

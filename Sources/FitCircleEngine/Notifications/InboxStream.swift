@@ -22,6 +22,7 @@ extension Notifications {
                 // Subscribed before the first read, so nothing sent in between is missed.
                 var generation = self.signals.subscribe(user)
                 defer { self.signals.unsubscribe(user) }
+                // Real time, not the injected clock: how long the connection stays open, not when anything happened.
                 let deadline = ContinuousClock.now + duration
                 do {
                     var since = self.clock.now()

@@ -148,13 +148,6 @@ extension Transaction {
         ).first().map(Self.invitation(from:))
     }
 
-    /// The circle's invitations not accepted yet, oldest first.
-    public func pendingInvitations(to circle: FitCircle.ID) async throws -> [CircleInvitation] {
-        try await self.sql.raw(
-            "SELECT * FROM circle_invitations WHERE circle_id = \(bind: circle.rawValue) AND accepted_at IS NULL ORDER BY created_at, id"
-        ).all().map(Self.invitation(from:))
-    }
-
     public func acceptInvitation(_ id: CircleInvitation.ID, by user: User.ID, at now: Date) async throws {
         try await self.sql.raw(
             "UPDATE circle_invitations SET accepted_at = \(bind: now), user_id = \(bind: user.rawValue) WHERE id = \(bind: id.rawValue)"

@@ -186,15 +186,4 @@ public enum NotificationMark: String, Sendable {
 }
 
 extension Transaction {
-    /// When the user's last `limit` events of `kind` happened, oldest first, with the zone each was in
-    /// (the habit that personalised reminders learn from).
-    public func recentInstants(of user: User.ID, kind: ActivityKind, limit: Int) async throws -> [(occurredAt: Date, timeZone: String)] {
-        try await self.sql.raw(
-            """
-            SELECT occurred_at, time_zone FROM activity_events
-            WHERE user_id = \(bind: user.rawValue) AND kind = \(bind: kind.rawValue) AND deleted_at IS NULL
-            ORDER BY occurred_at DESC LIMIT \(bind: limit)
-            """
-        ).all().map { (try $0.decode(column: "occurred_at", as: Date.self), try $0.decode(column: "time_zone", as: String.self)) }.reversed()
-    }
 }

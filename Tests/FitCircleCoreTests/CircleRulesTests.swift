@@ -1,0 +1,34 @@
+import FitCircleCore
+import Foundation
+import Testing
+
+/// What an edit may change once a competition has begun, and who inherits a circle.
+struct CircleRulesTests {
+    static let now = Date(timeIntervalSince1970: 1_772_442_000)  // 2 March 2026
+
+    static func circle(start: LocalDate) -> FitCircle {
+        FitCircle(
+            id: FitCircle.ID("c"), name: "Walkers", description: nil, metric: .steps, startDate: start, endDate: nil, timeZone: "Europe/Paris",
+            privacy: .private, memberLimit: 10, ownerID: User.ID("ana"), joinCode: "K7QM2XPA", createdAt: Self.now)
+    }
+
+    @Test func aBegunCompetitionKeepsItsMetricAndNoLimitFallsBelowTheMembers() throws {
+        let today = LocalDate(year: 2026, month: 3, day: 2)!
+        let renamed = try CircleInput(name: "Night Walkers", metric: .checkinStreak).validated(defaultTimeZone: "Europe/Paris", now: Self.now)
+        #expect(throws: DomainError.self) { try Self.circle(start: today).edited(with: renamed, startGiven: false, today: today, members: 2) }
+        let notYet = try Self.circle(start: today.adding(days: 3)).edited(with: renamed, startGiven: false, today: today, members: 2)
+        #expect(notYet.metric == .checkinStreak && notYet.startDate == today.adding(days: 3) && notYet.name == "Night Walkers")
+        let small = try CircleInput(name: "Walkers", metric: .steps, memberLimit: 2).validated(defaultTimeZone: "Europe/Paris", now: Self.now)
+        #expect(throws: ValidationError.self) { try Self.circle(start: today).edited(with: small, startGiven: false, today: today, members: 3) }
+        #expect(try Self.circle(start: today).edited(with: small, startGiven: false, today: today, members: 2).memberLimit == 2)
+    }
+
+    @Test func theLongestStandingAdminInheritsElseTheLongestStandingMember() {
+        func member(_ id: String, _ role: CircleRole) -> CircleMembership {
+            CircleMembership(circleID: FitCircle.ID("c"), userID: User.ID(id), role: role, joinedAt: Self.now)
+        }
+        #expect(CircleMembership.heir(among: [member("bo", .member), member("cy", .admin), member("di", .admin)])?.userID == User.ID("cy"))
+        #expect(CircleMembership.heir(among: [member("bo", .member), member("cy", .member)])?.userID == User.ID("bo"))
+        #expect(CircleMembership.heir(among: []) == nil)
+    }
+}

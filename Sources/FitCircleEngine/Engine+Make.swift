@@ -46,7 +46,7 @@ extension Engine {
         let goals = Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock)
         let streaks = Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock)
         let notifications = Notifications(store: store, profile: profile, ids: ids, clock: clock)
-        let circles = Circles(store: store, profile: profile, ids: ids, clock: clock)
+        let circles = Circles(store: store, profile: profile, ids: ids, clock: clock, events: CircleEvents(indexes: BoardIndexes()))
         return Engine(
             profile: profile,
             accounts: accounts,
@@ -59,6 +59,7 @@ extension Engine {
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
             notifications: notifications,
             circles: circles,
+            boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
             reminders: ReminderPlanner(
                 store: store, profile: profile, notifications: notifications,
                 triggers: ScheduledTriggers(store: store, profile: profile, goals: goals, streaks: streaks, circles: circles), clock: clock),

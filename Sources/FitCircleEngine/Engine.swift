@@ -14,6 +14,7 @@ public struct Engine: Sendable {
     public var dayRollover: DayRollover
     public var notifications: Notifications
     public var circles: Circles
+    public var boardClosing: BoardClosing
     public var reminders: ReminderPlanner
     public var idempotency: Idempotency
     public var replay: Replay
@@ -30,6 +31,7 @@ public struct Engine: Sendable {
         dayRollover: DayRollover,
         notifications: Notifications,
         circles: Circles,
+        boardClosing: BoardClosing,
         reminders: ReminderPlanner,
         idempotency: Idempotency,
         replay: Replay
@@ -45,6 +47,7 @@ public struct Engine: Sendable {
         self.dayRollover = dayRollover
         self.notifications = notifications
         self.circles = circles
+        self.boardClosing = boardClosing
         self.reminders = reminders
         self.idempotency = idempotency
         self.replay = replay
@@ -54,13 +57,13 @@ public struct Engine: Sendable {
 extension Engine {
     /// Every durable job this engine can run.
     public var jobHandlers: [String: JobHandler] {
-        [self.dayRollover.handlers, self.notifications.handlers, self.reminders.handlers].reduce(into: [:]) { all, handlers in
+        [self.dayRollover.handlers, self.notifications.handlers, self.reminders.handlers, self.boardClosing.handlers].reduce(into: [:]) { all, handlers in
             all.merge(handlers) { first, _ in first }
         }
     }
 
     /// Every per-zone schedule the jobs above need.
     public static var zoneSchedules: [ZoneSchedule] {
-        DayRollover.schedules + ReminderPlanner.schedules
+        DayRollover.schedules + ReminderPlanner.schedules + BoardClosing.schedules
     }
 }

@@ -67,7 +67,7 @@ public struct ZoneScheduler: Sendable {
         return try await self.store.transaction { tx in
             guard try await tx.leadScheduler() else { return 0 }
             var jobs: [JobRecord] = []
-            for zone in try await tx.userTimeZones() {
+            for zone in try await tx.timeZonesInUse() {
                 guard let timeZone = TimeZone(identifier: zone) else { continue }
                 for schedule in self.schedules {
                     guard let (date, due) = Self.occurrence(of: schedule, in: timeZone, before: now), now.timeIntervalSince(due) < self.catchUp else {

@@ -9,21 +9,51 @@ public struct CircleSubmission: Equatable, Sendable {
     public var date: LocalDate
     public var steps: Int
     public var weightKg: Double?
+    /// The member's check-in streak when they claimed the day.
+    public var checkinStreak: Int
     public var submittedAt: Date
+    /// When the value the circle ranks by last changed: a claim made again with a new weight leaves a steps
+    /// circle's claim as reached before.
     public var updatedAt: Date
+    /// Where the member stood on the circle's weekly board after the claim, and how many places that moved
+    /// them (positive: up).
+    public var rankAfter: Int?
+    public var rankChange: Int?
 
-    public init(circleID: FitCircle.ID, userID: User.ID, date: LocalDate, steps: Int, weightKg: Double?, submittedAt: Date, updatedAt: Date) {
+    public init(
+        circleID: FitCircle.ID, userID: User.ID, date: LocalDate, steps: Int, weightKg: Double?, checkinStreak: Int, submittedAt: Date,
+        updatedAt: Date, rankAfter: Int? = nil, rankChange: Int? = nil
+    ) {
         self.circleID = circleID
         self.userID = userID
         self.date = date
         self.steps = steps
         self.weightKg = weightKg
+        self.checkinStreak = checkinStreak
         self.submittedAt = submittedAt
         self.updatedAt = updatedAt
+        self.rankAfter = rankAfter
+        self.rankChange = rankChange
     }
 
-    /// Whether a new claim of the same day says something else.
-    public func differs(steps: Int, weightKg: Double?) -> Bool { self.steps != steps || self.weightKg != weightKg }
+    /// What the claim gives a circle ranking by `metric`; nil when it gives nothing (no weight).
+    public func value(for metric: FitCircle.Metric) -> Double? {
+        switch metric {
+        case .steps: Double(self.steps)
+        case .weightLossPct: self.weightKg
+        case .checkinStreak: Double(self.checkinStreak)
+        }
+    }
+
+    /// The same claim made again at `now` with what the ledger says now; `updatedAt` moves only when the
+    /// circle's own value changed. Nil when nothing at all changed (a replay).
+    public func reclaimed(steps: Int, weightKg: Double?, checkinStreak: Int, metric: FitCircle.Metric, at now: Date) -> CircleSubmission? {
+        var claim = self
+        (claim.steps, claim.weightKg, claim.checkinStreak) = (steps, weightKg, checkinStreak)
+        guard claim != self else { return nil }
+        if claim.value(for: metric) != self.value(for: metric) { claim.updatedAt = now }
+        return claim
+    }
 }
 
 /// When a day can still be claimed: until 23:59 that day where the user is, and 30 minutes into the next

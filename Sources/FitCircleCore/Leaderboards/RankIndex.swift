@@ -2,7 +2,7 @@ public import Foundation
 
 /// Where a member stands on a board, and the board's order: the higher value first; on equal values, who
 /// reached the value first; then the user id, so two entries never tie.
-public struct BoardKey: Comparable, Hashable, Sendable {
+public struct BoardKey: Comparable, Hashable, Sendable, Codable {
     public var value: Double
     public var reachedAt: Date
     public var user: User.ID
@@ -12,6 +12,36 @@ public struct BoardKey: Comparable, Hashable, Sendable {
         self.reachedAt = reachedAt
         self.user = user
     }
+
+    /// The instant kept to the millisecond, as the database stores it: a key made here and the same key
+    /// read back compare equal.
+    public init(value: Double, reachedMilliseconds: Int64, user: User.ID) {
+        self.init(value: value, reachedAt: Date(timeIntervalSince1970: Double(reachedMilliseconds) / 1_000), user: user)
+    }
+
+    public static func truncated(value: Double, reachedAt: Date, user: User.ID) -> BoardKey {
+        BoardKey(value: value, reachedMilliseconds: Self.milliseconds(reachedAt), user: user)
+    }
+
+    public var reachedMilliseconds: Int64 { Self.milliseconds(self.reachedAt) }
+
+    private enum CodingKeys: String, CodingKey { case value, reachedMs, user }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            value: try container.decode(Double.self, forKey: .value), reachedMilliseconds: try container.decode(Int64.self, forKey: .reachedMs),
+            user: try container.decode(User.ID.self, forKey: .user))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.value, forKey: .value)
+        try container.encode(self.reachedMilliseconds, forKey: .reachedMs)
+        try container.encode(self.user, forKey: .user)
+    }
+
+    private static func milliseconds(_ instant: Date) -> Int64 { Int64((instant.timeIntervalSince1970 * 1_000).rounded(.down)) }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         if lhs.value != rhs.value { return lhs.value > rhs.value }
@@ -62,22 +92,38 @@ public struct RankIndex: Sendable {
 
     /// The member's rank, 1 for the first.
     public func rank(of user: User.ID) -> Int? {
-        guard let node = self.nodes[user] else { return nil }
-        let key = self.keys[Int(node)]
-        var rank = 0
+        self.key(of: user).map { self.countBefore($0) + 1 }
+    }
+
+    /// How many entries come before `key`, the entry of `key.user` aside: the rank `key` would take, minus
+    /// one, once its member moved there.
+    public func countBefore(_ key: BoardKey) -> Int {
+        let count = self.count(before: key)
+        if let own = self.key(of: key.user), own < key { return count - 1 }
+        return count
+    }
+
+    /// How many entries come before `key`, whoever they are.
+    public func count(before key: BoardKey) -> Int {
+        var count = 0
         var current = self.root
         while current >= 0 {
             let index = Int(current)
-            if key < self.keys[index] {
-                current = self.left[index]
-            } else if self.keys[index] < key {
-                rank += self.sizeOf(self.left[index]) + 1
+            if self.keys[index] < key {
+                count += self.sizeOf(self.left[index]) + 1
                 current = self.right[index]
             } else {
-                return rank + self.sizeOf(self.left[index]) + 1
+                current = self.left[index]
             }
         }
-        return nil
+        return count
+    }
+
+    /// Up to `limit` entries after `key` in order, with the rank of the first.
+    public func entries(after key: BoardKey, limit: Int) -> (firstRank: Int, keys: [BoardKey]) {
+        let first = self.count(before: key) + (self.key(of: key.user) == key ? 1 : 0) + 1
+        guard limit > 0 else { return (first, []) }
+        return (first, self.entries(ranks: first...(first + limit - 1)))
     }
 
     /// The entry at `rank` (1 for the first).

@@ -14,10 +14,11 @@ extension Circles {
     }
 
     /// Claims the day's data (`date`, else today where the user is) for one circle, or for every circle the
-    /// user competes in that day when `circle` is nil.
+    /// user competes in that day when `circle` is nil. Each claim that changes something restates the
+    /// member's boards, records their weekly rank after it, adds a feed item and tells the circle's streams.
     public func submit(to circle: FitCircle.ID?, date: LocalDate?, by user: User.ID) async throws -> [SubmissionOutcome] {
         let now = self.clock.now()
-        return try await self.store.transaction { tx in
+        let (outcomes, events) = try await self.store.transaction { tx in
             guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
             let day = try SubmissionWindow.day(date, now: now, in: TimeZone(identifier: account.profile.timeZone) ?? .gmt)
             let circles: [FitCircle]
@@ -35,24 +36,91 @@ extension Circles {
             }
             let tracked = try await tx.days(of: user, from: day, to: day).first
             let (steps, weight) = (tracked?.steps ?? 0, tracked?.weightKg)
+            let streak = try await StreakKeeper(profile: self.profile).refresh(account, in: tx, now: now).standing.current
             var outcomes: [SubmissionOutcome] = []
+            var events: [CircleEvent] = []
             for circle in circles {
-                if var claim = try await tx.submission(to: circle.id, of: user, on: day) {
-                    guard claim.differs(steps: steps, weightKg: weight) else {
-                        outcomes.append(SubmissionOutcome(submission: claim, replayed: true, created: false))
+                let existing = try await tx.submission(to: circle.id, of: user, on: day)
+                var claim: CircleSubmission
+                if let existing {
+                    guard let changed = existing.reclaimed(steps: steps, weightKg: weight, checkinStreak: streak, metric: circle.metric, at: now) else {
+                        outcomes.append(SubmissionOutcome(submission: existing, replayed: true, created: false))
                         continue
                     }
-                    (claim.steps, claim.weightKg, claim.updatedAt) = (steps, weight, now)
-                    try await tx.save(claim)
-                    outcomes.append(SubmissionOutcome(submission: claim, replayed: false, created: false))
+                    claim = changed
                 } else {
-                    let claim = CircleSubmission(circleID: circle.id, userID: user, date: day, steps: steps, weightKg: weight, submittedAt: now, updatedAt: now)
-                    try await tx.save(claim)
-                    outcomes.append(SubmissionOutcome(submission: claim, replayed: false, created: true))
+                    claim = CircleSubmission(
+                        circleID: circle.id, userID: user, date: day, steps: steps, weightKg: weight, checkinStreak: streak, submittedAt: now, updatedAt: now)
                 }
+                try await tx.save(claim)
+                let (ranked, event) = try await self.ranked(claim, previous: existing, in: circle, by: account, tx: tx, now: now)
+                try await tx.save(ranked)
+                outcomes.append(SubmissionOutcome(submission: ranked, replayed: false, created: existing == nil))
+                events.append(event)
             }
-            return outcomes
+            try await self.events.send(events, in: tx, channel: self.store.eventChannel)
+            return (outcomes, events)
         }
+        self.events.publish(events)
+        return outcomes
+    }
+
+    /// Restates the member's boards after a claim: the claim with its weekly rank, and what the circle
+    /// hears of it (rank changes, a feed item when the circle's value changed). Members it passed and a
+    /// climb of three places or more are told (`leaderboard_passed`, `leaderboard_change`).
+    private func ranked(
+        _ claim: CircleSubmission, previous: CircleSubmission?, in circle: FitCircle, by account: User, tx: Transaction, now: Date
+    ) async throws -> (CircleSubmission, CircleEvent) {
+        var claim = claim
+        let restated = try await self.keeper.restate(account.id, in: circle, on: claim.date, in: tx, now: now)
+        let weekly = restated.first { $0.change.board.period == .weekly }
+        if let weekly {
+            claim.rankAfter = weekly.after
+            claim.rankChange = weekly.before.flatMap { before in weekly.after.map { before - $0 } }
+        } else if let board = self.keeper.boards(of: circle, holding: claim.date).first(where: { $0.period == .weekly }),
+            let key = try await tx.score(on: board, of: account.id)
+        {
+            claim.rankAfter = try await self.keeper.rank(of: key, on: board, in: tx)
+            claim.rankChange = 0
+        }
+        var feed: [FeedItem] = []
+        let valueChanged = previous.map { $0.value(for: circle.metric) != claim.value(for: circle.metric) } ?? true
+        if valueChanged, let value = weekly?.change.key?.value ?? claim.value(for: circle.metric) {
+            let shown = circle.metric == .steps ? Double(claim.steps) : value
+            let item = FeedItem(
+                id: self.ids.make(), circleID: circle.id, kind: .submission, actorID: account.id,
+                text: FeedText.submission(name: account.profile.displayName, metric: circle.metric, value: shown, rank: claim.rankAfter, previousRank: weekly?.before),
+                data: ["name": account.profile.displayName, "date": claim.date.iso, "value": FeedText.figure(shown), "rank": claim.rankAfter.map(String.init) ?? ""], createdAt: now)
+            if try await tx.insert(item, dedupeKey: "submission:\(account.id):\(claim.date.iso):\(FeedText.figure(shown))") { feed.append(item) }
+        }
+        if let weekly, let after = weekly.after {
+            try await self.tellRankChanges(weekly, after: after, in: circle, mover: account, tx: tx, now: now)
+        }
+        let ranks = restated.map { restated in
+            RankUpdate(
+                period: restated.change.board.period, periodStart: restated.change.board.start, user: account.id, value: restated.change.key?.value,
+                rank: restated.after, previousRank: restated.before)
+        }
+        return (claim, self.events.event(circle.id, changes: restated.map(\.change), ranks: ranks, feed: feed))
+    }
+
+    private func tellRankChanges(_ weekly: BoardKeeper.Restated, after: Int, in circle: FitCircle, mover: User, tx: Transaction, now: Date) async throws {
+        let stamp = "\(circle.id):\(weekly.change.board.start.iso):\(mover.id):\(Int(now.timeIntervalSince1970 * 1_000))"
+        var candidates: [(User.ID, NotificationCandidate)] = []
+        for (offset, passed) in weekly.passed.enumerated() {
+            candidates.append((passed, NotificationCandidate(
+                type: "leaderboard_passed", dedupeKey: "leaderboard_passed:\(stamp)",
+                data: ["name": mover.profile.displayName, "circle": circle.name, "circleId": circle.id.rawValue, "rank": "\(after + offset + 1)"])))
+        }
+        if let before = weekly.before, before - after >= 3 {
+            candidates.append((mover.id, NotificationCandidate(
+                type: "leaderboard_change", dedupeKey: "leaderboard_change:\(stamp)",
+                data: ["rank": "\(after)", "next": "\(max(1, after - 1))", "circle": circle.name, "circleId": circle.id.rawValue])))
+        }
+        let jobs = try candidates.compactMap { user, candidate in
+            try Notifications.raising(candidate, for: user, catalog: self.profile.notifications, ids: self.ids, at: now)
+        }
+        try await tx.enqueue(jobs, at: now)
     }
 
     /// A member and their claim of the circle's day, if any.

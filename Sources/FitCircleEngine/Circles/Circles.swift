@@ -3,21 +3,25 @@ public import FitCircleStore
 import Foundation
 
 /// FitCircles and who is in them (spec 000, Feature 3): create, edit, archive, invite, join by invitation
-/// or code, leave, remove, roles. Membership is kept over time (each stint with its join and leave instants)
-/// so a period's board holds those who were members during it. A private circle is invisible to those who
-/// are neither members nor invited: they get 404, not 403.
+/// or code, leave, remove, roles. Membership is kept over time (each stint with its join and leave instants);
+/// only members claim days, so a period's board holds those who were members when they claimed. A private
+/// circle is invisible to those who are neither members nor invited: they get 404, not 403.
 public struct Circles: Sendable {
     let store: Store
     let profile: RuleProfile
     let ids: IDGenerator
     let clock: WallClock
+    public let events: CircleEvents
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock) {
+    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: CircleEvents) {
         self.store = store
         self.profile = profile
         self.ids = ids
         self.clock = clock
+        self.events = events
     }
+
+    var keeper: BoardKeeper { BoardKeeper(indexes: self.events.indexes, weekStart: self.profile.week.startsOn) }
 
     /// A circle as one user sees it.
     public struct View: Equatable, Sendable {
@@ -145,7 +149,7 @@ public struct Circles: Sendable {
     public func join(code: String?, invitation: CircleInvitation.ID?, weights: WeightGoalInput, by user: User.ID) async throws -> View {
         let now = self.clock.now()
         guard (code == nil) != (invitation == nil) else { throw ValidationError(field: "code", reason: "give either code or invitationId") }
-        return try await self.store.transaction { tx in
+        let (view, event) = try await self.store.transaction { tx in
             guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
             var accepted: CircleInvitation?
             let found: FitCircle?
@@ -173,8 +177,17 @@ public struct Circles: Sendable {
             if let pending = try await tx.pendingInvitation(to: circle.id, user: user, email: account.email) {
                 try await tx.acceptInvitation(pending.id, by: user, at: now)
             }
-            return View(circle: circle, role: .member, memberCount: members + 1)
+            let item = FeedItem(
+                id: self.ids.make(), circleID: circle.id, kind: .joined, actorID: user, text: FeedText.joined(name: account.profile.displayName),
+                data: ["name": account.profile.displayName],
+                createdAt: now)
+            let added = try await tx.insert(item, dedupeKey: "joined:\(user):\(Int(now.timeIntervalSince1970 * 1_000))")
+            let event = self.events.event(circle.id, changes: [], ranks: [], feed: added ? [item] : [])
+            try await self.events.send([event], in: tx, channel: self.store.eventChannel)
+            return (View(circle: circle, role: .member, memberCount: members + 1), event)
         }
+        self.events.publish([event])
+        return view
     }
 
     /// Leaves the circle. An owner who leaves hands it to the longest-standing admin, else member; the last

@@ -52,7 +52,7 @@ extension Components.Schemas.CircleSubmission {
     init(_ outcome: Circles.SubmissionOutcome) {
         let claim = outcome.submission
         self.init(
-            circleId: claim.circleID.rawValue, date: claim.date.iso, steps: claim.steps, weightKg: claim.weightKg, submittedAt: claim.submittedAt,
-            updatedAt: claim.updatedAt, replayed: outcome.replayed)
+            circleId: claim.circleID.rawValue, date: claim.date.iso, steps: claim.steps, weightKg: claim.weightKg, checkinStreak: claim.checkinStreak,
+            submittedAt: claim.submittedAt, updatedAt: claim.updatedAt, rankAfter: claim.rankAfter, rankChange: claim.rankChange, replayed: outcome.replayed)
     }
 }

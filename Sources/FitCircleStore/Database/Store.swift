@@ -17,10 +17,10 @@ public final class Store: Sendable {
 
     public let dialect: Dialect
     public let location: DatabaseLocation
-    private let backend: Backend
+    let backend: Backend
     let statistics = TransactionStatistics()
 
-    private enum Backend: Sendable {
+    enum Backend: Sendable {
         /// One writer, whose transactions take turns (a pool of one), and a few readers that WAL lets run beside it.
         case sqlite(writer: ConnectionPool<SQLiteConnection>, readers: ConnectionPool<SQLiteConnection>)
         case postgres(PostgresClient, maximumConnections: Int)

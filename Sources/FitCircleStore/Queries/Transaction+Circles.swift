@@ -154,7 +154,7 @@ extension Transaction {
         ).run()
     }
 
-    private static func circle(from row: any SQLRow) throws -> FitCircle {
+    static func circle(from row: any SQLRow) throws -> FitCircle {
         FitCircle(
             id: FitCircle.ID(try row.decode(column: "id", as: String.self)),
             name: try row.decode(column: "name", as: String.self),
@@ -208,11 +208,14 @@ extension Transaction {
     public func save(_ submission: CircleSubmission) async throws {
         try await self.sql.raw(
             """
-            INSERT INTO circle_submissions (circle_id, user_id, local_date, steps, weight_kg, submitted_at, updated_at)
+            INSERT INTO circle_submissions (circle_id, user_id, local_date, steps, weight_kg, checkin_streak, submitted_at, updated_at,
+                rank_after, rank_change)
             VALUES (\(bind: submission.circleID.rawValue), \(bind: submission.userID.rawValue), \(bind: submission.date.iso),
-                \(bind: submission.steps), \(bind: submission.weightKg), \(bind: submission.submittedAt), \(bind: submission.updatedAt))
+                \(bind: submission.steps), \(bind: submission.weightKg), \(bind: submission.checkinStreak), \(bind: submission.submittedAt),
+                \(bind: submission.updatedAt), \(bind: submission.rankAfter), \(bind: submission.rankChange))
             ON CONFLICT (circle_id, user_id, local_date) DO UPDATE SET steps = excluded.steps, weight_kg = excluded.weight_kg,
-                updated_at = excluded.updated_at
+                checkin_streak = excluded.checkin_streak, updated_at = excluded.updated_at, rank_after = excluded.rank_after,
+                rank_change = excluded.rank_change
             """
         ).run()
     }
@@ -239,12 +242,25 @@ extension Transaction {
             date: LocalDate(iso: try row.decode(column: "local_date", as: String.self))!,
             steps: try row.decode(column: "steps", as: Int.self),
             weightKg: try row.decode(column: "weight_kg", as: Double?.self),
+            checkinStreak: try row.decode(column: "checkin_streak", as: Int.self),
             submittedAt: try row.decode(column: "submitted_at", as: Date.self),
-            updatedAt: try row.decode(column: "updated_at", as: Date.self))
+            updatedAt: try row.decode(column: "updated_at", as: Date.self),
+            rankAfter: try row.decode(column: "rank_after", as: Int?.self),
+            rankChange: try row.decode(column: "rank_change", as: Int?.self))
     }
 }
 
 extension Transaction {
+    /// One member's claims of the circle from `from` on, by date.
+    public func submissions(to circle: FitCircle.ID, of user: User.ID, from: LocalDate) async throws -> [CircleSubmission] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM circle_submissions WHERE circle_id = \(bind: circle.rawValue) AND user_id = \(bind: user.rawValue)
+                AND local_date >= \(bind: from.iso) ORDER BY local_date
+            """
+        ).all().map(Self.submission(from:))
+    }
+
     /// The circle's claims from `from` to `to`, by date then member.
     public func submissions(to circle: FitCircle.ID, from: LocalDate, to: LocalDate) async throws -> [CircleSubmission] {
         try await self.sql.raw(
@@ -253,5 +269,21 @@ extension Transaction {
             ORDER BY local_date, user_id
             """
         ).all().map(Self.submission(from:))
+    }
+}
+
+extension Transaction {
+    /// The names and photo keys of `users`, for lists that show people.
+    public func people(_ users: [User.ID]) async throws -> [User.ID: (name: String, photoKey: String?)] {
+        guard !users.isEmpty else { return [:] }
+        var people: [User.ID: (name: String, photoKey: String?)] = [:]
+        for row in try await self.sql.raw(
+            "SELECT id, display_name, photo_key FROM users WHERE id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))"
+        ).all() {
+            people[User.ID(try row.decode(column: "id", as: String.self))] = (
+                try row.decode(column: "display_name", as: String.self), try row.decode(column: "photo_key", as: String?.self)
+            )
+        }
+        return people
     }
 }

@@ -125,9 +125,13 @@ extension Transaction {
         return try row?.decode(column: "leader", as: Bool.self) ?? false
     }
 
-    /// Every time zone some user lives in.
-    public func userTimeZones() async throws -> [String] {
-        try await self.sql.raw("SELECT DISTINCT time_zone FROM users WHERE disabled_at IS NULL ORDER BY time_zone").all().map {
+    /// Every time zone some user lives in or some circle calls home.
+    public func timeZonesInUse() async throws -> [String] {
+        try await self.sql.raw(
+            """
+            SELECT time_zone FROM users WHERE disabled_at IS NULL UNION SELECT time_zone FROM circles WHERE archived_at IS NULL ORDER BY time_zone
+            """
+        ).all().map {
             try $0.decode(column: "time_zone", as: String.self)
         }
     }

@@ -1,0 +1,94 @@
+public import FitCircleCore
+public import FitCircleStore
+import Foundation
+
+/// Boards over time: the closed periods' final ranks (history), and the refresh that restates the live
+/// boards from the claims and checks this node's indexes against them.
+extension Circles {
+    /// A closed period's board: its first rows and the reader's own.
+    public struct ClosedBoard: Equatable, Sendable {
+        /// The period's start (for all-time boards, the day whose close it is).
+        public var board: BoardID
+        public var end: LocalDate?
+        public var rows: [LeaderboardRow]
+    }
+
+    /// The circle's closed boards of `period`, newest first, before `before` when given.
+    public func history(of id: FitCircle.ID, period: BoardPeriod, before: LocalDate?, limit: Int, top: Int, for user: User.ID) async throws -> [ClosedBoard] {
+        try await self.store.read { tx in
+            _ = try await self.visible(id, to: user, in: tx)
+            var boards: [ClosedBoard] = []
+            for start in try await tx.snapshotKeys(of: id, period: period, before: before, limit: limit) {
+                let board = BoardID(circle: id, period: period, start: start)
+                var rows = try await tx.snapshotRows(board, limit: top)
+                if !rows.contains(where: { $0.user == user }) { rows += try await tx.snapshotRows(board, of: [user]) }
+                let people = try await tx.people(rows.map(\.user))
+                boards.append(
+                    ClosedBoard(
+                        board: board, end: period == .allTime ? start : period.end(startingOn: start),
+                        rows: rows.map { row in
+                            LeaderboardRow(
+                                rank: row.rank, user: row.user, displayName: people[row.user]?.name ?? "", value: row.value, reachedAt: nil, previousRank: nil,
+                                isCaller: row.user == user)
+                        }))
+            }
+            return boards
+        }
+    }
+
+    /// What a refresh found on one board.
+    public struct RefreshReport: Equatable, Sendable {
+        public var board: BoardID
+        public var entries: Int
+        /// Stored scores that differed from the claims and were rewritten.
+        public var corrected: Int
+        /// Rows of this node's index that differed from the claims; nil when the board was not loaded.
+        public var indexDifferences: Int?
+    }
+
+    /// Restates every live board of the circle from its claims (operators only), reloads this node's
+    /// indexes of them and tells the other nodes of each correction.
+    public func refreshBoards(of id: FitCircle.ID, by caller: Caller) async throws -> [RefreshReport] {
+        guard caller.isOperator else { throw DomainError.forbidden(reason: "Only operators and jobs may recalculate a leaderboard.") }
+        let now = self.clock.now()
+        let (reports, expected, event) = try await self.store.transaction { tx in
+            guard let circle = try await tx.circle(id) else { throw DomainError.notFound(resource: "circle", id: id.rawValue) }
+            let today = LocalDate(now, in: circle.zone)
+            let memberships = Dictionary(try await tx.memberships(of: id).map { ($0.userID, $0) }, uniquingKeysWith: { _, latest in latest })
+            var reports: [RefreshReport] = []
+            var expected: [BoardID: [BoardKey]] = [:]
+            var changes: [BoardChange] = []
+            for board in self.keeper.liveBoards(of: circle, now: now) {
+                let claims = try await tx.submissions(to: id, from: board.start, to: board.period.end(startingOn: board.start) ?? today)
+                let keys = Dictionary(grouping: claims, by: \.userID).compactMap { user, claims in
+                    BoardScore.score(circle.metric, claims: claims, membership: memberships[user]).map {
+                        BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user)
+                    }
+                }
+                let byUser = Dictionary(uniqueKeysWithValues: keys.map { ($0.user, $0) })
+                let stored = Dictionary(uniqueKeysWithValues: try await tx.boardKeys(board).map { ($0.user, $0) })
+                var corrected = 0
+                for user in Set(byUser.keys).union(stored.keys) where byUser[user] != stored[user] {
+                    corrected += 1
+                    if let key = byUser[user] { try await tx.saveScore(key, on: board) } else { try await tx.deleteScore(on: board, of: user) }
+                    changes.append(BoardChange(board: board, user: user, key: byUser[user]))
+                }
+                let indexDifferences = self.events.indexes.read(board) { index in
+                    let indexed = index.entries(ranks: 1...max(1, index.count)).map(\.user)
+                    return Set(byUser.keys).union(stored.keys).union(indexed).filter { index.key(of: $0) != byUser[$0] }.count
+                }
+                expected[board] = keys
+                reports.append(RefreshReport(board: board, entries: keys.count, corrected: corrected, indexDifferences: indexDifferences))
+            }
+            let event = self.events.event(id, changes: changes, ranks: [], feed: [])
+            try await self.events.send([event], in: tx, channel: self.store.eventChannel)
+            return (reports, expected, event)
+        }
+        for (board, keys) in expected where self.events.indexes.read(board, { _ in true }) != nil {
+            self.events.indexes.drop(board)
+            if self.events.indexes.beginLoading(board) { self.events.indexes.finishLoading(board, keys: keys) }
+        }
+        self.events.publish([event])
+        return reports
+    }
+}

@@ -1,0 +1,82 @@
+public import FitCircleCore
+public import FitCircleStore
+import Foundation
+
+/// The circle's activity feed and one-tap encouragement (spec 000, Features 3 and 5).
+extension Circles {
+    /// The circle's items newest first (members, and anyone who may see the circle), older than `cursor`.
+    public func feed(of id: FitCircle.ID, before cursor: FeedItem.ID?, limit: Int, for user: User.ID) async throws -> (rows: [FeedRow], next: FeedItem.ID?) {
+        var validator = Validator()
+        validator.check((1...100).contains(limit), "limit", "must be between 1 and 100")
+        try validator.throwIfInvalid()
+        return try await self.store.read { tx in
+            _ = try await self.visible(id, to: user, in: tx)
+            var after: FeedItem?
+            if let cursor {
+                guard let item = try await tx.feedItem(cursor, in: id) else {
+                    throw ValidationError(field: "cursor", reason: "names no item of this circle")
+                }
+                after = item
+            }
+            let rows = try await tx.feed(of: id, reader: user, before: after, limit: limit + 1)
+            return (Array(rows.prefix(limit)), rows.count > limit ? rows[limit - 1].item.id : nil)
+        }
+    }
+
+    public struct EncouragementOutcome: Equatable, Sendable {
+        public var item: FeedItem.ID
+        public var encouragements: Int
+        public var message: String?
+        /// False when the sender had encouraged the item before (nothing changed).
+        public var created: Bool
+    }
+
+    /// One tap of encouragement on an item, at most once per member and item; its member hears of it
+    /// (`social_engagement`).
+    public func encourage(_ itemID: FeedItem.ID, in id: FitCircle.ID, message: String?, by user: User.ID) async throws -> EncouragementOutcome {
+        let message = try Encouragement.message(message)
+        let now = self.clock.now()
+        return try await self.store.transaction { tx in
+            guard let circle = try await tx.circle(id), let sender = try await tx.user(user), try await tx.membership(of: user, in: id) != nil else {
+                throw DomainError.notFound(resource: "circle", id: id.rawValue)
+            }
+            guard let item = try await tx.feedItem(itemID, in: id) else { throw DomainError.notFound(resource: "feed item", id: itemID.rawValue) }
+            guard item.actorID != user else { throw DomainError.conflict(reason: "Members encourage others, not their own news.") }
+            let created = try await tx.encourage(itemID, by: user, message: message, at: now)
+            if created {
+                var data = ["name": sender.profile.displayName, "circle": circle.name, "circleId": id.rawValue, "itemId": itemID.rawValue]
+                data["message"] = message ?? Encouragement.presets[0]
+                let candidate = NotificationCandidate(type: "social_engagement", dedupeKey: "social_engagement:\(itemID):\(user)", data: data)
+                if let job = try Notifications.raising(candidate, for: item.actorID, catalog: self.profile.notifications, ids: self.ids, at: now) {
+                    try await tx.enqueue([job], at: now)
+                }
+            }
+            return EncouragementOutcome(item: itemID, encouragements: try await tx.encouragementCount(of: itemID), message: message, created: created)
+        }
+    }
+
+    /// The circle's events as they happen, for a member, until `duration` passes.
+    public func stream(of id: FitCircle.ID, for user: User.ID, for duration: Duration) async throws -> AsyncStream<CircleEvent> {
+        try await self.store.read { tx in
+            guard try await tx.circle(id) != nil, try await tx.membership(of: user, in: id) != nil else {
+                throw DomainError.notFound(resource: "circle", id: id.rawValue)
+            }
+        }
+        let events = self.events.subscribe(to: id)
+        return AsyncStream { continuation in
+            let task = Task {
+                for await event in events { continuation.yield(event) }
+                continuation.finish()
+            }
+            let deadline = Task {
+                try? await Task.sleep(for: duration)
+                task.cancel()
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                task.cancel()
+                deadline.cancel()
+            }
+        }
+    }
+}

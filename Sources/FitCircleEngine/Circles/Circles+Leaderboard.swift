@@ -1,0 +1,154 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+
+/// The boards as members read them (spec 000, Feature 3). Order: the higher value first; on equal values,
+/// who reached the value first; then the user id. Movement is measured against the board's baseline, the
+/// final ranks of the period before (`BoardPeriod.baseline`).
+extension Circles {
+    public struct LeaderboardRow: Equatable, Sendable {
+        /// Nil for a member with no claim in the period yet.
+        public var rank: Int?
+        public var user: User.ID
+        public var displayName: String
+        public var value: Double?
+        public var reachedAt: Date?
+        /// The member's rank at the baseline; nil when they were not on it.
+        public var previousRank: Int?
+        public var isCaller: Bool
+    }
+
+    public enum LeaderboardLayout: String, Sendable {
+        /// Circles of up to 100 members: everyone, those yet to claim last.
+        case full
+        /// Larger circles: the top 10, then the caller with 3 above and 3 below.
+        case topAndAround = "top_and_around"
+        /// The rows after a cursor.
+        case page
+    }
+
+    public struct Leaderboard: Equatable, Sendable {
+        public var board: BoardID
+        public var metric: FitCircle.Metric
+        public var end: LocalDate?
+        /// How many members are on the board (have claimed in the period).
+        public var entries: Int
+        public var memberCount: Int
+        public var layout: LeaderboardLayout
+        public var rows: [LeaderboardRow]
+        /// Where the next page starts; nil at the end of the board.
+        public var nextCursor: BoardKey?
+        /// Whether this node's index served the ranks (else SQL did).
+        public var fromIndex: Bool
+    }
+
+    public static let fullRosterLimit = 100
+    public static let topRows = 10
+    public static let neighbours = 3
+
+    /// The live board of `period` as `user` reads it: the whole roster, the top and the caller's
+    /// neighbourhood, or the page after `cursor`.
+    public func leaderboard(of id: FitCircle.ID, period: BoardPeriod, after cursor: BoardKey?, limit: Int, for user: User.ID) async throws -> Leaderboard {
+        let now = self.clock.now()
+        return try await self.store.read { tx in
+            let (circle, _) = try await self.visible(id, to: user, in: tx)
+            let board = self.liveBoard(of: circle, period: period, now: now)
+            let reader = BoardReader(board: board, indexes: self.events.indexes, tx: tx)
+            let fromIndex = reader.fromIndex
+            let memberCount = try await tx.memberCount(of: id)
+            let entries = try await reader.count()
+            var ranked: [(rank: Int, key: BoardKey)]
+            var unranked: [User.ID] = []
+            let layout: LeaderboardLayout
+            var next: BoardKey?
+            if let cursor {
+                layout = .page
+                ranked = try await reader.page(after: cursor, limit: limit)
+                if let last = ranked.last, last.rank < entries { next = last.key }
+            } else if memberCount <= Self.fullRosterLimit {
+                layout = .full
+                ranked = try await reader.page(after: nil, limit: max(entries, 1))
+                let onBoard = Set(ranked.map(\.key.user))
+                unranked = try await tx.members(of: id).map(\.membership.userID).filter { !onBoard.contains($0) }
+            } else {
+                layout = .topAndAround
+                ranked = try await reader.page(after: nil, limit: Self.topRows)
+                if let last = ranked.last, last.rank < entries { next = last.key }
+                if let own = try await reader.key(of: user) {
+                    let rank = try await reader.rank(of: own)
+                    if rank > Self.topRows {
+                        let lower = max(Self.topRows + 1, rank - Self.neighbours)
+                        ranked += try await reader.ranks(lower, through: rank + Self.neighbours, around: own, at: rank)
+                    }
+                } else {
+                    unranked = [user]
+                }
+            }
+            if !fromIndex { reader.loadInBackground(from: self.store) }
+            let rows = try await self.rows(ranked, unranked: unranked, on: board, caller: user, today: LocalDate(now, in: circle.zone), in: tx)
+            return Leaderboard(
+                board: board, metric: circle.metric, end: period.end(startingOn: board.start), entries: entries, memberCount: memberCount, layout: layout, rows: rows,
+                nextCursor: next, fromIndex: fromIndex)
+        }
+    }
+
+    /// Where one member stands on each live board.
+    public struct Standing: Equatable, Sendable {
+        public var board: BoardID
+        public var end: LocalDate?
+        public var row: LeaderboardRow
+        public var entries: Int
+    }
+
+    public func standings(of member: User.ID, in id: FitCircle.ID, for user: User.ID) async throws -> [Standing] {
+        let now = self.clock.now()
+        return try await self.store.read { tx in
+            let (circle, _) = try await self.visible(id, to: user, in: tx)
+            let current = try await tx.membership(of: member, in: id)
+            let claimed = try await tx.submissions(to: id, of: member, from: circle.startDate)
+            guard current != nil || !claimed.isEmpty else {
+                throw DomainError.notFound(resource: "member", id: member.rawValue)
+            }
+            var standings: [Standing] = []
+            for board in self.keeper.liveBoards(of: circle, now: now) {
+                let reader = BoardReader(board: board, indexes: self.events.indexes, tx: tx)
+                var ranked: [(rank: Int, key: BoardKey)] = []
+                if let key = try await reader.key(of: member) { ranked = [(try await reader.rank(of: key), key)] }
+                let rows = try await self.rows(ranked, unranked: ranked.isEmpty ? [member] : [], on: board, caller: user, today: LocalDate(now, in: circle.zone), in: tx)
+                standings.append(Standing(board: board, end: board.period.end(startingOn: board.start), row: rows[0], entries: try await reader.count()))
+            }
+            return standings
+        }
+    }
+
+    func liveBoard(of circle: FitCircle, period: BoardPeriod, now: Date) -> BoardID {
+        let live = self.keeper.liveBoards(of: circle, now: now)
+        // Boards of periods that closed leave this node's memory as soon as the circle is read again.
+        self.events.indexes.retain(live, of: circle.id)
+        return live.first { $0.period == period }!
+    }
+
+    /// The rows, with names and the baseline ranks.
+    private func rows(
+        _ ranked: [(rank: Int, key: BoardKey)], unranked: [User.ID], on board: BoardID, caller: User.ID, today: LocalDate, in tx: Transaction
+    ) async throws -> [LeaderboardRow] {
+        var seen = Set<User.ID>()
+        let ranked = ranked.filter { seen.insert($0.key.user).inserted }
+        let users = ranked.map(\.key.user) + unranked
+        let people = try await tx.people(users)
+        let baseline = BoardID(circle: board.circle, period: board.period, start: board.period.baseline(ofPeriodStarting: board.start, today: today))
+        let previous = Dictionary(uniqueKeysWithValues: try await tx.snapshotRows(baseline, of: users).map { ($0.user, $0.rank) })
+        return ranked.map { rank, key in
+            LeaderboardRow(
+                rank: rank, user: key.user, displayName: people[key.user]?.name ?? "", value: key.value, reachedAt: key.reachedAt,
+                previousRank: previous[key.user], isCaller: key.user == caller)
+        } + unranked.map { user in
+            LeaderboardRow(rank: nil, user: user, displayName: people[user]?.name ?? "", value: nil, reachedAt: nil, previousRank: previous[user], isCaller: user == caller)
+        }
+    }
+}
+
+extension FitCircle {
+    /// The circle's home zone (UTC if the identifier is unknown).
+    var zone: TimeZone { TimeZone(identifier: self.timeZone) ?? .gmt }
+}

@@ -1,0 +1,69 @@
+public import FitCircleCore
+public import FitCircleStore
+import Foundation
+
+/// Keeps a circle's boards in step with its claims, inside the claim's transaction: a member's score on
+/// each board is restated from their claims of its period (`BoardScore`), with their rank before and after
+/// and whom they passed. Ranks come from this node's index of the board when it is loaded, else from SQL;
+/// either way the member's own row is left out, so the answer is the place the new value takes.
+struct BoardKeeper: Sendable {
+    let indexes: BoardIndexes
+    let weekStart: Weekday
+
+    /// The board of each period holding `date` (a circle day).
+    func boards(of circle: FitCircle, holding date: LocalDate) -> [BoardID] {
+        BoardPeriod.allCases.map { BoardID(circle: circle.id, period: $0, start: $0.start(of: date, weekStart: self.weekStart, circleStart: circle.startDate)) }
+    }
+
+    /// The boards running on the circle's today.
+    func liveBoards(of circle: FitCircle, now: Date) -> [BoardID] {
+        self.boards(of: circle, holding: LocalDate(now, in: TimeZone(identifier: circle.timeZone) ?? .gmt))
+    }
+
+    struct Restated: Sendable {
+        var change: BoardChange
+        var before: Int?
+        var after: Int?
+        /// Members the new value moved above (the nearest three, best placed first); weekly boards only.
+        var passed: [User.ID]
+    }
+
+    /// Restates `user`'s place on every board holding `date`; answers the boards where it changed.
+    func restate(_ user: User.ID, in circle: FitCircle, on date: LocalDate, in tx: Transaction, now: Date) async throws -> [Restated] {
+        let claims = try await tx.submissions(to: circle.id, of: user, from: circle.startDate)
+        let membership = try await tx.membership(of: user, in: circle.id)
+        var restated: [Restated] = []
+        for board in self.boards(of: circle, holding: date) {
+            let end = board.period.end(startingOn: board.start)
+            let inPeriod = claims.filter { claim in claim.date >= board.start && end.map { claim.date <= $0 } ?? true }
+            let key = BoardScore.score(circle.metric, claims: inPeriod, membership: membership).map {
+                BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user)
+            }
+            let old = try await tx.score(on: board, of: user)
+            guard key != old else { continue }
+            var before: Int?
+            if let old { before = try await self.rank(of: old, on: board, in: tx) }
+            var after: Int?
+            if let key { after = try await self.rank(of: key, on: board, in: tx) }
+            var passed: [User.ID] = []
+            if board.period == .weekly, let key, let after, before.map({ after < $0 }) ?? true {
+                passed = try await tx.boardKeys(board, after: key, limit: 4)
+                    .filter { entry in entry.user != user && old.map { entry < $0 } ?? true }.prefix(3).map(\.user)
+            }
+            if let key { try await tx.saveScore(key, on: board) } else { try await tx.deleteScore(on: board, of: user) }
+            // A late claim (a member west of the circle's home) can land in a period already closed.
+            let snapshot = board.period == .allTime ? date : board.start
+            if try await tx.hasSnapshot(BoardID(circle: circle.id, period: board.period, start: snapshot)) {
+                try await tx.snapshot(board, as: snapshot, at: now)
+            }
+            restated.append(Restated(change: BoardChange(board: board, user: user, key: key), before: before, after: after, passed: passed))
+        }
+        return restated
+    }
+
+    /// The rank `key` takes on the board (its member's current row aside).
+    func rank(of key: BoardKey, on board: BoardID, in tx: Transaction) async throws -> Int {
+        if let before = self.indexes.read(board, { $0.countBefore(key) }) { return before + 1 }
+        return try await tx.countBefore(key, on: board) + 1
+    }
+}

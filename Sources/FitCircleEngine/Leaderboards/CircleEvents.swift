@@ -1,0 +1,110 @@
+public import FitCircleCore
+public import FitCircleStore
+import Foundation
+public import Logging
+import Synchronization
+
+/// What changed in a circle, as its live streams and every node's rank indexes hear of it.
+public struct CircleEvent: Equatable, Sendable, Codable {
+    public var circle: FitCircle.ID
+    /// The node that made the change (it applied it already; it skips its own message).
+    public var origin: String
+    public var changes: [BoardChange]
+    public var ranks: [RankUpdate]
+    public var feed: [FeedItem]
+}
+
+extension CircleEvent {
+    /// The event cut into events of at most `size` changes, rank updates and feed items each.
+    func parts(of size: Int) -> [CircleEvent] {
+        let count = max(self.changes.count, self.ranks.count, self.feed.count)
+        return stride(from: 0, to: max(count, 1), by: size).map { start in
+            func slice<T>(_ all: [T]) -> [T] { Array(all.dropFirst(start).prefix(size)) }
+            return CircleEvent(circle: self.circle, origin: self.origin, changes: slice(self.changes), ranks: slice(self.ranks), feed: slice(self.feed))
+        }
+    }
+}
+
+/// A member's new place on one board.
+public struct RankUpdate: Equatable, Sendable, Codable {
+    public var period: BoardPeriod
+    public var periodStart: LocalDate
+    public var user: User.ID
+    public var value: Double?
+    public var rank: Int?
+    public var previousRank: Int?
+}
+
+/// Carries circle events to this node's streams and, on PostgreSQL, to the other nodes: an event is sent
+/// with `NOTIFY` in the transaction that made it (so it goes out only if that commits) and applied here
+/// right after the commit; each node's listener applies the others' events to its own indexes and streams.
+public final class CircleEvents: Sendable {
+    let node = UUID().uuidString
+    public let indexes: BoardIndexes
+    private let subscribers = Mutex<[FitCircle.ID: [UUID: AsyncStream<CircleEvent>.Continuation]]>([:])
+
+    public init(indexes: BoardIndexes) {
+        self.indexes = indexes
+    }
+
+    func event(_ circle: FitCircle.ID, changes: [BoardChange], ranks: [RankUpdate], feed: [FeedItem]) -> CircleEvent {
+        CircleEvent(circle: circle, origin: self.node, changes: changes, ranks: ranks, feed: feed)
+    }
+
+    /// Queues the events for the other nodes in `tx` (nothing on SQLite), in messages small enough for
+    /// `NOTIFY` (8,000 bytes): a refresh of a large board corrects hundreds of rows at once.
+    func send(_ events: [CircleEvent], in tx: Transaction, channel: String) async throws {
+        for event in events where !event.changes.isEmpty || !event.feed.isEmpty {
+            for part in event.parts(of: Self.perMessage) {
+                try await tx.notify(channel, String(decoding: try JSONEncoder().encode(part), as: UTF8.self))
+            }
+        }
+    }
+
+    /// Changes, rank updates or feed items per message: each is at most a few hundred bytes.
+    static let perMessage = 16
+
+    /// Applies committed events on this node: indexes first, then streams.
+    func publish(_ events: [CircleEvent]) {
+        for event in events {
+            self.indexes.apply(event.changes)
+            let continuations = self.subscribers.withLock { Array(($0[event.circle] ?? [:]).values) }
+            for continuation in continuations { continuation.yield(event) }
+        }
+    }
+
+    /// A message heard on the channel: another node's event (this node's own were applied at commit).
+    func received(_ payload: String) {
+        guard let event = try? JSONDecoder().decode(CircleEvent.self, from: Data(payload.utf8)), event.origin != self.node else { return }
+        self.publish([event])
+    }
+
+    /// Listens to the other nodes until cancelled (returns at once on SQLite); reconnects after a failure.
+    public func listen(to store: Store, logger: Logger) async {
+        while !Task.isCancelled {
+            do {
+                try await store.listen { self.received($0) }
+                return
+            } catch {
+                logger.warning("Circle events: the listener failed; listening again", metadata: ["error": "\(error)"])
+                // Events missed meanwhile leave indexes behind: drop them, the next read loads them afresh.
+                for board in self.indexes.loaded { self.indexes.drop(board) }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// The circle's events from now on, until the stream is dropped.
+    public func subscribe(to circle: FitCircle.ID) -> AsyncStream<CircleEvent> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream.makeStream(of: CircleEvent.self, bufferingPolicy: .bufferingNewest(256))
+        continuation.onTermination = { _ in
+            self.subscribers.withLock { subscribers in
+                subscribers[circle]?[id] = nil
+                if subscribers[circle]?.isEmpty == true { subscribers[circle] = nil }
+            }
+        }
+        self.subscribers.withLock { $0[circle, default: [:]][id] = continuation }
+        return stream
+    }
+}

@@ -1,0 +1,111 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+import FitCircleStore
+import Foundation
+import OpenAPIRuntime
+
+extension API {
+    func getFitCircleLeaderboard(_ input: Operations.GetFitCircleLeaderboard.Input) async throws -> Operations.GetFitCircleLeaderboard.Output {
+        let limit = input.query.limit ?? 50
+        guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
+        let cursor = try input.query.cursor.map(BoardCursor.decode)
+        let board = try await self.engine.circles.leaderboard(
+            of: FitCircle.ID(input.path.id), period: input.query.period?.period ?? .weekly, after: cursor, limit: limit,
+            for: try RequestCaller.required().userID)
+        return .ok(.init(headers: .init(fitCircleBoardSource: board.fromIndex ? .index : .database), body: .json(.init(board))))
+    }
+
+    func getFitCircleMemberStandings(_ input: Operations.GetFitCircleMemberStandings.Input) async throws -> Operations.GetFitCircleMemberStandings.Output {
+        let member = User.ID(input.path.userId)
+        let standings = try await self.engine.circles.standings(of: member, in: FitCircle.ID(input.path.id), for: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(
+            userId: member.rawValue,
+            items: standings.map { standing in
+                .init(
+                    period: .init(standing.board.period), periodStart: standing.board.start.iso, periodEnd: standing.end?.iso, entries: standing.entries,
+                    row: .init(standing.row))
+            }))))
+    }
+
+    func refreshFitCircleLeaderboard(_ input: Operations.RefreshFitCircleLeaderboard.Input) async throws -> Operations.RefreshFitCircleLeaderboard.Output {
+        let reports = try await self.engine.circles.refreshBoards(of: FitCircle.ID(input.path.id), by: try RequestCaller.required())
+        return .ok(.init(body: .json(.init(
+            items: reports.map { report in
+                .init(
+                    period: .init(report.board.period), periodStart: report.board.start.iso, entries: report.entries, corrected: report.corrected,
+                    indexDifferences: report.indexDifferences)
+            }))))
+    }
+
+    func getFitCircleLeaderboardHistory(_ input: Operations.GetFitCircleLeaderboardHistory.Input) async throws -> Operations.GetFitCircleLeaderboardHistory.Output {
+        let (limit, top) = (input.query.limit ?? 4, input.query.top ?? 10)
+        var validator = Validator()
+        validator.check((1...52).contains(limit), "limit", "must be between 1 and 52")
+        validator.check((1...100).contains(top), "top", "must be between 1 and 100")
+        try validator.throwIfInvalid()
+        let before = try localDate(input.query.before, field: "before")
+        let boards = try await self.engine.circles.history(
+            of: FitCircle.ID(input.path.id), period: input.query.period?.period ?? .weekly, before: before, limit: limit, top: top,
+            for: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(
+            items: boards.map { closed in
+                .init(
+                    period: .init(closed.board.period), periodStart: closed.board.start.iso, periodEnd: closed.end?.iso,
+                    rows: closed.rows.map(Components.Schemas.BoardRow.init))
+            }))))
+    }
+
+    func getFitCircleFeed(_ input: Operations.GetFitCircleFeed.Input) async throws -> Operations.GetFitCircleFeed.Output {
+        let (rows, next) = try await self.engine.circles.feed(
+            of: FitCircle.ID(input.path.id), before: input.query.cursor.map(FeedItem.ID.init), limit: input.query.limit ?? 30,
+            for: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(items: rows.map(Components.Schemas.FeedItem.init), nextCursor: next?.rawValue))))
+    }
+
+    func encourageFeedItem(_ input: Operations.EncourageFeedItem.Input) async throws -> Operations.EncourageFeedItem.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let outcome = try await self.engine.circles.encourage(
+            FeedItem.ID(input.path.itemId), in: FitCircle.ID(input.path.id), message: body.message, by: try RequestCaller.required().userID)
+        let json = Components.Schemas.Encouragement(itemId: outcome.item.rawValue, encouragements: outcome.encouragements, message: outcome.message)
+        return outcome.created ? .created(.init(body: .json(json))) : .ok(.init(body: .json(json)))
+    }
+
+    func streamFitCircle(_ input: Operations.StreamFitCircle.Input) async throws -> Operations.StreamFitCircle.Output {
+        let seconds = input.query.seconds ?? 300
+        guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
+        let events = try await self.engine.circles.stream(of: FitCircle.ID(input.path.id), for: try RequestCaller.required().userID, for: .seconds(seconds))
+        let sent = AsyncStream<ServerSentEvent> { continuation in
+            let task = Task {
+                for await event in events {
+                    for part in event.ranks.map(CircleStreamEvent.rank) + event.feed.map(CircleStreamEvent.feed) { continuation.yield(part.encoded) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        return .ok(.init(body: .textEventStream(HTTPBody(sent.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
+    }
+}
+
+/// One event of a circle's stream.
+enum CircleStreamEvent {
+    case rank(RankUpdate)
+    case feed(FeedItem)
+
+    var encoded: ServerSentEvent {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        switch self {
+        case .rank(let update):
+            let data = Components.Schemas.RankUpdate(
+                period: .init(update.period), periodStart: update.periodStart.iso, userId: update.user.rawValue, value: update.value, rank: update.rank,
+                previousRank: update.previousRank)
+            return ServerSentEvent(event: "rank", data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self))
+        case .feed(let item):
+            let data = Components.Schemas.FeedItem(
+                FeedRow(item: item, actorName: item.data["name"] ?? "", actorPhotoKey: nil, encouragements: 0, encouraged: false))
+            return ServerSentEvent(id: item.id.rawValue, event: "feed", data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+import FitCircleStore
+import Foundation
+
+extension Components.Schemas.BoardRow {
+    init(_ row: Circles.LeaderboardRow) {
+        self.init(
+            rank: row.rank, userId: row.user.rawValue, displayName: row.displayName, value: row.value, reachedAt: row.reachedAt,
+            movement: .init(rank: row.rank, previous: row.previousRank), isCaller: row.isCaller)
+    }
+}
+
+extension Components.Schemas.BoardMovement {
+    /// ▲ when the member climbed since the baseline (a smaller rank number), ▼ when they fell.
+    init(rank: Int?, previous: Int?) {
+        guard let rank else {
+            self.init(direction: Components.Schemas.BoardMovement.DirectionPayload.none, previousRank: previous)
+            return
+        }
+        guard let previous else {
+            self.init(direction: .new)
+            return
+        }
+        let by = previous - rank
+        self.init(direction: by > 0 ? .up : by < 0 ? .down : .same, by: abs(by), previousRank: previous)
+    }
+}
+
+extension Components.Schemas.BoardPeriod {
+    var period: BoardPeriod { BoardPeriod(rawValue: self.rawValue)! }
+
+    init(_ period: BoardPeriod) { self.init(rawValue: period.rawValue)! }
+}
+
+extension Components.Schemas.Leaderboard {
+    init(_ board: Circles.Leaderboard) {
+        self.init(
+            circleId: board.board.circle.rawValue, period: .init(board.board.period), periodStart: board.board.start.iso, periodEnd: board.end?.iso,
+            metric: .init(rawValue: board.metric.rawValue)!, entries: board.entries, memberCount: board.memberCount,
+            layout: .init(rawValue: board.layout.rawValue)!, rows: board.rows.map(Components.Schemas.BoardRow.init),
+            nextCursor: board.nextCursor.map(BoardCursor.encode))
+    }
+}
+
+extension Components.Schemas.FeedItem {
+    init(_ row: FeedRow) {
+        let item = row.item
+        self.init(
+            id: item.id.rawValue, circleId: item.circleID.rawValue, kind: .init(rawValue: item.kind.rawValue)!, actorId: item.actorID.rawValue,
+            actorName: row.actorName, text: item.text, data: .init(additionalProperties: item.data), createdAt: item.createdAt,
+            encouragements: row.encouragements, encouraged: row.encouraged)
+    }
+}
+
+/// A leaderboard cursor: the board key of the last row seen, opaque to clients.
+enum BoardCursor {
+    static func encode(_ key: BoardKey) -> String {
+        Data("\(key.value)|\(key.reachedMilliseconds)|\(key.user.rawValue)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) throws -> BoardKey {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let parts = Data(base64Encoded: base64).map { String(decoding: $0, as: UTF8.self).split(separator: "|", maxSplits: 2).map(String.init) } ?? []
+        guard parts.count == 3, let value = Double(parts[0]), value.isFinite, let reached = Int64(parts[1]), !parts[2].isEmpty else {
+            throw ValidationError(field: "cursor", reason: "is not a cursor of this board (use a nextCursor as given)")
+        }
+        return BoardKey(value: value, reachedMilliseconds: reached, user: User.ID(parts[2]))
+    }
+}

@@ -1,0 +1,170 @@
+public import FitCircleCore
+public import Foundation
+import SQLKit
+
+/// A board's rows in SQL (`circle_scores`): what the in-memory rank index is loaded from and checked
+/// against, and what answers when a node has not loaded the board. Every read walks the order index
+/// (circle, period, start, value desc, reached, user) by ranges: "before a key" is the values above it plus,
+/// at its own value, those who reached it earlier — two range scans, never a sort of the board.
+extension Transaction {
+    public func score(on board: BoardID, of user: User.ID) async throws -> BoardKey? {
+        try await self.sql.raw("SELECT * FROM circle_scores WHERE \(self.on(board)) AND user_id = \(bind: user.rawValue)").first().map(Self.key(from:))
+    }
+
+    public func saveScore(_ key: BoardKey, on board: BoardID) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO circle_scores (circle_id, period, period_start, user_id, value, reached_ms)
+            VALUES (\(bind: board.circle.rawValue), \(bind: board.period.rawValue), \(bind: board.start.iso), \(bind: key.user.rawValue),
+                \(bind: key.value), \(bind: key.reachedMilliseconds))
+            ON CONFLICT (circle_id, period, period_start, user_id) DO UPDATE SET value = excluded.value, reached_ms = excluded.reached_ms
+            """
+        ).run()
+    }
+
+    public func deleteScore(on board: BoardID, of user: User.ID) async throws {
+        try await self.sql.raw("DELETE FROM circle_scores WHERE \(self.on(board)) AND user_id = \(bind: user.rawValue)").run()
+    }
+
+    /// The whole board in order.
+    public func boardKeys(_ board: BoardID) async throws -> [BoardKey] {
+        try await self.sql.raw("SELECT * FROM circle_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id").all().map(Self.key(from:))
+    }
+
+    public func boardKeys(_ board: BoardID, of users: [User.ID]) async throws -> [BoardKey] {
+        guard !users.isEmpty else { return [] }
+        return try await self.sql.raw(
+            "SELECT * FROM circle_scores WHERE \(self.on(board)) AND user_id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))"
+        ).all().map(Self.key(from:))
+    }
+
+    public func boardCount(_ board: BoardID) async throws -> Int {
+        try await self.sql.raw("SELECT COUNT(*) AS n FROM circle_scores WHERE \(self.on(board))").first()!.decode(column: "n", as: Int.self)
+    }
+
+    /// How many rows come before `key` (its member's own row aside).
+    public func countBefore(_ key: BoardKey, on board: BoardID) async throws -> Int {
+        try await self.sql.raw(
+            """
+            SELECT (SELECT COUNT(*) FROM circle_scores WHERE \(self.on(board)) AND value > \(bind: key.value)
+                    AND user_id <> \(bind: key.user.rawValue)) +
+                (SELECT COUNT(*) FROM circle_scores WHERE \(self.on(board)) AND value = \(bind: key.value)
+                    AND (reached_ms < \(bind: key.reachedMilliseconds) OR (reached_ms = \(bind: key.reachedMilliseconds) AND user_id < \(bind: key.user.rawValue)))
+                    AND user_id <> \(bind: key.user.rawValue)) AS n
+            """
+        ).first()!.decode(column: "n", as: Int.self)
+    }
+
+    /// Up to `limit` rows after `key` in order (from the top without one).
+    public func boardKeys(_ board: BoardID, after key: BoardKey?, limit: Int) async throws -> [BoardKey] {
+        guard let key else {
+            return try await self.sql.raw(
+                "SELECT * FROM circle_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id LIMIT \(bind: limit)"
+            ).all().map(Self.key(from:))
+        }
+        let tied = try await self.sql.raw(
+            """
+            SELECT * FROM circle_scores WHERE \(self.on(board)) AND value = \(bind: key.value)
+                AND (reached_ms > \(bind: key.reachedMilliseconds) OR (reached_ms = \(bind: key.reachedMilliseconds) AND user_id > \(bind: key.user.rawValue)))
+            ORDER BY reached_ms, user_id LIMIT \(bind: limit)
+            """
+        ).all().map(Self.key(from:))
+        let below = try await self.sql.raw(
+            """
+            SELECT * FROM circle_scores WHERE \(self.on(board)) AND value < \(bind: key.value)
+            ORDER BY value DESC, reached_ms, user_id LIMIT \(bind: limit)
+            """
+        ).all().map(Self.key(from:))
+        return Array((tied + below).prefix(limit))
+    }
+
+    /// Up to `limit` rows just before `key`, in order.
+    public func boardKeys(_ board: BoardID, before key: BoardKey, limit: Int) async throws -> [BoardKey] {
+        let tied = try await self.sql.raw(
+            """
+            SELECT * FROM circle_scores WHERE \(self.on(board)) AND value = \(bind: key.value)
+                AND (reached_ms < \(bind: key.reachedMilliseconds) OR (reached_ms = \(bind: key.reachedMilliseconds) AND user_id < \(bind: key.user.rawValue)))
+            ORDER BY reached_ms DESC, user_id DESC LIMIT \(bind: limit)
+            """
+        ).all().map(Self.key(from:))
+        let above = try await self.sql.raw(
+            """
+            SELECT * FROM circle_scores WHERE \(self.on(board)) AND value > \(bind: key.value)
+            ORDER BY value, reached_ms DESC, user_id DESC LIMIT \(bind: limit)
+            """
+        ).all().map(Self.key(from:))
+        return Array((tied + above).prefix(limit).reversed())
+    }
+
+    private func on(_ board: BoardID) -> SQLQueryString {
+        "circle_id = \(bind: board.circle.rawValue) AND period = \(bind: board.period.rawValue) AND period_start = \(bind: board.start.iso)"
+    }
+
+    private static func key(from row: any SQLRow) throws -> BoardKey {
+        BoardKey(
+            value: try row.decode(column: "value", as: Double.self), reachedMilliseconds: try row.decode(column: "reached_ms", as: Int64.self),
+            user: User.ID(try row.decode(column: "user_id", as: String.self)))
+    }
+}
+
+/// A member's place on a closed board.
+public struct SnapshotRow: Equatable, Sendable {
+    public var user: User.ID
+    public var rank: Int
+    public var value: Double
+}
+
+extension Transaction {
+    /// Keeps the board's ranks as they stand now as its snapshot (replacing an earlier one), under `key`:
+    /// the board's own start, or for the all-time board the day that closed.
+    public func snapshot(_ board: BoardID, as key: LocalDate, at now: Date) async throws {
+        let snapshot = BoardID(circle: board.circle, period: board.period, start: key)
+        try await self.sql.raw("DELETE FROM circle_board_snapshots WHERE \(self.on(snapshot))").run()
+        try await self.sql.raw(
+            """
+            INSERT INTO circle_board_snapshots (circle_id, period, period_start, user_id, rank, value, taken_at)
+            SELECT circle_id, period, \(bind: key.iso), user_id, ROW_NUMBER() OVER (ORDER BY value DESC, reached_ms, user_id), value, \(bind: now)
+            FROM circle_scores WHERE \(self.on(board))
+            """
+        ).run()
+    }
+
+    public func hasSnapshot(_ board: BoardID) async throws -> Bool {
+        try await self.sql.raw("SELECT 1 AS one FROM circle_board_snapshots WHERE \(self.on(board)) LIMIT 1").first() != nil
+    }
+
+    /// The snapshot's rows for `users` (every row when nil), by rank.
+    public func snapshotRows(_ board: BoardID, of users: [User.ID]? = nil, limit: Int = 1_000) async throws -> [SnapshotRow] {
+        let filter: SQLQueryString = users.map { "AND user_id IN (\(SQLList($0.map { SQLBind($0.rawValue) })))" } ?? ""
+        if users?.isEmpty == true { return [] }
+        return try await self.sql.raw(
+            "SELECT * FROM circle_board_snapshots WHERE \(self.on(board)) \(filter) ORDER BY rank LIMIT \(bind: limit)"
+        ).all().map { row in
+            SnapshotRow(
+                user: User.ID(try row.decode(column: "user_id", as: String.self)), rank: try row.decode(column: "rank", as: Int.self),
+                value: try row.decode(column: "value", as: Double.self))
+        }
+    }
+
+    /// The keys of the circle's snapshots of `period`, newest first, before `before` when given.
+    public func snapshotKeys(of circle: FitCircle.ID, period: BoardPeriod, before: LocalDate?, limit: Int) async throws -> [LocalDate] {
+        let bound: SQLQueryString = before.map { "AND period_start < \(bind: $0.iso)" } ?? ""
+        return try await self.sql.raw(
+            """
+            SELECT DISTINCT period_start FROM circle_board_snapshots WHERE circle_id = \(bind: circle.rawValue) AND period = \(bind: period.rawValue)
+                \(bound) ORDER BY period_start DESC LIMIT \(bind: limit)
+            """
+        ).all().compactMap { LocalDate(iso: try $0.decode(column: "period_start", as: String.self)) }
+    }
+
+    /// The circles whose home is `zone` and whose competition runs on `date`, not archived.
+    public func circles(inTimeZone zone: String, runningOn date: LocalDate) async throws -> [FitCircle] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM circles WHERE time_zone = \(bind: zone) AND archived_at IS NULL AND start_date <= \(bind: date.iso)
+                AND (end_date IS NULL OR end_date >= \(bind: date.iso))
+            ORDER BY id
+            """
+        ).all().map(Self.circle(from:))
+    }
+}

@@ -1,0 +1,307 @@
+import FitCircleCore
+import FitCircleEngine
+import FitCircleJobs
+import FitCircleStore
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import Logging
+import Testing
+
+/// Circle boards through the API: spec 000's "Flow 3" Monday, ties, large circles, history, the refresh
+/// and the live stream.
+struct LeaderboardTests {
+    typealias Person = CirclesTests.Person
+
+    static func named(_ app: TestApp, _ name: String, timeZone: String = "Europe/Paris") async throws -> Person {
+        let person = try await CirclesTests.person(app, name.lowercased(), timeZone: timeZone)
+        var profile = TestApp.validProfile(timeZone: timeZone)
+        profile["displayName"] = name
+        #expect(try await app.request(.put, "/api/user/profile", token: try await person.token(app), json: profile).status == .ok)
+        return person
+    }
+
+    /// Syncs the day's step total, then claims it for the circle; answers the claim.
+    static func claim(_ app: TestApp, _ person: Person, _ steps: Int, in circle: String) async throws -> [String: Any] {
+        try await SubmissionTests.steps(app, person, steps, id: "sync-\(person.id)-\(steps)-\(app.clock.now.timeIntervalSince1970)")
+        let response = try await app.request(.post, "/api/fitcircles/\(circle)/submit", token: try await person.token(app))
+        #expect(response.status == .created || response.status == .ok, "\(response.text)")
+        return try response.jsonObject()
+    }
+
+    static func board(_ app: TestApp, _ circle: String, _ period: String = "weekly", as person: Person, query: String = "") async throws -> [String: Any] {
+        let response = try await app.request(.get, "/api/fitcircles/\(circle)/leaderboard?period=\(period)\(query)", token: try await person.token(app))
+        #expect(response.status == .ok, "\(response.text)")
+        return try response.jsonObject()
+    }
+
+    static func rows(_ board: [String: Any]) -> [[String: Any]] { board["rows"] as? [[String: Any]] ?? [] }
+
+    static func feedTexts(_ app: TestApp, _ circle: String, as person: Person) async throws -> [String] {
+        let feed = try await app.request(.get, "/api/fitcircles/\(circle)/feed", token: try await person.token(app)).jsonObject()
+        return (feed["items"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+    }
+
+    /// The decisions about `type` for the person, once the queued raises have run.
+    static func notifications(_ app: TestApp, _ person: Person, _ type: String) async throws -> [NotificationRecord] {
+        let runner = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        while try await runner.runDue(limit: 50) > 0 {}
+        return try await app.store.read { tx in try await tx.notifications(of: User.ID(person.id), type: type, limit: 10) }
+    }
+
+    /// Spec 000, Flow 3: "User is in close leaderboard battle for #1 position", on a Monday (day 1 of the
+    /// week). The story's "yesterday's data" cannot be claimed on Monday morning (the window closes at 00:30),
+    /// so the morning claims are Monday's own early syncs.
+    @Test(arguments: Backend.available)
+    func flow3TheMondayBattleForFirstPlace(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_431_200))  // Monday 2 March 2026, 07:00 in Paris
+            let sam = try await Self.named(app, "Sam")
+            let sarah = try await Self.named(app, "Sarah")
+            let circle = try await CirclesTests.create(app, by: sarah, ["name": "Work Warriors", "metric": "steps", "privacy": "public"])
+            let id = try #require(circle["id"] as? String)
+            app.clock.advance(by: 60)
+            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await sam.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+
+            // Early syncs: Sarah 1,200, Sam 1,000. "Currently #2, 200 steps behind #1 (Sarah)".
+            app.clock.advance(by: 600)
+            _ = try await Self.claim(app, sarah, 1_200, in: id)
+            app.clock.advance(by: 600)
+            let early = try await Self.claim(app, sam, 1_000, in: id)
+            #expect(early["rankAfter"] as? Int == 2)
+            var rows = Self.rows(try await Self.board(app, id, as: sam))
+            #expect(rows.map { $0["displayName"] as? String } == ["Sarah", "Sam"])
+            #expect(rows.map { $0["value"] as? Double } == [1_200, 1_000])
+            #expect(rows.map { $0["isCaller"] as? Bool } == [false, true])
+
+            // "User submits 10,234 steps. Leaderboard updates: User moves to #1. Push notification to Sarah."
+            app.clock.advance(by: 3_600)
+            let morning = try await Self.claim(app, sam, 10_234, in: id)
+            #expect(morning["rankAfter"] as? Int == 1)
+            #expect(morning["rankChange"] as? Int == 1)
+            rows = Self.rows(try await Self.board(app, id, as: sarah))
+            #expect(rows.map { $0["displayName"] as? String } == ["Sam", "Sarah"])
+            let dropped = try await Self.notifications(app, sarah, "leaderboard_passed")
+            #expect(dropped.count == 1)
+            #expect(dropped.first?.data["name"] == "Sam" && dropped.first?.data["rank"] == "2")
+
+            // "Sarah submits 11,000 steps → Retakes #1. Push notification to user. User checks: 766 steps behind."
+            app.clock.set(Date(timeIntervalSince1970: 1_772_456_400))  // 14:00 in Paris
+            let afternoon = try await Self.claim(app, sarah, 11_000, in: id)
+            #expect(afternoon["rankAfter"] as? Int == 1 && afternoon["rankChange"] as? Int == 1)
+            #expect(try await Self.notifications(app, sam, "leaderboard_passed").first?.data["name"] == "Sarah")
+            rows = Self.rows(try await Self.board(app, id, "daily", as: sam))
+            #expect(rows.map { $0["displayName"] as? String } == ["Sarah", "Sam"])
+            let gap = (rows[0]["value"] as? Double ?? 0) - (rows[1]["value"] as? Double ?? 0)
+            #expect(gap == 766)
+
+            // "User submits 11,800 steps → Reclaims #1. Activity feed: '🏃 [User] submitted 11,800 steps—now #1!'"
+            app.clock.set(Date(timeIntervalSince1970: 1_772_474_400))  // 19:00 in Paris
+            let evening = try await Self.claim(app, sam, 11_800, in: id)
+            #expect(evening["rankAfter"] as? Int == 1 && evening["rankChange"] as? Int == 1)
+            let texts = try await Self.feedTexts(app, id, as: sarah)
+            #expect(
+                texts == [
+                    "🏃 Sam submitted 11,800 steps—now #1!", "🏃 Sarah submitted 11,000 steps—now #1!", "🏃 Sam submitted 10,234 steps—now #1!",
+                    "🏃 Sam submitted 1,000 steps", "🏃 Sarah submitted 1,200 steps—now #1!", "👋 Sam joined the circle",
+                ])
+
+            // "Sarah sends encouragement; user responds": one per item per sender, each told to the item's member.
+            let feed = try await app.request(.get, "/api/fitcircles/\(id)/feed?limit=3", token: try await sarah.token(app)).jsonObject()
+            let items = try #require(feed["items"] as? [[String: Any]])
+            let samsItem = try #require(items[0]["id"] as? String)
+            let sarahsItem = try #require(items[1]["id"] as? String)
+            let cheer = try await app.request(
+                .post, "/api/fitcircles/\(id)/feed/\(samsItem)/encourage", token: try await sarah.token(app), json: ["message": "🔥 Great hustle today!"])
+            #expect(cheer.status == .created, "\(cheer.text)")
+            let twice = try await app.request(.post, "/api/fitcircles/\(id)/feed/\(samsItem)/encourage", token: try await sarah.token(app), json: [:])
+            #expect(twice.status == .ok)
+            #expect(try twice.jsonObject()["encouragements"] as? Int == 1)
+            let reply = try await app.request(
+                .post, "/api/fitcircles/\(id)/feed/\(sarahsItem)/encourage", token: try await sam.token(app),
+                json: ["message": "💪 You too—see you at the top tomorrow!"])
+            #expect(reply.status == .created)
+            let own = try await app.request(.post, "/api/fitcircles/\(id)/feed/\(samsItem)/encourage", token: try await sam.token(app), json: [:])
+            #expect(own.status == .conflict)
+            #expect(try await Self.notifications(app, sam, "social_engagement").first?.data["message"] == "🔥 Great hustle today!")
+            #expect(try await Self.notifications(app, sarah, "social_engagement").first?.data["message"] == "💪 You too—see you at the top tomorrow!")
+            let counted = try await app.request(.get, "/api/fitcircles/\(id)/feed?limit=1", token: try await sam.token(app)).jsonObject()
+            #expect((counted["items"] as? [[String: Any]])?.first?["encouragements"] as? Int == 1)
+            #expect(counted["nextCursor"] is String)
+
+            // Tuesday: the week's board shows the close race, Monday being day 1; Monday's daily board closed
+            // at 00:31 with Sam first, and Tuesday's arrows measure against it.
+            try await ReminderTests.run(app, hours: 6)
+            let weekly = try await Self.board(app, id, as: sam)
+            #expect(weekly["periodStart"] as? String == "2026-03-02")
+            #expect(Self.rows(weekly).map { $0["value"] as? Double } == [11_800, 11_000])
+            let history = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard/history?period=daily", token: try await sam.token(app)).jsonObject()
+            let closed = try #require((history["items"] as? [[String: Any]])?.first)
+            #expect(closed["periodStart"] as? String == "2026-03-02")
+            #expect((closed["rows"] as? [[String: Any]])?.map { $0["displayName"] as? String } == ["Sam", "Sarah"])
+            app.clock.set(Date(timeIntervalSince1970: 1_772_524_800))  // Tuesday 09:00 in Paris
+            let tuesday = Self.rows(try await Self.board(app, id, "daily", as: sam))
+            #expect(tuesday.map { $0["rank"] as? Int } == [nil, nil])
+            _ = try await Self.claim(app, sarah, 900, in: id)
+            let moved = Self.rows(try await Self.board(app, id, "daily", as: sam))
+            #expect(moved.map { $0["displayName"] as? String } == ["Sarah", "Sam"])
+            #expect((moved[0]["movement"] as? [String: Any])?["direction"] as? String == "up")
+            #expect((moved[0]["movement"] as? [String: Any])?["previousRank"] as? Int == 2)
+            #expect((moved[1]["movement"] as? [String: Any])?["direction"] as? String == "none")
+        }
+    }
+
+    /// Equal values rank by who reached them first, then by user id; the order is the same from SQL, from
+    /// the index, after the index is lost (a restart) and after the boards are rebuilt from the claims.
+    @Test(arguments: Backend.available)
+    func tiesGoToWhoReachedTheValueFirstStablyAcrossRestartsAndReplay(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
+            let ana = try await Self.named(app, "Ana")
+            let bo = try await Self.named(app, "Bo")
+            let cy = try await Self.named(app, "Cy", timeZone: "America/Los_Angeles")
+            let circle = try await CirclesTests.create(app, by: ana, ["name": "Ties", "metric": "steps", "privacy": "public", "startDate": "2026-03-01"])
+            let id = try #require(circle["id"] as? String)
+            for person in [bo, cy] {
+                #expect(try await app.request(.post, "/api/fitcircles/join", token: try await person.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+            }
+            // Cy (in Los Angeles, still Monday there) reaches 5,000 last; Bo first; Ana in between.
+            _ = try await Self.claim(app, cy, 4_000, in: id)
+            app.clock.advance(by: 60)
+            _ = try await Self.claim(app, bo, 5_000, in: id)
+            app.clock.advance(by: 60)
+            _ = try await Self.claim(app, ana, 5_000, in: id)
+            app.clock.advance(by: 60)
+            _ = try await Self.claim(app, cy, 5_000, in: id)
+            // A new weight on the same steps leaves Ana's claim as reached before.
+            app.clock.advance(by: 60)
+            let weighIn = try await app.request(
+                .post, "/api/activities", token: try await ana.token(app),
+                json: ["clientEventId": "w-1", "type": "weight", "source": "manual", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "weightKg": 61.0])
+            #expect(weighIn.status == .created, "\(weighIn.text)")
+            _ = try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app))
+
+            let expected: [String?] = ["Bo", "Ana", "Cy"]
+            let response = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard", token: try await ana.token(app))
+            #expect(response.headers[HTTPField.Name("FitCircle-Board-Source")!] == "database")
+            #expect(Self.rows(try response.jsonObject()).map { $0["displayName"] as? String } == expected)
+            try await Self.untilLoaded(app, id, as: ana)
+            #expect(Self.rows(try await Self.board(app, id, as: ana)).map { $0["displayName"] as? String } == expected)
+
+            // A restart: this node's indexes are gone; SQL answers the same, then the index again.
+            app.engine.circles.events.indexes.drop(circle: FitCircle.ID(id))
+            #expect(Self.rows(try await Self.board(app, id, as: bo)).map { $0["displayName"] as? String } == expected)
+
+            // A replay: the stored boards are wiped and rebuilt from the claims by an operator's refresh.
+            try await app.store.execute(unsafeSQL: "DELETE FROM circle_scores")
+            let member = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await ana.token(app))
+            #expect(member.status == .forbidden)
+            let report = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await NotificationLogTests.operatorToken(app)).jsonObject()
+            let weeklyReport = try #require((report["items"] as? [[String: Any]])?.first { $0["period"] as? String == "weekly" })
+            #expect(weeklyReport["corrected"] as? Int == 3 && weeklyReport["entries"] as? Int == 3)
+            #expect(Self.rows(try await Self.board(app, id, as: cy)).map { $0["displayName"] as? String } == expected)
+            let again = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await NotificationLogTests.operatorToken(app)).jsonObject()
+            for item in again["items"] as? [[String: Any]] ?? [] {
+                #expect(item["corrected"] as? Int == 0)
+                #expect((item["indexDifferences"] as? Int ?? 0) == 0)
+            }
+            let standings = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard/user/\(cy.id)", token: try await ana.token(app)).jsonObject()
+            let ranks = (standings["items"] as? [[String: Any]] ?? []).map { (($0["row"] as? [String: Any])?["rank"] as? Int) }
+            #expect(ranks == [3, 3, 3, 3])
+        }
+    }
+
+    static func untilLoaded(_ app: TestApp, _ circle: String, as person: Person) async throws {
+        for _ in 0..<200 {
+            let response = try await app.request(.get, "/api/fitcircles/\(circle)/leaderboard", token: try await person.token(app))
+            if response.headers[HTTPField.Name("FitCircle-Board-Source")!] == "index" { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("the board never loaded into the index")
+    }
+
+    /// Above 100 members: the top 10 and the caller with 3 above and 3 below; the cursor walks the rest,
+    /// every member once, in order, the same from SQL and from the index.
+    @Test(arguments: Backend.available)
+    func aLargeCircleShowsTheTopAndTheCallersNeighbourhoodAndPagesThroughTheRest(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
+            let owner = try await Self.named(app, "Owner")
+            let circle = try await CirclesTests.create(app, by: owner, ["name": "Everyone", "metric": "steps", "privacy": "public", "memberLimit": 500])
+            let id = FitCircle.ID(try #require(circle["id"] as? String))
+            // 120 more members whose claims are written straight to the store, then boarded by a refresh.
+            var members: [User.ID] = []
+            for index in 0..<120 {
+                members.append(User.ID(try #require((try await app.devSignIn("m\(index)@example.com")["user"] as? [String: Any])?["id"] as? String)))
+            }
+            let (now, joined) = (app.clock.now, members)
+            try await app.store.transaction { tx in
+                for (index, member) in joined.enumerated() {
+                    try await tx.insert(CircleMembership(circleID: id, userID: member, role: .member, joinedAt: now))
+                    try await tx.save(
+                        CircleSubmission(
+                            circleID: id, userID: member, date: LocalDate(year: 2026, month: 3, day: 2)!, steps: 1_000 + (index % 40) * 100,
+                            weightKg: nil, checkinStreak: 0, submittedAt: now.addingTimeInterval(Double(index)), updatedAt: now.addingTimeInterval(Double(index))))
+                }
+            }
+            let refreshed = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await NotificationLogTests.operatorToken(app))
+            #expect(refreshed.status == .ok)
+            _ = try await app.onboardedUser("m60@example.com")
+            let caller = Person(id: members[60].rawValue, email: "m60@example.com")
+            app.engine.circles.events.indexes.drop(circle: id)
+            for source in ["database", "index"] {
+                let response = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard", token: try await caller.token(app))
+                #expect(response.headers[HTTPField.Name("FitCircle-Board-Source")!] == source)
+                let board = try response.jsonObject()
+                #expect(board["layout"] as? String == "top_and_around" && board["entries"] as? Int == 120 && board["memberCount"] as? Int == 121)
+                let rows = Self.rows(board)
+                let own = try #require(rows.first { $0["isCaller"] as? Bool == true }?["rank"] as? Int)
+                #expect(rows.compactMap { $0["rank"] as? Int } == Array(1...10) + Array((own - 3)...(own + 3)))
+                // Walking on from the top 10 visits ranks 11…120 once each, in the board's order.
+                var walked = rows.prefix(10).map { $0["value"] as? Double ?? -1 }
+                var ranks = Array(1...10)
+                var cursor = board["nextCursor"] as? String
+                while let next = cursor {
+                    let page = try await Self.board(app, id.rawValue, as: caller, query: "&limit=25&cursor=\(next)")
+                    #expect(page["layout"] as? String == "page")
+                    walked += Self.rows(page).map { $0["value"] as? Double ?? -1 }
+                    ranks += Self.rows(page).compactMap { $0["rank"] as? Int }
+                    cursor = page["nextCursor"] as? String
+                }
+                #expect(ranks == Array(1...120))
+                #expect(walked == walked.sorted(by: >))
+                if source == "database" { try await Self.untilLoaded(app, id.rawValue, as: caller) }
+            }
+            let bad = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard?cursor=nope", token: try await caller.token(app))
+            #expect(bad.status == .unprocessableContent && bad.text.contains("cursor"))
+        }
+    }
+
+    /// A member's stream hears each claim's rank changes and feed item as it happens; outsiders get 404.
+    @Test(arguments: Backend.available)
+    func theCircleStreamCarriesRanksAndFeedItemsAsTheyHappen(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))
+            let ana = try await Self.named(app, "Ana")
+            let bo = try await Self.named(app, "Bo")
+            let outsider = try await Self.named(app, "Eve")
+            let circle = try await CirclesTests.create(app, by: ana, ["name": "Live", "metric": "steps", "privacy": "private"])
+            let id = try #require(circle["id"] as? String)
+            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+            let token = try await ana.token(app)
+            async let streamed = app.request(.get, "/api/fitcircles/\(id)/stream?seconds=2", token: token)
+            try await Task.sleep(for: .milliseconds(500))
+            _ = try await Self.claim(app, bo, 7_500, in: id)
+            let response = try await streamed
+            #expect(response.status == .ok)
+            let events = try InboxStreamTests.events(response.text)
+            let ranks = events.filter { $0.event == "rank" }
+            #expect(Set(ranks.compactMap { $0.data["period"] as? String }) == ["daily", "weekly", "monthly", "all_time"])
+            #expect(ranks.allSatisfy { $0.data["userId"] as? String == bo.id && $0.data["rank"] as? Int == 1 && $0.data["value"] as? Double == 7_500 })
+            #expect(events.filter { $0.event == "feed" }.map { $0.data["text"] as? String } == ["🏃 Bo submitted 7,500 steps—now #1!"])
+
+            #expect(try await app.request(.get, "/api/fitcircles/\(id)/stream?seconds=1", token: try await outsider.token(app)).status == .notFound)
+            #expect(try await app.request(.get, "/api/fitcircles/\(id)/stream?seconds=0", token: token).status == .unprocessableContent)
+        }
+    }
+}

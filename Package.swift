@@ -140,6 +140,11 @@ let package = Package(
             path: "Benchmarks/IngestBenchmark"
         ),
         .executableTarget(
+            name: "BoardBenchmark",
+            dependencies: ["FitCircleStore", "FitCircleCore", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/BoardBenchmark"
+        ),
+        .executableTarget(
             name: "PlanningBenchmark",
             dependencies: ["FitCircleEngine", "FitCircleStore", "FitCircleCore", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/PlanningBenchmark"

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FitCircleStore
 import FitCircleTesting
 import Foundation
 import NIOCore
@@ -47,6 +48,30 @@ struct CrashDurabilityTests {
             try await self.send(.GET, path, token: token, body: nil)
         }
 
+        /// Opens `path` as a stream of server-sent events and answers the instant each event named `name`
+        /// arrives, until the server ends the stream. `ready` hears of the stream's `ready` event (or of its
+        /// end, if it never came).
+        func arrivals(of name: String, at path: String, token: String, ready: AsyncStream<Void>.Continuation) async throws -> [ContinuousClock.Instant] {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.port)\(path)")
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            var (arrivals, pending, listening) = ([ContinuousClock.Instant](), "", false)
+            defer { if !listening { ready.yield() } }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            for try await chunk in response.body {
+                pending += String(buffer: chunk)
+                while let end = pending.range(of: "\n\n") {
+                    let lines = pending[..<end.lowerBound].split(separator: "\n")
+                    if lines.contains("event: \(name)") { arrivals.append(.now) }
+                    if lines.contains("event: ready") && !listening {
+                        listening = true
+                        ready.yield()
+                    }
+                    pending = String(pending[end.upperBound...])
+                }
+            }
+            return arrivals
+        }
+
         func post(_ path: String, token: String? = nil, json: [String: Any], method: HTTPMethod = .POST) async throws -> (Int, Data) {
             try await self.send(method, path, token: token, body: try JSONSerialization.data(withJSONObject: json))
         }
@@ -64,17 +89,21 @@ struct CrashDurabilityTests {
         }
     }
 
+    /// The `--database-url` of a test location.
+    static func url(of location: DatabaseLocation) -> String {
+        switch location {
+        case .sqlite(let path): "sqlite://\(path)"
+        case .postgres(let target):
+            "postgres://\(target.username)@\(target.host):\(target.port)/\(target.database)?sslmode=disable&schema=\(target.schema!)"
+        }
+    }
+
     @Test(arguments: Backend.available)
     func anAcknowledgedEventSurvivesKillDashNine(_ backend: Backend) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the fitcircle product first")
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let database: String =
-            switch location {
-            case .sqlite(let path): "sqlite://\(path)"
-            case .postgres(let target):
-                "postgres://\(target.username)@\(target.host):\(target.port)/\(target.database)?sslmode=disable&schema=\(target.schema!)"
-            }
+        let database = Self.url(of: location)
 
         let first = try await Server.start(database: database)
         let (_, signIn) = try await first.post("/api/auth/dev", json: ["email": "ana@example.com"])

@@ -18,6 +18,14 @@ struct DemoDataTests {
             #expect(profile != "fitcircle" || streak["current"] as? Int == 2)
             let stats = try #require(try await app.request(.get, "/api/user/stats", token: token).jsonObject()["points"] as? [String: Any])
             #expect((stats["totalPoints"] as? Int ?? 0) > 0)
+            // The demo circle: three members on the board, Chloé (the most steps today) first.
+            let circles = try await app.request(.get, "/api/fitcircles", token: token).jsonObject()
+            let circle = try #require((circles["items"] as? [[String: Any]])?.first?["id"] as? String)
+            let board = try await app.request(.get, "/api/fitcircles/\(circle)/leaderboard?period=daily", token: token).jsonObject()
+            #expect((board["rows"] as? [[String: Any]])?.compactMap { $0["displayName"] as? String } == ["Chloé", "Ben", "Ana"])
+            let feed = try await app.request(.get, "/api/fitcircles/\(circle)/feed", token: token).jsonObject()
+            let cheered = (feed["items"] as? [[String: Any]] ?? []).filter { ($0["encouragements"] as? Int ?? 0) > 0 }
+            #expect(cheered.map { $0["actorName"] as? String } == ["Chloé"])
             #expect(try await app.engine.replay.run() == [])
             #expect(try await app.engine.replay.sendHabitDifferences().map(\.description) == [])
             #expect(try await app.engine.replay.rewardDifferences() == [])

@@ -289,12 +289,13 @@ struct LeaderboardTests {
             let id = try #require(circle["id"] as? String)
             #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
             let token = try await ana.token(app)
-            async let streamed = app.request(.get, "/api/fitcircles/\(id)/stream?seconds=2", token: token)
-            try await Task.sleep(for: .milliseconds(500))
+            async let streamed = app.request(.get, "/api/fitcircles/\(id)/stream?seconds=3", token: token)
+            for _ in 0..<300 where app.engine.circles.events.listeners(of: FitCircle.ID(id)) == 0 { try await Task.sleep(for: .milliseconds(10)) }
             _ = try await Self.claim(app, bo, 7_500, in: id)
             let response = try await streamed
             #expect(response.status == .ok)
             let events = try InboxStreamTests.events(response.text)
+            #expect(events.first?.event == "ready")
             let ranks = events.filter { $0.event == "rank" }
             #expect(Set(ranks.compactMap { $0.data["period"] as? String }) == ["daily", "weekly", "monthly", "all_time"])
             #expect(ranks.allSatisfy { $0.data["userId"] as? String == bo.id && $0.data["rank"] as? Int == 1 && $0.data["value"] as? Double == 7_500 })
@@ -302,6 +303,41 @@ struct LeaderboardTests {
 
             #expect(try await app.request(.get, "/api/fitcircles/\(id)/stream?seconds=1", token: try await outsider.token(app)).status == .notFound)
             #expect(try await app.request(.get, "/api/fitcircles/\(id)/stream?seconds=0", token: token).status == .unprocessableContent)
+        }
+    }
+
+    /// A member's streak milestone and badge reach the feeds of their circles; a day claimed to two circles
+    /// earns the submission points once.
+    @Test(arguments: Backend.available)
+    func membersNewsReachesTheirCirclesAndAClaimedDayEarnsPointsOnce(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
+            let ana = try await Self.named(app, "Ana")
+            let bo = try await Self.named(app, "Bo")
+            var circles: [String] = []
+            for name in ["One", "Two"] {
+                let circle = try await CirclesTests.create(app, by: bo, ["name": name, "metric": "steps", "privacy": "public"])
+                #expect(try await app.request(.post, "/api/fitcircles/join", token: try await ana.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+                circles.append(try #require(circle["id"] as? String))
+            }
+            try await SubmissionTests.steps(app, ana, 3_000, id: "sync-1")
+            #expect(try await app.request(.post, "/api/user/submissions", token: try await ana.token(app)).status == .ok)
+            #expect(try await app.request(.post, "/api/fitcircles/\(circles[0])/submit", token: try await ana.token(app)).status == .ok)
+            let lines = try await app.store.read { tx in
+                try await tx.pointsLines(of: User.ID(ana.id), from: LocalDate(year: 2026, month: 3, day: 2)!, to: LocalDate(year: 2026, month: 3, day: 2)!)
+            }
+            #expect(lines.filter { $0.reason == .submission }.map(\.amount) == [5])
+
+            for day in 0..<7 {
+                #expect(try await StreakCheckInTests.checkIn(app, "ana@example.com").status == .created, "day \(day)")
+                app.clock.advance(by: 86_400)
+            }
+            _ = try await Self.notifications(app, ana, "achievement")  // runs the queued jobs
+            for circle in circles {
+                let texts = try await Self.feedTexts(app, circle, as: bo)
+                #expect(texts.filter { $0 == "🔥 Ana reached a 7-day streak" }.count == 1, "\(texts)")
+                #expect(texts.filter { $0 == "🏅 Ana earned the 1 Week Warrior badge" }.count == 1, "\(texts)")
+            }
         }
     }
 }

@@ -108,6 +108,13 @@ struct Ingest: Sendable {
             let view = try await self.streaks.refresh(users[user]!, in: tx, now: now, changedFrom: changedFrom)
             streaks[user] = view.state
             streaks[user]!.longest = view.standing.longest
+            // A milestone reached in the open period is news for the member's circles, once.
+            if view.standing.met, self.streaks.policy.milestones.contains(where: { $0.count == view.standing.current }) {
+                let news = Circles.News(
+                    user: user, kind: .streakMilestone, subject: "\(view.standing.current)",
+                    key: "streak:\(view.standing.current):\(view.period.iso)")
+                try await tx.enqueue([try Circles.posting(news, ids: self.ids, at: now)], at: now)
+            }
         }
         try await self.award(&outcomes, candidates, users: users, streaks: streaks, in: tx, now: now)
 

@@ -58,6 +58,9 @@ extension Circles {
                 outcomes.append(SubmissionOutcome(submission: ranked, replayed: false, created: existing == nil))
                 events.append(event)
             }
+            if outcomes.contains(where: \.created) {
+                try await RewardKeeper(profile: self.profile, ids: self.ids).creditSubmission(of: day, of: account, in: tx, now: now)
+            }
             try await self.events.send(events, in: tx, channel: self.store.eventChannel)
             return (outcomes, events)
         }

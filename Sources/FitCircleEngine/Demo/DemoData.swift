@@ -1,9 +1,11 @@
 public import FitCircleCore
 public import Foundation
+import FitCircleStore
 
 /// Demo accounts with three weeks of activity, so that someone trying FitCircle has something to click
 /// through (`fitcircle serve --demo`). Seeded once, through the same use cases as the API, dated back
-/// from now: steps, runs, push-up series, yesterday's and today's check-ins.
+/// from now: steps, runs, push-up series, yesterday's and today's check-ins; and a circle the three compete
+/// in, with today's claims on its boards, its feed and an encouragement.
 public enum DemoData {
     public static let accounts: [(email: String, name: String, timeZone: String)] = [
         ("ana@demo.fitcircle.dev", "Ana", "Europe/Paris"),
@@ -13,6 +15,7 @@ public enum DemoData {
 
     /// Seeds the accounts unless the first one already exists; answers whether it did.
     public static func seed(_ engine: Engine, now: Date) async throws -> Bool {
+        var users: [User.ID] = []
         for (index, account) in Self.accounts.enumerated() {
             let signIn = try await engine.accounts.devSignIn(email: account.email, name: account.name, timeZone: account.timeZone)
             if index == 0 && !signIn.isNewUser { return false }
@@ -23,8 +26,34 @@ public enum DemoData {
             let yesterday = LocalDate(now, in: TimeZone(identifier: account.timeZone)!).adding(days: -1)
             _ = try await engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 4, energy: 3, sentiment: .great), date: yesterday), for: user)
             _ = try await engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 5, energy: 4, sentiment: .ok)), for: user)
+            users.append(user)
         }
+        try await Self.circle(of: users, engine: engine, now: now)
         return true
+    }
+
+    /// "Demo Walkers": begun a week ago (so every member's today counts, wherever they are), each member's
+    /// steps so far today claimed, Ben cheering Chloé's.
+    static func circle(of users: [User.ID], engine: Engine, now: Date) async throws {
+        let paris = TimeZone(identifier: Self.accounts[0].timeZone)!
+        let input = CircleInput(
+            name: "Demo Walkers", description: "Three friends, one step count.", metric: .steps, startDate: LocalDate(now, in: paris).adding(days: -7),
+            privacy: .public)
+        let circle = try await engine.circles.create(input, weights: WeightGoalInput(), by: users[0]).circle
+        for user in users.dropFirst() {
+            _ = try await engine.circles.join(code: circle.joinCode, invitation: nil, weights: WeightGoalInput(), by: user)
+        }
+        for (index, user) in users.enumerated() {
+            let steps = StepTotals(steps: 3_200 + 1_700 * index, distanceMeters: Double(3_200 + 1_700 * index) * 0.75)
+            let zone = Self.accounts[index].timeZone
+            _ = try await engine.activities.recordBatch(
+                [ActivityInput(clientEventID: "demo-steps-today", occurredAt: now, timeZone: zone, source: .healthkit, payload: .steps(steps))], for: user)
+            _ = try await engine.circles.submit(to: circle.id, date: nil, by: user)
+        }
+        let feed = try await engine.circles.feed(of: circle.id, before: nil, limit: 10, for: users[1]).rows
+        if let chloes = feed.first(where: { $0.item.actorID == users[2] && $0.item.kind == .submission }) {
+            _ = try await engine.circles.encourage(chloes.item.id, in: circle.id, message: Encouragement.presets[0], by: users[1])
+        }
     }
 
     /// 21 days before today: a step total every day, a run every third day, two push-up series a day.

@@ -94,6 +94,11 @@ public final class CircleEvents: Sendable {
         }
     }
 
+    /// How many streams of the circle are open on this node.
+    public func listeners(of circle: FitCircle.ID) -> Int {
+        self.subscribers.withLock { $0[circle]?.count ?? 0 }
+    }
+
     /// The circle's events from now on, until the stream is dropped.
     public func subscribe(to circle: FitCircle.ID) -> AsyncStream<CircleEvent> {
         let id = UUID()

@@ -133,7 +133,9 @@ struct RewardAudit: Sendable {
             return (-credited.reduce(0) { $0 + $1.amount }, -credited.reduce(0) { $0 + $1.counted }, -credited.reduce(0) { $0 + $1.excess })
         case .goalMet:
             return (self.policy.goalMet ?? Int.min, 0, 0)
-        case .submission, .stakePayout:
+        case .submission:
+            return (self.policy.submission ?? Int.min, 0, 0)
+        case .stakePayout:
             return nil
         }
     }

@@ -106,6 +106,18 @@ struct RewardKeeper: Sendable {
         try await self.write(books, of: user.id, in: tx, now: now)
     }
 
+    /// Credits the first claim of a day's data to the user's circles (spec 000: a submission earns points),
+    /// once per day however many circles it went to.
+    func creditSubmission(of date: LocalDate, of user: User, in tx: Transaction, now: Date) async throws {
+        guard let amount = self.policy.submission else { return }
+        let key = "submission:\(date.iso)"
+        var books = try await self.books(of: user.id, from: date, to: date, keys: [key], in: tx)
+        guard !books.credited.contains(key) else { return }
+        self.credit(line(date, amount, .submission, key, now: now, detail: .init(level: books.stats.level)), into: &books, now: now)
+        self.unlockBadges(on: user.localDate(at: now), now: now, into: &books)
+        try await self.write(books, of: user.id, in: tx, now: now)
+    }
+
     /// Takes back what a deleted input earned: one reversal line, and its counters. Weekly rewards and
     /// badges already earned stay (they are credited once).
     func reverse(_ event: ActivityEvent, of user: User, in tx: Transaction, now: Date) async throws {
@@ -235,7 +247,13 @@ struct RewardKeeper: Sendable {
                 try Self.achievement(event).flatMap {
                     try Notifications.raising($0, for: user, catalog: self.profile.notifications, ids: self.ids, at: now)
                 }
-            },
+            }
+                + books.events.filter { $0.kind == .badgeUnlocked }.map { event in
+                    // Members' circles see their badges in the feed.
+                    let badge = event.data["badge"] ?? event.id
+                    return try Circles.posting(
+                        Circles.News(user: user, kind: .badge, subject: event.data["name"] ?? badge, key: "badge:\(badge)"), ids: self.ids, at: now)
+                },
             at: now)
         try await tx.save(books.stats, of: user, at: now)
     }

@@ -76,6 +76,8 @@ extension API {
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let events = try await self.engine.circles.stream(of: FitCircle.ID(input.path.id), for: try RequestCaller.required().userID, for: .seconds(seconds))
         let sent = AsyncStream<ServerSentEvent> { continuation in
+            // The stream listens already: saying so lets a client act knowing it will hear the result.
+            continuation.yield(ServerSentEvent(event: "ready", data: "{}"))
             let task = Task {
                 for await event in events {
                     for part in event.ranks.map(CircleStreamEvent.rank) + event.feed.map(CircleStreamEvent.feed) { continuation.yield(part.encoded) }

@@ -1,0 +1,123 @@
+// Circle boards. `index [entries]`: the in-memory rank index (`RankIndex`) on a board of a million entries —
+// updates, ranks, the top 10 and a member's ±3 neighbourhood — with the memory each entry takes; the script
+// measures Redis's sorted set on the same work in the same run. `seed <database URL> [members]`: a circle
+// of that many onboarded members with a week of claims, for `wrk` against the real server. Run both with
+// scripts/bench-boards.sh, which builds this in release mode.
+import FitCircleCore
+import FitCircleStore
+import Foundation
+import Logging
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// The resident memory of this process, in bytes (Linux).
+func residentBytes() -> Int {
+    let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ") ?? []
+    return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// xorshift64*: the same board every run.
+struct Random {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    mutating func next(_ bound: Int) -> Int {
+        self.state ^= self.state >> 12
+        self.state ^= self.state << 25
+        self.state ^= self.state >> 27
+        return Int((self.state &* 0x2545_F491_4F6C_DD1D) % UInt64(bound))
+    }
+}
+
+func indexBenchmark(entries: Int) {
+    var random = Random()
+    let users = (0..<entries).map { User.ID("m:\($0)") }
+    let start = Date(timeIntervalSince1970: 1_772_442_000)
+    func key(_ member: Int, _ value: Int) -> BoardKey {
+        BoardKey(value: Double(value), reachedAt: start.addingTimeInterval(Double(random.next(86_400))), user: users[member])
+    }
+    let before = residentBytes()
+    var index = RankIndex()
+    let built = ContinuousClock().measure {
+        for member in 0..<entries { index.upsert(key(member, random.next(100_000))) }
+    }
+    let bytes = residentBytes() - before
+    print("built \(entries) entries in \(String(format: "%.2f", seconds(built))) s; resident memory \(bytes / 1_048_576) MiB = \(bytes / entries) bytes per entry")
+
+    let operations = 1_000_000
+    func run(_ label: String, _ body: (Int) -> Void) {
+        let members = (0..<operations).map { _ in random.next(entries) }
+        let elapsed = ContinuousClock().measure { for member in members { body(member) } }
+        print("\(label.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%10.0f ops/s  (%.2f µs/op)", Double(operations) / seconds(elapsed), seconds(elapsed) * 1e6 / Double(operations)))")
+    }
+    var sink = 0
+    run("update (move a member to a new value)") { index.upsert(key($0, random.next(100_000))) }
+    run("rank of a member") { sink &+= index.rank(of: users[$0]) ?? 0 }
+    run("top 10") { _ in sink &+= index.entries(ranks: 1...10).count }
+    run("a member's rank and ±3 neighbours") { member in
+        let rank = index.rank(of: users[member]) ?? 1
+        sink &+= index.entries(ranks: max(1, rank - 3)...(rank + 3)).count
+    }
+    if sink == 42 { print("") }  // keeps the reads from being optimised away
+}
+
+/// A circle of `members` onboarded members (`member<i>@bench.example`, dev sign-in) with a week of claims
+/// and its boards; prints the circle's id.
+func seed(_ url: String, members: Int) async throws {
+    var logger = Logger(label: "bench")
+    logger.logLevel = .warning
+    let store = try await Store.open(try DatabaseLocation(url: url), logger: logger)
+    let running = Task { await store.run() }
+    defer { running.cancel() }
+    let now = Date()
+    _ = try await store.migrate(now: now)
+    let zone = TimeZone(identifier: "Europe/Paris")!
+    let today = LocalDate(now, in: zone)
+    let weekStart = today.startOfWeek(startingOn: .monday)
+    let circle = FitCircle(
+        id: FitCircle.ID(UUID().uuidString.lowercased()), name: "Everyone", description: nil, metric: .steps, startDate: weekStart, endDate: nil,
+        timeZone: zone.identifier, privacy: .public, memberLimit: 100_000, ownerID: User.ID("bench-0"), joinCode: "BENCH" + String(Int.random(in: 100...999)),
+        createdAt: now)
+    for first in stride(from: 0, to: members, by: 1_000) {
+        try await store.transaction { tx in
+            var random = Random(state: UInt64(first + 1) &* 0x9E37_79B9)
+            for member in first..<min(members, first + 1_000) {
+                let id = User.ID("bench-\(member)")
+                let email = "member\(member)@bench.example"
+                let profile = UserProfile(displayName: "Member \(member)", age: 30, weightKg: 70, timeZone: zone.identifier, onboardedAt: now)
+                try await tx.insert(User(id: id, email: email, profile: profile, createdAt: now), provider: "dev", subject: email)
+                if member == 0 { try await tx.insert(circle) }
+                try await tx.insert(CircleMembership(circleID: circle.id, userID: id, role: member == 0 ? .owner : .member, joinedAt: now))
+                var claims: [CircleSubmission] = []
+                for day in 0...today.days(since: weekStart) {
+                    let at = now.addingTimeInterval(-Double(random.next(86_400 * 7)))
+                    let claim = CircleSubmission(
+                        circleID: circle.id, userID: id, date: weekStart.adding(days: day), steps: 2_000 + random.next(14_000), weightKg: nil,
+                        checkinStreak: 0, submittedAt: at, updatedAt: at)
+                    try await tx.save(claim)
+                    claims.append(claim)
+                }
+                for period in BoardPeriod.allCases {
+                    let start = period.start(of: today, weekStart: .monday, circleStart: weekStart)
+                    let inPeriod = claims.filter { $0.date >= start }
+                    if let score = BoardScore.score(.steps, claims: inPeriod, membership: nil) {
+                        try await tx.saveScore(
+                            BoardKey.truncated(value: score.value, reachedAt: score.reachedAt, user: id), on: BoardID(circle: circle.id, period: period, start: start))
+                    }
+                }
+            }
+        }
+    }
+    print(circle.id.rawValue)
+}
+
+let arguments = CommandLine.arguments
+switch arguments.dropFirst().first {
+case "index":
+    indexBenchmark(entries: arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000)
+case "seed" where arguments.count > 2:
+    try await seed(arguments[2], members: arguments.count > 3 ? Int(arguments[3]) ?? 50_000 : 50_000)
+default:
+    print("usage: BoardBenchmark index [entries] | BoardBenchmark seed <database URL> [members]")
+    exit(2)
+}

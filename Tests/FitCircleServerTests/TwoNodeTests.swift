@@ -1,0 +1,83 @@
+import AsyncHTTPClient
+import FitCircleTesting
+import Foundation
+import Testing
+
+/// Two `fitcircle serve` processes on one PostgreSQL database: a claim made on one node reaches the
+/// circle's live streams on both within a second, and the other node's rank index follows it (LISTEN/NOTIFY).
+@Suite(.serialized)
+struct TwoNodeTests {
+    typealias Server = CrashDurabilityTests.Server
+
+    static func json(_ data: Data) -> [String: Any] { (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:] }
+
+    /// Signs in on `node` and completes onboarding; answers the token and the user id.
+    static func member(_ email: String, on node: Server) async throws -> (token: String, id: String) {
+        let signIn = Self.json(try await node.post("/api/auth/dev", json: ["email": email]).1)
+        let token = try #require(signIn["accessToken"] as? String)
+        #expect(try await node.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT).0 == 200)
+        return (token, try #require((signIn["user"] as? [String: Any])?["id"] as? String))
+    }
+
+    @Test(arguments: Backend.available.filter { $0 == .postgres })
+    func aClaimOnOneNodeReachesStreamsOnBothWithinASecond(_ backend: Backend) async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        let location = try await backend.makeLocation()
+        defer { Task { await Backend.drop(location) } }
+        let nodeA = try await Server.start(database: CrashDurabilityTests.url(of: location))
+        defer { nodeA.kill() }
+        let nodeB = try await Server.start(database: CrashDurabilityTests.url(of: location))
+        defer { nodeB.kill() }
+
+        let ana = try await Self.member("ana@example.com", on: nodeA)
+        let bo = try await Self.member("bo@example.com", on: nodeB)
+        let created = try await nodeA.post("/api/fitcircles", token: ana.token, json: ["name": "Two nodes", "metric": "steps", "privacy": "public"])
+        let circle = Self.json(created.1)
+        let id = try #require(circle["id"] as? String)
+        #expect(try await nodeB.post("/api/fitcircles/join", token: bo.token, json: ["code": circle["joinCode"]!]).0 == 200)
+
+        // Node B loads the weekly board into its index before the claim.
+        var loaded = false
+        for _ in 0..<100 where !loaded {
+            loaded = try await nodeB.source(id, token: bo.token) == "index"
+            if !loaded { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(loaded)
+
+        // One stream on each node; then Ana claims her steps on node A.
+        let (listening, ready) = AsyncStream.makeStream(of: Void.self)
+        async let onA = nodeA.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=5", token: ana.token, ready: ready)
+        async let onB = nodeB.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=5", token: bo.token, ready: ready)
+        var streams = 0
+        for await _ in listening {
+            streams += 1
+            if streams == 2 { break }
+        }
+        let sync: [String: Any] = [
+            "clientEventId": "sync-1", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": 9_000,
+        ]
+        #expect(try await nodeA.post("/api/activities", token: ana.token, json: sync).0 == 201)
+        let claimed = ContinuousClock.now
+        #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: ana.token, json: [:]).0 == 201)
+        let (seenOnA, seenOnB) = try await (onA, onB)
+        for (node, seen) in [("A", seenOnA), ("B", seenOnB)] {
+            let first = try #require(seen.first, "node \(node)'s stream heard nothing")
+            #expect(first - claimed < .seconds(1), "node \(node) heard the claim after \(first - claimed)")
+        }
+
+        // Node B's index followed: it still answers from memory, with Ana's claim on the board.
+        let (_, board) = try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token)
+        let rows = Self.json(board)["rows"] as? [[String: Any]] ?? []
+        #expect(rows.first?["userId"] as? String == ana.id && rows.first?["value"] as? Double == 9_000)
+        #expect(try await nodeB.source(id, token: bo.token) == "index")
+    }
+}
+
+extension CrashDurabilityTests.Server {
+    /// What answered a read of the circle's weekly board on this node: its `index` or the `database`.
+    func source(_ circle: String, token: String) async throws -> String? {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.port)/api/fitcircles/\(circle)/leaderboard")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        return try await HTTPClient.shared.execute(request, timeout: .seconds(10)).headers.first(name: "FitCircle-Board-Source")
+    }
+}

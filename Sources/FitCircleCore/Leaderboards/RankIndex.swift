@@ -51,7 +51,7 @@ public struct BoardKey: Comparable, Hashable, Sendable, Codable {
 }
 
 /// An order-statistic index of one board (a treap whose nodes know their subtree's size): a member's rank,
-/// the member at a rank and updates in O(log n), a run of ranks in O(k log n). Nodes live in flat arrays
+/// the member at a rank and updates in O(log n), a run of k ranks in O(log n + k). Nodes live in flat arrays
 /// (indices, not references), so a board of a million entries is a few arrays and one dictionary.
 public struct RankIndex: Sendable {
     private var keys: [BoardKey] = []
@@ -146,12 +146,26 @@ public struct RankIndex: Sendable {
         return nil
     }
 
-    /// The entries ranked within `ranks`, in order (clamped to the board).
+    /// The entries ranked within `ranks`, in order (clamped to the board): one descent and a walk of the
+    /// run, O(log n + k).
     public func entries(ranks: ClosedRange<Int>) -> [BoardKey] {
         let lower = max(1, ranks.lowerBound)
         let upper = min(self.count, ranks.upperBound)
         guard lower <= upper else { return [] }
-        return (lower...upper).compactMap(self.entry(atRank:))
+        var run: [BoardKey] = []
+        run.reserveCapacity(upper - lower + 1)
+        self.collect(self.root, before: 0, lower...upper, into: &run)
+        return run
+    }
+
+    /// Appends the entries of the subtree at `node` ranked within `ranks`; `before` entries precede it.
+    private func collect(_ node: Int32, before: Int, _ ranks: ClosedRange<Int>, into run: inout [BoardKey]) {
+        guard node >= 0 else { return }
+        let index = Int(node)
+        let rank = before + self.sizeOf(self.left[index]) + 1
+        if ranks.lowerBound < rank { self.collect(self.left[index], before: before, ranks, into: &run) }
+        if ranks.contains(rank) { run.append(self.keys[index]) }
+        if rank < ranks.upperBound { self.collect(self.right[index], before: rank, ranks, into: &run) }
     }
 
     // MARK: The treap

@@ -69,6 +69,7 @@ extension Transaction {
         ).first().map(Self.membership(from:))
     }
 
+    /// Adds a stint (and, when it is open, one to the circle's member count).
     public func insert(_ membership: CircleMembership) async throws {
         try await self.sql.raw(
             """
@@ -77,16 +78,22 @@ extension Transaction {
                 \(bind: membership.joinedAt), \(bind: membership.leftAt), \(bind: membership.startingWeightKg), \(bind: membership.targetWeightKg))
             """
         ).run()
+        if membership.leftAt == nil { try await self.countMembers(of: membership.circleID, by: 1) }
     }
 
-    /// Closes the user's open stint.
+    /// Closes the user's open stint, if any.
     public func endMembership(of user: User.ID, in circle: FitCircle.ID, at now: Date) async throws {
-        try await self.sql.raw(
+        let ended = try await self.sql.raw(
             """
             UPDATE circle_members SET left_at = \(bind: now)
-            WHERE circle_id = \(bind: circle.rawValue) AND user_id = \(bind: user.rawValue) AND left_at IS NULL
+            WHERE circle_id = \(bind: circle.rawValue) AND user_id = \(bind: user.rawValue) AND left_at IS NULL RETURNING user_id
             """
-        ).run()
+        ).all()
+        if !ended.isEmpty { try await self.countMembers(of: circle, by: -1) }
+    }
+
+    private func countMembers(of circle: FitCircle.ID, by change: Int) async throws {
+        try await self.sql.raw("UPDATE circles SET member_count = member_count + \(bind: change) WHERE id = \(bind: circle.rawValue)").run()
     }
 
     public func setRole(_ role: CircleRole, of user: User.ID, in circle: FitCircle.ID) async throws {
@@ -118,9 +125,9 @@ extension Transaction {
             .all().map(Self.membership(from:))
     }
 
+    /// The circle's current members (kept on its row by `insert` and `endMembership`).
     public func memberCount(of circle: FitCircle.ID) async throws -> Int {
-        try await self.sql.raw("SELECT COUNT(*) AS n FROM circle_members WHERE circle_id = \(bind: circle.rawValue) AND left_at IS NULL")
-            .first()!.decode(column: "n", as: Int.self)
+        try await self.sql.raw("SELECT member_count FROM circles WHERE id = \(bind: circle.rawValue)").first()?.decode(column: "member_count", as: Int.self) ?? 0
     }
 
     public func insert(_ invitation: CircleInvitation) async throws {

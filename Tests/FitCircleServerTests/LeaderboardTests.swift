@@ -289,7 +289,7 @@ struct LeaderboardTests {
             let id = try #require(circle["id"] as? String)
             #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
             let token = try await ana.token(app)
-            async let streamed = app.request(.get, "/api/fitcircles/\(id)/stream?seconds=3", token: token)
+            async let streamed = app.request(.get, "/api/fitcircles/\(id)/stream?seconds=10", token: token)
             for _ in 0..<300 where app.engine.circles.events.listeners(of: FitCircle.ID(id)) == 0 { try await Task.sleep(for: .milliseconds(10)) }
             _ = try await Self.claim(app, bo, 7_500, in: id)
             let response = try await streamed
@@ -338,6 +338,59 @@ struct LeaderboardTests {
                 #expect(texts.filter { $0 == "🔥 Ana reached a 7-day streak" }.count == 1, "\(texts)")
                 #expect(texts.filter { $0 == "🏅 Ana earned the 1 Week Warrior badge" }.count == 1, "\(texts)")
             }
+        }
+    }
+
+    /// Board rows, members and feed items carry the member's photo, served to circle mates only; a member
+    /// is encouraged on their newest item; a weight-loss board ranks the percent of each member's own goal.
+    @Test(arguments: Backend.available)
+    func photosGoToCircleMatesMembersAreEncouragedAndWeightLossRanksThePercentOfTheGoal(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
+            let ana = try await Self.named(app, "Ana")
+            let bo = try await Self.named(app, "Bo")
+            let eve = try await Self.named(app, "Eve")
+            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 100)
+            #expect(
+                try await app.request(.post, "/api/user/profile/photo", token: try await ana.token(app), body: png, headers: [.contentType: "image/png"])
+                    .status == .ok)
+            // Ana starts at 80 kg aiming for 70; Bo at 100 aiming for 80.
+            let circle = try await CirclesTests.create(
+                app, by: ana, ["name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "startingWeightKg": 80, "targetWeightKg": 70])
+            let id = try #require(circle["id"] as? String)
+            let joined = try await app.request(
+                .post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80])
+            #expect(joined.status == .ok, "\(joined.text)")
+            for (person, kg) in [(ana, 76.0), (bo, 95.0)] {
+                app.clock.advance(by: 60)
+                let weighIn = try await app.request(
+                    .post, "/api/activities", token: try await person.token(app),
+                    json: ["clientEventId": "w-\(person.id)", "type": "weight", "source": "manual", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "weightKg": kg])
+                #expect(weighIn.status == .created, "\(weighIn.text)")
+                #expect(try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await person.token(app)).status == .created)
+            }
+            // Ana: (80 − 76) / (80 − 70) = 40 %; Bo: (100 − 95) / (100 − 80) = 25 %.
+            let rows = Self.rows(try await Self.board(app, id, as: bo))
+            #expect(rows.map { $0["displayName"] as? String } == ["Ana", "Bo"])
+            #expect(rows.map { $0["value"] as? Double } == [40, 25])
+            #expect(rows.map { $0["photoUrl"] as? String } == ["/api/users/\(ana.id)/photo", nil])
+            let members = try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await bo.token(app)).jsonObject()
+            let photos = (members["items"] as? [[String: Any]] ?? []).map { ($0["userId"] as? String ?? "", $0["photoUrl"] as? String) }
+            #expect(photos.filter { $0.1 != nil }.map(\.0) == [ana.id])
+            let seen = try await app.request(.get, "/api/users/\(ana.id)/photo", token: try await bo.token(app))
+            #expect(seen.status == .ok && seen.headers[.contentType] == "image/png")
+            #expect(try await app.request(.get, "/api/users/\(ana.id)/photo", token: try await eve.token(app)).status == .notFound)
+            #expect(try await app.request(.get, "/api/users/\(bo.id)/photo", token: try await ana.token(app)).status == .notFound)  // Bo has none
+
+            // Encouraging Ana lands on her newest item (her weigh-in), once.
+            let cheer = try await app.request(.post, "/api/fitcircles/\(id)/members/\(ana.id)/encourage", token: try await bo.token(app), json: [:])
+            #expect(cheer.status == .created, "\(cheer.text)")
+            #expect(try await app.request(.post, "/api/fitcircles/\(id)/members/\(ana.id)/encourage", token: try await bo.token(app), json: [:]).status == .ok)
+            let feed = try await app.request(.get, "/api/fitcircles/\(id)/feed", token: try await ana.token(app)).jsonObject()
+            let cheered = (feed["items"] as? [[String: Any]] ?? []).filter { ($0["encouragements"] as? Int ?? 0) > 0 }
+            #expect(cheered.map { $0["text"] as? String } == ["⚖️ Ana weighed in at 40% of their goal—now #1!"])
+            #expect(cheered.first?["actorPhotoUrl"] as? String == "/api/users/\(ana.id)/photo")
+            #expect(try await app.request(.post, "/api/fitcircles/\(id)/members/\(eve.id)/encourage", token: try await bo.token(app), json: [:]).status == .notFound)
         }
     }
 }

@@ -46,8 +46,8 @@ struct TwoNodeTests {
 
         // One stream on each node; then Ana claims her steps on node A.
         let (listening, ready) = AsyncStream.makeStream(of: Void.self)
-        async let onA = nodeA.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=5", token: ana.token, ready: ready)
-        async let onB = nodeB.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=5", token: bo.token, ready: ready)
+        async let onA = nodeA.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=10", token: ana.token, ready: ready)
+        async let onB = nodeB.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=10", token: bo.token, ready: ready)
         var streams = 0
         for await _ in listening {
             streams += 1
@@ -57,8 +57,9 @@ struct TwoNodeTests {
             "clientEventId": "sync-1", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": 9_000,
         ]
         #expect(try await nodeA.post("/api/activities", token: ana.token, json: sync).0 == 201)
-        let claimed = ContinuousClock.now
         #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: ana.token, json: [:]).0 == 201)
+        // From the moment the claim was acknowledged (the events leave at its commit, just before).
+        let claimed = ContinuousClock.now
         let (seenOnA, seenOnB) = try await (onA, onB)
         for (node, seen) in [("A", seenOnA), ("B", seenOnB)] {
             let first = try #require(seen.first, "node \(node)'s stream heard nothing")

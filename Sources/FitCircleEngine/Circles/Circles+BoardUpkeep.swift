@@ -28,8 +28,8 @@ extension Circles {
                         board: board, end: period == .allTime ? start : period.end(startingOn: start),
                         rows: rows.map { row in
                             LeaderboardRow(
-                                rank: row.rank, user: row.user, displayName: people[row.user]?.name ?? "", value: row.value, reachedAt: nil, previousRank: nil,
-                                isCaller: row.user == user)
+                                rank: row.rank, user: row.user, displayName: people[row.user]?.name ?? "", hasPhoto: people[row.user]?.photoKey != nil,
+                                value: row.value, reachedAt: nil, previousRank: nil, isCaller: row.user == user)
                         }))
             }
             return boards

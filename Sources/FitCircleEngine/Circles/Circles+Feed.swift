@@ -34,13 +34,35 @@ extension Circles {
     /// One tap of encouragement on an item, at most once per member and item; its member hears of it
     /// (`social_engagement`).
     public func encourage(_ itemID: FeedItem.ID, in id: FitCircle.ID, message: String?, by user: User.ID) async throws -> EncouragementOutcome {
+        try await self.encourage(in: id, message: message, by: user) { tx in
+            guard let item = try await tx.feedItem(itemID, in: id) else { throw DomainError.notFound(resource: "feed item", id: itemID.rawValue) }
+            return item
+        }
+    }
+
+    /// Encouragement for a member: it goes on their newest item in the circle (what they did last), under
+    /// the same rule of one per item and sender.
+    public func encourage(member: User.ID, in id: FitCircle.ID, message: String?, by user: User.ID) async throws -> EncouragementOutcome {
+        try await self.encourage(in: id, message: message, by: user) { tx in
+            guard try await tx.membership(of: member, in: id) != nil else { throw DomainError.notFound(resource: "member", id: member.rawValue) }
+            guard let item = try await tx.latestFeedItem(of: member, in: id) else {
+                throw DomainError.conflict(reason: "The member has nothing in the feed to encourage yet.")
+            }
+            return item
+        }
+    }
+
+    private func encourage(
+        in id: FitCircle.ID, message: String?, by user: User.ID, on target: @Sendable (Transaction) async throws -> FeedItem
+    ) async throws -> EncouragementOutcome {
         let message = try Encouragement.message(message)
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             guard let circle = try await tx.circle(id), let sender = try await tx.user(user), try await tx.membership(of: user, in: id) != nil else {
                 throw DomainError.notFound(resource: "circle", id: id.rawValue)
             }
-            guard let item = try await tx.feedItem(itemID, in: id) else { throw DomainError.notFound(resource: "feed item", id: itemID.rawValue) }
+            let item = try await target(tx)
+            let itemID = item.id
             guard item.actorID != user else { throw DomainError.conflict(reason: "Members encourage others, not their own news.") }
             let created = try await tx.encourage(itemID, by: user, message: message, at: now)
             if created {

@@ -11,6 +11,7 @@ extension Circles {
         public var rank: Int?
         public var user: User.ID
         public var displayName: String
+        public var hasPhoto: Bool
         public var value: Double?
         public var reachedAt: Date?
         /// The member's rank at the baseline; nil when they were not on it.
@@ -51,11 +52,10 @@ extension Circles {
     public func leaderboard(of id: FitCircle.ID, period: BoardPeriod, after cursor: BoardKey?, limit: Int, for user: User.ID) async throws -> Leaderboard {
         let now = self.clock.now()
         return try await self.store.read { tx in
-            let (circle, _) = try await self.visible(id, to: user, in: tx)
+            let (circle, _, memberCount) = try await self.visible(id, to: user, in: tx)
             let board = self.liveBoard(of: circle, period: period, now: now)
             let reader = BoardReader(board: board, indexes: self.events.indexes, tx: tx)
             let fromIndex = reader.fromIndex
-            let memberCount = try await tx.memberCount(of: id)
             let entries = try await reader.count()
             var ranked: [(rank: Int, key: BoardKey)]
             var unranked: [User.ID] = []
@@ -103,7 +103,7 @@ extension Circles {
     public func standings(of member: User.ID, in id: FitCircle.ID, for user: User.ID) async throws -> [Standing] {
         let now = self.clock.now()
         return try await self.store.read { tx in
-            let (circle, _) = try await self.visible(id, to: user, in: tx)
+            let (circle, _, _) = try await self.visible(id, to: user, in: tx)
             let current = try await tx.membership(of: member, in: id)
             let claimed = try await tx.submissions(to: id, of: member, from: circle.startDate)
             guard current != nil || !claimed.isEmpty else {
@@ -134,16 +134,18 @@ extension Circles {
     ) async throws -> [LeaderboardRow] {
         var seen = Set<User.ID>()
         let ranked = ranked.filter { seen.insert($0.key.user).inserted }
-        let users = ranked.map(\.key.user) + unranked
-        let people = try await tx.people(users)
         let baseline = BoardID(circle: board.circle, period: board.period, start: board.period.baseline(ofPeriodStarting: board.start, today: today))
-        let previous = Dictionary(uniqueKeysWithValues: try await tx.snapshotRows(baseline, of: users).map { ($0.user, $0.rank) })
+        let people = try await tx.people(ranked.map(\.key.user) + unranked, rankedIn: baseline)
+        let previous = people.compactMapValues(\.rank)
         return ranked.map { rank, key in
             LeaderboardRow(
-                rank: rank, user: key.user, displayName: people[key.user]?.name ?? "", value: key.value, reachedAt: key.reachedAt,
+                rank: rank, user: key.user, displayName: people[key.user]?.name ?? "", hasPhoto: people[key.user]?.photoKey != nil, value: key.value,
+                reachedAt: key.reachedAt,
                 previousRank: previous[key.user], isCaller: key.user == caller)
         } + unranked.map { user in
-            LeaderboardRow(rank: nil, user: user, displayName: people[user]?.name ?? "", value: nil, reachedAt: nil, previousRank: previous[user], isCaller: user == caller)
+            LeaderboardRow(
+                rank: nil, user: user, displayName: people[user]?.name ?? "", hasPhoto: people[user]?.photoKey != nil, value: nil, reachedAt: nil,
+                previousRank: previous[user], isCaller: user == caller)
         }
     }
 }

@@ -138,7 +138,7 @@ extension Circles {
     public func submissionsToday(of circle: FitCircle.ID, for user: User.ID) async throws -> (date: LocalDate, members: [SubmissionStatus]) {
         let now = self.clock.now()
         return try await self.store.read { tx in
-            let (found, _) = try await self.visible(circle, to: user, in: tx)
+            let (found, _, _) = try await self.visible(circle, to: user, in: tx)
             let today = LocalDate(now, in: TimeZone(identifier: found.timeZone) ?? .gmt)
             let claims = Dictionary(try await tx.submissions(to: circle, on: today).map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
             let members = try await tx.members(of: circle).map { member in

@@ -26,7 +26,7 @@ extension Circles {
         return try await self.store.read { tx in
             var circles: [FitCircle]
             if let only {
-                let (circle, membership) = try await self.visible(only, to: user, in: tx)
+                let (circle, membership, _) = try await self.visible(only, to: user, in: tx)
                 guard membership != nil else { throw DomainError.forbidden(reason: "Only the circle's members see its week.") }
                 circles = [circle]
             } else {

@@ -54,8 +54,8 @@ public struct Circles: Sendable {
     /// The circle, for a member, anyone when it is public, or someone invited to it.
     public func circle(_ id: FitCircle.ID, for user: User.ID) async throws -> View {
         try await self.store.read { tx in
-            let (circle, membership) = try await self.visible(id, to: user, in: tx)
-            return View(circle: circle, role: membership?.role, memberCount: try await tx.memberCount(of: id))
+            let (circle, membership, count) = try await self.visible(id, to: user, in: tx)
+            return View(circle: circle, role: membership?.role, memberCount: count)
         }
     }
 
@@ -246,17 +246,18 @@ public struct Circles: Sendable {
 
     // MARK: Access
 
-    /// The circle and the user's membership, if the user may see it.
-    func visible(_ id: FitCircle.ID, to user: User.ID, in tx: Transaction) async throws -> (FitCircle, CircleMembership?) {
-        guard let circle = try await tx.circle(id) else { throw DomainError.notFound(resource: "circle", id: id.rawValue) }
-        let membership = try await tx.membership(of: user, in: id)
+    /// The circle, the user's membership and the member count (one read), if the user may see the circle.
+    func visible(_ id: FitCircle.ID, to user: User.ID, in tx: Transaction) async throws -> (FitCircle, CircleMembership?, memberCount: Int) {
+        guard let (circle, membership, count) = try await tx.circle(id, seenBy: user) else {
+            throw DomainError.notFound(resource: "circle", id: id.rawValue)
+        }
         if membership == nil && circle.privacy == .private {
             let email = try await tx.user(user)?.email
             guard try await tx.pendingInvitation(to: id, user: user, email: email) != nil else {
                 throw DomainError.notFound(resource: "circle", id: id.rawValue)
             }
         }
-        return (circle, membership)
+        return (circle, membership, count)
     }
 
     /// The circle, locked, and the user's membership, when the user is its owner or an admin.

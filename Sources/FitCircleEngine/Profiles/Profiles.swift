@@ -83,4 +83,13 @@ public struct Profiles: Sendable {
         guard let key = user.profile.photoKey else { return nil }
         return try await self.blobs.get(key)
     }
+
+    /// Another member's photo, for someone in a circle with them (boards, members and feeds show it);
+    /// anyone else is told there is none.
+    public func photo(of member: User.ID, seenBy viewer: User.ID) async throws -> Blob? {
+        if member != viewer {
+            guard try await self.store.read({ try await $0.sharesCircle(member, viewer) }) else { return nil }
+        }
+        return try await self.photo(of: member)
+    }
 }

@@ -61,8 +61,8 @@ extension API {
         let circle = FitCircle.ID(input.path.id)
         let membership = try await self.engine.circles.setRole(
             mapped(body.role), of: User.ID(input.path.userId), in: circle, by: try RequestCaller.required().userID)
-        let name = try await self.engine.profiles.user(membership.userID).profile.displayName
-        return .ok(.init(body: .json(.init(membership, displayName: name))))
+        let member = try await self.engine.profiles.user(membership.userID).profile
+        return .ok(.init(body: .json(.init(membership, displayName: member.displayName, hasPhoto: member.photoKey != nil))))
     }
 
     func removeFitCircleMember(_ input: Operations.RemoveFitCircleMember.Input) async throws -> Operations.RemoveFitCircleMember.Output {

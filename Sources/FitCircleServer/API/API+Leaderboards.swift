@@ -71,6 +71,14 @@ extension API {
         return outcome.created ? .created(.init(body: .json(json))) : .ok(.init(body: .json(json)))
     }
 
+    func encourageFitCircleMember(_ input: Operations.EncourageFitCircleMember.Input) async throws -> Operations.EncourageFitCircleMember.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let outcome = try await self.engine.circles.encourage(
+            member: User.ID(input.path.userId), in: FitCircle.ID(input.path.id), message: body.message, by: try RequestCaller.required().userID)
+        let json = Components.Schemas.Encouragement(itemId: outcome.item.rawValue, encouragements: outcome.encouragements, message: outcome.message)
+        return outcome.created ? .created(.init(body: .json(json))) : .ok(.init(body: .json(json)))
+    }
+
     func streamFitCircle(_ input: Operations.StreamFitCircle.Input) async throws -> Operations.StreamFitCircle.Output {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }

@@ -34,6 +34,15 @@ extension API {
         return .ok(.init(body: .json(.init(user, profile: self.engine.profile))))
     }
 
+    func getUserPhoto(_ input: Operations.GetUserPhoto.Input) async throws -> Operations.GetUserPhoto.Output {
+        let member = User.ID(input.path.id)
+        guard let photo = try await self.engine.profiles.photo(of: member, seenBy: try RequestCaller.required().userID) else {
+            throw DomainError.notFound(resource: "photo of user", id: member.rawValue)
+        }
+        let body = HTTPBody(photo.data)
+        return .ok(.init(body: photo.contentType == ImageFormat.png.contentType ? .png(body) : .jpeg(body)))
+    }
+
     func getProfilePhoto(_ input: Operations.GetProfilePhoto.Input) async throws -> Operations.GetProfilePhoto.Output {
         let caller = try RequestCaller.required()
         guard let photo = try await self.engine.profiles.photo(of: caller.userID) else {

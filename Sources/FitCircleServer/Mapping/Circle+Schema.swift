@@ -30,12 +30,13 @@ extension Components.Schemas.FitCircleInput {
 
 extension Components.Schemas.CircleMember {
     init(_ row: CircleMemberRow) {
-        self.init(row.membership, displayName: row.displayName)
+        self.init(row.membership, displayName: row.displayName, hasPhoto: row.photoKey != nil)
     }
 
-    init(_ membership: CircleMembership, displayName: String) {
+    init(_ membership: CircleMembership, displayName: String, hasPhoto: Bool) {
         self.init(
-            userId: membership.userID.rawValue, displayName: displayName, role: mapped(membership.role), joinedAt: membership.joinedAt,
+            userId: membership.userID.rawValue, displayName: displayName, photoUrl: hasPhoto ? photoURL(of: membership.userID) : nil,
+            role: mapped(membership.role), joinedAt: membership.joinedAt,
             startingWeightKg: membership.startingWeightKg, targetWeightKg: membership.targetWeightKg)
     }
 }

@@ -7,7 +7,8 @@ import Foundation
 extension Components.Schemas.BoardRow {
     init(_ row: Circles.LeaderboardRow) {
         self.init(
-            rank: row.rank, userId: row.user.rawValue, displayName: row.displayName, value: row.value, reachedAt: row.reachedAt,
+            rank: row.rank, userId: row.user.rawValue, displayName: row.displayName, photoUrl: row.hasPhoto ? photoURL(of: row.user) : nil,
+            value: row.value, reachedAt: row.reachedAt,
             movement: .init(rank: row.rank, previous: row.previousRank), isCaller: row.isCaller)
     }
 }
@@ -49,10 +50,13 @@ extension Components.Schemas.FeedItem {
         let item = row.item
         self.init(
             id: item.id.rawValue, circleId: item.circleID.rawValue, kind: .init(rawValue: item.kind.rawValue)!, actorId: item.actorID.rawValue,
-            actorName: row.actorName, text: item.text, data: .init(additionalProperties: item.data), createdAt: item.createdAt,
+            actorName: row.actorName, actorPhotoUrl: row.actorPhotoKey.map { _ in photoURL(of: item.actorID) }, text: item.text, data: .init(additionalProperties: item.data), createdAt: item.createdAt,
             encouragements: row.encouragements, encouraged: row.encouraged)
     }
 }
+
+/// Where a circle mate's photo is served.
+func photoURL(of user: User.ID) -> String { "/api/users/\(user.rawValue)/photo" }
 
 /// A leaderboard cursor: the board key of the last row seen, opaque to clients.
 enum BoardCursor {

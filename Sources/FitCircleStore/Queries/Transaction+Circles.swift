@@ -46,6 +46,25 @@ extension Transaction {
         return try await self.sql.raw("SELECT * FROM circles WHERE id = \(bind: id.rawValue)\(unsafeRaw: lock)").first().map(Self.circle(from:))
     }
 
+    /// The circle with `user`'s open stint in it (if any) and its member count, in one read.
+    public func circle(_ id: FitCircle.ID, seenBy user: User.ID) async throws -> (circle: FitCircle, membership: CircleMembership?, memberCount: Int)? {
+        guard let row = try await self.sql.raw(
+            """
+            SELECT c.*, m.role AS m_role, m.joined_at AS m_joined_at, m.starting_weight_kg AS m_starting_weight_kg,
+                m.target_weight_kg AS m_target_weight_kg
+            FROM circles c LEFT JOIN circle_members m ON m.circle_id = c.id AND m.user_id = \(bind: user.rawValue) AND m.left_at IS NULL
+            WHERE c.id = \(bind: id.rawValue)
+            """
+        ).first() else { return nil }
+        let membership = try row.decode(column: "m_role", as: String?.self).map { role in
+            CircleMembership(
+                circleID: id, userID: user, role: CircleRole(rawValue: role) ?? .member, joinedAt: try row.decode(column: "m_joined_at", as: Date.self),
+                startingWeightKg: try row.decode(column: "m_starting_weight_kg", as: Double?.self),
+                targetWeightKg: try row.decode(column: "m_target_weight_kg", as: Double?.self))
+        }
+        return (try Self.circle(from: row), membership, try row.decode(column: "member_count", as: Int.self))
+    }
+
     public func circle(withJoinCode code: String) async throws -> FitCircle? {
         try await self.sql.raw("SELECT * FROM circles WHERE join_code = \(bind: code)").first().map(Self.circle(from:))
     }
@@ -103,6 +122,16 @@ extension Transaction {
             WHERE circle_id = \(bind: circle.rawValue) AND user_id = \(bind: user.rawValue) AND left_at IS NULL
             """
         ).run()
+    }
+
+    /// Whether the two are members of one circle now.
+    public func sharesCircle(_ one: User.ID, _ other: User.ID) async throws -> Bool {
+        try await self.sql.raw(
+            """
+            SELECT 1 AS one FROM circle_members a JOIN circle_members b ON b.circle_id = a.circle_id
+            WHERE a.user_id = \(bind: one.rawValue) AND a.left_at IS NULL AND b.user_id = \(bind: other.rawValue) AND b.left_at IS NULL LIMIT 1
+            """
+        ).first() != nil
     }
 
     /// The current members in the order they joined.
@@ -280,6 +309,26 @@ extension Transaction {
 }
 
 extension Transaction {
+    /// The names and photo keys of `users` with their ranks in a board's snapshot, for the rows of a board.
+    public func people(_ users: [User.ID], rankedIn snapshot: BoardID) async throws -> [User.ID: (name: String, photoKey: String?, rank: Int?)] {
+        guard !users.isEmpty else { return [:] }
+        var people: [User.ID: (name: String, photoKey: String?, rank: Int?)] = [:]
+        for row in try await self.sql.raw(
+            """
+            SELECT u.id, u.display_name, u.photo_key, s.rank FROM users u
+            LEFT JOIN circle_board_snapshots s ON s.user_id = u.id AND s.circle_id = \(bind: snapshot.circle.rawValue)
+                AND s.period = \(bind: snapshot.period.rawValue) AND s.period_start = \(bind: snapshot.start.iso)
+            WHERE u.id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))
+            """
+        ).all() {
+            people[User.ID(try row.decode(column: "id", as: String.self))] = (
+                try row.decode(column: "display_name", as: String.self), try row.decode(column: "photo_key", as: String?.self),
+                try row.decode(column: "rank", as: Int?.self)
+            )
+        }
+        return people
+    }
+
     /// The names and photo keys of `users`, for lists that show people.
     public func people(_ users: [User.ID]) async throws -> [User.ID: (name: String, photoKey: String?)] {
         guard !users.isEmpty else { return [:] }

@@ -39,6 +39,16 @@ extension Transaction {
             .first().map(Self.feedItem(from:))
     }
 
+    /// The member's newest item in the circle.
+    public func latestFeedItem(of actor: User.ID, in circle: FitCircle.ID) async throws -> FeedItem? {
+        try await self.sql.raw(
+            """
+            SELECT * FROM circle_feed WHERE circle_id = \(bind: circle.rawValue) AND actor_id = \(bind: actor.rawValue)
+            ORDER BY created_at DESC, id DESC LIMIT 1
+            """
+        ).first().map(Self.feedItem(from:))
+    }
+
     /// The circle's items newest first, older than the item `before` when given.
     public func feed(of circle: FitCircle.ID, reader: User.ID, before: FeedItem?, limit: Int) async throws -> [FeedRow] {
         let bound: SQLQueryString =

@@ -5,76 +5,107 @@ import Synchronization
 /// This node's in-memory rank indexes, one per live board it has been asked about. A board is loaded on
 /// first use in the background while that first read answers from SQL; writes on any node reach it as
 /// `BoardChange`s (after commit here, through the database's notifications from elsewhere). Changes that
-/// arrive while a board loads are kept and laid over the loaded rows, so none is lost in between.
+/// arrive while a board loads are kept and laid over the loaded rows, so none is lost in between. Memory is
+/// bounded: past `maximumEntries` in all, the boards read least recently are let go (they load again on
+/// their next read).
 public final class BoardIndexes: Sendable {
     private enum Slot {
         case loading(pending: [BoardChange])
         case ready(RankIndex)
     }
 
-    private let slots = Mutex<[BoardID: Slot]>([:])
+    private struct State {
+        var slots: [BoardID: Slot] = [:]
+        /// A tick per read, so the boards read least recently can be found.
+        var lastRead: [BoardID: UInt64] = [:]
+        var tick: UInt64 = 0
 
-    public init() {}
+        mutating func forget(_ board: BoardID) {
+            self.slots[board] = nil
+            self.lastRead[board] = nil
+        }
+    }
+
+    private let state = Mutex(State())
+    /// About 100 bytes each (Benchmarks/README.md): the default holds ~200 MB.
+    public let maximumEntries: Int
+
+    public init(maximumEntries: Int = 2_000_000) {
+        self.maximumEntries = maximumEntries
+    }
 
     /// Runs `body` on the board's index when it is loaded; nil otherwise.
-    public func read<Result>(_ board: BoardID, _ body: (borrowing RankIndex) -> Result) -> Result? {
-        self.slots.withLock { slots in
-            guard case .ready(let index) = slots[board] else { return nil }
+    public func read<Result>(_ board: BoardID, _ body: (RankIndex) -> Result) -> Result? {
+        self.state.withLock { state in
+            guard case .ready(let index) = state.slots[board] else { return nil }
+            state.tick += 1
+            state.lastRead[board] = state.tick
             return body(index)
         }
     }
 
     /// Claims the board for loading; false when it is loaded or being loaded already.
     public func beginLoading(_ board: BoardID) -> Bool {
-        self.slots.withLock { slots in
-            guard slots[board] == nil else { return false }
-            slots[board] = .loading(pending: [])
+        self.state.withLock { state in
+            guard state.slots[board] == nil else { return false }
+            state.slots[board] = .loading(pending: [])
             return true
         }
     }
 
-    /// Installs the rows read from the database, with the changes that came in meanwhile laid over them.
+    /// Installs the rows read from the database, with the changes that came in meanwhile laid over them,
+    /// then lets the least recently read boards go while the total is over `maximumEntries`.
     public func finishLoading(_ board: BoardID, keys: [BoardKey]) {
         var index = RankIndex()
         for key in keys { index.upsert(key) }
-        self.slots.withLock { slots in
-            if case .loading(let pending) = slots[board] {
+        self.state.withLock { state in
+            if case .loading(let pending) = state.slots[board] {
                 for change in pending { change.apply(to: &index) }
             }
-            slots[board] = .ready(index)
+            state.slots[board] = .ready(index)
+            state.tick += 1
+            state.lastRead[board] = state.tick
+            var total = state.slots.values.reduce(0) { total, slot in if case .ready(let loaded) = slot { total + loaded.count } else { total } }
+            while total > self.maximumEntries,
+                let oldest = state.lastRead.filter({ $0.key != board }).min(by: { $0.value < $1.value })?.key,
+                case .ready(let loaded) = state.slots[oldest]
+            {
+                total -= loaded.count
+                state.forget(oldest)
+            }
         }
     }
 
     /// Forgets a board that failed to load (the next read tries again) or that closed.
     public func drop(_ board: BoardID) {
-        _ = self.slots.withLock { $0.removeValue(forKey: board) }
+        self.state.withLock { $0.forget(board) }
     }
 
     /// Drops the boards of `circle` other than `live` (periods that closed).
     public func retain(_ live: [BoardID], of circle: FitCircle.ID) {
-        self.slots.withLock { slots in
-            for board in slots.keys where board.circle == circle && !live.contains(board) { slots[board] = nil }
+        self.state.withLock { state in
+            for board in state.slots.keys where board.circle == circle && !live.contains(board) { state.forget(board) }
         }
     }
 
     /// Drops every board of `circle` (a refresh reloads them).
     public func drop(circle: FitCircle.ID) {
-        self.slots.withLock { slots in
-            for board in slots.keys where board.circle == circle { slots[board] = nil }
+        self.state.withLock { state in
+            for board in state.slots.keys where board.circle == circle { state.forget(board) }
         }
     }
 
     public func apply(_ changes: [BoardChange]) {
-        self.slots.withLock { slots in
+        self.state.withLock { state in
             for change in changes {
-                switch slots[change.board] {
+                switch state.slots[change.board] {
                 case .ready(var index):
-                    slots[change.board] = nil  // keeps the index uniquely referenced: no copy on write
+                    state.slots[change.board] = nil  // keeps the index uniquely referenced: no copy on write
                     change.apply(to: &index)
-                    slots[change.board] = .ready(index)
+                    state.slots[change.board] = .ready(index)
                 case .loading(var pending):
                     pending.append(change)
-                    slots[change.board] = .loading(pending: pending)
+                    state.slots[change.board] = .loading(pending: pending)
                 case nil:
                     continue
                 }
@@ -84,7 +115,7 @@ public final class BoardIndexes: Sendable {
 
     /// The boards loaded now.
     public var loaded: [BoardID] {
-        self.slots.withLock { slots in slots.compactMap { board, slot in if case .ready = slot { board } else { nil } } }
+        self.state.withLock { state in state.slots.compactMap { board, slot in if case .ready = slot { board } else { nil } } }
     }
 }
 

@@ -23,6 +23,10 @@ struct BoardRulesTests {
         #expect(BoardPeriod.monthly.end(startingOn: Self.day("2028-02-01")) == Self.day("2028-02-29"))
         #expect(BoardPeriod.weekly.end(startingOn: Self.day("2026-03-02")) == Self.day("2026-03-08"))
         #expect(BoardPeriod.allTime.end(startingOn: Self.day("2026-01-10")) == nil)
+        #expect(BoardPeriod.weekly.holds(Self.day("2026-03-08"), startingOn: Self.day("2026-03-02")))
+        #expect(!BoardPeriod.weekly.holds(Self.day("2026-03-09"), startingOn: Self.day("2026-03-02")))
+        #expect(BoardPeriod.allTime.holds(Self.day("2027-01-01"), startingOn: Self.day("2026-01-10")))
+        #expect(!BoardPeriod.allTime.holds(Self.day("2026-01-09"), startingOn: Self.day("2026-01-10")))
         // Baselines: the period before; for all-time, yesterday's close.
         #expect(BoardPeriod.monthly.baseline(ofPeriodStarting: Self.day("2026-03-01"), today: date) == Self.day("2026-02-01"))
         #expect(BoardPeriod.weekly.baseline(ofPeriodStarting: Self.day("2026-03-02"), today: date) == Self.day("2026-02-23"))

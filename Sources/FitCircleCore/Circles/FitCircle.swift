@@ -56,6 +56,12 @@ public struct FitCircle: Equatable, Sendable {
 
     public var isArchived: Bool { self.archivedAt != nil }
 
+    /// The circle's home zone (UTC if the identifier is unknown).
+    public var zone: TimeZone { TimeZone(identifier: self.timeZone) ?? .gmt }
+
+    /// The circle's date at `now`: the day its boards are on.
+    public func today(at now: Date) -> LocalDate { LocalDate(now, in: self.zone) }
+
     /// The circle edited to `valid` (`startGiven`: the client named a start; else the start stays). Once the
     /// competition has begun (`today` in its zone on or after the start) its metric, start and zone stay
     /// (a conflict); the member limit never falls below the `members` it has.

@@ -26,6 +26,11 @@ public enum BoardPeriod: String, CaseIterable, Equatable, Hashable, Sendable, Co
         }
     }
 
+    /// Whether the period starting `start` holds `date` (all-time: every date from its start on).
+    public func holds(_ date: LocalDate, startingOn start: LocalDate) -> Bool {
+        start <= date && self.end(startingOn: start).map { date <= $0 } ?? true
+    }
+
     /// The key of the snapshot a live board's movement (▲▼) is measured against: the close of the period
     /// before (`start` is the live period's first day). The all-time board never closes; its baseline is the
     /// close of yesterday, kept under yesterday's date.

@@ -53,13 +53,15 @@ extension Circles {
         let now = self.clock.now()
         let (reports, expected, event) = try await self.store.transaction { tx in
             guard let circle = try await tx.circle(id) else { throw DomainError.notFound(resource: "circle", id: id.rawValue) }
-            let today = LocalDate(now, in: circle.zone)
             let memberships = Dictionary(try await tx.memberships(of: id).map { ($0.userID, $0) }, uniquingKeysWith: { _, latest in latest })
             var reports: [RefreshReport] = []
             var expected: [BoardID: [BoardKey]] = [:]
             var changes: [BoardChange] = []
-            for board in self.keeper.liveBoards(of: circle, now: now) {
-                let claims = try await tx.submissions(to: id, from: board.start, to: board.period.end(startingOn: board.start) ?? today)
+            let live = self.keeper.liveBoards(of: circle, now: now)
+            // One read for the four boards; each takes the claims its period holds, as a claim restates them.
+            let all = try await tx.submissions(to: id, from: live.map(\.start).min()!, to: nil)
+            for board in live {
+                let claims = all.filter { board.period.holds($0.date, startingOn: board.start) }
                 let keys = Dictionary(grouping: claims, by: \.userID).compactMap { user, claims in
                     BoardScore.score(circle.metric, claims: claims, membership: memberships[user]).map {
                         BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user)

@@ -85,7 +85,7 @@ extension Circles {
                 }
             }
             if !fromIndex { reader.loadInBackground(from: self.store) }
-            let rows = try await self.rows(ranked, unranked: unranked, on: board, caller: user, today: LocalDate(now, in: circle.zone), in: tx)
+            let rows = try await self.rows(ranked, unranked: unranked, on: board, caller: user, today: circle.today(at: now), in: tx)
             return Leaderboard(
                 board: board, metric: circle.metric, end: period.end(startingOn: board.start), entries: entries, memberCount: memberCount, layout: layout, rows: rows,
                 nextCursor: next, fromIndex: fromIndex)
@@ -114,7 +114,7 @@ extension Circles {
                 let reader = BoardReader(board: board, indexes: self.events.indexes, tx: tx)
                 var ranked: [(rank: Int, key: BoardKey)] = []
                 if let key = try await reader.key(of: member) { ranked = [(try await reader.rank(of: key), key)] }
-                let rows = try await self.rows(ranked, unranked: ranked.isEmpty ? [member] : [], on: board, caller: user, today: LocalDate(now, in: circle.zone), in: tx)
+                let rows = try await self.rows(ranked, unranked: ranked.isEmpty ? [member] : [], on: board, caller: user, today: circle.today(at: now), in: tx)
                 standings.append(Standing(board: board, end: board.period.end(startingOn: board.start), row: rows[0], entries: try await reader.count()))
             }
             return standings
@@ -148,9 +148,4 @@ extension Circles {
                 previousRank: previous[user], isCaller: user == caller)
         }
     }
-}
-
-extension FitCircle {
-    /// The circle's home zone (UTC if the identifier is unknown).
-    var zone: TimeZone { TimeZone(identifier: self.timeZone) ?? .gmt }
 }

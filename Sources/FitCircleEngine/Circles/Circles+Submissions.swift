@@ -139,7 +139,7 @@ extension Circles {
         let now = self.clock.now()
         return try await self.store.read { tx in
             let (found, _, _) = try await self.visible(circle, to: user, in: tx)
-            let today = LocalDate(now, in: TimeZone(identifier: found.timeZone) ?? .gmt)
+            let today = found.today(at: now)
             let claims = Dictionary(try await tx.submissions(to: circle, on: today).map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
             let members = try await tx.members(of: circle).map { member in
                 let claim = claims[member.membership.userID]

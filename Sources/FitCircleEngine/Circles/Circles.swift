@@ -78,7 +78,7 @@ public struct Circles: Sendable {
             let valid = try input.validated(defaultTimeZone: stored.timeZone, now: now)
             let members = try await tx.memberCount(of: id)
             let circle = try stored.edited(
-                with: valid, startGiven: input.startDate != nil, today: LocalDate(now, in: TimeZone(identifier: stored.timeZone) ?? .gmt),
+                with: valid, startGiven: input.startDate != nil, today: stored.today(at: now),
                 members: members)
             try await tx.update(circle, at: now)
             return View(circle: circle, role: membership.role, memberCount: members)

@@ -17,7 +17,7 @@ struct BoardKeeper: Sendable {
 
     /// The boards running on the circle's today.
     func liveBoards(of circle: FitCircle, now: Date) -> [BoardID] {
-        self.boards(of: circle, holding: LocalDate(now, in: TimeZone(identifier: circle.timeZone) ?? .gmt))
+        self.boards(of: circle, holding: circle.today(at: now))
     }
 
     struct Restated: Sendable {
@@ -34,8 +34,7 @@ struct BoardKeeper: Sendable {
         let membership = try await tx.membership(of: user, in: circle.id)
         var restated: [Restated] = []
         for board in self.boards(of: circle, holding: date) {
-            let end = board.period.end(startingOn: board.start)
-            let inPeriod = claims.filter { claim in claim.date >= board.start && end.map { claim.date <= $0 } ?? true }
+            let inPeriod = claims.filter { board.period.holds($0.date, startingOn: board.start) }
             let key = BoardScore.score(circle.metric, claims: inPeriod, membership: membership).map {
                 BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user)
             }

@@ -297,11 +297,12 @@ extension Transaction {
         ).all().map(Self.submission(from:))
     }
 
-    /// The circle's claims from `from` to `to`, by date then member.
-    public func submissions(to circle: FitCircle.ID, from: LocalDate, to: LocalDate) async throws -> [CircleSubmission] {
-        try await self.sql.raw(
+    /// The circle's claims from `from` to `to` (or on, without `to`), by date then member.
+    public func submissions(to circle: FitCircle.ID, from: LocalDate, to: LocalDate?) async throws -> [CircleSubmission] {
+        let bound: SQLQueryString = to.map { "AND local_date <= \(bind: $0.iso)" } ?? ""
+        return try await self.sql.raw(
             """
-            SELECT * FROM circle_submissions WHERE circle_id = \(bind: circle.rawValue) AND local_date >= \(bind: from.iso) AND local_date <= \(bind: to.iso)
+            SELECT * FROM circle_submissions WHERE circle_id = \(bind: circle.rawValue) AND local_date >= \(bind: from.iso) \(bound)
             ORDER BY local_date, user_id
             """
         ).all().map(Self.submission(from:))

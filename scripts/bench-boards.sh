@@ -6,11 +6,12 @@
 #  2. `GET /api/fitcircles/{id}/leaderboard` of a 50,000-member circle under `wrk`, next to `GET /healthz` of
 #     the same server (release build, SQLite), both warm.
 # Redis and wrk come from Debian; neither is a runtime dependency of FitCircle.
-# Usage: scripts/bench-boards.sh [entries] [members]   (defaults 1000000 and 50000)
+# Usage: scripts/bench-boards.sh [entries] [members] [part]   (defaults 1000000, 50000 and all; part: index or http)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 entries=${1:-1000000}
 members=${2:-50000}
+part=${3:-all}
 
 if ! command -v redis-server >/dev/null || ! command -v wrk >/dev/null; then
     apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools wrk >&2
@@ -21,6 +22,7 @@ bench=.build/release/BoardBenchmark
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
+if [ "$part" != http ]; then
 echo "== RankIndex, $entries entries (in process)"
 "$bench" index "$entries"
 
@@ -43,8 +45,10 @@ for mode in "-c 1 -P 1" "-c 50 -P 16"; do
         printf '%-44s %s\n' "$command" "$result"
     done
 done
+fi
+[ "$part" = index ] && exit 0
 
-echo "== GET /api/fitcircles/{id}/leaderboard, $members members, next to GET /healthz (wrk, 2 threads, 32 connections, 10 s each)"
+echo "== GET /api/fitcircles/{id}/leaderboard, $members members, next to GET /healthz and GET /api/user/profile (wrk, 2 threads, 32 connections, 10 s each)"
 database="sqlite://$work/boards.sqlite"
 circle=$("$bench" seed "$database" "$members" | tail -1)
 port=18093
@@ -58,7 +62,7 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 curl -s -H "Authorization: Bearer $token" "$board" | python3 -c 'import json, sys; b = json.load(sys.stdin); print("layout", b["layout"], "entries", b["entries"], "rows", len(b["rows"]))'
-for target in "$board" "http://127.0.0.1:$port/healthz"; do
+for target in "$board" "http://127.0.0.1:$port/healthz" "http://127.0.0.1:$port/api/user/profile"; do
     wrk -t2 -c32 -d3s -H "Authorization: Bearer $token" "$target" >/dev/null
     printf '%-24s ' "$(basename "${target%%\?*}")"
     wrk -t2 -c32 -d10s -H "Authorization: Bearer $token" "$target" | grep -E "Requests/sec"

@@ -44,6 +44,9 @@ public func buildRouter(
     )
     try API(engine: engine).registerHandlers(
         on: router,
+        // Compact JSON, keys still sorted so that equal answers are equal bytes: the generator's default also
+        // pretty-prints, whitespace no client reads.
+        configuration: Configuration(dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: [authentication, IdempotencyMiddleware(idempotency: engine.idempotency)]
     )
     return router

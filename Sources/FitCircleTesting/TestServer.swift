@@ -101,8 +101,17 @@ public func withTestApp<Result: Sendable>(
         )
         let router = try buildRouter(engine: engine, store: store, maxBodyBytes: maxBodyBytes)
         let app = Application(router: router, logger: Logger(label: "tests"))
-        return try await app.test(.router) { client in
-            try await body(TestApp(client: client, clock: clock, store: store, engine: engine, google: google, apple: apple))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            // As `serve` does: on PostgreSQL the node hears its own NOTIFYs, and authenticates from memory
+            // only while it does, so the tests wait for that.
+            group.addTask { await engine.circles.events.listen(to: store, logger: Logger(label: "tests")) }
+            defer { group.cancelAll() }
+            if store.dialect == .postgres {
+                for _ in 0..<200 where !store.cacheServes { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            return try await app.test(.router) { client in
+                try await body(TestApp(client: client, clock: clock, store: store, engine: engine, google: google, apple: apple))
+            }
         }
     }
 }

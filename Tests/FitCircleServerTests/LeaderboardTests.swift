@@ -220,6 +220,44 @@ struct LeaderboardTests {
         Issue.record("the board never loaded into the index")
     }
 
+    /// Once the board is in the index, a read runs no SQL at all (the circle, its roster and the rows' people
+    /// come from the node's memory, like the caller's session), yet a rename or a member leaving shows at once.
+    @Test(arguments: Backend.available)
+    func aWarmBoardReadRunsNoSQLYetShowsEveryChangeAtOnce(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
+            let (ana, bo, cy) = (try await Self.named(app, "Ana"), try await Self.named(app, "Bo"), try await Self.named(app, "Cy"))
+            let circle = try await CirclesTests.create(app, by: ana, ["name": "Warm", "metric": "steps", "privacy": "public"])
+            let id = try #require(circle["id"] as? String)
+            for person in [bo, cy] {
+                let joined = try await app.request(.post, "/api/fitcircles/join", token: try await person.token(app), json: ["code": circle["joinCode"]!])
+                #expect(joined.status == .ok)
+            }
+            _ = try await Self.claim(app, ana, 5_000, in: id)
+            _ = try await Self.claim(app, bo, 7_000, in: id)
+            try await Self.untilLoaded(app, id, as: ana)
+            let token = try await ana.token(app)
+            func read() async throws -> (rows: [String], members: Int?) {
+                let response = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard", token: token)
+                let board = try response.jsonObject()
+                return (Self.rows(board).compactMap { $0["displayName"] as? String }, board["memberCount"] as? Int)
+            }
+
+            #expect(try await read() == (["Bo", "Ana", "Cy"], 3))
+            let before = app.store.transactionsCompleted
+            #expect(try await read() == (["Bo", "Ana", "Cy"], 3))
+            #expect(app.store.transactionsCompleted == before, "a warm board read ran SQL")
+
+            var profile = TestApp.validProfile()
+            profile["displayName"] = "Bo B."
+            #expect(try await app.request(.put, "/api/user/profile", token: try await bo.token(app), json: profile).status == .ok)
+            #expect(try await read() == (["Bo B.", "Ana", "Cy"], 3))
+
+            #expect(try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await cy.token(app)).status == .noContent)
+            #expect(try await read() == (["Bo B.", "Ana"], 2))
+        }
+    }
+
     /// Above 100 members: the top 10 and the caller with 3 above and 3 below; the cursor walks the rest,
     /// every member once, in order, the same from SQL and from the index.
     @Test(arguments: Backend.available)

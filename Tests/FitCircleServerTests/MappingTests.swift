@@ -1,6 +1,9 @@
 import FitCircleAPI
 import FitCircleCore
+import FitCircleTesting
+import Foundation
 import HummingbirdTesting
+import OpenAPIRuntime
 import Testing
 
 @testable import FitCircleServer
@@ -29,5 +32,23 @@ struct MappingTests {
         #expect(self.roundTrips(FitCircle.Privacy.self, Components.Schemas.FitCircleInput.PrivacyPayload.self))
         #expect(self.roundTrips(CircleRole.self, Components.Schemas.FitCircle.RolePayload.self))
         #expect(self.roundTrips(CircleRole.self, Components.Schemas.CircleRoleChange.RolePayload.self))
+    }
+}
+
+/// The hand-written date encoding writes exactly what OpenAPIRuntime's ISO 8601 transcoder writes.
+struct InternetDateTranscoderTests {
+    @Test
+    func writesWhatTheStandardTranscoderWrites() throws {
+        let (fast, standard) = (InternetDateTranscoder(), ISO8601DateTranscoder())
+        var random = SeededRandom(seed: 20_261_122)
+        // The epoch, a second before it, leap days, the turn of centuries, the ends of the range, and random
+        // instants (some with fractions of a second) from year 1 to 9999.
+        let fixed: [TimeInterval] = [0, -1, -0.5, 0.999, 951_782_400, 951_868_799.75, 4_107_542_400, 253_402_300_799, -62_135_596_800, 1_772_442_000]
+        let randomOnes = (0..<5_000).map { _ in Double(Int64.random(in: -62_135_596_800...253_402_300_799, using: &random)) + (Bool.random(using: &random) ? 0.25 : 0) }
+        for seconds in fixed + randomOnes {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(try fast.encode(date) == (try standard.encode(date)), "at \(seconds)")
+        }
+        #expect(try fast.decode("2026-03-02T09:00:00Z") == Date(timeIntervalSince1970: 1_772_442_000))
     }
 }

@@ -88,3 +88,39 @@ struct TokenLifecycleTests {
         }
     }
 }
+
+/// Authentication from this node's memory: a known session reads no SQL, and every change of the session or
+/// its account through the store is seen by the very next request.
+struct AccountCacheTests {
+    @Test(arguments: Backend.available)
+    func aKnownSessionIsAuthenticatedWithoutSQLUntilItOrItsAccountChanges(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            let accounts = app.engine.accounts
+            let first = try await accounts.authenticate(accessToken: token)
+            let before = app.store.transactionsCompleted
+            #expect(try await accounts.authenticate(accessToken: token) == first)
+            #expect(app.store.transactionsCompleted == before, "a known session was read again")
+
+            var profile = TestApp.validProfile()
+            profile["displayName"] = "Bea"
+            #expect(try await app.request(.put, "/api/user/profile", token: token, json: profile).status == .ok)
+            #expect(try await app.request(.get, "/api/user/profile", token: token).jsonObject()["displayName"] as? String == "Bea")
+
+            try await app.store.transaction { try await $0.setRole(.operator, of: first.userID) }
+            #expect(try await accounts.authenticate(accessToken: token).isOperator)
+
+            try await app.store.transaction { try await $0.setDisabled(app.clock.now, of: first.userID) }
+            #expect(try await app.request(.get, "/api/user/profile", token: token).status == .unauthorized)
+            try await app.store.transaction { try await $0.setDisabled(nil, of: first.userID) }
+            #expect(try await app.request(.get, "/api/user/profile", token: token).status == .ok)
+
+            // A change the store cannot see into (raw SQL) empties the cache.
+            try await app.store.execute(unsafeSQL: "UPDATE users SET display_name = 'Cy'")
+            #expect(try await accounts.authenticate(accessToken: token).user.profile.displayName == "Cy")
+
+            #expect(try await app.request(.post, "/api/auth/signout", token: token).status == .noContent)
+            #expect(try await app.request(.get, "/api/user/profile", token: token).status == .unauthorized)
+        }
+    }
+}

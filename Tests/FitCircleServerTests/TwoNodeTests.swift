@@ -19,8 +19,8 @@ struct TwoNodeTests {
         return (token, try #require((signIn["user"] as? [String: Any])?["id"] as? String))
     }
 
-    @Test(arguments: Backend.available.filter { $0 == .postgres })
-    func aClaimOnOneNodeReachesStreamsOnBothWithinASecond(_ backend: Backend) async throws {
+    /// Runs `body` with two `fitcircle serve` processes on one fresh schema.
+    static func withTwoNodes(_ backend: Backend, _ body: (Server, Server) async throws -> Void) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
@@ -29,48 +29,87 @@ struct TwoNodeTests {
         let nodeB = try await Server.start(database: CrashDurabilityTests.url(of: location))
         defer { nodeB.kill() }
 
-        let ana = try await Self.member("ana@example.com", on: nodeA)
-        let bo = try await Self.member("bo@example.com", on: nodeB)
-        let created = try await nodeA.post("/api/fitcircles", token: ana.token, json: ["name": "Two nodes", "metric": "steps", "privacy": "public"])
-        let circle = Self.json(created.1)
-        let id = try #require(circle["id"] as? String)
-        #expect(try await nodeB.post("/api/fitcircles/join", token: bo.token, json: ["code": circle["joinCode"]!]).0 == 200)
+        try await body(nodeA, nodeB)
+    }
 
-        // Node B loads the weekly board into its index before the claim.
-        var loaded = false
-        for _ in 0..<100 where !loaded {
-            loaded = try await nodeB.source(id, token: bo.token) == "index"
-            if !loaded { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        #expect(loaded)
+    @Test(arguments: Backend.available.filter { $0 == .postgres })
+    func aClaimOnOneNodeReachesStreamsOnBothWithinASecond(_ backend: Backend) async throws {
+        try await Self.withTwoNodes(backend) { nodeA, nodeB in
+            let ana = try await Self.member("ana@example.com", on: nodeA)
+            let bo = try await Self.member("bo@example.com", on: nodeB)
+            let created = try await nodeA.post("/api/fitcircles", token: ana.token, json: ["name": "Two nodes", "metric": "steps", "privacy": "public"])
+            let circle = Self.json(created.1)
+            let id = try #require(circle["id"] as? String)
+            #expect(try await nodeB.post("/api/fitcircles/join", token: bo.token, json: ["code": circle["joinCode"]!]).0 == 200)
 
-        // One stream on each node; then Ana claims her steps on node A.
-        let (listening, ready) = AsyncStream.makeStream(of: Void.self)
-        async let onA = nodeA.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=10", token: ana.token, ready: ready)
-        async let onB = nodeB.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=10", token: bo.token, ready: ready)
-        var streams = 0
-        for await _ in listening {
-            streams += 1
-            if streams == 2 { break }
-        }
-        let sync: [String: Any] = [
-            "clientEventId": "sync-1", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": 9_000,
-        ]
-        #expect(try await nodeA.post("/api/activities", token: ana.token, json: sync).0 == 201)
-        #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: ana.token, json: [:]).0 == 201)
-        // From the moment the claim was acknowledged (the events leave at its commit, just before).
-        let claimed = ContinuousClock.now
-        let (seenOnA, seenOnB) = try await (onA, onB)
-        for (node, seen) in [("A", seenOnA), ("B", seenOnB)] {
-            let first = try #require(seen.first, "node \(node)'s stream heard nothing")
-            #expect(first - claimed < .seconds(1), "node \(node) heard the claim after \(first - claimed)")
-        }
+            // Node B loads the weekly board into its index before the claim.
+            var loaded = false
+            for _ in 0..<100 where !loaded {
+                loaded = try await nodeB.source(id, token: bo.token) == "index"
+                if !loaded { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(loaded)
 
-        // Node B's index followed: it still answers from memory, with Ana's claim on the board.
-        let (_, board) = try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token)
-        let rows = Self.json(board)["rows"] as? [[String: Any]] ?? []
-        #expect(rows.first?["userId"] as? String == ana.id && rows.first?["value"] as? Double == 9_000)
-        #expect(try await nodeB.source(id, token: bo.token) == "index")
+            // One stream on each node; then Ana claims her steps on node A.
+            let (listening, ready) = AsyncStream.makeStream(of: Void.self)
+            async let onA = nodeA.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=10", token: ana.token, ready: ready)
+            async let onB = nodeB.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=10", token: bo.token, ready: ready)
+            var streams = 0
+            for await _ in listening {
+                streams += 1
+                if streams == 2 { break }
+            }
+            let sync: [String: Any] = [
+                "clientEventId": "sync-1", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": 9_000,
+            ]
+            #expect(try await nodeA.post("/api/activities", token: ana.token, json: sync).0 == 201)
+            #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: ana.token, json: [:]).0 == 201)
+            // From the moment the claim was acknowledged (the events leave at its commit, just before).
+            let claimed = ContinuousClock.now
+            let (seenOnA, seenOnB) = try await (onA, onB)
+            for (node, seen) in [("A", seenOnA), ("B", seenOnB)] {
+                let first = try #require(seen.first, "node \(node)'s stream heard nothing")
+                #expect(first - claimed < .seconds(1), "node \(node) heard the claim after \(first - claimed)")
+            }
+
+            // Node B's index followed: it still answers from memory, with Ana's claim on the board.
+            let (_, board) = try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token)
+            let rows = Self.json(board)["rows"] as? [[String: Any]] ?? []
+            #expect(rows.first?["userId"] as? String == ana.id && rows.first?["value"] as? Double == 9_000)
+            #expect(try await nodeB.source(id, token: bo.token) == "index")
+        }
+    }
+}
+
+extension TwoNodeTests {
+    /// Each node authenticates from memory; a change of an account or a session on one node reaches the
+    /// other's memory within a second (NOTIFY in the transaction that made it).
+    @Test(arguments: Backend.available.filter { $0 == .postgres })
+    func aProfileChangeAndASignOutOnOneNodeReachTheOtherWithinASecond(_ backend: Backend) async throws {
+        try await Self.withTwoNodes(backend) { nodeA, nodeB in
+            let ana = try await Self.member("ana@example.com", on: nodeA)
+            #expect(Self.json(try await nodeB.get("/api/user/profile", token: ana.token).1)["displayName"] as? String == "Ana")
+
+            /// How long until a profile read on node B satisfies `done` (at most 5 s).
+            func untilNodeB(_ done: (Int, [String: Any]) -> Bool) async throws -> Duration {
+                let start = ContinuousClock.now
+                while ContinuousClock.now - start < .seconds(5) {
+                    let (status, body) = try await nodeB.get("/api/user/profile", token: ana.token)
+                    if done(status, Self.json(body)) { break }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                return ContinuousClock.now - start
+            }
+            var profile = TestApp.validProfile()
+            profile["displayName"] = "Ana B."
+            #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: profile, method: .PUT).0 == 200)
+            let renamed = try await untilNodeB { $1["displayName"] as? String == "Ana B." }
+            #expect(renamed < .seconds(1), "node B saw the new name after \(renamed)")
+
+            #expect(try await nodeA.post("/api/auth/signout", token: ana.token, json: [:]).0 == 204)
+            let signedOut = try await untilNodeB { status, _ in status == 401 }
+            #expect(signedOut < .seconds(1), "node B refused the token after \(signedOut)")
+        }
     }
 }
 

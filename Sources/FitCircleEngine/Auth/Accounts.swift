@@ -144,18 +144,17 @@ public struct Accounts: Sendable {
         }
     }
 
-    /// The caller an access token belongs to, if the token is valid, its session live and its account enabled.
+    /// The caller an access token belongs to, if the token is valid, its session live and its account enabled;
+    /// from this node's memory when it can (`Store.cachedSessionAndUser`).
     public func authenticate(accessToken: String) async throws -> Caller {
         let (userID, sessionID) = try await self.accessTokens.verify(accessToken)
-        return try await self.store.read { tx in
-            guard let (session, user) = try await tx.sessionAndUser(sessionID), session.userID == userID, !session.isRevoked else {
-                throw DomainError.unauthenticated(reason: "The session was signed out.")
-            }
-            guard user.disabledAt == nil else {
-                throw DomainError.unauthenticated(reason: "The account is disabled or gone.")
-            }
-            return Caller(user: user, sessionID: sessionID)
+        guard let (session, user) = try await self.store.cachedSessionAndUser(sessionID), session.userID == userID, !session.isRevoked else {
+            throw DomainError.unauthenticated(reason: "The session was signed out.")
         }
+        guard user.disabledAt == nil else {
+            throw DomainError.unauthenticated(reason: "The account is disabled or gone.")
+        }
+        return Caller(user: user, sessionID: sessionID)
     }
 
     /// Which sign-in methods are configured.

@@ -83,7 +83,7 @@ extension Circles {
                 reports.append(RefreshReport(board: board, entries: keys.count, corrected: corrected, indexDifferences: indexDifferences))
             }
             let event = self.events.event(id, changes: changes, ranks: [], feed: [])
-            try await self.events.send([event], in: tx, channel: self.store.eventChannel)
+            try await self.events.send([event], in: tx)
             return (reports, expected, event)
         }
         for (board, keys) in expected where self.events.indexes.read(board, { _ in true }) != nil {

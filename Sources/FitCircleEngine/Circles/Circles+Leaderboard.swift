@@ -51,45 +51,43 @@ extension Circles {
     /// neighbourhood, or the page after `cursor`.
     public func leaderboard(of id: FitCircle.ID, period: BoardPeriod, after cursor: BoardKey?, limit: Int, for user: User.ID) async throws -> Leaderboard {
         let now = self.clock.now()
-        return try await self.store.read { tx in
-            let (circle, _, memberCount) = try await self.visible(id, to: user, in: tx)
-            let board = self.liveBoard(of: circle, period: period, now: now)
-            let reader = BoardReader(board: board, indexes: self.events.indexes, tx: tx)
-            let fromIndex = reader.fromIndex
-            let entries = try await reader.count()
-            var ranked: [(rank: Int, key: BoardKey)]
-            var unranked: [User.ID] = []
-            let layout: LeaderboardLayout
-            var next: BoardKey?
-            if let cursor {
-                layout = .page
-                ranked = try await reader.page(after: cursor, limit: limit)
-                if let last = ranked.last, last.rank < entries { next = last.key }
-            } else if memberCount <= Self.fullRosterLimit {
-                layout = .full
-                ranked = try await reader.page(after: nil, limit: max(entries, 1))
-                let onBoard = Set(ranked.map(\.key.user))
-                unranked = try await tx.members(of: id).map(\.membership.userID).filter { !onBoard.contains($0) }
-            } else {
-                layout = .topAndAround
-                ranked = try await reader.page(after: nil, limit: Self.topRows)
-                if let last = ranked.last, last.rank < entries { next = last.key }
-                if let own = try await reader.key(of: user) {
-                    let rank = try await reader.rank(of: own)
-                    if rank > Self.topRows {
-                        let lower = max(Self.topRows + 1, rank - Self.neighbours)
-                        ranked += try await reader.ranks(lower, through: rank + Self.neighbours, around: own, at: rank)
-                    }
-                } else {
-                    unranked = [user]
+        let (circle, _, memberCount) = try await self.visible(id, to: user)
+        let board = self.liveBoard(of: circle, period: period, now: now)
+        let reader = BoardReader(board: board, indexes: self.events.indexes, store: self.store)
+        let fromIndex = reader.fromIndex
+        let entries = try await reader.count()
+        var ranked: [(rank: Int, key: BoardKey)]
+        var unranked: [User.ID] = []
+        let layout: LeaderboardLayout
+        var next: BoardKey?
+        if let cursor {
+            layout = .page
+            ranked = try await reader.page(after: cursor, limit: limit)
+            if let last = ranked.last, last.rank < entries { next = last.key }
+        } else if memberCount <= Self.fullRosterLimit {
+            layout = .full
+            ranked = try await reader.page(after: nil, limit: max(entries, 1))
+            let onBoard = Set(ranked.map(\.key.user))
+            unranked = try await self.store.cachedMemberIDs(of: id).filter { !onBoard.contains($0) }
+        } else {
+            layout = .topAndAround
+            ranked = try await reader.page(after: nil, limit: Self.topRows)
+            if let last = ranked.last, last.rank < entries { next = last.key }
+            if let own = try await reader.key(of: user) {
+                let rank = try await reader.rank(of: own)
+                if rank > Self.topRows {
+                    let lower = max(Self.topRows + 1, rank - Self.neighbours)
+                    ranked += try await reader.ranks(lower, through: rank + Self.neighbours, around: own, at: rank)
                 }
+            } else {
+                unranked = [user]
             }
-            if !fromIndex { reader.loadInBackground(from: self.store) }
-            let rows = try await self.rows(ranked, unranked: unranked, on: board, caller: user, today: circle.today(at: now), in: tx)
-            return Leaderboard(
-                board: board, metric: circle.metric, end: period.end(startingOn: board.start), entries: entries, memberCount: memberCount, layout: layout, rows: rows,
-                nextCursor: next, fromIndex: fromIndex)
         }
+        if !fromIndex { reader.loadInBackground() }
+        let rows = try await self.rows(ranked, unranked: unranked, on: board, caller: user, today: circle.today(at: now))
+        return Leaderboard(
+            board: board, metric: circle.metric, end: period.end(startingOn: board.start), entries: entries, memberCount: memberCount, layout: layout, rows: rows,
+            nextCursor: next, fromIndex: fromIndex)
     }
 
     /// Where one member stands on each live board.
@@ -102,23 +100,21 @@ extension Circles {
 
     public func standings(of member: User.ID, in id: FitCircle.ID, for user: User.ID) async throws -> [Standing] {
         let now = self.clock.now()
-        return try await self.store.read { tx in
-            let (circle, _, _) = try await self.visible(id, to: user, in: tx)
-            let current = try await tx.membership(of: member, in: id)
-            let claimed = try await tx.submissions(to: id, of: member, from: circle.startDate)
-            guard current != nil || !claimed.isEmpty else {
-                throw DomainError.notFound(resource: "member", id: member.rawValue)
-            }
-            var standings: [Standing] = []
-            for board in self.keeper.liveBoards(of: circle, now: now) {
-                let reader = BoardReader(board: board, indexes: self.events.indexes, tx: tx)
-                var ranked: [(rank: Int, key: BoardKey)] = []
-                if let key = try await reader.key(of: member) { ranked = [(try await reader.rank(of: key), key)] }
-                let rows = try await self.rows(ranked, unranked: ranked.isEmpty ? [member] : [], on: board, caller: user, today: circle.today(at: now), in: tx)
-                standings.append(Standing(board: board, end: board.period.end(startingOn: board.start), row: rows[0], entries: try await reader.count()))
-            }
-            return standings
+        let (circle, _, _) = try await self.visible(id, to: user)
+        let known = try await self.store.read { tx in
+            if try await tx.membership(of: member, in: id) != nil { return true }
+            return !(try await tx.submissions(to: id, of: member, from: circle.startDate).isEmpty)
         }
+        guard known else { throw DomainError.notFound(resource: "member", id: member.rawValue) }
+        var standings: [Standing] = []
+        for board in self.keeper.liveBoards(of: circle, now: now) {
+            let reader = BoardReader(board: board, indexes: self.events.indexes, store: self.store)
+            var ranked: [(rank: Int, key: BoardKey)] = []
+            if let key = try await reader.key(of: member) { ranked = [(try await reader.rank(of: key), key)] }
+            let rows = try await self.rows(ranked, unranked: ranked.isEmpty ? [member] : [], on: board, caller: user, today: circle.today(at: now))
+            standings.append(Standing(board: board, end: board.period.end(startingOn: board.start), row: rows[0], entries: try await reader.count()))
+        }
+        return standings
     }
 
     func liveBoard(of circle: FitCircle, period: BoardPeriod, now: Date) -> BoardID {
@@ -130,22 +126,18 @@ extension Circles {
 
     /// The rows, with names and the baseline ranks.
     private func rows(
-        _ ranked: [(rank: Int, key: BoardKey)], unranked: [User.ID], on board: BoardID, caller: User.ID, today: LocalDate, in tx: Transaction
+        _ ranked: [(rank: Int, key: BoardKey)], unranked: [User.ID], on board: BoardID, caller: User.ID, today: LocalDate
     ) async throws -> [LeaderboardRow] {
         var seen = Set<User.ID>()
         let ranked = ranked.filter { seen.insert($0.key.user).inserted }
         let baseline = BoardID(circle: board.circle, period: board.period, start: board.period.baseline(ofPeriodStarting: board.start, today: today))
-        let people = try await tx.people(ranked.map(\.key.user) + unranked, rankedIn: baseline)
-        let previous = people.compactMapValues(\.rank)
-        return ranked.map { rank, key in
-            LeaderboardRow(
-                rank: rank, user: key.user, displayName: people[key.user]?.name ?? "", hasPhoto: people[key.user]?.photoKey != nil, value: key.value,
-                reachedAt: key.reachedAt,
-                previousRank: previous[key.user], isCaller: key.user == caller)
-        } + unranked.map { user in
-            LeaderboardRow(
-                rank: nil, user: user, displayName: people[user]?.name ?? "", hasPhoto: people[user]?.photoKey != nil, value: nil, reachedAt: nil,
-                previousRank: previous[user], isCaller: user == caller)
+        let people = try await self.store.cachedPeople(ranked.map(\.key.user) + unranked, rankedIn: baseline)
+        func row(_ user: User.ID, rank: Int?, key: BoardKey?) -> LeaderboardRow {
+            let person = people[user]
+            return LeaderboardRow(
+                rank: rank, user: user, displayName: person?.name ?? "", hasPhoto: person?.photoKey != nil, value: key?.value,
+                reachedAt: key?.reachedAt, previousRank: person?.baselineRank, isCaller: user == caller)
         }
+        return ranked.map { row($0.key.user, rank: $0.rank, key: $0.key) } + unranked.map { row($0, rank: nil, key: nil) }
     }
 }

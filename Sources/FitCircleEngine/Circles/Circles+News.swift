@@ -41,7 +41,7 @@ extension Circles {
                 let item = FeedItem(id: self.ids.make(), circleID: circle.id, kind: news.kind, actorID: news.user, text: text, data: data, createdAt: now)
                 if try await tx.insert(item, dedupeKey: news.key) { events.append(self.events.event(circle.id, changes: [], ranks: [], feed: [item])) }
             }
-            try await self.events.send(events, in: tx, channel: self.store.eventChannel)
+            try await self.events.send(events, in: tx)
             return events
         }
         self.events.publish(events)

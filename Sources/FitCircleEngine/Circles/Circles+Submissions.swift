@@ -61,7 +61,7 @@ extension Circles {
             if outcomes.contains(where: \.created) {
                 try await RewardKeeper(profile: self.profile, ids: self.ids).creditSubmission(of: day, of: account, in: tx, now: now)
             }
-            try await self.events.send(events, in: tx, channel: self.store.eventChannel)
+            try await self.events.send(events, in: tx)
             return (outcomes, events)
         }
         self.events.publish(events)

@@ -183,7 +183,7 @@ public struct Circles: Sendable {
                 createdAt: now)
             let added = try await tx.insert(item, dedupeKey: "joined:\(user):\(Int(now.timeIntervalSince1970 * 1_000))")
             let event = self.events.event(circle.id, changes: [], ranks: [], feed: added ? [item] : [])
-            try await self.events.send([event], in: tx, channel: self.store.eventChannel)
+            try await self.events.send([event], in: tx)
             return (View(circle: circle, role: .member, memberCount: members + 1), event)
         }
         self.events.publish([event])
@@ -248,16 +248,27 @@ public struct Circles: Sendable {
 
     /// The circle, the user's membership and the member count (one read), if the user may see the circle.
     func visible(_ id: FitCircle.ID, to user: User.ID, in tx: Transaction) async throws -> (FitCircle, CircleMembership?, memberCount: Int) {
-        guard let (circle, membership, count) = try await tx.circle(id, seenBy: user) else {
-            throw DomainError.notFound(resource: "circle", id: id.rawValue)
+        guard let found = try await tx.circle(id, seenBy: user) else { throw DomainError.notFound(resource: "circle", id: id.rawValue) }
+        try await self.requireInvitation(to: found.circle, unless: found.membership, of: user, in: tx)
+        return found
+    }
+
+    /// The same for reads outside a transaction (boards): from this node's memory when it holds the circle.
+    func visible(_ id: FitCircle.ID, to user: User.ID) async throws -> (FitCircle, CircleMembership?, memberCount: Int) {
+        guard let found = try await self.store.cachedCircle(id, seenBy: user) else { throw DomainError.notFound(resource: "circle", id: id.rawValue) }
+        if found.membership == nil && found.circle.privacy == .private {
+            try await self.store.read { tx in try await self.requireInvitation(to: found.circle, unless: found.membership, of: user, in: tx) }
         }
-        if membership == nil && circle.privacy == .private {
-            let email = try await tx.user(user)?.email
-            guard try await tx.pendingInvitation(to: id, user: user, email: email) != nil else {
-                throw DomainError.notFound(resource: "circle", id: id.rawValue)
-            }
+        return found
+    }
+
+    /// A private circle shows itself to its members and to those invited, to no one else (404, as if absent).
+    private func requireInvitation(to circle: FitCircle, unless membership: CircleMembership?, of user: User.ID, in tx: Transaction) async throws {
+        guard membership == nil && circle.privacy == .private else { return }
+        let email = try await tx.user(user)?.email
+        guard try await tx.pendingInvitation(to: circle.id, user: user, email: email) != nil else {
+            throw DomainError.notFound(resource: "circle", id: circle.id.rawValue)
         }
-        return (circle, membership, count)
     }
 
     /// The circle, locked, and the user's membership, when the user is its owner or an admin.

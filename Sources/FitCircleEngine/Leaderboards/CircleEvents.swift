@@ -53,10 +53,10 @@ public final class CircleEvents: Sendable {
 
     /// Queues the events for the other nodes in `tx` (nothing on SQLite), in messages small enough for
     /// `NOTIFY` (8,000 bytes): a refresh of a large board corrects hundreds of rows at once.
-    func send(_ events: [CircleEvent], in tx: Transaction, channel: String) async throws {
+    func send(_ events: [CircleEvent], in tx: Transaction) async throws {
         for event in events where !event.changes.isEmpty || !event.feed.isEmpty {
             for part in event.parts(of: Self.perMessage) {
-                try await tx.notify(channel, String(decoding: try JSONEncoder().encode(part), as: UTF8.self))
+                try await tx.notify(String(decoding: try JSONEncoder().encode(part), as: UTF8.self))
             }
         }
     }

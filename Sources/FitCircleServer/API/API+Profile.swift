@@ -7,7 +7,9 @@ import OpenAPIRuntime
 
 extension API {
     func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output {
-        let user = try await self.engine.profiles.user(try RequestCaller.required().userID)
+        // The caller's account as authentication found it: current, since every change of it reaches each
+        // node's account cache (`Store.cachedSessionAndUser`).
+        let user = try RequestCaller.required().user
         return .ok(.init(body: .json(.init(user, profile: self.engine.profile))))
     }
 

@@ -19,6 +19,9 @@ public final class Store: Sendable {
     public let location: DatabaseLocation
     let backend: Backend
     let statistics = TransactionStatistics()
+    let cache: StoreCache
+    /// Where this store's nodes talk to each other (`listen`, `Transaction.notify`).
+    let eventChannel: String
 
     enum Backend: Sendable {
         /// One writer, whose transactions take turns (a pool of one), and a few readers that WAL lets run beside it.
@@ -39,6 +42,9 @@ public final class Store: Sendable {
         self.dialect = dialect
         self.location = location
         self.backend = backend
+        // One process on SQLite sees every change; PostgreSQL nodes must hear each other first (`listen`).
+        self.cache = StoreCache(serving: dialect == .sqlite)
+        self.eventChannel = Self.channel(of: location)
     }
 
     /// Opens the database; call `run()` next (PostgreSQL's pool lives there) and `migrate()` before use.
@@ -147,19 +153,28 @@ public final class Store: Sendable {
     ) async throws -> Result {
         self.statistics.begin()
         defer { self.statistics.end() }
+        let changes = ChangeLog()
+        // Committed or not (a failed COMMIT may have committed), this node stops serving what the
+        // transaction touched; other nodes hear of it by NOTIFY if it committed.
+        defer { self.cache.forget(changes.recorded) }
         do {
-            switch self.backend {
-            case .sqlite(let writer, let readers):
-                return try await (writing ? writer : readers).withConnection { connection in
-                    try await body(Transaction(sql: connection.sql(queryLogLevel: .trace), dialect: .sqlite))
-                }
-            case .postgres(let client, _):
-                return try await client.withConnection { connection in
-                    try await body(Transaction(sql: connection.sql(queryLogLevel: .trace), dialect: .postgres))
-                }
+            return try await self.withConnection(writing: writing) { sql in
+                try await body(Transaction(sql: sql, dialect: self.dialect, channel: self.eventChannel, node: self.cache.node, changes: changes))
             }
         } catch {
             throw Self.translate(error)
+        }
+    }
+
+    private func withConnection<Result: Sendable>(
+        writing: Bool,
+        _ body: @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        switch self.backend {
+        case .sqlite(let writer, let readers):
+            try await (writing ? writer : readers).withConnection { try await body($0.sql(queryLogLevel: .trace)) }
+        case .postgres(let client, _):
+            try await client.withConnection { try await body($0.sql(queryLogLevel: .trace)) }
         }
     }
 
@@ -223,5 +238,7 @@ extension Store {
     /// (creating a schema, simulating an old or future database), never for request data.
     public func execute(unsafeSQL statement: String) async throws {
         try await self.transaction { try await $0.sql.raw(SQLQueryString(statement)).run() }
+        // It may have changed what the cache holds behind its back.
+        self.cache.forgetAll()
     }
 }

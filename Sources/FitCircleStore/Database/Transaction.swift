@@ -7,6 +7,12 @@ import SQLKit
 public struct Transaction: Sendable {
     let sql: any SQLDatabase
     let dialect: Store.Dialect
+    /// Where `notify` sends (the database schema's channel).
+    let channel: String
+    /// The node this runs on, as its messages name it.
+    let node: String
+    /// What this transaction changed of what the store's cache holds; forgotten there once it ends.
+    let changes: ChangeLog
 
     /// Serialises concurrent use cases of one user: later ones wait until this transaction ends. SQLite's
     /// single writer already does; PostgreSQL needs a row lock, or two requests could each recompute a day
@@ -17,6 +23,12 @@ public struct Transaction: Sendable {
 }
 
 extension Transaction {
+    /// Notes a change of what the store's cache may hold: this node forgets it when the transaction
+    /// commits, and on PostgreSQL the other nodes hear of it in the same commit.
+    func changed(_ tags: CacheTag...) async throws {
+        for message in CacheTag.messages(self.changes.record(tags), from: self.node) { try await self.notify(message) }
+    }
+
     /// A local-date column (ISO text on both databases).
     static func date(_ row: any SQLRow, _ column: String) throws -> LocalDate {
         let text = try row.decode(column: column, as: String.self)

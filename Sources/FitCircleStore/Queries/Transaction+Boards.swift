@@ -127,6 +127,7 @@ extension Transaction {
             FROM circle_scores WHERE \(self.on(board))
             """
         ).run()
+        try await self.changed(.circle(board.circle))
     }
 
     public func hasSnapshot(_ board: BoardID) async throws -> Bool {

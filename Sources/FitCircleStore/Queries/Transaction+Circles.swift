@@ -34,6 +34,7 @@ extension Transaction {
             WHERE id = \(bind: circle.id.rawValue)
             """
         ).run()
+        try await self.changed(.circle(circle.id))
     }
 
     public func circle(_ id: FitCircle.ID) async throws -> FitCircle? {
@@ -97,6 +98,7 @@ extension Transaction {
                 \(bind: membership.joinedAt), \(bind: membership.leftAt), \(bind: membership.startingWeightKg), \(bind: membership.targetWeightKg))
             """
         ).run()
+        try await self.changed(.circle(membership.circleID))
         if membership.leftAt == nil { try await self.countMembers(of: membership.circleID, by: 1) }
     }
 
@@ -113,6 +115,7 @@ extension Transaction {
 
     private func countMembers(of circle: FitCircle.ID, by change: Int) async throws {
         try await self.sql.raw("UPDATE circles SET member_count = member_count + \(bind: change) WHERE id = \(bind: circle.rawValue)").run()
+        try await self.changed(.circle(circle))
     }
 
     public func setRole(_ role: CircleRole, of user: User.ID, in circle: FitCircle.ID) async throws {
@@ -122,6 +125,7 @@ extension Transaction {
             WHERE circle_id = \(bind: circle.rawValue) AND user_id = \(bind: user.rawValue) AND left_at IS NULL
             """
         ).run()
+        try await self.changed(.circle(circle))
     }
 
     /// Whether the two are members of one circle now.
@@ -311,9 +315,9 @@ extension Transaction {
 
 extension Transaction {
     /// The names and photo keys of `users` with their ranks in a board's snapshot, for the rows of a board.
-    public func people(_ users: [User.ID], rankedIn snapshot: BoardID) async throws -> [User.ID: (name: String, photoKey: String?, rank: Int?)] {
+    public func people(_ users: [User.ID], rankedIn snapshot: BoardID) async throws -> [User.ID: BoardPerson] {
         guard !users.isEmpty else { return [:] }
-        var people: [User.ID: (name: String, photoKey: String?, rank: Int?)] = [:]
+        var people: [User.ID: BoardPerson] = [:]
         for row in try await self.sql.raw(
             """
             SELECT u.id, u.display_name, u.photo_key, s.rank FROM users u
@@ -322,9 +326,9 @@ extension Transaction {
             WHERE u.id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))
             """
         ).all() {
-            people[User.ID(try row.decode(column: "id", as: String.self))] = (
-                try row.decode(column: "display_name", as: String.self), try row.decode(column: "photo_key", as: String?.self),
-                try row.decode(column: "rank", as: Int?.self)
+            people[User.ID(try row.decode(column: "id", as: String.self))] = BoardPerson(
+                name: try row.decode(column: "display_name", as: String.self), photoKey: try row.decode(column: "photo_key", as: String?.self),
+                baselineRank: try row.decode(column: "rank", as: Int?.self)
             )
         }
         return people

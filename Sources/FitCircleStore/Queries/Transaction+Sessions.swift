@@ -51,6 +51,7 @@ extension Transaction {
             WHERE id = \(bind: session.rawValue) AND revoked_at IS NULL
             """
         ).run()
+        try await self.changed(.session(session))
     }
 
     public func insert(_ token: RefreshTokenRecord) async throws {

@@ -85,16 +85,19 @@ extension Transaction {
             WHERE id = \(bind: user.rawValue)
             """
         ).run()
+        try await self.changed(.user(user))
     }
 
     /// Grants or withdraws operator rights.
     public func setRole(_ role: User.Role, of user: User.ID) async throws {
         try await self.sql.raw("UPDATE users SET role = \(bind: role.rawValue) WHERE id = \(bind: user.rawValue)").run()
+        try await self.changed(.user(user))
     }
 
     /// Disables an account (its tokens stop working) or, with `nil`, enables it again.
     public func setDisabled(_ disabledAt: Date?, of user: User.ID) async throws {
         try await self.sql.raw("UPDATE users SET disabled_at = \(bind: disabledAt) WHERE id = \(bind: user.rawValue)").run()
+        try await self.changed(.user(user))
     }
 
     static func user(from row: any SQLRow) throws -> User {

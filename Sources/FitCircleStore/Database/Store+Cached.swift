@@ -1,0 +1,56 @@
+public import FitCircleCore
+
+/// Reads served from this node's memory when it holds the answer (`StoreCache`), else read and kept. Each
+/// answers what its statement would: a change committed before the call is always seen.
+extension Store {
+    /// A session with its account (`Transaction.sessionAndUser`).
+    public func cachedSessionAndUser(_ id: Session.ID) async throws -> (session: Session, user: User)? {
+        if let entry = self.cache.session(id) { return (entry.session, entry.user) }
+        return try await self.readAndKeep({ try await $0.sessionAndUser(id) }) { found in
+            [.session(StoreCache.SessionEntry(session: found.session, user: found.user))]
+        }
+    }
+
+    /// A circle with `user`'s open stint in it and its member count (`Transaction.circle(_:seenBy:)`).
+    public func cachedCircle(_ id: FitCircle.ID, seenBy user: User.ID) async throws -> (circle: FitCircle, membership: CircleMembership?, memberCount: Int)? {
+        let key = StoreCache.CircleViewKey(circle: id, user: user)
+        if let view = self.cache.circle(key) { return (view.circle, view.membership, view.memberCount) }
+        return try await self.readAndKeep({ try await $0.circle(id, seenBy: user) }) { found in
+            [.circle(key, StoreCache.CircleView(circle: found.circle, membership: found.membership, memberCount: found.memberCount))]
+        }
+    }
+
+    /// The circle's current members, in the order they joined (`Transaction.members(of:)`).
+    public func cachedMemberIDs(of circle: FitCircle.ID) async throws -> [User.ID] {
+        if let roster = self.cache.roster(circle) { return roster }
+        let roster = try await self.readAndKeep({ try await $0.members(of: circle).map(\.membership.userID) }) { [.roster(circle, $0)] }
+        return roster ?? []
+    }
+
+    /// Names, photos and ranks on `baseline` of `users` (`Transaction.people(_:rankedIn:)`); only those
+    /// this node does not hold are read.
+    public func cachedPeople(_ users: [User.ID], rankedIn baseline: BoardID) async throws -> [User.ID: BoardPerson] {
+        var people = self.cache.people(users, baseline: baseline)
+        let missing = users.filter { people[$0] == nil }
+        guard !missing.isEmpty else { return people }
+        let read = try await self.readAndKeep({ try await $0.people(missing, rankedIn: baseline) }) { read in
+            read.map { .person(StoreCache.PersonKey(user: $0.key, baseline: baseline), $0.value) }
+        }
+        people.merge(read ?? [:]) { _, new in new }
+        return people
+    }
+
+    /// Whether reads are served from this node's memory (on PostgreSQL: while it listens).
+    public var cacheServes: Bool { self.cache.generation() != nil }
+
+    /// Reads with `read` and keeps what `entries` makes of the answer, unless a change landed meanwhile.
+    private func readAndKeep<Found: Sendable>(
+        _ read: @Sendable (Transaction) async throws -> Found?,
+        entries: (Found) -> [StoreCache.Entry]
+    ) async throws -> Found? {
+        let generation = self.cache.generation()
+        guard let found = try await self.read(read) else { return nil }
+        if let generation { self.cache.keep(entries(found), readUnder: generation) }
+        return found
+    }
+}

@@ -1,0 +1,248 @@
+public import FitCircleCore
+import Foundation
+import Synchronization
+
+/// What this node remembers of the database so that the hottest reads run no SQL: sessions with their
+/// accounts (every authenticated request), and for circle boards the circle as a member sees it, its roster,
+/// and people's names with their baseline ranks (`Store+Cached.swift`).
+///
+/// Every write of what these hold goes through the store's own statements, which note in their transaction
+/// what they touched (`CacheTag`s); when it commits this node forgets the entries so tagged, and on
+/// PostgreSQL the same transaction tells the other nodes (`NOTIFY`), which forget them as they hear it (a
+/// transaction that fails forgets what it touched too: a failed COMMIT may still have committed). On
+/// PostgreSQL the cache therefore serves only while this node listens: a node that could miss the others'
+/// changes reads every time. A read that raced a change is not kept: each change moves the generation on,
+/// and a fill begun under an older generation is dropped.
+final class StoreCache: Sendable {
+    /// This node, named in its messages so that it skips its own (it forgot at commit).
+    let node = UUID().uuidString
+
+    private struct State {
+        var serving: Bool
+        var generation: UInt64 = 0
+        var sessions = TaggedMap<Session.ID, SessionEntry>()
+        var circles = TaggedMap<CircleViewKey, CircleView>()
+        var rosters = TaggedMap<FitCircle.ID, [User.ID]>()
+        var people = TaggedMap<PersonKey, BoardPerson>()
+
+        mutating func forget(_ tags: Set<CacheTag>) {
+            self.generation &+= 1
+            self.sessions.forget(tags)
+            self.circles.forget(tags)
+            self.rosters.forget(tags)
+            self.people.forget(tags)
+        }
+
+        mutating func forgetAll() {
+            self.generation &+= 1
+            self.sessions.removeAll()
+            self.circles.removeAll()
+            self.rosters.removeAll()
+            self.people.removeAll()
+        }
+    }
+
+    struct SessionEntry: Sendable {
+        var session: Session
+        var user: User
+    }
+
+    struct CircleViewKey: Hashable, Sendable {
+        var circle: FitCircle.ID
+        var user: User.ID
+    }
+
+    /// A circle with one user's open stint in it and its member count.
+    struct CircleView: Sendable {
+        var circle: FitCircle
+        var membership: CircleMembership?
+        var memberCount: Int
+    }
+
+    struct PersonKey: Hashable, Sendable {
+        var user: User.ID
+        var baseline: BoardID
+    }
+
+    /// What is kept of one read, to keep once the read is done.
+    enum Entry: Sendable {
+        case session(SessionEntry)
+        case circle(CircleViewKey, CircleView)
+        case roster(FitCircle.ID, [User.ID])
+        case person(PersonKey, BoardPerson)
+    }
+
+    private let state: Mutex<State>
+
+    /// - Parameter serving: whether it may serve from the start (one process: SQLite), or only once
+    ///   `listening(true)` says this node hears the others (PostgreSQL).
+    init(serving: Bool) {
+        self.state = Mutex(State(serving: serving))
+    }
+
+    /// The generation a read that may be kept starts under; nil when the cache does not serve.
+    func generation() -> UInt64? {
+        self.state.withLock { $0.serving ? $0.generation : nil }
+    }
+
+    func session(_ id: Session.ID) -> SessionEntry? {
+        self.state.withLock { $0.serving ? $0.sessions[id] : nil }
+    }
+
+    func circle(_ key: CircleViewKey) -> CircleView? {
+        self.state.withLock { $0.serving ? $0.circles[key] : nil }
+    }
+
+    func roster(_ circle: FitCircle.ID) -> [User.ID]? {
+        self.state.withLock { $0.serving ? $0.rosters[circle] : nil }
+    }
+
+    /// Those of `users` the cache holds for `baseline`.
+    func people(_ users: [User.ID], baseline: BoardID) -> [User.ID: BoardPerson] {
+        self.state.withLock { state in
+            guard state.serving else { return [:] }
+            var found: [User.ID: BoardPerson] = [:]
+            for user in users {
+                if let person = state.people[PersonKey(user: user, baseline: baseline)] { found[user] = person }
+            }
+            return found
+        }
+    }
+
+    /// Keeps what was read under `generation`, unless something changed since.
+    func keep(_ entries: [Entry], readUnder generation: UInt64) {
+        self.state.withLock { state in
+            guard state.serving, state.generation == generation else { return }
+            for entry in entries {
+                switch entry {
+                case .session(let entry):
+                    state.sessions.keep(entry, for: entry.session.id, tags: [.user(entry.user.id), .session(entry.session.id)])
+                case .circle(let key, let view):
+                    state.circles.keep(view, for: key, tags: [.circle(key.circle)])
+                case .roster(let circle, let roster):
+                    state.rosters.keep(roster, for: circle, tags: [.circle(circle)])
+                case .person(let key, let person):
+                    state.people.keep(person, for: key, tags: [.user(key.user), .circle(key.baseline.circle)])
+                }
+            }
+        }
+    }
+
+    /// Forgets every entry tagged with one of `tags`.
+    func forget(_ tags: Set<CacheTag>) {
+        guard !tags.isEmpty else { return }
+        self.state.withLock { $0.forget(tags) }
+    }
+
+    /// Forgets everything (after a statement the store cannot see into).
+    func forgetAll() {
+        self.state.withLock { $0.forgetAll() }
+    }
+
+    /// Starts or stops serving as this node starts or stops hearing the others; either way it starts empty.
+    func listening(_ listening: Bool) {
+        self.state.withLock { state in
+            state.forgetAll()
+            state.serving = listening
+        }
+    }
+}
+
+/// What a board row shows of a member: name, photo, and rank on the board's baseline.
+public struct BoardPerson: Equatable, Sendable {
+    public var name: String
+    public var photoKey: String?
+    public var baselineRank: Int?
+
+    public init(name: String, photoKey: String?, baselineRank: Int?) {
+        self.name = name
+        self.photoKey = photoKey
+        self.baselineRank = baselineRank
+    }
+}
+
+/// What a cache entry depends on: a change of it makes every entry so tagged go.
+enum CacheTag: Hashable, Sendable {
+    case user(User.ID)
+    case session(Session.ID)
+    /// The circle's row, its memberships and its snapshots.
+    case circle(FitCircle.ID)
+
+    static let prefix = "changed "
+
+    /// `changed <node> u:<id> s:<id> c:<id> …` from the node that made the change, in messages well under
+    /// `NOTIFY`'s 8,000 bytes.
+    static func messages(_ tags: Set<CacheTag>, from node: String) -> [String] {
+        let words = tags.map { tag in
+            switch tag {
+            case .user(let id): "u:\(id.rawValue)"
+            case .session(let id): "s:\(id.rawValue)"
+            case .circle(let id): "c:\(id.rawValue)"
+            }
+        }
+        return stride(from: 0, to: words.count, by: 100).map {
+            Self.prefix + ([node] + words[$0..<min($0 + 100, words.count)]).joined(separator: " ")
+        }
+    }
+
+    /// The node and the tags a message names; nil for another kind of message.
+    static func tags(in message: String) -> (node: String, tags: Set<CacheTag>)? {
+        guard message.hasPrefix(Self.prefix) else { return nil }
+        let words = message.dropFirst(Self.prefix.count).split(separator: " ")
+        guard let node = words.first else { return nil }
+        var tags = Set<CacheTag>()
+        for word in words.dropFirst() {
+            let id = String(word.dropFirst(2))
+            switch word.prefix(2) {
+            case "u:": tags.insert(.user(User.ID(id)))
+            case "s:": tags.insert(.session(Session.ID(id)))
+            case "c:": tags.insert(.circle(FitCircle.ID(id)))
+            default: continue
+            }
+        }
+        return (String(node), tags)
+    }
+}
+
+/// Entries by key, and the keys each tag covers; past `capacity` entries it starts again empty (cheap, and
+/// rare enough not to matter).
+struct TaggedMap<Key: Hashable & Sendable, Value: Sendable> {
+    private var values: [Key: Value] = [:]
+    private var keysByTag: [CacheTag: Set<Key>] = [:]
+    /// Keys filed under tags since the last start; a key forgotten by one tag stays filed under its others.
+    private var filed = 0
+    static var capacity: Int { 50_000 }
+
+    subscript(key: Key) -> Value? { self.values[key] }
+
+    mutating func keep(_ value: Value, for key: Key, tags: [CacheTag]) {
+        if self.values.count >= Self.capacity || self.filed >= 4 * Self.capacity { self.removeAll() }
+        self.values[key] = value
+        for tag in tags { self.keysByTag[tag, default: []].insert(key) }
+        self.filed += tags.count
+    }
+
+    mutating func forget(_ tags: Set<CacheTag>) {
+        for tag in tags {
+            for key in self.keysByTag.removeValue(forKey: tag) ?? [] { self.values[key] = nil }
+        }
+    }
+
+    mutating func removeAll() {
+        self.values.removeAll()
+        self.keysByTag.removeAll()
+        self.filed = 0
+    }
+}
+
+/// What one transaction has changed so far; the store forgets it from the cache once the transaction commits.
+final class ChangeLog: Sendable {
+    private let tags = Mutex(Set<CacheTag>())
+
+    /// Notes `more`; answers those not noted before.
+    func record(_ more: [CacheTag]) -> Set<CacheTag> {
+        self.tags.withLock { tags in Set(more.filter { tags.insert($0).inserted }) }
+    }
+
+    var recorded: Set<CacheTag> { self.tags.withLock { $0 } }
+}

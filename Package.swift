@@ -66,11 +66,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "FitCircleDelivery",
+            dependencies: [
+                "FitCircleCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "FitCircleEngine",
             dependencies: [
                 "FitCircleCore",
                 "FitCircleStore",
                 "FitCircleJobs",
+                "FitCircleDelivery",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -94,6 +107,8 @@ let package = Package(
             dependencies: [
                 "FitCircleAPI",
                 "FitCircleEngine",
+                "FitCircleDelivery",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "FitCircleStore",
                 "FitCircleCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -155,6 +170,7 @@ let package = Package(
                 "FitCircleCore",
                 "FitCircleStore",
                 "FitCircleEngine",
+                "FitCircleDelivery",
                 "FitCircleServer",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -188,6 +204,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ]

@@ -12,7 +12,8 @@ extension Engine {
         jwks: [IdentityProvider: any JWKSSource],
         blobs: any BlobStore,
         clock: WallClock,
-        signingKey: Data? = nil
+        signingKey: Data? = nil,
+        transports: Transports = Transports()
     ) async throws -> Engine {
         let secret: Data
         if let signingKey {
@@ -58,6 +59,7 @@ extension Engine {
             rewards: Rewards(store: store, profile: profile, clock: clock),
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
             notifications: notifications,
+            deliveries: Deliveries(store: store, transports: transports, ids: ids, clock: clock),
             circles: circles,
             boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
             reminders: ReminderPlanner(

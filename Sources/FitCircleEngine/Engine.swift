@@ -13,6 +13,7 @@ public struct Engine: Sendable {
     public var rewards: Rewards
     public var dayRollover: DayRollover
     public var notifications: Notifications
+    public var deliveries: Deliveries
     public var circles: Circles
     public var boardClosing: BoardClosing
     public var reminders: ReminderPlanner
@@ -30,6 +31,7 @@ public struct Engine: Sendable {
         rewards: Rewards,
         dayRollover: DayRollover,
         notifications: Notifications,
+        deliveries: Deliveries,
         circles: Circles,
         boardClosing: BoardClosing,
         reminders: ReminderPlanner,
@@ -46,6 +48,7 @@ public struct Engine: Sendable {
         self.rewards = rewards
         self.dayRollover = dayRollover
         self.notifications = notifications
+        self.deliveries = deliveries
         self.circles = circles
         self.boardClosing = boardClosing
         self.reminders = reminders
@@ -57,7 +60,7 @@ public struct Engine: Sendable {
 extension Engine {
     /// Every durable job this engine can run.
     public var jobHandlers: [String: JobHandler] {
-        [self.dayRollover.handlers, self.notifications.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers].reduce(into: [:]) { all, handlers in
+        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers].reduce(into: [:]) { all, handlers in
             all.merge(handlers) { first, _ in first }
         }
     }

@@ -59,8 +59,9 @@ public struct JobRunner: Sendable {
             let kept = try await self.store.transaction { tx in try await tx.completeJob(job.id, owner: self.owner, at: self.clock.now()) }
             if !kept { self.logger.warning("A job's lease expired while it ran", metadata: ["job": "\(job.id)", "kind": "\(job.kind)"]) }
         } catch {
+            let backoff = self.backoff.delay(afterAttempt: job.attempts, random: Double.random(in: 0...1))
             let retryAt = job.attempts < job.maxAttempts
-                ? self.clock.now().addingTimeInterval(self.backoff.delay(afterAttempt: job.attempts, random: Double.random(in: 0...1)))
+                ? self.clock.now().addingTimeInterval(max(backoff, (error as? RetryLater)?.after ?? 0))
                 : nil
             self.logger.warning(
                 "A job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempts)", "error": "\(error)"])

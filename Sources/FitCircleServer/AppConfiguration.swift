@@ -2,6 +2,8 @@ public import Configuration
 public import FitCircleCore
 public import FitCircleEngine
 public import FitCircleStore
+import AsyncHTTPClient
+import FitCircleDelivery
 public import Foundation
 
 /// Every setting of `fitcircle serve`, read from flags, `FITCIRCLE_*` environment variables, an optional
@@ -21,6 +23,11 @@ public struct AppConfiguration: Sendable {
     public var signingKey: Data?
     public var maxBodyBytes: Int
     public var logLevel: String
+    /// Delivery: FCM's service-account key file and base URL, the webhook's URL and secret.
+    public var fcmServiceAccount: String?
+    public var fcmBaseURL: String
+    public var webhookURL: String?
+    public var webhookSecret: String?
 
     /// - Configuration keys (environment: `FITCIRCLE_` + the key in upper snake case):
     ///   - `host` (default `127.0.0.1`), `port` (default `8080`)
@@ -34,6 +41,9 @@ public struct AppConfiguration: Sendable {
     ///   - `auth.signingKey` (secret, ≥ 32 bytes; default a random key kept in the database)
     ///   - `auth.accessTokenSeconds` (default 900), `auth.refreshTokenDays` (default 30)
     ///   - `http.maxBodyBytes` (default 6 MiB), `log.level` (default `info`)
+    ///   - `delivery.fcm.serviceAccount` (a service-account key file; none: Android and web push off),
+    ///     `delivery.fcm.baseUrl` (default `https://fcm.googleapis.com`)
+    ///   - `delivery.webhook.url`, `delivery.webhook.secret` (≥ 32 bytes; no URL: no webhook)
     public init(reader: ConfigReader, workingDirectory: URL) throws {
         self.host = reader.string(forKey: "host", default: "127.0.0.1")
         self.port = reader.int(forKey: "port", default: 8080)
@@ -66,6 +76,13 @@ public struct AppConfiguration: Sendable {
         self.signingKey = reader.string(forKey: "auth.signingKey", isSecret: true).map { Data($0.utf8) }
         self.maxBodyBytes = reader.int(forKey: "http.maxBodyBytes", default: 6 * 1024 * 1024)
         self.logLevel = reader.string(forKey: "log.level", default: "info")
+        self.fcmServiceAccount = reader.string(forKey: "delivery.fcm.serviceAccount")
+        self.fcmBaseURL = reader.string(forKey: "delivery.fcm.baseUrl", default: "https://fcm.googleapis.com")
+        self.webhookURL = reader.string(forKey: "delivery.webhook.url")
+        self.webhookSecret = reader.string(forKey: "delivery.webhook.secret", isSecret: true)
+        if self.webhookURL != nil, (self.webhookSecret?.utf8.count ?? 0) < 32 {
+            throw InvalidSetting(key: "delivery.webhook.secret", expected: "a secret of at least 32 bytes", found: "\(self.webhookSecret?.utf8.count ?? 0) bytes")
+        }
     }
 
     private static func list(_ text: String?) -> Set<String> {
@@ -82,6 +99,19 @@ public struct InvalidSetting: Error, CustomStringConvertible {
 }
 
 extension AppConfiguration {
+    /// The delivery transports that are configured (`Transports.missing` says what is off).
+    public func transports(clock: WallClock) async throws -> Transports {
+        var transports = Transports()
+        if let path = self.fcmServiceAccount {
+            let account = try FCMServiceAccount(json: Data(contentsOf: URL(fileURLWithPath: path)))
+            transports.fcm = try await FCMTransport(account: account, baseURL: self.fcmBaseURL, http: .shared, clock: clock)
+        }
+        if let url = self.webhookURL, let secret = self.webhookSecret {
+            transports.webhook = WebhookTransport(url: url, secret: Data(secret.utf8), http: .shared, clock: clock)
+        }
+        return transports
+    }
+
     /// The key sets of the sign-in providers: an https URL is fetched and cached, anything else is a file path.
     public func jwksSources(now: @escaping @Sendable () -> Date) -> [IdentityProvider: any JWKSSource] {
         func source(_ location: String) -> any JWKSSource {

@@ -77,6 +77,7 @@ public func withTestApp<Result: Sendable>(
     providerSignIn: Bool = true,
     clock: TestClock = TestClock(),
     maxBodyBytes: Int = 6 * 1024 * 1024,
+    transports: Transports = Transports(),
     _ body: @Sendable (TestApp) async throws -> Result
 ) async throws -> Result {
     let profile = try RuleProfileLoader.load(named: profileName, from: profilesDirectory)
@@ -97,7 +98,8 @@ public func withTestApp<Result: Sendable>(
             ),
             jwks: [.google: google.jwksSource, .apple: apple.jwksSource],
             blobs: blobs,
-            clock: clock.wallClock
+            clock: clock.wallClock,
+            transports: transports
         )
         let router = try buildRouter(engine: engine, store: store, maxBodyBytes: maxBodyBytes)
         let app = Application(router: router, logger: Logger(label: "tests"))

@@ -24,6 +24,10 @@ struct Serve: AsyncParsableCommand {
         let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
         try await runtime.withStore { store in
             try await store.migrate(now: runtime.clock.now())
+            let transports = try await configuration.transports(clock: runtime.clock)
+            if !transports.missing.isEmpty {
+                runtime.logger.notice("Delivery channels off (not configured)", metadata: ["fitcircle.delivery.off": "\(transports.missing)"])
+            }
             let engine = try await Engine.make(
                 store: store,
                 profile: profile,
@@ -31,7 +35,8 @@ struct Serve: AsyncParsableCommand {
                 jwks: configuration.jwksSources(now: runtime.clock.now),
                 blobs: LocalDiskBlobStore(directory: configuration.blobsDirectory),
                 clock: runtime.clock,
-                signingKey: configuration.signingKey
+                signingKey: configuration.signingKey,
+                transports: transports
             )
             if self.demo, try await DemoData.seed(engine, now: runtime.clock.now()) {
                 runtime.logger.info("Seeded the demo accounts", metadata: ["fitcircle.demo": "\(DemoData.accounts.map(\.email))"])

@@ -97,7 +97,7 @@ public struct Notifications: Sendable {
         return try await self.notify(NotificationCandidate(type: type, dedupeKey: key, data: data), to: user)
     }
 
-    /// The job handlers of notifications that exist so far (the transports add `deliver`).
+    /// The job handlers of deciding (`Deliveries` runs `deliver`).
     public var handlers: [String: JobHandler] {
         [
             Self.redecide: { job in try await self.decideAgain(job) },
@@ -125,7 +125,7 @@ public struct Notifications: Sendable {
             dedupeKey: "raise:\(user):\(candidate.dedupeKey)", runAt: now, maxAttempts: 8)
     }
 
-    private struct Reference: Codable {
+    struct Reference: Codable {
         var user: String
         var notification: String
         var channel: String?
@@ -186,7 +186,7 @@ public struct Notifications: Sendable {
             record.channels = channels
             for channel in channels where channel != .inApp {
                 jobs.append(try self.job(Self.deliver, for: Reference(user: user.id.rawValue, notification: id.rawValue, channel: channel.rawValue),
-                                         key: "deliver:\(id):\(channel.rawValue)", at: now))
+                                         key: "deliver:\(id):\(channel.rawValue)", at: now, attempts: Deliveries.attempts))
             }
         case .deferUntil(let instant, let reason):
             record.status = .deferred
@@ -200,10 +200,10 @@ public struct Notifications: Sendable {
         return (record, jobs)
     }
 
-    private func job(_ kind: String, for reference: Reference, key: String, at: Date) throws -> JobRecord {
+    private func job(_ kind: String, for reference: Reference, key: String, at: Date, attempts: Int = 8) throws -> JobRecord {
         JobRecord(
             id: self.ids.make(JobRecord.self).rawValue, kind: kind, payload: String(decoding: try JSONEncoder().encode(reference), as: UTF8.self),
-            dedupeKey: key, runAt: at, maxAttempts: 8)
+            dedupeKey: key, runAt: at, maxAttempts: attempts)
     }
 
     // MARK: History and inbox

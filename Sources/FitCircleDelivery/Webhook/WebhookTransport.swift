@@ -1,0 +1,46 @@
+public import AsyncHTTPClient
+import Crypto
+public import FitCircleCore
+public import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// For apps that deliver notifications themselves: one `POST` of the notification as JSON per
+/// notification, signed so the app can tell it came from this server and is fresh:
+/// `FitCircle-Timestamp: <unix seconds>` and `FitCircle-Signature: v1=<hex HMAC-SHA256 of
+/// "<timestamp>.<body>" under the shared secret>` (the receiver recomputes it and refuses old timestamps).
+public final class WebhookTransport: Sendable {
+    private let url: String
+    private let secret: SymmetricKey
+    private let call: ProviderCall
+    private let clock: WallClock
+
+    public init(url: String, secret: Data, http: HTTPClient, clock: WallClock) {
+        self.url = url
+        self.secret = SymmetricKey(data: secret)
+        self.call = ProviderCall(provider: "webhook", http: http, timeout: .seconds(10))
+        self.clock = clock
+    }
+
+    public func send(_ body: Data) async -> DeliveryAttempt {
+        await self.call.attempt {
+            let timestamp = String(Int(self.clock.now().timeIntervalSince1970))
+            var request = HTTPClientRequest(url: self.url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "FitCircle-Timestamp", value: timestamp)
+            request.headers.add(name: "FitCircle-Signature", value: "v1=" + Self.signature(of: body, at: timestamp, with: self.secret))
+            request.body = .bytes(ByteBuffer(bytes: body))
+            return request
+        } classify: { response in
+            ProviderAnswer.http(status: response.status, retryAfter: ProviderAnswer.retryAfter(response.headers.first(name: "Retry-After"), now: self.clock.now()))
+        }
+    }
+
+    /// The hex HMAC-SHA256 of `<timestamp>.<body>`.
+    static func signature(of body: Data, at timestamp: String, with secret: SymmetricKey) -> String {
+        var signed = Data("\(timestamp).".utf8)
+        signed.append(body)
+        return HMAC<SHA256>.authenticationCode(for: signed, using: secret).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,177 @@
+public import FitCircleCore
+public import FitCircleDelivery
+public import FitCircleJobs
+public import FitCircleStore
+public import Foundation
+
+/// The providers this server hands notifications to; each is optional, and a channel without one is off
+/// (the server says so when it starts).
+public struct Transports: Sendable {
+    public var fcm: FCMTransport?
+    public var webhook: WebhookTransport?
+
+    public init(fcm: FCMTransport? = nil, webhook: WebhookTransport? = nil) {
+        self.fcm = fcm
+        self.webhook = webhook
+    }
+
+    /// What is off, in words, for the start-up log.
+    public var missing: [String] {
+        var missing: [String] = ["APNs (iOS push)", "email"]
+        if self.fcm == nil { missing.append("FCM (Android and web push)") }
+        if self.webhook == nil { missing.append("the webhook") }
+        return missing
+    }
+}
+
+/// Runs the outbox (`notification.deliver`, one job per notification and channel): one attempt per target
+/// (each of the user's active devices, and the webhook when there is one), every attempt logged with the
+/// provider's answer, device tokens kept honest, and what the provider says may work later retried (the
+/// job: up to 3 more times, with growing waits, never before a `Retry-After`). A retry tries again only the
+/// targets still open, so no device gets a message twice.
+public struct Deliveries: Sendable {
+    let store: Store
+    let transports: Transports
+    let ids: IDGenerator
+    let clock: WallClock
+
+    /// A delivery job's tries: the first and up to 3 retries.
+    public static let attempts = 4
+    /// APNs `BadDeviceToken` this many times in a row deactivates the device (once may be a sandbox mix-up).
+    public static let suspectLimit = 2
+    /// Devices no delivery reached for this long are deactivated (before the next delivery to their user).
+    public static let unusedDeviceLifetime: TimeInterval = 270 * 86_400
+
+    public init(store: Store, transports: Transports, ids: IDGenerator, clock: WallClock) {
+        self.store = store
+        self.transports = transports
+        self.ids = ids
+        self.clock = clock
+    }
+
+    public var handlers: [String: JobHandler] {
+        [Notifications.deliver: { job in try await self.deliver(job) }]
+    }
+
+    /// Someone a notification goes to on one channel.
+    enum Target: Sendable {
+        case device(PushDevice)
+        case webhook
+        /// A channel this server has no transport for: logged, never retried.
+        case unserved(String, reason: String)
+
+        var name: String {
+            switch self {
+            case .device(let device): device.id.rawValue
+            case .webhook: "webhook"
+            case .unserved(let name, _): name
+            }
+        }
+    }
+
+    func deliver(_ job: JobRecord) async throws {
+        let reference = try JSONDecoder().decode(Notifications.Reference.self, from: Data(job.payload.utf8))
+        let (user, id) = (User.ID(reference.user), NotificationRecord.ID(reference.notification))
+        let channel = reference.channel.flatMap(NotificationChannel.init(rawValue:)) ?? .push
+        let cutoff = self.clock.now().addingTimeInterval(-Self.unusedDeviceLifetime)
+        let found = try await self.store.transaction { tx -> (NotificationRecord, [PushDevice], [DeliveryAttemptRecord])? in
+            guard let record = try await tx.notification(id, of: user) else { return nil }
+            _ = try await tx.expireDevices(of: user, unusedSince: cutoff)
+            return (record, try await tx.activeDevices(of: user), try await tx.deliveryAttempts(of: id))
+        }
+        guard let (record, devices, earlier) = found, record.status == .sent else { return }
+        let settled = Set(earlier.filter { $0.channel == channel && $0.settles }.map(\.target))
+        let tries = Dictionary(grouping: earlier.filter { $0.channel == channel }, by: \.target).mapValues(\.count)
+        var tried: [(Target, DeliveryAttempt)] = []
+        for target in self.targets(of: channel, devices: devices) where !settled.contains(target.name) {
+            tried.append((target, await self.send(record, of: user, to: target, devices: devices)))
+        }
+        let (now, results) = (self.clock.now(), tried)
+        try await self.store.transaction { tx in
+            for (target, attempt) in results {
+                try await tx.insert(
+                    DeliveryAttemptRecord(
+                        id: self.ids.make(DeliveryAttemptRecord.self).rawValue, notification: id, channel: channel, target: target.name,
+                        provider: attempt.provider, attempt: (tries[target.name] ?? 0) + 1, outcome: attempt.outcome.name, reason: attempt.outcome.reason,
+                        status: attempt.status, latencyMilliseconds: attempt.latencyMilliseconds, attemptedAt: now))
+                guard case .device(let device) = target else { continue }
+                switch attempt.outcome {
+                case .delivered: try await tx.deviceReached(device.id, at: now)
+                case .targetDead(let reason): try await tx.deactivateDevice(device.id, reason: reason)
+                case .targetSuspect(let reason):
+                    if try await tx.suspectDevice(device.id) >= Self.suspectLimit { try await tx.deactivateDevice(device.id, reason: reason) }
+                case .retryable, .permanent: break
+                }
+            }
+        }
+        let retryable = results.compactMap { _, attempt -> (reason: String, after: TimeInterval?)? in
+            guard case .retryable(let reason, let after) = attempt.outcome else { return nil }
+            return (reason, after)
+        }
+        if !retryable.isEmpty {
+            throw RetryLater(reason: retryable.map(\.reason).joined(separator: "; "), after: retryable.compactMap(\.after).max())
+        }
+    }
+
+    private func targets(of channel: NotificationChannel, devices: [PushDevice]) -> [Target] {
+        switch channel {
+        case .push:
+            let devices: [Target] = devices.map { device in
+                switch device.platform {
+                case .ios: .unserved(device.id.rawValue, reason: "APNs is not configured")
+                case .android, .web: self.transports.fcm == nil ? .unserved(device.id.rawValue, reason: "FCM is not configured") : .device(device)
+                }
+            }
+            return devices + (self.transports.webhook == nil ? [] : [.webhook])
+        case .email: return [.unserved("email", reason: "email is not configured")]
+        case .inApp: return []
+        }
+    }
+
+    private func send(_ record: NotificationRecord, of user: User.ID, to target: Target, devices: [PushDevice]) async -> DeliveryAttempt {
+        switch target {
+        case .device(let device):
+            let message = PushMessage(title: record.title, body: record.body, type: record.type, deepLink: record.deepLink, collapseID: record.type)
+            // Targets are only devices whose platform has a transport (`targets`).
+            return await self.transports.fcm!.send(message, to: device.token)
+        case .webhook:
+            let body = (try? JSONEncoder().encode(WebhookNotification(record, of: user, devices: devices))) ?? Data()
+            return await self.transports.webhook!.send(body)
+        case .unserved(_, let reason):
+            return DeliveryAttempt(provider: "none", outcome: .permanent(reason: reason), status: nil, latencyMilliseconds: 0)
+        }
+    }
+
+}
+
+/// What the webhook receives: the notification, and the user's active devices for apps that push themselves.
+struct WebhookNotification: Encodable {
+    struct Device: Encodable {
+        var platform: String
+        var token: String
+        var environment: String
+    }
+    var id: String
+    var userId: String
+    var type: String
+    var title: String
+    var body: String
+    var deepLink: String?
+    var data: [String: String]
+    var critical: Bool
+    var decidedAt: Date
+    var devices: [Device]
+
+    init(_ record: NotificationRecord, of user: User.ID, devices: [PushDevice]) {
+        self.id = record.id.rawValue
+        self.userId = user.rawValue
+        self.type = record.type
+        self.title = record.title
+        self.body = record.body
+        self.deepLink = record.deepLink
+        self.data = record.data
+        self.critical = record.critical
+        self.decidedAt = record.decidedAt
+        self.devices = devices.map { Device(platform: $0.platform.rawValue, token: $0.token, environment: $0.environment.rawValue) }
+    }
+}

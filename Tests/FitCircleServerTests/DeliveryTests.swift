@@ -1,0 +1,186 @@
+import Crypto
+import FitCircleCore
+import FitCircleDelivery
+import FitCircleEngine
+import FitCircleJobs
+import FitCircleStore
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+
+/// The outbox delivered through FCM HTTP v1 against a fake FCM and OAuth endpoint on loopback (issue 8):
+/// the spec's payload, every answer classified and logged, dead tokens dropped, retries that honour
+/// Retry-After and give up after three, an expired access token replaced.
+struct DeliveryTests {
+    /// Runs `body` with FCM configured against a fake, and an onboarded user (Europe/Paris, 13:00 there)
+    /// with one Android device.
+    static func withFCM(
+        _ backend: Backend, _ body: @Sendable (TestApp, FakeFCM, _ user: String) async throws -> Void
+    ) async throws {
+        let clock = TestClock()
+        try await FakeFCM.run(now: { clock.now }) { fcm in
+            let transports = Transports(fcm: try await FCMTransport(account: fcm.account, baseURL: fcm.baseURL, http: .shared, clock: clock.wallClock))
+            try await withTestApp(backend, clock: clock, transports: transports) { app async throws in
+                let token = try await app.onboardedUser()
+                let device = try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "android", "token": "android-1"])
+                #expect(device.status == .created, "\(device.text)")
+                try await body(app, fcm, try await NotificationLogTests.anaID(app))
+            }
+        }
+    }
+
+    /// Runs the due jobs (a retry is due only once the clock reaches it).
+    static func runJobs(_ app: TestApp) async throws {
+        let runner = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        while try await runner.runDue(limit: 50) > 0 {}
+    }
+
+    static func attempts(_ app: TestApp, _ notification: String) async throws -> [DeliveryAttemptRecord] {
+        try await app.store.read { tx in try await tx.deliveryAttempts(of: NotificationRecord.ID(notification)) }
+    }
+
+    static func deliverJob(_ app: TestApp, _ notification: String) async throws -> JobRecord {
+        try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: "deliver:\(notification):push") })
+    }
+
+    @Test(arguments: Backend.available)
+    func aPushGoesToFCMWithTheSpecsPayloadAndIsLogged(_ backend: Backend) async throws {
+        try await Self.withFCM(backend) { app, fcm, _ in
+            let sent = try await NotificationLogTests.send(app, "daily_checkin_reminder")
+            let id = try #require(sent["id"] as? String)
+            try await Self.runJobs(app)
+            let logged = try await Self.attempts(app, id)
+            let received = try #require(fcm.received.first, "attempts: \(logged.map { "\($0.outcome) \($0.reason ?? "")" })")
+            #expect(fcm.received.count == 1)
+            #expect(received.registrationToken == "android-1")
+            #expect(received.title == sent["title"] as? String && received.body == "⏰ Complete your check-in to keep your 14-day streak alive!")
+            #expect(received.data == ["type": "daily_checkin_reminder", "deep_link": try #require(sent["deepLink"] as? String)])
+            #expect(received.androidPriority == "high")
+            let attempts = try await Self.attempts(app, id)
+            #expect(attempts.map(\.outcome) == ["delivered"] && attempts.first?.provider == "fcm" && attempts.first?.status == 200)
+            #expect(try await Self.deliverJob(app, id).status == .done)
+            #expect(fcm.tokensIssued == 1)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func anUnregisteredTokenIsDeactivatedAtOnceAndNeverUsedAgain(_ backend: Backend) async throws {
+        try await Self.withFCM(backend) { app, fcm, user in
+            fcm.script("android-1", [FakeFCM.Answer(404, "UNREGISTERED")])
+            let first = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String)
+            try await Self.runJobs(app)
+            #expect(try await Self.attempts(app, first).map(\.outcome) == ["target_dead"])
+            #expect(try await app.store.read { tx in try await tx.activeDevices(of: User.ID(user)) }.isEmpty)
+            #expect(try await Self.deliverJob(app, first).status == .done)
+
+            // Another notification the same day (a critical type, so no cap stands in the way) goes nowhere.
+            let second = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
+            #expect(second["status"] as? String == "sent")
+            try await Self.runJobs(app)
+            #expect(fcm.received.count == 1)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aTooManyRequestsAnswerIsRetriedNoSoonerThanItsRetryAfter(_ backend: Backend) async throws {
+        try await Self.withFCM(backend) { app, fcm, _ in
+            fcm.script("android-1", [FakeFCM.Answer(429, "QUOTA_EXCEEDED", retryAfter: "120")])
+            let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
+            let start = app.clock.now
+            try await Self.runJobs(app)
+            let waiting = try await Self.deliverJob(app, id)
+            #expect(waiting.status == .pending && waiting.runAt == start.addingTimeInterval(120))
+            app.clock.advance(by: 119)
+            try await Self.runJobs(app)
+            #expect(fcm.received.count == 1)
+            app.clock.advance(by: 1)
+            try await Self.runJobs(app)
+            #expect(fcm.received.count == 2)
+            #expect(try await Self.attempts(app, id).map(\.outcome) == ["retryable", "delivered"])
+            #expect(try await Self.attempts(app, id).map(\.attempt) == [1, 2])
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func serverErrorsAreRetriedThreeTimesWithGrowingWaitsThenGivenUp(_ backend: Backend) async throws {
+        try await Self.withFCM(backend) { app, fcm, _ in
+            fcm.script("android-1", Array(repeating: FakeFCM.Answer(500), count: 5))
+            let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
+            var waits: [TimeInterval] = []
+            for _ in 0..<4 {
+                try await Self.runJobs(app)
+                let job = try await Self.deliverJob(app, id)
+                if job.status == .pending {
+                    waits.append(job.runAt.timeIntervalSince(app.clock.now))
+                    app.clock.set(job.runAt.addingTimeInterval(1))
+                }
+            }
+            #expect(fcm.received.count == 4)
+            #expect(try await Self.deliverJob(app, id).status == .failed)
+            #expect(waits.count == 3 && waits == waits.sorted() && Set(waits).count == 3, "waits: \(waits)")
+            #expect(try await Self.attempts(app, id).map(\.outcome) == Array(repeating: "retryable", count: 4))
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aRefusedAccessTokenIsReplacedAndTheMessageSent(_ backend: Backend) async throws {
+        try await Self.withFCM(backend) { app, fcm, _ in
+            _ = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")
+            try await Self.runJobs(app)
+            fcm.revokeAccessTokens()
+            let second = try #require(try await NotificationLogTests.send(app, "challenge_milestone", key: "two")["id"] as? String)
+            try await Self.runJobs(app)
+            #expect(fcm.received.count == 2)
+            #expect(fcm.tokensIssued == 2)
+            #expect(try await Self.attempts(app, second).filter { $0.channel == .push }.map(\.outcome) == ["delivered"])
+        }
+    }
+
+    /// An app that delivers itself gets each push notification by webhook, signed with the shared secret
+    /// over the timestamp and the body; a 503 is retried. A device with no transport is logged as such.
+    @Test(arguments: Backend.available)
+    func theWebhookGetsEachPushNotificationSignedAndRetriedAfterA503(_ backend: Backend) async throws {
+        let received = Mutex<[(headers: HTTPFields, body: Data)]>([])
+        let answers = Mutex<[HTTPResponse.Status]>([.serviceUnavailable])
+        let router = Router()
+        router.post("/hook") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 16)
+            received.withLock { $0.append((request.headers, Data(body.readableBytesView))) }
+            return Response(status: answers.withLock { $0.isEmpty ? .noContent : $0.removeFirst() })
+        }
+        try await Application(router: router, logger: Logger(label: "fake-webhook")).test(.live) { client in
+            let (clock, secret) = (TestClock(), Data(repeating: 7, count: 32))
+            let webhook = WebhookTransport(url: "http://127.0.0.1:\(client.port!)/hook", secret: secret, http: .shared, clock: clock.wallClock)
+            try await withTestApp(backend, clock: clock, transports: Transports(webhook: webhook)) { app async throws in
+                let token = try await app.onboardedUser()
+                _ = try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "android", "token": "android-1"])
+                let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
+                try await Self.runJobs(app)
+                app.clock.set(try await Self.deliverJob(app, id).runAt.addingTimeInterval(1))
+                try await Self.runJobs(app)
+
+                let deliveries = received.withLock { $0 }
+                #expect(deliveries.count == 2)
+                for (headers, body) in deliveries {
+                    let timestamp = try #require(headers[HTTPField.Name("FitCircle-Timestamp")!])
+                    var signed = Data("\(timestamp).".utf8)
+                    signed.append(body)
+                    let expected = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: secret)).map { String(format: "%02x", $0) }.joined()
+                    #expect(headers[HTTPField.Name("FitCircle-Signature")!] == "v1=\(expected)")
+                    let json = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+                    #expect(json["id"] as? String == id && json["type"] as? String == "daily_checkin_reminder")
+                    #expect((json["devices"] as? [[String: Any]])?.first?["token"] as? String == "android-1")
+                }
+                let attempts = try await Self.attempts(app, id)
+                #expect(attempts.filter { $0.target == "webhook" }.map(\.outcome) == ["retryable", "delivered"])
+                #expect(attempts.filter { $0.target != "webhook" }.map { "\($0.outcome): \($0.reason ?? "")" } == ["permanent: FCM is not configured"])
+            }
+        }
+    }
+}

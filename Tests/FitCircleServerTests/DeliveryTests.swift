@@ -66,6 +66,11 @@ struct DeliveryTests {
             #expect(attempts.map(\.outcome) == ["delivered"] && attempts.first?.provider == "fcm" && attempts.first?.status == 200)
             #expect(try await Self.deliverJob(app, id).status == .done)
             #expect(fcm.tokensIssued == 1)
+            // The attempt shows in the notification's "why".
+            let why = try await app.request(.get, "/api/notifications/\(id)/why", token: try #require(app.devSignIn()["accessToken"] as? String)).jsonObject()
+            let delivery = try #require((why["deliveries"] as? [[String: Any]])?.first)
+            #expect(delivery["outcome"] as? String == "delivered" && delivery["provider"] as? String == "fcm" && delivery["status"] as? Int == 200)
+            #expect(delivery["channel"] as? String == "push" && delivery["attempt"] as? Int == 1)
         }
     }
 

@@ -113,6 +113,11 @@ public struct Deliveries: Sendable {
         }
     }
 
+    /// The notification's delivery attempts, oldest first (its owner's check is `Notifications.notification`).
+    public func attempts(of notification: NotificationRecord.ID) async throws -> [DeliveryAttemptRecord] {
+        try await self.store.read { tx in try await tx.deliveryAttempts(of: notification) }
+    }
+
     private func targets(of channel: NotificationChannel, devices: [PushDevice]) -> [Target] {
         switch channel {
         case .push:

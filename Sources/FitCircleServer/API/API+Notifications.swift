@@ -63,7 +63,8 @@ extension API {
 
     func getNotificationWhy(_ input: Operations.GetNotificationWhy.Input) async throws -> Operations.GetNotificationWhy.Output {
         let record = try await self.engine.notifications.notification(NotificationRecord.ID(input.path.id), of: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(notification: .init(record), trail: record.trail))))
+        let attempts = try await self.engine.deliveries.attempts(of: record.id)
+        return .ok(.init(body: .json(.init(notification: .init(record), trail: record.trail, deliveries: attempts.map(Components.Schemas.DeliveryAttempt.init)))))
     }
 
     func markNotification(_ input: Operations.MarkNotification.Input) async throws -> Operations.MarkNotification.Output {

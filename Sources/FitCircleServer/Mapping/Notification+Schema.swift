@@ -1,5 +1,6 @@
 import FitCircleAPI
 import FitCircleCore
+import FitCircleStore
 
 extension Components.Schemas.NotificationPreferences {
     init(_ preferences: NotificationPreferences, catalog: NotificationCatalog) {
@@ -70,5 +71,14 @@ extension Components.Schemas.Notification {
             status: .init(rawValue: record.status.rawValue)!, reason: record.reason,
             channels: record.channels.map { .init(rawValue: $0.rawValue)! }, date: record.date.iso, decidedAt: record.decidedAt,
             deliverAt: record.deliverAt, readAt: record.readAt, openedAt: record.openedAt, actionAt: record.actionAt)
+    }
+}
+
+extension Components.Schemas.DeliveryAttempt {
+    init(_ attempt: DeliveryAttemptRecord) {
+        self.init(
+            channel: .init(rawValue: attempt.channel.rawValue)!, target: attempt.target, provider: attempt.provider, attempt: attempt.attempt,
+            outcome: .init(rawValue: attempt.outcome)!, reason: attempt.reason, status: attempt.status, latencyMs: attempt.latencyMilliseconds,
+            attemptedAt: attempt.attemptedAt)
     }
 }

@@ -4,6 +4,7 @@ import FitCircleTesting
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import Testing
 
 /// An acknowledged event survives `kill -9` of the server process: the real `fitcircle` binary is started,
@@ -19,6 +20,8 @@ struct CrashDurabilityTests {
         let process: Process
         let port: Int
 
+        private static let launching = Mutex(())
+
         static func start(database: String) async throws -> Server {
             let port = Int.random(in: 20_000..<40_000)
             let process = Process()
@@ -29,7 +32,9 @@ struct CrashDurabilityTests {
             ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            // One launch at a time: Foundation's `Process.run` crashed (SIGSEGV in its memmove) when two
+            // suites started servers at the same moment.
+            try Self.launching.withLock { _ in try process.run() }
             let server = Server(process: process, port: port)
             for _ in 0..<100 {
                 if (try? await server.get("/healthz").0) == 200 { return server }

@@ -82,6 +82,8 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         store: store, profile: profile, auth: AuthConfiguration(devLogin: true), jwks: [:],
         blobs: LocalDiskBlobStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs")), clock: clock)
     let router = try buildRouter(engine: engine, store: store)
+    // As `serve` does: on PostgreSQL the node authenticates from memory only while it hears the others.
+    group.addTask { await engine.circles.events.listen(to: store, logger: logger) }
     let port = 18_000 + Int.random(in: 0..<1000)
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
     group.addTask { try await app.runService(gracefulShutdownSignals: []) }

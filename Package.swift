@@ -35,6 +35,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.0"..<"5.0.0"),
+        // Already built for async-http-client and jwt-kit; named here for the tests' fake providers.
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.0"),
     ],
     targets: [
@@ -160,6 +164,11 @@ let package = Package(
             path: "Benchmarks/BoardBenchmark"
         ),
         .executableTarget(
+            name: "APNsBenchmark",
+            dependencies: ["FitCircleTesting", "FitCircleDelivery", "FitCircleCore", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Benchmarks/APNsBenchmark"
+        ),
+        .executableTarget(
             name: "PlanningBenchmark",
             dependencies: ["FitCircleEngine", "FitCircleStore", "FitCircleCore", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/PlanningBenchmark"
@@ -174,6 +183,15 @@ let package = Package(
                 "FitCircleServer",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

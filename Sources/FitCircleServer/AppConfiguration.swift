@@ -23,7 +23,14 @@ public struct AppConfiguration: Sendable {
     public var signingKey: Data?
     public var maxBodyBytes: Int
     public var logLevel: String
-    /// Delivery: FCM's service-account key file and base URL, the webhook's URL and secret.
+    /// Delivery: APNs's key file, key id, team, topic and hosts; FCM's service-account key file and base
+    /// URL; the webhook's URL and secret.
+    public var apnsKey: String?
+    public var apnsKeyID: String?
+    public var apnsTeamID: String?
+    public var apnsTopic: String?
+    public var apnsProductionURL: String
+    public var apnsSandboxURL: String
     public var fcmServiceAccount: String?
     public var fcmBaseURL: String
     public var webhookURL: String?
@@ -41,6 +48,10 @@ public struct AppConfiguration: Sendable {
     ///   - `auth.signingKey` (secret, ≥ 32 bytes; default a random key kept in the database)
     ///   - `auth.accessTokenSeconds` (default 900), `auth.refreshTokenDays` (default 30)
     ///   - `http.maxBodyBytes` (default 6 MiB), `log.level` (default `info`)
+    ///   - `delivery.apns.key` (the `.p8` key file; none: iOS push off), `delivery.apns.keyId`,
+    ///     `delivery.apns.teamId`, `delivery.apns.topic` (the app's bundle id; all three required with a key),
+    ///     `delivery.apns.productionUrl` (default `https://api.push.apple.com`),
+    ///     `delivery.apns.sandboxUrl` (default `https://api.sandbox.push.apple.com`)
     ///   - `delivery.fcm.serviceAccount` (a service-account key file; none: Android and web push off),
     ///     `delivery.fcm.baseUrl` (default `https://fcm.googleapis.com`)
     ///   - `delivery.webhook.url`, `delivery.webhook.secret` (≥ 32 bytes; no URL: no webhook)
@@ -76,6 +87,18 @@ public struct AppConfiguration: Sendable {
         self.signingKey = reader.string(forKey: "auth.signingKey", isSecret: true).map { Data($0.utf8) }
         self.maxBodyBytes = reader.int(forKey: "http.maxBodyBytes", default: 6 * 1024 * 1024)
         self.logLevel = reader.string(forKey: "log.level", default: "info")
+        self.apnsKey = reader.string(forKey: "delivery.apns.key")
+        self.apnsKeyID = reader.string(forKey: "delivery.apns.keyId")
+        self.apnsTeamID = reader.string(forKey: "delivery.apns.teamId")
+        self.apnsTopic = reader.string(forKey: "delivery.apns.topic")
+        self.apnsProductionURL = reader.string(forKey: "delivery.apns.productionUrl", default: "https://api.push.apple.com")
+        self.apnsSandboxURL = reader.string(forKey: "delivery.apns.sandboxUrl", default: "https://api.sandbox.push.apple.com")
+        if self.apnsKey != nil {
+            for (key, value) in [("delivery.apns.keyId", self.apnsKeyID), ("delivery.apns.teamId", self.apnsTeamID), ("delivery.apns.topic", self.apnsTopic)]
+            where value?.isEmpty ?? true {
+                throw InvalidSetting(key: key, expected: "a value, since delivery.apns.key is set", found: value ?? "")
+            }
+        }
         self.fcmServiceAccount = reader.string(forKey: "delivery.fcm.serviceAccount")
         self.fcmBaseURL = reader.string(forKey: "delivery.fcm.baseUrl", default: "https://fcm.googleapis.com")
         self.webhookURL = reader.string(forKey: "delivery.webhook.url")
@@ -102,6 +125,12 @@ extension AppConfiguration {
     /// The delivery transports that are configured (`Transports.missing` says what is off).
     public func transports(clock: WallClock) async throws -> Transports {
         var transports = Transports()
+        if let path = self.apnsKey, let keyID = self.apnsKeyID, let teamID = self.apnsTeamID, let topic = self.apnsTopic {
+            let key = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+            transports.apns = try await APNsTransport(
+                credentials: APNsCredentials(privateKey: key, keyID: keyID, teamID: teamID, topic: topic), productionURL: self.apnsProductionURL,
+                sandboxURL: self.apnsSandboxURL, http: .shared, clock: clock)
+        }
         if let path = self.fcmServiceAccount {
             let account = try FCMServiceAccount(json: Data(contentsOf: URL(fileURLWithPath: path)))
             transports.fcm = try await FCMTransport(account: account, baseURL: self.fcmBaseURL, http: .shared, clock: clock)

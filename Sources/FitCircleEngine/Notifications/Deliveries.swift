@@ -7,17 +7,20 @@ public import Foundation
 /// The providers this server hands notifications to; each is optional, and a channel without one is off
 /// (the server says so when it starts).
 public struct Transports: Sendable {
+    public var apns: APNsTransport?
     public var fcm: FCMTransport?
     public var webhook: WebhookTransport?
 
-    public init(fcm: FCMTransport? = nil, webhook: WebhookTransport? = nil) {
+    public init(apns: APNsTransport? = nil, fcm: FCMTransport? = nil, webhook: WebhookTransport? = nil) {
+        self.apns = apns
         self.fcm = fcm
         self.webhook = webhook
     }
 
     /// What is off, in words, for the start-up log.
     public var missing: [String] {
-        var missing: [String] = ["APNs (iOS push)", "email"]
+        var missing: [String] = ["email"]
+        if self.apns == nil { missing.append("APNs (iOS push)") }
         if self.fcm == nil { missing.append("FCM (Android and web push)") }
         if self.webhook == nil { missing.append("the webhook") }
         return missing
@@ -74,17 +77,17 @@ public struct Deliveries: Sendable {
         let (user, id) = (User.ID(reference.user), NotificationRecord.ID(reference.notification))
         let channel = reference.channel.flatMap(NotificationChannel.init(rawValue:)) ?? .push
         let cutoff = self.clock.now().addingTimeInterval(-Self.unusedDeviceLifetime)
-        let found = try await self.store.transaction { tx -> (NotificationRecord, [PushDevice], [DeliveryAttemptRecord])? in
+        let found = try await self.store.transaction { tx -> (NotificationRecord, [PushDevice], [DeliveryAttemptRecord], unread: Int)? in
             guard let record = try await tx.notification(id, of: user) else { return nil }
             _ = try await tx.expireDevices(of: user, unusedSince: cutoff)
-            return (record, try await tx.activeDevices(of: user), try await tx.deliveryAttempts(of: id))
+            return (record, try await tx.activeDevices(of: user), try await tx.deliveryAttempts(of: id), try await tx.unreadCount(of: user))
         }
-        guard let (record, devices, earlier) = found, record.status == .sent else { return }
+        guard let (record, devices, earlier, unread) = found, record.status == .sent else { return }
         let settled = Set(earlier.filter { $0.channel == channel && $0.settles }.map(\.target))
         let tries = Dictionary(grouping: earlier.filter { $0.channel == channel }, by: \.target).mapValues(\.count)
         var tried: [(Target, DeliveryAttempt)] = []
         for target in self.targets(of: channel, devices: devices) where !settled.contains(target.name) {
-            tried.append((target, await self.send(record, of: user, to: target, devices: devices)))
+            tried.append((target, await self.send(record, of: user, to: target, devices: devices, badge: unread)))
         }
         let (now, results) = (self.clock.now(), tried)
         try await self.store.transaction { tx in
@@ -123,7 +126,7 @@ public struct Deliveries: Sendable {
         case .push:
             let devices: [Target] = devices.map { device in
                 switch device.platform {
-                case .ios: .unserved(device.id.rawValue, reason: "APNs is not configured")
+                case .ios: self.transports.apns == nil ? .unserved(device.id.rawValue, reason: "APNs is not configured") : .device(device)
                 case .android, .web: self.transports.fcm == nil ? .unserved(device.id.rawValue, reason: "FCM is not configured") : .device(device)
                 }
             }
@@ -133,12 +136,20 @@ public struct Deliveries: Sendable {
         }
     }
 
-    private func send(_ record: NotificationRecord, of user: User.ID, to target: Target, devices: [PushDevice]) async -> DeliveryAttempt {
+    /// A push is worth showing for a day; after that the provider drops it rather than deliver it late.
+    static let pushLifetime: TimeInterval = 86_400
+
+    private func send(_ record: NotificationRecord, of user: User.ID, to target: Target, devices: [PushDevice], badge: Int) async -> DeliveryAttempt {
         switch target {
         case .device(let device):
-            let message = PushMessage(title: record.title, body: record.body, type: record.type, deepLink: record.deepLink, collapseID: record.type)
+            let message = PushMessage(
+                title: record.title, body: record.body, type: record.type, deepLink: record.deepLink, badge: badge, collapseID: record.type,
+                expiresAt: (record.deliverAt ?? record.decidedAt).addingTimeInterval(Self.pushLifetime))
             // Targets are only devices whose platform has a transport (`targets`).
-            return await self.transports.fcm!.send(message, to: device.token)
+            switch device.platform {
+            case .ios: return await self.transports.apns!.send(message, to: device.token, in: device.environment)
+            case .android, .web: return await self.transports.fcm!.send(message, to: device.token)
+            }
         case .webhook:
             let body = (try? JSONEncoder().encode(WebhookNotification(record, of: user, devices: devices))) ?? Data()
             return await self.transports.webhook!.send(body)

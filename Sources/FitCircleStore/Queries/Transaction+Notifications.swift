@@ -37,7 +37,7 @@ extension Transaction {
             VALUES (\(bind: device.id.rawValue), \(bind: user.rawValue), \(bind: device.platform.rawValue), \(bind: device.token),
                 \(bind: device.environment.rawValue), TRUE, \(bind: device.registeredAt))
             ON CONFLICT (platform, token) DO UPDATE SET user_id = excluded.user_id, environment = excluded.environment, active = TRUE,
-                registered_at = excluded.registered_at
+                registered_at = excluded.registered_at, suspect_count = 0, deactivated_reason = NULL
             RETURNING *
             """
         ).first()
@@ -54,6 +54,13 @@ extension Transaction {
     public func activeDevices(of user: User.ID) async throws -> [PushDevice] {
         try await self.sql.raw("SELECT * FROM push_devices WHERE user_id = \(bind: user.rawValue) AND active ORDER BY registered_at, id").all()
             .map(Self.device(from:))
+    }
+
+    /// Sent notifications the user has not read: the app icon's badge.
+    public func unreadCount(of user: User.ID) async throws -> Int {
+        try await self.sql.raw(
+            "SELECT COUNT(*) AS unread FROM notifications WHERE user_id = \(bind: user.rawValue) AND status = 'sent' AND read_at IS NULL"
+        ).first()?.decode(column: "unread", as: Int.self) ?? 0
     }
 
     /// Keeps a decision; false when one with the same dedupe key exists for the user (it is never made twice).

@@ -38,8 +38,8 @@ try await FakeAPNs.run(now: { Date() }, latency: latency > 0 ? .milliseconds(Int
     let transport = try await APNsTransport(
         credentials: apns.credentials, productionURL: apns.productionURL, sandboxURL: apns.sandboxURL, http: apns.client, clock: .system)
     _ = await measure(transport, total: 200, width: streams)  // warm up: the connection, TLS, the token
-    // One stream at a time is slow by design; a tenth of the notifications tells its rate as well.
-    let single = await measure(transport, total: max(count / 10, 100), width: 1)
+    // One stream at a time is slow by design; a quarter of the notifications tells its rate as well.
+    let single = await measure(transport, total: max(count / 4, 100), width: 1)
     let concurrent = await measure(transport, total: count, width: streams)
     let rate = { (value: Double) in String(format: "%.0f", value) }
     print("provider latency \(latency) ms; TLS connections opened: \(apns.connections)")

@@ -12,6 +12,9 @@ if [ -z "${FITCIRCLE_TEST_DATABASE_URL:-}" ]; then
     fi
 fi
 
+# The email tests hand mail to a real SMTP server on loopback: Python's aiosmtpd.
+python3 -c "import aiosmtpd" 2>/dev/null || pip install -q aiosmtpd
+
 # Build every product first: the crash-durability tests start the real `fitcircle` binary.
 swift build --build-tests
 

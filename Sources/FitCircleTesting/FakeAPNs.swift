@@ -1,5 +1,6 @@
 public import AsyncHTTPClient
 import Crypto
+import FitCircleCore
 public import FitCircleDelivery
 public import Foundation
 public import NIOCore
@@ -199,8 +200,8 @@ public final class FakeAPNs: Sendable {
     /// The token's `iat` when it is an ES256 JWT from the team's key (`kid`, `iss`), else nil.
     static func verifiedIssuedAt(_ jwt: String) -> Date? {
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerData = Self.base64URL(parts[0]), let claimsData = Self.base64URL(parts[1]),
-            let signatureData = Self.base64URL(parts[2]),
+        guard parts.count == 3, let headerData = Data(base64URLEncoded: parts[0]), let claimsData = Data(base64URLEncoded: parts[1]),
+            let signatureData = Data(base64URLEncoded: parts[2]),
             let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
             let claims = try? JSONSerialization.jsonObject(with: claimsData) as? [String: Any],
             header["alg"] as? String == "ES256", header["kid"] as? String == Self.keyID, claims["iss"] as? String == Self.teamID,
@@ -209,12 +210,6 @@ public final class FakeAPNs: Sendable {
             Self.key.publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8))
         else { return nil }
         return Date(timeIntervalSince1970: issuedAt)
-    }
-
-    private static func base64URL(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
     }
 
     fileprivate var delay: TimeAmount? { self.latency }

@@ -32,7 +32,7 @@ public struct TestIdentityProvider: Sendable {
         let (modulus, exponent) = try! self.key.publicKey.getKeyPrimitives()
         let key: [String: String] = [
             "kty": "RSA", "alg": "RS256", "use": "sig", "kid": self.keyID,
-            "n": Self.base64URL(modulus), "e": Self.base64URL(exponent),
+            "n": modulus.base64URLEncoded(), "e": exponent.base64URLEncoded(),
         ]
         let data = try! JSONSerialization.data(withJSONObject: ["keys": [key]], options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
@@ -93,11 +93,6 @@ public struct TestIdentityProvider: Sendable {
             name: claims.name
         )
         return try await keys.sign(payload, kid: JWKIdentifier(string: self.keyID))
-    }
-
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }
 

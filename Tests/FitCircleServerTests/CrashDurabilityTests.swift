@@ -4,7 +4,6 @@ import FitCircleTesting
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Synchronization
 import Testing
 
 /// An acknowledged event survives `kill -9` of the server process: the real `fitcircle` binary is started,
@@ -20,8 +19,6 @@ struct CrashDurabilityTests {
         let process: Process
         let port: Int
 
-        private static let launching = Mutex(())
-
         static func start(database: String) async throws -> Server {
             let port = Int.random(in: 20_000..<40_000)
             let process = Process()
@@ -32,9 +29,7 @@ struct CrashDurabilityTests {
             ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            // One launch at a time: Foundation's `Process.run` crashed (SIGSEGV in its memmove) when two
-            // suites started servers at the same moment.
-            try Self.launching.withLock { _ in try process.run() }
+            try ChildProcesses.start(process)
             let server = Server(process: process, port: port)
             for _ in 0..<100 {
                 if (try? await server.get("/healthz").0) == 200 { return server }

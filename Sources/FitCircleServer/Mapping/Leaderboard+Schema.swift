@@ -61,14 +61,11 @@ func photoURL(of user: User.ID) -> String { "/api/users/\(user.rawValue)/photo" 
 /// A leaderboard cursor: the board key of the last row seen, opaque to clients.
 enum BoardCursor {
     static func encode(_ key: BoardKey) -> String {
-        Data("\(key.value)|\(key.reachedMilliseconds)|\(key.user.rawValue)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Data("\(key.value)|\(key.reachedMilliseconds)|\(key.user.rawValue)".utf8).base64URLEncoded()
     }
 
     static func decode(_ text: String) throws -> BoardKey {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        let parts = Data(base64Encoded: base64).map { String(decoding: $0, as: UTF8.self).split(separator: "|", maxSplits: 2).map(String.init) } ?? []
+        let parts = Data(base64URLEncoded: text).map { String(decoding: $0, as: UTF8.self).split(separator: "|", maxSplits: 2).map(String.init) } ?? []
         guard parts.count == 3, let value = Double(parts[0]), value.isFinite, let reached = Int64(parts[1]), !parts[2].isEmpty else {
             throw ValidationError(field: "cursor", reason: "is not a cursor of this board (use a nextCursor as given)")
         }

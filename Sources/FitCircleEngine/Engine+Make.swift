@@ -25,6 +25,15 @@ extension Engine {
             }
             secret = Data(stored.utf8)
         }
+        // Email links (unsubscribe, tracking) are signed with a key of their own, kept like the other.
+        let linkSecret = try await store.transaction { tx in
+            try await tx.serverSecret(named: "email-link-hmac", orCreate: { Secrets.random(bytes: 48) }, at: clock.now())
+        }
+        let links = EmailLinks(secret: Data(linkSecret.utf8))
+        var composer: EmailComposer?
+        if let channel = transports.email {
+            composer = EmailComposer(templates: try await EmailComposer.bundledTemplates(), settings: channel.settings, links: links)
+        }
         let ids = IDGenerator(clock: clock)
         let verifiers = jwks.map { provider, source in
             IdentityTokenVerifier(
@@ -59,7 +68,9 @@ extension Engine {
             rewards: Rewards(store: store, profile: profile, clock: clock),
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
             notifications: notifications,
-            deliveries: Deliveries(store: store, transports: transports, ids: ids, clock: clock),
+            deliveries: Deliveries(
+                store: store, transports: transports, composer: composer, catalog: profile.notifications, ids: ids, clock: clock),
+            emails: Emails(store: store, catalog: profile.notifications, links: links, clock: clock),
             circles: circles,
             boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
             reminders: ReminderPlanner(

@@ -14,6 +14,7 @@ public struct Engine: Sendable {
     public var dayRollover: DayRollover
     public var notifications: Notifications
     public var deliveries: Deliveries
+    public var emails: Emails
     public var circles: Circles
     public var boardClosing: BoardClosing
     public var reminders: ReminderPlanner
@@ -32,6 +33,7 @@ public struct Engine: Sendable {
         dayRollover: DayRollover,
         notifications: Notifications,
         deliveries: Deliveries,
+        emails: Emails,
         circles: Circles,
         boardClosing: BoardClosing,
         reminders: ReminderPlanner,
@@ -49,6 +51,7 @@ public struct Engine: Sendable {
         self.dayRollover = dayRollover
         self.notifications = notifications
         self.deliveries = deliveries
+        self.emails = emails
         self.circles = circles
         self.boardClosing = boardClosing
         self.reminders = reminders

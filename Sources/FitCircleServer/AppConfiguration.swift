@@ -3,7 +3,7 @@ public import FitCircleCore
 public import FitCircleEngine
 public import FitCircleStore
 import AsyncHTTPClient
-import FitCircleDelivery
+public import FitCircleDelivery
 public import Foundation
 
 /// Every setting of `fitcircle serve`, read from flags, `FITCIRCLE_*` environment variables, an optional
@@ -35,6 +35,14 @@ public struct AppConfiguration: Sendable {
     public var fcmBaseURL: String
     public var webhookURL: String?
     public var webhookSecret: String?
+    /// Email: the SMTP server or the email API (one of them), the sender, and where links lead.
+    public var smtp: SMTPTransport.Settings?
+    public var emailAPIKey: String?
+    public var emailAPIURL: String
+    public var emailFrom: Mailbox
+    public var publicURL: String
+    public var unsubscribeMailbox: String?
+    public var preferencesURL: String
 
     /// - Configuration keys (environment: `FITCIRCLE_` + the key in upper snake case):
     ///   - `host` (default `127.0.0.1`), `port` (default `8080`)
@@ -55,6 +63,12 @@ public struct AppConfiguration: Sendable {
     ///   - `delivery.fcm.serviceAccount` (a service-account key file; none: Android and web push off),
     ///     `delivery.fcm.baseUrl` (default `https://fcm.googleapis.com`)
     ///   - `delivery.webhook.url`, `delivery.webhook.secret` (≥ 32 bytes; no URL: no webhook)
+    ///   - `delivery.smtp.host` (none: no SMTP), `delivery.smtp.port` (default 587), `delivery.smtp.security`
+    ///     (`starttls`, `tls` or `none`; default `starttls`), `delivery.smtp.username`, `delivery.smtp.password`
+    ///   - `delivery.emailApi.key` (none: no email API), `delivery.emailApi.url` (default `https://api.resend.com`)
+    ///   - `email.from` (default `FitCircle <noreply@localhost>`), `email.unsubscribeMailbox` (default
+    ///     `unsubscribe@` the sender's domain), `email.preferencesUrl` (default `fitcircle://settings/notifications`)
+    ///   - `server.publicUrl` (default `http://<host>:<port>`): this server as links in emails reach it
     public init(reader: ConfigReader, workingDirectory: URL) throws {
         self.host = reader.string(forKey: "host", default: "127.0.0.1")
         self.port = reader.int(forKey: "port", default: 8080)
@@ -106,6 +120,38 @@ public struct AppConfiguration: Sendable {
         if self.webhookURL != nil, (self.webhookSecret?.utf8.count ?? 0) < 32 {
             throw InvalidSetting(key: "delivery.webhook.secret", expected: "a secret of at least 32 bytes", found: "\(self.webhookSecret?.utf8.count ?? 0) bytes")
         }
+        if let host = reader.string(forKey: "delivery.smtp.host") {
+            let security = reader.string(forKey: "delivery.smtp.security", default: "starttls")
+            guard let mode = SMTPTransport.Security(rawValue: security) else {
+                throw InvalidSetting(key: "delivery.smtp.security", expected: "starttls, tls or none", found: security)
+            }
+            self.smtp = SMTPTransport.Settings(
+                host: host, port: reader.int(forKey: "delivery.smtp.port", default: 587), security: mode,
+                username: reader.string(forKey: "delivery.smtp.username"), password: reader.string(forKey: "delivery.smtp.password", isSecret: true),
+                clientName: host)
+        }
+        self.emailAPIKey = reader.string(forKey: "delivery.emailApi.key", isSecret: true)
+        self.emailAPIURL = reader.string(forKey: "delivery.emailApi.url", default: "https://api.resend.com")
+        if self.smtp != nil, self.emailAPIKey != nil {
+            throw InvalidSetting(key: "delivery.emailApi.key", expected: "no email API when delivery.smtp.host is set (one email transport)", found: "a key")
+        }
+        let from = reader.string(forKey: "email.from", default: "FitCircle <noreply@localhost>")
+        guard let sender = Self.mailbox(from) else { throw InvalidSetting(key: "email.from", expected: "an address, or Name <address>", found: from) }
+        self.emailFrom = sender
+        self.publicURL = reader.string(forKey: "server.publicUrl", default: "http://\(self.host):\(self.port)")
+        self.unsubscribeMailbox = reader.string(forKey: "email.unsubscribeMailbox")
+        self.preferencesURL = reader.string(forKey: "email.preferencesUrl", default: "fitcircle://settings/notifications")
+    }
+
+    /// `Name <address>` or a bare address.
+    static func mailbox(_ text: String) -> Mailbox? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if let open = text.lastIndex(of: "<"), text.hasSuffix(">") {
+            let address = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
+            let name = text[..<open].trimmingCharacters(in: CharacterSet(charactersIn: " \""))
+            return address.contains("@") ? Mailbox(address, name: name.isEmpty ? nil : name) : nil
+        }
+        return text.contains("@") && !text.contains(" ") ? Mailbox(text) : nil
     }
 
     private static func list(_ text: String?) -> Set<String> {
@@ -137,6 +183,13 @@ extension AppConfiguration {
         }
         if let url = self.webhookURL, let secret = self.webhookSecret {
             transports.webhook = WebhookTransport(url: url, secret: Data(secret.utf8), http: .shared, clock: clock)
+        }
+        let settings = EmailSettings(
+            from: self.emailFrom, publicURL: self.publicURL, unsubscribeMailbox: self.unsubscribeMailbox, preferencesURL: self.preferencesURL)
+        if let smtp = self.smtp {
+            transports.email = EmailChannel(transport: try SMTPTransport(settings: smtp, clock: clock), settings: settings)
+        } else if let key = self.emailAPIKey {
+            transports.email = EmailChannel(transport: EmailAPITransport(baseURL: self.emailAPIURL, apiKey: key, http: .shared, clock: clock), settings: settings)
         }
         return transports
     }

@@ -28,6 +28,7 @@ public func buildRouter(
     router.add(middleware: RequestMetricsMiddleware(factory: factory))
     router.add(middleware: ProblemMiddleware(routes: routes))
     router.add(middleware: RequestBodyMiddleware(limit: maxBodyBytes))
+    router.add(middleware: RedirectLocationMiddleware())
 
     OperationsRoutes(
         store: store,

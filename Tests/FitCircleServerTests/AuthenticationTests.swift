@@ -14,12 +14,16 @@ struct AuthenticationTests {
         return try! RouteTable(openAPIDocument: document).operations.filter { !$0.isPublic }
     }()
 
-    @Test func onlySignInAndRefreshArePublic() throws {
+    /// Sign-in and refresh, and the links in emails (their signed tokens are the authority).
+    @Test func onlySignInRefreshAndEmailLinksArePublic() throws {
         let document = try String(contentsOf: profilesDirectory.deletingLastPathComponent()
             .appendingPathComponent("Sources/FitCircleAPI/openapi.yaml"), encoding: .utf8)
         #expect(
             try RouteTable(openAPIDocument: document).publicOperationIDs
-                == ["signInWithGoogle", "signInWithApple", "signInForDevelopment", "refreshTokens"]
+                == [
+                    "signInWithGoogle", "signInWithApple", "signInForDevelopment", "refreshTokens", "showEmailUnsubscribe", "unsubscribeFromEmails",
+                    "emailOpened", "emailLinkClicked",
+                ]
         )
     }
 

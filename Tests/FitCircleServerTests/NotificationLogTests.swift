@@ -84,7 +84,7 @@ struct NotificationLogTests {
             #expect((why["notification"] as? [String: Any])?["status"] as? String == "sent")
             let trail = try #require(why["trail"] as? [String])
             #expect(trail.contains { $0.hasPrefix("deferred until") })
-            #expect(trail.last == "sent now by in_app")  // no push device registered
+            #expect(trail.last == "sent now by email, in_app")  // no push device registered: email instead (emailFallback)
             _ = token
         }
     }

@@ -10,16 +10,19 @@ public struct Transports: Sendable {
     public var apns: APNsTransport?
     public var fcm: FCMTransport?
     public var webhook: WebhookTransport?
+    public var email: EmailChannel?
 
-    public init(apns: APNsTransport? = nil, fcm: FCMTransport? = nil, webhook: WebhookTransport? = nil) {
+    public init(apns: APNsTransport? = nil, fcm: FCMTransport? = nil, webhook: WebhookTransport? = nil, email: EmailChannel? = nil) {
         self.apns = apns
         self.fcm = fcm
         self.webhook = webhook
+        self.email = email
     }
 
     /// What is off, in words, for the start-up log.
     public var missing: [String] {
-        var missing: [String] = ["email"]
+        var missing: [String] = []
+        if self.email == nil { missing.append("email (SMTP or an email API)") }
         if self.apns == nil { missing.append("APNs (iOS push)") }
         if self.fcm == nil { missing.append("FCM (Android and web push)") }
         if self.webhook == nil { missing.append("the webhook") }
@@ -31,10 +34,13 @@ public struct Transports: Sendable {
 /// (each of the user's active devices, and the webhook when there is one), every attempt logged with the
 /// provider's answer, device tokens kept honest, and what the provider says may work later retried (the
 /// job: up to 3 more times, with growing waits, never before a `Retry-After`). A retry tries again only the
-/// targets still open, so no device gets a message twice.
+/// targets still open, so no device gets a message twice. A push that fails for good (no target took it,
+/// none will) goes by email instead when its type allows (`emailFallback`) and the user lets email through.
 public struct Deliveries: Sendable {
     let store: Store
     let transports: Transports
+    let composer: EmailComposer?
+    let catalog: NotificationCatalog
     let ids: IDGenerator
     let clock: WallClock
 
@@ -45,9 +51,11 @@ public struct Deliveries: Sendable {
     /// Devices no delivery reached for this long are deactivated (before the next delivery to their user).
     public static let unusedDeviceLifetime: TimeInterval = 270 * 86_400
 
-    public init(store: Store, transports: Transports, ids: IDGenerator, clock: WallClock) {
+    init(store: Store, transports: Transports, composer: EmailComposer?, catalog: NotificationCatalog, ids: IDGenerator, clock: WallClock) {
         self.store = store
         self.transports = transports
+        self.composer = composer
+        self.catalog = catalog
         self.ids = ids
         self.clock = clock
     }
@@ -60,6 +68,7 @@ public struct Deliveries: Sendable {
     enum Target: Sendable {
         case device(PushDevice)
         case webhook
+        case email(address: String)
         /// A channel this server has no transport for: logged, never retried.
         case unserved(String, reason: String)
 
@@ -67,6 +76,7 @@ public struct Deliveries: Sendable {
             switch self {
             case .device(let device): device.id.rawValue
             case .webhook: "webhook"
+            case .email(let address): address
             case .unserved(let name, _): name
             }
         }
@@ -77,20 +87,29 @@ public struct Deliveries: Sendable {
         let (user, id) = (User.ID(reference.user), NotificationRecord.ID(reference.notification))
         let channel = reference.channel.flatMap(NotificationChannel.init(rawValue:)) ?? .push
         let cutoff = self.clock.now().addingTimeInterval(-Self.unusedDeviceLifetime)
-        let found = try await self.store.transaction { tx -> (NotificationRecord, [PushDevice], [DeliveryAttemptRecord], unread: Int)? in
-            guard let record = try await tx.notification(id, of: user) else { return nil }
+        let found = try await self.store.transaction { tx -> (User, NotificationRecord, [PushDevice], [DeliveryAttemptRecord], unread: Int)? in
+            guard let account = try await tx.user(user), let record = try await tx.notification(id, of: user) else { return nil }
             _ = try await tx.expireDevices(of: user, unusedSince: cutoff)
-            return (record, try await tx.activeDevices(of: user), try await tx.deliveryAttempts(of: id), try await tx.unreadCount(of: user))
+            return (account, record, try await tx.activeDevices(of: user), try await tx.deliveryAttempts(of: id), try await tx.unreadCount(of: user))
         }
-        guard let (record, devices, earlier, unread) = found, record.status == .sent else { return }
+        guard let (account, record, devices, earlier, unread) = found, record.status == .sent else { return }
         let settled = Set(earlier.filter { $0.channel == channel && $0.settles }.map(\.target))
         let tries = Dictionary(grouping: earlier.filter { $0.channel == channel }, by: \.target).mapValues(\.count)
         var tried: [(Target, DeliveryAttempt)] = []
-        for target in self.targets(of: channel, devices: devices) where !settled.contains(target.name) {
-            tried.append((target, await self.send(record, of: user, to: target, devices: devices, badge: unread)))
+        var email: EmailComposer.Composed?
+        for target in self.targets(of: channel, devices: devices, account: account) where !settled.contains(target.name) {
+            if case .email = target, let composer = self.composer { email = composer.compose(record, to: account) }
+            tried.append((target, await self.send(record, of: user, to: target, devices: devices, badge: unread, email: email?.message)))
         }
-        let (now, results) = (self.clock.now(), tried)
-        try await self.store.transaction { tx in
+        let (now, results, composed) = (self.clock.now(), tried, email)
+        let retryable = results.compactMap { _, attempt -> (reason: String, after: TimeInterval?)? in
+            guard case .retryable(let reason, let after) = attempt.outcome else { return nil }
+            return (reason, after)
+        }
+        // Push failed for good: nothing took it, and nothing will be tried again (settled, or the last try).
+        let delivered = earlier.contains { $0.channel == channel && $0.outcome == "delivered" } || results.contains { $0.1.outcome.isDelivered }
+        let fallsBack = channel == .push && !delivered && (retryable.isEmpty || job.attempts >= job.maxAttempts)
+        let handedToEmail = try await self.store.transaction { tx -> Bool in
             for (target, attempt) in results {
                 try await tx.insert(
                     DeliveryAttemptRecord(
@@ -106,12 +125,18 @@ public struct Deliveries: Sendable {
                 case .retryable, .permanent: break
                 }
             }
+            if let composed {
+                try await tx.insert(
+                    EmailLogEntry(
+                        notification: id, user: user, type: record.type, address: account.email, subject: composed.message.subject,
+                        messageID: composed.message.messageID, links: composed.links, createdAt: now))
+            }
+            guard fallsBack, try await self.fallsBackToEmail(record, of: account, in: tx) else { return false }
+            try await tx.enqueue([try Notifications.deliveryJob(of: id, to: user, on: .email, at: now, ids: self.ids)], at: now)
+            return true
         }
-        let retryable = results.compactMap { _, attempt -> (reason: String, after: TimeInterval?)? in
-            guard case .retryable(let reason, let after) = attempt.outcome else { return nil }
-            return (reason, after)
-        }
-        if !retryable.isEmpty {
+        // What may succeed later is tried again, unless email took the notification over.
+        if !retryable.isEmpty && !handedToEmail {
             throw RetryLater(reason: retryable.map(\.reason).joined(separator: "; "), after: retryable.compactMap(\.after).max())
         }
     }
@@ -121,7 +146,17 @@ public struct Deliveries: Sendable {
         try await self.store.read { tx in try await tx.deliveryAttempts(of: notification) }
     }
 
-    private func targets(of channel: NotificationChannel, devices: [PushDevice]) -> [Target] {
+    /// Whether a push that failed for good goes by email: the type allows it, email did not go already, the
+    /// user lets this type through by email and has an address, and this server sends email.
+    private func fallsBackToEmail(_ record: NotificationRecord, of account: User, in tx: Transaction) async throws -> Bool {
+        guard let kind = self.catalog[record.type], kind.emailFallback, !record.channels.contains(.email), self.transports.email != nil,
+            !account.email.hasSuffix(".invalid")
+        else { return false }
+        let preferences = try await tx.notificationPreferences(of: account.id) ?? .defaults
+        return preferences.delivers(kind, on: .email)
+    }
+
+    private func targets(of channel: NotificationChannel, devices: [PushDevice], account: User) -> [Target] {
         switch channel {
         case .push:
             let devices: [Target] = devices.map { device in
@@ -131,7 +166,7 @@ public struct Deliveries: Sendable {
                 }
             }
             return devices + (self.transports.webhook == nil ? [] : [.webhook])
-        case .email: return [.unserved("email", reason: "email is not configured")]
+        case .email: return self.transports.email == nil ? [.unserved("email", reason: "email is not configured")] : [.email(address: account.email)]
         case .inApp: return []
         }
     }
@@ -139,7 +174,9 @@ public struct Deliveries: Sendable {
     /// A push is worth showing for a day; after that the provider drops it rather than deliver it late.
     static let pushLifetime: TimeInterval = 86_400
 
-    private func send(_ record: NotificationRecord, of user: User.ID, to target: Target, devices: [PushDevice], badge: Int) async -> DeliveryAttempt {
+    private func send(
+        _ record: NotificationRecord, of user: User.ID, to target: Target, devices: [PushDevice], badge: Int, email: EmailMessage?
+    ) async -> DeliveryAttempt {
         switch target {
         case .device(let device):
             let message = PushMessage(
@@ -153,6 +190,9 @@ public struct Deliveries: Sendable {
         case .webhook:
             let body = (try? JSONEncoder().encode(WebhookNotification(record, of: user, devices: devices))) ?? Data()
             return await self.transports.webhook!.send(body)
+        case .email:
+            // `deliver` composes the message for an email target (`targets` names one only with a channel).
+            return await self.transports.email!.transport.send(email!)
         case .unserved(_, let reason):
             return DeliveryAttempt(provider: "none", outcome: .permanent(reason: reason), status: nil, latencyMilliseconds: 0)
         }

@@ -185,8 +185,7 @@ public struct Notifications: Sendable {
             record.status = .sent
             record.channels = channels
             for channel in channels where channel != .inApp {
-                jobs.append(try self.job(Self.deliver, for: Reference(user: user.id.rawValue, notification: id.rawValue, channel: channel.rawValue),
-                                         key: "deliver:\(id):\(channel.rawValue)", at: now, attempts: Deliveries.attempts))
+                jobs.append(try Self.deliveryJob(of: id, to: user.id, on: channel, at: now, ids: self.ids))
             }
         case .deferUntil(let instant, let reason):
             record.status = .deferred
@@ -198,6 +197,15 @@ public struct Notifications: Sendable {
             record.reason = reason
         }
         return (record, jobs)
+    }
+
+    /// The outbox job that hands notification `id` to the providers of one channel.
+    static func deliveryJob(of id: NotificationRecord.ID, to user: User.ID, on channel: NotificationChannel, at now: Date, ids: IDGenerator) throws -> JobRecord {
+        JobRecord(
+            id: ids.make(JobRecord.self).rawValue, kind: Self.deliver,
+            payload: String(
+                decoding: try JSONEncoder().encode(Reference(user: user.rawValue, notification: id.rawValue, channel: channel.rawValue)), as: UTF8.self),
+            dedupeKey: "deliver:\(id):\(channel.rawValue)", runAt: now, maxAttempts: Deliveries.attempts)
     }
 
     private func job(_ kind: String, for reference: Reference, key: String, at: Date, attempts: Int = 8) throws -> JobRecord {

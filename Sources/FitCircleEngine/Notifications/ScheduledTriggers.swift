@@ -45,11 +45,7 @@ struct ScheduledTriggers: Sendable {
             guard percent < 50 else { return nil }
             return NotificationCandidate(type: type, dedupeKey: key, data: ["percent": "\(percent)"])
         case "weekly_digest":
-            let start = date.startOfWeek(startingOn: self.profile.week.startsOn)
-            let days = try await self.store.read { tx in try await tx.days(of: user, from: start, to: date) }
-            let streak = try await self.streaks.current(of: user).standing.current
-            return NotificationCandidate(
-                type: type, dedupeKey: key, data: ["steps": NotificationCopy.count(days.reduce(0) { $0 + $1.steps }), "streak": "\(streak)"])
+            return NotificationCandidate(type: type, dedupeKey: key, data: try await self.weeklyDigest(of: user, on: date))
         case "monthly_report":
             // On the 1st: the month that just ended.
             let month = date.adding(days: -1).startOfMonth
@@ -86,6 +82,8 @@ struct ScheduledTriggers: Sendable {
             let days = try await self.store.read { tx in try await tx.days(of: user, from: date.adding(days: -2), to: date.adding(days: -1)) }
             guard days.allSatisfy({ summary.policy.basis.progress(of: $0) == 0 }) else { return nil }
         }
-        return NotificationCandidate(type: "streak_at_risk", dedupeKey: key, data: ["streak": "\(summary.standing.current)"])
+        return NotificationCandidate(
+            type: "streak_at_risk", dedupeKey: key,
+            data: ["streak": "\(summary.standing.current)", "freezesLeft": "\(summary.standing.freezesLeft)"])
     }
 }

@@ -88,8 +88,5 @@ enum DocsPage {
         return response["description"] as? String ?? ""
     }
 
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    private static func escape(_ text: String) -> String { HTML.escape(text) }
 }

@@ -1,0 +1,38 @@
+/// The email part of a user's notification preferences (spec 000's `email_preferences`): the email master
+/// switch and, for every type that can go by email, its email switch. A view of `NotificationPreferences`,
+/// not a second store: reading and writing either shows in the other.
+public struct EmailPreferences: Equatable, Sendable {
+    public var enabled: Bool
+    public var types: [String: Bool]
+
+    public init(enabled: Bool, types: [String: Bool]) {
+        self.enabled = enabled
+        self.types = types
+    }
+
+    /// The types that can go by email: an email channel, or email when push cannot reach the user.
+    public static func emailTypes(in catalog: NotificationCatalog) -> [NotificationType] {
+        catalog.types.filter { $0.channels.contains(.email) || $0.emailFallback }
+    }
+
+    public init(_ preferences: NotificationPreferences, catalog: NotificationCatalog) {
+        self.enabled = preferences.email
+        self.types = Dictionary(uniqueKeysWithValues: Self.emailTypes(in: catalog).map { ($0.type, preferences.typeSwitch($0, on: .email)) })
+    }
+
+    /// `preferences` with this email part; a type that cannot go by email, or a critical one turned off, is
+    /// refused with its field named.
+    public func applied(to preferences: NotificationPreferences, catalog: NotificationCatalog) throws -> NotificationPreferences {
+        var validator = Validator()
+        let emailTypes = Set(Self.emailTypes(in: catalog).map(\.type))
+        for type in self.types.keys.sorted() where !emailTypes.contains(type) {
+            validator.check(false, "types.\(type)", "is not a notification type that goes by email")
+        }
+        try validator.throwIfInvalid()
+        var updated = preferences
+        updated.email = self.enabled
+        for (type, on) in self.types { updated.types[type, default: [:]][.email] = on }
+        try updated.validate(against: catalog)
+        return updated
+    }
+}

@@ -1,0 +1,68 @@
+public import FitCircleCore
+public import FitCircleDelivery
+import Foundation
+import Mustache
+
+/// Writes a notification as an email from the templates in `Templates/` (Mustache): `subject/`, `html/` and
+/// `text/` per type, `notification` for a type without its own; both parts share a layout (`html-layout`, `text-layout`). Links: the call
+/// to action goes through the click tracker (to the notification's deep link, the only place it can lead),
+/// a pixel records the opening; an optional type carries one-click unsubscribe (RFC 8058), a required one
+/// (critical: welcome, invitations, milestones) links to the preferences instead.
+public struct EmailComposer: Sendable {
+    let templates: MustacheLibrary
+    let settings: EmailSettings
+    let links: EmailLinks
+
+    /// The templates that ship in this module's resources.
+    static func bundledTemplates() async throws -> MustacheLibrary {
+        guard let directory = Bundle.module.url(forResource: "Templates", withExtension: nil) else { throw MissingTemplates() }
+        return try await MustacheLibrary(directory: directory.path)
+    }
+
+    struct MissingTemplates: Error, CustomStringConvertible {
+        var description: String { "the email templates are missing from FitCircleEngine's resources" }
+    }
+
+    public struct Composed: Sendable {
+        public var message: EmailMessage
+        /// The destinations of the tracked links, by index.
+        public var links: [String]
+    }
+
+    public func compose(_ record: NotificationRecord, to user: User) -> Composed {
+        let base = self.settings.publicURL
+        var context: [String: Any] = record.data
+        context["name"] = user.profile.displayName.isEmpty ? "there" : user.profile.displayName
+        context["appName"] = self.settings.from.name ?? "FitCircle"
+        context["title"] = record.title
+        context["body"] = record.body
+        context["typeLabel"] = "“\(record.title)” emails"
+        context["hasFreeze"] = (Int(record.data["freezesLeft"] ?? "") ?? 0) > 0
+        context["preferencesURL"] = self.settings.preferencesURL
+        context["pixelURL"] = "\(base)/api/emails/open/\(self.links.token(.open(notification: record.id)))"
+        var links: [String] = []
+        if let deepLink = record.deepLink {
+            links.append(deepLink)
+            context["ctaURL"] = "\(base)/api/emails/click/\(self.links.token(.click(notification: record.id, index: 0)))"
+        }
+        var headers: [(name: String, value: String)] = []
+        if !record.critical {
+            let token = self.links.token(.unsubscribe(user: user.id, type: record.type))
+            let url = "\(base)/api/emails/unsubscribe?token=\(token)"
+            context["unsubscribeURL"] = url
+            headers = [
+                ("List-Unsubscribe", "<\(url)>, <mailto:\(self.settings.unsubscribeMailbox)?subject=unsubscribe%20\(token)>"),
+                ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
+            ]
+        }
+        let name = self.templates.getTemplate(named: "html/\(record.type)") == nil ? "notification" : record.type
+        let subject = (self.templates.render(context, withTemplate: "subject/\(name)") ?? record.title).trimmingCharacters(in: .whitespacesAndNewlines)
+        context["subject"] = subject
+        let message = EmailMessage(
+            from: self.settings.from, to: Mailbox(user.email, name: user.profile.displayName.isEmpty ? nil : user.profile.displayName),
+            subject: subject, html: self.templates.render(context, withTemplate: "html/\(name)") ?? record.body,
+            text: self.templates.render(context, withTemplate: "text/\(name)") ?? record.body, headers: headers,
+            messageID: "<\(record.id.rawValue)@\(self.settings.domain)>")
+        return Composed(message: message, links: links)
+    }
+}

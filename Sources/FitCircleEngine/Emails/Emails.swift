@@ -1,0 +1,95 @@
+public import FitCircleCore
+public import FitCircleStore
+import Foundation
+
+/// What email links do once clicked (spec 000, Feature 7; RFC 8058): one-click unsubscribe, the opening
+/// pixel, tracked links that lead only where the email said; and the email part of the preferences.
+public struct Emails: Sendable {
+    let store: Store
+    let catalog: NotificationCatalog
+    let links: EmailLinks
+    let clock: WallClock
+
+    public init(store: Store, catalog: NotificationCatalog, links: EmailLinks, clock: WallClock) {
+        self.store = store
+        self.catalog = catalog
+        self.links = links
+        self.clock = clock
+    }
+
+    /// What an unsubscribe link stops: a type's emails to an address.
+    public struct Unsubscription: Equatable, Sendable {
+        public var type: String
+        /// The type's title, as the emails showed it.
+        public var title: String
+        public var address: String
+    }
+
+    /// What `token` would unsubscribe from, for the confirmation page; a token this server did not make,
+    /// or one for a type that cannot be unsubscribed from, is refused.
+    public func unsubscription(token: String) async throws -> Unsubscription {
+        let (user, kind) = try self.unsubscribeClaim(token)
+        guard let account = try await self.store.read({ tx in try await tx.user(user) }) else {
+            throw DomainError.notFound(resource: "user", id: user.rawValue)
+        }
+        return Unsubscription(type: kind.type, title: kind.title, address: account.email)
+    }
+
+    /// Turns the type's emails off for the token's user at once (no session: the signed token is the
+    /// authority); doing it twice is harmless.
+    public func unsubscribe(token: String) async throws -> Unsubscription {
+        let (user, kind) = try self.unsubscribeClaim(token)
+        let now = self.clock.now()
+        let address = try await self.store.transaction { tx -> String in
+            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            var preferences = try await tx.notificationPreferences(of: user) ?? .defaults
+            preferences.types[kind.type, default: [:]][.email] = false
+            try await tx.save(preferences, of: user, at: now)
+            return account.email
+        }
+        return Unsubscription(type: kind.type, title: kind.title, address: address)
+    }
+
+    private func unsubscribeClaim(_ token: String) throws -> (User.ID, NotificationType) {
+        guard case .unsubscribe(let user, let type)? = self.links.claim(of: token), let kind = self.catalog[type], !kind.critical else {
+            throw ValidationError(field: "token", reason: "is not an unsubscribe link of this server")
+        }
+        return (user, kind)
+    }
+
+    /// Records that an email was opened; a token that is not one of this server's opening pixels records
+    /// nothing (the pixel is served either way).
+    public func opened(token: String) async throws {
+        guard case .open(let notification)? = self.links.claim(of: token) else { return }
+        _ = try await self.store.transaction { tx in try await tx.recordEmailOpened(notification, at: self.clock.now()) }
+    }
+
+    /// Records a click and answers where the link leads: only a destination the email itself carried, so
+    /// the tracker is no open redirect.
+    public func click(token: String) async throws -> String {
+        guard case .click(let notification, let index)? = self.links.claim(of: token) else {
+            throw ValidationError(field: "token", reason: "is not a link of this server's emails")
+        }
+        return try await self.store.transaction { tx in
+            guard let entry = try await tx.emailLogEntry(of: notification), entry.links.indices.contains(index) else {
+                throw DomainError.notFound(resource: "email link", id: token)
+            }
+            try await tx.recordEmailClicked(notification, at: self.clock.now())
+            return entry.links[index]
+        }
+    }
+
+    public func preferences(of user: User.ID) async throws -> EmailPreferences {
+        EmailPreferences(try await self.store.read { tx in try await tx.notificationPreferences(of: user) } ?? .defaults, catalog: self.catalog)
+    }
+
+    public func update(_ email: EmailPreferences, of user: User.ID) async throws -> EmailPreferences {
+        let now = self.clock.now()
+        let updated = try await self.store.transaction { tx in
+            let preferences = try email.applied(to: try await tx.notificationPreferences(of: user) ?? .defaults, catalog: self.catalog)
+            try await tx.save(preferences, of: user, at: now)
+            return preferences
+        }
+        return EmailPreferences(updated, catalog: self.catalog)
+    }
+}

@@ -1,0 +1,52 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+import Foundation
+import OpenAPIRuntime
+
+extension API {
+    func getEmailPreferences(_ input: Operations.GetEmailPreferences.Input) async throws -> Operations.GetEmailPreferences.Output {
+        let preferences = try await self.engine.emails.preferences(of: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(preferences, catalog: self.engine.notifications.catalog))))
+    }
+
+    func updateEmailPreferences(_ input: Operations.UpdateEmailPreferences.Input) async throws -> Operations.UpdateEmailPreferences.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let caller = try RequestCaller.required()
+        var preferences = try await self.engine.emails.preferences(of: caller.userID)
+        if let enabled = body.enabled { preferences.enabled = enabled }
+        for (type, on) in body.types?.additionalProperties ?? [:] { preferences.types[type] = on }
+        let saved = try await self.engine.emails.update(preferences, of: caller.userID)
+        return .ok(.init(body: .json(.init(saved, catalog: self.engine.notifications.catalog))))
+    }
+
+    func showEmailUnsubscribe(_ input: Operations.ShowEmailUnsubscribe.Input) async throws -> Operations.ShowEmailUnsubscribe.Output {
+        let unsubscription = try await self.engine.emails.unsubscription(token: input.query.token)
+        return .ok(.init(body: .html(HTTPBody(UnsubscribePage.confirm(unsubscription, token: input.query.token)))))
+    }
+
+    func unsubscribeFromEmails(_ input: Operations.UnsubscribeFromEmails.Input) async throws -> Operations.UnsubscribeFromEmails.Output {
+        let unsubscription = try await self.engine.emails.unsubscribe(token: input.query.token)
+        return .ok(.init(body: .html(HTTPBody(UnsubscribePage.done(unsubscription)))))
+    }
+
+    /// A transparent 1×1 GIF.
+    static let pixel = Data(base64Encoded: "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7")!
+
+    func emailOpened(_ input: Operations.EmailOpened.Input) async throws -> Operations.EmailOpened.Output {
+        try await self.engine.emails.opened(token: input.path.token)
+        return .ok(.init(headers: .init(cacheControl: "no-store"), body: .imageGif(HTTPBody(Self.pixel))))
+    }
+
+    func emailLinkClicked(_ input: Operations.EmailLinkClicked.Input) async throws -> Operations.EmailLinkClicked.Output {
+        .found(.init(headers: .init(location: try await self.engine.emails.click(token: input.path.token))))
+    }
+}
+
+extension Components.Schemas.EmailPreferences {
+    init(_ preferences: EmailPreferences, catalog: NotificationCatalog) {
+        self.init(
+            enabled: preferences.enabled, types: .init(additionalProperties: preferences.types),
+            required: EmailPreferences.emailTypes(in: catalog).filter(\.critical).map(\.type))
+    }
+}

@@ -1,0 +1,37 @@
+import FitCircleEngine
+
+/// The pages an unsubscribe link shows: a confirmation whose button posts to the same URL (a GET changes
+/// nothing, since mail scanners follow links), and the page after.
+enum UnsubscribePage {
+    static func confirm(_ unsubscription: Emails.Unsubscription, token: String) -> String {
+        self.page(
+            title: "Unsubscribe",
+            body: """
+                <p>Stop “\(HTML.escape(unsubscription.title))” emails to <b>\(HTML.escape(unsubscription.address))</b>?</p>
+                <form method="post" action="/api/emails/unsubscribe?token=\(HTML.escape(token))">
+                <input type="hidden" name="List-Unsubscribe" value="One-Click">
+                <button type="submit">Unsubscribe</button></form>
+                """)
+    }
+
+    static func done(_ unsubscription: Emails.Unsubscription) -> String {
+        self.page(
+            title: "Unsubscribed",
+            body: """
+                <p>Done: <b>\(HTML.escape(unsubscription.address))</b> gets no more “\(HTML.escape(unsubscription.title))” emails.</p>
+                <p>You can turn them back on in the app's notification settings.</p>
+                """)
+    }
+
+    private static func page(title: String, body: String) -> String {
+        """
+        <!doctype html><html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1"><title>\(title)</title>
+        <style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1d2230}
+        button{font:inherit;background:#ff5a36;color:#fff;border:0;border-radius:8px;padding:.6rem 1.2rem;cursor:pointer}</style>
+        </head><body><h1>\(title)</h1>
+        \(body)
+        </body></html>
+        """
+    }
+}

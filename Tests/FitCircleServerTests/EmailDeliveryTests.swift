@@ -1,0 +1,136 @@
+import FitCircleCore
+import FitCircleDelivery
+import FitCircleEngine
+import FitCircleStore
+import FitCircleTesting
+import Foundation
+import Testing
+
+/// Notifications by email end to end (issue 8): decided, written from the templates with real data, handed
+/// to a real SMTP server on loopback, logged; push that fails for good falls back to email; one-click
+/// unsubscribe, the opening pixel and tracked links through the HTTP API.
+struct EmailDeliveryTests {
+    static let publicURL = "https://fitcircle.test"
+
+    static func withEmail(_ backend: Backend, _ body: @Sendable (TestApp, FakeSMTP) async throws -> Void) async throws {
+        try await FakeSMTP.run { smtp in
+            let channel = EmailChannel(
+                transport: try SMTPTransport(settings: smtp.settings(), clock: .system),
+                settings: EmailSettings(from: Mailbox("hello@fitcircle.test", name: "FitCircle"), publicURL: Self.publicURL))
+            try await withTestApp(backend, transports: Transports(email: channel)) { app async throws in
+                try await body(app, smtp)
+            }
+        }
+    }
+
+    static func part(_ received: FakeSMTP.Received, _ type: String) throws -> String {
+        try #require(received.parts.first { $0.contentType == type }?.content)
+    }
+
+    /// Spec 000's welcome email, a required type: no unsubscribe, a link to the preferences instead.
+    @Test(arguments: Backend.available)
+    func theWelcomeEmailIsWrittenFromItsTemplateAndHandedToSMTP(_ backend: Backend) async throws {
+        try await Self.withEmail(backend) { app, smtp in
+            _ = try await app.onboardedUser()
+            try await DeliveryTests.runJobs(app)
+            let welcome = try #require(smtp.received.first { $0.subject.hasPrefix("Welcome") }, "\(smtp.received.map(\.subject))")
+            #expect(welcome.subject == "Welcome to FitCircle! Let's get started 🎉")
+            #expect(welcome.rcptTos == ["ana@example.com"] && welcome.from == "FitCircle <hello@fitcircle.test>")
+            let (text, html) = (try Self.part(welcome, "text/plain"), try Self.part(welcome, "text/html"))
+            #expect(text.contains("Hi Ana,") && text.contains("✅ Complete your first daily check-in") && text.contains("See you inside!"))
+            #expect(html.contains("<p>Hi Ana,</p>") && html.contains("—The FitCircle Team"))
+            #expect(welcome.headers["List-Unsubscribe"] == nil && text.contains("Email preferences: fitcircle://settings/notifications"))
+            #expect(html.contains("\(Self.publicURL)/api/emails/open/"))
+            let user = User.ID(try await NotificationLogTests.anaID(app))
+            let record = try #require(try await app.store.read { tx in try await tx.notifications(of: user, type: "welcome", limit: 1) }.first)
+            #expect(welcome.messageId == "<\(record.id.rawValue)@fitcircle.test>")
+            let attempts = try await DeliveryTests.attempts(app, record.id.rawValue)
+            #expect(attempts.map(\.outcome) == ["delivered"] && attempts.first?.provider == "smtp" && attempts.first?.status == 250)
+            #expect(attempts.first?.target == "ana@example.com")
+            let logged = try #require(try await app.store.read { tx in try await tx.emailLogEntry(of: record.id) })
+            #expect(logged.subject == welcome.subject && logged.address == "ana@example.com")
+        }
+    }
+
+    /// The week in review carries the week's steps and share of the goal, the streak, the change of
+    /// weight, the place on a circle's weekly board, the days the goal was met and the goal ahead.
+    @Test(arguments: Backend.available)
+    func theWeeklyDigestEmailCarriesTheWeeksRealFigures(_ backend: Backend) async throws {
+        try await Self.withEmail(backend) { app, smtp in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_236_800))  // Saturday 28 February 2026, 00:00 UTC (01:00 in Paris)
+            let first = try await app.onboardedUser("walker@example.com")
+            let circle = try await app.request(.post, "/api/fitcircles", token: first, json: ["name": "Work Warriors", "metric": "steps"]).jsonObject()
+            let circleID = try #require(circle["id"] as? String)
+            let stamp = { ISO8601DateFormatter().string(from: app.clock.now) }
+            for (id, body) in [
+                ("sat-steps", ["type": "steps", "steps": 12_000] as [String: Any]), ("sat-weight", ["type": "weight", "weightKg": 80.0]),
+            ] {
+                var event = body
+                (event["clientEventId"], event["source"], event["occurredAt"]) = (id, "healthkit", stamp())
+                let posted = try await app.request(.post, "/api/activities", token: first, json: event)
+                #expect(posted.status == .created, "\(posted.text)")
+            }
+            try await ReminderTests.run(app, hours: 24)  // to Sunday 1 March, 01:00
+            let token = try await ScheduledNotificationTests.signIn(app, "walker@example.com").1
+            for (id, body) in [
+                ("sun-steps", ["type": "steps", "steps": 9_000] as [String: Any]), ("sun-weight", ["type": "weight", "weightKg": 79.4]),
+            ] {
+                var event = body
+                (event["clientEventId"], event["source"], event["occurredAt"]) = (id, "healthkit", stamp())
+                let posted = try await app.request(.post, "/api/activities", token: token, json: event)
+                #expect(posted.status == .created, "\(posted.text)")
+            }
+            app.clock.advance(by: 11 * 3_600)  // Sunday 12:00 in Paris
+            let claim = try await app.request(
+                .post, "/api/fitcircles/\(circleID)/submit", token: try await ScheduledNotificationTests.signIn(app, "walker@example.com").1)
+            #expect(claim.status == .created, "\(claim.text)")
+            try await ReminderTests.run(app, hours: 10)  // past Sunday 20:00 in Paris
+
+            let digest = try #require(smtp.received.first { $0.subject.hasPrefix("Your Week in Review") }, "\(smtp.received.map(\.subject))")
+            #expect(digest.subject == "Your Week in Review: 21,000 steps, 0-day streak 🔥")
+            let text = try Self.part(digest, "text/plain")
+            #expect(text.contains("- Steps: 21,000 (43% of goal)"), "\(text)")
+            #expect(text.contains("- Weight: -0.6 kg") && text.contains("- Leaderboard: #1 in \"Work Warriors\""), "\(text)")
+            #expect(text.contains("You hit your daily goal 2 out of 7 days."), "\(text)")
+            #expect(text.contains("Your weekly step goal is 49,000 steps.\n\nView Full Dashboard: \(Self.publicURL)/api/emails/click/"), "\(text)")
+            // An optional type: one-click unsubscribe (RFC 8058) in the headers and the footer.
+            #expect(digest.headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click")
+            let unsubscribe = try #require(digest.headers["List-Unsubscribe"])
+            #expect(unsubscribe.hasPrefix("<\(Self.publicURL)/api/emails/unsubscribe?token=") && unsubscribe.contains("<mailto:unsubscribe@fitcircle.test?subject="))
+        }
+    }
+}
+
+extension EmailDeliveryTests {
+    /// Every email type of spec 000 goes out written from its own template with the data it was raised
+    /// with: its subject, its figures in both parts, nothing left unrendered.
+    @Test(arguments: Backend.available)
+    func everyEmailTypeIsWrittenFromItsOwnTemplate(_ backend: Backend) async throws {
+        try await Self.withEmail(backend) { app, smtp in
+            _ = try await app.onboardedUser()
+            try await DeliveryTests.runJobs(app)  // the welcome
+            let cases: [(type: String, data: [String: String], subject: String, line: String)] = [
+                ("daily_checkin_email", ["streak": "14"], "Your 14-day streak is waiting ⏰", "Your 14-day streak is waiting—it takes ten seconds."),
+                ("streak_at_risk", ["streak": "21", "freezesLeft": "1"], "⚠️ Your 21-day streak is at risk!", "Good news: you have 1 freeze left."),
+                ("monthly_report", ["month": "February 2026", "steps": "180,000", "checkIns": "25", "streak": "12"], "Your February 2026 progress report 📈",
+                 "- Check-ins: 25"),
+                ("circle_invitation", ["inviter": "Ben", "circle": "Work Warriors", "invitationId": "inv-1"],
+                 "Ben invited you to join \"Work Warriors\" on FitCircle", "Ben invited you to join \"Work Warriors\""),
+                ("challenge_milestone", ["milestone": "Halfway there", "percent": "50", "challengeId": "ch-1"], "🎉 Halfway there! You're 50% to your goal",
+                 "You're 50% of the way to your goal."),
+            ]
+            let token = try await NotificationLogTests.operatorToken(app)
+            for (index, item) in cases.enumerated() {
+                let body: [String: Any] = ["userId": try await NotificationLogTests.anaID(app), "type": item.type, "data": item.data, "dedupeKey": "t\(index)"]
+                let sent = try await app.request(.post, "/api/notifications/send", token: token, json: body)
+                #expect(sent.status == .ok, "\(sent.text)")
+                try await DeliveryTests.runJobs(app)
+                let email = try #require(smtp.received.last { $0.rcptTos == ["ana@example.com"] })
+                #expect(email.subject == item.subject, "\(item.type)")
+                let (text, html) = (try Self.part(email, "text/plain"), try Self.part(email, "text/html"))
+                #expect(text.contains(item.line) && text.hasPrefix("Hi Ana,"), "\(item.type): \(text)")
+                #expect(html.contains("Hi Ana,") && !html.contains("{{") && !text.contains("{{"), "\(item.type)")
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import FitCircleCore
+import FitCircleDelivery
+import FitCircleEngine
+import FitCircleStore
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+/// What the links in an email do, through the HTTP API and without a session (issue 8): one-click
+/// unsubscribe (RFC 8058) that only the token's user and type can be unsubscribed by, the opening pixel,
+/// tracked links that lead only where the email said; the email preferences; push falling back to email.
+struct EmailLinkTests {
+    /// The path and query of one of the email's own URLs.
+    static func path(_ url: String) -> String { String(url.dropFirst(EmailDeliveryTests.publicURL.count)) }
+
+    static func firstURL(in text: String, starting prefix: String) throws -> String {
+        let start = try #require(text.range(of: "\(EmailDeliveryTests.publicURL)\(prefix)"))
+        return String(text[start.lowerBound...].prefix { !$0.isWhitespace && $0 != "\"" && $0 != ">" })
+    }
+
+    static func field(_ response: TestResponse) throws -> String? {
+        (try response.jsonObject()["errors"] as? [[String: String]])?.first?["field"]
+    }
+
+    /// Sends a weekly digest to Ana (an optional type, so it carries an unsubscribe link) and answers its email.
+    static func digest(_ app: TestApp, _ smtp: FakeSMTP, key: String = "digest") async throws -> FakeSMTP.Received {
+        _ = try await NotificationLogTests.send(app, "weekly_digest", key: key)
+        try await DeliveryTests.runJobs(app)
+        return try #require(smtp.received.last { $0.subject.hasPrefix("Your Week in Review") })
+    }
+
+    static func emailSwitch(_ app: TestApp, _ token: String, _ type: String) async throws -> Bool? {
+        (try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()["types"] as? [String: Bool])?[type]
+    }
+
+    @Test(arguments: Backend.available)
+    func anUnsubscribeLinkWorksInOneClickWithoutASessionAndOnlyForItsUserAndType(_ backend: Backend) async throws {
+        try await EmailDeliveryTests.withEmail(backend) { app, smtp in
+            let ana = try await app.onboardedUser()
+            let ben = try await app.onboardedUser("ben@example.com")
+            let email = try await Self.digest(app, smtp)
+            let header = try #require(email.headers["List-Unsubscribe"])
+            let url = try Self.firstURL(in: header, starting: "/api/emails/unsubscribe?token=")
+            let token = String(url.split(separator: "=", maxSplits: 1)[1])
+
+            // The page asks; it changes nothing (mail scanners follow links).
+            let page = try await app.request(.get, Self.path(url))
+            #expect(page.status == .ok && page.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(page.text.contains("Stop “Week in review” emails to <b>ana@example.com</b>?") && page.text.contains("method=\"post\""))
+            #expect(try await Self.emailSwitch(app, ana, "weekly_digest") == true)
+
+            // A forged token, and Ana's claims signed over as if for Ben, are refused and change nothing.
+            let parts = token.split(separator: ".").map(String.init)
+            let payload = try #require(Data(base64URLEncoded: parts[0]))
+            var claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+            claims["u"] = try #require((try await app.devSignIn("ben@example.com")["user"] as? [String: Any])?["id"] as? String)
+            let turned = try JSONSerialization.data(withJSONObject: claims).base64URLEncoded() + "." + parts[1]
+            for forged in [parts[0] + "." + String(parts[1].reversed()), turned, "not-a-token"] {
+                let refused = try await app.request(.post, "/api/emails/unsubscribe?token=\(forged)")
+                let field = try Self.field(refused)
+                #expect(refused.status == .unprocessableContent && field == "token", "\(refused.text)")
+                #expect((try await app.request(.get, "/api/emails/unsubscribe?token=\(forged)")).status == .unprocessableContent)
+            }
+            #expect(try await Self.emailSwitch(app, ana, "weekly_digest") == true)
+            #expect(try await Self.emailSwitch(app, ben, "weekly_digest") == true)
+
+            // One click, as a mail client posts it: no session, the RFC 8058 body.
+            let done = try await app.request(
+                .post, Self.path(url), body: Data("List-Unsubscribe=One-Click".utf8), headers: [.contentType: "application/x-www-form-urlencoded"])
+            #expect(done.status == .ok && done.text.contains("no more “Week in review” emails"), "\(done.text)")
+            #expect(try await Self.emailSwitch(app, ana, "weekly_digest") == false)
+            #expect(try await Self.emailSwitch(app, ana, "monthly_report") == true)
+            #expect(try await Self.emailSwitch(app, ben, "weekly_digest") == true)
+            #expect((try await app.request(.post, Self.path(url))).status == .ok)  // twice is harmless
+
+            // The next digest goes nowhere by email.
+            let before = smtp.received.count
+            _ = try await NotificationLogTests.send(app, "weekly_digest", key: "next")
+            try await DeliveryTests.runJobs(app)
+            #expect(smtp.received.count == before)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func theOpeningPixelAndTrackedLinksAreRecordedAndLeadOnlyWhereTheEmailSaid(_ backend: Backend) async throws {
+        try await EmailDeliveryTests.withEmail(backend) { app, smtp in
+            _ = try await app.onboardedUser()
+            let email = try await Self.digest(app, smtp)
+            let html = try EmailDeliveryTests.part(email, "text/html")
+            let id = NotificationRecord.ID(String(email.messageId.dropFirst().prefix { $0 != "@" }))
+            #expect(try await app.store.read { tx in try await tx.emailLogEntry(of: id) }?.openedAt == nil)
+
+            let pixel = try await app.request(.get, Self.path(try Self.firstURL(in: html, starting: "/api/emails/open/")))
+            #expect(pixel.status == .ok && pixel.headers[.contentType] == "image/gif" && String(buffer: pixel.body).hasPrefix("GIF89a"))
+            let opened = try #require(try await app.store.read { tx in try await tx.emailLogEntry(of: id) })
+            #expect(opened.openedAt == app.clock.now && opened.openCount == 1)
+
+            let click = try await app.request(.get, Self.path(try Self.firstURL(in: html, starting: "/api/emails/click/")))
+            #expect(click.status == .found && click.headers[.location] == "fitcircle://digest", "\(click.headers)")
+            #expect(try await app.store.read { tx in try await tx.emailLogEntry(of: id) }?.clickCount == 1)
+
+            // No open redirect: a link number the email never had, signed with the server's own key, leads
+            // nowhere; a forged token or an unsubscribe token is no link at all.
+            let secret = try await app.store.transaction { tx in
+                try await tx.serverSecret(named: "email-link-hmac", orCreate: { "unused" }, at: app.clock.now)
+            }
+            let links = EmailLinks(secret: Data(secret.utf8))
+            #expect((try await app.request(.get, "/api/emails/click/\(links.token(.click(notification: id, index: 1)))")).status == .notFound)
+            let unsubscribe = links.token(.unsubscribe(user: User.ID(try await NotificationLogTests.anaID(app)), type: "weekly_digest"))
+            for forged in [unsubscribe, EmailLinks(secret: Data(repeating: 1, count: 48)).token(.click(notification: id, index: 0))] {
+                let refused = try await app.request(.get, "/api/emails/click/\(forged)")
+                #expect(refused.status == .unprocessableContent && refused.headers[.location] == nil)
+            }
+            // A pixel that is not ours is still a pixel, and records nothing.
+            #expect((try await app.request(.get, "/api/emails/open/forged")).status == .ok)
+            #expect(try await app.store.read { tx in try await tx.emailLogEntry(of: id) }?.openCount == 1)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func emailPreferencesMirrorTheEmailPartOfTheNotificationPreferences(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            let read = try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()
+            #expect(read["enabled"] as? Bool == true)
+            #expect((read["types"] as? [String: Bool])?.keys.sorted() == [
+                "challenge_milestone", "circle_invitation", "daily_checkin_email", "monthly_report", "streak_at_risk", "weekly_digest", "welcome",
+            ])
+            #expect((read["required"] as? [String])?.sorted() == ["challenge_milestone", "circle_invitation", "welcome"])
+
+            let put = try await app.request(.put, "/api/emails/preferences", token: token, json: ["types": ["monthly_report": false]])
+            let putTypes = try put.jsonObject()["types"] as? [String: Bool]
+            #expect(put.status == .ok && putTypes?["monthly_report"] == false)
+            let notifications = try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()
+            let monthly = (notifications["types"] as? [[String: Any]])?.first { $0["type"] as? String == "monthly_report" }
+            #expect((monthly?["channels"] as? [String: Bool])?["email"] == false, "\(monthly ?? [:])")
+
+            for (body, field) in [
+                (["types": ["welcome": false]], "types.welcome.email"), (["types": ["leaderboard_change": false]], "types.leaderboard_change"),
+            ] as [([String: Any], String)] {
+                let refused = try await app.request(.put, "/api/emails/preferences", token: token, json: body)
+                let named = try Self.field(refused)
+                #expect(refused.status == .unprocessableContent && named == field, "\(refused.text)")
+            }
+            let off = try await app.request(.put, "/api/emails/preferences", token: token, json: ["enabled": false])
+            #expect((try off.jsonObject()["enabled"] as? Bool) == false)
+            #expect(try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()["email"] as? Bool == false)
+            #expect((try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()["types"] as? [String: Bool])?["monthly_report"] == false)
+        }
+    }
+
+    /// Spec 000: email is the fallback for push. A push no device took, nor ever will, goes by email when
+    /// its type allows; one that does not allow it stays undelivered.
+    @Test(arguments: Backend.available)
+    func aPushThatFailsForGoodFallsBackToEmailWhenItsTypeAllows(_ backend: Backend) async throws {
+        let clock = TestClock()
+        try await FakeFCM.run(now: { clock.now }) { fcm in
+            try await FakeSMTP.run { smtp in
+                let transports = Transports(
+                    fcm: try await FCMTransport(account: fcm.account, baseURL: fcm.baseURL, http: .shared, clock: clock.wallClock),
+                    email: EmailChannel(
+                        transport: try SMTPTransport(settings: smtp.settings(), clock: clock.wallClock),
+                        settings: EmailSettings(from: Mailbox("hello@fitcircle.test", name: "FitCircle"), publicURL: EmailDeliveryTests.publicURL)))
+                try await withTestApp(backend, clock: clock, transports: transports) { app async throws in
+                    let token = try await app.onboardedUser()
+                    try await DeliveryTests.runJobs(app)  // the welcome email
+                    _ = try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "android", "token": "android-1"])
+                    fcm.script("android-1", [FakeFCM.Answer(404, "UNREGISTERED"), FakeFCM.Answer(404, "UNREGISTERED")])
+                    // The operator who sends gets a welcome of their own: count Ana's mail.
+                    let anas = { smtp.received.filter { $0.rcptTos == ["ana@example.com"] } }
+                    let before = anas().count
+
+                    let risk = try #require(try await NotificationLogTests.send(app, "streak_at_risk", key: "risk")["id"] as? String)
+                    try await DeliveryTests.runJobs(app)
+                    let attempts = try await DeliveryTests.attempts(app, risk)
+                    #expect(attempts.map { "\($0.channel.rawValue) \($0.outcome)" }.sorted() == ["email delivered", "push target_dead"])
+                    #expect(anas().count == before + 1, "\(anas().map(\.subject))")
+                    #expect(anas().last?.subject == "⚠️ Your 14-day streak is at risk!")
+
+                    // Another device, another dead token: a type without the fallback gets no email.
+                    _ = try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "android", "token": "android-2"])
+                    fcm.script("android-2", [FakeFCM.Answer(404, "UNREGISTERED")])
+                    let reminder = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "reminder")["id"] as? String)
+                    try await DeliveryTests.runJobs(app)
+                    #expect(try await DeliveryTests.attempts(app, reminder).map(\.outcome) == ["target_dead"])
+                    #expect(anas().count == before + 1)
+                }
+            }
+        }
+    }
+}

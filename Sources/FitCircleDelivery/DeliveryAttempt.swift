@@ -16,3 +16,10 @@ public struct DeliveryAttempt: Equatable, Sendable {
         self.latencyMilliseconds = latencyMilliseconds
     }
 }
+
+extension Duration {
+    /// Whole milliseconds, as attempts log a provider's latency.
+    var wholeMilliseconds: Int {
+        Int(self.components.seconds * 1_000 + self.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -23,10 +23,7 @@ struct ProviderCall: Sendable {
         classify: @Sendable (ProviderResponse) -> DeliveryOutcome
     ) async -> DeliveryAttempt {
         let started = ContinuousClock.now
-        func milliseconds() -> Int {
-            let elapsed = ContinuousClock.now - started
-            return Int(elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        }
+        func milliseconds() -> Int { (ContinuousClock.now - started).wholeMilliseconds }
         do {
             let response = try await self.send(try await request())
             return DeliveryAttempt(provider: self.provider, outcome: classify(response), status: response.status, latencyMilliseconds: milliseconds())

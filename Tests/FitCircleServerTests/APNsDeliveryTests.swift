@@ -127,15 +127,7 @@ struct APNsDeliveryTests {
         try await Self.withAPNs(backend) { app, apns, _ in
             apns.script(Self.phone, Array(repeating: .status(500, reason: "InternalServerError"), count: 4))
             let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
-            var waits: [TimeInterval] = []
-            for _ in 0..<4 {
-                try await DeliveryTests.runJobs(app)
-                let job = try await DeliveryTests.deliverJob(app, id)
-                if job.status == .pending {
-                    waits.append(job.runAt.timeIntervalSince(app.clock.now))
-                    app.clock.set(job.runAt.addingTimeInterval(1))
-                }
-            }
+            let waits = try await DeliveryTests.retryWaits(app, id)
             #expect(apns.received.count == 4)
             #expect(try await DeliveryTests.deliverJob(app, id).status == .failed)
             #expect(waits.count == 3 && waits == waits.sorted() && Set(waits).count == 3, "waits: \(waits)")

@@ -45,6 +45,21 @@ struct DeliveryTests {
         try await app.store.read { tx in try await tx.deliveryAttempts(of: NotificationRecord.ID(notification)) }
     }
 
+    /// Runs the push delivery of `notification` through its four tries, moving the clock to each retry;
+    /// answers the waits the job asked for.
+    static func retryWaits(_ app: TestApp, _ notification: String) async throws -> [TimeInterval] {
+        var waits: [TimeInterval] = []
+        for _ in 0..<4 {
+            try await Self.runJobs(app)
+            let job = try await Self.deliverJob(app, notification)
+            if job.status == .pending {
+                waits.append(job.runAt.timeIntervalSince(app.clock.now))
+                app.clock.set(job.runAt.addingTimeInterval(1))
+            }
+        }
+        return waits
+    }
+
     static func deliverJob(_ app: TestApp, _ notification: String) async throws -> JobRecord {
         try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: "deliver:\(notification):push") })
     }
@@ -117,15 +132,7 @@ struct DeliveryTests {
         try await Self.withFCM(backend) { app, fcm, _ in
             fcm.script("android-1", Array(repeating: FakeFCM.Answer(500), count: 5))
             let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
-            var waits: [TimeInterval] = []
-            for _ in 0..<4 {
-                try await Self.runJobs(app)
-                let job = try await Self.deliverJob(app, id)
-                if job.status == .pending {
-                    waits.append(job.runAt.timeIntervalSince(app.clock.now))
-                    app.clock.set(job.runAt.addingTimeInterval(1))
-                }
-            }
+            let waits = try await Self.retryWaits(app, id)
             #expect(fcm.received.count == 4)
             #expect(try await Self.deliverJob(app, id).status == .failed)
             #expect(waits.count == 3 && waits == waits.sorted() && Set(waits).count == 3, "waits: \(waits)")

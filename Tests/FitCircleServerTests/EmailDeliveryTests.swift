@@ -23,6 +23,16 @@ struct EmailDeliveryTests {
         }
     }
 
+    /// Posts activity events (by client event id) at the clock's instant.
+    static func post(_ app: TestApp, _ token: String, _ events: [String: [String: Any]]) async throws {
+        for (id, body) in events.sorted(by: { $0.key < $1.key }) {
+            var event = body
+            (event["clientEventId"], event["source"], event["occurredAt"]) = (id, "healthkit", ISO8601DateFormatter().string(from: app.clock.now))
+            let posted = try await app.request(.post, "/api/activities", token: token, json: event)
+            #expect(posted.status == .created, "\(posted.text)")
+        }
+    }
+
     static func part(_ received: FakeSMTP.Received, _ type: String) throws -> String {
         try #require(received.parts.first { $0.contentType == type }?.content)
     }
@@ -61,25 +71,10 @@ struct EmailDeliveryTests {
             let first = try await app.onboardedUser("walker@example.com")
             let circle = try await app.request(.post, "/api/fitcircles", token: first, json: ["name": "Work Warriors", "metric": "steps"]).jsonObject()
             let circleID = try #require(circle["id"] as? String)
-            let stamp = { ISO8601DateFormatter().string(from: app.clock.now) }
-            for (id, body) in [
-                ("sat-steps", ["type": "steps", "steps": 12_000] as [String: Any]), ("sat-weight", ["type": "weight", "weightKg": 80.0]),
-            ] {
-                var event = body
-                (event["clientEventId"], event["source"], event["occurredAt"]) = (id, "healthkit", stamp())
-                let posted = try await app.request(.post, "/api/activities", token: first, json: event)
-                #expect(posted.status == .created, "\(posted.text)")
-            }
+            try await Self.post(app, first, ["sat-steps": ["type": "steps", "steps": 12_000], "sat-weight": ["type": "weight", "weightKg": 80.0]])
             try await ReminderTests.run(app, hours: 24)  // to Sunday 1 March, 01:00
             let token = try await ScheduledNotificationTests.signIn(app, "walker@example.com").1
-            for (id, body) in [
-                ("sun-steps", ["type": "steps", "steps": 9_000] as [String: Any]), ("sun-weight", ["type": "weight", "weightKg": 79.4]),
-            ] {
-                var event = body
-                (event["clientEventId"], event["source"], event["occurredAt"]) = (id, "healthkit", stamp())
-                let posted = try await app.request(.post, "/api/activities", token: token, json: event)
-                #expect(posted.status == .created, "\(posted.text)")
-            }
+            try await Self.post(app, token, ["sun-steps": ["type": "steps", "steps": 9_000], "sun-weight": ["type": "weight", "weightKg": 79.4]])
             app.clock.advance(by: 11 * 3_600)  // Sunday 12:00 in Paris
             let claim = try await app.request(
                 .post, "/api/fitcircles/\(circleID)/submit", token: try await ScheduledNotificationTests.signIn(app, "walker@example.com").1)

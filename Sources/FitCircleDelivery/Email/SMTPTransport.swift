@@ -57,9 +57,7 @@ public struct SMTPTransport: EmailTransport {
     public func send(_ message: EmailMessage) async -> DeliveryAttempt {
         let started = ContinuousClock.now
         func attempt(_ outcome: DeliveryOutcome, _ status: Int?) -> DeliveryAttempt {
-            let elapsed = ContinuousClock.now - started
-            let milliseconds = Int(elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-            return DeliveryAttempt(provider: "smtp", outcome: outcome, status: status, latencyMilliseconds: milliseconds)
+            DeliveryAttempt(provider: "smtp", outcome: outcome, status: status, latencyMilliseconds: (ContinuousClock.now - started).wholeMilliseconds)
         }
         do {
             let reply = try await self.submit(message)

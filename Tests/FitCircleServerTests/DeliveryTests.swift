@@ -86,6 +86,10 @@ struct DeliveryTests {
             let delivery = try #require((why["deliveries"] as? [[String: Any]])?.first)
             #expect(delivery["outcome"] as? String == "delivered" && delivery["provider"] as? String == "fcm" && delivery["status"] as? Int == 200)
             #expect(delivery["channel"] as? String == "push" && delivery["attempt"] as? Int == 1)
+            // And in the history, with each item's attempts.
+            let history = try await app.request(.get, "/api/notifications/history", token: try #require(app.devSignIn()["accessToken"] as? String)).jsonObject()
+            let item = try #require((history["items"] as? [[String: Any]])?.first { $0["id"] as? String == id })
+            #expect((item["deliveries"] as? [[String: Any]])?.map { $0["outcome"] as? String } == ["delivered"])
         }
     }
 

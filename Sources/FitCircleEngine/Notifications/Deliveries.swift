@@ -141,9 +141,10 @@ public struct Deliveries: Sendable {
         }
     }
 
-    /// The notification's delivery attempts, oldest first (its owner's check is `Notifications.notification`).
-    public func attempts(of notification: NotificationRecord.ID) async throws -> [DeliveryAttemptRecord] {
-        try await self.store.read { tx in try await tx.deliveryAttempts(of: notification) }
+    /// The notifications' delivery attempts, oldest first (their owner's check is the caller's: the records
+    /// come from `Notifications`).
+    public func attempts(of notifications: [NotificationRecord.ID]) async throws -> [NotificationRecord.ID: [DeliveryAttemptRecord]] {
+        try await self.store.read { tx in try await tx.deliveryAttempts(of: notifications) }
     }
 
     /// Whether a push that failed for good goes by email: the type allows it, email did not go already, the

@@ -37,7 +37,7 @@ extension API {
 
     func getNotificationInbox(_ input: Operations.GetNotificationInbox.Input) async throws -> Operations.GetNotificationInbox.Output {
         let inbox = try await self.engine.notifications.inbox(of: try RequestCaller.required().userID, limit: input.query.limit ?? 30)
-        return .ok(.init(body: .json(.init(items: inbox.items.map(Components.Schemas.Notification.init), unread: inbox.unread))))
+        return .ok(.init(body: .json(.init(items: inbox.items.map { Components.Schemas.Notification($0) }, unread: inbox.unread))))
     }
 
     func streamNotificationInbox(_ input: Operations.StreamNotificationInbox.Input) async throws -> Operations.StreamNotificationInbox.Output {
@@ -48,7 +48,7 @@ extension API {
         let events = updates.map { update in
             ServerSentEventWithJSONData(
                 event: update.notification == nil ? "unread" : "notification",
-                data: Components.Schemas.InboxEvent(notification: update.notification.map(Components.Schemas.Notification.init), unread: update.unread),
+                data: Components.Schemas.InboxEvent(notification: update.notification.map { Components.Schemas.Notification($0) }, unread: update.unread),
                 id: update.notification?.id.rawValue)
         }
         return .ok(.init(body: .textEventStream(HTTPBody(events.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single))))
@@ -58,12 +58,13 @@ extension API {
         let items = try await self.engine.notifications.history(
             of: try RequestCaller.required().userID, type: input.query._type,
             channel: input.query.channel.flatMap { NotificationChannel(rawValue: $0.rawValue) }, limit: input.query.limit ?? 30)
-        return .ok(.init(body: .json(.init(items: items.map(Components.Schemas.Notification.init)))))
+        let attempts = try await self.engine.deliveries.attempts(of: items.map(\.id))
+        return .ok(.init(body: .json(.init(items: items.map { Components.Schemas.Notification($0, deliveries: attempts[$0.id] ?? []) }))))
     }
 
     func getNotificationWhy(_ input: Operations.GetNotificationWhy.Input) async throws -> Operations.GetNotificationWhy.Output {
         let record = try await self.engine.notifications.notification(NotificationRecord.ID(input.path.id), of: try RequestCaller.required().userID)
-        let attempts = try await self.engine.deliveries.attempts(of: record.id)
+        let attempts = try await self.engine.deliveries.attempts(of: [record.id])[record.id] ?? []
         return .ok(.init(body: .json(.init(notification: .init(record), trail: record.trail, deliveries: attempts.map(Components.Schemas.DeliveryAttempt.init)))))
     }
 

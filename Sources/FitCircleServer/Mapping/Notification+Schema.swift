@@ -65,12 +65,14 @@ extension Components.Schemas.PushDevice {
 }
 
 extension Components.Schemas.Notification {
-    init(_ record: NotificationRecord) {
+    /// - Parameter deliveries: the attempts, for the history; nil leaves them out (the inbox, a send).
+    init(_ record: NotificationRecord, deliveries: [DeliveryAttemptRecord]? = nil) {
         self.init(
             id: record.id.rawValue, _type: record.type, critical: record.critical, title: record.title, body: record.body, deepLink: record.deepLink,
             status: .init(rawValue: record.status.rawValue)!, reason: record.reason,
             channels: record.channels.map { .init(rawValue: $0.rawValue)! }, date: record.date.iso, decidedAt: record.decidedAt,
-            deliverAt: record.deliverAt, readAt: record.readAt, openedAt: record.openedAt, actionAt: record.actionAt)
+            deliverAt: record.deliverAt, readAt: record.readAt, openedAt: record.openedAt, actionAt: record.actionAt,
+            deliveries: deliveries?.map(Components.Schemas.DeliveryAttempt.init))
     }
 }
 

@@ -54,11 +54,19 @@ extension Transaction {
 
     /// The notification's attempts, oldest first.
     public func deliveryAttempts(of notification: NotificationRecord.ID) async throws -> [DeliveryAttemptRecord] {
-        try await self.sql.raw(
-            "SELECT * FROM delivery_attempts WHERE notification_id = \(bind: notification.rawValue) ORDER BY attempted_at, attempt, id"
+        try await self.deliveryAttempts(of: [notification])[notification] ?? []
+    }
+
+    /// The attempts of each of these notifications, oldest first (one query, for a page of history).
+    public func deliveryAttempts(of notifications: [NotificationRecord.ID]) async throws -> [NotificationRecord.ID: [DeliveryAttemptRecord]] {
+        guard !notifications.isEmpty else { return [:] }
+        let ids = SQLList(notifications.map { SQLBind($0.rawValue) })
+        let attempts = try await self.sql.raw(
+            "SELECT * FROM delivery_attempts WHERE notification_id IN (\(ids)) ORDER BY attempted_at, attempt, id"
         ).all().map { row in
             DeliveryAttemptRecord(
-                id: try row.decode(column: "id", as: String.self), notification: notification,
+                id: try row.decode(column: "id", as: String.self),
+                notification: NotificationRecord.ID(try row.decode(column: "notification_id", as: String.self)),
                 channel: NotificationChannel(rawValue: try row.decode(column: "channel", as: String.self)) ?? .push,
                 target: try row.decode(column: "target", as: String.self), provider: try row.decode(column: "provider", as: String.self),
                 attempt: try row.decode(column: "attempt", as: Int.self), outcome: try row.decode(column: "outcome", as: String.self),
@@ -66,6 +74,7 @@ extension Transaction {
                 latencyMilliseconds: try row.decode(column: "latency_ms", as: Int.self),
                 attemptedAt: try row.decode(column: "attempted_at", as: Date.self))
         }
+        return Dictionary(grouping: attempts, by: \.notification)
     }
 
     /// A delivery reached the device: it is in use, and no longer suspect.

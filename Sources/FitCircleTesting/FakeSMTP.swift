@@ -66,7 +66,10 @@ public final class FakeSMTP: Sendable {
         .appendingPathComponent("Tests/Fixtures/fake_smtp.py")
 
     /// Runs `body` with the server listening; it stops afterwards.
-    public static func run<Result: Sendable>(security: SMTPTransport.Security = .startTLS, _ body: @Sendable (FakeSMTP) async throws -> Result) async throws -> Result {
+    /// - Parameter loginOnly: offer AUTH LOGIN and not PLAIN.
+    public static func run<Result: Sendable>(
+        security: SMTPTransport.Security = .startTLS, loginOnly: Bool = false, _ body: @Sendable (FakeSMTP) async throws -> Result
+    ) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -81,7 +84,7 @@ public final class FakeSMTP: Sendable {
         process.arguments = [
             "python3", Self.script.path, "--security", security.rawValue, "--cert", certificate.path, "--key", key.path, "--out", output.path,
             "--user", Self.user, "--password", Self.password,
-        ]
+        ] + (loginOnly ? ["--login-only"] : [])
         let (stdin, stdout) = (Pipe(), Pipe())
         process.standardInput = stdin
         process.standardOutput = stdout

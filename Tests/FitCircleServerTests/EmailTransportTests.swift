@@ -50,6 +50,14 @@ struct EmailTransportTests {
         }
     }
 
+    @Test func aServerOfferingOnlyAuthLoginGetsLogin() async throws {
+        try await FakeSMTP.run(loginOnly: true) { smtp in
+            let attempt = try await SMTPTransport(settings: smtp.settings(), clock: Self.clock).send(Self.message())
+            #expect(attempt.outcome == .delivered, "\(attempt)")
+            #expect(smtp.received.first?.authenticated == true)
+        }
+    }
+
     @Test func aRefusedLoginIsPermanentAndNothingIsSent() async throws {
         try await FakeSMTP.run { smtp in
             let attempt = try await SMTPTransport(settings: smtp.settings(password: "wrong"), clock: Self.clock).send(Self.message())

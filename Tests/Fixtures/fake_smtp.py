@@ -4,7 +4,7 @@ with Python's own email package and written as JSON to the output directory, so 
 with a parser that is not ours. Recipients script failures: bounce@… is refused at RCPT (550), later@… at
 the end of DATA (451).
 
-Usage: fake_smtp.py --security starttls|tls|none --cert C --key K --out DIR [--user U --password P]
+Usage: fake_smtp.py --security starttls|tls|none --cert C --key K --out DIR [--user U --password P] [--login-only]
 Prints "PORT <n>" once it listens; stops when stdin closes.
 """
 import argparse
@@ -27,6 +27,7 @@ parser.add_argument("--key")
 parser.add_argument("--out")
 parser.add_argument("--user")
 parser.add_argument("--password")
+parser.add_argument("--login-only", action="store_true", help="offer AUTH LOGIN, not PLAIN")
 args = parser.parse_args()
 
 
@@ -93,6 +94,8 @@ options = {}
 if args.user:
     # Over implicit TLS aiosmtpd does not know the connection is encrypted; the socket is, from the start.
     options.update(authenticator=authenticator, auth_required=True, auth_require_tls=args.security == "starttls")
+if args.login_only:
+    options.update(auth_exclude_mechanism=["PLAIN"])
 if args.security == "starttls":
     options.update(tls_context=context, require_starttls=True)
 elif args.security == "tls":

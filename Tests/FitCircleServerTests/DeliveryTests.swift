@@ -111,6 +111,28 @@ struct DeliveryTests {
         }
     }
 
+    /// A device no delivery reached for 270 days is dropped before its user's next delivery; one in use stays.
+    @Test(arguments: Backend.available)
+    func aDeviceUnusedFor270DaysExpires(_ backend: Backend) async throws {
+        try await Self.withFCM(backend) { app, fcm, user in
+            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "one")
+            try await Self.runJobs(app)
+            app.clock.advance(by: 269 * 86_400)
+            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
+            try await Self.runJobs(app)
+            #expect(fcm.received.count == 2)  // used on day 269: the clock starts again
+            app.clock.advance(by: 269 * 86_400)
+            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "three")
+            try await Self.runJobs(app)
+            #expect(fcm.received.count == 3)
+            app.clock.advance(by: 271 * 86_400)
+            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "four")
+            try await Self.runJobs(app)
+            #expect(fcm.received.count == 3)
+            #expect(try await app.store.read { tx in try await tx.activeDevices(of: User.ID(user)) }.isEmpty)
+        }
+    }
+
     @Test(arguments: Backend.available)
     func aTooManyRequestsAnswerIsRetriedNoSoonerThanItsRetryAfter(_ backend: Backend) async throws {
         try await Self.withFCM(backend) { app, fcm, _ in

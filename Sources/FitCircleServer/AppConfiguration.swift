@@ -127,8 +127,7 @@ public struct AppConfiguration: Sendable {
             }
             self.smtp = SMTPTransport.Settings(
                 host: host, port: reader.int(forKey: "delivery.smtp.port", default: 587), security: mode,
-                username: reader.string(forKey: "delivery.smtp.username"), password: reader.string(forKey: "delivery.smtp.password", isSecret: true),
-                clientName: host)
+                username: reader.string(forKey: "delivery.smtp.username"), password: reader.string(forKey: "delivery.smtp.password", isSecret: true))
         }
         self.emailAPIKey = reader.string(forKey: "delivery.emailApi.key", isSecret: true)
         self.emailAPIURL = reader.string(forKey: "delivery.emailApi.url", default: "https://api.resend.com")
@@ -139,6 +138,8 @@ public struct AppConfiguration: Sendable {
         guard let sender = Self.mailbox(from) else { throw InvalidSetting(key: "email.from", expected: "an address, or Name <address>", found: from) }
         self.emailFrom = sender
         self.publicURL = reader.string(forKey: "server.publicUrl", default: "http://\(self.host):\(self.port)")
+        // EHLO names this server, as the world knows it.
+        self.smtp?.clientName = URL(string: self.publicURL)?.host ?? "localhost"
         self.unsubscribeMailbox = reader.string(forKey: "email.unsubscribeMailbox")
         self.preferencesURL = reader.string(forKey: "email.preferencesUrl", default: "fitcircle://settings/notifications")
     }

@@ -1,0 +1,38 @@
+import Configuration
+import FitCircleDelivery
+import FitCircleServer
+import Foundation
+import Testing
+
+/// The delivery settings of `fitcircle serve` (README's table): what each channel needs, and what is refused.
+struct DeliveryConfigurationTests {
+    static func configuration(_ values: [String: String]) throws -> AppConfiguration {
+        var keyed: [AbsoluteConfigKey: ConfigValue] = [:]
+        for (key, value) in values { keyed[AbsoluteConfigKey(stringLiteral: key)] = .init(.string(value), isSecret: false) }
+        return try AppConfiguration(reader: ConfigReader(providers: [InMemoryProvider(values: keyed)]), workingDirectory: URL(fileURLWithPath: "/tmp"))
+    }
+
+    @Test func emailSettingsAreReadWithTheirDefaults() throws {
+        let configuration = try Self.configuration([
+            "delivery.smtp.host": "smtp.example.com", "delivery.smtp.username": "mailer", "email.from": "FitCircle Team <hello@fitcircle.app>",
+            "server.publicUrl": "https://api.fitcircle.app",
+        ])
+        let smtp = try #require(configuration.smtp)
+        #expect(smtp.port == 587 && smtp.security == .startTLS && smtp.username == "mailer" && smtp.clientName == "api.fitcircle.app")
+        #expect(configuration.emailFrom == Mailbox("hello@fitcircle.app", name: "FitCircle Team"))
+        #expect(configuration.preferencesURL == "fitcircle://settings/notifications" && configuration.unsubscribeMailbox == nil)
+        #expect(try Self.configuration([:]).smtp == nil && (try Self.configuration([:])).emailAPIKey == nil)
+    }
+
+    @Test func settingsThatCannotWorkAreRefusedByKey() throws {
+        for (values, key) in [
+            (["delivery.smtp.host": "smtp.example.com", "delivery.smtp.security": "ssl"], "delivery.smtp.security"),
+            (["delivery.smtp.host": "smtp.example.com", "delivery.emailApi.key": "re_123"], "delivery.emailApi.key"),
+            (["email.from": "FitCircle"], "email.from"),
+            (["delivery.apns.key": "/keys/AuthKey.p8", "delivery.apns.keyId": "KEY1"], "delivery.apns.teamId"),
+        ] {
+            #expect(throws: InvalidSetting.self) { try Self.configuration(values) }
+            do { _ = try Self.configuration(values) } catch let error as InvalidSetting { #expect(error.key == key) }
+        }
+    }
+}

@@ -64,7 +64,7 @@ public final class FakeAPNs: Sendable {
     /// The fake's clock: the server under test signs with its injected clock, which the fake must share.
     private let now: @Sendable () -> Date
     /// How long each answer waits, as a provider across a network would (benchmarks).
-    private let latency: TimeAmount?
+    fileprivate let latency: TimeAmount?
 
     private init(productionPort: Int, sandboxPort: Int, now: @escaping @Sendable () -> Date, latency: TimeAmount?) {
         self.productionURL = "https://127.0.0.1:\(productionPort)"
@@ -212,7 +212,6 @@ public final class FakeAPNs: Sendable {
         return Date(timeIntervalSince1970: issuedAt)
     }
 
-    fileprivate var delay: TimeAmount? { self.latency }
 }
 
 /// One HTTP/2 stream: gathers the request's headers and body, then writes the fake's answer.
@@ -263,7 +262,7 @@ private final class StreamHandler: ChannelInboundHandler {
             let json = ByteBuffer(string: #"{"reason":"\#(reason)"}"#)
             context.writeAndFlush(self.wrapOutboundOut(.data(.init(data: .byteBuffer(json), endStream: true))), promise: nil)
         }
-        if let delay = self.fake.delay {
+        if let delay = self.fake.latency {
             context.eventLoop.assumeIsolated().scheduleTask(in: delay) { write() }
         } else {
             write()

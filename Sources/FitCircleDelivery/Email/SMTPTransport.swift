@@ -83,7 +83,8 @@ public struct SMTPTransport: EmailTransport {
     /// Runs the conversation; answers the reply to the message, or the first refusal.
     private func submit(_ message: EmailMessage) async throws -> SMTPReply {
         let (settings, context) = (self.settings, self.context)
-        let sniName = settings.host.first?.isNumber == true || settings.host.contains(":") ? nil : settings.host
+        // SNI names hosts, never addresses.
+        let sniName = (try? SocketAddress(ipAddress: settings.host, port: 0)) == nil ? settings.host : nil
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(10))
             .connect(host: settings.host, port: settings.port) { channel in

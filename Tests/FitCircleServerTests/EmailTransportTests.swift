@@ -58,6 +58,18 @@ struct EmailTransportTests {
         }
     }
 
+    /// An address that could end an SMTP command (a line break, `>`) never reaches the server.
+    @Test func anAddressThatCouldInjectCommandsIsRefusedBeforeConnecting() async throws {
+        try await FakeSMTP.run { smtp in
+            let transport = try SMTPTransport(settings: smtp.settings(), clock: Self.clock)
+            for address in ["zoe@example.com>\r\nRCPT TO:<mallory@example.com", "zoe@example.com\r\nDATA", "two words@example.com"] {
+                let attempt = await transport.send(Self.message(to: address))
+                guard case .permanent = attempt.outcome else { Issue.record("\(address): \(attempt)"); continue }
+            }
+            #expect(smtp.received.isEmpty)
+        }
+    }
+
     @Test func aRefusedLoginIsPermanentAndNothingIsSent() async throws {
         try await FakeSMTP.run { smtp in
             let attempt = try await SMTPTransport(settings: smtp.settings(password: "wrong"), clock: Self.clock).send(Self.message())

@@ -59,6 +59,10 @@ public struct SMTPTransport: EmailTransport {
         func attempt(_ outcome: DeliveryOutcome, _ status: Int?) -> DeliveryAttempt {
             DeliveryAttempt(provider: "smtp", outcome: outcome, status: status, latencyMilliseconds: (ContinuousClock.now - started).wholeMilliseconds)
         }
+        // An address goes into the conversation as is: one that could end a command never does.
+        for address in [message.from.address, message.to.address] where !Self.isSafe(address) {
+            return attempt(.permanent(reason: "the address \(address.debugDescription) cannot be given to SMTP"), nil)
+        }
         do {
             let reply = try await self.submit(message)
             return attempt(ProviderAnswer.smtp(code: reply.code, text: reply.text), reply.code)
@@ -67,6 +71,12 @@ public struct SMTPTransport: EmailTransport {
         } catch {
             return attempt(.retryable(reason: "no answer: \(error)"), nil)
         }
+    }
+
+    /// A mailbox SMTP can carry in `<…>`: printable, no spaces or angle brackets, one `@`.
+    static func isSafe(_ address: String) -> Bool {
+        address.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "<" && $0 != ">" }
+            && address.split(separator: "@", omittingEmptySubsequences: false).count == 2
     }
 
     /// What this server will not do with this mail server (no STARTTLS, no AUTH it speaks): permanent

@@ -13,12 +13,16 @@ public struct EmailSettings: Sendable {
     public init(from: Mailbox, publicURL: String, unsubscribeMailbox: String? = nil, preferencesURL: String = "fitcircle://settings/notifications") {
         self.from = from
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
-        self.unsubscribeMailbox = unsubscribeMailbox ?? "unsubscribe@\(from.address.split(separator: "@").last.map(String.init) ?? "localhost")"
+        self.unsubscribeMailbox = unsubscribeMailbox ?? "unsubscribe@\(Self.domain(of: from))"
         self.preferencesURL = preferencesURL
     }
 
     /// The sender's domain: the right-hand side of `Message-ID`s.
-    var domain: String { self.from.address.split(separator: "@").last.map(String.init) ?? "localhost" }
+    var domain: String { Self.domain(of: self.from) }
+
+    private static func domain(of mailbox: Mailbox) -> String {
+        mailbox.address.split(separator: "@").last.map(String.init) ?? "localhost"
+    }
 }
 
 /// The email channel: a transport and what the mail says about its sender.

@@ -1,4 +1,5 @@
 import FitCircleCore
+import FitCircleTesting
 import Foundation
 import Testing
 
@@ -76,5 +77,38 @@ struct LocalDateTests {
         #expect(LocalTime(Date(timeIntervalSince1970: 1_772_953_140), in: newYork) == LocalTime("01:59"))  // 8 March, 06:59 UTC, EST
         #expect(LocalTime(Date(timeIntervalSince1970: 1_772_953_200), in: newYork) == LocalTime("03:00"))  // 07:00 UTC, EDT
         #expect(LocalTime(Date(timeIntervalSince1970: -1), in: .gmt) == LocalTime("23:59"))
+    }
+
+    /// The integer calendar agrees with Foundation's Gregorian calendar (where that one is Gregorian, from
+    /// 1583), and an instant's local date with Foundation's in every zone, over random dates and instants.
+    @Test func theIntegerCalendarAgreesWithFoundations() {
+        var random = SeededRandom(seed: 20_261_123)
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = .gmt
+        for _ in 0..<3_000 {
+            let (year, month, day) = (Int.random(in: 1583...9999, using: &random), Int.random(in: 0...13, using: &random), Int.random(in: 0...32, using: &random))
+            var components = DateComponents(year: year, month: month, day: day)
+            components.calendar = utc
+            #expect((LocalDate(year: year, month: month, day: day) != nil) == components.isValidDate, "\(year)-\(month)-\(day)")
+            guard let date = LocalDate(year: year, month: month, day: day) else { continue }
+            let midnight = utc.date(from: components)!
+            #expect(date.ordinal == Int((midnight.timeIntervalSince1970 / 86_400).rounded()), "\(date)")
+            #expect(LocalDate(ordinal: date.ordinal) == date)
+            #expect(LocalDate(iso: date.iso) == date)
+            #expect(date.iso == String(format: "%04d-%02d-%02d", year, month, day))
+        }
+        let zones = TimeZone.knownTimeZoneIdentifiers
+        for index in 0..<6_000 {
+            let zone = TimeZone(identifier: zones[index % zones.count])!
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            // 1900 to 2100, a fifth of them a second either side of a local midnight.
+            var instant = Date(timeIntervalSince1970: Double.random(in: -2_208_988_800...4_102_444_800, using: &random).rounded(.down))
+            if index % 5 == 0 {
+                instant = calendar.startOfDay(for: instant).addingTimeInterval(index % 2 == 0 ? 0 : -1)
+            }
+            let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+            #expect(LocalDate(instant, in: zone) == LocalDate(year: parts.year!, month: parts.month!, day: parts.day!), "\(instant) in \(zone.identifier)")
+        }
     }
 }

@@ -51,4 +51,31 @@ struct InternetDateTranscoderTests {
         }
         #expect(try fast.decode("2026-03-02T09:00:00Z") == Date(timeIntervalSince1970: 1_772_442_000))
     }
+
+    @Test
+    func readsWhatTheStandardTranscoderReads() throws {
+        let (fast, standard) = (InternetDateTranscoder(), ISO8601DateTranscoder())
+        var random = SeededRandom(seed: 20_261_123)
+        var texts = [
+            "2026-03-02T09:00:00Z", "2026-03-02T09:00:00+05:45", "2026-03-02T09:00:00-11:00", "2028-02-29T23:59:59Z",
+            "1583-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2026-03-08T07:00:00-00:00",
+            // Left to the standard transcoder, which reads or refuses them as before.
+            "2026-03-02T09:00:00.250Z", "2026-03-02t09:00:00z", "2026-03-02T09:00:60Z", "2026-02-29T09:00:00Z",
+            "1500-03-01T00:00:00Z", "2026-03-02T24:00:00Z", "2026-03-02 09:00:00Z", "2026-03-02T09:00:00+0100",
+            "2026-03-02", "", "2026-13-02T09:00:00Z", "+026-03-02T09:00:00Z",
+        ]
+        for _ in 0..<3_000 {
+            let date = Date(timeIntervalSince1970: Double(Int64.random(in: -12_212_553_600...253_402_300_799, using: &random)))
+            var text = try standard.encode(date)
+            if Bool.random(using: &random) {
+                let (hours, minutes) = (Int.random(in: 0...18, using: &random), [0, 15, 30, 45, 59].randomElement(using: &random)!)
+                text = String(text.dropLast()) + String(format: "%@%02d:%02d", Bool.random(using: &random) ? "+" : "-", hours, minutes)
+            }
+            texts.append(text)
+        }
+        for text in texts {
+            let expected = try? standard.decode(text)
+            #expect((try? fast.decode(text)) == expected, "\(text)")
+        }
+    }
 }

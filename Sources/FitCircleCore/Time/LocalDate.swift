@@ -8,46 +8,49 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// A valid Gregorian date; `nil` for `2026-02-30` and the like.
     public init?(year: Int, month: Int, day: Int) {
-        var components = DateComponents(year: year, month: month, day: day)
-        components.calendar = Self.utcCalendar
-        guard (1...9999).contains(year), components.isValidDate else { return nil }
+        guard (1...9999).contains(year), (1...12).contains(month), (1...CivilCalendar.days(inMonth: month, of: year)).contains(day) else {
+            return nil
+        }
         self.year = year
         self.month = month
         self.day = day
     }
 
-    /// The day `instant` falls on in `timeZone`, by Foundation's calendar (DST and odd offsets included).
+    /// The day `instant` falls on in `timeZone`: the zone's offset from UTC at that instant (DST and odd
+    /// offsets included, as the zone database says) moves the instant onto the zone's wall clock.
     public init(_ instant: Date, in timeZone: TimeZone) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        self.year = parts.year!
-        self.month = parts.month!
-        self.day = parts.day!
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: instant)
+        self.init(ordinal: seconds.floorDivided(by: 86_400))
     }
 
     /// Parses `YYYY-MM-DD`.
     public init?(iso text: some StringProtocol) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = CivilCalendar.read(digits: 4, of: bytes, at: 0), let month = CivilCalendar.read(digits: 2, of: bytes, at: 5),
+            let day = CivilCalendar.read(digits: 2, of: bytes, at: 8)
         else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
     public var iso: String {
-        String(format: "%04d-%02d-%02d", self.year, self.month, self.day)
+        guard (0...9999).contains(self.year) else { return String(format: "%04d-%02d-%02d", self.year, self.month, self.day) }
+        var text = Array("0000-00-00".utf8)
+        CivilCalendar.write(self.year, digits: 4, into: &text, at: 0)
+        CivilCalendar.write(self.month, digits: 2, into: &text, at: 5)
+        CivilCalendar.write(self.day, digits: 2, into: &text, at: 8)
+        return String(decoding: text, as: UTF8.self)
     }
 
     public var description: String { self.iso }
 
     /// Days since 1970-01-01; differences of ordinals count calendar days whatever the zone did.
     public var ordinal: Int {
-        Int((self.utcMidnight.timeIntervalSince1970 / 86_400).rounded())
+        CivilCalendar.ordinal(year: self.year, month: self.month, day: self.day)
     }
 
     public init(ordinal: Int) {
-        self = LocalDate(Date(timeIntervalSince1970: Double(ordinal) * 86_400), in: TimeZone(identifier: "UTC")!)
+        (self.year, self.month, self.day) = CivilCalendar.date(ordinal: ordinal)
     }
 
     public func adding(days: Int) -> LocalDate { LocalDate(ordinal: self.ordinal + days) }
@@ -77,16 +80,6 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         var container = encoder.singleValueContainer()
         try container.encode(self.iso)
     }
-
-    private var utcMidnight: Date {
-        Self.utcCalendar.date(from: DateComponents(year: self.year, month: self.month, day: self.day))!
-    }
-
-    private static let utcCalendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
 }
 
 extension LocalDate {

@@ -1,63 +1,58 @@
+import FitCircleCore
 import Foundation
 import OpenAPIRuntime
 
-/// The API's dates as OpenAPIRuntime's ISO 8601 transcoder writes them — RFC 3339 in UTC to the second,
-/// `2026-03-02T09:00:00Z` — but written by hand: its formatter (ICU, behind one lock for every thread) took a
-/// sixth of the time of a board read, whose rows each carry a date. Reading is left to that transcoder.
+/// The API's dates as OpenAPIRuntime's ISO 8601 transcoder reads and writes them — RFC 3339, written in UTC
+/// to the second (`2026-03-02T09:00:00Z`) — but by hand for the usual forms: its formatter (ICU, behind one
+/// lock for every thread) took a sixth of the time of a board read, whose rows each carry a date, and more
+/// than any other step of recording an activity, whose `occurredAt` it read. Anything else (a year before
+/// 1583, where the formatter counts in the Julian calendar; a leap second; another layout) is left to it.
 struct InternetDateTranscoder: DateTranscoder {
     private let standard = ISO8601DateTranscoder()
 
     func encode(_ date: Date) throws -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let (days, second) = (seconds.quotientRoundedDown(by: 86_400), seconds.moduloRoundedDown(by: 86_400))
-        let (year, month, day) = Self.civil(fromDaysSinceEpoch: days)
-        // Before 1583 the standard formatter counts in the Julian calendar; such dates are left to it.
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let (days, second) = (seconds.floorDivided(by: 86_400), seconds - seconds.floorDivided(by: 86_400) * 86_400)
+        let (year, month, day) = CivilCalendar.date(ordinal: days)
         guard (1583...9999).contains(year) else { return try self.standard.encode(date) }
-        var text = [UInt8](repeating: 0, count: 20)
-        func put(_ value: Int64, digits: Int, at offset: Int) {
-            var value = value
-            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
-                text[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            }
-        }
-        put(year, digits: 4, at: 0)
-        put(month, digits: 2, at: 5)
-        put(day, digits: 2, at: 8)
-        put(second / 3600, digits: 2, at: 11)
-        put(second / 60 % 60, digits: 2, at: 14)
-        put(second % 60, digits: 2, at: 17)
-        for (offset, character) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
-            text[offset] = UInt8(ascii: character)
-        }
+        var text = Array("0000-00-00T00:00:00Z".utf8)
+        CivilCalendar.write(year, digits: 4, into: &text, at: 0)
+        CivilCalendar.write(month, digits: 2, into: &text, at: 5)
+        CivilCalendar.write(day, digits: 2, into: &text, at: 8)
+        CivilCalendar.write(second / 3600, digits: 2, into: &text, at: 11)
+        CivilCalendar.write(second / 60 % 60, digits: 2, into: &text, at: 14)
+        CivilCalendar.write(second % 60, digits: 2, into: &text, at: 17)
         return String(decoding: text, as: UTF8.self)
     }
 
     func decode(_ dateString: String) throws -> Date {
-        try self.standard.decode(dateString)
+        try Self.instant(dateString) ?? self.standard.decode(dateString)
     }
 
-    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civil(fromDaysSinceEpoch days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = shifted.quotientRoundedDown(by: 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-}
-
-extension Int64 {
-    fileprivate func quotientRoundedDown(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
-    }
-
-    fileprivate func moduloRoundedDown(by divisor: Int64) -> Int64 {
-        self - self.quotientRoundedDown(by: divisor) * divisor
+    /// `YYYY-MM-DDTHH:MM:SSZ` or `YYYY-MM-DDTHH:MM:SS±HH:MM`, valid and from 1583 on; nil for anything else.
+    static func instant(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        func number(_ digits: Int, at offset: Int, in range: ClosedRange<Int>) -> Int? {
+            CivilCalendar.read(digits: digits, of: bytes, at: offset).flatMap { range.contains($0) ? $0 : nil }
+        }
+        func has(_ character: Unicode.Scalar, at offset: Int) -> Bool { bytes[offset] == UInt8(ascii: character) }
+        guard bytes.count == 20 || bytes.count == 25,
+            has("-", at: 4), has("-", at: 7), has("T", at: 10), has(":", at: 13), has(":", at: 16),
+            let year = number(4, at: 0, in: 1583...9999), let month = number(2, at: 5, in: 1...12),
+            let day = number(2, at: 8, in: 1...CivilCalendar.days(inMonth: month, of: year)),
+            let hour = number(2, at: 11, in: 0...23), let minute = number(2, at: 14, in: 0...59),
+            let second = number(2, at: 17, in: 0...59)
+        else { return nil }
+        var offset = 0
+        if bytes.count == 20 {
+            guard has("Z", at: 19) else { return nil }
+        } else {
+            guard has("+", at: 19) || has("-", at: 19), has(":", at: 22),
+                let hours = number(2, at: 20, in: 0...23), let minutes = number(2, at: 23, in: 0...59)
+            else { return nil }
+            offset = (has("-", at: 19) ? -1 : 1) * (hours * 3600 + minutes * 60)
+        }
+        let days = CivilCalendar.ordinal(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset))
     }
 }

@@ -12,7 +12,8 @@ struct InternetDateTranscoder: DateTranscoder {
 
     func encode(_ date: Date) throws -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let (days, second) = (seconds.floorDivided(by: 86_400), seconds - seconds.floorDivided(by: 86_400) * 86_400)
+        let days = seconds.floorDivided(by: 86_400)
+        let second = seconds - days * 86_400
         let (year, month, day) = CivilCalendar.date(ordinal: days)
         guard (1583...9999).contains(year) else { return try self.standard.encode(date) }
         var text = Array("0000-00-00T00:00:00Z".utf8)

@@ -211,7 +211,6 @@ public final class FakeAPNs: Sendable {
         else { return nil }
         return Date(timeIntervalSince1970: issuedAt)
     }
-
 }
 
 /// One HTTP/2 stream: gathers the request's headers and body, then writes the fake's answer.

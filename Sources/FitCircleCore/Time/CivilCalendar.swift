@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Day arithmetic of the proleptic Gregorian calendar (ISO 8601's), on plain integers: days counted from
 /// 1970-01-01 and back (Howard Hinnant's `days_from_civil` and `civil_from_days`). Foundation's `Calendar`
 /// answers the same through ICU, which stood out in profiles of every event the ledger placed.
@@ -23,6 +25,18 @@ public enum CivilCalendar {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// The wall-clock seconds of `instant` in `zone`: seconds from 1970-01-01 00:00 on that zone's clock,
+    /// by the zone's UTC offset at that instant (DST and odd offsets included, as the zone database says).
+    public static func wallClockSeconds(_ instant: Date, in zone: TimeZone) -> Int {
+        Int(instant.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: instant)
+    }
+
+    /// The day (counted from 1970-01-01) and the second within it of a count of seconds from 1970-01-01 00:00.
+    public static func day(ofSeconds seconds: Int) -> (ordinal: Int, second: Int) {
+        let ordinal = seconds.floorDivided(by: 86_400)
+        return (ordinal, seconds - ordinal * 86_400)
     }
 
     /// 28 to 31.

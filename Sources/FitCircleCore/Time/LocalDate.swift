@@ -16,11 +16,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.day = day
     }
 
-    /// The day `instant` falls on in `timeZone`: the zone's offset from UTC at that instant (DST and odd
-    /// offsets included, as the zone database says) moves the instant onto the zone's wall clock.
+    /// The day `instant` falls on in `timeZone`, on the zone's wall clock at that instant.
     public init(_ instant: Date, in timeZone: TimeZone) {
-        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: instant)
-        self.init(ordinal: seconds.floorDivided(by: 86_400))
+        self.init(ordinal: CivilCalendar.day(ofSeconds: CivilCalendar.wallClockSeconds(instant, in: timeZone)).ordinal)
     }
 
     /// Parses `YYYY-MM-DD`.

@@ -29,8 +29,7 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// The time the clock in `zone` shows at `instant` (from the zone's offset then: no calendar to build,
     /// which the planner's thousands of instants a page would feel).
     public init(_ instant: Date, in zone: TimeZone) {
-        let local = Int(instant.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: instant)
-        let minutes = (local % 86_400 + 86_400) % 86_400 / 60
+        let minutes = CivilCalendar.day(ofSeconds: CivilCalendar.wallClockSeconds(instant, in: zone)).second / 60
         self.init(hour: minutes / 60, minute: minutes % 60)!
     }
 

@@ -11,9 +11,7 @@ struct InternetDateTranscoder: DateTranscoder {
     private let standard = ISO8601DateTranscoder()
 
     func encode(_ date: Date) throws -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds.floorDivided(by: 86_400)
-        let second = seconds - days * 86_400
+        let (days, second) = CivilCalendar.day(ofSeconds: Int(date.timeIntervalSince1970.rounded(.down)))
         let (year, month, day) = CivilCalendar.date(ordinal: days)
         guard (1583...9999).contains(year) else { return try self.standard.encode(date) }
         var text = Array("0000-00-00T00:00:00Z".utf8)

@@ -33,7 +33,10 @@ struct OperationsTests {
             #expect(given.headers[HTTPField.Name("X-Request-Id")!] == "abc-123")
             let hostile = try await app.request(.get, "/healthz", headers: [HTTPField.Name("X-Request-Id")!: "<script>"])
             let madeUp = try #require(hostile.headers[HTTPField.Name("X-Request-Id")!])
-            #expect(madeUp != "<script>" && madeUp.count == 36)
+            // A random lowercase UUID (version 4), another for each request.
+            #expect(UUID(uuidString: madeUp) != nil && madeUp == madeUp.lowercased() && Array(madeUp)[14] == "4")
+            let another = try await app.request(.get, "/healthz").headers[HTTPField.Name("X-Request-Id")!]
+            #expect(another != nil && another != madeUp)
         }
     }
 

@@ -1,3 +1,4 @@
+import FitCircleEngine
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -11,7 +12,7 @@ extension HTTPField.Name {
 /// and puts it in the request's log metadata.
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let id = request.headers[.requestID].flatMap(Self.sanitized) ?? UUID().uuidString.lowercased()
+        let id = request.headers[.requestID].flatMap(Self.sanitized) ?? IDGenerator.randomUUID()
         var context = context
         context.logger[metadataKey: "fitcircle.request.id"] = .string(id)
         var response = try await next(request, context)

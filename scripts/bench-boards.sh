@@ -4,7 +4,7 @@
 #     entry, next to Redis's sorted set on the same work (`redis-benchmark` on loopback, one client without
 #     pipelining, and 50 clients pipelining 16), with Redis's own memory per entry;
 #  2. `GET /api/fitcircles/{id}/leaderboard` of a 50,000-member circle under `wrk`, next to `GET /healthz` of
-#     the same server (release build, SQLite), both warm.
+#     the same server (release build, SQLite), all warm, with the generated stack's lightest reads for scale.
 # Redis and wrk come from Debian; neither is a runtime dependency of FitCircle.
 # Usage: scripts/bench-boards.sh [entries] [members] [part]   (defaults 1000000, 50000 and all; part: index or http)
 set -euo pipefail
@@ -48,7 +48,7 @@ done
 fi
 [ "$part" = index ] && exit 0
 
-echo "== GET /api/fitcircles/{id}/leaderboard, $members members, next to GET /healthz and GET /api/user/profile (wrk, 2 threads, 32 connections, 10 s each)"
+echo "== GET /api/fitcircles/{id}/leaderboard, $members members, next to GET /healthz, /api/config and /api/user/profile (wrk, 2 threads, 32 connections, 10 s each)"
 database="sqlite://$work/boards.sqlite"
 circle=$("$bench" seed "$database" "$members" | tail -1)
 port=18093
@@ -62,8 +62,15 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 curl -s -H "Authorization: Bearer $token" "$board" | python3 -c 'import json, sys; b = json.load(sys.stdin); print("layout", b["layout"], "entries", b["entries"], "rows", len(b["rows"]))'
-for target in "$board" "http://127.0.0.1:$port/healthz" "http://127.0.0.1:$port/api/user/profile"; do
+# The references: /healthz (Hummingbird alone), GET /api/config (the generated OpenAPI stack, no sign-in) and
+# GET /api/user/profile (the generated stack with sign-in, one cached row): the floor a board read sits on.
+declare -A rate
+for target in "$board" "http://127.0.0.1:$port/healthz" "http://127.0.0.1:$port/api/config" "http://127.0.0.1:$port/api/user/profile"; do
+    name=$(basename "${target%%\?*}")
     wrk -t2 -c32 -d3s -H "Authorization: Bearer $token" "$target" >/dev/null
-    printf '%-24s ' "$(basename "${target%%\?*}")"
-    wrk -t2 -c32 -d10s -H "Authorization: Bearer $token" "$target" | grep -E "Requests/sec"
+    rate[$name]=$(wrk -t2 -c32 -d10s -H "Authorization: Bearer $token" "$target" | awk '/Requests\/sec/ {print $2}')
+    printf '%-24s %10.0f requests/s\n' "$name" "${rate[$name]}"
+done
+for name in leaderboard config profile; do
+    awk -v name="$name" -v r="${rate[$name]}" -v h="${rate[healthz]}" 'BEGIN { printf "%-24s %.2f of /healthz\n", name, r / h }'
 done

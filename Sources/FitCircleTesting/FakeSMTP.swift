@@ -79,24 +79,22 @@ public final class FakeSMTP: Sendable {
         let output = directory.appendingPathComponent("mail")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", Self.script.path, "--security", security.rawValue, "--cert", certificate.path, "--key", key.path, "--out", output.path,
-            "--user", Self.user, "--password", Self.password,
-        ] + (loginOnly ? ["--login-only"] : [])
-        let (stdin, stdout) = (Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try ChildProcesses.start(process)
+        let process = try ChildProcess(
+            "/usr/bin/env",
+            [
+                "python3", Self.script.path, "--security", security.rawValue, "--cert", certificate.path, "--key", key.path, "--out", output.path,
+                "--user", Self.user, "--password", Self.password,
+            ] + (loginOnly ? ["--login-only"] : []),
+            input: .pipe, output: .pipe)
         defer {
-            try? stdin.fileHandleForWriting.close()
+            // The script ends when its standard input does.
+            try? process.input?.close()
             process.waitUntilExit()
         }
         // The script prints "PORT <n>" once it listens (or dies, and the pipe ends).
         var printed = Data()
         while !printed.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
+            let chunk = process.output!.availableData
             guard !chunk.isEmpty else { throw FakeSMTPDidNotStart(output: String(decoding: printed, as: UTF8.self)) }
             printed.append(chunk)
         }

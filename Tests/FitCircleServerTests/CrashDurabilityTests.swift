@@ -16,31 +16,30 @@ struct CrashDurabilityTests {
 
     /// A running `fitcircle serve`, killed on request.
     struct Server {
-        let process: Process
+        let process: ChildProcess
         let port: Int
 
         static func start(database: String) async throws -> Server {
             let port = Int.random(in: 20_000..<40_000)
-            let process = Process()
-            process.executableURL = CrashDurabilityTests.binary
-            process.arguments = [
-                "serve", "--dev-login", "--port", "\(port)", "--database-url", database,
-                "--profiles-dir", profilesDirectory.path, "--log-level", "warning",
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try ChildProcesses.start(process)
+            let process = try ChildProcess(
+                CrashDurabilityTests.binary.path,
+                [
+                    "serve", "--dev-login", "--port", "\(port)", "--database-url", database,
+                    "--profiles-dir", profilesDirectory.path, "--log-level", "warning",
+                ],
+                errors: .discard)
             let server = Server(process: process, port: port)
             for _ in 0..<100 {
                 if (try? await server.get("/healthz").0) == 200 { return server }
                 try await Task.sleep(for: .milliseconds(100))
             }
-            process.terminate()
+            process.signal(SIGTERM)
+            process.waitUntilExit()
             throw TestSetupError("fitcircle did not start on port \(port)")
         }
 
         func kill() {
-            Foundation.kill(self.process.processIdentifier, SIGKILL)
+            self.process.signal(SIGKILL)
             self.process.waitUntilExit()
         }
 

@@ -14,7 +14,7 @@ public final class ChildProcess: Sendable {
         case inherit
         /// `/dev/null`.
         case discard
-        /// A pipe, whose other end the test process holds (`input` / `output`).
+        /// A pipe, whose other end the test process holds (`input` / `output`); not for standard error.
         case pipe
     }
 
@@ -30,13 +30,18 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable` (a path; `/usr/bin/env` to look one up) with `arguments` and this environment.
     public init(_ executable: String, _ arguments: [String], input: Stream = .discard, output: Stream = .discard, errors: Stream = .inherit) throws {
+        precondition(errors != .pipe, "the child's standard error goes to the test's or nowhere")
         (self.pid, self.input, self.output) = try Self.launching.withLock { _ in
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
-            var kept: [Int32] = []  // the test process's ends of the pipes
+            var kept: [Int32] = []  // the test process's ends of the pipes, closed unless the child started
             var given: [Int32] = []  // the child's ends, closed here once it has them
-            defer { given.forEach { _ = close($0) } }
+            var started = false
+            defer {
+                given.forEach { _ = close($0) }
+                if !started { kept.filter { $0 >= 0 }.forEach { _ = close($0) } }
+            }
             for (stream, target) in [(input, STDIN_FILENO), (output, STDOUT_FILENO), (errors, STDERR_FILENO)] {
                 switch stream {
                 case .inherit:
@@ -58,10 +63,8 @@ public final class ChildProcess: Sendable {
             defer { argv.forEach { free($0) } }
             var pid = pid_t()
             let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-            guard result == 0 else {
-                kept.filter { $0 >= 0 }.forEach { _ = close($0) }
-                throw ChildProcessError(executable: executable, code: result)
-            }
+            guard result == 0 else { throw ChildProcessError(executable: executable, code: result) }
+            started = true
             let handle = { (fd: Int32) in fd < 0 ? nil : FileHandle(fileDescriptor: fd, closeOnDealloc: true) }
             return (pid, handle(kept[0]), handle(kept[1]))
         }

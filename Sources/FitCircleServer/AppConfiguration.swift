@@ -50,7 +50,8 @@ public struct AppConfiguration: Sendable {
     ///   - `sqlite.synchronous` (`normal` or `full`, default `normal`), `database.maxConnections` (default 20)
     ///   - `profile` (default `fitcircle`), `profiles.directory` (default `./profiles`)
     ///   - `blobs.directory` (default `./fitcircle-blobs`)
-    ///   - `devLogin` (default `false`)
+    ///   - `devLogin` (default `false`; refused unless `host` is loopback or
+    ///     `devLogin.dangerouslyAllowOnPublicHost` is `true`)
     ///   - `auth.google.clientIds`, `auth.apple.clientIds` (comma-separated; empty switches the provider off)
     ///   - `auth.google.jwks`, `auth.apple.jwks` (an https URL or a file path; default the provider's URL)
     ///   - `auth.signingKey` (secret, ≥ 32 bytes; default a random key kept in the database)
@@ -96,6 +97,15 @@ public struct AppConfiguration: Sendable {
             accessTokenLifetime: TimeInterval(reader.int(forKey: "auth.accessTokenSeconds", default: 900)),
             refreshTokenLifetime: TimeInterval(reader.int(forKey: "auth.refreshTokenDays", default: 30) * 86_400)
         )
+        // Dev login lets anyone sign in as anyone: a typo in an environment variable must not open a public host.
+        if self.auth.devLogin, !Self.isLoopback(self.host),
+            !reader.bool(forKey: "devLogin.dangerouslyAllowOnPublicHost", default: false)
+        {
+            throw InvalidSetting(
+                key: "devLogin",
+                expected: "off when listening beyond loopback (or devLogin.dangerouslyAllowOnPublicHost, if anyone may sign in as anyone)",
+                found: "on, with host \(self.host)")
+        }
         self.googleJWKS = reader.string(forKey: "auth.google.jwks", default: "https://www.googleapis.com/oauth2/v3/certs")
         self.appleJWKS = reader.string(forKey: "auth.apple.jwks", default: "https://appleid.apple.com/auth/keys")
         self.signingKey = reader.string(forKey: "auth.signingKey", isSecret: true).map { Data($0.utf8) }
@@ -153,6 +163,11 @@ public struct AppConfiguration: Sendable {
             return address.contains("@") ? Mailbox(address, name: name.isEmpty ? nil : name) : nil
         }
         return text.contains("@") && !text.contains(" ") ? Mailbox(text) : nil
+    }
+
+    /// Whether `host` only listens on this machine (127.0.0.0/8, ::1, localhost).
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.") && host.split(separator: ".").count == 4
     }
 
     private static func list(_ text: String?) -> Set<String> {

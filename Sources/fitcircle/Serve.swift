@@ -21,6 +21,11 @@ struct Serve: AsyncParsableCommand {
         if self.demo { options.devLogin = true }
         let runtime = try await Runtime(options: options)
         let configuration = runtime.configuration
+        if configuration.auth.devLogin {
+            runtime.logger.warning(
+                "Dev login is ON: anyone can sign in as any email address with POST /api/auth/dev. Never on a server others can reach.",
+                metadata: ["fitcircle.host": "\(configuration.host)"])
+        }
         let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
         try await runtime.withStore { store in
             try await store.migrate(now: runtime.clock.now())

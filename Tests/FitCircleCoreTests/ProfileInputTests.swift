@@ -54,7 +54,7 @@ struct ProfileInputTests {
 
     @Test func everyInvalidFieldIsReportedAtOnce() {
         #expect(throws: ValidationError([
-            FieldViolation(field: "displayName", reason: "must be 1–50 characters after trimming"),
+            FieldViolation(field: "displayName", reason: "must be 1–50 characters (at most 200 bytes in UTF-8) after trimming"),
             FieldViolation(field: "age", reason: "must be between 13 and 120"),
             FieldViolation(field: "weight.value", reason: "must be between 20 and 500 kg"),
             FieldViolation(field: "height.inches", reason: "must be at least 0 and less than 12"),

@@ -8,7 +8,10 @@ import Testing
 struct DeliveryConfigurationTests {
     static func configuration(_ values: [String: String]) throws -> AppConfiguration {
         var keyed: [AbsoluteConfigKey: ConfigValue] = [:]
-        for (key, value) in values { keyed[AbsoluteConfigKey(stringLiteral: key)] = .init(.string(value), isSecret: false) }
+        for (key, value) in values {
+            // Booleans as the environment provider decodes them ("true", "yes", "1").
+            keyed[AbsoluteConfigKey(stringLiteral: key)] = .init(value == "true" ? .bool(true) : .string(value), isSecret: false)
+        }
         return try AppConfiguration(reader: ConfigReader(providers: [InMemoryProvider(values: keyed)]), workingDirectory: URL(fileURLWithPath: "/tmp"))
     }
 
@@ -30,9 +33,20 @@ struct DeliveryConfigurationTests {
             (["delivery.smtp.host": "smtp.example.com", "delivery.emailApi.key": "re_123"], "delivery.emailApi.key"),
             (["email.from": "FitCircle"], "email.from"),
             (["delivery.apns.key": "/keys/AuthKey.p8", "delivery.apns.keyId": "KEY1"], "delivery.apns.teamId"),
+            (["devLogin": "true", "host": "0.0.0.0"], "devLogin"),
+            (["devLogin": "true", "host": "192.168.1.20"], "devLogin"),
         ] {
             #expect(throws: InvalidSetting.self) { try Self.configuration(values) }
             do { _ = try Self.configuration(values) } catch let error as InvalidSetting { #expect(error.key == key) }
         }
+    }
+
+    @Test func devLoginIsOnlyForLoopbackUnlessTheDangerIsNamed() throws {
+        for host in ["127.0.0.1", "localhost", "::1", "127.0.0.2"] {
+            #expect(try Self.configuration(["devLogin": "true", "host": host]).auth.devLogin)
+        }
+        let overridden = try Self.configuration(["devLogin": "true", "host": "0.0.0.0", "devLogin.dangerouslyAllowOnPublicHost": "true"])
+        #expect(overridden.auth.devLogin)
+        #expect(try Self.configuration(["host": "0.0.0.0"]).auth.devLogin == false)
     }
 }

@@ -70,7 +70,9 @@ public enum ActivityRules {
     ) throws(ValidationError) -> (timeZone: String, localDate: LocalDate) {
         var validator = Validator()
         let id = input.clientEventID
-        validator.check(!id.isEmpty && id.count <= 128, prefix + "clientEventId", "must be 1–128 characters")
+        validator.check(
+            !id.isEmpty && id.utf8.count <= 128 && !id.unicodeScalars.contains { $0.properties.generalCategory == .control },
+            prefix + "clientEventId", "must be 1–128 bytes in UTF-8, without control characters")
         validator.check(
             input.occurredAt <= now.addingTimeInterval(self.maximumFutureSkew),
             prefix + "occurredAt",
@@ -122,6 +124,11 @@ public enum ActivityRules {
             if let limit = self.maximumSpeed(for: workout.type, distance: distance), duration > 0, distance / duration > limit {
                 validator.fail(prefix + "distanceMeters", "is faster than the world record for \(workout.type.rawValue)")
             }
+        }
+        if let route = workout.route {
+            validator.check(
+                Polyline.isValid(route), prefix + "route",
+                "must be an encoded polyline of at most \(Polyline.maximumBytes) bytes whose points lie on the globe")
         }
         if let calories = workout.calories {
             validator.check(calories.isFinite && calories >= 0 && calories <= 20_000, prefix + "calories", "must be between 0 and 20,000")

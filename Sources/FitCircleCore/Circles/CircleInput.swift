@@ -11,8 +11,6 @@ public struct CircleInput: Equatable, Sendable {
     public var privacy: FitCircle.Privacy?
     public var memberLimit: Int?
 
-    public static let nameLength = 1...60
-    public static let descriptionLength = 500
     public static let memberLimits = 2...100_000
     public static let defaultMemberLimit = 100
 
@@ -34,10 +32,8 @@ public struct CircleInput: Equatable, Sendable {
     /// zone defaulting to `defaultTimeZone`, the start to the zone's `today`, private and 100 members by default.
     public func validated(defaultTimeZone: String, now: Date) throws(ValidationError) -> Valid {
         var validator = Validator()
-        let name = self.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        validator.check(Self.nameLength.contains(name.count), "name", "must be 1–60 characters after trimming")
-        let description = self.description?.trimmingCharacters(in: .whitespacesAndNewlines)
-        validator.check((description?.count ?? 0) <= Self.descriptionLength, "description", "must be at most 500 characters")
+        let name = validator.text(self.name, "name", .circleName) ?? ""
+        let description = self.description.flatMap { validator.text($0, "description", .description) }
         let zone = self.timeZone.map { TimeZoneID.validated($0) } ?? defaultTimeZone
         validator.check(zone != nil, "timeZone", "must be an IANA time-zone identifier such as Europe/Paris")
         let today = LocalDate(now, in: TimeZone(identifier: zone ?? defaultTimeZone) ?? .gmt)

@@ -69,14 +69,13 @@ public enum Encouragement {
     public static let presets = [
         "💪 Great pace today!", "🔥 Great hustle today!", "👏 Keep it up!", "🚀 You're on fire!", "💪 You too—see you at the top tomorrow!",
     ]
-    public static let maximumLength = 140
 
-    /// The message as kept: trimmed, nil when blank; longer than `maximumLength` is invalid.
+    /// The message as kept (`TextRule.message`), nil when blank.
     public static func message(_ text: String?) throws -> String? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= Self.maximumLength else {
-            throw ValidationError(field: "message", reason: "must be at most \(Self.maximumLength) characters")
-        }
-        return trimmed
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        var validator = Validator()
+        let message = validator.text(text, "message", .message)
+        try validator.throwIfInvalid()
+        return message
     }
 }

@@ -41,12 +41,7 @@ public struct ProfileInput: Equatable, Sendable {
     /// leaves nothing half-applied (the caller's value is untouched).
     public func applied(to profile: UserProfile, limits: RuleProfile.Limits, now: Date) throws(ValidationError) -> UserProfile {
         var validator = Validator()
-        let name = DisplayName.normalized(self.displayName)
-        validator.check(
-            name != nil && self.displayName.trimmingCharacters(in: .whitespacesAndNewlines).count <= DisplayName.maxLength,
-            "displayName",
-            "must be 1–\(DisplayName.maxLength) characters after trimming"
-        )
+        let name = validator.text(self.displayName, "displayName", .displayName)
         validator.check(limits.age.contains(self.age), "age", "must be between \(limits.age.lowerBound) and \(limits.age.upperBound)")
 
         let weightKg = self.weightUnit.kilograms(self.weight)

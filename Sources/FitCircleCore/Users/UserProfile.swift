@@ -52,7 +52,7 @@ public struct UserProfile: Equatable, Sendable {
         now: Date
     ) -> UserProfile {
         let fromEmail = email.split(separator: "@").first.map(String.init) ?? email
-        let name = DisplayName.normalized(suggestedName ?? "") ?? DisplayName.normalized(fromEmail) ?? "Athlete"
+        let name = suggestedName.flatMap(TextRule.displayName.fitted) ?? TextRule.displayName.fitted(fromEmail) ?? "Athlete"
         return UserProfile(
             displayName: name,
             age: onboarding.required ? nil : onboarding.defaults.age,
@@ -65,18 +65,6 @@ public struct UserProfile: Equatable, Sendable {
     }
 
     public var isOnboarded: Bool { self.onboardedAt != nil }
-}
-
-/// Display-name rules: trimmed, 1–50 characters.
-public enum DisplayName {
-    public static let maxLength = 50
-
-    /// The trimmed name, or `nil` when it is empty or too long.
-    public static func normalized(_ raw: String) -> String? {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
-        return trimmed.count <= Self.maxLength ? trimmed : String(trimmed.prefix(Self.maxLength))
-    }
 }
 
 /// IANA time-zone identifiers.

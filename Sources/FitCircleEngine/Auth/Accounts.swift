@@ -195,7 +195,8 @@ public struct Accounts: Sendable {
 
     static func looksLikeEmail(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && text.count <= 254
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && text.utf8.count <= 254
             && !text.contains(where: \.isWhitespace)
+            && !text.unicodeScalars.contains { [.control, .format].contains($0.properties.generalCategory) }
     }
 }

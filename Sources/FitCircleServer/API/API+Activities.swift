@@ -63,7 +63,7 @@ extension API {
         )
         let events = try await self.engine.activities.activities(of: caller.userID, query: query)
         let next = events.count == limit ? events.last.map { ActivityCursor.encode(occurredAt: $0.occurredAt, id: $0.id) } : nil
-        return .ok(.init(body: .json(.init(items: events.map { Components.Schemas.Activity($0) }, nextCursor: next))))
+        return .ok(.init(body: .json(.init(items: events.map { Components.Schemas.Activity($0, withRoute: false) }, nextCursor: next))))
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
@@ -108,9 +108,9 @@ extension Components.Schemas.ActivityBatchItem {
     init(index: Int, outcome: Activities.Outcome, clientEventID: String) {
         switch outcome {
         case .created(let event, let reward):
-            self.init(index: index, clientEventId: clientEventID, status: .created, activity: .init(event, reward: reward))
+            self.init(index: index, clientEventId: clientEventID, status: .created, activity: .init(event, reward: reward, withRoute: false))
         case .replayed(let event):
-            self.init(index: index, clientEventId: clientEventID, status: .replayed, activity: .init(event))
+            self.init(index: index, clientEventId: clientEventID, status: .replayed, activity: .init(event, withRoute: false))
         case .rejected(_, .invalid(let error)):
             self.init(index: index, clientEventId: clientEventID, status: .rejected, problem: .init(.validationFailed(error.violations)))
         case .rejected(_, .conflict(let reason)):
@@ -142,9 +142,9 @@ enum ActivityCursor {
             throw ValidationError(field: "cursor", reason: "is not a cursor this server made")
         }
         let parts = text.split(separator: "|", maxSplits: 1)
-        guard parts.count == 2, let seconds = Double(parts[0]) else {
+        guard parts.count == 2, let instant = Double(parts[0]).flatMap(Instant.supported(secondsSince1970:)), !parts[1].isEmpty else {
             throw ValidationError(field: "cursor", reason: "is not a cursor this server made")
         }
-        return (Date(timeIntervalSince1970: seconds), ActivityEvent.ID(String(parts[1])))
+        return (instant, ActivityEvent.ID(String(parts[1])))
     }
 }

@@ -74,7 +74,9 @@ extension Workout {
 }
 
 extension Components.Schemas.Activity {
-    init(_ event: ActivityEvent, reward: Reward? = nil) {
+    /// `withRoute: false` for lists: a route may be 64 KB, so pages and batch answers leave it out and
+    /// `GET /api/activities/{id}` gives it.
+    init(_ event: ActivityEvent, reward: Reward? = nil, withRoute: Bool = true) {
         self.init(
             id: event.id.rawValue,
             clientEventId: event.clientEventID,
@@ -102,7 +104,7 @@ extension Components.Schemas.Activity {
                     durationSeconds: workout.durationSeconds,
                     distanceMeters: workout.distanceMeters,
                     calories: workout.calories,
-                    route: workout.route,
+                    route: withRoute ? workout.route : nil,
                     series: workout.series,
                     reps: workout.reps
                 ),

@@ -1,0 +1,38 @@
+/// A route in the encoded polyline format apps and map services use: each coordinate in 1e-5 degrees,
+/// delta-encoded, zig-zagged and written five bits a character from `?` (63). Checked, not trusted: a route
+/// is kept only when it decodes to latitude and longitude pairs on the globe.
+public enum Polyline {
+    /// The longest route kept, in bytes (a few hours of GPS points a few metres apart).
+    public static let maximumBytes = 65_536
+
+    /// The points of `text`, or `nil` when it is not a well-formed polyline of real coordinates.
+    public static func decode(_ text: String) -> [(latitude: Double, longitude: Double)]? {
+        var points: [(latitude: Double, longitude: Double)] = []
+        var iterator = text.utf8.makeIterator()
+        var latitude = 0, longitude = 0
+        func next() -> Int?? {
+            var result = 0, shift = 0
+            while let byte = iterator.next() {
+                guard (63...126).contains(byte), shift <= 30 else { return .some(nil) }
+                let chunk = Int(byte) - 63
+                result |= (chunk & 0x1F) << shift
+                shift += 5
+                if chunk < 0x20 { return .some((result & 1) != 0 ? ~(result >> 1) : result >> 1) }
+            }
+            return shift == 0 ? nil : .some(nil)
+        }
+        while let first = next() {
+            guard let deltaLatitude = first, case .some(.some(let deltaLongitude)) = next() else { return nil }
+            latitude += deltaLatitude
+            longitude += deltaLongitude
+            guard abs(latitude) <= 9_000_000, abs(longitude) <= 18_000_000 else { return nil }
+            points.append((Double(latitude) / 1e5, Double(longitude) / 1e5))
+        }
+        return points
+    }
+
+    /// Whether `text` may be kept as a workout's route.
+    public static func isValid(_ text: String) -> Bool {
+        text.utf8.count <= self.maximumBytes && !text.isEmpty && self.decode(text) != nil
+    }
+}

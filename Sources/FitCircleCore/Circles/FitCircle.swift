@@ -143,7 +143,8 @@ extension CircleMembership {
     }
 }
 
-/// An invitation to a circle, for an account or an email address.
+/// An invitation to a circle, for an account or an email address. It lapses after `lifetime`, and the
+/// circle's managers (or whoever sent it) may revoke it before.
 public struct CircleInvitation: Equatable, Sendable {
     public typealias ID = Identifier<CircleInvitation>
 
@@ -155,8 +156,14 @@ public struct CircleInvitation: Equatable, Sendable {
     public var invitedBy: User.ID
     public var createdAt: Date
     public var acceptedAt: Date?
+    public var revokedAt: Date?
 
-    public init(id: ID, circleID: FitCircle.ID, userID: User.ID?, email: String?, invitedBy: User.ID, createdAt: Date, acceptedAt: Date? = nil) {
+    public static let lifetime: TimeInterval = 14 * 86_400
+
+    public init(
+        id: ID, circleID: FitCircle.ID, userID: User.ID?, email: String?, invitedBy: User.ID, createdAt: Date, acceptedAt: Date? = nil,
+        revokedAt: Date? = nil
+    ) {
         self.id = id
         self.circleID = circleID
         self.userID = userID
@@ -164,5 +171,21 @@ public struct CircleInvitation: Equatable, Sendable {
         self.invitedBy = invitedBy
         self.createdAt = createdAt
         self.acceptedAt = acceptedAt
+        self.revokedAt = revokedAt
     }
+
+    public var expiresAt: Date { self.createdAt.addingTimeInterval(Self.lifetime) }
+
+    /// Neither accepted, revoked nor lapsed at `now`.
+    public func isPending(at now: Date) -> Bool {
+        self.acceptedAt == nil && self.revokedAt == nil && now < self.expiresAt
+    }
+}
+
+/// How many invitations one person may send, and one person or address receive, in 24 hours: an invitation
+/// reaches people who never chose the sender (and is critical: no preference stops it), so it is capped.
+public enum InvitationLimits {
+    public static let sentPerDay = 30
+    public static let receivedPerDay = 5
+    public static let window: TimeInterval = 86_400
 }

@@ -14,4 +14,6 @@ public enum DomainError: Error, Equatable, Sendable {
     case payloadTooLarge(limit: Int)
     /// The request body's media type is not one this operation accepts.
     case unsupportedMediaType(accepted: [String])
+    /// Too many of these, too fast: try again after `retryAfter` seconds.
+    case rateLimited(retryAfter: Int, reason: String)
 }

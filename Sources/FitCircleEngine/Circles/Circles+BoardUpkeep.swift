@@ -16,7 +16,7 @@ extension Circles {
     /// The circle's closed boards of `period`, newest first, before `before` when given.
     public func history(of id: FitCircle.ID, period: BoardPeriod, before: LocalDate?, limit: Int, top: Int, for user: User.ID) async throws -> [ClosedBoard] {
         try await self.store.read { tx in
-            _ = try await self.visible(id, to: user, in: tx)
+            _ = try await self.allowed(.read, id, by: user, in: tx)
             var boards: [ClosedBoard] = []
             for start in try await tx.snapshotKeys(of: id, period: period, before: before, limit: limit) {
                 let board = BoardID(circle: id, period: period, start: start)
@@ -49,10 +49,9 @@ extension Circles {
     /// Restates every live board of the circle from its claims (operators only), reloads this node's
     /// indexes of them and tells the other nodes of each correction.
     public func refreshBoards(of id: FitCircle.ID, by caller: Caller) async throws -> [RefreshReport] {
-        guard caller.isOperator else { throw DomainError.forbidden(reason: "Only operators and jobs may recalculate a leaderboard.") }
         let now = self.clock.now()
         let (reports, expected, event) = try await self.store.transaction { tx in
-            guard let circle = try await tx.circle(id) else { throw DomainError.notFound(resource: "circle", id: id.rawValue) }
+            let circle = try await self.allowed(.refreshBoards, id, by: caller.userID, in: tx).circle
             let memberships = Dictionary(try await tx.memberships(of: id).map { ($0.userID, $0) }, uniquingKeysWith: { _, latest in latest })
             var reports: [RefreshReport] = []
             var expected: [BoardID: [BoardKey]] = [:]

@@ -10,7 +10,7 @@ extension Circles {
         validator.check((1...100).contains(limit), "limit", "must be between 1 and 100")
         try validator.throwIfInvalid()
         return try await self.store.read { tx in
-            _ = try await self.visible(id, to: user, in: tx)
+            _ = try await self.allowed(.read, id, by: user, in: tx)
             var after: FeedItem?
             if let cursor {
                 guard let item = try await tx.feedItem(cursor, in: id) else {
@@ -58,9 +58,8 @@ extension Circles {
         let message = try Encouragement.message(message)
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard let circle = try await tx.circle(id), let sender = try await tx.user(user), try await tx.membership(of: user, in: id) != nil else {
-                throw DomainError.notFound(resource: "circle", id: id.rawValue)
-            }
+            let circle = try await self.allowed(.participate, id, by: user, in: tx).circle
+            guard let sender = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
             let item = try await target(tx)
             let itemID = item.id
             guard item.actorID != user else { throw DomainError.conflict(reason: "Members encourage others, not their own news.") }
@@ -80,9 +79,7 @@ extension Circles {
     /// The circle's events as they happen, for a member, until `duration` passes.
     public func stream(of id: FitCircle.ID, for user: User.ID, for duration: Duration) async throws -> AsyncStream<CircleEvent> {
         try await self.store.read { tx in
-            guard try await tx.circle(id) != nil, try await tx.membership(of: user, in: id) != nil else {
-                throw DomainError.notFound(resource: "circle", id: id.rawValue)
-            }
+            _ = try await self.allowed(.participate, id, by: user, in: tx)
         }
         let events = self.events.subscribe(to: id)
         return AsyncStream { continuation in

@@ -51,7 +51,8 @@ extension Circles {
     /// neighbourhood, or the page after `cursor`.
     public func leaderboard(of id: FitCircle.ID, period: BoardPeriod, after cursor: BoardKey?, limit: Int, for user: User.ID) async throws -> Leaderboard {
         let now = self.clock.now()
-        let (circle, _, memberCount) = try await self.visible(id, to: user)
+        let found = try await self.allowed(.read, id, by: user)
+        let (circle, memberCount) = (found.circle, found.memberCount)
         let board = self.liveBoard(of: circle, period: period, now: now)
         let reader = BoardReader(board: board, indexes: self.events.indexes, store: self.store)
         let fromIndex = reader.fromIndex
@@ -100,7 +101,7 @@ extension Circles {
 
     public func standings(of member: User.ID, in id: FitCircle.ID, for user: User.ID) async throws -> [Standing] {
         let now = self.clock.now()
-        let (circle, _, _) = try await self.visible(id, to: user)
+        let circle = try await self.allowed(.read, id, by: user).circle
         let known = try await self.store.read { tx in
             if try await tx.membership(of: member, in: id) != nil { return true }
             return !(try await tx.submissions(to: id, of: member, from: circle.startDate).isEmpty)

@@ -23,9 +23,7 @@ extension Circles {
             let day = try SubmissionWindow.day(date, now: now, in: TimeZone(identifier: account.profile.timeZone) ?? .gmt)
             let circles: [FitCircle]
             if let circle {
-                guard let found = try await tx.circle(circle), try await tx.membership(of: user, in: circle) != nil else {
-                    throw DomainError.notFound(resource: "circle", id: circle.rawValue)
-                }
+                let found = try await self.allowed(.participate, circle, by: user, in: tx).circle
                 guard !found.isArchived else { throw DomainError.conflict(reason: "The circle is archived.") }
                 guard found.runs(on: day) else {
                     throw DomainError.conflict(reason: "The competition runs from \(found.startDate.iso)\(found.endDate.map { " to \($0.iso)" } ?? " on"): \(day.iso) does not count.")
@@ -138,7 +136,7 @@ extension Circles {
     public func submissionsToday(of circle: FitCircle.ID, for user: User.ID) async throws -> (date: LocalDate, members: [SubmissionStatus]) {
         let now = self.clock.now()
         return try await self.store.read { tx in
-            let (found, _, _) = try await self.visible(circle, to: user, in: tx)
+            let found = try await self.allowed(.read, circle, by: user, in: tx).circle
             let today = found.today(at: now)
             let claims = Dictionary(try await tx.submissions(to: circle, on: today).map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
             let members = try await tx.members(of: circle).map { member in

@@ -26,9 +26,7 @@ extension Circles {
         return try await self.store.read { tx in
             var circles: [FitCircle]
             if let only {
-                let (circle, membership, _) = try await self.visible(only, to: user, in: tx)
-                guard membership != nil else { throw DomainError.forbidden(reason: "Only the circle's members see its week.") }
-                circles = [circle]
+                circles = [try await self.allowed(.participate, only, by: user, in: tx).circle]
             } else {
                 circles = try await tx.circles(of: user).map(\.circle)
             }

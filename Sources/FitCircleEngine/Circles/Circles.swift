@@ -54,8 +54,8 @@ public struct Circles: Sendable {
     /// The circle, for a member, anyone when it is public, or someone invited to it.
     public func circle(_ id: FitCircle.ID, for user: User.ID) async throws -> View {
         try await self.store.read { tx in
-            let (circle, membership, count) = try await self.visible(id, to: user, in: tx)
-            return View(circle: circle, role: membership?.role, memberCount: count)
+            let found = try await self.allowed(.read, id, by: user, in: tx)
+            return View(circle: found.circle, role: found.membership?.role, memberCount: found.memberCount)
         }
     }
 
@@ -74,14 +74,14 @@ public struct Circles: Sendable {
     public func update(_ id: FitCircle.ID, with input: CircleInput, by user: User.ID) async throws -> View {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            let (stored, membership) = try await self.managed(id, by: user, in: tx)
+            let found = try await self.allowed(.edit, id, by: user, in: tx, locked: true)
+            let stored = found.circle
             let valid = try input.validated(defaultTimeZone: stored.timeZone, now: now)
-            let members = try await tx.memberCount(of: id)
             let circle = try stored.edited(
                 with: valid, startGiven: input.startDate != nil, today: stored.today(at: now),
-                members: members)
+                members: found.memberCount)
             try await tx.update(circle, at: now)
-            return View(circle: circle, role: membership.role, memberCount: members)
+            return View(circle: circle, role: found.membership?.role, memberCount: found.memberCount)
         }
     }
 
@@ -89,8 +89,7 @@ public struct Circles: Sendable {
     public func archive(_ id: FitCircle.ID, by user: User.ID) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            var (circle, membership) = try await self.managed(id, by: user, in: tx)
-            guard membership.role == .owner else { throw DomainError.forbidden(reason: "Only the circle's owner may archive it.") }
+            var circle = try await self.allowed(.archive, id, by: user, in: tx, locked: true).circle
             circle.archivedAt = now
             try await tx.update(circle, at: now)
         }
@@ -101,13 +100,15 @@ public struct Circles: Sendable {
     /// The current members, in the order they joined (members, or anyone for a public circle).
     public func members(of id: FitCircle.ID, for user: User.ID) async throws -> [CircleMemberRow] {
         try await self.store.read { tx in
-            _ = try await self.visible(id, to: user, in: tx)
+            _ = try await self.allowed(.read, id, by: user, in: tx)
             return try await tx.members(of: id)
         }
     }
 
-    /// Invites an account (by id) or an address (by email; it names the account when one has it). An
-    /// invitation still pending for them is answered again. Invited accounts hear of it (`circle_invitation`).
+    /// Invites an account (by id) or an address (by email). An invitation still pending for them is answered
+    /// again. Invited accounts hear of it (`circle_invitation`). The answer to an invitation by email is the
+    /// same whether or not the address has an account, and invitations are capped per sender and per
+    /// recipient a day (`InvitationLimits`, 429): they reach people who never chose the sender.
     public func invite(to id: FitCircle.ID, user invitee: User.ID?, email: String?, by user: User.ID) async throws -> CircleInvitation {
         let now = self.clock.now()
         var validator = Validator()
@@ -116,21 +117,33 @@ public struct Circles: Sendable {
         if let address { validator.check(Accounts.looksLikeEmail(address), "email", "must be an email address such as ana@example.com") }
         try validator.throwIfInvalid()
         return try await self.store.transaction { tx in
-            let (circle, _) = try await self.managed(id, by: user, in: tx)
+            let circle = try await self.allowed(.invite, id, by: user, in: tx, locked: true).circle
             guard !circle.isArchived else { throw DomainError.conflict(reason: "The circle is archived.") }
             var account: User?
             if let invitee {
                 guard let found = try await tx.user(invitee) else { throw DomainError.notFound(resource: "user", id: invitee.rawValue) }
                 account = found
+                if try await tx.membership(of: invitee, in: id) != nil {
+                    throw DomainError.conflict(reason: "\(found.profile.displayName) is already a member.")
+                }
             } else if let address {
                 account = try await tx.user(withEmail: address)
             }
-            if let account, try await tx.membership(of: account.id, in: id) != nil {
-                throw DomainError.conflict(reason: "\(account.profile.displayName) is already a member.")
+            if let account, try await tx.isBanned(account.id, from: id) {
+                throw DomainError.conflict(reason: "This person was removed from the circle: lift the ban first (DELETE /api/fitcircles/\(id)/bans/{userId}).")
             }
-            if let pending = try await tx.pendingInvitation(to: id, user: account?.id, email: address) { return pending }
+            if let pending = try await tx.pendingInvitation(to: id, user: account?.id, email: address, at: now) { return pending }
+            let since = now.addingTimeInterval(-InvitationLimits.window)
+            for (counted, limit, whose) in [
+                (try await tx.invitationCount(sentBy: user, since: since), InvitationLimits.sentPerDay, "You have sent"),
+                (try await tx.invitationCount(receivedBy: account?.id, email: address, since: since), InvitationLimits.receivedPerDay, "This person has received"),
+            ] where counted.count >= limit {
+                let retry = (counted.oldest ?? now).addingTimeInterval(InvitationLimits.window).timeIntervalSince(now)
+                throw DomainError.rateLimited(
+                    retryAfter: max(1, Int(retry.rounded(.up))), reason: "\(whose) \(limit) invitations in the last 24 hours; try again later.")
+            }
             let invitation = CircleInvitation(
-                id: self.ids.make(), circleID: id, userID: account?.id, email: account == nil ? address : nil, invitedBy: user, createdAt: now)
+                id: self.ids.make(), circleID: id, userID: account?.id, email: address, invitedBy: user, createdAt: now)
             try await tx.insert(invitation)
             if let account, let inviter = try await tx.user(user) {
                 let candidate = NotificationCandidate(
@@ -157,7 +170,7 @@ public struct Circles: Sendable {
                 found = try await tx.circle(withJoinCode: code.trimmingCharacters(in: .whitespaces).uppercased())
             } else {
                 let invited = try await tx.invitation(invitation!)
-                guard let invited, invited.acceptedAt == nil, invited.userID == user || (invited.userID == nil && invited.email == account.email) else {
+                guard let invited, invited.isPending(at: now), invited.userID == user || (invited.userID == nil && invited.email == account.email) else {
                     throw DomainError.notFound(resource: "invitation", id: invitation!.rawValue)
                 }
                 accepted = invited
@@ -168,13 +181,14 @@ public struct Circles: Sendable {
             }
             guard !circle.isArchived else { throw DomainError.conflict(reason: "The circle is archived.") }
             guard try await tx.membership(of: user, in: circle.id) == nil else { throw DomainError.conflict(reason: "You are already a member.") }
+            try CircleAccess.decide(.join, try await self.facts(.join, circle, membership: nil, of: user, in: tx)).require("circle", circle.id.rawValue)
             let members = try await tx.memberCount(of: circle.id)
             guard members < circle.memberLimit else { throw DomainError.conflict(reason: "The circle is full (\(circle.memberLimit) members).") }
             let goal = try weights.validated(for: circle.metric, profileWeightKg: account.profile.weightKg, limits: self.profile.limits.weightKg)
             try await tx.insert(
                 CircleMembership(circleID: circle.id, userID: user, role: .member, joinedAt: now, startingWeightKg: goal.starting, targetWeightKg: goal.target))
             if let accepted { try await tx.acceptInvitation(accepted.id, by: user, at: now) }
-            if let pending = try await tx.pendingInvitation(to: circle.id, user: user, email: account.email) {
+            if let pending = try await tx.pendingInvitation(to: circle.id, user: user, email: account.email, at: now) {
                 try await tx.acceptInvitation(pending.id, by: user, at: now)
             }
             let item = FeedItem(
@@ -195,9 +209,9 @@ public struct Circles: Sendable {
     public func leave(_ id: FitCircle.ID, by user: User.ID) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            guard var circle = try await tx.lockedCircle(id), let membership = try await tx.membership(of: user, in: id) else {
-                throw DomainError.notFound(resource: "circle", id: id.rawValue)
-            }
+            let found = try await self.allowed(.participate, id, by: user, in: tx, locked: true)
+            var circle = found.circle
+            guard let membership = found.membership else { return }
             try await tx.endMembership(of: user, in: id, at: now)
             guard membership.role == .owner else { return }
             if let heir = CircleMembership.heir(among: try await tx.members(of: id).map(\.membership)) {
@@ -210,17 +224,20 @@ public struct Circles: Sendable {
         }
     }
 
-    /// Removes a member: the owner removes anyone else, an admin removes members.
+    /// Removes a member: the owner removes anyone else, an admin removes members. The removal sticks: the
+    /// person may not rejoin, by code or invitation, until a manager lifts the ban, and the join code they
+    /// knew is replaced.
     public func remove(_ member: User.ID, from id: FitCircle.ID, by user: User.ID) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            let (_, manager) = try await self.managed(id, by: user, in: tx)
+            let found = try await self.allowed(.remove(.member), id, by: user, in: tx, locked: true)
             guard let removed = try await tx.membership(of: member, in: id) else { throw DomainError.notFound(resource: "member", id: member.rawValue) }
             guard member != user else { throw DomainError.conflict(reason: "Leave the circle instead of removing yourself.") }
-            guard manager.role == .owner || removed.role == .member else {
-                throw DomainError.forbidden(reason: "Only the owner may remove an admin or the owner.")
-            }
+            try CircleAccess.decide(.remove(removed.role), CircleAccess.Facts(privacy: found.circle.privacy, role: found.membership?.role))
+                .require("circle", id.rawValue)
             try await tx.endMembership(of: member, in: id, at: now)
+            try await tx.ban(member, from: id, by: user, at: now)
+            try await tx.setJoinCode(Self.joinCode(), of: id)
         }
     }
 
@@ -229,8 +246,7 @@ public struct Circles: Sendable {
     public func setRole(_ role: CircleRole, of member: User.ID, in id: FitCircle.ID, by user: User.ID) async throws -> CircleMembership {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            var (circle, manager) = try await self.managed(id, by: user, in: tx)
-            guard manager.role == .owner else { throw DomainError.forbidden(reason: "Only the circle's owner may change roles.") }
+            var circle = try await self.allowed(.setRoles, id, by: user, in: tx, locked: true).circle
             guard var target = try await tx.membership(of: member, in: id) else { throw DomainError.notFound(resource: "member", id: member.rawValue) }
             guard member != user else { throw DomainError.conflict(reason: "Name another owner to step down.") }
             if role == .owner {
@@ -242,44 +258,6 @@ public struct Circles: Sendable {
             target.role = role
             return target
         }
-    }
-
-    // MARK: Access
-
-    /// The circle, the user's membership and the member count (one read), if the user may see the circle.
-    func visible(_ id: FitCircle.ID, to user: User.ID, in tx: Transaction) async throws -> (FitCircle, CircleMembership?, memberCount: Int) {
-        guard let found = try await tx.circle(id, seenBy: user) else { throw DomainError.notFound(resource: "circle", id: id.rawValue) }
-        try await self.requireInvitation(to: found.circle, unless: found.membership, of: user, in: tx)
-        return found
-    }
-
-    /// The same for reads outside a transaction (boards): from this node's memory when it holds the circle.
-    func visible(_ id: FitCircle.ID, to user: User.ID) async throws -> (FitCircle, CircleMembership?, memberCount: Int) {
-        guard let found = try await self.store.cachedCircle(id, seenBy: user) else { throw DomainError.notFound(resource: "circle", id: id.rawValue) }
-        if found.membership == nil && found.circle.privacy == .private {
-            try await self.store.read { tx in try await self.requireInvitation(to: found.circle, unless: found.membership, of: user, in: tx) }
-        }
-        return found
-    }
-
-    /// A private circle shows itself to its members and to those invited, to no one else (404, as if absent).
-    private func requireInvitation(to circle: FitCircle, unless membership: CircleMembership?, of user: User.ID, in tx: Transaction) async throws {
-        guard membership == nil && circle.privacy == .private else { return }
-        let email = try await tx.user(user)?.email
-        guard try await tx.pendingInvitation(to: circle.id, user: user, email: email) != nil else {
-            throw DomainError.notFound(resource: "circle", id: circle.id.rawValue)
-        }
-    }
-
-    /// The circle, locked, and the user's membership, when the user is its owner or an admin.
-    private func managed(_ id: FitCircle.ID, by user: User.ID, in tx: Transaction) async throws -> (FitCircle, CircleMembership) {
-        guard let circle = try await tx.lockedCircle(id) else { throw DomainError.notFound(resource: "circle", id: id.rawValue) }
-        guard let membership = try await tx.membership(of: user, in: id) else {
-            if circle.privacy == .private { throw DomainError.notFound(resource: "circle", id: id.rawValue) }
-            throw DomainError.forbidden(reason: "Only the circle's owner and admins may do this.")
-        }
-        guard membership.role.manages else { throw DomainError.forbidden(reason: "Only the circle's owner and admins may do this.") }
-        return (circle, membership)
     }
 
     static func joinCode() -> String {

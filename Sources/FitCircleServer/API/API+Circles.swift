@@ -117,3 +117,37 @@ extension API {
         }))))
     }
 }
+
+extension API {
+    func listFitCircleInvitations(_ input: Operations.ListFitCircleInvitations.Input) async throws -> Operations.ListFitCircleInvitations.Output {
+        let invitations = try await self.engine.circles.invitations(of: FitCircle.ID(input.path.id), for: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(items: invitations.map(Components.Schemas.CircleInvitation.init)))))
+    }
+
+    func revokeFitCircleInvitation(_ input: Operations.RevokeFitCircleInvitation.Input) async throws -> Operations.RevokeFitCircleInvitation.Output {
+        try await self.engine.circles.revoke(
+            CircleInvitation.ID(input.path.invitationId), of: FitCircle.ID(input.path.id), by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func rotateFitCircleCode(_ input: Operations.RotateFitCircleCode.Input) async throws -> Operations.RotateFitCircleCode.Output {
+        let view = try await self.engine.circles.rotateJoinCode(of: FitCircle.ID(input.path.id), by: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(view))))
+    }
+
+    func listFitCircleBans(_ input: Operations.ListFitCircleBans.Input) async throws -> Operations.ListFitCircleBans.Output {
+        let bans = try await self.engine.circles.bans(in: FitCircle.ID(input.path.id), for: try RequestCaller.required().userID)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: bans.map {
+                            .init(userId: $0.userID.rawValue, displayName: $0.displayName, bannedBy: $0.bannedBy.rawValue, bannedAt: $0.bannedAt)
+                        }))))
+    }
+
+    func liftFitCircleBan(_ input: Operations.LiftFitCircleBan.Input) async throws -> Operations.LiftFitCircleBan.Output {
+        try await self.engine.circles.liftBan(of: User.ID(input.path.userId), in: FitCircle.ID(input.path.id), by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+}

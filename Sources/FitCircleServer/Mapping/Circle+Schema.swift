@@ -44,8 +44,9 @@ extension Components.Schemas.CircleMember {
 extension Components.Schemas.CircleInvitation {
     init(_ invitation: FitCircleCore.CircleInvitation) {
         self.init(
-            id: invitation.id.rawValue, circleId: invitation.circleID.rawValue, userId: invitation.userID?.rawValue, email: invitation.email,
-            invitedBy: invitation.invitedBy.rawValue, createdAt: invitation.createdAt)
+            // An invitation by email names the address only: whether it has an account is not the inviter's to learn.
+            id: invitation.id.rawValue, circleId: invitation.circleID.rawValue, userId: invitation.email == nil ? invitation.userID?.rawValue : nil,
+            email: invitation.email, invitedBy: invitation.invitedBy.rawValue, createdAt: invitation.createdAt, expiresAt: invitation.expiresAt)
     }
 }
 

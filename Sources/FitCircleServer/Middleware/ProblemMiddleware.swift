@@ -31,6 +31,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             if problem.status == 401 {
                 headers[.wwwAuthenticate] = "Bearer"
             }
+            if let seconds = problem.retryAfter {
+                headers[.retryAfter] = "\(seconds)"
+            }
             return Self.response(problem, headers: headers)
         }
     }

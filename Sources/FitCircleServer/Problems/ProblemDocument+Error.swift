@@ -44,6 +44,7 @@ extension ProblemDocument {
         case .conflict(let reason): .conflict(reason)
         case .payloadTooLarge(let limit): .payloadTooLarge(limit: limit)
         case .unsupportedMediaType(let accepted): .unsupportedMediaType("Send one of: \(accepted.joined(separator: ", ")).")
+        case .rateLimited(let retryAfter, let reason): .rateLimited(reason, retryAfter: retryAfter)
         }
     }
 

@@ -11,6 +11,10 @@ public struct ProblemDocument: Error, Equatable, Sendable, Codable {
     public var detail: String
     /// For invalid input: one entry per offending field.
     public var errors: [FieldViolation]?
+    /// Seconds until trying again may succeed, sent as the `Retry-After` header (not in the body).
+    public var retryAfter: Int? = nil
+
+    private enum CodingKeys: String, CodingKey { case type, title, status, detail, errors }
 
     public init(slug: String, title: String, status: HTTPResponse.Status, detail: String, errors: [FieldViolation]? = nil) {
         self.type = "/problems/\(slug)"
@@ -90,6 +94,12 @@ extension ProblemDocument {
 
     static func notAcceptable(_ detail: String) -> Self {
         .init(slug: "not-acceptable", title: "Not acceptable", status: .notAcceptable, detail: detail)
+    }
+
+    static func rateLimited(_ detail: String, retryAfter: Int) -> Self {
+        var problem = Self(slug: "rate-limited", title: "Too many requests", status: .tooManyRequests, detail: detail)
+        problem.retryAfter = retryAfter
+        return problem
     }
 
     static func unavailable(_ detail: String) -> Self {

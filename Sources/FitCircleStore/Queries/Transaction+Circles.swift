@@ -66,6 +66,12 @@ extension Transaction {
         return (try Self.circle(from: row), membership, try row.decode(column: "member_count", as: Int.self))
     }
 
+    /// Gives the circle a new join code: the old one stops working at once.
+    public func setJoinCode(_ code: String, of circle: FitCircle.ID) async throws {
+        try await self.sql.raw("UPDATE circles SET join_code = \(bind: code) WHERE id = \(bind: circle.rawValue)").run()
+        try await self.changed(.circle(circle))
+    }
+
     public func circle(withJoinCode code: String) async throws -> FitCircle? {
         try await self.sql.raw("SELECT * FROM circles WHERE join_code = \(bind: code)").first().map(Self.circle(from:))
     }
@@ -163,37 +169,6 @@ extension Transaction {
         try await self.sql.raw("SELECT member_count FROM circles WHERE id = \(bind: circle.rawValue)").first()?.decode(column: "member_count", as: Int.self) ?? 0
     }
 
-    public func insert(_ invitation: CircleInvitation) async throws {
-        try await self.sql.raw(
-            """
-            INSERT INTO circle_invitations (id, circle_id, user_id, email, invited_by, created_at, accepted_at)
-            VALUES (\(bind: invitation.id.rawValue), \(bind: invitation.circleID.rawValue), \(bind: invitation.userID?.rawValue),
-                \(bind: invitation.email), \(bind: invitation.invitedBy.rawValue), \(bind: invitation.createdAt), \(bind: invitation.acceptedAt))
-            """
-        ).run()
-    }
-
-    public func invitation(_ id: CircleInvitation.ID) async throws -> CircleInvitation? {
-        try await self.sql.raw("SELECT * FROM circle_invitations WHERE id = \(bind: id.rawValue)").first().map(Self.invitation(from:))
-    }
-
-    /// A pending invitation of the circle for this account or address.
-    public func pendingInvitation(to circle: FitCircle.ID, user: User.ID?, email: String?) async throws -> CircleInvitation? {
-        try await self.sql.raw(
-            """
-            SELECT * FROM circle_invitations WHERE circle_id = \(bind: circle.rawValue) AND accepted_at IS NULL
-                AND (user_id = \(bind: user?.rawValue ?? "") OR email = \(bind: email ?? ""))
-            ORDER BY created_at LIMIT 1
-            """
-        ).first().map(Self.invitation(from:))
-    }
-
-    public func acceptInvitation(_ id: CircleInvitation.ID, by user: User.ID, at now: Date) async throws {
-        try await self.sql.raw(
-            "UPDATE circle_invitations SET accepted_at = \(bind: now), user_id = \(bind: user.rawValue) WHERE id = \(bind: id.rawValue)"
-        ).run()
-    }
-
     static func circle(from row: any SQLRow) throws -> FitCircle {
         FitCircle(
             id: FitCircle.ID(try row.decode(column: "id", as: String.self)),
@@ -220,17 +195,6 @@ extension Transaction {
             leftAt: try row.decode(column: "left_at", as: Date?.self),
             startingWeightKg: try row.decode(column: "starting_weight_kg", as: Double?.self),
             targetWeightKg: try row.decode(column: "target_weight_kg", as: Double?.self))
-    }
-
-    private static func invitation(from row: any SQLRow) throws -> CircleInvitation {
-        CircleInvitation(
-            id: CircleInvitation.ID(try row.decode(column: "id", as: String.self)),
-            circleID: FitCircle.ID(try row.decode(column: "circle_id", as: String.self)),
-            userID: try row.decode(column: "user_id", as: String?.self).map(User.ID.init),
-            email: try row.decode(column: "email", as: String?.self),
-            invitedBy: User.ID(try row.decode(column: "invited_by", as: String.self)),
-            createdAt: try row.decode(column: "created_at", as: Date.self),
-            acceptedAt: try row.decode(column: "accepted_at", as: Date?.self))
     }
 }
 

@@ -64,9 +64,11 @@ struct ReminderTests {
             let paris = TimeZone(identifier: "Europe/Paris")!
             let id = try #require((try await app.devSignIn("early@example.com", timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"] as? String)
             let user = User.ID(id)
-            var preferences = NotificationPreferences.defaults
-            preferences.quietEnd = LocalTime("06:00")!
-            _ = try await app.engine.notifications.update(preferences, of: user)
+            _ = try await app.engine.notifications.update(of: user) { preferences in
+                var preferences = preferences
+                preferences.quietEnd = LocalTime("06:00")!
+                return preferences
+            }
             // 20 mornings of check-ins between 07:05 and 07:15, before 2 March.
             let inputs = (1...20).map { daysAgo -> ActivityInput in
                 let date = LocalDate(year: 2026, month: 3, day: 2)!.adding(days: -daysAgo)

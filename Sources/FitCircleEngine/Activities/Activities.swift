@@ -82,6 +82,16 @@ public struct Activities: Sendable {
         try await self.recordAll(inputs, for: user, fieldPrefix: { _ in "" }, atomic: true)
     }
 
+    /// Records inputs that stand or fall together inside the caller's transaction, for a use case whose
+    /// input depends on what it read under the user's lock (a goal's progress given as the day's total):
+    /// reading and writing in one transaction is what keeps two concurrent calls from counting twice.
+    /// Not grouped with other calls: the caller's transaction is the group.
+    func record(_ inputs: [ActivityInput], for user: User.ID, in tx: Transaction, now: Date) async throws -> [Outcome] {
+        let results = try await self.ingest.run(
+            [Submission(user: user, inputs: inputs, fieldPrefix: { _ in "" }, atomic: true)], in: tx, now: now)
+        return try results[0].get()
+    }
+
     private func recordAll(
         _ inputs: [ActivityInput], for user: User.ID, fieldPrefix: @escaping @Sendable (Int) -> String, atomic: Bool = false
     ) async throws -> [Outcome] {

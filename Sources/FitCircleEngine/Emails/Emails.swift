@@ -83,10 +83,12 @@ public struct Emails: Sendable {
         EmailPreferences(try await self.store.read { tx in try await tx.notificationPreferences(of: user) } ?? .defaults, catalog: self.catalog)
     }
 
-    public func update(_ email: EmailPreferences, of user: User.ID) async throws -> EmailPreferences {
+    /// Applies `change` to the stored preferences under the user's lock: concurrent saves each keep theirs.
+    public func update(_ change: EmailPreferences.Change, of user: User.ID) async throws -> EmailPreferences {
         let now = self.clock.now()
         let updated = try await self.store.transaction { tx in
-            let preferences = try email.applied(to: try await tx.notificationPreferences(of: user) ?? .defaults, catalog: self.catalog)
+            guard try await tx.lockedUser(user) != nil else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            let preferences = try change.applied(to: try await tx.notificationPreferences(of: user) ?? .defaults, catalog: self.catalog)
             try await tx.save(preferences, of: user, at: now)
             return preferences
         }

@@ -55,59 +55,61 @@ public struct Goals: Sendable {
     /// goal's kind as the user counts it (manual steps, water, push-ups) or today's weight.
     public func updateProgress(of goal: Goal.ID, to value: Double, for user: User.ID) async throws -> Progress {
         let now = self.clock.now()
-        let (account, today, stored, day) = try await self.store.read { tx in
-            guard let account = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
-            guard let stored = try await tx.goal(of: user, id: goal) else { throw DomainError.notFound(resource: "goal", id: goal.rawValue) }
-            let today = account.localDate(at: now)
-            return (account, today, stored, try await tx.days(of: user, from: today, to: today).first ?? DailyTracking(date: today))
-        }
-        guard stored.span == .daily, stored.period == today else {
-            throw DomainError.conflict(reason: "Only today's daily goals take progress; this goal is for \(stored.period.iso).")
-        }
         guard value.isFinite, (0...1_000_000).contains(value) else {
             throw ValidationError(field: "value", reason: "must be between 0 and 1,000,000")
         }
+        // One transaction under the user's lock: the increase is computed from the day as it is when written,
+        // so two concurrent updates to the same total count it once.
+        return try await self.store.transaction { tx in
+            let (account, today) = try await self.locked(user, in: tx)
+            guard let stored = try await tx.goal(of: user, id: goal) else { throw DomainError.notFound(resource: "goal", id: goal.rawValue) }
+            guard stored.span == .daily, stored.period == today else {
+                throw DomainError.conflict(reason: "Only today's daily goals take progress; this goal is for \(stored.period.iso).")
+            }
+            let day = try await tx.days(of: user, from: today, to: today).first ?? DailyTracking(date: today)
+            if let payload = try Self.progressPayload(of: stored.kind, to: value, over: day) {
+                let input = ActivityInput(
+                    clientEventID: "goal:\(goal.rawValue):\(value)", occurredAt: now, timeZone: account.profile.timeZone, source: .manual,
+                    payload: payload)
+                do {
+                    _ = try await self.activities.record([input], for: user, in: tx, now: now)
+                } catch let error as ValidationError {
+                    // The input's field names are the ledger's; in this request the number is `value`.
+                    throw ValidationError(field: "value", reason: error.violations.first?.reason ?? "is not plausible")
+                }
+            }
+            let period = try await self.period(.daily, start: today, of: account, in: tx)
+            guard let progress = period.goals.first(where: { $0.goal.id == goal }) else { throw DomainError.notFound(resource: "goal", id: goal.rawValue) }
+            return progress
+        }
+    }
+
+    /// What the ledger must gain for the day to read `value` (a total as the user counts it, or today's
+    /// weight); nil when it already does.
+    private static func progressPayload(of kind: Goal.Kind, to value: Double, over day: DailyTracking) throws -> ActivityPayload? {
         func increase(over current: Double, _ unit: String) throws -> Double {
             guard value >= current else {
                 throw ValidationError(field: "value", reason: "cannot be below the \(Int(current)) \(unit) already recorded today; delete an activity to correct it")
             }
             return value - current
         }
-        let payload: ActivityPayload?
-        switch stored.kind {
+        switch kind {
         case .steps:
             let added = Int(try increase(over: Double(day.manualSteps), "manual steps"))
-            payload = added > 0 ? .steps(StepTotals(steps: added)) : nil
+            return added > 0 ? .steps(StepTotals(steps: added)) : nil
         case .water:
             let added = try increase(over: day.waterMilliliters, "ml")
-            payload = added > 0 ? .water(milliliters: added) : nil
+            return added > 0 ? .water(milliliters: added) : nil
         case .pushups:
             let added = Int(try increase(over: Double(day.pushupReps), "push-ups"))
             // About two seconds a push-up: the ledger wants a duration for every workout.
-            payload = added > 0 ? .workout(Workout(type: .pushups, durationSeconds: Double(added) * 2, reps: added)) : nil
+            return added > 0 ? .workout(Workout(type: .pushups, durationSeconds: Double(added) * 2, reps: added)) : nil
         case .weight:
-            payload = .weight(kilograms: value)
+            return .weight(kilograms: value)
         case .checkIn:
             throw DomainError.conflict(reason: "A check-in goal is met by checking in: POST /api/streaks/checkin.")
         case .workout, .activeDays:
             throw DomainError.conflict(reason: "This goal follows the workouts and steps recorded with POST /api/activities.")
-        }
-        if let payload {
-            let input = ActivityInput(
-                clientEventID: "goal:\(goal.rawValue):\(value)", occurredAt: now, timeZone: account.profile.timeZone, source: .manual,
-                payload: payload)
-            do {
-                _ = try await self.activities.record(input, for: user)
-            } catch let error as ValidationError {
-                // The input's field names are the ledger's; in this request the number is `value`.
-                throw ValidationError(field: "value", reason: error.violations.first?.reason ?? "is not plausible")
-            }
-        }
-        return try await self.store.transaction { tx in
-            let (account, _) = try await self.locked(user, in: tx)
-            let period = try await self.period(.daily, start: today, of: account, in: tx)
-            guard let progress = period.goals.first(where: { $0.goal.id == goal }) else { throw DomainError.notFound(resource: "goal", id: goal.rawValue) }
-            return progress
         }
     }
 

@@ -39,11 +39,19 @@ public struct Notifications: Sendable {
         try await self.store.read { tx in try await tx.notificationPreferences(of: user) } ?? .defaults
     }
 
-    /// Replaces the preferences when every field is valid; a critical type cannot be turned off.
-    public func update(_ preferences: NotificationPreferences, of user: User.ID) async throws -> NotificationPreferences {
-        try preferences.validate(against: self.catalog)
-        try await self.store.transaction { tx in try await tx.save(preferences, of: user, at: self.clock.now()) }
-        return preferences
+    /// Applies `change` to the stored preferences in one transaction under the user's lock, so concurrent
+    /// saves each keep what they changed; saved when every field is valid (a critical type stays on).
+    public func update(
+        of user: User.ID, _ change: @Sendable (NotificationPreferences) throws -> NotificationPreferences
+    ) async throws -> NotificationPreferences {
+        let now = self.clock.now()
+        return try await self.store.transaction { tx in
+            guard try await tx.lockedUser(user) != nil else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            let updated = try change(try await tx.notificationPreferences(of: user) ?? .defaults)
+            try updated.validate(against: self.catalog)
+            try await tx.save(updated, of: user, at: now)
+            return updated
+        }
     }
 
     // MARK: Devices

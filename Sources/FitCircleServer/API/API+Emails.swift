@@ -12,11 +12,8 @@ extension API {
 
     func updateEmailPreferences(_ input: Operations.UpdateEmailPreferences.Input) async throws -> Operations.UpdateEmailPreferences.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
-        let caller = try RequestCaller.required()
-        var preferences = try await self.engine.emails.preferences(of: caller.userID)
-        if let enabled = body.enabled { preferences.enabled = enabled }
-        for (type, on) in body.types?.additionalProperties ?? [:] { preferences.types[type] = on }
-        let saved = try await self.engine.emails.update(preferences, of: caller.userID)
+        let change = EmailPreferences.Change(enabled: body.enabled, types: body.types?.additionalProperties ?? [:])
+        let saved = try await self.engine.emails.update(change, of: try RequestCaller.required().userID)
         return .ok(.init(body: .json(.init(saved, catalog: self.engine.notifications.catalog))))
     }
 

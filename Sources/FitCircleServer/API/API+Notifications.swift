@@ -15,9 +15,7 @@ extension API {
         _ input: Operations.UpdateNotificationPreferences.Input
     ) async throws -> Operations.UpdateNotificationPreferences.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
-        let caller = try RequestCaller.required()
-        let current = try await self.engine.notifications.preferences(of: caller.userID)
-        let saved = try await self.engine.notifications.update(try current.applying(body), of: caller.userID)
+        let saved = try await self.engine.notifications.update(of: try RequestCaller.required().userID) { current in try current.applying(body) }
         return .ok(.init(body: .json(.init(saved, catalog: self.engine.notifications.catalog))))
     }
 

@@ -117,8 +117,9 @@ struct CirclesTests {
                 #expect(joined.status == .ok, "\(joined.text)")
             }
             let members = try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await bo.token(app)).jsonObject()["items"] as? [[String: Any]]
-            #expect(members?.map { $0["startingWeightKg"] as? Double } == [62.5, 62.5, 62.5])
-            #expect(members?.map { $0["targetWeightKg"] as? Double } == [58, 60, 60])
+            // Weight is only Bo's to see by default (visibility.weight only_me): his own row carries it.
+            #expect(members?.map { $0["startingWeightKg"] as? Double } == [nil, 62.5, nil])
+            #expect(members?.map { $0["targetWeightKg"] as? Double } == [nil, 60, nil])
 
             // Roles: a member may not remove; the owner names Cy admin; an admin removes members, not the owner.
             #expect(try await app.request(.delete, "/api/fitcircles/\(id)/members/\(cy.id)", token: try await bo.token(app)).status == .forbidden)

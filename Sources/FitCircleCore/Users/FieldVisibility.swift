@@ -1,5 +1,7 @@
 /// Who may see a profile field besides its owner.
 public enum Audience: String, CaseIterable, Equatable, Sendable, Codable {
+    /// Anyone who sees the person (circle mates included).
+    case everyone
     /// Friends see it.
     case friends
     /// Only the owner sees it.

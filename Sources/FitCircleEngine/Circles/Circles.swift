@@ -97,12 +97,22 @@ public struct Circles: Sendable {
 
     // MARK: Members
 
-    /// The current members, in the order they joined (members, or anyone for a public circle).
+    /// The current members, in the order they joined (members, or anyone for a public circle), each with
+    /// their weights only where the member lets the viewer see them.
     public func members(of id: FitCircle.ID, for user: User.ID) async throws -> [CircleMemberRow] {
         try await self.store.read { tx in
             _ = try await self.allowed(.read, id, by: user, in: tx)
-            return try await tx.members(of: id)
+            return try await tx.members(of: id).map { Self.shown($0, to: user) }
         }
+    }
+
+    /// A member row as `viewer` may see it: the starting and target weight are the member's weight.
+    static func shown(_ row: CircleMemberRow, to viewer: User.ID) -> CircleMemberRow {
+        guard !ProfileAccess.mayView(row.weightAudience, .init(isSelf: row.membership.userID == viewer)) else { return row }
+        var shown = row
+        shown.membership.startingWeightKg = nil
+        shown.membership.targetWeightKg = nil
+        return shown
     }
 
     /// Invites an account (by id) or an address (by email). An invitation still pending for them is answered
@@ -243,11 +253,11 @@ public struct Circles: Sendable {
 
     /// Sets a member's role (the owner): admin or member; naming another member owner hands the circle over
     /// and makes the previous owner an admin.
-    public func setRole(_ role: CircleRole, of member: User.ID, in id: FitCircle.ID, by user: User.ID) async throws -> CircleMembership {
+    public func setRole(_ role: CircleRole, of member: User.ID, in id: FitCircle.ID, by user: User.ID) async throws -> CircleMemberRow {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             var circle = try await self.allowed(.setRoles, id, by: user, in: tx, locked: true).circle
-            guard var target = try await tx.membership(of: member, in: id) else { throw DomainError.notFound(resource: "member", id: member.rawValue) }
+            guard var target = try await tx.member(member, of: id) else { throw DomainError.notFound(resource: "member", id: member.rawValue) }
             guard member != user else { throw DomainError.conflict(reason: "Name another owner to step down.") }
             if role == .owner {
                 try await tx.setRole(.admin, of: user, in: id)
@@ -255,8 +265,8 @@ public struct Circles: Sendable {
                 try await tx.update(circle, at: now)
             }
             try await tx.setRole(role, of: member, in: id)
-            target.role = role
-            return target
+            target.membership.role = role
+            return Self.shown(target, to: user)
         }
     }
 

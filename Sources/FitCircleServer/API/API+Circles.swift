@@ -59,10 +59,9 @@ extension API {
     func setFitCircleRole(_ input: Operations.SetFitCircleRole.Input) async throws -> Operations.SetFitCircleRole.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let circle = FitCircle.ID(input.path.id)
-        let membership = try await self.engine.circles.setRole(
+        let member = try await self.engine.circles.setRole(
             mapped(body.role), of: User.ID(input.path.userId), in: circle, by: try RequestCaller.required().userID)
-        let member = try await self.engine.profiles.user(membership.userID).profile
-        return .ok(.init(body: .json(.init(membership, displayName: member.displayName, hasPhoto: member.photoKey != nil))))
+        return .ok(.init(body: .json(.init(member))))
     }
 
     func removeFitCircleMember(_ input: Operations.RemoveFitCircleMember.Input) async throws -> Operations.RemoveFitCircleMember.Output {

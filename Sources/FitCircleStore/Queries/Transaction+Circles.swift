@@ -7,6 +7,8 @@ public struct CircleMemberRow: Equatable, Sendable {
     public var membership: CircleMembership
     public var displayName: String
     public var photoKey: String?
+    /// Who may see the member's weight (their starting and target weight in the circle).
+    public var weightAudience: Audience
 }
 
 extension Transaction {
@@ -148,14 +150,27 @@ extension Transaction {
     public func members(of circle: FitCircle.ID) async throws -> [CircleMemberRow] {
         try await self.sql.raw(
             """
-            SELECT m.*, u.display_name, u.photo_key FROM circle_members m JOIN users u ON u.id = m.user_id
+            SELECT m.*, u.display_name, u.photo_key, u.visibility_weight FROM circle_members m JOIN users u ON u.id = m.user_id
             WHERE m.circle_id = \(bind: circle.rawValue) AND m.left_at IS NULL ORDER BY m.joined_at, m.user_id
             """
-        ).all().map { row in
-            CircleMemberRow(
-                membership: try Self.membership(from: row), displayName: try row.decode(column: "display_name", as: String.self),
-                photoKey: try row.decode(column: "photo_key", as: String?.self))
-        }
+        ).all().map(Self.memberRow(from:))
+    }
+
+    /// One current member's row.
+    public func member(_ user: User.ID, of circle: FitCircle.ID) async throws -> CircleMemberRow? {
+        try await self.sql.raw(
+            """
+            SELECT m.*, u.display_name, u.photo_key, u.visibility_weight FROM circle_members m JOIN users u ON u.id = m.user_id
+            WHERE m.circle_id = \(bind: circle.rawValue) AND m.user_id = \(bind: user.rawValue) AND m.left_at IS NULL
+            """
+        ).first().map(Self.memberRow(from:))
+    }
+
+    private static func memberRow(from row: any SQLRow) throws -> CircleMemberRow {
+        CircleMemberRow(
+            membership: try Self.membership(from: row), displayName: try row.decode(column: "display_name", as: String.self),
+            photoKey: try row.decode(column: "photo_key", as: String?.self),
+            weightAudience: Audience(rawValue: try row.decode(column: "visibility_weight", as: String.self)) ?? .onlyMe)
     }
 
     /// Every stint in the circle, current or ended, in the order they began.

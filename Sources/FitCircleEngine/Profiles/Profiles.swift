@@ -52,7 +52,8 @@ public struct Profiles: Sendable {
         return try Notifications.raising(candidate, for: user.id, catalog: self.profile.notifications, ids: self.ids, at: now)
     }
 
-    /// Stores a new profile photo. The bytes must be a JPEG or PNG image of at most 5 MB.
+    /// Stores a new profile photo, without its metadata (EXIF's GPS position above all). The bytes must be a
+    /// well-formed JPEG or PNG image of at most 5 MB.
     public func setPhoto(of id: User.ID, data: Data) async throws -> User {
         guard data.count <= ImageFormat.maximumPhotoBytes else {
             throw DomainError.payloadTooLarge(limit: ImageFormat.maximumPhotoBytes)
@@ -60,9 +61,15 @@ public struct Profiles: Sendable {
         guard let format = ImageFormat.detect(data) else {
             throw DomainError.unsupportedMediaType(accepted: ImageFormat.allCases.map(\.contentType))
         }
+        let image: [UInt8]
+        do {
+            image = try ImageMetadata.stripped(Array(data), format: format)
+        } catch {
+            throw ValidationError(field: "body", reason: "is not a well-formed \(format.rawValue.uppercased()) image")
+        }
         // A new key per upload: a cached old photo is never served for the new one, and the swap is atomic.
         let key = "photos/\(id.rawValue)/\(IDGenerator(clock: self.clock).uuidV7().lowercased())"
-        try await self.blobs.put(data, contentType: format.contentType, key: key)
+        try await self.blobs.put(Data(image), contentType: format.contentType, key: key)
         let now = self.clock.now()
         let (user, previousKey) = try await self.store.transaction { tx in
             guard var user = try await tx.user(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }

@@ -22,7 +22,8 @@ swift build --build-tests
 # tests that never finished are named, and the suite runs once more. (Guard against an intermittent hang
 # seen twice under heavy load on 2026-11-22 and not yet explained; a failing test is never retried.)
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# Adds to the EXIT trap scripts/postgres.sh set (replacing it would leave its cluster running).
+trap 'rm -f "$log"; if declare -F fitcircle_pg_stop >/dev/null; then fitcircle_pg_stop; fi' EXIT
 for attempt in 1 2; do
     set +e
     timeout -k 10 900 swift test --disable-xctest "$@" 2>&1 | tee "$log"

@@ -81,7 +81,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     let engine = try await Engine.make(
         store: store, profile: profile, auth: AuthConfiguration(devLogin: true), jwks: [:],
         blobs: LocalDiskBlobStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs")), clock: clock)
-    let router = try buildRouter(engine: engine, store: store)
+    let router = try buildRouter(engine: engine, store: store, limits: .generous, clock: .system)
     // As `serve` does: on PostgreSQL the node authenticates from memory only while it hears the others.
     group.addTask { await engine.circles.events.listen(to: store, logger: logger) }
     let port = 18_000 + Int.random(in: 0..<1000)

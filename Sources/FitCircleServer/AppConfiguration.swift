@@ -22,6 +22,7 @@ public struct AppConfiguration: Sendable {
     public var appleJWKS: String
     public var signingKey: Data?
     public var maxBodyBytes: Int
+    public var limits: RequestLimits
     public var logLevel: String
     /// Delivery: APNs's key file, key id, team, topic and hosts; FCM's service-account key file and base
     /// URL; the webhook's URL and secret.
@@ -57,6 +58,9 @@ public struct AppConfiguration: Sendable {
     ///   - `auth.signingKey` (secret, ≥ 32 bytes; default a random key kept in the database)
     ///   - `auth.accessTokenSeconds` (default 900), `auth.refreshTokenDays` (default 30)
     ///   - `http.maxBodyBytes` (default 6 MiB), `log.level` (default `info`)
+    ///   - `limits.perAddress` (1200 a minute), `limits.perUser` (600), `limits.signIns` (10 per address),
+    ///     `limits.refreshes` (30 per address), `limits.joins` (10 per user), `limits.invitations` (30 per
+    ///     user), `limits.maxInFlight` (512 requests at once on this node)
     ///   - `delivery.apns.key` (the `.p8` key file; none: iOS push off), `delivery.apns.keyId`,
     ///     `delivery.apns.teamId`, `delivery.apns.topic` (the app's bundle id; all three required with a key),
     ///     `delivery.apns.productionUrl` (default `https://api.push.apple.com`),
@@ -110,6 +114,22 @@ public struct AppConfiguration: Sendable {
         self.appleJWKS = reader.string(forKey: "auth.apple.jwks", default: "https://appleid.apple.com/auth/keys")
         self.signingKey = reader.string(forKey: "auth.signingKey", isSecret: true).map { Data($0.utf8) }
         self.maxBodyBytes = reader.int(forKey: "http.maxBodyBytes", default: 6 * 1024 * 1024)
+        let defaults = RequestLimits.default
+        self.limits = RequestLimits(
+            perAddress: reader.int(forKey: "limits.perAddress", default: defaults.perAddress),
+            perUser: reader.int(forKey: "limits.perUser", default: defaults.perUser),
+            signIns: reader.int(forKey: "limits.signIns", default: defaults.signIns),
+            refreshes: reader.int(forKey: "limits.refreshes", default: defaults.refreshes),
+            joins: reader.int(forKey: "limits.joins", default: defaults.joins),
+            invitations: reader.int(forKey: "limits.invitations", default: defaults.invitations),
+            maxInFlight: reader.int(forKey: "limits.maxInFlight", default: defaults.maxInFlight))
+        for (key, value) in [
+            ("limits.perAddress", self.limits.perAddress), ("limits.perUser", self.limits.perUser), ("limits.signIns", self.limits.signIns),
+            ("limits.refreshes", self.limits.refreshes), ("limits.joins", self.limits.joins), ("limits.invitations", self.limits.invitations),
+            ("limits.maxInFlight", self.limits.maxInFlight),
+        ] where value < 1 {
+            throw InvalidSetting(key: key, expected: "a whole number of at least 1", found: "\(value)")
+        }
         self.logLevel = reader.string(forKey: "log.level", default: "info")
         self.apnsKey = reader.string(forKey: "delivery.apns.key")
         self.apnsKeyID = reader.string(forKey: "delivery.apns.keyId")

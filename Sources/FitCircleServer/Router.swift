@@ -1,15 +1,25 @@
 import FitCircleAPI
-import FitCircleCore
+public import FitCircleCore
 public import FitCircleEngine
 public import FitCircleStore
 public import Hummingbird
 import Metrics
+public import NIOCore
 import OpenAPIHummingbird
 import OpenAPIRuntime
 public import Prometheus
 
-/// The request context of every FitCircle route.
-public typealias AppRequestContext = BasicRequestContext
+/// The request context of every FitCircle route: Hummingbird's basic one and the peer's address, which
+/// the limits key on.
+public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress
+    }
+}
 
 /// Builds every route of the server over an engine: the OpenAPI operations, the operations routes
 /// (`/healthz`, `/readyz`, `/metrics`, `/openapi.yaml`, `/docs`) and the middleware around them.
@@ -17,7 +27,9 @@ public func buildRouter(
     engine: Engine,
     store: Store,
     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
-    maxBodyBytes: Int = 6 * 1024 * 1024
+    maxBodyBytes: Int = 6 * 1024 * 1024,
+    limits: RequestLimits = .default,
+    clock: WallClock
 ) throws -> Router<AppRequestContext> {
     let document = try OpenAPIDocument.yaml()
     let routes = try RouteTable(openAPIDocument: document)
@@ -27,6 +39,8 @@ public func buildRouter(
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestMetricsMiddleware(factory: factory))
     router.add(middleware: ProblemMiddleware(routes: routes))
+    let limiter = RateLimiter()
+    router.add(middleware: AdmissionMiddleware(limits: limits, limiter: limiter, inFlight: InFlight(), now: clock.now))
     router.add(middleware: RequestBodyMiddleware(limit: maxBodyBytes))
     router.add(middleware: RedirectLocationMiddleware())
 
@@ -48,7 +62,10 @@ public func buildRouter(
         // Compact JSON, keys still sorted so that equal answers are equal bytes: the generator's default also
         // pretty-prints, whitespace no client reads.
         configuration: Configuration(dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
-        middlewares: [authentication, IdempotencyMiddleware(idempotency: engine.idempotency)]
+        middlewares: [
+            authentication, RateLimitMiddleware(limits: limits, limiter: limiter, now: clock.now),
+            IdempotencyMiddleware(idempotency: engine.idempotency),
+        ]
     )
     return router
 }

@@ -74,6 +74,18 @@ public final class ChildProcess: Sendable {
         _ = kill(self.pid, signal)
     }
 
+    /// The child's exit status once it has ended (and reaped), polling without blocking a thread: a test
+    /// that blocked the few threads of Swift's concurrency pool could starve the work the child waits for.
+    public func exitStatus() async throws -> Int32 {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(self.pid, &status, WNOHANG)
+            if result == self.pid { return (status >> 8) & 0xFF }
+            if result == -1 && errno != EINTR { throw ChildProcessError(executable: "pid \(self.pid)", code: errno) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// Blocks until the child has ended (and reaps it).
     public func waitUntilExit() {
         var status: Int32 = 0

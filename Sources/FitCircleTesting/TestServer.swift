@@ -1,6 +1,6 @@
-import FitCircleCore
+public import FitCircleCore
 public import FitCircleEngine
-import FitCircleServer
+public import FitCircleServer
 public import FitCircleStore
 public import Foundation
 public import HTTPTypes
@@ -77,6 +77,7 @@ public func withTestApp<Result: Sendable>(
     providerSignIn: Bool = true,
     clock: TestClock = TestClock(),
     maxBodyBytes: Int = 6 * 1024 * 1024,
+    limits: RequestLimits = .generous,
     transports: Transports = Transports(),
     _ body: @Sendable (TestApp) async throws -> Result
 ) async throws -> Result {
@@ -101,7 +102,7 @@ public func withTestApp<Result: Sendable>(
             clock: clock.wallClock,
             transports: transports
         )
-        let router = try buildRouter(engine: engine, store: store, maxBodyBytes: maxBodyBytes)
+        let router = try buildRouter(engine: engine, store: store, maxBodyBytes: maxBodyBytes, limits: limits, clock: clock.wallClock)
         let app = Application(router: router, logger: Logger(label: "tests"))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             // As `serve` does: on PostgreSQL the node hears its own NOTIFYs, and authenticates from memory

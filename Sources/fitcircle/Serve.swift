@@ -46,7 +46,8 @@ struct Serve: AsyncParsableCommand {
             if self.demo, try await DemoData.seed(engine, now: runtime.clock.now()) {
                 runtime.logger.info("Seeded the demo accounts", metadata: ["fitcircle.demo": "\(DemoData.accounts.map(\.email))"])
             }
-            let router = try buildRouter(engine: engine, store: store, maxBodyBytes: configuration.maxBodyBytes)
+            let router = try buildRouter(
+                engine: engine, store: store, maxBodyBytes: configuration.maxBodyBytes, limits: configuration.limits, clock: runtime.clock)
             let app = Application(
                 router: router,
                 configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "FitCircle"),

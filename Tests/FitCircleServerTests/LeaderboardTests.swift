@@ -388,7 +388,7 @@ struct LeaderboardTests {
             let ana = try await Self.named(app, "Ana")
             let bo = try await Self.named(app, "Bo")
             let eve = try await Self.named(app, "Eve")
-            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 100)
+            let png = Data(TestImages.png(withText: nil))
             #expect(
                 try await app.request(.post, "/api/user/profile/photo", token: try await ana.token(app), body: png, headers: [.contentType: "image/png"])
                     .status == .ok)

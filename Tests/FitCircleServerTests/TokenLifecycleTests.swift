@@ -108,7 +108,7 @@ struct AccountCacheTests {
             #expect(try await app.request(.get, "/api/user/profile", token: token).jsonObject()["displayName"] as? String == "Bea")
 
             try await app.store.transaction { try await $0.setRole(.operator, of: first.userID) }
-            #expect(try await accounts.authenticate(accessToken: token).isOperator)
+            #expect(try await accounts.authenticate(accessToken: token).user.role == .operator)
 
             try await app.store.transaction { try await $0.setDisabled(app.clock.now, of: first.userID) }
             #expect(try await app.request(.get, "/api/user/profile", token: token).status == .unauthorized)

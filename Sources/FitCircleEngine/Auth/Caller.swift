@@ -10,6 +10,7 @@ public struct Caller: Equatable, Sendable {
         self.sessionID = sessionID
     }
 
+    /// The caller's account as the session found it (possibly from this node's memory): not for access
+    /// decisions on operator rights, which the access policy reads fresh (`OperatorAccess`).
     public var userID: User.ID { self.user.id }
-    public var isOperator: Bool { self.user.role == .operator }
 }

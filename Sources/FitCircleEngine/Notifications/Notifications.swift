@@ -96,11 +96,10 @@ public struct Notifications: Sendable {
     /// An operator's send: a catalog type to one user, through the same policy. Without a dedupe key it is
     /// once per user, type and local date.
     public func send(type: String, data: [String: String], dedupeKey: String?, to user: User.ID, by caller: Caller) async throws -> NotificationRecord {
-        guard caller.isOperator else { throw DomainError.forbidden(reason: "Only operators may send notifications.") }
+        let (sender, account) = try await self.store.read { tx in (try await tx.user(caller.userID), try await tx.user(user)) }
+        try OperatorAccess.decide(isOperator: sender?.role == .operator, to: "send notifications").require("user", user.rawValue)
         guard self.catalog[type] != nil else { throw ValidationError(field: "type", reason: "is not a notification type of this app") }
-        guard let account = try await self.store.read({ tx in try await tx.user(user) }) else {
-            throw DomainError.notFound(resource: "user", id: user.rawValue)
-        }
+        guard let account else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
         let key = dedupeKey ?? "\(type):\(account.localDate(at: self.clock.now()).iso)"
         return try await self.notify(NotificationCandidate(type: type, dedupeKey: key, data: data), to: user)
     }

@@ -34,6 +34,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             if let seconds = problem.retryAfter {
                 headers[.retryAfter] = "\(seconds)"
             }
+            headers.append(contentsOf: problem.headers)
             return Self.response(problem, headers: headers)
         }
     }

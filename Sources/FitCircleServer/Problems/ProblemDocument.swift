@@ -13,6 +13,8 @@ public struct ProblemDocument: Error, Equatable, Sendable, Codable {
     public var errors: [FieldViolation]?
     /// Seconds until trying again may succeed, sent as the `Retry-After` header (not in the body).
     public var retryAfter: Int? = nil
+    /// Further headers of the answer (a rate limit's state), not in the body.
+    public var headers: HTTPFields = [:]
 
     private enum CodingKeys: String, CodingKey { case type, title, status, detail, errors }
 

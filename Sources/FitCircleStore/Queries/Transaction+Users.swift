@@ -34,6 +34,11 @@ extension Transaction {
         try await self.sql.raw("SELECT * FROM users WHERE email = \(bind: email.lowercased()) ORDER BY created_at LIMIT 1").first().map(Self.user(from:))
     }
 
+    /// The accounts with `role`, oldest first.
+    public func users(withRole role: User.Role) async throws -> [User] {
+        try await self.sql.raw("SELECT * FROM users WHERE role = \(bind: role.rawValue) ORDER BY created_at, id LIMIT 1000").all().map(Self.user(from:))
+    }
+
     /// The account a provider's subject signed in as before.
     public func user(provider: String, subject: String) async throws -> User? {
         try await self.sql.raw(

@@ -1,0 +1,40 @@
+import FitCircleCore
+import FitCircleEngine
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Per-user and per-operation rates, where the operation and the caller are known (after authentication):
+/// each signed-in user has a budget of requests a minute, and sign-in, refresh, joining and inviting have
+/// budgets of their own (per address before sign-in, per user after). This node's counts: several nodes
+/// each allow the budget (docs/architecture.md, Limits).
+struct RateLimitMiddleware: ServerMiddleware {
+    let limits: RequestLimits
+    let limiter: RateLimiter
+    let now: @Sendable () -> Date
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        metadata: ServerRequestMetadata,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let who = RequestCaller.current.map { "user:\($0.userID.rawValue)" } ?? "address:\(RequestPeer.address)"
+        var shown: (RateLimit, RateLimit.Decision)?
+        var checks: [(String, RateLimit)] = []
+        if RequestCaller.current != nil { checks.append((who, self.limits.userLimit)) }
+        if let special = self.limits.operationLimit(operationID) { checks.append(("\(special.name):\(who)", special)) }
+        for (key, limit) in checks {
+            let decision = self.limiter.decide(key, limit, at: self.now())
+            guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many \(limit.name) requests; slow down.") }
+            shown = (limit, decision)  // the narrowest limit checked is the one the answer shows
+        }
+        var (response, responseBody) = try await next(request, body, metadata)
+        if let (limit, decision) = shown {
+            response.headerFields[.rateLimitPolicy] = limit.policyHeader
+            response.headerFields[.rateLimit] = limit.header(decision)
+        }
+        return (response, responseBody)
+    }
+}

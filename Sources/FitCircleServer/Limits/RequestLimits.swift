@@ -1,0 +1,53 @@
+public import FitCircleCore
+
+/// How much one address, one user and this node take before being told to slow down (429) or that the
+/// node is full (503). Settings (`limits.*`), with defaults for a public server; the tests use generous ones.
+public struct RequestLimits: Equatable, Sendable {
+    /// Requests per minute from one address, whatever they are (the health routes aside).
+    public var perAddress: Int
+    /// Requests per minute of one signed-in user.
+    public var perUser: Int
+    /// Sign-ins (Google, Apple, dev) per minute from one address.
+    public var signIns: Int
+    /// Token refreshes per minute from one address.
+    public var refreshes: Int
+    /// Joins by code or invitation per minute of one user (codes are not to be guessed).
+    public var joins: Int
+    /// Invitations per minute of one user (besides the daily caps of `InvitationLimits`).
+    public var invitations: Int
+    /// Requests this node works on at once; past it, new ones get 503 with `Retry-After` at once.
+    public var maxInFlight: Int
+
+    public init(
+        perAddress: Int = 1_200, perUser: Int = 600, signIns: Int = 10, refreshes: Int = 30, joins: Int = 10, invitations: Int = 30,
+        maxInFlight: Int = 512
+    ) {
+        self.perAddress = perAddress
+        self.perUser = perUser
+        self.signIns = signIns
+        self.refreshes = refreshes
+        self.joins = joins
+        self.invitations = invitations
+        self.maxInFlight = maxInFlight
+    }
+
+    public static let `default` = RequestLimits()
+
+    /// Limits nothing a test or a benchmark from one address does would reach.
+    public static let generous = RequestLimits(
+        perAddress: 1 << 30, perUser: 1 << 30, signIns: 1 << 30, refreshes: 1 << 30, joins: 1 << 30, invitations: 1 << 30, maxInFlight: 1 << 20)
+
+    /// The limit of an operation beyond the per-user one, if it has its own.
+    func operationLimit(_ operationID: String) -> RateLimit? {
+        switch operationID {
+        case "signInWithGoogle", "signInWithApple", "signInForDevelopment": RateLimit(name: "sign-in", quota: self.signIns, window: 60)
+        case "refreshTokens": RateLimit(name: "refresh", quota: self.refreshes, window: 60)
+        case "joinFitCircle": RateLimit(name: "join", quota: self.joins, window: 60)
+        case "inviteToFitCircle": RateLimit(name: "invite", quota: self.invitations, window: 60)
+        default: nil
+        }
+    }
+
+    var addressLimit: RateLimit { RateLimit(name: "address", quota: self.perAddress, window: 60) }
+    var userLimit: RateLimit { RateLimit(name: "user", quota: self.perUser, window: 60) }
+}

@@ -1,0 +1,67 @@
+import FitCircleCore
+import FitCircleServer
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+/// Rates per address, per user and per operation answer 429 with `Retry-After` and the draft's
+/// `RateLimit-Policy` / `RateLimit`; a full node answers 503 at once and still says it is alive.
+struct RequestLimitTests {
+    @Test(arguments: Backend.available)
+    func signInsFromOneAddressAreLimitedAndComeBackWithTime(_ backend: Backend) async throws {
+        try await withTestApp(backend, limits: RequestLimits(signIns: 3)) { app async throws in
+            for index in 0..<3 {
+                let response = try await app.request(.post, "/api/auth/dev", json: ["email": "u\(index)@example.com"])
+                #expect(response.status == .ok)
+                #expect(response.headers[HTTPField.Name("RateLimit-Policy")!] == #""sign-in";q=3;w=60"#)
+                #expect(response.headers[HTTPField.Name("RateLimit")!] == #""sign-in";r=\#(2 - index);t=\#(20 * (index + 1))"#)
+            }
+            let refused = try await app.request(.post, "/api/auth/dev", json: ["email": "u9@example.com"])
+            #expect(refused.status == .tooManyRequests)
+            #expect(try refused.problemType() == "/problems/rate-limited")
+            #expect(refused.headers[.retryAfter] == "20")
+            #expect(refused.headers[HTTPField.Name("RateLimit")!] == #""sign-in";r=0;t=20"#)
+            app.clock.advance(by: 20)
+            #expect(try await app.request(.post, "/api/auth/dev", json: ["email": "u9@example.com"]).status == .ok)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func eachUserHasABudgetOfTheirOwn(_ backend: Backend) async throws {
+        try await withTestApp(backend, limits: RequestLimits(perUser: 4)) { app async throws in
+            let ana = try await app.onboardedUser("ana@example.com")  // onboarding spends one request
+            let bo = try await app.onboardedUser("bo@example.com")
+            for _ in 0..<3 { #expect(try await app.request(.get, "/api/user/profile", token: ana).status == .ok) }
+            let refused = try await app.request(.get, "/api/user/profile", token: ana)
+            #expect(refused.status == .tooManyRequests)
+            #expect(Int(refused.headers[.retryAfter] ?? "") ?? 0 > 0)
+            #expect(try await app.request(.get, "/api/user/profile", token: bo).status == .ok)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func anAddressOverItsRateIsRefusedButHealthStillAnswers(_ backend: Backend) async throws {
+        try await withTestApp(backend, limits: RequestLimits(perAddress: 2)) { app async throws in
+            #expect(try await app.request(.get, "/openapi.yaml").status == .ok)
+            #expect(try await app.request(.get, "/openapi.yaml").status == .ok)
+            let refused = try await app.request(.get, "/openapi.yaml")
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[HTTPField.Name("RateLimit-Policy")!] == #""address";q=2;w=60"#)
+            #expect(try await app.request(.get, "/healthz").status == .ok)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aFullNodeAnswers503AtOnceAndStillSaysItIsAlive(_ backend: Backend) async throws {
+        try await withTestApp(backend, limits: RequestLimits(maxInFlight: 0)) { app async throws in
+            let refused = try await app.request(.get, "/api/config")
+            #expect(refused.status == .serviceUnavailable)
+            #expect(try refused.problemType() == "/problems/unavailable")
+            #expect(refused.headers[.retryAfter] == "1")
+            #expect(try await app.request(.get, "/healthz").status == .ok)
+            #expect(try await app.request(.get, "/readyz").status == .ok)
+        }
+    }
+}

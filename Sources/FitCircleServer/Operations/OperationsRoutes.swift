@@ -19,7 +19,9 @@ struct OperationsRoutes {
                 try await self.store.ping()
                 return Self.text("ready\n")
             } catch {
-                throw ProblemDocument.unavailable("The database does not answer.")
+                var problem = ProblemDocument.unavailable("The database does not answer.")
+                problem.retryAfter = 5
+                throw problem
             }
         }
         router.get("/metrics") { _, _ in

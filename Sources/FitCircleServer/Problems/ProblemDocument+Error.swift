@@ -27,6 +27,10 @@ extension ProblemDocument {
             case .duplicate: return .conflict("Something with the same key already exists.")
             case .conflict: return .conflict("A concurrent request changed the same data; try again.")
             case .databaseNewer: return nil
+            case .unavailable:
+                var problem = ProblemDocument.unavailable("The database does not answer; try again shortly.")
+                problem.retryAfter = 5
+                return problem
             }
         case let error as HTTPError:
             return Self.fromStatus(error.status, detail: error.body ?? error.status.reasonPhrase)

@@ -200,8 +200,15 @@ public final class Store: Sendable {
             switch state {
             case "23505": return StoreError.duplicate
             case "40001", "40P01": return StoreError.conflict
+            // Connection exceptions, the server shutting down or not yet accepting, too many connections.
+            case _ where state.hasPrefix("08"), "57P01", "57P02", "57P03", "53300": return StoreError.unavailable
             default: return error
             }
+        }
+        if let error = error as? PSQLError,
+            [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed].contains(error.code)
+        {
+            return StoreError.unavailable
         }
         if let error = error as? SQLiteError {
             switch error.reason {
@@ -213,9 +220,18 @@ public final class Store: Sendable {
         return error
     }
 
-    /// Fails unless the database answers a trivial query.
-    public func ping() async throws {
-        try await self.read { try await $0.sql.raw("SELECT 1").run() }
+    /// Fails unless the database answers a trivial query within `deadline` (`StoreError.unavailable`):
+    /// while PostgreSQL is down a connection is waited for, not refused, and readiness must not hang.
+    public func ping(within deadline: Duration = .seconds(2)) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.read { try await $0.sql.raw("SELECT 1").run() } }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                throw StoreError.unavailable
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
     }
 
     /// The most connections this store opens (on SQLite: the writer and its readers).

@@ -6,6 +6,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case conflict
     /// The database was migrated by a newer FitCircle than this one.
     case databaseNewer(found: Int, supported: Int)
+    /// The database cannot be reached (or refuses connections) right now; retrying later may succeed.
+    case unavailable
 }
 
 extension StoreError: CustomStringConvertible {
@@ -15,6 +17,7 @@ extension StoreError: CustomStringConvertible {
         case .conflict: "the transaction conflicted with a concurrent one"
         case .databaseNewer(let found, let supported):
             "the database is at schema version \(found) but this FitCircle supports up to \(supported); upgrade FitCircle"
+        case .unavailable: "the database does not answer"
         }
     }
 }

@@ -60,7 +60,7 @@ public struct AppConfiguration: Sendable {
     ///   - `http.maxBodyBytes` (default 6 MiB), `log.level` (default `info`)
     ///   - `limits.perAddress` (1200 a minute), `limits.perUser` (600), `limits.signIns` (10 per address),
     ///     `limits.refreshes` (30 per address), `limits.joins` (10 per user), `limits.invitations` (30 per
-    ///     user), `limits.maxInFlight` (512 requests at once on this node)
+    ///     user), `limits.maxInFlight` (512 requests at once on this node), `limits.trustForwardedFor` (false)
     ///   - `delivery.apns.key` (the `.p8` key file; none: iOS push off), `delivery.apns.keyId`,
     ///     `delivery.apns.teamId`, `delivery.apns.topic` (the app's bundle id; all three required with a key),
     ///     `delivery.apns.productionUrl` (default `https://api.push.apple.com`),
@@ -122,7 +122,8 @@ public struct AppConfiguration: Sendable {
             refreshes: reader.int(forKey: "limits.refreshes", default: defaults.refreshes),
             joins: reader.int(forKey: "limits.joins", default: defaults.joins),
             invitations: reader.int(forKey: "limits.invitations", default: defaults.invitations),
-            maxInFlight: reader.int(forKey: "limits.maxInFlight", default: defaults.maxInFlight))
+            maxInFlight: reader.int(forKey: "limits.maxInFlight", default: defaults.maxInFlight),
+            trustForwardedFor: reader.bool(forKey: "limits.trustForwardedFor", default: false))
         for (key, value) in [
             ("limits.perAddress", self.limits.perAddress), ("limits.perUser", self.limits.perUser), ("limits.signIns", self.limits.signIns),
             ("limits.refreshes", self.limits.refreshes), ("limits.joins", self.limits.joins), ("limits.invitations", self.limits.invitations),

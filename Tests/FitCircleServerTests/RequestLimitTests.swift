@@ -64,4 +64,16 @@ struct RequestLimitTests {
             #expect(try await app.request(.get, "/readyz").status == .ok)
         }
     }
+
+    @Test(arguments: Backend.available)
+    func behindATrustedProxyEachForwardedClientHasItsOwnBudget(_ backend: Backend) async throws {
+        try await withTestApp(backend, limits: RequestLimits(perAddress: 1, trustForwardedFor: true)) { app async throws in
+            func get(from address: String) async throws -> HTTPResponse.Status {
+                try await app.request(.get, "/openapi.yaml", headers: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.9, \(address)"]).status
+            }
+            #expect(try await get(from: "198.51.100.1") == .ok)
+            #expect(try await get(from: "198.51.100.2") == .ok)
+            #expect(try await get(from: "198.51.100.1") == .tooManyRequests)
+        }
+    }
 }

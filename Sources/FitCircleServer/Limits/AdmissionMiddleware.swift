@@ -29,7 +29,7 @@ struct AdmissionMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
             throw problem
         }
         defer { self.inFlight.leave() }
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        let address = self.limits.clientAddress(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor])
         let limit = self.limits.addressLimit
         let decision = self.limiter.decide("address:\(address)", limit, at: self.now())
         guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many requests from this address.") }
@@ -60,6 +60,7 @@ final class InFlight: Sendable {
 }
 
 extension HTTPField.Name {
+    static let xForwardedFor = Self("X-Forwarded-For")!
     static let rateLimitPolicy = Self("RateLimit-Policy")!
     static let rateLimit = Self("RateLimit")!
 }

@@ -1,4 +1,5 @@
 public import FitCircleCore
+import Foundation
 
 /// How much one address, one user and this node take before being told to slow down (429) or that the
 /// node is full (503). Settings (`limits.*`), with defaults for a public server; the tests use generous ones.
@@ -17,10 +18,14 @@ public struct RequestLimits: Equatable, Sendable {
     public var invitations: Int
     /// Requests this node works on at once; past it, new ones get 503 with `Retry-After` at once.
     public var maxInFlight: Int
+    /// Behind a load balancer or proxy every connection comes from it: then the client is the last address
+    /// of `X-Forwarded-For`, the one the nearest proxy appended. Only when such a proxy is in front (anyone
+    /// can send the header).
+    public var trustForwardedFor: Bool
 
     public init(
         perAddress: Int = 1_200, perUser: Int = 600, signIns: Int = 10, refreshes: Int = 30, joins: Int = 10, invitations: Int = 30,
-        maxInFlight: Int = 512
+        maxInFlight: Int = 512, trustForwardedFor: Bool = false
     ) {
         self.perAddress = perAddress
         self.perUser = perUser
@@ -29,6 +34,17 @@ public struct RequestLimits: Equatable, Sendable {
         self.joins = joins
         self.invitations = invitations
         self.maxInFlight = maxInFlight
+        self.trustForwardedFor = trustForwardedFor
+    }
+
+    /// The address the per-address limits count: the peer, or the one the nearest trusted proxy forwarded.
+    func clientAddress(peer: String?, forwardedFor: String?) -> String {
+        if self.trustForwardedFor, let forwarded = forwardedFor?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+            !forwarded.isEmpty, forwarded.utf8.count <= 64
+        {
+            return forwarded
+        }
+        return peer ?? "unknown"
     }
 
     public static let `default` = RequestLimits()

@@ -67,4 +67,19 @@ struct ConcurrentUpdateTests {
             #expect(saved["inApp"] as? Bool == false)
         }
     }
+
+    @Test(arguments: Backend.available)
+    func concurrentCheckInsForOneDayCountOnce(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            let statuses = try await Self.concurrently(
+                app, .post, "/api/streaks/checkin", token: token,
+                bodies: (1...4).map { ["mood": $0, "energy": 3, "weightKg": 60 + Double($0)] })
+            #expect(statuses.filter { $0 == .ok || $0 == .created }.count == 1, "\(statuses)")
+            #expect(statuses.filter { $0 == .conflict }.count == 3, "\(statuses)")
+            let events = try await app.request(.get, "/api/activities?limit=200", token: token).jsonObject()["items"] as? [[String: Any]] ?? []
+            #expect(events.filter { $0["type"] as? String == "check_in" }.count == 1)
+            #expect(events.filter { $0["type"] as? String == "weight" }.count == 1)
+        }
+    }
 }

@@ -77,13 +77,9 @@ public struct Activities: Sendable {
         return try await self.recordAll(inputs, for: user, fieldPrefix: { "events[\($0)]." })
     }
 
-    /// Records inputs that stand or fall together: any refused input is thrown and none is stored.
-    func recordTogether(_ inputs: [ActivityInput], for user: User.ID) async throws -> [Outcome] {
-        try await self.recordAll(inputs, for: user, fieldPrefix: { _ in "" }, atomic: true)
-    }
-
-    /// Records inputs that stand or fall together inside the caller's transaction, for a use case whose
-    /// input depends on what it read under the user's lock (a goal's progress given as the day's total):
+    /// Records inputs that stand or fall together (any refused input is thrown and none is stored) inside the
+    /// caller's transaction, for a use case whose input depends on what it read under the user's lock (a
+    /// goal's progress given as the day's total, a check-in judged against the user's today):
     /// reading and writing in one transaction is what keeps two concurrent calls from counting twice.
     /// Not grouped with other calls: the caller's transaction is the group.
     func record(_ inputs: [ActivityInput], for user: User.ID, in tx: Transaction, now: Date) async throws -> [Outcome] {
@@ -92,11 +88,8 @@ public struct Activities: Sendable {
         return try results[0].get()
     }
 
-    private func recordAll(
-        _ inputs: [ActivityInput], for user: User.ID, fieldPrefix: @escaping @Sendable (Int) -> String, atomic: Bool = false
-    ) async throws -> [Outcome] {
-        try await self.committer.submit(
-            Submission(user: user, inputs: inputs, fieldPrefix: fieldPrefix, atomic: atomic), weight: max(inputs.count, 1))
+    private func recordAll(_ inputs: [ActivityInput], for user: User.ID, fieldPrefix: @escaping @Sendable (Int) -> String) async throws -> [Outcome] {
+        try await self.committer.submit(Submission(user: user, inputs: inputs, fieldPrefix: fieldPrefix), weight: max(inputs.count, 1))
     }
 
     /// Writes a group of submissions in one transaction. Should the database refuse it, each submission is

@@ -128,39 +128,38 @@ public struct Streaks: Sendable {
     /// Records the day's check-in (and the weight given with it) and answers the acknowledgement.
     public func checkIn(_ input: CheckInInput, for user: User.ID) async throws -> CheckInResult {
         let now = self.clock.now()
-        let account = try await self.store.read { tx in try await tx.user(user) }
-        guard let account else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
-        let today = account.localDate(at: now)
-        let date = input.date ?? today
-        let grace = self.profile.streaks.checkInGraceDays
-        var validator = Validator()
-        validator.check(date <= today, "date", "must not be after today (\(today.iso) in \(account.profile.timeZone))")
-        validator.check(
-            date >= today.adding(days: -grace), "date",
-            grace == 0 ? "must be today" : "must be within \(grace) day\(grace == 1 ? "" : "s") before today")
-        try validator.throwIfInvalid()
-
-        var inputs = [
-            ActivityInput(
-                clientEventID: CheckIn.clientEventID(for: date), occurredAt: now, timeZone: account.profile.timeZone, source: .app,
-                payload: .checkIn(input.checkIn), date: date)
-        ]
-        if let weight = input.weightKg {
-            inputs.append(
-                ActivityInput(
-                    clientEventID: CheckIn.clientEventID(for: date) + ":weight", occurredAt: now, timeZone: account.profile.timeZone,
-                    source: .manual, payload: .weight(kilograms: weight)))
-        }
-        let alreadyCheckedIn = DomainError.conflict(reason: "You already checked in for \(date.iso).")
-        do {
-            // The same check-in sent again at the same instant is a replay of the ledger, but still a second check-in.
-            guard case .created = try await self.activities.recordTogether(inputs, for: user)[0] else { throw alreadyCheckedIn }
-        } catch DomainError.conflict {
-            throw alreadyCheckedIn
-        }
-
+        // One transaction under the user's lock: the day is judged, the check-in (and its weight) written and
+        // the streak read back together, so nothing can change between them.
         return try await self.store.transaction { tx in
             let account = try await Self.lock(user, in: tx)
+            let today = account.localDate(at: now)
+            let date = input.date ?? today
+            let grace = self.profile.streaks.checkInGraceDays
+            var validator = Validator()
+            validator.check(date <= today, "date", "must not be after today (\(today.iso) in \(account.profile.timeZone))")
+            validator.check(
+                date >= today.adding(days: -grace), "date",
+                grace == 0 ? "must be today" : "must be within \(grace) day\(grace == 1 ? "" : "s") before today")
+            try validator.throwIfInvalid()
+
+            var inputs = [
+                ActivityInput(
+                    clientEventID: CheckIn.clientEventID(for: date), occurredAt: now, timeZone: account.profile.timeZone, source: .app,
+                    payload: .checkIn(input.checkIn), date: date)
+            ]
+            if let weight = input.weightKg {
+                inputs.append(
+                    ActivityInput(
+                        clientEventID: CheckIn.clientEventID(for: date) + ":weight", occurredAt: now, timeZone: account.profile.timeZone,
+                        source: .manual, payload: .weight(kilograms: weight)))
+            }
+            let alreadyCheckedIn = DomainError.conflict(reason: "You already checked in for \(date.iso).")
+            do {
+                // The same check-in sent again at the same instant is a replay of the ledger, but still a second check-in.
+                guard case .created = try await self.activities.record(inputs, for: user, in: tx, now: now)[0] else { throw alreadyCheckedIn }
+            } catch DomainError.conflict {
+                throw alreadyCheckedIn
+            }
             let view = try await self.keeper.refresh(account, in: tx, now: now)
             let previous = date.adding(days: -1)
             let days = try await tx.days(of: user, from: previous, to: date)

@@ -19,6 +19,10 @@ let singleEvents = arguments.count > 3 ? Int(arguments[3]) ?? 4000 : 4000
 let batchedEvents = singleEvents * 5
 let batchSize = 100
 let users = 64
+/// `overload`: requests at a fixed rate, at the sustainable one and at twice it (Overload.swift).
+let overloadMode = arguments.count > 4 && arguments[4] == "overload"
+/// The tighter `limits.maxInFlight` the overload run tries beside the default.
+let tightInFlight = arguments.count > 5 ? Int(arguments[5]) ?? 64 : 64
 
 var logger = Logger(label: "bench")
 logger.logLevel = .warning
@@ -89,11 +93,13 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { try await app.runService(gracefulShutdownSignals: []) }
     try await Task.sleep(for: .milliseconds(500))
 
-    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
+    // Open-loop load needs a connection per request in flight, or the client would queue what the server should see.
+    let connections = overloadMode ? 2048 : concurrency
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)))
     @Sendable func post(_ path: String, token: String? = nil, json object: Any) async throws -> (Int, Data) {
         try await post(path, token: token, body: try JSONSerialization.data(withJSONObject: object))
     }
-    @Sendable func post(_ path: String, token: String?, body: Data) async throws -> (Int, Data) {
+    @Sendable func post(_ path: String, token: String?, body: Data, port: Int = port) async throws -> (Int, Data) {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -125,6 +131,53 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     let frozenTokens = tokens
     let frozenUsers = userIDs
     print("database: \(location), concurrency \(concurrency)")
+
+    if overloadMode {
+        // The peak, closed loop; the sustainable rate is taken as 70% of it, where queues stay short.
+        let peak = try await measure("API: POST /api/activities, closed loop", events: singleEvents) {
+            try await concurrently(singleEvents) { index in
+                let body = try JSONSerialization.data(withJSONObject: stepsEvent(index, run: "peak").json)
+                let (status, _) = try await post("/api/activities", token: frozenTokens[index % users], body: body)
+                precondition(status == 201, "POST /api/activities answered \(status)")
+            }
+        }
+        let sustainable = peak * 0.7
+        // A second node on the same engine and database, with a tighter limit on requests in flight.
+        var tight = RequestLimits.generous
+        tight.maxInFlight = tightInFlight
+        let tightPort = port + 1000
+        let tightApp = Application(
+            router: try buildRouter(engine: engine, store: store, limits: tight, clock: .system),
+            configuration: .init(address: .hostname("127.0.0.1", port: tightPort)), logger: logger)
+        var standard = RequestLimits.generous
+        standard.maxInFlight = RequestLimits.default.maxInFlight
+        let standardPort = port + 2000
+        let standardApp = Application(
+            router: try buildRouter(engine: engine, store: store, limits: standard, clock: .system),
+            configuration: .init(address: .hostname("127.0.0.1", port: standardPort)), logger: logger)
+        group.addTask { try await tightApp.runService(gracefulShutdownSignals: []) }
+        group.addTask { try await standardApp.runService(gracefulShutdownSignals: []) }
+        try await Task.sleep(for: .milliseconds(500))
+
+        func phase(_ label: String, rate: Double, port: Int, run: String) async -> OfferedLoad {
+            let load = await offer(rate: rate, seconds: 10) { index in
+                guard let body = try? JSONSerialization.data(withJSONObject: stepsEvent(index, run: run).json) else { return nil }
+                return try? await post("/api/activities", token: frozenTokens[index % users], body: body, port: port).0
+            }
+            print("\(label.padding(toLength: 52, withPad: " ", startingAt: 0)) \(String(format: "%5.0f/s", rate)): \(load.summary)")
+            try? await Task.sleep(for: .seconds(3))  // the backlog drains before the next phase
+            return load
+        }
+        let calm = await phase("sustainable, maxInFlight \(standard.maxInFlight)", rate: sustainable, port: standardPort, run: "calm")
+        let flooded = await phase("2 × sustainable, maxInFlight \(standard.maxInFlight)", rate: 2 * sustainable, port: standardPort, run: "flood")
+        let shed = await phase("2 × sustainable, maxInFlight \(tightInFlight)", rate: 2 * sustainable, port: tightPort, run: "shed")
+        print(String(format: "p99 admitted at 2× / at sustainable: %.1f (maxInFlight %d), %.1f (maxInFlight %d)",
+                     flooded.percentile(0.99) / calm.percentile(0.99), standard.maxInFlight,
+                     shed.percentile(0.99) / calm.percentile(0.99), tightInFlight))
+        try await client.shutdown()
+        group.cancelAll()
+        return
+    }
 
     let baselineSingle = try await measure("baseline: 1 INSERT per transaction", events: singleEvents) {
         try await concurrently(singleEvents) { index in

@@ -14,6 +14,7 @@ public struct AppConfiguration: Sendable {
     public var database: DatabaseLocation
     public var sqliteSynchronous: Store.SQLiteSynchronous
     public var maxConnections: Int
+    public var databaseDeadlines: Store.Deadlines
     public var profileName: String
     public var profilesDirectory: URL
     public var blobsDirectory: URL
@@ -22,6 +23,7 @@ public struct AppConfiguration: Sendable {
     public var appleJWKS: String
     public var signingKey: Data?
     public var maxBodyBytes: Int
+    public var connectionDeadlines: ConnectionDeadlines
     public var limits: RequestLimits
     public var logLevel: String
     /// Delivery: APNs's key file, key id, team, topic and hosts; FCM's service-account key file and base
@@ -49,6 +51,7 @@ public struct AppConfiguration: Sendable {
     ///   - `host` (default `127.0.0.1`), `port` (default `8080`)
     ///   - `database.url` (default `sqlite://<working directory>/fitcircle.sqlite`)
     ///   - `sqlite.synchronous` (`normal` or `full`, default `normal`), `database.maxConnections` (default 20)
+    ///   - `database.connectionWaitSeconds` (default 5), `database.statementSeconds` (default 60; 0: no limit)
     ///   - `profile` (default `fitcircle`), `profiles.directory` (default `./profiles`)
     ///   - `blobs.directory` (default `./fitcircle-blobs`)
     ///   - `devLogin` (default `false`; refused unless `host` is loopback or
@@ -56,11 +59,13 @@ public struct AppConfiguration: Sendable {
     ///   - `auth.google.clientIds`, `auth.apple.clientIds` (comma-separated; empty switches the provider off)
     ///   - `auth.google.jwks`, `auth.apple.jwks` (an https URL or a file path; default the provider's URL)
     ///   - `auth.signingKey` (secret, ≥ 32 bytes; default a random key kept in the database)
-    ///   - `auth.accessTokenSeconds` (default 900), `auth.refreshTokenDays` (default 30)
-    ///   - `http.maxBodyBytes` (default 6 MiB), `log.level` (default `info`)
+    ///   - `auth.accessTokenSeconds` (default 900), `auth.refreshTokenDays` (default 30), `auth.sessionDays` (default 90)
+    ///   - `http.maxBodyBytes` (default 6 MiB), `http.idleSeconds` (60), `http.requestReadSeconds` (30),
+    ///     `log.level` (default `info`)
     ///   - `limits.perAddress` (1200 a minute), `limits.perUser` (600), `limits.signIns` (10 per address),
     ///     `limits.refreshes` (30 per address), `limits.joins` (10 per user), `limits.invitations` (30 per
-    ///     user), `limits.maxInFlight` (512 requests at once on this node), `limits.trustForwardedFor` (false)
+    ///     user), `limits.maxInFlight` (512 requests at once on this node), `limits.streamsPerUser` (8 open
+    ///     event streams), `limits.streamsPerNode` (2000), `limits.trustForwardedFor` (false)
     ///   - `delivery.apns.key` (the `.p8` key file; none: iOS push off), `delivery.apns.keyId`,
     ///     `delivery.apns.teamId`, `delivery.apns.topic` (the app's bundle id; all three required with a key),
     ///     `delivery.apns.productionUrl` (default `https://api.push.apple.com`),
@@ -85,6 +90,16 @@ public struct AppConfiguration: Sendable {
         }
         self.sqliteSynchronous = mode
         self.maxConnections = reader.int(forKey: "database.maxConnections", default: 20)
+        let connectionWait = reader.int(forKey: "database.connectionWaitSeconds", default: 5)
+        guard connectionWait > 0 else {
+            throw InvalidSetting(key: "database.connectionWaitSeconds", expected: "a number of seconds above 0", found: "\(connectionWait)")
+        }
+        let statementSeconds = reader.int(forKey: "database.statementSeconds", default: 60)
+        guard statementSeconds >= 0 else {
+            throw InvalidSetting(key: "database.statementSeconds", expected: "a number of seconds, or 0 for no limit", found: "\(statementSeconds)")
+        }
+        self.databaseDeadlines = Store.Deadlines(
+            connection: .seconds(connectionWait), statement: statementSeconds == 0 ? nil : .seconds(statementSeconds))
         self.profileName = reader.string(forKey: "profile", default: "fitcircle")
         self.profilesDirectory = URL(
             fileURLWithPath: reader.string(forKey: "profiles.directory", default: "profiles"),
@@ -94,12 +109,21 @@ public struct AppConfiguration: Sendable {
             fileURLWithPath: reader.string(forKey: "blobs.directory", default: "fitcircle-blobs"),
             relativeTo: workingDirectory
         )
+        let accessSeconds = reader.int(forKey: "auth.accessTokenSeconds", default: 900)
+        let refreshDays = reader.int(forKey: "auth.refreshTokenDays", default: 30)
+        let sessionDays = reader.int(forKey: "auth.sessionDays", default: 90)
+        for (key, value, most) in [
+            ("auth.accessTokenSeconds", accessSeconds, 86_400), ("auth.refreshTokenDays", refreshDays, 3_650), ("auth.sessionDays", sessionDays, 3_650),
+        ] where !(1...most).contains(value) {
+            throw InvalidSetting(key: key, expected: "a whole number from 1 to \(most)", found: "\(value)")
+        }
         self.auth = AuthConfiguration(
             googleClientIDs: Self.list(reader.string(forKey: "auth.google.clientIds")),
             appleClientIDs: Self.list(reader.string(forKey: "auth.apple.clientIds")),
             devLogin: reader.bool(forKey: "devLogin", default: false),
-            accessTokenLifetime: TimeInterval(reader.int(forKey: "auth.accessTokenSeconds", default: 900)),
-            refreshTokenLifetime: TimeInterval(reader.int(forKey: "auth.refreshTokenDays", default: 30) * 86_400)
+            accessTokenLifetime: TimeInterval(accessSeconds),
+            refreshTokenLifetime: TimeInterval(refreshDays * 86_400),
+            sessionLifetime: TimeInterval(sessionDays * 86_400)
         )
         // Dev login lets anyone sign in as anyone: a typo in an environment variable must not open a public host.
         if self.auth.devLogin, !Self.isLoopback(self.host),
@@ -114,6 +138,12 @@ public struct AppConfiguration: Sendable {
         self.appleJWKS = reader.string(forKey: "auth.apple.jwks", default: "https://appleid.apple.com/auth/keys")
         self.signingKey = reader.string(forKey: "auth.signingKey", isSecret: true).map { Data($0.utf8) }
         self.maxBodyBytes = reader.int(forKey: "http.maxBodyBytes", default: 6 * 1024 * 1024)
+        let idleSeconds = reader.int(forKey: "http.idleSeconds", default: 60)
+        let requestReadSeconds = reader.int(forKey: "http.requestReadSeconds", default: 30)
+        for (key, value) in [("http.idleSeconds", idleSeconds), ("http.requestReadSeconds", requestReadSeconds)] where !(1...3_600).contains(value) {
+            throw InvalidSetting(key: key, expected: "a whole number of seconds from 1 to 3600", found: "\(value)")
+        }
+        self.connectionDeadlines = ConnectionDeadlines(idle: .seconds(idleSeconds), requestRead: .seconds(requestReadSeconds))
         let defaults = RequestLimits.default
         self.limits = RequestLimits(
             perAddress: reader.int(forKey: "limits.perAddress", default: defaults.perAddress),
@@ -123,11 +153,14 @@ public struct AppConfiguration: Sendable {
             joins: reader.int(forKey: "limits.joins", default: defaults.joins),
             invitations: reader.int(forKey: "limits.invitations", default: defaults.invitations),
             maxInFlight: reader.int(forKey: "limits.maxInFlight", default: defaults.maxInFlight),
+            streamsPerUser: reader.int(forKey: "limits.streamsPerUser", default: defaults.streamsPerUser),
+            streamsPerNode: reader.int(forKey: "limits.streamsPerNode", default: defaults.streamsPerNode),
             trustForwardedFor: reader.bool(forKey: "limits.trustForwardedFor", default: false))
         for (key, value) in [
             ("limits.perAddress", self.limits.perAddress), ("limits.perUser", self.limits.perUser), ("limits.signIns", self.limits.signIns),
             ("limits.refreshes", self.limits.refreshes), ("limits.joins", self.limits.joins), ("limits.invitations", self.limits.invitations),
-            ("limits.maxInFlight", self.limits.maxInFlight),
+            ("limits.maxInFlight", self.limits.maxInFlight), ("limits.streamsPerUser", self.limits.streamsPerUser),
+            ("limits.streamsPerNode", self.limits.streamsPerNode),
         ] where value < 1 {
             throw InvalidSetting(key: key, expected: "a whole number of at least 1", found: "\(value)")
         }

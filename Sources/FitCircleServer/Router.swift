@@ -41,7 +41,11 @@ public func buildRouter(
     router.add(middleware: ProblemMiddleware(routes: routes))
     let limiter = RateLimiter()
     router.add(middleware: AdmissionMiddleware(limits: limits, limiter: limiter, inFlight: InFlight(), now: clock.now))
-    router.add(middleware: RequestBodyMiddleware(limit: maxBodyBytes))
+    router.add(
+        middleware: RequestBodyMiddleware(limit: maxBodyBytes, anonymousLimit: 64 * 1024) { authorization in
+            guard let token = AuthenticationMiddleware.bearerToken(authorization) else { return false }
+            return (try? await engine.accounts.authenticate(accessToken: token)) != nil
+        })
     router.add(middleware: RedirectLocationMiddleware())
 
     OperationsRoutes(
@@ -57,7 +61,8 @@ public func buildRouter(
         publicOperations: routes.publicOperationIDs,
         onboardingRequired: engine.profile.onboarding.required
     )
-    try API(engine: engine).registerHandlers(
+    let streams = OpenStreams(perUser: limits.streamsPerUser, perNode: limits.streamsPerNode)
+    try API(engine: engine, streams: streams).registerHandlers(
         on: router,
         // Compact JSON, keys still sorted so that equal answers are equal bytes: the generator's default also
         // pretty-prints, whitespace no client reads.

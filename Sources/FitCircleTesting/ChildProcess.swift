@@ -28,8 +28,12 @@ public final class ChildProcess: Sendable {
     /// descriptors are only marked close-on-exec after `pipe` returns.
     private static let launching = Mutex(())
 
-    /// Starts `executable` (a path; `/usr/bin/env` to look one up) with `arguments` and this environment.
-    public init(_ executable: String, _ arguments: [String], input: Stream = .discard, output: Stream = .discard, errors: Stream = .inherit) throws {
+    /// Starts `executable` (a path; `/usr/bin/env` to look one up) with `arguments` and this process's
+    /// environment, with `environment`'s variables added or replaced.
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        input: Stream = .discard, output: Stream = .discard, errors: Stream = .inherit
+    ) throws {
         precondition(errors != .pipe, "the child's standard error goes to the test's or nowhere")
         (self.pid, self.input, self.output) = try Self.launching.withLock { _ in
             var actions = posix_spawn_file_actions_t()
@@ -61,8 +65,11 @@ public final class ChildProcess: Sendable {
             }
             let argv = ([executable] + arguments).map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
+            let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { envp.forEach { free($0) } }
             var pid = pid_t()
-            let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+            let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
             guard result == 0 else { throw ChildProcessError(executable: executable, code: result) }
             started = true
             let handle = { (fd: Int32) in fd < 0 ? nil : FileHandle(fileDescriptor: fd, closeOnDealloc: true) }

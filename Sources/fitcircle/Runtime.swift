@@ -31,6 +31,7 @@ struct Runtime {
             self.configuration.database,
             sqliteSynchronous: self.configuration.sqliteSynchronous,
             maximumConnections: self.configuration.maxConnections,
+            deadlines: self.configuration.databaseDeadlines,
             logger: self.logger
         )
     }

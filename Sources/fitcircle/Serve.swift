@@ -50,6 +50,7 @@ struct Serve: AsyncParsableCommand {
                 engine: engine, store: store, maxBodyBytes: configuration.maxBodyBytes, limits: configuration.limits, clock: runtime.clock)
             let app = Application(
                 router: router,
+                server: .fitCircle(configuration.connectionDeadlines),
                 configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "FitCircle"),
                 onServerRunning: { _ in
                     runtime.logger.info(

@@ -19,7 +19,7 @@ struct CrashDurabilityTests {
         let process: ChildProcess
         let port: Int
 
-        static func start(database: String) async throws -> Server {
+        static func start(database: String, environment: [String: String] = [:]) async throws -> Server {
             let port = Int.random(in: 20_000..<40_000)
             let process = try ChildProcess(
                 CrashDurabilityTests.binary.path,
@@ -27,6 +27,7 @@ struct CrashDurabilityTests {
                     "serve", "--dev-login", "--port", "\(port)", "--database-url", database,
                     "--profiles-dir", profilesDirectory.path, "--log-level", "warning",
                 ],
+                environment: environment,
                 errors: .discard)
             let server = Server(process: process, port: port)
             for _ in 0..<100 {

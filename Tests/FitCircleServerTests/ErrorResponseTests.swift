@@ -68,4 +68,28 @@ struct ErrorResponseTests {
             #expect(try response.problemType() == "/problems/payload-too-large")
         }
     }
+
+    @Test(arguments: Backend.available)
+    func withoutAValidAccessTokenABodyOver64KBIsRefusedUnread(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            // 100 KB of activities: a signed-in batch of this size is read (and judged on its merits).
+            let events = (0..<600).map { index in
+                ["clientEventId": "big-\(index)-" + String(repeating: "x", count: 100), "type": "app_open", "occurredAt": "2026-03-02T09:00:00Z"]
+            }
+            let body = try JSONSerialization.data(withJSONObject: ["events": events])
+            #expect(body.count > 64 * 1024)
+            let signedIn = try await app.request(.post, "/api/activities/batch", token: token, body: body, headers: [.contentType: "application/json"])
+            #expect(signedIn.status != .contentTooLarge, "\(signedIn.text.prefix(200))")
+            for header in [nil, "Bearer not-a-token", "Basic YTpi"] {
+                var headers: HTTPFields = [.contentType: "application/json"]
+                if let header { headers[.authorization] = header }
+                let refused = try await app.request(.post, "/api/activities/batch", body: body, headers: headers)
+                #expect(refused.status == .contentTooLarge, "\(header ?? "no token")")
+                #expect(try refused.problemType() == "/problems/payload-too-large")
+            }
+            // Small public requests are as ever.
+            #expect(try await app.request(.post, "/api/auth/dev", json: ["email": "ben@example.com"]).status == .ok)
+        }
+    }
 }

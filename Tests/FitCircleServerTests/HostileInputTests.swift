@@ -47,7 +47,7 @@ struct HostileInputTests {
     func aSuggestedNameIsCutToFitNotTakenWhole(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let response = try await app.request(
-                .post, "/api/auth/dev", json: ["email": "zed@example.com", "displayName": "\u{202E}Z" + String(repeating: "\u{301}", count: 500_000)])
+                .post, "/api/auth/dev", json: ["email": "zed@example.com", "displayName": "\u{202E}Z" + String(repeating: "\u{301}", count: 20_000)])
             #expect(response.status == .ok)
             let name = try #require((response.jsonObject()["user"] as? [String: Any])?["displayName"] as? String)
             #expect(name.utf8.count <= 200 && !name.unicodeScalars.contains("\u{202E}"))

@@ -78,6 +78,35 @@ struct TokenLifecycleTests {
     }
 
     @Test(arguments: Backend.available)
+    func aSessionKeptFreshEndsNinetyDaysAfterItsSignIn(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            var tokens = try await app.devSignIn()
+            // Refreshed every 20 days: each refresh token is young, but the session is not.
+            for _ in 0..<4 {
+                app.clock.advance(by: 20 * 86_400)
+                let refreshed = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": tokens["refreshToken"]!])
+                #expect(refreshed.status == .ok)
+                tokens = try refreshed.jsonObject()
+            }
+            // Day 80: nothing issued now outlives day 90.
+            let sessionEnd = app.clock.now.addingTimeInterval(10 * 86_400)
+            func instant(_ key: String, of answer: [String: Any]) throws -> Date {
+                try #require((answer[key] as? String).flatMap { try? Date.ISO8601FormatStyle().parse($0) })
+            }
+            #expect(abs(try instant("refreshTokenExpiresAt", of: tokens).timeIntervalSince(sessionEnd)) < 1)
+            app.clock.advance(by: 10 * 86_400 - 600)
+            let late = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": tokens["refreshToken"]!])
+            #expect(late.status == .ok)
+            let last = try late.jsonObject()
+            #expect(abs(try instant("accessTokenExpiresAt", of: last).timeIntervalSince(sessionEnd)) < 1, "the access token ends with the session, 10 minutes on")
+            app.clock.advance(by: 601)
+            #expect(try await app.request(.get, "/api/user/profile", token: last["accessToken"] as? String).status == .unauthorized)
+            let ended = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": last["refreshToken"]!])
+            #expect(ended.status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: Backend.available)
     func aDisabledAccountIsLockedOutAtOnce(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let signIn = try await app.devSignIn()

@@ -1,4 +1,5 @@
 import FitCircleStore
+import FitCircleTesting
 import Foundation
 import Logging
 import Testing
@@ -15,6 +16,58 @@ struct UnavailableDatabaseTests {
             defer { group.cancelAll() }
             // Without the deadline this would wait for a connection as long as the pool keeps trying.
             await #expect(throws: StoreError.unavailable) { try await store.ping(within: .seconds(1)) }
+        }
+    }
+}
+
+/// Every PostgreSQL transaction waits a bounded time for a connection, and every statement for its answer.
+@Suite(.enabled(if: Backend.available.contains(.postgres)))
+struct DatabaseDeadlineTests {
+    /// A store of one connection on the test database, with the given deadlines.
+    func withStore(_ deadlines: Store.Deadlines, _ body: @Sendable (Store) async throws -> Void) async throws {
+        let location = try await Backend.postgres.makeLocation()
+        defer { Task { await Backend.drop(location) } }
+        let store = try await Store.open(location, maximumConnections: 1, deadlines: deadlines, logger: Logger(label: "tests"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            try await body(store)
+        }
+    }
+
+    @Test func aStatementPastItsDeadlineFailsAsUnavailable() async throws {
+        // A generous wait for connections: a loaded machine can take seconds to open the next one.
+        try await self.withStore(Store.Deadlines(connection: .seconds(30), statement: .seconds(1))) { store in
+            let started = ContinuousClock.now
+            await #expect(throws: StoreError.unavailable) { try await store.execute(unsafeSQL: "SELECT pg_sleep(10)") }
+            #expect(ContinuousClock.now - started < .seconds(6), "the 10 s statement ends soon after its 1 s deadline")
+            // The connection it had is closed; the pool opens another.
+            try await store.execute(unsafeSQL: "SELECT 1")
+        }
+    }
+
+    @Test func aTransactionThatGetsNoConnectionInTimeFailsAsUnavailable() async throws {
+        try await self.withStore(Store.Deadlines(connection: .milliseconds(500), statement: nil)) { store in
+            // The pool's one connection opened first: on a loaded machine opening it can take longer than 500 ms.
+            for attempt in 1...60 {
+                do {
+                    try await store.execute(unsafeSQL: "SELECT 1")
+                    break
+                } catch StoreError.unavailable where attempt < 60 {}
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // The only connection is busy for 6 s.
+                group.addTask { try await store.execute(unsafeSQL: "SELECT pg_sleep(6)") }
+                try await Task.sleep(for: .milliseconds(300))
+                let started = ContinuousClock.now
+                await #expect(throws: StoreError.unavailable) { try await store.execute(unsafeSQL: "SELECT 1") }
+                // Failed at its 500 ms deadline, not when the connection came free (a loaded machine is slow to
+                // answer either way).
+                #expect(ContinuousClock.now - started < .seconds(4))
+                try await group.waitForAll()
+            }
+            // A statement without a deadline ran its 6 s, and the pool lends again.
+            try await store.execute(unsafeSQL: "SELECT 1")
         }
     }
 }

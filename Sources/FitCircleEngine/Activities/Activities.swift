@@ -93,10 +93,13 @@ public struct Activities: Sendable {
     }
 
     /// Writes a group of submissions in one transaction. Should the database refuse it, each submission is
-    /// written again alone, so that one submission's fault is not another's.
+    /// written again alone, so that one submission's fault is not another's — unless the database is down,
+    /// which is nobody's fault and would only make each of them wait again.
     private static func write(_ submissions: [Submission], with ingest: Ingest, to store: Store, at now: Date) async -> [Result<[Outcome], any Error>] {
         do {
             return try await store.transaction { tx in try await ingest.run(submissions, in: tx, now: now) }
+        } catch StoreError.unavailable {
+            return submissions.map { _ in .failure(StoreError.unavailable) }
         } catch where submissions.count > 1 {
             var results: [Result<[Outcome], any Error>] = []
             for submission in submissions {

@@ -22,10 +22,10 @@ public struct AccessTokens: Sendable {
         self.clock = clock
     }
 
-    /// A signed token for `session`, and when it expires.
-    public func issue(for session: Session) async throws -> (token: String, issuedAt: Date, expiresAt: Date) {
+    /// A signed token for `session`, and when it expires: after its lifetime, or when the session ends.
+    public func issue(for session: Session, endingAt sessionEnd: Date) async throws -> (token: String, issuedAt: Date, expiresAt: Date) {
         let now = self.clock.now()
-        let expiresAt = now.addingTimeInterval(self.lifetime)
+        let expiresAt = min(now.addingTimeInterval(self.lifetime), sessionEnd)
         let payload = AccessTokenPayload(
             iss: IssuerClaim(value: Self.issuer),
             sub: SubjectClaim(value: session.userID.rawValue),

@@ -96,7 +96,7 @@ public struct Accounts: Sendable {
             guard user.disabledAt == nil else { throw DomainError.forbidden(reason: "This account is disabled.") }
             let session = Session(id: self.ids.make(), userID: user.id, createdAt: now)
             try await tx.insert(session)
-            try await tx.insert(self.refreshRecord(refreshToken, session: session.id, issuedAt: now))
+            try await tx.insert(self.refreshRecord(refreshToken, session: session, issuedAt: now))
             return (user, isNew, session)
         }
         return try await self.tokens(for: session, user: user, refreshToken: refreshToken, isNewUser: isNew)
@@ -120,11 +120,12 @@ public struct Accounts: Sendable {
                 throw DomainError.unauthenticated(reason: "The refresh token is not valid.")
             }
             guard record.expiresAt > now else { throw DomainError.unauthenticated(reason: "The refresh token has expired.") }
+            guard self.end(of: session) > now else { throw DomainError.unauthenticated(reason: "The session has ended; sign in again.") }
             guard record.usedAt == nil, try await tx.markUsed(refreshTokenHash: hash, at: now) else {
                 try await tx.revoke(session.id, reason: "refresh token reused", at: now)
                 return .reused
             }
-            try await tx.insert(self.refreshRecord(next, session: session.id, issuedAt: now))
+            try await tx.insert(self.refreshRecord(next, session: session, issuedAt: now))
             return .rotated(session, user)
         }
         switch outcome {
@@ -157,6 +158,20 @@ public struct Accounts: Sendable {
         return Caller(user: user, sessionID: sessionID)
     }
 
+    /// Whether the caller's session still holds: not signed out or revoked, not past its end, its account
+    /// enabled. From this node's memory when it can, which other nodes' sign-outs reach (`Store.listen`):
+    /// open streams ask it to end when the session does.
+    public func isSignedIn(_ caller: Caller) async -> Bool {
+        let found: (session: Session, user: User)?
+        do {
+            found = try await self.store.cachedSessionAndUser(caller.sessionID)
+        } catch {
+            return true  // the database did not answer, which says nothing about the session
+        }
+        guard let (session, user) = found else { return false }
+        return !session.isRevoked && user.disabledAt == nil && self.end(of: session) > self.clock.now()
+    }
+
     /// Which sign-in methods are configured.
     public var availableSignIn: AvailableSignIn {
         AvailableSignIn(
@@ -167,25 +182,34 @@ public struct Accounts: Sendable {
     }
 
     private func tokens(for session: Session, user: User, refreshToken: String, isNewUser: Bool) async throws -> SignIn {
-        let access = try await self.accessTokens.issue(for: session)
+        let access = try await self.accessTokens.issue(for: session, endingAt: self.end(of: session))
         return SignIn(
             accessToken: access.token,
             issuedAt: access.issuedAt,
             accessTokenExpiresAt: access.expiresAt,
             refreshToken: refreshToken,
-            refreshTokenExpiresAt: access.issuedAt.addingTimeInterval(self.configuration.refreshTokenLifetime),
+            refreshTokenExpiresAt: self.refreshTokenExpiry(of: session, issuedAt: access.issuedAt),
             user: user,
             isNewUser: isNewUser
         )
     }
 
-    private func refreshRecord(_ token: String, session: Session.ID, issuedAt: Date) -> RefreshTokenRecord {
+    private func refreshRecord(_ token: String, session: Session, issuedAt: Date) -> RefreshTokenRecord {
         RefreshTokenRecord(
             tokenHash: Self.hash(token),
-            sessionID: session,
+            sessionID: session.id,
             issuedAt: issuedAt,
-            expiresAt: issuedAt.addingTimeInterval(self.configuration.refreshTokenLifetime)
+            expiresAt: self.refreshTokenExpiry(of: session, issuedAt: issuedAt)
         )
+    }
+
+    /// When the session ends however often it is refreshed (`AuthConfiguration.sessionLifetime`).
+    private func end(of session: Session) -> Date {
+        session.createdAt.addingTimeInterval(self.configuration.sessionLifetime)
+    }
+
+    private func refreshTokenExpiry(of session: Session, issuedAt: Date) -> Date {
+        min(issuedAt.addingTimeInterval(self.configuration.refreshTokenLifetime), self.end(of: session))
     }
 
     /// Refresh tokens are stored only as SHA-256 hashes: a leaked database holds no usable token.

@@ -7,19 +7,25 @@ public struct AuthConfiguration: Sendable {
     /// `POST /api/auth/dev` (sign in by email, no password) exists only when this is on.
     public var devLogin: Bool
     public var accessTokenLifetime: TimeInterval
+    /// Each refresh token lives this long, and each refresh brings a new one: a device in use stays signed in.
     public var refreshTokenLifetime: TimeInterval
+    /// However often it is refreshed, a session ends this long after its sign-in (a stolen refresh token
+    /// kept fresh does not work forever); the person signs in again.
+    public var sessionLifetime: TimeInterval
 
     public init(
         googleClientIDs: Set<String> = [],
         appleClientIDs: Set<String> = [],
         devLogin: Bool = false,
         accessTokenLifetime: TimeInterval = 15 * 60,
-        refreshTokenLifetime: TimeInterval = 30 * 24 * 3600
+        refreshTokenLifetime: TimeInterval = 30 * 24 * 3600,
+        sessionLifetime: TimeInterval = 90 * 24 * 3600
     ) {
         self.googleClientIDs = googleClientIDs
         self.appleClientIDs = appleClientIDs
         self.devLogin = devLogin
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime
+        self.sessionLifetime = sessionLifetime
     }
 }

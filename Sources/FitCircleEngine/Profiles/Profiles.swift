@@ -91,12 +91,12 @@ public struct Profiles: Sendable {
         return try await self.blobs.get(key)
     }
 
-    /// Another member's photo, for someone in a circle with them (boards, members and feeds show it);
-    /// anyone else is told there is none.
-    public func photo(of member: User.ID, seenBy viewer: User.ID) async throws -> Blob? {
-        if member != viewer {
-            guard try await self.store.read({ try await $0.sharesCircle(member, viewer) }) else { return nil }
-        }
-        return try await self.photo(of: member)
+    /// Someone's photo as `viewer` may see it (`ProfileAccess`: themselves, and people in a circle with
+    /// them); anyone else is told there is none.
+    public func photo(of person: User.ID, seenBy viewer: User.ID) async throws -> Blob? {
+        let isSelf = person == viewer
+        let sharesCircle = isSelf ? false : try await self.store.read { try await $0.sharesCircle(person, viewer) }
+        guard ProfileAccess.mayView(.photo, ProfileAccess.Relationship(isSelf: isSelf, sharesCircle: sharesCircle)) else { return nil }
+        return try await self.photo(of: person)
     }
 }

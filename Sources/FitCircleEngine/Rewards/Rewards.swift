@@ -114,10 +114,13 @@ public struct Rewards: Sendable {
         }
     }
 
-    /// A user's unlocked badges and the three they feature.
-    public func badges(of user: User.ID) async throws -> (badges: [UnlockedBadge], showcase: [UnlockedBadge]) {
+    /// A user's unlocked badges and the three they feature, as `viewer` may see them (`ProfileAccess`).
+    public func badges(of user: User.ID, seenBy viewer: User.ID) async throws -> (badges: [UnlockedBadge], showcase: [UnlockedBadge]) {
         try await self.store.read { tx in
-            guard try await tx.user(user) != nil else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            let relationship = ProfileAccess.Relationship(isSelf: user == viewer)
+            guard try await tx.user(user) != nil, ProfileAccess.mayView(.badges, relationship) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             let unlocked = try await tx.unlockedBadges(of: user)
             let showcase = try await tx.badgeShowcase(of: user).compactMap { id in unlocked.first { $0.badgeID == id } }
             return (unlocked, showcase)
@@ -137,7 +140,7 @@ public struct Rewards: Sendable {
             try validator.throwIfInvalid()
             try await tx.saveBadgeShowcase(ids, of: user, at: self.clock.now())
         }
-        return try await self.badges(of: user)
+        return try await self.badges(of: user, seenBy: user)
     }
 
     /// Each badge's share of active users (an activity in the last 30 days), computed at most every 10 minutes.

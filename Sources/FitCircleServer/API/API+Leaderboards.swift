@@ -82,7 +82,8 @@ extension API {
     func streamFitCircle(_ input: Operations.StreamFitCircle.Input) async throws -> Operations.StreamFitCircle.Output {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
-        let events = try await self.engine.circles.stream(of: FitCircle.ID(input.path.id), for: try RequestCaller.required().userID, for: .seconds(seconds))
+        let caller = try RequestCaller.required()
+        let events = try await self.engine.circles.stream(of: FitCircle.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
         let sent = AsyncStream<ServerSentEvent> { continuation in
             // The stream listens already: saying so lets a client act knowing it will hear the result.
             continuation.yield(ServerSentEvent(event: "ready", data: "{}"))
@@ -94,7 +95,8 @@ extension API {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
-        return .ok(.init(body: .textEventStream(HTTPBody(sent.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
+        let open = try self.streams.stream(sent, of: caller, accounts: self.engine.accounts)
+        return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
     }
 }
 

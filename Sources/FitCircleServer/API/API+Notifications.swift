@@ -41,15 +41,17 @@ extension API {
     func streamNotificationInbox(_ input: Operations.StreamNotificationInbox.Input) async throws -> Operations.StreamNotificationInbox.Output {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
+        let caller = try RequestCaller.required()
         let updates = self.engine.notifications.inboxUpdates(
-            of: try RequestCaller.required().userID, after: input.headers.lastEventID.map(NotificationRecord.ID.init), for: .seconds(seconds))
+            of: caller.userID, after: input.headers.lastEventID.map(NotificationRecord.ID.init), for: .seconds(seconds))
         let events = updates.map { update in
             ServerSentEventWithJSONData(
                 event: update.notification == nil ? "unread" : "notification",
                 data: Components.Schemas.InboxEvent(notification: update.notification.map { Components.Schemas.Notification($0) }, unread: update.unread),
                 id: update.notification?.id.rawValue)
         }
-        return .ok(.init(body: .textEventStream(HTTPBody(events.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single))))
+        let open = try self.streams.stream(events, of: caller, accounts: self.engine.accounts)
+        return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single))))
     }
 
     func getNotificationHistory(_ input: Operations.GetNotificationHistory.Input) async throws -> Operations.GetNotificationHistory.Output {

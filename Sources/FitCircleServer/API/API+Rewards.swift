@@ -40,9 +40,8 @@ extension API {
     }
 
     func getUserBadges(_ input: Operations.GetUserBadges.Input) async throws -> Operations.GetUserBadges.Output {
-        _ = try RequestCaller.required()
         let user = User.ID(input.path.id)
-        let badges = try await self.engine.rewards.badges(of: user)
+        let badges = try await self.engine.rewards.badges(of: user, seenBy: try RequestCaller.required().userID)
         return .ok(.init(body: .json(.init(user: user, badges, catalog: self.engine.profile.rewards.badges))))
     }
 }

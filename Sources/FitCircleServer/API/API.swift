@@ -8,8 +8,10 @@ import FitCircleEngine
 /// fields (a retain each) cost about a tenth of a small request's time.
 final class API: APIProtocol, Sendable {
     let engine: Engine
+    let streams: OpenStreams
 
-    init(engine: Engine) {
+    init(engine: Engine, streams: OpenStreams) {
         self.engine = engine
+        self.streams = streams
     }
 }

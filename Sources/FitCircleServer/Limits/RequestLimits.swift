@@ -18,6 +18,10 @@ public struct RequestLimits: Equatable, Sendable {
     public var invitations: Int
     /// Requests this node works on at once; past it, new ones get 503 with `Retry-After` at once.
     public var maxInFlight: Int
+    /// Event streams one user may have open on this node at once (circles and the inbox; 429 past it).
+    public var streamsPerUser: Int
+    /// Event streams open on this node in all (503 past it).
+    public var streamsPerNode: Int
     /// Behind a load balancer or proxy every connection comes from it: then the client is the last address
     /// of `X-Forwarded-For`, the one the nearest proxy appended. Only when such a proxy is in front (anyone
     /// can send the header).
@@ -25,7 +29,7 @@ public struct RequestLimits: Equatable, Sendable {
 
     public init(
         perAddress: Int = 1_200, perUser: Int = 600, signIns: Int = 10, refreshes: Int = 30, joins: Int = 10, invitations: Int = 30,
-        maxInFlight: Int = 512, trustForwardedFor: Bool = false
+        maxInFlight: Int = 512, streamsPerUser: Int = 8, streamsPerNode: Int = 2_000, trustForwardedFor: Bool = false
     ) {
         self.perAddress = perAddress
         self.perUser = perUser
@@ -34,6 +38,8 @@ public struct RequestLimits: Equatable, Sendable {
         self.joins = joins
         self.invitations = invitations
         self.maxInFlight = maxInFlight
+        self.streamsPerUser = streamsPerUser
+        self.streamsPerNode = streamsPerNode
         self.trustForwardedFor = trustForwardedFor
     }
 
@@ -51,7 +57,8 @@ public struct RequestLimits: Equatable, Sendable {
 
     /// Limits nothing a test or a benchmark from one address does would reach.
     public static let generous = RequestLimits(
-        perAddress: 1 << 30, perUser: 1 << 30, signIns: 1 << 30, refreshes: 1 << 30, joins: 1 << 30, invitations: 1 << 30, maxInFlight: 1 << 20)
+        perAddress: 1 << 30, perUser: 1 << 30, signIns: 1 << 30, refreshes: 1 << 30, joins: 1 << 30, invitations: 1 << 30, maxInFlight: 1 << 20,
+        streamsPerUser: 1 << 20, streamsPerNode: 1 << 20)
 
     /// The limit of an operation beyond the per-user one, if it has its own.
     func operationLimit(_ operationID: String) -> RateLimit? {

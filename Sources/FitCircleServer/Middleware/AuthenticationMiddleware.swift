@@ -28,6 +28,13 @@ struct AuthenticationMiddleware: ServerMiddleware {
         "assessTraining", "confirmTraining",
     ]
 
+    /// The token of `Authorization: Bearer <token>`.
+    static func bearerToken(_ header: String) -> String? {
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else { return nil }
+        return String(parts[1])
+    }
+
     func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -41,11 +48,10 @@ struct AuthenticationMiddleware: ServerMiddleware {
         guard let header = request.headerFields[.authorization] else {
             throw DomainError.unauthenticated(reason: "Send an access token: Authorization: Bearer <token>.")
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+        guard let token = Self.bearerToken(header) else {
             throw DomainError.unauthenticated(reason: "The Authorization header must be 'Bearer <token>'.")
         }
-        let caller = try await self.accounts.authenticate(accessToken: String(parts[1]))
+        let caller = try await self.accounts.authenticate(accessToken: token)
         if self.onboardingRequired, !caller.user.profile.isOnboarded, !Self.allowedBeforeOnboarding.contains(operationID) {
             throw DomainError.onboardingRequired
         }

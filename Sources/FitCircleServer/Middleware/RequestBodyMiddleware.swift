@@ -6,21 +6,27 @@ import OpenAPIRuntime
 
 /// Reads the body once before any handler: refuses more than `limit` bytes with 413 (by `Content-Length`
 /// when given, else while it streams in) and a JSON body that does not parse with 400 `malformed-json`.
+/// Without a valid access token the limit is `anonymousLimit`: sign-in and the other public requests are
+/// small, and nobody unknown makes the node read megabytes (a large `Content-Length` is refused unread).
 /// Knowing the body here also sharpens decoding errors: Foundation's decoder reports an empty body, broken
 /// JSON and a fraction given for an integer alike, with no field.
 struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     let limit: Int
+    let anonymousLimit: Int
+    /// Whether an `Authorization` header carries a valid access token.
+    let isSignedIn: @Sendable (_ authorization: String) async -> Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > self.limit {
-            throw ProblemDocument.payloadTooLarge(limit: self.limit)
+        let limit = await self.limit(for: request)
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw ProblemDocument.payloadTooLarge(limit: limit)
         }
         var request = request
         let body: ByteBuffer
         do {
-            body = try await request.collectBody(upTo: self.limit)
+            body = try await request.collectBody(upTo: limit)
         } catch is NIOTooManyBytesError {
-            throw ProblemDocument.payloadTooLarge(limit: self.limit)
+            throw ProblemDocument.payloadTooLarge(limit: limit)
         }
         if body.readableBytes > 0, Self.isJSON(request.headers[.contentType]) {
             do {
@@ -43,6 +49,16 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                 FieldViolation(field: "body", reason: "a number does not fit its field (a fraction or too large for an integer)")
             ])
         }
+    }
+
+    /// The caller is asked for only when the body may be larger than the anonymous limit.
+    private func limit(for request: Request) async -> Int {
+        guard self.limit > self.anonymousLimit else { return self.limit }
+        let length = request.headers[.contentLength].flatMap(Int.init)
+        if let length, length <= self.anonymousLimit { return self.limit }
+        if length == nil, request.method == .get || request.method == .head { return self.limit }
+        guard let authorization = request.headers[.authorization], await self.isSignedIn(authorization) else { return self.anonymousLimit }
+        return self.limit
     }
 
     private static func isJSON(_ contentType: String?) -> Bool {

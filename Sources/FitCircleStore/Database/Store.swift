@@ -7,6 +7,7 @@ import PostgresNIO
 import SQLKit
 import SQLiteKit
 import SQLiteNIO
+import Synchronization
 
 /// Persistent state on SQLite or PostgreSQL, with SQL written once. Every use case runs in one `transaction`.
 public final class Store: Sendable {
@@ -22,6 +23,24 @@ public final class Store: Sendable {
     let cache: StoreCache
     /// Where this store's nodes talk to each other (`listen`, `Transaction.notify`).
     let eventChannel: String
+    let deadlines: Deadlines
+    /// False from a transaction that failed as unavailable (a connection lost, or none lent in time) to the
+    /// next that succeeds (see `lease`).
+    let reachable = Mutex(true)
+
+    /// How long a transaction waits for a PostgreSQL connection, and a statement for its answer, before it
+    /// fails as `StoreError.unavailable` (503): while the database is down, requests fail fast instead of
+    /// queueing until it is back. SQLite's own wait for a lock is its busy timeout (5 s).
+    public struct Deadlines: Sendable {
+        public var connection: Duration
+        /// `nil`: a statement may run as long as it takes (a dead connection still fails it within a second).
+        public var statement: Duration?
+
+        public init(connection: Duration = .seconds(5), statement: Duration? = .seconds(60)) {
+            self.connection = connection
+            self.statement = statement
+        }
+    }
 
     enum Backend: Sendable {
         /// One writer, whose transactions take turns (a pool of one), and a few readers that WAL lets run beside it.
@@ -38,10 +57,11 @@ public final class Store: Sendable {
         case full = "FULL"
     }
 
-    private init(dialect: Dialect, location: DatabaseLocation, backend: Backend) {
+    private init(dialect: Dialect, location: DatabaseLocation, backend: Backend, deadlines: Deadlines) {
         self.dialect = dialect
         self.location = location
         self.backend = backend
+        self.deadlines = deadlines
         // One process on SQLite sees every change; PostgreSQL nodes must hear each other first (`listen`).
         self.cache = StoreCache(serving: dialect == .sqlite)
         self.eventChannel = Self.channel(of: location)
@@ -52,6 +72,7 @@ public final class Store: Sendable {
         _ location: DatabaseLocation,
         sqliteSynchronous: SQLiteSynchronous = .normal,
         maximumConnections: Int = 20,
+        deadlines: Deadlines = Deadlines(),
         logger: Logger
     ) async throws -> Store {
         switch location {
@@ -78,7 +99,8 @@ public final class Store: Sendable {
             return Store(
                 dialect: .sqlite,
                 location: location,
-                backend: .sqlite(writer: ConnectionPool([writer]), readers: ConnectionPool(readers))
+                backend: .sqlite(writer: ConnectionPool([writer]), readers: ConnectionPool(readers)),
+                deadlines: deadlines
             )
         case .postgres(let target):
             let tls: PostgresClient.Configuration.TLS =
@@ -104,7 +126,8 @@ public final class Store: Sendable {
             return Store(
                 dialect: .postgres,
                 location: location,
-                backend: .postgres(client, maximumConnections: maximumConnections)
+                backend: .postgres(client, maximumConnections: maximumConnections),
+                deadlines: deadlines
             )
         }
     }
@@ -158,11 +181,22 @@ public final class Store: Sendable {
         // transaction touched; other nodes hear of it by NOTIFY if it committed.
         defer { self.cache.forget(changes.recorded) }
         do {
-            return try await self.withConnection(writing: writing) { sql in
+            let result = try await self.withConnection(writing: writing) { sql in
                 try await body(Transaction(sql: sql, dialect: self.dialect, channel: self.eventChannel, node: self.cache.node, changes: changes))
             }
+            // A pooled connection may be dead unnoticed: only a transaction that went through shows the
+            // database answers again.
+            self.reachable.withLock { if !$0 { $0 = true } }
+            return result
         } catch {
-            throw Self.translate(error)
+            let translated = Self.translate(error)
+            // A lease that timed out counts too: while PostgreSQL is down the pool's connections are gone
+            // without a statement noticing, and only the wait says so. Under mere load some requests then
+            // fail fast until the next transaction succeeds, which is shedding load all the same.
+            if case StoreError.unavailable = translated {
+                self.reachable.withLock { $0 = false }
+            }
+            throw translated
         }
     }
 
@@ -174,7 +208,9 @@ public final class Store: Sendable {
         case .sqlite(let writer, let readers):
             try await (writing ? writer : readers).withConnection { try await body($0.sql(queryLogLevel: .trace)) }
         case .postgres(let client, _):
-            try await client.withConnection { try await body($0.sql(queryLogLevel: .trace)) }
+            try await self.lease(from: client) { connection in
+                try await body(WatchedConnection(connection, deadline: self.deadlines.statement))
+            }
         }
     }
 
@@ -196,6 +232,7 @@ public final class Store: Sendable {
 
     /// Maps driver errors to `StoreError`; every other error (a use case's own) passes through unchanged.
     private static func translate(_ error: any Error) -> any Error {
+        if error is ConnectionLost { return StoreError.unavailable }
         if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] {
             switch state {
             case "23505": return StoreError.duplicate

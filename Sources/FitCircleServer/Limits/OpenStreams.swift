@@ -1,0 +1,82 @@
+import FitCircleCore
+import FitCircleEngine
+import Synchronization
+
+/// The server-sent event streams open on this node: at most `perUser` for one person (429 past it) and
+/// `perNode` in all (503), since each holds a connection and a task for up to an hour. A stream ends when
+/// its session does (signed out, revoked, its account disabled), checked every `sessionCheck` from the
+/// session cache, which sign-outs on other nodes reach too.
+final class OpenStreams: Sendable {
+    let perUser: Int
+    let perNode: Int
+    let sessionCheck: Duration
+    private let open = Mutex<(total: Int, byUser: [User.ID: Int])>((0, [:]))
+
+    init(perUser: Int, perNode: Int, sessionCheck: Duration = .seconds(2)) {
+        self.perUser = perUser
+        self.perNode = perNode
+        self.sessionCheck = sessionCheck
+    }
+
+    /// How many are open now (for tests and metrics).
+    var count: Int { self.open.withLock { $0.total } }
+
+    /// Takes a place for one of the caller's streams, or throws the refusal.
+    private func enter(_ user: User.ID) throws {
+        let refusal: ProblemDocument? = self.open.withLock { open in
+            if open.byUser[user, default: 0] >= self.perUser {
+                return .rateLimited("At most \(self.perUser) streams may be open at once; close one first.", retryAfter: 5)
+            }
+            if open.total >= self.perNode {
+                var problem = ProblemDocument.unavailable("This server has as many streams open as it takes; try again shortly.")
+                problem.retryAfter = 5
+                return problem
+            }
+            open.total += 1
+            open.byUser[user, default: 0] += 1
+            return nil
+        }
+        if let refusal { throw refusal }
+    }
+
+    private func leave(_ user: User.ID) {
+        self.open.withLock { open in
+            open.total -= 1
+            open.byUser[user, default: 1] -= 1
+            if open.byUser[user] == 0 { open.byUser[user] = nil }
+        }
+    }
+
+    /// `events` as the caller's stream: counted against the caps while it is open, and ended when the
+    /// caller's session ends. Throws at once when a cap is reached.
+    func stream<Events: AsyncSequence & Sendable>(
+        _ events: Events, of caller: Caller, accounts: Accounts
+    ) throws -> AsyncThrowingStream<Events.Element, any Error> where Events.Element: Sendable {
+        try self.enter(caller.userID)
+        let interval = self.sessionCheck
+        return AsyncThrowingStream { continuation in
+            let pump = Task {
+                do {
+                    for try await event in events { continuation.yield(event) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            let watch = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    if !Task.isCancelled, await !accounts.isSignedIn(caller) {
+                        pump.cancel()
+                        continuation.finish()
+                    }
+                }
+            }
+            continuation.onTermination = { _ in
+                pump.cancel()
+                watch.cancel()
+                self.leave(caller.userID)
+            }
+        }
+    }
+}

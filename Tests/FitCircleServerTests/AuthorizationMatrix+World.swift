@@ -1,0 +1,112 @@
+import FitCircleCore
+import FitCircleTesting
+import Foundation
+import Testing
+
+/// Who calls, in the authorisation matrix. Each caller but `anonymous` is an onboarded account of its own.
+enum Caller: String, CaseIterable, Sendable {
+    case anonymous
+    /// Owns both circles and every personal resource the matrix names (activity, goal, device, notification).
+    case owner
+    /// A member of both circles.
+    case member
+    /// Another user: in no circle, invited nowhere; for circles, a non-member of the private one.
+    case stranger
+    /// A non-member of the public circle (which is the circle named for this caller).
+    case outsiderOfPublic
+    /// Was a member of both circles and was removed (banned) from them.
+    case removed
+    /// Invited to the private circle, not yet a member.
+    case invitee
+    /// An operator (`fitcircle operator grant`), member of nothing.
+    case `operator`
+}
+
+/// Everything the matrix's requests refer to: two circles of the owner (one private, one public), the
+/// owner's personal resources, and one account per caller.
+struct World: Sendable {
+    var tokens: [Caller: String] = [:]
+    var ids: [Caller: String] = [:]
+    var privateCircle = "", privateCode = ""
+    var publicCircle = "", publicCode = ""
+    var invitation = ""
+    var feedItem = ""
+    var activity = "", goal = "", device = "", notification = ""
+    /// The test clock's now, as requests give instants.
+    var now = ""
+
+    /// The circle a caller's circle requests name: the public one for `outsiderOfPublic`, else the private one.
+    func circle(for caller: Caller) -> String { caller == .outsiderOfPublic ? self.publicCircle : self.privateCircle }
+    func code(for caller: Caller) -> String { caller == .outsiderOfPublic ? self.publicCode : self.privateCode }
+
+    static func make(_ app: TestApp) async throws -> World {
+        var world = World()
+        world.now = ISO8601DateFormatter().string(from: app.clock.now)
+        // People of their own for every world: invitations are capped per recipient a day.
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        for caller in Caller.allCases where caller != .anonymous {
+            let email = "\(caller.rawValue.lowercased())-\(tag)@example.com"
+            world.tokens[caller] = try await app.onboardedUser(email)
+            world.ids[caller] = try #require((try await app.devSignIn(email)["user"] as? [String: Any])?["id"] as? String)
+            let photo = try await app.request(
+                .post, "/api/user/profile/photo", token: world.tokens[caller], body: Data(TestImages.png(withText: nil)),
+                headers: [.contentType: "application/octet-stream"])
+            try #require(photo.status == .ok, "photo: \(photo.text)")
+        }
+        let operatorID = try #require(world.ids[.operator])
+        try await app.store.transaction { tx in try await tx.setRole(.operator, of: User.ID(operatorID)) }
+        let owner = try #require(world.tokens[.owner])
+
+        func create(_ privacy: String) async throws -> (String, String) {
+            let created = try await app.request(
+                .post, "/api/fitcircles", token: owner, json: ["name": "Circle \(privacy)", "metric": "steps", "privacy": privacy]
+            ).jsonObject()
+            return (try #require(created["id"] as? String), try #require(created["joinCode"] as? String))
+        }
+        (world.privateCircle, world.privateCode) = try await create("private")
+        (world.publicCircle, world.publicCode) = try await create("public")
+        for code in [world.privateCode, world.publicCode] {
+            for caller in [Caller.member, .removed] {
+                let joined = try await app.request(.post, "/api/fitcircles/join", token: world.tokens[caller], json: ["code": code])
+                try #require(joined.status == .ok, "\(caller) joins: \(joined.text)")
+            }
+        }
+        for circle in [world.privateCircle, world.publicCircle] {
+            let removal = try await app.request(.delete, "/api/fitcircles/\(circle)/members/\(world.ids[.removed]!)", token: owner)
+            try #require(removal.status == .noContent, "removal: \(removal.text)")
+        }
+        // Removal rotated the codes.
+        for circle in [world.privateCircle, world.publicCircle] {
+            let read = try await app.request(.get, "/api/fitcircles/\(circle)", token: owner).jsonObject()
+            let code = try #require(read["joinCode"] as? String)
+            if circle == world.privateCircle { world.privateCode = code } else { world.publicCode = code }
+        }
+        let invited = try await app.request(
+            .post, "/api/fitcircles/\(world.privateCircle)/invite", token: owner, json: ["userId": world.ids[.invitee]!]
+        ).jsonObject()
+        world.invitation = try #require(invited["id"] as? String)
+
+        let submitted = try await app.request(.post, "/api/fitcircles/\(world.privateCircle)/submit", token: owner)
+        try #require(submitted.status == .created || submitted.status == .ok, "submit: \(submitted.text)")
+        let feed = try await app.request(.get, "/api/fitcircles/\(world.privateCircle)/feed", token: owner).jsonObject()
+        world.feedItem = try #require((feed["items"] as? [[String: Any]])?.first?["id"] as? String, "a feed item")
+
+        let activity = try await app.request(
+            .post, "/api/activities", token: owner,
+            json: ["clientEventId": "matrix-1", "type": "app_open", "occurredAt": world.now]
+        ).jsonObject()
+        world.activity = try #require(activity["id"] as? String)
+        let goals = try await app.request(.post, "/api/goals/daily/generate", token: owner).jsonObject()
+        world.goal = try #require((goals["goals"] as? [[String: Any]])?.first?["id"] as? String, "a daily goal")
+        let device = try await app.request(.post, "/api/notifications/register", token: owner, json: ["platform": "android", "token": "matrix-device"])
+            .jsonObject()
+        world.device = try #require(device["id"] as? String)
+        let sent = try await app.request(
+            .post, "/api/notifications/send", token: world.tokens[.operator], json: ["userId": world.ids[.owner]!, "type": "welcome"])
+        try #require(sent.status == .ok || sent.status == .created || sent.status == .accepted, "send: \(sent.text)")
+        let history = try await app.request(.get, "/api/notifications/history", token: owner)
+        world.notification = try #require(
+            (try history.jsonObject()["items"] as? [[String: Any]])?.first?["id"] as? String, "a notification: \(sent.text) \(history.text)")
+        return world
+    }
+}

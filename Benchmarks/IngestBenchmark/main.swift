@@ -87,7 +87,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         blobs: LocalDiskBlobStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs")), clock: clock)
     let router = try buildRouter(engine: engine, store: store, limits: .generous, clock: .system)
     // As `serve` does: on PostgreSQL the node authenticates from memory only while it hears the others.
-    group.addTask { await engine.circles.events.listen(to: store, logger: logger) }
+    group.addTask { await engine.listen(to: store, logger: logger) }
     let port = 18_000 + Int.random(in: 0..<1000)
     let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
     group.addTask { try await app.runService(gracefulShutdownSignals: []) }

@@ -57,6 +57,8 @@ extension Engine {
         let streaks = Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock)
         let notifications = Notifications(store: store, profile: profile, ids: ids, clock: clock)
         let circles = Circles(store: store, profile: profile, ids: ids, clock: clock, events: CircleEvents(indexes: BoardIndexes()))
+        let idempotency = Idempotency(store: store, clock: clock)
+        let rateLimits = SharedRateLimits(store: store, clock: clock)
         return Engine(
             profile: profile,
             accounts: accounts,
@@ -76,8 +78,10 @@ extension Engine {
             reminders: ReminderPlanner(
                 store: store, profile: profile, notifications: notifications,
                 triggers: ScheduledTriggers(store: store, profile: profile, goals: goals, streaks: streaks, circles: circles), clock: clock),
-            idempotency: Idempotency(store: store, clock: clock),
-            replay: Replay(store: store, profile: profile, clock: clock)
+            idempotency: idempotency,
+            replay: Replay(store: store, profile: profile, clock: clock),
+            rateLimits: rateLimits,
+            housekeeping: Housekeeping(idempotency: idempotency, rateLimits: rateLimits)
         )
     }
 }

@@ -20,6 +20,8 @@ public struct Engine: Sendable {
     public var reminders: ReminderPlanner
     public var idempotency: Idempotency
     public var replay: Replay
+    public var rateLimits: SharedRateLimits
+    public var housekeeping: Housekeeping
 
     public init(
         profile: RuleProfile,
@@ -38,7 +40,9 @@ public struct Engine: Sendable {
         boardClosing: BoardClosing,
         reminders: ReminderPlanner,
         idempotency: Idempotency,
-        replay: Replay
+        replay: Replay,
+        rateLimits: SharedRateLimits,
+        housekeeping: Housekeeping
     ) {
         self.profile = profile
         self.accounts = accounts
@@ -57,19 +61,21 @@ public struct Engine: Sendable {
         self.reminders = reminders
         self.idempotency = idempotency
         self.replay = replay
+        self.rateLimits = rateLimits
+        self.housekeeping = housekeeping
     }
 }
 
 extension Engine {
     /// Every durable job this engine can run.
     public var jobHandlers: [String: JobHandler] {
-        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers].reduce(into: [:]) { all, handlers in
+        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers, self.housekeeping.handlers].reduce(into: [:]) { all, handlers in
             all.merge(handlers) { first, _ in first }
         }
     }
 
     /// Every per-zone schedule the jobs above need.
     public static var zoneSchedules: [ZoneSchedule] {
-        DayRollover.schedules + ReminderPlanner.schedules + BoardClosing.schedules
+        DayRollover.schedules + ReminderPlanner.schedules + BoardClosing.schedules + Housekeeping.schedules
     }
 }

@@ -4,16 +4,19 @@ public import Foundation
 public import Logging
 
 /// Something to do in every time zone at a local time: close yesterday's streaks at 00:05, plan the day's
-/// goals at 00:00, remind at 20:00.
+/// goals at 00:00, remind at 20:00 — or, with `zone`, once a day at that time in that one zone, whoever
+/// lives where (housekeeping).
 public struct ZoneSchedule: Equatable, Sendable {
     public var kind: String
     public var hour: Int
     public var minute: Int
+    public var zone: String?
 
-    public init(kind: String, hour: Int, minute: Int) {
+    public init(kind: String, hour: Int, minute: Int, zone: String? = nil) {
         self.kind = kind
         self.hour = hour
         self.minute = minute
+        self.zone = zone
     }
 }
 
@@ -67,10 +70,12 @@ public struct ZoneScheduler: Sendable {
         return try await self.store.transaction { tx in
             guard try await tx.leadScheduler() else { return 0 }
             var jobs: [JobRecord] = []
-            for zone in try await tx.timeZonesInUse() {
-                guard let timeZone = TimeZone(identifier: zone) else { continue }
-                for schedule in self.schedules {
-                    guard let (date, due) = Self.occurrence(of: schedule, in: timeZone, before: now), now.timeIntervalSince(due) < self.catchUp else {
+            let zones = try await tx.timeZonesInUse()
+            for schedule in self.schedules {
+                for zone in schedule.zone.map({ [$0] }) ?? zones {
+                    guard let timeZone = TimeZone(identifier: zone),
+                        let (date, due) = Self.occurrence(of: schedule, in: timeZone, before: now), now.timeIntervalSince(due) < self.catchUp
+                    else {
                         continue
                     }
                     jobs.append(try ZoneBatch(zone: zone, date: date).job(schedule.kind, runAt: due))

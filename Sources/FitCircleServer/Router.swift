@@ -68,7 +68,7 @@ public func buildRouter(
         // pretty-prints, whitespace no client reads.
         configuration: Configuration(dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: [
-            authentication, RateLimitMiddleware(limits: limits, limiter: limiter, now: clock.now),
+            authentication, RateLimitMiddleware(limits: limits, limiter: limiter, shared: engine.rateLimits, now: clock.now),
             IdempotencyMiddleware(idempotency: engine.idempotency),
         ]
     )

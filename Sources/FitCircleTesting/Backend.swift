@@ -51,13 +51,19 @@ public enum Backend: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     private static func execute(_ statement: String, on location: DatabaseLocation.PostgresLocation) async throws {
-        let store = try await Store.open(.postgres(location), maximumConnections: 1, logger: Logger(label: "tests"))
+        let store = try await Store.open(.postgres(location), maximumConnections: 1, deadlines: .tests, logger: Logger(label: "tests"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
             defer { group.cancelAll() }
             try await store.execute(unsafeSQL: statement)
         }
     }
+}
+
+extension Store.Deadlines {
+    /// A machine running the whole suite (dozens of stores, each opening its pool) can take seconds to open a
+    /// connection; the tests of the deadlines themselves set their own.
+    public static let tests = Store.Deadlines(connection: .seconds(60), statement: .seconds(120))
 }
 
 /// The test environment is not set up as the test needs.
@@ -73,7 +79,7 @@ public func withStore<Result: Sendable>(
     _ body: @Sendable (Store) async throws -> Result
 ) async throws -> Result {
     let location = try await backend.makeLocation()
-    let store = try await Store.open(location, logger: Logger(label: "tests"))
+    let store = try await Store.open(location, deadlines: .tests, logger: Logger(label: "tests"))
     let result: Result
     do {
         result = try await withThrowingTaskGroup(of: Void.self) { group in

@@ -107,7 +107,7 @@ public func withTestApp<Result: Sendable>(
         return try await withThrowingTaskGroup(of: Void.self) { group in
             // As `serve` does: on PostgreSQL the node hears its own NOTIFYs, and authenticates from memory
             // only while it does, so the tests wait for that.
-            group.addTask { await engine.circles.events.listen(to: store, logger: Logger(label: "tests")) }
+            group.addTask { await engine.listen(to: store, logger: Logger(label: "tests")) }
             defer { group.cancelAll() }
             if store.dialect == .postgres {
                 for _ in 0..<200 where !store.cacheServes { try await Task.sleep(for: .milliseconds(10)) }

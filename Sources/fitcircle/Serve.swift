@@ -72,7 +72,7 @@ struct Serve: AsyncParsableCommand {
                 group.addTask { await jobs.run() }
                 group.addTask { await scheduler.run() }
                 // Other nodes' circle events (PostgreSQL LISTEN), for this node's boards and streams.
-                group.addTask { await engine.circles.events.listen(to: store, logger: runtime.logger) }
+                group.addTask { await engine.listen(to: store, logger: runtime.logger) }
                 // Stops on SIGTERM or SIGINT: no new connections, in-flight requests finish, then the jobs stop
                 // (a job cut short is leased again elsewhere once its lease expires) and the store closes.
                 try await app.runService()

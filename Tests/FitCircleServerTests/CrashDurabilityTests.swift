@@ -14,6 +14,10 @@ struct CrashDurabilityTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent(".build/debug/fitcircle")
 
+    /// For the binaries the tests start: a machine running the whole suite can take longer than the default
+    /// 5 s to lend a PostgreSQL connection (the outage test sets its own).
+    static let patientDatabase = ["FITCIRCLE_DATABASE_CONNECTION_WAIT_SECONDS": "30"]
+
     /// A running `fitcircle serve`, killed on request.
     struct Server {
         let process: ChildProcess
@@ -27,7 +31,7 @@ struct CrashDurabilityTests {
                     "serve", "--dev-login", "--port", "\(port)", "--database-url", database,
                     "--profiles-dir", profilesDirectory.path, "--log-level", "warning",
                 ],
-                environment: environment,
+                environment: CrashDurabilityTests.patientDatabase.merging(environment) { $1 },
                 errors: .discard)
             let server = Server(process: process, port: port)
             for _ in 0..<100 {
@@ -49,9 +53,11 @@ struct CrashDurabilityTests {
         }
 
         /// Opens `path` as a stream of server-sent events and answers the instant each event named `name`
-        /// arrives, until the server ends the stream. `ready` hears of the stream's `ready` event (or of its
+        /// arrives, until the server ends the stream. `ready` hears of the stream's `readyEvent` (or of its
         /// end, if it never came).
-        func arrivals(of name: String, at path: String, token: String, ready: AsyncStream<Void>.Continuation) async throws -> [ContinuousClock.Instant] {
+        func arrivals(
+            of name: String, at path: String, token: String, ready: AsyncStream<Void>.Continuation, readyEvent: String = "ready"
+        ) async throws -> [ContinuousClock.Instant] {
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.port)\(path)")
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
             var (arrivals, pending, listening) = ([ContinuousClock.Instant](), "", false)
@@ -62,7 +68,7 @@ struct CrashDurabilityTests {
                 while let end = pending.range(of: "\n\n") {
                     let lines = pending[..<end.lowerBound].split(separator: "\n")
                     if lines.contains("event: \(name)") { arrivals.append(.now) }
-                    if lines.contains("event: ready") && !listening {
+                    if lines.contains("event: \(readyEvent)") && !listening {
                         listening = true
                         ready.yield()
                     }

@@ -87,6 +87,7 @@ struct ErrorResponseTests {
                 let refused = try await app.request(.post, "/api/activities/batch", body: body, headers: headers)
                 #expect(refused.status == .contentTooLarge, "\(header ?? "no token")")
                 #expect(try refused.problemType() == "/problems/payload-too-large")
+                #expect(refused.text.contains("Without a valid access token"))
             }
             // Small public requests are as ever.
             #expect(try await app.request(.post, "/api/auth/dev", json: ["email": "ben@example.com"]).status == .ok)

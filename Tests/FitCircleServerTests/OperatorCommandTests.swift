@@ -9,7 +9,8 @@ import Testing
 struct OperatorCommandTests {
     /// Runs `fitcircle <arguments>` to its end; whether it succeeded.
     static func run(_ arguments: [String]) async throws -> Bool {
-        try await ChildProcess(CrashDurabilityTests.binary.path, arguments, errors: .discard).exitStatus() == 0
+        try await ChildProcess(CrashDurabilityTests.binary.path, arguments, environment: CrashDurabilityTests.patientDatabase, errors: .discard)
+            .exitStatus() == 0
     }
 
     @Test(arguments: Backend.available)

@@ -27,7 +27,10 @@ struct PostgresOutageTests {
         // Four clients on one address write far faster than a person: the limits are not what is tested.
         let server = try await CrashDurabilityTests.Server.start(
             database: postgres.url,
-            environment: ["FITCIRCLE_LIMITS_PER_ADDRESS": "1000000", "FITCIRCLE_LIMITS_PER_USER": "1000000"])
+            environment: [
+                "FITCIRCLE_LIMITS_PER_ADDRESS": "1000000", "FITCIRCLE_LIMITS_PER_USER": "1000000",
+                "FITCIRCLE_DATABASE_CONNECTION_WAIT_SECONDS": "5",
+            ])
         defer { server.kill() }
 
         var tokens: [String] = []

@@ -12,29 +12,67 @@ struct TwoNodeTests {
     static func json(_ data: Data) -> [String: Any] { (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:] }
 
     /// Signs in on `node` and completes onboarding; answers the token and the user id.
-    static func member(_ email: String, on node: Server) async throws -> (token: String, id: String) {
+    static func member(_ email: String, on node: Server, timeZone: String = "Europe/Paris") async throws -> (token: String, id: String) {
         let signIn = Self.json(try await node.post("/api/auth/dev", json: ["email": email]).1)
         let token = try #require(signIn["accessToken"] as? String)
-        #expect(try await node.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT).0 == 200)
+        #expect(try await node.post("/api/user/profile", token: token, json: TestApp.validProfile(timeZone: timeZone), method: .PUT).0 == 200)
         return (token, try #require((signIn["user"] as? [String: Any])?["id"] as? String))
     }
 
     /// Runs `body` with two `fitcircle serve` processes on one fresh schema.
-    static func withTwoNodes(_ backend: Backend, _ body: (Server, Server) async throws -> Void) async throws {
+    static func withTwoNodes(
+        _ backend: Backend, environment: [String: String] = [:], _ body: (Server, Server, _ database: String) async throws -> Void
+    ) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let nodeA = try await Server.start(database: CrashDurabilityTests.url(of: location))
+        let nodeA = try await Server.start(database: CrashDurabilityTests.url(of: location), environment: environment)
         defer { nodeA.kill() }
-        let nodeB = try await Server.start(database: CrashDurabilityTests.url(of: location))
+        let nodeB = try await Server.start(database: CrashDurabilityTests.url(of: location), environment: environment)
         defer { nodeB.kill() }
 
-        try await body(nodeA, nodeB)
+        try await body(nodeA, nodeB, CrashDurabilityTests.url(of: location))
+    }
+
+    @Test(arguments: Backend.available.filter { $0 == .postgres })
+    func signInsFromOneAddressAreCountedByBothNodesTogether(_ backend: Backend) async throws {
+        try await Self.withTwoNodes(backend, environment: ["FITCIRCLE_LIMITS_SIGN_INS": "4"]) { nodeA, nodeB, _ in
+            var statuses: [Int] = []
+            for (index, node) in [nodeA, nodeB, nodeA, nodeB, nodeA, nodeB].enumerated() {
+                statuses.append(try await node.post("/api/auth/dev", json: ["email": "try\(index)@example.com"]).0)
+            }
+            // Four a minute from this address, wherever they land: each node alone would have allowed six.
+            #expect(statuses == [200, 200, 200, 200, 429, 429])
+        }
+    }
+
+    @Test(arguments: Backend.available.filter { $0 == .postgres })
+    func aSendOnOneNodeReachesAnInboxStreamOnTheOtherWithinASecond(_ backend: Backend) async throws {
+        try await Self.withTwoNodes(backend) { nodeA, nodeB, database in
+            let ops = try await Self.member("ops@example.com", on: nodeA)
+            // The binaries run on the real clock: Ana lives where it is day now, outside quiet hours.
+            let daytime = try #require(
+                ["Pacific/Honolulu", "America/Los_Angeles", "America/New_York", "Europe/London", "Europe/Athens", "Asia/Dubai", "Asia/Bangkok", "Asia/Tokyo", "Pacific/Auckland"]
+                    .first { zone in (11..<17).contains(Calendar.current.dateComponents(in: TimeZone(identifier: zone)!, from: Date()).hour!) })
+            let ana = try await Self.member("ana@example.com", on: nodeB, timeZone: daytime)
+            #expect(try await OperatorCommandTests.run(["operator", "grant", "ops@example.com", "--database-url", database, "--profiles-dir", profilesDirectory.path]))
+            // Ana's inbox is open on node B; the operator sends on node A.
+            let (listening, ready) = AsyncStream.makeStream(of: Void.self)
+            async let onB = nodeB.arrivals(of: "notification", at: "/api/notifications/stream?seconds=6", token: ana.token, ready: ready, readyEvent: "unread")
+            for await _ in listening { break }
+            let sent = try await nodeA.post(
+                "/api/notifications/send", token: ops.token, json: ["userId": ana.id, "type": "daily_checkin_reminder", "data": ["streak": "3"], "dedupeKey": "two-nodes"])
+            #expect(sent.0 == 200)
+            let acknowledged = ContinuousClock.now
+            let first = try #require(try await onB.first, "node B's inbox stream heard nothing")
+            // Woken by NOTIFY, not by its 30 s look-up.
+            #expect(first - acknowledged < .seconds(1), "node B heard the send after \(first - acknowledged)")
+        }
     }
 
     @Test(arguments: Backend.available.filter { $0 == .postgres })
     func aClaimOnOneNodeReachesStreamsOnBothWithinASecond(_ backend: Backend) async throws {
-        try await Self.withTwoNodes(backend) { nodeA, nodeB in
+        try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
             let ana = try await Self.member("ana@example.com", on: nodeA)
             let bo = try await Self.member("bo@example.com", on: nodeB)
             let created = try await nodeA.post("/api/fitcircles", token: ana.token, json: ["name": "Two nodes", "metric": "steps", "privacy": "public"])
@@ -86,7 +124,7 @@ extension TwoNodeTests {
     /// other's memory within a second (NOTIFY in the transaction that made it).
     @Test(arguments: Backend.available.filter { $0 == .postgres })
     func aProfileChangeAndASignOutOnOneNodeReachTheOtherWithinASecond(_ backend: Backend) async throws {
-        try await Self.withTwoNodes(backend) { nodeA, nodeB in
+        try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
             let ana = try await Self.member("ana@example.com", on: nodeA)
             #expect(Self.json(try await nodeB.get("/api/user/profile", token: ana.token).1)["displayName"] as? String == "Ana")
 

@@ -27,7 +27,7 @@ struct MigrationTests {
     @Test func anEmptyDatabaseIsMigratedFromScratch() async throws {
         let location = try await Backend.sqlite.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let store = try await Store.open(location, logger: Logger(label: "tests"))
+        let store = try await Store.open(location, deadlines: .tests, logger: Logger(label: "tests"))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
             defer { group.cancelAll() }

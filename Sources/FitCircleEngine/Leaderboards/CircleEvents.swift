@@ -79,19 +79,9 @@ public final class CircleEvents: Sendable {
         self.publish([event])
     }
 
-    /// Listens to the other nodes until cancelled (returns at once on SQLite); reconnects after a failure.
-    public func listen(to store: Store, logger: Logger) async {
-        while !Task.isCancelled {
-            do {
-                try await store.listen { self.received($0) }
-                return
-            } catch {
-                logger.warning("Circle events: the listener failed; listening again", metadata: ["error": "\(error)"])
-                // Events missed meanwhile leave indexes behind: drop them, the next read loads them afresh.
-                for board in self.indexes.loaded { self.indexes.drop(board) }
-                try? await Task.sleep(for: .seconds(1))
-            }
-        }
+    /// The listener missed messages (it reconnected): indexes may be behind; the next read loads them afresh.
+    func missedMessages() {
+        for board in self.indexes.loaded { self.indexes.drop(board) }
     }
 
     /// How many streams of the circle are open on this node.

@@ -2,10 +2,10 @@ public import FitCircleCore
 import Foundation
 import Synchronization
 
-/// Wakes a user's open inbox streams on this node the moment something lands in their inbox. A stream
-/// subscribes before its first read; each signal moves the user's generation on, and a stream waits for it
-/// to differ from the one it last saw, or for its timeout (the poll that catches what other nodes sent).
-/// Only users with an open stream are tracked.
+/// Wakes a user's open inbox streams on this node the moment something lands in their inbox, here or (by
+/// NOTIFY) on another node. A stream subscribes before its first read; each signal moves the user's
+/// generation on, and a stream waits for it to differ from the one it last saw, or for its timeout (a slow
+/// safety poll). Only users with an open stream are tracked.
 final class InboxSignals: Sendable {
     private struct Listening {
         var streams = 0
@@ -40,6 +40,11 @@ final class InboxSignals: Sendable {
             return (waiters, listening.generation)
         }
         for waiter in waiters { waiter.resume(returning: generation) }
+    }
+
+    /// Signals every user with an open stream.
+    func signalEveryone() {
+        for user in self.users.withLock({ Array($0.keys) }) { self.signal(user) }
     }
 
     /// Waits until the user's generation differs from `seen` or `timeout` passes; answers the generation.

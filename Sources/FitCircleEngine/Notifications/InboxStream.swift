@@ -10,8 +10,9 @@ public struct InboxUpdate: Sendable {
 }
 
 extension Notifications {
-    /// How often an open stream looks for what other nodes sent; a send on this node wakes it at once.
-    static let inboxPoll: Duration = .seconds(5)
+    /// How often an open stream looks again unwoken. Sends wake it at once, on this node directly and on
+    /// others by NOTIFY; the look catches a wake lost in a way nobody noticed.
+    static let inboxPoll: Duration = .seconds(30)
 
     /// The user's in-app notifications as they land, for `duration`: first the unread count, then each new
     /// one with the count then. A client that resumes names the last one it saw (`after`) and gets what

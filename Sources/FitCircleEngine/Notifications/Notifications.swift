@@ -82,15 +82,37 @@ public struct Notifications: Sendable {
             let (record, jobs) = try await self.decide(candidate, id: self.ids.make(), for: account, in: tx, now: now)
             guard try await tx.insert(record, of: user) else { throw StoreError.conflict }
             try await tx.enqueue(jobs, at: now)
+            try await Self.announceInbox(of: user, for: record, in: tx)
             return record
         }
         self.wakeInbox(of: user, for: record)
         return record
     }
 
+    /// Whether the record lands in the app's inbox now.
+    private static func landsInApp(_ record: NotificationRecord?) -> Bool {
+        record.map { $0.status == .sent && $0.channels.contains(.inApp) } ?? false
+    }
+
     /// Wakes the user's inbox streams on this node after an in-app send was committed.
     private func wakeInbox(of user: User.ID, for record: NotificationRecord?) {
-        if let record, record.status == .sent && record.channels.contains(.inApp) { self.signals.signal(user) }
+        if Self.landsInApp(record) { self.signals.signal(user) }
+    }
+
+    /// Tells the other nodes, when the transaction commits, to wake the user's inbox streams (`received`).
+    private static func announceInbox(of user: User.ID, for record: NotificationRecord?, in tx: Transaction) async throws {
+        if Self.landsInApp(record) { try await tx.notify(InboxWake(inbox: user.rawValue).payload) }
+    }
+
+    /// A message from another node (`Engine.listen`): an inbox wake signals the user's streams here.
+    func received(_ payload: String) {
+        guard let wake = try? JSONDecoder().decode(InboxWake.self, from: Data(payload.utf8)) else { return }
+        self.signals.signal(User.ID(wake.inbox))
+    }
+
+    /// The listener missed messages (it reconnected): every open inbox stream looks again.
+    func missedMessages() {
+        self.signals.signalEveryone()
     }
 
     /// An operator's send: a catalog type to one user, through the same policy. Without a dedupe key it is
@@ -152,6 +174,7 @@ public struct Notifications: Sendable {
             record.trail = stored.trail + record.trail
             try await tx.redecide(record, of: user)
             try await tx.enqueue(jobs, at: now)
+            try await Self.announceInbox(of: user, for: record, in: tx)
             return record
         }
         self.wakeInbox(of: user, for: decided)

@@ -5,12 +5,13 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// Per-user and per-operation rates, where the operation and the caller are known (after authentication):
-/// each signed-in user has a budget of requests a minute, and sign-in, refresh, joining and inviting have
-/// budgets of their own (per address before sign-in, per user after). This node's counts: several nodes
-/// each allow the budget (docs/architecture.md, Limits).
+/// each signed-in user has a budget of requests a minute (this node's count, `RateLimiter`), and sign-in,
+/// refresh, joining and inviting have budgets of their own (per address before sign-in, per user after),
+/// counted by all nodes together (`SharedRateLimits`) so that spreading attempts over nodes gains nothing.
 struct RateLimitMiddleware: ServerMiddleware {
     let limits: RequestLimits
     let limiter: RateLimiter
+    let shared: SharedRateLimits
     let now: @Sendable () -> Date
 
     func intercept(
@@ -22,11 +23,14 @@ struct RateLimitMiddleware: ServerMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let who = RequestCaller.current.map { "user:\($0.userID.rawValue)" } ?? "address:\(RequestPeer.address)"
         var shown: (RateLimit, RateLimit.Decision)?
-        var checks: [(String, RateLimit)] = []
-        if RequestCaller.current != nil { checks.append((who, self.limits.userLimit)) }
-        if let special = self.limits.operationLimit(operationID) { checks.append(("\(special.name):\(who)", special)) }
-        for (key, limit) in checks {
-            let decision = self.limiter.decide(key, limit, at: self.now())
+        if RequestCaller.current != nil {
+            let limit = self.limits.userLimit
+            let decision = self.limiter.decide(who, limit, at: self.now())
+            guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many user requests; slow down.") }
+            shown = (limit, decision)
+        }
+        if let limit = self.limits.operationLimit(operationID) {
+            let decision = try await self.shared.decide(who, limit)
             guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many \(limit.name) requests; slow down.") }
             shown = (limit, decision)  // the narrowest limit checked is the one the answer shows
         }

@@ -18,15 +18,18 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let limit = await self.limit(for: request)
+        let refusal = limit < self.limit
+            ? ProblemDocument.payloadTooLarge("Without a valid access token a body may be at most \(limit) bytes.")
+            : ProblemDocument.payloadTooLarge(limit: limit)
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw ProblemDocument.payloadTooLarge(limit: limit)
+            throw refusal
         }
         var request = request
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: limit)
         } catch is NIOTooManyBytesError {
-            throw ProblemDocument.payloadTooLarge(limit: limit)
+            throw refusal
         }
         if body.readableBytes > 0, Self.isJSON(request.headers[.contentType]) {
             do {

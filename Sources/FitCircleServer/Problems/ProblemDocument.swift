@@ -82,12 +82,11 @@ extension ProblemDocument {
     }
 
     static func payloadTooLarge(limit: Int?) -> Self {
-        .init(
-            slug: "payload-too-large",
-            title: "The body is too large",
-            status: .contentTooLarge,
-            detail: limit.map { "This operation accepts at most \($0) bytes." } ?? "The body is too large for this operation."
-        )
+        Self.payloadTooLarge(limit.map { "This operation accepts at most \($0) bytes." } ?? "The body is too large for this operation.")
+    }
+
+    static func payloadTooLarge(_ detail: String) -> Self {
+        .init(slug: "payload-too-large", title: "The body is too large", status: .contentTooLarge, detail: detail)
     }
 
     static func unsupportedMediaType(_ detail: String) -> Self {

@@ -55,6 +55,17 @@ extension Transaction {
         ).run()
     }
 
+    /// Forgets up to `limit` keys first used before `createdBefore`; answers how many.
+    public func purgeIdempotencyKeys(createdBefore: Date, limit: Int) async throws -> Int {
+        try await self.sql.raw(
+            """
+            DELETE FROM idempotency_keys WHERE (user_id, idempotency_key) IN
+                (SELECT user_id, idempotency_key FROM idempotency_keys WHERE created_at < \(bind: createdBefore) LIMIT \(bind: limit))
+            RETURNING idempotency_key
+            """
+        ).all().count
+    }
+
     /// Forgets a claimed key whose request failed on the server's side, so a retry runs again.
     public func releaseIdempotencyKey(_ key: String, of user: User.ID) async throws {
         try await self.sql.raw(

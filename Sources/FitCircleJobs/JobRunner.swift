@@ -27,25 +27,32 @@ public struct JobRunner: Sendable {
         self.owner = owner
     }
 
-    /// Claims up to `limit` due jobs and runs them one after the other; answers how many ran.
+    /// Claims up to `limit` due jobs and runs them one after the other; answers how many ran. Once
+    /// `isStopping` says so, the job running finishes and the claimed ones not started yet are given back.
     @discardableResult
-    public func runDue(limit: Int = 20) async throws -> Int {
+    public func runDue(limit: Int = 20, isStopping: @Sendable () -> Bool = { false }) async throws -> Int {
         let now = self.clock.now()
         let jobs = try await self.store.transaction { tx in
             try await tx.claimJobs(
                 kinds: Set(self.handlers.keys), limit: limit, owner: self.owner, leaseUntil: now.addingTimeInterval(self.lease), now: now)
         }
-        for job in jobs {
+        for (index, job) in jobs.enumerated() {
+            if isStopping() {
+                let unstarted = jobs[index...].map(\.id)
+                try await self.store.transaction { tx in try await tx.releaseJobs(unstarted, owner: self.owner) }
+                return index
+            }
             await self.run(job)
         }
         return jobs.count
     }
 
-    /// Runs until cancelled, looking for due jobs every `interval` when the queue is idle.
-    public func run(every interval: Duration = .seconds(1)) async {
-        while !Task.isCancelled {
+    /// Runs until cancelled or `isStopping` (then the job running finishes and the rest are given back),
+    /// looking for due jobs every `interval` when the queue is idle.
+    public func run(every interval: Duration = .seconds(1), isStopping: @Sendable @escaping () -> Bool = { false }) async {
+        while !Task.isCancelled && !isStopping() {
             do {
-                if try await self.runDue() > 0 { continue }
+                if try await self.runDue(isStopping: isStopping) > 0 { continue }
             } catch {
                 self.logger.error("Claiming jobs failed", metadata: ["error": "\(error)"])
             }

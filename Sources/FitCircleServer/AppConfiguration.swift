@@ -25,6 +25,10 @@ public struct AppConfiguration: Sendable {
     public var maxBodyBytes: Int
     public var connectionDeadlines: ConnectionDeadlines
     public var limits: RequestLimits
+    /// The HTTP side of the node, from the settings above.
+    public var node: NodeSettings {
+        NodeSettings(host: self.host, port: self.port, maxBodyBytes: self.maxBodyBytes, limits: self.limits, connectionDeadlines: self.connectionDeadlines)
+    }
     public var logLevel: String
     /// Delivery: APNs's key file, key id, team, topic and hosts; FCM's service-account key file and base
     /// URL; the webhook's URL and secret.

@@ -102,19 +102,17 @@ public func withTestApp<Result: Sendable>(
             clock: clock.wallClock,
             transports: transports
         )
-        let router = try buildRouter(engine: engine, store: store, maxBodyBytes: maxBodyBytes, limits: limits, clock: clock.wallClock)
-        let app = Application(router: router, logger: Logger(label: "tests"))
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            // As `serve` does: on PostgreSQL the node hears its own NOTIFYs, and authenticates from memory
-            // only while it does, so the tests wait for that.
-            group.addTask { await engine.listen(to: store, logger: Logger(label: "tests")) }
-            defer { group.cancelAll() }
+        // The node as `serve` builds it, but for its jobs and scheduler, which the tests run themselves on
+        // their clock.
+        let app = try buildApplication(
+            engine: engine, store: store, settings: NodeSettings(maxBodyBytes: maxBodyBytes, limits: limits), services: [.listener],
+            clock: clock.wallClock, logger: Logger(label: "tests"))
+        return try await app.test(.router) { client in
+            // On PostgreSQL the node hears its own NOTIFYs, and authenticates from memory only while it does.
             if store.dialect == .postgres {
                 for _ in 0..<200 where !store.cacheServes { try await Task.sleep(for: .milliseconds(10)) }
             }
-            return try await app.test(.router) { client in
-                try await body(TestApp(client: client, clock: clock, store: store, engine: engine, google: google, apple: apple))
-            }
+            return try await body(TestApp(client: client, clock: clock, store: store, engine: engine, google: google, apple: apple))
         }
     }
 }

@@ -46,12 +46,8 @@ struct Serve: AsyncParsableCommand {
             if self.demo, try await DemoData.seed(engine, now: runtime.clock.now()) {
                 runtime.logger.info("Seeded the demo accounts", metadata: ["fitcircle.demo": "\(DemoData.accounts.map(\.email))"])
             }
-            let router = try buildRouter(
-                engine: engine, store: store, maxBodyBytes: configuration.maxBodyBytes, limits: configuration.limits, clock: runtime.clock)
-            let app = Application(
-                router: router,
-                server: .fitCircle(configuration.connectionDeadlines),
-                configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "FitCircle"),
+            let app = try buildApplication(
+                engine: engine, store: store, settings: configuration.node, clock: runtime.clock, logger: runtime.logger,
                 onServerRunning: { _ in
                     runtime.logger.info(
                         "FitCircle is listening",
@@ -62,22 +58,11 @@ struct Serve: AsyncParsableCommand {
                             "fitcircle.devLogin": "\(configuration.auth.devLogin)",
                         ]
                     )
-                },
-                logger: runtime.logger
+                }
             )
-            // Durable jobs run beside the server on every node; the scheduler's tick is led by one node at a time.
-            let jobs = JobRunner(store: store, handlers: engine.jobHandlers, clock: runtime.clock, logger: runtime.logger)
-            let scheduler = ZoneScheduler(store: store, schedules: Engine.zoneSchedules, clock: runtime.clock, logger: runtime.logger)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await jobs.run() }
-                group.addTask { await scheduler.run() }
-                // Other nodes' circle events (PostgreSQL LISTEN), for this node's boards and streams.
-                group.addTask { await engine.listen(to: store, logger: runtime.logger) }
-                // Stops on SIGTERM or SIGINT: no new connections, in-flight requests finish, then the jobs stop
-                // (a job cut short is leased again elsewhere once its lease expires) and the store closes.
-                try await app.runService()
-                group.cancelAll()
-            }
+            // Stops on SIGTERM or SIGINT: no new connections, in-flight requests finish, then the jobs and the
+            // scheduler stop (docs/architecture.md, Jobs) and the store closes.
+            try await app.runService()
         }
     }
 }

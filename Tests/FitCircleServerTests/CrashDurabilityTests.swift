@@ -131,4 +131,21 @@ struct CrashDurabilityTests {
         #expect(acknowledged == 40)
         #expect(items?.count == acknowledged)
     }
+
+    /// SIGTERM stops a node cleanly and soon, its job runner, scheduler and listener with it (a service
+    /// that returned early, or one that ignored the stop, would fail it or keep it running).
+    @Test(arguments: Backend.available)
+    func sigtermStopsTheNodeWithItsServices(_ backend: Backend) async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the fitcircle product first")
+        let location = try await backend.makeLocation()
+        defer { Task { await Backend.drop(location) } }
+        let server = try await Server.start(database: Self.url(of: location))
+        defer { server.kill() }
+        try await Task.sleep(for: .seconds(2))  // the services are up, and the first jobs and tick have run
+        #expect(try await server.get("/readyz").0 == 200)
+        let stopping = ContinuousClock.now
+        server.process.signal(SIGTERM)
+        #expect(try await server.process.exitStatus() == 0)
+        #expect(ContinuousClock.now - stopping < .seconds(15))
+    }
 }

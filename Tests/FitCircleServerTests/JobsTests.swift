@@ -53,6 +53,40 @@ struct JobsTests {
         }
     }
 
+    /// A node told to stop finishes the job it runs and gives back the ones it claimed but had not started:
+    /// due again at once for another runner, not held until the lease expires, with no attempt spent.
+    @Test(arguments: Backend.available)
+    func aStoppingRunnerFinishesItsJobAndGivesTheOthersBack(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let now = app.clock.now
+            try await app.store.transaction { tx in try await tx.enqueue((1...3).map { Self.job("s\($0)", runAt: now) }, at: now) }
+            let stopping = Mutex(false)
+            let seen = Seen()
+            let runnerA = JobRunner(
+                store: app.store,
+                handlers: ["test": { job in
+                    seen.add(job.dedupeKey)
+                    stopping.withLock { $0 = true }  // the stop comes while the first job runs
+                }],
+                clock: app.clock.wallClock, logger: Self.logger, owner: "A")
+            #expect(try await runnerA.runDue(isStopping: { stopping.withLock { $0 } }) == 1)
+            let ran = try #require(seen.all.first)
+            #expect(seen.all.count == 1)
+            for key in ["s1", "s2", "s3"] {
+                let job = try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: key) })
+                if key == ran {
+                    #expect(job.status == .done)
+                } else {
+                    #expect(job.status == .pending && job.attempts == 0, "\(key) is given back unspent")
+                }
+            }
+            // Another runner takes them at once.
+            let runnerB = JobRunner(store: app.store, handlers: ["test": { seen.add($0.dedupeKey) }], clock: app.clock.wallClock, logger: Self.logger, owner: "B")
+            #expect(try await runnerB.runDue() == 2)
+            #expect(seen.all.sorted() == ["s1", "s2", "s3"])
+        }
+    }
+
     struct Flaky: Error {}
 
     @Test(arguments: Backend.available)

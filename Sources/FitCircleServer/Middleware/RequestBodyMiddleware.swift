@@ -18,18 +18,19 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let limit = await self.limit(for: request)
-        let refusal = limit < self.limit
-            ? ProblemDocument.payloadTooLarge("Without a valid access token a body may be at most \(limit) bytes.")
-            : ProblemDocument.payloadTooLarge(limit: limit)
+        func tooLarge() -> ProblemDocument {
+            limit < self.limit
+                ? .payloadTooLarge("Without a valid access token a body may be at most \(limit) bytes.") : .payloadTooLarge(limit: limit)
+        }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw refusal
+            throw tooLarge()
         }
         var request = request
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: limit)
         } catch is NIOTooManyBytesError {
-            throw refusal
+            throw tooLarge()
         }
         if body.readableBytes > 0, Self.isJSON(request.headers[.contentType]) {
             do {

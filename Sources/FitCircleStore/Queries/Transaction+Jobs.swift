@@ -85,6 +85,18 @@ extension Transaction {
         ).all().count == 1
     }
 
+    /// Gives leased jobs back unrun (their runner is stopping): due again at once for any runner, the
+    /// attempt their claim counted taken back.
+    public func releaseJobs(_ ids: [String], owner: String) async throws {
+        guard !ids.isEmpty else { return }
+        try await self.sql.raw(
+            """
+            UPDATE jobs SET lease_owner = NULL, lease_expires_at = NULL, attempts = attempts - 1
+            WHERE id IN (\(SQLList(ids.map { SQLBind($0) }))) AND lease_owner = \(bind: owner) AND status = 'pending'
+            """
+        ).run()
+    }
+
     /// Records a failed attempt: the job runs again at `retryAt`, or is given up when `retryAt` is nil.
     public func failJob(_ id: String, owner: String, error: String, retryAt: Date?, at now: Date) async throws {
         if let retryAt {

@@ -24,7 +24,7 @@ struct OnboardingGateTests {
     func aUserWhoHasNotOnboardedReachesOnlyTheProfile(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try #require(try await app.devSignIn()["accessToken"] as? String)
-            for operation in AuthenticationMiddleware.allowedBeforeOnboarding {
+            for operation in OnboardingAccess.allowedBefore {
                 #expect(try await self.call(operation, token: token, app: app, required: true))
             }
             await #expect(throws: DomainError.onboardingRequired) {

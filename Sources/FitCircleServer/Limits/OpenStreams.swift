@@ -18,9 +18,6 @@ final class OpenStreams: Sendable {
         self.sessionCheck = sessionCheck
     }
 
-    /// How many are open now (for tests and metrics).
-    var count: Int { self.open.withLock { $0.total } }
-
     /// Takes a place for one of the caller's streams, or throws the refusal.
     private func enter(_ user: User.ID) throws {
         let refusal: ProblemDocument? = self.open.withLock { open in

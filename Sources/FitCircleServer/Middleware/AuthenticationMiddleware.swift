@@ -21,13 +21,6 @@ struct AuthenticationMiddleware: ServerMiddleware {
     let publicOperations: Set<String>
     let onboardingRequired: Bool
 
-    /// What a user who has not completed a required onboarding may still call.
-    static let allowedBeforeOnboarding: Set<String> = [
-        "signOut", "getConfig", "getProfile", "updateProfile", "uploadProfilePhoto", "getProfilePhoto",
-        // The training assessment is one of the onboarding screens.
-        "assessTraining", "confirmTraining",
-    ]
-
     /// The token of `Authorization: Bearer <token>`.
     static func bearerToken(_ header: String) -> String? {
         let parts = header.split(separator: " ", maxSplits: 1)
@@ -52,7 +45,7 @@ struct AuthenticationMiddleware: ServerMiddleware {
             throw DomainError.unauthenticated(reason: "The Authorization header must be 'Bearer <token>'.")
         }
         let caller = try await self.accounts.authenticate(accessToken: token)
-        if self.onboardingRequired, !caller.user.profile.isOnboarded, !Self.allowedBeforeOnboarding.contains(operationID) {
+        guard OnboardingAccess.mayCall(operationID, isOnboarded: caller.user.profile.isOnboarded, onboardingRequired: self.onboardingRequired) else {
             throw DomainError.onboardingRequired
         }
         return try await RequestCaller.$current.withValue(caller) {

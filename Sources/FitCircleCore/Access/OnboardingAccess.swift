@@ -1,0 +1,14 @@
+/// Where a rule profile requires onboarding, someone who has not finished it may use only what onboarding
+/// needs; everything else answers 403 `onboarding-required` (`DomainError.onboardingRequired`).
+public enum OnboardingAccess {
+    /// The operations (the API's operation ids) onboarding needs: the profile and its photo, the app's
+    /// configuration, the training assessment (one of the onboarding screens) and signing out.
+    public static let allowedBefore: Set<String> = [
+        "signOut", "getConfig", "getProfile", "updateProfile", "uploadProfilePhoto", "getProfilePhoto",
+        "assessTraining", "confirmTraining",
+    ]
+
+    public static func mayCall(_ operation: String, isOnboarded: Bool, onboardingRequired: Bool) -> Bool {
+        !onboardingRequired || isOnboarded || Self.allowedBefore.contains(operation)
+    }
+}

@@ -133,7 +133,8 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     print("database: \(location), concurrency \(concurrency)")
 
     if overloadMode {
-        // The peak, closed loop; the sustainable rate is taken as 70% of it, where queues stay short.
+        // The peak, closed loop; the sustainable rate is taken as half of it: the open-loop client shares the
+        // two cores with the server, and at 70% queues already grew (p99 near 300 ms on SQLite).
         let peak = try await measure("API: POST /api/activities, closed loop", events: singleEvents) {
             try await concurrently(singleEvents) { index in
                 let body = try JSONSerialization.data(withJSONObject: stepsEvent(index, run: "peak").json)
@@ -141,7 +142,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                 precondition(status == 201, "POST /api/activities answered \(status)")
             }
         }
-        let sustainable = peak * 0.7
+        let sustainable = peak * 0.5
         // A second node on the same engine and database, with a tighter limit on requests in flight.
         var tight = RequestLimits.generous
         tight.maxInFlight = tightInFlight

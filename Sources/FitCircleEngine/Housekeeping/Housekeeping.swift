@@ -1,5 +1,5 @@
 public import FitCircleJobs
-import Logging
+import FitCircleStore
 
 /// Once a day (03:30 UTC, one job for the whole cluster) deletes what has outlived its use: idempotency
 /// keys past their retention and rate-limit keys at rest. Both are also harmless if kept: a purge that
@@ -20,6 +20,17 @@ public struct Housekeeping: Sendable {
 
     public var handlers: [String: JobHandler] {
         [Self.purge: { _ in _ = try await self.run() }]
+    }
+
+    /// Runs `delete` (up to `limit` rows, answering how many went) a transaction at a time until a batch
+    /// comes back short; answers the rows deleted in all.
+    static func inBatches(on store: Store, _ delete: @escaping @Sendable (Transaction, _ limit: Int) async throws -> Int) async throws -> Int {
+        var deleted = 0
+        while true {
+            let batch = try await store.transaction { tx in try await delete(tx, Self.batchSize) }
+            deleted += batch
+            if batch < Self.batchSize { return deleted }
+        }
     }
 
     /// Purges both; answers how many rows of each went.

@@ -59,12 +59,7 @@ public struct Idempotency: Sendable {
     /// Forgets keys past their retention, a batch per transaction (`Housekeeping`); answers how many.
     public func purgeExpired() async throws -> Int {
         let before = self.clock.now().addingTimeInterval(-Self.retention)
-        var purged = 0
-        while true {
-            let batch = try await self.store.transaction { tx in try await tx.purgeIdempotencyKeys(createdBefore: before, limit: Housekeeping.batchSize) }
-            purged += batch
-            if batch < Housekeeping.batchSize { return purged }
-        }
+        return try await Housekeeping.inBatches(on: self.store) { tx, limit in try await tx.purgeIdempotencyKeys(createdBefore: before, limit: limit) }
     }
 
     public func release(_ key: String, for user: User.ID) async throws {

@@ -29,11 +29,6 @@ public struct SharedRateLimits: Sendable {
     /// Forgets keys whose quota is whole again (they carry nothing), a batch per transaction.
     public func purgeRested() async throws -> Int {
         let now = self.clock.now()
-        var purged = 0
-        while true {
-            let batch = try await self.store.transaction { tx in try await tx.purgeRateLimits(restedBy: now, limit: Housekeeping.batchSize) }
-            purged += batch
-            if batch < Housekeeping.batchSize { return purged }
-        }
+        return try await Housekeeping.inBatches(on: self.store) { tx, limit in try await tx.purgeRateLimits(restedBy: now, limit: limit) }
     }
 }

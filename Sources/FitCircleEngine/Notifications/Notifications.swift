@@ -106,7 +106,8 @@ public struct Notifications: Sendable {
 
     /// A message from another node (`Engine.listen`): an inbox wake signals the user's streams here.
     func received(_ payload: String) {
-        guard let wake = try? JSONDecoder().decode(InboxWake.self, from: Data(payload.utf8)) else { return }
+        // Most messages are circle events: those are not decoded here at all.
+        guard payload.hasPrefix(InboxWake.prefix), let wake = try? JSONDecoder().decode(InboxWake.self, from: Data(payload.utf8)) else { return }
         self.signals.signal(User.ID(wake.inbox))
     }
 

@@ -27,6 +27,9 @@ public final class ChildProcess: Sendable {
     /// One start at a time: a pipe made for one child must not leak into another started meanwhile, and its
     /// descriptors are only marked close-on-exec after `pipe` returns.
     private static let launching = Mutex(())
+    /// Set once the child is reaped: its pid may then be another process's, so it is signalled and waited
+    /// for no more.
+    private let reaped = Atomic(false)
 
     /// Starts `executable` (a path; `/usr/bin/env` to look one up) with `arguments` and this process's
     /// environment, with `environment`'s variables added or replaced.
@@ -78,6 +81,7 @@ public final class ChildProcess: Sendable {
     }
 
     public func signal(_ signal: Int32) {
+        guard !self.reaped.load(ordering: .acquiring) else { return }
         _ = kill(self.pid, signal)
     }
 
@@ -87,7 +91,10 @@ public final class ChildProcess: Sendable {
         var status: Int32 = 0
         while true {
             let result = waitpid(self.pid, &status, WNOHANG)
-            if result == self.pid { return (status >> 8) & 0xFF }
+            if result == self.pid {
+                self.reaped.store(true, ordering: .releasing)
+                return (status >> 8) & 0xFF
+            }
             if result == -1 && errno != EINTR { throw ChildProcessError(executable: "pid \(self.pid)", code: errno) }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -95,8 +102,10 @@ public final class ChildProcess: Sendable {
 
     /// Blocks until the child has ended (and reaps it).
     public func waitUntilExit() {
+        guard !self.reaped.load(ordering: .acquiring) else { return }
         var status: Int32 = 0
         while waitpid(self.pid, &status, 0) == -1 && errno == EINTR {}
+        self.reaped.store(true, ordering: .releasing)
     }
 }
 

@@ -18,7 +18,7 @@ fitcircle_pg_port=${FITCIRCLE_PG_PORT:-55432}
 while (echo >"/dev/tcp/127.0.0.1/$fitcircle_pg_port") 2>/dev/null; do fitcircle_pg_port=$((fitcircle_pg_port + 1)); done
 
 # Tests run in parallel, each with its own pool of up to 20 connections: 200 was reached at times.
-fitcircle_pg_options="-p $fitcircle_pg_port -k $fitcircle_pg_dir -c listen_addresses=127.0.0.1 -c max_connections=500"
+fitcircle_pg_options="-p $fitcircle_pg_port -k $fitcircle_pg_dir -c listen_addresses=127.0.0.1 -c max_connections=1000"
 $fitcircle_pg_durable || fitcircle_pg_options="$fitcircle_pg_options -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
 
 runuser -u postgres -- "$fitcircle_pg_bin/initdb" -D "$fitcircle_pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null

@@ -79,7 +79,8 @@ public func withStore<Result: Sendable>(
     _ body: @Sendable (Store) async throws -> Result
 ) async throws -> Result {
     let location = try await backend.makeLocation()
-    let store = try await Store.open(location, deadlines: .tests, logger: Logger(label: "tests"))
+    // Eight connections a store: dozens of suites run at once, and at 20 each they reached PostgreSQL's 500.
+    let store = try await Store.open(location, maximumConnections: 8, deadlines: .tests, logger: Logger(label: "tests"))
     let result: Result
     do {
         result = try await withThrowingTaskGroup(of: Void.self) { group in

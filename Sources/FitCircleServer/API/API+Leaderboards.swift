@@ -83,19 +83,20 @@ extension API {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let caller = try RequestCaller.required()
-        let events = try await self.engine.circles.stream(of: FitCircle.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
-        let sent = AsyncStream<ServerSentEvent> { continuation in
-            // The stream listens already: saying so lets a client act knowing it will hear the result.
-            continuation.yield(ServerSentEvent(event: "ready", data: "{}"))
-            let task = Task {
-                for await event in events {
-                    for part in event.ranks.map(CircleStreamEvent.rank) + event.feed.map(CircleStreamEvent.feed) { continuation.yield(part.encoded) }
+        let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
+            let events = try await self.engine.circles.stream(of: FitCircle.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
+            return AsyncStream<ServerSentEvent> { continuation in
+                // The stream listens already: saying so lets a client act knowing it will hear the result.
+                continuation.yield(ServerSentEvent(event: "ready", data: "{}"))
+                let task = Task {
+                    for await event in events {
+                        for part in event.ranks.map(CircleStreamEvent.rank) + event.feed.map(CircleStreamEvent.feed) { continuation.yield(part.encoded) }
+                    }
+                    continuation.finish()
                 }
-                continuation.finish()
+                continuation.onTermination = { _ in task.cancel() }
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
-        let open = try self.streams.stream(sent, of: caller, accounts: self.engine.accounts)
         return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
     }
 }

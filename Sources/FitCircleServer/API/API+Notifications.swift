@@ -42,15 +42,16 @@ extension API {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let caller = try RequestCaller.required()
-        let updates = self.engine.notifications.inboxUpdates(
-            of: caller.userID, after: input.headers.lastEventID.map(NotificationRecord.ID.init), for: .seconds(seconds))
-        let events = updates.map { update in
-            ServerSentEventWithJSONData(
-                event: update.notification == nil ? "unread" : "notification",
-                data: Components.Schemas.InboxEvent(notification: update.notification.map { Components.Schemas.Notification($0) }, unread: update.unread),
-                id: update.notification?.id.rawValue)
+        let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
+            self.engine.notifications.inboxUpdates(
+                of: caller.userID, after: input.headers.lastEventID.map(NotificationRecord.ID.init), for: .seconds(seconds)
+            ).map { update in
+                ServerSentEventWithJSONData(
+                    event: update.notification == nil ? "unread" : "notification",
+                    data: Components.Schemas.InboxEvent(notification: update.notification.map { Components.Schemas.Notification($0) }, unread: update.unread),
+                    id: update.notification?.id.rawValue)
+            }
         }
-        let open = try self.streams.stream(events, of: caller, accounts: self.engine.accounts)
         return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single))))
     }
 

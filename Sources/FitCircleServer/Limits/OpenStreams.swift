@@ -44,12 +44,20 @@ final class OpenStreams: Sendable {
         }
     }
 
-    /// `events` as the caller's stream: counted against the caps while it is open, and ended when the
-    /// caller's session ends. Throws at once when a cap is reached.
+    /// The events `open` makes, as the caller's stream: counted against the caps while it is open, and
+    /// ended when the caller's session ends. Throws at once when a cap is reached, before `open` runs: a
+    /// refused stream subscribes to nothing.
     func stream<Events: AsyncSequence & Sendable>(
-        _ events: Events, of caller: Caller, accounts: Accounts
-    ) throws -> AsyncThrowingStream<Events.Element, any Error> where Events.Element: Sendable {
+        of caller: Caller, accounts: Accounts, _ open: () async throws -> Events
+    ) async throws -> AsyncThrowingStream<Events.Element, any Error> where Events.Element: Sendable {
         try self.enter(caller.userID)
+        let events: Events
+        do {
+            events = try await open()
+        } catch {
+            self.leave(caller.userID)
+            throw error
+        }
         let interval = self.sessionCheck
         return AsyncThrowingStream { continuation in
             let pump = Task {

@@ -2,20 +2,17 @@ import PostgresNIO
 import Synchronization
 
 extension Store {
-    /// How long a lease waits once a transaction has failed as unavailable, until one succeeds again: while
-    /// the database is down, requests queued behind others (the activity writer's groups) would otherwise
-    /// each wait the whole deadline in turn.
-    static let waitWhileUnreachable = Duration.milliseconds(250)
-
     /// Runs `body` with one of the pool's connections, or fails as `StoreError.unavailable` when none is lent
     /// within the connection deadline: while PostgreSQL is down, the pool keeps trying to connect and a
     /// request would wait as long as the outage lasts. Only the wait is bounded; `body` runs as long as it takes.
+    /// While the database seems unreachable, the wait is brief except for the probe (see `Reachability`).
     func lease<Result: Sendable>(
         from client: PostgresClient,
         _ body: @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        let reachable = self.reachable.withLock { $0 }
-        let deadline = reachable ? self.deadlines.connection : min(self.deadlines.connection, Self.waitWhileUnreachable)
+        let admission = self.reachability.admit(deadline: self.deadlines.connection)
+        defer { if admission.isProbe { self.reachability.probeEnded() } }
+        let deadline = admission.wait
         // Whoever moves the lease out of `waiting` first decides: the connection, or the deadline.
         let lease = Lease()
         return try await withoutActuallyEscaping(body) { body in

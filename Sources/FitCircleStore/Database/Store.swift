@@ -24,9 +24,8 @@ public final class Store: Sendable {
     /// Where this store's nodes talk to each other (`listen`, `Transaction.notify`).
     let eventChannel: String
     let deadlines: Deadlines
-    /// False from a transaction that failed as unavailable (a connection lost, or none lent in time) to the
-    /// next that succeeds (see `lease`).
-    let reachable = Mutex(true)
+    /// Whether PostgreSQL answered lately, which decides how long a lease waits (see `lease`).
+    let reachability = Reachability()
 
     /// How long a transaction waits for a PostgreSQL connection, and a statement for its answer, before it
     /// fails as `StoreError.unavailable` (503): while the database is down, requests fail fast instead of
@@ -184,9 +183,7 @@ public final class Store: Sendable {
             let result = try await self.withConnection(writing: writing) { sql in
                 try await body(Transaction(sql: sql, dialect: self.dialect, channel: self.eventChannel, node: self.cache.node, changes: changes))
             }
-            // A pooled connection may be dead unnoticed: only a transaction that went through shows the
-            // database answers again.
-            self.reachable.withLock { if !$0 { $0 = true } }
+            self.reachability.succeeded()
             return result
         } catch {
             let translated = Self.translate(error)
@@ -194,7 +191,7 @@ public final class Store: Sendable {
             // without a statement noticing, and only the wait says so. Under mere load some requests then
             // fail fast until the next transaction succeeds, which is shedding load all the same.
             if case StoreError.unavailable = translated {
-                self.reachable.withLock { $0 = false }
+                self.reachability.failed()
             }
             throw translated
         }

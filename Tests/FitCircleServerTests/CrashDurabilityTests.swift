@@ -31,8 +31,9 @@ struct CrashDurabilityTests {
                     "serve", "--dev-login", "--port", "\(port)", "--database-url", database,
                     "--profiles-dir", profilesDirectory.path, "--log-level", "warning",
                 ],
+                // Warnings and a crash's last words reach the test's output: a node that dies is to be seen.
                 environment: CrashDurabilityTests.patientDatabase.merging(environment) { $1 },
-                errors: .discard)
+                errors: .inherit)
             let server = Server(process: process, port: port)
             for _ in 0..<100 {
                 if (try? await server.get("/healthz").0) == 200 { return server }

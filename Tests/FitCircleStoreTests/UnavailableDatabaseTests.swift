@@ -71,3 +71,38 @@ struct DatabaseDeadlineTests {
         }
     }
 }
+
+extension DatabaseDeadlineTests {
+    /// Many transactions queued for the one connection each give up at their deadline, whatever the pool
+    /// does with their requests afterwards: none of them waits for the connection to come free.
+    @Test func manyWaitersAllGiveUpAtTheirDeadline() async throws {
+        try await self.withStore(Store.Deadlines(connection: .milliseconds(500), statement: nil)) { store in
+            for attempt in 1...60 {
+                do {
+                    try await store.execute(unsafeSQL: "SELECT 1")
+                    break
+                } catch StoreError.unavailable where attempt < 60 {}
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await store.execute(unsafeSQL: "SELECT pg_sleep(8)") }
+                try await Task.sleep(for: .milliseconds(300))
+                let started = ContinuousClock.now
+                let outcomes = try await withThrowingTaskGroup(of: Bool.self) { waiters in
+                    for _ in 0..<50 {
+                        waiters.addTask {
+                            do {
+                                try await store.execute(unsafeSQL: "SELECT 1")
+                                return true
+                            } catch StoreError.unavailable { return false }
+                        }
+                    }
+                    return try await waiters.reduce(into: [Bool]()) { $0.append($1) }
+                }
+                #expect(outcomes.count == 50 && !outcomes.contains(true))
+                #expect(ContinuousClock.now - started < .seconds(5), "the waiters gave up before the connection came free")
+                try await group.waitForAll()
+            }
+            try await store.execute(unsafeSQL: "SELECT 1")
+        }
+    }
+}

@@ -74,6 +74,7 @@ extension Engine {
                 store: store, transports: transports, composer: composer, catalog: profile.notifications, ids: ids, clock: clock),
             emails: Emails(store: store, catalog: profile.notifications, links: links, clock: clock),
             circles: circles,
+            friends: Friends(store: store, profile: profile, ids: ids, clock: clock),
             boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
             reminders: ReminderPlanner(
                 store: store, profile: profile, notifications: notifications,

@@ -16,6 +16,7 @@ public struct Engine: Sendable {
     public var deliveries: Deliveries
     public var emails: Emails
     public var circles: Circles
+    public var friends: Friends
     public var boardClosing: BoardClosing
     public var reminders: ReminderPlanner
     public var idempotency: Idempotency
@@ -37,6 +38,7 @@ public struct Engine: Sendable {
         deliveries: Deliveries,
         emails: Emails,
         circles: Circles,
+        friends: Friends,
         boardClosing: BoardClosing,
         reminders: ReminderPlanner,
         idempotency: Idempotency,
@@ -57,6 +59,7 @@ public struct Engine: Sendable {
         self.deliveries = deliveries
         self.emails = emails
         self.circles = circles
+        self.friends = friends
         self.boardClosing = boardClosing
         self.reminders = reminders
         self.idempotency = idempotency

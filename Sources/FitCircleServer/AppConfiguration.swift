@@ -68,7 +68,7 @@ public struct AppConfiguration: Sendable {
     ///     `log.level` (default `info`)
     ///   - `limits.perAddress` (1200 a minute), `limits.perUser` (600), `limits.signIns` (10 per address),
     ///     `limits.refreshes` (30 per address), `limits.joins` (10 per user), `limits.invitations` (30 per
-    ///     user), `limits.maxInFlight` (512 requests at once on this node), `limits.streamsPerUser` (8 open
+    ///     user), `limits.friendRequests` (30 per user), `limits.searches` (30 per user), `limits.maxInFlight` (512 requests at once on this node), `limits.streamsPerUser` (8 open
     ///     event streams), `limits.streamsPerNode` (2000), `limits.trustForwardedFor` (false)
     ///   - `delivery.apns.key` (the `.p8` key file; none: iOS push off), `delivery.apns.keyId`,
     ///     `delivery.apns.teamId`, `delivery.apns.topic` (the app's bundle id; all three required with a key),
@@ -156,6 +156,8 @@ public struct AppConfiguration: Sendable {
             refreshes: reader.int(forKey: "limits.refreshes", default: defaults.refreshes),
             joins: reader.int(forKey: "limits.joins", default: defaults.joins),
             invitations: reader.int(forKey: "limits.invitations", default: defaults.invitations),
+            friendRequests: reader.int(forKey: "limits.friendRequests", default: defaults.friendRequests),
+            searches: reader.int(forKey: "limits.searches", default: defaults.searches),
             maxInFlight: reader.int(forKey: "limits.maxInFlight", default: defaults.maxInFlight),
             streamsPerUser: reader.int(forKey: "limits.streamsPerUser", default: defaults.streamsPerUser),
             streamsPerNode: reader.int(forKey: "limits.streamsPerNode", default: defaults.streamsPerNode),
@@ -163,6 +165,7 @@ public struct AppConfiguration: Sendable {
         for (key, value) in [
             ("limits.perAddress", self.limits.perAddress), ("limits.perUser", self.limits.perUser), ("limits.signIns", self.limits.signIns),
             ("limits.refreshes", self.limits.refreshes), ("limits.joins", self.limits.joins), ("limits.invitations", self.limits.invitations),
+            ("limits.friendRequests", self.limits.friendRequests), ("limits.searches", self.limits.searches),
             ("limits.maxInFlight", self.limits.maxInFlight), ("limits.streamsPerUser", self.limits.streamsPerUser),
             ("limits.streamsPerNode", self.limits.streamsPerNode),
         ] where value < 1 {

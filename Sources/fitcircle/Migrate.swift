@@ -12,7 +12,7 @@ struct Migrate: AsyncParsableCommand {
     func run() async throws {
         let runtime = try await Runtime(options: self.options)
         let applied = try await runtime.withStore { store in
-            try await store.migrate(now: runtime.clock.now())
+            try await store.migrate(now: runtime.clock.now()) { [logger = runtime.logger] in logger.info("\($0)") }
         }
         runtime.logger.info(
             "Migrated",

@@ -28,7 +28,7 @@ struct Serve: AsyncParsableCommand {
         }
         let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
         try await runtime.withStore { store in
-            try await store.migrate(now: runtime.clock.now())
+            try await store.migrate(now: runtime.clock.now()) { [logger = runtime.logger] in logger.info("\($0)") }
             let transports = try await configuration.transports(clock: runtime.clock)
             if !transports.missing.isEmpty {
                 runtime.logger.notice("Delivery channels off (not configured)", metadata: ["fitcircle.delivery.off": "\(transports.missing)"])

@@ -86,6 +86,16 @@ struct World: Sendable {
         ).jsonObject()
         world.invitation = try #require(invited["id"] as? String)
 
+        // Friend edges, all about the member: the owner is their friend, the invitee asked them, the operator
+        // blocked them.
+        let member = try #require(world.ids[.member])
+        for (caller, path) in [(Caller.owner, "/api/friends/request"), (.invitee, "/api/friends/request"), (.operator, "/api/friends/blocks")] {
+            let sent = try await app.request(.post, path, token: world.tokens[caller], json: ["userId": member])
+            try #require(sent.status == .ok || sent.status == .noContent, "\(caller) \(path): \(sent.text)")
+        }
+        let accepted = try await app.request(.post, "/api/friends/accept", token: world.tokens[.member], json: ["userId": world.ids[.owner]!])
+        try #require(accepted.status == .noContent, "accept: \(accepted.text)")
+
         let submitted = try await app.request(.post, "/api/fitcircles/\(world.privateCircle)/submit", token: owner)
         try #require(submitted.status == .created || submitted.status == .ok, "submit: \(submitted.text)")
         let feed = try await app.request(.get, "/api/fitcircles/\(world.privateCircle)/feed", token: owner).jsonObject()

@@ -88,6 +88,11 @@ struct AuthorizationMatrixTests {
         .invitee: .allowed, .operator: .allowed,
     ])
 
+    /// Allowed to one caller, who holds the edge the operation acts on; to everyone else there is none.
+    static func onlyFor(_ holder: Caller) -> Rule {
+        .per(Dictionary(uniqueKeysWithValues: Caller.allCases.filter { $0 != .anonymous }.map { ($0, $0 == holder ? Answer.allowed : .hidden) }))
+    }
+
     static let rows: [String: Row] = [
         // Signing in and links that carry their own token.
         "signInWithGoogle": Row(rule: .open, body: { _, _ in ["idToken": "not-a-token"] }),
@@ -157,6 +162,23 @@ struct AuthorizationMatrixTests {
             .invitee: .hidden, .operator: .hidden,
         ])),
         "getUserBadges": Row(rule: .signedIn),
+        // Friends: every caller acts on their own edges with the member (see `World`).
+        "listFriends": Row(rule: .signedIn),
+        "listFriendRequests": Row(rule: .signedIn),
+        "listBlockedUsers": Row(rule: .signedIn),
+        "searchUsers": Row(rule: .signedIn, query: "?q=someone"),
+        "blockUser": Row(rule: .signedIn, body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true),
+        // Nobody befriends themself; the operator blocked the member; the owner is their friend already.
+        "requestFriend": Row(rule: .per([
+            .owner: .allowed, .member: .forbidden, .stranger: .allowed, .outsiderOfPublic: .allowed, .removed: .allowed,
+            .invitee: .allowed, .operator: .forbidden,
+        ]), body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true),
+        // Only the one asked answers a request; only the one who asked withdraws it.
+        "acceptFriendRequest": Row(rule: Self.onlyFor(.member), body: { world, _ in ["userId": world.ids[.invitee]!] }, destructive: true),
+        "declineFriendRequest": Row(rule: Self.onlyFor(.member), body: { world, _ in ["userId": world.ids[.invitee]!] }, destructive: true),
+        "cancelFriendRequest": Row(rule: Self.onlyFor(.invitee), destructive: true),
+        "removeFriend": Row(rule: Self.onlyFor(.owner), destructive: true),
+        "unblockUser": Row(rule: Self.onlyFor(.operator), destructive: true),
         // The owner's own resources, named by id.
         "getActivity": Row(rule: .ownerOnly),
         "deleteActivity": Row(rule: .ownerOnly, destructive: true),

@@ -91,12 +91,22 @@ public struct Profiles: Sendable {
         return try await self.blobs.get(key)
     }
 
-    /// Someone's photo as `viewer` may see it (`ProfileAccess`: themselves, and people in a circle with
-    /// them); anyone else is told there is none.
+    /// Someone's photo as `viewer` may see it (`ProfileAccess`: themselves, their friends and people in a
+    /// circle with them); anyone else is told there is none.
     public func photo(of person: User.ID, seenBy viewer: User.ID) async throws -> Blob? {
-        let isSelf = person == viewer
-        let sharesCircle = isSelf ? false : try await self.store.read { try await $0.sharesCircle(person, viewer) }
-        guard ProfileAccess.mayView(.photo, ProfileAccess.Relationship(isSelf: isSelf, sharesCircle: sharesCircle)) else { return nil }
+        let relationship = try await self.relationship(of: viewer, to: person)
+        guard ProfileAccess.mayView(.photo, relationship) else { return nil }
         return try await self.photo(of: person)
+    }
+
+    /// How `viewer` stands to `person`, as `ProfileAccess` asks.
+    func relationship(of viewer: User.ID, to person: User.ID) async throws -> ProfileAccess.Relationship {
+        guard person != viewer else { return ProfileAccess.Relationship(isSelf: true) }
+        return try await self.store.read { tx in
+            let edge = try await tx.friendEdge(from: viewer, to: person)
+            // Someone who blocked the viewer is a stranger to them, whatever else they share.
+            guard FriendAccess.decide(.find, isSelf: false, edge) == .allowed else { return ProfileAccess.Relationship(isSelf: false) }
+            return ProfileAccess.Relationship(isSelf: false, isFriend: edge.areFriends, sharesCircle: try await tx.sharesCircle(person, viewer))
+        }
     }
 }

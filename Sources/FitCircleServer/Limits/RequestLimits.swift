@@ -16,6 +16,10 @@ public struct RequestLimits: Equatable, Sendable {
     public var joins: Int
     /// Invitations per minute of one user (besides the daily caps of `InvitationLimits`).
     public var invitations: Int
+    /// Friend requests per minute of one user (besides the 100 that may wait at once, `FriendLimits`).
+    public var friendRequests: Int
+    /// People searches per minute of one user (spec 004, R15.7).
+    public var searches: Int
     /// Requests this node works on at once; past it, new ones get 503 with `Retry-After` at once.
     public var maxInFlight: Int
     /// Event streams one user may have open on this node at once (circles and the inbox; 429 past it).
@@ -29,7 +33,7 @@ public struct RequestLimits: Equatable, Sendable {
 
     public init(
         perAddress: Int = 1_200, perUser: Int = 600, signIns: Int = 10, refreshes: Int = 30, joins: Int = 10, invitations: Int = 30,
-        maxInFlight: Int = 512, streamsPerUser: Int = 8, streamsPerNode: Int = 2_000, trustForwardedFor: Bool = false
+        friendRequests: Int = 30, searches: Int = 30, maxInFlight: Int = 512, streamsPerUser: Int = 8, streamsPerNode: Int = 2_000, trustForwardedFor: Bool = false
     ) {
         self.perAddress = perAddress
         self.perUser = perUser
@@ -37,6 +41,8 @@ public struct RequestLimits: Equatable, Sendable {
         self.refreshes = refreshes
         self.joins = joins
         self.invitations = invitations
+        self.friendRequests = friendRequests
+        self.searches = searches
         self.maxInFlight = maxInFlight
         self.streamsPerUser = streamsPerUser
         self.streamsPerNode = streamsPerNode
@@ -57,7 +63,8 @@ public struct RequestLimits: Equatable, Sendable {
 
     /// Limits nothing a test or a benchmark from one address does would reach.
     public static let generous = RequestLimits(
-        perAddress: 1 << 30, perUser: 1 << 30, signIns: 1 << 30, refreshes: 1 << 30, joins: 1 << 30, invitations: 1 << 30, maxInFlight: 1 << 20,
+        perAddress: 1 << 30, perUser: 1 << 30, signIns: 1 << 30, refreshes: 1 << 30, joins: 1 << 30, invitations: 1 << 30, friendRequests: 1 << 30,
+        searches: 1 << 30, maxInFlight: 1 << 20,
         streamsPerUser: 1 << 20, streamsPerNode: 1 << 20)
 
     /// The limit of an operation beyond the per-user one, if it has its own.
@@ -67,6 +74,8 @@ public struct RequestLimits: Equatable, Sendable {
         case "refreshTokens": RateLimit(name: "refresh", quota: self.refreshes, window: 60)
         case "joinFitCircle": RateLimit(name: "join", quota: self.joins, window: 60)
         case "inviteToFitCircle": RateLimit(name: "invite", quota: self.invitations, window: 60)
+        case "requestFriend": RateLimit(name: "friend-request", quota: self.friendRequests, window: 60)
+        case "searchUsers": RateLimit(name: "search", quota: self.searches, window: 60)
         default: nil
         }
     }

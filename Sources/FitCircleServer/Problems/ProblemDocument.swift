@@ -38,6 +38,13 @@ extension ProblemDocument {
         .init(slug: "bad-request", title: "The request could not be read", status: .badRequest, detail: detail)
     }
 
+    /// A query parameter that cannot be searched or read, named as a field.
+    static func badQuery(_ violation: FieldViolation) -> Self {
+        .init(
+            slug: "bad-request", title: "The request could not be read", status: .badRequest,
+            detail: "Invalid: \(violation.field). Nothing was done.", errors: [violation])
+    }
+
     static func validationFailed(_ violations: [FieldViolation]) -> Self {
         let fields = violations.map(\.field).joined(separator: ", ")
         return .init(

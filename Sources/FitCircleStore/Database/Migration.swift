@@ -3,6 +3,9 @@ struct Migration: Sendable {
     var version: Int
     var name: String
     var statements: [Statement]
+    /// Work in Swift after the statements, in the same transaction (what SQL cannot compute, such as a
+    /// rule of `FitCircleCore` over existing rows); it reports progress as it goes.
+    var backfill: (@Sendable (Transaction, _ progress: @Sendable (String) -> Void) async throws -> Void)? = nil
 
     /// A statement with its SQLite and PostgreSQL texts; most are the same.
     struct Statement: Sendable {

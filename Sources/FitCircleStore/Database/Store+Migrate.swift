@@ -7,10 +7,12 @@ extension Store {
 
     /// Applies every migration the database lacks, each in its own transaction; returns the versions applied.
     /// Throws `StoreError.databaseNewer` (and changes nothing) when a newer FitCircle migrated the database.
+    /// A migration's long work (a backfill over every account) reports to `progress`. `upTo` stops at a
+    /// version (tests of a migration's backfill).
     @discardableResult
-    public func migrate(now: Date) async throws -> [Int] {
+    public func migrate(now: Date, upTo last: Int = .max, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> [Int] {
         var applied: [Int] = []
-        for migration in Migrations.all {
+        for migration in Migrations.all where migration.version <= last {
             let didApply = try await self.transaction { tx in
                 try await self.lockMigrations(tx)
                 let current = try await tx.schemaVersion()
@@ -20,6 +22,9 @@ extension Store {
                 guard current < migration.version else { return false }
                 for statement in migration.statements {
                     try await tx.sql.raw(SQLQueryString(statement.text(for: self.dialect))).run()
+                }
+                if let backfill = migration.backfill {
+                    try await backfill(tx) { progress("migration \(migration.version) (\(migration.name)): \($0)") }
                 }
                 try await tx.sql.raw(
                     """
@@ -50,9 +55,11 @@ extension Store {
     }
 
     /// Nodes starting together on PostgreSQL migrate one at a time; SQLite's single writer already serialises.
+    /// Advisory locks are per database: the key names the schema, so deployments sharing a database in
+    /// different schemas (and the tests, a few hundred stores at once) do not wait for each other's migrations.
     private func lockMigrations(_ tx: Transaction) async throws {
         if self.dialect == .postgres {
-            try await tx.sql.raw("SELECT pg_advisory_xact_lock(\(bind: Self.migrationLockKey))").run()
+            try await tx.sql.raw("SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.fitcircle.migrations'))").run()
         }
         try await tx.sql.raw(
             """
@@ -62,8 +69,6 @@ extension Store {
             """
         ).run()
     }
-
-    private static let migrationLockKey: Int64 = 0x6669_7463_6972_636C  // "fitcircl"
 }
 
 extension Transaction {

@@ -1,0 +1,188 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+
+/// Friends (spec 004, R6): requests, answers, removal and blocks. A friendship is mutual; requests in both
+/// directions become one. Someone who blocked the caller does not exist for them (`FriendAccess`): every
+/// use case naming that person answers 404, as for an id that never was.
+public struct Friends: Sendable {
+    let store: Store
+    let profile: RuleProfile
+    let ids: IDGenerator
+    let clock: WallClock
+
+    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock) {
+        self.store = store
+        self.profile = profile
+        self.ids = ids
+        self.clock = clock
+    }
+
+    /// Where a request left the two.
+    public enum RequestOutcome: String, Sendable {
+        /// Waiting for the other's answer.
+        case requested
+        /// They had asked too, or were friends already.
+        case friends
+    }
+
+    /// Asks `other` to be friends; if they asked first, the two are friends at once. Asking again while the
+    /// request waits answers the same and notifies no one again.
+    public func request(_ other: User.ID, by user: User.ID) async throws -> RequestOutcome {
+        let now = self.clock.now()
+        return try await self.store.transaction { tx in
+            let (me, edge) = try await self.reach(other, by: user, for: .request, in: tx)
+            if edge.areFriends { return .friends }
+            if edge.requestedByThem {
+                try await self.befriend(me, other, edge, in: tx, at: now)
+                return .friends
+            }
+            if edge.requestedByMe { return .requested }
+            guard try await tx.outgoingRequestCount(of: user) < FriendLimits.maximumOutgoingRequests else {
+                throw DomainError.conflict(
+                    reason: "You have \(FriendLimits.maximumOutgoingRequests) friend requests waiting for an answer; cancel some first.")
+            }
+            try await Self.requireRoom(for: user, in: tx)
+            try await tx.insertFriendRequest(from: user, to: other, at: now)
+            // One notice a day per sender and recipient, however often a request is cancelled and sent again.
+            let day = me.localDate(at: now)
+            try await self.notify(
+                other, type: "friend_request", key: "friend_request:\(user):\(day)", about: me, edge: edge, in: tx, at: now)
+            return .requested
+        }
+    }
+
+    /// Accepts the request `other` sent; 404 when there is none.
+    public func accept(_ other: User.ID, by user: User.ID) async throws {
+        let now = self.clock.now()
+        try await self.store.transaction { tx in
+            let (me, edge) = try await self.reach(other, by: user, for: .find, in: tx)
+            guard edge.requestedByThem else { throw DomainError.notFound(resource: "friend request from", id: other.rawValue) }
+            try await self.befriend(me, other, edge, in: tx, at: now)
+        }
+    }
+
+    /// Declines the request `other` sent (they are not told); 404 when there is none.
+    public func decline(_ other: User.ID, by user: User.ID) async throws {
+        try await self.store.transaction { tx in
+            guard try await tx.deleteFriendRequest(from: other, to: user) else {
+                throw DomainError.notFound(resource: "friend request from", id: other.rawValue)
+            }
+        }
+    }
+
+    /// Withdraws the caller's request to `other`; 404 when there is none.
+    public func cancel(_ other: User.ID, by user: User.ID) async throws {
+        try await self.store.transaction { tx in
+            guard try await tx.deleteFriendRequest(from: user, to: other) else {
+                throw DomainError.notFound(resource: "friend request to", id: other.rawValue)
+            }
+        }
+    }
+
+    /// Ends the friendship, for both; 404 when the two are not friends.
+    public func remove(_ other: User.ID, by user: User.ID) async throws {
+        try await self.store.transaction { tx in
+            guard try await tx.unfriend(user, other) else { throw DomainError.notFound(resource: "friend", id: other.rawValue) }
+        }
+    }
+
+    /// Blocks `other`: the friendship and requests between the two end, and `other` can no longer find,
+    /// request, see or notify the caller. Blocking again changes nothing.
+    public func block(_ other: User.ID, by user: User.ID) async throws {
+        let now = self.clock.now()
+        try await self.store.transaction { tx in
+            guard other != user else { throw ValidationError(field: "userId", reason: "cannot be yourself") }
+            // Someone who blocked the caller first can still be blocked back; only an unknown id is refused.
+            guard try await tx.user(other) != nil else { throw DomainError.notFound(resource: "user", id: other.rawValue) }
+            try await tx.block(other, by: user, at: now)
+        }
+    }
+
+    public func unblock(_ other: User.ID, by user: User.ID) async throws {
+        try await self.store.transaction { tx in
+            guard try await tx.unblock(other, by: user) else { throw DomainError.notFound(resource: "block of user", id: other.rawValue) }
+        }
+    }
+
+    // MARK: Lists
+
+    /// Someone on the other end of a request or a block, as the caller may see them.
+    public struct Person: Equatable, Sendable {
+        public var userID: User.ID
+        public var displayName: String
+        public var showsPhoto: Bool
+        public var since: Date
+    }
+
+    /// A friend with their recent workouts, as the caller may see them.
+    public struct Friend: Equatable, Sendable {
+        public var row: FriendRow
+        public var showsPhoto: Bool
+    }
+
+    /// The caller's friends by name, each with their workouts of the last 7 days (spec 004, R6.7).
+    public func friends(of user: User.ID) async throws -> [Friend] {
+        let since = self.clock.now().addingTimeInterval(-Double(FriendLimits.recentDays) * 86_400)
+        let rows = try await self.store.read { tx in try await tx.friends(of: user, recentSince: since) }
+        let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: true)
+        return rows.map { Friend(row: $0, showsPhoto: $0.photoKey != nil && ProfileAccess.mayView(.photo, relationship)) }
+    }
+
+    public func requests(of user: User.ID) async throws -> (incoming: [Person], outgoing: [Person]) {
+        let (incoming, outgoing) = try await self.store.read { tx in try await tx.friendRequests(of: user) }
+        return (incoming.map(Self.person), outgoing.map(Self.person))
+    }
+
+    public func blocked(by user: User.ID) async throws -> [Person] {
+        try await self.store.read { tx in try await tx.blockedPeople(of: user) }.map(Self.person)
+    }
+
+    private static func person(_ row: PersonSince) -> Person {
+        let relationship = ProfileAccess.Relationship(isSelf: false, sharesCircle: row.sharesCircle)
+        return Person(
+            userID: row.userID, displayName: row.displayName, showsPhoto: row.photoKey != nil && ProfileAccess.mayView(.photo, relationship),
+            since: row.since)
+    }
+
+    // MARK: Helpers
+
+    /// The caller's account and how `other` stands to them, once the policy lets the caller reach `other`.
+    func reach(_ other: User.ID, by user: User.ID, for action: FriendAccess.Action, in tx: Transaction) async throws -> (User, FriendEdge) {
+        let accounts = try await tx.lockedUsers([user, other])
+        guard let me = accounts[user] else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+        guard accounts[other] != nil else { throw DomainError.notFound(resource: "user", id: other.rawValue) }
+        let edge = try await tx.friendEdge(from: user, to: other)
+        try FriendAccess.decide(action, isSelf: other == user, edge).require("user", other.rawValue)
+        return (me, edge)
+    }
+
+    /// Makes the two friends (both within their limit) and tells the one who asked.
+    private func befriend(_ me: User, _ other: User.ID, _ edge: FriendEdge, in tx: Transaction, at now: Date) async throws {
+        try await Self.requireRoom(for: me.id, in: tx)
+        guard try await tx.friendCount(of: other) < FriendLimits.maximumFriends else {
+            throw DomainError.conflict(reason: "This person has \(FriendLimits.maximumFriends) friends, the most there may be.")
+        }
+        try await tx.befriend(me.id, other, at: now)
+        let key = "friend_accepted:\(me.id):\(me.localDate(at: now))"
+        try await self.notify(other, type: "friend_accepted", key: key, about: me, edge: edge, in: tx, at: now)
+    }
+
+    private static func requireRoom(for user: User.ID, in tx: Transaction) async throws {
+        guard try await tx.friendCount(of: user) < FriendLimits.maximumFriends else {
+            throw DomainError.conflict(reason: "You have \(FriendLimits.maximumFriends) friends, the most there may be; remove some first.")
+        }
+    }
+
+    /// Raises `type` for `recipient` about the caller, when the policy lets the caller reach them and the
+    /// profile's catalog has the type; decided once the transaction commits.
+    private func notify(
+        _ recipient: User.ID, type: String, key: String, about me: User, edge: FriendEdge, in tx: Transaction, at now: Date
+    ) async throws {
+        guard FriendAccess.decide(.notify, isSelf: false, edge) == .allowed else { return }
+        let candidate = NotificationCandidate(type: type, dedupeKey: key, data: ["name": me.profile.displayName, "userId": me.id.rawValue])
+        if let job = try Notifications.raising(candidate, for: recipient, catalog: self.profile.notifications, ids: self.ids, at: now) {
+            try await tx.enqueue([job], at: now)
+        }
+    }
+}

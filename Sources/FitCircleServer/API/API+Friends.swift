@@ -1,0 +1,70 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+
+extension API {
+    func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output {
+        let friends = try await self.engine.friends.friends(of: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(items: friends.map(Components.Schemas.Friend.init)))))
+    }
+
+    func requestFriend(_ input: Operations.RequestFriend.Input) async throws -> Operations.RequestFriend.Output {
+        guard case .json(let body) = input.body else { throw ValidationError(field: "userId", reason: "is required") }
+        let outcome = try await self.engine.friends.request(User.ID(body.userId), by: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(userId: body.userId, status: outcome == .friends ? .friends : .requested))))
+    }
+
+    func acceptFriendRequest(_ input: Operations.AcceptFriendRequest.Input) async throws -> Operations.AcceptFriendRequest.Output {
+        guard case .json(let body) = input.body else { throw ValidationError(field: "userId", reason: "is required") }
+        try await self.engine.friends.accept(User.ID(body.userId), by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func declineFriendRequest(_ input: Operations.DeclineFriendRequest.Input) async throws -> Operations.DeclineFriendRequest.Output {
+        guard case .json(let body) = input.body else { throw ValidationError(field: "userId", reason: "is required") }
+        try await self.engine.friends.decline(User.ID(body.userId), by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func listFriendRequests(_ input: Operations.ListFriendRequests.Input) async throws -> Operations.ListFriendRequests.Output {
+        let (incoming, outgoing) = try await self.engine.friends.requests(of: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(incoming: incoming.map(Components.Schemas.Person.init), outgoing: outgoing.map(Components.Schemas.Person.init)))))
+    }
+
+    func cancelFriendRequest(_ input: Operations.CancelFriendRequest.Input) async throws -> Operations.CancelFriendRequest.Output {
+        try await self.engine.friends.cancel(User.ID(input.path.userId), by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func listBlockedUsers(_ input: Operations.ListBlockedUsers.Input) async throws -> Operations.ListBlockedUsers.Output {
+        let people = try await self.engine.friends.blocked(by: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(items: people.map(Components.Schemas.Person.init)))))
+    }
+
+    func blockUser(_ input: Operations.BlockUser.Input) async throws -> Operations.BlockUser.Output {
+        guard case .json(let body) = input.body else { throw ValidationError(field: "userId", reason: "is required") }
+        try await self.engine.friends.block(User.ID(body.userId), by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func unblockUser(_ input: Operations.UnblockUser.Input) async throws -> Operations.UnblockUser.Output {
+        try await self.engine.friends.unblock(User.ID(input.path.userId), by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func removeFriend(_ input: Operations.RemoveFriend.Input) async throws -> Operations.RemoveFriend.Output {
+        try await self.engine.friends.remove(User.ID(input.path.userId), by: try RequestCaller.required().userID)
+        return .noContent(.init())
+    }
+
+    func searchUsers(_ input: Operations.SearchUsers.Input) async throws -> Operations.SearchUsers.Output {
+        let caller = try RequestCaller.required().userID
+        guard input.query.q.utf8.count <= 320 else { throw ProblemDocument.badQuery(FieldViolation(field: "q", reason: "must be at most 320 bytes")) }
+        guard let query = NameSearch.query(input.query.q) else {
+            throw ProblemDocument.badQuery(
+                FieldViolation(field: "q", reason: "must have at least \(NameSearch.minimumQueryLength) letters or digits; nothing was searched"))
+        }
+        let found = try await self.engine.friends.search(query, by: caller)
+        return .ok(.init(body: .json(.init(items: found.map(Components.Schemas.PersonFound.init)))))
+    }
+}

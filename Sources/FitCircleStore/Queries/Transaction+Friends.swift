@@ -1,0 +1,183 @@
+public import FitCircleCore
+public import Foundation
+import SQLKit
+
+/// A friend, with what they did lately (spec 004, R6.7).
+public struct FriendRow: Equatable, Sendable {
+    public var userID: User.ID
+    public var displayName: String
+    public var photoKey: String?
+    public var since: Date
+    /// Workouts since the instant the query was given, and their totals.
+    public var recentWorkouts: Int
+    public var recentDistanceMeters: Double
+    public var recentDurationSeconds: Double
+    public var lastWorkoutAt: Date?
+}
+
+/// Someone on the other end of a request or a block.
+public struct PersonSince: Equatable, Sendable {
+    public var userID: User.ID
+    public var displayName: String
+    public var photoKey: String?
+    public var since: Date
+    /// The two are members of one circle now (what the photo's rule asks).
+    public var sharesCircle: Bool
+}
+
+/// Friend edges: requests (directed, until answered), friendships (mutual, a row each way) and blocks
+/// (directed). Whether a change is allowed is the engine's question (`FriendAccess`); these only record it.
+extension Transaction {
+    /// How `other` stands to `viewer`.
+    public func friendEdge(from viewer: User.ID, to other: User.ID) async throws -> FriendEdge {
+        guard let row = try await self.sql.raw("SELECT \(Self.edgeColumns(viewer)) FROM users u WHERE u.id = \(bind: other.rawValue)").first()
+        else { return .strangers }
+        return try Self.friendEdge(from: row)
+    }
+
+    public func insertFriendRequest(from user: User.ID, to other: User.ID, at now: Date) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO friend_requests (from_user, to_user, created_at) VALUES (\(bind: user.rawValue), \(bind: other.rawValue), \(bind: now))
+            ON CONFLICT (from_user, to_user) DO NOTHING
+            """
+        ).run()
+    }
+
+    /// Deletes the request from `user` to `other`; whether there was one.
+    public func deleteFriendRequest(from user: User.ID, to other: User.ID) async throws -> Bool {
+        !(try await self.sql.raw(
+            "DELETE FROM friend_requests WHERE from_user = \(bind: user.rawValue) AND to_user = \(bind: other.rawValue) RETURNING from_user"
+        ).all()).isEmpty
+    }
+
+    /// Makes the two friends, and forgets the requests between them either way.
+    public func befriend(_ user: User.ID, _ other: User.ID, at now: Date) async throws {
+        for (one, two) in [(user, other), (other, user)] {
+            _ = try await self.deleteFriendRequest(from: one, to: two)
+            try await self.sql.raw(
+                """
+                INSERT INTO friendships (user_id, friend_id, since) VALUES (\(bind: one.rawValue), \(bind: two.rawValue), \(bind: now))
+                ON CONFLICT (user_id, friend_id) DO NOTHING
+                """
+            ).run()
+        }
+    }
+
+    /// Ends the friendship; whether there was one.
+    public func unfriend(_ user: User.ID, _ other: User.ID) async throws -> Bool {
+        !(try await self.sql.raw(
+            """
+            DELETE FROM friendships WHERE (user_id = \(bind: user.rawValue) AND friend_id = \(bind: other.rawValue))
+                OR (user_id = \(bind: other.rawValue) AND friend_id = \(bind: user.rawValue))
+            RETURNING user_id
+            """
+        ).all()).isEmpty
+    }
+
+    /// `user` blocks `other`: besides the block, the friendship and the requests between them end.
+    public func block(_ other: User.ID, by user: User.ID, at now: Date) async throws {
+        _ = try await self.unfriend(user, other)
+        _ = try await self.deleteFriendRequest(from: user, to: other)
+        _ = try await self.deleteFriendRequest(from: other, to: user)
+        try await self.sql.raw(
+            """
+            INSERT INTO user_blocks (blocker_id, blocked_id, created_at) VALUES (\(bind: user.rawValue), \(bind: other.rawValue), \(bind: now))
+            ON CONFLICT (blocker_id, blocked_id) DO NOTHING
+            """
+        ).run()
+    }
+
+    /// Lifts the block; whether there was one.
+    public func unblock(_ other: User.ID, by user: User.ID) async throws -> Bool {
+        !(try await self.sql.raw(
+            "DELETE FROM user_blocks WHERE blocker_id = \(bind: user.rawValue) AND blocked_id = \(bind: other.rawValue) RETURNING blocker_id"
+        ).all()).isEmpty
+    }
+
+    public func friendCount(of user: User.ID) async throws -> Int {
+        try await self.countRows("SELECT COUNT(*) AS n FROM friendships WHERE user_id = \(bind: user.rawValue)")
+    }
+
+    public func outgoingRequestCount(of user: User.ID) async throws -> Int {
+        try await self.countRows("SELECT COUNT(*) AS n FROM friend_requests WHERE from_user = \(bind: user.rawValue)")
+    }
+
+    /// The user's friends by name, each with their workouts since `recentSince` (the ledger's, not deleted).
+    public func friends(of user: User.ID, recentSince: Date) async throws -> [FriendRow] {
+        try await self.sql.raw(
+            """
+            SELECT u.id, u.display_name, u.photo_key, f.since, COALESCE(w.n, 0) AS workouts, COALESCE(w.distance, 0.0) AS distance,
+                COALESCE(w.duration, 0.0) AS duration,
+                (SELECT MAX(a.occurred_at) FROM activity_events a WHERE a.user_id = u.id AND a.kind = 'workout'
+                    AND a.deleted_at IS NULL) AS last_workout
+            FROM friendships f JOIN users u ON u.id = f.friend_id
+            LEFT JOIN (
+                SELECT a.user_id, COUNT(*) AS n, SUM(a.distance_meters) AS distance, SUM(a.duration_seconds) AS duration
+                FROM friendships g JOIN activity_events a ON a.user_id = g.friend_id
+                WHERE g.user_id = \(bind: user.rawValue) AND a.kind = 'workout' AND a.occurred_at >= \(bind: recentSince)
+                    AND a.deleted_at IS NULL
+                GROUP BY a.user_id
+            ) w ON w.user_id = u.id
+            WHERE f.user_id = \(bind: user.rawValue)
+            ORDER BY u.display_name, u.id LIMIT \(unsafeRaw: String(FriendLimits.maximumFriends))
+            """
+        ).all().map { row in
+            FriendRow(
+                userID: User.ID(try row.decode(column: "id", as: String.self)),
+                displayName: try row.decode(column: "display_name", as: String.self),
+                photoKey: try row.decode(column: "photo_key", as: String?.self),
+                since: try row.decode(column: "since", as: Date.self),
+                recentWorkouts: try row.decode(column: "workouts", as: Int.self),
+                recentDistanceMeters: try row.decode(column: "distance", as: Double.self),
+                recentDurationSeconds: try row.decode(column: "duration", as: Double.self),
+                lastWorkoutAt: try row.decode(column: "last_workout", as: Date?.self))
+        }
+    }
+
+    /// Requests waiting for the user's answer (`incoming`) and for others' (`outgoing`), newest first.
+    public func friendRequests(of user: User.ID) async throws -> (incoming: [PersonSince], outgoing: [PersonSince]) {
+        func people(_ mine: String, _ theirs: String) async throws -> [PersonSince] {
+            try await self.sql.raw(
+                """
+                SELECT u.id, u.display_name, u.photo_key, r.created_at AS since, \(Self.sharesCircleColumn(user))
+                FROM friend_requests r JOIN users u ON u.id = r.\(unsafeRaw: theirs)
+                WHERE r.\(unsafeRaw: mine) = \(bind: user.rawValue) ORDER BY r.created_at DESC, u.id LIMIT 1000
+                """
+            ).all().map(Self.personSince(from:))
+        }
+        return (try await people("to_user", "from_user"), try await people("from_user", "to_user"))
+    }
+
+    /// The people the user blocked, the latest first.
+    public func blockedPeople(of user: User.ID) async throws -> [PersonSince] {
+        try await self.sql.raw(
+            """
+            SELECT u.id, u.display_name, u.photo_key, b.created_at AS since, \(Self.sharesCircleColumn(user))
+            FROM user_blocks b JOIN users u ON u.id = b.blocked_id
+            WHERE b.blocker_id = \(bind: user.rawValue) ORDER BY b.created_at DESC, u.id LIMIT 1000
+            """
+        ).all().map(Self.personSince(from:))
+    }
+
+    private static func personSince(from row: any SQLRow) throws -> PersonSince {
+        PersonSince(
+            userID: User.ID(try row.decode(column: "id", as: String.self)),
+            displayName: try row.decode(column: "display_name", as: String.self),
+            photoKey: try row.decode(column: "photo_key", as: String?.self),
+            since: try row.decode(column: "since", as: Date.self),
+            sharesCircle: try row.decode(column: "shares_circle", as: Bool.self))
+    }
+
+    /// Whether `u` and `viewer` are members of one circle now.
+    static func sharesCircleColumn(_ viewer: User.ID) -> SQLQueryString {
+        """
+        EXISTS (SELECT 1 FROM circle_members a JOIN circle_members b ON b.circle_id = a.circle_id
+            WHERE a.user_id = \(bind: viewer.rawValue) AND a.left_at IS NULL AND b.user_id = u.id AND b.left_at IS NULL) AS shares_circle
+        """
+    }
+
+    private func countRows(_ query: SQLQueryString) async throws -> Int {
+        try await self.sql.raw(query).first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+}

@@ -1,0 +1,100 @@
+public import FitCircleCore
+import SQLKit
+
+/// Someone a search found, with how they stand to the one searching (for the access policy to decide).
+public struct PersonFound: Equatable, Sendable {
+    public var userID: User.ID
+    public var displayName: String
+    public var photoKey: String?
+    public var edge: FriendEdge
+    public var sharesCircle: Bool
+}
+
+/// The people search index (`NameSearch`): each account's name terms, rewritten whenever the name is.
+extension Transaction {
+    /// Replaces the index entries of `user` with those of `displayName`.
+    func indexName(of user: User.ID, _ displayName: String) async throws {
+        try await self.sql.raw("DELETE FROM user_search_terms WHERE user_id = \(bind: user.rawValue)").run()
+        for term in NameSearch.terms(of: displayName) {
+            try await self.sql.raw(
+                "INSERT INTO user_search_terms (whole, term, user_id) VALUES (\(bind: term.whole), \(bind: term.text), \(bind: user.rawValue))"
+            ).run()
+        }
+    }
+
+    /// Indexes every account's name, a thousand at a time in id order (the migration that made the index).
+    func indexEveryName(progress: @Sendable (String) -> Void) async throws {
+        var after = ""
+        var indexed = 0
+        while true {
+            let rows = try await self.sql.raw(
+                "SELECT id, display_name FROM users WHERE id > \(bind: after) ORDER BY id LIMIT 1000"
+            ).all()
+            guard let last = rows.last else { break }
+            for row in rows {
+                try await self.indexName(
+                    of: User.ID(try row.decode(column: "id", as: String.self)), try row.decode(column: "display_name", as: String.self))
+            }
+            after = try last.decode(column: "id", as: String.self)
+            indexed += rows.count
+            progress("\(indexed) names indexed")
+        }
+    }
+
+    /// People whose name has a term starting with `prefix`, in term order after `cursor` (the last term and
+    /// id of the page before), `limit` index entries at most: someone matching twice appears twice.
+    public func people(
+        matching prefix: NameSearch.Term, after cursor: (term: String, user: User.ID)?, limit: Int, seenBy viewer: User.ID
+    ) async throws -> [(term: String, person: PersonFound)] {
+        let after = cursor.map { SQLQueryString("AND (t.term > \(bind: $0.term) OR (t.term = \(bind: $0.term) AND t.user_id > \(bind: $0.user.rawValue)))") }
+        return try await self.sql.raw(
+            """
+            SELECT t.term, u.id, u.display_name, u.photo_key, \(Self.edgeColumns(viewer)), \(Self.sharesCircleColumn(viewer))
+            FROM user_search_terms t JOIN users u ON u.id = t.user_id
+            WHERE t.whole = \(bind: prefix.whole) AND t.term >= \(bind: prefix.text)
+                AND t.term < \(bind: NameSearch.upperBound(of: prefix.text)) \(after ?? "") AND u.disabled_at IS NULL
+            ORDER BY t.term, t.user_id LIMIT \(unsafeRaw: String(limit))
+            """
+        ).all().map { row in (try row.decode(column: "term", as: String.self), try Self.personFound(from: row)) }
+    }
+
+    /// The accounts with exactly this (lowercased) address.
+    public func people(withEmail email: String, seenBy viewer: User.ID) async throws -> [PersonFound] {
+        try await self.sql.raw(
+            """
+            SELECT u.id, u.display_name, u.photo_key, \(Self.edgeColumns(viewer)), \(Self.sharesCircleColumn(viewer))
+            FROM users u WHERE u.email = \(bind: email) AND u.disabled_at IS NULL ORDER BY u.created_at, u.id LIMIT 20
+            """
+        ).all().map(Self.personFound(from:))
+    }
+
+    /// How `u` stands to `viewer`: the columns `friendEdge(from:)` reads.
+    static func edgeColumns(_ viewer: User.ID) -> SQLQueryString {
+        let me = viewer.rawValue
+        return """
+            EXISTS (SELECT 1 FROM friendships f WHERE f.user_id = \(bind: me) AND f.friend_id = u.id) AS are_friends,
+            EXISTS (SELECT 1 FROM friend_requests r WHERE r.from_user = \(bind: me) AND r.to_user = u.id) AS requested_by_me,
+            EXISTS (SELECT 1 FROM friend_requests r WHERE r.from_user = u.id AND r.to_user = \(bind: me)) AS requested_by_them,
+            EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = \(bind: me) AND b.blocked_id = u.id) AS blocked_by_me,
+            EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = u.id AND b.blocked_id = \(bind: me)) AS blocked_by_them
+            """
+    }
+
+    static func friendEdge(from row: any SQLRow) throws -> FriendEdge {
+        FriendEdge(
+            areFriends: try row.decode(column: "are_friends", as: Bool.self),
+            requestedByMe: try row.decode(column: "requested_by_me", as: Bool.self),
+            requestedByThem: try row.decode(column: "requested_by_them", as: Bool.self),
+            blockedByMe: try row.decode(column: "blocked_by_me", as: Bool.self),
+            blockedByThem: try row.decode(column: "blocked_by_them", as: Bool.self))
+    }
+
+    private static func personFound(from row: any SQLRow) throws -> PersonFound {
+        PersonFound(
+            userID: User.ID(try row.decode(column: "id", as: String.self)),
+            displayName: try row.decode(column: "display_name", as: String.self),
+            photoKey: try row.decode(column: "photo_key", as: String?.self),
+            edge: try Self.friendEdge(from: row),
+            sharesCircle: try row.decode(column: "shares_circle", as: Bool.self))
+    }
+}

@@ -19,8 +19,10 @@ python3 -c "import aiosmtpd" 2>/dev/null || pip install -q aiosmtpd
 swift build --build-tests
 
 # The suite takes about a minute. A run that has not ended after 15 minutes is stuck: it is stopped, the
-# tests that never finished are named, and the suite runs once more. (Guard against an intermittent hang
-# seen twice under heavy load on 2026-11-22 and not yet explained; a failing test is never retried.)
+# tests that never finished are named, and the suite runs once more. (Guard against an intermittent hang,
+# seen under heavy load since 2026-11-22; the one cause found, on 2026-11-24, was a test node drawn onto a
+# taken port, fixed in `CrashDurabilityTests.Server.start`. A failing test is never retried. The output is
+# buffered: the last few tests named may have finished.)
 log=$(mktemp)
 # Adds to the EXIT trap scripts/postgres.sh set (replacing it would leave its cluster running).
 trap 'rm -f "$log"; if declare -F fitcircle_pg_stop >/dev/null; then fitcircle_pg_stop; fi' EXIT

@@ -52,11 +52,7 @@ public enum Backend: String, CaseIterable, Sendable, CustomStringConvertible {
 
     private static func execute(_ statement: String, on location: DatabaseLocation.PostgresLocation) async throws {
         let store = try await Store.open(.postgres(location), maximumConnections: 1, deadlines: .tests, logger: Logger(label: "tests"))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await store.run() }
-            defer { group.cancelAll() }
-            try await store.execute(unsafeSQL: statement)
-        }
+        try await withRunning(store) { try await store.execute(unsafeSQL: statement) }
     }
 }
 
@@ -83,10 +79,8 @@ public func withStore<Result: Sendable>(
     let store = try await Store.open(location, maximumConnections: 8, deadlines: .tests, logger: Logger(label: "tests"))
     let result: Result
     do {
-        result = try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await store.run() }
-            defer { group.cancelAll() }
-            try await store.migrate(now: now)
+        result = try await withRunning(store) {
+            try await MigrationTurns.withTurn { try await store.migrate(now: now) }
             return try await body(store)
         }
     } catch {

@@ -100,6 +100,15 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// Whether the child has ended, without waiting (it is reaped if so).
+    public func hasExited() -> Bool {
+        guard !self.reaped.load(ordering: .acquiring) else { return true }
+        var status: Int32 = 0
+        guard waitpid(self.pid, &status, WNOHANG) == self.pid else { return false }
+        self.reaped.store(true, ordering: .releasing)
+        return true
+    }
+
     /// Blocks until the child has ended (and reaps it).
     public func waitUntilExit() {
         guard !self.reaped.load(ordering: .acquiring) else { return }

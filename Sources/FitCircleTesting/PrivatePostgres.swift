@@ -33,13 +33,14 @@ public final class PrivatePostgres: Sendable {
         self.binaries = binaries
     }
 
-    /// Creates and starts a cluster on a free port.
+    /// Creates and starts a cluster on a free port: drawn below Linux's ephemeral range (32768–60999), where
+    /// outgoing connections and the tests' own servers take theirs, and apart from the nodes' (`Server.start`).
     public static func create() async throws -> PrivatePostgres {
         guard let binaries = Self.binaries else { throw TestSetupError("no PostgreSQL server binaries (initdb) on this machine") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fitcircle-pg-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if getuid() == 0 { _ = chmod(directory, 0o777) }
-        let cluster = PrivatePostgres(port: Int.random(in: 41_000..<49_000), directory: directory, binaries: binaries)
+        let cluster = PrivatePostgres(port: Int.random(in: 32_000..<32_700), directory: directory, binaries: binaries)
         try await cluster.run("initdb", "-D", "\(directory)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8")
         try await cluster.start()
         return cluster

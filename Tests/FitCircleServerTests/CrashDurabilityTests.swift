@@ -23,25 +23,37 @@ struct CrashDurabilityTests {
         let process: ChildProcess
         let port: Int
 
+        /// Starts a node on a free port. Ports are drawn below Linux's ephemeral range (32768–60999), where
+        /// the OS hands out the ports of outgoing connections and of the tests' own servers: a node drawn onto
+        /// one of those could not bind, while the test's health check reached whatever held it. A node that
+        /// exits at start (another node drew the same port) is started again on another.
         static func start(database: String, environment: [String: String] = [:]) async throws -> Server {
-            let port = Int.random(in: 20_000..<40_000)
-            let process = try ChildProcess(
-                CrashDurabilityTests.binary.path,
-                [
-                    "serve", "--dev-login", "--port", "\(port)", "--database-url", database,
-                    "--profiles-dir", profilesDirectory.path, "--log-level", "warning",
-                ],
-                // Warnings and a crash's last words reach the test's output: a node that dies is to be seen.
-                environment: CrashDurabilityTests.patientDatabase.merging(environment) { $1 },
-                errors: .inherit)
-            let server = Server(process: process, port: port)
-            for _ in 0..<100 {
-                if (try? await server.get("/healthz").0) == 200 { return server }
-                try await Task.sleep(for: .milliseconds(100))
+            for _ in 0..<5 {
+                let port = Int.random(in: 20_000..<32_000)
+                let process = try ChildProcess(
+                    CrashDurabilityTests.binary.path,
+                    [
+                        "serve", "--dev-login", "--port", "\(port)", "--database-url", database,
+                        "--profiles-dir", profilesDirectory.path, "--log-level", "warning",
+                    ],
+                    // Warnings and a crash's last words reach the test's output: a node that dies is to be seen.
+                    environment: CrashDurabilityTests.patientDatabase.merging(environment) { $1 },
+                    errors: .inherit)
+                let server = Server(process: process, port: port)
+                for _ in 0..<100 where !process.hasExited() {
+                    if (try? await server.get("/healthz").0) == 200 {
+                        // Answered by this node, not by whatever else may listen there.
+                        guard !process.hasExited() else { break }
+                        return server
+                    }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                if process.hasExited() { continue }
+                process.signal(SIGTERM)
+                process.waitUntilExit()
+                throw TestSetupError("fitcircle did not start on port \(port)")
             }
-            process.signal(SIGTERM)
-            process.waitUntilExit()
-            throw TestSetupError("fitcircle did not start on port \(port)")
+            throw TestSetupError("fitcircle exited at start five times")
         }
 
         func kill() {

@@ -61,7 +61,7 @@ struct RequestLimitTests {
             #expect(try refused.problemType() == "/problems/unavailable")
             #expect(refused.headers[.retryAfter] == "1")
             #expect(try await app.request(.get, "/healthz").status == .ok)
-            #expect(try await app.request(.get, "/readyz").status == .ok)
+            #expect(try await TestApp.readiness(of: app) == "ready\n")
         }
     }
 

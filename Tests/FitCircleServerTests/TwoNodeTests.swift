@@ -9,6 +9,11 @@ import Testing
 struct TwoNodeTests {
     typealias Server = CrashDurabilityTests.Server
 
+    /// How soon the other node must have heard. A NOTIFY arrives within a second on a quiet machine (the
+    /// figures are in the notes); with the whole suite running beside it, it took up to 1.8 s. Three seconds
+    /// still tells NOTIFY from the look-ups without it (every 30 s) and from missing it altogether.
+    static let notifyBound = Duration.seconds(3)
+
     static func json(_ data: Data) -> [String: Any] { (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:] }
 
     /// Signs in on `node` and completes onboarding; answers the token and the user id.
@@ -66,7 +71,7 @@ struct TwoNodeTests {
             let acknowledged = ContinuousClock.now
             let first = try #require(try await onB.first, "node B's inbox stream heard nothing")
             // Woken by NOTIFY, not by its 30 s look-up.
-            #expect(first - acknowledged < .seconds(1), "node B heard the send after \(first - acknowledged)")
+            #expect(first - acknowledged < Self.notifyBound, "node B heard the send after \(first - acknowledged)")
         }
     }
 
@@ -107,7 +112,7 @@ struct TwoNodeTests {
             let (seenOnA, seenOnB) = try await (onA, onB)
             for (node, seen) in [("A", seenOnA), ("B", seenOnB)] {
                 let first = try #require(seen.first, "node \(node)'s stream heard nothing")
-                #expect(first - claimed < .seconds(1), "node \(node) heard the claim after \(first - claimed)")
+                #expect(first - claimed < Self.notifyBound, "node \(node) heard the claim after \(first - claimed)")
             }
 
             // Node B's index followed: it still answers from memory, with Ana's claim on the board.
@@ -142,11 +147,11 @@ extension TwoNodeTests {
             profile["displayName"] = "Ana B."
             #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: profile, method: .PUT).0 == 200)
             let renamed = try await untilNodeB { $1["displayName"] as? String == "Ana B." }
-            #expect(renamed < .seconds(1), "node B saw the new name after \(renamed)")
+            #expect(renamed < Self.notifyBound, "node B saw the new name after \(renamed)")
 
             #expect(try await nodeA.post("/api/auth/signout", token: ana.token, json: [:]).0 == 204)
             let signedOut = try await untilNodeB { status, _ in status == 401 }
-            #expect(signedOut < .seconds(1), "node B refused the token after \(signedOut)")
+            #expect(signedOut < Self.notifyBound, "node B refused the token after \(signedOut)")
         }
     }
 }

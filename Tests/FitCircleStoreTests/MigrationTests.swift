@@ -29,9 +29,7 @@ struct MigrationTests {
         let location = try await Backend.sqlite.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let store = try await Store.open(location, deadlines: .tests, logger: Logger(label: "tests"))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await store.run() }
-            defer { group.cancelAll() }
+        try await withRunning(store) {
             let applied = try await store.migrate(now: .t0)
             #expect(applied == Array(1...Store.supportedSchemaVersion))
         }
@@ -44,9 +42,7 @@ struct MigrationTests {
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let store = try await Store.open(location, deadlines: .tests, logger: Logger(label: "tests"))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await store.run() }
-            defer { group.cancelAll() }
+        try await withRunning(store) {
             try await store.migrate(now: .t0, upTo: 17)
             let rows = ((1...1_205).map { ("u\($0)", "Person \($0)") } + [("jose", "José Ángel")]).map { id, name in
                 "('\(id)', '\(id)@example.com', 'member', '\(name)', 'kg', 'cm', 'UTC', 'friends', 'friends', 'friends', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"

@@ -47,3 +47,29 @@ struct FriendRulesTests {
         #expect(FriendEdge(areFriends: true).pending == nil)
     }
 }
+
+/// What the feed shows of an activity.
+struct FeedRulesTests {
+    @Test func aPrivateActivityIsSeenInNoFeedAndAFriendsOneByFriendsAndItsOwner() {
+        #expect(ActivityAccess.mayView(.friends, isSelf: false, isFriend: true))
+        #expect(ActivityAccess.mayView(.friends, isSelf: true, isFriend: false))
+        #expect(!ActivityAccess.mayView(.friends, isSelf: false, isFriend: false))
+        #expect(!ActivityAccess.mayView(.private, isSelf: false, isFriend: true))
+        #expect(!ActivityAccess.mayView(.private, isSelf: true, isFriend: false))
+    }
+
+    @Test func aRouteThumbnailKeepsTheEndsAndAtMostItsPoints() throws {
+        // Google's example route: (38.5, -120.2), (40.7, -120.95), (43.252, -126.453).
+        #expect(Polyline.encode([(38.5, -120.2), (40.7, -120.95), (43.252, -126.453)]) == "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
+        let long: [(latitude: Double, longitude: Double)] = (0..<500).map { index in
+            let step = Double(index)
+            return (48.0 + step * 0.0001, 2.0 + step * 0.0002)
+        }
+        let thumbnail = try #require(Polyline.thumbnail(of: Polyline.encode(long)))
+        let points = try #require(Polyline.decode(thumbnail))
+        #expect(points.count == 32)
+        #expect(points.first?.latitude == 48.0 && abs((points.last?.latitude ?? 0) - 48.0499) < 1e-9)
+        #expect(Polyline.thumbnail(of: "not a polyline!") == nil)
+        #expect(Polyline.thumbnail(of: "_p~iF~ps|U_ulLnnqC_mqNvxq`@").flatMap(Polyline.decode)?.count == 3)
+    }
+}

@@ -89,8 +89,8 @@ struct AuthorizationMatrixTests {
     ])
 
     /// Allowed to one caller, who holds the edge the operation acts on; to everyone else there is none.
-    static func onlyFor(_ holder: Caller) -> Rule {
-        .per(Dictionary(uniqueKeysWithValues: Caller.allCases.filter { $0 != .anonymous }.map { ($0, $0 == holder ? Answer.allowed : .hidden) }))
+    static func onlyFor(_ holders: Set<Caller>) -> Rule {
+        .per(Dictionary(uniqueKeysWithValues: Caller.allCases.filter { $0 != .anonymous }.map { ($0, holders.contains($0) ? Answer.allowed : .hidden) }))
     }
 
     static let rows: [String: Row] = [
@@ -174,11 +174,17 @@ struct AuthorizationMatrixTests {
             .invitee: .allowed, .operator: .forbidden,
         ]), body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true),
         // Only the one asked answers a request; only the one who asked withdraws it.
-        "acceptFriendRequest": Row(rule: Self.onlyFor(.member), body: { world, _ in ["userId": world.ids[.invitee]!] }, destructive: true),
-        "declineFriendRequest": Row(rule: Self.onlyFor(.member), body: { world, _ in ["userId": world.ids[.invitee]!] }, destructive: true),
-        "cancelFriendRequest": Row(rule: Self.onlyFor(.invitee), destructive: true),
-        "removeFriend": Row(rule: Self.onlyFor(.owner), destructive: true),
-        "unblockUser": Row(rule: Self.onlyFor(.operator), destructive: true),
+        "acceptFriendRequest": Row(rule: Self.onlyFor([.member]), body: { world, _ in ["userId": world.ids[.invitee]!] }, destructive: true),
+        "declineFriendRequest": Row(rule: Self.onlyFor([.member]), body: { world, _ in ["userId": world.ids[.invitee]!] }, destructive: true),
+        "cancelFriendRequest": Row(rule: Self.onlyFor([.invitee]), destructive: true),
+        "removeFriend": Row(rule: Self.onlyFor([.owner]), destructive: true),
+        "unblockUser": Row(rule: Self.onlyFor([.operator]), destructive: true),
+        "getFriendFeed": Row(rule: .signedIn),
+        // The owner's app-open event: the owner and their friend (the member) may see it, so reacting is
+        // the operation's own business (409: only workouts take reactions); to anyone else it does not exist.
+        "addReaction": Row(rule: Self.onlyFor([.owner, .member]), body: { _, _ in ["reaction": "🔥"] }),
+        "removeReaction": Row(rule: Self.onlyFor([.owner, .member])),
+        "setActivityVisibility": Row(rule: .ownerOnly, body: { _, _ in ["visibility": "friends"] }),
         // The owner's own resources, named by id.
         "getActivity": Row(rule: .ownerOnly),
         "deleteActivity": Row(rule: .ownerOnly, destructive: true),
@@ -262,6 +268,7 @@ struct AuthorizationMatrixTests {
             .replacingOccurrences(of: "{invitationId}", with: world.invitation)
             .replacingOccurrences(of: "{itemId}", with: world.feedItem)
             .replacingOccurrences(of: "{event}", with: "read")
+            .replacingOccurrences(of: "{reaction}", with: "%F0%9F%94%A5")
             .replacingOccurrences(of: "{token}", with: "not-a-token")
         return path + row.query
     }

@@ -23,6 +23,7 @@ struct MappingTests {
         #expect(self.roundTrips(DistanceUnit.self, Components.Schemas.DistanceUnit.self))
         #expect(self.roundTrips(Gender.self, Components.Schemas.Gender.self))
         #expect(self.roundTrips(Audience.self, Components.Schemas.Audience.self))
+        #expect(self.roundTrips(ActivityVisibility.self, Components.Schemas.ActivityVisibility.self))
         #expect(self.roundTrips(Weekday.self, Components.Schemas.Weekday.self))
         #expect(self.roundTrips(User.Role.self, Components.Schemas.Profile.RolePayload.self))
         #expect(self.roundTrips(FitCircle.Metric.self, Components.Schemas.FitCircle.MetricPayload.self))

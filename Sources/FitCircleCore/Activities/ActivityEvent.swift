@@ -17,6 +17,8 @@ public struct ActivityEvent: Equatable, Sendable, Identifiable {
     public var payload: ActivityPayload
     /// Accepted but worth a look (anti-cheat, operators): e.g. `steps_spike`.
     public var flags: [String]
+    /// Who else sees it; the one part of an event its owner may change later.
+    public var visibility: ActivityVisibility
 
     public init(
         id: ID,
@@ -28,7 +30,8 @@ public struct ActivityEvent: Equatable, Sendable, Identifiable {
         source: ActivitySource,
         receivedAt: Date,
         payload: ActivityPayload,
-        flags: [String] = []
+        flags: [String] = [],
+        visibility: ActivityVisibility = .friends
     ) {
         self.id = id
         self.userID = userID
@@ -40,11 +43,13 @@ public struct ActivityEvent: Equatable, Sendable, Identifiable {
         self.receivedAt = receivedAt
         self.payload = payload
         self.flags = flags
+        self.visibility = visibility
     }
 
     public var kind: ActivityKind { self.payload.kind }
 
-    /// Whether `other` records the same input as this one (same client id, same content): a replay.
+    /// Whether `other` records the same input as this one (same client id, same content): a replay. Who may
+    /// see it is not content: its owner may have changed it since.
     public func isReplay(of other: ActivityEvent) -> Bool {
         self.clientEventID == other.clientEventID && self.occurredAt == other.occurredAt && self.timeZone == other.timeZone
             && self.localDate == other.localDate

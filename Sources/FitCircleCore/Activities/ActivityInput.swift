@@ -11,6 +11,8 @@ public struct ActivityInput: Equatable, Sendable {
     /// The day a synced total is for, when earlier than the day it was read on (yesterday's total, synced
     /// after midnight), or the day a late check-in claims. Only for step totals and check-ins.
     public var date: LocalDate?
+    /// Who else sees it; the profile's default when the client does not say.
+    public var visibility: ActivityVisibility?
 
     public init(
         clientEventID: String,
@@ -18,7 +20,8 @@ public struct ActivityInput: Equatable, Sendable {
         timeZone: String? = nil,
         source: ActivitySource,
         payload: ActivityPayload,
-        date: LocalDate? = nil
+        date: LocalDate? = nil,
+        visibility: ActivityVisibility? = nil
     ) {
         self.clientEventID = clientEventID
         self.occurredAt = occurredAt
@@ -26,6 +29,7 @@ public struct ActivityInput: Equatable, Sendable {
         self.source = source
         self.payload = payload
         self.date = date
+        self.visibility = visibility
     }
 }
 

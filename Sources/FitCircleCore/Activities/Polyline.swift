@@ -35,4 +35,34 @@ public enum Polyline {
     public static func isValid(_ text: String) -> Bool {
         text.utf8.count <= self.maximumBytes && !text.isEmpty && self.decode(text) != nil
     }
+
+    /// The points of `points` as a polyline.
+    public static func encode(_ points: [(latitude: Double, longitude: Double)]) -> String {
+        var text = ""
+        var (latitude, longitude) = (0, 0)
+        func write(_ delta: Int) {
+            var value = delta < 0 ? ~(delta << 1) : delta << 1
+            while value >= 0x20 {
+                text.unicodeScalars.append(Unicode.Scalar(UInt8((0x20 | (value & 0x1F)) + 63)))
+                value >>= 5
+            }
+            text.unicodeScalars.append(Unicode.Scalar(UInt8(value + 63)))
+        }
+        for point in points {
+            let (nextLatitude, nextLongitude) = (Int((point.latitude * 1e5).rounded()), Int((point.longitude * 1e5).rounded()))
+            write(nextLatitude - latitude)
+            write(nextLongitude - longitude)
+            (latitude, longitude) = (nextLatitude, nextLongitude)
+        }
+        return text
+    }
+
+    /// A small version of a route for a list (a feed's thumbnail): at most `points` of its points, evenly
+    /// spread, the first and the last kept. `nil` when the route does not decode.
+    public static func thumbnail(of text: String, points maximum: Int = 32) -> String? {
+        guard let points = self.decode(text), !points.isEmpty else { return nil }
+        guard points.count > maximum, maximum >= 2 else { return self.encode(points) }
+        let step = Double(points.count - 1) / Double(maximum - 1)
+        return self.encode((0..<maximum).map { points[Int((Double($0) * step).rounded())] })
+    }
 }

@@ -43,9 +43,24 @@ public struct RuleProfile: Equatable, Sendable, Codable {
     public struct Activities: Equatable, Sendable, Codable {
         /// How manual step entries combine with synced totals.
         public var manualSteps: DailyTracking.ManualSteps
+        /// Who sees a new activity when the client does not say (spec 004, R11.3).
+        public var defaultVisibility: ActivityVisibility
+        /// The reactions friends may leave on an activity (spec 004, R7.4).
+        public var reactions: [String]
 
-        public init(manualSteps: DailyTracking.ManualSteps) {
+        public static let defaultReactions = ["👍", "🔥", "💪"]
+
+        public init(manualSteps: DailyTracking.ManualSteps, defaultVisibility: ActivityVisibility = .friends, reactions: [String] = Self.defaultReactions) {
             self.manualSteps = manualSteps
+            self.defaultVisibility = defaultVisibility
+            self.reactions = reactions
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.manualSteps = try container.decode(DailyTracking.ManualSteps.self, forKey: .manualSteps)
+            self.defaultVisibility = try container.decodeIfPresent(ActivityVisibility.self, forKey: .defaultVisibility) ?? .friends
+            self.reactions = try container.decodeIfPresent([String].self, forKey: .reactions) ?? Self.defaultReactions
         }
     }
 

@@ -29,6 +29,18 @@ extension Activities {
         try await self.store.read { tx in try await tx.activities(of: user, query: query) }
     }
 
+    /// Changes who else sees one of the user's live events; nothing derived from it changes.
+    public func setVisibility(_ visibility: ActivityVisibility, of id: ActivityEvent.ID, for user: User.ID) async throws -> ActivityEvent {
+        try await self.store.transaction { tx in
+            guard var stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
+                throw DomainError.notFound(resource: "activity", id: id.rawValue)
+            }
+            try await tx.setVisibility(visibility, of: id, owner: user)
+            stored.event.visibility = visibility
+            return stored.event
+        }
+    }
+
     /// Deletes an event; its day (and streak) is recomputed without it in the same transaction.
     public func delete(_ id: ActivityEvent.ID, of user: User.ID) async throws {
         let now = self.clock.now()

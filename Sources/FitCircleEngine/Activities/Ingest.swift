@@ -176,7 +176,8 @@ struct Ingest: Sendable {
             localDate: placed.localDate,
             source: input.source,
             receivedAt: now,
-            payload: Self.withEstimates(input.payload, for: user.profile)
+            payload: Self.withEstimates(input.payload, for: user.profile),
+            visibility: input.visibility ?? self.profile.activities.defaultVisibility
         )
     }
 

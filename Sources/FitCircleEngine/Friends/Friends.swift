@@ -121,10 +121,12 @@ public struct Friends: Sendable {
         public var showsPhoto: Bool
     }
 
-    /// The caller's friends by name, each with their workouts of the last 7 days (spec 004, R6.7).
+    /// The caller's friends by name, each with their workouts of the last 7 days that friends may see
+    /// (spec 004, R6.7).
     public func friends(of user: User.ID) async throws -> [Friend] {
         let since = self.clock.now().addingTimeInterval(-Double(FriendLimits.recentDays) * 86_400)
-        let rows = try await self.store.read { tx in try await tx.friends(of: user, recentSince: since) }
+        let visible = ActivityAccess.visibleInFeed(isSelf: false, isFriend: true)
+        let rows = try await self.store.read { tx in try await tx.friends(of: user, recentSince: since, visible: visible) }
         let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: true)
         return rows.map { Friend(row: $0, showsPhoto: $0.photoKey != nil && ProfileAccess.mayView(.photo, relationship)) }
     }

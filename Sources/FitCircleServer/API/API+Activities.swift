@@ -71,6 +71,13 @@ extension API {
         return .ok(.init(body: .json(.init(event))))
     }
 
+    func setActivityVisibility(_ input: Operations.SetActivityVisibility.Input) async throws -> Operations.SetActivityVisibility.Output {
+        guard case .json(let body) = input.body else { throw ValidationError(field: "visibility", reason: "is required") }
+        let event = try await self.engine.activities.setVisibility(
+            mapped(body.visibility), of: ActivityEvent.ID(input.path.id), for: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(event))))
+    }
+
     func deleteActivity(_ input: Operations.DeleteActivity.Input) async throws -> Operations.DeleteActivity.Output {
         try await self.engine.activities.delete(ActivityEvent.ID(input.path.id), of: try RequestCaller.required().userID)
         return .noContent(.init())

@@ -1,6 +1,7 @@
 import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
+import FitCircleStore
 
 extension API {
     func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output {
@@ -66,5 +67,29 @@ extension API {
         }
         let found = try await self.engine.friends.search(query, by: caller)
         return .ok(.init(body: .json(.init(items: found.map(Components.Schemas.PersonFound.init)))))
+    }
+}
+
+extension API {
+    func getFriendFeed(_ input: Operations.GetFriendFeed.Input) async throws -> Operations.GetFriendFeed.Output {
+        let caller = try RequestCaller.required().userID
+        let limit = input.query.limit ?? 20
+        guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
+        let cursor = try input.query.cursor.map(ActivityCursor.decode)
+        let entries = try await self.engine.friends.feed(
+            of: caller, type: input.query._type.map(mapped), before: cursor.map { ($0.occurredAt, $0.id) }, limit: limit)
+        let next = entries.count == limit ? entries.last.map { ActivityCursor.encode(occurredAt: $0.activity.event.occurredAt, id: $0.activity.event.id) } : nil
+        return .ok(.init(body: .json(.init(items: entries.compactMap(Components.Schemas.FriendFeedItem.init), nextCursor: next))))
+    }
+
+    func addReaction(_ input: Operations.AddReaction.Input) async throws -> Operations.AddReaction.Output {
+        guard case .json(let body) = input.body else { throw ValidationError(field: "reaction", reason: "is required") }
+        let reactions = try await self.engine.friends.react(body.reaction, to: ActivityEvent.ID(input.path.id), by: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(reactions))))
+    }
+
+    func removeReaction(_ input: Operations.RemoveReaction.Input) async throws -> Operations.RemoveReaction.Output {
+        try await self.engine.friends.unreact(input.path.reaction, from: ActivityEvent.ID(input.path.id), by: try RequestCaller.required().userID)
+        return .noContent(.init())
     }
 }

@@ -39,7 +39,8 @@ extension ActivityInput {
             occurredAt: body.occurredAt,
             timeZone: body.timeZone,
             source: body.source.map(mapped) ?? (body._type == .appOpen ? .app : .manual),
-            payload: payload
+            payload: payload,
+            visibility: body.visibility.map(mapped)
         )
     }
 
@@ -87,7 +88,8 @@ extension Components.Schemas.Activity {
             source: mapped(event.source),
             receivedAt: event.receivedAt,
             flags: event.flags,
-            reward: reward.map(Components.Schemas.Reward.init)
+            reward: reward.map(Components.Schemas.Reward.init),
+            visibility: mapped(event.visibility)
         )
         switch event.payload {
         case .steps(let totals):

@@ -30,3 +30,23 @@ extension Components.Schemas.PersonFound {
             pendingRequest: found.pending.map { $0 == .outgoing ? .outgoing : .incoming })
     }
 }
+
+extension Components.Schemas.Reactions {
+    init(_ reactions: Friends.Reactions) {
+        self.init(counts: .init(additionalProperties: reactions.counts), mine: reactions.mine.sorted())
+    }
+}
+
+extension Components.Schemas.FriendFeedItem {
+    /// Only workouts are in the feed; anything else maps to nothing.
+    init?(_ entry: Friends.FeedEntry) {
+        let event = entry.activity.event
+        guard case .workout(let workout) = event.payload else { return nil }
+        self.init(
+            activityId: event.id.rawValue, userId: event.userID.rawValue, displayName: entry.activity.authorName,
+            photoUrl: entry.showsPhoto ? photoURL(of: event.userID) : nil, workoutType: mapped(workout.type), occurredAt: event.occurredAt,
+            durationSeconds: workout.durationSeconds, distanceMeters: workout.distanceMeters, paceSecondsPerKm: workout.paceSecondsPerKilometer,
+            calories: workout.calories, routeThumbnail: entry.routeThumbnail,
+            reactions: .init(Friends.Reactions(counts: entry.activity.reactions, mine: entry.activity.mine)))
+    }
+}

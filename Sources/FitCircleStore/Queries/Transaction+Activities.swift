@@ -23,12 +23,13 @@ extension Transaction {
                     (\(bind: event.id.rawValue), \(bind: event.userID.rawValue), \(bind: event.clientEventID),
                     \(bind: event.kind.rawValue), \(bind: event.occurredAt), \(bind: event.timeZone), \(bind: event.localDate.iso),
                     \(bind: event.source.rawValue), \(bind: event.receivedAt), \(bind: try Self.json(event.payload)),
-                    \(bind: try Self.json(event.flags)), \(bind: workoutType), \(bind: duration), \(bind: distance))
+                    \(bind: try Self.json(event.flags)), \(bind: workoutType), \(bind: duration), \(bind: distance),
+                    \(bind: event.visibility.rawValue))
                     """
             }
             let query: SQLQueryString = """
                 INSERT INTO activity_events (id, user_id, client_event_id, kind, occurred_at, time_zone, local_date, source,
-                    received_at, payload, flags, workout_type, duration_seconds, distance_meters)
+                    received_at, payload, flags, workout_type, duration_seconds, distance_meters, visibility)
                 VALUES \(rows.joined(separator: ", "))
                 ON CONFLICT (user_id, client_event_id) DO NOTHING
                 RETURNING id
@@ -141,7 +142,7 @@ extension Transaction {
         ).all().compactMap { LocalDate(iso: try $0.decode(column: "local_date", as: String.self)) }.sorted()
     }
 
-    private static func activity(from row: any SQLRow) throws -> StoredActivity {
+    static func activity(from row: any SQLRow) throws -> StoredActivity {
         try self.activity(from: row, decoder: JSONDecoder())
     }
 
@@ -150,7 +151,8 @@ extension Transaction {
         let flags = try decoder.decode([String].self, from: Data(try row.decode(column: "flags", as: String.self).utf8))
         let dateText = try row.decode(column: "local_date", as: String.self)
         guard let date = LocalDate(iso: dateText),
-            let source = ActivitySource(rawValue: try row.decode(column: "source", as: String.self))
+            let source = ActivitySource(rawValue: try row.decode(column: "source", as: String.self)),
+            let visibility = ActivityVisibility(rawValue: try row.decode(column: "visibility", as: String.self))
         else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "activity_events row is corrupt"))
         }
@@ -164,7 +166,8 @@ extension Transaction {
             source: source,
             receivedAt: try row.decode(column: "received_at", as: Date.self),
             payload: payload,
-            flags: flags
+            flags: flags,
+            visibility: visibility
         )
         return StoredActivity(event: event, deletedAt: try row.decode(column: "deleted_at", as: Date?.self))
     }

@@ -1,0 +1,109 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+
+/// The friends' feed and reactions (spec 004, R7): the workouts of the caller and their friends that the
+/// policy lets them see (`ActivityAccess`), newest first, with the reactions friends left.
+extension Friends {
+    /// A workout as the caller sees it in the feed.
+    public struct FeedEntry: Equatable, Sendable {
+        public var activity: FeedActivity
+        public var showsPhoto: Bool
+        /// A few points of the route, for a thumbnail (`Polyline.thumbnail`).
+        public var routeThumbnail: String?
+    }
+
+    public func feed(of user: User.ID, type: WorkoutType?, before cursor: (Date, ActivityEvent.ID)?, limit: Int) async throws -> [FeedEntry] {
+        let audience = FeedAudience(
+            own: ActivityAccess.visibleInFeed(isSelf: true, isFriend: false), friends: ActivityAccess.visibleInFeed(isSelf: false, isFriend: true))
+        let items = try await self.store.read { tx in
+            try await tx.friendFeed(of: user, audience: audience, workoutType: type, before: cursor, limit: limit)
+        }
+        return items.map { item in
+            let isSelf = item.event.userID == user
+            var route: String?
+            if case .workout(let workout) = item.event.payload { route = workout.route.flatMap { Polyline.thumbnail(of: $0) } }
+            return FeedEntry(
+                activity: item,
+                showsPhoto: item.authorPhotoKey != nil && ProfileAccess.mayView(.photo, ProfileAccess.Relationship(isSelf: isSelf, isFriend: !isSelf)),
+                routeThumbnail: route)
+        }
+    }
+
+    /// An activity's reactions as the caller sees them after a change.
+    public struct Reactions: Equatable, Sendable {
+        public var counts: [String: Int]
+        public var mine: Set<String>
+
+        public init(counts: [String: Int], mine: Set<String>) {
+            self.counts = counts
+            self.mine = mine
+        }
+    }
+
+    /// Leaves `reaction` on the activity (once per person and reaction); its owner hears of it, at most once
+    /// a minute per activity however many react (`reaction_received`).
+    public func react(_ reaction: String, to id: ActivityEvent.ID, by user: User.ID) async throws -> Reactions {
+        guard self.profile.activities.reactions.contains(reaction) else {
+            throw ValidationError(field: "reaction", reason: "must be one of \(self.profile.activities.reactions.joined(separator: " "))")
+        }
+        let now = self.clock.now()
+        return try await self.store.transaction { tx in
+            let (event, me) = try await self.reachable(id, by: user, in: tx)
+            if try await tx.addReaction(reaction, to: id, by: user, at: now), event.userID != user {
+                let edge = try await tx.friendEdge(from: user, to: event.userID)
+                if FriendAccess.decide(.notify, isSelf: false, edge) == .allowed {
+                    let minute = Int(now.timeIntervalSince1970 / 60)
+                    let candidate = NotificationCandidate(
+                        type: "reaction_received", dedupeKey: "reaction_received:\(id):\(minute)",
+                        data: ["name": me.profile.displayName, "reaction": reaction, "activity": event.workoutName, "activityId": id.rawValue])
+                    if let job = try Notifications.raising(candidate, for: event.userID, catalog: self.profile.notifications, ids: self.ids, at: now) {
+                        try await tx.enqueue([job], at: now)
+                    }
+                }
+            }
+            let counts = try await tx.reactions(to: [id], seenBy: user)[id]
+            return Reactions(counts: counts?.counts ?? [:], mine: counts?.mine ?? [])
+        }
+    }
+
+    /// Takes the caller's reaction back; 404 when they had not left it.
+    public func unreact(_ reaction: String, from id: ActivityEvent.ID, by user: User.ID) async throws {
+        try await self.store.transaction { tx in
+            _ = try await self.reachable(id, by: user, in: tx)
+            guard try await tx.removeReaction(reaction, from: id, by: user) else {
+                throw DomainError.notFound(resource: "reaction", id: reaction)
+            }
+        }
+    }
+
+    /// A workout the caller may see (`ActivityAccess`), and the caller's account; 404 otherwise, as for an
+    /// activity that does not exist.
+    private func reachable(_ id: ActivityEvent.ID, by user: User.ID, in tx: Transaction) async throws -> (ActivityEvent, User) {
+        guard let me = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+        guard let stored = try await tx.activity(id), stored.deletedAt == nil else { throw DomainError.notFound(resource: "activity", id: id.rawValue) }
+        let event = stored.event
+        let isSelf = event.userID == user
+        let isFriend = isSelf ? false : try await tx.friendEdge(from: user, to: event.userID).areFriends
+        guard ActivityAccess.mayView(event.visibility, isSelf: isSelf, isFriend: isFriend) else {
+            throw DomainError.notFound(resource: "activity", id: id.rawValue)
+        }
+        guard event.kind == .workout else { throw DomainError.conflict(reason: "Only workouts take reactions.") }
+        return (event, me)
+    }
+}
+
+extension ActivityEvent {
+    /// How a notification names the workout ("run", "walk"…).
+    var workoutName: String {
+        guard case .workout(let workout) = self.payload else { return "activity" }
+        switch workout.type {
+        case .running: return "run"
+        case .walking: return "walk"
+        case .cycling: return "ride"
+        case .strength: return "strength workout"
+        case .pushups: return "push-ups"
+        case .other: return "workout"
+        }
+    }
+}

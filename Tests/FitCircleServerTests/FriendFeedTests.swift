@@ -1,0 +1,146 @@
+import FitCircleCore
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+/// The friends' feed, reactions and per-activity privacy through the API (spec 004, R7 and R11.3–R11.4).
+struct FriendFeedTests {
+    typealias Person = FriendsTests.Person
+
+    static func befriend(_ app: TestApp, _ one: Person, _ other: Person) async throws {
+        _ = try await FriendsTests.post(app, "/api/friends/request", by: one, to: other)
+        #expect(try await FriendsTests.post(app, "/api/friends/accept", by: other, to: one).status == .noContent)
+    }
+
+    /// Records a workout `minutesAgo` before the clock; answers its id.
+    @discardableResult
+    static func workout(
+        _ app: TestApp, by person: Person, _ id: String, type: String = "running", minutesAgo: Double, meters: Double? = 5000,
+        route: String? = nil, visibility: String? = nil
+    ) async throws -> String {
+        var workout: [String: Any] = ["type": type, "durationSeconds": 1500]
+        if let meters { workout["distanceMeters"] = meters }
+        if let route { workout["route"] = route }
+        var body: [String: Any] = [
+            "clientEventId": id, "type": "workout", "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-minutesAgo * 60)),
+            "source": "app", "workout": workout,
+        ]
+        if let visibility { body["visibility"] = visibility }
+        let response = try await app.request(.post, "/api/activities", token: try await person.token(app), json: body)
+        #expect(response.status == .created, "\(response.text)")
+        return try #require(try response.jsonObject()["id"] as? String)
+    }
+
+    static func feed(_ app: TestApp, of person: Person, query: String = "") async throws -> [String: Any] {
+        let response = try await app.request(.get, "/api/feed\(query)", token: try await person.token(app))
+        #expect(response.status == .ok, "\(response.text)")
+        return try response.jsonObject()
+    }
+
+    static func ids(_ page: [String: Any]) -> [String] { (page["items"] as? [[String: Any]])?.compactMap { $0["activityId"] as? String } ?? [] }
+
+    @Test(arguments: Backend.available)
+    func r7_1to3_theFeedHoldsMyAndMyFriendsWorkoutsNewestFirstWithTheirDetails(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let (ana, bo, cy) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"))
+            try await Self.befriend(app, ana, bo)
+            let route = Polyline.encode((0..<200).map { (48.85 + Double($0) * 0.0001, 2.35) })
+            let run = try await Self.workout(app, by: bo, "run", minutesAgo: 30, route: route)
+            let mine = try await Self.workout(app, by: ana, "mine", type: "walking", minutesAgo: 20, meters: 2000)
+            try await Self.workout(app, by: cy, "stranger", minutesAgo: 10)  // not a friend: never in Ana's feed
+            // A friend's new workout is there at once (R7.2: within 30 seconds).
+            let fresh = try await Self.workout(app, by: bo, "fresh", type: "walking", minutesAgo: 1)
+            let page = try await Self.feed(app, of: ana)
+            #expect(Self.ids(page) == [fresh, mine, run])
+            let item = try #require((page["items"] as? [[String: Any]])?.last)
+            #expect(item["displayName"] as? String == "Bo" && item["workoutType"] as? String == "running")
+            #expect(item["distanceMeters"] as? Double == 5000 && item["durationSeconds"] as? Double == 1500)
+            #expect(item["paceSecondsPerKm"] as? Double == 300)
+            let thumbnail = try #require(item["routeThumbnail"] as? String)
+            #expect(Polyline.decode(thumbnail)?.count == 32)
+
+            // R7.7: by type; and pages follow the cursor.
+            #expect(Self.ids(try await Self.feed(app, of: ana, query: "?type=walking")) == [fresh, mine])
+            let first = try await Self.feed(app, of: ana, query: "?limit=2")
+            #expect(Self.ids(first) == [fresh, mine])
+            let cursor = try #require(first["nextCursor"] as? String)
+            let second = try await Self.feed(app, of: ana, query: "?limit=2&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+            #expect(Self.ids(second) == [run] && second["nextCursor"] == nil)
+            // Bad parameters name themselves and change nothing.
+            #expect(try await app.request(.get, "/api/feed?limit=0", token: try await ana.token(app)).status == .unprocessableContent)
+            #expect(try await app.request(.get, "/api/feed?cursor=bm9wZQ", token: try await ana.token(app)).status == .unprocessableContent)
+            #expect(try await app.request(.get, "/api/feed?type=flying", token: try await ana.token(app)).status == .badRequest)
+            // A friendship that ends takes the friend's workouts out of the feed.
+            #expect(try await app.request(.delete, "/api/friends/\(bo.id)", token: try await ana.token(app)).status == .noContent)
+            #expect(Self.ids(try await Self.feed(app, of: ana)) == [mine])
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func r11_3_4_aPrivateWorkoutIsInNoFeedButCountsForItsOwner(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let (ana, bo) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"))
+            try await Self.befriend(app, ana, bo)
+            let secret = try await Self.workout(app, by: bo, "secret", minutesAgo: 5, visibility: "private")
+            let shared = try await Self.workout(app, by: bo, "shared", minutesAgo: 10)
+            #expect(Self.ids(try await Self.feed(app, of: ana)) == [shared])
+            #expect(Self.ids(try await Self.feed(app, of: bo)) == [shared])
+            // Still his: in his own list and his day.
+            let own = try await app.request(.get, "/api/activities/\(secret)", token: try await bo.token(app)).jsonObject()
+            #expect(own["visibility"] as? String == "private")
+            let friendList = try await app.request(.get, "/api/friends", token: try await ana.token(app)).jsonObject()
+            #expect(((friendList["items"] as? [[String: Any]])?.first?["recent"] as? [String: Any])?["workouts"] as? Int == 1)
+            // Nobody else can react to it, or learn that it exists.
+            let react = try await app.request(.post, "/api/activities/\(secret)/reactions", token: try await ana.token(app), json: ["reaction": "🔥"])
+            #expect(react.status == .notFound)
+            // Made visible to friends, it appears; made private again, it goes.
+            let shown = try await app.request(.put, "/api/activities/\(secret)/visibility", token: try await bo.token(app), json: ["visibility": "friends"])
+            #expect(try shown.jsonObject()["visibility"] as? String == "friends")
+            #expect(Self.ids(try await Self.feed(app, of: ana)) == [secret, shared])
+            _ = try await app.request(.put, "/api/activities/\(shared)/visibility", token: try await bo.token(app), json: ["visibility": "private"])
+            #expect(Self.ids(try await Self.feed(app, of: ana)) == [secret])
+            // Only the owner changes it, and only to a known value.
+            #expect(try await app.request(.put, "/api/activities/\(secret)/visibility", token: try await ana.token(app), json: ["visibility": "private"]).status == .notFound)
+            #expect(try await app.request(.put, "/api/activities/\(secret)/visibility", token: try await bo.token(app), json: ["visibility": "public"]).status == .unprocessableContent)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func r7_4to6_reactionsAreCountedOncePerPersonAndTheOwnerHearsOnceAMinute(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "social") { app async throws in
+            let (ana, bo, cy) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"))
+            try await Self.befriend(app, ana, bo)
+            try await Self.befriend(app, cy, bo)
+            let run = try await Self.workout(app, by: bo, "run", minutesAgo: 5)
+            func react(_ person: Person, _ reaction: String) async throws -> TestResponse {
+                try await app.request(.post, "/api/activities/\(run)/reactions", token: try await person.token(app), json: ["reaction": reaction])
+            }
+            #expect(try await react(ana, "🔥").status == .ok)
+            #expect(try await react(ana, "🔥").status == .ok)  // again: still one
+            #expect(try await react(ana, "💪").status == .ok)
+            let after = try await react(cy, "🔥")
+            #expect(try after.jsonObject()["counts"] as? [String: Int] == ["🔥": 2, "💪": 1])
+            #expect(try after.jsonObject()["mine"] as? [String] == ["🔥"])
+            let item = try #require((try await Self.feed(app, of: ana)["items"] as? [[String: Any]])?.first)
+            #expect((item["reactions"] as? [String: Any])?["mine"] as? [String] == ["💪", "🔥"])
+            // Three reactions within a minute: Bo hears of the first only.
+            #expect(try await FriendsTests.inbox(app, of: bo).filter { $0.contains("reacted") } == ["Ana reacted 🔥 to your run."])
+            app.clock.advance(by: 61)
+            #expect(try await react(cy, "👍").status == .ok)
+            #expect(try await FriendsTests.inbox(app, of: bo).filter { $0.contains("reacted") } == ["Cy reacted 👍 to your run.", "Ana reacted 🔥 to your run."])
+
+            // Taken back once; a reaction not in the profile's list names its field.
+            let encoded = "🔥".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            #expect(try await app.request(.delete, "/api/activities/\(run)/reactions/\(encoded)", token: try await ana.token(app)).status == .noContent)
+            #expect(try await app.request(.delete, "/api/activities/\(run)/reactions/\(encoded)", token: try await ana.token(app)).status == .notFound)
+            let odd = try await react(ana, "🦄")
+            #expect(odd.status == .unprocessableContent)
+            #expect((try odd.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == "reaction")
+            // Someone who is not Bo's friend cannot react, and learns nothing of the workout.
+            let stranger = try await FriendsTests.person(app, "Dee")
+            #expect(try await react(stranger, "🔥").status == .notFound)
+        }
+    }
+}

@@ -180,6 +180,7 @@ struct AuthorizationMatrixTests {
         "removeFriend": Row(rule: Self.onlyFor([.owner]), destructive: true),
         "unblockUser": Row(rule: Self.onlyFor([.operator]), destructive: true),
         "getFriendFeed": Row(rule: .signedIn),
+        "getUserProfile": Row(rule: .signedIn),
         // The owner's app-open event: the owner and their friend (the member) may see it, so reacting is
         // the operation's own business (409: only workouts take reactions); to anyone else it does not exist.
         "addReaction": Row(rule: Self.onlyFor([.owner, .member]), body: { _, _ in ["reaction": "🔥"] }),

@@ -143,4 +143,38 @@ struct FriendFeedTests {
             #expect(try await react(stranger, "🔥").status == .notFound)
         }
     }
+
+    @Test(arguments: Backend.available)
+    func r5_5_6_r6_8_aProfileShowsWhatTheViewerMaySee(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let (ana, bo, cy) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"))
+            try await Self.befriend(app, ana, bo)
+            let run = try await Self.workout(app, by: bo, "run", minutesAgo: 30, meters: 5000)
+            try await Self.workout(app, by: bo, "secret", minutesAgo: 20, meters: 8_000, visibility: "private")
+            func profile(of person: Person, seenBy viewer: Person) async throws -> TestResponse {
+                try await app.request(.get, "/api/users/\(person.id)", token: try await viewer.token(app))
+            }
+            // A friend: the age (friends by default) but not the weight (only me), and the statistics
+            // without the private 8 km.
+            let seen = try await profile(of: bo, seenBy: ana).jsonObject()
+            #expect(seen["displayName"] as? String == "Bo" && seen["friendship"] as? String == "friends")
+            #expect(seen["age"] as? Int == 34 && seen["weightKg"] == nil)
+            let statistics = try #require(seen["statistics"] as? [String: Any])
+            #expect(statistics["workouts"] as? Int == 1 && statistics["distanceMeters"] as? Double == 5000)
+            #expect((statistics["recentWorkouts"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [run])
+            let records = try #require((statistics["personalRecords"] as? [[String: Any]])?.first)
+            #expect(records["longestDistanceMeters"] as? Double == 5000)
+            // A stranger: the name, none of the fields for friends, no statistics (not zeros).
+            let stranger = try await profile(of: bo, seenBy: cy).jsonObject()
+            #expect(stranger["displayName"] as? String == "Bo" && stranger["friendship"] as? String == "none")
+            #expect(stranger["age"] == nil && stranger["statistics"] == nil)
+            // Themself: everything of theirs that their friends see.
+            #expect(try await profile(of: bo, seenBy: bo).jsonObject()["friendship"] as? String == "self")
+            // Blocked: to the blocked one, the person does not exist.
+            _ = try await FriendsTests.post(app, "/api/friends/blocks", by: bo, to: cy)
+            #expect(try await profile(of: bo, seenBy: cy).status == .notFound)
+            #expect(try await profile(of: cy, seenBy: bo).jsonObject()["friendship"] as? String == "blocked")
+            #expect(try await app.request(.get, "/api/users/nobody", token: try await ana.token(app)).status == .notFound)
+        }
+    }
 }

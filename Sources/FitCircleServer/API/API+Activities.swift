@@ -96,14 +96,7 @@ extension API {
                         totalActivities: totals.activities,
                         totalSteps: totals.steps,
                         activeDays: totals.activeDays,
-                        personalRecords: records.map {
-                            .init(
-                                _type: mapped($0.type),
-                                longestDistanceMeters: $0.longestDistanceMeters,
-                                longestDurationSeconds: $0.longestDurationSeconds,
-                                fastestPaceSecondsPerKm: $0.fastestPaceSecondsPerKilometer
-                            )
-                        }
+                        personalRecords: records.map(Components.Schemas.PersonalRecord.init)
                     )
                 )
             )

@@ -93,3 +93,10 @@ extension API {
         return .noContent(.init())
     }
 }
+
+extension API {
+    func getUserProfile(_ input: Operations.GetUserProfile.Input) async throws -> Operations.GetUserProfile.Output {
+        let person = try await self.engine.profiles.person(User.ID(input.path.id), seenBy: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(person))))
+    }
+}

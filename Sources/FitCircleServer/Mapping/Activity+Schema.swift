@@ -1,6 +1,7 @@
 import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
+import FitCircleStore
 import Foundation
 
 extension ActivityInput {
@@ -150,4 +151,12 @@ func localDate(_ text: String?, field: String) throws -> LocalDate? {
     guard let text else { return nil }
     guard let date = LocalDate(iso: text) else { throw ValidationError(field: field, reason: "must be a date such as 2026-11-22") }
     return date
+}
+
+extension Components.Schemas.PersonalRecord {
+    init(_ records: PersonalRecords) {
+        self.init(
+            _type: mapped(records.type), longestDistanceMeters: records.longestDistanceMeters,
+            longestDurationSeconds: records.longestDurationSeconds, fastestPaceSecondsPerKm: records.fastestPaceSecondsPerKilometer)
+    }
 }

@@ -50,3 +50,22 @@ extension Components.Schemas.FriendFeedItem {
             reactions: .init(Friends.Reactions(counts: entry.activity.reactions, mine: entry.activity.mine)))
     }
 }
+
+extension Components.Schemas.PersonProfile {
+    init(_ person: Profiles.PersonView) {
+        let friendship: FriendshipPayload =
+            person.isSelf ? ._self
+            : person.edge.areFriends ? .friends
+            : person.edge.blockedByMe ? .blocked
+            : person.edge.pending.map { $0 == .outgoing ? .outgoing : .incoming } ?? .none
+        self.init(
+            userId: person.userID.rawValue, displayName: person.displayName, photoUrl: person.showsPhoto ? photoURL(of: person.userID) : nil,
+            age: person.age, weightKg: person.weightKg, heightCm: person.heightCm, friendship: friendship,
+            statistics: person.statistics.map { statistics in
+                .init(
+                    workouts: statistics.workouts, distanceMeters: statistics.distanceMeters, durationSeconds: statistics.durationSeconds,
+                    personalRecords: statistics.records.map(Components.Schemas.PersonalRecord.init),
+                    recentWorkouts: statistics.recentWorkouts.map { Components.Schemas.Activity($0, withRoute: false) })
+            })
+    }
+}

@@ -33,9 +33,6 @@ extension Transaction {
     public func friendFeed(
         of viewer: User.ID, audience: FeedAudience, workoutType: WorkoutType?, before cursor: (Date, ActivityEvent.ID)?, limit: Int
     ) async throws -> [FeedActivity] {
-        func allowed(_ visibilities: Set<ActivityVisibility>) -> SQLQueryString {
-            visibilities.isEmpty ? "1 = 0" : "b.visibility IN (\(SQLList(visibilities.sorted { $0.rawValue < $1.rawValue }.map { SQLBind($0.rawValue) })))"
-        }
         let type = workoutType.map { SQLQueryString("AND b.workout_type = \(bind: $0.rawValue)") } ?? ""
         let before = cursor.map { SQLQueryString("AND (b.occurred_at < \(bind: $0.0) OR (b.occurred_at = \(bind: $0.0) AND b.id < \(bind: $0.1.rawValue)))") } ?? ""
         let me = viewer.rawValue
@@ -50,7 +47,8 @@ extension Transaction {
             JOIN activity_events a ON a.id IN (
                 SELECT b.id FROM activity_events b
                 WHERE b.user_id = t.author_id AND b.kind = 'workout' AND b.deleted_at IS NULL
-                    AND ((t.is_self = 1 AND \(allowed(audience.own))) OR (t.is_self = 0 AND \(allowed(audience.friends))))
+                    AND ((t.is_self = 1 \(Self.visibility(audience.own, column: "b.visibility")))
+                        OR (t.is_self = 0 \(Self.visibility(audience.friends, column: "b.visibility"))))
                     \(type) \(before)
                 ORDER BY b.occurred_at DESC, b.id DESC LIMIT \(unsafeRaw: String(limit))
             )

@@ -106,20 +106,19 @@ extension Transaction {
     /// The user's friends by name, each with their workouts since `recentSince` (the ledger's, not deleted)
     /// of the visibilities the access policy lets a friend see.
     public func friends(of user: User.ID, recentSince: Date, visible: Set<ActivityVisibility>) async throws -> [FriendRow] {
-        let shown: SQLQueryString =
-            visible.isEmpty ? "1 = 0" : "a.visibility IN (\(SQLList(visible.sorted { $0.rawValue < $1.rawValue }.map { SQLBind($0.rawValue) })))"
+        let shown = Self.visibility(visible, column: "a.visibility")
         return try await self.sql.raw(
             """
             SELECT u.id, u.display_name, u.photo_key, f.since, COALESCE(w.n, 0) AS workouts, COALESCE(w.distance, 0.0) AS distance,
                 COALESCE(w.duration, 0.0) AS duration,
                 (SELECT MAX(a.occurred_at) FROM activity_events a WHERE a.user_id = u.id AND a.kind = 'workout'
-                    AND a.deleted_at IS NULL AND \(shown)) AS last_workout
+                    AND a.deleted_at IS NULL \(shown)) AS last_workout
             FROM friendships f JOIN users u ON u.id = f.friend_id
             LEFT JOIN (
                 SELECT a.user_id, COUNT(*) AS n, SUM(a.distance_meters) AS distance, SUM(a.duration_seconds) AS duration
                 FROM friendships g JOIN activity_events a ON a.user_id = g.friend_id
                 WHERE g.user_id = \(bind: user.rawValue) AND a.kind = 'workout' AND a.occurred_at >= \(bind: recentSince)
-                    AND a.deleted_at IS NULL AND \(shown)
+                    AND a.deleted_at IS NULL \(shown)
                 GROUP BY a.user_id
             ) w ON w.user_id = u.id
             WHERE f.user_id = \(bind: user.rawValue)

@@ -1,0 +1,64 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+
+/// Someone else's profile as the viewer may see it (spec 004, R5.5–R5.6, R6.8).
+extension Profiles {
+    public struct PersonView: Equatable, Sendable {
+        public var userID: User.ID
+        public var displayName: String
+        public var showsPhoto: Bool
+        /// The fields their audiences let the viewer see; nil otherwise.
+        public var age: Int?
+        public var weightKg: Double?
+        public var heightCm: Double?
+        public var edge: FriendEdge
+        public var isSelf: Bool
+        /// Their statistics over the workouts the viewer may see; nil when the viewer may see none (not a
+        /// friend), rather than zeros that would say they never moved.
+        public var statistics: Statistics?
+    }
+
+    public struct Statistics: Equatable, Sendable {
+        public var workouts: Int
+        public var distanceMeters: Double
+        public var durationSeconds: Double
+        public var records: [PersonalRecords]
+        /// Their latest workouts, newest first.
+        public var recentWorkouts: [ActivityEvent]
+    }
+
+    /// How many recent workouts a profile shows.
+    static let recentWorkoutsShown = 5
+
+    /// The person as `viewer` sees them; 404 for an unknown id and for someone who blocked the viewer. The
+    /// statistics count what their friends see (private workouts left out, for the person themself too: this
+    /// is their profile as others see it; `GET /api/user/stats` has everything).
+    public func person(_ id: User.ID, seenBy viewer: User.ID) async throws -> PersonView {
+        try await self.store.read { tx in
+            guard let person = try await tx.user(id), person.disabledAt == nil else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
+            let isSelf = id == viewer
+            let edge = isSelf ? FriendEdge.strangers : try await tx.friendEdge(from: viewer, to: id)
+            try FriendAccess.decide(.find, isSelf: isSelf, edge).require("user", id.rawValue)
+            let relationship = ProfileAccess.Relationship(
+                isSelf: isSelf, isFriend: edge.areFriends, sharesCircle: isSelf ? false : try await tx.sharesCircle(id, viewer))
+            let visible = ActivityAccess.visibleInFeed(isSelf: isSelf, isFriend: edge.areFriends)
+            let profile = person.profile
+            var statistics: Statistics?
+            if !visible.isEmpty {
+                let totals = try await tx.workoutTotals(of: id, visible: visible)
+                statistics = Statistics(
+                    workouts: totals.workouts, distanceMeters: totals.distanceMeters, durationSeconds: totals.durationSeconds,
+                    records: try await tx.personalRecords(of: id, visible: visible),
+                    recentWorkouts: try await tx.recentWorkouts(of: id, visible: visible, limit: Self.recentWorkoutsShown))
+            }
+            return PersonView(
+                userID: id, displayName: profile.displayName,
+                showsPhoto: profile.photoKey != nil && ProfileAccess.mayView(.photo, relationship),
+                age: ProfileAccess.mayView(profile.visibility.age, relationship) ? profile.age : nil,
+                weightKg: ProfileAccess.mayView(profile.visibility.weight, relationship) ? profile.weightKg : nil,
+                heightCm: ProfileAccess.mayView(profile.visibility.height, relationship) ? profile.heightCm : nil,
+                edge: edge, isSelf: isSelf, statistics: statistics)
+        }
+    }
+}

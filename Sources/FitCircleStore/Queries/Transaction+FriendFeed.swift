@@ -35,6 +35,20 @@ extension Transaction {
     ) async throws -> [FeedActivity] {
         let type = workoutType.map { SQLQueryString("AND b.workout_type = \(bind: $0.rawValue)") } ?? ""
         let before = cursor.map { SQLQueryString("AND (b.occurred_at < \(bind: $0.0) OR (b.occurred_at = \(bind: $0.0) AND b.id < \(bind: $0.1.rawValue)))") } ?? ""
+        let visible: SQLQueryString = """
+            AND ((t.is_self = 1 \(Self.visibility(audience.own, column: "b.visibility")))
+                OR (t.is_self = 0 \(Self.visibility(audience.friends, column: "b.visibility"))))
+            """
+        let postgres = self.dialect == .postgres
+        let newest: SQLQueryString = """
+            SELECT \(unsafeRaw: postgres ? "b.*" : "b.id") FROM activity_events b
+            WHERE b.user_id = t.author_id AND b.kind = 'workout' AND b.deleted_at IS NULL \(visible) \(type) \(before)
+            ORDER BY b.occurred_at DESC, b.id DESC LIMIT \(unsafeRaw: String(limit))
+            """
+        // Each author's newest page: a LATERAL join on PostgreSQL (which would otherwise test every row of
+        // the table against each author's subquery: 1.8 s a page at 500 friends), a correlated IN on SQLite,
+        // which has no LATERAL and walks the subquery per author by itself.
+        let perAuthor: SQLQueryString = postgres ? "CROSS JOIN LATERAL (\(newest)) a" : "JOIN activity_events a ON a.id IN (\(newest))"
         let me = viewer.rawValue
         let rows = try await self.sql.raw(
             """
@@ -44,14 +58,7 @@ extension Transaction {
             )
             SELECT a.*, u.display_name AS author_name, u.photo_key AS author_photo_key
             FROM authors t JOIN users u ON u.id = t.author_id
-            JOIN activity_events a ON a.id IN (
-                SELECT b.id FROM activity_events b
-                WHERE b.user_id = t.author_id AND b.kind = 'workout' AND b.deleted_at IS NULL
-                    AND ((t.is_self = 1 \(Self.visibility(audience.own, column: "b.visibility")))
-                        OR (t.is_self = 0 \(Self.visibility(audience.friends, column: "b.visibility"))))
-                    \(type) \(before)
-                ORDER BY b.occurred_at DESC, b.id DESC LIMIT \(unsafeRaw: String(limit))
-            )
+            \(perAuthor)
             ORDER BY a.occurred_at DESC, a.id DESC LIMIT \(unsafeRaw: String(limit))
             """
         ).all()

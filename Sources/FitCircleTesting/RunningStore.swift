@@ -3,9 +3,9 @@ import Foundation
 import Synchronization
 
 /// Runs `body` while `store` runs (PostgreSQL's pool lives in `Store.run()`), then stops the store and waits
-/// for it at most 10 s. PostgresNIO 1.33's `PostgresClient.run()` does not always return once cancelled,
-/// and a test that waited for it without bound hung the whole run: a store that does not stop in time is
-/// reported on standard error and left behind.
+/// for it at most 10 s: nothing promises that PostgresNIO's `PostgresClient.run()` returns promptly once
+/// cancelled, and a test that waited for it without bound could hang the whole run. A store that does not
+/// stop in time is reported on standard error and left behind.
 public func withRunning<Result: Sendable>(_ store: Store, _ body: () async throws -> Result) async throws -> Result {
     let stopped = StopFlag()
     let running = Task {

@@ -9,8 +9,10 @@ extension Store {
     ///
     /// The request for a connection runs in a task of its own that nobody waits for. A caller whose deadline
     /// passes (or who is cancelled) is answered at once; the request is cancelled and left to end by itself,
-    /// and a connection lent to it later goes straight back. Awaiting the request, as a task group does, hung
-    /// whole test runs: PostgresNIO 1.33 does not always answer a request cancelled while the pool is busy.
+    /// and a connection lent to it later goes straight back. Awaiting the request, as a task group does, would
+    /// make the caller's deadline depend on PostgresNIO answering a cancelled request promptly, which nothing
+    /// promises while its pool is busy (suspected, never shown, while a suite's hangs were hunted: their
+    /// cause was a test node on a taken port).
     func lease<Result: Sendable>(
         from client: PostgresClient,
         _ body: @Sendable (PostgresConnection) async throws -> Result

@@ -38,10 +38,8 @@ extension Profiles {
         try await self.store.read { tx in
             guard let person = try await tx.user(id), person.disabledAt == nil else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
             let isSelf = id == viewer
-            let edge = isSelf ? FriendEdge.strangers : try await tx.friendEdge(from: viewer, to: id)
+            let (edge, relationship) = try await Self.standing(of: viewer, to: id, in: tx)
             try FriendAccess.decide(.find, isSelf: isSelf, edge).require("user", id.rawValue)
-            let relationship = ProfileAccess.Relationship(
-                isSelf: isSelf, isFriend: edge.areFriends, sharesCircle: isSelf ? false : try await tx.sharesCircle(id, viewer))
             let visible = ActivityAccess.visibleInFeed(isSelf: isSelf, isFriend: edge.areFriends)
             let profile = person.profile
             var statistics: Statistics?

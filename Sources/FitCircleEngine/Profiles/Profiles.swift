@@ -94,19 +94,17 @@ public struct Profiles: Sendable {
     /// Someone's photo as `viewer` may see it (`ProfileAccess`: themselves, their friends and people in a
     /// circle with them); anyone else is told there is none.
     public func photo(of person: User.ID, seenBy viewer: User.ID) async throws -> Blob? {
-        let relationship = try await self.relationship(of: viewer, to: person)
+        let relationship = try await self.store.read { tx in try await Self.standing(of: viewer, to: person, in: tx).relationship }
         guard ProfileAccess.mayView(.photo, relationship) else { return nil }
         return try await self.photo(of: person)
     }
 
-    /// How `viewer` stands to `person`, as `ProfileAccess` asks.
-    func relationship(of viewer: User.ID, to person: User.ID) async throws -> ProfileAccess.Relationship {
-        guard person != viewer else { return ProfileAccess.Relationship(isSelf: true) }
-        return try await self.store.read { tx in
-            let edge = try await tx.friendEdge(from: viewer, to: person)
-            // Someone who blocked the viewer is a stranger to them, whatever else they share.
-            guard FriendAccess.decide(.find, isSelf: false, edge) == .allowed else { return ProfileAccess.Relationship(isSelf: false) }
-            return ProfileAccess.Relationship(isSelf: false, isFriend: edge.areFriends, sharesCircle: try await tx.sharesCircle(person, viewer))
-        }
+    /// How `viewer` stands to `person`: the friend edge, and the relationship `ProfileAccess` asks about.
+    /// Someone who blocked the viewer is a stranger to them, whatever else they share.
+    static func standing(of viewer: User.ID, to person: User.ID, in tx: Transaction) async throws -> (edge: FriendEdge, relationship: ProfileAccess.Relationship) {
+        guard person != viewer else { return (.strangers, ProfileAccess.Relationship(isSelf: true)) }
+        let edge = try await tx.friendEdge(from: viewer, to: person)
+        guard FriendAccess.decide(.find, isSelf: false, edge) == .allowed else { return (edge, ProfileAccess.Relationship(isSelf: false)) }
+        return (edge, ProfileAccess.Relationship(isSelf: false, isFriend: edge.areFriends, sharesCircle: try await tx.sharesCircle(person, viewer)))
     }
 }

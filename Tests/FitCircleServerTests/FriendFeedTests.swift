@@ -78,6 +78,46 @@ struct FriendFeedTests {
         }
     }
 
+    /// The feed finds a page from each author's newest workout (`friendFeed`): paged in small steps over
+    /// friends of very different habits, with ties, private workouts and a type filter, it gives every
+    /// visible workout once, newest first, and nothing else.
+    @Test(arguments: Backend.available)
+    func r7_1_pagesOverManyFriendsGiveEveryVisibleWorkoutOnceNewestFirst(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await FriendsTests.person(app, "Ana")
+            var people = [ana]
+            for name in ["Bo", "Cy", "Di", "Ed", "Flo"] {
+                let friend = try await FriendsTests.person(app, name)
+                try await Self.befriend(app, ana, friend)
+                people.append(friend)
+            }
+            var random = SeededRandom(seed: 22)
+            var visible: [(id: String, minutesAgo: Int, type: String)] = []
+            for index in 0..<36 {
+                // Bo works out far more than the others; a few workouts share their minute.
+                let author = index % 3 == 0 ? people[1] : people[Int.random(in: 0..<people.count, using: &random)]
+                let minutesAgo = Int.random(in: 1...40, using: &random)
+                let type = Bool.random(using: &random) ? "running" : "walking"
+                let hidden = author.id != ana.id && Int.random(in: 0..<6, using: &random) == 0
+                let id = try await Self.workout(app, by: author, "w\(index)", type: type, minutesAgo: Double(minutesAgo), visibility: hidden ? "private" : nil)
+                if !hidden { visible.append((id, minutesAgo, type)) }
+            }
+            for (query, expected) in [("", visible), ("&type=walking", visible.filter { $0.type == "walking" })] {
+                var seen: [String] = []
+                var cursor: String?
+                repeat {
+                    let after = cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" } ?? ""
+                    let page = try await Self.feed(app, of: ana, query: "?limit=4\(query)\(after)")
+                    seen += Self.ids(page)
+                    cursor = page["nextCursor"] as? String
+                } while cursor != nil && seen.count <= expected.count
+                let minutes = Dictionary(uniqueKeysWithValues: expected.map { ($0.id, $0.minutesAgo) })
+                #expect(seen.count == expected.count && Set(seen) == Set(expected.map(\.id)), "\(query)")
+                #expect(seen.compactMap { minutes[$0] } == seen.compactMap { minutes[$0] }.sorted(), "\(query): newest first")
+            }
+        }
+    }
+
     @Test(arguments: Backend.available)
     func r11_3_4_aPrivateWorkoutIsInNoFeedButCountsForItsOwner(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in

@@ -28,8 +28,13 @@ public struct FeedAudience: Equatable, Sendable {
 /// The friends' feed (spec 004, R7) and reactions to activities.
 extension Transaction {
     /// Workouts of `viewer` and their friends that `audience` allows, newest first, before `cursor` (the last
-    /// row's instant and id). Each author gives at most `limit` rows before the merge, so a page reads a
-    /// few rows per friend from the feed index, not every friend's history.
+    /// row's instant and id).
+    ///
+    /// A page is found in two steps, so that it reads a few rows per friend, not every friend's history.
+    /// First each author's newest row (one probe of the feed index per author); the `limit`-th newest of
+    /// those is a floor that at least `limit` rows reach, so the page lies at or above it. Then only the
+    /// authors whose newest row reaches the floor give their rows above it. 500 friends: ~500 index probes
+    /// and a few dozen rows, where reading each author's newest page would read 10,000.
     public func friendFeed(
         of viewer: User.ID, audience: FeedAudience, workoutType: WorkoutType?, before cursor: (Date, ActivityEvent.ID)?, limit: Int
     ) async throws -> [FeedActivity] {
@@ -39,26 +44,45 @@ extension Transaction {
             AND ((t.is_self = 1 \(Self.visibility(audience.own, column: "b.visibility")))
                 OR (t.is_self = 0 \(Self.visibility(audience.friends, column: "b.visibility"))))
             """
-        let postgres = self.dialect == .postgres
-        let newest: SQLQueryString = """
-            SELECT \(unsafeRaw: postgres ? "b.*" : "b.id") FROM activity_events b
-            WHERE b.user_id = t.author_id AND b.kind = 'workout' AND b.deleted_at IS NULL \(visible) \(type) \(before)
-            ORDER BY b.occurred_at DESC, b.id DESC LIMIT \(unsafeRaw: String(limit))
-            """
-        // Each author's newest page: a LATERAL join on PostgreSQL (which would otherwise test every row of
-        // the table against each author's subquery: 1.8 s a page at 500 friends), a correlated IN on SQLite,
-        // which has no LATERAL and walks the subquery per author by itself.
-        let perAuthor: SQLQueryString = postgres ? "CROSS JOIN LATERAL (\(newest)) a" : "JOIN activity_events a ON a.id IN (\(newest))"
         let me = viewer.rawValue
-        let rows = try await self.sql.raw(
-            """
+        let authors: SQLQueryString = """
             WITH authors (author_id, is_self) AS (
                 SELECT CAST(\(bind: me) AS TEXT), 1
                 UNION ALL SELECT friend_id, 0 FROM friendships WHERE user_id = \(bind: me)
             )
+            """
+        func newest(_ columns: String, from floor: Date?, count: Int) -> SQLQueryString {
+            let above = floor.map { SQLQueryString("AND b.occurred_at >= \(bind: $0)") } ?? ""
+            return """
+                SELECT \(unsafeRaw: columns) FROM activity_events b
+                WHERE b.user_id = t.author_id AND b.kind = 'workout' AND b.deleted_at IS NULL \(visible) \(type) \(before) \(above)
+                ORDER BY b.occurred_at DESC, b.id DESC LIMIT \(unsafeRaw: String(count))
+                """
+        }
+        var heads: [(author: String, at: Date)] = []
+        for row in try await self.sql.raw(
+            "\(authors) SELECT t.author_id, (\(newest("b.occurred_at", from: nil, count: 1))) AS head FROM authors t"
+        ).all() {
+            if let head = try row.decode(column: "head", as: Date?.self) { heads.append((try row.decode(column: "author_id", as: String.self), head)) }
+        }
+        guard !heads.isEmpty, limit > 0 else { return [] }
+        heads.sort { $0.at > $1.at }
+        // A millisecond below, so that an instant's trip through the driver cannot lose the floor's own row.
+        let floor = heads.count >= limit ? heads[limit - 1].at.addingTimeInterval(-0.001) : nil
+        let reaching = heads.filter { floor == nil || $0.at >= floor! }.map { SQLBind($0.author) }
+        let postgres = self.dialect == .postgres
+        // Each author's rows: a LATERAL join on PostgreSQL (which would otherwise test every row of the table
+        // against each author's subquery), a correlated IN on SQLite, which has no LATERAL and walks the
+        // subquery per author by itself.
+        let perAuthor: SQLQueryString =
+            postgres ? "CROSS JOIN LATERAL (\(newest("b.*", from: floor, count: limit))) a" : "JOIN activity_events a ON a.id IN (\(newest("b.id", from: floor, count: limit)))"
+        let rows = try await self.sql.raw(
+            """
+            \(authors)
             SELECT a.*, u.display_name AS author_name, u.photo_key AS author_photo_key
             FROM authors t JOIN users u ON u.id = t.author_id
             \(perAuthor)
+            WHERE t.author_id IN (\(SQLList(reaching)))
             ORDER BY a.occurred_at DESC, a.id DESC LIMIT \(unsafeRaw: String(limit))
             """
         ).all()

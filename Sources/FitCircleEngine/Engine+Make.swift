@@ -82,7 +82,8 @@ extension Engine {
             idempotency: idempotency,
             replay: Replay(store: store, profile: profile, clock: clock),
             rateLimits: rateLimits,
-            housekeeping: Housekeeping(idempotency: idempotency, rateLimits: rateLimits)
+            housekeeping: Housekeeping(idempotency: idempotency, rateLimits: rateLimits),
+            accountLife: AccountLife(store: store, blobs: blobs, circles: circles, catalog: profile.notifications, clock: clock)
         )
     }
 }

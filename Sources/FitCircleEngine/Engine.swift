@@ -23,6 +23,7 @@ public struct Engine: Sendable {
     public var replay: Replay
     public var rateLimits: SharedRateLimits
     public var housekeeping: Housekeeping
+    public var accountLife: AccountLife
 
     public init(
         profile: RuleProfile,
@@ -44,7 +45,8 @@ public struct Engine: Sendable {
         idempotency: Idempotency,
         replay: Replay,
         rateLimits: SharedRateLimits,
-        housekeeping: Housekeeping
+        housekeeping: Housekeeping,
+        accountLife: AccountLife
     ) {
         self.profile = profile
         self.accounts = accounts
@@ -66,6 +68,7 @@ public struct Engine: Sendable {
         self.replay = replay
         self.rateLimits = rateLimits
         self.housekeeping = housekeeping
+        self.accountLife = accountLife
     }
 }
 

@@ -105,6 +105,7 @@ struct AuthorizationMatrixTests {
         "emailLinkClicked": Row(rule: .open),
         // The caller's own account.
         "signOut": Row(rule: .signedIn, destructive: true),
+        "deleteAccount": Row(rule: .signedIn, destructive: true),
         "getConfig": Row(rule: .signedIn),
         "getProfile": Row(rule: .signedIn),
         "updateProfile": Row(rule: .signedIn, body: { _, _ in TestApp.validProfile() }),

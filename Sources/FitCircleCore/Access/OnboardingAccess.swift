@@ -2,10 +2,11 @@
 /// needs; everything else answers 403 `onboarding-required` (`DomainError.onboardingRequired`).
 public enum OnboardingAccess {
     /// The operations (the API's operation ids) onboarding needs: the profile and its photo, the app's
-    /// configuration, the training assessment (one of the onboarding screens) and signing out.
+    /// configuration, the training assessment (one of the onboarding screens), signing out, and taking
+    /// one's data or leaving for good.
     public static let allowedBefore: Set<String> = [
         "signOut", "getConfig", "getProfile", "updateProfile", "uploadProfilePhoto", "getProfilePhoto",
-        "assessTraining", "confirmTraining",
+        "assessTraining", "confirmTraining", "deleteAccount", "exportAccount",
     ]
 
     public static func mayCall(_ operation: String, isOnboarded: Bool, onboardingRequired: Bool) -> Bool {

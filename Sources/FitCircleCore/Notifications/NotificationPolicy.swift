@@ -9,11 +9,14 @@ public struct NotificationCandidate: Equatable, Sendable, Codable {
     /// The trigger knows the day's goal (or check-in) is already done.
     public var goalMet: Bool
 
-    public init(type: String, dedupeKey: String, data: [String: String] = [:], goalMet: Bool = false) {
+    /// `actor`: the person the copy names (who reacted, invited, overtook), kept in `data` under
+    /// `NotificationNaming.actorKey` so the name can be read again when shown, and erased with them.
+    public init(type: String, dedupeKey: String, data: [String: String] = [:], actor: User.ID? = nil, goalMet: Bool = false) {
         self.type = type
         self.dedupeKey = dedupeKey
         self.data = data
         self.goalMet = goalMet
+        if let actor { self.data[NotificationNaming.actorKey] = actor.rawValue }
     }
 }
 

@@ -111,7 +111,8 @@ extension Circles {
         for (offset, passed) in weekly.passed.enumerated() {
             candidates.append((passed, NotificationCandidate(
                 type: "leaderboard_passed", dedupeKey: "leaderboard_passed:\(stamp)",
-                data: ["name": mover.profile.displayName, "circle": circle.name, "circleId": circle.id.rawValue, "rank": "\(after + offset + 1)"])))
+                data: ["name": mover.profile.displayName, "circle": circle.name, "circleId": circle.id.rawValue, "rank": "\(after + offset + 1)"],
+                actor: mover.id)))
         }
         if let before = weekly.before, before - after >= 3 {
             candidates.append((mover.id, NotificationCandidate(

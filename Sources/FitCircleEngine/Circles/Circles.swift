@@ -158,7 +158,7 @@ public struct Circles: Sendable {
             if let account, let inviter = try await tx.user(user) {
                 let candidate = NotificationCandidate(
                     type: "circle_invitation", dedupeKey: "circle_invitation:\(invitation.id)",
-                    data: ["inviter": inviter.profile.displayName, "circle": circle.name, "invitationId": invitation.id.rawValue])
+                    data: ["inviter": inviter.profile.displayName, "circle": circle.name, "invitationId": invitation.id.rawValue], actor: inviter.id)
                 if let job = try Notifications.raising(candidate, for: account.id, catalog: self.profile.notifications, ids: self.ids, at: now) {
                     try await tx.enqueue([job], at: now)
                 }
@@ -220,18 +220,23 @@ public struct Circles: Sendable {
         let now = self.clock.now()
         try await self.store.transaction { tx in
             let found = try await self.allowed(.participate, id, by: user, in: tx, locked: true)
-            var circle = found.circle
             guard let membership = found.membership else { return }
-            try await tx.endMembership(of: user, in: id, at: now)
-            guard membership.role == .owner else { return }
-            if let heir = CircleMembership.heir(among: try await tx.members(of: id).map(\.membership)) {
-                try await tx.setRole(.owner, of: heir.userID, in: id)
-                circle.ownerID = heir.userID
-            } else {
-                circle.archivedAt = now
-            }
-            try await tx.update(circle, at: now)
+            try await self.depart(user, as: membership.role, from: found.circle, in: tx, at: now)
         }
+    }
+
+    /// Ends the member's stint in the locked circle; an owner's departure hands it over or archives it.
+    func depart(_ user: User.ID, as role: CircleRole, from circle: FitCircle, in tx: Transaction, at now: Date) async throws {
+        var circle = circle
+        try await tx.endMembership(of: user, in: circle.id, at: now)
+        guard role == .owner else { return }
+        if let heir = CircleMembership.heir(among: try await tx.members(of: circle.id).map(\.membership)) {
+            try await tx.setRole(.owner, of: heir.userID, in: circle.id)
+            circle.ownerID = heir.userID
+        } else {
+            circle.archivedAt = now
+        }
+        try await tx.update(circle, at: now)
     }
 
     /// Removes a member: the owner removes anyone else, an admin removes members. The removal sticks: the

@@ -56,7 +56,8 @@ extension Friends {
                     let minute = Int(now.timeIntervalSince1970 / 60)
                     let candidate = NotificationCandidate(
                         type: "reaction_received", dedupeKey: "reaction_received:\(id):\(minute)",
-                        data: ["name": me.profile.displayName, "reaction": reaction, "activity": event.workoutName, "activityId": id.rawValue])
+                        data: ["name": me.profile.displayName, "reaction": reaction, "activity": event.workoutName, "activityId": id.rawValue],
+                        actor: user)
                     if let job = try Notifications.raising(candidate, for: event.userID, catalog: self.profile.notifications, ids: self.ids, at: now) {
                         try await tx.enqueue([job], at: now)
                     }

@@ -182,7 +182,7 @@ public struct Friends: Sendable {
         _ recipient: User.ID, type: String, key: String, about me: User, edge: FriendEdge, in tx: Transaction, at now: Date
     ) async throws {
         guard FriendAccess.decide(.notify, isSelf: false, edge) == .allowed else { return }
-        let candidate = NotificationCandidate(type: type, dedupeKey: key, data: ["name": me.profile.displayName, "userId": me.id.rawValue])
+        let candidate = NotificationCandidate(type: type, dedupeKey: key, data: ["name": me.profile.displayName], actor: me.id)
         if let job = try Notifications.raising(candidate, for: recipient, catalog: self.profile.notifications, ids: self.ids, at: now) {
             try await tx.enqueue([job], at: now)
         }

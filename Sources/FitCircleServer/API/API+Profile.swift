@@ -13,6 +13,11 @@ extension API {
         return .ok(.init(body: .json(.init(user, profile: self.engine.profile))))
     }
 
+    func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
+        try await self.engine.accountLife.delete(try RequestCaller.required())
+        return .noContent(.init())
+    }
+
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let user = try await self.engine.profiles.update(try RequestCaller.required().userID, with: try ProfileInput(body))

@@ -737,6 +737,16 @@ enum Migrations {
                 .init("CREATE INDEX activity_reactions_user ON activity_reactions (user_id)"),
             ]
         ),
+        Migration(
+            version: 20,
+            name: "the person a notification names",
+            statements: [
+                // Copied from `data` (`NotificationNaming.actorKey`): a deleted account's mentions are found by
+                // index, not by reading every notification.
+                .init("ALTER TABLE notifications ADD COLUMN actor_id TEXT"),
+                .init("CREATE INDEX notifications_actor ON notifications (actor_id) WHERE actor_id IS NOT NULL"),
+            ]
+        ),
     ]
 
     private static let pointsLedgerColumns = """

@@ -68,11 +68,12 @@ extension Transaction {
         try await self.sql.raw(
             """
             INSERT INTO notifications (id, user_id, type, dedupe_key, critical, title, body, deep_link, data, status, reason, channels,
-                local_date, decided_at, deliver_at, trail)
+                local_date, decided_at, deliver_at, trail, actor_id)
             VALUES (\(bind: record.id.rawValue), \(bind: user.rawValue), \(bind: record.type), \(bind: record.dedupeKey), \(bind: record.critical),
                 \(bind: record.title), \(bind: record.body), \(bind: record.deepLink), \(bind: try Self.json(record.data)),
                 \(bind: record.status.rawValue), \(bind: record.reason), \(bind: try Self.json(record.channels)), \(bind: record.date.iso),
-                \(bind: record.decidedAt), \(bind: record.deliverAt), \(bind: try Self.json(record.trail)))
+                \(bind: record.decidedAt), \(bind: record.deliverAt), \(bind: try Self.json(record.trail)),
+                \(bind: NotificationNaming.actor(in: record.data)?.rawValue))
             ON CONFLICT (user_id, dedupe_key) DO NOTHING RETURNING id
             """
         ).all().count == 1
@@ -160,7 +161,7 @@ extension Transaction {
         )
     }
 
-    private static func notification(from row: any SQLRow) throws -> NotificationRecord {
+    static func notification(from row: any SQLRow) throws -> NotificationRecord {
         let decoder = JSONDecoder()
         return NotificationRecord(
             id: NotificationRecord.ID(try row.decode(column: "id", as: String.self)),

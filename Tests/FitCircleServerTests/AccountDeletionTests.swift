@@ -1,0 +1,132 @@
+import FitCircleCore
+import FitCircleStore
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+/// `DELETE /api/user` (spec 004, R11.7): a fresh sign-in, then nothing of the person left in any cell of
+/// any table, circles handed on, boards without them, others' notifications naming "Deleted user".
+struct AccountDeletionTests {
+    typealias Person = CirclesTests.Person
+
+    static func named(_ app: TestApp, _ name: String) async throws -> Person { try await LeaderboardTests.named(app, name) }
+
+    /// Ana, in every corner of the schema: friends, a request, a block, workouts and reactions both ways, a
+    /// circle she owns and one she is in with claims on both boards, encouragement, invitations to and
+    /// from her address, a device, a photo, a remembered response. Then she deletes her account.
+    @Test(arguments: Backend.available)
+    func r11_7_aDeletedAccountLeavesNothingInAnyColumnOfAnyTable(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let (ana, bo, cy, dee) = (try await Self.named(app, "Ana"), try await Self.named(app, "Bo"), try await Self.named(app, "Cy"), try await Self.named(app, "Dee"))
+            let friends = FriendsTests.Person(id: ana.id, email: ana.email)
+            let (boFriend, cyFriend, deeFriend) = (FriendsTests.Person(id: bo.id, email: bo.email), FriendsTests.Person(id: cy.id, email: cy.email), FriendsTests.Person(id: dee.id, email: dee.email))
+            try await FriendFeedTests.befriend(app, friends, boFriend)
+            _ = try await FriendsTests.post(app, "/api/friends/request", by: cyFriend, to: friends)
+            _ = try await FriendsTests.post(app, "/api/friends/block", by: friends, to: deeFriend)
+            let hers = try await FriendFeedTests.workout(app, by: friends, "hers", minutesAgo: 30, route: Polyline.encode([(48.85, 2.35), (48.86, 2.36)]))
+            let his = try await FriendFeedTests.workout(app, by: boFriend, "his", minutesAgo: 20)
+            for (person, activity) in [(bo, hers), (ana, his)] {
+                let reacted = try await app.request(.post, "/api/activities/\(activity)/reactions", token: try await person.token(app), json: ["reaction": "🔥"])
+                #expect(reacted.status == .ok || reacted.status == .created, "\(reacted.text)")
+            }
+            // Her circle, which Bo joins; Bo's, which she joins. Both claim on both.
+            let hersCircle = try #require(try await CirclesTests.create(app, by: ana, ["name": "Ana's", "metric": "steps"])["id"] as? String)
+            let hisCircle = try await CirclesTests.create(app, by: bo, ["name": "Bo's", "metric": "steps"])
+            let hisID = try #require(hisCircle["id"] as? String)
+            let herCode = try #require(try await app.request(.get, "/api/fitcircles/\(hersCircle)", token: try await ana.token(app)).jsonObject()["joinCode"] as? String)
+            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": herCode]).status == .ok)
+            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await ana.token(app), json: ["code": hisCircle["joinCode"]!]).status == .ok)
+            for (offset, circle) in [hersCircle, hisID].enumerated() {
+                _ = try await LeaderboardTests.claim(app, ana, 9_000 + offset, in: circle)
+                _ = try await LeaderboardTests.claim(app, bo, 7_000 + offset, in: circle)
+            }
+            let feed = try await app.request(.get, "/api/fitcircles/\(hisID)/feed", token: try await ana.token(app)).jsonObject()
+            let bosItem = try #require((feed["items"] as? [[String: Any]])?.first { $0["actorId"] as? String == bo.id }?["id"] as? String)
+            #expect(try await app.request(.post, "/api/fitcircles/\(hisID)/feed/\(bosItem)/encourage", token: try await ana.token(app), json: [:]).status.code < 300)
+            #expect(try await app.request(.post, "/api/fitcircles/\(hersCircle)/invite", token: try await ana.token(app), json: ["email": "someone@example.com"]).status == .created)
+            #expect(try await app.request(.post, "/api/fitcircles/\(hisID)/invite", token: try await bo.token(app), json: ["email": ana.email.uppercased()]).status == .created)
+            let token = try await ana.token(app)
+            #expect(try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "android", "token": "anas-phone"]).status == .created)
+            let photo = try await app.request(
+                .post, "/api/user/profile/photo", token: token, body: Data(TestImages.png(withText: nil)), headers: [.contentType: "application/octet-stream"])
+            #expect(photo.status == .ok)
+            let remembered = try await app.request(
+                .post, "/api/friends/request", token: try await bo.token(app), json: ["userId": cy.id], headers: [HTTPField.Name("Idempotency-Key")!: "bo-asks-cy"])
+            #expect(remembered.status == .created || remembered.status == .ok, "\(remembered.text)")
+            _ = try await LeaderboardTests.notifications(app, bo, "reaction_received")  // every raise decided
+            let before = try await app.store.read { tx in try await tx.cells(containing: ana.id) }
+            #expect(before.count > 20, "the world holds her: \(before)")
+
+            // A sign-in older than 10 minutes is not enough; nothing changes.
+            app.clock.advance(by: 11 * 60)
+            let stale = try await app.request(.delete, "/api/user", token: token)
+            #expect(stale.status == .forbidden && stale.text.contains("sign in again"), "\(stale.text)")
+            #expect(try await app.request(.get, "/api/user/profile", token: token).status == .ok)
+
+            let fresh = try await ana.token(app)
+            #expect(try await app.request(.delete, "/api/user", token: fresh).status == .noContent)
+            // Every token stops at once: the stale one, the fresh one.
+            for token in [token, fresh] { #expect(try await app.request(.get, "/api/user/profile", token: token).status == .unauthorized) }
+
+            for needle in [ana.id, ana.email] {
+                let left = try await app.store.read { tx in try await tx.cells(containing: needle) }
+                #expect(left.isEmpty, "\(needle) is still in \(left)")
+            }
+            // Her circle is Bo's now; neither board shows her; Bo's notifications name "Deleted user".
+            let handed = try await app.request(.get, "/api/fitcircles/\(hersCircle)", token: try await bo.token(app)).jsonObject()
+            #expect((handed["myRole"] ?? handed["role"]) as? String == "owner", "\(handed)")
+            for circle in [hersCircle, hisID] {
+                let rows = LeaderboardTests.rows(try await LeaderboardTests.board(app, circle, as: bo))
+                #expect(rows.map { $0["userId"] as? String } == [bo.id] && rows.first?["rank"] as? Int == 1, "\(rows)")
+            }
+            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app)).jsonObject()
+            let bodies = (inbox["items"] as? [[String: Any]] ?? []).compactMap { $0["body"] as? String }
+            #expect(bodies.contains { $0.hasPrefix("Deleted user reacted") } && !bodies.contains { $0.contains("Ana") }, "\(bodies)")
+            #expect(try await FriendsTests.friendIDs(app, of: boFriend).isEmpty)
+        }
+    }
+
+    /// What another node shows of a deleted person: its board drops her row as the deletion commits (the
+    /// board change every node applies to its index), and her token stops working there too.
+    @Test(arguments: Backend.available.filter { $0 == .postgres })
+    func r11_7_theOtherNodesBoardsForgetADeletedPerson(_ backend: Backend) async throws {
+        try await TwoNodeTests.withTwoNodes(backend) { nodeA, nodeB, _ in
+            let ana = try await TwoNodeTests.member("ana@example.com", on: nodeA)
+            let bo = try await TwoNodeTests.member("bo@example.com", on: nodeB)
+            let circle = TwoNodeTests.json(try await nodeB.post("/api/fitcircles", token: bo.token, json: ["name": "Two nodes", "metric": "steps"]).1)
+            let id = try #require(circle["id"] as? String)
+            #expect(try await nodeA.post("/api/fitcircles/join", token: ana.token, json: ["code": circle["joinCode"]!]).0 == 200)
+            for (person, steps) in [(ana, 9_000), (bo, 7_000)] {
+                let sync: [String: Any] = [
+                    "clientEventId": "sync-\(steps)", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": steps,
+                ]
+                #expect(try await nodeA.post("/api/activities", token: person.token, json: sync).0 == 201)
+                #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: person.token, json: [:]).0 == 201)
+            }
+            func boardOnB() async throws -> [String] {
+                let rows = TwoNodeTests.json(try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token).1)["rows"] as? [[String: Any]] ?? []
+                return rows.compactMap { $0["userId"] as? String }
+            }
+            // Node B serves the board from its index, with Ana on it.
+            var loaded = false
+            for _ in 0..<100 where !loaded {
+                loaded = try await nodeB.source(id, token: bo.token) == "index"
+                if !loaded { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(loaded)
+            #expect(try await boardOnB() == [ana.id, bo.id])
+
+            #expect(try await nodeA.post("/api/user", token: ana.token, json: [:], method: .DELETE).0 == 204)
+            let deleted = ContinuousClock.now
+            var board = try await boardOnB()
+            while board != [bo.id] && ContinuousClock.now - deleted < TwoNodeTests.notifyBound {
+                try await Task.sleep(for: .milliseconds(20))
+                board = try await boardOnB()
+            }
+            #expect(board == [bo.id], "node B's board after \(ContinuousClock.now - deleted)")
+            #expect(try await nodeB.source(id, token: bo.token) == "index")
+            #expect(try await nodeB.get("/api/user/profile", token: ana.token).0 == 401)
+        }
+    }
+}

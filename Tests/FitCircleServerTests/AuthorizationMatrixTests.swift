@@ -106,6 +106,7 @@ struct AuthorizationMatrixTests {
         // The caller's own account.
         "signOut": Row(rule: .signedIn, destructive: true),
         "deleteAccount": Row(rule: .signedIn, destructive: true),
+        "exportAccount": Row(rule: .signedIn),
         "getConfig": Row(rule: .signedIn),
         "getProfile": Row(rule: .signedIn),
         "updateProfile": Row(rule: .signedIn, body: { _, _ in TestApp.validProfile() }),

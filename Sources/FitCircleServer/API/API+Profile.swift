@@ -18,6 +18,11 @@ extension API {
         return .noContent(.init())
     }
 
+    func exportAccount(_ input: Operations.ExportAccount.Input) async throws -> Operations.ExportAccount.Output {
+        let export = self.engine.accountLife.export(of: try RequestCaller.required().userID)
+        return .ok(.init(body: .applicationXNdjson(HTTPBody(export, length: .unknown, iterationBehavior: .single))))
+    }
+
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let user = try await self.engine.profiles.update(try RequestCaller.required().userID, with: try ProfileInput(body))

@@ -69,23 +69,8 @@ extension Transaction {
     /// number of rows: every column of every table, read in full. For tests and operators proving that a
     /// deletion left nothing; never on a request's path.
     public func cells(containing needle: String) async throws -> [String: Int] {
-        var columns: [(table: String, column: String)] = []
-        if self.dialect == .postgres {
-            for row in try await self.sql.raw(
-                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
-            ).all() {
-                columns.append((try row.decode(column: "table_name", as: String.self), try row.decode(column: "column_name", as: String.self)))
-            }
-        } else {
-            for table in try await self.sql.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() {
-                let name = try table.decode(column: "name", as: String.self)
-                for column in try await self.sql.raw("SELECT name FROM pragma_table_info(\(bind: name))").all() {
-                    columns.append((name, try column.decode(column: "name", as: String.self)))
-                }
-            }
-        }
         var found: [String: Int] = [:]
-        for (table, column) in columns {
+        for (table, column, _) in try await self.schemaColumns() {
             let quoted = "\"\(table)\".\"\(column)\""
             let count = try await self.sql.raw(
                 "SELECT COUNT(*) AS n FROM \"\(unsafeRaw: table)\" WHERE \(self.contains("lower(CAST(\(quoted) AS TEXT))", needle.lowercased()))"
@@ -93,6 +78,34 @@ extension Transaction {
             if count > 0 { found["\(table).\(column)"] = count }
         }
         return found
+    }
+
+    /// The columns of every table of the schema (or of `table`) in order, with their declared types.
+    public func schemaColumns(of table: String? = nil) async throws -> [(table: String, column: String, type: String)] {
+        var columns: [(table: String, column: String, type: String)] = []
+        if self.dialect == .postgres {
+            let only: SQLQueryString = table.map { "AND table_name = \(bind: $0)" } ?? ""
+            for row in try await self.sql.raw(
+                """
+                SELECT table_name, column_name, data_type FROM information_schema.columns
+                WHERE table_schema = current_schema() \(only) ORDER BY table_name, ordinal_position
+                """
+            ).all() {
+                columns.append((
+                    try row.decode(column: "table_name", as: String.self), try row.decode(column: "column_name", as: String.self),
+                    try row.decode(column: "data_type", as: String.self)
+                ))
+            }
+        } else {
+            let only: SQLQueryString = table.map { "AND name = \(bind: $0)" } ?? ""
+            for row in try await self.sql.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \(only) ORDER BY name").all() {
+                let name = try row.decode(column: "name", as: String.self)
+                for column in try await self.sql.raw("SELECT name, type FROM pragma_table_info(\(bind: name))").all() {
+                    columns.append((name, try column.decode(column: "name", as: String.self), try column.decode(column: "type", as: String.self)))
+                }
+            }
+        }
+        return columns
     }
 
     /// `expression` holds `text` (no pattern characters: an address may hold `_` or `%`).

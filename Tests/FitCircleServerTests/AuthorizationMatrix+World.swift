@@ -56,6 +56,10 @@ struct World: Sendable {
         let operatorID = try #require(world.ids[.operator])
         try await app.store.transaction { tx in try await tx.setRole(.operator, of: User.ID(operatorID)) }
         let owner = try #require(world.tokens[.owner])
+        // The owner shows their photo to friends only (the member is one), so its row tells the audiences apart.
+        var profile = TestApp.validProfile()
+        profile["visibility"] = ["age": "friends", "weight": "only_me", "height": "friends", "photo": "friends"]
+        try #require(try await app.request(.put, "/api/user/profile", token: owner, json: profile).status == .ok)
 
         func create(_ privacy: String) async throws -> (String, String) {
             let created = try await app.request(

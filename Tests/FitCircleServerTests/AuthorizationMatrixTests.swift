@@ -153,12 +153,13 @@ struct AuthorizationMatrixTests {
         "registerDevice": Row(rule: .signedIn, body: { _, caller in ["platform": "android", "token": "device-\(caller)"] }),
         "getNotificationInbox": Row(rule: .signedIn),
         "streamNotificationInbox": Row(rule: .signedIn, query: "?seconds=1"),
+        "streamFriendFeed": Row(rule: .signedIn, query: "?seconds=1"),
         "getNotificationHistory": Row(rule: .signedIn),
         "listFitCircles": Row(rule: .signedIn),
         "createFitCircle": Row(rule: .signedIn, body: { _, _ in ["name": "Another", "metric": "steps"] }),
         "submitToAllFitCircles": Row(rule: .signedIn),
         "getPendingSubmissions": Row(rule: .signedIn),
-        // The owner's photo is for those in a circle with them; badges are public to anyone signed in.
+        // The owner's photo is for their friends (the member); badges are public to anyone signed in.
         "getUserPhoto": Row(rule: .per([
             .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden,
             .invitee: .hidden, .operator: .hidden,

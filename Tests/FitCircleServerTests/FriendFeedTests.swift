@@ -218,3 +218,38 @@ struct FriendFeedTests {
         }
     }
 }
+
+/// The feed's live stream against real server processes: on PostgreSQL the workout is recorded on one node
+/// and streamed by the other.
+struct FriendFeedStreamTests {
+    typealias Server = CrashDurabilityTests.Server
+
+    @Test(arguments: Backend.available)
+    func r7_2_aFriendsNewWorkoutReachesAnOpenFeedStreamWithin30Seconds(_ backend: Backend) async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        let location = try await backend.makeLocation()
+        defer { Task { await Backend.drop(location) } }
+        let writer = try await Server.start(database: CrashDurabilityTests.url(of: location))
+        defer { writer.kill() }
+        // One process on SQLite; on PostgreSQL a second node streams what the first recorded.
+        let reader = backend == .postgres ? try await Server.start(database: CrashDurabilityTests.url(of: location)) : writer
+        defer { if backend == .postgres { reader.kill() } }
+        let ana = try await TwoNodeTests.member("ana@example.com", on: writer)
+        let bo = try await TwoNodeTests.member("bo@example.com", on: reader)
+        #expect(try await writer.post("/api/friends/request", token: ana.token, json: ["userId": bo.id]).0 < 300)
+        #expect(try await reader.post("/api/friends/accept", token: bo.token, json: ["userId": ana.id]).0 == 204)
+
+        let (listening, ready) = AsyncStream.makeStream(of: Void.self)
+        async let arrivals = reader.arrivals(of: "activity", at: "/api/feed/stream?seconds=12", token: bo.token, ready: ready)
+        for await _ in listening { break }
+        let workout: [String: Any] = [
+            "clientEventId": "run-1", "type": "workout", "source": "app", "occurredAt": ISO8601DateFormatter().string(from: Date()),
+            "workout": ["type": "running", "durationSeconds": 1_800, "distanceMeters": 5_000],
+        ]
+        #expect(try await writer.post("/api/activities", token: ana.token, json: workout).0 == 201)
+        let recorded = ContinuousClock.now
+        let first = try #require(try await arrivals.first, "the stream heard nothing")
+        #expect(first - recorded < .seconds(30), "arrived after \(first - recorded)")
+        #expect(first - recorded < .seconds(7), "within one look of the stream (5 s): \(first - recorded)")
+    }
+}

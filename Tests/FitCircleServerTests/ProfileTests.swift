@@ -24,7 +24,7 @@ struct ProfileTests {
             #expect(profile["height"] as? NSDictionary == ["unit": "ft_in", "feet": 5, "inches": 7, "centimeters": 170.2] as NSDictionary)
             #expect(profile["gender"] as? String == "female")
             #expect(profile["timeZone"] as? String == "America/New_York")
-            #expect(profile["visibility"] as? [String: String] == ["age": "only_me", "weight": "friends", "height": "friends"])
+            #expect(profile["visibility"] as? [String: String] == ["age": "only_me", "weight": "friends", "height": "friends", "photo": "everyone", "boardName": "everyone"])
             #expect(profile["onboardingCompleted"] as? Bool == true)
             #expect(profile["onboardingRequired"] as? Bool == false)
         }

@@ -1,5 +1,5 @@
-/// Which of a person's sensitive fields (age, weight, height) someone else may see: the access policy's rule
-/// for people. The owner always sees their own; others as the field's audience says. Wherever a person
+/// Which of a person's fields (age, weight, height, photo, name on boards) someone else may see: the access
+/// policy's rule for people. The owner always sees their own; others as the field's audience says. Wherever a person
 /// appears (member lists, boards, feeds, notification text) their fields pass through this rule.
 public enum ProfileAccess {
     /// How the viewer stands to the person.
@@ -8,32 +8,48 @@ public enum ProfileAccess {
         public var isFriend: Bool
         /// The two are members of one circle now.
         public var sharesCircle: Bool
+        /// The person blocked the viewer (`FriendAccess`): nothing of them is shown, whatever its audience.
+        public var blocked: Bool
 
-        public init(isSelf: Bool, isFriend: Bool = false, sharesCircle: Bool = false) {
+        public init(isSelf: Bool, isFriend: Bool = false, sharesCircle: Bool = false, blocked: Bool = false) {
             self.isSelf = isSelf
             self.isFriend = isFriend
             self.sharesCircle = sharesCircle
+            self.blocked = blocked
         }
     }
 
-    /// What of a person is shown beyond the fields an audience governs.
+    /// What of a person is shown beyond what their audiences govern.
     public enum Facet: Sendable {
-        /// The profile photo: to the person and to those who see them in a circle (members, boards, feeds).
-        case photo
         /// Unlocked badges and the showcase: public to every signed-in user, like a game profile's trophies.
         case badges
     }
 
-    /// Whether the viewer may see `facet` of the person; refused, the person is answered as having none (404).
     public static func mayView(_ facet: Facet, _ relationship: Relationship) -> Bool {
         switch facet {
-        case .photo: relationship.isSelf || relationship.sharesCircle || relationship.isFriend
         case .badges: true
         }
     }
 
+    /// Whether the viewer sees the person's photo (its audience; `everyone` by default, as a photo is how
+    /// people recognise each other in search, boards and feeds). Refused, the person has none (404).
+    public static func mayView(photo: PersonPhoto?, _ relationship: Relationship) -> Bool {
+        guard let photo else { return false }
+        return Self.mayView(photo.audience, relationship)
+    }
+
+    /// How a person is named on a circle's boards and feed and in what they raise there: to those their
+    /// `boardName` audience allows, by name; to the others as "A member", without a photo (which would
+    /// name them as well).
+    public static func boardName(_ name: String, audience: Audience, _ relationship: Relationship) -> String? {
+        Self.mayView(audience, relationship) ? name : nil
+    }
+
+    public static let anonymousMember = "A member"
+
     public static func mayView(_ audience: Audience, _ relationship: Relationship) -> Bool {
-        switch audience {
+        if relationship.blocked && !relationship.isSelf { return false }
+        return switch audience {
         case .everyone: true
         case .friends: relationship.isSelf || relationship.isFriend
         case .onlyMe: relationship.isSelf

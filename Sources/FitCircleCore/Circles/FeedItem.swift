@@ -33,6 +33,19 @@ public struct FeedItem: Equatable, Sendable, Codable {
     }
 }
 
+extension FeedItem {
+    /// The item as it reads with its member named `name` now (a rename, or "A member" for a reader their
+    /// board-name audience leaves out): every text starts with an emoji and the name it was written with,
+    /// `data["name"]`, so that first occurrence is the one replaced.
+    public func naming(_ name: String) -> FeedItem {
+        var item = self
+        guard let written = self.data["name"], written != name else { return item }
+        if let range = self.text.range(of: written) { item.text.replaceSubrange(range, with: name) }
+        item.data["name"] = name
+        return item
+    }
+}
+
 /// The words of feed items.
 public enum FeedText {
     /// "🏃 Ana submitted 10,234 steps—now #1!": the rank is told when the claim took the member to #1, or

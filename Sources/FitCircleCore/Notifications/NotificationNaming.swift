@@ -22,19 +22,41 @@ public enum NotificationNaming {
 
     /// `data` once the actor's account is deleted: named "Deleted user", and no longer pointing at them.
     public static func erasingActor(from data: [String: String]) -> [String: String] {
-        var data = Self.naming(data, as: Self.deletedName)
+        Self.unnaming(data, as: Self.deletedName)
+    }
+
+    /// `data` naming no one: `name` in the copy, and no id to look them up by.
+    static func unnaming(_ data: [String: String], as name: String) -> [String: String] {
+        var data = Self.naming(data, as: name)
         data[Self.actorKey] = nil
         return data
+    }
+
+    /// The types whose copy names someone as a circle's board does (`ProfileAccess.boardName`): "A member"
+    /// to whom their board-name audience leaves out.
+    public static let boardTypes: Set<String> = ["leaderboard_passed"]
+
+    /// How the copy names its actor to its reader.
+    public enum Shown: Equatable, Sendable {
+        case named(String)
+        /// "A member", with no id.
+        case anonymous
+        case deleted
     }
 }
 
 extension NotificationRecord {
-    /// The record with its actor named `name`, or erased when their account is gone (`nil`), and its copy
-    /// rendered again from the catalog (unchanged when the catalog no longer has the type).
-    public func namingActor(_ name: String?, catalog: NotificationCatalog) -> NotificationRecord {
+    /// The record with its actor as `shown`, and its copy rendered again from the catalog (unchanged when
+    /// the catalog no longer has the type).
+    public func namingActor(_ shown: NotificationNaming.Shown, catalog: NotificationCatalog) -> NotificationRecord {
         guard let kind = catalog[self.type] else { return self }
         var record = self
-        record.data = name.map { NotificationNaming.naming(self.data, as: $0) } ?? NotificationNaming.erasingActor(from: self.data)
+        record.data =
+            switch shown {
+            case .named(let name): NotificationNaming.naming(self.data, as: name)
+            case .anonymous: NotificationNaming.unnaming(self.data, as: ProfileAccess.anonymousMember)
+            case .deleted: NotificationNaming.erasingActor(from: self.data)
+            }
         (record.title, record.body, record.deepLink) = kind.render(record.data)
         return record
     }

@@ -9,7 +9,30 @@ public struct ProfileInput: Equatable, Sendable {
     public var height: Height?
     public var gender: Gender?
     public var timeZone: String
-    public var visibility: FieldVisibility?
+    public var visibility: VisibilityInput?
+
+    /// The audiences as sent: the three sensitive fields always, the photo and the board name when the app
+    /// knows them (an app that does not keeps what was set).
+    public struct VisibilityInput: Equatable, Sendable {
+        public var age: Audience
+        public var weight: Audience
+        public var height: Audience
+        public var photo: Audience?
+        public var boardName: Audience?
+
+        public init(age: Audience, weight: Audience, height: Audience, photo: Audience? = nil, boardName: Audience? = nil) {
+            self.age = age
+            self.weight = weight
+            self.height = height
+            self.photo = photo
+            self.boardName = boardName
+        }
+
+        func applied(to visibility: FieldVisibility) -> FieldVisibility {
+            FieldVisibility(
+                age: self.age, weight: self.weight, height: self.height, photo: self.photo ?? visibility.photo, boardName: self.boardName ?? visibility.boardName)
+        }
+    }
 
     /// A height in the unit the user entered it.
     public enum Height: Equatable, Sendable {
@@ -25,7 +48,7 @@ public struct ProfileInput: Equatable, Sendable {
         height: Height? = nil,
         gender: Gender? = nil,
         timeZone: String,
-        visibility: FieldVisibility? = nil
+        visibility: VisibilityInput? = nil
     ) {
         self.displayName = displayName
         self.age = age
@@ -80,7 +103,7 @@ public struct ProfileInput: Equatable, Sendable {
         }
         updated.gender = self.gender
         updated.timeZone = zone ?? profile.timeZone
-        updated.visibility = self.visibility ?? profile.visibility
+        updated.visibility = self.visibility?.applied(to: profile.visibility) ?? profile.visibility
         updated.onboardedAt = profile.onboardedAt ?? now
         return updated
     }

@@ -65,6 +65,9 @@ public struct UserProfile: Equatable, Sendable {
     }
 
     public var isOnboarded: Bool { self.onboardedAt != nil }
+
+    /// The photo with its audience, as lists of people carry it.
+    public var photo: PersonPhoto? { self.photoKey.map { PersonPhoto(key: $0, audience: self.visibility.photo) } }
 }
 
 /// IANA time-zone identifiers.

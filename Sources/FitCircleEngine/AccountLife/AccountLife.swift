@@ -33,7 +33,7 @@ public struct AccountLife: Sendable {
             try AccountAccess.mayDelete(sessionStartedAt: session.createdAt, now: now).require("user", user.id.rawValue)
             let events = try await self.circles.erase(user.id, in: tx, at: now)
             for (_, record) in try await tx.notifications(naming: user.id) {
-                try await tx.rewriteNaming(record.namingActor(nil, catalog: self.catalog))
+                try await tx.rewriteNaming(record.namingActor(.deleted, catalog: self.catalog))
             }
             try await tx.erase(user)
             return (user, events)

@@ -23,12 +23,14 @@ extension Circles {
                 var rows = try await tx.snapshotRows(board, limit: top)
                 if !rows.contains(where: { $0.user == user }) { rows += try await tx.snapshotRows(board, of: [user]) }
                 let people = try await tx.people(rows.map(\.user))
+                let naming = try await Naming.of(user, for: people.values.flatMap { [$0.nameAudience] + ($0.photo.map { [$0.audience] } ?? []) }, in: tx)
                 boards.append(
                     ClosedBoard(
                         board: board, end: period == .allTime ? start : period.end(startingOn: start),
                         rows: rows.map { row in
-                            LeaderboardRow(
-                                rank: row.rank, user: row.user, displayName: people[row.user]?.name ?? "", hasPhoto: people[row.user]?.photoKey != nil,
+                            let shown = naming.shown(people[row.user], row.user)
+                            return LeaderboardRow(
+                                rank: row.rank, user: row.user, displayName: shown.name, anonymous: shown.anonymous, hasPhoto: shown.hasPhoto,
                                 value: row.value, reachedAt: nil, previousRank: nil, isCaller: row.user == user)
                         }))
             }

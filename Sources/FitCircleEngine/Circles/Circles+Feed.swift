@@ -19,7 +19,8 @@ extension Circles {
                 after = item
             }
             let rows = try await tx.feed(of: id, reader: user, before: after, limit: limit + 1)
-            return (Array(rows.prefix(limit)), rows.count > limit ? rows[limit - 1].item.id : nil)
+            let naming = try await Naming.of(user, for: rows.flatMap { [$0.actorNameAudience] + ($0.actorPhoto.map { [$0.audience] } ?? []) }, in: tx)
+            return (Array(rows.prefix(limit)).map(naming.shown), rows.count > limit ? rows[limit - 1].item.id : nil)
         }
     }
 
@@ -76,15 +77,39 @@ extension Circles {
         }
     }
 
-    /// The circle's events as they happen, for a member, until `duration` passes.
-    public func stream(of id: FitCircle.ID, for user: User.ID, for duration: Duration) async throws -> AsyncStream<CircleEvent> {
-        try await self.store.read { tx in
+    /// A circle's event as one member's stream tells it: everyone named as they are to that member
+    /// (`Naming`); a rank change of someone who is "A member" to them names no one.
+    public struct StreamUpdate: Sendable {
+        public var ranks: [(update: RankUpdate, anonymous: Bool)]
+        public var feed: [FeedRow]
+    }
+
+    /// The circle's events as they happen, for a member, until `duration` passes. Who is named how is read
+    /// once per person for the stream's life (a changed audience reaches a stream when it is opened again).
+    public func stream(of id: FitCircle.ID, for user: User.ID, for duration: Duration) async throws -> AsyncStream<StreamUpdate> {
+        let naming = try await self.store.read { tx in
             _ = try await self.allowed(.participate, id, by: user, in: tx)
+            return Naming(viewer: user, friends: try await tx.friendIDs(of: user))
         }
         let events = self.events.subscribe(to: id)
         return AsyncStream { continuation in
             let task = Task {
-                for await event in events { continuation.yield(event) }
+                var people: [User.ID: BoardPerson] = [:]
+                for await event in events {
+                    let unknown = Set(event.ranks.map(\.user) + event.feed.map(\.actorID)).filter { people[$0] == nil }
+                    if !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.people(Array(unknown)) }) {
+                        people.merge(found) { _, new in new }
+                    }
+                    let ranks = event.ranks.map { update in (update, naming.shown(people[update.user], update.user).anonymous) }
+                    let feed = event.feed.map { item in
+                        let person = people[item.actorID]
+                        return naming.shown(
+                            FeedRow(
+                                item: item, actorName: person?.name ?? item.data["name"] ?? "", actorPhoto: person?.photo,
+                                actorNameAudience: person?.nameAudience ?? .onlyMe, encouragements: 0, encouraged: false))
+                    }
+                    continuation.yield(StreamUpdate(ranks: ranks, feed: feed))
+                }
                 continuation.finish()
             }
             let deadline = Task {

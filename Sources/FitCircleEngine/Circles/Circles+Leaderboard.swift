@@ -10,7 +10,10 @@ extension Circles {
         /// Nil for a member with no claim in the period yet.
         public var rank: Int?
         public var user: User.ID
+        /// The name the caller sees: "A member" for someone whose board-name audience leaves them out
+        /// (`anonymous`: the row names no one, not even by id).
         public var displayName: String
+        public var anonymous: Bool
         public var hasPhoto: Bool
         public var value: Double?
         public var reachedAt: Date?
@@ -113,6 +116,8 @@ extension Circles {
             var ranked: [(rank: Int, key: BoardKey)] = []
             if let key = try await reader.key(of: member) { ranked = [(try await reader.rank(of: key), key)] }
             let rows = try await self.rows(ranked, unranked: ranked.isEmpty ? [member] : [], on: board, caller: user, today: circle.today(at: now))
+            // Someone shown as "A member" cannot be looked up by id: that would name their row.
+            guard !rows[0].anonymous else { throw DomainError.notFound(resource: "member", id: member.rawValue) }
             standings.append(Standing(board: board, end: board.period.end(startingOn: board.start), row: rows[0], entries: try await reader.count()))
         }
         return standings
@@ -133,10 +138,12 @@ extension Circles {
         let ranked = ranked.filter { seen.insert($0.key.user).inserted }
         let baseline = BoardID(circle: board.circle, period: board.period, start: board.period.baseline(ofPeriodStarting: board.start, today: today))
         let people = try await self.store.cachedPeople(ranked.map(\.key.user) + unranked, rankedIn: baseline)
+        let naming = try await Naming.of(caller, for: people.values.flatMap { [$0.nameAudience] + ($0.photo.map { [$0.audience] } ?? []) }, store: self.store)
         func row(_ user: User.ID, rank: Int?, key: BoardKey?) -> LeaderboardRow {
             let person = people[user]
+            let shown = naming.shown(person, user)
             return LeaderboardRow(
-                rank: rank, user: user, displayName: person?.name ?? "", hasPhoto: person?.photoKey != nil, value: key?.value,
+                rank: rank, user: user, displayName: shown.name, anonymous: shown.anonymous, hasPhoto: shown.hasPhoto, value: key?.value,
                 reachedAt: key?.reachedAt, previousRank: person?.baselineRank, isCaller: user == caller)
         }
         return ranked.map { row($0.key.user, rank: $0.rank, key: $0.key) } + unranked.map { row($0, rank: nil, key: nil) }

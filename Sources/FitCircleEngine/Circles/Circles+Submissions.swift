@@ -106,13 +106,19 @@ extension Circles {
     }
 
     private func tellRankChanges(_ weekly: BoardKeeper.Restated, after: Int, in circle: FitCircle, mover: User, tx: Transaction, now: Date) async throws {
-        let stamp = "\(circle.id):\(weekly.change.board.start.iso):\(mover.id):\(Int(now.timeIntervalSince1970 * 1_000))"
+        // One per change (the key is the notifications' own: it does not name the mover, who may be "A member").
+        let stamp = "\(circle.id):\(weekly.change.board.start.iso):\(self.ids.uuidV7().lowercased())"
         var candidates: [(User.ID, NotificationCandidate)] = []
+        // Each passed member reads the mover's name as the board shows it to them: "A member", with no id,
+        // to whom the mover's board-name audience leaves out.
+        let naming = try await Naming.of(mover.id, for: [mover.profile.visibility.boardName], in: tx)
         for (offset, passed) in weekly.passed.enumerated() {
+            let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: naming.friends.contains(passed), sharesCircle: true)
+            let name = ProfileAccess.boardName(mover.profile.displayName, audience: mover.profile.visibility.boardName, relationship)
             candidates.append((passed, NotificationCandidate(
                 type: "leaderboard_passed", dedupeKey: "leaderboard_passed:\(stamp)",
-                data: ["name": mover.profile.displayName, "circle": circle.name, "circleId": circle.id.rawValue, "rank": "\(after + offset + 1)"],
-                actor: mover.id)))
+                data: ["name": name ?? ProfileAccess.anonymousMember, "circle": circle.name, "circleId": circle.id.rawValue, "rank": "\(after + offset + 1)"],
+                actor: name == nil ? nil : mover.id)))
         }
         if let before = weekly.before, before - after >= 3 {
             candidates.append((mover.id, NotificationCandidate(

@@ -102,16 +102,27 @@ public struct Circles: Sendable {
     public func members(of id: FitCircle.ID, for user: User.ID) async throws -> [CircleMemberRow] {
         try await self.store.read { tx in
             _ = try await self.allowed(.read, id, by: user, in: tx)
-            return try await tx.members(of: id).map { Self.shown($0, to: user) }
+            let rows = try await tx.members(of: id)
+            let naming = try await Naming.of(user, for: rows.flatMap(Self.audiences), in: tx)
+            return rows.map { Self.shown($0, to: naming) }
         }
     }
 
-    /// A member row as `viewer` may see it: the starting and target weight are the member's weight.
-    static func shown(_ row: CircleMemberRow, to viewer: User.ID) -> CircleMemberRow {
-        guard !ProfileAccess.mayView(row.weightAudience, .init(isSelf: row.membership.userID == viewer)) else { return row }
+    /// A member row as the viewer may see it: the starting and target weight are the member's weight, and
+    /// the photo has its audience. (The list names everyone in the circle: a board-name opt-out keeps
+    /// one's results from being named, not one's membership.)
+    static func audiences(of row: CircleMemberRow) -> [Audience] {
+        [row.weightAudience] + (row.photo.map { [$0.audience] } ?? [])
+    }
+
+    static func shown(_ row: CircleMemberRow, to naming: Naming) -> CircleMemberRow {
         var shown = row
-        shown.membership.startingWeightKg = nil
-        shown.membership.targetWeightKg = nil
+        let relationship = naming.relationship(to: row.membership.userID)
+        if !ProfileAccess.mayView(photo: row.photo, relationship) { shown.photo = nil }
+        if !ProfileAccess.mayView(row.weightAudience, relationship) {
+            shown.membership.startingWeightKg = nil
+            shown.membership.targetWeightKg = nil
+        }
         return shown
     }
 
@@ -271,7 +282,7 @@ public struct Circles: Sendable {
             }
             try await tx.setRole(role, of: member, in: id)
             target.membership.role = role
-            return Self.shown(target, to: user)
+            return Self.shown(target, to: try await Naming.of(user, for: Self.audiences(of: target), in: tx))
         }
     }
 

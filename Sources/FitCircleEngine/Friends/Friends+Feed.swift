@@ -25,7 +25,7 @@ extension Friends {
             if case .workout(let workout) = item.event.payload { route = workout.route.flatMap { Polyline.thumbnail(of: $0) } }
             return FeedEntry(
                 activity: item,
-                showsPhoto: item.authorPhotoKey != nil && ProfileAccess.mayView(.photo, ProfileAccess.Relationship(isSelf: isSelf, isFriend: !isSelf)),
+                showsPhoto: ProfileAccess.mayView(photo: item.authorPhoto, ProfileAccess.Relationship(isSelf: isSelf, isFriend: !isSelf)),
                 routeThumbnail: route)
         }
     }

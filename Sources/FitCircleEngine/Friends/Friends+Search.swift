@@ -48,7 +48,7 @@ extension Friends {
                 let relationship = ProfileAccess.Relationship(isSelf: false, sharesCircle: person.sharesCircle)
                 return Found(
                     userID: person.userID, displayName: person.displayName,
-                    showsPhoto: person.photoKey != nil && ProfileAccess.mayView(.photo, relationship), pending: person.edge.pending)
+                    showsPhoto: ProfileAccess.mayView(photo: person.photo, relationship), pending: person.edge.pending)
             }
         }
     }

@@ -128,7 +128,7 @@ public struct Friends: Sendable {
         let visible = ActivityAccess.visibleInFeed(isSelf: false, isFriend: true)
         let rows = try await self.store.read { tx in try await tx.friends(of: user, recentSince: since, visible: visible) }
         let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: true)
-        return rows.map { Friend(row: $0, showsPhoto: $0.photoKey != nil && ProfileAccess.mayView(.photo, relationship)) }
+        return rows.map { Friend(row: $0, showsPhoto: ProfileAccess.mayView(photo: $0.photo, relationship)) }
     }
 
     public func requests(of user: User.ID) async throws -> (incoming: [Person], outgoing: [Person]) {
@@ -143,7 +143,7 @@ public struct Friends: Sendable {
     private static func person(_ row: PersonSince) -> Person {
         let relationship = ProfileAccess.Relationship(isSelf: false, sharesCircle: row.sharesCircle)
         return Person(
-            userID: row.userID, displayName: row.displayName, showsPhoto: row.photoKey != nil && ProfileAccess.mayView(.photo, relationship),
+            userID: row.userID, displayName: row.displayName, showsPhoto: ProfileAccess.mayView(photo: row.photo, relationship),
             since: row.since)
     }
 

@@ -250,7 +250,7 @@ public struct Notifications: Sendable {
     public func history(of user: User.ID, type: String?, channel: NotificationChannel?, limit: Int) async throws -> [NotificationRecord] {
         guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
         let records = try await self.store.read { tx in
-            try await self.namedNow(try await tx.notifications(of: user, type: type, limit: channel == nil ? limit : 500), in: tx)
+            try await self.namedNow(try await tx.notifications(of: user, type: type, limit: channel == nil ? limit : 500), of: user, in: tx)
         }
         return Array(records.filter { channel == nil || $0.channels.contains(channel!) }.prefix(limit))
     }
@@ -260,13 +260,13 @@ public struct Notifications: Sendable {
         guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
         let (items, unread) = try await self.store.read { tx in
             let sent = try await tx.notifications(of: user, status: .sent, limit: 500).filter { $0.channels.contains(.inApp) }
-            return (try await self.namedNow(Array(sent.prefix(limit)), in: tx), sent.filter { $0.readAt == nil }.count)
+            return (try await self.namedNow(Array(sent.prefix(limit)), of: user, in: tx), sent.filter { $0.readAt == nil }.count)
         }
         return (items, unread)
     }
 
     public func notification(_ id: NotificationRecord.ID, of user: User.ID) async throws -> NotificationRecord {
-        guard let record = try await self.store.read({ tx in try await self.namedNow(try await tx.notification(id, of: user).map { [$0] } ?? [], in: tx).first }) else {
+        guard let record = try await self.store.read({ tx in try await self.namedNow(try await tx.notification(id, of: user).map { [$0] } ?? [], of: user, in: tx).first }) else {
             throw DomainError.notFound(resource: "notification", id: id.rawValue)
         }
         return record
@@ -274,13 +274,18 @@ public struct Notifications: Sendable {
 
     /// The records with the people they name as named now (`NotificationNaming`): what was sent cannot be
     /// taken back, but a rename or a deletion reaches the inbox and the history.
-    private func namedNow(_ records: [NotificationRecord], in tx: Transaction) async throws -> [NotificationRecord] {
+    private func namedNow(_ records: [NotificationRecord], of user: User.ID, in tx: Transaction) async throws -> [NotificationRecord] {
         let actors = Set(records.compactMap { NotificationNaming.actor(in: $0.data) })
         guard !actors.isEmpty else { return records }
         let people = try await tx.people(Array(actors))
+        let friends = people.values.contains { $0.nameAudience == .friends } ? try await tx.friendIDs(of: user) : []
         return records.map { record in
             guard let actor = NotificationNaming.actor(in: record.data) else { return record }
-            return record.namingActor(people[actor]?.name, catalog: self.catalog)
+            guard let person = people[actor] else { return record.namingActor(.deleted, catalog: self.catalog) }
+            guard NotificationNaming.boardTypes.contains(record.type) else { return record.namingActor(.named(person.name), catalog: self.catalog) }
+            let relationship = ProfileAccess.Relationship(isSelf: actor == user, isFriend: friends.contains(actor), sharesCircle: true)
+            let name = ProfileAccess.boardName(person.name, audience: person.nameAudience, relationship)
+            return record.namingActor(name.map(NotificationNaming.Shown.named) ?? .anonymous, catalog: self.catalog)
         }
     }
 

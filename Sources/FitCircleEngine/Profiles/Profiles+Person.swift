@@ -52,7 +52,7 @@ extension Profiles {
             }
             return PersonView(
                 userID: id, displayName: profile.displayName,
-                showsPhoto: profile.photoKey != nil && ProfileAccess.mayView(.photo, relationship),
+                showsPhoto: ProfileAccess.mayView(photo: profile.photo, relationship),
                 age: ProfileAccess.mayView(profile.visibility.age, relationship) ? profile.age : nil,
                 weightKg: ProfileAccess.mayView(profile.visibility.weight, relationship) ? profile.weightKg : nil,
                 heightCm: ProfileAccess.mayView(profile.visibility.height, relationship) ? profile.heightCm : nil,

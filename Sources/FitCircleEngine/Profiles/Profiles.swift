@@ -91,12 +91,16 @@ public struct Profiles: Sendable {
         return try await self.blobs.get(key)
     }
 
-    /// Someone's photo as `viewer` may see it (`ProfileAccess`: themselves, their friends and people in a
-    /// circle with them); anyone else is told there is none.
+    /// Someone's photo as `viewer` may see it (`ProfileAccess`, by the photo's audience); anyone else is
+    /// told there is none.
     public func photo(of person: User.ID, seenBy viewer: User.ID) async throws -> Blob? {
-        let relationship = try await self.store.read { tx in try await Self.standing(of: viewer, to: person, in: tx).relationship }
-        guard ProfileAccess.mayView(.photo, relationship) else { return nil }
-        return try await self.photo(of: person)
+        let photo = try await self.store.read { tx -> PersonPhoto? in
+            guard let user = try await tx.user(person) else { return nil }
+            let relationship = try await Self.standing(of: viewer, to: person, in: tx).relationship
+            return ProfileAccess.mayView(photo: user.profile.photo, relationship) ? user.profile.photo : nil
+        }
+        guard let photo else { return nil }
+        return try await self.blobs.get(photo.key)
     }
 
     /// How `viewer` stands to `person`: the friend edge, and the relationship `ProfileAccess` asks about.
@@ -104,7 +108,7 @@ public struct Profiles: Sendable {
     static func standing(of viewer: User.ID, to person: User.ID, in tx: Transaction) async throws -> (edge: FriendEdge, relationship: ProfileAccess.Relationship) {
         guard person != viewer else { return (.strangers, ProfileAccess.Relationship(isSelf: true)) }
         let edge = try await tx.friendEdge(from: viewer, to: person)
-        guard FriendAccess.decide(.find, isSelf: false, edge) == .allowed else { return (edge, ProfileAccess.Relationship(isSelf: false)) }
+        guard FriendAccess.decide(.find, isSelf: false, edge) == .allowed else { return (edge, ProfileAccess.Relationship(isSelf: false, blocked: true)) }
         return (edge, ProfileAccess.Relationship(isSelf: false, isFriend: edge.areFriends, sharesCircle: try await tx.sharesCircle(person, viewer)))
     }
 }

@@ -2,6 +2,8 @@ import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
+import Foundation
+import OpenAPIRuntime
 
 extension API {
     func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output {
@@ -80,6 +82,31 @@ extension API {
             of: caller, type: input.query._type.map(mapped), before: cursor.map { ($0.occurredAt, $0.id) }, limit: limit)
         let next = entries.count == limit ? entries.last.map { ActivityCursor.encode(occurredAt: $0.activity.event.occurredAt, id: $0.activity.event.id) } : nil
         return .ok(.init(body: .json(.init(items: entries.compactMap(Components.Schemas.FriendFeedItem.init), nextCursor: next))))
+    }
+
+    func streamFriendFeed(_ input: Operations.StreamFriendFeed.Input) async throws -> Operations.StreamFriendFeed.Output {
+        let seconds = input.query.seconds ?? 300
+        guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
+        let caller = try RequestCaller.required()
+        let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
+            let updates = try await self.engine.friends.feedUpdates(of: caller.userID, type: input.query._type.map(mapped), for: .seconds(seconds))
+            return AsyncStream<ServerSentEvent> { continuation in
+                continuation.yield(ServerSentEvent(event: "ready", data: "{}"))
+                let task = Task {
+                    let encoder = JSONEncoder()
+                    encoder.dateEncodingStrategy = .iso8601
+                    do {
+                        for try await entry in updates {
+                            guard let item = Components.Schemas.FriendFeedItem(entry), let data = try? encoder.encode(item) else { continue }
+                            continuation.yield(ServerSentEvent(id: entry.activity.event.id.rawValue, event: "activity", data: String(decoding: data, as: UTF8.self)))
+                        }
+                    } catch {}
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+        return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
     }
 
     func addReaction(_ input: Operations.AddReaction.Input) async throws -> Operations.AddReaction.Output {

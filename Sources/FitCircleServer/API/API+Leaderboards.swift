@@ -89,8 +89,8 @@ extension API {
                 // The stream listens already: saying so lets a client act knowing it will hear the result.
                 continuation.yield(ServerSentEvent(event: "ready", data: "{}"))
                 let task = Task {
-                    for await event in events {
-                        for part in event.ranks.map(CircleStreamEvent.rank) + event.feed.map(CircleStreamEvent.feed) { continuation.yield(part.encoded) }
+                    for await update in events {
+                        for part in update.ranks.map(CircleStreamEvent.rank) + update.feed.map(CircleStreamEvent.feed) { continuation.yield(part.encoded) }
                     }
                     continuation.finish()
                 }
@@ -103,22 +103,21 @@ extension API {
 
 /// One event of a circle's stream.
 enum CircleStreamEvent {
-    case rank(RankUpdate)
-    case feed(FeedItem)
+    case rank(update: RankUpdate, anonymous: Bool)
+    case feed(FeedRow)
 
     var encoded: ServerSentEvent {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         switch self {
-        case .rank(let update):
+        case .rank(let update, let anonymous):
             let data = Components.Schemas.RankUpdate(
-                period: .init(update.period), periodStart: update.periodStart.iso, userId: update.user.rawValue, value: update.value, rank: update.rank,
-                previousRank: update.previousRank)
+                period: .init(update.period), periodStart: update.periodStart.iso, userId: anonymous ? nil : update.user.rawValue, value: update.value,
+                rank: update.rank, previousRank: update.previousRank)
             return ServerSentEvent(event: "rank", data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self))
-        case .feed(let item):
-            let data = Components.Schemas.FeedItem(
-                FeedRow(item: item, actorName: item.data["name"] ?? "", actorPhotoKey: nil, encouragements: 0, encouraged: false))
-            return ServerSentEvent(id: item.id.rawValue, event: "feed", data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self))
+        case .feed(let row):
+            let data = Components.Schemas.FeedItem(row)
+            return ServerSentEvent(id: row.item.id.rawValue, event: "feed", data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self))
         }
     }
 }

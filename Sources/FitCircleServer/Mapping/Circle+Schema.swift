@@ -30,7 +30,7 @@ extension Components.Schemas.FitCircleInput {
 
 extension Components.Schemas.CircleMember {
     init(_ row: CircleMemberRow) {
-        self.init(row.membership, displayName: row.displayName, hasPhoto: row.photoKey != nil)
+        self.init(row.membership, displayName: row.displayName, hasPhoto: row.photo != nil)
     }
 
     init(_ membership: CircleMembership, displayName: String, hasPhoto: Bool) {

@@ -7,7 +7,8 @@ import Foundation
 extension Components.Schemas.BoardRow {
     init(_ row: Circles.LeaderboardRow) {
         self.init(
-            rank: row.rank, userId: row.user.rawValue, displayName: row.displayName, photoUrl: row.hasPhoto ? photoURL(of: row.user) : nil,
+            rank: row.rank, userId: row.anonymous ? nil : row.user.rawValue, displayName: row.displayName,
+            photoUrl: row.hasPhoto ? photoURL(of: row.user) : nil,
             value: row.value, reachedAt: row.reachedAt,
             movement: .init(rank: row.rank, previous: row.previousRank), isCaller: row.isCaller)
     }
@@ -49,8 +50,10 @@ extension Components.Schemas.FeedItem {
     init(_ row: FeedRow) {
         let item = row.item
         self.init(
-            id: item.id.rawValue, circleId: item.circleID.rawValue, kind: .init(rawValue: item.kind.rawValue)!, actorId: item.actorID.rawValue,
-            actorName: row.actorName, actorPhotoUrl: row.actorPhotoKey.map { _ in photoURL(of: item.actorID) }, text: item.text, data: .init(additionalProperties: item.data), createdAt: item.createdAt,
+            id: item.id.rawValue, circleId: item.circleID.rawValue, kind: .init(rawValue: item.kind.rawValue)!,
+            actorId: row.anonymous ? nil : item.actorID.rawValue, actorName: row.actorName,
+            actorPhotoUrl: row.actorPhoto.map { _ in photoURL(of: item.actorID) }, text: item.text, data: .init(additionalProperties: item.data),
+            createdAt: item.createdAt,
             encouragements: row.encouragements, encouraged: row.encouraged)
     }
 }

@@ -23,7 +23,9 @@ extension Components.Schemas.Profile {
             visibility: .init(
                 age: mapped(profile.visibility.age),
                 weight: mapped(profile.visibility.weight),
-                height: mapped(profile.visibility.height)
+                height: mapped(profile.visibility.height),
+                photo: mapped(profile.visibility.photo),
+                boardName: mapped(profile.visibility.boardName)
             ),
             onboardingCompleted: profile.isOnboarded,
             onboardingRequired: rules.onboarding.required && !profile.isOnboarded
@@ -79,7 +81,8 @@ extension ProfileInput {
             gender: body.gender.map(mapped),
             timeZone: body.timeZone,
             visibility: body.visibility.map {
-                FieldVisibility(age: mapped($0.age), weight: mapped($0.weight), height: mapped($0.height))
+                ProfileInput.VisibilityInput(
+                    age: mapped($0.age), weight: mapped($0.weight), height: mapped($0.height), photo: $0.photo.map(mapped), boardName: $0.boardName.map(mapped))
             }
         )
     }

@@ -747,6 +747,14 @@ enum Migrations {
                 .init("CREATE INDEX notifications_actor ON notifications (actor_id) WHERE actor_id IS NOT NULL"),
             ]
         ),
+        Migration(
+            version: 21,
+            name: "who sees a person's photo and their name on boards",
+            statements: [
+                .init("ALTER TABLE users ADD COLUMN visibility_photo TEXT NOT NULL DEFAULT 'everyone'"),
+                .init("ALTER TABLE users ADD COLUMN visibility_board_name TEXT NOT NULL DEFAULT 'everyone'"),
+            ]
+        ),
     ]
 
     private static let pointsLedgerColumns = """

@@ -151,12 +151,15 @@ final class StoreCache: Sendable {
 /// What a board row shows of a member: name, photo, and rank on the board's baseline.
 public struct BoardPerson: Equatable, Sendable {
     public var name: String
-    public var photoKey: String?
+    public var photo: PersonPhoto?
+    /// Who sees their name on boards (`ProfileAccess.boardName`).
+    public var nameAudience: Audience
     public var baselineRank: Int?
 
-    public init(name: String, photoKey: String?, baselineRank: Int?) {
+    public init(name: String, photo: PersonPhoto?, nameAudience: Audience, baselineRank: Int?) {
         self.name = name
-        self.photoKey = photoKey
+        self.photo = photo
+        self.nameAudience = nameAudience
         self.baselineRank = baselineRank
     }
 }

@@ -6,7 +6,9 @@ import SQLKit
 public struct CircleMemberRow: Equatable, Sendable {
     public var membership: CircleMembership
     public var displayName: String
-    public var photoKey: String?
+    public var photo: PersonPhoto?
+    /// Who sees the member's name on boards and in the feed.
+    public var boardNameAudience: Audience
     /// Who may see the member's weight (their starting and target weight in the circle).
     public var weightAudience: Audience
 }
@@ -150,7 +152,7 @@ extension Transaction {
     public func members(of circle: FitCircle.ID) async throws -> [CircleMemberRow] {
         try await self.sql.raw(
             """
-            SELECT m.*, u.display_name, u.photo_key, u.visibility_weight FROM circle_members m JOIN users u ON u.id = m.user_id
+            SELECT m.*, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name, u.visibility_weight FROM circle_members m JOIN users u ON u.id = m.user_id
             WHERE m.circle_id = \(bind: circle.rawValue) AND m.left_at IS NULL ORDER BY m.joined_at, m.user_id
             """
         ).all().map(Self.memberRow(from:))
@@ -160,7 +162,7 @@ extension Transaction {
     public func member(_ user: User.ID, of circle: FitCircle.ID) async throws -> CircleMemberRow? {
         try await self.sql.raw(
             """
-            SELECT m.*, u.display_name, u.photo_key, u.visibility_weight FROM circle_members m JOIN users u ON u.id = m.user_id
+            SELECT m.*, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name, u.visibility_weight FROM circle_members m JOIN users u ON u.id = m.user_id
             WHERE m.circle_id = \(bind: circle.rawValue) AND m.user_id = \(bind: user.rawValue) AND m.left_at IS NULL
             """
         ).first().map(Self.memberRow(from:))
@@ -169,7 +171,8 @@ extension Transaction {
     private static func memberRow(from row: any SQLRow) throws -> CircleMemberRow {
         CircleMemberRow(
             membership: try Self.membership(from: row), displayName: try row.decode(column: "display_name", as: String.self),
-            photoKey: try row.decode(column: "photo_key", as: String?.self),
+            photo: try Self.photo(row),
+            boardNameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self)) ?? .onlyMe,
             weightAudience: Audience(rawValue: try row.decode(column: "visibility_weight", as: String.self)) ?? .onlyMe)
     }
 
@@ -299,31 +302,35 @@ extension Transaction {
         var people: [User.ID: BoardPerson] = [:]
         for row in try await self.sql.raw(
             """
-            SELECT u.id, u.display_name, u.photo_key, s.rank FROM users u
+            SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name, s.rank FROM users u
             LEFT JOIN circle_board_snapshots s ON s.user_id = u.id AND s.circle_id = \(bind: snapshot.circle.rawValue)
                 AND s.period = \(bind: snapshot.period.rawValue) AND s.period_start = \(bind: snapshot.start.iso)
             WHERE u.id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))
             """
         ).all() {
-            people[User.ID(try row.decode(column: "id", as: String.self))] = BoardPerson(
-                name: try row.decode(column: "display_name", as: String.self), photoKey: try row.decode(column: "photo_key", as: String?.self),
-                baselineRank: try row.decode(column: "rank", as: Int?.self)
-            )
+            people[User.ID(try row.decode(column: "id", as: String.self))] = try Self.person(from: row, baselineRank: try row.decode(column: "rank", as: Int?.self))
         }
         return people
     }
 
-    /// The names and photo keys of `users`, for lists that show people.
-    public func people(_ users: [User.ID]) async throws -> [User.ID: (name: String, photoKey: String?)] {
+    /// `users` as lists show them (name, photo, who sees their name on boards).
+    public func people(_ users: [User.ID]) async throws -> [User.ID: BoardPerson] {
         guard !users.isEmpty else { return [:] }
-        var people: [User.ID: (name: String, photoKey: String?)] = [:]
+        var people: [User.ID: BoardPerson] = [:]
         for row in try await self.sql.raw(
-            "SELECT id, display_name, photo_key FROM users WHERE id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))"
+            """
+            SELECT id, display_name, photo_key, visibility_photo, visibility_board_name FROM users
+            WHERE id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))
+            """
         ).all() {
-            people[User.ID(try row.decode(column: "id", as: String.self))] = (
-                try row.decode(column: "display_name", as: String.self), try row.decode(column: "photo_key", as: String?.self)
-            )
+            people[User.ID(try row.decode(column: "id", as: String.self))] = try Self.person(from: row, baselineRank: nil)
         }
         return people
+    }
+
+    private static func person(from row: any SQLRow, baselineRank: Int?) throws -> BoardPerson {
+        BoardPerson(
+            name: try row.decode(column: "display_name", as: String.self), photo: try Self.photo(row),
+            nameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self)) ?? .onlyMe, baselineRank: baselineRank)
     }
 }

@@ -6,15 +6,20 @@ import SQLKit
 public struct FeedRow: Equatable, Sendable {
     public var item: FeedItem
     public var actorName: String
-    public var actorPhotoKey: String?
+    public var actorPhoto: PersonPhoto?
+    /// Who sees the actor's name on the circle's boards and feed.
+    public var actorNameAudience: Audience
     public var encouragements: Int
     /// Whether the reader encouraged it.
     public var encouraged: Bool
+    /// The actor is "A member" to the reader: the row names no one, not even by id.
+    public var anonymous = false
 
-    public init(item: FeedItem, actorName: String, actorPhotoKey: String?, encouragements: Int, encouraged: Bool) {
+    public init(item: FeedItem, actorName: String, actorPhoto: PersonPhoto?, actorNameAudience: Audience, encouragements: Int, encouraged: Bool) {
         self.item = item
         self.actorName = actorName
-        self.actorPhotoKey = actorPhotoKey
+        self.actorPhoto = actorPhoto
+        self.actorNameAudience = actorNameAudience
         self.encouragements = encouragements
         self.encouraged = encouraged
     }
@@ -55,7 +60,7 @@ extension Transaction {
             before.map { "AND (f.created_at < \(bind: $0.createdAt) OR (f.created_at = \(bind: $0.createdAt) AND f.id < \(bind: $0.id.rawValue)))" } ?? ""
         return try await self.sql.raw(
             """
-            SELECT f.*, u.display_name, u.photo_key,
+            SELECT f.*, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name,
                 (SELECT COUNT(*) FROM circle_encouragements e WHERE e.item_id = f.id) AS encouragements,
                 (SELECT COUNT(*) FROM circle_encouragements e WHERE e.item_id = f.id AND e.sender_id = \(bind: reader.rawValue)) AS mine
             FROM circle_feed f JOIN users u ON u.id = f.actor_id
@@ -65,7 +70,8 @@ extension Transaction {
         ).all().map { row in
             FeedRow(
                 item: try Self.feedItem(from: row), actorName: try row.decode(column: "display_name", as: String.self),
-                actorPhotoKey: try row.decode(column: "photo_key", as: String?.self), encouragements: try row.decode(column: "encouragements", as: Int.self),
+                actorPhoto: try Self.photo(row),
+                actorNameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self)) ?? .onlyMe, encouragements: try row.decode(column: "encouragements", as: Int.self),
                 encouraged: try row.decode(column: "mine", as: Int.self) > 0)
         }
     }

@@ -6,7 +6,7 @@ import SQLKit
 public struct FeedActivity: Equatable, Sendable {
     public var event: ActivityEvent
     public var authorName: String
-    public var authorPhotoKey: String?
+    public var authorPhoto: PersonPhoto?
     /// How many people left each reaction.
     public var reactions: [String: Int]
     /// The reactions the viewer left.
@@ -79,7 +79,7 @@ extension Transaction {
         let rows = try await self.sql.raw(
             """
             \(authors)
-            SELECT a.*, u.display_name AS author_name, u.photo_key AS author_photo_key
+            SELECT a.*, u.display_name AS author_name, u.photo_key AS author_photo_key, u.visibility_photo AS author_photo_audience
             FROM authors t JOIN users u ON u.id = t.author_id
             \(perAuthor)
             WHERE t.author_id IN (\(SQLList(reaching)))
@@ -89,7 +89,7 @@ extension Transaction {
         var items = try rows.map { row in
             FeedActivity(
                 event: try Self.activity(from: row).event, authorName: try row.decode(column: "author_name", as: String.self),
-                authorPhotoKey: try row.decode(column: "author_photo_key", as: String?.self), reactions: [:], mine: [])
+                authorPhoto: try Self.photo(row, key: "author_photo_key", audience: "author_photo_audience"), reactions: [:], mine: [])
         }
         let counts = try await self.reactions(to: items.map(\.event.id), seenBy: viewer)
         for index in items.indices {

@@ -6,7 +6,7 @@ import SQLKit
 public struct FriendRow: Equatable, Sendable {
     public var userID: User.ID
     public var displayName: String
-    public var photoKey: String?
+    public var photo: PersonPhoto?
     public var since: Date
     /// Workouts since the instant the query was given, and their totals.
     public var recentWorkouts: Int
@@ -19,7 +19,7 @@ public struct FriendRow: Equatable, Sendable {
 public struct PersonSince: Equatable, Sendable {
     public var userID: User.ID
     public var displayName: String
-    public var photoKey: String?
+    public var photo: PersonPhoto?
     public var since: Date
     /// The two are members of one circle now (what the photo's rule asks).
     public var sharesCircle: Bool
@@ -95,6 +95,13 @@ extension Transaction {
         ).all()).isEmpty
     }
 
+    /// The user's friends' ids (at most `FriendLimits.maximumFriends`).
+    public func friendIDs(of user: User.ID) async throws -> Set<User.ID> {
+        Set(try await self.sql.raw("SELECT friend_id FROM friendships WHERE user_id = \(bind: user.rawValue)").all().map { row in
+            User.ID(try row.decode(column: "friend_id", as: String.self))
+        })
+    }
+
     public func friendCount(of user: User.ID) async throws -> Int {
         try await self.countRows("SELECT COUNT(*) AS n FROM friendships WHERE user_id = \(bind: user.rawValue)")
     }
@@ -109,7 +116,7 @@ extension Transaction {
         let shown = Self.visibility(visible, column: "a.visibility")
         return try await self.sql.raw(
             """
-            SELECT u.id, u.display_name, u.photo_key, f.since, COALESCE(w.n, 0) AS workouts, COALESCE(w.distance, 0.0) AS distance,
+            SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, f.since, COALESCE(w.n, 0) AS workouts, COALESCE(w.distance, 0.0) AS distance,
                 COALESCE(w.duration, 0.0) AS duration,
                 (SELECT MAX(a.occurred_at) FROM activity_events a WHERE a.user_id = u.id AND a.kind = 'workout'
                     AND a.deleted_at IS NULL \(shown)) AS last_workout
@@ -128,7 +135,7 @@ extension Transaction {
             FriendRow(
                 userID: User.ID(try row.decode(column: "id", as: String.self)),
                 displayName: try row.decode(column: "display_name", as: String.self),
-                photoKey: try row.decode(column: "photo_key", as: String?.self),
+                photo: try Self.photo(row),
                 since: try row.decode(column: "since", as: Date.self),
                 recentWorkouts: try row.decode(column: "workouts", as: Int.self),
                 recentDistanceMeters: try row.decode(column: "distance", as: Double.self),
@@ -142,7 +149,7 @@ extension Transaction {
         func people(_ mine: String, _ theirs: String) async throws -> [PersonSince] {
             try await self.sql.raw(
                 """
-                SELECT u.id, u.display_name, u.photo_key, r.created_at AS since, \(Self.sharesCircleColumn(user))
+                SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, r.created_at AS since, \(Self.sharesCircleColumn(user))
                 FROM friend_requests r JOIN users u ON u.id = r.\(unsafeRaw: theirs)
                 WHERE r.\(unsafeRaw: mine) = \(bind: user.rawValue) ORDER BY r.created_at DESC, u.id LIMIT 1000
                 """
@@ -155,7 +162,7 @@ extension Transaction {
     public func blockedPeople(of user: User.ID) async throws -> [PersonSince] {
         try await self.sql.raw(
             """
-            SELECT u.id, u.display_name, u.photo_key, b.created_at AS since, \(Self.sharesCircleColumn(user))
+            SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, b.created_at AS since, \(Self.sharesCircleColumn(user))
             FROM user_blocks b JOIN users u ON u.id = b.blocked_id
             WHERE b.blocker_id = \(bind: user.rawValue) ORDER BY b.created_at DESC, u.id LIMIT 1000
             """
@@ -166,7 +173,7 @@ extension Transaction {
         PersonSince(
             userID: User.ID(try row.decode(column: "id", as: String.self)),
             displayName: try row.decode(column: "display_name", as: String.self),
-            photoKey: try row.decode(column: "photo_key", as: String?.self),
+            photo: try Self.photo(row),
             since: try row.decode(column: "since", as: Date.self),
             sharesCircle: try row.decode(column: "shares_circle", as: Bool.self))
     }

@@ -5,7 +5,7 @@ import SQLKit
 public struct PersonFound: Equatable, Sendable {
     public var userID: User.ID
     public var displayName: String
-    public var photoKey: String?
+    public var photo: PersonPhoto?
     public var edge: FriendEdge
     public var sharesCircle: Bool
 }
@@ -49,7 +49,7 @@ extension Transaction {
         let after = cursor.map { SQLQueryString("AND (t.term > \(bind: $0.term) OR (t.term = \(bind: $0.term) AND t.user_id > \(bind: $0.user.rawValue)))") }
         return try await self.sql.raw(
             """
-            SELECT t.term, u.id, u.display_name, u.photo_key, \(Self.edgeColumns(viewer)), \(Self.sharesCircleColumn(viewer))
+            SELECT t.term, u.id, u.display_name, u.photo_key, u.visibility_photo, \(Self.edgeColumns(viewer)), \(Self.sharesCircleColumn(viewer))
             FROM user_search_terms t JOIN users u ON u.id = t.user_id
             WHERE t.whole = \(bind: prefix.whole) AND t.term >= \(bind: prefix.text)
                 AND t.term < \(bind: NameSearch.upperBound(of: prefix.text)) \(after ?? "") AND u.disabled_at IS NULL
@@ -62,7 +62,7 @@ extension Transaction {
     public func people(withEmail email: String, seenBy viewer: User.ID) async throws -> [PersonFound] {
         try await self.sql.raw(
             """
-            SELECT u.id, u.display_name, u.photo_key, \(Self.edgeColumns(viewer)), \(Self.sharesCircleColumn(viewer))
+            SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, \(Self.edgeColumns(viewer)), \(Self.sharesCircleColumn(viewer))
             FROM users u WHERE u.email = \(bind: email) AND u.disabled_at IS NULL ORDER BY u.created_at, u.id LIMIT 20
             """
         ).all().map(Self.personFound(from:))
@@ -93,7 +93,7 @@ extension Transaction {
         PersonFound(
             userID: User.ID(try row.decode(column: "id", as: String.self)),
             displayName: try row.decode(column: "display_name", as: String.self),
-            photoKey: try row.decode(column: "photo_key", as: String?.self),
+            photo: try Self.photo(row),
             edge: try Self.friendEdge(from: row),
             sharesCircle: try row.decode(column: "shares_circle", as: Bool.self))
     }

@@ -55,13 +55,14 @@ extension Transaction {
         try await self.sql.raw(
             """
             INSERT INTO users (id, email, role, display_name, age, weight_kg, weight_unit, height_cm, height_unit,
-                gender, time_zone, visibility_age, visibility_weight, visibility_height, photo_key, onboarded_at,
-                disabled_at, created_at, updated_at)
+                gender, time_zone, visibility_age, visibility_weight, visibility_height, visibility_photo, visibility_board_name,
+                photo_key, onboarded_at, disabled_at, created_at, updated_at)
             VALUES (\(bind: user.id.rawValue), \(bind: user.email), \(bind: user.role.rawValue),
                 \(bind: profile.displayName), \(bind: profile.age), \(bind: profile.weightKg),
                 \(bind: profile.weightUnit.rawValue), \(bind: profile.heightCm), \(bind: profile.heightUnit.rawValue),
                 \(bind: profile.gender?.rawValue), \(bind: profile.timeZone), \(bind: profile.visibility.age.rawValue),
                 \(bind: profile.visibility.weight.rawValue), \(bind: profile.visibility.height.rawValue),
+                \(bind: profile.visibility.photo.rawValue), \(bind: profile.visibility.boardName.rawValue),
                 \(bind: profile.photoKey), \(bind: profile.onboardedAt), \(bind: user.disabledAt),
                 \(bind: user.createdAt), \(bind: user.createdAt))
             """
@@ -86,6 +87,8 @@ extension Transaction {
                 visibility_age = \(bind: profile.visibility.age.rawValue),
                 visibility_weight = \(bind: profile.visibility.weight.rawValue),
                 visibility_height = \(bind: profile.visibility.height.rawValue),
+                visibility_photo = \(bind: profile.visibility.photo.rawValue),
+                visibility_board_name = \(bind: profile.visibility.boardName.rawValue),
                 photo_key = \(bind: profile.photoKey), onboarded_at = \(bind: profile.onboardedAt),
                 updated_at = \(bind: now)
             WHERE id = \(bind: user.rawValue)
@@ -130,7 +133,9 @@ extension Transaction {
             visibility: FieldVisibility(
                 age: try enumeration("visibility_age"),
                 weight: try enumeration("visibility_weight"),
-                height: try enumeration("visibility_height")
+                height: try enumeration("visibility_height"),
+                photo: try enumeration("visibility_photo"),
+                boardName: try enumeration("visibility_board_name")
             ),
             photoKey: try decode("photo_key"),
             onboardedAt: try decode("onboarded_at")
@@ -143,5 +148,14 @@ extension Transaction {
             createdAt: try decode("created_at"),
             disabledAt: try decode("disabled_at")
         )
+    }
+}
+
+extension Transaction {
+    /// A person's photo as a list reads it: the key and its audience (`u.photo_key`, `u.visibility_photo`
+    /// unless named otherwise).
+    static func photo(_ row: any SQLRow, key: String = "photo_key", audience: String = "visibility_photo") throws -> PersonPhoto? {
+        guard let stored = try row.decode(column: key, as: String?.self) else { return nil }
+        return PersonPhoto(key: stored, audience: Audience(rawValue: try row.decode(column: audience, as: String.self)) ?? .onlyMe)
     }
 }

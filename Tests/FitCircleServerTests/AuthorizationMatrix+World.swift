@@ -31,7 +31,7 @@ struct World: Sendable {
     var publicCircle = "", publicCode = ""
     var invitation = ""
     var feedItem = ""
-    var activity = "", goal = "", device = "", notification = ""
+    var activity = "", goal = "", device = "", notification = "", migration = ""
     /// The test clock's now, as requests give instants.
     var now = ""
 
@@ -121,6 +121,8 @@ struct World: Sendable {
         let history = try await app.request(.get, "/api/notifications/history", token: owner)
         world.notification = try #require(
             (try history.jsonObject()["items"] as? [[String: Any]])?.first?["id"] as? String, "a notification: \(sent.text) \(history.text)")
+        let migration = try await app.request(.post, "/api/user/migrations", token: owner, json: ["expected": 1]).jsonObject()
+        world.migration = try #require(migration["id"] as? String)
         return world
     }
 }

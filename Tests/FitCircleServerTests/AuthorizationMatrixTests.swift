@@ -107,6 +107,8 @@ struct AuthorizationMatrixTests {
         "signOut": Row(rule: .signedIn, destructive: true),
         "deleteAccount": Row(rule: .signedIn, destructive: true),
         "exportAccount": Row(rule: .signedIn),
+        "openMigration": Row(rule: .signedIn, body: { _, _ in ["expected": 10] }),
+        "getMigration": Row(rule: .ownerOnly),
         "getConfig": Row(rule: .signedIn),
         "getProfile": Row(rule: .signedIn),
         "updateProfile": Row(rule: .signedIn, body: { _, _ in TestApp.validProfile() }),
@@ -263,6 +265,7 @@ struct AuthorizationMatrixTests {
             case _ where path.hasPrefix("/api/goals/daily/{id}"): world.goal
             case _ where path.hasPrefix("/api/notifications/devices/{id}"): world.device
             case _ where path.hasPrefix("/api/notifications/{id}"): world.notification
+            case _ where path.hasPrefix("/api/user/migrations/{id}"): world.migration
             case _ where path.hasPrefix("/api/users/{id}"): world.ids[.owner]
             default: nil
             }

@@ -31,11 +31,16 @@ extension API {
                 results[index] = .init(index: index, clientEventId: item.clientEventId, status: .rejected, problem: .init(.validationFailed(error.violations)))
             }
         }
+        let migration = body.migrationId.map(MigrationSession.ID.init)
+        if let migration { try await self.engine.activities.requireMigration(migration, of: caller.userID) }
         let outcomes = try await self.engine.activities.recordBatch(inputs.map(\.input), for: caller.userID)
         for ((index, input), outcome) in zip(inputs, outcomes) {
             results[index] = .init(index: index, outcome: outcome, clientEventID: input.clientEventID)
         }
         let ordered = (0..<body.events.count).compactMap { results[$0] }
+        if let migration {
+            try await self.engine.activities.note(ordered.map { ($0.clientEventId, MigrationSession.Outcome($0.status)) }, in: migration)
+        }
         return .ok(
             .init(
                 body: .json(
@@ -146,5 +151,18 @@ enum ActivityCursor {
             throw ValidationError(field: "cursor", reason: "is not a cursor this server made")
         }
         return (instant, ActivityEvent.ID(String(parts[1])))
+    }
+}
+
+extension API {
+    func openMigration(_ input: Operations.OpenMigration.Input) async throws -> Operations.OpenMigration.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let session = try await self.engine.activities.openMigration(expected: body.expected, for: try RequestCaller.required().userID)
+        return .created(.init(body: .json(.init(session))))
+    }
+
+    func getMigration(_ input: Operations.GetMigration.Input) async throws -> Operations.GetMigration.Output {
+        let session = try await self.engine.activities.migration(MigrationSession.ID(input.path.id), of: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(session))))
     }
 }

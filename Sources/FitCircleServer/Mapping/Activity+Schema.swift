@@ -160,3 +160,22 @@ extension Components.Schemas.PersonalRecord {
             longestDurationSeconds: records.longestDurationSeconds, fastestPaceSecondsPerKm: records.fastestPaceSecondsPerKilometer)
     }
 }
+
+extension Components.Schemas.MigrationSession {
+    init(_ session: MigrationSession) {
+        self.init(
+            id: session.id.rawValue, createdAt: session.createdAt, expected: session.expected, received: session.counts.received,
+            accepted: session.counts.accepted, duplicates: session.counts.duplicates, refused: session.counts.refused, complete: session.isComplete)
+    }
+}
+
+extension MigrationSession.Outcome {
+    /// What a batch item's status counts as in a migration session.
+    init(_ status: Components.Schemas.ActivityBatchItem.StatusPayload) {
+        switch status {
+        case .created: self = .accepted
+        case .replayed: self = .duplicate
+        case .rejected: self = .refused
+        }
+    }
+}

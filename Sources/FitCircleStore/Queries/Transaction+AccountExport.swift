@@ -31,6 +31,7 @@ public struct ExportSection: Sendable {
         .init("identities", "identities", key: ["provider", "subject"]),
         .init("sessions", "sessions", key: ["id"]),
         .init("activities", "activity_events", key: ["id"], json: ["payload", "flags"]),
+        .init("migrations", "migration_sessions", key: ["id"]),
         .init("dailyTracking", "daily_tracking", key: ["local_date"]),
         .init("streaks", "streaks", key: ["user_id"], json: ["state"]),
         .init("streakLedger", "streak_entries", key: ["period"], json: ["state"]),

@@ -18,6 +18,8 @@ public struct AppConfiguration: Sendable {
     public var profileName: String
     public var profilesDirectory: URL
     public var blobsDirectory: URL
+    /// Where uploaded files live: a directory of this node, the database, or an S3-compatible bucket.
+    public var blobStore: BlobStoreSetting
     public var auth: AuthConfiguration
     public var googleJWKS: String
     public var appleJWKS: String
@@ -57,7 +59,9 @@ public struct AppConfiguration: Sendable {
     ///   - `sqlite.synchronous` (`normal` or `full`, default `normal`), `database.maxConnections` (default 20)
     ///   - `database.connectionWaitSeconds` (default 5), `database.statementSeconds` (default 60; 0: no limit)
     ///   - `profile` (default `fitcircle`), `profiles.directory` (default `./profiles`)
-    ///   - `blobs.directory` (default `./fitcircle-blobs`)
+    ///   - `blobs.store` (`disk`, `database` or `s3`; default `disk`), `blobs.directory` (for `disk`, default
+    ///     `./fitcircle-blobs`), `blobs.s3.bucket`, `blobs.s3.region` (default `us-east-1`), `blobs.s3.endpoint`
+    ///     (default `https://s3.<region>.amazonaws.com`), `blobs.s3.accessKeyId`, `blobs.s3.secretAccessKey`
     ///   - `devLogin` (default `false`; refused unless `host` is loopback or
     ///     `devLogin.dangerouslyAllowOnPublicHost` is `true`)
     ///   - `auth.google.clientIds`, `auth.apple.clientIds` (comma-separated; empty switches the provider off)
@@ -113,6 +117,7 @@ public struct AppConfiguration: Sendable {
             fileURLWithPath: reader.string(forKey: "blobs.directory", default: "fitcircle-blobs"),
             relativeTo: workingDirectory
         )
+        self.blobStore = try BlobStoreSetting(reader: reader, directory: self.blobsDirectory)
         let accessSeconds = reader.int(forKey: "auth.accessTokenSeconds", default: 900)
         let refreshDays = reader.int(forKey: "auth.refreshTokenDays", default: 30)
         let sessionDays = reader.int(forKey: "auth.sessionDays", default: 90)

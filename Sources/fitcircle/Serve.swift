@@ -38,7 +38,7 @@ struct Serve: AsyncParsableCommand {
                 profile: profile,
                 auth: configuration.auth,
                 jwks: configuration.jwksSources(now: runtime.clock.now),
-                blobs: LocalDiskBlobStore(directory: configuration.blobsDirectory),
+                blobs: configuration.blobStore.make(store: store, now: { [clock = runtime.clock] in clock.now() }),
                 clock: runtime.clock,
                 signingKey: configuration.signingKey,
                 transports: transports

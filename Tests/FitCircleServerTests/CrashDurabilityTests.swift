@@ -95,16 +95,16 @@ struct CrashDurabilityTests {
             try await self.send(method, path, token: token, body: try JSONSerialization.data(withJSONObject: json))
         }
 
-        private func send(_ method: HTTPMethod, _ path: String, token: String?, body: Data?) async throws -> (Int, Data) {
+        func send(_ method: HTTPMethod, _ path: String, token: String?, body: Data?, contentType: String = "application/json") async throws -> (Int, Data) {
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.port)\(path)")
             request.method = method
             if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
             if let body {
-                request.headers.add(name: "Content-Type", value: "application/json")
+                request.headers.add(name: "Content-Type", value: contentType)
                 request.body = .bytes(ByteBuffer(bytes: body))
             }
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-            return (Int(response.status.code), Data(buffer: try await response.body.collect(upTo: 1 << 20)))
+            return (Int(response.status.code), Data(buffer: try await response.body.collect(upTo: 8 << 20)))
         }
     }
 

@@ -48,6 +48,8 @@ public struct NotificationType: Equatable, Sendable, Codable {
     public var unlessGoalMet: Bool
     /// May be gathered into one digest when the user chose so.
     public var digestible: Bool
+    /// Off until the user turns it on (a friend's every workout is too much for most).
+    public var optIn: Bool
     public var title: String
     /// With `{variables}` filled from the trigger's data.
     public var body: String
@@ -56,7 +58,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
     public init(
         type: String, critical: Bool = false, channels: [NotificationChannel] = [.push, .inApp], emailFallback: Bool = false, at: LocalTime? = nil,
         weekday: Weekday? = nil, monthDay: Int? = nil, followsReminderTime: Bool = false, personalised: Bool = false, perDay: Int? = nil, perWeek: Int? = nil, perHour: Int? = nil, unlessGoalMet: Bool = false,
-        digestible: Bool = false, title: String, body: String, deepLink: String? = nil
+        digestible: Bool = false, optIn: Bool = false, title: String, body: String, deepLink: String? = nil
     ) {
         self.type = type
         self.critical = critical
@@ -72,13 +74,14 @@ public struct NotificationType: Equatable, Sendable, Codable {
         self.perHour = perHour
         self.unlessGoalMet = unlessGoalMet
         self.digestible = digestible
+        self.optIn = optIn
         self.title = title
         self.body = body
         self.deepLink = deepLink
     }
 
     private enum CodingKeys: String, CodingKey {
-        case type, critical, channels, emailFallback, at, weekday, monthDay, followsReminderTime, personalised, perDay, perWeek, perHour, unlessGoalMet, digestible, title, body, deepLink
+        case type, critical, channels, emailFallback, at, weekday, monthDay, followsReminderTime, personalised, perDay, perWeek, perHour, unlessGoalMet, digestible, optIn, title, body, deepLink
     }
 
     /// Only `type`, `title` and `body` are required in a profile.
@@ -99,6 +102,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
             perHour: try container.decodeIfPresent(Int.self, forKey: .perHour),
             unlessGoalMet: try container.decodeIfPresent(Bool.self, forKey: .unlessGoalMet) ?? false,
             digestible: try container.decodeIfPresent(Bool.self, forKey: .digestible) ?? false,
+            optIn: try container.decodeIfPresent(Bool.self, forKey: .optIn) ?? false,
             title: try container.decode(String.self, forKey: .title),
             body: try container.decode(String.self, forKey: .body),
             deepLink: try container.decodeIfPresent(String.self, forKey: .deepLink)

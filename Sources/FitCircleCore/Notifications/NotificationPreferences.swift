@@ -44,9 +44,10 @@ public struct NotificationPreferences: Equatable, Sendable, Codable {
         }
     }
 
-    /// The type's own switch for this channel (always on for a critical type).
+    /// The type's own switch for this channel (always on for a critical type; off until turned on for an
+    /// opt-in type).
     public func typeSwitch(_ kind: NotificationType, on channel: NotificationChannel) -> Bool {
-        kind.critical || self.types[kind.type]?[channel] ?? true
+        kind.critical || self.types[kind.type]?[channel] ?? !kind.optIn
     }
 
     /// Whether the user lets `kind` reach them on `channel`: the master switch and the type's own switch; a

@@ -117,6 +117,11 @@ struct Ingest: Sendable {
             }
         }
         try await self.award(&outcomes, candidates, users: users, streaks: streaks, in: tx, now: now)
+        // Friends who asked to hear of each new workout hear of it (`friend_activity`), from a job.
+        let announcements = try candidates.filter { $0.isCreated(in: outcomes) }.compactMap { candidate in
+            try Friends.announcing(candidate.event, catalog: self.profile.notifications, ids: self.ids, at: now)
+        }
+        try await tx.enqueue(announcements, at: now)
 
         return submissions.enumerated().map { index, submission in
             guard users[submission.user] != nil else {

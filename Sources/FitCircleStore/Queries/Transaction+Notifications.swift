@@ -10,6 +10,19 @@ extension Transaction {
         }
     }
 
+    /// The preferences of those of `users` who saved any (the others have the defaults).
+    public func notificationPreferences(of users: some Collection<User.ID>) async throws -> [User.ID: NotificationPreferences] {
+        guard !users.isEmpty else { return [:] }
+        var found: [User.ID: NotificationPreferences] = [:]
+        for row in try await self.sql.raw(
+            "SELECT user_id, preferences FROM notification_preferences WHERE user_id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))"
+        ).all() {
+            found[User.ID(try row.decode(column: "user_id", as: String.self))] = try JSONDecoder().decode(
+                NotificationPreferences.self, from: Data(try row.decode(column: "preferences", as: String.self).utf8))
+        }
+        return found
+    }
+
     public func save(_ preferences: NotificationPreferences, of user: User.ID, at now: Date) async throws {
         try await self.sql.raw(
             """

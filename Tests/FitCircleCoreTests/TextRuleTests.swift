@@ -52,3 +52,21 @@ struct TextRuleTests {
         #expect(!Polyline.isValid(text))
     }
 }
+
+/// `Base64Fragments`: whatever surrounds a text, some fragment of it is in the base64 of the whole.
+struct Base64FragmentsTests {
+    @Test func aTextIsFoundInTheBase64OfAnythingHoldingIt() {
+        let needle = "019cae6b-6600-71e9-8cbe-530725e21217"
+        let fragments = Base64Fragments.of(needle)
+        #expect(fragments.count == 3 && fragments.allSatisfy { $0.count >= 44 })
+        for before in 0..<6 {
+            for after in 0..<4 {
+                let whole = String(repeating: "x", count: before) + needle + String(repeating: "y", count: after)
+                let encoded = Data(whole.utf8).base64EncodedString()
+                #expect(fragments.contains { encoded.contains($0) }, "\(before), \(after)")
+            }
+        }
+        #expect(!fragments.contains { Data("019cae6b-6600-71e9-8cbe-530725e21218".utf8).base64EncodedString().contains($0) })
+        #expect(Base64Fragments.of("ab").isEmpty)
+    }
+}

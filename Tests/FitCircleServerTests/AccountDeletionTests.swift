@@ -12,6 +12,17 @@ struct AccountDeletionTests {
 
     static func named(_ app: TestApp, _ name: String) async throws -> Person { try await LeaderboardTests.named(app, name) }
 
+    /// Where `needle` is, as text or inside base64 (remembered responses are stored so), by column.
+    static func mentions(_ app: TestApp, _ needle: String) async throws -> [String: Int] {
+        try await app.store.read { tx in
+            var found = try await tx.cells(containing: needle)
+            for fragment in Base64Fragments.of(needle) {
+                found.merge(try await tx.cells(containing: fragment)) { $0 + $1 }
+            }
+            return found
+        }
+    }
+
     /// Ana, in every corner of the schema: friends, a request, a block, workouts and reactions both ways, a
     /// circle she owns and one she is in with claims on both boards, encouragement, invitations to and
     /// from her address, a device, a photo, a remembered response. Then she deletes her account.
@@ -51,12 +62,23 @@ struct AccountDeletionTests {
             let photo = try await app.request(
                 .post, "/api/user/profile/photo", token: token, body: Data(TestImages.png(withText: nil)), headers: [.contentType: "application/octet-stream"])
             #expect(photo.status == .ok)
+            // Cy asks again, remembered under a key: Cy's stored response names Ana.
             let remembered = try await app.request(
-                .post, "/api/friends/request", token: try await bo.token(app), json: ["userId": cy.id], headers: [HTTPField.Name("Idempotency-Key")!: "bo-asks-cy"])
+                .post, "/api/friends/request", token: try await cy.token(app), json: ["userId": ana.id], headers: [HTTPField.Name("Idempotency-Key")!: "cy-asks-ana"])
             #expect(remembered.status == .created || remembered.status == .ok, "\(remembered.text)")
             _ = try await LeaderboardTests.notifications(app, bo, "reaction_received")  // every raise decided
-            let before = try await app.store.read { tx in try await tx.cells(containing: ana.id) }
-            #expect(before.count > 20, "the world holds her: \(before)")
+            let before = try await Self.mentions(app, ana.id)
+            #expect(before.count > 20 && before["idempotency_keys.body"] != nil, "the world holds her: \(before)")
+            // An address that holds hers (mariana@… ⊃ ana@…) keeps everything: Jo's invitation of it and the
+            // response remembered for it.
+            let jo = try await Self.named(app, "Jo")
+            let josCircle = try #require(try await CirclesTests.create(app, by: jo, ["name": "Jo's", "metric": "steps"])["id"] as? String)
+            let invited = try await app.request(
+                .post, "/api/fitcircles/\(josCircle)/invite", token: try await jo.token(app), json: ["email": "mariana@example.com"],
+                headers: [HTTPField.Name("Idempotency-Key")!: "jo-invites-mariana"])
+            #expect(invited.status == .created, "\(invited.text)")
+            let bystander = try await Self.mentions(app, "mariana@example.com")
+            #expect(bystander["idempotency_keys.body"] == 1 && bystander["circle_invitations.email"] == 1, "\(bystander)")
 
             // A sign-in older than 10 minutes is not enough; nothing changes.
             app.clock.advance(by: 11 * 60)
@@ -70,9 +92,11 @@ struct AccountDeletionTests {
             for token in [token, fresh] { #expect(try await app.request(.get, "/api/user/profile", token: token).status == .unauthorized) }
 
             for needle in [ana.id, ana.email] {
-                let left = try await app.store.read { tx in try await tx.cells(containing: needle) }
-                #expect(left.isEmpty, "\(needle) is still in \(left)")
+                let left = try await Self.mentions(app, needle)
+                // Mariana's address holds Ana's: what remains of it is hers, as it was.
+                #expect(left == (needle == ana.email ? bystander : [:]), "\(needle) is still in \(left)")
             }
+            #expect(try await Self.mentions(app, "mariana@example.com") == bystander)
             // Her circle is Bo's now; neither board shows her; Bo's notifications name "Deleted user".
             let handed = try await app.request(.get, "/api/fitcircles/\(hersCircle)", token: try await bo.token(app)).jsonObject()
             #expect((handed["myRole"] ?? handed["role"]) as? String == "owner", "\(handed)")

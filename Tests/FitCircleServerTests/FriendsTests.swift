@@ -52,7 +52,7 @@ struct FriendsTests {
     }
 
     @Test(arguments: Backend.available)
-    func r6_3to6_aRequestIsPendingUntilAcceptedIntoAMutualFriendshipOrDeclinedIntoNothing(_ backend: Backend) async throws {
+    func r6_3to6_r10_1_aRequestIsPendingUntilAcceptedIntoAMutualFriendshipOrDeclinedIntoNothing(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
             let (ana, bo, cy) = (try await Self.person(app, "Ana"), try await Self.person(app, "Bo"), try await Self.person(app, "Cy"))
             let sent = try await Self.post(app, "/api/friends/request", by: ana, to: bo)

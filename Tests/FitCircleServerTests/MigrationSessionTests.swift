@@ -19,7 +19,7 @@ struct MigrationSessionTests {
     }
 
     @Test(arguments: Backend.available)
-    func r14_aSessionCountsEachEventOnceAndSaysWhenEverythingArrived(_ backend: Backend) async throws {
+    func r14_3to7_aSessionCountsEachEventOnceAndSaysWhenEverythingArrived(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser("ana@example.com")
             // Recorded before the migration: the app's local copy holds it too.
@@ -52,7 +52,7 @@ struct MigrationSessionTests {
     }
 
     @Test(arguments: Backend.available)
-    func r14_aSessionIsItsOwnersAndBadInputChangesNothing(_ backend: Backend) async throws {
+    func r14_6_aSessionIsItsOwnersAndBadInputChangesNothing(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let ana = try await app.onboardedUser("ana@example.com")
             let bo = try await app.onboardedUser("bo@example.com")

@@ -47,7 +47,7 @@ struct NotificationCatalogTests {
     /// `friend_activity` (spec 004: optional, off by default): only friends who turned it on hear of a
     /// workout, and never of a private one.
     @Test(arguments: Backend.available)
-    func aFriendsWorkoutReachesOnlyFriendsWhoAskedForIt(_ backend: Backend) async throws {
+    func r10_2_r10_6_aFriendsWorkoutReachesOnlyFriendsWhoTurnedItOn(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
             let (ana, bo, cy) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"))
             try await FriendFeedTests.befriend(app, ana, bo)

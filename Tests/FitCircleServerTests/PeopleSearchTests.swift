@@ -20,7 +20,7 @@ struct PeopleSearchTests {
     static func names(_ found: [[String: Any]]) -> [String] { found.compactMap { $0["displayName"] as? String } }
 
     @Test(arguments: Backend.available)
-    func r15_2_aQueryFindsTheStartOfAnyWordOfANameOrAnExactAddress(_ backend: Backend) async throws {
+    func r6_1_r15_2_aQueryFindsTheStartOfAnyWordOfANameOrAnExactAddress(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let ana = try await FriendsTests.person(app, "Ana")
             _ = try await FriendsTests.person(app, "José Ángel Ruiz", email: "jose@example.com")
@@ -45,7 +45,7 @@ struct PeopleSearchTests {
     }
 
     @Test(arguments: Backend.available)
-    func r15_3_5_resultsLeaveOutMeMyFriendsAndWhoBlockedMeAndStopAtTwenty(_ backend: Backend) async throws {
+    func r6_2_r15_3to5_resultsLeaveOutMeMyFriendsAndWhoBlockedMeAndStopAtTwenty(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let me = try await FriendsTests.person(app, "Anna Me")
             let friend = try await FriendsTests.person(app, "Anna Friend")

@@ -47,13 +47,19 @@ extension Transaction {
     /// and the jobs, rate limits and remembered responses that mention it go. Call it after the circles it
     /// owns found an heir and its mentions in others' notifications were rewritten.
     public func erase(_ user: User) async throws {
+        // An id (a UUID) is found wherever it appears; an address only as a whole JSON string, so that
+        // ana@example.com takes nothing of joana@example.com's.
         let id = user.id.rawValue
-        let mentions: SQLQueryString = "\(self.contains("payload", id)) OR \(self.contains("payload", user.email)) OR \(self.contains("dedupe_key", id))"
-        try await self.sql.raw("DELETE FROM jobs WHERE \(mentions)").run()
+        let address = "\"\(user.email)\""
         try await self.sql.raw(
-            "DELETE FROM idempotency_keys WHERE user_id = \(bind: id) OR \(self.contains("body", id)) OR \(self.contains("body", user.email))"
+            "DELETE FROM jobs WHERE \(self.contains("payload", id)) OR \(self.contains("payload", address)) OR \(self.contains("dedupe_key", id))"
         ).run()
-        try await self.sql.raw("DELETE FROM rate_limits WHERE \(self.contains("limit_key", id)) OR \(self.contains("limit_key", user.email))").run()
+        // Remembered responses are base64: their bodies are searched for the encodings of the two.
+        let inBodies = (Base64Fragments.of(id) + Base64Fragments.of(address)).map { self.contains("body", $0) }
+        try await self.sql.raw(
+            "DELETE FROM idempotency_keys WHERE user_id = \(bind: id) OR \(SQLList(inBodies, separator: SQLRaw(" OR ")))"
+        ).run()
+        try await self.sql.raw("DELETE FROM rate_limits WHERE \(self.contains("limit_key", id))").run()
         try await self.sql.raw("DELETE FROM circle_invitations WHERE lower(email) = lower(\(bind: user.email))").run()
         try await self.sql.raw(
             """

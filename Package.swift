@@ -217,6 +217,14 @@ let package = Package(
             name: "FitCircleStoreTests",
             dependencies: ["FitCircleStore", "FitCircleCore", "FitCircleTesting"]
         ),
+        // The spec documents' own stories and tables, replayed through the HTTP API with the clock moved.
+        .testTarget(
+            name: "AcceptanceTests",
+            dependencies: [
+                "FitCircleCore", "FitCircleEngine", "FitCircleJobs", "FitCircleStore", "FitCircleTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "FitCircleServerTests",
             dependencies: [

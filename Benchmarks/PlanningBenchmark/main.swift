@@ -83,7 +83,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         try await store.execute(unsafeSQL: "DELETE FROM jobs")
         print("reusing the seeded database")
     }
-    let daily = engine.reminders.types(on: date).map(\.type)
+    let daily = ReminderPlanner.types(on: date, in: profile).map(\.type)
     print("types scheduled on \(date): \(daily.joined(separator: ", ")); page size \(pageSize)")
 
     /// The baseline: the same users, zone by zone, in pages of the same size, by a plain SELECT.

@@ -34,11 +34,14 @@ public struct ZoneBatch: Codable, Equatable, Sendable {
 
     /// The job that carries this batch; its dedupe key makes it once per kind, zone, date and page.
     public func job(_ kind: String, runAt: Date, maxAttempts: Int = 8) throws -> JobRecord {
-        let key = "\(kind):\(self.zone):\(self.date.iso)" + (self.after.map { ":after:\($0)" } ?? "")
+        let key = Self.dedupeKey(kind, zone: self.zone, date: self.date) + (self.after.map { ":after:\($0)" } ?? "")
         return JobRecord(
             id: UUID().uuidString.lowercased(), kind: kind, payload: String(decoding: try JSONEncoder().encode(self), as: UTF8.self),
             dedupeKey: key, runAt: runAt, maxAttempts: maxAttempts)
     }
+
+    /// The dedupe key of the first page's job of `kind` in `zone` on `date`.
+    public static func dedupeKey(_ kind: String, zone: String, date: LocalDate) -> String { "\(kind):\(zone):\(date.iso)" }
 
     public init(_ job: JobRecord) throws {
         self = try JSONDecoder().decode(ZoneBatch.self, from: Data(job.payload.utf8))
@@ -54,7 +57,9 @@ public struct ZoneScheduler: Sendable {
     let clock: WallClock
     let logger: Logger
     public let schedules: [ZoneSchedule]
-    public var catchUp: TimeInterval = 6 * 3_600
+    public var catchUp: TimeInterval = Self.defaultCatchUp
+    /// How late a missed tick is still made up.
+    public static let defaultCatchUp: TimeInterval = 6 * 3_600
 
     public init(store: Store, schedules: [ZoneSchedule], clock: WallClock, logger: Logger) {
         self.store = store

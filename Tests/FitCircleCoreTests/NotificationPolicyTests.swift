@@ -144,10 +144,28 @@ struct NotificationPolicyTests {
         #expect(SendTime.plan(fallback: LocalTime("20:00")!, habitual: nil, preferences: .defaults) == LocalTime("20:00"))
         // A habit inside quiet hours moves to their end.
         #expect(SendTime.plan(fallback: LocalTime("20:00")!, habitual: LocalTime("07:20"), preferences: .defaults) == LocalTime("07:00"))
+        // Spec 001, NOTIF-03: push-up reminders at the median itself.
+        #expect(SendTime.plan(fallback: LocalTime("09:00")!, habitual: LocalTime("18:30"), lead: 0, preferences: .defaults) == LocalTime("18:30"))
     }
 
     @Test func templatesFillTheirVariables() {
         let rendered = Self.catalog["daily_checkin_reminder"]!.render(["streak": "14"])
         #expect(rendered.body == "Complete your check-in to keep your 14-day streak alive!")
+    }
+
+    /// Copy follows the state it speaks of: the first variant whose `when` the data matches, else the type's.
+    @Test func theFirstMatchingVariantWinsOverTheTypesCopy() {
+        let type = NotificationType(
+            type: "streak_at_risk", title: "Streak at risk", body: "Your {streak}-day streak is at risk.",
+            variants: [
+                .init(when: ["freeze": "used"], body: "Your freeze covered yesterday; keep your {streak}-day streak today."),
+                .init(when: ["freeze": "left", "streak": "1"], title: "Careful", body: "One day in, one freeze left."),
+                .init(when: ["freeze": "left"], body: "{freezesLeft} freeze left for your {streak}-day streak."),
+            ])
+        #expect(type.render(["streak": "4", "freeze": "used"]).body == "Your freeze covered yesterday; keep your 4-day streak today.")
+        #expect(type.render(["streak": "1", "freeze": "left"]) == ("Careful", "One day in, one freeze left.", nil))
+        #expect(type.render(["streak": "9", "freeze": "left", "freezesLeft": "1"]).body == "1 freeze left for your 9-day streak.")
+        #expect(type.render(["streak": "9", "freeze": "none"]).body == "Your 9-day streak is at risk.")
+        #expect(type.render(["streak": "9"]).title == "Streak at risk")
     }
 }

@@ -77,14 +77,28 @@ struct ProfileInputTests {
         }
     }
 
-    @Test(arguments: ["Europe/Paris", "America/New_York", "Pacific/Kiritimati", "Asia/Kathmandu", "UTC"])
-    func ianaZonesAreAccepted(zone: String) {
+    @Test(arguments: [
+        "Europe/Paris", "America/New_York", "Pacific/Kiritimati", "Asia/Kathmandu", "UTC", "Asia/Kolkata", "Asia/Calcutta", "Etc/GMT-5",
+        "America/Indianapolis", "America/Buenos_Aires", "Asia/Saigon", "Asia/Istanbul", "EST",
+    ])
+    func ianaZonesAndLinksAreAcceptedAsSent(zone: String) {
         #expect(TimeZoneID.validated(zone) == zone)
     }
 
-    @Test(arguments: ["EST", "GMT+5", "", "Europe/Atlantis", "+02:00"])
-    func abbreviationsOffsetsAndUnknownZonesAreRefused(zone: String) {
+    @Test(arguments: ["PST", "GMT+5", "", "Europe/Atlantis", "+02:00", "asia/kolkata", "Europe/Paris ", "../etc/passwd"])
+    func namesNoIANADatabaseHasAreRefused(zone: String) {
         #expect(TimeZoneID.validated(zone) == nil)
+    }
+
+    /// Every zone and link of the IANA database shipped with the system (Debian's `tzdata`), and each one
+    /// resolves to offsets the server can use.
+    @Test func everyNameOfTheSystemsTimeZoneDatabaseIsAccepted() throws {
+        let text = try String(contentsOfFile: "/usr/share/zoneinfo/tzdata.zi", encoding: .utf8)
+        let names = TimeZoneID.ianaNames(in: text)
+        #expect(names.count > 550, "\(names.count) names")
+        let refused = names.filter { TimeZoneID.validated($0) == nil }
+        #expect(refused.isEmpty, "refused: \(refused)")
+        #expect(names.allSatisfy { TimeZone(identifier: $0)?.secondsFromGMT(for: Date(timeIntervalSince1970: 1_750_000_000)) != nil })
     }
 
     @Test func aNewAccountIsOnboardedOnlyWhenTheProfileAllowsSkipping() {

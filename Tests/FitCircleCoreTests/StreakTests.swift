@@ -41,26 +41,37 @@ struct StreakTests {
         #expect(streak.freezesUsed == 1)
     }
 
-    @Test func twoConsecutiveMissedDaysResetAndTheNextCheckInIsAComeback() {
-        // Monday to Wednesday, then Thursday is frozen, Friday missed and Saturday missed: reset.
+    @Test func f4_neverMissTwice_aFrozenDayFollowedByAMissResetsAndTheNextCheckInIsAComeback() {
+        // Monday to Wednesday, then Thursday is frozen and Friday missed: two days missed in a row, one of
+        // them covered by a freeze, reset the streak (spec 000, Feature 4: "missing 2 consecutive days").
         let (streak, entries) = Self.run(
             [Self.checkedIn, Self.checkedIn, Self.checkedIn, Self.nothing, Self.nothing, Self.nothing, Self.checkedIn], policy: Self.daily)
-        #expect(entries.map { $0?.status } == [.active, .active, .active, .frozen, .missed, .reset, .active])
-        #expect(entries[5]?.count == 0)
+        #expect(entries.map { $0?.status } == [.active, .active, .active, .frozen, .reset, nil, .active])
+        #expect(entries[4]?.count == 0)
+        #expect(entries[4]?.reason == "2 days missed in a row: the 3-day streak was reset")
         #expect(entries[6]?.comeback == true)
         #expect(streak.count == 1)
         #expect(streak.longest == 3)
     }
 
-    @Test func theFreezeAllowanceComesBackAtTheWeekStart() {
-        // Sunday (the last day of the first week) and Monday (the first of the next) both missed: each week
-        // has its own freeze, so both are frozen and nothing resets.
+    @Test func f4_twoMissesStraddlingTheWeekBoundaryReset() {
+        // Sunday (the last day of the first week) is frozen; Monday (the first of the next) brings a new
+        // allowance, but a second miss in a row resets all the same.
         let days = Array(repeating: Self.checkedIn, count: 6) + [Self.nothing, Self.nothing, Self.checkedIn]
         let (streak, entries) = Self.run(days, policy: Self.daily)
         #expect(entries[6]?.status == .frozen)
-        #expect(entries[7]?.status == .frozen)
-        #expect(streak.count == 7)
-        #expect(entries[8]?.milestone?.badge == "1 Week Warrior")
+        #expect(entries[7]?.status == .reset)
+        #expect(entries[8]?.comeback == true)
+        #expect(streak.count == 1)
+    }
+
+    @Test func theFreezeAllowanceComesBackAtTheWeekStart() {
+        // Sunday frozen with the first week's freeze, Monday checked in, Tuesday frozen with the second's.
+        let days = Array(repeating: Self.checkedIn, count: 6) + [Self.nothing, Self.checkedIn, Self.nothing, Self.checkedIn]
+        let (streak, entries) = Self.run(days, policy: Self.daily)
+        #expect(entries.map { $0?.status }.suffix(4) == [.frozen, .active, .frozen, .active])
+        #expect(entries[7]?.milestone?.badge == "1 Week Warrior")
+        #expect(streak.count == 8)
     }
 
     @Test func aLateCheckInRepairs() {
@@ -133,8 +144,8 @@ struct StreakTests {
                 #expect(count <= previous + 1, "seed \(seed): rose by more than one in a period")
                 if entry?.status == .frozen { #expect(count == previous, "seed \(seed): a frozen period added") }
                 if !activity.isMet { #expect(count <= previous, "seed \(seed): an unmet period added") }
-                if policy.resetAfterMissed == 2, previousStatus == .missed, entry != nil, !activity.isMet,
-                    activity.progress == 0 || !policy.shortfallKeepsStreak, entry?.status != .frozen
+                if policy.resetAfterMissed == 2, previousStatus == .missed || previousStatus == .frozen, entry != nil, !activity.isMet,
+                    activity.progress == 0 || !policy.shortfallKeepsStreak
                 {
                     #expect(entry?.status == .reset, "seed \(seed): two missed periods in a row did not reset")
                 }

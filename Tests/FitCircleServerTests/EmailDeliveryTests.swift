@@ -84,10 +84,11 @@ struct EmailDeliveryTests {
             let digest = try #require(smtp.received.first { $0.subject.hasPrefix("Your Week in Review") }, "\(smtp.received.map(\.subject))")
             #expect(digest.subject == "Your Week in Review: 21,000 steps, 0-day streak 🔥")
             let text = try Self.part(digest, "text/plain")
-            #expect(text.contains("- Steps: 21,000 (43% of goal)"), "\(text)")
+            // Spec 000 F2: 50,000 a week while the daily goal is a default (a two-day-old account).
+            #expect(text.contains("- Steps: 21,000 (42% of goal)"), "\(text)")
             #expect(text.contains("- Weight: -0.6 kg") && text.contains("- Leaderboard: #1 in \"Work Warriors\""), "\(text)")
             #expect(text.contains("You hit your daily goal 2 out of 7 days."), "\(text)")
-            #expect(text.contains("Your weekly step goal is 49,000 steps.\n\nView Full Dashboard: \(Self.publicURL)/api/emails/click/"), "\(text)")
+            #expect(text.contains("Your weekly step goal is 50,000 steps.\n\nView Full Dashboard: \(Self.publicURL)/api/emails/click/"), "\(text)")
             // An optional type: one-click unsubscribe (RFC 8058) in the headers and the footer.
             #expect(digest.headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click")
             let unsubscribe = try #require(digest.headers["List-Unsubscribe"])
@@ -106,7 +107,10 @@ extension EmailDeliveryTests {
             try await DeliveryTests.runJobs(app)  // the welcome
             let cases: [(type: String, data: [String: String], subject: String, line: String)] = [
                 ("daily_checkin_email", ["streak": "14"], "Your 14-day streak is waiting ⏰", "Your 14-day streak is waiting—it takes ten seconds."),
-                ("streak_at_risk", ["streak": "21", "freezesLeft": "1"], "⚠️ Your 21-day streak is at risk!", "Good news: you have 1 freeze left."),
+                ("daily_checkin_email", ["streak": "0"], "Start your streak today ⏰", "Check in to start your streak—it takes ten seconds."),
+                ("streak_at_risk", ["streak": "21", "freezesLeft": "1", "freeze": "left"], "⚠️ Your 21-day streak is at risk!", "Good news: you have 1 freeze left this week."),
+                ("streak_at_risk", ["streak": "21", "freezesLeft": "0", "freeze": "used"], "⚠️ Your 21-day streak is at risk!",
+                 "Good news: your freeze covered yesterday, so the streak is still alive."),
                 ("monthly_report", ["month": "February 2026", "steps": "180,000", "checkIns": "25", "streak": "12"], "Your February 2026 progress report 📈",
                  "- Check-ins: 25"),
                 ("circle_invitation", ["inviter": "Ben", "circle": "Work Warriors", "invitationId": "inv-1"],
@@ -114,8 +118,10 @@ extension EmailDeliveryTests {
                 ("challenge_milestone", ["milestone": "Halfway there", "percent": "50", "challengeId": "ch-1"], "🎉 Halfway there! You're 50% to your goal",
                  "You're 50% of the way to your goal."),
             ]
-            let token = try await NotificationLogTests.operatorToken(app)
             for (index, item) in cases.enumerated() {
+                // A day each: the types allow one a day.
+                app.clock.advance(by: 86_400)
+                let token = try await NotificationLogTests.operatorToken(app)
                 let body: [String: Any] = ["userId": try await NotificationLogTests.anaID(app), "type": item.type, "data": item.data, "dedupeKey": "t\(index)"]
                 let sent = try await app.request(.post, "/api/notifications/send", token: token, json: body)
                 #expect(sent.status == .ok, "\(sent.text)")

@@ -119,7 +119,7 @@ struct GoalsTests {
             let week = try await Self.get(app, "/api/goals/weekly")
             #expect(week["start"] as? String == "2026-03-02")
             let steps = try #require(Self.goal(week, "steps"))
-            #expect(steps["target"] as? Double == 49_000)
+            #expect(steps["target"] as? Double == 50_000)  // spec 000 F2: the default while the daily goal is one too
             #expect(steps["actual"] as? Double == 4200)
             let breakdown = try #require(steps["breakdown"] as? [[String: Any]])
             #expect(breakdown.map { $0["date"] as? String } == (2...8).map { String(format: "2026-03-%02d", $0) })

@@ -53,7 +53,7 @@ struct ProfileTests {
         ("age", "34.5", "body"),
         ("weight", #"{"value": 70}"#, "weight.unit"),
         ("weight", #"{"value": 70, "unit": "stone"}"#, "weight.unit"),
-        ("timeZone", #""EST""#, "timeZone"),
+        ("timeZone", #""PST""#, "timeZone"),
         ("height", #"{"unit": "cm"}"#, "height.centimeters"),
         ("gender", #""robot""#, "gender"),
         ("displayName", "null", "displayName"),
@@ -208,5 +208,30 @@ enum TestImages {
             for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
         }
         return ~crc
+    }
+}
+
+/// Time zones as devices send them: every IANA zone and link the server resolves, kept as sent.
+struct TimeZoneNameTests {
+    @Test(arguments: Backend.available)
+    func aZoneOrLinkOfTheIANADatabaseIsTakenAsSentAndOthersAreRefused(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_481_600))  // Monday 2 March 2026, 20:00 UTC = 01:30 on the 3rd in Kolkata
+            let token = try await app.onboardedUser()
+            for zone in ["Asia/Kolkata", "America/Indianapolis", "Etc/GMT-5"] {
+                let saved = try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile(timeZone: zone))
+                #expect(saved.status == .ok, "\(zone): \(saved.text)")
+                #expect(try saved.jsonObject()["timeZone"] as? String == zone)
+            }
+            // A day is the zone's: India is 5 h 30 ahead of UTC, so 20:00 UTC is tomorrow there.
+            _ = try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile(timeZone: "Asia/Kolkata"))
+            let sync: [String: Any] = ["clientEventId": "k1", "type": "steps", "source": "healthkit", "occurredAt": ActivityLedgerTests.iso(app.clock.now), "steps": 1_000]
+            let recorded = try await app.request(.post, "/api/activities", token: token, json: sync)
+            #expect((try recorded.jsonObject()["localDate"] as? String) == "2026-03-03", "\(recorded.text)")
+            for zone in ["PST", "GMT+5", "asia/kolkata"] {
+                let refused = try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile(timeZone: zone))
+                #expect(refused.status == .unprocessableContent && refused.text.contains("timeZone"), "\(zone): \(refused.text)")
+            }
+        }
     }
 }

@@ -62,6 +62,7 @@ struct ReminderTests {
     func aUserWhoUsuallyChecksInAt0710IsRemindedBefore(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let paris = TimeZone(identifier: "Europe/Paris")!
+            app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // 2026-03-02 00:00 UTC, 01:00 in Paris
             let id = try #require((try await app.devSignIn("early@example.com", timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"] as? String)
             let user = User.ID(id)
             _ = try await app.engine.notifications.update(of: user) { preferences in
@@ -81,7 +82,6 @@ struct ReminderTests {
             #expect(outcomes.allSatisfy { $0.event != nil }, "\(outcomes)")
             #expect(try await app.store.read { tx in try await tx.sendHabits() }[user] == LocalTime("07:10"))
             #expect(try await app.engine.replay.sendHabitDifferences().isEmpty)
-            app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // 2026-03-02 00:00 UTC, 01:00 in Paris
             try await Self.run(app, hours: 8)
             let reminder = try #require(try await Self.reminders(app, of: user).first)
             var calendar = Calendar(identifier: .gregorian)
@@ -89,6 +89,15 @@ struct ReminderTests {
             let local = calendar.dateComponents([.hour, .minute], from: reminder.decidedAt)
             let minutes = local.hour! * 60 + local.minute!
             #expect((6 * 60 + 10)...(6 * 60 + 40) ~= minutes, "\(local)")
+
+            // A time the user sets wins over the learned one (spec 000 F8): from the next day, 21:00.
+            let token = try await app.devSignIn("early@example.com")["accessToken"] as! String
+            _ = try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile())
+            let saved = try await app.request(.put, "/api/notifications/preferences", token: token, json: ["reminderTime": "21:00"])
+            #expect(saved.status == .ok, "\(saved.text)")
+            try await Self.run(app, hours: 40)
+            let chosen = try #require(try await Self.reminders(app, of: user).first { $0.date.iso == "2026-03-03" })
+            #expect(calendar.dateComponents([.hour, .minute], from: chosen.decidedAt) == DateComponents(hour: 21, minute: 0))
         }
     }
 
@@ -173,7 +182,7 @@ struct ReminderTests {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "Europe/Paris")!
             #expect(missed.first.map { calendar.component(.hour, from: $0.decidedAt) } == 9)
-            #expect(missed.first?.body == "🔥 You're 1 day away from losing your 2-day streak. Use your freeze?")
+            #expect(missed.first?.body == "🔥 Your 2-day streak is at risk! Your freeze covered yesterday; check in today to keep it going.")
             let steady = try await app.store.read { tx in try await tx.notifications(of: steadyUser, type: "streak_at_risk", limit: 10) }
             #expect(steady.isEmpty)
         }

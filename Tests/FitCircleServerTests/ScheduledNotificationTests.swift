@@ -125,6 +125,13 @@ struct ScheduledNotificationTests {
             let risks = try await Self.sent(app, user, "streak_at_risk").sorted { $0.decidedAt < $1.decidedAt }
             #expect(risks.map { Self.localTime($0) } == ["2026-03-08 09:00", "2026-03-09 09:00", "2026-03-10 09:00"], "\(risks.map { Self.localTime($0) })")
             #expect(risks.first?.body == "Your streak is at risk! Complete a workout today to keep it going.")
+
+            // NOTIF-03, "User can manually set notification time": a time set wins from the next day.
+            let token = try await app.devSignIn("ana@example.com")["accessToken"] as! String
+            #expect(try await app.request(.put, "/api/notifications/preferences", token: token, json: ["reminderTime": "19:30"]).status == .ok)
+            try await ReminderTests.run(app, hours: 32)
+            let later = try await Self.sent(app, user, "streak_at_risk").sorted { $0.decidedAt < $1.decidedAt }
+            #expect(later.last.map { Self.localTime($0) } == "2026-03-11 19:30")
         }
     }
 

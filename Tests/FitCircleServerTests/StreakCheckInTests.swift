@@ -86,20 +86,20 @@ struct StreakCheckInTests {
     }
 
     @Test(arguments: Backend.available)
-    func twoMissedDaysInARowResetAndTheNextCheckInSaysYoureBack(_ backend: Backend) async throws {
+    func twoMissedDaysInARowResetEvenWhenAFreezeCoveredTheFirstAndTheNextCheckInSaysYoureBack(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             _ = try await app.onboardedUser()
             for _ in 1...3 {
                 #expect(try await Self.checkIn(app).status == .created)
                 app.clock.advance(by: Self.day)
             }
-            // Thursday is frozen, Friday missed (no freeze left), Saturday missed: reset.
+            // Thursday is frozen, Friday missed: two days in a row, reset ("never miss twice"); Saturday adds nothing.
             app.clock.advance(by: 3 * Self.day)
             let sunday = try await Self.current(app)
             #expect(sunday["current"] as? Int == 0)
             #expect(sunday["longest"] as? Int == 3)
             let ledger = try await Self.history(app, from: "2026-03-05", to: "2026-03-07")
-            #expect(ledger.map { $0["status"] as? String } == ["frozen", "missed", "reset"])
+            #expect(ledger.map { $0["status"] as? String } == ["frozen", "reset"])
             #expect(ledger.last?["reason"] as? String == "2 days missed in a row: the 3-day streak was reset")
 
             let back = try await Self.checkIn(app).jsonObject()
@@ -237,16 +237,19 @@ struct StreakCheckInTests {
             #expect(try await Self.checkIn(app).status == .created)
             app.clock.advance(by: Self.day)
             #expect(try await Self.checkIn(app).status == .created)
-            // Sunday 8 (23 hours long) and Monday 9 both missed; seen on Tuesday 10 at 00:30 (UTC−4).
-            app.clock.set(Date(timeIntervalSince1970: 1_773_117_000))
-            let tuesday = try await Self.current(app)
-            #expect(tuesday["current"] as? Int == 2)
-            #expect(tuesday["periodStart"] as? String == "2026-03-10")
-            let ledger = try await Self.history(app, from: "2026-03-08", to: "2026-03-09")
-            // Sunday used the first week's freeze; Monday is a new week with its own.
-            #expect(ledger.map { $0["status"] as? String } == ["frozen", "frozen"])
-            #expect(tuesday["freezesLeft"] as? Int == 0)
-            #expect(tuesday["freezesRenewOn"] as? String == "2026-03-16")
+            // Sunday 8 (23 hours long) missed; Monday 9 checked in at 20:00 (UTC−4); Tuesday 10 missed; seen on
+            // Wednesday 11 at 00:30.
+            app.clock.set(Date(timeIntervalSince1970: 1_773_100_800))
+            #expect(try await Self.checkIn(app).status == .created)
+            app.clock.set(Date(timeIntervalSince1970: 1_773_203_400))
+            let wednesday = try await Self.current(app)
+            #expect(wednesday["current"] as? Int == 3)
+            #expect(wednesday["periodStart"] as? String == "2026-03-11")
+            let ledger = try await Self.history(app, from: "2026-03-08", to: "2026-03-10")
+            // Sunday used the first week's freeze; Tuesday is in a new week with its own.
+            #expect(ledger.map { $0["status"] as? String } == ["frozen", "active", "frozen"])
+            #expect(wednesday["freezesLeft"] as? Int == 0)
+            #expect(wednesday["freezesRenewOn"] as? String == "2026-03-16")
         }
     }
 

@@ -5,6 +5,8 @@ public enum GoalPlanner {
         public var kind: Goal.Kind
         public var target: Double
         public var basis: String
+        /// Follows the user's own baseline rather than a default.
+        public var personalised = false
     }
 
     /// The step goal for `date`: the default during the account's first days or without enough data,
@@ -12,10 +14,9 @@ public enum GoalPlanner {
     /// - Parameters:
     ///   - accountDay: 1 on the day the account was created (in the user's zone).
     ///   - recent: the user's stored days before `date` (only the last `baselineDays` are used).
-    public static func dailySteps(on date: LocalDate, accountDay: Int, level: TrainingSettings.Level, recent: [DailyTracking], policy: GoalPolicy.Steps) -> Plan {
-        let sedentary = level == .beginner
-        let fallback = Double(sedentary ? policy.sedentaryDefault : policy.moderateDefault)
-        let baseline = sedentary ? "sedentary" : "moderate"
+    public static func dailySteps(on date: LocalDate, accountDay: Int, baseline start: ActivityBaseline, recent: [DailyTracking], policy: GoalPolicy.Steps) -> Plan {
+        let fallback = Double(start == .sedentary ? policy.sedentaryDefault : policy.moderateDefault)
+        let baseline = start.rawValue
         if accountDay <= policy.introductoryDays {
             return Plan(kind: .steps, target: fallback, basis: "default for a \(baseline) baseline during the first \(policy.introductoryDays) days")
         }
@@ -31,16 +32,17 @@ public enum GoalPlanner {
         let rounded = (raised / Double(policy.roundTo)).rounded() * Double(policy.roundTo)
         return Plan(
             kind: .steps, target: rounded,
-            basis: "average of \(withData.count) days with steps (\(Int(average.rounded()))) + \(Int((policy.uplift * 100).rounded())) %, at most \(policy.cap)")
+            basis: "average of \(withData.count) days with steps (\(Int(average.rounded()))) + \(Int((policy.uplift * 100).rounded())) %, at most \(policy.cap)",
+            personalised: true)
     }
 
     /// The day's goals of the kinds the profile sets.
     public static func daily(
-        on date: LocalDate, accountDay: Int, training: TrainingSettings, recent: [DailyTracking], policy: GoalPolicy
+        on date: LocalDate, accountDay: Int, baseline: ActivityBaseline, training: TrainingSettings, recent: [DailyTracking], policy: GoalPolicy
     ) -> [Plan] {
         policy.daily.compactMap { kind in
             switch kind {
-            case .steps: dailySteps(on: date, accountDay: accountDay, level: training.level, recent: recent, policy: policy.steps)
+            case .steps: dailySteps(on: date, accountDay: accountDay, baseline: baseline, recent: recent, policy: policy.steps)
             case .checkIn: Plan(kind: .checkIn, target: 1, basis: "check in every day")
             case .pushups: Plan(kind: .pushups, target: Double(training.dailyGoal), basis: "your daily push-up goal")
             case .water: Plan(kind: .water, target: policy.waterMl, basis: "the profile's daily water target")
@@ -53,10 +55,15 @@ public enum GoalPlanner {
     }
 
     /// The week's goals of the kinds the profile sets; `dailySteps` is the step goal of the week's first day.
-    public static func weekly(dailySteps: Double, training: TrainingSettings, policy: GoalPolicy) -> [Plan] {
+    public static func weekly(dailySteps: Plan, training: TrainingSettings, policy: GoalPolicy) -> [Plan] {
         policy.weekly.compactMap { kind in
             switch kind {
-            case .steps: Plan(kind: .steps, target: dailySteps * 7, basis: "the daily step goal × 7")
+            case .steps:
+                if let fixed = policy.steps.weeklyDefault, !dailySteps.personalised {
+                    Plan(kind: .steps, target: Double(fixed), basis: "the default until the daily goal follows your baseline")
+                } else {
+                    Plan(kind: .steps, target: dailySteps.target * 7, basis: "the daily step goal × 7", personalised: dailySteps.personalised)
+                }
             case .checkIn: Plan(kind: .checkIn, target: 7, basis: "check in 7 days of 7")
             case .activeDays:
                 Plan(

@@ -39,10 +39,13 @@ public struct GoalPolicy: Equatable, Sendable, Codable {
         public var cap: Int
         /// …and rounded to a multiple of this.
         public var roundTo: Int
+        /// The week's step total while the daily goal is still a default (spec 000 F2: 50,000); once it
+        /// follows the user's baseline, the daily goal × 7. Absent: always the daily goal × 7.
+        public var weeklyDefault: Int?
 
         public init(
             sedentaryDefault: Int, moderateDefault: Int, introductoryDays: Int, baselineDays: Int, minimumDaysWithData: Int, uplift: Double,
-            cap: Int, roundTo: Int
+            cap: Int, roundTo: Int, weeklyDefault: Int? = nil
         ) {
             self.sedentaryDefault = sedentaryDefault
             self.moderateDefault = moderateDefault
@@ -52,6 +55,7 @@ public struct GoalPolicy: Equatable, Sendable, Codable {
             self.uplift = uplift
             self.cap = cap
             self.roundTo = roundTo
+            self.weeklyDefault = weeklyDefault
         }
     }
 }

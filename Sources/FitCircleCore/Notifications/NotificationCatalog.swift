@@ -39,8 +39,11 @@ public struct NotificationType: Equatable, Sendable, Codable {
     /// Goes out at the user's daily reminder time (spec 000: "20:00 — or the user's reminder time"); `at`
     /// is then that time's default.
     public var followsReminderTime: Bool
-    /// Goes out a while before the user's habitual time once it is learned (else at its time).
+    /// Goes out a while before the user's habitual time once it is learned (else at its time), unless the
+    /// user chose a reminder time and the type follows it.
     public var personalised: Bool
+    /// How many minutes before the habitual time a personalised type goes out.
+    public var habitLead: Int
     public var perDay: Int?
     public var perWeek: Int?
     public var perHour: Int?
@@ -53,12 +56,30 @@ public struct NotificationType: Equatable, Sendable, Codable {
     public var title: String
     /// With `{variables}` filled from the trigger's data.
     public var body: String
+    /// Copy for particular states of the trigger's data, the first that matches winning over `title` and
+    /// `body` (no streak yet: "start your streak", not "keep your 0-day streak").
+    public var variants: [CopyVariant]
     public var deepLink: String?
+
+    /// Copy for the trigger data where every key of `when` holds its value.
+    public struct CopyVariant: Equatable, Sendable, Codable {
+        public var when: [String: String]
+        public var title: String?
+        public var body: String
+
+        public init(when: [String: String], title: String? = nil, body: String) {
+            self.when = when
+            self.title = title
+            self.body = body
+        }
+
+        func matches(_ data: [String: String]) -> Bool { self.when.allSatisfy { data[$0.key] == $0.value } }
+    }
 
     public init(
         type: String, critical: Bool = false, channels: [NotificationChannel] = [.push, .inApp], emailFallback: Bool = false, at: LocalTime? = nil,
-        weekday: Weekday? = nil, monthDay: Int? = nil, followsReminderTime: Bool = false, personalised: Bool = false, perDay: Int? = nil, perWeek: Int? = nil, perHour: Int? = nil, unlessGoalMet: Bool = false,
-        digestible: Bool = false, optIn: Bool = false, title: String, body: String, deepLink: String? = nil
+        weekday: Weekday? = nil, monthDay: Int? = nil, followsReminderTime: Bool = false, personalised: Bool = false, habitLead: Int = SendTime.defaultLeadMinutes, perDay: Int? = nil, perWeek: Int? = nil, perHour: Int? = nil, unlessGoalMet: Bool = false,
+        digestible: Bool = false, optIn: Bool = false, title: String, body: String, variants: [CopyVariant] = [], deepLink: String? = nil
     ) {
         self.type = type
         self.critical = critical
@@ -69,6 +90,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
         self.monthDay = monthDay
         self.followsReminderTime = followsReminderTime
         self.personalised = personalised
+        self.habitLead = habitLead
         self.perDay = perDay
         self.perWeek = perWeek
         self.perHour = perHour
@@ -77,11 +99,12 @@ public struct NotificationType: Equatable, Sendable, Codable {
         self.optIn = optIn
         self.title = title
         self.body = body
+        self.variants = variants
         self.deepLink = deepLink
     }
 
     private enum CodingKeys: String, CodingKey {
-        case type, critical, channels, emailFallback, at, weekday, monthDay, followsReminderTime, personalised, perDay, perWeek, perHour, unlessGoalMet, digestible, optIn, title, body, deepLink
+        case type, critical, channels, emailFallback, at, weekday, monthDay, followsReminderTime, personalised, habitLead, perDay, perWeek, perHour, unlessGoalMet, digestible, optIn, title, body, variants, deepLink
     }
 
     /// Only `type`, `title` and `body` are required in a profile.
@@ -97,6 +120,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
             monthDay: try container.decodeIfPresent(Int.self, forKey: .monthDay),
             followsReminderTime: try container.decodeIfPresent(Bool.self, forKey: .followsReminderTime) ?? false,
             personalised: try container.decodeIfPresent(Bool.self, forKey: .personalised) ?? false,
+            habitLead: try container.decodeIfPresent(Int.self, forKey: .habitLead) ?? SendTime.defaultLeadMinutes,
             perDay: try container.decodeIfPresent(Int.self, forKey: .perDay),
             perWeek: try container.decodeIfPresent(Int.self, forKey: .perWeek),
             perHour: try container.decodeIfPresent(Int.self, forKey: .perHour),
@@ -105,6 +129,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
             optIn: try container.decodeIfPresent(Bool.self, forKey: .optIn) ?? false,
             title: try container.decode(String.self, forKey: .title),
             body: try container.decode(String.self, forKey: .body),
+            variants: try container.decodeIfPresent([CopyVariant].self, forKey: .variants) ?? [],
             deepLink: try container.decodeIfPresent(String.self, forKey: .deepLink)
         )
     }
@@ -117,11 +142,13 @@ public struct NotificationType: Equatable, Sendable, Codable {
         return true
     }
 
-    /// The copy and deep link with `{name}` replaced by `data["name"]`; unknown variables stay as written.
+    /// The copy (of the first variant `data` matches, else the type's) and deep link with `{name}` replaced
+    /// by `data["name"]`; unknown variables stay as written.
     public func render(_ data: [String: String]) -> (title: String, body: String, deepLink: String?) {
         func fill(_ template: String) -> String {
             data.reduce(template) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value) }
         }
-        return (fill(self.title), fill(self.body), self.deepLink.map(fill))
+        let variant = self.variants.first { $0.matches(data) }
+        return (fill(variant?.title ?? self.title), fill(variant?.body ?? self.body), self.deepLink.map(fill))
     }
 }

@@ -8,6 +8,9 @@ public struct NotificationPreferences: Equatable, Sendable, Codable {
     public var types: [String: [NotificationChannel: Bool]]
     /// When daily reminders come, 06:00–23:00.
     public var reminderTime: LocalTime
+    /// The user set `reminderTime` themself: it then wins over the time learned from their habits (spec 000
+    /// F8, 001 NOTIF-03: "User can manually set notification time").
+    public var reminderTimeChosen: Bool
     /// Do not disturb from `quietStart` to `quietEnd`; the window may wrap midnight.
     public var quietStart: LocalTime
     public var quietEnd: LocalTime
@@ -19,13 +22,15 @@ public struct NotificationPreferences: Equatable, Sendable, Codable {
     public init(
         push: Bool = true, email: Bool = true, inApp: Bool = true, types: [String: [NotificationChannel: Bool]] = [:],
         reminderTime: LocalTime = LocalTime(hour: 20, minute: 0)!, quietStart: LocalTime = LocalTime(hour: 22, minute: 0)!,
-        quietEnd: LocalTime = LocalTime(hour: 7, minute: 0)!, pauseWeekends: Bool = false, digest: Set<String> = []
+        quietEnd: LocalTime = LocalTime(hour: 7, minute: 0)!, pauseWeekends: Bool = false, digest: Set<String> = [],
+        reminderTimeChosen: Bool = false
     ) {
         self.push = push
         self.email = email
         self.inApp = inApp
         self.types = types
         self.reminderTime = reminderTime
+        self.reminderTimeChosen = reminderTimeChosen
         self.quietStart = quietStart
         self.quietEnd = quietEnd
         self.pauseWeekends = pauseWeekends
@@ -34,6 +39,23 @@ public struct NotificationPreferences: Equatable, Sendable, Codable {
 
     /// The defaults every account starts with.
     public static let defaults = NotificationPreferences()
+
+    /// Preferences saved before `reminderTimeChosen` existed count a time other than the default as chosen.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            push: try container.decode(Bool.self, forKey: .push),
+            email: try container.decode(Bool.self, forKey: .email),
+            inApp: try container.decode(Bool.self, forKey: .inApp),
+            types: try container.decode([String: [NotificationChannel: Bool]].self, forKey: .types),
+            reminderTime: try container.decode(LocalTime.self, forKey: .reminderTime),
+            quietStart: try container.decode(LocalTime.self, forKey: .quietStart),
+            quietEnd: try container.decode(LocalTime.self, forKey: .quietEnd),
+            pauseWeekends: try container.decode(Bool.self, forKey: .pauseWeekends),
+            digest: try container.decode(Set<String>.self, forKey: .digest))
+        self.reminderTimeChosen =
+            try container.decodeIfPresent(Bool.self, forKey: .reminderTimeChosen) ?? (self.reminderTime != Self.defaults.reminderTime)
+    }
 
     /// The channel's master switch.
     public func isOn(_ channel: NotificationChannel) -> Bool {

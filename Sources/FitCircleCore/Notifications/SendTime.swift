@@ -5,8 +5,9 @@ public enum SendTime {
     public static let minimumSamples = 14
     /// Only the most recent times count.
     public static let maximumSamples = 28
-    /// How long before the habitual time the reminder comes (within spec 000's 30–60 minutes).
-    public static let leadMinutes = 45
+    /// How long before the habitual time a reminder comes unless its type says (within spec 000's 30–60
+    /// minutes; spec 001's push-up reminders come at the median itself, a lead of 0).
+    public static let defaultLeadMinutes = 45
 
     /// The median of the last `maximumSamples` local times (oldest first), when there are enough.
     public static func habitual(_ recent: [LocalTime]) -> LocalTime? {
@@ -17,10 +18,10 @@ public enum SendTime {
         return LocalTime(hour: median / 60, minute: median % 60)
     }
 
-    /// The habitual time less the lead, or `fallback`; moved out of quiet hours to their end, and kept
+    /// The habitual time less `lead` minutes, or `fallback`; moved out of quiet hours to their end, and kept
     /// within 06:00–23:00.
-    public static func plan(fallback: LocalTime, habitual: LocalTime?, preferences: NotificationPreferences) -> LocalTime {
-        var minutes = habitual.map { $0.minutes - Self.leadMinutes } ?? fallback.minutes
+    public static func plan(fallback: LocalTime, habitual: LocalTime?, lead: Int = Self.defaultLeadMinutes, preferences: NotificationPreferences) -> LocalTime {
+        var minutes = habitual.map { $0.minutes - lead } ?? fallback.minutes
         minutes = min(max(minutes, 6 * 60), 23 * 60)
         let planned = LocalTime(hour: minutes / 60, minute: minutes % 60)!
         return preferences.isQuiet(at: planned) ? preferences.quietEnd : planned

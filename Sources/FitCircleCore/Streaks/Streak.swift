@@ -107,12 +107,15 @@ public struct Streak: Equatable, Sendable, Codable {
             next.missed = 0
             return entry(.missed, "\(what), short of the goal; the streak is kept because the period was not empty")
         }
-        if freezeLeft && (activity.freezeRequested || policy.freezes.automatic == .onMiss) {
+        // "Never miss twice": a frozen period still counts as missed, so a freeze covers only the first
+        // missed period in a row, and the next miss resets whether or not a freeze is left (a new allowance
+        // after the week boundary included).
+        let firstMiss = next.missed == 0
+        next.missed += 1
+        if firstMiss && freezeLeft && (activity.freezeRequested || policy.freezes.automatic == .onMiss) {
             next.freezesUsed += 1
-            next.missed = 0
             return entry(.frozen, activity.freezeRequested ? "freeze used on request" : "missed: a freeze was applied automatically")
         }
-        next.missed += 1
         if next.missed >= policy.resetAfterMissed {
             let streak = next.count
             next.count = 0

@@ -8,6 +8,8 @@ public struct ProfileInput: Equatable, Sendable {
     public var weightUnit: WeightUnit
     public var height: Height?
     public var gender: Gender?
+    /// Absent: keeps what was told before.
+    public var activityBaseline: ActivityBaseline?
     public var timeZone: String
     public var visibility: VisibilityInput?
 
@@ -47,6 +49,7 @@ public struct ProfileInput: Equatable, Sendable {
         weightUnit: WeightUnit,
         height: Height? = nil,
         gender: Gender? = nil,
+        activityBaseline: ActivityBaseline? = nil,
         timeZone: String,
         visibility: VisibilityInput? = nil
     ) {
@@ -56,6 +59,7 @@ public struct ProfileInput: Equatable, Sendable {
         self.weightUnit = weightUnit
         self.height = height
         self.gender = gender
+        self.activityBaseline = activityBaseline
         self.timeZone = timeZone
         self.visibility = visibility
     }
@@ -102,6 +106,7 @@ public struct ProfileInput: Equatable, Sendable {
             updated.heightUnit = if case .centimetres = height { .cm } else { .ftIn }
         }
         updated.gender = self.gender
+        updated.activityBaseline = self.activityBaseline ?? profile.activityBaseline
         updated.timeZone = zone ?? profile.timeZone
         updated.visibility = self.visibility?.applied(to: profile.visibility) ?? profile.visibility
         updated.onboardedAt = profile.onboardedAt ?? now

@@ -9,6 +9,8 @@ public struct UserProfile: Equatable, Sendable {
     public var heightCm: Double?
     public var heightUnit: HeightUnit
     public var gender: Gender?
+    /// Told at onboarding; without it the step goal's first days follow the training level.
+    public var activityBaseline: ActivityBaseline?
     public var timeZone: String
     public var visibility: FieldVisibility
     public var photoKey: String?
@@ -23,6 +25,7 @@ public struct UserProfile: Equatable, Sendable {
         heightCm: Double? = nil,
         heightUnit: HeightUnit = .cm,
         gender: Gender? = nil,
+        activityBaseline: ActivityBaseline? = nil,
         timeZone: String,
         visibility: FieldVisibility = .default,
         photoKey: String? = nil,
@@ -35,6 +38,7 @@ public struct UserProfile: Equatable, Sendable {
         self.heightCm = heightCm
         self.heightUnit = heightUnit
         self.gender = gender
+        self.activityBaseline = activityBaseline
         self.timeZone = timeZone
         self.visibility = visibility
         self.photoKey = photoKey
@@ -72,12 +76,35 @@ public struct UserProfile: Equatable, Sendable {
 
 /// IANA time-zone identifiers.
 public enum TimeZoneID {
-    /// The identifier when it names an IANA zone Foundation knows (`Europe/Paris`, `UTC`), else `nil`.
-    /// Abbreviations such as `EST` and offsets such as `GMT+5` are refused: they carry no DST rules.
+    /// The identifier, kept as sent, when it names a zone or a link of the IANA time-zone database that
+    /// the server can resolve (`Asia/Kolkata` and its old name `Asia/Calcutta`, `Etc/GMT-5`,
+    /// `America/Indianapolis`, `UTC`), else `nil`. Names only ICU knows (`PST`), ad-hoc offsets (`GMT+5`,
+    /// `+02:00`) and names in another case are refused.
     public static func validated(_ identifier: String) -> String? {
-        guard Self.known.contains(identifier), TimeZone(identifier: identifier) != nil else { return nil }
+        guard Self.names.contains(identifier), TimeZone(identifier: identifier) != nil else { return nil }
         return identifier
     }
 
-    private static let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "Etc/UTC"])
+    /// The IANA database's names as the system ships them (`tzdata.zi`: `Z` lines name zones, `L` lines
+    /// links), read once; Foundation's list (CLDR's canonical names, which lack `Asia/Kolkata` and every
+    /// link) only where the system has no database.
+    static let names: Set<String> = {
+        let directory = ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo"
+        guard let text = try? String(contentsOfFile: directory + "/tzdata.zi", encoding: .utf8) else {
+            return Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC", "Etc/UTC"])
+        }
+        return Set(Self.ianaNames(in: text))
+    }()
+
+    /// The zone and link names of a `tzdata.zi` text.
+    public static func ianaNames(in text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            switch fields.first {
+            case "Z" where fields.count > 1: return String(fields[1])
+            case "L" where fields.count > 2: return String(fields[2])
+            default: return nil
+            }
+        }
+    }
 }

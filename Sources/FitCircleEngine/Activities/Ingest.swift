@@ -108,12 +108,19 @@ struct Ingest: Sendable {
             let view = try await self.streaks.refresh(users[user]!, in: tx, now: now, changedFrom: changedFrom)
             streaks[user] = view.state
             streaks[user]!.longest = view.standing.longest
-            // A milestone reached in the open period is news for the member's circles, once.
-            if view.standing.met, self.streaks.policy.milestones.contains(where: { $0.count == view.standing.current }) {
+            // A milestone reached in the open period is news for the member's circles and for the member
+            // (`streak_milestone`, spec 000 Flow 1 day 7), once.
+            if view.standing.met, let milestone = self.streaks.policy.milestones.first(where: { $0.count == view.standing.current }) {
                 let news = Circles.News(
                     user: user, kind: .streakMilestone, subject: "\(view.standing.current)",
                     key: "streak:\(view.standing.current):\(view.period.iso)")
-                try await tx.enqueue([try Circles.posting(news, ids: self.ids, at: now)], at: now)
+                let celebration = NotificationCandidate(
+                    type: "streak_milestone", dedupeKey: "streak_milestone:\(milestone.count):\(view.period.iso)",
+                    data: ["streak": "\(milestone.count)", "badge": milestone.badge])
+                try await tx.enqueue(
+                    [try Circles.posting(news, ids: self.ids, at: now)]
+                        + [try Notifications.raising(celebration, for: user, catalog: self.profile.notifications, ids: self.ids, at: now)].compactMap { $0 },
+                    at: now)
             }
         }
         try await self.award(&outcomes, candidates, users: users, streaks: streaks, in: tx, now: now)

@@ -94,6 +94,9 @@ extension Circles {
                 data: ["name": account.profile.displayName, "date": claim.date.iso, "value": FeedText.figure(shown), "rank": claim.rankAfter.map(String.init) ?? ""], createdAt: now)
             if try await tx.insert(item, dedupeKey: "submission:\(account.id):\(claim.date.iso):\(FeedText.figure(shown))") { feed.append(item) }
         }
+        if circle.metric == .steps, claim.steps >= Self.bigDaySteps, (previous?.steps ?? 0) < Self.bigDaySteps {
+            try await self.tellMatesOfABigDay(claim, in: circle, mover: account, tx: tx, now: now)
+        }
         if let weekly, let after = weekly.after {
             try await self.tellRankChanges(weekly, after: after, in: circle, mover: account, tx: tx, now: now)
         }
@@ -103,6 +106,31 @@ extension Circles {
                 rank: restated.after, previousRank: restated.before)
         }
         return (claim, self.events.event(circle.id, changes: restated.map(\.change), ranks: ranks, feed: feed))
+    }
+
+    /// A claim of at least this many steps is news for the circle's members (spec 000 Flow 2).
+    static let bigDaySteps = 10_000
+
+    /// "Alex just submitted 10K steps—can you beat that?" to every other member (`social_engagement` with
+    /// `kind: submission`, within its caps and the day's budget), once per member, circle and day; named as
+    /// the board shows the mover to each.
+    private func tellMatesOfABigDay(_ claim: CircleSubmission, in circle: FitCircle, mover: User, tx: Transaction, now: Date) async throws {
+        let mates = try await tx.members(of: circle.id).map(\.membership.userID).filter { $0 != mover.id }
+        guard !mates.isEmpty else { return }
+        let naming = try await Naming.of(mover.id, for: [mover.profile.visibility.boardName], in: tx)
+        let jobs = try mates.compactMap { mate -> JobRecord? in
+            let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: naming.friends.contains(mate), sharesCircle: true)
+            let name = ProfileAccess.boardName(mover.profile.displayName, audience: mover.profile.visibility.boardName, relationship)
+            let candidate = NotificationCandidate(
+                type: "social_engagement", dedupeKey: "social_engagement:submission:\(circle.id):\(mover.id):\(claim.date.iso)",
+                data: [
+                    "kind": "submission", "name": name ?? ProfileAccess.anonymousMember, "steps": NotificationCopy.count(claim.steps),
+                    "circle": circle.name, "circleId": circle.id.rawValue,
+                ],
+                actor: name == nil ? nil : mover.id)
+            return try Notifications.raising(candidate, for: mate, catalog: self.profile.notifications, ids: self.ids, at: now)
+        }
+        try await tx.enqueue(jobs, at: now)
     }
 
     private func tellRankChanges(_ weekly: BoardKeeper.Restated, after: Int, in circle: FitCircle, mover: User, tx: Transaction, now: Date) async throws {

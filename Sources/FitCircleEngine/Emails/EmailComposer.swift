@@ -37,7 +37,10 @@ public struct EmailComposer: Sendable {
         context["title"] = record.title
         context["body"] = record.body
         context["typeLabel"] = "“\(record.title)” emails"
-        context["hasFreeze"] = (Int(record.data["freezesLeft"] ?? "") ?? 0) > 0
+        // Streak states the templates tell apart (mustache has no comparisons).
+        context["freezeUsed"] = record.data["freeze"] == "used"
+        context["freezeLeft"] = record.data["freeze"] == "left"
+        context["hasStreak"] = (Int(record.data["streak"] ?? "") ?? 0) > 0
         context["preferencesURL"] = self.settings.preferencesURL
         context["pixelURL"] = "\(base)/api/emails/open/\(self.links.token(.open(notification: record.id)))"
         var links: [String] = []

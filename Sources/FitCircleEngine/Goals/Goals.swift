@@ -124,6 +124,23 @@ public struct Goals: Sendable {
         try await self.current(.weekly, of: user, replacing: true)
     }
 
+    /// The week's step total the next week would start with if it were planned now, from the days known
+    /// so far (the weekly digest's "Next Week's Challenge"); nil when the profile sets no weekly step goal.
+    public func nextWeekStepTarget(of user: User.ID) async throws -> Double? {
+        let policy = self.profile.goals
+        guard policy.weekly.contains(.steps) else { return nil }
+        return try await self.store.read { tx in
+            guard let account = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            let next = self.start(of: .weekly, holding: account.localDate(at: self.clock.now())).adding(days: 7)
+            let training = try await tx.trainingSettings(of: user) ?? .defaults
+            let recent = try await tx.days(of: user, from: next.adding(days: -policy.steps.baselineDays), to: next.adding(days: -1))
+            let daily = GoalPlanner.dailySteps(
+                on: next, accountDay: self.accountDay(next, of: account), baseline: .of(account.profile, level: training.level), recent: recent,
+                policy: policy.steps)
+            return GoalPlanner.weekly(dailySteps: daily, training: training, policy: policy).first { $0.kind == .steps }?.target
+        }
+    }
+
     /// The weekly goals of the last `weeks` weeks (this one included) that were planned, newest first.
     public func weeklyHistory(of user: User.ID, weeks: Int) async throws -> [Period] {
         guard (1...52).contains(weeks) else { throw ValidationError(field: "weeks", reason: "must be between 1 and 52") }
@@ -161,8 +178,10 @@ public struct Goals: Sendable {
 
     // MARK: Planning and progress
 
-    /// The step goal of `date`, planned now if that day's goals never were (the check-in's look back at yesterday).
+    /// The step goal of `date`, planned now if that day's goals never were (the check-in's look back at
+    /// yesterday); none for a day before the account existed, which has no goals to miss.
     func stepGoal(on date: LocalDate, of user: User, in tx: Transaction) async throws -> Goal? {
+        guard self.accountDay(date, of: user) >= 1 else { return nil }
         try await self.plan(.daily, start: date, of: user, in: tx, replacing: false)
         return try await tx.goals(of: user.id, span: .daily, from: date, to: date).first { $0.kind == .steps }
     }
@@ -182,11 +201,13 @@ public struct Goals: Sendable {
         let plans: [GoalPlanner.Plan]
         switch span {
         case .daily:
-            plans = GoalPlanner.daily(on: start, accountDay: accountDay, training: training, recent: recent, policy: policy)
+            plans = GoalPlanner.daily(
+                on: start, accountDay: accountDay, baseline: .of(user.profile, level: training.level), training: training, recent: recent, policy: policy)
         case .weekly:
             // The week's step total follows the step goal of its first day.
-            let dailySteps = GoalPlanner.dailySteps(on: start, accountDay: accountDay, level: training.level, recent: recent, policy: policy.steps)
-            plans = GoalPlanner.weekly(dailySteps: dailySteps.target, training: training, policy: policy)
+            let dailySteps = GoalPlanner.dailySteps(
+                on: start, accountDay: accountDay, baseline: .of(user.profile, level: training.level), recent: recent, policy: policy.steps)
+            plans = GoalPlanner.weekly(dailySteps: dailySteps, training: training, policy: policy)
         }
         var missing: [Goal] = []
         for plan in plans {
@@ -199,6 +220,20 @@ public struct Goals: Sendable {
             }
         }
         try await tx.insert(missing, of: user.id, at: self.clock.now())
+        let personalised = plans.filter { (plan: GoalPlanner.Plan) in plan.kind == .steps && plan.personalised }
+        if span == .daily, accountDay == policy.steps.introductoryDays + 1, let steps = personalised.first,
+            missing.contains(where: { (goal: Goal) in goal.kind == .steps })
+        {
+            try await tx.enqueue([try self.announcingPersonalisation(steps, of: user.id)].compactMap { $0 }, at: self.clock.now())
+        }
+    }
+
+    /// The day the step goal first follows the user's own baseline is announced (spec 000, Flow 1, day 7:
+    /// "Your daily goals are now personalized based on your baseline").
+    private func announcingPersonalisation(_ steps: GoalPlanner.Plan, of user: User.ID) throws -> JobRecord? {
+        let candidate = NotificationCandidate(
+            type: "goals_personalized", dedupeKey: "goals_personalized", data: ["steps": NotificationCopy.count(Int(steps.target))])
+        return try Notifications.raising(candidate, for: user, catalog: self.profile.notifications, ids: self.ids, at: self.clock.now())
     }
 
     /// The period's goals with their progress; a goal seen met for the first time is closed.

@@ -40,7 +40,8 @@ public struct Notifications: Sendable {
     }
 
     /// Applies `change` to the stored preferences in one transaction under the user's lock, so concurrent
-    /// saves each keep what they changed; saved when every field is valid (a critical type stays on).
+    /// saves each keep what they changed; saved when every field is valid (a critical type stays on). The
+    /// rest of today's reminders are planned again with the new times.
     public func update(
         of user: User.ID, _ change: @Sendable (NotificationPreferences) throws -> NotificationPreferences
     ) async throws -> NotificationPreferences {
@@ -50,6 +51,7 @@ public struct Notifications: Sendable {
             let updated = try change(try await tx.notificationPreferences(of: user) ?? .defaults)
             try updated.validate(against: self.catalog)
             try await tx.save(updated, of: user, at: now)
+            try await ReminderPlanner.planRestOfToday(for: user, profile: self.profile, at: now, in: tx)
             return updated
         }
     }

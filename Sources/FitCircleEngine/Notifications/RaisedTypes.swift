@@ -4,8 +4,8 @@
 public enum RaisedTypes {
     /// Circles: invitations, rank changes, encouragement.
     public static let circles: Set<String> = ["circle_invitation", "leaderboard_change", "leaderboard_passed", "social_engagement"]
-    /// The account, rewards and the day's nudges.
-    public static let others: Set<String> = ["welcome", "achievement", "almost_there"]
+    /// The account, rewards, streak milestones, goals and the day's nudges.
+    public static let others: Set<String> = ["welcome", "achievement", "almost_there", "streak_milestone", "goals_personalized"]
 
     public static var all: Set<String> {
         Friends.notificationTypes.union(Self.circles).union(Self.others).union(ScheduledTriggers.types)

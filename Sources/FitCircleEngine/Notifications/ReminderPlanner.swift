@@ -9,6 +9,10 @@ import Foundation
 /// time once it is known; never in quiet hours). Users whose times agree share one trigger job at that
 /// instant. The trigger reads what is true then (`ScheduledTriggers`) and hands each candidate to the policy.
 ///
+/// A new account, a new zone, reminder time or quiet hours plan the rest of the user's today at once
+/// (`planRestOfToday`), so the 20:00 reminder of a morning sign-up goes out (spec 000, Flow 1, day 1); the
+/// user's plan stamp moves on, and triggers planned before it pass the user over.
+///
 /// Planning is set-based so it keeps up with a zone of many users: one statement reads the page's users
 /// with when to reach them (their reminder time, quiet hours and habitual time are on their row) and one
 /// inserts a handful of trigger jobs. Dedupe keys make every step once per zone, date, type and page, and
@@ -16,7 +20,8 @@ import Foundation
 public struct ReminderPlanner: Sendable {
     public static let planDay = "notifications.plan_day"
     public static let trigger = "notification.trigger"
-    public static let schedules = [ZoneSchedule(kind: Self.planDay, hour: 0, minute: 10)]
+    static let planTime = LocalTime(hour: 0, minute: 10)!
+    public static let schedules = [ZoneSchedule(kind: Self.planDay, hour: Self.planTime.hour, minute: Self.planTime.minute)]
     static let pageSize = 1_000
 
     let store: Store
@@ -32,12 +37,17 @@ public struct ReminderPlanner: Sendable {
         ]
     }
 
-    /// The users of one zone who hear about one type at one instant.
+    /// The users of one zone who hear about one type at one instant, as planned at `plannedAt` (a plan
+    /// stamp; absent in triggers queued before stamps existed).
     private struct Trigger: Codable {
         var type: String
         var date: LocalDate
         var users: [String]
+        var plannedAt: Int64?
     }
+
+    /// Milliseconds since 1970: a plan stamp.
+    static func stamp(_ instant: Date) -> Int64 { Int64((instant.timeIntervalSince1970 * 1_000).rounded(.down)) }
 
     private func plan(_ job: JobRecord) async throws {
         let batch = try ZoneBatch(job)
@@ -53,7 +63,7 @@ public struct ReminderPlanner: Sendable {
     @discardableResult
     public func planPage(zone identifier: String, date: LocalDate, after: User.ID?) async throws -> User.ID? {
         guard let zone = TimeZone(identifier: identifier) else { return nil }
-        let types = self.types(on: date)
+        let types = Self.types(on: date, in: self.profile)
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             let subjects = try await tx.reminderSubjects(inTimeZone: identifier, after: after, limit: Self.pageSize)
@@ -67,12 +77,9 @@ public struct ReminderPlanner: Sendable {
                 }
                 for (time, users) in atTime {
                     guard let instant = date.instant(at: time, in: zone) else { continue }
-                    let trigger = Trigger(type: type.type, date: date, users: users)
+                    let trigger = Trigger(type: type.type, date: date, users: users, plannedAt: Self.stamp(now))
                     jobs.append(
-                        JobRecord(
-                            id: UUID().uuidString.lowercased(), kind: Self.trigger,
-                            payload: String(decoding: try JSONEncoder().encode(trigger), as: UTF8.self),
-                            dedupeKey: "trigger:\(type.type):\(identifier):\(date.iso):\(time):\(after?.rawValue ?? "")", runAt: instant, maxAttempts: 5))
+                        try Self.job(trigger, at: instant, dedupeKey: "trigger:\(type.type):\(identifier):\(date.iso):\(time):\(after?.rawValue ?? "")"))
                 }
             }
             try await tx.enqueue(jobs, at: now)
@@ -80,27 +87,59 @@ public struct ReminderPlanner: Sendable {
         }
     }
 
-    /// The types planned for `date`: those scheduled that day whose trigger exists.
-    public func types(on date: LocalDate) -> [NotificationType] {
-        self.profile.notifications.types.filter { $0.isScheduled(on: date) && ScheduledTriggers.types.contains($0.type) }
+    /// Plans what is left of `user`'s today, in their zone as it is now, from `now` on; nothing while the
+    /// zone's own plan for today is still to come (it will take the user in as they are then).
+    static func planRestOfToday(for user: User.ID, profile: RuleProfile, at now: Date, in tx: Transaction) async throws {
+        guard let (identifier, subject) = try await tx.reminderSubject(of: user), let zone = TimeZone(identifier: identifier) else { return }
+        let date = LocalDate(now, in: zone)
+        let zonePlan = try await tx.job(withDedupeKey: ZoneBatch.dedupeKey(Self.planDay, zone: identifier, date: date))
+        if let zonePlan, zonePlan.status == .pending, zonePlan.leaseOwner == nil { return }  // queued, not started
+        if zonePlan == nil, let due = date.instant(at: Self.planTime, in: zone), now.timeIntervalSince(due) < ZoneScheduler.defaultCatchUp {
+            return  // the scheduler queues it at its time, or makes it up at its next tick
+        }
+        let stamp = try await tx.advanceReminderPlan(of: user, to: Self.stamp(now))
+        var jobs: [JobRecord] = []
+        for type in Self.types(on: date, in: profile) {
+            guard let instant = date.instant(at: Self.time(of: type, for: subject), in: zone), instant > now else { continue }
+            let trigger = Trigger(type: type.type, date: date, users: [user.rawValue], plannedAt: stamp)
+            jobs.append(try Self.job(trigger, at: instant, dedupeKey: "trigger:\(type.type):user:\(user.rawValue):\(date.iso):\(stamp)"))
+        }
+        try await tx.enqueue(jobs, at: now)
     }
 
-    /// The local time a type goes out for this user: its own, or their reminder time; for a personalised
-    /// type, before their habitual time once known.
+    private static func job(_ trigger: Trigger, at instant: Date, dedupeKey: String) throws -> JobRecord {
+        JobRecord(
+            id: UUID().uuidString.lowercased(), kind: Self.trigger, payload: String(decoding: try JSONEncoder().encode(trigger), as: UTF8.self),
+            dedupeKey: dedupeKey, runAt: instant, maxAttempts: 5)
+    }
+
+    /// The types planned for `date`: those scheduled that day whose trigger exists.
+    public static func types(on date: LocalDate, in profile: RuleProfile) -> [NotificationType] {
+        profile.notifications.types.filter { $0.isScheduled(on: date) && ScheduledTriggers.types.contains($0.type) }
+    }
+
+    /// The local time a type goes out for this user: the reminder time they chose, for a type that follows
+    /// it; else for a personalised type the habit's (`habitLead` before their habitual time, once known);
+    /// else the type's own.
     static func time(of type: NotificationType, for subject: ReminderSubject) -> LocalTime {
-        let scheduled = type.followsReminderTime ? subject.reminderTime : type.at!
-        guard type.personalised else { return scheduled }
+        if type.followsReminderTime, let chosen = subject.chosenReminderTime { return chosen }
+        guard type.personalised else { return type.at! }
         var preferences = NotificationPreferences.defaults
-        preferences.reminderTime = subject.reminderTime
         preferences.quietStart = subject.quietStart
         preferences.quietEnd = subject.quietEnd
-        return SendTime.plan(fallback: scheduled, habitual: subject.habit, preferences: preferences)
+        return SendTime.plan(fallback: type.at!, habitual: subject.habit, lead: type.habitLead, preferences: preferences)
     }
 
     /// The trigger at its time, for each of its users: what is true now decides whether there is anything to say.
     private func fire(_ job: JobRecord) async throws {
         let trigger = try JSONDecoder().decode(Trigger.self, from: Data(job.payload.utf8))
-        for user in trigger.users.map(User.ID.init) {
+        // Made up as late as a missed tick is, no later: the day's copy would be about a day gone by.
+        guard self.clock.now().timeIntervalSince(job.runAt) < ZoneScheduler.defaultCatchUp else { return }
+        let users = trigger.users.map(User.ID.init)
+        let replanned = try await self.store.read { tx in try await tx.reminderPlans(of: users) }
+        for user in users {
+            // Planned again since (a new zone or reminder time): the newer plan's trigger speaks for them.
+            if let plannedAt = trigger.plannedAt, let stamp = replanned[user], stamp > plannedAt { continue }
             do {
                 guard let candidate = try await self.triggers.candidate(trigger.type, for: user, on: trigger.date) else { continue }
                 _ = try await self.notifications.notify(candidate, to: user)

@@ -5,7 +5,8 @@ import Foundation
 extension ScheduledTriggers {
     /// The week in review (spec 000, Feature 7's weekly digest): the week's steps and their share of the
     /// weekly step goal, the streak, the change of weight, the best place on a circle's weekly board, the
-    /// days the daily step goal was met, and the step goal the next week starts from. A value with nothing
+    /// days the daily step goal was met, and the step goal the next week starts from (planned from this
+    /// week's days, not this week's goal again). A value with nothing
     /// behind it (no weights logged, no circle) is left out, and the email leaves its line out.
     func weeklyDigest(of user: User.ID, on date: LocalDate) async throws -> [String: String] {
         let start = date.startOfWeek(startingOn: self.profile.week.startsOn)
@@ -19,7 +20,9 @@ extension ScheduledTriggers {
         ]
         if let weekly = try await self.goals.weekly(of: user).goals.first(where: { $0.goal.kind == .steps }), weekly.goal.target > 0 {
             data["goalPercent"] = "\(Int((Double(steps) / weekly.goal.target * 100).rounded()))"
-            data["nextGoal"] = NotificationCopy.count(Int(weekly.goal.target))
+        }
+        if let next = try await self.goals.nextWeekStepTarget(of: user) {
+            data["nextGoal"] = NotificationCopy.count(Int(next))
         }
         let weights = days.compactMap(\.weightKg)
         if let first = weights.first, let last = weights.last, weights.count > 1, let account {

@@ -25,7 +25,8 @@ struct ScheduledTriggers: Sendable {
         case "daily_checkin_reminder", "streak_reminder":
             // Dropped by the policy as "goal already met" once the day counts for the streak.
             let standing = try await self.streaks.current(of: user).standing
-            return NotificationCandidate(type: type, dedupeKey: key, data: ["streak": "\(standing.current)"], goalMet: standing.met)
+            return NotificationCandidate(
+                type: type, dedupeKey: key, data: ["streak": "\(standing.current)", "next": "\(standing.current + 1)"], goalMet: standing.met)
         case "daily_checkin_email":
             // Spec 000's email table: only for users no push reaches.
             let (devices, days) = try await self.store.read { tx in
@@ -69,21 +70,29 @@ struct ScheduledTriggers: Sendable {
         }
     }
 
-    /// A daily streak is at risk when yesterday did not count (missed, or saved by a freeze); a weekly one
+    /// A daily streak is at risk (spec 000's tables: "missed yesterday, freeze available") when yesterday
+    /// was saved by a freeze (`freeze: used`) or missed while one is left (`freeze: left`); a weekly one
     /// (spec 001, NOTIF-01) after two days in a row with nothing towards it. Either way the streak is alive
-    /// and the current period does not count yet.
+    /// and the current period does not count yet. The profile's copy follows `freeze`.
     private func streakAtRisk(_ user: User.ID, on date: LocalDate, key: String) async throws -> NotificationCandidate? {
         let summary = try await self.streaks.current(of: user)
-        guard summary.standing.current > 0, !summary.standing.met else { return nil }
+        let standing = summary.standing
+        guard standing.current > 0, !standing.met else { return nil }
+        let freeze: String
         switch summary.policy.period {
         case .day:
-            guard let last = summary.recent.first, last.status == .missed || last.status == .frozen else { return nil }
+            switch summary.recent.first?.status {
+            case .frozen: freeze = "used"
+            case .missed where standing.freezesLeft > 0: freeze = "left"
+            default: return nil
+            }
         case .week:
             let days = try await self.store.read { tx in try await tx.days(of: user, from: date.adding(days: -2), to: date.adding(days: -1)) }
             guard days.allSatisfy({ summary.policy.basis.progress(of: $0) == 0 }) else { return nil }
+            freeze = standing.freezesLeft > 0 ? "left" : "none"
         }
         return NotificationCandidate(
             type: "streak_at_risk", dedupeKey: key,
-            data: ["streak": "\(summary.standing.current)", "freezesLeft": "\(summary.standing.freezesLeft)"])
+            data: ["streak": "\(standing.current)", "freezesLeft": "\(standing.freezesLeft)", "freeze": freeze])
     }
 }

@@ -27,16 +27,20 @@ public struct Profiles: Sendable {
     }
 
     /// Replaces the profile with `input` when every field is valid; otherwise nothing changes. Finishing
-    /// onboarding raises the welcome notification (spec 000's email table), once.
+    /// onboarding raises the welcome notification (spec 000's email table), once; a new time zone plans the
+    /// rest of the day's reminders where the user now is.
     public func update(_ id: User.ID, with input: ProfileInput) async throws -> User {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard var user = try await tx.user(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
-            let wasOnboarded = user.profile.isOnboarded
+            guard var user = try await tx.lockedUser(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
+            let was = user.profile
             user.profile = try input.applied(to: user.profile, limits: self.profile.limits, now: now)
             try await tx.save(user.profile, of: id, at: now)
-            if !wasOnboarded && user.profile.isOnboarded {
+            if !was.isOnboarded && user.profile.isOnboarded {
                 try await tx.enqueue([try await self.welcome(user, in: tx, now: now)].compactMap { $0 }, at: now)
+            }
+            if was.timeZone != user.profile.timeZone {
+                try await ReminderPlanner.planRestOfToday(for: id, profile: self.profile, at: now, in: tx)
             }
             return user
         }
@@ -45,7 +49,8 @@ public struct Profiles: Sendable {
     /// The welcome, with the first step goal the user will see.
     private func welcome(_ user: User, in tx: Transaction, now: Date) async throws -> JobRecord? {
         let level = (try await tx.trainingSettings(of: user.id) ?? .defaults).level
-        let steps = GoalPlanner.dailySteps(on: user.localDate(at: now), accountDay: 1, level: level, recent: [], policy: self.profile.goals.steps)
+        let steps = GoalPlanner.dailySteps(
+            on: user.localDate(at: now), accountDay: 1, baseline: .of(user.profile, level: level), recent: [], policy: self.profile.goals.steps)
         let candidate = NotificationCandidate(
             type: "welcome", dedupeKey: "welcome",
             data: ["name": user.profile.displayName, "steps": NotificationCopy.count(Int(steps.target))])

@@ -117,6 +117,10 @@ public struct Streaks: Sendable {
             if view.standing.current == 0 {
                 throw DomainError.conflict(reason: "There is no streak to protect yet.")
             }
+            if view.state.missed > 0 {
+                // "Never miss twice": a freeze covers only the first missed \(unit) in a row.
+                throw DomainError.conflict(reason: "The last \(unit) was already missed; only counting this \(unit) keeps the streak.")
+            }
             if view.standing.freezesLeft == 0 {
                 throw DomainError.conflict(reason: "No freezes left; the next one comes on \(self.renewal(after: view.period).iso).")
             }

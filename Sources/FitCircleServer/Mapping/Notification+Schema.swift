@@ -38,7 +38,10 @@ extension NotificationPreferences {
         if let email = body.email { next.email = email }
         if let inApp = body.inApp { next.inApp = inApp }
         if let pause = body.pauseWeekends { next.pauseWeekends = pause }
-        if let reminder = time(body.reminderTime, "reminderTime") { next.reminderTime = reminder }
+        if let reminder = time(body.reminderTime, "reminderTime") {
+            next.reminderTime = reminder
+            next.reminderTimeChosen = true
+        }
         if let start = time(body.quietHours?.start, "quietHours.start") { next.quietStart = start }
         if let end = time(body.quietHours?.end, "quietHours.end") { next.quietEnd = end }
         for item in body.types ?? [] {

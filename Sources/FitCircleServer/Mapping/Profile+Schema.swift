@@ -18,6 +18,7 @@ extension Components.Schemas.Profile {
             weightUnit: mapped(profile.weightUnit),
             heightUnit: mapped(profile.heightUnit),
             gender: profile.gender.map(mapped),
+            activityBaseline: profile.activityBaseline.map(mapped),
             timeZone: profile.timeZone,
             photoUrl: profile.photoKey.map { _ in "/api/user/profile/photo" },
             visibility: .init(
@@ -79,6 +80,7 @@ extension ProfileInput {
             weightUnit: mapped(body.weight.unit),
             height: height,
             gender: body.gender.map(mapped),
+            activityBaseline: body.activityBaseline.map(mapped),
             timeZone: body.timeZone,
             visibility: body.visibility.map {
                 ProfileInput.VisibilityInput(

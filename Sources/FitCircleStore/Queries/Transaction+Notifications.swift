@@ -33,7 +33,7 @@ extension Transaction {
         ).run()
         try await self.sql.raw(
             """
-            UPDATE users SET reminder_time = \(bind: preferences.reminderTime.description), quiet_start = \(bind: preferences.quietStart.description),
+            UPDATE users SET reminder_time = \(bind: preferences.reminderTimeChosen ? preferences.reminderTime.description : nil), quiet_start = \(bind: preferences.quietStart.description),
                 quiet_end = \(bind: preferences.quietEnd.description)
             WHERE id = \(bind: user.rawValue)
             """

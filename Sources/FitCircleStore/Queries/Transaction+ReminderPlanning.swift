@@ -3,10 +3,11 @@ public import Foundation
 import SQLKit
 
 /// What the daily planner needs of a user, all on the user's row: the times of their preferences (the
-/// defaults when never saved) and their habitual time, once learned.
+/// defaults when never saved; the reminder time only when they chose one) and their habitual time, once
+/// learned.
 public struct ReminderSubject: Equatable, Sendable {
     public var user: User.ID
-    public var reminderTime: LocalTime
+    public var chosenReminderTime: LocalTime?
     public var quietStart: LocalTime
     public var quietEnd: LocalTime
     public var habit: LocalTime?
@@ -26,11 +27,50 @@ extension Transaction {
             func time(_ column: String) throws -> LocalTime? { try row.decode(column: column, as: String?.self).flatMap(LocalTime.init) }
             return ReminderSubject(
                 user: User.ID(try row.decode(column: "id", as: String.self)),
-                reminderTime: try time("reminder_time") ?? defaults.reminderTime,
+                chosenReminderTime: try time("reminder_time"),
                 quietStart: try time("quiet_start") ?? defaults.quietStart,
                 quietEnd: try time("quiet_end") ?? defaults.quietEnd,
                 habit: try time("send_habit"))
         }
+    }
+
+    /// One user's zone and when to reach them, unless the account is gone or disabled.
+    public func reminderSubject(of user: User.ID) async throws -> (zone: String, subject: ReminderSubject)? {
+        let defaults = NotificationPreferences.defaults
+        guard let row = try await self.sql.raw(
+            "SELECT time_zone, reminder_time, quiet_start, quiet_end, send_habit FROM users WHERE id = \(bind: user.rawValue) AND disabled_at IS NULL"
+        ).first() else { return nil }
+        func time(_ column: String) throws -> LocalTime? { try row.decode(column: column, as: String?.self).flatMap(LocalTime.init) }
+        let subject = ReminderSubject(
+            user: user,
+            chosenReminderTime: try time("reminder_time"),
+            quietStart: try time("quiet_start") ?? defaults.quietStart,
+            quietEnd: try time("quiet_end") ?? defaults.quietEnd,
+            habit: try time("send_habit"))
+        return (try row.decode(column: "time_zone", as: String.self), subject)
+    }
+
+    /// Moves the user's plan stamp on to `stamp` (or one past the stored one, so it always grows) and
+    /// answers it: scheduled triggers planned before it pass the user over.
+    public func advanceReminderPlan(of user: User.ID, to stamp: Int64) async throws -> Int64 {
+        let stored = try await self.sql.raw("SELECT reminder_plan FROM users WHERE id = \(bind: user.rawValue)").first()
+            .flatMap { try $0.decode(column: "reminder_plan", as: Int64?.self) } ?? 0
+        let next = max(stamp, stored + 1)
+        try await self.sql.raw("UPDATE users SET reminder_plan = \(bind: next) WHERE id = \(bind: user.rawValue)").run()
+        return next
+    }
+
+    /// The plan stamps of those of `users` who have one.
+    public func reminderPlans(of users: [User.ID]) async throws -> [User.ID: Int64] {
+        var plans: [User.ID: Int64] = [:]
+        for start in stride(from: 0, to: users.count, by: 1_000) {
+            let ids = users[start..<min(start + 1_000, users.count)].map { $0.rawValue as any Encodable & Sendable }
+            let rows = try await self.sql.raw("SELECT id, reminder_plan FROM users WHERE id IN (\(binds: ids)) AND reminder_plan IS NOT NULL").all()
+            for row in rows {
+                plans[User.ID(try row.decode(column: "id", as: String.self))] = try row.decode(column: "reminder_plan", as: Int64.self)
+            }
+        }
+        return plans
     }
 
     /// The latest `limit` instants (oldest first) of the given kinds for each of `users`, in one statement.

@@ -55,12 +55,13 @@ extension Transaction {
         try await self.sql.raw(
             """
             INSERT INTO users (id, email, role, display_name, age, weight_kg, weight_unit, height_cm, height_unit,
-                gender, time_zone, visibility_age, visibility_weight, visibility_height, visibility_photo, visibility_board_name,
-                photo_key, onboarded_at, disabled_at, created_at, updated_at)
+                gender, activity_baseline, time_zone, visibility_age, visibility_weight, visibility_height, visibility_photo,
+                visibility_board_name, photo_key, onboarded_at, disabled_at, created_at, updated_at)
             VALUES (\(bind: user.id.rawValue), \(bind: user.email), \(bind: user.role.rawValue),
                 \(bind: profile.displayName), \(bind: profile.age), \(bind: profile.weightKg),
                 \(bind: profile.weightUnit.rawValue), \(bind: profile.heightCm), \(bind: profile.heightUnit.rawValue),
-                \(bind: profile.gender?.rawValue), \(bind: profile.timeZone), \(bind: profile.visibility.age.rawValue),
+                \(bind: profile.gender?.rawValue), \(bind: profile.activityBaseline?.rawValue), \(bind: profile.timeZone),
+                \(bind: profile.visibility.age.rawValue),
                 \(bind: profile.visibility.weight.rawValue), \(bind: profile.visibility.height.rawValue),
                 \(bind: profile.visibility.photo.rawValue), \(bind: profile.visibility.boardName.rawValue),
                 \(bind: profile.photoKey), \(bind: profile.onboardedAt), \(bind: user.disabledAt),
@@ -83,7 +84,8 @@ extension Transaction {
             UPDATE users SET display_name = \(bind: profile.displayName), age = \(bind: profile.age),
                 weight_kg = \(bind: profile.weightKg), weight_unit = \(bind: profile.weightUnit.rawValue),
                 height_cm = \(bind: profile.heightCm), height_unit = \(bind: profile.heightUnit.rawValue),
-                gender = \(bind: profile.gender?.rawValue), time_zone = \(bind: profile.timeZone),
+                gender = \(bind: profile.gender?.rawValue), activity_baseline = \(bind: profile.activityBaseline?.rawValue),
+                time_zone = \(bind: profile.timeZone),
                 visibility_age = \(bind: profile.visibility.age.rawValue),
                 visibility_weight = \(bind: profile.visibility.weight.rawValue),
                 visibility_height = \(bind: profile.visibility.height.rawValue),
@@ -129,6 +131,7 @@ extension Transaction {
             heightCm: try decode("height_cm"),
             heightUnit: try enumeration("height_unit"),
             gender: try (decode("gender", as: String?.self)).flatMap(Gender.init(rawValue:)),
+            activityBaseline: try (decode("activity_baseline", as: String?.self)).flatMap(ActivityBaseline.init(rawValue:)),
             timeZone: try decode("time_zone"),
             visibility: FieldVisibility(
                 age: try enumeration("visibility_age"),

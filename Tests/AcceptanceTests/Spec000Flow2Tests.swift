@@ -1,0 +1,47 @@
+import FitCircleTesting
+import Foundation
+import Testing
+
+/// Spec 000, "Flow 2": a day in a step circle. Alex's 10K day is news for the circle ("Alex just submitted
+/// 10K steps—can you beat that?", F5's social engagement push): once per member and day, to the others only,
+/// and only for a day of 10,000 steps or more (the flow's figure; smaller claims stay in the feed).
+struct Spec000Flow2Tests {
+    static let zone = "Europe/Paris"
+
+    @Test(arguments: Backend.available)
+    func flow2_aTenThousandStepDayIsPushedToCircleMatesOnce(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let world = World(app, zone: Self.zone)
+            world.start(at: "2026-03-03", "09:00")
+            let alex = try await Member.onboarded("alex@example.com", in: Self.zone, app: app)
+            let ben = try await Member.onboarded("ben@example.com", in: Self.zone, app: app)
+            _ = try await app.request(.put, "/api/user/profile", token: try await alex.token, json: ["displayName": "Alex", "age": 31, "weight": ["value": 70, "unit": "kg"], "timeZone": Self.zone])
+            let circle = try await app.request(.post, "/api/fitcircles", token: try await alex.token, json: ["name": "Work Warriors", "metric": "steps"]).jsonObject()
+            let id = try #require(circle["id"] as? String)
+            let joined = try await app.request(.post, "/api/fitcircles/join", token: try await ben.token, json: ["code": circle["joinCode"] as? String ?? ""])
+            #expect(joined.status == .ok, "\(joined.text)")
+
+            func claim(_ member: Member, steps: Int, _ id: String, circle: String) async throws {
+                let body: [String: Any] = [
+                    "clientEventId": id, "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "steps": steps,
+                ]
+                _ = try await app.request(.post, "/api/activities", token: try await member.token, json: body)
+                let submitted = try await app.request(.post, "/api/fitcircles/\(circle)/submit", token: try await member.token)
+                #expect(submitted.status == .created || submitted.status == .ok, "\(submitted.text)")
+            }
+            try await world.run(until: "2026-03-03", "12:00")
+            try await claim(ben, steps: 4_000, "ben-1", circle: id)  // not a big day: nobody is told
+            try await world.run(until: "2026-03-03", "18:00")
+            try await claim(alex, steps: 10_234, "alex-1", circle: id)
+            try await world.run(until: "2026-03-03", "18:30")
+            try await claim(alex, steps: 11_000, "alex-2", circle: id)  // the same day again: told once
+            try await world.run(until: "2026-03-03", "19:00")
+
+            let told = try await app.notifications("social_engagement", token: try await ben.token)
+            #expect(told.count == 1, "\(told)")
+            #expect(told.first?["body"] as? String == "🏃 Alex just submitted 10,234 steps—can you beat that?")
+            #expect(told.first?["status"] as? String == "sent")
+            #expect(try await app.notifications("social_engagement", token: try await alex.token).isEmpty)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import FitCircleCore
+import FitCircleTesting
+import Foundation
+import Testing
+
+/// Spec 003 (AstroFriends, sprint 1 and the ideas for sprint 2) under the `astrofriends` profile: the
+/// app-open streak's pseudo-code, and the weekly reminder on Monday at 09:00 local.
+struct Spec003Tests {
+    static let zone = "America/Los_Angeles"
+
+    static func open(_ member: Member, _ id: String) async throws {
+        let body: [String: Any] = ["clientEventId": id, "type": "app_open", "occurredAt": ISO8601DateFormatter().string(from: member.app.clock.now)]
+        let opened = try await member.app.request(.post, "/api/activities", token: try await member.token, json: body)
+        guard opened.status == .created || opened.status == .ok else { throw TestSetupError("app open answered \(opened.status): \(opened.text)") }
+    }
+
+    static func streak(_ member: Member) async throws -> (current: Int?, longest: Int?) {
+        let streak = try await member.app.json("/api/streaks/current", token: try await member.token)
+        return (streak["current"] as? Int, streak["longest"] as? Int)
+    }
+
+    /// "if no lastActiveDate: 1; same calendar day: no change; exactly 1 day since: +1; gap > 1 day: reset to
+    /// 1; always keep the longest" — days in the user's own zone (a late-night open is still that day).
+    @Test(arguments: Backend.available)
+    func streakLogic_firstOpenSameDayNextDayAndAGap(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "astrofriends") { app async throws in
+            let world = World(app, zone: Self.zone)
+            world.start(at: "2026-03-02", "08:00")
+            let luna = try await Member.onboarded("luna@example.com", in: Self.zone, app: app)
+            #expect(try await Self.streak(luna).current == 0)
+            try await Self.open(luna, "o1")
+            #expect(try await Self.streak(luna) == (1, 1))  // no lastActiveDate: 1
+            world.start(at: "2026-03-02", "23:50")
+            try await Self.open(luna, "o2")
+            #expect(try await Self.streak(luna) == (1, 1))  // same calendar day: no change
+            world.start(at: "2026-03-03", "00:10")
+            try await Self.open(luna, "o3")
+            #expect(try await Self.streak(luna) == (2, 2))  // exactly one day since: +1
+            world.start(at: "2026-03-04", "21:00")
+            try await Self.open(luna, "o4")
+            #expect(try await Self.streak(luna) == (3, 3))
+            world.start(at: "2026-03-06", "07:00")
+            try await Self.open(luna, "o5")
+            #expect(try await Self.streak(luna) == (1, 3))  // a gap of more than a day: 1, the longest kept
+        }
+    }
+
+    /// Sprint 2: "weekly reminder scheduling (Monday 9am)", and "streak milestone celebrations (7 days)".
+    @Test(arguments: Backend.available)
+    func sprint2_theWeeklyReminderComesOnMondayAt0900AndSevenNightsAreCelebrated(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "astrofriends") { app async throws in
+            let world = World(app, zone: Self.zone)
+            world.start(at: "2026-03-04", "12:00")  // a Wednesday
+            let luna = try await Member.onboarded("luna@example.com", in: Self.zone, app: app)
+            for (day, date) in ["2026-03-04", "2026-03-05", "2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09", "2026-03-10"].enumerated() {
+                try await world.run(until: date, "12:00")
+                try await Self.open(luna, "open-\(day)")
+            }
+            try await world.run(until: "2026-03-10", "12:15")
+            let weekly = try await app.notifications("weekly_reminder", token: try await luna.token)
+            #expect(weekly.count == 1, "\(weekly)")
+            let decided = try #require((weekly.first?["decidedAt"] as? String).flatMap { try? Date.ISO8601FormatStyle().parse($0) })
+            #expect(LocalDate(decided, in: world.zone).iso == "2026-03-09")  // Monday
+            #expect(world.localTime(decided) == "09:00")
+            #expect(weekly.first?["body"] as? String == "A new week begins. See what's new this week.")
+            let milestone = try await app.notifications("streak_milestone", token: try await luna.token)
+            #expect(milestone.first?["body"] as? String == "🌙 7 nights in a row! Seven Nights unlocked.")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import FitCircleCore
+import FitCircleEngine
+import FitCircleJobs
+import FitCircleTesting
+import Foundation
+import Logging
+
+/// The world around a test app: time goes by in steps of 15 minutes, and at each step the zone scheduler
+/// ticks and every job that is due runs, as on a server left running.
+struct World {
+    let app: TestApp
+    let zone: TimeZone
+    private let scheduler: ZoneScheduler
+    private let runner: JobRunner
+
+    init(_ app: TestApp, zone: String) {
+        self.app = app
+        self.zone = TimeZone(identifier: zone)!
+        self.scheduler = ZoneScheduler(store: app.store, schedules: Engine.zoneSchedules, clock: app.clock.wallClock, logger: Logger(label: "acceptance"))
+        self.runner = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: Logger(label: "acceptance"))
+    }
+
+    /// The instant of a local date and time in the world's zone: `at("2026-03-02", "20:00")`.
+    func at(_ date: String, _ time: String) -> Date {
+        LocalDate(iso: date)!.instant(at: LocalTime(time)!, in: self.zone)!
+    }
+
+    /// Sets the clock (nothing runs in between).
+    func start(at date: String, _ time: String) {
+        self.app.clock.set(self.at(date, time))
+    }
+
+    /// Lets time pass until the local `date` and `time`, running what falls due on the way.
+    func run(until date: String, _ time: String) async throws {
+        let end = self.at(date, time)
+        while self.app.clock.now < end {
+            try await self.runDue()
+            self.app.clock.advance(by: min(900, end.timeIntervalSince(self.app.clock.now)))
+        }
+        try await self.runDue()
+    }
+
+    private func runDue() async throws {
+        _ = try await self.scheduler.tick()
+        while try await self.runner.runDue(limit: 50) > 0 {}
+    }
+
+    /// The local time of an instant, "20:00".
+    func localTime(_ instant: Date) -> String { LocalTime(instant, in: self.zone).description }
+}
+
+/// Someone using the app: signed in afresh for each call, as an app refreshes its tokens while days pass.
+struct Member {
+    let app: TestApp
+    let email: String
+
+    /// Signs up through dev sign-in and completes onboarding in `zone`.
+    static func onboarded(_ email: String, in zone: String, app: TestApp) async throws -> Member {
+        _ = try await app.onboardedUser(email, timeZone: zone)
+        return Member(app: app, email: email)
+    }
+
+    var token: String {
+        get async throws { try await self.app.devSignIn(self.email)["accessToken"] as! String }
+    }
+}
+
+extension TestApp {
+    /// The caller's notification decisions of one type, newest first (`GET /api/notifications/history`).
+    func notifications(_ type: String, token: String) async throws -> [[String: Any]] {
+        let response = try await self.request(.get, "/api/notifications/history?type=\(type)&limit=100", token: token)
+        return try response.jsonObject()["items"] as? [[String: Any]] ?? []
+    }
+
+    /// Checks in through `POST /api/streaks/checkin`; answers the response's JSON.
+    @discardableResult
+    func checkIn(token: String, mood: Int = 4, energy: Int = 3) async throws -> [String: Any] {
+        let response = try await self.request(.post, "/api/streaks/checkin", token: token, json: ["mood": mood, "energy": energy])
+        guard response.status == .created else { throw TestSetupError("check-in answered \(response.status): \(response.text)") }
+        return try response.jsonObject()
+    }
+
+    /// `GET` of `path`'s JSON object.
+    func json(_ path: String, token: String) async throws -> [String: Any] {
+        try await self.request(.get, path, token: token).jsonObject()
+    }
+}

@@ -115,7 +115,7 @@ extension EmailDeliveryTests {
                  "- Check-ins: 25"),
                 ("circle_invitation", ["inviter": "Ben", "circle": "Work Warriors", "invitationId": "inv-1"],
                  "Ben invited you to join \"Work Warriors\" on FitCircle", "Ben invited you to join \"Work Warriors\""),
-                ("challenge_milestone", ["milestone": "Halfway there", "percent": "50", "challengeId": "ch-1"], "🎉 Halfway there! You're 50% to your goal",
+                ("challenge_milestone_email", ["milestone": "Halfway there", "percent": "50", "challengeId": "ch-1"], "🎉 Halfway there! You're 50% to your goal",
                  "You're 50% of the way to your goal."),
             ]
             for (index, item) in cases.enumerated() {

@@ -126,9 +126,9 @@ struct EmailLinkTests {
             let read = try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()
             #expect(read["enabled"] as? Bool == true)
             #expect((read["types"] as? [String: Bool])?.keys.sorted() == [
-                "challenge_milestone", "circle_invitation", "daily_checkin_email", "monthly_report", "streak_at_risk", "weekly_digest", "welcome",
+                "challenge_milestone_email", "circle_invitation", "daily_checkin_email", "monthly_report", "streak_at_risk", "weekly_digest", "welcome",
             ])
-            #expect((read["required"] as? [String])?.sorted() == ["challenge_milestone", "circle_invitation", "welcome"])
+            #expect((read["required"] as? [String])?.sorted() == ["challenge_milestone_email", "circle_invitation", "welcome"])
 
             let put = try await app.request(.put, "/api/emails/preferences", token: token, json: ["types": ["monthly_report": false]])
             let putTypes = try put.jsonObject()["types"] as? [String: Bool]

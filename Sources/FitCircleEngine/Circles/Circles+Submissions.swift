@@ -97,6 +97,9 @@ extension Circles {
         if circle.metric == .steps, claim.steps >= Self.bigDaySteps, (previous?.steps ?? 0) < Self.bigDaySteps {
             try await self.tellMatesOfABigDay(claim, in: circle, mover: account, tx: tx, now: now)
         }
+        if circle.metric == .weightLossPct, let weight = claim.weightKg {
+            try await self.tellGoalMilestone(of: account.id, at: weight, in: circle, tx: tx, now: now)
+        }
         if let weekly, let after = weekly.after {
             try await self.tellRankChanges(weekly, after: after, in: circle, mover: account, tx: tx, now: now)
         }
@@ -129,6 +132,26 @@ extension Circles {
                 ],
                 actor: name == nil ? nil : mover.id)
             return try Notifications.raising(candidate, for: mate, catalog: self.profile.notifications, ids: self.ids, at: now)
+        }
+        try await tx.enqueue(jobs, at: now)
+    }
+
+    /// A claimed weight that reaches 25, 50, 75 or 100 % of the member's weight-loss target in the circle
+    /// (`challenge_milestone`; `challenge_milestone_email` at 50 and 100 %), each once per member and circle.
+    private func tellGoalMilestone(of user: User.ID, at weightKg: Double, in circle: FitCircle, tx: Transaction, now: Date) async throws {
+        guard let membership = try await tx.membership(of: user, in: circle.id),
+            let start = membership.startingWeightKg, let target = membership.targetWeightKg,
+            let threshold = GoalMilestone.reached(GoalMilestone.percent(startingKg: start, targetKg: target, currentKg: weightKg))
+        else { return }
+        let data = [
+            "milestone": GoalMilestone.name(threshold), "percent": "\(threshold)", "goal": "weight_loss", "circle": circle.name,
+            "challengeId": circle.id.rawValue,
+        ]
+        let types = GoalMilestone.emailed.contains(threshold) ? ["challenge_milestone", "challenge_milestone_email"] : ["challenge_milestone"]
+        let jobs = try types.compactMap { type in
+            try Notifications.raising(
+                NotificationCandidate(type: type, dedupeKey: "\(type):\(circle.id):\(threshold)", data: data), for: user,
+                catalog: self.profile.notifications, ids: self.ids, at: now)
         }
         try await tx.enqueue(jobs, at: now)
     }

@@ -2,8 +2,10 @@
 /// (a listed type with no trigger would never go out), and a type raised where the profile does not list
 /// it notifies nobody (`Notifications.raising`): `NotificationCatalogTests` holds the profiles to both.
 public enum RaisedTypes {
-    /// Circles: invitations, rank changes, encouragement.
-    public static let circles: Set<String> = ["circle_invitation", "leaderboard_change", "leaderboard_passed", "social_engagement"]
+    /// Circles: invitations, rank changes, encouragement, a mate's big day, milestones towards a member's goal.
+    public static let circles: Set<String> = [
+        "circle_invitation", "leaderboard_change", "leaderboard_passed", "social_engagement", "challenge_milestone", "challenge_milestone_email",
+    ]
     /// The account, rewards, streak milestones, goals and the day's nudges.
     public static let others: Set<String> = ["welcome", "achievement", "almost_there", "streak_milestone", "goals_personalized"]
 

@@ -1,0 +1,48 @@
+import FitCircleTesting
+import Foundation
+import Testing
+
+/// Spec 000, Features 6 and 7: a member of a circle with a goal (a weight-loss circle: their own target in
+/// it) hears at 25, 50, 75 and 100 % of it by push (required), and by email at 50 and 100 %: "🎉 Halfway
+/// there! You're 50% to your weight loss goal." A weight that jumps past two thresholds tells the higher one.
+struct Spec000GoalMilestoneTests {
+    static let zone = "Europe/Paris"
+
+    @Test(arguments: Backend.available)
+    func f6_f7_weightLossMilestonesAt25_50_75_100ByPushAndAt50_100ByEmail(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let world = World(app, zone: Self.zone)
+            world.start(at: "2026-03-02", "09:00")
+            let ana = try await Member.onboarded("ana@example.com", in: Self.zone, app: app)  // 62.5 kg
+            let circle = try await app.request(
+                .post, "/api/fitcircles", token: try await ana.token, json: ["name": "Lighter", "metric": "weight_loss_pct", "targetWeightKg": 58.5]
+            ).jsonObject()
+            let id = try #require(circle["id"] as? String, "\(circle)")
+
+            // 62.5 → 58.5 kg: 4 kg to lose. 61.5 is 25 %, 60.0 is 62 % (past 50), 59.4 is 77 %, 58.4 is past 100 %.
+            for (day, weight) in [(2, 62.0), (3, 61.5), (4, 60.0), (5, 59.9), (6, 59.4), (7, 58.4)] {
+                try await world.run(until: String(format: "2026-03-%02d", day), "12:00")
+                let body: [String: Any] = [
+                    "clientEventId": "w\(day)", "type": "weight", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "weightKg": weight,
+                ]
+                _ = try await app.request(.post, "/api/activities", token: try await ana.token, json: body)
+                let claimed = try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token)
+                #expect(claimed.status == .created || claimed.status == .ok, "\(claimed.text)")
+            }
+            try await world.run(until: "2026-03-07", "12:15")
+
+            let pushes = try await app.notifications("challenge_milestone", token: try await ana.token).reversed().compactMap { $0["body"] as? String }
+            #expect(pushes == [
+                "🎉 A quarter of the way! You're 25% to your weight loss goal.",
+                "🎉 Halfway there! You're 50% to your weight loss goal.",
+                "🎉 Three quarters there! You're 75% to your weight loss goal.",
+                "🎉 Goal reached! You're 100% to your weight loss goal.",
+            ])
+            let emails = try await app.notifications("challenge_milestone_email", token: try await ana.token).reversed()
+            #expect(emails.compactMap { $0["body"] as? String } == [
+                "🎉 Halfway there! You're 50% to your weight loss goal.", "🎉 Goal reached! You're 100% to your weight loss goal.",
+            ])
+            #expect(emails.allSatisfy { ($0["channels"] as? [String]) == ["email"] && $0["status"] as? String == "sent" })
+        }
+    }
+}

@@ -74,6 +74,17 @@ struct StreakTests {
         #expect(streak.count == 8)
     }
 
+    @Test func f4_milestonesAt7_30And100Days() {
+        let policy = StreakPolicy(
+            basis: .checkIn, period: .day, freezes: .init(count: 1, per: .week, automatic: .onMiss), resetAfterMissed: 2,
+            milestones: [.init(count: 7, badge: "1 Week Warrior"), .init(count: 30, badge: "Monthly Master"), .init(count: 100, badge: "Centurion")])
+        let (streak, entries) = Self.run(Array(repeating: Self.checkedIn, count: 100), policy: policy)
+        let reached = entries.enumerated().compactMap { index, entry in entry?.milestone.map { (index + 1, $0.badge) } }
+        #expect(reached.map(\.0) == [7, 30, 100])
+        #expect(reached.map(\.1) == ["1 Week Warrior", "Monthly Master", "Centurion"])
+        #expect(streak.count == 100)
+    }
+
     @Test func aLateCheckInRepairs() {
         let (_, entries) = Self.run([Self.checkedIn, Streak.Activity(progress: 1, late: true)], policy: Self.daily)
         #expect(entries[1]?.status == .repaired)

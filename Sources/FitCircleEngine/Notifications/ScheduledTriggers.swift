@@ -15,7 +15,7 @@ struct ScheduledTriggers: Sendable {
     /// The scheduled types with a trigger here. Those of challenges (challenge progress) join with them.
     static let types: Set<String> = [
         "daily_checkin_reminder", "streak_reminder", "daily_checkin_email", "streak_at_risk", "weekly_goal_progress",
-        "weekly_digest", "monthly_report", "new_weekly_challenge", "weekly_reminder", "data_submission",
+        "weekly_digest", "monthly_report", "new_weekly_challenge", "weekly_reminder", "data_submission", "daily_goals_ready", "steps_to_go",
     ]
 
     /// The candidate for `user` on local `date`, or nil.
@@ -63,6 +63,21 @@ struct ScheduledTriggers: Sendable {
             guard !(try await self.circles.pendingSubmissions(of: user).circles.isEmpty) else { return nil }
             let steps = try await self.store.read { tx in try await tx.days(of: user, from: date, to: date).first?.steps ?? 0 }
             return NotificationCandidate(type: type, dedupeKey: key, data: ["steps": NotificationCopy.count(steps)])
+        case "daily_goals_ready":
+            // Spec 000 Flow 2, morning: "Good morning! Your daily goals are ready." (planned at 00:00).
+            let steps = try await self.goals.daily(of: user).goals.first { $0.goal.kind == .steps }
+            return NotificationCandidate(
+                type: type, dedupeKey: key, data: ["steps": steps.map { NotificationCopy.count(Int($0.goal.target)) } ?? ""],
+                goalMet: steps?.completed ?? false)
+        case "steps_to_go":
+            // Flow 2, evening: "You're at 7,200 steps—only 1,300 to go!", for someone past half of the day's
+            // goal and short of it (a long way off is no nudge; a met goal needs none).
+            guard let steps = try await self.goals.daily(of: user).goals.first(where: { $0.goal.kind == .steps }), !steps.completed,
+                steps.actual * 2 >= steps.goal.target
+            else { return nil }
+            let left = Int((steps.goal.target - steps.actual).rounded(.up))
+            return NotificationCandidate(
+                type: type, dedupeKey: key, data: ["steps": NotificationCopy.count(Int(steps.actual)), "left": NotificationCopy.count(left)])
         case "new_weekly_challenge", "weekly_reminder":
             return NotificationCandidate(type: type, dedupeKey: key)
         default:

@@ -24,8 +24,7 @@ struct Spec000Flow1Tests {
             let reminder = try #require(reminders.first)
             #expect(reminder["body"] as? String == "⏰ Complete your check-in to start your streak!")
             #expect(reminder["status"] as? String == "sent")
-            let decided = try #require((reminder["decidedAt"] as? String).flatMap { try? Date.ISO8601FormatStyle().parse($0) })
-            #expect(world.localTime(decided) == "20:00")
+            #expect(world.decided(reminder) == "2026-03-02 20:00")
         }
     }
 
@@ -41,8 +40,7 @@ struct Spec000Flow1Tests {
             try await world.run(until: "2026-03-02", "22:00")
             let reminders = try await app.notifications("daily_checkin_reminder", token: try await alex.token)
             #expect(reminders.count == 1, "\(reminders)")
-            let decided = try #require((reminders.first?["decidedAt"] as? String).flatMap { try? Date.ISO8601FormatStyle().parse($0) })
-            #expect(world.localTime(decided) == "21:30")
+            #expect(world.decided(reminders.first) == "2026-03-02 21:30")
         }
     }
 
@@ -53,14 +51,7 @@ struct Spec000Flow1Tests {
             world.start(at: "2026-03-02", "10:00")
             let alex = try await Member.onboarded("alex@example.com", in: Self.zone, app: app)
             let steps = [7_234, 8_102, 6_950, 8_400, 5_120, 7_800, 7_612]
-            func sync(_ day: Int) async throws {
-                let body: [String: Any] = [
-                    "clientEventId": "steps-\(day)", "type": "steps", "source": "healthkit",
-                    "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "steps": steps[day - 1],
-                ]
-                let synced = try await app.request(.post, "/api/activities", token: try await alex.token, json: body)
-                #expect(synced.status == .created || synced.status == .ok, "\(synced.text)")
-            }
+            func sync(_ day: Int) async throws { try await alex.sync(steps: steps[day - 1], "steps-\(day)") }
 
             // Day 1: the first check-in starts the streak; no reminder that evening (nothing left to do).
             try await world.run(until: "2026-03-02", "12:00")

@@ -27,11 +27,7 @@ struct Spec000Flow2DayTests {
                 #expect(morning.first?["body"] as? String == "☀️ Good morning! Your daily goals are ready: 7,000 steps and a check-in.", "\(member.email)")
             }
             for (member, steps) in zip(members, [5_700, 1_000, 7_400]) {
-                let body: [String: Any] = [
-                    "clientEventId": "s-\(member.email)", "type": "steps", "source": "healthkit",
-                    "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "steps": steps,
-                ]
-                _ = try await app.request(.post, "/api/activities", token: try await member.token, json: body)
+                try await member.sync(steps: steps, "s-\(member.email)")
             }
             try await world.run(until: "2026-03-02", "18:15")
             let near = try await app.notifications("steps_to_go", token: try await members[0].token)

@@ -22,12 +22,8 @@ struct Spec000Flow2Tests {
             #expect(joined.status == .ok, "\(joined.text)")
 
             func claim(_ member: Member, steps: Int, _ id: String, circle: String) async throws {
-                let body: [String: Any] = [
-                    "clientEventId": id, "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "steps": steps,
-                ]
-                _ = try await app.request(.post, "/api/activities", token: try await member.token, json: body)
-                let submitted = try await app.request(.post, "/api/fitcircles/\(circle)/submit", token: try await member.token)
-                #expect(submitted.status == .created || submitted.status == .ok, "\(submitted.text)")
+                try await member.sync(steps: steps, id)
+                try await member.claim(circle)
             }
             try await world.run(until: "2026-03-03", "12:00")
             try await claim(ben, steps: 4_000, "ben-1", circle: id)  // not a big day: nobody is told

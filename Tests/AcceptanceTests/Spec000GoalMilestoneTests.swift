@@ -22,12 +22,8 @@ struct Spec000GoalMilestoneTests {
             // 62.5 → 58.5 kg: 4 kg to lose. 61.5 is 25 %, 60.0 is 62 % (past 50), 59.4 is 77 %, 58.4 is past 100 %.
             for (day, weight) in [(2, 62.0), (3, 61.5), (4, 60.0), (5, 59.9), (6, 59.4), (7, 58.4)] {
                 try await world.run(until: String(format: "2026-03-%02d", day), "12:00")
-                let body: [String: Any] = [
-                    "clientEventId": "w\(day)", "type": "weight", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "weightKg": weight,
-                ]
-                _ = try await app.request(.post, "/api/activities", token: try await ana.token, json: body)
-                let claimed = try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token)
-                #expect(claimed.status == .created || claimed.status == .ok, "\(claimed.text)")
+                try await ana.record("w\(day)", ["type": "weight", "weightKg": weight])
+                try await ana.claim(id)
             }
             try await world.run(until: "2026-03-07", "12:15")
 

@@ -1,4 +1,3 @@
-import FitCircleCore
 import FitCircleTesting
 import Foundation
 import Testing
@@ -9,9 +8,7 @@ struct Spec003Tests {
     static let zone = "America/Los_Angeles"
 
     static func open(_ member: Member, _ id: String) async throws {
-        let body: [String: Any] = ["clientEventId": id, "type": "app_open", "occurredAt": ISO8601DateFormatter().string(from: member.app.clock.now)]
-        let opened = try await member.app.request(.post, "/api/activities", token: try await member.token, json: body)
-        guard opened.status == .created || opened.status == .ok else { throw TestSetupError("app open answered \(opened.status): \(opened.text)") }
+        try await member.record(id, ["type": "app_open"])
     }
 
     static func streak(_ member: Member) async throws -> (current: Int?, longest: Int?) {
@@ -59,9 +56,7 @@ struct Spec003Tests {
             try await world.run(until: "2026-03-10", "12:15")
             let weekly = try await app.notifications("weekly_reminder", token: try await luna.token)
             #expect(weekly.count == 1, "\(weekly)")
-            let decided = try #require((weekly.first?["decidedAt"] as? String).flatMap { try? Date.ISO8601FormatStyle().parse($0) })
-            #expect(LocalDate(decided, in: world.zone).iso == "2026-03-09")  // Monday
-            #expect(world.localTime(decided) == "09:00")
+            #expect(world.decided(weekly.first) == "2026-03-09 09:00")  // Monday
             #expect(weekly.first?["body"] as? String == "A new week begins. See what's new this week.")
             let milestone = try await app.notifications("streak_milestone", token: try await luna.token)
             #expect(milestone.first?["body"] as? String == "🌙 7 nights in a row! Seven Nights unlocked.")

@@ -141,7 +141,9 @@ struct LeaderboardTests {
             #expect((closed["rows"] as? [[String: Any]])?.map { $0["displayName"] as? String } == ["Sam", "Sarah"])
             app.clock.set(Date(timeIntervalSince1970: 1_772_524_800))  // Tuesday 09:00 in Paris
             let tuesday = Self.rows(try await Self.board(app, id, "daily", as: sam))
-            #expect(tuesday.map { $0["rank"] as? Int } == [nil, nil])
+            // The daily board is the top 10 and the caller's place: nobody has claimed yet, so Sam alone, unranked.
+            #expect(tuesday.map { $0["rank"] as? Int } == [nil])
+            #expect(tuesday.first?["isCaller"] as? Bool == true)
             _ = try await Self.claim(app, sarah, 900, in: id)
             let moved = Self.rows(try await Self.board(app, id, "daily", as: sam))
             #expect(moved.map { $0["displayName"] as? String } == ["Sarah", "Sam"])

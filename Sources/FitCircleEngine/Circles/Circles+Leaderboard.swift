@@ -23,9 +23,11 @@ extension Circles {
     }
 
     public enum LeaderboardLayout: String, Sendable {
-        /// Circles of up to 100 members: everyone, those yet to claim last.
+        /// Weekly, monthly and all-time boards of circles of up to 50 members: everyone, those yet to claim last.
         case full
-        /// Larger circles: the top 10, then the caller with 3 above and 3 below.
+        /// The daily board at any size: the top 10, then the caller's own row.
+        case topAndOwn = "top_and_own"
+        /// Other boards of larger circles: the top 10, then the caller with 3 above and 3 below.
         case topAndAround = "top_and_around"
         /// The rows after a cursor.
         case page
@@ -46,9 +48,17 @@ extension Circles {
         public var fromIndex: Bool
     }
 
-    public static let fullRosterLimit = 100
+    public static let fullRosterLimit = 50
     public static let topRows = 10
     public static let neighbours = 3
+
+    /// Spec 000 F3: the daily board shows "Top 10 + user's position" whatever the circle's size; the
+    /// others the "full FitCircle roster (up to 50 members)", and a larger circle the top 10 and the
+    /// caller with 3 above and 3 below (a circle of 51–100 members included), the rest a page at a time.
+    static func layout(of period: BoardPeriod, memberCount: Int) -> LeaderboardLayout {
+        if period == .daily { return .topAndOwn }
+        return memberCount <= Self.fullRosterLimit ? .full : .topAndAround
+    }
 
     /// The live board of `period` as `user` reads it: the whole roster, the top and the caller's
     /// neighbourhood, or the page after `cursor`.
@@ -62,26 +72,25 @@ extension Circles {
         let entries = try await reader.count()
         var ranked: [(rank: Int, key: BoardKey)]
         var unranked: [User.ID] = []
-        let layout: LeaderboardLayout
+        let layout = cursor == nil ? Self.layout(of: period, memberCount: memberCount) : .page
         var next: BoardKey?
-        if let cursor {
-            layout = .page
+        switch layout {
+        case .page:
             ranked = try await reader.page(after: cursor, limit: limit)
             if let last = ranked.last, last.rank < entries { next = last.key }
-        } else if memberCount <= Self.fullRosterLimit {
-            layout = .full
+        case .full:
             ranked = try await reader.page(after: nil, limit: max(entries, 1))
             let onBoard = Set(ranked.map(\.key.user))
             unranked = try await self.store.cachedMemberIDs(of: id).filter { !onBoard.contains($0) }
-        } else {
-            layout = .topAndAround
+        case .topAndOwn, .topAndAround:
             ranked = try await reader.page(after: nil, limit: Self.topRows)
             if let last = ranked.last, last.rank < entries { next = last.key }
             if let own = try await reader.key(of: user) {
                 let rank = try await reader.rank(of: own)
                 if rank > Self.topRows {
-                    let lower = max(Self.topRows + 1, rank - Self.neighbours)
-                    ranked += try await reader.ranks(lower, through: rank + Self.neighbours, around: own, at: rank)
+                    let around = layout == .topAndAround ? Self.neighbours : 0
+                    let lower = max(Self.topRows + 1, rank - around)
+                    ranked += try await reader.ranks(lower, through: rank + around, around: own, at: rank)
                 }
             } else {
                 unranked = [user]

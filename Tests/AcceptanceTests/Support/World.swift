@@ -47,6 +47,12 @@ struct World {
 
     /// The local time of an instant, "20:00".
     func localTime(_ instant: Date) -> String { LocalTime(instant, in: self.zone).description }
+
+    /// The local date and time a notification was decided: "2026-03-02 20:00".
+    func decided(_ notification: [String: Any]?) -> String? {
+        guard let instant = (notification?["decidedAt"] as? String).flatMap({ try? Date.ISO8601FormatStyle().parse($0) }) else { return nil }
+        return "\(LocalDate(instant, in: self.zone).iso) \(self.localTime(instant))"
+    }
 }
 
 /// Someone using the app: signed in afresh for each call, as an app refreshes its tokens while days pass.
@@ -62,6 +68,24 @@ struct Member {
 
     var token: String {
         get async throws { try await self.app.devSignIn(self.email)["accessToken"] as! String }
+    }
+
+    /// Records an activity now through `POST /api/activities`: `fields` with the event id and the instant.
+    func record(_ id: String, _ fields: [String: Any]) async throws {
+        let body = fields.merging(["clientEventId": id, "occurredAt": ISO8601DateFormatter().string(from: self.app.clock.now)]) { given, _ in given }
+        let recorded = try await self.app.request(.post, "/api/activities", token: try await self.token, json: body)
+        guard recorded.status == .created || recorded.status == .ok else { throw TestSetupError("recording answered \(recorded.status): \(recorded.text)") }
+    }
+
+    /// Syncs the day's step total from HealthKit.
+    func sync(steps: Int, _ id: String) async throws {
+        try await self.record(id, ["type": "steps", "source": "healthkit", "steps": steps])
+    }
+
+    /// Claims today's data to a circle (`POST /api/fitcircles/{id}/submit`).
+    func claim(_ circle: String) async throws {
+        let claimed = try await self.app.request(.post, "/api/fitcircles/\(circle)/submit", token: try await self.token)
+        guard claimed.status == .created || claimed.status == .ok else { throw TestSetupError("the claim answered \(claimed.status): \(claimed.text)") }
     }
 }
 

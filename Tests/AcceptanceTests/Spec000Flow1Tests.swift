@@ -44,6 +44,25 @@ struct Spec000Flow1Tests {
         }
     }
 
+    /// A user who flies from Paris to New York at noon hears the day's reminder at 20:00 in New York, once;
+    /// Paris's 20:00, planned before, passes them over.
+    @Test(arguments: Backend.available)
+    func aUserWhoTravelsIsRemindedAt2000WhereTheyAreNow(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let paris = World(app, zone: Self.zone)
+            let newYork = World(app, zone: "America/New_York")
+            paris.start(at: "2026-03-02", "09:00")
+            let alex = try await Member.onboarded("alex@example.com", in: Self.zone, app: app)
+            try await paris.run(until: "2026-03-02", "12:00")
+            let moved = try await app.request(.put, "/api/user/profile", token: try await alex.token, json: TestApp.validProfile(timeZone: "America/New_York"))
+            #expect(moved.status == .ok, "\(moved.text)")
+            try await newYork.run(until: "2026-03-02", "21:00")
+            let reminders = try await app.notifications("daily_checkin_reminder", token: try await alex.token)
+            #expect(reminders.count == 1, "\(reminders)")
+            #expect(newYork.decided(reminders.first) == "2026-03-02 20:00")
+        }
+    }
+
     @Test(arguments: Backend.available)
     func flow1_days1to8_checkIns_aFrozenDay5_theAtRiskPush_the7DayMilestoneAndPersonalisedGoals(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in

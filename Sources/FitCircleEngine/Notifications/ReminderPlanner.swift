@@ -38,12 +38,13 @@ public struct ReminderPlanner: Sendable {
     }
 
     /// The users of one zone who hear about one type at one instant, as planned at `plannedAt` (a plan
-    /// stamp; absent in triggers queued before stamps existed).
+    /// stamp) in `zone` (both absent in triggers queued before they existed).
     private struct Trigger: Codable {
         var type: String
         var date: LocalDate
         var users: [String]
         var plannedAt: Int64?
+        var zone: String?
     }
 
     /// Milliseconds since 1970: a plan stamp.
@@ -77,7 +78,7 @@ public struct ReminderPlanner: Sendable {
                 }
                 for (time, users) in atTime {
                     guard let instant = date.instant(at: time, in: zone) else { continue }
-                    let trigger = Trigger(type: type.type, date: date, users: users, plannedAt: Self.stamp(now))
+                    let trigger = Trigger(type: type.type, date: date, users: users, plannedAt: Self.stamp(now), zone: identifier)
                     jobs.append(
                         try Self.job(trigger, at: instant, dedupeKey: "trigger:\(type.type):\(identifier):\(date.iso):\(time):\(after?.rawValue ?? "")"))
                 }
@@ -101,7 +102,7 @@ public struct ReminderPlanner: Sendable {
         var jobs: [JobRecord] = []
         for type in Self.types(on: date, in: profile) {
             guard let instant = date.instant(at: Self.time(of: type, for: subject), in: zone), instant > now else { continue }
-            let trigger = Trigger(type: type.type, date: date, users: [user.rawValue], plannedAt: stamp)
+            let trigger = Trigger(type: type.type, date: date, users: [user.rawValue], plannedAt: stamp, zone: identifier)
             jobs.append(try Self.job(trigger, at: instant, dedupeKey: "trigger:\(type.type):user:\(user.rawValue):\(date.iso):\(stamp)"))
         }
         try await tx.enqueue(jobs, at: now)
@@ -136,10 +137,12 @@ public struct ReminderPlanner: Sendable {
         // Made up as late as a missed tick is, no later: the day's copy would be about a day gone by.
         guard self.clock.now().timeIntervalSince(job.runAt) < ZoneScheduler.defaultCatchUp else { return }
         let users = trigger.users.map(User.ID.init)
-        let replanned = try await self.store.read { tx in try await tx.reminderPlans(of: users) }
+        let plans = try await self.store.read { tx in try await tx.reminderPlans(of: users) }
         for user in users {
-            // Planned again since (a new zone or reminder time): the newer plan's trigger speaks for them.
-            if let plannedAt = trigger.plannedAt, let stamp = replanned[user], stamp > plannedAt { continue }
+            // Planned again since (a new reminder time), or moved to another zone (whose plan takes them in):
+            // the newer plan's trigger speaks for them.
+            if let plannedAt = trigger.plannedAt, let stamp = plans[user]?.stamp, stamp > plannedAt { continue }
+            if let zone = trigger.zone, let now = plans[user]?.zone, now != zone { continue }
             do {
                 guard let candidate = try await self.triggers.candidate(trigger.type, for: user, on: trigger.date) else { continue }
                 _ = try await self.notifications.notify(candidate, to: user)

@@ -60,14 +60,16 @@ extension Transaction {
         return next
     }
 
-    /// The plan stamps of those of `users` who have one.
-    public func reminderPlans(of users: [User.ID]) async throws -> [User.ID: Int64] {
-        var plans: [User.ID: Int64] = [:]
+    /// The plan stamp (nil: never planned alone) and the zone of each of `users` whose account is there.
+    public func reminderPlans(of users: [User.ID]) async throws -> [User.ID: (stamp: Int64?, zone: String)] {
+        var plans: [User.ID: (stamp: Int64?, zone: String)] = [:]
         for start in stride(from: 0, to: users.count, by: 1_000) {
             let ids = users[start..<min(start + 1_000, users.count)].map { $0.rawValue as any Encodable & Sendable }
-            let rows = try await self.sql.raw("SELECT id, reminder_plan FROM users WHERE id IN (\(binds: ids)) AND reminder_plan IS NOT NULL").all()
+            let rows = try await self.sql.raw("SELECT id, reminder_plan, time_zone FROM users WHERE id IN (\(binds: ids))").all()
             for row in rows {
-                plans[User.ID(try row.decode(column: "id", as: String.self))] = try row.decode(column: "reminder_plan", as: Int64.self)
+                plans[User.ID(try row.decode(column: "id", as: String.self))] = (
+                    try row.decode(column: "reminder_plan", as: Int64?.self), try row.decode(column: "time_zone", as: String.self)
+                )
             }
         }
         return plans

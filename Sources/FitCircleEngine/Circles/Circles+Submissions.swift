@@ -122,8 +122,7 @@ extension Circles {
         guard !mates.isEmpty else { return }
         let naming = try await Naming.of(mover.id, for: [mover.profile.visibility.boardName], in: tx)
         let jobs = try mates.compactMap { mate -> JobRecord? in
-            let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: naming.friends.contains(mate), sharesCircle: true)
-            let name = ProfileAccess.boardName(mover.profile.displayName, audience: mover.profile.visibility.boardName, relationship)
+            let name = Self.boardName(of: mover, seenBy: mate, naming: naming)
             let candidate = NotificationCandidate(
                 type: "social_engagement", dedupeKey: "social_engagement:submission:\(circle.id):\(mover.id):\(claim.date.iso)",
                 data: [
@@ -156,6 +155,13 @@ extension Circles {
         try await tx.enqueue(jobs, at: now)
     }
 
+    /// The mover's name as `member`'s board shows it, or nil for "A member" (`naming`: the mover's friends,
+    /// loaded when their board-name audience is friends).
+    private static func boardName(of mover: User, seenBy member: User.ID, naming: Naming) -> String? {
+        let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: naming.friends.contains(member), sharesCircle: true)
+        return ProfileAccess.boardName(mover.profile.displayName, audience: mover.profile.visibility.boardName, relationship)
+    }
+
     private func tellRankChanges(_ weekly: BoardKeeper.Restated, after: Int, in circle: FitCircle, mover: User, tx: Transaction, now: Date) async throws {
         // One per change (the key is the notifications' own: it does not name the mover, who may be "A member").
         let stamp = "\(circle.id):\(weekly.change.board.start.iso):\(self.ids.uuidV7().lowercased())"
@@ -164,8 +170,7 @@ extension Circles {
         // to whom the mover's board-name audience leaves out.
         let naming = try await Naming.of(mover.id, for: [mover.profile.visibility.boardName], in: tx)
         for (offset, passed) in weekly.passed.enumerated() {
-            let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: naming.friends.contains(passed), sharesCircle: true)
-            let name = ProfileAccess.boardName(mover.profile.displayName, audience: mover.profile.visibility.boardName, relationship)
+            let name = Self.boardName(of: mover, seenBy: passed, naming: naming)
             candidates.append((passed, NotificationCandidate(
                 type: "leaderboard_passed", dedupeKey: "leaderboard_passed:\(stamp)",
                 data: ["name": name ?? ProfileAccess.anonymousMember, "circle": circle.name, "circleId": circle.id.rawValue, "rank": "\(after + offset + 1)"],

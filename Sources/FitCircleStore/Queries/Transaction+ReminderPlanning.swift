@@ -16,38 +16,33 @@ public struct ReminderSubject: Equatable, Sendable {
 extension Transaction {
     /// One page of a zone's active users in id order, with when to reach them: one scan of `users`.
     public func reminderSubjects(inTimeZone zone: String, after: User.ID?, limit: Int) async throws -> [ReminderSubject] {
-        let defaults = NotificationPreferences.defaults
-        return try await self.sql.raw(
+        try await self.sql.raw(
             """
             SELECT id, reminder_time, quiet_start, quiet_end, send_habit FROM users
             WHERE time_zone = \(bind: zone) AND disabled_at IS NULL AND id > \(bind: after?.rawValue ?? "")
             ORDER BY id LIMIT \(bind: limit)
             """
-        ).all().map { row in
-            func time(_ column: String) throws -> LocalTime? { try row.decode(column: column, as: String?.self).flatMap(LocalTime.init) }
-            return ReminderSubject(
-                user: User.ID(try row.decode(column: "id", as: String.self)),
-                chosenReminderTime: try time("reminder_time"),
-                quietStart: try time("quiet_start") ?? defaults.quietStart,
-                quietEnd: try time("quiet_end") ?? defaults.quietEnd,
-                habit: try time("send_habit"))
-        }
+        ).all().map(Self.reminderSubject(from:))
     }
 
     /// One user's zone and when to reach them, unless the account is gone or disabled.
     public func reminderSubject(of user: User.ID) async throws -> (zone: String, subject: ReminderSubject)? {
-        let defaults = NotificationPreferences.defaults
         guard let row = try await self.sql.raw(
-            "SELECT time_zone, reminder_time, quiet_start, quiet_end, send_habit FROM users WHERE id = \(bind: user.rawValue) AND disabled_at IS NULL"
+            "SELECT id, time_zone, reminder_time, quiet_start, quiet_end, send_habit FROM users WHERE id = \(bind: user.rawValue) AND disabled_at IS NULL"
         ).first() else { return nil }
+        return (try row.decode(column: "time_zone", as: String.self), try Self.reminderSubject(from: row))
+    }
+
+    /// A subject from a row of `users` (the preferences' defaults for times never saved).
+    private static func reminderSubject(from row: any SQLRow) throws -> ReminderSubject {
+        let defaults = NotificationPreferences.defaults
         func time(_ column: String) throws -> LocalTime? { try row.decode(column: column, as: String?.self).flatMap(LocalTime.init) }
-        let subject = ReminderSubject(
-            user: user,
+        return ReminderSubject(
+            user: User.ID(try row.decode(column: "id", as: String.self)),
             chosenReminderTime: try time("reminder_time"),
             quietStart: try time("quiet_start") ?? defaults.quietStart,
             quietEnd: try time("quiet_end") ?? defaults.quietEnd,
             habit: try time("send_habit"))
-        return (try row.decode(column: "time_zone", as: String.self), subject)
     }
 
     /// Moves the user's plan stamp on to `stamp` (or one past the stored one, so it always grows) and

@@ -66,7 +66,7 @@ extension Engine {
             activities: activities,
             streaks: streaks,
             goals: goals,
-            training: Training(store: store, clock: clock),
+            training: Training(store: store, clock: clock, goals: goals),
             rewards: Rewards(store: store, profile: profile, clock: clock),
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
             notifications: notifications,

@@ -133,15 +133,15 @@ struct GoalsTests {
         }
     }
 
-    /// Spec 001: the push-up week starts on Sunday; the summary of the week that ended offers the increases.
+    /// Spec 001: the push-up week runs Monday to Sunday; on Sunday the popup shows the week, once, and its
+    /// choice sets the daily goal at once while the week keeps the target it was reached against.
     @Test(arguments: Backend.available)
     func thePushupWeeklySummaryIsShownOnceAndItsChoiceSetsTheDailyGoal(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
-            let token = try await Self.token(app)
             let daily = try await Self.get(app, "/api/goals/daily")
             #expect(Self.goal(daily, "pushups")?["target"] as? Double == 50)
             let week = try await Self.get(app, "/api/goals/weekly")
-            #expect(week["start"] as? String == "2026-03-01")
+            #expect(week["start"] as? String == "2026-03-02")
             #expect(Self.goal(week, "pushups")?["target"] as? Double == 250)
             // 60 push-ups a day, Monday to Friday: 300 against 250.
             for day in 0..<5 {
@@ -154,12 +154,12 @@ struct GoalsTests {
                 #expect(response.status == .created, "\(response.text)")
                 app.clock.advance(by: Self.day)
             }
-            _ = token
-            // Sunday 8 March: the summary of 1–7 March.
+            // Sunday 8 March: the week of 2–8 March.
             app.clock.advance(by: Self.day)
             let summary = try await Self.get(app, "/api/goals/weekly/summary")
-            #expect(summary["weekStart"] as? String == "2026-03-01")
+            #expect(summary["weekStart"] as? String == "2026-03-02")
             #expect(summary["reps"] as? Int == 300)
+            #expect(summary["excessReps"] as? Int == 0)
             #expect(summary["percent"] as? Int == 120)
             #expect(summary["reached"] as? Bool == true)
             #expect(summary["alreadySeen"] as? Bool == false)
@@ -170,11 +170,17 @@ struct GoalsTests {
             let chosen = try await app.request(.post, "/api/goals/weekly/summary/choice", token: try await Self.token(app), json: ["choice": "increase_10"])
             #expect(chosen.status == .ok, "\(chosen.text)")
             #expect((try chosen.jsonObject()["settings"] as? [String: Any])?["dailyGoal"] as? Int == 55)
+            #expect((try chosen.jsonObject()["summary"] as? [String: Any])?["reached"] as? Bool == true)
             let again = try await app.request(.post, "/api/goals/weekly/summary/choice", token: try await Self.token(app), json: ["choice": "increase_20"])
             #expect(again.status == .conflict)
             #expect(try await Self.get(app, "/api/settings/training")["dailyGoal"] as? Int == 55)
             #expect(Self.goal(try await Self.get(app, "/api/goals/daily"), "pushups")?["target"] as? Double == 55)
+            #expect(Self.goal(try await Self.get(app, "/api/goals/weekly"), "pushups")?["target"] as? Double == 250)
+            // Monday: the new week's target follows the new goal; the popup was seen.
+            app.clock.advance(by: Self.day)
             #expect(Self.goal(try await Self.get(app, "/api/goals/weekly"), "pushups")?["target"] as? Double == 275)
+            let monday = try await Self.get(app, "/api/goals/weekly/summary")
+            #expect(monday["weekStart"] as? String == "2026-03-02" && monday["alreadySeen"] as? Bool == true)
         }
     }
 

@@ -11,9 +11,10 @@ struct RuleProfileLoaderTests {
         #expect(profile.name == name)
     }
 
-    @Test func weeksStartWhereEachAppSaysTheyDo() throws {
-        #expect(try RuleProfileLoader.load(named: "fitcircle", from: profilesDirectory).week.startsOn == .monday)
-        #expect(try RuleProfileLoader.load(named: "pushups", from: profilesDirectory).week.startsOn == .sunday)
+    /// Spec 000 resets weeks "Monday 12:00 AM"; spec 001's week runs Monday to Sunday.
+    @Test(arguments: ["fitcircle", "pushups", "famefit", "astrofriends", "social"])
+    func weeksStartOnMonday(name: String) throws {
+        #expect(try RuleProfileLoader.load(named: name, from: profilesDirectory).week.startsOn == .monday)
     }
 
     @Test(arguments: [

@@ -96,7 +96,7 @@ struct ScheduledNotificationTests {
     @Test(arguments: Backend.available)
     func pushupNudgesAchievementsAndTheWeeklyStreakAtRisk(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
-            app.clock.set(Date(timeIntervalSince1970: 1_772_359_200))  // Sunday 1 March 2026, 10:00 UTC (11:00 in Paris)
+            app.clock.set(Date(timeIntervalSince1970: 1_772_445_600))  // Monday 2 March 2026, 10:00 UTC (11:00 in Paris)
             let (user, _) = try await Self.signIn(app, "ana@example.com")
             try await PointsTests.series(app, "s1", number: 1, reps: 30)
             try await PointsTests.series(app, "s2", number: 2, reps: 15)  // 45 of 50: 5 left
@@ -118,12 +118,13 @@ struct ScheduledNotificationTests {
             #expect(!badges.isEmpty)
             #expect(achievements.count == 1 + badges.count, "\(achievements) \(badges.map(\.name))")
 
-            // The streak counts weeks, and the week of 1 March counts. Nothing after Wednesday: on Sunday 8
-            // March, the new week's first day, Friday and Saturday had no push-ups, so at 09:00 (no habit
-            // learned from six workouts) the streak is at risk, and each day after while nothing changes.
+            // The streak counts weeks (Monday to Sunday), and the week of 2 March counts. Nothing after
+            // Thursday: on Monday 9 March, the new week's first day, Saturday and Sunday had no push-ups, so at
+            // 09:00 (no habit learned from six workouts) the streak is at risk, and each day after while
+            // nothing changes.
             try await ReminderTests.run(app, hours: 24 * 6)
             let risks = try await Self.sent(app, user, "streak_at_risk").sorted { $0.decidedAt < $1.decidedAt }
-            #expect(risks.map { Self.localTime($0) } == ["2026-03-08 09:00", "2026-03-09 09:00", "2026-03-10 09:00"], "\(risks.map { Self.localTime($0) })")
+            #expect(risks.map { Self.localTime($0) } == ["2026-03-09 09:00", "2026-03-10 09:00", "2026-03-11 09:00"], "\(risks.map { Self.localTime($0) })")
             #expect(risks.first?.body == "Your streak is at risk! Complete a workout today to keep it going.")
 
             // NOTIF-03, "User can manually set notification time": a time set wins from the next day.
@@ -131,7 +132,7 @@ struct ScheduledNotificationTests {
             #expect(try await app.request(.put, "/api/notifications/preferences", token: token, json: ["reminderTime": "19:30"]).status == .ok)
             try await ReminderTests.run(app, hours: 32)
             let later = try await Self.sent(app, user, "streak_at_risk").sorted { $0.decidedAt < $1.decidedAt }
-            #expect(later.last.map { Self.localTime($0) } == "2026-03-11 19:30")
+            #expect(later.last.map { Self.localTime($0) } == "2026-03-12 19:30")
         }
     }
 

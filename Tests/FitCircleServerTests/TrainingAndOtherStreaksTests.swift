@@ -96,13 +96,13 @@ struct TrainingAndOtherStreaksTests {
         #expect(response.status == .created, "\(response.text)")
     }
 
-    /// Spec 001, WEEKLY-05 and CHAL-03: weeks from Sunday; only an empty week resets; one freeze a month,
+    /// Spec 001, WEEKLY-05 and CHAL-03: weeks from Monday to Sunday; only an empty week resets; one freeze a month,
     /// spent automatically on a week short of its goal.
     @Test(arguments: Backend.available)
     func thePushupStreakCountsWeeksAndSpendsTheMonthlyFreezeOnAShortWeek(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
-            // Week of 1 March: 260 push-ups (goal 250). Week of 8 March: 100. Week of 15 March: 50.
-            // Week of 22 March: none. Each posted on the Monday of its week.
+            // Week of 2 March: 260 push-ups (goal 250). Week of 9 March: 100. Week of 16 March: 50.
+            // Week of 23 March: none. Each posted on the Monday of its week.
             for (week, reps) in [(0, 260), (1, 100), (2, 50), (3, 0)] {
                 if reps > 0 { try await Self.pushups(app, "w\(week)", reps: reps) }
                 app.clock.advance(by: 7 * Self.day)
@@ -110,14 +110,14 @@ struct TrainingAndOtherStreaksTests {
             // Monday 30 March.
             let streak = try await app.request(.get, "/api/streaks/current", token: try await Self.token(app)).jsonObject()
             #expect(streak["period"] as? String == "week")
-            #expect(streak["periodStart"] as? String == "2026-03-29")
+            #expect(streak["periodStart"] as? String == "2026-03-30")
             #expect(streak["current"] as? Int == 0)
             #expect(streak["longest"] as? Int == 1)
             let history = try await app.request(.get, "/api/streaks/history?from=2026-03-01&to=2026-03-29", token: try await Self.token(app))
                 .jsonObject()
             let entries = try #require(history["entries"] as? [[String: Any]])
             #expect(entries.map { $0["status"] as? String } == ["active", "frozen", "missed", "reset"])
-            #expect(entries.map { $0["period"] as? String } == ["2026-03-01", "2026-03-08", "2026-03-15", "2026-03-22"])
+            #expect(entries.map { $0["period"] as? String } == ["2026-03-02", "2026-03-09", "2026-03-16", "2026-03-23"])
             #expect((entries[1]["reason"] as? String)?.contains("a freeze was applied automatically") == true)
         }
     }

@@ -3,8 +3,10 @@ import FitCircleStore
 import Foundation
 
 extension Goals {
-    /// The end-of-week summary (spec 001, WEEKLY-02 and WEEKLY-04, the "Sunday popup") of the last week
-    /// that ended: push-ups against the weekly target and, when it was reached, the goal increases on offer.
+    /// The end-of-week summary (spec 001, WEEKLY-02 and WEEKLY-04, the "Sunday popup"): on the week's last
+    /// day the week so far, on other days the last week that ended. Push-ups are counted as the weekly bonus
+    /// counts them (up to each day's cap, the excess apart) against the week's target, and when it was
+    /// reached the goal increases are on offer.
     public struct WeeklySummary: Equatable, Sendable {
         public enum Choice: String, CaseIterable, Equatable, Sendable {
             case maintain
@@ -23,7 +25,10 @@ extension Goals {
 
         /// The first day of the week summarised.
         public var week: LocalDate
+        /// Push-ups counted toward the target (each day's up to its cap, ANTCHEAT-01).
         public var reps: Int
+        /// Push-ups tracked beyond the days' caps: shown, not counted.
+        public var excess: Int
         public var target: Int
         public var percent: Int
         public var reached: Bool
@@ -34,22 +39,30 @@ extension Goals {
         public var choice: Choice?
     }
 
-    /// The summary of the last week that ended; the first call of the week marks it seen.
+    /// The week the popup is about on `today`: the current one on its last day (Sunday, when the week runs
+    /// Monday to Sunday), else the week before.
+    func summarisedWeek(on today: LocalDate) -> LocalDate {
+        let current = self.start(of: .weekly, holding: today)
+        return today == current.adding(days: 6) ? current : current.adding(days: -7)
+    }
+
+    /// The summary the popup shows today; the first call of the week marks it seen.
     public func weeklySummary(of user: User.ID) async throws -> WeeklySummary {
         try await self.store.transaction { tx in
             let (account, today) = try await self.locked(user, in: tx)
-            let week = self.start(of: .weekly, holding: today).adding(days: -7)
+            let week = self.summarisedWeek(on: today)
             let summary = try await self.summary(of: account, week: week, in: tx)
             try await tx.markWeeklySummarySeen(of: user, week: week, at: self.clock.now())
             return summary
         }
     }
 
-    /// Applies the choice to the daily push-up goal at once; once a week, and only when the target was reached.
+    /// Applies the choice to the daily push-up goal at once (goals planned from now on follow it; the week
+    /// summarised keeps the target it was reached against); once a week, and only when the target was reached.
     public func chooseWeekly(_ choice: WeeklySummary.Choice, for user: User.ID) async throws -> (summary: WeeklySummary, settings: TrainingSettings) {
         try await self.store.transaction { tx in
             let (account, today) = try await self.locked(user, in: tx)
-            let week = self.start(of: .weekly, holding: today).adding(days: -7)
+            let week = self.summarisedWeek(on: today)
             var summary = try await self.summary(of: account, week: week, in: tx)
             guard summary.reached, let dailyGoal = summary.options[choice] else {
                 throw DomainError.conflict(reason: "The weekly target of \(summary.target) was not reached (\(summary.reps)); there is nothing to choose.")
@@ -72,12 +85,14 @@ extension Goals {
         let training = try await tx.trainingSettings(of: user.id) ?? .defaults
         let planned = try await tx.goals(of: user.id, span: .weekly, from: week, to: week).first { $0.kind == .pushups }
         let target = planned.map { Int($0.target) } ?? training.weeklyGoal
-        let reps = try await tx.days(of: user.id, from: week, to: week.adding(days: 6)).reduce(0) { $0 + $1.pushupReps }
+        let days = PointsDay.summarize(try await tx.pointsLines(of: user.id, from: week, to: week.adding(days: 6)))
+        let reps = days.reduce(0) { $0 + $1.pushupsCounted }
         let reached = reps >= target
         let stored = try await tx.weeklySummary(of: user.id, week: week)
         return WeeklySummary(
             week: week,
             reps: reps,
+            excess: days.reduce(0) { $0 + $1.pushupsExcess },
             target: target,
             percent: target > 0 ? Int((Double(reps) * 100 / Double(target)).rounded(.down)) : 0,
             reached: reached,

@@ -152,7 +152,7 @@ public struct Goals: Sendable {
         try await self.store.transaction { tx in
             let (account, today) = try await self.locked(user, in: tx)
             let start = self.start(of: span, holding: today)
-            try await self.plan(span, start: start, of: account, in: tx, replacing: replacing)
+            try await self.plan(span, start: start, of: account, in: tx, replacing: replacing ? Set(Goal.Kind.allCases) : [])
             return try await self.period(span, start: start, of: account, in: tx)
         }
     }
@@ -182,16 +182,26 @@ public struct Goals: Sendable {
     /// yesterday); none for a day before the account existed, which has no goals to miss.
     func stepGoal(on date: LocalDate, of user: User, in tx: Transaction) async throws -> Goal? {
         guard self.accountDay(date, of: user) >= 1 else { return nil }
-        try await self.plan(.daily, start: date, of: user, in: tx, replacing: false)
+        try await self.plan(.daily, start: date, of: user, in: tx, replacing: [])
         return try await tx.goals(of: user.id, span: .daily, from: date, to: date).first { $0.kind == .steps }
     }
 
-    /// Stores the period's planned goals that are missing; with `replacing`, also re-plans the targets of
-    /// goals not yet completed.
-    private func plan(_ span: Goal.Span, start: LocalDate, of user: User, in tx: Transaction, replacing: Bool) async throws {
+    /// A new daily push-up goal moves today's and this week's push-up targets not yet met (spec 001,
+    /// WEEKLY-01: "Target updates when daily goal changes").
+    func followTraining(of user: User.ID, in tx: Transaction) async throws {
+        guard let account = try await tx.user(user) else { return }
+        let today = account.localDate(at: self.clock.now())
+        for span in [Goal.Span.daily, .weekly] {
+            try await self.plan(span, start: self.start(of: span, holding: today), of: account, in: tx, replacing: [.pushups])
+        }
+    }
+
+    /// Stores the period's planned goals that are missing, and re-plans the targets of the `replacing`
+    /// kinds' goals not yet completed.
+    private func plan(_ span: Goal.Span, start: LocalDate, of user: User, in tx: Transaction, replacing: Set<Goal.Kind>) async throws {
         let existing = try await tx.goals(of: user.id, span: span, from: start, to: start)
         let kinds = span == .daily ? self.profile.goals.daily : self.profile.goals.weekly
-        guard replacing || Set(kinds) != Set(existing.map(\.kind)) else { return }
+        guard !replacing.isEmpty || Set(kinds) != Set(existing.map(\.kind)) else { return }
         let training = try await tx.trainingSettings(of: user.id) ?? .defaults
         let policy = self.profile.goals
         let accountDay = self.accountDay(start, of: user)
@@ -212,7 +222,7 @@ public struct Goals: Sendable {
         var missing: [Goal] = []
         for plan in plans {
             if let goal = existing.first(where: { $0.kind == plan.kind }) {
-                if replacing && goal.completedAt == nil && (goal.target != plan.target || goal.basis != plan.basis) {
+                if replacing.contains(goal.kind) && goal.completedAt == nil && (goal.target != plan.target || goal.basis != plan.basis) {
                     try await tx.updateTarget(of: goal.id, to: plan.target, basis: plan.basis)
                 }
             } else {

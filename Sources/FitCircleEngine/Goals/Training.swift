@@ -6,6 +6,7 @@ import Foundation
 public struct Training: Sendable {
     let store: Store
     let clock: WallClock
+    let goals: Goals
 
     /// What the assessment screens ask.
     public struct Assessment: Equatable, Sendable {
@@ -38,11 +39,15 @@ public struct Training: Sendable {
         return settings
     }
 
-    /// Saves the confirmed settings, or the defaults when onboarding was skipped (`settings` nil).
+    /// Saves the confirmed settings, or the defaults when onboarding was skipped (`settings` nil); today's
+    /// and this week's push-up goals follow the daily goal.
     public func confirm(_ settings: TrainingSettings?, for user: User.ID) async throws -> TrainingSettings {
         let chosen = settings ?? .defaults
         try chosen.validate()
-        try await self.store.transaction { tx in try await tx.save(chosen, of: user, at: self.clock.now()) }
+        try await self.store.transaction { tx in
+            try await tx.save(chosen, of: user, at: self.clock.now())
+            try await self.goals.followTraining(of: user, in: tx)
+        }
         return chosen
     }
 

@@ -32,6 +32,7 @@ extension Components.Schemas.WeeklySummary {
         self.init(
             weekStart: summary.week.iso,
             reps: summary.reps,
+            excessReps: summary.excess,
             target: summary.target,
             percent: summary.percent,
             reached: summary.reached,

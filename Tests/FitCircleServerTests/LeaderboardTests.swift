@@ -8,8 +8,8 @@ import HTTPTypes
 import Logging
 import Testing
 
-/// Circle boards through the API: spec 000's "Flow 3" Monday, ties, large circles, history, the refresh
-/// and the live stream.
+/// Circle boards through the API: ties, large circles, history, the refresh and the live stream (spec 000's
+/// Flow 3 is in the acceptance suite, `Spec000Flow3Tests`).
 struct LeaderboardTests {
     typealias Person = CirclesTests.Person
 
@@ -49,112 +49,6 @@ struct LeaderboardTests {
         return try await app.store.read { tx in try await tx.notifications(of: User.ID(person.id), type: type, limit: 10) }
     }
 
-    /// Spec 000, Flow 3: "User is in close leaderboard battle for #1 position", on a Monday (day 1 of the
-    /// week). The story's "yesterday's data" cannot be claimed on Monday morning (the window closes at 00:30),
-    /// so the morning claims are Monday's own early syncs.
-    @Test(arguments: Backend.available)
-    func flow3TheMondayBattleForFirstPlace(_ backend: Backend) async throws {
-        try await withTestApp(backend) { app async throws in
-            app.clock.set(Date(timeIntervalSince1970: 1_772_431_200))  // Monday 2 March 2026, 07:00 in Paris
-            let sam = try await Self.named(app, "Sam")
-            let sarah = try await Self.named(app, "Sarah")
-            let circle = try await CirclesTests.create(app, by: sarah, ["name": "Work Warriors", "metric": "steps", "privacy": "public"])
-            let id = try #require(circle["id"] as? String)
-            app.clock.advance(by: 60)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await sam.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
-
-            // Early syncs: Sarah 1,200, Sam 1,000. "Currently #2, 200 steps behind #1 (Sarah)".
-            app.clock.advance(by: 600)
-            _ = try await Self.claim(app, sarah, 1_200, in: id)
-            app.clock.advance(by: 600)
-            let early = try await Self.claim(app, sam, 1_000, in: id)
-            #expect(early["rankAfter"] as? Int == 2)
-            var rows = Self.rows(try await Self.board(app, id, as: sam))
-            #expect(rows.map { $0["displayName"] as? String } == ["Sarah", "Sam"])
-            #expect(rows.map { $0["value"] as? Double } == [1_200, 1_000])
-            #expect(rows.map { $0["isCaller"] as? Bool } == [false, true])
-
-            // "User submits 10,234 steps. Leaderboard updates: User moves to #1. Push notification to Sarah."
-            app.clock.advance(by: 3_600)
-            let morning = try await Self.claim(app, sam, 10_234, in: id)
-            #expect(morning["rankAfter"] as? Int == 1)
-            #expect(morning["rankChange"] as? Int == 1)
-            rows = Self.rows(try await Self.board(app, id, as: sarah))
-            #expect(rows.map { $0["displayName"] as? String } == ["Sam", "Sarah"])
-            let dropped = try await Self.notifications(app, sarah, "leaderboard_passed")
-            #expect(dropped.count == 1)
-            #expect(dropped.first?.data["name"] == "Sam" && dropped.first?.data["rank"] == "2")
-
-            // "Sarah submits 11,000 steps → Retakes #1. Push notification to user. User checks: 766 steps behind."
-            app.clock.set(Date(timeIntervalSince1970: 1_772_456_400))  // 14:00 in Paris
-            let afternoon = try await Self.claim(app, sarah, 11_000, in: id)
-            #expect(afternoon["rankAfter"] as? Int == 1 && afternoon["rankChange"] as? Int == 1)
-            #expect(try await Self.notifications(app, sam, "leaderboard_passed").first?.data["name"] == "Sarah")
-            rows = Self.rows(try await Self.board(app, id, "daily", as: sam))
-            #expect(rows.map { $0["displayName"] as? String } == ["Sarah", "Sam"])
-            let gap = (rows[0]["value"] as? Double ?? 0) - (rows[1]["value"] as? Double ?? 0)
-            #expect(gap == 766)
-
-            // "User submits 11,800 steps → Reclaims #1. Activity feed: '🏃 [User] submitted 11,800 steps—now #1!'"
-            app.clock.set(Date(timeIntervalSince1970: 1_772_474_400))  // 19:00 in Paris
-            let evening = try await Self.claim(app, sam, 11_800, in: id)
-            #expect(evening["rankAfter"] as? Int == 1 && evening["rankChange"] as? Int == 1)
-            let texts = try await Self.feedTexts(app, id, as: sarah)
-            #expect(
-                texts == [
-                    "🏃 Sam submitted 11,800 steps—now #1!", "🏃 Sarah submitted 11,000 steps—now #1!", "🏃 Sam submitted 10,234 steps—now #1!",
-                    "🏃 Sam submitted 1,000 steps", "🏃 Sarah submitted 1,200 steps—now #1!", "👋 Sam joined the circle",
-                ])
-
-            // "Sarah sends encouragement; user responds": one per item per sender, each told to the item's member.
-            let feed = try await app.request(.get, "/api/fitcircles/\(id)/feed?limit=3", token: try await sarah.token(app)).jsonObject()
-            let items = try #require(feed["items"] as? [[String: Any]])
-            let samsItem = try #require(items[0]["id"] as? String)
-            let sarahsItem = try #require(items[1]["id"] as? String)
-            let cheer = try await app.request(
-                .post, "/api/fitcircles/\(id)/feed/\(samsItem)/encourage", token: try await sarah.token(app), json: ["message": "🔥 Great hustle today!"])
-            #expect(cheer.status == .created, "\(cheer.text)")
-            let twice = try await app.request(.post, "/api/fitcircles/\(id)/feed/\(samsItem)/encourage", token: try await sarah.token(app), json: [:])
-            #expect(twice.status == .ok)
-            #expect(try twice.jsonObject()["encouragements"] as? Int == 1)
-            let reply = try await app.request(
-                .post, "/api/fitcircles/\(id)/feed/\(sarahsItem)/encourage", token: try await sam.token(app),
-                json: ["message": "💪 You too—see you at the top tomorrow!"])
-            #expect(reply.status == .created)
-            let own = try await app.request(.post, "/api/fitcircles/\(id)/feed/\(samsItem)/encourage", token: try await sam.token(app), json: [:])
-            #expect(own.status == .conflict)
-            #expect(try await Self.notifications(app, sam, "social_engagement").first?.data["message"] == "🔥 Great hustle today!")
-            #expect(try await Self.notifications(app, sarah, "social_engagement").first?.data["message"] == "💪 You too—see you at the top tomorrow!")
-            let counted = try await app.request(.get, "/api/fitcircles/\(id)/feed?limit=1", token: try await sam.token(app)).jsonObject()
-            #expect((counted["items"] as? [[String: Any]])?.first?["encouragements"] as? Int == 1)
-            #expect(counted["nextCursor"] is String)
-
-            // Tuesday: the week's board shows the close race, Monday being day 1; Monday's daily board closed
-            // at 00:31 with Sam first, and Tuesday's arrows measure against it.
-            try await ReminderTests.run(app, hours: 6)
-            let weekly = try await Self.board(app, id, as: sam)
-            #expect(weekly["periodStart"] as? String == "2026-03-02")
-            #expect(Self.rows(weekly).map { $0["value"] as? Double } == [11_800, 11_000])
-            let history = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard/history?period=daily", token: try await sam.token(app)).jsonObject()
-            let closed = try #require((history["items"] as? [[String: Any]])?.first)
-            #expect(closed["periodStart"] as? String == "2026-03-02")
-            #expect((closed["rows"] as? [[String: Any]])?.map { $0["displayName"] as? String } == ["Sam", "Sarah"])
-            app.clock.set(Date(timeIntervalSince1970: 1_772_524_800))  // Tuesday 09:00 in Paris
-            let tuesday = Self.rows(try await Self.board(app, id, "daily", as: sam))
-            // The daily board is the top 10 and the caller's place: nobody has claimed yet, so Sam alone, unranked.
-            #expect(tuesday.map { $0["rank"] as? Int } == [nil])
-            #expect(tuesday.first?["isCaller"] as? Bool == true)
-            _ = try await Self.claim(app, sarah, 900, in: id)
-            let moved = Self.rows(try await Self.board(app, id, "daily", as: sam))
-            #expect(moved.map { $0["displayName"] as? String } == ["Sarah", "Sam"])
-            #expect((moved[0]["movement"] as? [String: Any])?["direction"] as? String == "up")
-            #expect((moved[0]["movement"] as? [String: Any])?["previousRank"] as? Int == 2)
-            #expect((moved[1]["movement"] as? [String: Any])?["direction"] as? String == "none")
-        }
-    }
-
-    /// Equal values rank by who reached them first, then by user id; the order is the same from SQL, from
-    /// the index, after the index is lost (a restart) and after the boards are rebuilt from the claims.
     @Test(arguments: Backend.available)
     func tiesGoToWhoReachedTheValueFirstStablyAcrossRestartsAndReplay(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in

@@ -60,9 +60,15 @@ struct Member {
     let app: TestApp
     let email: String
 
-    /// Signs up through dev sign-in and completes onboarding in `zone`.
-    static func onboarded(_ email: String, in zone: String, app: TestApp) async throws -> Member {
-        _ = try await app.onboardedUser(email, timeZone: zone)
+    /// Signs up through dev sign-in and completes onboarding in `zone`, under `name` when given.
+    static func onboarded(_ email: String, named name: String? = nil, in zone: String, app: TestApp) async throws -> Member {
+        let token = try await app.onboardedUser(email, timeZone: zone)
+        if let name {
+            var profile = TestApp.validProfile(timeZone: zone)
+            profile["displayName"] = name
+            let named = try await app.request(.put, "/api/user/profile", token: token, json: profile)
+            guard named.status == .ok else { throw TestSetupError("naming answered \(named.status): \(named.text)") }
+        }
         return Member(app: app, email: email)
     }
 

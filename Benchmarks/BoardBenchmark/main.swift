@@ -99,8 +99,7 @@ func seed(_ url: String, members: Int) async throws {
                 }
                 for period in BoardPeriod.allCases {
                     let start = period.start(of: today, weekStart: .monday, circleStart: weekStart)
-                    let inPeriod = claims.filter { $0.date >= start }
-                    if let score = BoardScore.score(.steps, claims: inPeriod, membership: nil) {
+                    if let score = BoardScore.score(.steps, on: period, startingOn: start, claims: claims, membership: nil, circleEnd: nil) {
                         try await tx.saveScore(
                             BoardKey.truncated(value: score.value, reachedAt: score.reachedAt, user: id), on: BoardID(circle: circle.id, period: period, start: start))
                     }

@@ -56,7 +56,7 @@ extension Engine {
         let goals = Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock)
         let streaks = Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock)
         let notifications = Notifications(store: store, profile: profile, ids: ids, clock: clock)
-        let circles = Circles(store: store, profile: profile, ids: ids, clock: clock, events: CircleEvents(indexes: BoardIndexes()))
+        let circles = Circles(store: store, profile: profile, ids: ids, clock: clock, events: CircleEvents(indexes: BoardIndexes()), goals: goals)
         let idempotency = Idempotency(store: store, clock: clock)
         let rateLimits = SharedRateLimits(store: store, clock: clock)
         return Engine(

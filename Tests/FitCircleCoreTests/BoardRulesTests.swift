@@ -33,22 +33,70 @@ struct BoardRulesTests {
         #expect(BoardPeriod.allTime.baseline(ofPeriodStarting: Self.day("2026-01-10"), today: date) == Self.day("2026-03-03"))
     }
 
-    @Test func scoresComeFromTheClaimsOfThePeriodAlone() {
+    static func score(
+        _ metric: FitCircle.Metric, _ period: BoardPeriod, from start: String, _ claims: [CircleSubmission], _ membership: CircleMembership? = nil,
+        end: String? = nil
+    ) -> (value: Double, reachedAt: Date)? {
+        BoardScore.score(metric, on: period, startingOn: Self.day(start), claims: claims, membership: membership, circleEnd: end.map(Self.day))
+    }
+
+    static let member = CircleMembership(
+        circleID: FitCircle.ID("c"), userID: User.ID("u"), role: .member, joinedAt: .distantPast, startingWeightKg: 82, targetWeightKg: 72)
+
+    @Test func scoresComeFromTheClaimsOfThePeriod() {
         let claims = [
             Self.claim("2026-03-02", steps: 8_000, weight: 80, streak: 3, at: 100),
             Self.claim("2026-03-03", steps: 6_000, streak: 4, at: 300),
             Self.claim("2026-03-04", steps: 1_000, weight: 78.5, streak: 5, at: 200),
         ]
-        let steps = BoardScore.score(.steps, claims: claims, membership: nil)
+        let steps = Self.score(.steps, .weekly, from: "2026-03-02", claims)
         #expect(steps?.value == 15_000 && steps?.reachedAt == Date(timeIntervalSince1970: 300))
-        let member = CircleMembership(
-            circleID: FitCircle.ID("c"), userID: User.ID("u"), role: .member, joinedAt: .distantPast, startingWeightKg: 82, targetWeightKg: 72)
-        // (82 − 78.5) / (82 − 72) × 100 = 35 %, at the latest claimed day with a weight.
-        let loss = BoardScore.score(.weightLossPct, claims: claims, membership: member)
+        #expect(Self.score(.steps, .daily, from: "2026-03-03", claims)?.value == 6_000)
+        // Daily on a weight-loss circle: (82 − 78.5) / (82 − 72) × 100 = 35 % of the goal.
+        let loss = Self.score(.weightLossPct, .daily, from: "2026-03-04", claims, Self.member)
         #expect(loss?.value == 35 && loss?.reachedAt == Date(timeIntervalSince1970: 200))
-        #expect(BoardScore.score(.weightLossPct, claims: claims, membership: nil) == nil)
-        #expect(BoardScore.score(.checkinStreak, claims: claims, membership: nil)?.value == 5)
-        #expect(BoardScore.score(.steps, claims: [], membership: nil) == nil)
+        #expect(Self.score(.weightLossPct, .daily, from: "2026-03-04", claims) == nil)
+        #expect(Self.score(.weightLossPct, .daily, from: "2026-03-03", claims, Self.member) == nil)  // no weight that day
+        #expect(Self.score(.checkinStreak, .weekly, from: "2026-03-02", claims)?.value == 5)
+        #expect(Self.score(.steps, .weekly, from: "2026-03-02", []) == nil)
+    }
+
+    /// Spec 000 F3's table for weight-loss circles, on a circle of 2–29 March (four weeks), a member from
+    /// 82 kg aiming at 72: weekly, the share of the week's target lost this week; monthly, kilograms lost
+    /// this month; all-time, kilograms lost since joining.
+    @Test func f3_weightLossBoardsRankTheWeeksTargetTheMonthsKilogramsAndAllTimeKilograms() {
+        let claims = [Self.claim("2026-03-04", weight: 80, at: 100), Self.claim("2026-03-11", weight: 79, at: 200)]
+        // Week 1 from 82: (82 − 72) / 4 weeks = 2.5 kg; 2 lost = 80 %.
+        #expect(Self.score(.weightLossPct, .weekly, from: "2026-03-02", claims, Self.member, end: "2026-03-29")?.value == 80)
+        // Week 2 from 80 (the latest weight before it): (80 − 72) / 3 = 2.67 kg; 1 lost = 37.5 %.
+        #expect(Self.score(.weightLossPct, .weekly, from: "2026-03-09", claims, Self.member, end: "2026-03-29")?.value == 37.5)
+        // Open-ended: half a kilogram a week, so 1 kg is 200 %.
+        #expect(Self.score(.weightLossPct, .weekly, from: "2026-03-09", claims, Self.member)?.value == 200)
+        // March from the starting weight: 3 kg; all-time likewise; April from 79.
+        #expect(Self.score(.weightLossPct, .monthly, from: "2026-03-01", claims, Self.member)?.value == 3)
+        #expect(Self.score(.weightLossPct, .allTime, from: "2026-03-02", claims, Self.member)?.value == 3)
+        let april = claims + [Self.claim("2026-04-02", weight: 78.2, at: 300)]
+        #expect(Self.score(.weightLossPct, .monthly, from: "2026-04-01", april, Self.member)?.value == 0.8)
+        #expect(Self.score(.weightLossPct, .allTime, from: "2026-03-02", april, Self.member)?.value == 3.8)
+        // Gained: negative kilograms; at the target before the week: 100 %.
+        #expect(Self.score(.weightLossPct, .monthly, from: "2026-04-01", claims + [Self.claim("2026-04-02", weight: 79.5, at: 300)], Self.member)?.value == -0.5)
+        let there = [Self.claim("2026-03-04", weight: 71.5, at: 100), Self.claim("2026-03-10", weight: 71.8, at: 200)]
+        #expect(Self.score(.weightLossPct, .weekly, from: "2026-03-09", there, Self.member, end: "2026-03-29")?.value == 100)
+        #expect(BoardScore.goalPercent(ofKilogramsLost: 3.8, membership: Self.member) == 38)
+        #expect(BoardMeasure.of(.weightLossPct, .monthly).revealsWeight && !BoardMeasure.of(.weightLossPct, .weekly).revealsWeight)
+    }
+
+    @Test func f2_theWeeksWeightTargetSpreadsWhatIsLeftOverTheWeeksLeft() {
+        let monday = Self.day("2026-03-09")
+        #expect(WeightLossPace.weeklyKg(from: 80, to: 72, weekStart: monday, circleEnd: Self.day("2026-03-29")) == 2.67)
+        // A part week counts whole: 9–31 March is 23 days, 4 weeks.
+        #expect(WeightLossPace.weeklyKg(from: 80, to: 72, weekStart: monday, circleEnd: Self.day("2026-03-31")) == 2)
+        #expect(WeightLossPace.weeklyKg(from: 80, to: 72, weekStart: monday, circleEnd: monday) == 8)
+        #expect(WeightLossPace.weeklyKg(from: 80, to: 72, weekStart: monday, circleEnd: nil) == 0.5)
+        #expect(WeightLossPace.weeklyKg(from: 72.3, to: 72, weekStart: monday, circleEnd: nil) == 0.3)
+        #expect(WeightLossPace.weeklyKg(from: 71, to: 72, weekStart: monday, circleEnd: nil) == 0)
+        #expect(WeightLossPace.weeklyKg(from: .nan, to: 72, weekStart: monday, circleEnd: nil) == 0)
+        #expect(WeightLossPace.dailyKg(weekly: 2.67) == 0.38)
     }
 
     @Test func aClaimMadeAgainKeepsWhenItsValueWasReachedUnlessTheValueChanged() {

@@ -101,6 +101,7 @@ struct AuthorizationMatrixTests {
         "refreshTokens": Row(rule: .open, body: { _, _ in ["refreshToken": "not-a-token"] }),
         "showEmailUnsubscribe": Row(rule: .open, query: "?token=not-a-token"),
         "unsubscribeFromEmails": Row(rule: .open, query: "?token=not-a-token"),
+        "showEmailedInvitation": Row(rule: .open, query: "?token=not-a-token"),
         "emailOpened": Row(rule: .open),
         "emailLinkClicked": Row(rule: .open),
         // The caller's own account.

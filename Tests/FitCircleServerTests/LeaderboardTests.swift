@@ -303,8 +303,9 @@ struct LeaderboardTests {
                 #expect(weighIn.status == .created, "\(weighIn.text)")
                 #expect(try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await person.token(app)).status == .created)
             }
-            // Ana: (80 − 76) / (80 − 70) = 40 %; Bo: (100 − 95) / (100 − 80) = 25 %.
-            let rows = Self.rows(try await Self.board(app, id, as: bo))
+            // The daily board ranks the share of the goal: Ana (80 − 76) / (80 − 70) = 40 %, Bo (100 − 95) /
+            // (100 − 80) = 25 %. (The weekly board ranks this week's target, `Spec000WeightLossTests`.)
+            let rows = Self.rows(try await Self.board(app, id, "daily", as: bo))
             #expect(rows.map { $0["displayName"] as? String } == ["Ana", "Bo"])
             #expect(rows.map { $0["value"] as? Double } == [40, 25])
             #expect(rows.map { $0["photoUrl"] as? String } == ["/api/users/\(ana.id)/photo", nil])

@@ -130,7 +130,7 @@ struct ProfileTests {
             let token = try #require(try await app.devSignIn()["accessToken"] as? String)
             let config = try await app.request(.get, "/api/config", token: token).jsonObject()
             #expect(config["profile"] as? String == "pushups")
-            #expect(config["weekStartsOn"] as? String == "sunday")
+            #expect(config["weekStartsOn"] as? String == "monday")
             #expect(config["onboardingRequired"] as? Bool == false)
             #expect(config["signIn"] as? [String: Bool] == ["google": true, "apple": true, "dev": true])
         }

@@ -47,6 +47,12 @@ public enum ProfileAccess {
 
     public static let anonymousMember = "A member"
 
+    /// Whether the viewer sees the kilograms a person lost (the monthly and all-time boards of weight-loss
+    /// circles): as far as their weight's audience reaches; the others see the share of their goal instead.
+    public static func mayViewWeightLost(weightAudience: Audience, _ relationship: Relationship) -> Bool {
+        Self.mayView(weightAudience, relationship)
+    }
+
     public static func mayView(_ audience: Audience, _ relationship: Relationship) -> Bool {
         if relationship.blocked && !relationship.isSelf { return false }
         return switch audience {

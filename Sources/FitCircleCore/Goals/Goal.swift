@@ -37,12 +37,18 @@ public struct Goal: Equatable, Sendable, Identifiable {
         self.completedAt = completedAt
     }
 
-    /// What the goal's days add up to. `days` are the stored days of the goal's period.
-    public func progress(in days: [DailyTracking], activeDayMinimumSteps: Int) -> Double {
+    /// What the goal's days add up to. `days` are the stored days of the goal's period; a weight goal
+    /// counts the kilograms lost from `weightBefore` (where the member stood as the period began) to the
+    /// period's latest weight, nothing when either is unknown or weight was gained.
+    public func progress(in days: [DailyTracking], activeDayMinimumSteps: Int, weightBefore: Double? = nil) -> Double {
         switch self.kind {
         case .steps: Double(days.reduce(0) { $0 + $1.steps })
-        // The latest weight of the period.
-        case .weight: days.sorted { $0.date < $1.date }.compactMap(\.weightKg).last ?? 0
+        case .weight:
+            if let before = weightBefore, let latest = days.sorted(by: { $0.date < $1.date }).compactMap(\.weightKg).last {
+                max(0, WeightLossPace.lost(from: before, to: latest))
+            } else {
+                0
+            }
         case .checkIn: Double(days.filter(\.checkedIn).count)
         case .workout: Double(days.reduce(0) { $0 + $1.workouts })
         case .water: days.reduce(0) { $0 + $1.waterMilliliters }

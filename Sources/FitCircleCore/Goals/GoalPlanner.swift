@@ -36,9 +36,11 @@ public enum GoalPlanner {
             personalised: true)
     }
 
-    /// The day's goals of the kinds the profile sets.
+    /// The day's goals of the kinds the profile sets. `weeklyWeightLossKg`: the week's weight-loss target
+    /// of a member of a weight-loss circle (`WeightLossPace.weeklyKg`), nil for anyone else.
     public static func daily(
-        on date: LocalDate, accountDay: Int, baseline: ActivityBaseline, training: TrainingSettings, recent: [DailyTracking], policy: GoalPolicy
+        on date: LocalDate, accountDay: Int, baseline: ActivityBaseline, training: TrainingSettings, recent: [DailyTracking],
+        weeklyWeightLossKg: Double? = nil, policy: GoalPolicy
     ) -> [Plan] {
         policy.daily.compactMap { kind in
             switch kind {
@@ -48,14 +50,18 @@ public enum GoalPlanner {
             case .water: Plan(kind: .water, target: policy.waterMl, basis: "the profile's daily water target")
             case .workout: Plan(kind: .workout, target: 1, basis: "one workout a day")
             // A daily weight goal is the pro-rata share of a weight-loss circle's weekly target; without
-            // such a circle there is none (spec 000: no daily weight goal for new users).
-            case .weight, .activeDays: nil
+            // such a circle there is none.
+            case .weight:
+                weeklyWeightLossKg.map { WeightLossPace.dailyKg(weekly: $0) }.flatMap { daily in
+                    daily > 0 ? Plan(kind: .weight, target: daily, basis: "a seventh of this week's weight-loss target (kg to lose today)") : nil
+                }
+            case .activeDays: nil
             }
         }
     }
 
     /// The week's goals of the kinds the profile sets; `dailySteps` is the step goal of the week's first day.
-    public static func weekly(dailySteps: Plan, training: TrainingSettings, policy: GoalPolicy) -> [Plan] {
+    public static func weekly(dailySteps: Plan, training: TrainingSettings, weeklyWeightLossKg: Double? = nil, policy: GoalPolicy) -> [Plan] {
         policy.weekly.compactMap { kind in
             switch kind {
             case .steps:
@@ -73,7 +79,10 @@ public enum GoalPlanner {
             case .water: Plan(kind: .water, target: policy.waterMl * 7, basis: "the daily water target × 7")
             case .workout: Plan(kind: .workout, target: Double(training.workoutDaysPerWeek), basis: "your workout days per week")
             // Weight loss follows a circle's target; outside one the week is maintenance, with no target.
-            case .weight: nil
+            case .weight:
+                weeklyWeightLossKg.flatMap { weekly in
+                    weekly > 0 ? Plan(kind: .weight, target: weekly, basis: "(weight as the week begins − target) / weeks remaining (kg to lose)") : nil
+                }
             }
         }
     }

@@ -93,6 +93,7 @@ public struct Accounts: Sendable {
                 try await tx.insert(user, provider: provider, subject: subject)
                 try await tx.save(NotificationPreferences.defaults, of: user.id, at: now)
                 try await ReminderPlanner.planRestOfToday(for: user.id, profile: self.profile, at: now, in: tx)
+                try await Circles.tellNewAccount(user, catalog: self.profile.notifications, ids: self.ids, in: tx, at: now)
             }
             guard user.disabledAt == nil else { throw DomainError.forbidden(reason: "This account is disabled.") }
             let session = Session(id: self.ids.make(), userID: user.id, createdAt: now)

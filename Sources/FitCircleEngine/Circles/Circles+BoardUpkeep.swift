@@ -9,6 +9,7 @@ extension Circles {
     public struct ClosedBoard: Equatable, Sendable {
         /// The period's start (for all-time boards, the day whose close it is).
         public var board: BoardID
+        public var measure: BoardMeasure
         public var end: LocalDate?
         public var rows: [LeaderboardRow]
     }
@@ -16,22 +17,25 @@ extension Circles {
     /// The circle's closed boards of `period`, newest first, before `before` when given.
     public func history(of id: FitCircle.ID, period: BoardPeriod, before: LocalDate?, limit: Int, top: Int, for user: User.ID) async throws -> [ClosedBoard] {
         try await self.store.read { tx in
-            _ = try await self.allowed(.read, id, by: user, in: tx)
+            let circle = try await self.allowed(.read, id, by: user, in: tx).circle
+            let measure = BoardMeasure.of(circle.metric, period)
             var boards: [ClosedBoard] = []
             for start in try await tx.snapshotKeys(of: id, period: period, before: before, limit: limit) {
                 let board = BoardID(circle: id, period: period, start: start)
                 var rows = try await tx.snapshotRows(board, limit: top)
                 if !rows.contains(where: { $0.user == user }) { rows += try await tx.snapshotRows(board, of: [user]) }
                 let people = try await tx.people(rows.map(\.user))
-                let naming = try await Naming.of(user, for: people.values.flatMap { [$0.nameAudience] + ($0.photo.map { [$0.audience] } ?? []) }, in: tx)
+                let naming = try await Naming.of(user, for: Naming.audiences(of: people.values, on: measure), in: tx)
+                let memberships = measure.revealsWeight ? try await tx.latestMemberships(of: rows.map(\.user), in: id) : [:]
                 boards.append(
                     ClosedBoard(
-                        board: board, end: period == .allTime ? start : period.end(startingOn: start),
+                        board: board, measure: measure, end: period == .allTime ? start : period.end(startingOn: start),
                         rows: rows.map { row in
                             let shown = naming.shown(people[row.user], row.user)
+                            let value = naming.shown(row.value, on: measure, of: people[row.user], row.user, membership: memberships[row.user])
                             return LeaderboardRow(
                                 rank: row.rank, user: row.user, displayName: shown.name, anonymous: shown.anonymous, hasPhoto: shown.hasPhoto,
-                                value: row.value, reachedAt: nil, previousRank: nil, isCaller: row.user == user)
+                                value: value.value, percentOfGoal: value.percentOfGoal, reachedAt: nil, previousRank: nil, isCaller: row.user == user)
                         }))
             }
             return boards
@@ -59,14 +63,14 @@ extension Circles {
             var expected: [BoardID: [BoardKey]] = [:]
             var changes: [BoardChange] = []
             let live = self.keeper.liveBoards(of: circle, now: now)
-            // One read for the four boards; each takes the claims its period holds, as a claim restates them.
-            let all = try await tx.submissions(to: id, from: live.map(\.start).min()!, to: nil)
+            // One read for the four boards (the all-time one starts with the circle); each member's claims
+            // are scored on each board as a claim restates them.
+            let byMember = Dictionary(grouping: try await tx.submissions(to: id, from: circle.startDate, to: nil), by: \.userID)
             for board in live {
-                let claims = all.filter { board.period.holds($0.date, startingOn: board.start) }
-                let keys = Dictionary(grouping: claims, by: \.userID).compactMap { user, claims in
-                    BoardScore.score(circle.metric, claims: claims, membership: memberships[user]).map {
-                        BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user)
-                    }
+                let keys = byMember.compactMap { user, claims in
+                    BoardScore.score(
+                        circle.metric, on: board.period, startingOn: board.start, claims: claims, membership: memberships[user], circleEnd: circle.endDate
+                    ).map { BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user) }
                 }
                 let byUser = Dictionary(uniqueKeysWithValues: keys.map { ($0.user, $0) })
                 let stored = Dictionary(uniqueKeysWithValues: try await tx.boardKeys(board).map { ($0.user, $0) })

@@ -87,20 +87,29 @@ extension Circles {
     /// The circle's events as they happen, for a member, until `duration` passes. Who is named how is read
     /// once per person for the stream's life (a changed audience reaches a stream when it is opened again).
     public func stream(of id: FitCircle.ID, for user: User.ID, for duration: Duration) async throws -> AsyncStream<StreamUpdate> {
-        let naming = try await self.store.read { tx in
-            _ = try await self.allowed(.participate, id, by: user, in: tx)
-            return Naming(viewer: user, friends: try await tx.friendIDs(of: user))
+        let (naming, metric) = try await self.store.read { tx in
+            let circle = try await self.allowed(.participate, id, by: user, in: tx).circle
+            return (Naming(viewer: user, friends: try await tx.friendIDs(of: user)), circle.metric)
         }
         let events = self.events.subscribe(to: id)
         return AsyncStream { continuation in
             let task = Task {
                 var people: [User.ID: BoardPerson] = [:]
+                var memberships: [User.ID: CircleMembership] = [:]
                 for await event in events {
-                    let unknown = Set(event.ranks.map(\.user) + event.feed.map(\.actorID)).filter { people[$0] == nil }
-                    if !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.people(Array(unknown)) }) {
-                        people.merge(found) { _, new in new }
+                    let unknown = Array(Set(event.ranks.map(\.user) + event.feed.map(\.actorID)).filter { people[$0] == nil })
+                    if !unknown.isEmpty, let found = try? await self.store.read({ tx in
+                        (try await tx.people(unknown), metric == .weightLossPct ? try await tx.latestMemberships(of: unknown, in: id) : [:])
+                    }) {
+                        people.merge(found.0) { _, new in new }
+                        memberships.merge(found.1) { _, new in new }
                     }
-                    let ranks = event.ranks.map { update in (update, naming.shown(people[update.user], update.user).anonymous) }
+                    let ranks = event.ranks.map { update in
+                        var update = update
+                        let shown = naming.shown(update.value, on: .of(metric, update.period), of: people[update.user], update.user, membership: memberships[update.user])
+                        (update.value, update.percentOfGoal) = shown
+                        return (update, naming.shown(people[update.user], update.user).anonymous)
+                    }
                     let feed = event.feed.map { item in
                         let person = people[item.actorID]
                         return naming.shown(

@@ -15,7 +15,10 @@ extension Circles {
         public var displayName: String
         public var anonymous: Bool
         public var hasPhoto: Bool
+        /// The board's measure; nil for a member with no claim, and for kilograms the caller may not see.
         public var value: Double?
+        /// On boards of kilograms lost: the share of the member's goal those kilograms are.
+        public var percentOfGoal: Double?
         public var reachedAt: Date?
         /// The member's rank at the baseline; nil when they were not on it.
         public var previousRank: Int?
@@ -36,6 +39,8 @@ extension Circles {
     public struct Leaderboard: Equatable, Sendable {
         public var board: BoardID
         public var metric: FitCircle.Metric
+        /// What the values are (F3's table: steps, shares of goals, kilograms lost, streak days).
+        public var measure: BoardMeasure
         public var end: LocalDate?
         /// How many members are on the board (have claimed in the period).
         public var entries: Int
@@ -97,15 +102,17 @@ extension Circles {
             }
         }
         if !fromIndex { reader.loadInBackground() }
-        let rows = try await self.rows(ranked, unranked: unranked, on: board, caller: user, today: circle.today(at: now))
+        let measure = BoardMeasure.of(circle.metric, period)
+        let rows = try await self.rows(ranked, unranked: unranked, on: board, measure: measure, caller: user, today: circle.today(at: now))
         return Leaderboard(
-            board: board, metric: circle.metric, end: period.end(startingOn: board.start), entries: entries, memberCount: memberCount, layout: layout, rows: rows,
-            nextCursor: next, fromIndex: fromIndex)
+            board: board, metric: circle.metric, measure: measure, end: period.end(startingOn: board.start), entries: entries, memberCount: memberCount,
+            layout: layout, rows: rows, nextCursor: next, fromIndex: fromIndex)
     }
 
     /// Where one member stands on each live board.
     public struct Standing: Equatable, Sendable {
         public var board: BoardID
+        public var measure: BoardMeasure
         public var end: LocalDate?
         public var row: LeaderboardRow
         public var entries: Int
@@ -124,10 +131,13 @@ extension Circles {
             let reader = BoardReader(board: board, indexes: self.events.indexes, store: self.store)
             var ranked: [(rank: Int, key: BoardKey)] = []
             if let key = try await reader.key(of: member) { ranked = [(try await reader.rank(of: key), key)] }
-            let rows = try await self.rows(ranked, unranked: ranked.isEmpty ? [member] : [], on: board, caller: user, today: circle.today(at: now))
+            let measure = BoardMeasure.of(circle.metric, board.period)
+            let rows = try await self.rows(
+                ranked, unranked: ranked.isEmpty ? [member] : [], on: board, measure: measure, caller: user, today: circle.today(at: now))
             // Someone shown as "A member" cannot be looked up by id: that would name their row.
             guard !rows[0].anonymous else { throw DomainError.notFound(resource: "member", id: member.rawValue) }
-            standings.append(Standing(board: board, end: board.period.end(startingOn: board.start), row: rows[0], entries: try await reader.count()))
+            standings.append(
+                Standing(board: board, measure: measure, end: board.period.end(startingOn: board.start), row: rows[0], entries: try await reader.count()))
         }
         return standings
     }
@@ -139,21 +149,24 @@ extension Circles {
         return live.first { $0.period == period }!
     }
 
-    /// The rows, with names and the baseline ranks.
+    /// The rows, with names, values as the caller may see them and the baseline ranks.
     private func rows(
-        _ ranked: [(rank: Int, key: BoardKey)], unranked: [User.ID], on board: BoardID, caller: User.ID, today: LocalDate
+        _ ranked: [(rank: Int, key: BoardKey)], unranked: [User.ID], on board: BoardID, measure: BoardMeasure, caller: User.ID, today: LocalDate
     ) async throws -> [LeaderboardRow] {
         var seen = Set<User.ID>()
         let ranked = ranked.filter { seen.insert($0.key.user).inserted }
         let baseline = BoardID(circle: board.circle, period: board.period, start: board.period.baseline(ofPeriodStarting: board.start, today: today))
         let people = try await self.store.cachedPeople(ranked.map(\.key.user) + unranked, rankedIn: baseline)
-        let naming = try await Naming.of(caller, for: people.values.flatMap { [$0.nameAudience] + ($0.photo.map { [$0.audience] } ?? []) }, store: self.store)
+        let naming = try await Naming.of(caller, for: Naming.audiences(of: people.values, on: measure), store: self.store)
+        let memberships = measure.revealsWeight
+            ? try await self.store.read { tx in try await tx.latestMemberships(of: ranked.map(\.key.user), in: board.circle) } : [:]
         func row(_ user: User.ID, rank: Int?, key: BoardKey?) -> LeaderboardRow {
             let person = people[user]
             let shown = naming.shown(person, user)
+            let value = naming.shown(key?.value, on: measure, of: person, user, membership: memberships[user])
             return LeaderboardRow(
-                rank: rank, user: user, displayName: shown.name, anonymous: shown.anonymous, hasPhoto: shown.hasPhoto, value: key?.value,
-                reachedAt: key?.reachedAt, previousRank: person?.baselineRank, isCaller: user == caller)
+                rank: rank, user: user, displayName: shown.name, anonymous: shown.anonymous, hasPhoto: shown.hasPhoto, value: value.value,
+                percentOfGoal: value.percentOfGoal, reachedAt: key?.reachedAt, previousRank: person?.baselineRank, isCaller: user == caller)
         }
         return ranked.map { row($0.key.user, rank: $0.rank, key: $0.key) } + unranked.map { row($0, rank: nil, key: nil) }
     }

@@ -36,6 +36,25 @@ extension Circles {
             return (name, false, ProfileAccess.mayView(photo: person.photo, self.relationship(to: user)))
         }
 
+        /// A board value as the viewer reads it: on boards of kilograms lost, the kilograms only where the
+        /// member's weight audience reaches the viewer (`ProfileAccess.mayViewWeightLost`), and the share of
+        /// their goal always; other values as they are.
+        func shown(
+            _ value: Double?, on measure: BoardMeasure, of person: BoardPerson?, _ user: User.ID, membership: CircleMembership?
+        ) -> (value: Double?, percentOfGoal: Double?) {
+            guard measure.revealsWeight, let value else { return (value, nil) }
+            let percent = BoardScore.goalPercent(ofKilogramsLost: value, membership: membership)
+            guard let person, ProfileAccess.mayViewWeightLost(weightAudience: person.weightAudience, self.relationship(to: user)) else {
+                return (nil, percent)
+            }
+            return (value, percent)
+        }
+
+        /// The audiences a board's rows are shown by: names and photos, and weights where values are kilograms.
+        static func audiences(of people: some Collection<BoardPerson>, on measure: BoardMeasure) -> [Audience] {
+            people.flatMap { [$0.nameAudience] + ($0.photo.map { [$0.audience] } ?? []) + (measure.revealsWeight ? [$0.weightAudience] : []) }
+        }
+
         /// A feed row as the viewer reads it: its text and name as the actor is named to them.
         func shown(_ row: FeedRow) -> FeedRow {
             var row = row

@@ -86,7 +86,10 @@ extension Circles {
         }
         var feed: [FeedItem] = []
         let valueChanged = previous.map { $0.value(for: circle.metric) != claim.value(for: circle.metric) } ?? true
-        if valueChanged, let value = weekly?.change.key?.value ?? claim.value(for: circle.metric) {
+        // The feed tells the weekly value, except on weight-loss circles: the share of the goal (the daily
+        // board's), which "weighed in at 40% of their goal" means.
+        let told = circle.metric == .weightLossPct ? restated.first { $0.change.board.period == .daily } : weekly
+        if valueChanged, let value = told?.change.key?.value ?? claim.value(for: circle.metric) {
             let shown = circle.metric == .steps ? Double(claim.steps) : value
             let item = FeedItem(
                 id: self.ids.make(), circleID: circle.id, kind: .submission, actorID: account.id,

@@ -12,13 +12,16 @@ public struct Circles: Sendable {
     let ids: IDGenerator
     let clock: WallClock
     public let events: CircleEvents
+    /// A member's weight goals follow the weight-loss circles they are in.
+    let goals: Goals
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: CircleEvents) {
+    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: CircleEvents, goals: Goals) {
         self.store = store
         self.profile = profile
         self.ids = ids
         self.clock = clock
         self.events = events
+        self.goals = goals
     }
 
     var keeper: BoardKeeper { BoardKeeper(indexes: self.events.indexes, weekStart: self.profile.week.startsOn) }
@@ -47,6 +50,7 @@ public struct Circles: Sendable {
             try await tx.insert(circle)
             try await tx.insert(
                 CircleMembership(circleID: circle.id, userID: user, role: .owner, joinedAt: now, startingWeightKg: goal.starting, targetWeightKg: goal.target))
+            if circle.metric == .weightLossPct { try await self.goals.followCircles(of: user, in: tx) }
             return View(circle: circle, role: .owner, memberCount: 1)
         }
     }
@@ -166,15 +170,35 @@ public struct Circles: Sendable {
             let invitation = CircleInvitation(
                 id: self.ids.make(), circleID: id, userID: account?.id, email: address, invitedBy: user, createdAt: now)
             try await tx.insert(invitation)
+            if account == nil {
+                // Nobody holds the address yet: an email with the invitation's page (spec 000 F7).
+                try await tx.enqueue([try Deliveries.emailing(invitation.id, ids: self.ids, at: now)], at: now)
+            }
             if let account, let inviter = try await tx.user(user) {
-                let candidate = NotificationCandidate(
-                    type: "circle_invitation", dedupeKey: "circle_invitation:\(invitation.id)",
-                    data: ["inviter": inviter.profile.displayName, "circle": circle.name, "invitationId": invitation.id.rawValue], actor: inviter.id)
-                if let job = try Notifications.raising(candidate, for: account.id, catalog: self.profile.notifications, ids: self.ids, at: now) {
-                    try await tx.enqueue([job], at: now)
-                }
+                try await Self.tell(account.id, of: invitation, to: circle, from: inviter, catalog: self.profile.notifications, ids: self.ids, in: tx, at: now)
             }
             return invitation
+        }
+    }
+
+    /// Raises `circle_invitation` to the invited account (once per invitation).
+    static func tell(
+        _ account: User.ID, of invitation: CircleInvitation, to circle: FitCircle, from inviter: User, catalog: NotificationCatalog, ids: IDGenerator,
+        in tx: Transaction, at now: Date
+    ) async throws {
+        let candidate = NotificationCandidate(
+            type: "circle_invitation", dedupeKey: "circle_invitation:\(invitation.id)",
+            data: ["inviter": inviter.profile.displayName, "circle": circle.name, "invitationId": invitation.id.rawValue], actor: inviter.id)
+        if let job = try Notifications.raising(candidate, for: account, catalog: catalog, ids: ids, at: now) {
+            try await tx.enqueue([job], at: now)
+        }
+    }
+
+    /// A new account hears of the invitations its address received before it existed (they were emailed).
+    static func tellNewAccount(_ account: User, catalog: NotificationCatalog, ids: IDGenerator, in tx: Transaction, at now: Date) async throws {
+        for invitation in try await tx.pendingInvitations(toEmail: account.email, at: now) {
+            guard let circle = try await tx.circle(invitation.circleID), !circle.isArchived, let inviter = try await tx.user(invitation.invitedBy) else { continue }
+            try await Self.tell(account.id, of: invitation, to: circle, from: inviter, catalog: catalog, ids: ids, in: tx, at: now)
         }
     }
 
@@ -208,6 +232,7 @@ public struct Circles: Sendable {
             let goal = try weights.validated(for: circle.metric, profileWeightKg: account.profile.weightKg, limits: self.profile.limits.weightKg)
             try await tx.insert(
                 CircleMembership(circleID: circle.id, userID: user, role: .member, joinedAt: now, startingWeightKg: goal.starting, targetWeightKg: goal.target))
+            if circle.metric == .weightLossPct { try await self.goals.followCircles(of: user, in: tx) }
             if let accepted { try await tx.acceptInvitation(accepted.id, by: user, at: now) }
             if let pending = try await tx.pendingInvitation(to: circle.id, user: user, email: account.email, at: now) {
                 try await tx.acceptInvitation(pending.id, by: user, at: now)
@@ -240,6 +265,7 @@ public struct Circles: Sendable {
     func depart(_ user: User.ID, as role: CircleRole, from circle: FitCircle, in tx: Transaction, at now: Date) async throws {
         var circle = circle
         try await tx.endMembership(of: user, in: circle.id, at: now)
+        if circle.metric == .weightLossPct { try await self.goals.followCircles(of: user, in: tx) }
         guard role == .owner else { return }
         if let heir = CircleMembership.heir(among: try await tx.members(of: circle.id).map(\.membership)) {
             try await tx.setRole(.owner, of: heir.userID, in: circle.id)
@@ -262,6 +288,7 @@ public struct Circles: Sendable {
             try CircleAccess.decide(.remove(removed.role), CircleAccess.Facts(privacy: found.circle.privacy, role: found.membership?.role))
                 .require("circle", id.rawValue)
             try await tx.endMembership(of: member, in: id, at: now)
+            if found.circle.metric == .weightLossPct { try await self.goals.followCircles(of: member, in: tx) }
             try await tx.ban(member, from: id, by: user, at: now)
             try await tx.setJoinCode(Self.joinCode(), of: id)
         }

@@ -68,4 +68,24 @@ public struct EmailComposer: Sendable {
             messageID: "<\(record.id.rawValue)@\(self.settings.domain)>")
         return Composed(message: message, links: links)
     }
+
+    /// An invitation to an address with no account (spec 000 F7): the `circle_invitation` templates, the
+    /// call to action the invitation's page (what it is and how to accept it), no tracking and no
+    /// preferences, which a stranger does not have.
+    public func composeInvitation(_ invitation: CircleInvitation, inviter: String, circle: String) -> EmailMessage {
+        let context: [String: Any] = [
+            "name": "there", "inviter": inviter, "circle": circle, "appName": self.settings.from.name ?? "FitCircle", "stranger": true,
+            "ctaURL": "\(self.settings.publicURL)/api/emails/invitation?token=\(self.links.token(.invitation(invitation.id)))",
+        ]
+        var withSubject = context
+        let subject = (self.templates.render(context, withTemplate: "subject/circle_invitation") ?? "You're invited to \(circle)")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        withSubject["subject"] = subject
+        let fallback = "\(inviter) invited you to join \(circle)."
+        return EmailMessage(
+            from: self.settings.from, to: Mailbox(invitation.email ?? "", name: nil), subject: subject,
+            html: self.templates.render(withSubject, withTemplate: "html/circle_invitation") ?? fallback,
+            text: self.templates.render(withSubject, withTemplate: "text/circle_invitation") ?? fallback, headers: [],
+            messageID: "<invitation-\(invitation.id.rawValue)@\(self.settings.domain)>")
+    }
 }

@@ -2,8 +2,8 @@ import Crypto
 public import FitCircleCore
 public import Foundation
 
-/// The signed tokens in an email's links: unsubscribing one user from one type, and tracking the opening
-/// of one email or a click on one of its links. A token is its claims (JSON, base64url) and an HMAC-SHA256
+/// The signed tokens in an email's links: unsubscribing one user from one type, tracking the opening of
+/// one email or a click on one of its links, and showing an invitation sent to an address. A token is its claims (JSON, base64url) and an HMAC-SHA256
 /// of them with a server secret, so none can be forged, nor turned to another user, type or email.
 public struct EmailLinks: Sendable {
     public enum Claim: Equatable, Sendable {
@@ -13,6 +13,8 @@ public struct EmailLinks: Sendable {
         case open(notification: NotificationRecord.ID)
         /// Link `index` of the email of this notification was followed.
         case click(notification: NotificationRecord.ID, index: Int)
+        /// The page of an invitation emailed to an address with no account.
+        case invitation(CircleInvitation.ID)
     }
 
     private let key: SymmetricKey
@@ -26,6 +28,7 @@ public struct EmailLinks: Sendable {
         case .unsubscribe(let user, let type): Claims(p: "u", u: user.rawValue, t: type, n: nil, i: nil)
         case .open(let notification): Claims(p: "o", u: nil, t: nil, n: notification.rawValue, i: nil)
         case .click(let notification, let index): Claims(p: "c", u: nil, t: nil, n: notification.rawValue, i: index)
+        case .invitation(let invitation): Claims(p: "v", u: nil, t: nil, n: invitation.rawValue, i: nil)
         }
         let payload = ((try? JSONEncoder().encode(claims)) ?? Data()).base64URLEncoded()
         return "\(payload).\(Data(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: self.key)).base64URLEncoded())"
@@ -42,6 +45,7 @@ public struct EmailLinks: Sendable {
         case ("u", let user?, let type?, nil, nil): return .unsubscribe(user: User.ID(user), type: type)
         case ("o", nil, nil, let notification?, nil): return .open(notification: NotificationRecord.ID(notification))
         case ("c", nil, nil, let notification?, let index?): return .click(notification: NotificationRecord.ID(notification), index: index)
+        case ("v", nil, nil, let invitation?, nil): return .invitation(CircleInvitation.ID(invitation))
         default: return nil
         }
     }

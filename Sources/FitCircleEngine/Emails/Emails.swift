@@ -50,6 +50,37 @@ public struct Emails: Sendable {
         return Unsubscription(type: kind.type, title: kind.title, address: address)
     }
 
+    /// An invitation emailed to an address, as its page shows it.
+    public struct EmailedInvitation: Equatable, Sendable {
+        public var invitation: CircleInvitation
+        public var circle: String
+        public var inviter: String
+        /// Where the app opens it (the `circle_invitation` type's deep link), if the profile has one.
+        public var deepLink: String?
+        public var pending: Bool
+        /// The day it lapses, in the circle's home zone (the invitee has none yet).
+        public var lapsesOn: LocalDate
+    }
+
+    /// What an invitation link shows; a token this server did not make is refused.
+    public func invitation(token: String) async throws -> EmailedInvitation {
+        guard case .invitation(let id)? = self.links.claim(of: token) else {
+            throw ValidationError(field: "token", reason: "is not an invitation link of this server")
+        }
+        let now = self.clock.now()
+        let found = try await self.store.read { tx -> EmailedInvitation? in
+            guard let invitation = try await tx.invitation(id), let circle = try await tx.circle(invitation.circleID),
+                let inviter = try await tx.user(invitation.invitedBy)
+            else { return nil }
+            return EmailedInvitation(
+                invitation: invitation, circle: circle.name, inviter: inviter.profile.displayName,
+                deepLink: self.catalog["circle_invitation"]?.deepLink?.replacingOccurrences(of: "{invitationId}", with: id.rawValue),
+                pending: invitation.isPending(at: now) && !circle.isArchived, lapsesOn: LocalDate(invitation.expiresAt, in: circle.zone))
+        }
+        guard let found else { throw DomainError.notFound(resource: "invitation", id: id.rawValue) }
+        return found
+    }
+
     private func unsubscribeClaim(_ token: String) throws -> (User.ID, NotificationType) {
         guard case .unsubscribe(let user, let type)? = self.links.claim(of: token), let kind = self.catalog[type], !kind.critical else {
             throw ValidationError(field: "token", reason: "is not an unsubscribe link of this server")

@@ -189,11 +189,42 @@ public struct Goals: Sendable {
     /// A new daily push-up goal moves today's and this week's push-up targets not yet met (spec 001,
     /// WEEKLY-01: "Target updates when daily goal changes").
     func followTraining(of user: User.ID, in tx: Transaction) async throws {
+        try await self.replanToday(.pushups, of: user, in: tx)
+    }
+
+    /// Joining or leaving a weight-loss circle sets, moves or ends today's and this week's weight goals
+    /// not yet met (spec 000 F2: "recalculate weekly targets when users join/leave").
+    func followCircles(of user: User.ID, in tx: Transaction) async throws {
+        guard self.profile.goals.daily.contains(.weight) || self.profile.goals.weekly.contains(.weight) else { return }
+        try await self.replanToday(.weight, of: user, in: tx)
+    }
+
+    private func replanToday(_ kind: Goal.Kind, of user: User.ID, in tx: Transaction) async throws {
         guard let account = try await tx.user(user) else { return }
         let today = account.localDate(at: self.clock.now())
         for span in [Goal.Span.daily, .weekly] {
-            try await self.plan(span, start: self.start(of: span, holding: today), of: account, in: tx, replacing: [.pushups])
+            try await self.plan(span, start: self.start(of: span, holding: today), of: account, in: tx, replacing: [kind])
         }
+    }
+
+    /// The week's weight-loss target of a member of weight-loss circles (`WeightLossPace`), from where they
+    /// stand as the week begins (their latest weight before it, else the circle's starting weight); with
+    /// several circles, the largest, which keeps every one on pace. Nil outside such circles.
+    private func weeklyWeightLoss(of user: User.ID, weekStart: LocalDate, in tx: Transaction) async throws -> Double? {
+        let circles = try await tx.weightLossMemberships(of: user)
+        guard !circles.isEmpty else { return nil }
+        let before = try await tx.latestWeight(of: user, before: weekStart)
+        return circles.compactMap { circle, membership -> Double? in
+            guard let target = membership.targetWeightKg, let starting = membership.startingWeightKg else { return nil }
+            return WeightLossPace.weeklyKg(from: before ?? starting, to: target, weekStart: weekStart, circleEnd: circle.endDate)
+        }.max()
+    }
+
+    /// Where a member stood before `date` for a weight goal: their latest weight before it, else the
+    /// starting weight of a weight-loss circle they are in.
+    private func weightBefore(_ date: LocalDate, of user: User.ID, in tx: Transaction) async throws -> Double? {
+        if let latest = try await tx.latestWeight(of: user, before: date) { return latest }
+        return try await tx.weightLossMemberships(of: user).compactMap(\.membership.startingWeightKg).max()
     }
 
     /// Stores the period's planned goals that are missing, and re-plans the targets of the `replacing`
@@ -201,25 +232,33 @@ public struct Goals: Sendable {
     private func plan(_ span: Goal.Span, start: LocalDate, of user: User, in tx: Transaction, replacing: Set<Goal.Kind>) async throws {
         let existing = try await tx.goals(of: user.id, span: span, from: start, to: start)
         let kinds = span == .daily ? self.profile.goals.daily : self.profile.goals.weekly
-        guard !replacing.isEmpty || Set(kinds) != Set(existing.map(\.kind)) else { return }
+        // A weight goal exists only for members of weight-loss circles: its absence alone plans nothing.
+        guard !replacing.isEmpty || !Set(kinds).subtracting([.weight]).isSubset(of: existing.map(\.kind)) else { return }
         let training = try await tx.trainingSettings(of: user.id) ?? .defaults
         let policy = self.profile.goals
         let accountDay = self.accountDay(start, of: user)
         let recent = policy.daily.contains(.steps) || policy.weekly.contains(.steps)
             ? try await tx.days(of: user.id, from: start.adding(days: -policy.steps.baselineDays), to: start.adding(days: -1))
             : []
+        let weightLoss = kinds.contains(.weight)
+            ? try await self.weeklyWeightLoss(of: user.id, weekStart: self.start(of: .weekly, holding: start), in: tx) : nil
         let plans: [GoalPlanner.Plan]
         switch span {
         case .daily:
             plans = GoalPlanner.daily(
-                on: start, accountDay: accountDay, baseline: .of(user.profile, level: training.level), training: training, recent: recent, policy: policy)
+                on: start, accountDay: accountDay, baseline: .of(user.profile, level: training.level), training: training, recent: recent,
+                weeklyWeightLossKg: weightLoss, policy: policy)
         case .weekly:
             // The week's step total follows the step goal of its first day.
             let dailySteps = GoalPlanner.dailySteps(
                 on: start, accountDay: accountDay, baseline: .of(user.profile, level: training.level), recent: recent, policy: policy.steps)
-            plans = GoalPlanner.weekly(dailySteps: dailySteps, training: training, policy: policy)
+            plans = GoalPlanner.weekly(dailySteps: dailySteps, training: training, weeklyWeightLossKg: weightLoss, policy: policy)
         }
         var missing: [Goal] = []
+        // A weight goal whose circle is gone (or whose target is reached) ends, unless it was met.
+        for goal in existing where goal.kind == .weight && replacing.contains(.weight) && goal.completedAt == nil && !plans.contains(where: { $0.kind == .weight }) {
+            try await tx.deleteGoal(goal.id, of: user.id)
+        }
         for plan in plans {
             if let goal = existing.first(where: { $0.kind == plan.kind }) {
                 if replacing.contains(goal.kind) && goal.completedAt == nil && (goal.target != plan.target || goal.basis != plan.basis) {
@@ -253,16 +292,19 @@ public struct Goals: Sendable {
         let dates = (0..<length).map { start.adding(days: $0) }
         let days = goals.isEmpty ? [] : try await tx.days(of: user.id, from: start, to: dates.last!)
         let minimum = self.profile.goals.activeDayMinimumSteps
+        let weightBefore = goals.contains { $0.kind == .weight } ? try await self.weightBefore(start, of: user.id, in: tx) : nil
         var progress: [Progress] = []
         for var goal in goals {
-            let actual = goal.progress(in: days, activeDayMinimumSteps: minimum)
+            let actual = goal.progress(in: days, activeDayMinimumSteps: minimum, weightBefore: weightBefore)
             if goal.completedAt == nil && actual >= goal.target {
                 let now = self.clock.now()
                 try await tx.complete(goal.id, at: now)
                 goal.completedAt = now
                 try await self.rewards.creditGoalMet(goal, of: user, in: tx, now: now)
             }
-            let breakdown = dates.map { date in (date: date, value: goal.progress(in: days.filter { $0.date == date }, activeDayMinimumSteps: minimum)) }
+            let breakdown = dates.map { date in
+                (date: date, value: goal.progress(in: days.filter { $0.date == date }, activeDayMinimumSteps: minimum, weightBefore: weightBefore))
+            }
             progress.append(Progress(goal: goal, actual: actual, completed: goal.completedAt != nil, breakdown: breakdown))
         }
         return Period(start: start, goals: progress)

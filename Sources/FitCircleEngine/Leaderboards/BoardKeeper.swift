@@ -34,8 +34,9 @@ struct BoardKeeper: Sendable {
         let membership = try await tx.membership(of: user, in: circle.id)
         var restated: [Restated] = []
         for board in self.boards(of: circle, holding: date) {
-            let inPeriod = claims.filter { board.period.holds($0.date, startingOn: board.start) }
-            let key = BoardScore.score(circle.metric, claims: inPeriod, membership: membership).map {
+            let key = BoardScore.score(
+                circle.metric, on: board.period, startingOn: board.start, claims: claims, membership: membership, circleEnd: circle.endDate
+            ).map {
                 BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user)
             }
             let old = try await tx.score(on: board, of: user)

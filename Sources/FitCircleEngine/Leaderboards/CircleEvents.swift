@@ -31,6 +31,8 @@ public struct RankUpdate: Equatable, Sendable, Codable {
     public var periodStart: LocalDate
     public var user: User.ID
     public var value: Double?
+    /// Set as a stream tells it, on boards of kilograms lost (`Circles.LeaderboardRow.percentOfGoal`).
+    public var percentOfGoal: Double?
     public var rank: Int?
     public var previousRank: Int?
 }

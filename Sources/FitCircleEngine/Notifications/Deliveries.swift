@@ -61,7 +61,7 @@ public struct Deliveries: Sendable {
     }
 
     public var handlers: [String: JobHandler] {
-        [Notifications.deliver: { job in try await self.deliver(job) }]
+        [Notifications.deliver: { job in try await self.deliver(job) }, Self.emailInvitation: { job in try await self.emailInvitation(job) }]
     }
 
     /// Someone a notification goes to on one channel.

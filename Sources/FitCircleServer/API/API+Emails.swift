@@ -22,6 +22,10 @@ extension API {
         return .ok(.init(body: .html(HTTPBody(UnsubscribePage.confirm(unsubscription, token: input.query.token)))))
     }
 
+    func showEmailedInvitation(_ input: Operations.ShowEmailedInvitation.Input) async throws -> Operations.ShowEmailedInvitation.Output {
+        .ok(.init(body: .html(HTTPBody(InvitationPage.show(try await self.engine.emails.invitation(token: input.query.token))))))
+    }
+
     func unsubscribeFromEmails(_ input: Operations.UnsubscribeFromEmails.Input) async throws -> Operations.UnsubscribeFromEmails.Output {
         let unsubscription = try await self.engine.emails.unsubscribe(token: input.query.token)
         return .ok(.init(body: .html(HTTPBody(UnsubscribePage.done(unsubscription)))))

@@ -23,7 +23,8 @@ extension API {
             userId: member.rawValue,
             items: standings.map { standing in
                 .init(
-                    period: .init(standing.board.period), periodStart: standing.board.start.iso, periodEnd: standing.end?.iso, entries: standing.entries,
+                    period: .init(standing.board.period), measure: .init(rawValue: standing.measure.rawValue)!, periodStart: standing.board.start.iso,
+                    periodEnd: standing.end?.iso, entries: standing.entries,
                     row: .init(standing.row))
             }))))
     }
@@ -51,8 +52,8 @@ extension API {
         return .ok(.init(body: .json(.init(
             items: boards.map { closed in
                 .init(
-                    period: .init(closed.board.period), periodStart: closed.board.start.iso, periodEnd: closed.end?.iso,
-                    rows: closed.rows.map(Components.Schemas.BoardRow.init))
+                    period: .init(closed.board.period), measure: .init(rawValue: closed.measure.rawValue)!, periodStart: closed.board.start.iso,
+                    periodEnd: closed.end?.iso, rows: closed.rows.map(Components.Schemas.BoardRow.init))
             }))))
     }
 
@@ -113,7 +114,7 @@ enum CircleStreamEvent {
         case .rank(let update, let anonymous):
             let data = Components.Schemas.RankUpdate(
                 period: .init(update.period), periodStart: update.periodStart.iso, userId: anonymous ? nil : update.user.rawValue, value: update.value,
-                rank: update.rank, previousRank: update.previousRank)
+                percentOfGoal: update.percentOfGoal, rank: update.rank, previousRank: update.previousRank)
             return ServerSentEvent(event: "rank", data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self))
         case .feed(let row):
             let data = Components.Schemas.FeedItem(row)

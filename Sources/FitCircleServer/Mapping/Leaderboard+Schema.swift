@@ -9,7 +9,7 @@ extension Components.Schemas.BoardRow {
         self.init(
             rank: row.rank, userId: row.anonymous ? nil : row.user.rawValue, displayName: row.displayName,
             photoUrl: row.hasPhoto ? photoURL(of: row.user) : nil,
-            value: row.value, reachedAt: row.reachedAt,
+            value: row.value, percentOfGoal: row.percentOfGoal, reachedAt: row.reachedAt,
             movement: .init(rank: row.rank, previous: row.previousRank), isCaller: row.isCaller)
     }
 }
@@ -40,7 +40,7 @@ extension Components.Schemas.Leaderboard {
     init(_ board: Circles.Leaderboard) {
         self.init(
             circleId: board.board.circle.rawValue, period: .init(board.board.period), periodStart: board.board.start.iso, periodEnd: board.end?.iso,
-            metric: .init(rawValue: board.metric.rawValue)!, entries: board.entries, memberCount: board.memberCount,
+            metric: .init(rawValue: board.metric.rawValue)!, measure: .init(rawValue: board.measure.rawValue)!, entries: board.entries, memberCount: board.memberCount,
             layout: .init(rawValue: board.layout.rawValue)!, rows: board.rows.map(Components.Schemas.BoardRow.init),
             nextCursor: board.nextCursor.map(BoardCursor.encode))
     }

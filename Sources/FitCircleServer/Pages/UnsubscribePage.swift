@@ -23,15 +23,5 @@ enum UnsubscribePage {
                 """)
     }
 
-    private static func page(title: String, body: String) -> String {
-        """
-        <!doctype html><html lang="en"><head><meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1"><title>\(title)</title>
-        <style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1d2230}
-        button{font:inherit;background:#ff5a36;color:#fff;border:0;border-radius:8px;padding:.6rem 1.2rem;cursor:pointer}</style>
-        </head><body><h1>\(title)</h1>
-        \(body)
-        </body></html>
-        """
-    }
+    private static func page(title: String, body: String) -> String { HTML.page(title: title, body: body) }
 }

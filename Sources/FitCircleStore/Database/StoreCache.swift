@@ -154,12 +154,15 @@ public struct BoardPerson: Equatable, Sendable {
     public var photo: PersonPhoto?
     /// Who sees their name on boards (`ProfileAccess.boardName`).
     public var nameAudience: Audience
+    /// Who sees their weight, and so the kilograms they lost (`ProfileAccess.mayViewWeightLost`).
+    public var weightAudience: Audience
     public var baselineRank: Int?
 
-    public init(name: String, photo: PersonPhoto?, nameAudience: Audience, baselineRank: Int?) {
+    public init(name: String, photo: PersonPhoto?, nameAudience: Audience, weightAudience: Audience = .onlyMe, baselineRank: Int?) {
         self.name = name
         self.photo = photo
         self.nameAudience = nameAudience
+        self.weightAudience = weightAudience
         self.baselineRank = baselineRank
     }
 }

@@ -31,6 +31,17 @@ extension Transaction {
         ).first().map(Self.invitation(from:))
     }
 
+    /// The pending invitations sent to `email` before an account held it, oldest first.
+    public func pendingInvitations(toEmail email: String, at now: Date) async throws -> [CircleInvitation] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM circle_invitations WHERE email = \(bind: email) AND user_id IS NULL AND accepted_at IS NULL AND revoked_at IS NULL
+                AND created_at > \(bind: now.addingTimeInterval(-CircleInvitation.lifetime))
+            ORDER BY created_at, id LIMIT 100
+            """
+        ).all().map(Self.invitation(from:))
+    }
+
     /// The circle's pending invitations at `now`, newest first.
     public func pendingInvitations(to circle: FitCircle.ID, at now: Date) async throws -> [CircleInvitation] {
         try await self.sql.raw(

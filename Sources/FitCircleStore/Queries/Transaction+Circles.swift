@@ -90,6 +90,31 @@ extension Transaction {
         ).all().map { row in (try Self.circle(from: row), CircleRole(rawValue: try row.decode(column: "member_role", as: String.self)) ?? .member) }
     }
 
+    /// The user's open stints in weight-loss circles that are not archived, with their circles.
+    public func weightLossMemberships(of user: User.ID) async throws -> [(circle: FitCircle, membership: CircleMembership)] {
+        try await self.sql.raw(
+            """
+            SELECT c.*, m.circle_id, m.user_id, m.role, m.joined_at, m.left_at, m.starting_weight_kg, m.target_weight_kg
+            FROM circles c JOIN circle_members m ON m.circle_id = c.id
+            WHERE m.user_id = \(bind: user.rawValue) AND m.left_at IS NULL AND c.archived_at IS NULL
+                AND c.metric = \(bind: FitCircle.Metric.weightLossPct.rawValue)
+            ORDER BY c.id
+            """
+        ).all().map { row in (try Self.circle(from: row), try Self.membership(from: row)) }
+    }
+
+    /// The latest stint of each of `users` in the circle (current or ended).
+    public func latestMemberships(of users: [User.ID], in circle: FitCircle.ID) async throws -> [User.ID: CircleMembership] {
+        guard !users.isEmpty else { return [:] }
+        let stints = try await self.sql.raw(
+            """
+            SELECT * FROM circle_members WHERE circle_id = \(bind: circle.rawValue)
+                AND user_id IN (\(SQLList(users.map { SQLBind($0.rawValue) }))) ORDER BY joined_at
+            """
+        ).all().map(Self.membership(from:))
+        return Dictionary(stints.map { ($0.userID, $0) }, uniquingKeysWith: { _, later in later })
+    }
+
     /// The user's open stint in the circle.
     public func membership(of user: User.ID, in circle: FitCircle.ID) async throws -> CircleMembership? {
         try await self.sql.raw(
@@ -302,7 +327,7 @@ extension Transaction {
         var people: [User.ID: BoardPerson] = [:]
         for row in try await self.sql.raw(
             """
-            SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name, s.rank FROM users u
+            SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name, u.visibility_weight, s.rank FROM users u
             LEFT JOIN circle_board_snapshots s ON s.user_id = u.id AND s.circle_id = \(bind: snapshot.circle.rawValue)
                 AND s.period = \(bind: snapshot.period.rawValue) AND s.period_start = \(bind: snapshot.start.iso)
             WHERE u.id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))
@@ -319,7 +344,7 @@ extension Transaction {
         var people: [User.ID: BoardPerson] = [:]
         for row in try await self.sql.raw(
             """
-            SELECT id, display_name, photo_key, visibility_photo, visibility_board_name FROM users
+            SELECT id, display_name, photo_key, visibility_photo, visibility_board_name, visibility_weight FROM users
             WHERE id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))
             """
         ).all() {
@@ -331,6 +356,7 @@ extension Transaction {
     private static func person(from row: any SQLRow, baselineRank: Int?) throws -> BoardPerson {
         BoardPerson(
             name: try row.decode(column: "display_name", as: String.self), photo: try Self.photo(row),
-            nameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self)) ?? .onlyMe, baselineRank: baselineRank)
+            nameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self)) ?? .onlyMe,
+            weightAudience: Audience(rawValue: try row.decode(column: "visibility_weight", as: String.self)) ?? .onlyMe, baselineRank: baselineRank)
     }
 }

@@ -52,6 +52,17 @@ extension Transaction {
         ).all().map(Self.day(from:))
     }
 
+    /// The user's latest weight on a day before `date`, if any.
+    public func latestWeight(of user: User.ID, before date: LocalDate) async throws -> Double? {
+        try await self.sql.raw(
+            """
+            SELECT weight_kg FROM daily_tracking
+            WHERE user_id = \(bind: user.rawValue) AND local_date < \(bind: date.iso) AND weight_kg IS NOT NULL
+            ORDER BY local_date DESC LIMIT 1
+            """
+        ).first()?.decode(column: "weight_kg", as: Double.self)
+    }
+
     /// The stored step totals of these users' days from `from` to `to` inclusive.
     public func steps(of users: some Collection<User.ID>, from: LocalDate, to: LocalDate) async throws -> [UserDay: Int] {
         guard !users.isEmpty else { return [:] }

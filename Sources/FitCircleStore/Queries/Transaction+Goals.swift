@@ -42,6 +42,11 @@ extension Transaction {
         try await self.sql.raw("UPDATE goals SET target = \(bind: target), basis = \(bind: basis) WHERE id = \(bind: goal.rawValue)").run()
     }
 
+    /// Removes a goal that no longer applies (a weight goal whose circle the user left).
+    public func deleteGoal(_ goal: Goal.ID, of user: User.ID) async throws {
+        try await self.sql.raw("DELETE FROM goals WHERE id = \(bind: goal.rawValue) AND user_id = \(bind: user.rawValue)").run()
+    }
+
     /// Closes a goal the first time it is seen met.
     public func complete(_ goal: Goal.ID, at now: Date) async throws {
         try await self.sql.raw("UPDATE goals SET completed_at = \(bind: now) WHERE id = \(bind: goal.rawValue) AND completed_at IS NULL").run()

@@ -1,0 +1,108 @@
+import FitCircleTesting
+import Foundation
+import Testing
+
+/// Spec 000 on a weight-loss circle of four weeks (Monday 2 to Sunday 29 March 2026, Paris): F2's weekly
+/// weight goal `(starting − target) / weeks remaining` and F1's daily pro-rata share, recalculated when
+/// members join or leave; F3's boards — the weekly board the share of the week's target, the monthly board
+/// the kilograms lost this month, the all-time board the kilograms lost since joining — with a member who
+/// hides their weight shown by percentages only.
+struct Spec000WeightLossTests {
+    static let zone = "Europe/Paris"
+
+    @Test(arguments: Backend.available)
+    func f1_f2_f3_weightGoalsFollowTheCircleAndItsBoardsRankEachPeriodAsTheTableSays(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let world = World(app, zone: Self.zone)
+            world.start(at: "2026-03-02", "09:00")
+            let ana = try await Member.onboarded("ana@example.com", named: "Ana", in: Self.zone, app: app)
+            let bo = try await Member.onboarded("bo@example.com", named: "Bo", in: Self.zone, app: app)
+            let cy = try await Member.onboarded("cy@example.com", named: "Cy", in: Self.zone, app: app)
+            func goal(_ member: Member, _ span: String) async throws -> [String: Any]? {
+                let period = try await app.json("/api/goals/\(span)", token: try await member.token)
+                return (period["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "weight" }
+            }
+            // Outside a weight-loss circle nobody has a weight goal (maintenance).
+            #expect(try await goal(ana, "weekly") == nil)
+
+            let created = try await app.request(
+                .post, "/api/fitcircles", token: try await ana.token,
+                json: [
+                    "name": "Lighter", "metric": "weight_loss_pct", "startDate": "2026-03-02", "endDate": "2026-03-29", "startingWeightKg": 82,
+                    "targetWeightKg": 72,
+                ])
+            #expect(created.status == .created, "\(created.text)")
+            let circle = try created.jsonObject()
+            let id = try #require(circle["id"] as? String)
+            let joined = try await app.request(
+                .post, "/api/fitcircles/join", token: try await bo.token, json: ["code": circle["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80])
+            #expect(joined.status == .ok, "\(joined.text)")
+
+            // F2: (82 − 72) / 4 weeks = 2.5 kg this week; F1: a seventh of it a day.
+            #expect(try await goal(ana, "weekly")?["target"] as? Double == 2.5)
+            #expect(try await goal(ana, "daily")?["target"] as? Double == 0.36)
+            #expect(try await goal(bo, "weekly")?["target"] as? Double == 5)
+
+            func weighIn(_ member: Member, _ kilograms: Double, _ event: String) async throws {
+                try await member.record(event, ["type": "weight", "source": "manual", "weightKg": kilograms])
+                try await member.claim(id)
+            }
+            func board(_ period: String, as member: Member) async throws -> [String: Any] {
+                try await app.json("/api/fitcircles/\(id)/leaderboard?period=\(period)", token: try await member.token)
+            }
+            func values(_ board: [String: Any]) -> [String: Double?] {
+                Dictionary(uniqueKeysWithValues: (board["rows"] as? [[String: Any]] ?? []).map { ($0["displayName"] as? String ?? "", $0["value"] as? Double) })
+            }
+
+            try await weighIn(ana, 81, "ana-1")
+            try await weighIn(bo, 99, "bo-1")
+            #expect(try await goal(ana, "weekly")?["actual"] as? Double == 1)
+            var weekly = try await board("weekly", as: ana)
+            #expect(weekly["measure"] as? String == "weekly_target_percent")
+            // 1 of Ana's 2.5 kg is 40 %; 1 of Bo's 5 kg is 20 %.
+            #expect(values(weekly) == ["Ana": 40, "Bo": 20])
+
+            // Week 2: Ana from 81, (81 − 72) / 3 = 3 kg; Bo from 99, (99 − 80) / 3 = 6.33 kg.
+            try await world.run(until: "2026-03-09", "09:00")
+            #expect(try await goal(ana, "weekly")?["target"] as? Double == 3)
+            #expect(try await goal(bo, "weekly")?["target"] as? Double == 6.33)
+            try await weighIn(ana, 80, "ana-2")
+            try await weighIn(bo, 97, "bo-2")
+            weekly = try await board("weekly", as: ana)
+            #expect(values(weekly) == ["Ana": 33.3, "Bo": 31.6])
+            #expect((weekly["rows"] as? [[String: Any]])?.map { $0["displayName"] as? String } == ["Ana", "Bo"])
+            // Kilograms lost this month and since joining. Bo's weight is seen by nobody but him (the default):
+            // to Ana his kilograms are 15 % of his goal (3 of 20 kg), and he sees his own.
+            let monthly = try await board("monthly", as: ana)
+            #expect(monthly["measure"] as? String == "kg_lost")
+            #expect((monthly["rows"] as? [[String: Any]])?.map { $0["displayName"] as? String } == ["Bo", "Ana"])
+            #expect(values(monthly) == ["Bo": nil, "Ana": 2])
+            let hidden = (monthly["rows"] as? [[String: Any]] ?? []).first { $0["displayName"] as? String == "Bo" }
+            #expect(hidden?["percentOfGoal"] as? Double == 15)
+            let own = (try await board("all_time", as: bo)["rows"] as? [[String: Any]] ?? []).first { $0["displayName"] as? String == "Bo" }
+            #expect(own?["value"] as? Double == 3 && own?["percentOfGoal"] as? Double == 15)
+            // Bo lets everyone see his weight: Ana sees his kilograms.
+            var profile = TestApp.validProfile(timeZone: Self.zone)
+            profile["displayName"] = "Bo"
+            profile["visibility"] = ["age": "friends", "weight": "everyone", "height": "friends"]
+            let shared = try await app.request(.put, "/api/user/profile", token: try await bo.token, json: profile)
+            #expect(shared.status == .ok, "\(shared.text)")
+            #expect(values(try await board("all_time", as: ana)) == ["Bo": 3, "Ana": 2])
+            let history = try await app.json("/api/fitcircles/\(id)/leaderboard/history?period=weekly", token: try await ana.token)
+            let closed = ((history["items"] as? [[String: Any]])?.first?["rows"] as? [[String: Any]]) ?? []
+            #expect(closed.map { $0["value"] as? Double } == [40, 20])  // percentages stay shown
+
+            // Wednesday: Cy joins at 90 aiming for 85 — (90 − 85) / 3 weeks = 1.67 kg this week at once; Bo
+            // leaves and his weight goals end.
+            try await world.run(until: "2026-03-11", "12:00")
+            let cyJoins = try await app.request(
+                .post, "/api/fitcircles/join", token: try await cy.token, json: ["code": circle["joinCode"]!, "startingWeightKg": 90, "targetWeightKg": 85])
+            #expect(cyJoins.status == .ok, "\(cyJoins.text)")
+            #expect(try await goal(cy, "weekly")?["target"] as? Double == 1.67)
+            #expect(try await goal(cy, "daily")?["target"] as? Double == 0.24)
+            #expect(try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await bo.token).status == .noContent)
+            #expect(try await goal(bo, "weekly") == nil)
+            #expect(try await goal(bo, "daily") == nil)
+        }
+    }
+}

@@ -21,8 +21,7 @@ struct NotificationCatalogTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: profilesDirectory.path).filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }
         #expect(names.count >= 5)
         for name in names {
-            // Challenges' types arrive with the challenges issue (23), which gives them their triggers.
-            let untriggered = try Self.catalog(name).subtracting(RaisedTypes.all).filter { !$0.hasPrefix("challenge_") }
+            let untriggered = try Self.catalog(name).subtracting(RaisedTypes.all)
             #expect(untriggered.isEmpty, "\(name) lists types nothing raises: \(untriggered.sorted())")
         }
     }

@@ -31,4 +31,25 @@ struct CircleRulesTests {
         #expect(CircleMembership.heir(among: [member("bo", .member), member("cy", .member)])?.userID == User.ID("bo"))
         #expect(CircleMembership.heir(among: []) == nil)
     }
+
+    /// Spec 000 F2: a member's weekly steps from the circle's goal — what is left over the weeks remaining.
+    @Test func f2_aStepGoalIsSharedOverTheWeeksRemaining() throws {
+        let march2 = LocalDate(year: 2026, month: 3, day: 2)!
+        var circle = Self.circle(start: march2)
+        circle.endDate = march2.adding(days: 27)
+        circle.stepGoal = 280_000
+        #expect(circle.weeklyStepShare(claimedBefore: 0, weekStart: march2) == 70_000)
+        #expect(circle.weeklyStepShare(claimedBefore: 60_000, weekStart: march2.adding(days: 7)) == 73_400)
+        #expect(circle.weeklyStepShare(claimedBefore: 279_950, weekStart: march2.adding(days: 21)) == 100)
+        #expect(circle.weeklyStepShare(claimedBefore: 280_000, weekStart: march2.adding(days: 21)) == nil)  // met: the baseline again
+        #expect(circle.weeklyStepShare(claimedBefore: 0, weekStart: march2.adding(days: 28)) == nil)  // after the end
+        circle.endDate = nil
+        #expect(circle.weeklyStepShare(claimedBefore: 0, weekStart: march2) == nil)
+
+        let input = CircleInput(name: "Walkers", metric: .weightLossPct, endDate: march2.adding(days: 27), stepGoal: 500)
+        let refused = #expect(throws: ValidationError.self) { try input.validated(defaultTimeZone: "Europe/Paris", now: Self.now) }
+        #expect(refused?.violations.map(\.field) == ["stepGoal", "stepGoal"])
+        let open = CircleInput(name: "Walkers", metric: .steps, stepGoal: 100_000)
+        #expect(throws: ValidationError.self) { try open.validated(defaultTimeZone: "Europe/Paris", now: Self.now) }
+    }
 }

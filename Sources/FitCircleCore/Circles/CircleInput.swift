@@ -10,13 +10,15 @@ public struct CircleInput: Equatable, Sendable {
     public var timeZone: String?
     public var privacy: FitCircle.Privacy?
     public var memberLimit: Int?
+    public var stepGoal: Int?
 
     public static let memberLimits = 2...100_000
+    public static let stepGoals = 1_000...10_000_000
     public static let defaultMemberLimit = 100
 
     public init(
         name: String, description: String? = nil, metric: FitCircle.Metric, startDate: LocalDate? = nil, endDate: LocalDate? = nil,
-        timeZone: String? = nil, privacy: FitCircle.Privacy? = nil, memberLimit: Int? = nil
+        timeZone: String? = nil, privacy: FitCircle.Privacy? = nil, memberLimit: Int? = nil, stepGoal: Int? = nil
     ) {
         self.name = name
         self.description = description
@@ -26,6 +28,7 @@ public struct CircleInput: Equatable, Sendable {
         self.timeZone = timeZone
         self.privacy = privacy
         self.memberLimit = memberLimit
+        self.stepGoal = stepGoal
     }
 
     /// The fields as they will be stored, when every one is valid: the name and description trimmed, the
@@ -44,10 +47,15 @@ public struct CircleInput: Equatable, Sendable {
         }
         let limit = self.memberLimit ?? Self.defaultMemberLimit
         validator.check(Self.memberLimits.contains(limit), "memberLimit", "must be between 2 and 100000")
+        if let goal = self.stepGoal {
+            validator.check(self.metric == .steps, "stepGoal", "is for step circles only")
+            validator.check(Self.stepGoals.contains(goal), "stepGoal", "must be between 1000 and 10000000 steps")
+            validator.check(self.endDate != nil, "stepGoal", "needs an endDate: the goal is spread over the competition's weeks")
+        }
         try validator.throwIfInvalid()
         return Valid(
             name: name, description: description?.isEmpty == true ? nil : description, metric: self.metric, startDate: start, endDate: self.endDate,
-            timeZone: zone!, privacy: self.privacy ?? .private, memberLimit: limit)
+            timeZone: zone!, privacy: self.privacy ?? .private, memberLimit: limit, stepGoal: self.stepGoal)
     }
 
     /// A validated circle's fields.
@@ -60,6 +68,7 @@ public struct CircleInput: Equatable, Sendable {
         public var timeZone: String
         public var privacy: FitCircle.Privacy
         public var memberLimit: Int
+        public var stepGoal: Int?
     }
 }
 

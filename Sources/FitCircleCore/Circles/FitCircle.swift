@@ -29,6 +29,9 @@ public struct FitCircle: Equatable, Sendable {
     public var timeZone: String
     public var privacy: Privacy
     public var memberLimit: Int
+    /// Step circles with an end: the steps each member aims for over the whole competition (spec 000 F2's
+    /// `challenge_step_goal`); their weekly step goal is their share of it (`weeklyStepShare`).
+    public var stepGoal: Int?
     public var ownerID: User.ID
     /// Shared to let people join; unique.
     public var joinCode: String
@@ -37,7 +40,7 @@ public struct FitCircle: Equatable, Sendable {
 
     public init(
         id: ID, name: String, description: String?, metric: Metric, startDate: LocalDate, endDate: LocalDate?, timeZone: String,
-        privacy: Privacy, memberLimit: Int, ownerID: User.ID, joinCode: String, archivedAt: Date? = nil, createdAt: Date
+        privacy: Privacy, memberLimit: Int, stepGoal: Int? = nil, ownerID: User.ID, joinCode: String, archivedAt: Date? = nil, createdAt: Date
     ) {
         self.id = id
         self.name = name
@@ -48,6 +51,7 @@ public struct FitCircle: Equatable, Sendable {
         self.timeZone = timeZone
         self.privacy = privacy
         self.memberLimit = memberLimit
+        self.stepGoal = stepGoal
         self.ownerID = ownerID
         self.joinCode = joinCode
         self.archivedAt = archivedAt
@@ -86,7 +90,30 @@ public struct FitCircle: Equatable, Sendable {
         edited.timeZone = valid.timeZone
         edited.privacy = valid.privacy
         edited.memberLimit = valid.memberLimit
+        edited.stepGoal = valid.stepGoal
         return edited
+    }
+
+    /// Whether members' goals follow the circle (a weight-loss target, or a step goal): joining or leaving
+    /// it plans them again.
+    public var setsGoals: Bool { self.metric == .weightLossPct || self.stepGoal != nil }
+
+    /// Weeks from the one starting `weekStart` to the competition's last day, that week included and a part
+    /// week counted whole (at least 1); nil for an open-ended circle.
+    public static func weeksRemaining(from weekStart: LocalDate, to end: LocalDate?) -> Int? {
+        end.map { (max(1, $0.days(since: weekStart) + 1) + 6) / 7 }
+    }
+
+    /// A member's step goal for the week starting `weekStart` (spec 000 F2, "FitCircle participants: weekly
+    /// goals derived from challenge targets"): what is left of `stepGoal` after the steps they claimed
+    /// before the week, over the weeks remaining, rounded up to 100. Nil without a step goal, without an
+    /// end, outside the competition or once the goal is met (their own baseline then applies).
+    public func weeklyStepShare(claimedBefore claimed: Int, weekStart: LocalDate) -> Int? {
+        guard let goal = self.stepGoal, let end = self.endDate, weekStart <= end, self.startDate <= weekStart.adding(days: 6),
+            let weeks = Self.weeksRemaining(from: max(weekStart, self.startDate), to: end), goal > claimed
+        else { return nil }
+        let share = (goal - claimed + weeks - 1) / weeks
+        return (share + 99) / 100 * 100
     }
 
     /// Whether the competition counts `date` (a calendar date, wherever the member is).

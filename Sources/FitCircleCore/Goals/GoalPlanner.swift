@@ -60,12 +60,17 @@ public enum GoalPlanner {
         }
     }
 
-    /// The week's goals of the kinds the profile sets; `dailySteps` is the step goal of the week's first day.
-    public static func weekly(dailySteps: Plan, training: TrainingSettings, weeklyWeightLossKg: Double? = nil, policy: GoalPolicy) -> [Plan] {
+    /// The week's goals of the kinds the profile sets; `dailySteps` is the step goal of the week's first day,
+    /// `circleSteps` a step circle's share for a member of one (`FitCircle.weeklyStepShare`), which wins.
+    public static func weekly(
+        dailySteps: Plan, training: TrainingSettings, weeklyWeightLossKg: Double? = nil, circleSteps: Int? = nil, policy: GoalPolicy
+    ) -> [Plan] {
         policy.weekly.compactMap { kind in
             switch kind {
             case .steps:
-                if let fixed = policy.steps.weeklyDefault, !dailySteps.personalised {
+                if let circleSteps {
+                    Plan(kind: .steps, target: Double(circleSteps), basis: "your circle's step goal: what is left of it over the weeks remaining")
+                } else if let fixed = policy.steps.weeklyDefault, !dailySteps.personalised {
                     Plan(kind: .steps, target: Double(fixed), basis: "the default until the daily goal follows your baseline")
                 } else {
                     Plan(kind: .steps, target: dailySteps.target * 7, basis: "the daily step goal × 7", personalised: dailySteps.personalised)

@@ -12,9 +12,8 @@ public enum WeightLossPace {
         let left = weight - target
         guard left.isFinite, left > 0 else { return 0 }
         let weekly: Double
-        if let end = circleEnd {
-            let days = max(1, end.days(since: weekStart) + 1)
-            weekly = left / Double((days + 6) / 7)
+        if let weeks = FitCircle.weeksRemaining(from: weekStart, to: circleEnd) {
+            weekly = left / Double(weeks)
         } else {
             weekly = min(left, Self.openEndedWeeklyKg)
         }

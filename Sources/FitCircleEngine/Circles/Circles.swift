@@ -45,12 +45,12 @@ public struct Circles: Sendable {
             let goal = try weights.validated(for: valid.metric, profileWeightKg: creator.profile.weightKg, limits: self.profile.limits.weightKg)
             let circle = FitCircle(
                 id: self.ids.make(), name: valid.name, description: valid.description, metric: valid.metric, startDate: valid.startDate,
-                endDate: valid.endDate, timeZone: valid.timeZone, privacy: valid.privacy, memberLimit: valid.memberLimit, ownerID: user,
+                endDate: valid.endDate, timeZone: valid.timeZone, privacy: valid.privacy, memberLimit: valid.memberLimit, stepGoal: valid.stepGoal, ownerID: user,
                 joinCode: Self.joinCode(), createdAt: now)
             try await tx.insert(circle)
             try await tx.insert(
                 CircleMembership(circleID: circle.id, userID: user, role: .owner, joinedAt: now, startingWeightKg: goal.starting, targetWeightKg: goal.target))
-            if circle.metric == .weightLossPct { try await self.goals.followCircles(of: user, in: tx) }
+            if circle.setsGoals { try await self.goals.followCircles(of: user, in: tx) }
             return View(circle: circle, role: .owner, memberCount: 1)
         }
     }
@@ -232,7 +232,7 @@ public struct Circles: Sendable {
             let goal = try weights.validated(for: circle.metric, profileWeightKg: account.profile.weightKg, limits: self.profile.limits.weightKg)
             try await tx.insert(
                 CircleMembership(circleID: circle.id, userID: user, role: .member, joinedAt: now, startingWeightKg: goal.starting, targetWeightKg: goal.target))
-            if circle.metric == .weightLossPct { try await self.goals.followCircles(of: user, in: tx) }
+            if circle.setsGoals { try await self.goals.followCircles(of: user, in: tx) }
             if let accepted { try await tx.acceptInvitation(accepted.id, by: user, at: now) }
             if let pending = try await tx.pendingInvitation(to: circle.id, user: user, email: account.email, at: now) {
                 try await tx.acceptInvitation(pending.id, by: user, at: now)
@@ -265,7 +265,7 @@ public struct Circles: Sendable {
     func depart(_ user: User.ID, as role: CircleRole, from circle: FitCircle, in tx: Transaction, at now: Date) async throws {
         var circle = circle
         try await tx.endMembership(of: user, in: circle.id, at: now)
-        if circle.metric == .weightLossPct { try await self.goals.followCircles(of: user, in: tx) }
+        if circle.setsGoals { try await self.goals.followCircles(of: user, in: tx) }
         guard role == .owner else { return }
         if let heir = CircleMembership.heir(among: try await tx.members(of: circle.id).map(\.membership)) {
             try await tx.setRole(.owner, of: heir.userID, in: circle.id)
@@ -288,7 +288,7 @@ public struct Circles: Sendable {
             try CircleAccess.decide(.remove(removed.role), CircleAccess.Facts(privacy: found.circle.privacy, role: found.membership?.role))
                 .require("circle", id.rawValue)
             try await tx.endMembership(of: member, in: id, at: now)
-            if found.circle.metric == .weightLossPct { try await self.goals.followCircles(of: member, in: tx) }
+            if found.circle.setsGoals { try await self.goals.followCircles(of: member, in: tx) }
             try await tx.ban(member, from: id, by: user, at: now)
             try await tx.setJoinCode(Self.joinCode(), of: id)
         }

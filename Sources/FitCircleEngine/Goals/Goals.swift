@@ -192,19 +192,30 @@ public struct Goals: Sendable {
         try await self.replanToday(.pushups, of: user, in: tx)
     }
 
-    /// Joining or leaving a weight-loss circle sets, moves or ends today's and this week's weight goals
-    /// not yet met (spec 000 F2: "recalculate weekly targets when users join/leave").
+    /// Joining or leaving a circle that sets goals moves today's and this week's weight goals and this week's
+    /// step total, where not yet met (spec 000 F2: "recalculate weekly targets when users join/leave").
     func followCircles(of user: User.ID, in tx: Transaction) async throws {
-        guard self.profile.goals.daily.contains(.weight) || self.profile.goals.weekly.contains(.weight) else { return }
         try await self.replanToday(.weight, of: user, in: tx)
+        try await self.replanToday(.steps, of: user, in: tx, spans: [.weekly])
     }
 
-    private func replanToday(_ kind: Goal.Kind, of user: User.ID, in tx: Transaction) async throws {
+    private func replanToday(_ kind: Goal.Kind, of user: User.ID, in tx: Transaction, spans: [Goal.Span] = [.daily, .weekly]) async throws {
         guard let account = try await tx.user(user) else { return }
         let today = account.localDate(at: self.clock.now())
-        for span in [Goal.Span.daily, .weekly] {
+        for span in spans where (span == .daily ? self.profile.goals.daily : self.profile.goals.weekly).contains(kind) {
             try await self.plan(span, start: self.start(of: span, holding: today), of: account, in: tx, replacing: [kind])
         }
+    }
+
+    /// A step circle member's weekly step total: their share of the circle's step goal (the largest, with
+    /// several circles); nil outside such circles.
+    private func circleWeeklySteps(of user: User.ID, weekStart: LocalDate, in tx: Transaction) async throws -> Int? {
+        var shares: [Int] = []
+        for (circle, _) in try await tx.circles(of: user) where !circle.isArchived && circle.stepGoal != nil {
+            let claimed = try await tx.submissions(to: circle.id, of: user, from: circle.startDate).filter { $0.date < weekStart }.reduce(0) { $0 + $1.steps }
+            if let share = circle.weeklyStepShare(claimedBefore: claimed, weekStart: weekStart) { shares.append(share) }
+        }
+        return shares.max()
     }
 
     /// The week's weight-loss target of a member of weight-loss circles (`WeightLossPace`), from where they
@@ -252,7 +263,8 @@ public struct Goals: Sendable {
             // The week's step total follows the step goal of its first day.
             let dailySteps = GoalPlanner.dailySteps(
                 on: start, accountDay: accountDay, baseline: .of(user.profile, level: training.level), recent: recent, policy: policy.steps)
-            plans = GoalPlanner.weekly(dailySteps: dailySteps, training: training, weeklyWeightLossKg: weightLoss, policy: policy)
+            let circleSteps = kinds.contains(.steps) ? try await self.circleWeeklySteps(of: user.id, weekStart: start, in: tx) : nil
+            plans = GoalPlanner.weekly(dailySteps: dailySteps, training: training, weeklyWeightLossKg: weightLoss, circleSteps: circleSteps, policy: policy)
         }
         var missing: [Goal] = []
         // A weight goal whose circle is gone (or whose target is reached) ends, unless it was met.

@@ -10,7 +10,7 @@ extension Components.Schemas.FitCircle {
         self.init(
             id: circle.id.rawValue, name: circle.name, description: circle.description, metric: mapped(circle.metric),
             startDate: circle.startDate.iso, endDate: circle.endDate?.iso, timeZone: circle.timeZone, privacy: mapped(circle.privacy),
-            memberLimit: circle.memberLimit, memberCount: view.memberCount, ownerId: circle.ownerID.rawValue, role: view.role.map(mapped),
+            memberLimit: circle.memberLimit, stepGoal: circle.stepGoal, memberCount: view.memberCount, ownerId: circle.ownerID.rawValue, role: view.role.map(mapped),
             joinCode: view.role == nil ? nil : circle.joinCode, archivedAt: circle.archivedAt, createdAt: circle.createdAt)
     }
 }
@@ -21,7 +21,7 @@ extension Components.Schemas.FitCircleInput {
             CircleInput(
                 name: self.name, description: self.description, metric: mapped(self.metric),
                 startDate: try localDate(self.startDate, field: "startDate"), endDate: try localDate(self.endDate, field: "endDate"),
-                timeZone: self.timeZone, privacy: self.privacy.map(mapped), memberLimit: self.memberLimit)
+                timeZone: self.timeZone, privacy: self.privacy.map(mapped), memberLimit: self.memberLimit, stepGoal: self.stepGoal)
         }
     }
 

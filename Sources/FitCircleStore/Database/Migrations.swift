@@ -808,6 +808,14 @@ enum Migrations {
                 .init("ALTER TABLE users ADD COLUMN activity_baseline TEXT"),
             ]
         ),
+        Migration(
+            version: 25,
+            name: "circle step goals",
+            statements: [
+                // Step circles with an end: the steps each member aims for over the competition (spec 000 F2).
+                .init("ALTER TABLE circles ADD COLUMN step_goal INTEGER")
+            ]
+        ),
     ]
 
     private static let pointsLedgerColumns = """

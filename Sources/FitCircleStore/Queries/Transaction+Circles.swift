@@ -17,11 +17,11 @@ extension Transaction {
     public func insert(_ circle: FitCircle) async throws {
         try await self.sql.raw(
             """
-            INSERT INTO circles (id, name, description, metric, start_date, end_date, time_zone, privacy, member_limit, owner_id, join_code,
-                archived_at, created_at, updated_at)
+            INSERT INTO circles (id, name, description, metric, start_date, end_date, time_zone, privacy, member_limit, step_goal, owner_id,
+                join_code, archived_at, created_at, updated_at)
             VALUES (\(bind: circle.id.rawValue), \(bind: circle.name), \(bind: circle.description), \(bind: circle.metric.rawValue),
                 \(bind: circle.startDate.iso), \(bind: circle.endDate?.iso), \(bind: circle.timeZone), \(bind: circle.privacy.rawValue),
-                \(bind: circle.memberLimit), \(bind: circle.ownerID.rawValue), \(bind: circle.joinCode), \(bind: circle.archivedAt),
+                \(bind: circle.memberLimit), \(bind: circle.stepGoal), \(bind: circle.ownerID.rawValue), \(bind: circle.joinCode), \(bind: circle.archivedAt),
                 \(bind: circle.createdAt), \(bind: circle.createdAt))
             """
         ).run()
@@ -33,7 +33,7 @@ extension Transaction {
             """
             UPDATE circles SET name = \(bind: circle.name), description = \(bind: circle.description), metric = \(bind: circle.metric.rawValue),
                 start_date = \(bind: circle.startDate.iso), end_date = \(bind: circle.endDate?.iso), time_zone = \(bind: circle.timeZone),
-                privacy = \(bind: circle.privacy.rawValue), member_limit = \(bind: circle.memberLimit), owner_id = \(bind: circle.ownerID.rawValue),
+                privacy = \(bind: circle.privacy.rawValue), member_limit = \(bind: circle.memberLimit), step_goal = \(bind: circle.stepGoal), owner_id = \(bind: circle.ownerID.rawValue),
                 archived_at = \(bind: circle.archivedAt), updated_at = \(bind: now)
             WHERE id = \(bind: circle.id.rawValue)
             """
@@ -223,6 +223,7 @@ extension Transaction {
             timeZone: try row.decode(column: "time_zone", as: String.self),
             privacy: FitCircle.Privacy(rawValue: try row.decode(column: "privacy", as: String.self)) ?? .private,
             memberLimit: try row.decode(column: "member_limit", as: Int.self),
+            stepGoal: try row.decode(column: "step_goal", as: Int?.self),
             ownerID: User.ID(try row.decode(column: "owner_id", as: String.self)),
             joinCode: try row.decode(column: "join_code", as: String.self),
             archivedAt: try row.decode(column: "archived_at", as: Date?.self),

@@ -2,14 +2,15 @@ import FitCircleTesting
 import Foundation
 import Testing
 
-/// Spec 000 on a weight-loss circle of four weeks (Monday 2 to Sunday 29 March 2026, Paris): F2's weekly
-/// weight goal `(starting − target) / weeks remaining` and F1's daily pro-rata share, recalculated when
-/// members join or leave; F3's boards — the weekly board the share of the week's target, the monthly board
-/// the kilograms lost this month, the all-time board the kilograms lost since joining — with a member who
-/// hides their weight shown by percentages only.
-struct Spec000WeightLossTests {
+/// Spec 000's goals "derived from challenge targets" (F2), on circles of four weeks (Monday 2 to Sunday
+/// 29 March 2026, Paris), recalculated when members join or leave; and F3's boards of weight-loss circles.
+struct Spec000CircleGoalTests {
     static let zone = "Europe/Paris"
 
+    /// A weight-loss circle: F2's weekly weight goal `(starting − target) / weeks remaining` and F1's daily
+    /// pro-rata share; F3's boards — the weekly board the share of the week's target, the monthly board the
+    /// kilograms lost this month, the all-time board the kilograms lost since joining — with a member who
+    /// hides their weight shown by percentages only.
     @Test(arguments: Backend.available)
     func f1_f2_f3_weightGoalsFollowTheCircleAndItsBoardsRankEachPeriodAsTheTableSays(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
@@ -103,6 +104,45 @@ struct Spec000WeightLossTests {
             #expect(try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await bo.token).status == .noContent)
             #expect(try await goal(bo, "weekly") == nil)
             #expect(try await goal(bo, "daily") == nil)
+        }
+    }
+
+    /// A step circle with a goal of 280,000 steps each over its four weeks: F2's "FitCircle participants:
+    /// weekly goals derived from challenge targets" (read as what is left over the weeks remaining, rounded
+    /// up to 100), instead of the 50,000 default; a member who leaves is back on their own baseline.
+    @Test(arguments: Backend.available)
+    func f2_aStepCirclesGoalSetsItsMembersWeeklyStepsFromJoiningToLeaving(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let world = World(app, zone: Self.zone)
+            world.start(at: "2026-03-02", "09:00")
+            let ana = try await Member.onboarded("ana@example.com", named: "Ana", in: Self.zone, app: app)
+            func weeklySteps() async throws -> Double? {
+                let period = try await app.json("/api/goals/weekly", token: try await ana.token)
+                return (period["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "steps" }?["target"] as? Double
+            }
+            #expect(try await weeklySteps() == 50_000)
+            let refused = try await app.request(
+                .post, "/api/fitcircles", token: try await ana.token, json: ["name": "Open", "metric": "steps", "stepGoal": 280_000])
+            #expect(refused.status == .unprocessableContent && refused.text.contains("stepGoal"), "\(refused.text)")
+            let created = try await app.request(
+                .post, "/api/fitcircles", token: try await ana.token,
+                json: ["name": "Walkers", "metric": "steps", "startDate": "2026-03-02", "endDate": "2026-03-29", "stepGoal": 280_000])
+            #expect(created.status == .created, "\(created.text)")
+            let id = try #require(try created.jsonObject()["id"] as? String)
+            #expect(try created.jsonObject()["stepGoal"] as? Int == 280_000)
+            #expect(try await weeklySteps() == 70_000)  // 280,000 / 4 weeks, at once
+
+            // 60,000 claimed in week 1: week 2 asks (280,000 − 60,000) / 3 = 73,333 → 73,400.
+            for day in 0..<6 {
+                try await ana.sync(steps: 10_000, "day-\(day)")
+                try await ana.claim(id)
+                try await world.run(until: "2026-03-0\(3 + day)", "09:00")
+            }
+            try await world.run(until: "2026-03-09", "09:00")
+            #expect(try await weeklySteps() == 73_400)
+            #expect(try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await ana.token).status == .noContent)
+            // Back on her own baseline: day 8, 6 days of 10,000 + 10 % = 11,000 a day, × 7.
+            #expect(try await weeklySteps() == 77_000)
         }
     }
 }

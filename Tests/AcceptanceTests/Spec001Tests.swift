@@ -133,6 +133,21 @@ struct Spec001Tests {
         }
     }
 
+    /// NOTIF-04: "New weekly challenge available! Check your progress." at 08:00 on Sunday in the user's
+    /// zone, once a week.
+    @Test(arguments: Backend.available)
+    func notif04_theNewWeeklyChallengeIsAnnouncedOnSundayAt0800(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "pushups") { app async throws in
+            let world = World(app, zone: "Asia/Tokyo")
+            world.start(at: "2026-03-04", "12:00")
+            let ken = try await Member.onboarded("ken@example.com", in: "Asia/Tokyo", app: app)
+            try await world.run(until: "2026-03-15", "09:00")
+            let told = try await app.notifications("new_weekly_challenge", token: try await ken.token)
+            #expect(told.map { world.decided($0) } == ["2026-03-15 08:00", "2026-03-08 08:00"], "\(told)")
+            #expect(told.first?["body"] as? String == "New weekly challenge available! Check your progress.")
+        }
+    }
+
     /// The ledger, the badges and the habit times agree with a replay of the activity ledger.
     static func expectReplayAgrees(_ app: TestApp) async throws {
         #expect(try await app.engine.replay.rewardDifferences().map(\.description) == [])

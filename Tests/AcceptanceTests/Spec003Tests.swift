@@ -62,4 +62,28 @@ struct Spec003Tests {
             #expect(milestone.first?["body"] as? String == "🌙 7 nights in a row! Seven Nights unlocked.")
         }
     }
+
+    /// The streak reminder at 20:00 local (the profile's evening nudge): an evening without an open hears
+    /// "keep your streak", one with an open hears nothing, and someone with no streak is asked to start one.
+    @Test(arguments: Backend.available)
+    func theStreakReminderComesAt2000OnlyOnEveningsWithoutAnOpen(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "astrofriends") { app async throws in
+            let world = World(app, zone: Self.zone)
+            world.start(at: "2026-03-02", "12:00")
+            let luna = try await Member.onboarded("luna@example.com", in: Self.zone, app: app)
+            let sol = try await Member.onboarded("sol@example.com", in: Self.zone, app: app)
+            try await Self.open(luna, "o1")
+            try await world.run(until: "2026-03-03", "12:00")
+            try await Self.open(luna, "o2")  // Tuesday: opened before the evening
+            try await world.run(until: "2026-03-04", "21:00")  // Wednesday: not opened
+            let reminders = try await app.notifications("streak_reminder", token: try await luna.token)
+            let sent = reminders.filter { $0["status"] as? String == "sent" }
+            #expect(sent.map { world.decided($0) } == ["2026-03-04 20:00"], "\(reminders)")
+            #expect(sent.first?["body"] as? String == "Open AstroFriends today to keep your 2-night streak.")
+            // The evenings after an open were decided and dropped: the night already counts.
+            #expect(reminders.filter { $0["status"] as? String == "dropped" }.map { world.decided($0) } == ["2026-03-03 20:00", "2026-03-02 20:00"])
+            let never = try await app.notifications("streak_reminder", token: try await sol.token)
+            #expect(never.first?["body"] as? String == "Open AstroFriends tonight to start a streak.")
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import FitCircleCore
+import FitCircleStore
 import FitCircleTesting
 import Foundation
 import Testing
@@ -139,6 +141,10 @@ struct Spec000CircleGoalTests {
                 try await world.run(until: "2026-03-0\(3 + day)", "09:00")
             }
             try await world.run(until: "2026-03-09", "09:00")
+            // Sunday's digest already showed that as "Next Week's Challenge".
+            let anaID = User.ID(try #require((try await app.devSignIn(ana.email)["user"] as? [String: Any])?["id"] as? String))
+            let digest = try await app.store.read { tx in try await tx.notifications(of: anaID, type: "weekly_digest", limit: 1) }.first
+            #expect(digest?.data["nextGoal"] == "73,400", "\(String(describing: digest?.data))")
             #expect(try await weeklySteps() == 73_400)
             #expect(try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await ana.token).status == .noContent)
             // Back on her own baseline: day 8, 6 days of 10,000 + 10 % = 11,000 a day, × 7.

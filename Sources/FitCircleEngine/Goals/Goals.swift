@@ -124,8 +124,9 @@ public struct Goals: Sendable {
         try await self.current(.weekly, of: user, replacing: true)
     }
 
-    /// The week's step total the next week would start with if it were planned now, from the days known
-    /// so far (the weekly digest's "Next Week's Challenge"); nil when the profile sets no weekly step goal.
+    /// The week's step total the next week would start with if it were planned now, from the days and
+    /// circle claims known so far (the weekly digest's "Next Week's Challenge"); nil when the profile sets no
+    /// weekly step goal.
     public func nextWeekStepTarget(of user: User.ID) async throws -> Double? {
         let policy = self.profile.goals
         guard policy.weekly.contains(.steps) else { return nil }
@@ -137,7 +138,8 @@ public struct Goals: Sendable {
             let daily = GoalPlanner.dailySteps(
                 on: next, accountDay: self.accountDay(next, of: account), baseline: .of(account.profile, level: training.level), recent: recent,
                 policy: policy.steps)
-            return GoalPlanner.weekly(dailySteps: daily, training: training, policy: policy).first { $0.kind == .steps }?.target
+            let circleSteps = try await self.circleWeeklySteps(of: user, weekStart: next, in: tx)
+            return GoalPlanner.weekly(dailySteps: daily, training: training, circleSteps: circleSteps, policy: policy).first { $0.kind == .steps }?.target
         }
     }
 

@@ -15,6 +15,7 @@ struct NotificationPolicyTests {
             NotificationType(type: "leaderboard_change", perDay: 3, perHour: 1, title: "You moved", body: "…"),
             NotificationType(type: "social_engagement", perDay: 10, digestible: true, title: "Encouragement", body: "…"),
             NotificationType(type: "monthly_report", channels: [.email], at: LocalTime("09:00"), monthDay: 1, title: "Your month", body: "…"),
+            NotificationType(type: "weekly_digest", perWeek: 1, outsideBudget: true, title: "Week in review", body: "…"),
         ])
 
     static let paris = TimeZone(identifier: "Europe/Paris")!
@@ -94,6 +95,10 @@ struct NotificationPolicyTests {
              expected: .drop(reason: "the week's budget of 15 is spent")),
         Case(name: "critical is outside the budget", type: "daily_checkin_reminder", now: wednesday, context: { $0.sentToday = 3 },
              expected: .sendNow([.push, .inApp])),
+        Case(name: "a summary is outside the budget", type: "weekly_digest", now: wednesday, context: { ($0.sentToday, $0.sentThisWeek) = (3, 15) },
+             expected: .sendNow([.push, .inApp])),
+        Case(name: "a summary's own cap still holds", type: "weekly_digest", now: wednesday, context: { $0.sentOfTypeThisWeek = 1 },
+             expected: .drop(reason: "at most 1 'weekly_digest' a week")),
         Case(name: "social gathered into the digest", type: "social_engagement", now: wednesday,
              preferences: NotificationPreferences(digest: ["social_engagement"]),
              expected: .deferUntil(at("2026-03-04", "20:00"), reason: "gathered into the digest")),

@@ -21,7 +21,7 @@ struct AuthenticationTests {
         #expect(
             try RouteTable(openAPIDocument: document).publicOperationIDs
                 == [
-                    "signInWithGoogle", "signInWithApple", "signInForDevelopment", "refreshTokens", "showEmailUnsubscribe", "unsubscribeFromEmails",
+                    "signInWithGoogle", "signInWithApple", "signInForDevelopment", "refreshTokens", "showEmailedInvitation", "showEmailUnsubscribe", "unsubscribeFromEmails",
                     "emailOpened", "emailLinkClicked",
                 ]
         )

@@ -51,6 +51,9 @@ public struct NotificationType: Equatable, Sendable, Codable {
     public var unlessGoalMet: Bool
     /// May be gathered into one digest when the user chose so.
     public var digestible: Bool
+    /// A summary the user reads at leisure (the week in review, the month's report): counted in the shared
+    /// budget but never stopped by it, so a busy week's nudges cannot crowd out the week's one summary.
+    public var outsideBudget: Bool
     /// Off until the user turns it on (a friend's every workout is too much for most).
     public var optIn: Bool
     public var title: String
@@ -79,7 +82,8 @@ public struct NotificationType: Equatable, Sendable, Codable {
     public init(
         type: String, critical: Bool = false, channels: [NotificationChannel] = [.push, .inApp], emailFallback: Bool = false, at: LocalTime? = nil,
         weekday: Weekday? = nil, monthDay: Int? = nil, followsReminderTime: Bool = false, personalised: Bool = false, habitLead: Int = SendTime.defaultLeadMinutes, perDay: Int? = nil, perWeek: Int? = nil, perHour: Int? = nil, unlessGoalMet: Bool = false,
-        digestible: Bool = false, optIn: Bool = false, title: String, body: String, variants: [CopyVariant] = [], deepLink: String? = nil
+        digestible: Bool = false, outsideBudget: Bool = false, optIn: Bool = false, title: String, body: String, variants: [CopyVariant] = [],
+        deepLink: String? = nil
     ) {
         self.type = type
         self.critical = critical
@@ -96,6 +100,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
         self.perHour = perHour
         self.unlessGoalMet = unlessGoalMet
         self.digestible = digestible
+        self.outsideBudget = outsideBudget
         self.optIn = optIn
         self.title = title
         self.body = body
@@ -104,7 +109,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case type, critical, channels, emailFallback, at, weekday, monthDay, followsReminderTime, personalised, habitLead, perDay, perWeek, perHour, unlessGoalMet, digestible, optIn, title, body, variants, deepLink
+        case type, critical, channels, emailFallback, at, weekday, monthDay, followsReminderTime, personalised, habitLead, perDay, perWeek, perHour, unlessGoalMet, digestible, outsideBudget, optIn, title, body, variants, deepLink
     }
 
     /// Only `type`, `title` and `body` are required in a profile.
@@ -126,6 +131,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
             perHour: try container.decodeIfPresent(Int.self, forKey: .perHour),
             unlessGoalMet: try container.decodeIfPresent(Bool.self, forKey: .unlessGoalMet) ?? false,
             digestible: try container.decodeIfPresent(Bool.self, forKey: .digestible) ?? false,
+            outsideBudget: try container.decodeIfPresent(Bool.self, forKey: .outsideBudget) ?? false,
             optIn: try container.decodeIfPresent(Bool.self, forKey: .optIn) ?? false,
             title: try container.decode(String.self, forKey: .title),
             body: try container.decode(String.self, forKey: .body),

@@ -72,7 +72,7 @@ public enum NotificationDecision: Equatable, Sendable {
 /// 6. a user active in the app in the last 15 minutes gets a non-critical type in the app only (dropped
 ///    when the type has no in-app channel): no push or email interrupts someone who is already there;
 /// 7. the type's caps (per hour, day, week) drop;
-/// 8. the shared budget (non-critical per day and week) drops;
+/// 8. the shared budget (non-critical per day and week) drops, except summaries (`outsideBudget`);
 /// 9. a type the user gathers into a digest is deferred to their reminder time;
 /// 10. otherwise it is sent now.
 public enum NotificationPolicy {
@@ -141,7 +141,7 @@ public enum NotificationPolicy {
             if let limit, sent >= limit { return .drop(reason: "at most \(limit) '\(kind.type)' a \(span)") }
         }
         trail.append("within the type's caps")
-        if !kind.critical {
+        if !kind.critical && !kind.outsideBudget {
             if context.sentToday >= catalog.nonCriticalPerDay { return .drop(reason: "the day's budget of \(catalog.nonCriticalPerDay) is spent") }
             if context.sentThisWeek >= catalog.nonCriticalPerWeek { return .drop(reason: "the week's budget of \(catalog.nonCriticalPerWeek) is spent") }
         }

@@ -194,50 +194,12 @@ public struct Goals: Sendable {
         try await self.replanToday(.pushups, of: user, in: tx)
     }
 
-    /// Joining or leaving a circle that sets goals moves today's and this week's weight goals and this week's
-    /// step total, where not yet met (spec 000 F2: "recalculate weekly targets when users join/leave").
-    func followCircles(of user: User.ID, in tx: Transaction) async throws {
-        try await self.replanToday(.weight, of: user, in: tx)
-        try await self.replanToday(.steps, of: user, in: tx, spans: [.weekly])
-    }
-
-    private func replanToday(_ kind: Goal.Kind, of user: User.ID, in tx: Transaction, spans: [Goal.Span] = [.daily, .weekly]) async throws {
+    func replanToday(_ kind: Goal.Kind, of user: User.ID, in tx: Transaction, spans: [Goal.Span] = [.daily, .weekly]) async throws {
         guard let account = try await tx.user(user) else { return }
         let today = account.localDate(at: self.clock.now())
         for span in spans where (span == .daily ? self.profile.goals.daily : self.profile.goals.weekly).contains(kind) {
             try await self.plan(span, start: self.start(of: span, holding: today), of: account, in: tx, replacing: [kind])
         }
-    }
-
-    /// A step circle member's weekly step total: their share of the circle's step goal (the largest, with
-    /// several circles); nil outside such circles.
-    private func circleWeeklySteps(of user: User.ID, weekStart: LocalDate, in tx: Transaction) async throws -> Int? {
-        var shares: [Int] = []
-        for (circle, _) in try await tx.circles(of: user) where !circle.isArchived && circle.stepGoal != nil {
-            let claimed = try await tx.submissions(to: circle.id, of: user, from: circle.startDate).filter { $0.date < weekStart }.reduce(0) { $0 + $1.steps }
-            if let share = circle.weeklyStepShare(claimedBefore: claimed, weekStart: weekStart) { shares.append(share) }
-        }
-        return shares.max()
-    }
-
-    /// The week's weight-loss target of a member of weight-loss circles (`WeightLossPace`), from where they
-    /// stand as the week begins (their latest weight before it, else the circle's starting weight); with
-    /// several circles, the largest, which keeps every one on pace. Nil outside such circles.
-    private func weeklyWeightLoss(of user: User.ID, weekStart: LocalDate, in tx: Transaction) async throws -> Double? {
-        let circles = try await tx.weightLossMemberships(of: user)
-        guard !circles.isEmpty else { return nil }
-        let before = try await tx.latestWeight(of: user, before: weekStart)
-        return circles.compactMap { circle, membership -> Double? in
-            guard let target = membership.targetWeightKg, let starting = membership.startingWeightKg else { return nil }
-            return WeightLossPace.weeklyKg(from: before ?? starting, to: target, weekStart: weekStart, circleEnd: circle.endDate)
-        }.max()
-    }
-
-    /// Where a member stood before `date` for a weight goal: their latest weight before it, else the
-    /// starting weight of a weight-loss circle they are in.
-    private func weightBefore(_ date: LocalDate, of user: User.ID, in tx: Transaction) async throws -> Double? {
-        if let latest = try await tx.latestWeight(of: user, before: date) { return latest }
-        return try await tx.weightLossMemberships(of: user).compactMap(\.membership.startingWeightKg).max()
     }
 
     /// Stores the period's planned goals that are missing, and re-plans the targets of the `replacing`

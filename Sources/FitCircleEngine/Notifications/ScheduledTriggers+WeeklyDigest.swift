@@ -19,7 +19,8 @@ extension ScheduledTriggers {
             "days": "\(date.days(since: start) + 1)",
         ]
         if let weekly = try await self.goals.weekly(of: user).goals.first(where: { $0.goal.kind == .steps }), weekly.goal.target > 0 {
-            data["goalPercent"] = "\(Int((Double(steps) / weekly.goal.target * 100).rounded()))"
+            // Whole percent reached, as the spec's "52,341 (104% of goal)" counts it.
+            data["goalPercent"] = "\(Int((Double(steps) / weekly.goal.target * 100).rounded(.down)))"
         }
         if let next = try await self.goals.nextWeekStepTarget(of: user) {
             data["nextGoal"] = NotificationCopy.count(Int(next))
@@ -35,6 +36,7 @@ extension ScheduledTriggers {
         if let (rank, circle) = try await self.bestWeeklyPlace(of: user) {
             data["rank"] = "\(rank)"
             data["circle"] = circle
+            data["ranked"] = "yes"  // the copy's variant that names the place
         }
         return data
     }

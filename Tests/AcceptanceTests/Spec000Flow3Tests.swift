@@ -4,13 +4,15 @@ import Testing
 
 /// Spec 000, Flow 3: "User is in close leaderboard battle for #1 position", on a Monday (day 1 of the
 /// week), in Paris. The story's "yesterday's data" cannot be claimed on Monday morning (the claim window
-/// closes at 00:30), so the morning claims are Monday's own early syncs; its "You dropped to #2" is read as
-/// one push to the member passed, whatever the board's ±3 display.
+/// closes at 00:30), so the morning claims are Monday's own early syncs. Its "You dropped to #2" for a
+/// one-place drop contradicts F5's table ("Leaderboard Position Change: rank changes ±3"): read as two
+/// types, `leaderboard_passed` to whoever is passed (at once, named) and `leaderboard_change` for a climb of
+/// three places or more.
 struct Spec000Flow3Tests {
     static let zone = "Europe/Paris"
 
     @Test(arguments: Backend.available)
-    func flow3_theMondayBattleForFirstPlace(_ backend: Backend) async throws {
+    func flow3_theMondayBattleForFirstPlace_aMemberPassedIsToldAtOnceThoughTheTableSaysAChangeOf3(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let world = World(app, zone: Self.zone)
             world.start(at: "2026-03-02", "07:00")

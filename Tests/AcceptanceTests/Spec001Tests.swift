@@ -89,6 +89,16 @@ struct Spec001Tests {
             #expect(try await ana.goal(.weekly)?["target"] as? Double == 300)
             #expect(try await ana.goal(.daily)?["target"] as? Double == 60)
             #expect(try await ana.points()["weeklyChallenge"].flatMap { $0 as? [String: Any] }?["target"] as? Int == 420)
+            // A day already met stays met when the goal rises: Thursday's 55 of 50, then a goal of 70.
+            app.clock.advance(by: Self.day)
+            try await ana.series("thu", number: 1, reps: 55)
+            settings["dailyGoal"] = 50
+            #expect(try await app.request(.put, "/api/settings/training", token: try await ana.token, json: settings).status == .ok)
+            settings["dailyGoal"] = 70
+            #expect(try await app.request(.put, "/api/settings/training", token: try await ana.token, json: settings).status == .ok)
+            let thursday = try #require(try await ana.goal(.daily))
+            #expect(thursday["target"] as? Double == 50 && thursday["completed"] as? Bool == true, "\(thursday)")
+            #expect(try await ana.goal(.weekly)?["target"] as? Double == 350)
         }
     }
 

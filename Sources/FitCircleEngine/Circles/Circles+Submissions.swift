@@ -87,9 +87,11 @@ extension Circles {
         var feed: [FeedItem] = []
         let valueChanged = previous.map { $0.value(for: circle.metric) != claim.value(for: circle.metric) } ?? true
         // The feed tells the weekly value, except on weight-loss circles: the share of the goal (the daily
-        // board's), which "weighed in at 40% of their goal" means.
+        // board's), which "weighed in at 40% of their goal" means. A weight whose share did not move tells
+        // nothing: the claimed kilograms themselves never reach the feed.
         let told = circle.metric == .weightLossPct ? restated.first { $0.change.board.period == .daily } : weekly
-        if valueChanged, let value = told?.change.key?.value ?? claim.value(for: circle.metric) {
+        let figure = told?.change.key?.value ?? (circle.metric == .weightLossPct ? nil : claim.value(for: circle.metric))
+        if valueChanged, let value = figure {
             let shown = circle.metric == .steps ? Double(claim.steps) : value
             let item = FeedItem(
                 id: self.ids.make(), circleID: circle.id, kind: .submission, actorID: account.id,

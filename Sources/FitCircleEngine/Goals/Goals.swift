@@ -198,7 +198,10 @@ public struct Goals: Sendable {
         guard let account = try await tx.user(user) else { return }
         let today = account.localDate(at: self.clock.now())
         for span in spans where (span == .daily ? self.profile.goals.daily : self.profile.goals.weekly).contains(kind) {
-            try await self.plan(span, start: self.start(of: span, holding: today), of: account, in: tx, replacing: [kind])
+            let start = self.start(of: span, holding: today)
+            // A goal met before the change stays met: it is closed first (goals close when seen met).
+            _ = try await self.period(span, start: start, of: account, in: tx)
+            try await self.plan(span, start: start, of: account, in: tx, replacing: [kind])
         }
     }
 

@@ -75,6 +75,7 @@ extension Engine {
             emails: Emails(store: store, catalog: profile.notifications, links: links, clock: clock),
             circles: circles,
             friends: Friends(store: store, profile: profile, ids: ids, clock: clock),
+            weeklyContents: WeeklyContents(store: store, clock: clock),
             boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
             reminders: ReminderPlanner(
                 store: store, profile: profile, notifications: notifications,

@@ -17,6 +17,7 @@ public struct Engine: Sendable {
     public var emails: Emails
     public var circles: Circles
     public var friends: Friends
+    public var weeklyContents: WeeklyContents
     public var boardClosing: BoardClosing
     public var reminders: ReminderPlanner
     public var idempotency: Idempotency
@@ -40,6 +41,7 @@ public struct Engine: Sendable {
         emails: Emails,
         circles: Circles,
         friends: Friends,
+        weeklyContents: WeeklyContents,
         boardClosing: BoardClosing,
         reminders: ReminderPlanner,
         idempotency: Idempotency,
@@ -62,6 +64,7 @@ public struct Engine: Sendable {
         self.emails = emails
         self.circles = circles
         self.friends = friends
+        self.weeklyContents = weeklyContents
         self.boardClosing = boardClosing
         self.reminders = reminders
         self.idempotency = idempotency

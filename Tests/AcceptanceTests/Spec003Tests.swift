@@ -1,3 +1,5 @@
+import FitCircleCore
+import FitCircleStore
 import FitCircleTesting
 import Foundation
 import Testing
@@ -84,6 +86,46 @@ struct Spec003Tests {
             #expect(reminders.filter { $0["status"] as? String == "dropped" }.map { world.decided($0) } == ["2026-03-03 20:00", "2026-03-02 20:00"])
             let never = try await app.notifications("streak_reminder", token: try await sol.token)
             #expect(never.first?["body"] as? String == "Open AstroFriends tonight to start a streak.")
+        }
+    }
+
+    /// §1 "New ✨" pills: content is new while its ISO week is the user's current week — in their own zone —
+    /// and they have not seen it. At 20:00 UTC on Sunday 8 March it is already Monday (2026-W11) in Tokyo and
+    /// still Sunday (2026-W10) in Los Angeles.
+    @Test(arguments: Backend.available)
+    func sprint1_newThisWeekFollowsEachUsersOwnWeekUntilSeen(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "astrofriends") { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_773_000_000))  // Sunday 8 March 2026, 20:00 UTC
+            let luna = try await Member.onboarded("luna@example.com", in: "Asia/Tokyo", app: app)
+            let sol = try await Member.onboarded("sol@example.com", in: Self.zone, app: app)
+            let editor = try await Member.onboarded("editor@example.com", in: "UTC", app: app)
+            let editorID = try #require((try await app.devSignIn(editor.email)["user"] as? [String: Any])?["id"] as? String)
+            try await app.store.transaction { tx in try await tx.setRole(.operator, of: User.ID(editorID)) }
+            for (key, week) in [("horoscope:aries", "2026-W10"), ("horoscope:aries", "2026-W11"), ("compatibility:aries-leo", "2026-W11")] {
+                let published = try await app.request(.put, "/api/content/weekly/\(key)/\(week)", token: try await editor.token)
+                #expect(published.status == .ok, "\(published.text)")
+            }
+            #expect(try await app.request(.put, "/api/content/weekly/horoscope:leo/2026-W11", token: try await luna.token).status == .forbidden)
+            let badWeek = try await app.request(.put, "/api/content/weekly/horoscope:leo/2025-W53", token: try await editor.token)
+            #expect(badWeek.status == .unprocessableContent && badWeek.text.contains("week"))
+
+            func new(_ member: Member) async throws -> (week: String?, keys: [String]) {
+                let answer = try await app.json("/api/content/new", token: try await member.token)
+                return (answer["week"] as? String, (answer["items"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String })
+            }
+            #expect(try await new(sol) == ("2026-W10", ["horoscope:aries"]))
+            #expect(try await new(luna) == ("2026-W11", ["compatibility:aries-leo", "horoscope:aries"]))
+            for _ in 0..<2 {  // seeing it again changes nothing
+                #expect(try await app.request(.post, "/api/content/weekly/horoscope:aries/seen", token: try await luna.token).status == .ok)
+            }
+            #expect(try await new(luna) == ("2026-W11", ["compatibility:aries-leo"]))
+            #expect(try await app.request(.post, "/api/content/weekly/horoscope:leo/seen", token: try await luna.token).status == .notFound)
+            let badKey = try await app.request(.post, "/api/content/weekly/Horoscope%20Leo/seen", token: try await luna.token)
+            #expect(badKey.status == .unprocessableContent && badKey.text.contains("key"), "\(badKey.text)")
+
+            // Monday in Los Angeles: Sol's new week, nothing of it seen yet.
+            app.clock.advance(by: 12 * 3_600)
+            #expect(try await new(sol) == ("2026-W11", ["compatibility:aries-leo", "horoscope:aries"]))
         }
     }
 }

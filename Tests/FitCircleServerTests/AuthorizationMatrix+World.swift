@@ -30,6 +30,7 @@ struct World: Sendable {
     var privateCircle = "", privateCode = ""
     var publicCircle = "", publicCode = ""
     var invitation = ""
+    var week = ""
     var feedItem = ""
     var activity = "", goal = "", device = "", notification = "", migration = ""
     /// The test clock's now, as requests give instants.
@@ -123,6 +124,10 @@ struct World: Sendable {
             (try history.jsonObject()["items"] as? [[String: Any]])?.first?["id"] as? String, "a notification: \(sent.text) \(history.text)")
         let migration = try await app.request(.post, "/api/user/migrations", token: owner, json: ["expected": 1]).jsonObject()
         world.migration = try #require(migration["id"] as? String)
+        // This week's content, for marking it seen (every caller's week: the clock stands on a Monday noon).
+        world.week = IsoWeek(containing: LocalDate(app.clock.now, in: .gmt)).description
+        let published = try await app.request(.put, "/api/content/weekly/matrix/\(world.week)", token: world.tokens[.operator])
+        try #require(published.status == .ok, "publish: \(published.text)")
         return world
     }
 }

@@ -171,6 +171,9 @@ struct AuthorizationMatrixTests {
         // Friends: every caller acts on their own edges with the member (see `World`).
         "listFriends": Row(rule: .signedIn),
         "listFriendRequests": Row(rule: .signedIn),
+        "listNewContent": Row(rule: .signedIn),
+        "markContentSeen": Row(rule: .signedIn),
+        "publishWeeklyContent": Row(rule: .operatorOnly),
         "listBlockedUsers": Row(rule: .signedIn),
         "searchUsers": Row(rule: .signedIn, query: "?q=someone"),
         "blockUser": Row(rule: .signedIn, body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true),
@@ -278,6 +281,8 @@ struct AuthorizationMatrixTests {
             .replacingOccurrences(of: "{event}", with: "read")
             .replacingOccurrences(of: "{reaction}", with: "%F0%9F%94%A5")
             .replacingOccurrences(of: "{token}", with: "not-a-token")
+            .replacingOccurrences(of: "{key}", with: "matrix")
+            .replacingOccurrences(of: "{week}", with: world.week)
         return path + row.query
     }
 

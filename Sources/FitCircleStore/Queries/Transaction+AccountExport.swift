@@ -39,6 +39,7 @@ public struct ExportSection: Sendable {
         .init("trainingSettings", "training_settings", key: ["user_id"], json: ["settings"]),
         .init("goals", "goals", key: ["id"]),
         .init("weeklySummaries", "weekly_summaries", key: ["week_start"]),
+        .init("weeklyContentSeen", "weekly_content_seen", key: ["week", "content_key"]),
         .init("pointsLedger", "points_ledger", key: ["seq"], json: ["detail"]),
         .init("rewardStats", "reward_stats", key: ["user_id"], json: ["counters"]),
         .init("badges", "user_badges", key: ["badge_id"]),

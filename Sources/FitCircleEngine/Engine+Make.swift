@@ -52,11 +52,12 @@ extension Engine {
             ids: ids,
             clock: clock
         )
-        let activities = Activities(store: store, profile: profile, ids: ids, clock: clock)
+        let boards = BoardEvents(indexes: BoardIndexes())
+        let activities = Activities(store: store, profile: profile, ids: ids, clock: clock, boards: boards)
         let goals = Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock)
         let streaks = Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock)
         let notifications = Notifications(store: store, profile: profile, ids: ids, clock: clock)
-        let circles = Circles(store: store, profile: profile, ids: ids, clock: clock, events: CircleEvents(indexes: BoardIndexes()), goals: goals)
+        let circles = Circles(store: store, profile: profile, ids: ids, clock: clock, events: boards, goals: goals)
         let idempotency = Idempotency(store: store, clock: clock)
         let rateLimits = SharedRateLimits(store: store, clock: clock)
         return Engine(
@@ -75,6 +76,7 @@ extension Engine {
             emails: Emails(store: store, catalog: profile.notifications, links: links, clock: clock),
             circles: circles,
             friends: Friends(store: store, profile: profile, ids: ids, clock: clock),
+            challenges: Challenges(store: store, profile: profile, ids: ids, clock: clock, events: boards),
             weeklyContents: WeeklyContents(store: store, clock: clock),
             boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
             reminders: ReminderPlanner(

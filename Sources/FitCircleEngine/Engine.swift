@@ -17,6 +17,7 @@ public struct Engine: Sendable {
     public var emails: Emails
     public var circles: Circles
     public var friends: Friends
+    public var challenges: Challenges
     public var weeklyContents: WeeklyContents
     public var boardClosing: BoardClosing
     public var reminders: ReminderPlanner
@@ -41,6 +42,7 @@ public struct Engine: Sendable {
         emails: Emails,
         circles: Circles,
         friends: Friends,
+        challenges: Challenges,
         weeklyContents: WeeklyContents,
         boardClosing: BoardClosing,
         reminders: ReminderPlanner,
@@ -64,6 +66,7 @@ public struct Engine: Sendable {
         self.emails = emails
         self.circles = circles
         self.friends = friends
+        self.challenges = challenges
         self.weeklyContents = weeklyContents
         self.boardClosing = boardClosing
         self.reminders = reminders
@@ -78,7 +81,7 @@ public struct Engine: Sendable {
 extension Engine {
     /// Every durable job this engine can run.
     public var jobHandlers: [String: JobHandler] {
-        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers, self.housekeeping.handlers, self.friends.handlers].reduce(into: [:]) { all, handlers in
+        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers, self.housekeeping.handlers, self.friends.handlers, self.challenges.handlers].reduce(into: [:]) { all, handlers in
             all.merge(handlers) { first, _ in first }
         }
     }

@@ -21,10 +21,13 @@ struct ReplayCommand: AsyncParsableCommand {
         let runtime = try await Runtime(options: self.options)
         let configuration = runtime.configuration
         let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
-        let (differences, habits, rewards) = try await runtime.withStore { store in
+        let (differences, habits, rewards, escrow) = try await runtime.withStore { store in
             try await store.checkSchemaVersion()
             let replay = Replay(store: store, profile: profile, clock: runtime.clock)
-            return (try await replay.run(fix: self.fix), try await replay.sendHabitDifferences(fix: self.fix), try await replay.rewardDifferences())
+            return (
+                try await replay.run(fix: self.fix), try await replay.sendHabitDifferences(fix: self.fix), try await replay.rewardDifferences(),
+                try await replay.escrowDifferences()
+            )
         }
         for difference in differences {
             print(difference)
@@ -38,7 +41,11 @@ struct ReplayCommand: AsyncParsableCommand {
             print(difference)
         }
         print("\(rewards.count) difference(s) in points, levels and badges (the ledger is append-only: reported, never fixed)")
-        if ((!differences.isEmpty || !habits.isEmpty) && !self.fix) || !rewards.isEmpty {
+        for difference in escrow {
+            print(difference)
+        }
+        print("\(escrow.count) difference(s) in challenge escrow (reported, never fixed)")
+        if ((!differences.isEmpty || !habits.isEmpty) && !self.fix) || !rewards.isEmpty || !escrow.isEmpty {
             throw ExitCode(1)
         }
     }

@@ -32,7 +32,7 @@ struct World: Sendable {
     var invitation = ""
     var week = ""
     var feedItem = ""
-    var activity = "", goal = "", device = "", notification = "", migration = ""
+    var activity = "", goal = "", device = "", notification = "", migration = "", challenge = ""
     /// The test clock's now, as requests give instants.
     var now = ""
 
@@ -125,6 +125,13 @@ struct World: Sendable {
         let migration = try await app.request(.post, "/api/user/migrations", token: owner, json: ["expected": 1]).jsonObject()
         world.migration = try #require(migration["id"] as? String)
         // This week's content, for marking it seen (every caller's week: the clock stands on a Monday noon).
+        let challenge = try await app.request(
+            .post, "/api/competitions", token: owner,
+            json: ["name": "Matrix", "type": "distance", "durationDays": 7, "startsAt": ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(86_400)), "invitees": [member]]
+        ).jsonObject()
+        world.challenge = try #require(challenge["id"] as? String, "a challenge: \(challenge)")
+        let joinedChallenge = try await app.request(.post, "/api/competitions/\(world.challenge)/join", token: world.tokens[.member], json: [:])
+        try #require(joinedChallenge.status == .ok, "join: \(joinedChallenge.text)")
         world.week = IsoWeek(containing: LocalDate(app.clock.now, in: .gmt)).description
         let published = try await app.request(.put, "/api/content/weekly/matrix/\(world.week)", token: world.tokens[.operator])
         try #require(published.status == .ok, "publish: \(published.text)")

@@ -88,6 +88,11 @@ struct AuthorizationMatrixTests {
         .invitee: .allowed, .operator: .allowed,
     ])
 
+    static let challengeRead: Rule = .per([
+        .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden, .invitee: .hidden,
+        .operator: .allowed,
+    ])
+
     /// Allowed to one caller, who holds the edge the operation acts on; to everyone else there is none.
     static func onlyFor(_ holders: Set<Caller>) -> Rule {
         .per(Dictionary(uniqueKeysWithValues: Caller.allCases.filter { $0 != .anonymous }.map { ($0, holders.contains($0) ? Answer.allowed : .hidden) }))
@@ -172,6 +177,23 @@ struct AuthorizationMatrixTests {
         "listFriends": Row(rule: .signedIn),
         "listFriendRequests": Row(rule: .signedIn),
         "listNewContent": Row(rule: .signedIn),
+        // The owner's private challenge: the member (their friend) invited and joined, the rest never asked.
+        "createCompetition": Row(rule: .signedIn, body: { _, _ in ["name": "Matrix", "type": "distance", "durationDays": 3] }),
+        "listCompetitions": Row(rule: .signedIn),
+        "getCompetition": Row(rule: Self.challengeRead),
+        "getCompetitionLeaderboard": Row(rule: Self.challengeRead),
+        "joinCompetition": Row(rule: .per([
+            .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden, .invitee: .hidden,
+            .operator: .forbidden,
+        ]), body: { _, _ in [:] }),
+        "declineCompetition": Row(rule: .per([
+            .owner: .forbidden, .member: .forbidden, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden, .invitee: .hidden,
+            .operator: .forbidden,
+        ])),
+        "leaveCompetition": Row(rule: .per([
+            .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden, .invitee: .hidden,
+            .operator: .forbidden,
+        ]), destructive: true),
         "markContentSeen": Row(rule: .signedIn),
         "publishWeeklyContent": Row(rule: .operatorOnly),
         "listBlockedUsers": Row(rule: .signedIn),
@@ -265,6 +287,7 @@ struct AuthorizationMatrixTests {
         let personal: String? =
             switch operation.path {
             case _ where path.hasPrefix("/api/fitcircles/{id}"): circle
+            case _ where path.hasPrefix("/api/competitions/{id}"): world.challenge
             case _ where path.hasPrefix("/api/activities/{id}"): world.activity
             case _ where path.hasPrefix("/api/goals/daily/{id}"): world.goal
             case _ where path.hasPrefix("/api/notifications/devices/{id}"): world.device

@@ -89,7 +89,7 @@ struct LeaderboardTests {
             #expect(Self.rows(try await Self.board(app, id, as: bo)).map { $0["displayName"] as? String } == expected)
 
             // A replay: the stored boards are wiped and rebuilt from the claims by an operator's refresh.
-            try await app.store.execute(unsafeSQL: "DELETE FROM circle_scores")
+            try await app.store.execute(unsafeSQL: "DELETE FROM board_scores")
             let member = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await ana.token(app))
             #expect(member.status == .forbidden)
             let report = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await NotificationLogTests.operatorToken(app)).jsonObject()
@@ -224,7 +224,7 @@ struct LeaderboardTests {
             #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
             let token = try await ana.token(app)
             async let streamed = app.request(.get, "/api/fitcircles/\(id)/stream?seconds=10", token: token)
-            for _ in 0..<300 where app.engine.circles.events.listeners(of: FitCircle.ID(id)) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<300 where app.engine.circles.events.listeners(of: .circle(FitCircle.ID(id))) == 0 { try await Task.sleep(for: .milliseconds(10)) }
             _ = try await Self.claim(app, bo, 7_500, in: id)
             let response = try await streamed
             #expect(response.status == .ok)

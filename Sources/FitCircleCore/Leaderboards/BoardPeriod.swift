@@ -44,17 +44,62 @@ public enum BoardPeriod: String, CaseIterable, Equatable, Hashable, Sendable, Co
     }
 }
 
-/// One board of a circle: a period and the day it starts.
+/// Whose board it is: a circle's (over named periods in its home zone) or a challenge's (its one fixed
+/// span, kept as its all-time board from its first day). One engine ranks, indexes and streams both.
+public enum BoardOwner: Hashable, Sendable, Codable, CustomStringConvertible {
+    case circle(FitCircle.ID)
+    case challenge(Challenge.ID)
+
+    /// How the owner is stored beside its id (`board_scores.owner_kind`).
+    public enum Kind: String, Sendable { case circle, challenge }
+
+    public var kind: Kind {
+        switch self {
+        case .circle: .circle
+        case .challenge: .challenge
+        }
+    }
+
+    public var id: String {
+        switch self {
+        case .circle(let id): id.rawValue
+        case .challenge(let id): id.rawValue
+        }
+    }
+
+    public init(kind: Kind, id: String) {
+        switch kind {
+        case .circle: self = .circle(FitCircle.ID(id))
+        case .challenge: self = .challenge(Challenge.ID(id))
+        }
+    }
+
+    public var description: String { "\(self.kind.rawValue):\(self.id)" }
+}
+
+/// One board: its owner, a period and the day it starts.
 public struct BoardID: Hashable, Sendable, Codable, CustomStringConvertible {
-    public var circle: FitCircle.ID
+    public var owner: BoardOwner
     public var period: BoardPeriod
     public var start: LocalDate
 
-    public init(circle: FitCircle.ID, period: BoardPeriod, start: LocalDate) {
-        self.circle = circle
+    public init(owner: BoardOwner, period: BoardPeriod, start: LocalDate) {
+        self.owner = owner
         self.period = period
         self.start = start
     }
 
-    public var description: String { "\(self.circle)/\(self.period.rawValue)/\(self.start.iso)" }
+    public init(circle: FitCircle.ID, period: BoardPeriod, start: LocalDate) {
+        self.init(owner: .circle(circle), period: period, start: start)
+    }
+
+    /// A challenge's one board, from its first day (in its creator's zone) to its end.
+    public init(challenge: Challenge.ID, start: LocalDate) {
+        self.init(owner: .challenge(challenge), period: .allTime, start: start)
+    }
+
+    /// The same owner and period from another day (a snapshot's key, a baseline).
+    public func starting(_ start: LocalDate) -> BoardID { BoardID(owner: self.owner, period: self.period, start: start) }
+
+    public var description: String { "\(self.owner)/\(self.period.rawValue)/\(self.start.iso)" }
 }

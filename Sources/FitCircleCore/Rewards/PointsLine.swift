@@ -50,6 +50,9 @@ public struct PointsLine: Equatable, Sendable, Identifiable {
         case weeklyBonus = "weekly_bonus"
         case weeklyChallenge = "weekly_challenge"
         case badge
+        /// XP put in a challenge's escrow (negative), given back, or won (spec 002 stakes).
+        case stake
+        case stakeRefund = "stake_refund"
         case stakePayout = "stake_payout"
         /// Takes back a deleted input's points.
         case reversal
@@ -69,11 +72,14 @@ public struct PointsLine: Equatable, Sendable, Identifiable {
         public var goalID: String?
         /// What a reversal takes back.
         public var reverses: Reason?
+        /// The challenge of a stake, refund or payout.
+        public var challengeID: String?
 
         public init(
             series: Points.SeriesAward? = nil, level: Int? = nil, dailyGoal: Int? = nil, streak: Int? = nil, weekStart: LocalDate? = nil,
-            target: Int? = nil, badgeID: String? = nil, goalID: String? = nil, reverses: Reason? = nil
+            target: Int? = nil, badgeID: String? = nil, goalID: String? = nil, reverses: Reason? = nil, challengeID: String? = nil
         ) {
+            self.challengeID = challengeID
             self.series = series
             self.level = level
             self.dailyGoal = dailyGoal

@@ -13,14 +13,14 @@ public struct Activities: Sendable {
     private let ingest: Ingest
     private let committer: GroupCommit<Submission, [Outcome]>
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock) {
+    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, boards: BoardEvents) {
         self.store = store
         self.profile = profile
         self.ids = ids
         self.clock = clock
         let ingest = Ingest(
             profile: profile, ids: ids, streaks: StreakKeeper(profile: profile), rewards: RewardKeeper(profile: profile, ids: ids),
-            nudges: ActivityNudges(profile: profile, ids: ids))
+            nudges: ActivityNudges(profile: profile, ids: ids), challenges: ChallengeScoring(events: boards))
         self.ingest = ingest
         // SQLite has one writer. PostgreSQL statements wait ~2 ms for their round trip on a loaded machine, so
         // a second group is written while the first waits (measured: 2 beat 1, 4 and 8; Benchmarks/README.md).
@@ -128,5 +128,6 @@ public struct Activities: Sendable {
         if SendHabits.matters(event.payload) {
             try await SendHabits.refresh([user.id], in: tx)
         }
+        try await self.ingest.challenges.restate([user.id], in: tx, now: now)
     }
 }

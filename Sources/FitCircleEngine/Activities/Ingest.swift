@@ -16,14 +16,15 @@ struct Submission: Sendable {
 /// events the group holds: lock the users, read the 28-day step bests, insert the events, read back any
 /// client id that was taken, read the touched days' events and save those days. In the same transaction
 /// follow the notifications the new days raise (`ActivityNudges`), the habitual times of users with a new
-/// check-in or workout (`SendHabits`), the streaks whose days changed, and the points, levels and badges
-/// of the inputs created (`RewardKeeper`).
+/// check-in or workout (`SendHabits`), the streaks whose days changed, the points, levels and badges
+/// of the inputs created (`RewardKeeper`), and their challenges' boards (`ChallengeScoring`).
 struct Ingest: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
     let streaks: StreakKeeper
     let rewards: RewardKeeper
     let nudges: ActivityNudges
+    let challenges: ChallengeScoring
 
     /// An input that passed validation, as the event it would store.
     private struct Candidate {
@@ -124,6 +125,8 @@ struct Ingest: Sendable {
             }
         }
         try await self.award(&outcomes, candidates, users: users, streaks: streaks, in: tx, now: now)
+        // Workouts move their challenges' boards; so do points on XP challenges (any created input may earn).
+        try await self.challenges.restate(Set(candidates.filter { $0.isCreated(in: outcomes) }.map(\.event.userID)), in: tx, now: now)
         // Friends who asked to hear of each new workout hear of it (`friend_activity`), from a job.
         let announcements = try candidates.filter { $0.isCreated(in: outcomes) }.compactMap { candidate in
             try Friends.announcing(candidate.event, catalog: self.profile.notifications, ids: self.ids, at: now)

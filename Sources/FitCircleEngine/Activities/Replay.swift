@@ -48,6 +48,30 @@ public struct Replay: Sendable {
         return differences
     }
 
+    /// Audits every challenge's escrow: what it holds equals what its participants staked and were not
+    /// paid back, and the ledger's stake, refund and payout lines of it sum to minus what it holds — XP
+    /// moved between people and escrow is neither made nor lost.
+    public func escrowDifferences() async throws -> [String] {
+        try await self.store.read { tx in
+            let books = try await tx.challenges.escrowBooks()
+            let movements = Dictionary(grouping: try await tx.challenges.escrowMovements(), by: \.challenge).mapValues { $0.reduce(0) { $0 + $1.amount } }
+            var problems: [String] = []
+            for book in books {
+                if book.escrow != book.held {
+                    problems.append("challenge \(book.id): escrow holds \(book.escrow) XP, its participants' stakes not paid back make \(book.held)")
+                }
+                let net = movements[book.id] ?? 0
+                if book.escrow + net != 0 {
+                    problems.append("challenge \(book.id): escrow holds \(book.escrow) XP, the ledger moved \(-net) XP into it")
+                }
+            }
+            for (challenge, net) in movements where !books.contains(where: { $0.id == challenge }) && net != 0 {
+                problems.append("ledger lines move \(-net) XP into challenge \(challenge), which does not exist")
+            }
+            return problems
+        }
+    }
+
     /// The users whose stored habitual time is not what their check-ins and workouts make; with `fix`, the
     /// replayed times are stored.
     public func sendHabitDifferences(fix: Bool = false) async throws -> [UserDifference] {

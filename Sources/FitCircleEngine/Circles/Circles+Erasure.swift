@@ -3,11 +3,11 @@ public import FitCircleStore
 public import Foundation
 
 /// A deleted account's place in circles: it leaves each as a member would (an owner hands the circle to
-/// the heir), a circle nobody is left in goes with it, and every board it was on drops its row, on every
-/// node (the events' board changes).
+/// the heir), a circle nobody is left in goes with it, and every board it was on (a circle's or a
+/// challenge's) drops its row, on every node (the events' board changes).
 extension Circles {
     /// Run in the deleting transaction, before the account's rows go; publish the events after it commits.
-    public func erase(_ user: User.ID, in tx: Transaction, at now: Date) async throws -> [CircleEvent] {
+    public func erase(_ user: User.ID, in tx: Transaction, at now: Date) async throws -> [BoardEvent] {
         for (circle, role) in try await tx.circles(of: user) {
             guard let locked = try await tx.lockedCircle(circle.id) else { continue }
             try await self.depart(user, as: role, from: locked, in: tx, at: now)
@@ -15,16 +15,16 @@ extension Circles {
         for circle in try await tx.circles(ownedBy: user) {
             try await tx.deleteCircle(circle.id)
         }
-        let boards = Dictionary(grouping: try await tx.boards(holding: user), by: \.circle)
-        let events = boards.map { circle, boards in
-            self.events.event(circle, changes: boards.map { BoardChange(board: $0, user: user, key: nil) }, ranks: [], feed: [])
+        let boards = Dictionary(grouping: try await tx.boards(holding: user), by: \.owner)
+        let events = boards.map { owner, boards in
+            self.events.event(owner, changes: boards.map { BoardChange(board: $0, user: user, key: nil) }, ranks: [], feed: [])
         }
         try await self.events.send(events, in: tx)
         return events
     }
 
     /// Applies the events of a committed deletion to this node's boards and streams.
-    public func published(_ events: [CircleEvent]) {
+    public func published(_ events: [BoardEvent]) {
         self.events.publish(events)
     }
 }

@@ -91,7 +91,7 @@ extension Circles {
             let circle = try await self.allowed(.participate, id, by: user, in: tx).circle
             return (Naming(viewer: user, friends: try await tx.friendIDs(of: user)), circle.metric)
         }
-        let events = self.events.subscribe(to: id)
+        let events = self.events.subscribe(to: .circle(id))
         return AsyncStream { continuation in
             let task = Task {
                 var people: [User.ID: BoardPerson] = [:]

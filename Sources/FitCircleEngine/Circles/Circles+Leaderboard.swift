@@ -155,11 +155,13 @@ extension Circles {
     ) async throws -> [LeaderboardRow] {
         var seen = Set<User.ID>()
         let ranked = ranked.filter { seen.insert($0.key.user).inserted }
-        let baseline = BoardID(circle: board.circle, period: board.period, start: board.period.baseline(ofPeriodStarting: board.start, today: today))
+        let baseline = board.starting(board.period.baseline(ofPeriodStarting: board.start, today: today))
         let people = try await self.store.cachedPeople(ranked.map(\.key.user) + unranked, rankedIn: baseline)
         let naming = try await Naming.of(caller, for: Naming.audiences(of: people.values, on: measure), store: self.store)
-        let memberships = measure.revealsWeight
-            ? try await self.store.read { tx in try await tx.latestMemberships(of: ranked.map(\.key.user), in: board.circle) } : [:]
+        let memberships: [User.ID: CircleMembership] =
+            if measure.revealsWeight, case .circle(let circle) = board.owner {
+                try await self.store.read { tx in try await tx.latestMemberships(of: ranked.map(\.key.user), in: circle) }
+            } else { [:] }
         func row(_ user: User.ID, rank: Int?, key: BoardKey?) -> LeaderboardRow {
             let person = people[user]
             let shown = naming.shown(person, user)

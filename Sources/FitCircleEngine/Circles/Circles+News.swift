@@ -32,11 +32,11 @@ extension Circles {
     private func post(_ news: News) async throws {
         let now = self.clock.now()
         let events = try await self.store.transaction { tx in
-            guard let member = try await tx.user(news.user) else { return [CircleEvent]() }
+            guard let member = try await tx.user(news.user) else { return [BoardEvent]() }
             let name = member.profile.displayName
             let text = news.kind == .badge ? FeedText.badge(name: name, badge: news.subject) : FeedText.streakMilestone(name: name, days: Int(news.subject) ?? 0)
             let data = ["name": name, news.kind == .badge ? "badge" : "days": news.subject]
-            var events: [CircleEvent] = []
+            var events: [BoardEvent] = []
             for (circle, _) in try await tx.circles(of: news.user) where !circle.isArchived {
                 let item = FeedItem(id: self.ids.make(), circleID: circle.id, kind: news.kind, actorID: news.user, text: text, data: data, createdAt: now)
                 if try await tx.insert(item, dedupeKey: news.key) { events.append(self.events.event(circle.id, changes: [], ranks: [], feed: [item])) }

@@ -36,7 +36,7 @@ extension Circles {
             let (steps, weight) = (tracked?.steps ?? 0, tracked?.weightKg)
             let streak = try await StreakKeeper(profile: self.profile).refresh(account, in: tx, now: now).standing.current
             var outcomes: [SubmissionOutcome] = []
-            var events: [CircleEvent] = []
+            var events: [BoardEvent] = []
             for circle in circles {
                 let existing = try await tx.submission(to: circle.id, of: user, on: day)
                 var claim: CircleSubmission
@@ -71,7 +71,7 @@ extension Circles {
     /// climb of three places or more are told (`leaderboard_passed`, `leaderboard_change`).
     private func ranked(
         _ claim: CircleSubmission, previous: CircleSubmission?, in circle: FitCircle, by account: User, tx: Transaction, now: Date
-    ) async throws -> (CircleSubmission, CircleEvent) {
+    ) async throws -> (CircleSubmission, BoardEvent) {
         var claim = claim
         let restated = try await self.keeper.restate(account.id, in: circle, on: claim.date, in: tx, now: now)
         let weekly = restated.first { $0.change.board.period == .weekly }

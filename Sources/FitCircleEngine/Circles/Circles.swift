@@ -11,11 +11,11 @@ public struct Circles: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
     let clock: WallClock
-    public let events: CircleEvents
+    public let events: BoardEvents
     /// A member's weight goals follow the weight-loss circles they are in.
     let goals: Goals
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: CircleEvents, goals: Goals) {
+    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: BoardEvents, goals: Goals) {
         self.store = store
         self.profile = profile
         self.ids = ids

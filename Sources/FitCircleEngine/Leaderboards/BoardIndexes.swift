@@ -84,14 +84,14 @@ public final class BoardIndexes: Sendable {
     /// Drops the boards of `circle` other than `live` (periods that closed).
     public func retain(_ live: [BoardID], of circle: FitCircle.ID) {
         self.state.withLock { state in
-            for board in state.slots.keys where board.circle == circle && !live.contains(board) { state.forget(board) }
+            for board in state.slots.keys where board.owner == .circle(circle) && !live.contains(board) { state.forget(board) }
         }
     }
 
     /// Drops every board of `circle` (a refresh reloads them).
     public func drop(circle: FitCircle.ID) {
         self.state.withLock { state in
-            for board in state.slots.keys where board.circle == circle { state.forget(board) }
+            for board in state.slots.keys where board.owner == .circle(circle) { state.forget(board) }
         }
     }
 

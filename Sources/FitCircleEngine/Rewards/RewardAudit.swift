@@ -135,7 +135,8 @@ struct RewardAudit: Sendable {
             return (self.policy.goalMet ?? Int.min, 0, 0)
         case .submission:
             return (self.policy.submission ?? Int.min, 0, 0)
-        case .stakePayout:
+        case .stake, .stakeRefund, .stakePayout:
+            // Escrow movements: audited against the challenges' escrow (`ChallengeAudit`).
             return nil
         }
     }

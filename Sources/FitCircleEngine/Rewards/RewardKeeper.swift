@@ -147,6 +147,22 @@ struct RewardKeeper: Sendable {
         try await tx.save(stats, of: user.id, at: now)
     }
 
+    /// Moves XP between the user and a challenge's escrow (spec 002 stakes): a stake taken (negative), a
+    /// refund or a payout, as one ledger line keyed `key`, credited once; the level and badges follow the
+    /// balance like any other line. The caller holds the user's lock. Answers false when `key` was
+    /// credited before (nothing moved).
+    func moveStake(
+        _ amount: Int, _ reason: PointsLine.Reason, key: String, challenge: Challenge.ID, of user: User, in tx: Transaction, now: Date
+    ) async throws -> Bool {
+        let today = user.localDate(at: now)
+        var books = try await self.books(of: user.id, from: today, to: today, keys: [key], in: tx)
+        guard !books.credited.contains(key) else { return false }
+        self.credit(line(today, amount, reason, key, now: now, detail: .init(level: books.stats.level, challengeID: challenge.rawValue)), into: &books, now: now)
+        self.unlockBadges(on: today, now: now, into: &books)
+        try await self.write(books, of: user.id, in: tx, now: now)
+        return true
+    }
+
     // MARK: Credits
 
     private func creditSeries(

@@ -39,7 +39,7 @@ extension Components.Schemas.BoardPeriod {
 extension Components.Schemas.Leaderboard {
     init(_ board: Circles.Leaderboard) {
         self.init(
-            circleId: board.board.circle.rawValue, period: .init(board.board.period), periodStart: board.board.start.iso, periodEnd: board.end?.iso,
+            circleId: board.board.owner.id, period: .init(board.board.period), periodStart: board.board.start.iso, periodEnd: board.end?.iso,
             metric: .init(rawValue: board.metric.rawValue)!, measure: .init(rawValue: board.measure.rawValue)!, entries: board.entries, memberCount: board.memberCount,
             layout: .init(rawValue: board.layout.rawValue)!, rows: board.rows.map(Components.Schemas.BoardRow.init),
             nextCursor: board.nextCursor.map(BoardCursor.encode))

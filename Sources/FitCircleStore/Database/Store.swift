@@ -176,14 +176,17 @@ public final class Store: Sendable {
         self.statistics.begin()
         defer { self.statistics.end() }
         let changes = ChangeLog()
+        let hooks = CommitHooks()
         // Committed or not (a failed COMMIT may have committed), this node stops serving what the
         // transaction touched; other nodes hear of it by NOTIFY if it committed.
         defer { self.cache.forget(changes.recorded) }
         do {
             let result = try await self.withConnection(writing: writing) { sql in
-                try await body(Transaction(sql: sql, dialect: self.dialect, channel: self.eventChannel, node: self.cache.node, changes: changes))
+                try await body(
+                    Transaction(sql: sql, dialect: self.dialect, channel: self.eventChannel, node: self.cache.node, changes: changes, hooks: hooks))
             }
             self.reachability.succeeded()
+            hooks.run()
             return result
         } catch {
             let translated = Self.translate(error)

@@ -122,7 +122,8 @@ final class StoreCache: Sendable {
                 case .roster(let circle, let roster):
                     state.rosters.keep(roster, for: circle, tags: [.circle(circle)])
                 case .person(let key, let person):
-                    state.people.keep(person, for: key, tags: [.user(key.user), .circle(key.baseline.circle)])
+                    let owner: [CacheTag] = if case .circle(let circle) = key.baseline.owner { [.circle(circle)] } else { [] }
+                    state.people.keep(person, for: key, tags: [.user(key.user)] + owner)
                 }
             }
         }

@@ -1,6 +1,7 @@
 public import FitCircleCore
 import Foundation
 import SQLKit
+import Synchronization
 
 /// Everything a use case may read or write inside one transaction, grouped by feature in extensions
 /// (`Transaction+Users.swift`, `Transaction+Sessions.swift`, …). Values are always bound, never concatenated.
@@ -13,12 +14,32 @@ public struct Transaction: Sendable {
     let node: String
     /// What this transaction changed of what the store's cache holds; forgotten there once it ends.
     let changes: ChangeLog
+    let hooks: CommitHooks
 
     /// Serialises concurrent use cases of one user: later ones wait until this transaction ends. SQLite's
     /// single writer already does; PostgreSQL needs a row lock, or two requests could each recompute a day
     /// without the other's event.
     public func lockUser(_ user: User.ID) async throws {
         _ = try await self.lockedUser(user)
+    }
+
+    /// Runs `action` on this node once the transaction has committed (never if it rolls back): what
+    /// this node's memory learns of a write (a board's index, its live streams) only after it is durable.
+    public func afterCommit(_ action: @escaping @Sendable () -> Void) {
+        self.hooks.add(action)
+    }
+}
+
+/// What a transaction asked to run after its commit.
+final class CommitHooks: Sendable {
+    private let actions = Mutex<[@Sendable () -> Void]>([])
+
+    func add(_ action: @escaping @Sendable () -> Void) {
+        self.actions.withLock { $0.append(action) }
+    }
+
+    func run() {
+        for action in self.actions.withLock({ actions in defer { actions = [] }; return actions }) { action() }
     }
 }
 

@@ -7,9 +7,12 @@ import SQLKit
 extension Transaction {
     /// The boards on which `user` has a score now.
     public func boards(holding user: User.ID) async throws -> [BoardID] {
-        try await self.sql.raw("SELECT circle_id, period, period_start FROM circle_scores WHERE user_id = \(bind: user.rawValue)").all().compactMap { row in
-            guard let period = BoardPeriod(rawValue: try row.decode(column: "period", as: String.self)) else { return nil }
-            return BoardID(circle: FitCircle.ID(try row.decode(column: "circle_id", as: String.self)), period: period, start: try Self.date(row, "period_start"))
+        try await self.sql.raw("SELECT owner_kind, owner_id, period, period_start FROM board_scores WHERE user_id = \(bind: user.rawValue)").all().compactMap { row in
+            guard let period = BoardPeriod(rawValue: try row.decode(column: "period", as: String.self)),
+                let kind = BoardOwner.Kind(rawValue: try row.decode(column: "owner_kind", as: String.self))
+            else { return nil }
+            return BoardID(
+                owner: BoardOwner(kind: kind, id: try row.decode(column: "owner_id", as: String.self)), period: period, start: try Self.date(row, "period_start"))
         }
     }
 
@@ -19,6 +22,7 @@ extension Transaction {
     }
 
     public func deleteCircle(_ id: FitCircle.ID) async throws {
+        try await self.sql.raw("DELETE FROM board_scores WHERE owner_id = \(bind: id.rawValue)").run()
         try await self.sql.raw("DELETE FROM circles WHERE id = \(bind: id.rawValue)").run()
         try await self.changed(.circle(id))
     }

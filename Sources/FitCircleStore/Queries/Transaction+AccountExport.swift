@@ -53,7 +53,7 @@ public struct ExportSection: Sendable {
         .init("circlesOwned", "circles", owner: "owner_id", key: ["id"]),
         .init("circleMemberships", "circle_members", key: ["circle_id", "joined_at"]),
         .init("circleClaims", "circle_submissions", key: ["circle_id", "local_date"]),
-        .init("circleScores", "circle_scores", key: ["circle_id", "period", "period_start"]),
+        .init("boardScores", "board_scores", key: ["owner_id", "period", "period_start"]),
         .init("closedBoardRanks", "circle_board_snapshots", key: ["circle_id", "period", "period_start"]),
         .init("circleBans", "circle_bans", key: ["circle_id"]),
         .init("circleFeedItems", "circle_feed", owner: "actor_id", key: ["id"], json: ["data"]),
@@ -65,6 +65,8 @@ public struct ExportSection: Sendable {
         .init("friendRequestsReceived", "friend_requests", owner: "to_user", key: ["from_user"]),
         .init("blocks", "user_blocks", owner: "blocker_id", key: ["blocked_id"]),
         .init("reactionsGiven", "activity_reactions", key: ["activity_id", "reaction"]),
+        .init("challengesCreated", "challenges", owner: "creator_id", key: ["id"], json: ["rule"]),
+        .init("challengeParticipations", "challenge_participants", key: ["challenge_id"]),
     ]
 }
 

@@ -2,53 +2,53 @@ public import FitCircleCore
 public import Foundation
 import SQLKit
 
-/// A board's rows in SQL (`circle_scores`): what the in-memory rank index is loaded from and checked
+/// A board's rows in SQL (`board_scores`): what the in-memory rank index is loaded from and checked
 /// against, and what answers when a node has not loaded the board. Every read walks the order index
-/// (circle, period, start, value desc, reached, user) by ranges: "before a key" is the values above it plus,
+/// (owner, period, start, value desc, reached, user) by ranges: "before a key" is the values above it plus,
 /// at its own value, those who reached it earlier — two range scans, never a sort of the board.
 extension Transaction {
     public func score(on board: BoardID, of user: User.ID) async throws -> BoardKey? {
-        try await self.sql.raw("SELECT * FROM circle_scores WHERE \(self.on(board)) AND user_id = \(bind: user.rawValue)").first().map(Self.key(from:))
+        try await self.sql.raw("SELECT * FROM board_scores WHERE \(self.on(board)) AND user_id = \(bind: user.rawValue)").first().map(Self.key(from:))
     }
 
     public func saveScore(_ key: BoardKey, on board: BoardID) async throws {
         try await self.sql.raw(
             """
-            INSERT INTO circle_scores (circle_id, period, period_start, user_id, value, reached_ms)
-            VALUES (\(bind: board.circle.rawValue), \(bind: board.period.rawValue), \(bind: board.start.iso), \(bind: key.user.rawValue),
+            INSERT INTO board_scores (owner_kind, owner_id, period, period_start, user_id, value, reached_ms)
+            VALUES (\(bind: board.owner.kind.rawValue), \(bind: board.owner.id), \(bind: board.period.rawValue), \(bind: board.start.iso), \(bind: key.user.rawValue),
                 \(bind: key.value), \(bind: key.reachedMilliseconds))
-            ON CONFLICT (circle_id, period, period_start, user_id) DO UPDATE SET value = excluded.value, reached_ms = excluded.reached_ms
+            ON CONFLICT (owner_id, period, period_start, user_id) DO UPDATE SET value = excluded.value, reached_ms = excluded.reached_ms
             """
         ).run()
     }
 
     public func deleteScore(on board: BoardID, of user: User.ID) async throws {
-        try await self.sql.raw("DELETE FROM circle_scores WHERE \(self.on(board)) AND user_id = \(bind: user.rawValue)").run()
+        try await self.sql.raw("DELETE FROM board_scores WHERE \(self.on(board)) AND user_id = \(bind: user.rawValue)").run()
     }
 
     /// The whole board in order.
     public func boardKeys(_ board: BoardID) async throws -> [BoardKey] {
-        try await self.sql.raw("SELECT * FROM circle_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id").all().map(Self.key(from:))
+        try await self.sql.raw("SELECT * FROM board_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id").all().map(Self.key(from:))
     }
 
     public func boardKeys(_ board: BoardID, of users: [User.ID]) async throws -> [BoardKey] {
         guard !users.isEmpty else { return [] }
         return try await self.sql.raw(
-            "SELECT * FROM circle_scores WHERE \(self.on(board)) AND user_id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))"
+            "SELECT * FROM board_scores WHERE \(self.on(board)) AND user_id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))"
         ).all().map(Self.key(from:))
     }
 
     public func boardCount(_ board: BoardID) async throws -> Int {
-        try await self.sql.raw("SELECT COUNT(*) AS n FROM circle_scores WHERE \(self.on(board))").first()!.decode(column: "n", as: Int.self)
+        try await self.sql.raw("SELECT COUNT(*) AS n FROM board_scores WHERE \(self.on(board))").first()!.decode(column: "n", as: Int.self)
     }
 
     /// How many rows come before `key` (its member's own row aside).
     public func countBefore(_ key: BoardKey, on board: BoardID) async throws -> Int {
         try await self.sql.raw(
             """
-            SELECT (SELECT COUNT(*) FROM circle_scores WHERE \(self.on(board)) AND value > \(bind: key.value)
+            SELECT (SELECT COUNT(*) FROM board_scores WHERE \(self.on(board)) AND value > \(bind: key.value)
                     AND user_id <> \(bind: key.user.rawValue)) +
-                (SELECT COUNT(*) FROM circle_scores WHERE \(self.on(board)) AND value = \(bind: key.value)
+                (SELECT COUNT(*) FROM board_scores WHERE \(self.on(board)) AND value = \(bind: key.value)
                     AND (reached_ms < \(bind: key.reachedMilliseconds) OR (reached_ms = \(bind: key.reachedMilliseconds) AND user_id < \(bind: key.user.rawValue)))
                     AND user_id <> \(bind: key.user.rawValue)) AS n
             """
@@ -59,19 +59,19 @@ extension Transaction {
     public func boardKeys(_ board: BoardID, after key: BoardKey?, limit: Int) async throws -> [BoardKey] {
         guard let key else {
             return try await self.sql.raw(
-                "SELECT * FROM circle_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id LIMIT \(bind: limit)"
+                "SELECT * FROM board_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id LIMIT \(bind: limit)"
             ).all().map(Self.key(from:))
         }
         let tied = try await self.sql.raw(
             """
-            SELECT * FROM circle_scores WHERE \(self.on(board)) AND value = \(bind: key.value)
+            SELECT * FROM board_scores WHERE \(self.on(board)) AND value = \(bind: key.value)
                 AND (reached_ms > \(bind: key.reachedMilliseconds) OR (reached_ms = \(bind: key.reachedMilliseconds) AND user_id > \(bind: key.user.rawValue)))
             ORDER BY reached_ms, user_id LIMIT \(bind: limit)
             """
         ).all().map(Self.key(from:))
         let below = try await self.sql.raw(
             """
-            SELECT * FROM circle_scores WHERE \(self.on(board)) AND value < \(bind: key.value)
+            SELECT * FROM board_scores WHERE \(self.on(board)) AND value < \(bind: key.value)
             ORDER BY value DESC, reached_ms, user_id LIMIT \(bind: limit)
             """
         ).all().map(Self.key(from:))
@@ -82,14 +82,14 @@ extension Transaction {
     public func boardKeys(_ board: BoardID, before key: BoardKey, limit: Int) async throws -> [BoardKey] {
         let tied = try await self.sql.raw(
             """
-            SELECT * FROM circle_scores WHERE \(self.on(board)) AND value = \(bind: key.value)
+            SELECT * FROM board_scores WHERE \(self.on(board)) AND value = \(bind: key.value)
                 AND (reached_ms < \(bind: key.reachedMilliseconds) OR (reached_ms = \(bind: key.reachedMilliseconds) AND user_id < \(bind: key.user.rawValue)))
             ORDER BY reached_ms DESC, user_id DESC LIMIT \(bind: limit)
             """
         ).all().map(Self.key(from:))
         let above = try await self.sql.raw(
             """
-            SELECT * FROM circle_scores WHERE \(self.on(board)) AND value > \(bind: key.value)
+            SELECT * FROM board_scores WHERE \(self.on(board)) AND value > \(bind: key.value)
             ORDER BY value, reached_ms DESC, user_id DESC LIMIT \(bind: limit)
             """
         ).all().map(Self.key(from:))
@@ -97,7 +97,13 @@ extension Transaction {
     }
 
     private func on(_ board: BoardID) -> SQLQueryString {
-        "circle_id = \(bind: board.circle.rawValue) AND period = \(bind: board.period.rawValue) AND period_start = \(bind: board.start.iso)"
+        "owner_id = \(bind: board.owner.id) AND period = \(bind: board.period.rawValue) AND period_start = \(bind: board.start.iso)"
+    }
+
+    /// Closed periods are kept for circles' boards (the baseline of ▲▼ and the history); a challenge's
+    /// final standings are its participants' results instead.
+    private func snapshotOn(_ board: BoardID) -> SQLQueryString {
+        "circle_id = \(bind: board.owner.id) AND period = \(bind: board.period.rawValue) AND period_start = \(bind: board.start.iso)"
     }
 
     private static func key(from row: any SQLRow) throws -> BoardKey {
@@ -118,20 +124,20 @@ extension Transaction {
     /// Keeps the board's ranks as they stand now as its snapshot (replacing an earlier one), under `key`:
     /// the board's own start, or for the all-time board the day that closed.
     public func snapshot(_ board: BoardID, as key: LocalDate, at now: Date) async throws {
-        let snapshot = BoardID(circle: board.circle, period: board.period, start: key)
-        try await self.sql.raw("DELETE FROM circle_board_snapshots WHERE \(self.on(snapshot))").run()
+        let snapshot = board.starting(key)
+        try await self.sql.raw("DELETE FROM circle_board_snapshots WHERE \(self.snapshotOn(snapshot))").run()
         try await self.sql.raw(
             """
             INSERT INTO circle_board_snapshots (circle_id, period, period_start, user_id, rank, value, taken_at)
-            SELECT circle_id, period, \(bind: key.iso), user_id, ROW_NUMBER() OVER (ORDER BY value DESC, reached_ms, user_id), value, \(bind: now)
-            FROM circle_scores WHERE \(self.on(board))
+            SELECT owner_id, period, \(bind: key.iso), user_id, ROW_NUMBER() OVER (ORDER BY value DESC, reached_ms, user_id), value, \(bind: now)
+            FROM board_scores WHERE \(self.on(board))
             """
         ).run()
-        try await self.changed(.circle(board.circle))
+        if case .circle(let circle) = board.owner { try await self.changed(.circle(circle)) }
     }
 
     public func hasSnapshot(_ board: BoardID) async throws -> Bool {
-        try await self.sql.raw("SELECT 1 AS one FROM circle_board_snapshots WHERE \(self.on(board)) LIMIT 1").first() != nil
+        try await self.sql.raw("SELECT 1 AS one FROM circle_board_snapshots WHERE \(self.snapshotOn(board)) LIMIT 1").first() != nil
     }
 
     /// The snapshot's rows for `users` (every row when nil), by rank.
@@ -139,7 +145,7 @@ extension Transaction {
         let filter: SQLQueryString = users.map { "AND user_id IN (\(SQLList($0.map { SQLBind($0.rawValue) })))" } ?? ""
         if users?.isEmpty == true { return [] }
         return try await self.sql.raw(
-            "SELECT * FROM circle_board_snapshots WHERE \(self.on(board)) \(filter) ORDER BY rank LIMIT \(bind: limit)"
+            "SELECT * FROM circle_board_snapshots WHERE \(self.snapshotOn(board)) \(filter) ORDER BY rank LIMIT \(bind: limit)"
         ).all().map { row in
             SnapshotRow(
                 user: User.ID(try row.decode(column: "user_id", as: String.self)), rank: try row.decode(column: "rank", as: Int.self),

@@ -329,7 +329,7 @@ extension Transaction {
         for row in try await self.sql.raw(
             """
             SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name, u.visibility_weight, s.rank FROM users u
-            LEFT JOIN circle_board_snapshots s ON s.user_id = u.id AND s.circle_id = \(bind: snapshot.circle.rawValue)
+            LEFT JOIN circle_board_snapshots s ON s.user_id = u.id AND s.circle_id = \(bind: snapshot.owner.id)
                 AND s.period = \(bind: snapshot.period.rawValue) AND s.period_start = \(bind: snapshot.start.iso)
             WHERE u.id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))
             """

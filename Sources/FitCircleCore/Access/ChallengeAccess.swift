@@ -1,0 +1,67 @@
+/// Who may do what with a challenge or competition: the access policy's rule for challenges, over facts
+/// the engine gathers (the caller's place in it, the code they hold, their relationship to an invitee).
+public enum ChallengeAccess {
+    public enum Action: Equatable, Sendable {
+        /// The challenge, its board and its stream.
+        case read
+        /// With the join code for a private one; anyone for a public one; those invited (and those in).
+        case join
+        case decline
+        case leave
+        /// Asking someone to join: the creator, of their friends and circle mates.
+        case invite
+    }
+
+    public struct Facts: Equatable, Sendable {
+        public var visibility: Challenge.Visibility
+        /// The caller's row; nil when they have none.
+        public var state: ChallengeParticipant.State?
+        public var isCreator: Bool
+        /// The caller gave the challenge's join code.
+        public var holdsCode: Bool
+        public var isOperator: Bool
+
+        public init(
+            visibility: Challenge.Visibility, state: ChallengeParticipant.State?, isCreator: Bool = false, holdsCode: Bool = false,
+            isOperator: Bool = false
+        ) {
+            self.visibility = visibility
+            self.state = state
+            self.isCreator = isCreator
+            self.holdsCode = holdsCode
+            self.isOperator = isOperator
+        }
+
+        /// Whether the caller may know it exists: anyone for a public one; for a private one its
+        /// creator, whoever was asked or took part, who holds the code, and operators.
+        public var knowsOf: Bool {
+            self.visibility == .public || self.state != nil || self.isCreator || self.holdsCode || self.isOperator
+        }
+    }
+
+    public static func decide(_ action: Action, _ facts: Facts) -> Access {
+        switch action {
+        case .read:
+            return facts.knowsOf ? .allowed : .hidden
+        case .join:
+            // Those already in may ask again (the answer is the same).
+            if facts.visibility == .public || facts.holdsCode || facts.state == .invited || facts.state == .joined || facts.isCreator { return .allowed }
+            return denied(facts, "This challenge is private: join with its code or an invitation.")
+        case .decline:
+            return facts.state == .invited ? .allowed : denied(facts, "Only someone invited and not yet in may decline.")
+        case .leave:
+            return facts.state == .joined ? .allowed : denied(facts, "Only participants may leave.")
+        case .invite:
+            return facts.isCreator ? .allowed : denied(facts, "Only the challenge's creator may invite people.")
+        }
+    }
+
+    /// Whom a creator may invite: their friends and circle mates, never someone who blocked them.
+    public static func mayInvite(_ relationship: ProfileAccess.Relationship) -> Bool {
+        !relationship.blocked && !relationship.isSelf && (relationship.isFriend || relationship.sharesCircle)
+    }
+
+    private static func denied(_ facts: Facts, _ reason: String) -> Access {
+        facts.knowsOf ? .forbidden(reason) : .hidden
+    }
+}

@@ -1,0 +1,51 @@
+import FitCircleCore
+import FitCircleStore
+import Foundation
+
+/// Keeps participants' places on the boards of their challenges in step with their activities, inside
+/// the transaction that recorded (or deleted) them: a participant's score is restated from their workouts
+/// and earnings in the span (`ChallengeRule.score`), so late syncs, deletions and replays agree. The
+/// change reaches the other nodes with the commit and this node's index and streams right after it.
+struct ChallengeScoring: Sendable {
+    let events: BoardEvents
+
+    /// Restates `users` on every challenge they are in that still takes activities.
+    func restate(_ users: Set<User.ID>, in tx: Transaction, now: Date) async throws {
+        guard !users.isEmpty else { return }
+        var events: [BoardEvent] = []
+        for (user, challenge) in try await tx.challenges.scoring(users.sorted(), at: now) {
+            let board = challenge.board
+            let key = try await Self.score(of: user, in: challenge, tx: tx)
+            let old = try await tx.score(on: board, of: user)
+            guard key != old else { continue }
+            if let key { try await tx.saveScore(key, on: board) } else { try await tx.deleteScore(on: board, of: user) }
+            let rank = if let key { try await self.rank(of: key, on: board, in: tx) } else { Int?.none }
+            let update = RankUpdate(
+                period: board.period, periodStart: board.start, user: user, value: key.map { challenge.rule.shown($0.value) }, rank: rank)
+            events.append(self.events.event(.challenge(challenge.id), changes: [BoardChange(board: board, user: user, key: key)], ranks: [update]))
+        }
+        try await self.events.announce(events, in: tx)
+    }
+
+    /// The participant's score from what they did in the span; nil when nothing counts yet.
+    static func score(of user: User.ID, in challenge: Challenge, tx: Transaction) async throws -> BoardKey? {
+        var entries: [ChallengeEntry] = []
+        if challenge.rule.metric == .xp {
+            for earning in try await tx.challenges.earnings(of: user, from: challenge.startsAt, to: challenge.endsAt) where earning.amount != 0 {
+                entries.append(ChallengeEntry(at: earning.at, localDate: earning.date, kind: .points(earning.amount), key: earning.id))
+            }
+        } else {
+            for event in try await tx.challenges.workouts(of: user, from: challenge.startsAt, to: challenge.endsAt) {
+                guard case .workout(let workout) = event.payload else { continue }
+                let zone = TimeZone(identifier: event.timeZone) ?? .gmt
+                entries.append(.workout(workout, startedAt: event.occurredAt, in: zone, key: event.id.rawValue))
+            }
+        }
+        return challenge.rule.score(entries).map { BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user) }
+    }
+
+    private func rank(of key: BoardKey, on board: BoardID, in tx: Transaction) async throws -> Int {
+        if let before = self.events.indexes.read(board, { $0.countBefore(key) }) { return before + 1 }
+        return try await tx.countBefore(key, on: board) + 1
+    }
+}

@@ -1,0 +1,73 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+
+/// A challenge's board (spec 004 R9): every participant ranked by the rule's measure, the caller's own
+/// row always there and marked, the time remaining, and once settled who won and what each was paid.
+/// Read like a circle's board (`BoardReader`: this node's index when loaded, else SQL), names as each
+/// person's board-name audience allows.
+extension Challenges {
+    public struct Row: Equatable, Sendable {
+        /// Nil for a participant with nothing counted yet.
+        public var rank: Int?
+        public var user: User.ID
+        public var displayName: String
+        public var anonymous: Bool
+        public var hasPhoto: Bool
+        /// In the rule's unit (pace in seconds per kilometre).
+        public var value: Double?
+        public var reachedAt: Date?
+        public var isCaller: Bool
+        /// Set once the challenge has settled.
+        public var won: Bool?
+        public var payout: Int?
+    }
+
+    public struct Leaderboard: Equatable, Sendable {
+        public var view: View
+        public var rows: [Row]
+        /// Participants on the board (with something counted).
+        public var entries: Int
+        public var nextCursor: BoardKey?
+    }
+
+    /// The first `limit` rows (or those after `cursor`), and the caller's own wherever it is.
+    public func leaderboard(_ id: Challenge.ID, for user: User.ID, after cursor: BoardKey? = nil, limit: Int = 50) async throws -> Leaderboard {
+        let now = self.clock.now()
+        let (view, participants) = try await self.store.read { tx in
+            let (challenge, _) = try await self.allowed(.read, id, by: user, in: tx)
+            return (try await self.view(challenge, for: user, in: tx, now: now), try await tx.challenges.participants(of: id))
+        }
+        let reader = BoardReader(board: view.challenge.board, indexes: self.events.indexes, store: self.store)
+        reader.loadInBackground()
+        let page = try await reader.page(after: cursor, limit: limit)
+        let entries = try await reader.count()
+        var ranked = page
+        var unranked: [User.ID] = []
+        if view.me?.state == .joined, !page.contains(where: { $0.key.user == user }) {
+            if let key = try await reader.key(of: user) {
+                ranked.append((try await reader.rank(of: key), key))
+            } else if cursor == nil {
+                unranked.append(user)
+            }
+        }
+        if cursor == nil, entries <= limit {
+            // A small board lists everyone in it, those yet to count anything last.
+            let onBoard = Set(ranked.map(\.key.user))
+            unranked = participants.map(\.userID).filter { !onBoard.contains($0) }
+        }
+        let people = try await self.store.cachedPeople(ranked.map(\.key.user) + unranked, rankedIn: view.challenge.board)
+        let naming = try await Circles.Naming.of(user, for: people.values.flatMap { [$0.nameAudience] + ($0.photo.map { [$0.audience] } ?? []) }, store: self.store)
+        let results = Dictionary(uniqueKeysWithValues: participants.map { ($0.userID, $0) })
+        let settled = view.status == .settled
+        func row(_ person: User.ID, rank: Int?, key: BoardKey?) -> Row {
+            let shown = naming.shown(people[person], person)
+            return Row(
+                rank: rank, user: person, displayName: shown.name, anonymous: shown.anonymous, hasPhoto: shown.hasPhoto,
+                value: key.map { view.challenge.rule.shown($0.value) }, reachedAt: key?.reachedAt, isCaller: person == user,
+                won: settled ? results[person]?.won ?? false : nil, payout: settled ? results[person]?.payout ?? 0 : nil)
+        }
+        let rows = ranked.map { row($0.key.user, rank: $0.rank, key: $0.key) } + unranked.map { row($0, rank: nil, key: nil) }
+        return Leaderboard(view: view, rows: rows, entries: entries, nextCursor: page.count == limit ? page.last?.key : nil)
+    }
+}

@@ -1,0 +1,114 @@
+public import FitCircleCore
+public import FitCircleJobs
+public import FitCircleStore
+import Foundation
+
+/// A challenge's life as durable jobs queued when it is made: at its start the quorum is checked (too few
+/// participants cancels it and refunds every stake); `Challenge.settlementGrace` after its end it settles
+/// (the final board, the winners by the rule, each one's payout noted) and queues the payouts; each payout
+/// moves XP out of escrow in a transaction of its own under the person's lock. Every step checks the
+/// challenge's state under its lock and each ledger line is keyed once, so a job run twice, on two nodes,
+/// or again after a crash between settlement and payout, pays exactly once.
+extension Challenges {
+    public static let start = "challenges.start"
+    public static let settle = "challenges.settle"
+    public static let payout = "challenges.payout"
+
+    struct Job: Codable, Sendable {
+        var challenge: Challenge.ID
+    }
+
+    public var handlers: [String: JobHandler] {
+        [
+            Self.start: { job in try await self.begin(try Self.decode(job).challenge) },
+            Self.settle: { job in try await self.settle(try Self.decode(job).challenge) },
+            Self.payout: { job in try await self.payOut(try Self.decode(job).challenge) },
+        ]
+    }
+
+    func lifecycleJobs(of challenge: Challenge) throws -> [JobRecord] {
+        [try self.job(Self.start, challenge.id, at: challenge.startsAt), try self.job(Self.settle, challenge.id, at: challenge.settlesAt)]
+    }
+
+    private func job(_ kind: String, _ id: Challenge.ID, at instant: Date) throws -> JobRecord {
+        JobRecord(
+            id: self.ids.make(JobRecord.self).rawValue, kind: kind, payload: String(decoding: try JSONEncoder().encode(Job(challenge: id)), as: UTF8.self),
+            dedupeKey: "\(kind):\(id)", runAt: instant, maxAttempts: 20)
+    }
+
+    private static func decode(_ job: JobRecord) throws -> Job {
+        try JSONDecoder().decode(Job.self, from: Data(job.payload.utf8))
+    }
+
+    /// At the start: too few participants cancels the challenge, every stake owed back.
+    func begin(_ id: Challenge.ID) async throws {
+        let now = self.clock.now()
+        try await self.store.transaction { tx in
+            guard let challenge = try await tx.challenges.locked(id), challenge.settledAt == nil, challenge.cancelledAt == nil else { return }
+            try await self.cancelShortOfQuorum(challenge, in: tx, now: now)
+        }
+    }
+
+    /// Settles once (a second run, here or on another node, finds it settled): the winners by the rule from the final board, each participant's result and payout.
+    public func settle(_ id: Challenge.ID) async throws {
+        let now = self.clock.now()
+        try await self.store.transaction { tx in
+            guard let challenge = try await tx.challenges.locked(id), challenge.settledAt == nil, challenge.cancelledAt == nil else { return }
+            guard now >= challenge.settlesAt else { throw RetryLater(reason: "settles at \(challenge.settlesAt)", after: challenge.settlesAt.timeIntervalSince(now)) }
+            if try await self.cancelShortOfQuorum(challenge, in: tx, now: now) { return }
+            let participants = try await tx.challenges.participants(of: id)
+            let keys = try await tx.boardKeys(challenge.board)
+            let standings = keys.enumerated().map { index, key in
+                ChallengeSettlement.Standing(user: key.user, rank: index + 1, value: key.value, reachedMilliseconds: key.reachedMilliseconds)
+            }
+            let result = ChallengeSettlement.settle(
+                rule: challenge.rule, standings: standings, stakes: Dictionary(uniqueKeysWithValues: participants.map { ($0.userID, $0.staked) }))
+            let places = Dictionary(uniqueKeysWithValues: standings.map { ($0.user, $0) })
+            for var participant in participants {
+                participant.finalRank = places[participant.userID]?.rank
+                participant.finalValue = places[participant.userID].map { challenge.rule.shown($0.value) }
+                participant.won = result.winners.contains(participant.userID)
+                participant.payout = result.payouts[participant.userID] ?? 0
+                participant.updatedAt = now
+                try await tx.challenges.save(participant)
+            }
+            try await tx.challenges.markSettled(id, at: now)
+            try await tx.enqueue([try self.job(Self.payout, id, at: now)], at: now)
+        }
+    }
+
+    /// Cancels a challenge that has started with fewer than its least number of participants; answers
+    /// whether it did. Every stake is owed back.
+    @discardableResult
+    private func cancelShortOfQuorum(_ challenge: Challenge, in tx: Transaction, now: Date) async throws -> Bool {
+        let participants = try await tx.challenges.participants(of: challenge.id)
+        guard participants.count < challenge.minParticipants else { return false }
+        for var participant in participants where participant.staked > 0 {
+            participant.payout = participant.staked
+            participant.updatedAt = now
+            try await tx.challenges.save(participant)
+        }
+        try await tx.challenges.markCancelled(challenge.id, at: now)
+        try await tx.enqueue([try self.job(Self.payout, challenge.id, at: now)], at: now)
+        return true
+    }
+
+    /// Pays what settlement (or a cancellation) noted, one person per transaction: the person's lock, then
+    /// the challenge's; a row already paid is passed over.
+    public func payOut(_ id: Challenge.ID) async throws {
+        let owed = try await self.store.read { tx in try await tx.challenges.unpaid(of: id) }
+        for row in owed {
+            let now = self.clock.now()
+            try await self.store.transaction { tx in
+                guard let person = try await tx.lockedUser(row.userID), try await tx.challenges.locked(id) != nil,
+                    var participant = try await tx.challenges.participant(row.userID, in: id), participant.paidAt == nil, participant.payout > 0
+                else { return }
+                let (reason, key) = participant.won ? (PointsLine.Reason.stakePayout, "stake_payout:\(id)") : (.stakeRefund, "stake_refund:\(id):settled")
+                _ = try await self.rewards.moveStake(participant.payout, reason, key: key, challenge: id, of: person, in: tx, now: now)
+                try await tx.challenges.adjust(id, participants: 0, escrow: -participant.payout)
+                participant.paidAt = now
+                try await tx.challenges.save(participant)
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+
+/// Challenges and competitions (specs 002 and 004; one resource): create with a rule, a span and an
+/// optional XP stake, invite friends and circle mates, join (the stake moves to escrow in the same
+/// transaction), decline, leave before the start, read the live board, and settle once at the end.
+/// The board is the board engine's (`BoardID(challenge:start:)`), kept by `ChallengeScoring` as
+/// activities arrive.
+public struct Challenges: Sendable {
+    let store: Store
+    let profile: RuleProfile
+    let ids: IDGenerator
+    let clock: WallClock
+    let events: BoardEvents
+
+    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: BoardEvents) {
+        self.store = store
+        self.profile = profile
+        self.ids = ids
+        self.clock = clock
+        self.events = events
+    }
+
+    var rewards: RewardKeeper { RewardKeeper(profile: self.profile, ids: self.ids) }
+
+    /// A challenge as one user sees it.
+    public struct View: Equatable, Sendable {
+        public var challenge: Challenge
+        public var status: Challenge.Status
+        public var secondsRemaining: Int
+        public var participants: Int
+        /// XP held in escrow now.
+        public var escrow: Int
+        /// The viewer's row; nil when they have none.
+        public var me: ChallengeParticipant?
+        /// Shown only to those who may join with it: its creator and its participants.
+        public var joinCodeShown: Bool
+    }
+
+    // MARK: Creating and reading
+
+    /// Creates a challenge: its creator joins it (staking like anyone), and each invitee is asked.
+    public func create(_ input: ChallengeInput, by user: User.ID) async throws -> View {
+        let now = self.clock.now()
+        return try await self.store.transaction { tx in
+            guard let creator = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            let zone = TimeZone(identifier: creator.profile.timeZone) ?? .gmt
+            // Every bad field at once: the invitees' relationships beside the rest.
+            let strangers = try await self.inviteeViolations(input.invitees, of: user, in: tx)
+            let valid: ChallengeInput.Valid
+            do {
+                valid = try input.validated(creatorZone: zone, now: now)
+                if !strangers.isEmpty { throw ValidationError(strangers) }
+            } catch let error as ValidationError {
+                throw ValidationError(error.violations + (error.violations == strangers ? [] : strangers))
+            }
+            let challenge = Challenge(
+                id: self.ids.make(), name: valid.name, description: valid.description, type: valid.type, rule: valid.rule,
+                visibility: valid.visibility, joinCode: Circles.joinCode(), creatorID: user, timeZone: creator.profile.timeZone,
+                startsAt: valid.startsAt, endsAt: valid.endsAt, stake: valid.stake, minParticipants: valid.minParticipants,
+                maxParticipants: valid.maxParticipants, createdAt: now)
+            try await tx.challenges.insert(challenge)
+            try await tx.enqueue(try self.lifecycleJobs(of: challenge), at: now)
+            try await self.enter(creator, into: challenge, in: tx, now: now)
+            for invitee in valid.invitees {
+                try await tx.challenges.save(ChallengeParticipant(challengeID: challenge.id, userID: invitee, state: .invited, invitedBy: user, updatedAt: now))
+            }
+            return try await self.view(challenge, for: user, in: tx, now: now)
+        }
+    }
+
+    /// The challenge, for whoever may know of it.
+    public func challenge(_ id: Challenge.ID, for user: User.ID, code: String? = nil) async throws -> View {
+        let now = self.clock.now()
+        return try await self.store.read { tx in
+            let (challenge, _) = try await self.allowed(.read, id, by: user, code: code, in: tx)
+            return try await self.view(challenge, for: user, in: tx, now: now)
+        }
+    }
+
+    /// The user's challenges (invited, running, past: spec 004 R8.9), newest start first.
+    public func mine(_ user: User.ID, limit: Int = 100) async throws -> [View] {
+        let now = self.clock.now()
+        return try await self.store.read { tx in
+            var views: [View] = []
+            for (challenge, participant) in try await tx.challenges.challenges(of: user, limit: limit) where participant.state != .declined {
+                let tally = try await tx.challenges.tally(of: challenge.id)
+                views.append(self.view(challenge, me: participant, tally: tally, now: now))
+            }
+            return views
+        }
+    }
+
+    /// Public challenges still open to join.
+    public func listed(for user: User.ID, limit: Int = 50) async throws -> [View] {
+        let now = self.clock.now()
+        return try await self.store.read { tx in
+            var views: [View] = []
+            for challenge in try await tx.challenges.listed(at: now, limit: limit) {
+                views.append(try await self.view(challenge, for: user, in: tx, now: now))
+            }
+            return views
+        }
+    }
+
+    // MARK: Support
+
+    func view(_ challenge: Challenge, for user: User.ID, in tx: Transaction, now: Date) async throws -> View {
+        let me = try await tx.challenges.participant(user, in: challenge.id)
+        return self.view(challenge, me: me, tally: try await tx.challenges.tally(of: challenge.id), now: now)
+    }
+
+    func view(_ challenge: Challenge, me: ChallengeParticipant?, tally: (participants: Int, escrow: Int), now: Date) -> View {
+        View(
+            challenge: challenge, status: challenge.status(at: now), secondsRemaining: challenge.secondsRemaining(at: now),
+            participants: tally.participants, escrow: tally.escrow, me: me,
+            joinCodeShown: me?.state == .joined || challenge.creatorID == me?.userID)
+    }
+
+    /// The challenge if the policy allows `action`, with the caller's row.
+    func allowed(
+        _ action: ChallengeAccess.Action, _ id: Challenge.ID, by user: User.ID, code: String? = nil, locked: Bool = false, in tx: Transaction
+    ) async throws -> (Challenge, ChallengeParticipant?) {
+        let found = locked ? try await tx.challenges.locked(id) : try await tx.challenges.challenge(id)
+        guard let challenge = found else { throw DomainError.notFound(resource: "challenge", id: id.rawValue) }
+        let me = try await tx.challenges.participant(user, in: id)
+        var facts = ChallengeAccess.Facts(
+            visibility: challenge.visibility, state: me?.state, isCreator: challenge.creatorID == user,
+            holdsCode: code.map { $0.uppercased() == challenge.joinCode } ?? false)
+        if ChallengeAccess.decide(action, facts) != .allowed {
+            facts.isOperator = try await tx.user(user)?.role == .operator
+        }
+        try ChallengeAccess.decide(action, facts).require("challenge", id.rawValue)
+        return (challenge, me)
+    }
+
+    /// Each invitee must be someone the creator may ask (`ChallengeAccess.mayInvite`); refused, the field names them.
+    private func inviteeViolations(_ invitees: [User.ID], of user: User.ID, in tx: Transaction) async throws -> [FieldViolation] {
+        var validator = Validator()
+        for (index, invitee) in invitees.prefix(ChallengeInput.maxInvitees).enumerated() {
+            let edge = try await tx.friendEdge(from: user, to: invitee)
+            let relationship = ProfileAccess.Relationship(
+                isSelf: invitee == user, isFriend: edge.areFriends, sharesCircle: try await tx.sharesCircle(user, invitee), blocked: edge.blockedByThem)
+            validator.check(
+                ChallengeAccess.mayInvite(relationship), "invitees[\(index)]", "must be one of your friends or circle mates (not yourself)")
+        }
+        return validator.violations
+    }
+}

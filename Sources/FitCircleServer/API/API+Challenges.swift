@@ -1,0 +1,49 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+import FitCircleStore
+
+extension API {
+    func createCompetition(_ input: Operations.CreateCompetition.Input) async throws -> Operations.CreateCompetition.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let view = try await self.engine.challenges.create(try body.input, by: try RequestCaller.required().userID)
+        return .created(.init(body: .json(.init(view))))
+    }
+
+    func listCompetitions(_ input: Operations.ListCompetitions.Input) async throws -> Operations.ListCompetitions.Output {
+        let user = try RequestCaller.required().userID
+        let views = input.query.scope == .open ? try await self.engine.challenges.listed(for: user) : try await self.engine.challenges.mine(user)
+        return .ok(.init(body: .json(.init(items: views.map(Components.Schemas.Competition.init)))))
+    }
+
+    func getCompetition(_ input: Operations.GetCompetition.Input) async throws -> Operations.GetCompetition.Output {
+        let view = try await self.engine.challenges.challenge(Challenge.ID(input.path.id), for: try RequestCaller.required().userID, code: input.query.code)
+        return .ok(.init(body: .json(.init(view))))
+    }
+
+    func joinCompetition(_ input: Operations.JoinCompetition.Input) async throws -> Operations.JoinCompetition.Output {
+        var code: String?
+        if case .json(let body)? = input.body { code = body.code }
+        let view = try await self.engine.challenges.join(Challenge.ID(input.path.id), code: code, by: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(view))))
+    }
+
+    func declineCompetition(_ input: Operations.DeclineCompetition.Input) async throws -> Operations.DeclineCompetition.Output {
+        let view = try await self.engine.challenges.decline(Challenge.ID(input.path.id), by: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(view))))
+    }
+
+    func leaveCompetition(_ input: Operations.LeaveCompetition.Input) async throws -> Operations.LeaveCompetition.Output {
+        let view = try await self.engine.challenges.leave(Challenge.ID(input.path.id), by: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(view))))
+    }
+
+    func getCompetitionLeaderboard(_ input: Operations.GetCompetitionLeaderboard.Input) async throws -> Operations.GetCompetitionLeaderboard.Output {
+        let limit = input.query.limit ?? 50
+        guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
+        let cursor = try input.query.cursor.map(BoardCursor.decode)
+        let board = try await self.engine.challenges.leaderboard(
+            Challenge.ID(input.path.id), for: try RequestCaller.required().userID, after: cursor, limit: limit)
+        return .ok(.init(body: .json(.init(board))))
+    }
+}

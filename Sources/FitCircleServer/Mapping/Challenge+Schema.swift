@@ -1,0 +1,74 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+import Foundation
+
+extension Components.Schemas.CompetitionInput {
+    /// The body as the engine's input; times of day that do not parse are named here, the rest in Core.
+    var input: ChallengeInput {
+        get throws {
+            var validator = Validator()
+            func time(_ text: String?, _ field: String) -> LocalTime? {
+                guard let text else { return nil }
+                let time = LocalTime(text)
+                validator.check(time != nil, field, "must be a time of day written HH:MM")
+                return time
+            }
+            let filter = ChallengeRule.Filter(
+                workoutTypes: self.workoutTypes?.map { WorkoutType(rawValue: $0.rawValue)! }, startsAfter: time(self.startsAfter, "startsAfter"),
+                startsBefore: time(self.startsBefore, "startsBefore"), minDurationMinutes: self.minDurationMinutes,
+                maxDurationMinutes: self.maxDurationMinutes, weekendsOnly: self.weekendsOnly ?? false, minDistanceKm: self.minDistanceKm)
+            try validator.throwIfInvalid()
+            return ChallengeInput(
+                name: self.name, description: self.description, type: ChallengeType(rawValue: self._type.rawValue)!,
+                goal: self.goal.map { ChallengeRule.Goal(rawValue: $0.rawValue)! }, target: self.target, filter: filter,
+                visibility: self.visibility.map { Challenge.Visibility(rawValue: $0.rawValue)! }, startsAt: self.startsAt,
+                durationDays: self.durationDays, stake: self.stake, minParticipants: self.minParticipants, maxParticipants: self.maxParticipants,
+                invitees: (self.invitees ?? []).map(User.ID.init))
+        }
+    }
+}
+
+extension Components.Schemas.Competition {
+    init(_ view: Challenges.View) {
+        let challenge = view.challenge
+        self.init(
+            id: challenge.id.rawValue, name: challenge.name, description: challenge.description, _type: .init(rawValue: challenge.type.rawValue)!,
+            rule: .init(challenge.rule), visibility: .init(rawValue: challenge.visibility.rawValue)!,
+            joinCode: view.joinCodeShown ? challenge.joinCode : nil, creatorId: challenge.creatorID.rawValue, timeZone: challenge.timeZone,
+            startsAt: challenge.startsAt, endsAt: challenge.endsAt, settlesAt: challenge.settlesAt, status: .init(rawValue: view.status.rawValue)!,
+            secondsRemaining: view.secondsRemaining, stake: challenge.stake, participantCount: view.participants, escrow: view.escrow,
+            minParticipants: challenge.minParticipants, maxParticipants: challenge.maxParticipants,
+            myState: view.me.map { .init(rawValue: $0.state.rawValue)! }, myStake: view.me?.staked, createdAt: challenge.createdAt)
+    }
+}
+
+extension Components.Schemas.CompetitionRule {
+    init(_ rule: ChallengeRule) {
+        self.init(
+            metric: .init(rawValue: rule.metric.rawValue)!, aggregation: .init(rawValue: rule.aggregation.rawValue)!,
+            goal: .init(rawValue: rule.goal.rawValue)!, target: rule.target, unit: .init(rawValue: rule.unit)!,
+            filter: .init(
+                workoutTypes: rule.filter.workoutTypes?.map(\.rawValue), startsAfter: rule.filter.startsAfter?.description,
+                startsBefore: rule.filter.startsBefore?.description, minDurationMinutes: rule.filter.minDurationMinutes,
+                maxDurationMinutes: rule.filter.maxDurationMinutes, minDistanceKm: rule.filter.minDistanceKm,
+                weekendsOnly: rule.filter.weekendsOnly))
+    }
+}
+
+extension Components.Schemas.CompetitionRow {
+    init(_ row: Challenges.Row) {
+        self.init(
+            rank: row.rank, userId: row.anonymous ? nil : row.user.rawValue, displayName: row.displayName, anonymous: row.anonymous,
+            value: row.value, reachedAt: row.reachedAt, isCaller: row.isCaller, won: row.won, payout: row.payout)
+    }
+}
+
+extension Components.Schemas.CompetitionLeaderboard {
+    init(_ board: Challenges.Leaderboard) {
+        let rows = board.rows.map(Components.Schemas.CompetitionRow.init)
+        self.init(
+            competition: .init(board.view), entries: board.entries, rows: rows, me: board.rows.first(where: \.isCaller).map(Components.Schemas.CompetitionRow.init),
+            nextCursor: board.nextCursor.map(BoardCursor.encode))
+    }
+}

@@ -1,0 +1,237 @@
+public import FitCircleCore
+public import Foundation
+import SQLKit
+
+extension Transaction {
+    /// The queries of challenges and competitions (`challenges`, `challenge_participants`).
+    public var challenges: ChallengeQueries { ChallengeQueries(tx: self) }
+}
+
+/// Challenges, their participants and what a participant's score is computed from. The board's rows are
+/// the board engine's (`board_scores`, owner `challenge`).
+public struct ChallengeQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+    private var lock: String { self.tx.dialect == .postgres ? " FOR UPDATE" : "" }
+
+    public func insert(_ challenge: Challenge) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO challenges (id, name, description, type, rule, visibility, join_code, creator_id, time_zone, starts_at, ends_at, stake,
+                min_participants, max_participants, template_id, template_version, created_at)
+            VALUES (\(bind: challenge.id.rawValue), \(bind: challenge.name), \(bind: challenge.description), \(bind: challenge.type.rawValue),
+                \(bind: try Transaction.json(challenge.rule)), \(bind: challenge.visibility.rawValue), \(bind: challenge.joinCode),
+                \(bind: challenge.creatorID.rawValue), \(bind: challenge.timeZone), \(bind: challenge.startsAt), \(bind: challenge.endsAt),
+                \(bind: challenge.stake), \(bind: challenge.minParticipants), \(bind: challenge.maxParticipants), \(bind: challenge.templateID),
+                \(bind: challenge.templateVersion), \(bind: challenge.createdAt))
+            """
+        ).run()
+    }
+
+    public func challenge(_ id: Challenge.ID) async throws -> Challenge? {
+        try await self.sql.raw("SELECT * FROM challenges WHERE id = \(bind: id.rawValue)").first().map(Self.challenge(from:))
+    }
+
+    /// The challenge, locked for the rest of the transaction (joins, leaves, settlement and payouts).
+    public func locked(_ id: Challenge.ID) async throws -> Challenge? {
+        try await self.sql.raw("SELECT * FROM challenges WHERE id = \(bind: id.rawValue)\(unsafeRaw: self.lock)").first().map(Self.challenge(from:))
+    }
+
+    public func challenge(joinCode: String) async throws -> Challenge? {
+        try await self.sql.raw("SELECT * FROM challenges WHERE join_code = \(bind: joinCode)").first().map(Self.challenge(from:))
+    }
+
+    /// How many have joined, and the XP in escrow.
+    public func tally(of id: Challenge.ID) async throws -> (participants: Int, escrow: Int) {
+        let row = try await self.sql.raw("SELECT participant_count, escrow FROM challenges WHERE id = \(bind: id.rawValue)").first()
+        return (try row?.decode(column: "participant_count", as: Int.self) ?? 0, try row?.decode(column: "escrow", as: Int.self) ?? 0)
+    }
+
+    /// Moves the participant count and the escrow by these amounts (under the challenge's lock).
+    public func adjust(_ id: Challenge.ID, participants: Int, escrow: Int) async throws {
+        try await self.sql.raw(
+            """
+            UPDATE challenges SET participant_count = participant_count + \(bind: participants), escrow = escrow + \(bind: escrow)
+            WHERE id = \(bind: id.rawValue)
+            """
+        ).run()
+    }
+
+    public func markSettled(_ id: Challenge.ID, at now: Date) async throws {
+        try await self.sql.raw("UPDATE challenges SET settled_at = \(bind: now) WHERE id = \(bind: id.rawValue)").run()
+    }
+
+    public func markCancelled(_ id: Challenge.ID, at now: Date) async throws {
+        try await self.sql.raw("UPDATE challenges SET cancelled_at = \(bind: now) WHERE id = \(bind: id.rawValue)").run()
+    }
+
+    // MARK: Participants
+
+    public func participant(_ user: User.ID, in id: Challenge.ID) async throws -> ChallengeParticipant? {
+        try await self.sql.raw(
+            "SELECT * FROM challenge_participants WHERE challenge_id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue)"
+        ).first().map { try Self.participant(from: $0) }
+    }
+
+    public func save(_ participant: ChallengeParticipant) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO challenge_participants (challenge_id, user_id, state, staked, invited_by, updated_at, final_rank, final_value, won, payout, paid_at)
+            VALUES (\(bind: participant.challengeID.rawValue), \(bind: participant.userID.rawValue), \(bind: participant.state.rawValue),
+                \(bind: participant.staked), \(bind: participant.invitedBy?.rawValue), \(bind: participant.updatedAt), \(bind: participant.finalRank),
+                \(bind: participant.finalValue), \(bind: participant.won), \(bind: participant.payout), \(bind: participant.paidAt))
+            ON CONFLICT (challenge_id, user_id) DO UPDATE SET state = excluded.state, staked = excluded.staked, invited_by = excluded.invited_by,
+                updated_at = excluded.updated_at, final_rank = excluded.final_rank, final_value = excluded.final_value, won = excluded.won,
+                payout = excluded.payout, paid_at = excluded.paid_at
+            """
+        ).run()
+    }
+
+    /// The challenge's participants in `states`, by user id.
+    public func participants(of id: Challenge.ID, in states: [ChallengeParticipant.State] = [.joined]) async throws -> [ChallengeParticipant] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM challenge_participants WHERE challenge_id = \(bind: id.rawValue)
+                AND state IN (\(SQLList(states.map { SQLBind($0.rawValue) }))) ORDER BY user_id
+            """
+        ).all().map { try Self.participant(from: $0) }
+    }
+
+    /// Those owed a payout not paid yet (after settlement or cancellation).
+    public func unpaid(of id: Challenge.ID) async throws -> [ChallengeParticipant] {
+        try await self.sql.raw(
+            "SELECT * FROM challenge_participants WHERE challenge_id = \(bind: id.rawValue) AND payout > 0 AND paid_at IS NULL ORDER BY user_id"
+        ).all().map { try Self.participant(from: $0) }
+    }
+
+    /// The challenges `users` have joined that still take their activities (not settled or cancelled, and
+    /// not past their grace period as of `now`).
+    public func scoring(_ users: [User.ID], at now: Date) async throws -> [(user: User.ID, challenge: Challenge)] {
+        guard !users.isEmpty else { return [] }
+        return try await self.sql.raw(
+            """
+            SELECT c.*, p.user_id AS participant FROM challenge_participants p JOIN challenges c ON c.id = p.challenge_id
+            WHERE p.user_id IN (\(SQLList(users.map { SQLBind($0.rawValue) }))) AND p.state = 'joined'
+                AND c.settled_at IS NULL AND c.cancelled_at IS NULL AND c.ends_at > \(bind: now.addingTimeInterval(-Challenge.settlementGrace))
+            """
+        ).all().map { row in (User.ID(try row.decode(column: "participant", as: String.self)), try Self.challenge(from: row)) }
+    }
+
+    /// The user's challenges (any state of theirs), newest start first, with their row.
+    public func challenges(of user: User.ID, limit: Int) async throws -> [(challenge: Challenge, participant: ChallengeParticipant)] {
+        try await self.sql.raw(
+            """
+            SELECT c.*, p.challenge_id AS p_challenge_id, p.user_id AS p_user_id, p.state AS p_state, p.staked AS p_staked,
+                p.invited_by AS p_invited_by, p.updated_at AS p_updated_at, p.final_rank AS p_final_rank, p.final_value AS p_final_value,
+                p.won AS p_won, p.payout AS p_payout, p.paid_at AS p_paid_at
+            FROM challenge_participants p JOIN challenges c ON c.id = p.challenge_id
+            WHERE p.user_id = \(bind: user.rawValue) ORDER BY c.starts_at DESC, c.id DESC LIMIT \(bind: limit)
+            """
+        ).all().map { row in (try Self.challenge(from: row), try Self.participant(from: row, prefix: "p_")) }
+    }
+
+    /// Public challenges still open to join (not ended, cancelled or full), soonest end first.
+    public func listed(at now: Date, limit: Int) async throws -> [Challenge] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM challenges WHERE visibility = 'public' AND ends_at > \(bind: now) AND cancelled_at IS NULL AND settled_at IS NULL
+                AND participant_count < max_participants
+            ORDER BY ends_at, id LIMIT \(bind: limit)
+            """
+        ).all().map(Self.challenge(from:))
+    }
+
+    /// Every challenge's escrow beside what its participants' rows say is held, for the audit.
+    public func escrowBooks() async throws -> [(id: Challenge.ID, escrow: Int, held: Int)] {
+        try await self.sql.raw(
+            """
+            SELECT c.id, c.escrow, COALESCE((SELECT SUM(p.staked - CASE WHEN p.paid_at IS NULL THEN 0 ELSE p.payout END)
+                FROM challenge_participants p WHERE p.challenge_id = c.id), 0) AS held
+            FROM challenges c ORDER BY c.id
+            """
+        ).all().map { row in
+            (Challenge.ID(try row.decode(column: "id", as: String.self)), try row.decode(column: "escrow", as: Int.self),
+             try row.decode(column: "held", as: Int.self))
+        }
+    }
+
+    /// Every stake, refund and payout line of the ledger: the challenge (from the line's detail) and the amount.
+    public func escrowMovements() async throws -> [(challenge: Challenge.ID, amount: Int)] {
+        let decoder = JSONDecoder()
+        return try await self.sql.raw(
+            "SELECT amount, detail FROM points_ledger WHERE reason IN ('stake', 'stake_refund', 'stake_payout')"
+        ).all().map { row in
+            let detail = try decoder.decode(PointsLine.Detail.self, from: Data(try row.decode(column: "detail", as: String.self).utf8))
+            return (Challenge.ID(detail.challengeID ?? ""), try row.decode(column: "amount", as: Int.self))
+        }
+    }
+
+    // MARK: What scores are computed from
+
+    /// The user's live workouts started in `[from, to)`.
+    public func workouts(of user: User.ID, from: Date, to: Date) async throws -> [ActivityEvent] {
+        try await self.sql.raw(
+            """
+            SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue) AND kind = 'workout' AND deleted_at IS NULL
+                AND occurred_at >= \(bind: from) AND occurred_at < \(bind: to)
+            ORDER BY occurred_at, id
+            """
+        ).all().map { try Transaction.activity(from: $0).event }
+    }
+
+    /// The points the user earned in `[from, to)` (stakes, payouts and refunds are not earnings).
+    public func earnings(of user: User.ID, from: Date, to: Date) async throws -> [(id: String, amount: Int, at: Date, date: LocalDate)] {
+        try await self.sql.raw(
+            """
+            SELECT id, amount, created_at, local_date FROM points_ledger WHERE user_id = \(bind: user.rawValue)
+                AND created_at >= \(bind: from) AND created_at < \(bind: to)
+                AND reason NOT IN ('stake', 'stake_payout', 'stake_refund')
+            ORDER BY seq
+            """
+        ).all().map { row in
+            (try row.decode(column: "id", as: String.self), try row.decode(column: "amount", as: Int.self),
+             try row.decode(column: "created_at", as: Date.self), try Transaction.date(row, "local_date"))
+        }
+    }
+
+    // MARK: Rows
+
+    static func challenge(from row: any SQLRow) throws -> Challenge {
+        Challenge(
+            id: Challenge.ID(try row.decode(column: "id", as: String.self)),
+            name: try row.decode(column: "name", as: String.self),
+            description: try row.decode(column: "description", as: String?.self),
+            type: ChallengeType(rawValue: try row.decode(column: "type", as: String.self)) ?? .custom,
+            rule: try JSONDecoder().decode(ChallengeRule.self, from: Data(try row.decode(column: "rule", as: String.self).utf8)),
+            visibility: Challenge.Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private,
+            joinCode: try row.decode(column: "join_code", as: String.self),
+            creatorID: User.ID(try row.decode(column: "creator_id", as: String.self)),
+            timeZone: try row.decode(column: "time_zone", as: String.self),
+            startsAt: try row.decode(column: "starts_at", as: Date.self),
+            endsAt: try row.decode(column: "ends_at", as: Date.self),
+            stake: try row.decode(column: "stake", as: Int.self),
+            minParticipants: try row.decode(column: "min_participants", as: Int.self),
+            maxParticipants: try row.decode(column: "max_participants", as: Int.self),
+            templateID: try row.decode(column: "template_id", as: String?.self),
+            templateVersion: try row.decode(column: "template_version", as: Int?.self),
+            createdAt: try row.decode(column: "created_at", as: Date.self),
+            settledAt: try row.decode(column: "settled_at", as: Date?.self),
+            cancelledAt: try row.decode(column: "cancelled_at", as: Date?.self))
+    }
+
+    static func participant(from row: any SQLRow, prefix: String = "") throws -> ChallengeParticipant {
+        ChallengeParticipant(
+            challengeID: Challenge.ID(try row.decode(column: prefix + "challenge_id", as: String.self)),
+            userID: User.ID(try row.decode(column: prefix + "user_id", as: String.self)),
+            state: ChallengeParticipant.State(rawValue: try row.decode(column: prefix + "state", as: String.self)) ?? .invited,
+            staked: try row.decode(column: prefix + "staked", as: Int.self),
+            invitedBy: try row.decode(column: prefix + "invited_by", as: String?.self).map(User.ID.init),
+            updatedAt: try row.decode(column: prefix + "updated_at", as: Date.self),
+            finalRank: try row.decode(column: prefix + "final_rank", as: Int?.self),
+            finalValue: try row.decode(column: prefix + "final_value", as: Double?.self),
+            won: try row.decode(column: prefix + "won", as: Bool.self),
+            payout: try row.decode(column: prefix + "payout", as: Int.self),
+            paidAt: try row.decode(column: prefix + "paid_at", as: Date?.self))
+    }
+}

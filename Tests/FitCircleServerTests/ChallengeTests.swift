@@ -1,0 +1,230 @@
+import FitCircleCore
+import FitCircleEngine
+import FitCircleStore
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Challenges and competitions through the API (specs 002 and 004 R8, R9, R16): rules scored from real
+/// workouts, stakes held in escrow and paid once, access by visibility, code and invitation.
+struct ChallengeTests {
+    struct Person {
+        var email: String
+        var id: String
+        var app: TestApp
+
+        /// Signed in afresh: the test clock outruns access tokens.
+        var token: String {
+            get async throws { try await self.app.devSignIn(self.email)["accessToken"] as! String }
+        }
+    }
+
+    static func person(_ app: TestApp, _ email: String, zone: String = "Europe/Paris", xp: Int = 0) async throws -> Person {
+        let token = try await app.onboardedUser(email, timeZone: zone)
+        let id = try #require((try await app.devSignIn(email)["user"] as? [String: Any])?["id"] as? String)
+        if xp > 0 {
+            let now = app.clock.now
+            try await app.store.transaction { tx in
+                try await tx.append(
+                    [PointsLine(id: .init("seed-\(id)"), date: LocalDate(now, in: .gmt), amount: xp, reason: .goalMet, sourceKey: "seed", createdAt: now)],
+                    of: User.ID(id))
+                try await tx.save(RewardStats(totalPoints: xp, level: 1), of: User.ID(id), at: now)
+            }
+        }
+        _ = token
+        return Person(email: email, id: id, app: app)
+    }
+
+    static func befriend(_ app: TestApp, _ one: Person, _ other: Person) async throws {
+        #expect(try await app.request(.post, "/api/friends/request", token: try await one.token, json: ["userId": other.id]).status.code < 300)
+        #expect(try await app.request(.post, "/api/friends/accept", token: try await other.token, json: ["userId": one.id]).status.code < 300)
+    }
+
+    static func run(_ app: TestApp, _ id: String, km: Double, minutes: Double, startedMinutesAgo: Double, type: String = "running") -> [String: Any] {
+        [
+            "clientEventId": id, "type": "workout", "source": "app",
+            "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-startedMinutesAgo * 60)),
+            "workout": ["type": type, "durationSeconds": minutes * 60, "distanceMeters": km * 1000],
+        ]
+    }
+
+    static func balance(_ app: TestApp, _ person: Person) async throws -> Int {
+        try await app.store.read { tx in try await tx.rewardStats(of: User.ID(person.id))?.totalPoints ?? 0 }
+    }
+
+    static func rows(_ board: [String: Any]) -> [[String: Any]] { board["rows"] as? [[String: Any]] ?? [] }
+
+    @Test(arguments: Backend.available)
+    func spec002_fiveKFaceOff_isWonByWhoReached5kmFirst_andTheWinnerTakesTheStakes(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await Self.person(app, "ana@example.com", xp: 300)
+            let ben = try await Self.person(app, "ben@example.com", xp: 300)
+            try await Self.befriend(app, ana, ben)
+            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "5K Face-Off", "type": "distance", "goal": "first_to", "target": 5, "durationDays": 7, "stake": 100, "invitees": [ben.id],
+            ])
+            #expect(created.status == .created, "\(created.text)")
+            let challenge = try created.jsonObject()
+            let id = try #require(challenge["id"] as? String)
+            #expect(challenge["escrow"] as? Int == 100 && challenge["myState"] as? String == "joined" && challenge["status"] as? String == "active")
+            #expect(try await Self.balance(app, ana) == 200)
+            let invited = try await app.request(.get, "/api/competitions", token: try await ben.token).jsonObject()["items"] as? [[String: Any]]
+            #expect(invited?.first?["myState"] as? String == "invited" && invited?.first?["joinCode"] == nil)
+            let joined = try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:])
+            #expect(joined.status == .ok, "\(joined.text)")
+            #expect(try joined.jsonObject()["escrow"] as? Int == 200)
+            // Joining twice stakes once.
+            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+            #expect(try await Self.balance(app, ben) == 200)
+
+            app.clock.advance(by: 3 * 3600)
+            // Ben: 3 km, then 2.5 km finished 40 minutes ago. Ana: 6 km in one run finished 30 minutes ago —
+            // more in all, but Ben got to 5 km first.
+            for (person, run) in [(ben, Self.run(app, "b1", km: 3, minutes: 20, startedMinutesAgo: 120)),
+                                  (ben, Self.run(app, "b2", km: 2.5, minutes: 20, startedMinutesAgo: 60)),
+                                  (ana, Self.run(app, "a1", km: 6, minutes: 60, startedMinutesAgo: 90))] {
+                let recorded = try await app.request(.post, "/api/activities", token: try await person.token, json: run)
+                #expect(recorded.status == .created, "\(recorded.text)")
+            }
+            let live = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ana.token).jsonObject()
+            let rows = Self.rows(live)
+            #expect(rows.map { $0["userId"] as? String } == [ben.id, ana.id], "\(live)")
+            #expect(rows.map { $0["value"] as? Double } == [5, 5] && rows[1]["isCaller"] as? Bool == true)
+            #expect((live["competition"] as? [String: Any])?["secondsRemaining"] as? Int == 7 * 86_400 - 3 * 3600)
+
+            // The end, then the grace for late syncs: a run of the span synced late still counts.
+            app.clock.advance(by: 7 * 86_400 - 3 * 3600 + 600)
+            try await DeliveryTests.runJobs(app)
+            let late = try await app.request(.post, "/api/activities", token: try await ana.token, json: Self.run(app, "a2", km: 1, minutes: 5, startedMinutesAgo: 30))
+            #expect(late.status == .created)
+            app.clock.advance(by: 2 * 3600)
+            try await DeliveryTests.runJobs(app)
+            try await DeliveryTests.runJobs(app)
+            let final = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ben.token).jsonObject()
+            #expect((final["competition"] as? [String: Any])?["status"] as? String == "settled", "\(final)")
+            #expect((final["competition"] as? [String: Any])?["escrow"] as? Int == 0)
+            let me = try #require(final["me"] as? [String: Any])
+            #expect(me["won"] as? Bool == true && me["payout"] as? Int == 200 && me["rank"] as? Int == 1, "\(me)")
+            let (benXP, anaXP) = (try await Self.balance(app, ben), try await Self.balance(app, ana))
+            #expect(benXP == 400 && anaXP == 200)
+            // Settling again (a second node, a retried job) pays nothing more; the books balance.
+            try await app.engine.challenges.settle(Challenge.ID(id))
+            try await app.engine.challenges.payOut(Challenge.ID(id))
+            #expect(try await Self.balance(app, ben) == 400)
+            #expect(try await app.engine.replay.escrowDifferences().isEmpty)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func spec002_morningMotivation_countsWorkoutsBefore9InEachParticipantsOwnZone(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let tokyo = try await Self.person(app, "kenji@example.com", zone: "Asia/Tokyo")
+            let newYork = try await Self.person(app, "maya@example.com", zone: "America/New_York")
+            let created = try await app.request(.post, "/api/competitions", token: try await tokyo.token, json: [
+                "name": "Morning Motivation", "type": "workouts", "goal": "everyone_to", "target": 2, "startsBefore": "09:00", "durationDays": 7,
+                "visibility": "public",
+            ]).jsonObject()
+            let id = try #require(created["id"] as? String)
+            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await newYork.token, json: [:]).status == .ok)
+            app.clock.advance(by: 3 * 86_400)
+            // Each at 08:30 and at 10:00 on their own clock, on two days.
+            func at(_ hour: Int, _ minute: Int, daysAgo: Int, in zone: String) -> Date {
+                let tz = TimeZone(identifier: zone)!
+                let day = LocalDate(app.clock.now, in: tz).adding(days: -daysAgo)
+                return day.instant(at: LocalTime(hour: hour, minute: minute)!, in: tz)!
+            }
+            for (person, zone) in [(tokyo, "Asia/Tokyo"), (newYork, "America/New_York")] {
+                for (index, (hour, minute, daysAgo)) in [(8, 30, 1), (10, 0, 1), (8, 30, 2), (10, 0, 2)].enumerated() {
+                    let body: [String: Any] = [
+                        "clientEventId": "m\(index)", "type": "workout", "source": "app", "occurredAt": ActivityLedgerTests.iso(at(hour, minute, daysAgo: daysAgo, in: zone)),
+                        "workout": ["type": "walking", "durationSeconds": 1200],
+                    ]
+                    #expect(try await app.request(.post, "/api/activities", token: try await person.token, json: body).status == .created)
+                }
+            }
+            let board = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await newYork.token).jsonObject()
+            #expect(Self.rows(board).map { $0["value"] as? Double } == [2, 2], "\(board)")
+            app.clock.advance(by: 5 * 86_400)
+            try await DeliveryTests.runJobs(app)
+            let final = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await tokyo.token).jsonObject()
+            #expect(Self.rows(final).map { $0["won"] as? Bool } == [true, true], "\(final)")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func stakes_aShortBalanceIsRefused_concurrentJoinsStakeOnce_andTooFewAtTheStartRefundsEveryone(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await Self.person(app, "ana@example.com", xp: 500)
+            let ben = try await Self.person(app, "ben@example.com", xp: 50)
+            let start = ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(3600))
+            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "Burn Battle", "type": "calories", "durationDays": 7, "stake": 100, "visibility": "public", "startsAt": start, "minParticipants": 3,
+            ]).jsonObject()
+            let id = try #require(created["id"] as? String)
+            let short = try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:])
+            #expect(short.status == .conflict && short.text.contains("50 XP"), "\(short.text)")
+            #expect(try await Self.balance(app, ben) == 50)
+            // Ana leaves and joins again many times at once: one stake held whatever the order.
+            #expect(try await app.request(.post, "/api/competitions/\(id)/leave", token: try await ana.token).status == .ok)
+            #expect(try await Self.balance(app, ana) == 500)
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await app.request(.post, "/api/competitions/\(id)/join", token: try await ana.token, json: [:]).status.code }
+                }
+                for try await status in group { #expect(status == 200) }
+            }
+            #expect(try await Self.balance(app, ana) == 400)
+            let read = try await app.request(.get, "/api/competitions/\(id)", token: try await ana.token).jsonObject()
+            #expect(read["escrow"] as? Int == 100 && read["participantCount"] as? Int == 1, "\(read)")
+            // Only one of the three needed at the start: cancelled, the stake comes back once.
+            app.clock.advance(by: 3600)
+            try await DeliveryTests.runJobs(app)
+            try await DeliveryTests.runJobs(app)
+            let cancelled = try await app.request(.get, "/api/competitions/\(id)", token: try await ana.token).jsonObject()
+            #expect(cancelled["status"] as? String == "cancelled" && cancelled["escrow"] as? Int == 0, "\(cancelled)")
+            #expect(try await Self.balance(app, ana) == 500)
+            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .conflict)
+            #expect(try await app.engine.replay.escrowDifferences().isEmpty)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func access_aPrivateChallengeIsHiddenWithoutItsCode_andBadInputNamesTheField(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await Self.person(app, "ana@example.com")
+            let stranger = try await Self.person(app, "zed@example.com")
+            let bad = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "", "type": "distance", "goal": "first_to", "durationDays": 0, "startsBefore": "9am", "stake": -1, "invitees": [stranger.id],
+            ])
+            #expect(bad.status == .unprocessableContent)
+            for field in ["startsBefore"] { #expect(bad.text.contains(field), "\(bad.text)") }
+            let bad2 = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "", "type": "specific_workout", "goal": "first_to", "target": Double.greatestFiniteMagnitude, "durationDays": 0, "stake": -1,
+                "invitees": [stranger.id],
+            ])
+            #expect(bad2.status == .unprocessableContent)
+            for field in ["name", "target", "durationDays", "stake", "workoutTypes"] { #expect(bad2.text.contains("\"\(field)\""), "\(field): \(bad2.text)") }
+            let stranger422 = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "Ours", "type": "most_activities", "durationDays": 3, "invitees": [stranger.id],
+            ])
+            #expect(stranger422.status == .unprocessableContent && stranger422.text.contains("\"invitees[0]\""), "\(stranger422.text)")
+            let none = try await app.request(.get, "/api/competitions", token: try await ana.token).jsonObject()
+            #expect((none["items"] as? [Any])?.isEmpty == true, "refused input created nothing: \(none)")
+
+            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: ["name": "Ours", "type": "most_activities", "durationDays": 3])
+                .jsonObject()
+            let (id, code) = (try #require(created["id"] as? String), try #require(created["joinCode"] as? String))
+            #expect(try await app.request(.get, "/api/competitions/\(id)", token: try await stranger.token).status == .notFound)
+            #expect(try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await stranger.token).status == .notFound)
+            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await stranger.token, json: [:]).status == .notFound)
+            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await stranger.token, json: ["code": "WRONG123"]).status == .notFound)
+            let joined = try await app.request(.post, "/api/competitions/\(id)/join", token: try await stranger.token, json: ["code": code.lowercased()])
+            #expect(joined.status == .ok, "\(joined.text)")
+            #expect(try joined.jsonObject()["participantCount"] as? Int == 2)
+            #expect(try await app.request(.post, "/api/competitions/\(id)/decline", token: try await stranger.token).status == .forbidden)
+            let open = try await app.request(.get, "/api/competitions?scope=open", token: try await stranger.token).jsonObject()
+            #expect((open["items"] as? [Any])?.isEmpty == true)
+        }
+    }
+}

@@ -180,6 +180,7 @@ struct AuthorizationMatrixTests {
         // The owner's private challenge: the member (their friend) invited and joined, the rest never asked.
         "createCompetition": Row(rule: .signedIn, body: { _, _ in ["name": "Matrix", "type": "distance", "durationDays": 3] }),
         "listCompetitions": Row(rule: .signedIn),
+        "listCompetitionTemplates": Row(rule: .signedIn),
         "getCompetition": Row(rule: Self.challengeRead),
         "getCompetitionLeaderboard": Row(rule: Self.challengeRead),
         "joinCompetition": Row(rule: .per([

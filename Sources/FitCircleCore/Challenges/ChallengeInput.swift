@@ -3,16 +3,21 @@ public import Foundation
 /// A challenge as a client creates it, before validation: a preset type with the creator's choices laid
 /// over its rule (goal, target, which workouts count), the span, who may join and the stake.
 public struct ChallengeInput: Equatable, Sendable {
-    public var name: String
+    /// Default: the template's name.
+    public var name: String?
     public var description: String?
-    public var type: ChallengeType
+    /// Required unless made from a template.
+    public var type: ChallengeType?
+    /// The catalog template it is made from; its values are the defaults the others override.
+    public var template: ChallengeTemplate?
     public var goal: ChallengeRule.Goal?
     public var target: Double?
     public var filter: ChallengeRule.Filter
     public var visibility: Challenge.Visibility?
     /// Default: now.
     public var startsAt: Date?
-    public var durationDays: Int
+    /// Required unless made from a template.
+    public var durationDays: Int?
     public var stake: Int?
     public var minParticipants: Int?
     public var maxParticipants: Int?
@@ -29,13 +34,14 @@ public struct ChallengeInput: Equatable, Sendable {
     public static let targets = 0.001...10_000_000.0
 
     public init(
-        name: String, description: String? = nil, type: ChallengeType, goal: ChallengeRule.Goal? = nil, target: Double? = nil,
-        filter: ChallengeRule.Filter = .init(), visibility: Challenge.Visibility? = nil, startsAt: Date? = nil, durationDays: Int,
+        name: String?, description: String? = nil, type: ChallengeType?, template: ChallengeTemplate? = nil, goal: ChallengeRule.Goal? = nil,
+        target: Double? = nil, filter: ChallengeRule.Filter = .init(), visibility: Challenge.Visibility? = nil, startsAt: Date? = nil, durationDays: Int?,
         stake: Int? = nil, minParticipants: Int? = nil, maxParticipants: Int? = nil, invitees: [User.ID] = []
     ) {
         self.name = name
         self.description = description
         self.type = type
+        self.template = template
         self.goal = goal
         self.target = target
         self.filter = filter
@@ -61,19 +67,31 @@ public struct ChallengeInput: Equatable, Sendable {
         public var minParticipants: Int
         public var maxParticipants: Int
         public var invitees: [User.ID]
+        public var templateID: String?
+        public var templateVersion: Int?
     }
 
     /// The fields as they will be stored, when every one is valid. The end is the start's wall-clock time
     /// `durationDays` later in the creator's zone (a DST change in between moves it by the hour, not the day).
-    public func validated(creatorZone zone: TimeZone, now: Date, base: ChallengeRule? = nil) throws(ValidationError) -> Valid {
+    public func validated(creatorZone zone: TimeZone, now: Date) throws(ValidationError) -> Valid {
         var validator = Validator()
-        let name = validator.text(self.name, "name", .circleName) ?? ""
-        let description = self.description.flatMap { validator.text($0, "description", .description) }
-        var rule = base ?? self.type.rule
+        let template = self.template
+        let type = self.type ?? template?.type ?? .custom
+        validator.check(self.type != nil || template != nil, "type", "is required unless the challenge is made from a template (templateId)")
+        if let template {
+            validator.check(self.type == nil || self.type == template.type, "type", "must be the template's (\(template.type.rawValue)) or left out")
+            validator.check(
+                template.isOffered(on: LocalDate(now, in: zone)), "templateId",
+                "is a seasonal template offered in months \(template.season?.months.map(String.init).joined(separator: ", ") ?? "")")
+        }
+        let name = (self.name ?? template?.name).flatMap { validator.text($0, "name", .circleName) } ?? ""
+        validator.check(self.name != nil || template != nil, "name", "is required")
+        let description = (self.description ?? template?.description).flatMap { validator.text($0, "description", .description) }
+        var rule = template?.rule ?? type.rule
         if let goal = self.goal { rule.goal = goal }
         if let target = self.target { rule.target = target }
-        if self.filter != ChallengeRule.Filter() || base == nil { rule.filter = Self.merged(self.filter, over: rule.filter) }
-        if self.type == .specificWorkout {
+        rule.filter = Self.merged(self.filter, over: rule.filter)
+        if type == .specificWorkout {
             validator.check(rule.filter.workoutTypes?.isEmpty == false, "workoutTypes", "names the workout a specific_workout challenge counts")
         }
         if let target = rule.target {
@@ -88,8 +106,9 @@ public struct ChallengeInput: Equatable, Sendable {
                                ("minDistanceKm", rule.filter.minDistanceKm)] {
             if let value { validator.check(value.isFinite && (0...100_000).contains(value), field, "must be between 0 and 100000") }
         }
-        validator.check(Self.durations.contains(self.durationDays), "durationDays", "must be between 1 and 366 days")
-        let start = self.startsAt ?? now
+        let days = self.durationDays ?? template?.durationDays ?? 0
+        validator.check(Self.durations.contains(days), "durationDays", "must be between 1 and 366 days")
+        let start = self.startsAt ?? template?.season?.defaultStart(now: now, in: zone) ?? now
         validator.check(start >= now.addingTimeInterval(-300), "startsAt", "must not be in the past")
         validator.check(start <= now.addingTimeInterval(Self.furthestStart), "startsAt", "must be within a year from now")
         let stake = self.stake ?? 0
@@ -101,9 +120,10 @@ public struct ChallengeInput: Equatable, Sendable {
         validator.check(self.invitees.count <= Self.maxInvitees, "invitees", "may name at most \(Self.maxInvitees) people")
         try validator.throwIfInvalid()
         return Valid(
-            name: name, description: description?.isEmpty == true ? nil : description, type: self.type, rule: rule,
-            visibility: self.visibility ?? .private, startsAt: start, endsAt: Self.end(of: start, days: self.durationDays, in: zone), stake: stake,
-            minParticipants: least, maxParticipants: most, invitees: Array(Set(self.invitees)).sorted())
+            name: name, description: description?.isEmpty == true ? nil : description, type: type, rule: rule,
+            visibility: self.visibility ?? .private, startsAt: start, endsAt: Self.end(of: start, days: days, in: zone), stake: stake,
+            minParticipants: least, maxParticipants: most, invitees: Array(Set(self.invitees)).sorted(), templateID: template?.id,
+            templateVersion: template?.version)
     }
 
     /// `days` after `start` at the same time on the clock in `zone`.

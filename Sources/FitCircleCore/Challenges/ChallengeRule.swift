@@ -66,6 +66,23 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
             self.minDistanceKm = minDistanceKm
         }
 
+        private enum CodingKeys: String, CodingKey {
+            case workoutTypes, startsAfter, startsBefore, minDurationMinutes, maxDurationMinutes, weekendsOnly, minDistanceKm
+        }
+
+        /// Every field optional (a template names only what it narrows).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                workoutTypes: try container.decodeIfPresent([WorkoutType].self, forKey: .workoutTypes),
+                startsAfter: try container.decodeIfPresent(LocalTime.self, forKey: .startsAfter),
+                startsBefore: try container.decodeIfPresent(LocalTime.self, forKey: .startsBefore),
+                minDurationMinutes: try container.decodeIfPresent(Double.self, forKey: .minDurationMinutes),
+                maxDurationMinutes: try container.decodeIfPresent(Double.self, forKey: .maxDurationMinutes),
+                weekendsOnly: try container.decodeIfPresent(Bool.self, forKey: .weekendsOnly) ?? false,
+                minDistanceKm: try container.decodeIfPresent(Double.self, forKey: .minDistanceKm))
+        }
+
         public func admits(_ workout: ChallengeEntry.WorkoutFacts) -> Bool {
             if let types = self.workoutTypes, !types.contains(workout.type) { return false }
             if let after = self.startsAfter, workout.localStart < after { return false }

@@ -12,6 +12,8 @@ public struct RuleProfile: Equatable, Sendable, Codable {
     public var goals: GoalPolicy
     public var rewards: RewardPolicy
     public var notifications: NotificationCatalog
+    /// The app's challenge templates (spec 002 §1); absent: none.
+    public var challenges: ChallengeCatalog?
 
     public init(
         name: String,
@@ -24,7 +26,8 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         streaks: StreakPolicy,
         goals: GoalPolicy,
         rewards: RewardPolicy,
-        notifications: NotificationCatalog
+        notifications: NotificationCatalog,
+        challenges: ChallengeCatalog? = nil
     ) {
         self.name = name
         self.description = description
@@ -37,7 +40,11 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         self.goals = goals
         self.rewards = rewards
         self.notifications = notifications
+        self.challenges = challenges
     }
+
+    /// The catalog's templates (none when the profile has no `challenges` section).
+    public var challengeTemplates: [ChallengeTemplate] { self.challenges?.templates ?? [] }
 
     /// How raw activity becomes a day.
     public struct Activities: Equatable, Sendable, Codable {

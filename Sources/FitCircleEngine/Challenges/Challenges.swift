@@ -40,9 +40,18 @@ public struct Challenges: Sendable {
 
     // MARK: Creating and reading
 
-    /// Creates a challenge: its creator joins it (staking like anyone), and each invitee is asked.
-    public func create(_ input: ChallengeInput, by user: User.ID) async throws -> View {
+    /// Creates a challenge, from scratch or from a catalog template (`templateID`, its values the defaults):
+    /// its creator joins it (staking like anyone), and each invitee is asked.
+    public func create(_ input: ChallengeInput, templateID: String? = nil, by user: User.ID) async throws -> View {
         let now = self.clock.now()
+        var request = input
+        if let templateID {
+            guard let template = self.profile.challengeTemplates.first(where: { $0.id == templateID }) else {
+                throw ValidationError(field: "templateId", reason: "is not a template of this app (GET /api/competitions/templates lists them)")
+            }
+            request.template = template
+        }
+        let input = request
         return try await self.store.transaction { tx in
             guard let creator = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
             let zone = TimeZone(identifier: creator.profile.timeZone) ?? .gmt
@@ -59,8 +68,9 @@ public struct Challenges: Sendable {
                 id: self.ids.make(), name: valid.name, description: valid.description, type: valid.type, rule: valid.rule,
                 visibility: valid.visibility, joinCode: Circles.joinCode(), creatorID: user, timeZone: creator.profile.timeZone,
                 startsAt: valid.startsAt, endsAt: valid.endsAt, stake: valid.stake, minParticipants: valid.minParticipants,
-                maxParticipants: valid.maxParticipants, createdAt: now)
+                maxParticipants: valid.maxParticipants, templateID: valid.templateID, templateVersion: valid.templateVersion, createdAt: now)
             try await tx.challenges.insert(challenge)
+            if let template = valid.templateID { try await tx.challenges.countUse(ofTemplate: template) }
             try await tx.enqueue(try self.lifecycleJobs(of: challenge), at: now)
             try await self.enter(creator, into: challenge, in: tx, now: now)
             for invitee in valid.invitees {

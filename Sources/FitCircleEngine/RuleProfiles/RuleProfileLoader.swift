@@ -58,10 +58,29 @@ public enum RuleProfileLoader {
             ((0...7).contains(streaks.checkInGraceDays), "streaks.checkInGraceDays", "expected 0 to 7, found \(streaks.checkInGraceDays)"),
             (streaks.milestones.allSatisfy { $0.count > 0 }, "streaks.milestones", "expected positive counts"),
         ]
-        for (valid, key, problem) in checks + Self.consistencyChecks(profile) where !valid {
+        for (valid, key, problem) in checks + Self.consistencyChecks(profile) + Self.templateChecks(profile) where !valid {
             throw InvalidProfile(file: file, key: key, problem: problem)
         }
         return profile
+    }
+
+    /// Each challenge template makes a valid challenge (on a day of its season), under an id of its own.
+    private static func templateChecks(_ profile: RuleProfile) -> [(Bool, String, String)] {
+        let templates = profile.challengeTemplates
+        let duplicate = Dictionary(grouping: templates.map(\.id), by: { $0 }).first { $0.value.count > 1 }?.key
+        var checks: [(Bool, String, String)] = [(duplicate == nil, "challenges.templates", "expected unique ids, found '\(duplicate ?? "")' twice")]
+        for (index, template) in templates.enumerated() {
+            let month = template.season?.months.first ?? 1
+            let day = LocalDate(year: 2026, month: month, day: 2)!.start(in: .gmt)
+            let input = ChallengeInput(name: nil, type: nil, template: template, durationDays: nil)
+            var problem = ""
+            do { _ = try input.validated(creatorZone: .gmt, now: day) } catch { problem = error.violations.map { "\($0.field) \($0.reason)" }.joined(separator: "; ") }
+            checks.append((problem.isEmpty, "challenges.templates[\(index)]", "(\(template.id)) makes no valid challenge: \(problem)"))
+            checks.append((template.version >= 1 && template.suggestedStake >= 0, "challenges.templates[\(index)]", "expected a version from 1 and a stake from 0"))
+            checks.append((template.season.map { !$0.months.isEmpty && $0.months.allSatisfy((1...12).contains) && $0.start != nil } ?? true,
+                           "challenges.templates[\(index)].season", "expected months 1 to 12 and a startsOn of MM-DD"))
+        }
+        return checks
     }
 
     /// The rewards and notifications sections must agree with themselves, and the streak's milestones are badges.

@@ -6,7 +6,7 @@ import FitCircleStore
 extension API {
     func createCompetition(_ input: Operations.CreateCompetition.Input) async throws -> Operations.CreateCompetition.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
-        let view = try await self.engine.challenges.create(try body.input, by: try RequestCaller.required().userID)
+        let view = try await self.engine.challenges.create(try body.input, templateID: body.templateId, by: try RequestCaller.required().userID)
         return .created(.init(body: .json(.init(view))))
     }
 
@@ -14,6 +14,12 @@ extension API {
         let user = try RequestCaller.required().userID
         let views = input.query.scope == .open ? try await self.engine.challenges.listed(for: user) : try await self.engine.challenges.mine(user)
         return .ok(.init(body: .json(.init(items: views.map(Components.Schemas.Competition.init)))))
+    }
+
+    func listCompetitionTemplates(_ input: Operations.ListCompetitionTemplates.Input) async throws -> Operations.ListCompetitionTemplates.Output {
+        let templates = try await self.engine.challenges.templates(
+            for: try RequestCaller.required().userID, category: input.query.category.map { ChallengeTemplate.Category(rawValue: $0.rawValue)! })
+        return .ok(.init(body: .json(.init(items: templates.map(Components.Schemas.CompetitionTemplate.init)))))
     }
 
     func getCompetition(_ input: Operations.GetCompetition.Input) async throws -> Operations.GetCompetition.Output {

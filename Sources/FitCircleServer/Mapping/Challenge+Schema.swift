@@ -20,7 +20,7 @@ extension Components.Schemas.CompetitionInput {
                 maxDurationMinutes: self.maxDurationMinutes, weekendsOnly: self.weekendsOnly ?? false, minDistanceKm: self.minDistanceKm)
             try validator.throwIfInvalid()
             return ChallengeInput(
-                name: self.name, description: self.description, type: ChallengeType(rawValue: self._type.rawValue)!,
+                name: self.name, description: self.description, type: self._type.map { ChallengeType(rawValue: $0.rawValue)! },
                 goal: self.goal.map { ChallengeRule.Goal(rawValue: $0.rawValue)! }, target: self.target, filter: filter,
                 visibility: self.visibility.map { Challenge.Visibility(rawValue: $0.rawValue)! }, startsAt: self.startsAt,
                 durationDays: self.durationDays, stake: self.stake, minParticipants: self.minParticipants, maxParticipants: self.maxParticipants,
@@ -39,7 +39,8 @@ extension Components.Schemas.Competition {
             startsAt: challenge.startsAt, endsAt: challenge.endsAt, settlesAt: challenge.settlesAt, status: .init(rawValue: view.status.rawValue)!,
             secondsRemaining: view.secondsRemaining, stake: challenge.stake, participantCount: view.participants, escrow: view.escrow,
             minParticipants: challenge.minParticipants, maxParticipants: challenge.maxParticipants,
-            myState: view.me.map { .init(rawValue: $0.state.rawValue)! }, myStake: view.me?.staked, createdAt: challenge.createdAt)
+            myState: view.me.map { .init(rawValue: $0.state.rawValue)! }, myStake: view.me?.staked, templateId: challenge.templateID,
+            templateVersion: challenge.templateVersion, createdAt: challenge.createdAt)
     }
 }
 
@@ -70,5 +71,16 @@ extension Components.Schemas.CompetitionLeaderboard {
         self.init(
             competition: .init(board.view), entries: board.entries, rows: rows, me: board.rows.first(where: \.isCaller).map(Components.Schemas.CompetitionRow.init),
             nextCursor: board.nextCursor.map(BoardCursor.encode))
+    }
+}
+
+extension Components.Schemas.CompetitionTemplate {
+    init(_ view: Challenges.TemplateView) {
+        let template = view.template
+        self.init(
+            id: template.id, version: template.version, name: template.name, description: template.description, icon: template.icon,
+            category: .init(rawValue: template.category.rawValue)!, tags: template.tags, _type: .init(rawValue: template.type.rawValue)!,
+            rule: .init(template.rule), durationDays: template.durationDays, suggestedStake: template.suggestedStake,
+            seasonMonths: template.season?.months, popularity: view.popularity)
     }
 }

@@ -66,6 +66,23 @@ public struct ChallengeQueries: Sendable {
         try await self.sql.raw("UPDATE challenges SET cancelled_at = \(bind: now) WHERE id = \(bind: id.rawValue)").run()
     }
 
+    /// Counts one more challenge made from the template.
+    public func countUse(ofTemplate id: String) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO challenge_template_uses (template_id, uses) VALUES (\(bind: id), 1)
+            ON CONFLICT (template_id) DO UPDATE SET uses = challenge_template_uses.uses + 1
+            """
+        ).run()
+    }
+
+    /// How many challenges each template made.
+    public func templateUses() async throws -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: try await self.sql.raw("SELECT template_id, uses FROM challenge_template_uses").all().map { row in
+            (try row.decode(column: "template_id", as: String.self), try row.decode(column: "uses", as: Int.self))
+        })
+    }
+
     // MARK: Participants
 
     public func participant(_ user: User.ID, in id: Challenge.ID) async throws -> ChallengeParticipant? {

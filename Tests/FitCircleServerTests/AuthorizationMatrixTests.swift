@@ -183,6 +183,7 @@ struct AuthorizationMatrixTests {
         "listCompetitionTemplates": Row(rule: .signedIn),
         "getCompetition": Row(rule: Self.challengeRead),
         "getCompetitionLeaderboard": Row(rule: Self.challengeRead),
+        "streamCompetition": Row(rule: Self.challengeRead, query: "?seconds=1"),
         "joinCompetition": Row(rule: .per([
             .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden, .invitee: .hidden,
             .operator: .forbidden,

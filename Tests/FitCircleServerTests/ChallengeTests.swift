@@ -227,4 +227,34 @@ struct ChallengeTests {
             #expect((open["items"] as? [Any])?.isEmpty == true)
         }
     }
+
+    /// R9.2: a participant's stream hears each relevant workout's new value and rank as it is recorded
+    /// (well within the 30 seconds the spec allows); strangers to a private challenge get 404.
+    @Test(arguments: Backend.available)
+    func r9_2_theBoardStreamCarriesEachWorkoutAsItIsRecorded(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await Self.person(app, "ana@example.com")
+            let ben = try await Self.person(app, "ben@example.com")
+            let zed = try await Self.person(app, "zed@example.com")
+            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "Longest run", "type": "longest_activity", "durationDays": 7,
+            ]).jsonObject()
+            let (id, code) = (try #require(created["id"] as? String), try #require(created["joinCode"] as? String))
+            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: ["code": code]).status == .ok)
+            app.clock.advance(by: 3600)
+            let token = try await ana.token
+            async let streamed = app.request(.get, "/api/competitions/\(id)/stream?seconds=5", token: token)
+            for _ in 0..<300 where app.engine.challenges.events.listeners(of: .challenge(Challenge.ID(id))) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            let started = ContinuousClock.now
+            #expect(try await app.request(.post, "/api/activities", token: try await ben.token, json: Self.run(app, "b1", km: 7.5, minutes: 40, startedMinutesAgo: 50)).status == .created)
+            let response = try await streamed
+            let events = try InboxStreamTests.events(response.text)
+            #expect(events.first?.event == "ready")
+            let ranks = events.filter { $0.event == "rank" }
+            #expect(ranks.count == 1 && ranks.first?.data["userId"] as? String == ben.id && ranks.first?.data["value"] as? Double == 7.5
+                && ranks.first?.data["rank"] as? Int == 1, "\(events)")
+            #expect(ContinuousClock.now - started < .seconds(30))
+            #expect(try await app.request(.get, "/api/competitions/\(id)/stream?seconds=1", token: try await zed.token).status == .notFound)
+        }
+    }
 }

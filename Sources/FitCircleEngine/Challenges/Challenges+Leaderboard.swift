@@ -71,3 +71,37 @@ extension Challenges {
         return Leaderboard(view: view, rows: rows, entries: entries, nextCursor: page.count == limit ? page.last?.key : nil)
     }
 }
+
+extension Challenges {
+    /// The board's changes as they happen (spec 004 R9.2), for whoever may read it, until `duration`
+    /// passes: each participant's new value (in the rule's unit) and rank, named as the reader sees them.
+    public func stream(of id: Challenge.ID, for user: User.ID, for duration: Duration) async throws -> AsyncStream<[(update: RankUpdate, anonymous: Bool)]> {
+        let naming = try await self.store.read { tx in
+            _ = try await self.allowed(.read, id, by: user, in: tx)
+            return Circles.Naming(viewer: user, friends: try await tx.friendIDs(of: user))
+        }
+        let events = self.events.subscribe(to: .challenge(id))
+        return AsyncStream { continuation in
+            let task = Task {
+                var people: [User.ID: BoardPerson] = [:]
+                for await event in events {
+                    let unknown = Array(Set(event.ranks.map(\.user)).filter { people[$0] == nil })
+                    if !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.people(unknown) }) {
+                        people.merge(found) { _, new in new }
+                    }
+                    continuation.yield(event.ranks.map { ($0, naming.shown(people[$0.user], $0.user).anonymous) })
+                }
+                continuation.finish()
+            }
+            let deadline = Task {
+                try? await Task.sleep(for: duration)
+                task.cancel()
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                task.cancel()
+                deadline.cancel()
+            }
+        }
+    }
+}

@@ -12,7 +12,7 @@ public struct Challenges: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
     let clock: WallClock
-    let events: BoardEvents
+    public let events: BoardEvents
 
     public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: BoardEvents) {
         self.store = store

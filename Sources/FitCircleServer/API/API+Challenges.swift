@@ -2,6 +2,8 @@ import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
+import Foundation
+import OpenAPIRuntime
 
 extension API {
     func createCompetition(_ input: Operations.CreateCompetition.Input) async throws -> Operations.CreateCompetition.Output {
@@ -51,5 +53,25 @@ extension API {
         let board = try await self.engine.challenges.leaderboard(
             Challenge.ID(input.path.id), for: try RequestCaller.required().userID, after: cursor, limit: limit)
         return .ok(.init(body: .json(.init(board))))
+    }
+
+    func streamCompetition(_ input: Operations.StreamCompetition.Input) async throws -> Operations.StreamCompetition.Output {
+        let seconds = input.query.seconds ?? 300
+        guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
+        let caller = try RequestCaller.required()
+        let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
+            let updates = try await self.engine.challenges.stream(of: Challenge.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
+            return AsyncStream<ServerSentEvent> { continuation in
+                continuation.yield(ServerSentEvent(event: "ready", data: "{}"))
+                let task = Task {
+                    for await ranks in updates {
+                        for rank in ranks { continuation.yield(CircleStreamEvent.rank(update: rank.update, anonymous: rank.anonymous).encoded) }
+                    }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+        return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
     }
 }

@@ -69,7 +69,7 @@ fuzz() {
     # streams too: a stream stays open for the seconds asked (up to an hour); their own tests cover them.
     schemathesis run "http://127.0.0.1:$port/openapi.yaml" -H "Authorization: Bearer $token" \
         --exclude-operation-id signOut --exclude-operation-id deleteAccount \
-        --exclude-operation-id streamNotificationInbox --exclude-operation-id streamFitCircle --exclude-operation-id streamFriendFeed \
+        --exclude-operation-id streamNotificationInbox --exclude-operation-id streamFitCircle --exclude-operation-id streamFriendFeed --exclude-operation-id streamCompetition \
         --checks not_a_server_error --phases examples,fuzzing,stateful \
         --max-examples "${FUZZ_EXAMPLES:-40}" --seed "${FUZZ_SEED:-20261122}" --no-color 2>&1 | tail -n 25
     local status=${PIPESTATUS[0]}

@@ -88,6 +88,6 @@ extension Engine {
 
     /// Every per-zone schedule the jobs above need.
     public static var zoneSchedules: [ZoneSchedule] {
-        DayRollover.schedules + ReminderPlanner.schedules + BoardClosing.schedules + Housekeeping.schedules
+        DayRollover.schedules + ReminderPlanner.schedules + BoardClosing.schedules + Housekeeping.schedules + Challenges.schedules
     }
 }

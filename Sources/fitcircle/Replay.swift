@@ -21,12 +21,12 @@ struct ReplayCommand: AsyncParsableCommand {
         let runtime = try await Runtime(options: self.options)
         let configuration = runtime.configuration
         let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
-        let (differences, habits, rewards, escrow) = try await runtime.withStore { store in
+        let (differences, habits, rewards, escrow, records) = try await runtime.withStore { store in
             try await store.checkSchemaVersion()
             let replay = Replay(store: store, profile: profile, clock: runtime.clock)
             return (
                 try await replay.run(fix: self.fix), try await replay.sendHabitDifferences(fix: self.fix), try await replay.rewardDifferences(),
-                try await replay.escrowDifferences()
+                try await replay.escrowDifferences(), try await replay.challengeRecordDifferences(fix: self.fix)
             )
         }
         for difference in differences {
@@ -45,7 +45,11 @@ struct ReplayCommand: AsyncParsableCommand {
             print(difference)
         }
         print("\(escrow.count) difference(s) in challenge escrow (reported, never fixed)")
-        if ((!differences.isEmpty || !habits.isEmpty) && !self.fix) || !rewards.isEmpty || !escrow.isEmpty {
+        for difference in records {
+            print(difference)
+        }
+        print("\(records.count) difference(s) in challenge records and rivalries\(self.fix && !records.isEmpty ? ", fixed" : "")")
+        if ((!differences.isEmpty || !habits.isEmpty || !records.isEmpty) && !self.fix) || !rewards.isEmpty || !escrow.isEmpty {
             throw ExitCode(1)
         }
     }

@@ -209,6 +209,12 @@ struct ChallengeTests {
                 "name": "Ours", "type": "most_activities", "durationDays": 3, "invitees": [stranger.id],
             ])
             #expect(stranger422.status == .unprocessableContent && stranger422.text.contains("\"invitees[0]\""), "\(stranger422.text)")
+            // Ids that name nothing FitCircle made are refused before any query (a NUL would trouble PostgreSQL).
+            let strange = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "Ours", "type": "most_activities", "durationDays": 3, "invitees": ["x\u{0}y", String(repeating: "a", count: 100)],
+            ])
+            #expect(strange.status == .unprocessableContent && strange.text.contains("\"invitees[1]\""), "\(strange.text)")
+            #expect(try await app.request(.get, "/api/competitions/a%00b", token: try await ana.token).status == .notFound)
             let none = try await app.request(.get, "/api/competitions", token: try await ana.token).jsonObject()
             #expect((none["items"] as? [Any])?.isEmpty == true, "refused input created nothing: \(none)")
 

@@ -56,6 +56,9 @@ public struct NotificationType: Equatable, Sendable, Codable {
     public var outsideBudget: Bool
     /// Off until the user turns it on (a friend's every workout is too much for most).
     public var optIn: Bool
+    /// Dropped, not even left in the inbox, when the user was in the app moments ago (spec 002: "don't
+    /// notify if the user just opened the app"): they have seen where they stand.
+    public var unlessActive: Bool
     public var title: String
     /// With `{variables}` filled from the trigger's data.
     public var body: String
@@ -82,9 +85,10 @@ public struct NotificationType: Equatable, Sendable, Codable {
     public init(
         type: String, critical: Bool = false, channels: [NotificationChannel] = [.push, .inApp], emailFallback: Bool = false, at: LocalTime? = nil,
         weekday: Weekday? = nil, monthDay: Int? = nil, followsReminderTime: Bool = false, personalised: Bool = false, habitLead: Int = SendTime.defaultLeadMinutes, perDay: Int? = nil, perWeek: Int? = nil, perHour: Int? = nil, unlessGoalMet: Bool = false,
-        digestible: Bool = false, outsideBudget: Bool = false, optIn: Bool = false, title: String, body: String, variants: [CopyVariant] = [],
-        deepLink: String? = nil
+        digestible: Bool = false, outsideBudget: Bool = false, optIn: Bool = false, unlessActive: Bool = false, title: String, body: String,
+        variants: [CopyVariant] = [], deepLink: String? = nil
     ) {
+        self.unlessActive = unlessActive
         self.type = type
         self.critical = critical
         self.channels = channels
@@ -109,7 +113,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case type, critical, channels, emailFallback, at, weekday, monthDay, followsReminderTime, personalised, habitLead, perDay, perWeek, perHour, unlessGoalMet, digestible, outsideBudget, optIn, title, body, variants, deepLink
+        case type, critical, channels, emailFallback, at, weekday, monthDay, followsReminderTime, personalised, habitLead, perDay, perWeek, perHour, unlessGoalMet, digestible, outsideBudget, optIn, unlessActive, title, body, variants, deepLink
     }
 
     /// Only `type`, `title` and `body` are required in a profile.
@@ -133,6 +137,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
             digestible: try container.decodeIfPresent(Bool.self, forKey: .digestible) ?? false,
             outsideBudget: try container.decodeIfPresent(Bool.self, forKey: .outsideBudget) ?? false,
             optIn: try container.decodeIfPresent(Bool.self, forKey: .optIn) ?? false,
+            unlessActive: try container.decodeIfPresent(Bool.self, forKey: .unlessActive) ?? false,
             title: try container.decode(String.self, forKey: .title),
             body: try container.decode(String.self, forKey: .body),
             variants: try container.decodeIfPresent([CopyVariant].self, forKey: .variants) ?? [],

@@ -132,6 +132,7 @@ public enum NotificationPolicy {
             return .drop(reason: "the day's goal is already met")
         }
         if !kind.critical, let active = context.lastActiveAt, context.now.timeIntervalSince(active) < Self.activeWindow, active <= context.now {
+            if kind.unlessActive { return .drop(reason: "the user was in the app in the last 15 minutes and has seen it there") }
             guard channels.contains(.inApp) else { return .drop(reason: "the user was active in the app in the last 15 minutes") }
             channels = [.inApp]
             trail.append("active in the app in the last 15 minutes: in the app only")

@@ -20,7 +20,7 @@ public struct Activities: Sendable {
         self.clock = clock
         let ingest = Ingest(
             profile: profile, ids: ids, streaks: StreakKeeper(profile: profile), rewards: RewardKeeper(profile: profile, ids: ids),
-            nudges: ActivityNudges(profile: profile, ids: ids), challenges: ChallengeScoring(events: boards))
+            nudges: ActivityNudges(profile: profile, ids: ids), challenges: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids))
         self.ingest = ingest
         // SQLite has one writer. PostgreSQL statements wait ~2 ms for their round trip on a loaded machine, so
         // a second group is written while the first waits (measured: 2 beat 1, 4 and 8; Benchmarks/README.md).

@@ -8,6 +8,8 @@ import Foundation
 /// change reaches the other nodes with the commit and this node's index and streams right after it.
 struct ChallengeScoring: Sendable {
     let events: BoardEvents
+    let catalog: NotificationCatalog
+    let ids: IDGenerator
 
     /// Restates `users` on every challenge they are in that still takes activities.
     func restate(_ users: Set<User.ID>, in tx: Transaction, now: Date) async throws {
@@ -18,8 +20,13 @@ struct ChallengeScoring: Sendable {
             let key = try await Self.score(of: user, in: challenge, tx: tx)
             let old = try await tx.score(on: board, of: user)
             guard key != old else { continue }
+            let before = if let old { try await self.rank(of: old, on: board, in: tx) } else { Int?.none }
+            let leader = try await tx.boardKeys(board, after: nil, limit: 1).first
             if let key { try await tx.saveScore(key, on: board) } else { try await tx.deleteScore(on: board, of: user) }
             let rank = if let key { try await self.rank(of: key, on: board, in: tx) } else { Int?.none }
+            if challenge.status(at: now) == .active {
+                try await self.tell(user, in: challenge, old: old, new: key, before: before, after: rank, leader: leader?.user, tx: tx, now: now)
+            }
             let update = RankUpdate(
                 period: board.period, periodStart: board.start, user: user, value: key.map { challenge.rule.shown($0.value) }, rank: rank)
             events.append(self.events.event(.challenge(challenge.id), changes: [BoardChange(board: board, user: user, key: key)], ranks: [update]))
@@ -42,6 +49,35 @@ struct ChallengeScoring: Sendable {
             }
         }
         return challenge.rule.score(entries).map { BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user) }
+    }
+
+    /// What a move on the board is news of (spec 002 §2, spec 004 R10.5): to whom it took the lead from,
+    /// "… just took the lead"; to the mover, a climb of three places or more, and 80 % of a target.
+    private func tell(
+        _ user: User.ID, in challenge: Challenge, old: BoardKey?, new: BoardKey?, before: Int?, after: Int?, leader: User.ID?, tx: Transaction, now: Date
+    ) async throws {
+        var candidates: [(User.ID, NotificationCandidate)] = []
+        let stamp = "\(challenge.id):\(self.ids.uuidV7().lowercased())"
+        let data = Challenges.data(challenge)
+        if after == 1, let leader, leader != user, let mover = try await tx.user(user) {
+            let name = try await Challenges.name(of: mover, seenBy: leader, in: tx)
+            candidates.append((leader, NotificationCandidate(
+                type: "challenge_lead_taken", dedupeKey: "challenge_lead_taken:\(stamp)",
+                data: data.merging(["name": name ?? ProfileAccess.anonymousMember]) { $1 }, actor: name == nil ? nil : user)))
+        }
+        if let before, let after, before - after >= 3 {
+            candidates.append((user, NotificationCandidate(
+                type: "challenge_rank_change", dedupeKey: "challenge_rank_change:\(stamp)", data: data.merging(["rank": "\(after)"]) { $1 })))
+        }
+        let rule = challenge.rule
+        if rule.goal != .most, rule.higherWins, let target = rule.target, let value = new?.value,
+            value >= 0.8 * target, value < target, (old?.value ?? 0) < 0.8 * target
+        {
+            candidates.append((user, NotificationCandidate(
+                type: "challenge_near_goal", dedupeKey: "challenge_near_goal:\(challenge.id)", data: data.merging(["percent": "80"]) { $1 })))
+        }
+        try await tx.enqueue(
+            try candidates.compactMap { try Notifications.raising($1, for: $0, catalog: self.catalog, ids: self.ids, at: now) }, at: now)
     }
 
     private func rank(of key: BoardKey, on board: BoardID, in tx: Transaction) async throws -> Int {

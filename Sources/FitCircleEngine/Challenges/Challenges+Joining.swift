@@ -75,6 +75,6 @@ extension Challenges {
         try await tx.challenges.save(
             ChallengeParticipant(challengeID: challenge.id, userID: person.id, state: .joined, staked: challenge.stake, invitedBy: invitedBy, updatedAt: now))
         try await tx.challenges.adjust(challenge.id, participants: 1, escrow: challenge.stake)
-        try await ChallengeScoring(events: self.events).restate([person.id], in: tx, now: now)
+        try await self.scoring.restate([person.id], in: tx, now: now)
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 
 /// A challenge's life as durable jobs queued when it is made: at its start the quorum is checked (too few
 /// participants cancels it and refunds every stake); `Challenge.settlementGrace` after its end it settles
-/// (the final board, the winners by the rule, each one's payout noted) and queues the payouts; each payout
+/// (the final board, the winners by the rule, each one's payout noted, records and rivalries moved) and
+/// queues the payouts; each payout
 /// moves XP out of escrow in a transaction of its own under the person's lock. Every step checks the
 /// challenge's state under its lock and each ledger line is keyed once, so a job run twice, on two nodes,
 /// or again after a crash between settlement and payout, pays exactly once.
@@ -19,11 +20,12 @@ extension Challenges {
     }
 
     public var handlers: [String: JobHandler] {
-        [
+        let lifecycle: [String: JobHandler] = [
             Self.start: { job in try await self.begin(try Self.decode(job).challenge) },
             Self.settle: { job in try await self.settle(try Self.decode(job).challenge) },
             Self.payout: { job in try await self.payOut(try Self.decode(job).challenge) },
         ]
+        return lifecycle.merging(self.notificationHandlers) { first, _ in first }
     }
 
     func lifecycleJobs(of challenge: Challenge) throws -> [JobRecord] {
@@ -40,12 +42,14 @@ extension Challenges {
         try JSONDecoder().decode(Job.self, from: Data(job.payload.utf8))
     }
 
-    /// At the start: too few participants cancels the challenge, every stake owed back.
+    /// At the start: too few participants cancels the challenge, every stake owed back; else everyone in
+    /// hears it has started.
     func begin(_ id: Challenge.ID) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
             guard let challenge = try await tx.challenges.locked(id), challenge.settledAt == nil, challenge.cancelledAt == nil else { return }
-            try await self.cancelShortOfQuorum(challenge, in: tx, now: now)
+            if try await self.cancelShortOfQuorum(challenge, in: tx, now: now) { return }
+            try await self.tellStarted(challenge, participants: try await tx.challenges.participants(of: id), in: tx, now: now)
         }
     }
 
@@ -64,6 +68,7 @@ extension Challenges {
             let result = ChallengeSettlement.settle(
                 rule: challenge.rule, standings: standings, stakes: Dictionary(uniqueKeysWithValues: participants.map { ($0.userID, $0.staked) }))
             let places = Dictionary(uniqueKeysWithValues: standings.map { ($0.user, $0) })
+            var results: [ChallengeParticipant] = []
             for var participant in participants {
                 participant.finalRank = places[participant.userID]?.rank
                 participant.finalValue = places[participant.userID].map { challenge.rule.shown($0.value) }
@@ -71,8 +76,11 @@ extension Challenges {
                 participant.payout = result.payouts[participant.userID] ?? 0
                 participant.updatedAt = now
                 try await tx.challenges.save(participant)
+                results.append(participant)
             }
             try await tx.challenges.markSettled(id, at: now)
+            try await Self.record(results, of: id, in: tx, at: now)
+            try await self.tellResults(challenge, participants: results, refunded: result.refunded, in: tx, now: now)
             try await tx.enqueue([try self.job(Self.payout, id, at: now)], at: now)
         }
     }
@@ -83,12 +91,17 @@ extension Challenges {
     private func cancelShortOfQuorum(_ challenge: Challenge, in tx: Transaction, now: Date) async throws -> Bool {
         let participants = try await tx.challenges.participants(of: challenge.id)
         guard participants.count < challenge.minParticipants else { return false }
-        for var participant in participants where participant.staked > 0 {
-            participant.payout = participant.staked
-            participant.updatedAt = now
-            try await tx.challenges.save(participant)
+        var results: [ChallengeParticipant] = []
+        for var participant in participants {
+            if participant.staked > 0 {
+                participant.payout = participant.staked
+                participant.updatedAt = now
+                try await tx.challenges.save(participant)
+            }
+            results.append(participant)
         }
         try await tx.challenges.markCancelled(challenge.id, at: now)
+        try await self.tellResults(challenge, participants: results, refunded: true, in: tx, now: now)
         try await tx.enqueue([try self.job(Self.payout, challenge.id, at: now)], at: now)
         return true
     }

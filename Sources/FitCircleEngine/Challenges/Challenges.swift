@@ -23,6 +23,7 @@ public struct Challenges: Sendable {
     }
 
     var rewards: RewardKeeper { RewardKeeper(profile: self.profile, ids: self.ids) }
+    var scoring: ChallengeScoring { ChallengeScoring(events: self.events, catalog: self.profile.notifications, ids: self.ids) }
 
     /// A challenge as one user sees it.
     public struct View: Equatable, Sendable {
@@ -71,11 +72,12 @@ public struct Challenges: Sendable {
                 maxParticipants: valid.maxParticipants, templateID: valid.templateID, templateVersion: valid.templateVersion, createdAt: now)
             try await tx.challenges.insert(challenge)
             if let template = valid.templateID { try await tx.challenges.countUse(ofTemplate: template) }
-            try await tx.enqueue(try self.lifecycleJobs(of: challenge), at: now)
+            try await tx.enqueue(try self.lifecycleJobs(of: challenge) + self.reminderJobs(of: challenge), at: now)
             try await self.enter(creator, into: challenge, in: tx, now: now)
             for invitee in valid.invitees {
                 try await tx.challenges.save(ChallengeParticipant(challengeID: challenge.id, userID: invitee, state: .invited, invitedBy: user, updatedAt: now))
             }
+            try await self.tellInvitees(valid.invitees, of: challenge, by: creator, in: tx, now: now)
             return try await self.view(challenge, for: user, in: tx, now: now)
         }
     }
@@ -132,7 +134,7 @@ public struct Challenges: Sendable {
     func allowed(
         _ action: ChallengeAccess.Action, _ id: Challenge.ID, by user: User.ID, code: String? = nil, locked: Bool = false, in tx: Transaction
     ) async throws -> (Challenge, ChallengeParticipant?) {
-        let found = locked ? try await tx.challenges.locked(id) : try await tx.challenges.challenge(id)
+        let found = !id.isWellFormed ? nil : locked ? try await tx.challenges.locked(id) : try await tx.challenges.challenge(id)
         guard let challenge = found else { throw DomainError.notFound(resource: "challenge", id: id.rawValue) }
         let me = try await tx.challenges.participant(user, in: id)
         var facts = ChallengeAccess.Facts(
@@ -149,6 +151,10 @@ public struct Challenges: Sendable {
     private func inviteeViolations(_ invitees: [User.ID], of user: User.ID, in tx: Transaction) async throws -> [FieldViolation] {
         var validator = Validator()
         for (index, invitee) in invitees.prefix(ChallengeInput.maxInvitees).enumerated() {
+            guard invitee.isWellFormed else {
+                validator.fail("invitees[\(index)]", "is not a user id")
+                continue
+            }
             let edge = try await tx.friendEdge(from: user, to: invitee)
             let relationship = ProfileAccess.Relationship(
                 isSelf: invitee == user, isFriend: edge.areFriends, sharesCircle: try await tx.sharesCircle(user, invitee), blocked: edge.blockedByThem)

@@ -10,6 +10,6 @@ public enum RaisedTypes {
     public static let others: Set<String> = ["welcome", "achievement", "almost_there", "streak_milestone", "goals_personalized"]
 
     public static var all: Set<String> {
-        Friends.notificationTypes.union(Self.circles).union(Self.others).union(ScheduledTriggers.types)
+        Friends.notificationTypes.union(Self.circles).union(Self.others).union(ScheduledTriggers.types).union(Challenges.notificationTypes)
     }
 }

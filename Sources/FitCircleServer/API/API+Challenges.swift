@@ -74,4 +74,29 @@ extension API {
         }
         return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
     }
+
+    func getChallengeRecord(_ input: Operations.GetChallengeRecord.Input) async throws -> Operations.GetChallengeRecord.Output {
+        let record = try await self.engine.challenges.record(of: User.ID(input.path.id), for: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(record))))
+    }
+
+    func getRivalry(_ input: Operations.GetRivalry.Input) async throws -> Operations.GetRivalry.Output {
+        let rival = User.ID(input.path.id)
+        let found = try await self.engine.challenges.rivalry(of: try RequestCaller.required().userID, with: rival)
+        return .ok(.init(body: .json(.init(
+            rivalId: rival.rawValue, record: .init(found.rivalry),
+            lastFive: found.lastFive.map { meeting in
+                .init(
+                    competitionId: meeting.challenge.id.rawValue, name: meeting.challenge.name, _type: .init(rawValue: meeting.challenge.type.rawValue)!,
+                    outcome: .init(rawValue: meeting.outcome.rawValue)!, settledAt: meeting.challenge.settledAt)
+            },
+            favouriteTypes: found.favouriteTypes.map { .init(rawValue: $0.rawValue)! }))))
+    }
+
+    func listRivals(_ input: Operations.ListRivals.Input) async throws -> Operations.ListRivals.Output {
+        let rivals = try await self.engine.challenges.rivals(of: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(
+            top: rivals.top.map(Components.Schemas.Rival.init), nemesis: rivals.nemesis.map(Components.Schemas.Rival.init),
+            dominated: rivals.dominated.map(Components.Schemas.Rival.init)))))
+    }
 }

@@ -84,3 +84,25 @@ extension Components.Schemas.CompetitionTemplate {
             seasonMonths: template.season?.months, popularity: view.popularity)
     }
 }
+
+extension Components.Schemas.ChallengeRecord {
+    init(_ record: ChallengeRecord) {
+        self.init(
+            challenges: record.challenges, wins: record.wins, winRate: record.winRate, currentWinStreak: record.currentWinStreak,
+            longestWinStreak: record.longestWinStreak, averagePlacement: record.averagePlacement, xpWon: record.xpWon, xpLost: record.xpLost)
+    }
+}
+
+extension Components.Schemas.Rivalry {
+    init(_ rivalry: Rivalry) {
+        self.init(
+            wins: rivalry.wins, losses: rivalry.losses, draws: rivalry.draws, xpWon: rivalry.xpWon, xpLost: rivalry.xpLost, streak: rivalry.streak,
+            lastMetAt: rivalry.lastMetAt)
+    }
+}
+
+extension Components.Schemas.Rival {
+    init(_ rival: Challenges.Rival) {
+        self.init(userId: rival.anonymous ? nil : rival.user.rawValue, displayName: rival.displayName, anonymous: rival.anonymous, record: .init(rival.rivalry))
+    }
+}

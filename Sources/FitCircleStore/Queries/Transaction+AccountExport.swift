@@ -67,6 +67,8 @@ public struct ExportSection: Sendable {
         .init("reactionsGiven", "activity_reactions", key: ["activity_id", "reaction"]),
         .init("challengesCreated", "challenges", owner: "creator_id", key: ["id"], json: ["rule"]),
         .init("challengeParticipations", "challenge_participants", key: ["challenge_id"]),
+        .init("challengeRecord", "challenge_records", key: ["user_id"], json: ["record"]),
+        .init("rivalries", "rivalries", key: ["rival_id"], json: ["record"]),
     ]
 }
 

@@ -135,6 +135,20 @@ public struct ChallengeQueries: Sendable {
         ).all().map { row in (User.ID(try row.decode(column: "participant", as: String.self)), try Self.challenge(from: row)) }
     }
 
+    /// The participants whose zone is `zone` in challenges running at `now`, with their challenge.
+    public func running(inZone zone: String, at now: Date) async throws -> [(user: User.ID, challenge: Challenge)] {
+        try await self.sql.raw(
+            """
+            SELECT c.*, p.user_id AS participant FROM users u
+            JOIN challenge_participants p ON p.user_id = u.id AND p.state = 'joined'
+            JOIN challenges c ON c.id = p.challenge_id
+            WHERE u.time_zone = \(bind: zone) AND c.starts_at <= \(bind: now) AND c.ends_at > \(bind: now)
+                AND c.settled_at IS NULL AND c.cancelled_at IS NULL
+            ORDER BY c.id, p.user_id
+            """
+        ).all().map { row in (User.ID(try row.decode(column: "participant", as: String.self)), try Self.challenge(from: row)) }
+    }
+
     /// The user's challenges (any state of theirs), newest start first, with their row.
     public func challenges(of user: User.ID, limit: Int) async throws -> [(challenge: Challenge, participant: ChallengeParticipant)] {
         try await self.sql.raw(

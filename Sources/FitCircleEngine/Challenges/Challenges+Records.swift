@@ -1,0 +1,125 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+
+/// Head-to-head (spec 002 §3): each person's record, and friends' records against each other, moved by
+/// every settlement in its transaction (`ChallengeRecord`, `Rivalry`: pure steps), rebuilt by replay from
+/// the settled challenges in the order they settled.
+extension Challenges {
+    /// Moves the participants' records and their friends' rivalries by one settled challenge.
+    static func record(_ results: [ChallengeParticipant], of challenge: Challenge.ID, in tx: Transaction, at now: Date) async throws {
+        let records = try await tx.challenges.records(of: results.map(\.userID))
+        var moved: [User.ID: ChallengeRecord] = [:]
+        for result in results { moved[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(result) }
+        try await tx.challenges.save(records: moved, at: now)
+        let pairs = try await tx.challenges.friendPairs(in: challenge)
+        guard !pairs.isEmpty else { return }
+        let byUser = Dictionary(uniqueKeysWithValues: results.map { ($0.userID, $0) })
+        let winners = results.filter(\.won).count
+        let stored = try await tx.challenges.rivalries(of: pairs)
+        let rivalries = pairs.compactMap { pair -> (user: User.ID, rival: User.ID, rivalry: Rivalry)? in
+            guard let mine = byUser[pair.user], let theirs = byUser[pair.rival] else { return nil }
+            let before = stored[ChallengeQueries.pairKey(pair.user, pair.rival)] ?? Rivalry()
+            return (pair.user, pair.rival, before.adding(mine, against: theirs, winners: winners, at: now))
+        }
+        try await tx.challenges.save(rivalries: rivalries)
+    }
+
+    /// A person's record as anyone signed in sees it (like their badges: `ProfileAccess.Facet.badges`).
+    public func record(of user: User.ID, for viewer: User.ID) async throws -> ChallengeRecord {
+        try await self.store.read { tx in
+            guard try await tx.user(user) != nil, ProfileAccess.mayView(.badges, .init(isSelf: user == viewer)) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
+            return try await tx.challenges.records(of: [user])[user] ?? ChallengeRecord()
+        }
+    }
+
+    public struct Meeting: Equatable, Sendable {
+        public var challenge: Challenge
+        public var outcome: Rivalry.Outcome
+    }
+
+    /// The caller against one rival: the record both ways, the last five meetings and the kinds of
+    /// challenge they meet in most.
+    public func rivalry(of user: User.ID, with rival: User.ID) async throws -> (rivalry: Rivalry, lastFive: [Meeting], favouriteTypes: [ChallengeType]) {
+        try await self.store.read { tx in
+            guard rival.isWellFormed, try await tx.user(rival) != nil else { throw DomainError.notFound(resource: "user", id: rival.rawValue) }
+            let rivalry = try await tx.challenges.rivalries(of: [(user, rival)])[ChallengeQueries.pairKey(user, rival)] ?? Rivalry()
+            let meetings = try await tx.challenges.meetings(of: user, with: rival, limit: 50)
+            let counts = Dictionary(grouping: meetings.map(\.challenge.type), by: { $0 }).mapValues(\.count)
+            let favourites = counts.sorted { ($1.value, $0.key.rawValue) < ($0.value, $1.key.rawValue) }.prefix(3).map(\.key)
+            let lastFive = meetings.prefix(5).map { Meeting(challenge: $0.challenge, outcome: Rivalry.outcome(of: $0.mine, against: $0.theirs)) }
+            return (rivalry, Array(lastFive), Array(favourites))
+        }
+    }
+
+    public struct Rival: Equatable, Sendable {
+        public var user: User.ID
+        /// As the caller may see them on boards ("A member" otherwise, without the id).
+        public var displayName: String
+        public var anonymous: Bool
+        public var rivalry: Rivalry
+    }
+
+    /// The caller's rivals: those met most, the nemesis (most losses to) and the one most often beaten.
+    public func rivals(of user: User.ID) async throws -> (top: [Rival], nemesis: Rival?, dominated: Rival?) {
+        try await self.store.read { tx in
+            let top = try await tx.challenges.rivals(of: user, by: .meetings, limit: 10)
+            let nemesis = try await tx.challenges.rivals(of: user, by: .losses, limit: 1).first
+            let dominated = try await tx.challenges.rivals(of: user, by: .wins, limit: 1).first
+            let everyone = top + [nemesis, dominated].compactMap { $0 }
+            let people = try await tx.people(Array(Set(everyone.map(\.rival))))
+            let naming = try await Circles.Naming.of(user, for: people.values.map(\.nameAudience), in: tx)
+            func rival(_ entry: (rival: User.ID, rivalry: Rivalry)) -> Rival {
+                let shown = naming.shown(people[entry.rival], entry.rival)
+                return Rival(user: entry.rival, displayName: shown.name, anonymous: shown.anonymous, rivalry: entry.rivalry)
+            }
+            return (top.map(rival), nemesis.map(rival), dominated.map(rival))
+        }
+    }
+}
+
+extension Replay {
+    /// Folds every settled challenge's results again, in settlement order, and compares the records and
+    /// rivalries with those stored; with `fix`, stores the rebuilt ones.
+    public func challengeRecordDifferences(fix: Bool = false) async throws -> [String] {
+        try await self.store.transaction { tx in
+            var records: [User.ID: ChallengeRecord] = [:]
+            var rivalries: [String: (user: User.ID, rival: User.ID, rivalry: Rivalry)] = [:]
+            var after: (Date, Challenge.ID)?
+            while true {
+                let page = try await tx.challenges.settled(after: after, limit: 200)
+                for challenge in page {
+                    let results = try await tx.challenges.participants(of: challenge.id)
+                    for result in results { records[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(result) }
+                    let byUser = Dictionary(uniqueKeysWithValues: results.map { ($0.userID, $0) })
+                    let winners = results.filter(\.won).count
+                    for pair in try await tx.challenges.friendPairs(in: challenge.id) {
+                        guard let mine = byUser[pair.user], let theirs = byUser[pair.rival] else { continue }
+                        let key = ChallengeQueries.pairKey(pair.user, pair.rival)
+                        let before = rivalries[key]?.rivalry ?? Rivalry()
+                        rivalries[key] = (pair.user, pair.rival, before.adding(mine, against: theirs, winners: winners, at: challenge.settledAt ?? challenge.endsAt))
+                    }
+                }
+                guard let last = page.last, let settled = last.settledAt else { break }
+                after = (settled, last.id)
+            }
+            let stored = try await tx.challenges.allRecords()
+            var problems: [String] = []
+            for (user, record) in records.sorted(by: { $0.key < $1.key }) where stored.records[user] != record {
+                problems.append("user \(user): challenge record stored \(stored.records[user].map { "\($0.wins)/\($0.challenges)" } ?? "none"), the settled challenges make \(record.wins)/\(record.challenges)")
+            }
+            // A rivalry's last meeting is the settlement's instant when kept, the challenge's when rebuilt: compared without it.
+            func counts(_ rivalry: Rivalry?) -> [Int]? { rivalry.map { [$0.wins, $0.losses, $0.draws, $0.xpWon, $0.xpLost, $0.streak] } }
+            for (key, entry) in rivalries.sorted(by: { $0.key < $1.key }) where counts(stored.rivalries[key]) != counts(entry.rivalry) {
+                problems.append("rivalry \(entry.user) against \(entry.rival): stored \(counts(stored.rivalries[key]) ?? []), the settled challenges make \(counts(entry.rivalry) ?? [])")
+            }
+            if fix && !problems.isEmpty {
+                try await tx.challenges.save(records: records, at: self.clock.now())
+                try await tx.challenges.save(rivalries: Array(rivalries.values))
+            }
+            return problems
+        }
+    }
+}

@@ -1,0 +1,143 @@
+public import FitCircleCore
+public import Foundation
+import SQLKit
+
+extension ChallengeQueries {
+    /// How many rows one statement writes or names: well under both databases' limits on bound values.
+    static let chunk = 500
+
+    public func records(of users: [User.ID]) async throws -> [User.ID: ChallengeRecord] {
+        var found: [User.ID: ChallengeRecord] = [:]
+        let decoder = JSONDecoder()
+        for part in stride(from: 0, to: users.count, by: Self.chunk).map({ Array(users[$0..<min($0 + Self.chunk, users.count)]) }) {
+            for row in try await self.tx.sql.raw(
+                "SELECT user_id, record FROM challenge_records WHERE user_id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))"
+            ).all() {
+                found[User.ID(try row.decode(column: "user_id", as: String.self))] =
+                    try decoder.decode(ChallengeRecord.self, from: Data(try row.decode(column: "record", as: String.self).utf8))
+            }
+        }
+        return found
+    }
+
+    public func save(records: [User.ID: ChallengeRecord], at now: Date) async throws {
+        let rows = try records.sorted { $0.key < $1.key }.map { user, record -> SQLQueryString in
+            "(\(bind: user.rawValue), \(bind: try Transaction.json(record)), \(bind: now))"
+        }
+        for part in stride(from: 0, to: rows.count, by: Self.chunk).map({ Array(rows[$0..<min($0 + Self.chunk, rows.count)]) }) {
+            try await self.tx.sql.raw(
+                """
+                INSERT INTO challenge_records (user_id, record, updated_at) VALUES \(part.joined(separator: ", "))
+                ON CONFLICT (user_id) DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at
+                """
+            ).run()
+        }
+    }
+
+    /// Every pair of friends who both took part in the challenge, both ways.
+    public func friendPairs(in id: Challenge.ID) async throws -> [(user: User.ID, rival: User.ID)] {
+        try await self.tx.sql.raw(
+            """
+            SELECT f.user_id, f.friend_id FROM friendships f
+            JOIN challenge_participants a ON a.user_id = f.user_id AND a.challenge_id = \(bind: id.rawValue) AND a.state = 'joined'
+            JOIN challenge_participants b ON b.user_id = f.friend_id AND b.challenge_id = \(bind: id.rawValue) AND b.state = 'joined'
+            ORDER BY f.user_id, f.friend_id
+            """
+        ).all().map { row in
+            (User.ID(try row.decode(column: "user_id", as: String.self)), User.ID(try row.decode(column: "friend_id", as: String.self)))
+        }
+    }
+
+    public func rivalries(of pairs: [(user: User.ID, rival: User.ID)]) async throws -> [String: Rivalry] {
+        var found: [String: Rivalry] = [:]
+        let decoder = JSONDecoder()
+        for part in stride(from: 0, to: pairs.count, by: Self.chunk).map({ Array(pairs[$0..<min($0 + Self.chunk, pairs.count)]) }) {
+            let matches = part.map { pair -> SQLQueryString in "(user_id = \(bind: pair.user.rawValue) AND rival_id = \(bind: pair.rival.rawValue))" }
+            for row in try await self.tx.sql.raw("SELECT * FROM rivalries WHERE \(matches.joined(separator: " OR "))").all() {
+                let key = Self.pairKey(User.ID(try row.decode(column: "user_id", as: String.self)), User.ID(try row.decode(column: "rival_id", as: String.self)))
+                found[key] = try decoder.decode(Rivalry.self, from: Data(try row.decode(column: "record", as: String.self).utf8))
+            }
+        }
+        return found
+    }
+
+    public func save(rivalries: [(user: User.ID, rival: User.ID, rivalry: Rivalry)]) async throws {
+        let rows = try rivalries.map { entry -> SQLQueryString in
+            """
+            (\(bind: entry.user.rawValue), \(bind: entry.rival.rawValue), \(bind: entry.rivalry.meetings), \(bind: entry.rivalry.wins),
+            \(bind: entry.rivalry.losses), \(bind: try Transaction.json(entry.rivalry)))
+            """
+        }
+        for part in stride(from: 0, to: rows.count, by: Self.chunk).map({ Array(rows[$0..<min($0 + Self.chunk, rows.count)]) }) {
+            try await self.tx.sql.raw(
+                """
+                INSERT INTO rivalries (user_id, rival_id, meetings, wins, losses, record) VALUES \(part.joined(separator: ", "))
+                ON CONFLICT (user_id, rival_id) DO UPDATE SET meetings = excluded.meetings, wins = excluded.wins, losses = excluded.losses,
+                    record = excluded.record
+                """
+            ).run()
+        }
+    }
+
+    public static func pairKey(_ user: User.ID, _ rival: User.ID) -> String { "\(user.rawValue)|\(rival.rawValue)" }
+
+    /// The user's rivals ranked by `order` (`meetings`, `wins` or `losses`), with their rivalry.
+    public func rivals(of user: User.ID, by order: RivalOrder, limit: Int) async throws -> [(rival: User.ID, rivalry: Rivalry)] {
+        let decoder = JSONDecoder()
+        return try await self.tx.sql.raw(
+            """
+            SELECT rival_id, record FROM rivalries WHERE user_id = \(bind: user.rawValue) AND \(unsafeRaw: order.rawValue) > 0
+            ORDER BY \(unsafeRaw: order.rawValue) DESC, meetings DESC, rival_id LIMIT \(bind: limit)
+            """
+        ).all().map { row in
+            (User.ID(try row.decode(column: "rival_id", as: String.self)),
+             try decoder.decode(Rivalry.self, from: Data(try row.decode(column: "record", as: String.self).utf8)))
+        }
+    }
+
+    public enum RivalOrder: String, Sendable { case meetings, wins, losses }
+
+    /// The settled challenges both took part in, newest first: the challenge and each one's result.
+    public func meetings(of user: User.ID, with rival: User.ID, limit: Int) async throws -> [(challenge: Challenge, mine: ChallengeParticipant, theirs: ChallengeParticipant)] {
+        try await self.tx.sql.raw(
+            """
+            SELECT c.*, a.challenge_id AS a_challenge_id, a.user_id AS a_user_id, a.state AS a_state, a.staked AS a_staked, a.invited_by AS a_invited_by,
+                a.updated_at AS a_updated_at, a.final_rank AS a_final_rank, a.final_value AS a_final_value, a.won AS a_won, a.payout AS a_payout,
+                a.paid_at AS a_paid_at,
+                b.challenge_id AS b_challenge_id, b.user_id AS b_user_id, b.state AS b_state, b.staked AS b_staked, b.invited_by AS b_invited_by,
+                b.updated_at AS b_updated_at, b.final_rank AS b_final_rank, b.final_value AS b_final_value, b.won AS b_won, b.payout AS b_payout,
+                b.paid_at AS b_paid_at
+            FROM challenge_participants a JOIN challenge_participants b ON b.challenge_id = a.challenge_id AND b.user_id = \(bind: rival.rawValue)
+            JOIN challenges c ON c.id = a.challenge_id
+            WHERE a.user_id = \(bind: user.rawValue) AND a.state = 'joined' AND b.state = 'joined' AND c.settled_at IS NOT NULL
+            ORDER BY c.settled_at DESC, c.id DESC LIMIT \(bind: limit)
+            """
+        ).all().map { row in
+            (try Self.challenge(from: row), try Self.participant(from: row, prefix: "a_"), try Self.participant(from: row, prefix: "b_"))
+        }
+    }
+
+    /// Every settled challenge in the order it settled, for replay.
+    public func settled(after: (Date, Challenge.ID)?, limit: Int) async throws -> [Challenge] {
+        let bound: SQLQueryString = after.map { "AND (settled_at > \(bind: $0.0) OR (settled_at = \(bind: $0.0) AND id > \(bind: $0.1.rawValue)))" } ?? ""
+        return try await self.tx.sql.raw(
+            "SELECT * FROM challenges WHERE settled_at IS NOT NULL \(bound) ORDER BY settled_at, id LIMIT \(bind: limit)"
+        ).all().map { try Self.challenge(from: $0) }
+    }
+
+    /// Every stored record and rivalry, for replay's comparison.
+    public func allRecords() async throws -> (records: [User.ID: ChallengeRecord], rivalries: [String: Rivalry]) {
+        let decoder = JSONDecoder()
+        var records: [User.ID: ChallengeRecord] = [:]
+        for row in try await self.tx.sql.raw("SELECT user_id, record FROM challenge_records").all() {
+            records[User.ID(try row.decode(column: "user_id", as: String.self))] =
+                try decoder.decode(ChallengeRecord.self, from: Data(try row.decode(column: "record", as: String.self).utf8))
+        }
+        var rivalries: [String: Rivalry] = [:]
+        for row in try await self.tx.sql.raw("SELECT user_id, rival_id, record FROM rivalries").all() {
+            rivalries[Self.pairKey(User.ID(try row.decode(column: "user_id", as: String.self)), User.ID(try row.decode(column: "rival_id", as: String.self)))] =
+                try decoder.decode(Rivalry.self, from: Data(try row.decode(column: "record", as: String.self).utf8))
+        }
+        return (records, rivalries)
+    }
+}

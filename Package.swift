@@ -174,6 +174,11 @@ let package = Package(
             path: "Benchmarks/BoardBenchmark"
         ),
         .executableTarget(
+            name: "ChallengeBenchmark",
+            dependencies: ["FitCircleEngine", "FitCircleJobs", "FitCircleStore", "FitCircleCore", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/ChallengeBenchmark"
+        ),
+        .executableTarget(
             name: "APNsBenchmark",
             dependencies: ["FitCircleTesting", "FitCircleDelivery", "FitCircleCore", .product(name: "NIOCore", package: "swift-nio")],
             path: "Benchmarks/APNsBenchmark"

@@ -263,4 +263,158 @@ struct ChallengeTests {
             #expect(try await app.request(.get, "/api/competitions/\(id)/stream?seconds=1", token: try await zed.token).status == .notFound)
         }
     }
+
+    /// A challenge made to start at once gathers its people while it runs: not called off at its start
+    /// with only its creator in; judged at the end, a lone participant's stake comes back.
+    @Test(arguments: Backend.available)
+    func quorum_aChallengeStartingAtOnceGathersWhileItRunsAndIsJudgedAtTheEnd(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await Self.person(app, "ana@example.com", xp: 100)
+            let ben = try await Self.person(app, "ben@example.com", xp: 100)
+            let made = { (name: String) async throws -> String in
+                let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                    "name": name, "type": "workouts", "durationDays": 1, "stake": 30, "visibility": "public",
+                ]).jsonObject()
+                return try #require(created["id"] as? String)
+            }
+            let (gathered, lone) = (try await made("Now"), try await made("Alone"))
+            try await DeliveryTests.runJobs(app)
+            app.clock.advance(by: 600)
+            let joined = try await app.request(.post, "/api/competitions/\(gathered)/join", token: try await ben.token, json: [:])
+            #expect(joined.status == .ok, "\(joined.text)")
+            #expect(try joined.jsonObject()["status"] as? String == "active")
+            app.clock.advance(by: 86_400 + 2 * 3600)
+            try await DeliveryTests.runJobs(app)
+            let ended = try await app.request(.get, "/api/competitions/\(gathered)", token: try await ana.token).jsonObject()
+            #expect(ended["status"] as? String == "settled", "\(ended)")
+            let alone = try await app.request(.get, "/api/competitions/\(lone)", token: try await ana.token).jsonObject()
+            #expect(alone["status"] as? String == "cancelled" && alone["escrow"] as? Int == 0 && alone["secondsRemaining"] as? Int == 0, "\(alone)")
+            // Nobody did anything in "Now" either: both stakes back; "Alone" gave Ana hers.
+            let (anaXP, benXP) = (try await Self.balance(app, ana), try await Self.balance(app, ben))
+            #expect(anaXP == 100 && benXP == 100, "\(anaXP) \(benXP)")
+            #expect(try await app.engine.replay.escrowDifferences().isEmpty)
+        }
+    }
+}
+
+/// The kinds not played elsewhere, each settled from real activities: a specific workout, the fastest pace
+/// over a kilometre, and XP earned; and escrow under a settlement run twice at once, and a payout left
+/// behind by a crash.
+struct ChallengeKindTests {
+    static func settleAfter(_ app: TestApp, days: Double) async throws {
+        app.clock.advance(by: days * 86_400 + Challenge.settlementGrace + 60)
+        try await DeliveryTests.runJobs(app)
+    }
+
+    static func winners(_ app: TestApp, _ id: String, as person: ChallengeTests.Person) async throws -> [String] {
+        let board = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await person.token).jsonObject()
+        #expect((board["competition"] as? [String: Any])?["status"] as? String == "settled", "\(board)")
+        return ChallengeTests.rows(board).filter { $0["won"] as? Bool == true }.compactMap { $0["userId"] as? String }
+    }
+
+    @Test(arguments: Backend.available)
+    func spec002_aSpecificWorkoutCountsOnlyItsType_andSpec004_theFastestPaceOverAKilometreWins(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await ChallengeTests.person(app, "ana@example.com")
+            let ben = try await ChallengeTests.person(app, "ben@example.com")
+            func made(_ body: [String: Any]) async throws -> String {
+                let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: body.merging(["visibility": "public", "durationDays": 2]) { $1 })
+                #expect(created.status == .created, "\(created.text)")
+                let id = try #require(try created.jsonObject()["id"] as? String)
+                #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+                return id
+            }
+            let cycling = try await made(["name": "Cycle", "type": "specific_workout", "workoutTypes": ["cycling"]])
+            let pace = try await made(["name": "Pace", "type": "fastest_pace"])
+            app.clock.advance(by: 6 * 3600)
+            // Ana: the fastest a 4:10/km over 0.8 km (too short to count), then 4:50/km over 5 km.
+            // Ben: two rides at 3:00/km (a ride's pace does not count) and a 4:30/km kilometre.
+            let plans: [(ChallengeTests.Person, [(String, Double, Double, String)])] = [
+                (ana, [("a1", 0.8, 200, "running"), ("a2", 5, 1450, "running"), ("a3", 3, 1200, "walking")]),
+                (ben, [("b1", 20, 3600, "cycling"), ("b2", 15, 2700, "cycling"), ("b3", 1, 270, "running")]),
+            ]
+            for (person, workouts) in plans {
+                for (index, workout) in workouts.enumerated() {
+                    let body: [String: Any] = [
+                        "clientEventId": workout.0, "type": "workout", "source": "app",
+                        "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-Double(5 - index) * 3600)),
+                        "workout": ["type": workout.3, "durationSeconds": workout.2, "distanceMeters": workout.1 * 1000],
+                    ]
+                    #expect(try await app.request(.post, "/api/activities", token: try await person.token, json: body).status == .created)
+                }
+            }
+            let board = try await app.request(.get, "/api/competitions/\(pace)/leaderboard", token: try await ana.token).jsonObject()
+            #expect(ChallengeTests.rows(board).map { $0["value"] as? Double } == [270, 290], "seconds per km, the best first: \(board)")
+            #expect((board["competition"] as? [String: Any]).flatMap { ($0["rule"] as? [String: Any])?["unit"] as? String } == "seconds_per_km")
+            let cycled = try await app.request(.get, "/api/competitions/\(cycling)/leaderboard", token: try await ana.token).jsonObject()
+            #expect(ChallengeTests.rows(cycled).compactMap { $0["value"] as? Double } == [2], "Ben's two rides; Ana's runs count for nothing")
+            try await Self.settleAfter(app, days: 2)
+            #expect(try await Self.winners(app, pace, as: ana) == [ben.id])
+            #expect(try await Self.winners(app, cycling, as: ana) == [ben.id])
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func spec002_anXPChallengeCountsPointsEarnedInItsSpan_notStakes(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "famefit") { app async throws in
+            let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 1_000)
+            let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 1_000)
+            app.clock.advance(by: 1)  // the seeded XP was earned before the span
+            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "XP race", "type": "xp", "durationDays": 1, "stake": 200, "visibility": "public",
+            ]).jsonObject()
+            let id = try #require(created["id"] as? String)
+            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+            app.clock.advance(by: 3 * 3600)
+            // famefit pays XP per workout by type, duration and calories: Ben's longer one earns more.
+            for (person, minutes) in [(ana, 20.0), (ben, 60.0)] {
+                let body = ChallengeTests.run(app, "w-\(person.id)", km: minutes / 6, minutes: minutes, startedMinutesAgo: minutes + 5)
+                #expect(try await app.request(.post, "/api/activities", token: try await person.token, json: body).status == .created)
+            }
+            let board = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ana.token).jsonObject()
+            let rows = ChallengeTests.rows(board)
+            #expect(rows.first?["userId"] as? String == ben.id && (rows.first?["value"] as? Double ?? 0) > (rows.last?["value"] as? Double ?? 0), "\(board)")
+            // Each value is what the ledger credited since the start, the −200 stake and the seeded XP left out.
+            for person in [ana, ben] {
+                let earned = try await app.store.read { tx in try await tx.allPointsLines(of: User.ID(person.id)) }
+                    .filter { $0.reason != .stake && $0.sourceKey != "seed" }.reduce(0) { $0 + $1.amount }
+                let value = rows.first { $0["userId"] as? String == person.id }?["value"] as? Double
+                #expect(earned > 0 && value == Double(earned), "\(person.email): \(value ?? -1) against \(earned) earned")
+            }
+            try await Self.settleAfter(app, days: 1)
+            #expect(try await Self.winners(app, id, as: ben) == [ben.id])
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func escrow_aSettlementRunTwiceAtOncePaysOnce_andAPayoutLeftByACrashIsPaidLater(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 300)
+            let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 300)
+            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "Duel", "type": "most_activities", "durationDays": 1, "stake": 100, "visibility": "public",
+            ]).jsonObject()
+            let id = Challenge.ID(try #require(created["id"] as? String))
+            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+            app.clock.advance(by: 3600)
+            #expect(try await app.request(.post, "/api/activities", token: try await ana.token,
+                                          json: ChallengeTests.run(app, "a", km: 3, minutes: 20, startedMinutesAgo: 30)).status == .created)
+            app.clock.advance(by: 86_400 + Challenge.settlementGrace)
+            // Two nodes settle at once; then the process dies before any payout runs.
+            async let first: Void = app.engine.challenges.settle(id)
+            async let second: Void = app.engine.challenges.settle(id)
+            _ = try await (first, second)
+            let held = try await app.request(.get, "/api/competitions/\(id)", token: try await ana.token).jsonObject()
+            #expect(held["status"] as? String == "settled" && held["escrow"] as? Int == 200, "still in escrow until paid: \(held)")
+            #expect(try await app.engine.replay.escrowDifferences().isEmpty)
+            // The payout job, run twice at once after the restart, pays the pot once.
+            async let payA: Void = app.engine.challenges.payOut(id)
+            async let payB: Void = app.engine.challenges.payOut(id)
+            _ = try await (payA, payB)
+            try await DeliveryTests.runJobs(app)
+            let (anaXP, benXP) = (try await ChallengeTests.balance(app, ana), try await ChallengeTests.balance(app, ben))
+            #expect(anaXP == 400 && benXP == 200, "\(anaXP) \(benXP)")
+            #expect(try await app.engine.replay.escrowDifferences().isEmpty)
+        }
+    }
 }

@@ -91,8 +91,10 @@ public struct Challenge: Equatable, Sendable, Identifiable {
         BoardID(challenge: self.id, start: LocalDate(self.startsAt, in: TimeZone(identifier: self.timeZone) ?? .gmt))
     }
 
-    /// Seconds left until the end (0 once over).
-    public func secondsRemaining(at now: Date) -> Int { max(0, Int(self.endsAt.timeIntervalSince(now).rounded(.up))) }
+    /// Seconds left until the end (0 once over, or cancelled).
+    public func secondsRemaining(at now: Date) -> Int {
+        self.cancelledAt != nil ? 0 : max(0, Int(self.endsAt.timeIntervalSince(now).rounded(.up)))
+    }
 }
 
 /// The ten kinds of challenge the specs name, each a preset of `ChallengeRule`: spec 002's six (distance,
@@ -117,8 +119,9 @@ public enum ChallengeType: String, CaseIterable, Equatable, Sendable, Codable {
         case .xp: ChallengeRule(metric: .xp)
         /// By distance: the longest single run, walk or ride.
         case .longestActivity: ChallengeRule(metric: .distance, aggregation: .longest)
-        /// Over at least one kilometre.
-        case .fastestPace: ChallengeRule(metric: .distance, aggregation: .fastestPace, filter: .init(minDistanceKm: 1))
+        /// On foot (a ride's pace is no match for a run's), over at least one kilometre.
+        case .fastestPace:
+            ChallengeRule(metric: .distance, aggregation: .fastestPace, filter: .init(workoutTypes: [.running, .walking], minDistanceKm: 1))
         }
     }
 }

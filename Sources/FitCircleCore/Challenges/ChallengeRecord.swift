@@ -14,11 +14,17 @@ public struct ChallengeRecord: Equatable, Sendable, Codable {
     public var placed: Int
     public var xpWon: Int
     public var xpLost: Int
+    /// What spec 002 §4's badges count of wins (`Badge.Counter`): by kind, after three losses, over someone
+    /// ten levels up, from last place, by less than 1 %, and the largest stake won.
+    public var winsByKind: [String: Int]
+    public var largestStakeWon: Int
 
     public init(
         challenges: Int = 0, wins: Int = 0, currentWinStreak: Int = 0, longestWinStreak: Int = 0, lossesInARow: Int = 0, placementSum: Int = 0,
-        placed: Int = 0, xpWon: Int = 0, xpLost: Int = 0
+        placed: Int = 0, xpWon: Int = 0, xpLost: Int = 0, winsByKind: [String: Int] = [:], largestStakeWon: Int = 0
     ) {
+        self.winsByKind = winsByKind
+        self.largestStakeWon = largestStakeWon
         self.challenges = challenges
         self.wins = wins
         self.currentWinStreak = currentWinStreak
@@ -33,10 +39,79 @@ public struct ChallengeRecord: Equatable, Sendable, Codable {
     public var winRate: Double { self.challenges == 0 ? 0 : Double(self.wins) / Double(self.challenges) }
     public var averagePlacement: Double? { self.placed == 0 ? nil : Double(self.placementSum) / Double(self.placed) }
 
-    /// The record after one more settled challenge.
-    public func adding(_ result: ChallengeParticipant) -> ChallengeRecord {
+    private enum CodingKeys: String, CodingKey {
+        case challenges, wins, currentWinStreak, longestWinStreak, lossesInARow, placementSum, placed, xpWon, xpLost, winsByKind, largestStakeWon
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            challenges: try container.decode(Int.self, forKey: .challenges), wins: try container.decode(Int.self, forKey: .wins),
+            currentWinStreak: try container.decode(Int.self, forKey: .currentWinStreak),
+            longestWinStreak: try container.decode(Int.self, forKey: .longestWinStreak),
+            lossesInARow: try container.decode(Int.self, forKey: .lossesInARow), placementSum: try container.decode(Int.self, forKey: .placementSum),
+            placed: try container.decode(Int.self, forKey: .placed), xpWon: try container.decode(Int.self, forKey: .xpWon),
+            xpLost: try container.decode(Int.self, forKey: .xpLost),
+            winsByKind: try container.decodeIfPresent([String: Int].self, forKey: .winsByKind) ?? [:],
+            largestStakeWon: try container.decodeIfPresent(Int.self, forKey: .largestStakeWon) ?? 0)
+    }
+
+    /// The badge counters this record holds.
+    public var counters: [Badge.Counter: Int] {
+        var counters: [Badge.Counter: Int] = [
+            .challengesCompleted: self.challenges, .challengesWon: self.wins, .challengeWinStreak: self.longestWinStreak,
+            .largestStakeWon: self.largestStakeWon,
+        ]
+        for (kind, count) in self.winsByKind { if let counter = Badge.Counter(rawValue: kind) { counters[counter] = count } }
+        return counters
+    }
+
+    /// What set one win apart, for the badges (`Badge.Counter` raw values).
+    public struct WinFacts: Equatable, Sendable {
+        /// `distance_wins`, `duration_wins`, … by the challenge's kind.
+        public var kind: Badge.Counter
+        public var beatSomeoneTenLevelsUp: Bool
+        public var fromLastPlace: Bool
+        public var byLessThanOnePercent: Bool
+        public var stake: Int
+
+        public init(kind: Badge.Counter, beatSomeoneTenLevelsUp: Bool = false, fromLastPlace: Bool = false, byLessThanOnePercent: Bool = false, stake: Int = 0) {
+            self.kind = kind
+            self.beatSomeoneTenLevelsUp = beatSomeoneTenLevelsUp
+            self.fromLastPlace = fromLastPlace
+            self.byLessThanOnePercent = byLessThanOnePercent
+            self.stake = stake
+        }
+
+        /// The badge counter of wins of a challenge's kind: by its preset, else by what its rule measures.
+        public static func kind(of type: ChallengeType, rule: ChallengeRule) -> Badge.Counter {
+            switch type {
+            case .specificWorkout: return .specificWorkoutWins
+            case .xp: return .xpWins
+            default:
+                switch rule.metric {
+                case .distance: return .distanceWins
+                case .duration: return .durationWins
+                case .calories: return .calorieWins
+                case .xp: return .xpWins
+                case .workouts, .activeDays: return .workoutCountWins
+                }
+            }
+        }
+    }
+
+    /// The record after one more settled challenge (`facts` for a win).
+    public func adding(_ result: ChallengeParticipant, facts: WinFacts? = nil) -> ChallengeRecord {
         var record = self
         record.challenges += 1
+        if result.won, let facts {
+            record.winsByKind[facts.kind.rawValue, default: 0] += 1
+            if record.lossesInARow >= 3 { record.winsByKind[Badge.Counter.comebackWins.rawValue, default: 0] += 1 }
+            if facts.beatSomeoneTenLevelsUp { record.winsByKind[Badge.Counter.higherLevelWins.rawValue, default: 0] += 1 }
+            if facts.fromLastPlace { record.winsByKind[Badge.Counter.lastPlaceWins.rawValue, default: 0] += 1 }
+            if facts.byLessThanOnePercent { record.winsByKind[Badge.Counter.photoFinishWins.rawValue, default: 0] += 1 }
+            record.largestStakeWon = max(record.largestStakeWon, facts.stake)
+        }
         if result.won {
             record.wins += 1
             record.currentWinStreak += 1

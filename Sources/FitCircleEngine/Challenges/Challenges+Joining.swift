@@ -22,6 +22,12 @@ extension Challenges {
                 throw DomainError.conflict(reason: "This challenge is full (\(challenge.maxParticipants) participants).")
             }
             try await self.enter(person, into: challenge, invitedBy: me?.invitedBy, in: tx, now: now)
+            // The host's "Popular Host" counts each person once (not a return after leaving), their badges set
+            // by a job under their own lock.
+            if me?.state != .left, challenge.creatorID != user {
+                try await tx.challenges.count(.hosted, of: challenge.creatorID, at: now)
+                try await tx.enqueue(try self.badgeJobs(for: [challenge.creatorID], key: "joined:\(id):\(user)", at: now), at: now)
+            }
             return try await self.view(challenge, for: user, in: tx, now: now)
         }
     }

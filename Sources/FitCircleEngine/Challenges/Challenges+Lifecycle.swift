@@ -3,8 +3,9 @@ public import FitCircleJobs
 public import FitCircleStore
 import Foundation
 
-/// A challenge's life as durable jobs queued when it is made: at its start the quorum is checked (too few
-/// participants cancels it and refunds every stake); `Challenge.settlementGrace` after its end it settles
+/// A challenge's life as durable jobs queued when it is made: at its start the quorum is checked for one
+/// made an hour or more ahead (too few participants cancels it and refunds every stake; one made to start
+/// at once is judged at the end); `Challenge.settlementGrace` after its end it settles
 /// (the final board, the winners by the rule, each one's payout noted, records and rivalries moved) and
 /// queues the payouts; each payout
 /// moves XP out of escrow in a transaction of its own under the person's lock. Every step checks the
@@ -25,7 +26,7 @@ extension Challenges {
             Self.settle: { job in try await self.settle(try Self.decode(job).challenge) },
             Self.payout: { job in try await self.payOut(try Self.decode(job).challenge) },
         ]
-        return lifecycle.merging(self.notificationHandlers) { first, _ in first }
+        return lifecycle.merging(self.notificationHandlers) { first, _ in first }.merging(self.badgeHandlers) { first, _ in first }
     }
 
     func lifecycleJobs(of challenge: Challenge) throws -> [JobRecord] {
@@ -42,13 +43,22 @@ extension Challenges {
         try JSONDecoder().decode(Job.self, from: Data(job.payload.utf8))
     }
 
-    /// At the start: too few participants cancels the challenge, every stake owed back; else everyone in
-    /// hears it has started.
+    /// How long before its start a challenge must be made for its quorum to be judged at the start.
+    static let gatheringTime: TimeInterval = 3_600
+
+    /// At the start: too few participants cancels the challenge (one made an hour or more ahead), every
+    /// stake owed back; else everyone in hears it has started.
     func begin(_ id: Challenge.ID) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
             guard let challenge = try await tx.challenges.locked(id), challenge.settledAt == nil, challenge.cancelledAt == nil else { return }
-            if try await self.cancelShortOfQuorum(challenge, in: tx, now: now) { return }
+            // Made with time to gather people (an hour or more ahead), it needs its quorum now; made to start
+            // at once, people join while it runs and the quorum is judged at the end.
+            if challenge.startsAt.timeIntervalSince(challenge.createdAt) >= Self.gatheringTime,
+                try await self.cancelShortOfQuorum(challenge, in: tx, now: now)
+            {
+                return
+            }
             try await self.tellStarted(challenge, participants: try await tx.challenges.participants(of: id), in: tx, now: now)
         }
     }
@@ -79,7 +89,8 @@ extension Challenges {
                 results.append(participant)
             }
             try await tx.challenges.markSettled(id, at: now)
-            try await Self.record(results, of: id, in: tx, at: now)
+            try await Self.record(results, of: challenge, in: tx, at: now)
+            try await tx.enqueue(try self.badgeJobs(for: results.map(\.userID), key: "settled:\(id)", at: now), at: now)
             try await self.tellResults(challenge, participants: results, refunded: result.refunded, in: tx, now: now)
             try await tx.enqueue([try self.job(Self.payout, id, at: now)], at: now)
         }

@@ -7,12 +7,13 @@ public import Foundation
 /// the settled challenges in the order they settled.
 extension Challenges {
     /// Moves the participants' records and their friends' rivalries by one settled challenge.
-    static func record(_ results: [ChallengeParticipant], of challenge: Challenge.ID, in tx: Transaction, at now: Date) async throws {
-        let records = try await tx.challenges.records(of: results.map(\.userID))
+    static func record(_ results: [ChallengeParticipant], of challenge: Challenge, in tx: Transaction, at now: Date) async throws {
+        let records = try await tx.challenges.records(of: results.map(\.userID), locking: true, at: now)
+        let facts = try await Self.winFacts(results, of: challenge, in: tx)
         var moved: [User.ID: ChallengeRecord] = [:]
-        for result in results { moved[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(result) }
+        for result in results { moved[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(result, facts: facts[result.userID]) }
         try await tx.challenges.save(records: moved, at: now)
-        let pairs = try await tx.challenges.friendPairs(in: challenge)
+        let pairs = try await tx.challenges.friendPairs(in: challenge.id)
         guard !pairs.isEmpty else { return }
         let byUser = Dictionary(uniqueKeysWithValues: results.map { ($0.userID, $0) })
         let winners = results.filter(\.won).count
@@ -23,6 +24,35 @@ extension Challenges {
             return (pair.user, pair.rival, before.adding(mine, against: theirs, winners: winners, at: now))
         }
         try await tx.challenges.save(rivalries: rivalries)
+    }
+
+    /// What set each winner's win apart (spec 002 §4's victory and specialty badges): the challenge's kind;
+    /// someone beaten ten levels up; getting going last of all who scored ("from last place": their first
+    /// workout of the span started after everyone else's); a margin under 1 % on a `most` board; the stake.
+    static func winFacts(_ results: [ChallengeParticipant], of challenge: Challenge, in tx: Transaction) async throws -> [User.ID: ChallengeRecord.WinFacts] {
+        let winners = results.filter(\.won)
+        guard !winners.isEmpty else { return [:] }
+        let levels = try await tx.challenges.levels(of: results.map(\.userID))
+        let starts = try await tx.challenges.firstWorkouts(in: challenge)
+        let ranked = results.filter { $0.finalRank != nil }.sorted { $0.finalRank! < $1.finalRank! }
+        var facts: [User.ID: ChallengeRecord.WinFacts] = [:]
+        for winner in winners {
+            let mine = levels[winner.userID] ?? 1
+            let beaten = results.filter { !$0.won }
+            var fact = ChallengeRecord.WinFacts(kind: ChallengeRecord.WinFacts.kind(of: challenge.type, rule: challenge.rule), stake: challenge.stake)
+            fact.beatSomeoneTenLevelsUp = beaten.contains { (levels[$0.userID] ?? 1) >= mine + 10 }
+            if let first = starts[winner.userID] {
+                let others = starts.filter { $0.key != winner.userID }.values
+                fact.fromLastPlace = !others.isEmpty && others.allSatisfy { $0 < first }
+            }
+            if challenge.rule.goal == .most, ranked.count >= 2, ranked[0].userID == winner.userID,
+                let best = ranked[0].finalValue, let next = ranked[1].finalValue, best != 0
+            {
+                fact.byLessThanOnePercent = abs(best - next) < 0.01 * abs(best)
+            }
+            facts[winner.userID] = fact
+        }
+        return facts
     }
 
     /// A person's record as anyone signed in sees it (like their badges: `ProfileAccess.Facet.badges`).
@@ -92,7 +122,8 @@ extension Replay {
                 let page = try await tx.challenges.settled(after: after, limit: 200)
                 for challenge in page {
                     let results = try await tx.challenges.participants(of: challenge.id)
-                    for result in results { records[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(result) }
+                    let facts = try await Challenges.winFacts(results, of: challenge, in: tx)
+                    for result in results { records[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(result, facts: facts[result.userID]) }
                     let byUser = Dictionary(uniqueKeysWithValues: results.map { ($0.userID, $0) })
                     let winners = results.filter(\.won).count
                     for pair in try await tx.challenges.friendPairs(in: challenge.id) {
@@ -106,6 +137,14 @@ extension Replay {
                 after = (settled, last.id)
             }
             let stored = try await tx.challenges.allRecords()
+            // What set a win apart (levels then, the first workouts then) is a fact of its time, as a
+            // ledger line's detail is: kept from the stored record, not judged again.
+            for (user, record) in records {
+                guard let kept = stored.records[user] else { continue }
+                records[user]!.winsByKind = kept.winsByKind
+                records[user]!.largestStakeWon = kept.largestStakeWon
+                _ = record
+            }
             var problems: [String] = []
             for (user, record) in records.sorted(by: { $0.key < $1.key }) where stored.records[user] != record {
                 problems.append("user \(user): challenge record stored \(stored.records[user].map { "\($0.wins)/\($0.challenges)" } ?? "none"), the settled challenges make \(record.wins)/\(record.challenges)")

@@ -163,6 +163,17 @@ struct RewardKeeper: Sendable {
         return true
     }
 
+    /// Sets the badge counters kept outside the ledger (challenges, spec 002 §4) to what they are now and
+    /// unlocks every badge they complete. The caller holds the user's lock.
+    func setCounters(_ counters: [Badge.Counter: Int], of user: User, in tx: Transaction, now: Date) async throws {
+        let today = user.localDate(at: now)
+        var books = try await self.books(of: user.id, from: today, to: today, keys: [], in: tx)
+        guard counters.contains(where: { books.stats.counters[$0.key] != $0.value }) else { return }
+        books.stats.counters.merge(counters) { _, new in new }
+        self.unlockBadges(on: today, now: now, into: &books)
+        try await self.write(books, of: user.id, in: tx, now: now)
+    }
+
     // MARK: Credits
 
     private func creditSeries(

@@ -6,12 +6,25 @@ extension ChallengeQueries {
     /// How many rows one statement writes or names: well under both databases' limits on bound values.
     static let chunk = 500
 
-    public func records(of users: [User.ID]) async throws -> [User.ID: ChallengeRecord] {
+    /// The users' records; `locking` (settlement) locks their rows, made first where missing, in id order,
+    /// so two settlements sharing a participant take turns and neither loses the other's step.
+    public func records(of users: [User.ID], locking: Bool = false, at now: Date = Date()) async throws -> [User.ID: ChallengeRecord] {
         var found: [User.ID: ChallengeRecord] = [:]
         let decoder = JSONDecoder()
+        let users = users.sorted()
+        if locking {
+            let empty = try Transaction.json(ChallengeRecord())
+            for part in stride(from: 0, to: users.count, by: Self.chunk).map({ Array(users[$0..<min($0 + Self.chunk, users.count)]) }) {
+                let rows = part.map { user -> SQLQueryString in "(\(bind: user.rawValue), \(bind: empty), \(bind: now))" }
+                try await self.tx.sql.raw(
+                    "INSERT INTO challenge_records (user_id, record, updated_at) VALUES \(rows.joined(separator: ", ")) ON CONFLICT (user_id) DO NOTHING"
+                ).run()
+            }
+        }
+        let lock = locking && self.tx.dialect == .postgres ? " ORDER BY user_id FOR UPDATE" : ""
         for part in stride(from: 0, to: users.count, by: Self.chunk).map({ Array(users[$0..<min($0 + Self.chunk, users.count)]) }) {
             for row in try await self.tx.sql.raw(
-                "SELECT user_id, record FROM challenge_records WHERE user_id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))"
+                "SELECT user_id, record FROM challenge_records WHERE user_id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))\(unsafeRaw: lock)"
             ).all() {
                 found[User.ID(try row.decode(column: "user_id", as: String.self))] =
                     try decoder.decode(ChallengeRecord.self, from: Data(try row.decode(column: "record", as: String.self).utf8))
@@ -32,6 +45,66 @@ extension ChallengeQueries {
                 """
             ).run()
         }
+    }
+
+    /// Counts a challenge made by `user` (`created`) or a person joining one of theirs (`hosted`).
+    public func count(_ column: HostCount, of user: User.ID, at now: Date) async throws {
+        try await self.tx.sql.raw(
+            """
+            INSERT INTO challenge_records (user_id, record, updated_at, \(unsafeRaw: column.rawValue))
+            VALUES (\(bind: user.rawValue), \(bind: try Transaction.json(ChallengeRecord())), \(bind: now), 1)
+            ON CONFLICT (user_id) DO UPDATE SET \(unsafeRaw: column.rawValue) = challenge_records.\(unsafeRaw: column.rawValue) + 1
+            """
+        ).run()
+    }
+
+    public enum HostCount: String, Sendable { case created, hosted }
+
+    /// The badge counters kept for a person beside their record: what they made and hosted, the friends
+    /// they met in challenges and the most meetings with one of them.
+    public func socialCounts(of user: User.ID) async throws -> (created: Int, hosted: Int, opponents: Int, mostWithOne: Int) {
+        let row = try await self.tx.sql.raw(
+            """
+            SELECT (SELECT created FROM challenge_records WHERE user_id = \(bind: user.rawValue)) AS created,
+                (SELECT hosted FROM challenge_records WHERE user_id = \(bind: user.rawValue)) AS hosted,
+                (SELECT COUNT(*) FROM rivalries WHERE user_id = \(bind: user.rawValue)) AS opponents,
+                (SELECT MAX(meetings) FROM rivalries WHERE user_id = \(bind: user.rawValue)) AS most
+            """
+        ).first()
+        return (
+            try row?.decode(column: "created", as: Int?.self) ?? 0, try row?.decode(column: "hosted", as: Int?.self) ?? 0,
+            try row?.decode(column: "opponents", as: Int?.self) ?? 0, try row?.decode(column: "most", as: Int?.self) ?? 0
+        )
+    }
+
+    /// The participants' levels now.
+    public func levels(of users: [User.ID]) async throws -> [User.ID: Int] {
+        var found: [User.ID: Int] = [:]
+        for part in stride(from: 0, to: users.count, by: Self.chunk).map({ Array(users[$0..<min($0 + Self.chunk, users.count)]) }) {
+            for row in try await self.tx.sql.raw(
+                "SELECT user_id, level FROM reward_stats WHERE user_id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))"
+            ).all() {
+                found[User.ID(try row.decode(column: "user_id", as: String.self))] = try row.decode(column: "level", as: Int.self)
+            }
+        }
+        return found
+    }
+
+    /// When each participant's first workout in the span started (who got going last "started in last place").
+    public func firstWorkouts(in challenge: Challenge) async throws -> [User.ID: Date] {
+        var found: [User.ID: Date] = [:]
+        for row in try await self.tx.sql.raw(
+            """
+            SELECT e.user_id, MIN(e.occurred_at) AS first FROM challenge_participants p
+            JOIN activity_events e ON e.user_id = p.user_id AND e.kind = 'workout' AND e.deleted_at IS NULL
+                AND e.occurred_at >= \(bind: challenge.startsAt) AND e.occurred_at < \(bind: challenge.endsAt)
+            WHERE p.challenge_id = \(bind: challenge.id.rawValue) AND p.state = 'joined'
+            GROUP BY e.user_id
+            """
+        ).all() {
+            found[User.ID(try row.decode(column: "user_id", as: String.self))] = try row.decode(column: "first", as: Date.self)
+        }
+        return found
     }
 
     /// Every pair of friends who both took part in the challenge, both ways.

@@ -57,6 +57,22 @@ struct AccountDeletionTests {
             #expect(try await app.request(.post, "/api/fitcircles/\(hisID)/feed/\(bosItem)/encourage", token: try await ana.token(app), json: [:]).status.code < 300)
             #expect(try await app.request(.post, "/api/fitcircles/\(hersCircle)/invite", token: try await ana.token(app), json: ["email": "someone@example.com"]).status == .created)
             #expect(try await app.request(.post, "/api/fitcircles/\(hisID)/invite", token: try await bo.token(app), json: ["email": ana.email.uppercased()]).status == .created)
+            // Her challenge: Bo invited and in, both staked; she leads its board.
+            for person in [ana, bo] {
+                let now = app.clock.now
+                try await app.store.transaction { tx in
+                    try await tx.append(
+                        [PointsLine(id: .init("seed-\(person.id)"), date: LocalDate(now, in: .gmt), amount: 200, reason: .goalMet, sourceKey: "seed", createdAt: now)],
+                        of: User.ID(person.id))
+                    try await tx.save(RewardStats(totalPoints: 200, level: 1), of: User.ID(person.id), at: now)
+                }
+            }
+            let challenge = try await app.request(.post, "/api/competitions", token: try await ana.token(app), json: [
+                "name": "Ana's race", "type": "distance", "durationDays": 3, "stake": 50, "invitees": [bo.id],
+            ]).jsonObject()
+            let challengeID = try #require(challenge["id"] as? String, "\(challenge)")
+            #expect(try await app.request(.post, "/api/competitions/\(challengeID)/join", token: try await bo.token(app), json: [:]).status == .ok)
+            _ = try await FriendFeedTests.workout(app, by: friends, "her-run", minutesAgo: 0)
             let token = try await ana.token(app)
             #expect(try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "android", "token": "anas-phone"]).status == .created)
             let photo = try await app.request(
@@ -108,6 +124,12 @@ struct AccountDeletionTests {
             let bodies = (inbox["items"] as? [[String: Any]] ?? []).compactMap { $0["body"] as? String }
             #expect(bodies.contains { $0.hasPrefix("Deleted user reacted") } && !bodies.contains { $0.contains("Ana") }, "\(bodies)")
             #expect(try await FriendsTests.friendIDs(app, of: boFriend).isEmpty)
+            // Her challenge goes on without her: made by nobody now, her stake gone from escrow with her ledger.
+            let race = try await app.request(.get, "/api/competitions/\(challengeID)/leaderboard", token: try await bo.token(app)).jsonObject()
+            let raceView = try #require(race["competition"] as? [String: Any])
+            #expect(raceView["creatorId"] as? String == "deleted" && raceView["escrow"] as? Int == 50 && raceView["participantCount"] as? Int == 1, "\(raceView)")
+            #expect(LeaderboardTests.rows(race).map { $0["userId"] as? String } == [bo.id], "\(race)")
+            #expect(try await app.engine.replay.escrowDifferences().isEmpty)
         }
     }
 

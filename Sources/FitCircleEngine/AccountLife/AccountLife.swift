@@ -21,7 +21,7 @@ public struct AccountLife: Sendable {
 
     /// Deletes the caller's account, within 10 minutes of a sign-in (`AccountAccess`). In one transaction:
     /// the circles it owned pass to their heirs (or go, when nobody is left in them), every board drops its
-    /// row on every node, others' notifications that named it say "Deleted user", and its rows go — its
+    /// row on every node, its stakes leave the challenges' escrow (`tx.challenges.forget`), others' notifications that named it say "Deleted user", and its rows go — its
     /// sessions with them, so every token stops working at once, on every node (`StoreCache`'s tags). Its
     /// photo goes after the commit.
     public func delete(_ caller: Caller) async throws {
@@ -32,6 +32,7 @@ public struct AccountLife: Sendable {
             }
             try AccountAccess.mayDelete(sessionStartedAt: session.createdAt, now: now).require("user", user.id.rawValue)
             let events = try await self.circles.erase(user.id, in: tx, at: now)
+            try await tx.challenges.forget(user.id)
             for (_, record) in try await tx.notifications(naming: user.id) {
                 try await tx.rewriteNaming(record.namingActor(.deleted, catalog: self.catalog))
             }

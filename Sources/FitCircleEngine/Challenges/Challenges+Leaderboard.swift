@@ -34,9 +34,9 @@ extension Challenges {
     /// The first `limit` rows (or those after `cursor`), and the caller's own wherever it is.
     public func leaderboard(_ id: Challenge.ID, for user: User.ID, after cursor: BoardKey? = nil, limit: Int = 50) async throws -> Leaderboard {
         let now = self.clock.now()
-        let (view, participants) = try await self.store.read { tx in
+        let view = try await self.store.read { tx in
             let (challenge, _) = try await self.allowed(.read, id, by: user, in: tx)
-            return (try await self.view(challenge, for: user, in: tx, now: now), try await tx.challenges.participants(of: id))
+            return try await self.view(challenge, for: user, in: tx, now: now)
         }
         let reader = BoardReader(board: view.challenge.board, indexes: self.events.indexes, store: self.store)
         reader.loadInBackground()
@@ -51,15 +51,18 @@ extension Challenges {
                 unranked.append(user)
             }
         }
-        if cursor == nil, entries <= limit {
+        if cursor == nil, entries <= limit, view.participants <= limit {
             // A small board lists everyone in it, those yet to count anything last.
             let onBoard = Set(ranked.map(\.key.user))
-            unranked = participants.map(\.userID).filter { !onBoard.contains($0) }
+            unranked = try await self.store.read { tx in try await tx.challenges.participants(of: id) }.map(\.userID).filter { !onBoard.contains($0) }
         }
-        let people = try await self.store.cachedPeople(ranked.map(\.key.user) + unranked, rankedIn: view.challenge.board)
+        let shownUsers = ranked.map(\.key.user) + unranked
+        let people = try await self.store.cachedPeople(shownUsers, rankedIn: view.challenge.board)
         let naming = try await Circles.Naming.of(user, for: people.values.flatMap { [$0.nameAudience] + ($0.photo.map { [$0.audience] } ?? []) }, store: self.store)
-        let results = Dictionary(uniqueKeysWithValues: participants.map { ($0.userID, $0) })
         let settled = view.status == .settled
+        // Once settled, each row's result (the rows of this page only: a board may hold 100,000).
+        let results = settled
+            ? try await self.store.read { tx in try await tx.challenges.participants(of: id, among: shownUsers) } : [:]
         func row(_ person: User.ID, rank: Int?, key: BoardKey?) -> Row {
             let shown = naming.shown(people[person], person)
             return Row(
@@ -81,26 +84,14 @@ extension Challenges {
             return Circles.Naming(viewer: user, friends: try await tx.friendIDs(of: user))
         }
         let events = self.events.subscribe(to: .challenge(id))
-        return AsyncStream { continuation in
-            let task = Task {
-                var people: [User.ID: BoardPerson] = [:]
-                for await event in events {
-                    let unknown = Array(Set(event.ranks.map(\.user)).filter { people[$0] == nil })
-                    if !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.people(unknown) }) {
-                        people.merge(found) { _, new in new }
-                    }
-                    continuation.yield(event.ranks.map { ($0, naming.shown(people[$0.user], $0.user).anonymous) })
+        return AsyncStream.lasting(duration) { continuation in
+            var people: [User.ID: BoardPerson] = [:]
+            for await event in events {
+                let unknown = Array(Set(event.ranks.map(\.user)).filter { people[$0] == nil })
+                if !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.people(unknown) }) {
+                    people.merge(found) { _, new in new }
                 }
-                continuation.finish()
-            }
-            let deadline = Task {
-                try? await Task.sleep(for: duration)
-                task.cancel()
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in
-                task.cancel()
-                deadline.cancel()
+                continuation.yield(event.ranks.map { ($0, naming.shown(people[$0.user], $0.user).anonymous) })
             }
         }
     }

@@ -59,7 +59,10 @@ extension Challenges {
             {
                 return
             }
-            try await self.tellStarted(challenge, participants: try await tx.challenges.participants(of: id), in: tx, now: now)
+            // One made to start at once needs no news that it has.
+            if challenge.startsAt.timeIntervalSince(challenge.createdAt) >= 60 {
+                try await self.tellStarted(challenge, participants: try await tx.challenges.participants(of: id), in: tx, now: now)
+            }
         }
     }
 

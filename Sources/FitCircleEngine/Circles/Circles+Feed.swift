@@ -92,43 +92,31 @@ extension Circles {
             return (Naming(viewer: user, friends: try await tx.friendIDs(of: user)), circle.metric)
         }
         let events = self.events.subscribe(to: .circle(id))
-        return AsyncStream { continuation in
-            let task = Task {
-                var people: [User.ID: BoardPerson] = [:]
-                var memberships: [User.ID: CircleMembership] = [:]
-                for await event in events {
-                    let unknown = Array(Set(event.ranks.map(\.user) + event.feed.map(\.actorID)).filter { people[$0] == nil })
-                    if !unknown.isEmpty, let found = try? await self.store.read({ tx in
-                        (try await tx.people(unknown), metric == .weightLossPct ? try await tx.latestMemberships(of: unknown, in: id) : [:])
-                    }) {
-                        people.merge(found.0) { _, new in new }
-                        memberships.merge(found.1) { _, new in new }
-                    }
-                    let ranks = event.ranks.map { update in
-                        var update = update
-                        let shown = naming.shown(update.value, on: .of(metric, update.period), of: people[update.user], update.user, membership: memberships[update.user])
-                        (update.value, update.percentOfGoal) = shown
-                        return (update, naming.shown(people[update.user], update.user).anonymous)
-                    }
-                    let feed = event.feed.map { item in
-                        let person = people[item.actorID]
-                        return naming.shown(
-                            FeedRow(
-                                item: item, actorName: person?.name ?? item.data["name"] ?? "", actorPhoto: person?.photo,
-                                actorNameAudience: person?.nameAudience ?? .onlyMe, encouragements: 0, encouraged: false))
-                    }
-                    continuation.yield(StreamUpdate(ranks: ranks, feed: feed))
+        return AsyncStream.lasting(duration) { continuation in
+            var people: [User.ID: BoardPerson] = [:]
+            var memberships: [User.ID: CircleMembership] = [:]
+            for await event in events {
+                let unknown = Array(Set(event.ranks.map(\.user) + event.feed.map(\.actorID)).filter { people[$0] == nil })
+                if !unknown.isEmpty, let found = try? await self.store.read({ tx in
+                    (try await tx.people(unknown), metric == .weightLossPct ? try await tx.latestMemberships(of: unknown, in: id) : [:])
+                }) {
+                    people.merge(found.0) { _, new in new }
+                    memberships.merge(found.1) { _, new in new }
                 }
-                continuation.finish()
-            }
-            let deadline = Task {
-                try? await Task.sleep(for: duration)
-                task.cancel()
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in
-                task.cancel()
-                deadline.cancel()
+                let ranks = event.ranks.map { update in
+                    var update = update
+                    let shown = naming.shown(update.value, on: .of(metric, update.period), of: people[update.user], update.user, membership: memberships[update.user])
+                    (update.value, update.percentOfGoal) = shown
+                    return (update, naming.shown(people[update.user], update.user).anonymous)
+                }
+                let feed = event.feed.map { item in
+                    let person = people[item.actorID]
+                    return naming.shown(
+                        FeedRow(
+                            item: item, actorName: person?.name ?? item.data["name"] ?? "", actorPhoto: person?.photo,
+                            actorNameAudience: person?.nameAudience ?? .onlyMe, encouragements: 0, encouraged: false))
+                }
+                continuation.yield(StreamUpdate(ranks: ranks, feed: feed))
             }
         }
     }

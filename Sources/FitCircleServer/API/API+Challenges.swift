@@ -61,16 +61,7 @@ extension API {
         let caller = try RequestCaller.required()
         let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
             let updates = try await self.engine.challenges.stream(of: Challenge.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
-            return AsyncStream<ServerSentEvent> { continuation in
-                continuation.yield(ServerSentEvent(event: "ready", data: "{}"))
-                let task = Task {
-                    for await ranks in updates {
-                        for rank in ranks { continuation.yield(CircleStreamEvent.rank(update: rank.update, anonymous: rank.anonymous).encoded) }
-                    }
-                    continuation.finish()
-                }
-                continuation.onTermination = { _ in task.cancel() }
-            }
+            return LiveEvents.afterReady(updates) { ranks in ranks.map { CircleStreamEvent.rank(update: $0.update, anonymous: $0.anonymous).encoded } }
         }
         return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
     }

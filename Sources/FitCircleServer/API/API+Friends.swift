@@ -90,20 +90,11 @@ extension API {
         let caller = try RequestCaller.required()
         let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
             let updates = try await self.engine.friends.feedUpdates(of: caller.userID, type: input.query._type.map(mapped), for: .seconds(seconds))
-            return AsyncStream<ServerSentEvent> { continuation in
-                continuation.yield(ServerSentEvent(event: "ready", data: "{}"))
-                let task = Task {
-                    let encoder = JSONEncoder()
-                    encoder.dateEncodingStrategy = .iso8601
-                    do {
-                        for try await entry in updates {
-                            guard let item = Components.Schemas.FriendFeedItem(entry), let data = try? encoder.encode(item) else { continue }
-                            continuation.yield(ServerSentEvent(id: entry.activity.event.id.rawValue, event: "activity", data: String(decoding: data, as: UTF8.self)))
-                        }
-                    } catch {}
-                    continuation.finish()
-                }
-                continuation.onTermination = { _ in task.cancel() }
+            return LiveEvents.afterReady(updates) { entry in
+                let encoder = JSONEncoder()
+                encoder.dateEncodingStrategy = .iso8601
+                guard let item = Components.Schemas.FriendFeedItem(entry), let data = try? encoder.encode(item) else { return [] }
+                return [ServerSentEvent(id: entry.activity.event.id.rawValue, event: "activity", data: String(decoding: data, as: UTF8.self))]
             }
         }
         return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))

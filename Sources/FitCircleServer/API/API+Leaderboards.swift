@@ -86,16 +86,8 @@ extension API {
         let caller = try RequestCaller.required()
         let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
             let events = try await self.engine.circles.stream(of: FitCircle.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
-            return AsyncStream<ServerSentEvent> { continuation in
-                // The stream listens already: saying so lets a client act knowing it will hear the result.
-                continuation.yield(ServerSentEvent(event: "ready", data: "{}"))
-                let task = Task {
-                    for await update in events {
-                        for part in update.ranks.map(CircleStreamEvent.rank) + update.feed.map(CircleStreamEvent.feed) { continuation.yield(part.encoded) }
-                    }
-                    continuation.finish()
-                }
-                continuation.onTermination = { _ in task.cancel() }
+            return LiveEvents.afterReady(events) { update in
+                (update.ranks.map(CircleStreamEvent.rank) + update.feed.map(CircleStreamEvent.feed)).map(\.encoded)
             }
         }
         return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))

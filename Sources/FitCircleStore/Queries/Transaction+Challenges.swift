@@ -83,6 +83,27 @@ public struct ChallengeQueries: Sendable {
         })
     }
 
+    /// A deleted person leaves their challenges (spec 004 R11.7): the XP they held in escrow goes with
+    /// them (their ledger goes too, so the books still balance), and what they made or whom they invited
+    /// names nobody.
+    public func forget(_ user: User.ID) async throws {
+        try await self.sql.raw(
+            """
+            UPDATE challenges SET
+                escrow = escrow - (SELECT p.staked - CASE WHEN p.paid_at IS NULL THEN 0 ELSE p.payout END FROM challenge_participants p
+                    WHERE p.challenge_id = challenges.id AND p.user_id = \(bind: user.rawValue)),
+                participant_count = participant_count - (SELECT COUNT(*) FROM challenge_participants p
+                    WHERE p.challenge_id = challenges.id AND p.user_id = \(bind: user.rawValue) AND p.state = 'joined')
+            WHERE id IN (SELECT challenge_id FROM challenge_participants WHERE user_id = \(bind: user.rawValue))
+            """
+        ).run()
+        try await self.sql.raw("UPDATE challenges SET creator_id = \(bind: Self.nobody) WHERE creator_id = \(bind: user.rawValue)").run()
+        try await self.sql.raw("UPDATE challenge_participants SET invited_by = NULL WHERE invited_by = \(bind: user.rawValue)").run()
+    }
+
+    /// Who made a challenge whose creator deleted their account.
+    public static let nobody = "deleted"
+
     // MARK: Participants
 
     public func participant(_ user: User.ID, in id: Challenge.ID) async throws -> ChallengeParticipant? {
@@ -113,6 +134,18 @@ public struct ChallengeQueries: Sendable {
                 AND state IN (\(SQLList(states.map { SQLBind($0.rawValue) }))) ORDER BY user_id
             """
         ).all().map { try Self.participant(from: $0) }
+    }
+
+    /// The rows of `users` in the challenge, by user.
+    public func participants(of id: Challenge.ID, among users: [User.ID]) async throws -> [User.ID: ChallengeParticipant] {
+        guard !users.isEmpty else { return [:] }
+        let rows = try await self.sql.raw(
+            """
+            SELECT * FROM challenge_participants WHERE challenge_id = \(bind: id.rawValue)
+                AND user_id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))
+            """
+        ).all().map { try Self.participant(from: $0) }
+        return Dictionary(rows.map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Those owed a payout not paid yet (after settlement or cancellation).

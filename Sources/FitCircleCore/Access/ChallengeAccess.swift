@@ -10,6 +10,8 @@ public enum ChallengeAccess {
         case leave
         /// Asking someone to join: the creator, of their friends and circle mates.
         case invite
+        /// Seeing the join code, to share it: the creator and those in.
+        case seeCode
     }
 
     public struct Facts: Equatable, Sendable {
@@ -53,6 +55,8 @@ public enum ChallengeAccess {
             return facts.state == .joined ? .allowed : denied(facts, "Only participants may leave.")
         case .invite:
             return facts.isCreator ? .allowed : denied(facts, "Only the challenge's creator may invite people.")
+        case .seeCode:
+            return facts.isCreator || facts.state == .joined ? .allowed : denied(facts, "Only the creator and participants see the join code.")
         }
     }
 

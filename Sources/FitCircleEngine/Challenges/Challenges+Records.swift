@@ -8,7 +8,7 @@ public import Foundation
 extension Challenges {
     /// Moves the participants' records and their friends' rivalries by one settled challenge.
     static func record(_ results: [ChallengeParticipant], of challenge: Challenge, in tx: Transaction, at now: Date) async throws {
-        let records = try await tx.challenges.records(of: results.map(\.userID), locking: true, at: now)
+        let records = try await tx.challenges.records(of: results.map(\.userID), locking: now)
         let facts = try await Self.winFacts(results, of: challenge, in: tx)
         var moved: [User.ID: ChallengeRecord] = [:]
         for result in results { moved[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(result, facts: facts[result.userID]) }

@@ -129,7 +129,9 @@ public struct Challenges: Sendable {
         View(
             challenge: challenge, status: challenge.status(at: now), secondsRemaining: challenge.secondsRemaining(at: now),
             participants: tally.participants, escrow: tally.escrow, me: me,
-            joinCodeShown: me?.state == .joined || challenge.creatorID == me?.userID)
+            joinCodeShown: ChallengeAccess.decide(
+                .seeCode, .init(visibility: challenge.visibility, state: me?.state, isCreator: me.map { $0.userID == challenge.creatorID } ?? false)
+            ) == .allowed)
     }
 
     /// The challenge if the policy allows `action`, with the caller's row.

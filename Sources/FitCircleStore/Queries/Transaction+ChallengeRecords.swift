@@ -6,13 +6,14 @@ extension ChallengeQueries {
     /// How many rows one statement writes or names: well under both databases' limits on bound values.
     static let chunk = 500
 
-    /// The users' records; `locking` (settlement) locks their rows, made first where missing, in id order,
-    /// so two settlements sharing a participant take turns and neither loses the other's step.
-    public func records(of users: [User.ID], locking: Bool = false, at now: Date = Date()) async throws -> [User.ID: ChallengeRecord] {
+    /// The users' records; `locking` (settlement, at that instant) locks their rows, made first where
+    /// missing, in id order, so two settlements sharing a participant take turns and neither loses the
+    /// other's step.
+    public func records(of users: [User.ID], locking now: Date? = nil) async throws -> [User.ID: ChallengeRecord] {
         var found: [User.ID: ChallengeRecord] = [:]
         let decoder = JSONDecoder()
         let users = users.sorted()
-        if locking {
+        if let now {
             let empty = try Transaction.json(ChallengeRecord())
             for part in stride(from: 0, to: users.count, by: Self.chunk).map({ Array(users[$0..<min($0 + Self.chunk, users.count)]) }) {
                 let rows = part.map { user -> SQLQueryString in "(\(bind: user.rawValue), \(bind: empty), \(bind: now))" }
@@ -21,7 +22,7 @@ extension ChallengeQueries {
                 ).run()
             }
         }
-        let lock = locking && self.tx.dialect == .postgres ? " ORDER BY user_id FOR UPDATE" : ""
+        let lock = now != nil && self.tx.dialect == .postgres ? " ORDER BY user_id FOR UPDATE" : ""
         for part in stride(from: 0, to: users.count, by: Self.chunk).map({ Array(users[$0..<min($0 + Self.chunk, users.count)]) }) {
             for row in try await self.tx.sql.raw(
                 "SELECT user_id, record FROM challenge_records WHERE user_id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))\(unsafeRaw: lock)"

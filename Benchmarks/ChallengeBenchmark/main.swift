@@ -96,7 +96,8 @@ func settleBenchmark(_ url: String, challenges: Int, participants: Int) async th
     }
     let profile = try RuleProfileLoader.load(named: "famefit", from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("profiles"))
     let clock = WallClock.system
-    let engine = Challenges(store: store, profile: profile, ids: IDGenerator(clock: clock), clock: clock, events: BoardEvents(indexes: BoardIndexes()))
+    let engine = Challenges(store: store, profile: profile, ids: IDGenerator(clock: clock), clock: clock, events: BoardEvents(indexes: BoardIndexes()),
+        analytics: EventRecorder(forward: false))
     let runner = JobRunner(store: store, handlers: engine.handlers, clock: clock, logger: logger)
     var jobs = 0
     let settling = try await ContinuousClock().measure {

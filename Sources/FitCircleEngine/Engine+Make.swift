@@ -53,11 +53,12 @@ extension Engine {
             clock: clock
         )
         let boards = BoardEvents(indexes: BoardIndexes())
-        let activities = Activities(store: store, profile: profile, ids: ids, clock: clock, boards: boards)
-        let goals = Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock)
+        let analytics = EventRecorder(forward: false)
+        let activities = Activities(store: store, profile: profile, ids: ids, clock: clock, boards: boards, analytics: analytics)
+        let goals = Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock, analytics: analytics)
         let streaks = Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock)
-        let notifications = Notifications(store: store, profile: profile, ids: ids, clock: clock)
-        let circles = Circles(store: store, profile: profile, ids: ids, clock: clock, events: boards, goals: goals)
+        let notifications = Notifications(store: store, profile: profile, ids: ids, clock: clock, analytics: analytics)
+        let circles = Circles(store: store, profile: profile, ids: ids, clock: clock, events: boards, goals: goals, analytics: analytics)
         let idempotency = Idempotency(store: store, clock: clock)
         let rateLimits = SharedRateLimits(store: store, clock: clock)
         return Engine(
@@ -72,12 +73,14 @@ extension Engine {
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
             notifications: notifications,
             deliveries: Deliveries(
-                store: store, transports: transports, composer: composer, catalog: profile.notifications, ids: ids, clock: clock),
-            emails: Emails(store: store, catalog: profile.notifications, links: links, clock: clock),
+                store: store, transports: transports, composer: composer, catalog: profile.notifications, ids: ids, clock: clock,
+                analytics: analytics),
+            emails: Emails(store: store, catalog: profile.notifications, links: links, clock: clock, analytics: analytics),
             circles: circles,
             friends: Friends(store: store, profile: profile, ids: ids, clock: clock),
-            challenges: Challenges(store: store, profile: profile, ids: ids, clock: clock, events: boards),
+            challenges: Challenges(store: store, profile: profile, ids: ids, clock: clock, events: boards, analytics: analytics),
             weeklyContents: WeeklyContents(store: store, clock: clock),
+            events: Events(store: store, profile: profile, recorder: analytics, clock: clock),
             boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
             reminders: ReminderPlanner(
                 store: store, profile: profile, notifications: notifications,

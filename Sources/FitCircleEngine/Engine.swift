@@ -19,6 +19,7 @@ public struct Engine: Sendable {
     public var friends: Friends
     public var challenges: Challenges
     public var weeklyContents: WeeklyContents
+    public var events: Events
     public var boardClosing: BoardClosing
     public var reminders: ReminderPlanner
     public var idempotency: Idempotency
@@ -44,6 +45,7 @@ public struct Engine: Sendable {
         friends: Friends,
         challenges: Challenges,
         weeklyContents: WeeklyContents,
+        events: Events,
         boardClosing: BoardClosing,
         reminders: ReminderPlanner,
         idempotency: Idempotency,
@@ -68,6 +70,7 @@ public struct Engine: Sendable {
         self.friends = friends
         self.challenges = challenges
         self.weeklyContents = weeklyContents
+        self.events = events
         self.boardClosing = boardClosing
         self.reminders = reminders
         self.idempotency = idempotency

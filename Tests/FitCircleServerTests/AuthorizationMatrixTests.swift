@@ -177,6 +177,9 @@ struct AuthorizationMatrixTests {
         "listFriends": Row(rule: .signedIn),
         "listFriendRequests": Row(rule: .signedIn),
         "listNewContent": Row(rule: .signedIn),
+        "recordEvents": Row(rule: .signedIn, body: { world, _ in
+            ["events": [["clientEventId": "matrix", "name": "screen_viewed", "occurredAt": world.now, "properties": ["screen": "home"]]]]
+        }),
         // The owner's private challenge: the member (their friend) invited and joined, the rest never asked.
         "createCompetition": Row(rule: .signedIn, body: { _, _ in ["name": "Matrix", "type": "distance", "durationDays": 3] }),
         "listCompetitions": Row(rule: .signedIn),

@@ -14,6 +14,8 @@ public struct RuleProfile: Equatable, Sendable, Codable {
     public var notifications: NotificationCatalog
     /// The app's challenge templates (spec 002 §1); absent: none.
     public var challenges: ChallengeCatalog?
+    /// The app's own analytics events and what each may carry (issue 24); absent: none.
+    public var events: [String: EventSchema]?
 
     public init(
         name: String,
@@ -27,7 +29,8 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         goals: GoalPolicy,
         rewards: RewardPolicy,
         notifications: NotificationCatalog,
-        challenges: ChallengeCatalog? = nil
+        challenges: ChallengeCatalog? = nil,
+        events: [String: EventSchema]? = nil
     ) {
         self.name = name
         self.description = description
@@ -41,10 +44,14 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         self.rewards = rewards
         self.notifications = notifications
         self.challenges = challenges
+        self.events = events
     }
 
     /// The catalog's templates (none when the profile has no `challenges` section).
     public var challengeTemplates: [ChallengeTemplate] { self.challenges?.templates ?? [] }
+
+    /// The app's event schemas (none when the profile has no `events` section).
+    public var eventSchemas: [String: EventSchema] { self.events ?? [:] }
 
     /// How raw activity becomes a day.
     public struct Activities: Equatable, Sendable, Codable {

@@ -13,14 +13,15 @@ public struct Activities: Sendable {
     private let ingest: Ingest
     private let committer: GroupCommit<Submission, [Outcome]>
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, boards: BoardEvents) {
+    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, boards: BoardEvents, analytics: EventRecorder) {
         self.store = store
         self.profile = profile
         self.ids = ids
         self.clock = clock
         let ingest = Ingest(
             profile: profile, ids: ids, streaks: StreakKeeper(profile: profile), rewards: RewardKeeper(profile: profile, ids: ids),
-            nudges: ActivityNudges(profile: profile, ids: ids), challenges: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids))
+            nudges: ActivityNudges(profile: profile, ids: ids), challenges: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids),
+            analytics: analytics)
         self.ingest = ingest
         // SQLite has one writer. PostgreSQL statements wait ~2 ms for their round trip on a loaded machine, so
         // a second group is written while the first waits (measured: 2 beat 1, 4 and 8; Benchmarks/README.md).

@@ -17,7 +17,8 @@ struct Submission: Sendable {
 /// client id that was taken, read the touched days' events and save those days. In the same transaction
 /// follow the notifications the new days raise (`ActivityNudges`), the habitual times of users with a new
 /// check-in or workout (`SendHabits`), the streaks whose days changed, the points, levels and badges
-/// of the inputs created (`RewardKeeper`), and their challenges' boards (`ChallengeScoring`).
+/// of the inputs created (`RewardKeeper`), their challenges' boards (`ChallengeScoring`), and the server's
+/// analytics events of app opens, check-ins and streaks moved (`EventRecorder`).
 struct Ingest: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
@@ -25,6 +26,7 @@ struct Ingest: Sendable {
     let rewards: RewardKeeper
     let nudges: ActivityNudges
     let challenges: ChallengeScoring
+    let analytics: EventRecorder
 
     /// An input that passed validation, as the event it would store.
     private struct Candidate {
@@ -105,10 +107,15 @@ struct Ingest: Sendable {
             streakChanges[candidate.event.userID] = min(streakChanges[candidate.event.userID] ?? candidate.event.localDate, candidate.event.localDate)
         }
         var streaks: [User.ID: Streak] = [:]
+        var analytics = candidates.filter { $0.isCreated(in: outcomes) }.compactMap { Self.analyticsEvent(of: $0.event, by: users[$0.event.userID]!, now: now) }
         for (user, changedFrom) in streakChanges.sorted(by: { $0.key < $1.key }) {
             let view = try await self.streaks.refresh(users[user]!, in: tx, now: now, changedFrom: changedFrom)
             streaks[user] = view.state
             streaks[user]!.longest = view.standing.longest
+            analytics.append(
+                .server(
+                    .streakUpdated, key: "\(view.period.iso):\(view.standing.current)", of: users[user]!, at: now,
+                    properties: ["current": .integer(view.standing.current), "longest": .integer(view.standing.longest)]))
             // A milestone reached in the open period is news for the member's circles and for the member
             // (`streak_milestone`, spec 000 Flow 1 day 7), once.
             if view.standing.met, let milestone = self.streaks.policy.milestones.first(where: { $0.count == view.standing.current }) {
@@ -124,6 +131,7 @@ struct Ingest: Sendable {
                     at: now)
             }
         }
+        try await self.analytics.record(analytics, in: tx)
         try await self.award(&outcomes, candidates, users: users, streaks: streaks, in: tx, now: now)
         // Workouts move their challenges' boards; so do points on XP challenges (any created input may earn).
         try await self.challenges.restate(Set(candidates.filter { $0.isCreated(in: outcomes) }.map(\.event.userID)), in: tx, now: now)
@@ -139,6 +147,26 @@ struct Ingest: Sendable {
             }
             return .success(outcomes[index].map { $0! })
         }
+    }
+
+    /// The server's analytics event of a new input, when it tells one: an app open, a check-in (with or
+    /// without yesterday's sentiment; late when it is for a past day).
+    private static func analyticsEvent(of event: ActivityEvent, by user: User, now: Date) -> AnalyticsEvent? {
+        var recorded: AnalyticsEvent
+        switch event.payload {
+        case .appOpen:
+            recorded = .server(.appOpened, key: event.clientEventID, of: user, at: event.occurredAt)
+        case .checkIn(let checkIn):
+            recorded = .server(
+                .checkInCompleted, key: event.localDate.iso, of: user, at: event.occurredAt,
+                properties: ["sentiment": .boolean(checkIn.sentiment != nil), "late": .boolean(event.localDate < user.localDate(at: now))])
+        default:
+            return nil
+        }
+        // The day the input belongs to (a late check-in's, a traveller's), received now.
+        recorded.localDate = event.localDate
+        recorded.receivedAt = now
+        return recorded
     }
 
     /// Credits the created inputs that earn points or move badges, user by user, each in input order.

@@ -38,6 +38,9 @@ extension Challenges {
             let (challenge, _) = try await self.allowed(.read, id, by: user, in: tx)
             return try await self.view(challenge, for: user, in: tx, now: now)
         }
+        try await self.analytics.recordView(
+            .leaderboardViewed, of: "board:\(id.rawValue)", by: user, at: now,
+            properties: ["board": .string("challenge"), "challengeId": .string(id.rawValue)], in: self.store)
         let reader = BoardReader(board: view.challenge.board, indexes: self.events.indexes, store: self.store)
         reader.loadInBackground()
         let page = try await reader.page(after: cursor, limit: limit)

@@ -13,13 +13,15 @@ public struct Challenges: Sendable {
     let ids: IDGenerator
     let clock: WallClock
     public let events: BoardEvents
+    let analytics: EventRecorder
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: BoardEvents) {
+    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: BoardEvents, analytics: EventRecorder) {
         self.store = store
         self.profile = profile
         self.ids = ids
         self.clock = clock
         self.events = events
+        self.analytics = analytics
     }
 
     var rewards: RewardKeeper { RewardKeeper(profile: self.profile, ids: self.ids) }

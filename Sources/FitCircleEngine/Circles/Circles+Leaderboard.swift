@@ -71,6 +71,9 @@ extension Circles {
         let now = self.clock.now()
         let found = try await self.allowed(.read, id, by: user)
         let (circle, memberCount) = (found.circle, found.memberCount)
+        try await self.analytics.recordView(
+            .leaderboardViewed, of: "board:\(id.rawValue)", by: user, at: now,
+            properties: ["board": .string("circle"), "circleId": .string(id.rawValue)], in: self.store)
         let board = self.liveBoard(of: circle, period: period, now: now)
         let reader = BoardReader(board: board, indexes: self.events.indexes, store: self.store)
         let fromIndex = reader.fromIndex

@@ -58,6 +58,13 @@ extension Circles {
             }
             if outcomes.contains(where: \.created) {
                 try await RewardKeeper(profile: self.profile, ids: self.ids).creditSubmission(of: day, of: account, in: tx, now: now)
+                // The day's first claim is its data submission (spec 000's submission rate and share before 18:00).
+                let zone = TimeZone(identifier: account.profile.timeZone) ?? .gmt
+                var submitted = AnalyticsEvent.server(
+                    .dataSubmitted, key: day.iso, of: account, at: now,
+                    properties: ["localHour": .integer(LocalTime(now, in: zone).hour), "late": .boolean(day < account.localDate(at: now))])
+                submitted.localDate = day
+                try await self.analytics.record([submitted], in: tx)
             }
             try await self.events.send(events, in: tx)
             return (outcomes, events)

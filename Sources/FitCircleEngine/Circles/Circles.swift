@@ -14,14 +14,16 @@ public struct Circles: Sendable {
     public let events: BoardEvents
     /// A member's weight goals follow the weight-loss circles they are in.
     let goals: Goals
+    let analytics: EventRecorder
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: BoardEvents, goals: Goals) {
+    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: BoardEvents, goals: Goals, analytics: EventRecorder) {
         self.store = store
         self.profile = profile
         self.ids = ids
         self.clock = clock
         self.events = events
         self.goals = goals
+        self.analytics = analytics
     }
 
     var keeper: BoardKeeper { BoardKeeper(indexes: self.events.indexes, weekStart: self.profile.week.startsOn) }

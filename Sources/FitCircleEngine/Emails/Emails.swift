@@ -9,12 +9,14 @@ public struct Emails: Sendable {
     let catalog: NotificationCatalog
     let links: EmailLinks
     let clock: WallClock
+    let analytics: EventRecorder
 
-    public init(store: Store, catalog: NotificationCatalog, links: EmailLinks, clock: WallClock) {
+    public init(store: Store, catalog: NotificationCatalog, links: EmailLinks, clock: WallClock, analytics: EventRecorder) {
         self.store = store
         self.catalog = catalog
         self.links = links
         self.clock = clock
+        self.analytics = analytics
     }
 
     /// What an unsubscribe link stops: a type's emails to an address.
@@ -45,6 +47,7 @@ public struct Emails: Sendable {
             var preferences = try await tx.notificationPreferences(of: user) ?? .defaults
             preferences.types[kind.type, default: [:]][.email] = false
             try await tx.save(preferences, of: user, at: now)
+            try await self.analytics.record(.emailUnsubscribed, key: kind.type, of: account, at: now, properties: ["type": .string(kind.type)], in: tx)
             return account.email
         }
         return Unsubscription(type: kind.type, title: kind.title, address: address)
@@ -92,7 +95,13 @@ public struct Emails: Sendable {
     /// nothing (the pixel is served either way).
     public func opened(token: String) async throws {
         guard case .open(let notification)? = self.links.claim(of: token) else { return }
-        _ = try await self.store.transaction { tx in try await tx.recordEmailOpened(notification, at: self.clock.now()) }
+        let now = self.clock.now()
+        try await self.store.transaction { tx in
+            guard try await tx.recordEmailOpened(notification, at: now), let entry = try await tx.emailLogEntry(of: notification),
+                let account = try await tx.user(entry.user)
+            else { return }
+            try await self.analytics.record(.emailOpened, key: notification.rawValue, of: account, at: now, properties: ["type": .string(entry.type)], in: tx)
+        }
     }
 
     /// Records a click and answers where the link leads: only a destination the email itself carried, so
@@ -105,7 +114,12 @@ public struct Emails: Sendable {
             guard let entry = try await tx.emailLogEntry(of: notification), entry.links.indices.contains(index) else {
                 throw DomainError.notFound(resource: "email link", id: token)
             }
-            try await tx.recordEmailClicked(notification, at: self.clock.now())
+            let now = self.clock.now()
+            try await tx.recordEmailClicked(notification, at: now)
+            if let account = try await tx.user(entry.user) {
+                try await self.analytics.record(
+                    .emailClicked, key: "\(notification.rawValue):\(index)", of: account, at: now, properties: ["type": .string(entry.type)], in: tx)
+            }
             return entry.links[index]
         }
     }
@@ -118,9 +132,15 @@ public struct Emails: Sendable {
     public func update(_ change: EmailPreferences.Change, of user: User.ID) async throws -> EmailPreferences {
         let now = self.clock.now()
         let updated = try await self.store.transaction { tx in
-            guard try await tx.lockedUser(user) != nil else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
-            let preferences = try change.applied(to: try await tx.notificationPreferences(of: user) ?? .defaults, catalog: self.catalog)
+            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            let before = try await tx.notificationPreferences(of: user) ?? .defaults
+            let preferences = try change.applied(to: before, catalog: self.catalog)
             try await tx.save(preferences, of: user, at: now)
+            if preferences != before {
+                try await self.analytics.record(
+                    .preferenceChanged, key: "emails:\(now.timeIntervalSince1970)", of: account, at: now,
+                    properties: ["scope": .string("emails"), "allOff": .boolean(!preferences.push && !preferences.email && !preferences.inApp)], in: tx)
+            }
             return preferences
         }
         return EmailPreferences(updated, catalog: self.catalog)

@@ -11,6 +11,7 @@ public struct Goals: Sendable {
     let activities: Activities
     let ids: IDGenerator
     let clock: WallClock
+    let analytics: EventRecorder
     var rewards: RewardKeeper { RewardKeeper(profile: self.profile, ids: self.ids) }
 
     /// A goal with its progress.
@@ -37,7 +38,9 @@ public struct Goals: Sendable {
 
     /// Today's goals in the user's zone, planned if this is the day's first read.
     public func daily(of user: User.ID) async throws -> Period {
-        try await self.current(.daily, of: user, replacing: false)
+        let goals = try await self.current(.daily, of: user, replacing: false)
+        try await self.analytics.recordView(.goalViewed, of: "goals:daily", by: user, at: self.clock.now(), properties: ["period": .string("daily")], in: self.store)
+        return goals
     }
 
     /// Plans today's goals again: targets of goals not yet completed follow the latest data and settings.
@@ -117,7 +120,9 @@ public struct Goals: Sendable {
 
     /// This week's goals, planned if this is the week's first read.
     public func weekly(of user: User.ID) async throws -> Period {
-        try await self.current(.weekly, of: user, replacing: false)
+        let goals = try await self.current(.weekly, of: user, replacing: false)
+        try await self.analytics.recordView(.goalViewed, of: "goals:weekly", by: user, at: self.clock.now(), properties: ["period": .string("weekly")], in: self.store)
+        return goals
     }
 
     public func generateWeekly(of user: User.ID) async throws -> Period {

@@ -43,6 +43,7 @@ public struct Deliveries: Sendable {
     let catalog: NotificationCatalog
     let ids: IDGenerator
     let clock: WallClock
+    let analytics: EventRecorder
 
     /// A delivery job's tries: the first and up to 3 retries.
     public static let attempts = 4
@@ -51,7 +52,11 @@ public struct Deliveries: Sendable {
     /// Devices no delivery reached for this long are deactivated (before the next delivery to their user).
     public static let unusedDeviceLifetime: TimeInterval = 270 * 86_400
 
-    init(store: Store, transports: Transports, composer: EmailComposer?, catalog: NotificationCatalog, ids: IDGenerator, clock: WallClock) {
+    init(
+        store: Store, transports: Transports, composer: EmailComposer?, catalog: NotificationCatalog, ids: IDGenerator, clock: WallClock,
+        analytics: EventRecorder
+    ) {
+        self.analytics = analytics
         self.store = store
         self.transports = transports
         self.composer = composer
@@ -124,6 +129,13 @@ public struct Deliveries: Sendable {
                     if try await tx.suspectDevice(device.id) >= Self.suspectLimit { try await tx.deactivateDevice(device.id, reason: reason) }
                 case .retryable, .permanent: break
                 }
+            }
+            // Analytics: the channel's first delivery, or its failure for good (an email that bounced).
+            let properties: [String: EventValue] = ["type": .string(record.type), "channel": .string(channel.rawValue)]
+            if delivered, !earlier.contains(where: { $0.channel == channel && $0.outcome == "delivered" }) {
+                try await self.analytics.record(.notificationDelivered, key: "\(id.rawValue):\(channel.rawValue)", of: account, at: now, properties: properties, in: tx)
+            } else if !delivered, retryable.isEmpty || job.attempts >= job.maxAttempts, !results.isEmpty {
+                try await self.analytics.record(.notificationFailed, key: "\(id.rawValue):\(channel.rawValue)", of: account, at: now, properties: properties, in: tx)
             }
             if let composed {
                 try await tx.insert(

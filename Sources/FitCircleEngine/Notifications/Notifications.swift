@@ -13,6 +13,7 @@ public struct Notifications: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
     let clock: WallClock
+    let analytics: EventRecorder
     let signals = InboxSignals()
 
     /// The outbox: one job per notification and channel, run by the transports.
@@ -23,11 +24,12 @@ public struct Notifications: Sendable {
     /// day's goal): queued with that change, decided once it is committed, never lost with a crash between.
     public static let raise = "notification.raise"
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock) {
+    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, analytics: EventRecorder) {
         self.store = store
         self.profile = profile
         self.ids = ids
         self.clock = clock
+        self.analytics = analytics
     }
 
     public var catalog: NotificationCatalog { self.profile.notifications }
@@ -47,10 +49,16 @@ public struct Notifications: Sendable {
     ) async throws -> NotificationPreferences {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard try await tx.lockedUser(user) != nil else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
-            let updated = try change(try await tx.notificationPreferences(of: user) ?? .defaults)
+            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            let before = try await tx.notificationPreferences(of: user) ?? .defaults
+            let updated = try change(before)
             try updated.validate(against: self.catalog)
             try await tx.save(updated, of: user, at: now)
+            if updated != before {
+                try await self.analytics.record(
+                    .preferenceChanged, key: "notifications:\(now.timeIntervalSince1970)", of: account, at: now,
+                    properties: ["scope": .string("notifications"), "allOff": .boolean(!updated.push && !updated.email && !updated.inApp)], in: tx)
+            }
             try await ReminderPlanner.planRestOfToday(for: user, profile: self.profile, at: now, in: tx)
             return updated
         }
@@ -293,8 +301,23 @@ public struct Notifications: Sendable {
 
     /// Records that the user read, opened or acted on a notification (the first time counts).
     public func mark(_ id: NotificationRecord.ID, _ mark: NotificationMark, by user: User.ID) async throws {
-        guard try await self.store.transaction({ tx in try await tx.mark(id, of: user, mark, at: self.clock.now()) }) else {
-            throw DomainError.notFound(resource: "notification", id: id.rawValue)
+        let now = self.clock.now()
+        let found = try await self.store.transaction { tx in
+            guard try await tx.mark(id, of: user, mark, at: now) else { return false }
+            // Opened and acted on are analytics events too (the first time counts, as the marks do).
+            let event: ServerEvent? = switch mark {
+            case .opened: .notificationOpened
+            case .action: .notificationActed
+            case .read: nil
+            }
+            if let event, let account = try await tx.user(user), let record = try await tx.notification(id, of: user) {
+                let sent = record.deliverAt ?? record.decidedAt
+                try await self.analytics.record(
+                    event, key: id.rawValue, of: account, at: now,
+                    properties: ["type": .string(record.type), "minutes": .integer(max(0, Int(now.timeIntervalSince(sent) / 60)))], in: tx)
+            }
+            return true
         }
+        guard found else { throw DomainError.notFound(resource: "notification", id: id.rawValue) }
     }
 }

@@ -58,10 +58,24 @@ public enum RuleProfileLoader {
             ((0...7).contains(streaks.checkInGraceDays), "streaks.checkInGraceDays", "expected 0 to 7, found \(streaks.checkInGraceDays)"),
             (streaks.milestones.allSatisfy { $0.count > 0 }, "streaks.milestones", "expected positive counts"),
         ]
-        for (valid, key, problem) in checks + Self.consistencyChecks(profile) + Self.templateChecks(profile) where !valid {
+        for (valid, key, problem) in checks + Self.consistencyChecks(profile) + Self.templateChecks(profile) + Self.eventChecks(profile) where !valid {
             throw InvalidProfile(file: file, key: key, problem: problem)
         }
         return profile
+    }
+
+    /// Each app event has a snake_case name of its own (not one the server records) and sensible properties.
+    private static func eventChecks(_ profile: RuleProfile) -> [(Bool, String, String)] {
+        let name = /[a-z][a-z0-9_]{0,63}/
+        return profile.eventSchemas.sorted { $0.key < $1.key }.flatMap { event, schema -> [(Bool, String, String)] in
+            [
+                (event.wholeMatch(of: name) != nil, "events.\(event)", "expected a snake_case name of at most 64 characters"),
+                (ServerEvent(rawValue: event) == nil, "events.\(event)", "is recorded by the server; choose another name"),
+                (schema.properties.keys.allSatisfy { $0.wholeMatch(of: /[A-Za-z][A-Za-z0-9_]{0,63}/) != nil } && schema.properties.count <= EventInput.maximumProperties,
+                 "events.\(event).properties", "expected at most \(EventInput.maximumProperties) properties named with letters, digits and _"),
+                (schema.properties.values.allSatisfy { $0.values == nil || $0.type == .string }, "events.\(event).properties", "expected values only for strings"),
+            ]
+        }
     }
 
     /// Each challenge template makes a valid challenge (on a day of its season), under an id of its own.

@@ -18,7 +18,14 @@ extension Components.Schemas.Config {
                 minHeightCm: profile.limits.heightCm.lowerBound,
                 maxHeightCm: profile.limits.heightCm.upperBound
             ),
-            signIn: .init(google: signIn.google, apple: signIn.apple, dev: signIn.dev)
+            signIn: .init(google: signIn.google, apple: signIn.apple, dev: signIn.dev),
+            events: profile.eventSchemas.sorted { $0.key < $1.key }.map { name, schema in
+                .init(
+                    name: name, description: schema.description,
+                    properties: schema.properties.sorted { $0.key < $1.key }.map { property, rule in
+                        .init(name: property, _type: .init(rawValue: rule.type.rawValue)!, required: rule.required, values: rule.values)
+                    })
+            }
         )
     }
 }

@@ -45,6 +45,7 @@ public struct ExportSection: Sendable {
         .init("badges", "user_badges", key: ["badge_id"]),
         .init("badgeShowcase", "badge_showcases", key: ["user_id"], json: ["badge_ids"]),
         .init("rewardEvents", "reward_events", key: ["id"], json: ["data"]),
+        .init("analyticsEvents", "analytics_events", key: ["event_key"], json: ["properties"]),
         .init("notificationPreferences", "notification_preferences", key: ["user_id"], json: ["preferences"]),
         .init("devices", "push_devices", key: ["id"]),
         .init("notifications", "notifications", key: ["id"], json: ["data", "trail", "channels"]),

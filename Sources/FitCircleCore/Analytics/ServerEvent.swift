@@ -1,0 +1,27 @@
+/// The events the server records itself, where it knows better than an app (issue 24): in the same
+/// transaction as what they tell of, with a key that makes a repeat of the same thing the same event.
+/// An app may not send these names; its own events are the profile's `events:`.
+public enum ServerEvent: String, CaseIterable, Sendable {
+    /// An `app_open` activity (spec 003's app-open streak); `streak_updated` follows when the streak moved.
+    case appOpened = "app_opened"
+    case streakUpdated = "streak_updated"
+    /// The day's or week's goals read (`period`), at most once a day each.
+    case goalViewed = "goal_viewed"
+    /// A circle's or challenge's board read (`board`: circle or challenge), at most once a day each.
+    case leaderboardViewed = "leaderboard_viewed"
+    /// A check-in (`sentiment`: whether yesterday was acknowledged with one; `late`).
+    case checkInCompleted = "checkin_completed"
+    /// A claim of the day's data in a circle (`circleId`, `localHour`).
+    case dataSubmitted = "data_submitted"
+    /// A notification delivered on a channel (`type`, `channel`), opened (`minutes` after it was sent) or acted on.
+    case notificationDelivered = "notification_delivered"
+    case notificationOpened = "notification_opened"
+    case notificationActed = "notification_acted"
+    /// A channel that failed for good (no device took the push; the email bounced).
+    case notificationFailed = "notification_failed"
+    /// Preferences saved (`scope`: notifications or emails; `allOff`: every channel switched off).
+    case preferenceChanged = "preference_changed"
+    case emailOpened = "email_opened"
+    case emailClicked = "email_clicked"
+    case emailUnsubscribed = "email_unsubscribed"
+}

@@ -1,0 +1,63 @@
+public import FitCircleCore
+public import FitCircleStore
+public import Foundation
+import Synchronization
+
+/// Writes analytics events into the caller's transaction: the apps' batches and the server's own events
+/// (`ServerEvent`), which the use cases record beside what they tell of. New events are marked for the
+/// forwarder only while forwarding is configured.
+public struct EventRecorder: Sendable {
+    let forward: Bool
+    private let viewed: RecentViews
+
+    public init(forward: Bool) {
+        self.forward = forward
+        self.viewed = RecentViews()
+    }
+
+    @discardableResult
+    func record(_ events: [AnalyticsEvent], in tx: Transaction) async throws -> Set<EventKey> {
+        guard !events.isEmpty else { return [] }
+        return try await tx.events.record(events, forward: self.forward)
+    }
+
+    func record(
+        _ event: ServerEvent, key: String, of user: User, at now: Date, properties: [String: EventValue] = [:], in tx: Transaction
+    ) async throws {
+        try await self.record([.server(event, key: key, of: user, at: now, properties: properties)], in: tx)
+    }
+
+    /// Records that `user` looked at `what` today (goals, a board): once a local day each, and a read this
+    /// node recorded in the last quarter of an hour writes nothing, so a busy board costs no write per request.
+    func recordView(_ event: ServerEvent, of what: String, by user: User.ID, at now: Date, properties: [String: EventValue] = [:], in store: Store) async throws {
+        guard !self.viewed.contains(user, what, at: now) else { return }
+        try await store.transaction { tx in
+            guard let account = try await tx.user(user) else { return }
+            let day = account.localDate(at: now)
+            try await self.record(event, key: "\(what):\(day.iso)", of: account, at: now, properties: properties, in: tx)
+        }
+        self.viewed.insert(user, what, at: now)
+    }
+}
+
+/// This node's memory of the views recorded lately: (user, what) per quarter of an hour. Every zone's
+/// offset is a whole number of quarters, so no quarter straddles a user's midnight: the first view of a
+/// local day is always written, and a later write in the same day finds its row (the key is per local day)
+/// and adds nothing.
+private final class RecentViews: Sendable {
+    private let state = Mutex<(quarter: Int, seen: Set<String>)>((0, []))
+    private static let limit = 200_000
+
+    func contains(_ user: User.ID, _ what: String, at now: Date) -> Bool {
+        let quarter = Int((now.timeIntervalSince1970 / 900).rounded(.down))
+        return self.state.withLock { $0.quarter == quarter && $0.seen.contains("\(user.rawValue) \(what)") }
+    }
+
+    func insert(_ user: User.ID, _ what: String, at now: Date) {
+        let quarter = Int((now.timeIntervalSince1970 / 900).rounded(.down))
+        self.state.withLock { state in
+            if state.quarter != quarter || state.seen.count >= Self.limit { state = (quarter, []) }
+            state.seen.insert("\(user.rawValue) \(what)")
+        }
+    }
+}

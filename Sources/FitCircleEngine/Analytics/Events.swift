@@ -1,0 +1,41 @@
+public import FitCircleCore
+public import FitCircleStore
+import Foundation
+
+/// The apps' analytics events (`POST /api/events`, issue 24): a batch checked against the profile's
+/// schemas, all or nothing, each event kept once per client event id and dated in the user's zone.
+public struct Events: Sendable {
+    let store: Store
+    let profile: RuleProfile
+    let recorder: EventRecorder
+    let clock: WallClock
+
+    public init(store: Store, profile: RuleProfile, recorder: EventRecorder, clock: WallClock) {
+        self.store = store
+        self.profile = profile
+        self.recorder = recorder
+        self.clock = clock
+    }
+
+    public struct Recorded: Equatable, Sendable {
+        /// Events new to the server.
+        public var accepted: Int
+        /// Events it had already (the same client event id sent again).
+        public var duplicates: Int
+    }
+
+    public func record(_ batch: [EventInput], for user: User.ID) async throws -> Recorded {
+        let now = self.clock.now()
+        try EventInput.validate(batch, schemas: self.profile.eventSchemas, now: now)
+        return try await self.store.transaction { tx in
+            guard let account = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            let events = batch.map { input in
+                AnalyticsEvent(
+                    userID: user, key: "app:\(input.clientEventID)", name: input.name, source: .app, occurredAt: input.occurredAt,
+                    localDate: account.localDate(at: input.occurredAt), properties: input.properties, receivedAt: now)
+            }
+            let stored = try await self.recorder.record(events, in: tx)
+            return Recorded(accepted: stored.count, duplicates: events.count - stored.count)
+        }
+    }
+}

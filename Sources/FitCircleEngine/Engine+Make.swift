@@ -81,6 +81,7 @@ extension Engine {
             challenges: Challenges(store: store, profile: profile, ids: ids, clock: clock, events: boards, analytics: analytics),
             weeklyContents: WeeklyContents(store: store, clock: clock),
             events: Events(store: store, profile: profile, recorder: analytics, clock: clock),
+            metrics: Metrics(store: store, profile: profile, clock: clock),
             boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
             reminders: ReminderPlanner(
                 store: store, profile: profile, notifications: notifications,

@@ -20,6 +20,7 @@ public struct Engine: Sendable {
     public var challenges: Challenges
     public var weeklyContents: WeeklyContents
     public var events: Events
+    public var metrics: Metrics
     public var boardClosing: BoardClosing
     public var reminders: ReminderPlanner
     public var idempotency: Idempotency
@@ -46,6 +47,7 @@ public struct Engine: Sendable {
         challenges: Challenges,
         weeklyContents: WeeklyContents,
         events: Events,
+        metrics: Metrics,
         boardClosing: BoardClosing,
         reminders: ReminderPlanner,
         idempotency: Idempotency,
@@ -71,6 +73,7 @@ public struct Engine: Sendable {
         self.challenges = challenges
         self.weeklyContents = weeklyContents
         self.events = events
+        self.metrics = metrics
         self.boardClosing = boardClosing
         self.reminders = reminders
         self.idempotency = idempotency
@@ -84,13 +87,13 @@ public struct Engine: Sendable {
 extension Engine {
     /// Every durable job this engine can run.
     public var jobHandlers: [String: JobHandler] {
-        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers, self.housekeeping.handlers, self.friends.handlers, self.challenges.handlers].reduce(into: [:]) { all, handlers in
+        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers, self.housekeeping.handlers, self.friends.handlers, self.challenges.handlers, self.metrics.handlers].reduce(into: [:]) { all, handlers in
             all.merge(handlers) { first, _ in first }
         }
     }
 
     /// Every per-zone schedule the jobs above need.
     public static var zoneSchedules: [ZoneSchedule] {
-        DayRollover.schedules + ReminderPlanner.schedules + BoardClosing.schedules + Housekeeping.schedules + Challenges.schedules
+        DayRollover.schedules + ReminderPlanner.schedules + BoardClosing.schedules + Housekeeping.schedules + Challenges.schedules + Metrics.schedules
     }
 }

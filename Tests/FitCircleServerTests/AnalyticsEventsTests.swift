@@ -97,7 +97,7 @@ struct AnalyticsEventsTests {
             #expect(events.first { $0.name == "streak_updated" }?.properties["current"] == .integer(1))
             #expect(events.filter { $0.name == "goal_viewed" }.count == 1)
             let open = events.first { $0.name == "notification_opened" }
-            #expect(open?.properties == ["type": .string("weekly_reminder"), "minutes": .integer(10)])
+            #expect(open?.properties == ["notificationId": .string(sent.id.rawValue), "type": .string("weekly_reminder"), "minutes": .integer(10)])
             #expect(events.allSatisfy { $0.source == .server })
         }
     }

@@ -204,6 +204,7 @@ struct AuthorizationMatrixTests {
         ]), destructive: true),
         "markContentSeen": Row(rule: .signedIn),
         "publishWeeklyContent": Row(rule: .operatorOnly),
+        "getMetrics": Row(rule: .operatorOnly),
         "listBlockedUsers": Row(rule: .signedIn),
         "searchUsers": Row(rule: .signedIn, query: "?q=someone"),
         "blockUser": Row(rule: .signedIn, body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true),

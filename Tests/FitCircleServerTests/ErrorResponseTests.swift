@@ -31,6 +31,19 @@ struct ErrorResponseTests {
         }
     }
 
+    /// A query parameter's value outside its enum is the query's fault, not a missing body.
+    @Test(arguments: Backend.available)
+    func anUnknownEnumValueInTheQueryIsA422NamingTheQuery(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            for path in ["/api/activities?type=bogus", "/api/admin/metrics?granularity=year"] {
+                let response = try await app.request(.get, path, token: token)
+                #expect(response.status == .unprocessableContent, "\(path): \(response.text)")
+                #expect((try response.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == "query")
+            }
+        }
+    }
+
     @Test(arguments: Backend.available)
     func anUnknownRouteIsA404Problem(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in

@@ -13,7 +13,7 @@ public enum ServerEvent: String, CaseIterable, Sendable {
     case checkInCompleted = "checkin_completed"
     /// A claim of the day's data in a circle (`circleId`, `localHour`).
     case dataSubmitted = "data_submitted"
-    /// A notification delivered on a channel (`type`, `channel`), opened (`minutes` after it was sent) or acted on.
+    /// A notification delivered on a channel (`notificationId`, `type`, `channel`), opened (`minutes` after it was sent) or acted on.
     case notificationDelivered = "notification_delivered"
     case notificationOpened = "notification_opened"
     case notificationActed = "notification_acted"
@@ -24,4 +24,9 @@ public enum ServerEvent: String, CaseIterable, Sendable {
     case emailOpened = "email_opened"
     case emailClicked = "email_clicked"
     case emailUnsubscribed = "email_unsubscribed"
+    /// A challenge made (`challengeId`, `templateId` when made from one).
+    case challengeCreated = "challenge_created"
+    /// A participant's result at settlement (`challengeId`, `won`, `completed`: reached the target, or
+    /// scored on a most-wins challenge).
+    case challengeFinished = "challenge_finished"
 }

@@ -189,6 +189,14 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
     /// The value a reader sees (pace as seconds per kilometre).
     public func shown(_ boardValue: Double) -> Double { self.higherWins ? boardValue : -boardValue }
 
+    /// Whether a participant who finished with `shown` (nil: nothing counted) completed the challenge: reached
+    /// the target of a target goal, or counted anything towards a most-wins one.
+    public func completes(_ shown: Double?) -> Bool {
+        guard let shown else { return false }
+        if self.goal != .most, let target { return shown >= target }
+        return shown != 0
+    }
+
     /// Whether a final value meets the target (pace: at or under it).
     public func reachesTarget(_ boardValue: Double) -> Bool {
         guard let target else { return false }

@@ -93,10 +93,26 @@ extension Challenges {
             }
             try await tx.challenges.markSettled(id, at: now)
             try await Self.record(results, of: challenge, in: tx, at: now)
+            try await self.recordFinishes(results, of: challenge, in: tx, at: now)
             try await tx.enqueue(try self.badgeJobs(for: results.map(\.userID), key: "settled:\(id)", at: now), at: now)
             try await self.tellResults(challenge, participants: results, refunded: result.refunded, in: tx, now: now)
             try await tx.enqueue([try self.job(Self.payout, id, at: now)], at: now)
         }
+    }
+
+    /// Each participant's result as an analytics event (the metrics' challenge completion).
+    private func recordFinishes(_ results: [ChallengeParticipant], of challenge: Challenge, in tx: Transaction, at now: Date) async throws {
+        let people = try await tx.users(results.map(\.userID))
+        let events = results.compactMap { result -> AnalyticsEvent? in
+            guard let person = people[result.userID] else { return nil }
+            return .server(
+                .challengeFinished, key: challenge.id.rawValue, of: person, at: now,
+                properties: [
+                    "challengeId": .string(challenge.id.rawValue), "won": .boolean(result.won),
+                    "completed": .boolean(challenge.rule.completes(result.finalValue)),
+                ])
+        }
+        try await self.analytics.record(events, in: tx)
     }
 
     /// Cancels a challenge that has started with fewer than its least number of participants; answers

@@ -73,6 +73,9 @@ public struct Challenges: Sendable {
                 startsAt: valid.startsAt, endsAt: valid.endsAt, stake: valid.stake, minParticipants: valid.minParticipants,
                 maxParticipants: valid.maxParticipants, templateID: valid.templateID, templateVersion: valid.templateVersion, createdAt: now)
             try await tx.challenges.insert(challenge)
+            var made: [String: EventValue] = ["challengeId": .string(challenge.id.rawValue)]
+            if let template = challenge.templateID { made["templateId"] = .string(template) }
+            try await self.analytics.record(.challengeCreated, key: challenge.id.rawValue, of: creator, at: now, properties: made, in: tx)
             if let template = valid.templateID { try await tx.challenges.countUse(ofTemplate: template) }
             try await tx.challenges.count(.created, of: user, at: now)
             try await self.rewards.setCounters(try await Self.counters(of: user, in: tx), of: creator, in: tx, now: now)

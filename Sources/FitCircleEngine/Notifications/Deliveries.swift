@@ -131,7 +131,9 @@ public struct Deliveries: Sendable {
                 }
             }
             // Analytics: the channel's first delivery, or its failure for good (an email that bounced).
-            let properties: [String: EventValue] = ["type": .string(record.type), "channel": .string(channel.rawValue)]
+            let properties: [String: EventValue] = [
+                "notificationId": .string(id.rawValue), "type": .string(record.type), "channel": .string(channel.rawValue),
+            ]
             if delivered, !earlier.contains(where: { $0.channel == channel && $0.outcome == "delivered" }) {
                 try await self.analytics.record(.notificationDelivered, key: "\(id.rawValue):\(channel.rawValue)", of: account, at: now, properties: properties, in: tx)
             } else if !delivered, retryable.isEmpty || job.attempts >= job.maxAttempts, !results.isEmpty {

@@ -314,7 +314,10 @@ public struct Notifications: Sendable {
                 let sent = record.deliverAt ?? record.decidedAt
                 try await self.analytics.record(
                     event, key: id.rawValue, of: account, at: now,
-                    properties: ["type": .string(record.type), "minutes": .integer(max(0, Int(now.timeIntervalSince(sent) / 60)))], in: tx)
+                    properties: [
+                        "notificationId": .string(id.rawValue), "type": .string(record.type),
+                        "minutes": .integer(max(0, Int(now.timeIntervalSince(sent) / 60))),
+                    ], in: tx)
             }
             return true
         }

@@ -46,6 +46,13 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                 throw error
             }
             if body.readableBytes == 0 {
+                // Without a body, what did not decode is a query parameter's value (an enum's unknown case:
+                // the decoder's error names no key, only the value it refused).
+                if let query = request.uri.query, !query.isEmpty {
+                    throw ProblemDocument.validationFailed([
+                        FieldViolation(field: "query", reason: "a parameter has a value this operation does not take (\(detail.debugDescription))")
+                    ])
+                }
                 throw ProblemDocument.badRequest("The body is empty; this operation expects a JSON document.")
             }
             // The syntax was checked above, so a number does not fit the field it was given for.

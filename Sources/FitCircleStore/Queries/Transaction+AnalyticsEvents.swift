@@ -48,6 +48,11 @@ public struct AnalyticsEventQueries: Sendable {
         ).all().map(Self.event(from:))
     }
 
+    /// Every event, oldest first (for tests' oracles and small deployments' exports; a rollup reads by day).
+    public func all(limit: Int) async throws -> [AnalyticsEvent] {
+        try await self.sql.raw("SELECT * FROM analytics_events ORDER BY occurred_at, user_id, event_key LIMIT \(bind: limit)").all().map(Self.event(from:))
+    }
+
     /// The events waiting to be forwarded, oldest first, locked against other nodes' forwarders on PostgreSQL.
     public func pendingForward(limit: Int) async throws -> [AnalyticsEvent] {
         let lock = self.tx.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""

@@ -18,8 +18,17 @@ extension Transaction {
     /// These accounts, each locked for the rest of the transaction, in id order so that two transactions
     /// locking overlapping sets cannot deadlock.
     public func lockedUsers(_ ids: some Collection<User.ID>) async throws -> [User.ID: User] {
+        try await self.users(ids, locked: true)
+    }
+
+    /// These accounts (those that exist), not locked.
+    public func users(_ ids: some Collection<User.ID>) async throws -> [User.ID: User] {
+        try await self.users(ids, locked: false)
+    }
+
+    private func users(_ ids: some Collection<User.ID>, locked: Bool) async throws -> [User.ID: User] {
         guard !ids.isEmpty else { return [:] }
-        let lock = self.dialect == .postgres ? " FOR UPDATE" : ""
+        let lock = locked && self.dialect == .postgres ? " FOR UPDATE" : ""
         let binds = Set(ids).sorted().map { $0.rawValue as any Encodable & Sendable }
         var users: [User.ID: User] = [:]
         for row in try await self.sql.raw("SELECT * FROM users WHERE id IN (\(binds: binds)) ORDER BY id\(unsafeRaw: lock)").all() {

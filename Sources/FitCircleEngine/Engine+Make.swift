@@ -55,7 +55,9 @@ extension Engine {
         let boards = BoardEvents(indexes: BoardIndexes())
         let analytics = EventRecorder(forward: false)
         let activities = Activities(store: store, profile: profile, ids: ids, clock: clock, boards: boards, analytics: analytics)
-        let goals = Goals(store: store, profile: profile, activities: activities, ids: ids, clock: clock, analytics: analytics)
+        let goals = Goals(
+            store: store, profile: profile, activities: activities, ids: ids, clock: clock, analytics: analytics,
+            scoring: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids))
         let streaks = Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock)
         let notifications = Notifications(store: store, profile: profile, ids: ids, clock: clock, analytics: analytics)
         let circles = Circles(store: store, profile: profile, ids: ids, clock: clock, events: boards, goals: goals, analytics: analytics)

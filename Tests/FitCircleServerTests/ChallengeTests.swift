@@ -386,6 +386,36 @@ struct ChallengeKindTests {
         }
     }
 
+    /// Points earned without a new activity — a goal seen met, a claim of the day's data — move an XP
+    /// challenge's board in the transaction that credits them.
+    @Test(arguments: Backend.available)
+    func anXPChallengesBoardMovesWithPointsFromGoalsAndClaims(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "fitcircle") { app async throws in
+            let ana = try await ChallengeTests.person(app, "ana@example.com")
+            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "XP day", "type": "xp", "durationDays": 1, "visibility": "public",
+            ]).jsonObject()
+            let id = try #require(created["id"] as? String)
+            app.clock.advance(by: 60)
+            let synced = try await app.request(.post, "/api/activities", token: try await ana.token, json: [
+                "clientEventId": "steps-1", "type": "steps", "source": "healthkit", "steps": 12_000,
+                "occurredAt": ISO8601DateFormatter().string(from: app.clock.now)])
+            #expect(synced.status == .created, "\(synced.text)")
+            func value() async throws -> Double? {
+                ChallengeTests.rows(try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ana.token).jsonObject())
+                    .first?["value"] as? Double
+            }
+            let before = try await value() ?? 0
+            #expect(try await app.request(.get, "/api/goals/daily", token: try await ana.token).status == .ok)  // the step goal is seen met: +50
+            let afterGoal = try #require(try await value())
+            #expect(afterGoal == before + 50)
+            let circle = try await app.request(.post, "/api/fitcircles", token: try await ana.token, json: ["name": "Solo", "metric": "steps"]).jsonObject()
+            let claimed = try await app.request(.post, "/api/fitcircles/\(try #require(circle["id"] as? String))/submit", token: try await ana.token)
+            #expect(claimed.status.code < 300, "\(claimed.text)")
+            #expect(try await value() == afterGoal + 5)  // the claim's 5
+        }
+    }
+
     @Test(arguments: Backend.available)
     func escrow_aSettlementRunTwiceAtOncePaysOnce_andAPayoutLeftByACrashIsPaidLater(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in

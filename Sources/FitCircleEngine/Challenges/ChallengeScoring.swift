@@ -2,9 +2,10 @@ import FitCircleCore
 import FitCircleStore
 import Foundation
 
-/// Keeps participants' places on the boards of their challenges in step with their activities, inside
-/// the transaction that recorded (or deleted) them: a participant's score is restated from their workouts
-/// and earnings in the span (`ChallengeRule.score`), so late syncs, deletions and replays agree. The
+/// Keeps participants' places on the boards of their challenges in step with their activities and
+/// points, inside the transaction that recorded (or deleted) them or credited points without one (a goal
+/// seen met, a claim, a badge): a participant's score is restated from their workouts and earnings in the
+/// span (`ChallengeRule.score`), so late syncs, deletions and replays agree. The
 /// change reaches the other nodes with the commit and this node's index and streams right after it.
 struct ChallengeScoring: Sendable {
     let events: BoardEvents

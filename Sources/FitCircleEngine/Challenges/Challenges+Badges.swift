@@ -35,6 +35,7 @@ extension Challenges {
             try await self.store.transaction { tx in
                 guard let person = try await tx.lockedUser(user) else { return }
                 try await self.rewards.setCounters(try await Self.counters(of: user, in: tx), of: person, in: tx, now: now)
+                try await self.scoring.restate([user], in: tx, now: now)  // a badge's XP counts on XP challenges
             }
         }
     }

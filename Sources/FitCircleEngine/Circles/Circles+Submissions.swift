@@ -58,6 +58,7 @@ extension Circles {
             }
             if outcomes.contains(where: \.created) {
                 try await RewardKeeper(profile: self.profile, ids: self.ids).creditSubmission(of: day, of: account, in: tx, now: now)
+                try await ChallengeScoring(events: self.events, catalog: self.profile.notifications, ids: self.ids).restate([user], in: tx, now: now)
                 // The day's first claim is its data submission (spec 000's submission rate and share before 18:00).
                 let zone = TimeZone(identifier: account.profile.timeZone) ?? .gmt
                 var submitted = AnalyticsEvent.server(

@@ -12,6 +12,8 @@ public struct Goals: Sendable {
     let ids: IDGenerator
     let clock: WallClock
     let analytics: EventRecorder
+    /// Points a met goal earns move the XP challenges the user is in.
+    let scoring: ChallengeScoring
     var rewards: RewardKeeper { RewardKeeper(profile: self.profile, ids: self.ids) }
 
     /// A goal with its progress.
@@ -285,6 +287,7 @@ public struct Goals: Sendable {
                 try await tx.complete(goal.id, at: now)
                 goal.completedAt = now
                 try await self.rewards.creditGoalMet(goal, of: user, in: tx, now: now)
+                try await self.scoring.restate([user.id], in: tx, now: now)
             }
             let breakdown = dates.map { date in
                 (date: date, value: goal.progress(in: days.filter { $0.date == date }, activeDayMinimumSteps: minimum, weightBefore: weightBefore))

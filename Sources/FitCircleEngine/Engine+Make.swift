@@ -53,7 +53,7 @@ extension Engine {
             clock: clock
         )
         let boards = BoardEvents(indexes: BoardIndexes())
-        let analytics = EventRecorder(forward: false)
+        let analytics = EventRecorder(forward: transports.analytics != nil)
         let activities = Activities(store: store, profile: profile, ids: ids, clock: clock, boards: boards, analytics: analytics)
         let goals = Goals(
             store: store, profile: profile, activities: activities, ids: ids, clock: clock, analytics: analytics,
@@ -84,6 +84,7 @@ extension Engine {
             weeklyContents: WeeklyContents(store: store, clock: clock),
             events: Events(store: store, profile: profile, recorder: analytics, clock: clock),
             metrics: Metrics(store: store, profile: profile, clock: clock),
+            eventForwarding: EventForwarding(store: store, transport: transports.analytics, ids: ids, clock: clock),
             boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
             reminders: ReminderPlanner(
                 store: store, profile: profile, notifications: notifications,

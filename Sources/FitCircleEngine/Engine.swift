@@ -21,6 +21,7 @@ public struct Engine: Sendable {
     public var weeklyContents: WeeklyContents
     public var events: Events
     public var metrics: Metrics
+    public var eventForwarding: EventForwarding
     public var boardClosing: BoardClosing
     public var reminders: ReminderPlanner
     public var idempotency: Idempotency
@@ -48,6 +49,7 @@ public struct Engine: Sendable {
         weeklyContents: WeeklyContents,
         events: Events,
         metrics: Metrics,
+        eventForwarding: EventForwarding,
         boardClosing: BoardClosing,
         reminders: ReminderPlanner,
         idempotency: Idempotency,
@@ -74,6 +76,7 @@ public struct Engine: Sendable {
         self.weeklyContents = weeklyContents
         self.events = events
         self.metrics = metrics
+        self.eventForwarding = eventForwarding
         self.boardClosing = boardClosing
         self.reminders = reminders
         self.idempotency = idempotency
@@ -87,7 +90,7 @@ public struct Engine: Sendable {
 extension Engine {
     /// Every durable job this engine can run.
     public var jobHandlers: [String: JobHandler] {
-        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers, self.housekeeping.handlers, self.friends.handlers, self.challenges.handlers, self.metrics.handlers].reduce(into: [:]) { all, handlers in
+        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers, self.housekeeping.handlers, self.friends.handlers, self.challenges.handlers, self.metrics.handlers, self.eventForwarding.handlers].reduce(into: [:]) { all, handlers in
             all.merge(handlers) { first, _ in first }
         }
     }

@@ -44,6 +44,9 @@ public struct AppConfiguration: Sendable {
     public var fcmBaseURL: String
     public var webhookURL: String?
     public var webhookSecret: String?
+    /// Where analytics events are forwarded (Segment's batch format) and the write key; none: not forwarded.
+    public var analyticsForwardURL: String?
+    public var analyticsWriteKey: String?
     /// Email: the SMTP server or the email API (one of them), the sender, and where links lead.
     public var smtp: SMTPTransport.Settings?
     public var emailAPIKey: String?
@@ -81,6 +84,8 @@ public struct AppConfiguration: Sendable {
     ///   - `delivery.fcm.serviceAccount` (a service-account key file; none: Android and web push off),
     ///     `delivery.fcm.baseUrl` (default `https://fcm.googleapis.com`)
     ///   - `delivery.webhook.url`, `delivery.webhook.secret` (≥ 32 bytes; no URL: no webhook)
+    ///   - `analytics.forward.url` (an HTTP API taking Segment's `/v1/batch` format; none: events stay here),
+    ///     `analytics.forward.writeKey` (sent as HTTP Basic's user name)
     ///   - `delivery.smtp.host` (none: no SMTP), `delivery.smtp.port` (default 587), `delivery.smtp.security`
     ///     (`starttls`, `tls` or `none`; default `starttls`), `delivery.smtp.username`, `delivery.smtp.password`
     ///   - `delivery.emailApi.key` (none: no email API), `delivery.emailApi.url` (default `https://api.resend.com`)
@@ -196,6 +201,11 @@ public struct AppConfiguration: Sendable {
         if self.webhookURL != nil, (self.webhookSecret?.utf8.count ?? 0) < 32 {
             throw InvalidSetting(key: "delivery.webhook.secret", expected: "a secret of at least 32 bytes", found: "\(self.webhookSecret?.utf8.count ?? 0) bytes")
         }
+        self.analyticsForwardURL = reader.string(forKey: "analytics.forward.url")
+        self.analyticsWriteKey = reader.string(forKey: "analytics.forward.writeKey", isSecret: true)
+        if let url = self.analyticsForwardURL, !(url.hasPrefix("https://") || url.hasPrefix("http://")) {
+            throw InvalidSetting(key: "analytics.forward.url", expected: "an http or https URL", found: url)
+        }
         if let host = reader.string(forKey: "delivery.smtp.host") {
             let security = reader.string(forKey: "delivery.smtp.security", default: "starttls")
             guard let mode = SMTPTransport.Security(rawValue: security) else {
@@ -265,6 +275,9 @@ extension AppConfiguration {
         }
         if let url = self.webhookURL, let secret = self.webhookSecret {
             transports.webhook = WebhookTransport(url: url, secret: Data(secret.utf8), http: .shared, clock: clock)
+        }
+        if let url = self.analyticsForwardURL {
+            transports.analytics = AnalyticsForwardTransport(url: url, writeKey: self.analyticsWriteKey ?? "", http: .shared, clock: clock)
         }
         let settings = EmailSettings(
             from: self.emailFrom, publicURL: self.publicURL, unsubscribeMailbox: self.unsubscribeMailbox, preferencesURL: self.preferencesURL)

@@ -70,6 +70,8 @@ public func buildApplication(
         background.append(
             BackgroundService {
                 let stopping = StopFlag()
+                // The analytics forwarder's chain of runs, if forwarding is configured (already queued: nothing).
+                do { try await engine.eventForwarding.start() } catch { logger.error("the analytics forwarder did not start: \(error)") }
                 await withGracefulShutdownHandler {
                     await runner.run { stopping.isSet }
                 } onGracefulShutdown: {

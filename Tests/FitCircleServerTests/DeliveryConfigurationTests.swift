@@ -25,6 +25,9 @@ struct DeliveryConfigurationTests {
         #expect(configuration.emailFrom == Mailbox("hello@fitcircle.app", name: "FitCircle Team"))
         #expect(configuration.preferencesURL == "fitcircle://settings/notifications" && configuration.unsubscribeMailbox == nil)
         #expect(try Self.configuration([:]).smtp == nil && (try Self.configuration([:])).emailAPIKey == nil)
+        let forwarding = try Self.configuration(["analytics.forward.url": "https://api.segment.io/v1/batch", "analytics.forward.writeKey": "wk"])
+        #expect(forwarding.analyticsForwardURL == "https://api.segment.io/v1/batch" && forwarding.analyticsWriteKey == "wk")
+        #expect(try Self.configuration([:]).analyticsForwardURL == nil)
     }
 
     @Test func settingsThatCannotWorkAreRefusedByKey() throws {
@@ -35,6 +38,7 @@ struct DeliveryConfigurationTests {
             (["delivery.apns.key": "/keys/AuthKey.p8", "delivery.apns.keyId": "KEY1"], "delivery.apns.teamId"),
             (["devLogin": "true", "host": "0.0.0.0"], "devLogin"),
             (["devLogin": "true", "host": "192.168.1.20"], "devLogin"),
+            (["analytics.forward.url": "segment.example.com/v1/batch"], "analytics.forward.url"),
         ] {
             #expect(throws: InvalidSetting.self) { try Self.configuration(values) }
             do { _ = try Self.configuration(values) } catch let error as InvalidSetting { #expect(error.key == key) }

@@ -11,12 +11,18 @@ public struct Transports: Sendable {
     public var fcm: FCMTransport?
     public var webhook: WebhookTransport?
     public var email: EmailChannel?
+    /// Not a notification channel: where analytics events are forwarded (`EventForwarding`).
+    public var analytics: AnalyticsForwardTransport?
 
-    public init(apns: APNsTransport? = nil, fcm: FCMTransport? = nil, webhook: WebhookTransport? = nil, email: EmailChannel? = nil) {
+    public init(
+        apns: APNsTransport? = nil, fcm: FCMTransport? = nil, webhook: WebhookTransport? = nil, email: EmailChannel? = nil,
+        analytics: AnalyticsForwardTransport? = nil
+    ) {
         self.apns = apns
         self.fcm = fcm
         self.webhook = webhook
         self.email = email
+        self.analytics = analytics
     }
 
     /// What is off, in words, for the start-up log.

@@ -53,11 +53,10 @@ public struct AnalyticsEventQueries: Sendable {
         try await self.sql.raw("SELECT * FROM analytics_events ORDER BY occurred_at, user_id, event_key LIMIT \(bind: limit)").all().map(Self.event(from:))
     }
 
-    /// The events waiting to be forwarded, oldest first, locked against other nodes' forwarders on PostgreSQL.
+    /// The events waiting to be forwarded, oldest first.
     public func pendingForward(limit: Int) async throws -> [AnalyticsEvent] {
-        let lock = self.tx.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
-        return try await self.sql.raw(
-            "SELECT * FROM analytics_events WHERE forward_pending = 1 ORDER BY received_at LIMIT \(bind: limit)\(unsafeRaw: lock)"
+        try await self.sql.raw(
+            "SELECT * FROM analytics_events WHERE forward_pending = 1 ORDER BY received_at, user_id, event_key LIMIT \(bind: limit)"
         ).all().map(Self.event(from:))
     }
 

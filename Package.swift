@@ -179,6 +179,11 @@ let package = Package(
             path: "Benchmarks/ChallengeBenchmark"
         ),
         .executableTarget(
+            name: "MetricsBenchmark",
+            dependencies: ["FitCircleEngine", "FitCircleStore", "FitCircleCore", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/MetricsBenchmark"
+        ),
+        .executableTarget(
             name: "APNsBenchmark",
             dependencies: ["FitCircleTesting", "FitCircleDelivery", "FitCircleCore", .product(name: "NIOCore", package: "swift-nio")],
             path: "Benchmarks/APNsBenchmark"

@@ -66,7 +66,7 @@ let seeding = try await ContinuousClock().measure {
         facts.pushUsers = users * 3 / 4
         facts.pushDelivered = users / 2
         facts.emailsDelivered = users / 10
-        let rows = facts.rows.map { MetricRow(day: $0.day, metric: $0.metric, numerator: $0.numerator * 1_000, denominator: $0.denominator) }
+        let rows = facts.rows.map { MetricRow(day: $0.day, metric: $0.metric, numerator: $0.numerator * 1_000, denominator: $0.denominator) }  // counts at scale
         try await store.transaction { tx in try await tx.metrics.save(rows, at: now) }
         day = day.adding(days: 1)
     }

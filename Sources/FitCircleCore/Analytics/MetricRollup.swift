@@ -1,3 +1,19 @@
+/// One row of the rollup (`metric_rollups`): a metric's numerator and denominator on a local day (a
+/// cohort's day for the cohort metrics, a week's last day for the weekly ones).
+public struct MetricRow: Equatable, Sendable {
+    public var day: LocalDate
+    public var metric: String
+    public var numerator: Double
+    public var denominator: Double
+
+    public init(day: LocalDate, metric: String, numerator: Double, denominator: Double) {
+        self.day = day
+        self.metric = metric
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+}
+
 /// What a local day holds for the metrics (read by the rollup job through `MetricQueries`), and the
 /// rollup rows it makes (pure). A cohort metric's row is keyed by its cohort's day, a weekly one's by the
 /// week's last day.
@@ -47,19 +63,11 @@ public struct DayFacts: Sendable {
         self.day = day
     }
 
-    /// One rollup row, keyed by day and metric id.
-    public struct Row: Equatable, Sendable {
-        public var day: LocalDate
-        public var metric: String
-        public var numerator: Double
-        public var denominator: Double
-    }
-
-    public var rows: [Row] {
+    public var rows: [MetricRow] {
         let activeCount = Double(self.active.count)
-        var rows: [Row] = []
+        var rows: [MetricRow] = []
         func add(_ metric: String, _ numerator: Int, _ denominator: Int, on day: LocalDate? = nil) {
-            rows.append(Row(day: day ?? self.day, metric: metric, numerator: Double(numerator), denominator: Double(denominator)))
+            rows.append(MetricRow(day: day ?? self.day, metric: metric, numerator: Double(numerator), denominator: Double(denominator)))
         }
         for (k, metric) in [(1, "d1_retention"), (7, "d7_retention"), (30, "d30_retention")] {
             let cohort = self.cohorts[k] ?? []
@@ -68,7 +76,7 @@ public struct DayFacts: Sendable {
         let week = self.cohorts[7] ?? [], month = self.cohorts[30] ?? []
         add("preference_customisation", week.intersection(self.customised).count, week.count, on: self.day.adding(days: -7))
         add("opt_out", month.intersection(self.optedOut).count, month.count, on: self.day.adding(days: -30))
-        rows.append(Row(day: self.day, metric: "dau", numerator: activeCount, denominator: Double(self.accounts)))
+        rows.append(MetricRow(day: self.day, metric: "dau", numerator: activeCount, denominator: Double(self.accounts)))
         add("wau", self.activeWeek, self.accounts)
         add("mau", self.activeMonth, self.accounts)
         add("daily_goal_completion", self.dailyGoals.completed, self.dailyGoals.users)

@@ -31,11 +31,11 @@ public struct Metrics: Sendable {
 
     /// Computes and saves the rows of local day `day` (again: the same rows, or newer ones).
     @discardableResult
-    public func rollUp(_ day: LocalDate) async throws -> [DayFacts.Row] {
+    public func rollUp(_ day: LocalDate) async throws -> [MetricRow] {
         let facts = try await self.store.read { tx in try await self.facts(of: day, in: tx) }
         let rows = facts.rows
         try await self.store.transaction { tx in
-            try await tx.metrics.save(rows.map { MetricRow(day: $0.day, metric: $0.metric, numerator: $0.numerator, denominator: $0.denominator) }, at: self.clock.now())
+            try await tx.metrics.save(rows, at: self.clock.now())
         }
         return rows
     }

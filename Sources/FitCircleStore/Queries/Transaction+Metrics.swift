@@ -7,22 +7,6 @@ extension Transaction {
     public var metrics: MetricQueries { MetricQueries(tx: self) }
 }
 
-/// One row of the rollup: a metric's numerator and denominator on a local day (a cohort's day for the
-/// cohort metrics, a week's last day for the weekly ones).
-public struct MetricRow: Equatable, Sendable {
-    public var day: LocalDate
-    public var metric: String
-    public var numerator: Double
-    public var denominator: Double
-
-    public init(day: LocalDate, metric: String, numerator: Double, denominator: Double) {
-        self.day = day
-        self.metric = metric
-        self.numerator = numerator
-        self.denominator = denominator
-    }
-}
-
 /// Each query reads one day's (or one window's) rows through an index on the day: a rollup costs what
 /// the day holds, never the whole history.
 public struct MetricQueries: Sendable {

@@ -107,7 +107,9 @@ struct Ingest: Sendable {
             streakChanges[candidate.event.userID] = min(streakChanges[candidate.event.userID] ?? candidate.event.localDate, candidate.event.localDate)
         }
         var streaks: [User.ID: Streak] = [:]
-        var analytics = candidates.filter { $0.isCreated(in: outcomes) }.compactMap { Self.analyticsEvent(of: $0.event, by: users[$0.event.userID]!, now: now) }
+        var analytics = candidates.filter { $0.isCreated(in: outcomes) }.compactMap { candidate in
+            Self.analyticsEvent(of: candidate.event, by: users[candidate.event.userID]!, now: now)
+        }
         for (user, changedFrom) in streakChanges.sorted(by: { $0.key < $1.key }) {
             let view = try await self.streaks.refresh(users[user]!, in: tx, now: now, changedFrom: changedFrom)
             streaks[user] = view.state

@@ -57,8 +57,8 @@ public struct Metrics: Sendable {
         facts.accounts = try await metrics.accounts(through: day)
         facts.users = try await metrics.userCount()
         facts.active = try await metrics.activeUsers(from: day, to: day)
-        facts.activeWeek = try await metrics.activeUsers(from: day.adding(days: -6), to: day).count
-        facts.activeMonth = try await metrics.activeUsers(from: day.adding(days: -29), to: day).count
+        facts.activeWeek = try await metrics.activeCount(from: day.adding(days: -6), to: day)
+        facts.activeMonth = try await metrics.activeCount(from: day.adding(days: -29), to: day)
         for k in [1, 7, 30] { facts.cohorts[k] = try await metrics.signUps(on: day.adding(days: -k)) }
         // A cohort's first 7 (30) days are its day and the 6 (29) after: those before `day`.
         facts.customised = Set(try await metrics.events(named: ServerEvent.preferenceChanged.rawValue, from: day.adding(days: -7), to: day.adding(days: -1)).map(\.userID))
@@ -73,7 +73,7 @@ public struct Metrics: Sendable {
                 try await metrics.events(named: ServerEvent.leaderboardViewed.rawValue, from: weekStart, to: day)
                     .filter { $0.properties["board"] == .string("circle") }.map(\.userID))
             facts.circleMembers = try await metrics.circleMembers(from: weekStart.start(in: .gmt), to: day.adding(days: 1).start(in: .gmt))
-            facts.sessionsInWeek = try await metrics.events(named: ServerEvent.appOpened.rawValue, from: weekStart, to: day).count
+            facts.sessionsInWeek = try await metrics.count(named: ServerEvent.appOpened.rawValue, from: weekStart, to: day)
         }
         for event in try await metrics.events(named: ServerEvent.streakUpdated.rawValue, from: day, to: day) {
             if case .integer(let current)? = event.properties["current"] { facts.streaks[event.userID] = max(facts.streaks[event.userID] ?? 0, current) }
@@ -100,7 +100,7 @@ public struct Metrics: Sendable {
         facts.emailsBounced = try await metrics.events(named: ServerEvent.notificationFailed.rawValue, from: day, to: day)
             .filter { $0.properties["channel"] == .string("email") }.count
         (facts.emailsOpened, facts.emailsClicked) = try await metrics.emailEngagement(of: emailed)
-        facts.unsubscribes = try await metrics.events(named: ServerEvent.emailUnsubscribed.rawValue, from: day, to: day).count
+        facts.unsubscribes = try await metrics.count(named: ServerEvent.emailUnsubscribed.rawValue, from: day, to: day)
         let finished = try await metrics.events(named: ServerEvent.challengeFinished.rawValue, from: day, to: day)
         facts.challengeFinishers = finished.count
         facts.challengeCompleters = finished.filter { $0.properties["completed"] == .boolean(true) }.count

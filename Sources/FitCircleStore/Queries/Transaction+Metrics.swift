@@ -43,16 +43,21 @@ public struct MetricQueries: Sendable {
 
     // MARK: The facts of a day
 
-    /// Users who did something in the app on a day of `days` (any app event, or an active server event).
+    /// Users who did something in the app from `first` to `last` (any app event, or an active server event).
     public func activeUsers(from first: LocalDate, to last: LocalDate) async throws -> Set<User.ID> {
-        let names = MetricCatalog.activeServerEvents.map { SQLQueryString("\(bind: $0.rawValue)") }
-        let rows = try await self.sql.raw(
-            """
-            SELECT DISTINCT user_id FROM analytics_events
-            WHERE local_date >= \(bind: first.iso) AND local_date <= \(bind: last.iso) AND (source = 'app' OR name IN (\(names.joined(separator: ", "))))
-            """
-        ).all()
+        let rows = try await self.sql.raw("SELECT DISTINCT user_id FROM analytics_events WHERE \(Self.active(from: first, to: last))").all()
         return Set(try rows.map { User.ID(try $0.decode(column: "user_id", as: String.self)) })
+    }
+
+    /// How many users did something in the app from `first` to `last`, counted by the database.
+    public func activeCount(from first: LocalDate, to last: LocalDate) async throws -> Int {
+        try await self.sql.raw("SELECT COUNT(DISTINCT user_id) AS n FROM analytics_events WHERE \(Self.active(from: first, to: last))")
+            .first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+
+    private static func active(from first: LocalDate, to last: LocalDate) -> SQLQueryString {
+        let names = MetricCatalog.activeServerEvents.sorted { $0.rawValue < $1.rawValue }.map { SQLQueryString("\(bind: $0.rawValue)") }
+        return "local_date >= \(bind: first.iso) AND local_date <= \(bind: last.iso) AND (source = 'app' OR name IN (\(names.joined(separator: ", "))))"
     }
 
     /// The events named `name` of the days from `first` to `last`.
@@ -63,6 +68,13 @@ public struct MetricQueries: Sendable {
             WHERE name = \(bind: name) AND local_date >= \(bind: first.iso) AND local_date <= \(bind: last.iso)
             """
         ).all().map(AnalyticsEventQueries.event(from:))
+    }
+
+    /// How many events named `name` the days from `first` to `last` hold.
+    public func count(named name: String, from first: LocalDate, to last: LocalDate) async throws -> Int {
+        try await self.sql.raw(
+            "SELECT COUNT(*) AS n FROM analytics_events WHERE name = \(bind: name) AND local_date >= \(bind: first.iso) AND local_date <= \(bind: last.iso)"
+        ).first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
     public func userCount() async throws -> Int {

@@ -43,9 +43,10 @@ extension Engine {
                 clock: clock
             )
         }
+        let rules = Rules(base: profile)
         let accounts = Accounts(
             store: store,
-            profile: profile,
+            rules: rules,
             configuration: auth,
             verifiers: verifiers,
             accessTokens: await AccessTokens(secret: secret, lifetime: auth.accessTokenLifetime, clock: clock),
@@ -54,19 +55,19 @@ extension Engine {
         )
         let boards = BoardEvents(indexes: BoardIndexes())
         let analytics = EventRecorder(forward: transports.analytics != nil)
-        let activities = Activities(store: store, profile: profile, ids: ids, clock: clock, boards: boards, analytics: analytics)
+        let activities = Activities(store: store, rules: rules, ids: ids, clock: clock, boards: boards, analytics: analytics)
         let goals = Goals(
-            store: store, profile: profile, activities: activities, ids: ids, clock: clock, analytics: analytics,
+            store: store, rules: rules, activities: activities, ids: ids, clock: clock, analytics: analytics,
             scoring: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids))
-        let streaks = Streaks(store: store, profile: profile, activities: activities, goals: goals, clock: clock)
-        let notifications = Notifications(store: store, profile: profile, ids: ids, clock: clock, analytics: analytics)
-        let circles = Circles(store: store, profile: profile, ids: ids, clock: clock, events: boards, goals: goals, analytics: analytics)
+        let streaks = Streaks(store: store, rules: rules, activities: activities, goals: goals, clock: clock)
+        let notifications = Notifications(store: store, rules: rules, ids: ids, clock: clock, analytics: analytics)
+        let circles = Circles(store: store, rules: rules, ids: ids, clock: clock, events: boards, goals: goals, analytics: analytics)
         let idempotency = Idempotency(store: store, clock: clock)
         let rateLimits = SharedRateLimits(store: store, clock: clock)
         return Engine(
-            profile: profile,
+            rules: rules,
             accounts: accounts,
-            profiles: Profiles(store: store, blobs: blobs, profile: profile, ids: ids, clock: clock),
+            profiles: Profiles(store: store, blobs: blobs, rules: rules, ids: ids, clock: clock),
             activities: activities,
             streaks: streaks,
             goals: goals,
@@ -84,10 +85,11 @@ extension Engine {
             weeklyContents: WeeklyContents(store: store, clock: clock),
             events: Events(store: store, profile: profile, recorder: analytics, clock: clock),
             metrics: Metrics(store: store, profile: profile, clock: clock),
+            experiments: Experiments(store: store, rules: rules, ids: ids, clock: clock),
             eventForwarding: EventForwarding(store: store, transport: transports.analytics, ids: ids, clock: clock),
             boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
             reminders: ReminderPlanner(
-                store: store, profile: profile, notifications: notifications,
+                store: store, rules: rules, notifications: notifications,
                 triggers: ScheduledTriggers(store: store, profile: profile, goals: goals, streaks: streaks, circles: circles), clock: clock),
             idempotency: idempotency,
             replay: Replay(store: store, profile: profile, clock: clock),

@@ -3,7 +3,8 @@ public import FitCircleJobs
 
 /// Every use case of FitCircle, grouped by feature. The HTTP layer holds one of these.
 public struct Engine: Sendable {
-    public var profile: RuleProfile
+    /// The app's rule profile, and each person's under the experiments they are in.
+    public var rules: Rules
     public var accounts: Accounts
     public var profiles: Profiles
     public var activities: Activities
@@ -21,6 +22,7 @@ public struct Engine: Sendable {
     public var weeklyContents: WeeklyContents
     public var events: Events
     public var metrics: Metrics
+    public var experiments: Experiments
     public var eventForwarding: EventForwarding
     public var boardClosing: BoardClosing
     public var reminders: ReminderPlanner
@@ -31,7 +33,7 @@ public struct Engine: Sendable {
     public var accountLife: AccountLife
 
     public init(
-        profile: RuleProfile,
+        rules: Rules,
         accounts: Accounts,
         profiles: Profiles,
         activities: Activities,
@@ -49,6 +51,7 @@ public struct Engine: Sendable {
         weeklyContents: WeeklyContents,
         events: Events,
         metrics: Metrics,
+        experiments: Experiments,
         eventForwarding: EventForwarding,
         boardClosing: BoardClosing,
         reminders: ReminderPlanner,
@@ -58,7 +61,7 @@ public struct Engine: Sendable {
         housekeeping: Housekeeping,
         accountLife: AccountLife
     ) {
-        self.profile = profile
+        self.rules = rules
         self.accounts = accounts
         self.profiles = profiles
         self.activities = activities
@@ -76,6 +79,7 @@ public struct Engine: Sendable {
         self.weeklyContents = weeklyContents
         self.events = events
         self.metrics = metrics
+        self.experiments = experiments
         self.eventForwarding = eventForwarding
         self.boardClosing = boardClosing
         self.reminders = reminders
@@ -88,6 +92,9 @@ public struct Engine: Sendable {
 }
 
 extension Engine {
+    /// The app's own rule profile (what everyone is under but for the experiments they are in).
+    public var profile: RuleProfile { self.rules.base }
+
     /// Every durable job this engine can run.
     public var jobHandlers: [String: JobHandler] {
         [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers, self.housekeeping.handlers, self.friends.handlers, self.challenges.handlers, self.metrics.handlers, self.eventForwarding.handlers].reduce(into: [:]) { all, handlers in

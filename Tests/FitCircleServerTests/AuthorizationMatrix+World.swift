@@ -32,7 +32,7 @@ struct World: Sendable {
     var invitation = ""
     var week = ""
     var feedItem = ""
-    var activity = "", goal = "", device = "", notification = "", migration = "", challenge = ""
+    var activity = "", goal = "", device = "", notification = "", migration = "", challenge = "", experiment = ""
     /// The test clock's now, as requests give instants.
     var now = ""
 
@@ -135,6 +135,10 @@ struct World: Sendable {
         world.week = IsoWeek(containing: LocalDate(app.clock.now, in: .gmt)).description
         let published = try await app.request(.put, "/api/content/weekly/matrix/\(world.week)", token: world.tokens[.operator])
         try #require(published.status == .ok, "publish: \(published.text)")
+        let experiment = try await app.request(
+            .post, "/api/admin/experiments", token: world.tokens[.operator],
+            json: ["name": "matrix-\(tag)", "variants": [["name": "a"], ["name": "b"]]])
+        world.experiment = try #require(try experiment.jsonObject()["id"] as? String, "an experiment: \(experiment.text)")
         return world
     }
 }

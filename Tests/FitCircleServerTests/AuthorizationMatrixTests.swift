@@ -205,6 +205,11 @@ struct AuthorizationMatrixTests {
         "markContentSeen": Row(rule: .signedIn),
         "publishWeeklyContent": Row(rule: .operatorOnly),
         "getMetrics": Row(rule: .operatorOnly),
+        "createExperiment": Row(rule: .operatorOnly, body: { _, _ in ["name": UUID().uuidString.lowercased(), "variants": [["name": "a"], ["name": "b"]]] }),
+        "listExperiments": Row(rule: .operatorOnly),
+        "getExperiment": Row(rule: .operatorOnly),
+        "changeExperiment": Row(rule: .operatorOnly, body: { _, _ in ["rolloutPercent": 50] }),
+        "getExperimentResults": Row(rule: .operatorOnly),
         "listBlockedUsers": Row(rule: .signedIn),
         "searchUsers": Row(rule: .signedIn, query: "?q=someone"),
         "blockUser": Row(rule: .signedIn, body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true),
@@ -303,6 +308,7 @@ struct AuthorizationMatrixTests {
             case _ where path.hasPrefix("/api/notifications/{id}"): world.notification
             case _ where path.hasPrefix("/api/user/migrations/{id}"): world.migration
             case _ where path.hasPrefix("/api/users/{id}"): world.ids[.owner]
+            case _ where path.hasPrefix("/api/admin/experiments/{id}"): world.experiment
             default: nil
             }
         if let personal { path = path.replacingOccurrences(of: "{id}", with: personal) }

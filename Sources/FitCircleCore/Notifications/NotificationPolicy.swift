@@ -35,10 +35,13 @@ public struct NotificationContext: Equatable, Sendable {
     public var sentOfTypeLastHour: Int
     public var goalMetToday: Bool
     public var lastActiveAt: Date?
+    /// The user is in an experiment's hold-out group that gets no engagement (non-critical) notifications.
+    public var heldOut: Bool
 
     public init(
         now: Date, timeZone: TimeZone, hasPushDevice: Bool = true, hasEmail: Bool = true, sentToday: Int = 0, sentThisWeek: Int = 0,
-        sentOfTypeToday: Int = 0, sentOfTypeThisWeek: Int = 0, sentOfTypeLastHour: Int = 0, goalMetToday: Bool = false, lastActiveAt: Date? = nil
+        sentOfTypeToday: Int = 0, sentOfTypeThisWeek: Int = 0, sentOfTypeLastHour: Int = 0, goalMetToday: Bool = false, lastActiveAt: Date? = nil,
+        heldOut: Bool = false
     ) {
         self.now = now
         self.timeZone = timeZone
@@ -51,6 +54,7 @@ public struct NotificationContext: Equatable, Sendable {
         self.sentOfTypeLastHour = sentOfTypeLastHour
         self.goalMetToday = goalMetToday
         self.lastActiveAt = lastActiveAt
+        self.heldOut = heldOut
     }
 }
 
@@ -62,7 +66,7 @@ public enum NotificationDecision: Equatable, Sendable {
 }
 
 /// The decision, pure. The rules apply in this order, and the first that decides wins:
-/// 1. an unknown type is dropped;
+/// 1. an unknown type is dropped, and so is a non-critical one for a user an experiment holds out;
 /// 2. channels: the type's channels the user allows (a critical type ignores the per-type switches, and
 ///    keeps the in-app channel whatever the master switches say); push needs a device, else email when
 ///    the type falls back to it; none left → dropped;
@@ -108,6 +112,9 @@ public enum NotificationPolicy {
         let local = LocalTime(context.now, in: context.timeZone)
         let weekday = calendar.component(.weekday, from: context.now)
         trail.append("'\(kind.type)'\(kind.critical ? ", critical" : ""), at \(local) in \(context.timeZone.identifier)")
+        if context.heldOut && !kind.critical {
+            return .drop(reason: "held out: the user's experiment variant gets no engagement notifications")
+        }
 
         var channels = kind.channels.filter { preferences.delivers(kind, on: $0) }
         if channels.contains(.push) && !context.hasPushDevice {

@@ -13,13 +13,14 @@ public struct Activities: Sendable {
     private let ingest: Ingest
     private let committer: GroupCommit<Submission, [Outcome]>
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, boards: BoardEvents, analytics: EventRecorder) {
+    public init(store: Store, rules: Rules, ids: IDGenerator, clock: WallClock, boards: BoardEvents, analytics: EventRecorder) {
+        let profile = rules.base
         self.store = store
         self.profile = profile
         self.ids = ids
         self.clock = clock
         let ingest = Ingest(
-            profile: profile, ids: ids, streaks: StreakKeeper(profile: profile), rewards: RewardKeeper(profile: profile, ids: ids),
+            profile: profile, ids: ids, streaks: StreakKeeper(rules: rules), rewards: RewardKeeper(profile: profile, ids: ids),
             nudges: ActivityNudges(profile: profile, ids: ids), challenges: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids),
             analytics: analytics)
         self.ingest = ingest

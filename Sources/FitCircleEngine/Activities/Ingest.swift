@@ -120,7 +120,7 @@ struct Ingest: Sendable {
                     properties: ["current": .integer(view.standing.current), "longest": .integer(view.standing.longest)]))
             // A milestone reached in the open period is news for the member's circles and for the member
             // (`streak_milestone`, spec 000 Flow 1 day 7), once.
-            if view.standing.met, let milestone = self.streaks.policy.milestones.first(where: { $0.count == view.standing.current }) {
+            if view.standing.met, let milestone = view.policy.milestones.first(where: { $0.count == view.standing.current }) {
                 let news = Circles.News(
                     user: user, kind: .streakMilestone, subject: "\(view.standing.current)",
                     key: "streak:\(view.standing.current):\(view.period.iso)")

@@ -6,7 +6,7 @@ import Foundation
 /// Sign-in, token refresh, sign-out and authentication of requests.
 public struct Accounts: Sendable {
     let store: Store
-    let profile: RuleProfile
+    let rules: Rules
     let configuration: AuthConfiguration
     let verifiers: [IdentityProvider: IdentityTokenVerifier]
     let accessTokens: AccessTokens
@@ -15,7 +15,7 @@ public struct Accounts: Sendable {
 
     public init(
         store: Store,
-        profile: RuleProfile,
+        rules: Rules,
         configuration: AuthConfiguration,
         verifiers: [IdentityTokenVerifier],
         accessTokens: AccessTokens,
@@ -23,7 +23,7 @@ public struct Accounts: Sendable {
         clock: WallClock
     ) {
         self.store = store
-        self.profile = profile
+        self.rules = rules
         self.configuration = configuration
         self.verifiers = Dictionary(verifiers.map { ($0.provider, $0) }, uniquingKeysWith: { first, _ in first })
         self.accessTokens = accessTokens
@@ -84,16 +84,16 @@ public struct Accounts: Sendable {
                         suggestedName: name,
                         email: email,
                         timeZone: timeZone,
-                        onboarding: self.profile.onboarding,
-                        units: self.profile.units,
+                        onboarding: self.rules.base.onboarding,
+                        units: self.rules.base.units,
                         now: now
                     ),
                     createdAt: now
                 )
                 try await tx.insert(user, provider: provider, subject: subject)
                 try await tx.save(NotificationPreferences.defaults, of: user.id, at: now)
-                try await ReminderPlanner.planRestOfToday(for: user.id, profile: self.profile, at: now, in: tx)
-                try await Circles.tellNewAccount(user, catalog: self.profile.notifications, ids: self.ids, in: tx, at: now)
+                try await ReminderPlanner.planRestOfToday(for: user.id, rules: self.rules, at: now, in: tx)
+                try await Circles.tellNewAccount(user, catalog: self.rules.base.notifications, ids: self.ids, in: tx, at: now)
             }
             guard user.disabledAt == nil else { throw DomainError.forbidden(reason: "This account is disabled.") }
             let session = Session(id: self.ids.make(), userID: user.id, createdAt: now)

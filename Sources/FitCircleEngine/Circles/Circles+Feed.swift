@@ -69,7 +69,7 @@ extension Circles {
                 var data = ["name": sender.profile.displayName, "circle": circle.name, "circleId": id.rawValue, "itemId": itemID.rawValue]
                 data["message"] = message ?? Encouragement.presets[0]
                 let candidate = NotificationCandidate(type: "social_engagement", dedupeKey: "social_engagement:\(itemID):\(user)", data: data, actor: user)
-                if let job = try Notifications.raising(candidate, for: item.actorID, catalog: self.profile.notifications, ids: self.ids, at: now) {
+                if let job = try Notifications.raising(candidate, for: item.actorID, catalog: self.rules.base.notifications, ids: self.ids, at: now) {
                     try await tx.enqueue([job], at: now)
                 }
             }

@@ -34,7 +34,7 @@ extension Circles {
             }
             let tracked = try await tx.days(of: user, from: day, to: day).first
             let (steps, weight) = (tracked?.steps ?? 0, tracked?.weightKg)
-            let streak = try await StreakKeeper(profile: self.profile).refresh(account, in: tx, now: now).standing.current
+            let streak = try await StreakKeeper(rules: self.rules).refresh(account, in: tx, now: now).standing.current
             var outcomes: [SubmissionOutcome] = []
             var events: [BoardEvent] = []
             for circle in circles {
@@ -57,8 +57,8 @@ extension Circles {
                 events.append(event)
             }
             if outcomes.contains(where: \.created) {
-                try await RewardKeeper(profile: self.profile, ids: self.ids).creditSubmission(of: day, of: account, in: tx, now: now)
-                try await ChallengeScoring(events: self.events, catalog: self.profile.notifications, ids: self.ids).restate([user], in: tx, now: now)
+                try await RewardKeeper(profile: self.rules.base, ids: self.ids).creditSubmission(of: day, of: account, in: tx, now: now)
+                try await ChallengeScoring(events: self.events, catalog: self.rules.base.notifications, ids: self.ids).restate([user], in: tx, now: now)
                 // The day's first claim is its data submission (spec 000's submission rate and share before 18:00).
                 let zone = TimeZone(identifier: account.profile.timeZone) ?? .gmt
                 var submitted = AnalyticsEvent.server(
@@ -143,7 +143,7 @@ extension Circles {
                     "circle": circle.name, "circleId": circle.id.rawValue,
                 ],
                 actor: name == nil ? nil : mover.id)
-            return try Notifications.raising(candidate, for: mate, catalog: self.profile.notifications, ids: self.ids, at: now)
+            return try Notifications.raising(candidate, for: mate, catalog: self.rules.base.notifications, ids: self.ids, at: now)
         }
         try await tx.enqueue(jobs, at: now)
     }
@@ -163,7 +163,7 @@ extension Circles {
         let jobs = try types.compactMap { type in
             try Notifications.raising(
                 NotificationCandidate(type: type, dedupeKey: "\(type):\(circle.id):\(threshold)", data: data), for: user,
-                catalog: self.profile.notifications, ids: self.ids, at: now)
+                catalog: self.rules.base.notifications, ids: self.ids, at: now)
         }
         try await tx.enqueue(jobs, at: now)
     }
@@ -195,7 +195,7 @@ extension Circles {
                 data: ["rank": "\(after)", "next": "\(max(1, after - 1))", "circle": circle.name, "circleId": circle.id.rawValue])))
         }
         let jobs = try candidates.compactMap { user, candidate in
-            try Notifications.raising(candidate, for: user, catalog: self.profile.notifications, ids: self.ids, at: now)
+            try Notifications.raising(candidate, for: user, catalog: self.rules.base.notifications, ids: self.ids, at: now)
         }
         try await tx.enqueue(jobs, at: now)
     }

@@ -33,7 +33,7 @@ extension Circles {
             var weeks: [TeamWeek] = []
             for circle in circles {
                 let today = circle.today(at: now)
-                let start = today.startOfWeek(startingOn: self.profile.week.startsOn)
+                let start = today.startOfWeek(startingOn: self.rules.base.week.startsOn)
                 let claims = try await tx.submissions(to: circle.id, from: start, to: start.adding(days: 6))
                 let members = try await tx.members(of: circle.id)
                 var perMember: [User.ID: Int] = [:]

@@ -8,7 +8,7 @@ import Foundation
 /// circle is invisible to those who are neither members nor invited: they get 404, not 403.
 public struct Circles: Sendable {
     let store: Store
-    let profile: RuleProfile
+    let rules: Rules
     let ids: IDGenerator
     let clock: WallClock
     public let events: BoardEvents
@@ -16,9 +16,9 @@ public struct Circles: Sendable {
     let goals: Goals
     let analytics: EventRecorder
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: BoardEvents, goals: Goals, analytics: EventRecorder) {
+    public init(store: Store, rules: Rules, ids: IDGenerator, clock: WallClock, events: BoardEvents, goals: Goals, analytics: EventRecorder) {
         self.store = store
-        self.profile = profile
+        self.rules = rules
         self.ids = ids
         self.clock = clock
         self.events = events
@@ -26,7 +26,7 @@ public struct Circles: Sendable {
         self.analytics = analytics
     }
 
-    var keeper: BoardKeeper { BoardKeeper(indexes: self.events.indexes, weekStart: self.profile.week.startsOn) }
+    var keeper: BoardKeeper { BoardKeeper(indexes: self.events.indexes, weekStart: self.rules.base.week.startsOn) }
 
     /// A circle as one user sees it.
     public struct View: Equatable, Sendable {
@@ -44,7 +44,7 @@ public struct Circles: Sendable {
         return try await self.store.transaction { tx in
             guard let creator = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
             let valid = try input.validated(defaultTimeZone: creator.profile.timeZone, now: now)
-            let goal = try weights.validated(for: valid.metric, profileWeightKg: creator.profile.weightKg, limits: self.profile.limits.weightKg)
+            let goal = try weights.validated(for: valid.metric, profileWeightKg: creator.profile.weightKg, limits: self.rules.base.limits.weightKg)
             let circle = FitCircle(
                 id: self.ids.make(), name: valid.name, description: valid.description, metric: valid.metric, startDate: valid.startDate,
                 endDate: valid.endDate, timeZone: valid.timeZone, privacy: valid.privacy, memberLimit: valid.memberLimit, stepGoal: valid.stepGoal, ownerID: user,
@@ -177,7 +177,7 @@ public struct Circles: Sendable {
                 try await tx.enqueue([try Deliveries.emailing(invitation.id, ids: self.ids, at: now)], at: now)
             }
             if let account, let inviter = try await tx.user(user) {
-                try await Self.tell(account.id, of: invitation, to: circle, from: inviter, catalog: self.profile.notifications, ids: self.ids, in: tx, at: now)
+                try await Self.tell(account.id, of: invitation, to: circle, from: inviter, catalog: self.rules.base.notifications, ids: self.ids, in: tx, at: now)
             }
             return invitation
         }
@@ -231,7 +231,7 @@ public struct Circles: Sendable {
             try CircleAccess.decide(.join, try await self.facts(.join, circle, membership: nil, of: user, in: tx)).require("circle", circle.id.rawValue)
             let members = try await tx.memberCount(of: circle.id)
             guard members < circle.memberLimit else { throw DomainError.conflict(reason: "The circle is full (\(circle.memberLimit) members).") }
-            let goal = try weights.validated(for: circle.metric, profileWeightKg: account.profile.weightKg, limits: self.profile.limits.weightKg)
+            let goal = try weights.validated(for: circle.metric, profileWeightKg: account.profile.weightKg, limits: self.rules.base.limits.weightKg)
             try await tx.insert(
                 CircleMembership(circleID: circle.id, userID: user, role: .member, joinedAt: now, startingWeightKg: goal.starting, targetWeightKg: goal.target))
             if circle.setsGoals { try await self.goals.followCircles(of: user, in: tx) }

@@ -7,14 +7,14 @@ import Foundation
 /// from the user's days, so it follows the ledger.
 public struct Goals: Sendable {
     let store: Store
-    let profile: RuleProfile
+    let rules: Rules
     let activities: Activities
     let ids: IDGenerator
     let clock: WallClock
     let analytics: EventRecorder
     /// Points a met goal earns move the XP challenges the user is in.
     let scoring: ChallengeScoring
-    var rewards: RewardKeeper { RewardKeeper(profile: self.profile, ids: self.ids) }
+    var rewards: RewardKeeper { RewardKeeper(profile: self.rules.base, ids: self.ids) }
 
     /// A goal with its progress.
     public struct Progress: Equatable, Sendable {
@@ -135,10 +135,10 @@ public struct Goals: Sendable {
     /// circle claims known so far (the weekly digest's "Next Week's Challenge"); nil when the profile sets no
     /// weekly step goal.
     public func nextWeekStepTarget(of user: User.ID) async throws -> Double? {
-        let policy = self.profile.goals
-        guard policy.weekly.contains(.steps) else { return nil }
         return try await self.store.read { tx in
             guard let account = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            let policy = try await self.rules.of(account, in: tx, at: self.clock.now()).goals
+            guard policy.weekly.contains(.steps) else { return nil }
             let next = self.start(of: .weekly, holding: account.localDate(at: self.clock.now())).adding(days: 7)
             let training = try await tx.trainingSettings(of: user) ?? .defaults
             let recent = try await tx.days(of: user, from: next.adding(days: -policy.steps.baselineDays), to: next.adding(days: -1))
@@ -182,7 +182,7 @@ public struct Goals: Sendable {
 
     /// The first day of the day or week holding `date`.
     func start(of span: Goal.Span, holding date: LocalDate) -> LocalDate {
-        span == .daily ? date : date.startOfWeek(startingOn: self.profile.week.startsOn)
+        span == .daily ? date : date.startOfWeek(startingOn: self.rules.base.week.startsOn)
     }
 
     // MARK: Planning and progress
@@ -204,7 +204,8 @@ public struct Goals: Sendable {
     func replanToday(_ kind: Goal.Kind, of user: User.ID, in tx: Transaction, spans: [Goal.Span] = [.daily, .weekly]) async throws {
         guard let account = try await tx.user(user) else { return }
         let today = account.localDate(at: self.clock.now())
-        for span in spans where (span == .daily ? self.profile.goals.daily : self.profile.goals.weekly).contains(kind) {
+        let policy = try await self.rules.of(account, in: tx, at: self.clock.now()).goals
+        for span in spans where (span == .daily ? policy.daily : policy.weekly).contains(kind) {
             let start = self.start(of: span, holding: today)
             // A goal met before the change stays met: it is closed first (goals close when seen met).
             _ = try await self.period(span, start: start, of: account, in: tx)
@@ -216,11 +217,12 @@ public struct Goals: Sendable {
     /// kinds' goals not yet completed.
     private func plan(_ span: Goal.Span, start: LocalDate, of user: User, in tx: Transaction, replacing: Set<Goal.Kind>) async throws {
         let existing = try await tx.goals(of: user.id, span: span, from: start, to: start)
-        let kinds = span == .daily ? self.profile.goals.daily : self.profile.goals.weekly
+        // The person's goal policy: an experiment may set them easier or harder targets.
+        let policy = try await self.rules.of(user, in: tx, at: self.clock.now()).goals
+        let kinds = span == .daily ? policy.daily : policy.weekly
         // A weight goal exists only for members of weight-loss circles: its absence alone plans nothing.
         guard !replacing.isEmpty || !Set(kinds).subtracting([.weight]).isSubset(of: existing.map(\.kind)) else { return }
         let training = try await tx.trainingSettings(of: user.id) ?? .defaults
-        let policy = self.profile.goals
         let accountDay = self.accountDay(start, of: user)
         let recent = policy.daily.contains(.steps) || policy.weekly.contains(.steps)
             ? try await tx.days(of: user.id, from: start.adding(days: -policy.steps.baselineDays), to: start.adding(days: -1))
@@ -268,7 +270,7 @@ public struct Goals: Sendable {
     private func announcingPersonalisation(_ steps: GoalPlanner.Plan, of user: User.ID) throws -> JobRecord? {
         let candidate = NotificationCandidate(
             type: "goals_personalized", dedupeKey: "goals_personalized", data: ["steps": NotificationCopy.count(Int(steps.target))])
-        return try Notifications.raising(candidate, for: user, catalog: self.profile.notifications, ids: self.ids, at: self.clock.now())
+        return try Notifications.raising(candidate, for: user, catalog: self.rules.base.notifications, ids: self.ids, at: self.clock.now())
     }
 
     /// The period's goals with their progress; a goal seen met for the first time is closed.
@@ -277,7 +279,7 @@ public struct Goals: Sendable {
         let length = span == .daily ? 1 : 7
         let dates = (0..<length).map { start.adding(days: $0) }
         let days = goals.isEmpty ? [] : try await tx.days(of: user.id, from: start, to: dates.last!)
-        let minimum = self.profile.goals.activeDayMinimumSteps
+        let minimum = goals.isEmpty ? 0 : try await self.rules.of(user, in: tx, at: self.clock.now()).goals.activeDayMinimumSteps
         let weightBefore = goals.contains { $0.kind == .weight } ? try await self.weightBefore(start, of: user.id, in: tx) : nil
         var progress: [Progress] = []
         for var goal in goals {

@@ -10,7 +10,7 @@ import Foundation
 /// trigger fires, on however many nodes, it is decided once.
 public struct Notifications: Sendable {
     let store: Store
-    let profile: RuleProfile
+    let rules: Rules
     let ids: IDGenerator
     let clock: WallClock
     let analytics: EventRecorder
@@ -24,15 +24,16 @@ public struct Notifications: Sendable {
     /// day's goal): queued with that change, decided once it is committed, never lost with a crash between.
     public static let raise = "notification.raise"
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, analytics: EventRecorder) {
+    public init(store: Store, rules: Rules, ids: IDGenerator, clock: WallClock, analytics: EventRecorder) {
         self.store = store
-        self.profile = profile
+        self.rules = rules
         self.ids = ids
         self.clock = clock
         self.analytics = analytics
     }
 
-    public var catalog: NotificationCatalog { self.profile.notifications }
+    /// The app's types (an experiment may change a person's timing, caps and copy, never which types exist).
+    public var catalog: NotificationCatalog { self.rules.base.notifications }
 
     // MARK: Preferences
 
@@ -59,7 +60,7 @@ public struct Notifications: Sendable {
                     .preferenceChanged, key: "notifications:\(now.timeIntervalSince1970)", of: account, at: now,
                     properties: ["scope": .string("notifications"), "allOff": .boolean(!updated.push && !updated.email && !updated.inApp)], in: tx)
             }
-            try await ReminderPlanner.planRestOfToday(for: user, profile: self.profile, at: now, in: tx)
+            try await ReminderPlanner.planRestOfToday(for: user, rules: self.rules, at: now, in: tx)
             return updated
         }
     }
@@ -197,7 +198,9 @@ public struct Notifications: Sendable {
         let zone = TimeZone(identifier: user.profile.timeZone) ?? .gmt
         let today = user.localDate(at: now)
         let dayStart = today.start(in: zone)
-        let weekStart = today.startOfWeek(startingOn: self.profile.week.startsOn).start(in: zone)
+        let weekStart = today.startOfWeek(startingOn: self.rules.base.week.startsOn).start(in: zone)
+        let personal = try await self.rules.personal(user, in: tx, at: now)
+        let catalog = personal.profile.notifications
         let sent = try await tx.sentNotifications(of: user.id, since: min(weekStart, now.addingTimeInterval(-3_600)))
         let nonCritical = sent.filter { !$0.critical }
         let ofType = sent.filter { $0.type == candidate.type }
@@ -210,11 +213,12 @@ public struct Notifications: Sendable {
             sentOfTypeToday: ofType.filter { $0.decidedAt >= dayStart }.count,
             sentOfTypeThisWeek: ofType.filter { $0.decidedAt >= weekStart }.count,
             sentOfTypeLastHour: ofType.filter { $0.decidedAt >= now.addingTimeInterval(-3_600) }.count,
-            lastActiveAt: try await tx.lastActivity(of: user.id)
+            lastActiveAt: try await tx.lastActivity(of: user.id),
+            heldOut: !personal.engagementNotifications
         )
         let preferences = try await tx.notificationPreferences(of: user.id) ?? .defaults
-        let (decision, trail) = NotificationPolicy.explain(candidate, catalog: self.catalog, preferences: preferences, context: context)
-        let kind = self.catalog[candidate.type]
+        let (decision, trail) = NotificationPolicy.explain(candidate, catalog: catalog, preferences: preferences, context: context)
+        let kind = catalog[candidate.type]
         let text: (title: String, body: String, deepLink: String?) = kind?.render(candidate.data) ?? (candidate.type, "", nil)
         var record = NotificationRecord(
             id: id, type: candidate.type, dedupeKey: candidate.dedupeKey, critical: kind?.critical ?? false, title: text.title, body: text.body,

@@ -25,7 +25,7 @@ public struct ReminderPlanner: Sendable {
     static let pageSize = 1_000
 
     let store: Store
-    let profile: RuleProfile
+    let rules: Rules
     let notifications: Notifications
     let triggers: ScheduledTriggers
     let clock: WallClock
@@ -64,24 +64,26 @@ public struct ReminderPlanner: Sendable {
     @discardableResult
     public func planPage(zone identifier: String, date: LocalDate, after: User.ID?) async throws -> User.ID? {
         guard let zone = TimeZone(identifier: identifier) else { return nil }
-        let types = Self.types(on: date, in: self.profile)
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             let subjects = try await tx.reminderSubjects(inTimeZone: identifier, after: after, limit: Self.pageSize)
-            guard let last = subjects.last?.user, !types.isEmpty else { return nil }
+            guard let last = subjects.last?.user else { return nil }
+            // Users share a trigger when their type goes out at the same time (a variant may move it).
+            struct Slot: Hashable { var type: String, time: LocalTime }
+            var slots: [Slot: [String]] = [:]
+            for subject in subjects {
+                // Exposure is recorded when a notification is decided under the variant, not here.
+                let profile = try await self.rules.personal(subject.user, on: date, in: tx, at: now, exposing: false).profile
+                for type in Self.types(on: date, in: profile) {
+                    slots[Slot(type: type.type, time: Self.time(of: type, for: subject)), default: []].append(subject.user.rawValue)
+                }
+            }
             var jobs: [JobRecord] = []
-            for type in types {
-                var atTime: [LocalTime: [String]] = [:]
-                for subject in subjects {
-                    let time = Self.time(of: type, for: subject)
-                    atTime[time, default: []].append(subject.user.rawValue)
-                }
-                for (time, users) in atTime {
-                    guard let instant = date.instant(at: time, in: zone) else { continue }
-                    let trigger = Trigger(type: type.type, date: date, users: users, plannedAt: Self.stamp(now), zone: identifier)
-                    jobs.append(
-                        try Self.job(trigger, at: instant, dedupeKey: "trigger:\(type.type):\(identifier):\(date.iso):\(time):\(after?.rawValue ?? "")"))
-                }
+            for (slot, users) in slots.sorted(by: { ($0.key.type, $0.key.time) < ($1.key.type, $1.key.time) }) {
+                guard let instant = date.instant(at: slot.time, in: zone) else { continue }
+                let trigger = Trigger(type: slot.type, date: date, users: users, plannedAt: Self.stamp(now), zone: identifier)
+                jobs.append(
+                    try Self.job(trigger, at: instant, dedupeKey: "trigger:\(slot.type):\(identifier):\(date.iso):\(slot.time):\(after?.rawValue ?? "")"))
             }
             try await tx.enqueue(jobs, at: now)
             return subjects.count == Self.pageSize ? last : nil
@@ -90,7 +92,7 @@ public struct ReminderPlanner: Sendable {
 
     /// Plans what is left of `user`'s today, in their zone as it is now, from `now` on; nothing while the
     /// zone's own plan for today is still to come (it will take the user in as they are then).
-    static func planRestOfToday(for user: User.ID, profile: RuleProfile, at now: Date, in tx: Transaction) async throws {
+    static func planRestOfToday(for user: User.ID, rules: Rules, at now: Date, in tx: Transaction) async throws {
         guard let (identifier, subject) = try await tx.reminderSubject(of: user), let zone = TimeZone(identifier: identifier) else { return }
         let date = LocalDate(now, in: zone)
         let zonePlan = try await tx.job(withDedupeKey: ZoneBatch.dedupeKey(Self.planDay, zone: identifier, date: date))
@@ -100,6 +102,7 @@ public struct ReminderPlanner: Sendable {
         }
         let stamp = try await tx.advanceReminderPlan(of: user, to: Self.stamp(now))
         var jobs: [JobRecord] = []
+        let profile = try await rules.personal(user, on: date, in: tx, at: now, exposing: false).profile
         for type in Self.types(on: date, in: profile) {
             guard let instant = date.instant(at: Self.time(of: type, for: subject), in: zone), instant > now else { continue }
             let trigger = Trigger(type: type.type, date: date, users: [user.rawValue], plannedAt: stamp, zone: identifier)

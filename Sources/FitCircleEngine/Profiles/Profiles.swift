@@ -6,14 +6,14 @@ public import Foundation
 public struct Profiles: Sendable {
     let store: Store
     let blobs: any BlobStore
-    let profile: RuleProfile
+    let rules: Rules
     let ids: IDGenerator
     let clock: WallClock
 
-    public init(store: Store, blobs: any BlobStore, profile: RuleProfile, ids: IDGenerator, clock: WallClock) {
+    public init(store: Store, blobs: any BlobStore, rules: Rules, ids: IDGenerator, clock: WallClock) {
         self.store = store
         self.blobs = blobs
-        self.profile = profile
+        self.rules = rules
         self.ids = ids
         self.clock = clock
     }
@@ -34,13 +34,13 @@ public struct Profiles: Sendable {
         return try await self.store.transaction { tx in
             guard var user = try await tx.lockedUser(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
             let was = user.profile
-            user.profile = try input.applied(to: user.profile, limits: self.profile.limits, now: now)
+            user.profile = try input.applied(to: user.profile, limits: self.rules.base.limits, now: now)
             try await tx.save(user.profile, of: id, at: now)
             if !was.isOnboarded && user.profile.isOnboarded {
                 try await tx.enqueue([try await self.welcome(user, in: tx, now: now)].compactMap { $0 }, at: now)
             }
             if was.timeZone != user.profile.timeZone {
-                try await ReminderPlanner.planRestOfToday(for: id, profile: self.profile, at: now, in: tx)
+                try await ReminderPlanner.planRestOfToday(for: id, rules: self.rules, at: now, in: tx)
             }
             return user
         }
@@ -50,11 +50,11 @@ public struct Profiles: Sendable {
     private func welcome(_ user: User, in tx: Transaction, now: Date) async throws -> JobRecord? {
         let level = (try await tx.trainingSettings(of: user.id) ?? .defaults).level
         let steps = GoalPlanner.dailySteps(
-            on: user.localDate(at: now), accountDay: 1, baseline: .of(user.profile, level: level), recent: [], policy: self.profile.goals.steps)
+            on: user.localDate(at: now), accountDay: 1, baseline: .of(user.profile, level: level), recent: [], policy: try await self.rules.of(user, in: tx, at: now).goals.steps)
         let candidate = NotificationCandidate(
             type: "welcome", dedupeKey: "welcome",
             data: ["name": user.profile.displayName, "steps": NotificationCopy.count(Int(steps.target))])
-        return try Notifications.raising(candidate, for: user.id, catalog: self.profile.notifications, ids: self.ids, at: now)
+        return try Notifications.raising(candidate, for: user.id, catalog: self.rules.base.notifications, ids: self.ids, at: now)
     }
 
     /// Stores a new profile photo, without its metadata (EXIF's GPS position above all). The bytes must be a

@@ -44,6 +44,12 @@ public enum RuleProfileLoader {
         if let expectedName, profile.name != expectedName {
             throw InvalidProfile(file: file, key: "name", problem: "is '\(profile.name)' but the file is named \(expectedName).yaml")
         }
+        try Self.check(profile, file: file)
+        return profile
+    }
+
+    /// The checks a profile must pass beyond its shape (a variant's overlay must pass them too).
+    public static func check(_ profile: RuleProfile, file: String) throws {
         if TimeZoneID.validated(profile.onboarding.defaults.timeZone) == nil {
             throw InvalidProfile(
                 file: file,
@@ -61,7 +67,6 @@ public enum RuleProfileLoader {
         for (valid, key, problem) in checks + Self.consistencyChecks(profile) + Self.templateChecks(profile) + Self.eventChecks(profile) where !valid {
             throw InvalidProfile(file: file, key: key, problem: problem)
         }
-        return profile
     }
 
     /// Each app event has a snake_case name of its own (not one the server records) and sensible properties.

@@ -7,14 +7,13 @@ import Foundation
 /// and closes again from a changed day when late data arrives. Everything it reads is derived from the
 /// ledger of events (the user's days) and the freezes the user asked for, so closing twice changes nothing.
 struct StreakKeeper: Sendable {
-    let profile: RuleProfile
+    let rules: Rules
 
-    var policy: StreakPolicy { self.profile.streaks }
-    var weekStart: Weekday { self.profile.week.startsOn }
+    var weekStart: Weekday { self.rules.base.week.startsOn }
 
-    /// Whether an input of this kind can change the streak.
+    /// Whether an input of this kind can change the streak (its basis is the app's, whatever the person's variant).
     func matters(_ payload: ActivityPayload) -> Bool {
-        switch (self.policy.basis, payload) {
+        switch (self.rules.base.streaks.basis, payload) {
         case (.checkIn, .checkIn), (.appOpen, .appOpen): true
         case (.pushups, .workout(let workout)): workout.type == .pushups
         default: false
@@ -23,6 +22,8 @@ struct StreakKeeper: Sendable {
 
     /// The streak now, with its current (open) period.
     struct View: Sendable {
+        /// The person's streak rules (an experiment may give them other freezes).
+        var policy: StreakPolicy
         var state: Streak
         var standing: Streak.Standing
         /// The first day of the open period.
@@ -33,6 +34,17 @@ struct StreakKeeper: Sendable {
     /// Closes what has ended and answers where the streak stands. `changedFrom` is the earliest day whose
     /// data changed; periods from there on are closed again.
     func refresh(_ user: User, in tx: Transaction, now: Date, changedFrom: LocalDate? = nil) async throws -> View {
+        try await Ledger(policy: try await self.rules.of(user, in: tx, at: now).streaks, weekStart: self.weekStart)
+            .refresh(user, in: tx, now: now, changedFrom: changedFrom)
+    }
+}
+
+/// One person's streak ledger under their rules.
+private struct Ledger {
+    let policy: StreakPolicy
+    let weekStart: Weekday
+
+    func refresh(_ user: User, in tx: Transaction, now: Date, changedFrom: LocalDate?) async throws -> StreakKeeper.View {
         let today = user.localDate(at: now)
         let current = Streak.period(of: today, policy: self.policy, weekStartsOn: self.weekStart)
         let stored = try await tx.streak(of: user.id)
@@ -67,7 +79,8 @@ struct StreakKeeper: Sendable {
             try await tx.save(StoredStreak(state: state, evaluatedThrough: Streak.period(before: current, policy: self.policy)), of: user.id, at: now)
         }
         let open = try await self.activities(of: user.id, from: current, through: current, nothing: nothing, in: tx)[current] ?? nothing
-        return View(
+        return StreakKeeper.View(
+            policy: self.policy,
             state: state,
             standing: state.standing(in: current, with: open, policy: self.policy, weekStartsOn: self.weekStart),
             period: current,

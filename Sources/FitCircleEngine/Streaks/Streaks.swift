@@ -6,19 +6,19 @@ import Foundation
 /// (weekly push-ups, app opens): where it stands, its ledger, freezes and milestones.
 public struct Streaks: Sendable {
     let store: Store
-    let profile: RuleProfile
+    let rules: Rules
     let activities: Activities
     let goals: Goals
     let clock: WallClock
     let keeper: StreakKeeper
 
-    init(store: Store, profile: RuleProfile, activities: Activities, goals: Goals, clock: WallClock) {
+    init(store: Store, rules: Rules, activities: Activities, goals: Goals, clock: WallClock) {
         self.store = store
-        self.profile = profile
+        self.rules = rules
         self.activities = activities
         self.goals = goals
         self.clock = clock
-        self.keeper = StreakKeeper(profile: profile)
+        self.keeper = StreakKeeper(rules: rules)
     }
 
     /// Where a streak stands, with its recent ledger.
@@ -93,7 +93,7 @@ public struct Streaks: Sendable {
             let account = try await Self.lock(user, in: tx)
             let view = try await self.keeper.refresh(account, in: tx, now: self.clock.now())
             let firsts = try await tx.firstMilestones(of: user)
-            return self.profile.streaks.milestones.map { milestone in
+            return view.policy.milestones.map { milestone in
                 // A milestone reached in the open period shows at once; the ledger records it when the period closes.
                 let open = view.standing.met && view.standing.current == milestone.count ? view.period : nil
                 return (milestone, firsts[milestone.count] ?? open)
@@ -107,7 +107,7 @@ public struct Streaks: Sendable {
             let account = try await Self.lock(user, in: tx)
             let now = self.clock.now()
             let view = try await self.keeper.refresh(account, in: tx, now: now)
-            let unit = self.profile.streaks.period.rawValue
+            let unit = view.policy.period.rawValue
             if view.standing.freezeRequested {
                 throw DomainError.conflict(reason: "This \(unit) is already frozen.")
             }
@@ -122,7 +122,7 @@ public struct Streaks: Sendable {
                 throw DomainError.conflict(reason: "The last \(unit) was already missed; only counting this \(unit) keeps the streak.")
             }
             if view.standing.freezesLeft == 0 {
-                throw DomainError.conflict(reason: "No freezes left; the next one comes on \(self.renewal(after: view.period).iso).")
+                throw DomainError.conflict(reason: "No freezes left; the next one comes on \(self.renewal(after: view.period, policy: view.policy).iso).")
             }
             try await tx.requestFreeze(of: user, for: view.period, at: now)
             return try await self.summary(of: account, view: try await self.keeper.refresh(account, in: tx, now: now), in: tx)
@@ -138,7 +138,7 @@ public struct Streaks: Sendable {
             let account = try await Self.lock(user, in: tx)
             let today = account.localDate(at: now)
             let date = input.date ?? today
-            let grace = self.profile.streaks.checkInGraceDays
+            let grace = try await self.rules.of(account, in: tx, at: now).streaks.checkInGraceDays
             var validator = Validator()
             validator.check(date <= today, "date", "must not be after today (\(today.iso) in \(account.profile.timeZone))")
             validator.check(
@@ -171,9 +171,9 @@ public struct Streaks: Sendable {
             let checkedDay = days.first { $0.date == date }
             let previousGoal = try await self.goals.stepGoal(on: previous, of: account, in: tx)
             // A late claim closes a past period: its milestone is in the ledger. Today's shows in the standing.
-            let closed = try await tx.streakEntries(of: user, from: Streak.period(of: date, policy: self.profile.streaks, weekStartsOn: self.profile.week.startsOn), to: view.today)
+            let closed = try await tx.streakEntries(of: user, from: Streak.period(of: date, policy: view.policy, weekStartsOn: self.rules.base.week.startsOn), to: view.today)
             let milestone = view.standing.met
-                ? self.profile.streaks.milestones.first { $0.count == view.standing.current && date >= view.period }
+                ? view.policy.milestones.first { $0.count == view.standing.current && date >= view.period }
                 : nil
             return CheckInResult(
                 date: date,
@@ -191,18 +191,17 @@ public struct Streaks: Sendable {
     private func summary(of user: User, view: StreakKeeper.View, in tx: Transaction) async throws -> Summary {
         let recent = try await tx.streakEntries(of: user.id, from: view.today.adding(days: -30), to: view.today)
         return Summary(
-            policy: self.profile.streaks,
+            policy: view.policy,
             standing: view.standing,
             period: view.period,
-            freezesRenewOn: self.renewal(after: view.period),
+            freezesRenewOn: self.renewal(after: view.period, policy: view.policy),
             recent: recent.reversed()
         )
     }
 
     /// The first day of the freeze allowance after the one holding `period`.
-    private func renewal(after period: LocalDate) -> LocalDate {
-        let policy = self.profile.streaks
-        let start = Streak.allowancePeriod(of: period, policy: policy, weekStartsOn: self.profile.week.startsOn)
+    private func renewal(after period: LocalDate, policy: StreakPolicy) -> LocalDate {
+        let start = Streak.allowancePeriod(of: period, policy: policy, weekStartsOn: self.rules.base.week.startsOn)
         switch policy.freezes.per {
         case .week: return start.adding(days: 7)
         case .month: return start.adding(days: 31).startOfMonth

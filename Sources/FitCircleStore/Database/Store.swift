@@ -183,7 +183,7 @@ public final class Store: Sendable {
         do {
             let result = try await self.withConnection(writing: writing) { sql in
                 try await body(
-                    Transaction(sql: sql, dialect: self.dialect, channel: self.eventChannel, node: self.cache.node, changes: changes, hooks: hooks))
+                    Transaction(sql: sql, dialect: self.dialect, channel: self.eventChannel, node: self.cache.node, changes: changes, hooks: hooks, writes: writing))
             }
             self.reachability.succeeded()
             hooks.run()

@@ -15,6 +15,8 @@ public struct Transaction: Sendable {
     /// What this transaction changed of what the store's cache holds; forgotten there once it ends.
     let changes: ChangeLog
     let hooks: CommitHooks
+    /// Whether this is a transaction that may write (`Store.transaction`), not a plain read (`Store.read`).
+    public let writes: Bool
 
     /// Serialises concurrent use cases of one user: later ones wait until this transaction ends. SQLite's
     /// single writer already does; PostgreSQL needs a row lock, or two requests could each recompute a day

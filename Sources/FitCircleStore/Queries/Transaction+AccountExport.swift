@@ -46,6 +46,7 @@ public struct ExportSection: Sendable {
         .init("badgeShowcase", "badge_showcases", key: ["user_id"], json: ["badge_ids"]),
         .init("rewardEvents", "reward_events", key: ["id"], json: ["data"]),
         .init("analyticsEvents", "analytics_events", key: ["event_key"], json: ["properties"]),
+        .init("experimentExposures", "experiment_exposures", key: ["experiment_id"]),
         .init("notificationPreferences", "notification_preferences", key: ["user_id"], json: ["preferences"]),
         .init("devices", "push_devices", key: ["id"]),
         .init("notifications", "notifications", key: ["id"], json: ["data", "trail", "channels"]),

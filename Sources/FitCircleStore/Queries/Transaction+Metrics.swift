@@ -56,8 +56,15 @@ public struct MetricQueries: Sendable {
     }
 
     private static func active(from first: LocalDate, to last: LocalDate) -> SQLQueryString {
+        "local_date >= \(bind: first.iso) AND local_date <= \(bind: last.iso) AND \(Self.activeEvent(""))"
+    }
+
+    /// An event that shows its user active: any app event, or a server event of something the user did
+    /// (columns of `alias`, `""` for none).
+    static func activeEvent(_ alias: String) -> SQLQueryString {
         let names = MetricCatalog.activeServerEvents.sorted { $0.rawValue < $1.rawValue }.map { SQLQueryString("\(bind: $0.rawValue)") }
-        return "local_date >= \(bind: first.iso) AND local_date <= \(bind: last.iso) AND (source = 'app' OR name IN (\(names.joined(separator: ", "))))"
+        let prefix = alias.isEmpty ? "" : "\(alias)."
+        return "(\(unsafeRaw: prefix)source = 'app' OR \(unsafeRaw: prefix)name IN (\(names.joined(separator: ", "))))"
     }
 
     /// The events named `name` of the days from `first` to `last`.

@@ -96,8 +96,9 @@ func settleBenchmark(_ url: String, challenges: Int, participants: Int) async th
     }
     let profile = try RuleProfileLoader.load(named: "famefit", from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("profiles"))
     let clock = WallClock.system
-    let engine = Challenges(store: store, profile: profile, ids: IDGenerator(clock: clock), clock: clock, events: BoardEvents(indexes: BoardIndexes()),
-        analytics: EventRecorder(forward: false))
+    let generator = IDGenerator(clock: clock)
+    let engine = Challenges(store: store, profile: profile, ids: generator, clock: clock, events: BoardEvents(indexes: BoardIndexes()),
+        analytics: EventRecorder(forward: false, webhooks: WebhookFanout(ids: generator)))
     let runner = JobRunner(store: store, handlers: engine.handlers, clock: clock, logger: logger)
     var jobs = 0
     let settling = try await ContinuousClock().measure {

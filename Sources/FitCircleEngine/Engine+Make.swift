@@ -1,6 +1,8 @@
 public import FitCircleCore
 public import FitCircleStore
 public import Foundation
+import AsyncHTTPClient
+import FitCircleDelivery
 
 extension Engine {
     /// Assembles every use case over one store. The access-token key is `signingKey` when the operator set
@@ -54,12 +56,13 @@ extension Engine {
             clock: clock
         )
         let boards = BoardEvents(indexes: BoardIndexes())
-        let analytics = EventRecorder(forward: transports.analytics != nil)
+        let webhooks = WebhookFanout(ids: ids)
+        let analytics = EventRecorder(forward: transports.analytics != nil, webhooks: webhooks)
         let activities = Activities(store: store, rules: rules, ids: ids, clock: clock, boards: boards, analytics: analytics)
         let goals = Goals(
             store: store, rules: rules, activities: activities, ids: ids, clock: clock, analytics: analytics,
             scoring: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids))
-        let streaks = Streaks(store: store, rules: rules, activities: activities, goals: goals, clock: clock)
+        let streaks = Streaks(store: store, rules: rules, activities: activities, goals: goals, clock: clock, analytics: analytics)
         let notifications = Notifications(store: store, rules: rules, ids: ids, clock: clock, analytics: analytics)
         let circles = Circles(store: store, rules: rules, ids: ids, clock: clock, events: boards, goals: goals, analytics: analytics)
         let idempotency = Idempotency(store: store, clock: clock)
@@ -86,6 +89,8 @@ extension Engine {
             events: Events(store: store, profile: profile, recorder: analytics, clock: clock),
             metrics: Metrics(store: store, profile: profile, clock: clock),
             experiments: Experiments(store: store, rules: rules, ids: ids, clock: clock),
+            webhooks: Webhooks(
+                store: store, fanout: webhooks, sender: transports.webhookSender ?? WebhookSender(http: .shared, clock: clock), ids: ids, clock: clock),
             eventForwarding: EventForwarding(store: store, transport: transports.analytics, ids: ids, clock: clock),
             boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
             reminders: ReminderPlanner(

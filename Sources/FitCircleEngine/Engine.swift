@@ -23,6 +23,7 @@ public struct Engine: Sendable {
     public var events: Events
     public var metrics: Metrics
     public var experiments: Experiments
+    public var webhooks: Webhooks
     public var eventForwarding: EventForwarding
     public var boardClosing: BoardClosing
     public var reminders: ReminderPlanner
@@ -52,6 +53,7 @@ public struct Engine: Sendable {
         events: Events,
         metrics: Metrics,
         experiments: Experiments,
+        webhooks: Webhooks,
         eventForwarding: EventForwarding,
         boardClosing: BoardClosing,
         reminders: ReminderPlanner,
@@ -80,6 +82,7 @@ public struct Engine: Sendable {
         self.events = events
         self.metrics = metrics
         self.experiments = experiments
+        self.webhooks = webhooks
         self.eventForwarding = eventForwarding
         self.boardClosing = boardClosing
         self.reminders = reminders
@@ -97,7 +100,7 @@ extension Engine {
 
     /// Every durable job this engine can run.
     public var jobHandlers: [String: JobHandler] {
-        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers, self.housekeeping.handlers, self.friends.handlers, self.challenges.handlers, self.metrics.handlers, self.eventForwarding.handlers].reduce(into: [:]) { all, handlers in
+        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers, self.housekeeping.handlers, self.friends.handlers, self.challenges.handlers, self.metrics.handlers, self.eventForwarding.handlers, self.webhooks.handlers].reduce(into: [:]) { all, handlers in
             all.merge(handlers) { first, _ in first }
         }
     }

@@ -32,7 +32,7 @@ struct World: Sendable {
     var invitation = ""
     var week = ""
     var feedItem = ""
-    var activity = "", goal = "", device = "", notification = "", migration = "", challenge = "", experiment = ""
+    var activity = "", goal = "", device = "", notification = "", migration = "", challenge = "", experiment = "", webhook = "", webhookDelivery = "", spareWebhook = ""
     /// The test clock's now, as requests give instants.
     var now = ""
 
@@ -139,6 +139,28 @@ struct World: Sendable {
             .post, "/api/admin/experiments", token: world.tokens[.operator],
             json: ["name": "matrix-\(tag)", "variants": [["name": "a"], ["name": "b"]]])
         world.experiment = try #require(try experiment.jsonObject()["id"] as? String, "an experiment: \(experiment.text)")
+        // A webhook endpoint nobody listens at, and a delivery of the owner's check-in to it.
+        // Worlds share the app's endpoints (at most 50): the first world's is reused.
+        let hooks = try await app.request(.get, "/api/admin/webhooks", token: world.tokens[.operator]).jsonObject()["webhooks"] as? [[String: Any]]
+        if let existing = hooks?.first(where: { $0["url"] as? String == "http://127.0.0.1:9/matrix" })?["id"] as? String {
+            world.webhook = existing
+        } else {
+            let webhook = try await app.request(
+                .post, "/api/admin/webhooks", token: world.tokens[.operator], json: ["url": "http://127.0.0.1:9/matrix", "events": ["checkin_completed"]])
+            world.webhook = try #require(try webhook.jsonObject()["id"] as? String, "a webhook: \(webhook.text)")
+        }
+        // One more for removing: this world's own, the earlier worlds' gone (endpoints are capped at 50).
+        for hook in hooks ?? [] where hook["url"] as? String == "http://127.0.0.1:9/spare" {
+            _ = try await app.request(.delete, "/api/admin/webhooks/\(hook["id"] as? String ?? "")", token: world.tokens[.operator])
+        }
+        let spare = try await app.request(
+            .post, "/api/admin/webhooks", token: world.tokens[.operator], json: ["url": "http://127.0.0.1:9/spare", "events": ["level_up"]])
+        world.spareWebhook = try #require(try spare.jsonObject()["id"] as? String, "a spare webhook: \(spare.text)")
+        let checkedIn = try await app.request(.post, "/api/streaks/checkin", token: owner, json: ["mood": 4, "energy": 3])
+        try #require(checkedIn.status == .created, "check-in: \(checkedIn.text)")
+        let log = try await app.request(.get, "/api/admin/webhooks/\(world.webhook)/deliveries", token: world.tokens[.operator])
+        world.webhookDelivery = try #require(
+            (try log.jsonObject()["deliveries"] as? [[String: Any]])?.first { $0["userId"] as? String == world.ids[.owner] }?["id"] as? String, "a delivery: \(log.text)")
         return world
     }
 }

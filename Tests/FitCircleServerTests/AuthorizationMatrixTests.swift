@@ -210,6 +210,11 @@ struct AuthorizationMatrixTests {
         "getExperiment": Row(rule: .operatorOnly),
         "changeExperiment": Row(rule: .operatorOnly, body: { _, _ in ["rolloutPercent": 50] }),
         "getExperimentResults": Row(rule: .operatorOnly),
+        "registerWebhook": Row(rule: .operatorOnly, body: { _, _ in ["url": "http://127.0.0.1:9/spare", "events": ["level_up"]] }),
+        "listWebhooks": Row(rule: .operatorOnly),
+        "deleteWebhook": Row(rule: .operatorOnly, destructive: true),
+        "listWebhookDeliveries": Row(rule: .operatorOnly),
+        "replayWebhookDelivery": Row(rule: .operatorOnly),
         "listBlockedUsers": Row(rule: .signedIn),
         "searchUsers": Row(rule: .signedIn, query: "?q=someone"),
         "blockUser": Row(rule: .signedIn, body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true),
@@ -309,6 +314,8 @@ struct AuthorizationMatrixTests {
             case _ where path.hasPrefix("/api/user/migrations/{id}"): world.migration
             case _ where path.hasPrefix("/api/users/{id}"): world.ids[.owner]
             case _ where path.hasPrefix("/api/admin/experiments/{id}"): world.experiment
+            case _ where operation.id == "deleteWebhook": world.spareWebhook
+            case _ where path.hasPrefix("/api/admin/webhooks/{id}"): world.webhook
             default: nil
             }
         if let personal { path = path.replacingOccurrences(of: "{id}", with: personal) }
@@ -321,6 +328,7 @@ struct AuthorizationMatrixTests {
             .replacingOccurrences(of: "{token}", with: "not-a-token")
             .replacingOccurrences(of: "{key}", with: "matrix")
             .replacingOccurrences(of: "{week}", with: world.week)
+            .replacingOccurrences(of: "{deliveryId}", with: world.webhookDelivery)
         return path + row.query
     }
 

@@ -36,8 +36,15 @@ public struct AnalyticsEvent: Equatable, Sendable {
     public static func server(
         _ event: ServerEvent, key: String, of user: User, at now: Date, properties: [String: EventValue] = [:]
     ) -> AnalyticsEvent {
+        .server(event, key: key, of: user.id, on: user.localDate(at: now), at: now, properties: properties)
+    }
+
+    /// A server event of `user` on their local day `date` (where only the day is at hand).
+    public static func server(
+        _ event: ServerEvent, key: String, of user: User.ID, on date: LocalDate, at now: Date, properties: [String: EventValue] = [:]
+    ) -> AnalyticsEvent {
         AnalyticsEvent(
-            userID: user.id, key: "\(event.rawValue):\(key)", name: event.rawValue, source: .server, occurredAt: now,
-            localDate: user.localDate(at: now), properties: properties, receivedAt: now)
+            userID: user, key: "\(event.rawValue):\(key)", name: event.rawValue, source: .server, occurredAt: now, localDate: date,
+            properties: properties, receivedAt: now)
     }
 }

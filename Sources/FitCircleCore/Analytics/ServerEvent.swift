@@ -29,4 +29,18 @@ public enum ServerEvent: String, CaseIterable, Sendable {
     /// A participant's result at settlement (`challengeId`, `won`, `completed`: reached the target, or
     /// scored on a most-wins challenge).
     case challengeFinished = "challenge_finished"
+    /// A winner at settlement (`challengeId`).
+    case challengeWon = "challenge_won"
+    /// A streak period closed: covered by a freeze (`period`, `streak`), or lost (`period`, `lost`: the count it had).
+    case streakFrozen = "streak_frozen"
+    case streakBroken = "streak_broken"
+    /// A streak reached one of the profile's milestones (`streak`, `badge`).
+    case streakMilestone = "streak_milestone"
+    /// A goal seen met (`goalId`, `span`, `kind`, `period`, `target`).
+    case goalCompleted = "goal_completed"
+    /// A new level (`level`, `totalPoints`) and a badge unlocked (`badge`, `name`).
+    case levelUp = "level_up"
+    case badgeUnlocked = "badge_unlocked"
+    /// A claim moved the user on a circle's weekly board (`circleId`, `rank`, `previousRank`).
+    case rankChanged = "rank_changed"
 }

@@ -199,3 +199,26 @@ public struct Streak: Equatable, Sendable, Codable {
         }
     }
 }
+
+extension Streak.Activity {
+    /// What each period holds, from the user's days and the periods they asked a freeze for: the pure half
+    /// of the streak ledger, shared with what-if simulation.
+    public static func byPeriod(
+        days: [DailyTracking], freezeRequests: Set<LocalDate>, policy: StreakPolicy, weekStartsOn: Weekday, nothing: Streak.Activity
+    ) -> [LocalDate: Streak.Activity] {
+        var activities: [LocalDate: Streak.Activity] = [:]
+        for day in days {
+            let period = Streak.period(of: day.date, policy: policy, weekStartsOn: weekStartsOn)
+            var activity = activities[period] ?? nothing
+            activity.progress += policy.basis.progress(of: day)
+            if policy.basis == .checkIn && day.checkedIn { activity.late = day.checkedInLate }
+            activities[period] = activity
+        }
+        for period in freezeRequests {
+            var activity = activities[period] ?? nothing
+            activity.freezeRequested = true
+            activities[period] = activity
+        }
+        return activities
+    }
+}

@@ -20,7 +20,7 @@ public struct Activities: Sendable {
         self.ids = ids
         self.clock = clock
         let ingest = Ingest(
-            profile: profile, ids: ids, streaks: StreakKeeper(rules: rules), rewards: RewardKeeper(profile: profile, ids: ids),
+            profile: profile, ids: ids, streaks: StreakKeeper(rules: rules, analytics: analytics), rewards: RewardKeeper(profile: profile, ids: ids, analytics: analytics),
             nudges: ActivityNudges(profile: profile, ids: ids), challenges: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids),
             analytics: analytics)
         self.ingest = ingest

@@ -131,6 +131,10 @@ struct Ingest: Sendable {
                     [try Circles.posting(news, ids: self.ids, at: now)]
                         + [try Notifications.raising(celebration, for: user, catalog: self.profile.notifications, ids: self.ids, at: now)].compactMap { $0 },
                     at: now)
+                analytics.append(
+                    .server(
+                        .streakMilestone, key: "\(milestone.count):\(view.period.iso)", of: users[user]!, at: now,
+                        properties: ["streak": .integer(milestone.count), "badge": .string(milestone.badge)]))
             }
         }
         try await self.analytics.record(analytics, in: tx)

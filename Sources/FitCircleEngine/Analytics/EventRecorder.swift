@@ -5,20 +5,25 @@ import Synchronization
 
 /// Writes analytics events into the caller's transaction: the apps' batches and the server's own events
 /// (`ServerEvent`), which the use cases record beside what they tell of. New events are marked for the
-/// forwarder only while forwarding is configured.
+/// forwarder only while forwarding is configured, and the server's go to the webhooks subscribed to them.
 public struct EventRecorder: Sendable {
     let forward: Bool
+    /// The server's new events go to the webhook endpoints subscribed to them.
+    let webhooks: WebhookFanout
     private let viewed: RecentViews
 
-    public init(forward: Bool) {
+    public init(forward: Bool, webhooks: WebhookFanout) {
         self.forward = forward
+        self.webhooks = webhooks
         self.viewed = RecentViews()
     }
 
     @discardableResult
     func record(_ events: [AnalyticsEvent], in tx: Transaction) async throws -> Set<EventKey> {
         guard !events.isEmpty else { return [] }
-        return try await tx.events.record(events, forward: self.forward)
+        let stored = try await tx.events.record(events, forward: self.forward)
+        try await self.webhooks.fanOut(events, stored: stored, in: tx, at: events[0].receivedAt)
+        return stored
     }
 
     func record(

@@ -41,8 +41,7 @@ extension Metrics {
         validator.check(last.ordinal - first.ordinal < Self.longestRange, "to", "must be at most \(Self.longestRange) days after from")
         try validator.throwIfInvalid()
         let rows = try await self.store.read { tx in
-            let account = try await tx.user(caller.userID)
-            try OperatorAccess.decide(isOperator: account?.role == .operator, to: "read the metrics").require("user", caller.userID.rawValue)
+            try await Operators.require(caller, in: tx, to: "read the metrics")
             return try await tx.metrics.rows(from: first, to: last)
         }
         return Report(from: first, to: last, granularity: granularity, series: Self.series(of: rows, from: first, to: last, granularity: granularity, weekStart: self.profile.week.startsOn))

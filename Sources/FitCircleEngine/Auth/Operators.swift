@@ -27,4 +27,10 @@ public struct Operators: Sendable {
     public func list() async throws -> [User] {
         try await self.store.read { tx in try await tx.users(withRole: .operator) }
     }
+
+    /// Lets `caller` on only if they are an operator now (read in `tx`, so a revocation holds at once).
+    static func require(_ caller: Caller, in tx: Transaction, to action: String) async throws {
+        let account = try await tx.user(caller.userID)
+        try OperatorAccess.decide(isOperator: account?.role == .operator, to: action).require("user", caller.userID.rawValue)
+    }
 }

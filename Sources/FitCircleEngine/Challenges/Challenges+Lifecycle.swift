@@ -112,7 +112,12 @@ extension Challenges {
                     "completed": .boolean(challenge.rule.completes(result.finalValue)),
                 ])
         }
-        try await self.analytics.record(events, in: tx)
+        let wins = results.filter(\.won).compactMap { result -> AnalyticsEvent? in
+            people[result.userID].map { person in
+                .server(.challengeWon, key: challenge.id.rawValue, of: person, at: now, properties: ["challengeId": .string(challenge.id.rawValue)])
+            }
+        }
+        try await self.analytics.record(events + wins, in: tx)
     }
 
     /// Cancels a challenge that has started with fewer than its least number of participants; answers

@@ -24,7 +24,7 @@ public struct Challenges: Sendable {
         self.analytics = analytics
     }
 
-    var rewards: RewardKeeper { RewardKeeper(profile: self.profile, ids: self.ids) }
+    var rewards: RewardKeeper { RewardKeeper(profile: self.profile, ids: self.ids, analytics: self.analytics) }
     var scoring: ChallengeScoring { ChallengeScoring(events: self.events, catalog: self.profile.notifications, ids: self.ids) }
 
     /// A challenge as one user sees it.

@@ -34,7 +34,7 @@ extension Circles {
             }
             let tracked = try await tx.days(of: user, from: day, to: day).first
             let (steps, weight) = (tracked?.steps ?? 0, tracked?.weightKg)
-            let streak = try await StreakKeeper(rules: self.rules).refresh(account, in: tx, now: now).standing.current
+            let streak = try await StreakKeeper(rules: self.rules, analytics: self.analytics).refresh(account, in: tx, now: now).standing.current
             var outcomes: [SubmissionOutcome] = []
             var events: [BoardEvent] = []
             for circle in circles {
@@ -57,7 +57,7 @@ extension Circles {
                 events.append(event)
             }
             if outcomes.contains(where: \.created) {
-                try await RewardKeeper(profile: self.rules.base, ids: self.ids).creditSubmission(of: day, of: account, in: tx, now: now)
+                try await RewardKeeper(profile: self.rules.base, ids: self.ids, analytics: self.analytics).creditSubmission(of: day, of: account, in: tx, now: now)
                 try await ChallengeScoring(events: self.events, catalog: self.rules.base.notifications, ids: self.ids).restate([user], in: tx, now: now)
                 // The day's first claim is its data submission (spec 000's submission rate and share before 18:00).
                 let zone = TimeZone(identifier: account.profile.timeZone) ?? .gmt
@@ -86,6 +86,13 @@ extension Circles {
         if let weekly {
             claim.rankAfter = weekly.after
             claim.rankChange = weekly.before.flatMap { before in weekly.after.map { before - $0 } }
+            if let rank = weekly.after, weekly.before != rank {
+                var properties: [String: EventValue] = ["circleId": .string(circle.id.rawValue), "rank": .integer(rank)]
+                if let before = weekly.before { properties["previousRank"] = .integer(before) }
+                try await self.analytics.record(
+                    .rankChanged, key: "\(circle.id.rawValue):\(now.timeIntervalSince1970)", of: account, at: now,
+                    properties: properties, in: tx)
+            }
         } else if let board = self.keeper.boards(of: circle, holding: claim.date).first(where: { $0.period == .weekly }),
             let key = try await tx.score(on: board, of: account.id)
         {

@@ -59,7 +59,7 @@ public struct Experiments: Sendable {
         let experiment = Experiment(
             id: self.ids.make(), name: name, description: description, variants: variants, rolloutPercent: rolloutPercent, createdAt: now)
         return try await self.store.transaction { tx in
-            try await self.requireOperator(caller, in: tx, to: "make experiments")
+            try await Operators.require(caller, in: tx, to: "make experiments")
             guard try await tx.experiments.experiment(named: name) == nil else {
                 throw DomainError.conflict(reason: "An experiment is already called \(name).")
             }
@@ -70,14 +70,14 @@ public struct Experiments: Sendable {
 
     public func list(by caller: Caller) async throws -> [Experiment] {
         try await self.store.read { tx in
-            try await self.requireOperator(caller, in: tx, to: "read experiments")
+            try await Operators.require(caller, in: tx, to: "read experiments")
             return try await tx.experiments.all()
         }
     }
 
     public func experiment(_ id: Experiment.ID, by caller: Caller) async throws -> Experiment {
         try await self.store.read { tx in
-            try await self.requireOperator(caller, in: tx, to: "read experiments")
+            try await Operators.require(caller, in: tx, to: "read experiments")
             return try await Self.find(id, in: tx)
         }
     }
@@ -87,7 +87,7 @@ public struct Experiments: Sendable {
     public func change(_ id: Experiment.ID, to state: Experiment.State?, rolloutPercent: Int?, by caller: Caller) async throws -> Experiment {
         let now = self.clock.now()
         let changed = try await self.store.transaction { tx in
-            try await self.requireOperator(caller, in: tx, to: "change experiments")
+            try await Operators.require(caller, in: tx, to: "change experiments")
             let experiment = try await Self.find(id, in: tx)
             let changed = try experiment.changed(to: state, rolloutPercent: rolloutPercent, at: now)
             if changed.state == .running {
@@ -111,7 +111,7 @@ public struct Experiments: Sendable {
         }
         let through = LocalDate(self.clock.now(), in: .gmt).adding(days: -1)
         return try await self.store.read { tx in
-            try await self.requireOperator(caller, in: tx, to: "read experiments")
+            try await Operators.require(caller, in: tx, to: "read experiments")
             let experiment = try await Self.find(id, in: tx)
             let queries = tx.experiments
             let exposed = try await queries.exposed(in: id)
@@ -158,10 +158,6 @@ public struct Experiments: Sendable {
         return profile
     }
 
-    private func requireOperator(_ caller: Caller, in tx: Transaction, to action: String) async throws {
-        let account = try await tx.user(caller.userID)
-        try OperatorAccess.decide(isOperator: account?.role == .operator, to: action).require("user", caller.userID.rawValue)
-    }
 
     private static func find(_ id: Experiment.ID, in tx: Transaction) async throws -> Experiment {
         guard id.isWellFormed, let experiment = try await tx.experiments.experiment(id) else {

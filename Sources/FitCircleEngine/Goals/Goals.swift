@@ -14,7 +14,7 @@ public struct Goals: Sendable {
     let analytics: EventRecorder
     /// Points a met goal earns move the XP challenges the user is in.
     let scoring: ChallengeScoring
-    var rewards: RewardKeeper { RewardKeeper(profile: self.rules.base, ids: self.ids) }
+    var rewards: RewardKeeper { RewardKeeper(profile: self.rules.base, ids: self.ids, analytics: self.analytics) }
 
     /// A goal with its progress.
     public struct Progress: Equatable, Sendable {
@@ -290,6 +290,12 @@ public struct Goals: Sendable {
                 goal.completedAt = now
                 try await self.rewards.creditGoalMet(goal, of: user, in: tx, now: now)
                 try await self.scoring.restate([user.id], in: tx, now: now)
+                try await self.analytics.record(
+                    .goalCompleted, key: goal.id.rawValue, of: user, at: now,
+                    properties: [
+                        "goalId": .string(goal.id.rawValue), "span": .string(goal.span.rawValue), "kind": .string(goal.kind.rawValue),
+                        "period": .string(goal.period.iso), "target": .number(goal.target),
+                    ], in: tx)
             }
             let breakdown = dates.map { date in
                 (date: date, value: goal.progress(in: days.filter { $0.date == date }, activeDayMinimumSteps: minimum, weightBefore: weightBefore))

@@ -13,16 +13,20 @@ public struct Transports: Sendable {
     public var email: EmailChannel?
     /// Not a notification channel: where analytics events are forwarded (`EventForwarding`).
     public var analytics: AnalyticsForwardTransport?
+    /// Not a notification channel: what sends the domain events to the endpoints subscribed (`Webhooks`);
+    /// one on the shared HTTP client when absent.
+    public var webhookSender: WebhookSender?
 
     public init(
         apns: APNsTransport? = nil, fcm: FCMTransport? = nil, webhook: WebhookTransport? = nil, email: EmailChannel? = nil,
-        analytics: AnalyticsForwardTransport? = nil
+        analytics: AnalyticsForwardTransport? = nil, webhookSender: WebhookSender? = nil
     ) {
         self.apns = apns
         self.fcm = fcm
         self.webhook = webhook
         self.email = email
         self.analytics = analytics
+        self.webhookSender = webhookSender
     }
 
     /// What is off, in words, for the start-up log.

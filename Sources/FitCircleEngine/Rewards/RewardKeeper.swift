@@ -9,6 +9,8 @@ import Foundation
 struct RewardKeeper: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
+    /// Levels and badges are the server's events too (analytics, webhooks).
+    let analytics: EventRecorder
 
     var policy: RewardPolicy { self.profile.rewards }
 
@@ -269,6 +271,18 @@ struct RewardKeeper: Sendable {
         try await tx.append(books.lines, of: user)
         try await tx.insert(books.badges, of: user)
         try await tx.insert(books.events, of: user)
+        try await self.analytics.record(
+            books.events.compactMap { event -> AnalyticsEvent? in
+                switch event.kind {
+                case .levelReached:
+                    .server(.levelUp, key: event.data["level"] ?? event.id, of: user, on: event.date, at: now,
+                            properties: ["level": .integer(Int(event.data["level"] ?? "") ?? books.stats.level), "totalPoints": .integer(books.stats.totalPoints)])
+                case .badgeUnlocked:
+                    .server(.badgeUnlocked, key: event.data["badge"] ?? event.id, of: user, on: event.date, at: now,
+                            properties: ["badge": .string(event.data["badge"] ?? ""), "name": .string(event.data["name"] ?? "")])
+                case .weeklyBonus, .weeklyChallengeCompleted: nil
+                }
+            }, in: tx)
         try await tx.enqueue(
             try books.events.compactMap { event in
                 try Self.achievement(event).flatMap {

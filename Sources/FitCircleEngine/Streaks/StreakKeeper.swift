@@ -8,6 +8,8 @@ import Foundation
 /// ledger of events (the user's days) and the freezes the user asked for, so closing twice changes nothing.
 struct StreakKeeper: Sendable {
     let rules: Rules
+    /// A period frozen or a streak lost is a server event (analytics, webhooks).
+    let analytics: EventRecorder
 
     var weekStart: Weekday { self.rules.base.week.startsOn }
 
@@ -34,7 +36,7 @@ struct StreakKeeper: Sendable {
     /// Closes what has ended and answers where the streak stands. `changedFrom` is the earliest day whose
     /// data changed; periods from there on are closed again.
     func refresh(_ user: User, in tx: Transaction, now: Date, changedFrom: LocalDate? = nil) async throws -> View {
-        try await Ledger(policy: try await self.rules.of(user, in: tx, at: now).streaks, weekStart: self.weekStart)
+        try await Ledger(policy: try await self.rules.of(user, in: tx, at: now).streaks, weekStart: self.weekStart, analytics: self.analytics)
             .refresh(user, in: tx, now: now, changedFrom: changedFrom)
     }
 }
@@ -43,6 +45,7 @@ struct StreakKeeper: Sendable {
 private struct Ledger {
     let policy: StreakPolicy
     let weekStart: Weekday
+    let analytics: EventRecorder
 
     func refresh(_ user: User, in tx: Transaction, now: Date, changedFrom: LocalDate?) async throws -> StreakKeeper.View {
         let today = user.localDate(at: now)
@@ -66,14 +69,23 @@ private struct Ledger {
             let activities = try await self.activities(
                 of: user.id, from: start, through: Streak.period(before: current, policy: self.policy), nothing: nothing, in: tx)
             var entries: [Streak.Entry] = []
+            var events: [AnalyticsEvent] = []
             var period = start
             while period < current {
                 let (next, entry) = state.close(period, with: activities[period] ?? nothing, policy: self.policy, weekStartsOn: self.weekStart)
+                if let entry, entry.status == .frozen || (entry.status == .reset && state.count > 0) {
+                    // A period closed again after late data makes the same key: told once.
+                    let (event, lost): (ServerEvent, Int) = entry.status == .frozen ? (.streakFrozen, entry.count) : (.streakBroken, state.count)
+                    events.append(
+                        .server(event, key: period.iso, of: user.id, on: period, at: now,
+                                properties: ["period": .string(period.iso), "streak": .integer(lost)]))
+                }
                 state = next
                 if let entry { entries.append(entry) }
                 period = Streak.period(after: period, policy: self.policy)
             }
             try await tx.replaceStreakEntries(of: user.id, from: start, with: entries)
+            try await self.analytics.record(events, in: tx)
         }
         if closed || (stored == nil && start != nil) {
             try await tx.save(StoredStreak(state: state, evaluatedThrough: Streak.period(before: current, policy: self.policy)), of: user.id, at: now)
@@ -102,21 +114,8 @@ private struct Ledger {
         of user: User.ID, from first: LocalDate, through last: LocalDate, nothing: Streak.Activity, in tx: Transaction
     ) async throws -> [LocalDate: Streak.Activity] {
         let end = Streak.period(after: last, policy: self.policy).adding(days: -1)
-        let days = try await tx.days(of: user, from: first, to: end)
-        let freezes = try await tx.freezeRequests(of: user, from: first, to: last)
-        var activities: [LocalDate: Streak.Activity] = [:]
-        for day in days {
-            let period = Streak.period(of: day.date, policy: self.policy, weekStartsOn: self.weekStart)
-            var activity = activities[period] ?? nothing
-            activity.progress += self.policy.basis.progress(of: day)
-            if self.policy.basis == .checkIn && day.checkedIn { activity.late = day.checkedInLate }
-            activities[period] = activity
-        }
-        for period in freezes {
-            var activity = activities[period] ?? nothing
-            activity.freezeRequested = true
-            activities[period] = activity
-        }
-        return activities
+        return Streak.Activity.byPeriod(
+            days: try await tx.days(of: user, from: first, to: end), freezeRequests: try await tx.freezeRequests(of: user, from: first, to: last),
+            policy: self.policy, weekStartsOn: self.weekStart, nothing: nothing)
     }
 }

@@ -12,13 +12,13 @@ public struct Streaks: Sendable {
     let clock: WallClock
     let keeper: StreakKeeper
 
-    init(store: Store, rules: Rules, activities: Activities, goals: Goals, clock: WallClock) {
+    init(store: Store, rules: Rules, activities: Activities, goals: Goals, clock: WallClock, analytics: EventRecorder) {
         self.store = store
         self.rules = rules
         self.activities = activities
         self.goals = goals
         self.clock = clock
-        self.keeper = StreakKeeper(rules: rules)
+        self.keeper = StreakKeeper(rules: rules, analytics: analytics)
     }
 
     /// Where a streak stands, with its recent ledger.

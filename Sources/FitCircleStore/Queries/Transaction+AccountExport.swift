@@ -47,6 +47,7 @@ public struct ExportSection: Sendable {
         .init("rewardEvents", "reward_events", key: ["id"], json: ["data"]),
         .init("analyticsEvents", "analytics_events", key: ["event_key"], json: ["properties"]),
         .init("experimentExposures", "experiment_exposures", key: ["experiment_id"]),
+        .init("webhookDeliveries", "webhook_deliveries", key: ["id"], json: ["payload"]),
         .init("notificationPreferences", "notification_preferences", key: ["user_id"], json: ["preferences"]),
         .init("devices", "push_devices", key: ["id"]),
         .init("notifications", "notifications", key: ["id"], json: ["data", "trail", "channels"]),

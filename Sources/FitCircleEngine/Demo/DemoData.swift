@@ -4,8 +4,9 @@ import FitCircleStore
 
 /// Demo accounts with three weeks of activity, so that someone trying FitCircle has something to click
 /// through (`fitcircle serve --demo`). Seeded once, through the same use cases as the API, dated back
-/// from now: steps, runs, push-up series, yesterday's and today's check-ins; and a circle the three compete
-/// in, with today's claims on its boards, its feed and an encouragement.
+/// from now: steps, runs, push-up series, three weeks of app opens and check-ins with a few misses (what
+/// `fitcircle simulate` replays under another freeze policy), yesterday's and today's check-ins; and a
+/// circle the three compete in, with today's claims on its boards, its feed and an encouragement.
 public enum DemoData {
     public static let accounts: [(email: String, name: String, timeZone: String)] = [
         ("ana@demo.fitcircle.dev", "Ana", "Europe/Paris"),
@@ -22,7 +23,9 @@ public enum DemoData {
             let user = signIn.user.id
             _ = try await engine.profiles.update(
                 user, with: ProfileInput(displayName: account.name, age: 28 + 5 * index, weight: 58 + 9 * Double(index), weightUnit: .kg, timeZone: account.timeZone))
-            _ = try await engine.activities.recordBatch(Self.history(of: index, zone: account.timeZone, now: now), for: user)
+            _ = try await engine.activities.recordBatch(
+                Self.history(of: index, zone: account.timeZone, now: now) + Self.checkIns(of: index, zone: account.timeZone, now: now, weekStartsOn: engine.profile.week.startsOn),
+                for: user)
             let yesterday = LocalDate(now, in: TimeZone(identifier: account.timeZone)!).adding(days: -1)
             _ = try await engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 4, energy: 3, sentiment: .great), date: yesterday), for: user)
             _ = try await engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 5, energy: 4, sentiment: .ok)), for: user)
@@ -53,6 +56,31 @@ public enum DemoData {
         let feed = try await engine.circles.feed(of: circle.id, before: nil, limit: 10, for: users[1]).rows
         if let chloes = feed.first(where: { $0.item.actorID == users[2] && $0.item.kind == .submission }) {
             _ = try await engine.circles.encourage(chloes.item.id, in: circle.id, message: Encouragement.presets[0], by: users[1])
+        }
+    }
+
+    /// App opens from 21 days before today to today, and check-ins to 2 days before (the use case checks in
+    /// yesterday and today). Ana misses last week's first day and, two days later, two days in a row; Chloé
+    /// misses one day 10 days ago; Ben none.
+    static func checkIns(of account: Int, zone identifier: String, now: Date, weekStartsOn: Weekday) -> [ActivityInput] {
+        let zone = TimeZone(identifier: identifier)!
+        let today = LocalDate(now, in: zone)
+        let lastWeek = today.startOfWeek(startingOn: weekStartsOn).adding(days: -7)
+        let missed: Set<LocalDate> = switch account {
+        case 0: [lastWeek, lastWeek.adding(days: 2), lastWeek.adding(days: 3)]
+        case 2: [today.adding(days: -10)]
+        default: []
+        }
+        return (0...21).reversed().map { today.adding(days: -$0) }.filter { !missed.contains($0) }.flatMap { date -> [ActivityInput] in
+            let evening = min(now, date.instant(at: LocalTime(hour: 21, minute: 0)!, in: zone) ?? now)
+            let open = ActivityInput(clientEventID: "demo-open-\(date.iso)", occurredAt: evening.addingTimeInterval(-60), timeZone: identifier, source: .app, payload: .appOpen)
+            guard date < today.adding(days: -1) else { return [open] }
+            return [
+                open,
+                ActivityInput(
+                    clientEventID: CheckIn.clientEventID(for: date), occurredAt: evening, timeZone: identifier, source: .app,
+                    payload: .checkIn(CheckIn(mood: 3 + date.day % 3, energy: 3)), date: date),
+            ]
         }
     }
 

@@ -66,9 +66,9 @@ public struct Simulation: Sendable {
         var report = Report(from: first, to: last, people: 0, actual: Outcome(), candidate: Outcome(), keptOnlyByCandidate: [], keptOnlyByActual: [])
         for (index, id) in users.enumerated() {
             let history = try await self.store.read { tx -> History? in
+                // From the range's first day, not the account's: a history moved in from an app predates it.
                 guard let user = try await tx.user(id) else { return nil }
-                let start = max(first, user.localDate(at: user.createdAt))
-                guard start <= last else { return nil }
+                let start = first
                 let lookback = max(self.actual.goals.steps.baselineDays, candidate.goals.steps.baselineDays)
                 return History(
                     user: user, start: start, end: last,

@@ -48,9 +48,9 @@ public struct Experiments: Sendable {
             }
         }
         do {
-            try Experiment.validate(name: name, description: description, variants: variants.count == drafts.count ? variants : drafts.map {
-                ExperimentVariant(name: $0.name, weight: $0.weight, control: $0.control)
-            }, rolloutPercent: rolloutPercent)
+            // Names, weights and the control, whatever the overlays were.
+            let named = drafts.map { ExperimentVariant(name: $0.name, weight: $0.weight, control: $0.control) }
+            try Experiment.validate(name: name, description: description, variants: named, rolloutPercent: rolloutPercent)
         } catch let error as ValidationError {
             violations = error.violations + violations
         }

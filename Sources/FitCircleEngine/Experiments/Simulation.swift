@@ -78,11 +78,10 @@ public struct Simulation: Sendable {
             }
             if let history {
                 report.people += 1
-                let (actual, actualLost) = Self.replay(history, under: self.actual, into: &report.actual)
-                let (_, candidateLost) = Self.replay(history, under: candidate, into: &report.candidate)
+                let actualLost = Self.replay(history, under: self.actual, into: &report.actual)
+                let candidateLost = Self.replay(history, under: candidate, into: &report.candidate)
                 if actualLost && !candidateLost { report.keptOnlyByCandidate.append(id) }
                 if candidateLost && !actualLost { report.keptOnlyByActual.append(id) }
-                _ = actual
             }
             progress(index + 1, users.count)
         }
@@ -99,9 +98,8 @@ public struct Simulation: Sendable {
         var training: TrainingSettings
     }
 
-    /// Replays one person under `profile`, adding to `outcome`; answers their streak at the end and whether
-    /// a going streak was lost on the way.
-    static func replay(_ history: History, under profile: RuleProfile, into outcome: inout Outcome) -> (streak: Int, lost: Bool) {
+    /// Replays one person under `profile`, adding to `outcome`; answers whether a going streak was lost on the way.
+    static func replay(_ history: History, under profile: RuleProfile, into outcome: inout Outcome) -> Bool {
         let policy = profile.streaks
         let weekStart = profile.week.startsOn
         let inRange = history.days.filter { $0.date >= history.start }
@@ -151,6 +149,6 @@ public struct Simulation: Sendable {
                 + scheduled.filter { !$0.critical && $0.outsideBudget }.count
             date = date.adding(days: 1)
         }
-        return (state.count, lost)
+        return lost
     }
 }

@@ -30,13 +30,12 @@ struct World {
         self.app.clock.set(self.at(date, time))
     }
 
-    /// Lets time pass until the local `date` and `time`, running what falls due on the way (every quarter
-    /// of an hour, or every `step` seconds for a long run that only needs the jobs to keep up).
-    func run(until date: String, _ time: String, step: TimeInterval = 900) async throws {
+    /// Lets time pass until the local `date` and `time`, running what falls due on the way.
+    func run(until date: String, _ time: String) async throws {
         let end = self.at(date, time)
         while self.app.clock.now < end {
             try await self.runDue()
-            self.app.clock.advance(by: min(step, end.timeIntervalSince(self.app.clock.now)))
+            self.app.clock.advance(by: min(900, end.timeIntervalSince(self.app.clock.now)))
         }
         try await self.runDue()
     }

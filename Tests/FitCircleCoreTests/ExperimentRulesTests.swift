@@ -59,6 +59,30 @@ struct ExperimentRulesTests {
         #expect(Proportion(0, of: 0).interval(confidence: 0.95) == 0...1)
     }
 
+    /// Goal-days pooled over people: what one person does on one day says much of the next, so a difference
+    /// that counted days as independent would pass for significant is judged by the people who made it.
+    @Test
+    func sharesPooledOverPeopleAreJudgedByTheirPeople() {
+        let oneEach = Proportion(pooling: (0..<30).map { Proportion($0 < 12 ? 1 : 0, of: 1) })
+        #expect(oneEach.successes == 12 && oneEach.trials == 30)
+        #expect(abs(oneEach.variance - 0.4 * 0.6 / 29) < 1e-12, "one trial each: the sample variance over people")
+        let byHand = Proportion(pooling: [Proportion(8, of: 10), Proportion(2, of: 10)])
+        #expect(byHand.value == 0.5 && abs(byHand.variance - 18.0 / 200) < 1e-12)
+        // Half of 20 people meet every goal, half none, against 20 who each meet 4 in 10.
+        let allOrNothing = Proportion(pooling: (0..<20).map { Proportion($0 < 10 ? 10 : 0, of: 10) })
+        let steady = Proportion(pooling: Array(repeating: Proportion(4, of: 10), count: 20))
+        #expect(abs(allOrNothing.variance - 500.0 / (20 * 19 * 100)) < 1e-12 && steady.variance == 0)
+        let byPeople = TwoProportionTest(allOrNothing, against: steady, confidence: 0.95)
+        #expect(abs(byPeople.z - 0.1 / (500.0 / 38_000).squareRoot()) < 1e-9 && !byPeople.significant, "\(byPeople)")
+        let byDays = TwoProportionTest(Proportion(100, of: 200), against: Proportion(80, of: 200), confidence: 0.95)
+        #expect(byDays.significant, "the same counts as independent days would pass")
+        #expect(allOrNothing.interval(confidence: 0.95).lowerBound < 0.3)
+        // Fewer than 20 people is too few to conclude, however many days they add up to.
+        #expect(!Proportion(pooling: (0..<19).map { Proportion($0 % 2 * 30, of: 30) }).isLargeEnough)
+        #expect(Proportion(pooling: (0..<20).map { Proportion($0 % 2 * 30, of: 30) }).isLargeEnough)
+        #expect(Proportion(pooling: []).trials == 0 && Proportion(pooling: [Proportion(3, of: 4)]).variance == 0)
+    }
+
     /// A sample too small for the z-test is flagged, with the control's too.
     @Test
     func aSmallSampleIsFlagged() {

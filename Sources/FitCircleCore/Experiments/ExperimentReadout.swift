@@ -1,6 +1,7 @@
 /// What an experiment found: for each variant and measure, the share with its interval, and how it
-/// compares with the control by a two-proportion z-test — with a warning wherever a sample is too small
-/// to conclude anything.
+/// compares with the control by a two-proportion z-test (over people where a person counts several days
+/// or periods, see `Proportion(pooling:)`) — with a warning wherever a sample is too small to conclude
+/// anything.
 public struct ExperimentReadout: Equatable, Sendable {
     /// What is measured of each variant's people from their first exposure on.
     public enum Measure: String, Equatable, Sendable, CaseIterable, Codable {
@@ -58,7 +59,7 @@ public struct ExperimentReadout: Equatable, Sendable {
                 let reference = baseline[measure] ?? Proportion(0, of: 0)
                 var warning: String?
                 if !proportion.isLargeEnough || (!isControl && !reference.isLargeEnough) {
-                    warning = "Too small a sample to conclude: a z-test needs at least 30 people (days, periods) and 5 of each outcome in both this variant and the control."
+                    warning = "Too small a sample to conclude: a z-test needs at least 30 trials (people, days, periods), 5 of each outcome and, where a person counts several days or periods, 20 people, in both this variant and the control."
                 }
                 return Figure(
                     measure: measure, proportion: proportion, interval: proportion.interval(confidence: confidence),

@@ -45,7 +45,7 @@ extension API {
                 body: .json(
                     .init(
                         experiment: try .init(experiment), through: through.iso, confidence: readout.confidence,
-                        test: "Two-sided two-proportion z-test (pooled), each variant against the control; Wilson score intervals.",
+                        test: "Two-sided two-proportion z-test (pooled), each variant against the control; Wilson score intervals. Goal completion and streak saves, several per person: the delta method's variance over people instead.",
                         variants: readout.variants.map { variant in
                             .init(
                                 name: variant.name, control: variant.control, exposed: variant.exposed,

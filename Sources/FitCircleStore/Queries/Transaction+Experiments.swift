@@ -92,26 +92,28 @@ public struct ExperimentQueries: Sendable {
         case day7, day30
     }
 
-    /// The daily goals of the exposed from their exposure day to `through`: how many, and how many met.
+    /// The daily goals of the exposed from their exposure day to `through`: how many, and how many met,
+    /// pooled over the people who had them.
     public func dailyGoals(in experiment: Experiment.ID, through: LocalDate) async throws -> [String: Proportion] {
-        try await self.counts(
+        try await self.pooled(
             """
             SELECT e.variant, COUNT(*) AS n, COUNT(g.completed_at) AS hits
             FROM experiment_exposures e JOIN goals g ON g.user_id = e.user_id
             WHERE e.experiment_id = \(bind: experiment.rawValue) AND g.span = 'daily' AND g.period >= e.local_date AND g.period <= \(bind: through.iso)
-            GROUP BY e.variant
+            GROUP BY e.variant, e.user_id
             """)
     }
 
-    /// The streak periods the exposed missed from their exposure day on: how many, and how many a freeze covered.
+    /// The streak periods the exposed missed from their exposure day on: how many, and how many a freeze
+    /// covered, pooled over the people who missed.
     public func streakMisses(in experiment: Experiment.ID, through: LocalDate) async throws -> [String: Proportion] {
-        try await self.counts(
+        try await self.pooled(
             """
             SELECT e.variant, COUNT(*) AS n, COALESCE(SUM(CASE WHEN s.status = 'frozen' THEN 1 ELSE 0 END), 0) AS hits
             FROM experiment_exposures e JOIN streak_entries s ON s.user_id = e.user_id
             WHERE e.experiment_id = \(bind: experiment.rawValue) AND s.period >= e.local_date AND s.period <= \(bind: through.iso)
                 AND s.status IN ('frozen', 'missed', 'reset')
-            GROUP BY e.variant
+            GROUP BY e.variant, e.user_id
             """)
     }
 
@@ -131,6 +133,16 @@ public struct ExperimentQueries: Sendable {
             found[try row.decode(column: "variant", as: String.self), default: []].insert(User.ID(try row.decode(column: "user_id", as: String.self)))
         }
         return found
+    }
+
+    /// Rows of a variant's people, each with its `n` and `hits`, pooled per variant.
+    private func pooled(_ query: SQLQueryString) async throws -> [String: Proportion] {
+        var people: [String: [Proportion]] = [:]
+        for row in try await self.sql.raw(query).all() {
+            people[try row.decode(column: "variant", as: String.self), default: []].append(
+                Proportion(try row.decode(column: "hits", as: Int.self), of: try row.decode(column: "n", as: Int.self)))
+        }
+        return people.mapValues { Proportion(pooling: $0) }
     }
 
     private func counts(_ query: SQLQueryString) async throws -> [String: Proportion] {

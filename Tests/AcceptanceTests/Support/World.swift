@@ -30,12 +30,14 @@ struct World {
         self.app.clock.set(self.at(date, time))
     }
 
-    /// Lets time pass until the local `date` and `time`, running what falls due on the way.
-    func run(until date: String, _ time: String) async throws {
+    /// Lets time pass until the local `date` and `time`, running what falls due on the way (every quarter
+    /// of an hour, or every `step` seconds for a long run that only needs the daily jobs to keep up: at
+    /// most the scheduler's catch-up of 6 hours).
+    func run(until date: String, _ time: String, step: TimeInterval = 900) async throws {
         let end = self.at(date, time)
         while self.app.clock.now < end {
             try await self.runDue()
-            self.app.clock.advance(by: min(900, end.timeIntervalSince(self.app.clock.now)))
+            self.app.clock.advance(by: min(step, end.timeIntervalSince(self.app.clock.now)))
         }
         try await self.runDue()
     }
@@ -76,21 +78,27 @@ struct Member {
         get async throws { try await self.app.devSignIn(self.email)["accessToken"] as! String }
     }
 
-    /// Records an activity now through `POST /api/activities`: `fields` with the event id and the instant.
-    func record(_ id: String, _ fields: [String: Any]) async throws {
+    private func token(_ given: String?) async throws -> String {
+        if let given { return given }
+        return try await self.token
+    }
+
+    /// Records an activity now through `POST /api/activities`: `fields` with the event id and the instant
+    /// (signed in afresh unless given the `token` of a visit).
+    func record(_ id: String, _ fields: [String: Any], token: String? = nil) async throws {
         let body = fields.merging(["clientEventId": id, "occurredAt": ISO8601DateFormatter().string(from: self.app.clock.now)]) { given, _ in given }
-        let recorded = try await self.app.request(.post, "/api/activities", token: try await self.token, json: body)
+        let recorded = try await self.app.request(.post, "/api/activities", token: try await self.token(token), json: body)
         guard recorded.status == .created || recorded.status == .ok else { throw TestSetupError("recording answered \(recorded.status): \(recorded.text)") }
     }
 
     /// Syncs the day's step total from HealthKit.
-    func sync(steps: Int, _ id: String) async throws {
-        try await self.record(id, ["type": "steps", "source": "healthkit", "steps": steps])
+    func sync(steps: Int, _ id: String, token: String? = nil) async throws {
+        try await self.record(id, ["type": "steps", "source": "healthkit", "steps": steps], token: token)
     }
 
     /// Claims today's data to a circle (`POST /api/fitcircles/{id}/submit`).
-    func claim(_ circle: String) async throws {
-        let claimed = try await self.app.request(.post, "/api/fitcircles/\(circle)/submit", token: try await self.token)
+    func claim(_ circle: String, token: String? = nil) async throws {
+        let claimed = try await self.app.request(.post, "/api/fitcircles/\(circle)/submit", token: try await self.token(token))
         guard claimed.status == .created || claimed.status == .ok else { throw TestSetupError("the claim answered \(claimed.status): \(claimed.text)") }
     }
 }

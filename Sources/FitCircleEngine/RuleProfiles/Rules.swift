@@ -1,6 +1,7 @@
 public import FitCircleCore
 public import FitCircleStore
 public import Foundation
+import Logging
 import Synchronization
 
 /// The rule profile each person is under: the app's own, with the overlay of the variant they are in of
@@ -9,11 +10,13 @@ import Synchronization
 /// (the week, the streak's basis, points, events) is read from `base`.
 ///
 /// Assignment is a hash (`ExperimentAssignment`), so finding a person's variant needs no query: the node
-/// keeps the live experiments for a few seconds (a change made here applies at once; one made on another
-/// node within `freshness`). A transaction that writes records the person's first exposure in passing.
+/// keeps the live experiments for a few seconds (a `LiveSnapshot`: a change made here applies at once, one
+/// made on another node within 5 seconds). A transaction that writes records the person's first exposure
+/// in passing.
 public struct Rules: Sendable {
     public let base: RuleProfile
     let book: ExperimentBook
+    static let logger = Logger(label: "fitcircle.experiments")
 
     public init(base: RuleProfile) {
         self.base = base
@@ -39,9 +42,20 @@ public struct Rules: Sendable {
             guard let variant = ExperimentAssignment.variant(of: user, in: live.experiment) else { continue }
             personal.variants[live.experiment.name] = variant.name
             if !variant.overlay.isEmpty, let profile = live.profiles[variant.name] {
-                // A second running experiment's overlay goes on what the first left (they rarely touch the same key).
-                personal.profile = overlaid ? (try? variant.overlay.applied(to: personal.profile, field: "overlay")) ?? personal.profile : profile
-                overlaid = true
+                if !overlaid {
+                    personal.profile = profile
+                    overlaid = true
+                } else {
+                    // A second running experiment's overlay goes on what the first left. Each was checked on the app's
+                    // profile alone; where the two together make a profile the loader refuses, the first one's stands.
+                    do {
+                        personal.profile = try variant.overlay.applied(to: personal.profile, field: "overlay")
+                    } catch {
+                        Self.logger.warning(
+                            "Two running experiments' overlays do not combine; the first one's applies",
+                            metadata: ["experiment": "\(live.experiment.name)", "variant": "\(variant.name)", "error": "\(error)"])
+                    }
+                }
             }
             if !variant.engagementNotifications { personal.engagementNotifications = false }
             let exposure = ExperimentBook.Exposure(experiment: live.experiment.id, user: user)

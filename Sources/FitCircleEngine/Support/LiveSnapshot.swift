@@ -2,7 +2,8 @@ import Synchronization
 
 /// Something small read from the database that every request may need (the live experiments, the webhook
 /// subscriptions): a node keeps it for `freshness` before reading it again, and forgets it at once when it
-/// changes it itself. Other nodes see a change within `freshness`.
+/// changes it itself. Other nodes see a change within `freshness`. Its age is measured on the machine's
+/// `ContinuousClock`, not the injected wall clock: it is how old a copy is, not a time of the domain.
 final class LiveSnapshot<Value: Sendable>: Sendable {
     private let state = Mutex<(value: Value?, loadedAt: ContinuousClock.Instant?)>((nil, nil))
     let freshness: Duration

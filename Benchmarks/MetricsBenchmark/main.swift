@@ -50,10 +50,10 @@ func seedInSQL() async throws {
             INSERT INTO users (id, email, role, display_name, weight_unit, height_unit, time_zone, visibility_age, visibility_weight,
                 visibility_height, created_at, updated_at)
             SELECT 'bench-' || i, 'member' || i || '@bench.example', 'member', 'Member ' || i, 'kg', 'cm', 'Europe/Paris', 'friends',
-                'friends', 'friends', now() - (i * 7919 % \(days * 86_400)) * interval '1 second', now()
+                'friends', 'friends', now() - (i::bigint * 7919 % \(days * 86_400)) * interval '1 second', now()
             FROM generate_series(\(start), \(min(users, start + 100_000) - 1)) AS i
             """)
-        print("  \(start + 100_000 - 1) accounts…")
+        print("  \(min(users, start + 100_000) - 1) accounts…")
     }
     try await store.execute(unsafeSQL: "ANALYZE users")
 }

@@ -69,7 +69,6 @@ struct Spec000PopulationTests {
     struct Person {
         var member: Member
         var habit: Habit
-        var signUpDay: Int
         var circle: String
         var difficulty: String
     }
@@ -119,7 +118,7 @@ struct Spec000PopulationTests {
                     var index = 0
                     while index < Self.signUpsPerDay || (day == Self.signUpDays - 1 && !twins.complete && index < Self.signUpsPerDay + 8) {
                         let circle = circles[people.count % Self.circles]
-                        people.append(try await Self.signUp("d\(day)p\(index)@example.com", on: day, circle: circle, twins: &twins, aaCheck: aaCheck, app: app))
+                        people.append(try await Self.signUp("d\(day)p\(index)@example.com", circle: circle, twins: &twins, aaCheck: aaCheck, app: app))
                         index += 1
                     }
                 }
@@ -142,7 +141,7 @@ struct Spec000PopulationTests {
             try await world.run(until: first.adding(days: Self.days + 1).iso, "14:00", step: Self.step)
 
             let operatorToken = try await owner.token
-            try await Self.checkTheReport(app, owner: operatorToken, first: first, people: people, members: people.count + 1)
+            try await Self.checkTheReport(app, owner: operatorToken, first: first, members: people.count + 1)
             try await Self.checkTheReadOuts(app, owner: operatorToken, difficulty: difficulty, identical: identical, people: people)
             // Only operators read either.
             let member = try await people[0].member.token
@@ -168,7 +167,7 @@ struct Spec000PopulationTests {
     /// Signs someone up, gives them the habit their A/A variant's twin waits for (or a new one), sets their
     /// zone and joins them to the circle; reads their difficulty variant from `/api/config`.
     static func signUp(
-        _ email: String, on day: Int, circle: (id: String, code: String), twins: inout Twins, aaCheck: Experiment, app: TestApp
+        _ email: String, circle: (id: String, code: String), twins: inout Twins, aaCheck: Experiment, app: TestApp
     ) async throws -> Person {
         let token = try await app.devSignIn(email)["accessToken"] as! String
         let id = try #require(try await app.store.read { tx in try await tx.user(withEmail: email) }?.id)
@@ -177,7 +176,7 @@ struct Spec000PopulationTests {
         #expect(try await app.request(.post, "/api/fitcircles/join", token: token, json: ["code": circle.code]).status == .ok)
         let config = try await app.json("/api/config", token: token)
         let difficulty = try #require((config["experiments"] as? [String: String])?["goal_difficulty"])
-        return Person(member: Member(app: app, email: email), habit: habit, signUpDay: day, circle: circle.id, difficulty: difficulty)
+        return Person(member: Member(app: app, email: email), habit: habit, circle: circle.id, difficulty: difficulty)
     }
 
     /// One visit: the day's goals (planned by the person's variant), perhaps a check-in, the day's data
@@ -212,7 +211,7 @@ struct Spec000PopulationTests {
 
     /// The operator's report against the oracle: the raw events and accounts, read whole and counted here by
     /// the test's own code.
-    static func checkTheReport(_ app: TestApp, owner: String, first: LocalDate, people: [Person], members: Int) async throws {
+    static func checkTheReport(_ app: TestApp, owner: String, first: LocalDate, members: Int) async throws {
         let last = first.adding(days: Self.days - 1)
         let report = try await app.request(.get, "/api/admin/metrics?from=\(first.iso)&to=\(last.iso)", token: owner)
         #expect(report.status == .ok, "\(report.text)")

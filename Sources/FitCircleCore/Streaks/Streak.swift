@@ -4,7 +4,7 @@ public struct Streak: Equatable, Sendable, Codable {
     /// Consecutive counted periods.
     public var count: Int
     public var longest: Int
-    /// Consecutive missed periods, not frozen, since the last counted one.
+    /// Consecutive missed periods since the last counted one, a frozen one included.
     public var missed: Int
     /// The allowance period `freezesUsed` belongs to (a week or month start).
     public var allowancePeriod: LocalDate?

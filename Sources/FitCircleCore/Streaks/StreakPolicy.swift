@@ -58,7 +58,9 @@ public struct StreakPolicy: Equatable, Sendable, Codable {
     public var basis: Basis
     public var period: Period
     public var freezes: Freezes
-    /// Consecutive missed periods (not frozen) that reset the streak to zero.
+    /// Consecutive missed periods that reset the streak to zero. A frozen period counts as missed but never
+    /// resets, so with 1 a freeze is what lets a period be missed (spec 000), and with 2 a single miss is
+    /// always survived and a freeze decides nothing.
     public var resetAfterMissed: Int
     /// Whether a period with some activity short of its goal keeps the streak (spec 001, WEEKLY-05: only a
     /// week with no push-ups at all resets it) instead of counting as missed.

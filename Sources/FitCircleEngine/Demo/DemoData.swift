@@ -60,14 +60,16 @@ public enum DemoData {
     }
 
     /// App opens from 21 days before today to today, and check-ins to 2 days before (the use case checks in
-    /// yesterday and today). Ana misses last week's first day and, two days later, two days in a row; Chloé
-    /// misses one day 10 days ago; Ben none.
+    /// yesterday and today). Ana misses last week's first day and, two days later, two days in a row; Ben
+    /// misses last week's Tuesday and Friday (a second miss in a week: one freeze a week loses the streak, two
+    /// a month keep it); Chloé misses one day 10 days ago.
     static func checkIns(of account: Int, zone identifier: String, now: Date, weekStartsOn: Weekday) -> [ActivityInput] {
         let zone = TimeZone(identifier: identifier)!
         let today = LocalDate(now, in: zone)
         let lastWeek = today.startOfWeek(startingOn: weekStartsOn).adding(days: -7)
         let missed: Set<LocalDate> = switch account {
         case 0: [lastWeek, lastWeek.adding(days: 2), lastWeek.adding(days: 3)]
+        case 1: [lastWeek.adding(days: 1), lastWeek.adding(days: 4)]
         case 2: [today.adding(days: -10)]
         default: []
         }

@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.0"),
+        // Markdown of the OpenAPI document's descriptions on /docs.
+        .package(url: "https://github.com/JohnSundell/Ink.git", from: "0.6.0"),
     ],
     targets: [
         .target(
@@ -133,7 +135,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Ink", package: "Ink"),
             ],
+            resources: [.copy("Web/Assets")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -19,8 +19,9 @@ python3 -c "import aiosmtpd" 2>/dev/null || pip install -q aiosmtpd
 swift build --build-tests
 
 # Two runs: the suite (about 11 minutes on 2 cores), then the sixty-day population of issue 24 alone (about
-# 5 minutes: it lives every day of 60 with the server's jobs, on both databases). Arguments, such as
-# `--filter`, make it one run of what they select.
+# 5 minutes: it lives every day of 60 with the server's jobs, on both databases); then the browser tests
+# (scripts/test-browser.sh, under a minute). Arguments, such as `--filter`, make it one run of what they
+# select, without the browser.
 # A run that has not ended after its time is stuck: it is stopped, the tests that never finished are
 # named, and it runs once more. (Guard against an intermittent hang, seen under heavy load since
 # 2026-11-22; the one cause found, on 2026-11-24, was a test node drawn onto a taken port, fixed in
@@ -52,4 +53,6 @@ if [ $# -gt 0 ]; then
 else
     guarded 15 --skip Spec000PopulationTests
     guarded 20 --filter Spec000PopulationTests
+    # The web app in a real browser (Chromium, Selenium, axe-core).
+    bash scripts/test-browser.sh
 fi

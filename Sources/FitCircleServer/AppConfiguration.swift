@@ -29,7 +29,9 @@ public struct AppConfiguration: Sendable {
     public var limits: RequestLimits
     /// The HTTP side of the node, from the settings above.
     public var node: NodeSettings {
-        NodeSettings(host: self.host, port: self.port, maxBodyBytes: self.maxBodyBytes, limits: self.limits, connectionDeadlines: self.connectionDeadlines)
+        NodeSettings(
+            host: self.host, port: self.port, maxBodyBytes: self.maxBodyBytes, limits: self.limits, connectionDeadlines: self.connectionDeadlines,
+            secureCookies: self.publicURL.lowercased().hasPrefix("https://"))
     }
     public var logLevel: String
     /// Delivery: APNs's key file, key id, team, topic and hosts; FCM's service-account key file and base

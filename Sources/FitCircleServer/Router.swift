@@ -22,13 +22,15 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 }
 
 /// Builds every route of the server over an engine: the OpenAPI operations, the operations routes
-/// (`/healthz`, `/readyz`, `/metrics`, `/openapi.yaml`, `/docs`) and the middleware around them.
+/// (`/healthz`, `/readyz`, `/metrics`, `/openapi.yaml`, `/docs`), the web app's (`WebRoutes`) and the
+/// middleware around them. `secureCookies`: the web session's cookies say `Secure` (served over TLS).
 public func buildRouter(
     engine: Engine,
     store: Store,
     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     maxBodyBytes: Int = 6 * 1024 * 1024,
     limits: RequestLimits = .default,
+    secureCookies: Bool = false,
     clock: WallClock
 ) throws -> Router<AppRequestContext> {
     let document = try OpenAPIDocument.yaml()
@@ -42,8 +44,8 @@ public func buildRouter(
     let limiter = RateLimiter()
     router.add(middleware: AdmissionMiddleware(limits: limits, limiter: limiter, inFlight: InFlight(), now: clock.now))
     router.add(
-        middleware: RequestBodyMiddleware(limit: maxBodyBytes, anonymousLimit: 64 * 1024) { authorization in
-            guard let token = AuthenticationMiddleware.bearerToken(authorization) else { return false }
+        middleware: RequestBodyMiddleware(limit: maxBodyBytes, anonymousLimit: 64 * 1024) { request in
+            guard let token = try? AuthenticationMiddleware.accessToken(of: request) else { return false }
             return (try? await engine.accounts.authenticate(accessToken: token)) != nil
         })
     router.add(middleware: RedirectLocationMiddleware())
@@ -54,6 +56,11 @@ public func buildRouter(
         factory: factory,
         openAPIDocument: document,
         docsPage: try DocsPage.render(openAPIDocument: document)
+    ).register(on: router)
+
+    WebRoutes(
+        accounts: engine.accounts, operators: Operators(store: store), assets: try WebAssets.load(), limits: limits,
+        shared: engine.rateLimits, secureCookies: secureCookies, now: clock.now
     ).register(on: router)
 
     let authentication = AuthenticationMiddleware(

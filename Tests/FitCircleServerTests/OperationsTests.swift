@@ -49,6 +49,13 @@ struct OperationsTests {
             #expect(docs.headers[.contentType] == "text/html; charset=utf-8")
             #expect(docs.text.contains("/api/user/profile"))
             #expect(docs.text.contains("signInWithGoogle"))
+            // Readable: the descriptions' Markdown rendered (the error table, bold), schemas as tables of
+            // their properties with examples, and no script (a policy of the server's own files only).
+            #expect(docs.text.contains("<strong>Authentication.</strong>") && docs.text.contains("<td><code>/problems/malformed-json</code></td>"))
+            #expect(docs.text.contains("id=\"schema-FitCircleJoin\"") && docs.text.contains("<code>K7QM2XPA</code>"))
+            #expect(docs.text.contains("you get back as <code>Authorization: Bearer &lt;token&gt;</code> on every other call"), "a wrapped line is one paragraph")
+            #expect(!docs.text.contains("<script") && !docs.text.contains("<style"))
+            #expect(docs.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("script-src 'self'") == true)
         }
     }
 }

@@ -28,6 +28,11 @@ public struct Operators: Sendable {
         try await self.store.read { tx in try await tx.users(withRole: .operator) }
     }
 
+    /// Lets `caller` on only if they are an operator now (the console's pages ask before they are served).
+    public func admit(_ caller: Caller, to action: String) async throws {
+        try await self.store.read { tx in try await Self.require(caller, in: tx, to: action) }
+    }
+
     /// Lets `caller` on only if they are an operator now (read in `tx`, so a revocation holds at once).
     static func require(_ caller: Caller, in tx: Transaction, to action: String) async throws {
         let account = try await tx.user(caller.userID)

@@ -1,11 +1,12 @@
 import FitCircleCore
 import FitCircleEngine
+import ServiceLifecycle
 import Synchronization
 
 /// The server-sent event streams open on this node: at most `perUser` for one person (429 past it) and
 /// `perNode` in all (503), since each holds a connection and a task for up to an hour. A stream ends when
 /// its session does (signed out, revoked, its account disabled), checked every `sessionCheck` from the
-/// session cache, which sign-outs on other nodes reach too.
+/// session cache, which sign-outs on other nodes reach too, and when the node begins to stop (SIGTERM).
 final class OpenStreams: Sendable {
     let perUser: Int
     let perNode: Int
@@ -69,12 +70,20 @@ final class OpenStreams: Sendable {
                 }
             }
             let watch = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    if !Task.isCancelled, await !accounts.isSignedIn(caller) {
-                        pump.cancel()
-                        continuation.finish()
+                // A node told to stop ends its streams at once: the server waits for open requests to finish
+                // before it stops, and a stream would hold it for up to an hour (the handler is the server
+                // service's, inherited by this task; without a service group there is none).
+                await withGracefulShutdownHandler {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: interval)
+                        if !Task.isCancelled, await !accounts.isSignedIn(caller) {
+                            pump.cancel()
+                            continuation.finish()
+                        }
                     }
+                } onGracefulShutdown: {
+                    pump.cancel()
+                    continuation.finish()
                 }
             }
             continuation.onTermination = { _ in

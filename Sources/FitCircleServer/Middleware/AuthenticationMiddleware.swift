@@ -14,8 +14,9 @@ enum RequestCaller {
     }
 }
 
-/// Resolves `Authorization: Bearer …` for every operation the OpenAPI document does not mark public, and
-/// holds back users who must finish onboarding from everything but their profile.
+/// Resolves `Authorization: Bearer …`, or else the web app's session cookie (`WebSession`, with its CSRF
+/// token on anything but a read), for every operation the OpenAPI document does not mark public, and holds
+/// back users who must finish onboarding from everything but their profile.
 struct AuthenticationMiddleware: ServerMiddleware {
     let accounts: Accounts
     let publicOperations: Set<String>
@@ -28,6 +29,23 @@ struct AuthenticationMiddleware: ServerMiddleware {
         return String(parts[1])
     }
 
+    /// The bearer token, or the session cookie's when there is no Authorization header.
+    static func accessToken(of request: HTTPRequest) throws -> String {
+        if let header = request.headerFields[.authorization] {
+            guard let token = Self.bearerToken(header) else {
+                throw DomainError.unauthenticated(reason: "The Authorization header must be 'Bearer <token>'.")
+            }
+            return token
+        }
+        guard let token = WebSession.cookie(WebSession.accessCookie, in: request.headerFields) else {
+            throw DomainError.unauthenticated(reason: "Send an access token: Authorization: Bearer <token>.")
+        }
+        guard WebSession.isSafe(request.method) || WebSession.hasCSRFToken(request.headerFields) else {
+            throw DomainError.forbidden(reason: "A request signed in by the session cookie must send the fc_csrf cookie's value as X-CSRF-Token.")
+        }
+        return token
+    }
+
     func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -38,13 +56,7 @@ struct AuthenticationMiddleware: ServerMiddleware {
         if self.publicOperations.contains(operationID) {
             return try await next(request, body, metadata)
         }
-        guard let header = request.headerFields[.authorization] else {
-            throw DomainError.unauthenticated(reason: "Send an access token: Authorization: Bearer <token>.")
-        }
-        guard let token = Self.bearerToken(header) else {
-            throw DomainError.unauthenticated(reason: "The Authorization header must be 'Bearer <token>'.")
-        }
-        let caller = try await self.accounts.authenticate(accessToken: token)
+        let caller = try await self.accounts.authenticate(accessToken: try Self.accessToken(of: request))
         guard OnboardingAccess.mayCall(operationID, isOnboarded: caller.user.profile.isOnboarded, onboardingRequired: self.onboardingRequired) else {
             throw DomainError.onboardingRequired
         }

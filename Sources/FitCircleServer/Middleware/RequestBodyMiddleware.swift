@@ -1,5 +1,6 @@
 import FitCircleCore
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import OpenAPIRuntime
@@ -13,8 +14,8 @@ import OpenAPIRuntime
 struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     let limit: Int
     let anonymousLimit: Int
-    /// Whether an `Authorization` header carries a valid access token.
-    let isSignedIn: @Sendable (_ authorization: String) async -> Bool
+    /// Whether the request carries a valid access token (a bearer token or the web session's cookie).
+    let isSignedIn: @Sendable (_ request: HTTPRequest) async -> Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let limit = await self.limit(for: request)
@@ -68,7 +69,7 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         let length = request.headers[.contentLength].flatMap(Int.init)
         if let length, length <= self.anonymousLimit { return self.limit }
         if length == nil, request.method == .get || request.method == .head { return self.limit }
-        guard let authorization = request.headers[.authorization], await self.isSignedIn(authorization) else { return self.anonymousLimit }
+        guard await self.isSignedIn(request.head) else { return self.anonymousLimit }
         return self.limit
     }
 

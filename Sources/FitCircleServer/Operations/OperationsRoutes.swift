@@ -40,11 +40,9 @@ struct OperationsRoutes {
             )
         }
         router.get("/docs") { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "text/html; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: self.docsPage))
-            )
+            var headers = WebRoutes.pageHeaders
+            headers[.contentType] = "text/html; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: self.docsPage)))
         }
     }
 

@@ -1,0 +1,75 @@
+// The member's web app: one page whose views are chosen by the path (/app, /app/onboarding, …). Each view
+// is a module exporting `render(main, context)`; links marked data-route change the view without a reload.
+import { api, session } from "./api.js";
+import { h, show } from "./dom.js";
+
+// Each route: a pattern of the path (`:name` takes one segment) and its view.
+const routes = [
+  ["/app", () => import("./views/dashboard.js")],
+  ["/app/onboarding", () => import("./views/onboarding.js")],
+  ["/app/check-in", () => import("./views/checkin.js")],
+  ["/app/circles", () => import("./views/circles.js")],
+  ["/app/circles/:id", () => import("./views/circle.js")],
+  ["/app/settings", () => import("./views/settings.js")],
+  ["/app/profile", () => import("./views/onboarding.js")],
+];
+
+function match(path) {
+  const parts = path.split("/");
+  for (const [pattern, load] of routes) {
+    const expected = pattern.split("/");
+    if (expected.length !== parts.length) continue;
+    const parameters = {};
+    if (expected.every((segment, i) => (segment.startsWith(":") ? (parameters[segment.slice(1)] = decodeURIComponent(parts[i])) : segment === parts[i]))) {
+      return { load, parameters, section: `/${expected.slice(1, 3).join("/")}` };
+    }
+  }
+  return null;
+}
+
+const main = document.getElementById("main");
+// `onLeave`: what the current view must stop (a live stream) before another is shown.
+const context = { profile: null, navigate, onLeave: null };
+
+async function route() {
+  const path = location.pathname.replace(/\/+$/, "") || "/app";
+  if (!context.profile) context.profile = await api("GET", "/api/user/profile");
+  const mustOnboard = context.profile.onboardingRequired && !context.profile.onboardingCompleted;
+  if (mustOnboard && path !== "/app/onboarding") return navigate("/app/onboarding", { replace: true });
+  context.onLeave?.();
+  context.onLeave = null;
+  const route = match(path);
+  for (const link of document.querySelectorAll("header a[data-route]")) {
+    if (link.getAttribute("href") === route?.section) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  if (!route) {
+    show(main, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: "/app", "data-route": true }, "Back to today")));
+    return;
+  }
+  const view = await route.load();
+  await view.render(main, context, route.parameters);
+}
+
+export function navigate(path, { replace = false } = {}) {
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  return route().then(() => main.focus());
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-route]");
+  if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
+  event.preventDefault();
+  navigate(link.getAttribute("href"));
+});
+window.addEventListener("popstate", () => route());
+document.getElementById("sign-out").addEventListener("click", async () => {
+  await session("/web/session/sign-out").catch(() => null);
+  location.assign("/");
+});
+
+route().catch((error) => {
+  if (error?.status === 401) return;
+  show(main, h("p", { role: "alert" }, `Something went wrong: ${error.message}`));
+});

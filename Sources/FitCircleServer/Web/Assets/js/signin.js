@@ -1,0 +1,56 @@
+// The sign-in page: the ways this server offers (GET /web/session), then a session cookie and on to the app
+// (onboarding first for a new account).
+import { Problem, session } from "./api.js";
+import { h, show } from "./dom.js";
+
+const methods = document.getElementById("methods");
+
+function destination(onboarded) {
+  if (!onboarded) return "/app/onboarding";
+  const next = new URLSearchParams(location.search).get("next");
+  // Only a path of this site: never an address elsewhere.
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/app";
+}
+
+function devForm() {
+  const error = h("p", { class: "field-error", id: "email-error", role: "alert" });
+  const input = h("input", {
+    id: "email", name: "email", type: "email", autocomplete: "email", required: true, "aria-describedby": "email-error",
+  });
+  const form = h("form", { id: "dev-sign-in", novalidate: true },
+    h("label", { for: "email" }, "Email"),
+    input,
+    error,
+    h("button", { type: "submit" }, "Sign in"),
+    h("p", { class: "fine" }, "Development server: anyone may sign in with any address."));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    input.removeAttribute("aria-invalid");
+    try {
+      const result = await session("/web/session", {
+        provider: "dev", email: input.value.trim(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      });
+      location.assign(destination(result.onboarded));
+    } catch (problem) {
+      error.textContent = problem instanceof Problem ? problem.reasonFor("email") ?? problem.message : "The server cannot be reached.";
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+    }
+  });
+  return form;
+}
+
+async function start() {
+  const response = await fetch("/web/session");
+  const { signIn } = await response.json();
+  const parts = [];
+  if (signIn.dev) parts.push(devForm());
+  if (signIn.google || signIn.apple) {
+    parts.push(h("p", { class: "fine" }, "Sign in with Google or Apple from the FitCircle app; the web app offers the email sign-in of development servers."));
+  }
+  if (!parts.length) parts.push(h("p", {}, "This server offers no way to sign in on the web."));
+  show(methods, ...parts);
+}
+
+start().catch(() => show(methods, h("p", { role: "alert" }, "The server cannot be reached.")));

@@ -1,0 +1,182 @@
+// One circle (spec 000 F3, F5): Overview, Members, Leaderboard and Activity tabs. The leaderboard has
+// Daily / Weekly / Monthly / All-time tabs, #1–#3 in gold, silver and bronze, ▲▼ with amounts and the
+// caller's own row, and follows the circle's stream: another member's claim moves it without a reload.
+import { api, Problem } from "../api.js";
+import { h, show, number } from "../dom.js";
+import { live } from "../live.js";
+
+const periods = [["daily", "Daily"], ["weekly", "Weekly"], ["monthly", "Monthly"], ["all_time", "All-time"]];
+const medals = { 1: "gold", 2: "silver", 3: "bronze" };
+let stopStream = null;
+
+function tabs(label, entries, selected, onSelect, idPrefix) {
+  const list = h("div", { role: "tablist", "aria-label": label, class: "tabs" });
+  const buttons = entries.map(([value, text]) => h("button", {
+    type: "button", role: "tab", id: `${idPrefix}-${value}`, "aria-selected": value === selected ? "true" : "false",
+    "aria-controls": `${idPrefix}-panel`, tabindex: value === selected ? 0 : -1, "data-value": value,
+  }, text));
+  list.append(...buttons);
+  list.addEventListener("click", (event) => {
+    const button = event.target.closest("[role=tab]");
+    if (button) onSelect(button.dataset.value);
+  });
+  // Arrow keys move between tabs (the ARIA tabs pattern).
+  list.addEventListener("keydown", (event) => {
+    const index = buttons.indexOf(document.activeElement);
+    if (index < 0 || !["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+    event.preventDefault();
+    const next = event.key === "Home" ? 0 : event.key === "End" ? buttons.length - 1
+      : (index + (event.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length;
+    buttons[next].focus();
+    onSelect(buttons[next].dataset.value);
+  });
+  return list;
+}
+
+function movement(move) {
+  switch (move.direction) {
+    case "up": return h("span", { class: "move up", title: `Up ${move.by}` }, `▲${move.by}`, h("span", { class: "visually-hidden" }, ` up ${move.by}`));
+    case "down": return h("span", { class: "move down", title: `Down ${move.by}` }, `▼${move.by}`, h("span", { class: "visually-hidden" }, ` down ${move.by}`));
+    case "new": return h("span", { class: "move new" }, "new");
+    default: return h("span", { class: "move" }, "–");
+  }
+}
+
+function formatValue(board, row) {
+  if (row.value === undefined) return row.percentOfGoal !== undefined ? `${row.percentOfGoal} % of goal` : "—";
+  switch (board.measure) {
+    case "steps": return `${number(row.value)} steps`;
+    case "streak_days": return `${number(row.value)} day${row.value === 1 ? "" : "s"}`;
+    case "kg_lost": return `${row.value.toFixed(1)} kg`;
+    default: return `${row.value.toFixed(1)} %`;
+  }
+}
+
+function boardTable(board) {
+  return h("table", { class: "board", id: "board" },
+    h("caption", { class: "visually-hidden" }, `${board.period.replace("_", "-")} leaderboard`),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Member"), h("th", { scope: "col" }, "Value"), h("th", { scope: "col" }, "Move"))),
+    h("tbody", {}, board.rows.map((row) => h("tr", {
+      class: [row.isCaller ? "me" : "", medals[row.rank] ?? ""].join(" ").trim() || null, "data-user": row.userId ?? null,
+    },
+    h("td", { class: "rank" }, row.rank ?? "–"),
+    h("td", {}, row.displayName, row.isCaller ? " (you)" : ""),
+    h("td", { class: "value" }, formatValue(board, row)),
+    h("td", {}, movement(row.movement))))));
+}
+
+async function leaderboardPanel(circle, panel, state) {
+  const draw = async () => {
+    const board = await api("GET", `/api/fitcircles/${circle.id}/leaderboard?period=${state.period}`);
+    const table = panel.querySelector("#board-slot");
+    if (table) show(table, boardTable(board), h("p", { class: "fine" }, `${board.entries} of ${board.memberCount} members have claimed this period.`));
+  };
+  const select = (period) => {
+    state.period = period;
+    leaderboardPanel(circle, panel, state);
+  };
+  show(panel, tabs("Leaderboard period", periods, state.period, select, "period"), h("div", { id: "period-panel", role: "tabpanel", "aria-labelledby": `period-${state.period}` }, h("div", { id: "board-slot", "aria-live": "polite" }, "Loading…")));
+  state.redraw = draw;
+  await draw();
+}
+
+function feedList(circle, items, refresh) {
+  if (!items.length) return h("p", {}, "Nothing yet: submit today's data to start the feed.");
+  return h("ul", { class: "feed" }, items.map((item) => h("li", { class: "card" },
+    h("p", {}, item.text),
+    h("p", { class: "fine" }, new Date(item.createdAt).toLocaleString(), ` · 🔥 ${item.encouragements}`),
+    item.actorId && !item.encouraged && !item.mine ? h("button", {
+      type: "button", class: "secondary", "data-item": item.id,
+      onclick: async (event) => {
+        event.target.disabled = true;
+        try {
+          await api("POST", `/api/fitcircles/${circle.id}/feed/${item.id}/encourage`, {});
+          await refresh();
+        } catch (problem) {
+          event.target.replaceWith(h("span", { class: "fine" }, problem.message));
+        }
+      },
+    }, "🔥 Encourage") : item.encouraged ? h("span", { class: "status" }, "Encouraged ✓") : null)));
+}
+
+async function activityPanel(circle, panel, context) {
+  const refresh = async () => {
+    const feed = await api("GET", `/api/fitcircles/${circle.id}/feed`);
+    for (const item of feed.items) item.mine = item.actorId === context.profile.id;
+    show(panel, feedList(circle, feed.items, refresh));
+  };
+  await refresh();
+  return refresh;
+}
+
+async function membersPanel(circle, panel) {
+  const { items } = await api("GET", `/api/fitcircles/${circle.id}/members`);
+  show(panel, h("ul", { class: "members" }, items.map((m) => h("li", {}, m.displayName, h("span", { class: "fine" }, ` · ${m.role}`)))));
+}
+
+function overviewPanel(circle, panel, context) {
+  const status = h("p", { role: "status", class: "fine" });
+  show(panel,
+    circle.description ? h("p", {}, circle.description) : null,
+    h("p", {}, `${number(circle.memberCount)} of ${number(circle.memberLimit)} members · days turn at midnight in ${circle.timeZone.replaceAll("_", " ")}`),
+    circle.joinCode ? h("p", {}, "Invite friends with the code ", h("strong", { id: "join-code" }, circle.joinCode)) : null,
+    h("button", {
+      type: "button", id: "submit-circle",
+      onclick: async (event) => {
+        event.target.disabled = true;
+        try {
+          const claim = await api("POST", `/api/fitcircles/${circle.id}/submit`);
+          status.textContent = `Submitted${claim.steps !== undefined ? `: ${number(claim.steps)} steps` : ""}.`;
+        } catch (problem) {
+          status.textContent = problem.message;
+        } finally {
+          event.target.disabled = false;
+        }
+      },
+    }, "Submit today's data"),
+    status);
+}
+
+export async function render(main, context, { id }) {
+  stopStream?.();
+  let circle;
+  try {
+    circle = await api("GET", `/api/fitcircles/${id}`);
+  } catch (problem) {
+    if (!(problem instanceof Problem) || ![403, 404].includes(problem.status)) throw problem;
+    show(main, h("h1", {}, "Circle not found"), h("p", {}, problem.message), h("a", { href: "/app/circles", "data-route": true }, "Your circles"));
+    return;
+  }
+  const state = { tab: new URLSearchParams(location.search).get("tab") ?? "leaderboard", period: "daily", redraw: null, refreshFeed: null };
+  const panel = h("div", { id: "circle-panel", role: "tabpanel", tabindex: 0 });
+  const select = async (tab) => {
+    state.tab = tab;
+    for (const button of main.querySelectorAll(".circle-tabs [role=tab]")) {
+      const on = button.dataset.value === tab;
+      button.setAttribute("aria-selected", on ? "true" : "false");
+      button.tabIndex = on ? 0 : -1;
+    }
+    panel.setAttribute("aria-labelledby", `circle-tab-${tab}`);
+    state.redraw = null;
+    state.refreshFeed = null;
+    if (tab === "overview") overviewPanel(circle, panel, context);
+    if (tab === "members") await membersPanel(circle, panel);
+    if (tab === "leaderboard") await leaderboardPanel(circle, panel, state);
+    if (tab === "activity") state.refreshFeed = await activityPanel(circle, panel, context);
+  };
+  const tabList = tabs("Circle", [["overview", "Overview"], ["members", "Members"], ["leaderboard", "Leaderboard"], ["activity", "Activity"]], state.tab, select, "circle-tab");
+  tabList.classList.add("circle-tabs");
+  for (const button of tabList.querySelectorAll("[role=tab]")) button.setAttribute("aria-controls", "circle-panel");
+  show(main, h("h1", {}, circle.name), tabList, panel);
+  await select(state.tab);
+
+  // Live: a rank moved or the feed grew, whichever node the change was made on.
+  // A claim moves a member on four boards at once: one redraw for the burst, one per kind of event.
+  const pending = {};
+  const later = (kind, work) => { clearTimeout(pending[kind]); pending[kind] = setTimeout(work, 150); };
+  stopStream = live(`/api/fitcircles/${circle.id}/stream?seconds=3600`, {
+    rank: () => later("rank", () => state.redraw?.()),
+    feed: () => later("feed", () => state.refreshFeed?.()),
+  });
+  context.onLeave = () => stopStream?.();
+}

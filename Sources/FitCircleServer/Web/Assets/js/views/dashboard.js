@@ -1,0 +1,98 @@
+// Today (spec 000 F1, F2, F4, F5): the day's goals as rings, the streak, the week's bars and the
+// "Submit today's data" widget.
+import { api } from "../api.js";
+import { h, show, svg, number } from "../dom.js";
+
+const ringNames = { steps: "Steps", weight: "Weight", check_in: "Check-in", workout: "Workout", water: "Water", pushups: "Push-ups", active_days: "Active days" };
+
+export function ring(goal) {
+  const radius = 50;
+  const circumference = 2 * Math.PI * radius;
+  const percent = Math.max(0, Math.min(100, goal.percent));
+  const value = goal.type === "check_in"
+    ? (goal.completed ? "Done" : "Not yet")
+    : `${number(Math.round(goal.actual))} / ${number(Math.round(goal.target))}`;
+  const label = `${ringNames[goal.type] ?? goal.type}: ${value}, ${percent} %`;
+  return h("figure", { class: `ring ${goal.type}${goal.completed ? " met celebrate" : ""}`, "data-goal": goal.type },
+    svg("svg", { viewBox: "0 0 120 120", role: "img", "aria-label": label },
+      svg("circle", { cx: 60, cy: 60, r: radius, class: "track" }),
+      svg("circle", {
+        cx: 60, cy: 60, r: radius, class: "progress",
+        "stroke-dasharray": circumference.toFixed(1), "stroke-dashoffset": (circumference * (1 - percent / 100)).toFixed(1),
+      })),
+    h("figcaption", {}, h("div", { class: "value" }, value), h("div", { class: "label" }, ringNames[goal.type] ?? goal.type)));
+}
+
+function streakCard(streak) {
+  const unit = streak.period === "week" ? "week" : "day";
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return h("section", { class: "card", "aria-labelledby": "streak-title" },
+    h("h2", { id: "streak-title" }, "Streak"),
+    h("p", { class: "streak", id: "streak-current" }, `🔥 ${plural(streak.current, unit)}`),
+    h("p", {}, `Best: ${plural(streak.longest, unit)}`),
+    h("p", {}, `💎 ${plural(streak.freezesLeft, "freeze")} left`, streak.period === "day" ? " this week" : ""),
+    streak.atRisk ? h("p", { class: "notice" }, "Your streak is at risk: check in today to keep it.") : null,
+    streak.counted ? h("p", { class: "status" }, "Today counts ✓") : null);
+}
+
+function weekCard(weekly, timeZone) {
+  const steps = weekly.goals.find((g) => g.type === "steps");
+  if (!steps) return null;
+  const days = [];
+  const start = new Date(`${weekly.start}T00:00:00Z`);
+  for (let i = 0; i < 7; i += 1) {
+    const date = new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    const value = steps.breakdown.find((d) => d.date === date)?.value ?? 0;
+    days.push({ date, value });
+  }
+  const max = Math.max(steps.target / 7, ...days.map((d) => d.value), 1);
+  // en-CA writes dates as YYYY-MM-DD: today in the person's own zone, as the server counts days.
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone }).format(new Date());
+  return h("section", { class: "card", "aria-labelledby": "week-title" },
+    h("h2", { id: "week-title" }, "This week"),
+    h("p", {}, `${number(Math.round(steps.actual))} of ${number(Math.round(steps.target))} steps · ${steps.percent} %`),
+    h("div", { class: "week", role: "list" },
+      days.map((d) => {
+        const weekday = new Date(`${d.date}T12:00:00Z`).toLocaleDateString(undefined, { weekday: "short", timeZone: "UTC" });
+        const bar = h("span", { class: "bar", "data-height": Math.round((100 * d.value) / max) });
+        return h("div", { class: `day${d.date === today ? " today" : ""}`, role: "listitem", "aria-label": `${weekday}: ${number(d.value)} steps` },
+          bar, h("span", { "aria-hidden": "true" }, weekday));
+      })));
+}
+
+function submitCard(pending, onSubmit) {
+  const circles = pending.items;
+  const body = circles.length
+    ? [h("p", {}, `Waiting for today's data: ${circles.map((c) => c.name).join(", ")}`),
+      h("button", { type: "button", id: "submit-today", onclick: onSubmit }, "Submit today's data")]
+    : [h("p", { class: "status", id: "submitted" }, "Submitted ✓"), h("p", { class: "fine" }, "Your circles have today's data; a later sync updates it until 00:30.")];
+  return h("section", { class: "card", "aria-labelledby": "submit-title" }, h("h2", { id: "submit-title" }, "Circles"), ...body);
+}
+
+export async function render(main, context) {
+  const [daily, weekly, streak, pending] = await Promise.all([
+    api("GET", "/api/goals/daily"), api("GET", "/api/goals/weekly"), api("GET", "/api/streaks/current"), api("GET", "/api/user/submissions/pending"),
+  ]);
+  const status = h("p", { role: "status", class: "fine" });
+  const onSubmit = async (event) => {
+    event.target.disabled = true;
+    try {
+      const result = await api("POST", "/api/user/submissions");
+      status.textContent = `Submitted to ${result.items.length} circle${result.items.length === 1 ? "" : "s"}.`;
+      await render(main, context);
+    } catch (problem) {
+      status.textContent = problem.message;
+      event.target.disabled = false;
+    }
+  };
+  const name = context.profile?.displayName ?? "";
+  show(main,
+    h("h1", {}, `Today${name ? `, ${name}` : ""}`),
+    h("section", { class: "card", "aria-labelledby": "goals-title" },
+      h("h2", { id: "goals-title" }, "Today's goals"),
+      h("div", { class: "rings" }, daily.goals.map(ring))),
+    h("div", { class: "grid" }, streakCard(streak), weekCard(weekly, context.profile?.timeZone), submitCard(pending, onSubmit)),
+    status);
+  // Bar heights as CSS custom properties would need inline styles, which the CSP refuses: set them here.
+  for (const bar of main.querySelectorAll(".week .bar")) bar.style.height = `${bar.dataset.height}%`;
+}

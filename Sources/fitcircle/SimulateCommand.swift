@@ -52,11 +52,13 @@ struct SimulateCommand: AsyncParsableCommand {
             let report = try await Simulation(store: store, actual: actual, clock: runtime.clock).run(candidate: candidate, from: from, to: to) { done, total in
                 if done % 100 == 0 || done == total { print("replayed \(done)/\(total) people") }
             }
-            print(Self.describe(report, actual: actual.name, candidate: candidate.name))
+            // Operators read this: people by their email, not their id.
+            let accounts = try await store.read { tx in try await tx.users(report.keptOnlyByCandidate + report.keptOnlyByActual) }
+            print(Self.describe(report, actual: actual.name, candidate: candidate.name) { accounts[$0]?.email ?? $0.rawValue })
         }
     }
 
-    static func describe(_ report: Simulation.Report, actual: String, candidate: String) -> String {
+    static func describe(_ report: Simulation.Report, actual: String, candidate: String, name: (User.ID) -> String) -> String {
         let rows: [(String, KeyPath<Simulation.Outcome, Int>)] = [
             ("streak periods kept", \.periodsKept), ("freezes used", \.freezesUsed), ("streaks lost", \.streaksLost),
             ("milestones reached", \.milestonesReached), ("longest streak", \.longestStreak), ("streaks at the end (sum)", \.currentStreaks),
@@ -71,9 +73,9 @@ struct SimulateCommand: AsyncParsableCommand {
             lines.append("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(a) → \(c)  (\(change >= 0 ? "+" : "")\(change))")
         }
         lines.append("Streaks the actual profile lost that the candidate would have kept: \(report.keptOnlyByCandidate.count)"
-            + (report.keptOnlyByCandidate.isEmpty ? "" : " (\(report.keptOnlyByCandidate.map(\.rawValue).prefix(20).joined(separator: ", ")))"))
+            + (report.keptOnlyByCandidate.isEmpty ? "" : " (\(report.keptOnlyByCandidate.prefix(20).map(name).joined(separator: ", ")))"))
         lines.append("Streaks the candidate would have lost that the actual profile kept: \(report.keptOnlyByActual.count)"
-            + (report.keptOnlyByActual.isEmpty ? "" : " (\(report.keptOnlyByActual.map(\.rawValue).prefix(20).joined(separator: ", ")))"))
+            + (report.keptOnlyByActual.isEmpty ? "" : " (\(report.keptOnlyByActual.prefix(20).map(name).joined(separator: ", ")))"))
         return lines.joined(separator: "\n")
     }
 }

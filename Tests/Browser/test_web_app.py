@@ -36,6 +36,13 @@ class WebAppTests(unittest.TestCase):
         violations = harness.accessibility(self.driver, name)
         self.assertEqual([], [(v["id"], v["impact"], v["help"]) for v in violations], f"axe on {name}")
 
+    def signed_up(self, prefix):
+        """A new member, onboarded, on today's page; their email."""
+        email = f"{prefix}-{uuid.uuid4().hex[:8]}@example.com"
+        self.onboard(email)
+        visible(self.driver, ".rings .ring")
+        return email
+
     def onboard(self, email, age="34"):
         harness.sign_in(self.driver, server, email)
         visible(self.driver, "#onboarding")
@@ -76,8 +83,7 @@ class WebAppTests(unittest.TestCase):
 
     def test_theCheckInFlowCountsTheDayForTheStreak(self):
         d = self.driver
-        self.onboard(f"checkin-{uuid.uuid4().hex[:8]}@example.com")
-        visible(d, ".rings .ring")
+        self.signed_up("checkin")
         d.find_element(By.CSS_SELECTOR, "a[href='/app/check-in']").click()
         visible(d, "#check-in")
         self.check_page("check-in")
@@ -107,9 +113,7 @@ class WebAppTests(unittest.TestCase):
 
     def test_aClaimMovesTheBoardAndAnotherMembersAppearsLiveWithoutAReload(self):
         d = self.driver
-        email = f"circle-{uuid.uuid4().hex[:8]}@example.com"
-        self.onboard(email)
-        visible(d, ".rings .ring")
+        email = self.signed_up("circle")
         me = harness.Member(server, email, time_zone="UTC")
         d.find_element(By.CSS_SELECTOR, "header a[href='/app/circles']").click()
         visible(d, "#create-circle")
@@ -166,8 +170,7 @@ class WebAppTests(unittest.TestCase):
 
     def test_notificationSettingsAreSavedAndACriticalSwitchIsRefused(self):
         d = self.driver
-        self.onboard(f"settings-{uuid.uuid4().hex[:8]}@example.com")
-        visible(d, ".rings .ring")
+        self.signed_up("settings")
         d.find_element(By.CSS_SELECTOR, "header a[href='/app/settings']").click()
         visible(d, "table.types")
         self.check_page("settings")
@@ -212,9 +215,7 @@ class WebAppTests(unittest.TestCase):
 
     def test_theConsoleDrawsTheMetricsForOperatorsAndRefusesMembers(self):
         d = self.driver
-        email = f"operator-{uuid.uuid4().hex[:8]}@example.com"
-        self.onboard(email)
-        visible(d, ".rings .ring")
+        email = self.signed_up("operator")
         d.get(f"{server.url}/admin")
         self.assertIn("Operators only", visible(d, "h1").text)
         self.check_page("console-refused")

@@ -91,6 +91,14 @@ struct WebAppTests {
             #expect(try await browser.send(.post, "/web/session/sign-out").status == .noContent)
             #expect(browser.cookies["fc_access"] == nil && browser.cookies["fc_refresh"] == nil)
             #expect(try await app.request(.get, "/api/user/profile", token: access).status == .unauthorized)
+
+            // Also once the browser has dropped the access cookie (its 15 minutes): the refresh cookie names
+            // the session to end.
+            try await browser.send(.post, "/web/session", json: ["provider": "dev", "email": "ana@example.com"])
+            let unexpired = try #require(browser.cookies["fc_access"])
+            browser.cookies["fc_access"] = nil
+            #expect(try await browser.send(.post, "/web/session/sign-out").status == .noContent)
+            #expect(try await app.request(.get, "/api/user/profile", token: unexpired).status == .unauthorized, "the session is over")
         }
     }
 

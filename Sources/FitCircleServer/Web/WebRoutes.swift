@@ -53,7 +53,8 @@ struct WebRoutes {
         do {
             caller = try await self.accounts.authenticate(accessToken: try AuthenticationMiddleware.accessToken(of: request.head))
         } catch {
-            return Response(status: .seeOther, headers: [.location: "/?next=\(request.uri.path)"])
+            let next = request.uri.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "/admin"
+            return Response(status: .seeOther, headers: [.location: "/?next=\(next)"])
         }
         do {
             try await self.operators.admit(caller, to: "open the operator console")
@@ -127,12 +128,24 @@ struct WebRoutes {
 
     private func signOut(_ request: Request) async throws -> Response {
         try Self.requireCSRF(request)
-        if let token = WebSession.cookie(WebSession.accessCookie, in: request.headers), let caller = try? await self.accounts.authenticate(accessToken: token) {
+        if let caller = await self.caller(of: request) {
             try await self.accounts.signOut(caller)
         }
         var headers = Self.securityHeaders
         for cookie in WebSession.clearingCookies(secure: self.secureCookies) { headers.append(HTTPField(name: .setCookie, value: cookie)) }
         return Response(status: .noContent, headers: headers)
+    }
+
+    /// The session's caller: by the access cookie, or, when it has expired, by renewing the refresh cookie
+    /// (so that signing out after 15 idle minutes still ends the session on the server).
+    private func caller(of request: Request) async -> Caller? {
+        if let token = WebSession.cookie(WebSession.accessCookie, in: request.headers), let caller = try? await self.accounts.authenticate(accessToken: token) {
+            return caller
+        }
+        guard let refresh = WebSession.cookie(WebSession.refreshCookie, in: request.headers),
+            let renewed = try? await self.accounts.refresh(refresh)
+        else { return nil }
+        return try? await self.accounts.authenticate(accessToken: renewed.accessToken)
     }
 
     private func sessionResponse(_ signIn: SignIn, body: [String: Any]) throws -> Response {

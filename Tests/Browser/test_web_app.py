@@ -205,6 +205,20 @@ class WebAppTests(unittest.TestCase):
         self.assertEqual("21:30", visible(d, "#reminderTime").get_attribute("value"))
         self.check_page("settings-saved")
 
+    def test_pointsAndBadgesWithTheShowcase(self):
+        d = self.driver
+        harness.sign_in(d, server, "ben@demo.fitcircle.dev")
+        visible(d, ".rings .ring")
+        d.find_element(By.CSS_SELECTOR, "header a[href='/app/rewards']").click()
+        total = visible(d, "#total-points")
+        self.assertRegex(total.text, r"^\d[\d,]* ")
+        unlocked = d.find_elements(By.CSS_SELECTOR, "li.badge.unlocked button")
+        self.assertTrue(unlocked, "the demo has unlocked badges")
+        unlocked[0].click()
+        wait(d, lambda driver: driver.find_element(By.ID, "showcase-status").text == "Showcase saved.")
+        self.assertEqual("true", d.find_element(By.CSS_SELECTOR, "li.badge.unlocked button[aria-pressed=true]").get_attribute("aria-pressed"))
+        self.check_page("badges")
+
     def test_theApiReferenceIsReadable(self):
         d = self.driver
         d.get(f"{server.url}/docs")

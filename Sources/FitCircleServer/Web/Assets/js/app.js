@@ -10,6 +10,7 @@ const routes = [
   ["/app/check-in", () => import("./views/checkin.js")],
   ["/app/circles", () => import("./views/circles.js")],
   ["/app/circles/:id", () => import("./views/circle.js")],
+  ["/app/rewards", () => import("./views/rewards.js")],
   ["/app/settings", () => import("./views/settings.js")],
   ["/app/profile", () => import("./views/onboarding.js")],
 ];

@@ -2,6 +2,7 @@
 // mood and energy (emoji shortcuts), an optional weight, and the answer's celebration.
 import { api, Problem } from "../api.js";
 import { h, show } from "../dom.js";
+import { clearProblem, showProblem } from "../forms.js";
 
 const sentiments = [["great", "😄 Great"], ["ok", "🙂 OK"], ["could_be_better", "😕 Could be better"]];
 const moods = ["😫", "😕", "😐", "🙂", "😄"];
@@ -38,12 +39,12 @@ export async function render(main, context) {
       h("label", { for: "weightKg" }, "Weight today, kg (optional)"),
       h("input", { id: "weightKg", name: "weightKg", type: "number", inputmode: "decimal", step: "any", "aria-describedby": "weightKg-error" }),
       h("p", { class: "field-error", id: "weightKg-error", role: "alert" })),
-    h("p", { class: "field-error", id: "form-error", role: "alert" }),
+    h("p", { class: "field-error form-error", id: "form-error", role: "alert" }),
     h("button", { type: "submit" }, "Check in"));
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    for (const element of form.querySelectorAll(".field-error")) element.textContent = "";
+    clearProblem(form);
     const data = new FormData(form);
     const body = { mood: Number(data.get("mood") ?? 0), energy: Number(data.get("energy") ?? 0) };
     if (data.get("sentiment")) body.sentiment = data.get("sentiment");
@@ -63,11 +64,7 @@ export async function render(main, context) {
       main.focus();
     } catch (problem) {
       if (!(problem instanceof Problem)) throw problem;
-      for (const error of problem.errors) {
-        const box = form.querySelector(`[data-field="${CSS.escape(error.field.split(".")[0])}"] .field-error`) ?? form.querySelector("#form-error");
-        box.textContent = error.reason;
-      }
-      if (!problem.errors.length) form.querySelector("#form-error").textContent = problem.message;
+      showProblem(form, problem);
     }
   });
 

@@ -1,21 +1,9 @@
 // Circles: the caller's list, creating one, joining one by its code.
 import { api, Problem } from "../api.js";
 import { h, show, number } from "../dom.js";
+import { showProblem } from "../forms.js";
 
 const metrics = { steps: "Steps", checkin_streak: "Check-in streak", weight_loss_pct: "Weight loss %" };
-
-function showErrors(form, problem) {
-  for (const element of form.querySelectorAll(".field-error")) element.textContent = "";
-  let first = null;
-  for (const error of problem.errors ?? []) {
-    const box = form.querySelector(`[data-field="${CSS.escape(error.field.split(".")[0])}"]`);
-    const target = box?.querySelector(".field-error") ?? form.querySelector(".form-error");
-    target.textContent = error.reason;
-    first ??= box?.querySelector("input, select");
-  }
-  if (!problem.errors?.length) form.querySelector(".form-error").textContent = problem.message;
-  (first ?? form.querySelector("button")).focus();
-}
 
 function textField(name, label, attributes = {}) {
   const id = `circle-${name}`;
@@ -46,7 +34,7 @@ function createForm(context) {
       context.navigate(`/app/circles/${circle.id}`);
     } catch (problem) {
       if (!(problem instanceof Problem)) throw problem;
-      showErrors(form, problem);
+      showProblem(form, problem);
     }
   });
   return form;
@@ -65,7 +53,7 @@ function joinForm(context) {
       context.navigate(`/app/circles/${circle.id}`);
     } catch (problem) {
       if (!(problem instanceof Problem)) throw problem;
-      showErrors(form, problem);
+      showProblem(form, problem);
     }
   });
   return form;

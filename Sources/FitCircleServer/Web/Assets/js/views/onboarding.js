@@ -2,6 +2,7 @@
 // field from the problem's `errors`, focus on the first.
 import { api, Problem } from "../api.js";
 import { h, show } from "../dom.js";
+import { clearProblem, showProblem } from "../forms.js";
 
 // Who may see each field of the profile (spec 004, R5.7); `boardName` is the name on circle boards and feeds.
 const audiences = [["age", "Age"], ["weight", "Weight"], ["height", "Height"], ["photo", "Photo"], ["boardName", "Name on boards"]];
@@ -61,13 +62,12 @@ export async function render(main, context) {
         h("label", { for: `visibility-${key}` }, label),
         select(`visibility-${key}`, [["everyone", "Everyone"], ["friends", "Friends"], ["only_me", "Only me"]], profile.visibility[key] ?? "everyone", { "aria-describedby": "visibility-error" }))),
       h("p", { class: "field-error", id: "visibility-error", role: "alert" })) : null,
-    h("p", { class: "field-error", id: "form-error", role: "alert" }),
+    h("p", { class: "field-error form-error", id: "form-error", role: "alert" }),
     h("button", { type: "submit" }, profile.onboardingCompleted ? "Save" : "Start"));
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    for (const element of form.querySelectorAll(".field-error")) element.textContent = "";
-    for (const element of form.querySelectorAll("[aria-invalid]")) element.removeAttribute("aria-invalid");
+    clearProblem(form);
     const value = (id) => form.elements[id].value.trim();
     const numberOrText = (text) => (text === "" ? undefined : Number(text));
     const body = {
@@ -90,18 +90,7 @@ export async function render(main, context) {
       context.navigate("/app");
     } catch (problem) {
       if (!(problem instanceof Problem)) throw problem;
-      let first = null;
-      for (const error of problem.errors) {
-        const name = error.field.split(".")[0];
-        const box = form.querySelector(`[data-field="${CSS.escape(name)}"]`);
-        const target = box?.querySelector(".field-error") ?? form.querySelector("#form-error");
-        target.textContent = target.textContent ? `${target.textContent} ${error.reason}` : error.reason;
-        const control = box?.querySelector("input, select");
-        control?.setAttribute("aria-invalid", "true");
-        first ??= control;
-      }
-      if (!problem.errors.length) form.querySelector("#form-error").textContent = problem.message;
-      (first ?? form.querySelector("button")).focus();
+      showProblem(form, problem);
     }
   });
 

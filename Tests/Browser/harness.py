@@ -29,9 +29,9 @@ def free_port():
 
 
 class Server:
-    """`fitcircle serve --demo --dev-login` on a fresh SQLite file, for one run."""
+    """`fitcircle serve --demo --dev-login` on a fresh SQLite file, for one run, under `profile`."""
 
-    def __init__(self):
+    def __init__(self, profile="fitcircle"):
         self.directory = tempfile.mkdtemp(prefix="fitcircle-browser-")
         self.database = f"sqlite://{self.directory}/fitcircle.sqlite"
         self.port = free_port()
@@ -39,7 +39,7 @@ class Server:
         self.log = open(Path(self.directory) / "server.log", "w")
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--demo", "--dev-login", "--port", str(self.port), "--database-url", self.database,
-             "--profiles-dir", str(ROOT / "profiles")],
+             "--profiles-dir", str(ROOT / "profiles"), "--profile", profile],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -123,12 +123,14 @@ class Member:
 
     def __init__(self, server, email, time_zone="Europe/Paris"):
         self.server = server
+        self.email = email
+        self.name = email.split("@")[0].title()
         signed = self.call("POST", "/api/auth/dev", {"email": email, "timeZone": time_zone}, token=None)
         self.token = signed["accessToken"]
         self.id = signed["user"]["id"]
         profile = self.call("GET", "/api/user/profile")
         if not profile["onboardingCompleted"]:
-            self.call("PUT", "/api/user/profile", {"displayName": email.split("@")[0].title(), "age": 30,
+            self.call("PUT", "/api/user/profile", {"displayName": self.name, "age": 30,
                                                    "weight": {"value": 70, "unit": "kg"}, "timeZone": time_zone})
 
     def call(self, method, path, body=None, token="self"):
@@ -143,6 +145,19 @@ class Member:
         with urllib.request.urlopen(request, timeout=10) as response:
             text = response.read().decode()
             return json.loads(text) if text else None
+
+    def run(self, meters, minutes=30):
+        """A run recorded by the phone as it ends (now: after the start of a challenge made a moment ago)."""
+        now = datetime.datetime.now(datetime.timezone.utc)
+        return self.call("POST", "/api/activities", {
+            "clientEventId": f"run-{now.timestamp()}", "type": "workout", "source": "app",
+            "occurredAt": now.isoformat(timespec="seconds").replace("+00:00", "Z"),
+            "workout": {"type": "running", "durationSeconds": minutes * 60, "distanceMeters": meters}})
+
+    def befriend(self, other):
+        """Friends with `other` (another Member): asked and accepted."""
+        self.call("POST", "/api/friends/request", {"userId": other.id})
+        other.call("POST", "/api/friends/accept", {"userId": self.id})
 
     def sync_steps(self, steps):
         """Today's total from the phone's health data."""

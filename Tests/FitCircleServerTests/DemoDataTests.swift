@@ -27,6 +27,22 @@ struct DemoDataTests {
             let feed = try await app.request(.get, "/api/fitcircles/\(circle)/feed", token: token).jsonObject()
             let cheered = (feed["items"] as? [[String: Any]] ?? []).filter { ($0["encouragements"] as? Int ?? 0) > 0 }
             #expect(cheered.map { $0["actorName"] as? String } == ["Chloé"])
+            // Friends: Ben; Chloé's request waits for Ana; Ben's 🔥 on one of Ana's runs.
+            let friends = try await app.request(.get, "/api/friends", token: token).jsonObject()["items"] as? [[String: Any]]
+            #expect(friends?.map { $0["displayName"] as? String } == ["Ben"])
+            let requests = try await app.request(.get, "/api/friends/requests", token: token).jsonObject()
+            #expect((requests["incoming"] as? [[String: Any]])?.map { $0["displayName"] as? String } == ["Chloé"])
+            let runs = try await app.request(.get, "/api/feed?type=running&limit=100", token: token).jsonObject()["items"] as? [[String: Any]] ?? []
+            #expect(runs.filter { ($0["reactions"] as? [String: Any])?["counts"] as? [String: Int] == ["🔥": 1] }.count == 1)
+            // The challenge under way: Ana's 6 km ahead of Ben's 4.5, Chloé invited.
+            let challenges = try await app.request(.get, "/api/competitions", token: token).jsonObject()["items"] as? [[String: Any]] ?? []
+            let challenge = try #require(challenges.first { $0["name"] as? String == "Demo 10K week" })
+            #expect(challenge["status"] as? String == "active")
+            let standings = try await app.request(.get, "/api/competitions/\(challenge["id"] as! String)/leaderboard", token: token).jsonObject()
+            #expect((standings["rows"] as? [[String: Any]])?.map { "\($0["displayName"]!) \($0["value"]!)" } == ["Ana 6", "Ben 4.5"])
+            let chloe = try await app.devSignIn(DemoData.accounts[2].email)["accessToken"] as! String
+            let invited = try await app.request(.get, "/api/competitions", token: chloe).jsonObject()["items"] as? [[String: Any]]
+            #expect(invited?.map { $0["myState"] as? String } == ["invited"])
             #expect(try await app.engine.replay.run() == [])
             #expect(try await app.engine.replay.sendHabitDifferences().map(\.description) == [])
             #expect(try await app.engine.replay.rewardDifferences() == [])

@@ -133,6 +133,7 @@ struct ProfileTests {
             #expect(config["weekStartsOn"] as? String == "monday")
             #expect(config["onboardingRequired"] as? Bool == false)
             #expect(config["signIn"] as? [String: Bool] == ["google": true, "apple": true, "dev": true])
+            #expect(config["reactions"] as? [String] == ["👍", "🔥", "💪"])
         }
     }
 

@@ -5,8 +5,9 @@ import FitCircleStore
 /// Demo accounts with three weeks of activity, so that someone trying FitCircle has something to click
 /// through (`fitcircle serve --demo`). Seeded once, through the same use cases as the API, dated back
 /// from now: steps, runs, push-up series, three weeks of app opens and check-ins with a few misses (what
-/// `fitcircle simulate` replays under another freeze policy), yesterday's and today's check-ins; and a
-/// circle the three compete in, with today's claims on its boards, its feed and an encouragement.
+/// `fitcircle simulate` replays under another freeze policy), yesterday's and today's check-ins; a
+/// circle the three compete in, with today's claims on its boards, its feed and an encouragement; and
+/// friendships, a reaction and a running challenge (`social`).
 public enum DemoData {
     public static let accounts: [(email: String, name: String, timeZone: String)] = [
         ("ana@demo.fitcircle.dev", "Ana", "Europe/Paris"),
@@ -32,6 +33,7 @@ public enum DemoData {
             users.append(user)
         }
         try await Self.circle(of: users, engine: engine, now: now)
+        try await Self.social(of: users, engine: engine, now: now)
         return true
     }
 

@@ -6,6 +6,7 @@ extension Components.Schemas.Config {
     init(_ profile: RuleProfile, signIn: AvailableSignIn) {
         self.init(
             profile: profile.name,
+            reactions: profile.activities.reactions,
             description: profile.description,
             onboardingRequired: profile.onboarding.required,
             weekStartsOn: mapped(profile.week.startsOn),

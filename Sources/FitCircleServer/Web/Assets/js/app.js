@@ -10,6 +10,10 @@ const routes = [
   ["/app/check-in", () => import("./views/checkin.js")],
   ["/app/circles", () => import("./views/circles.js")],
   ["/app/circles/:id", () => import("./views/circle.js")],
+  ["/app/challenges", () => import("./views/challenges.js")],
+  ["/app/challenges/:id", () => import("./views/challenge.js")],
+  ["/app/friends", () => import("./views/friends.js")],
+  ["/app/people/:id", () => import("./views/person.js")],
   ["/app/rewards", () => import("./views/rewards.js")],
   ["/app/settings", () => import("./views/settings.js")],
   ["/app/profile", () => import("./views/onboarding.js")],
@@ -30,7 +34,8 @@ function match(path) {
 
 const main = document.getElementById("main");
 // `onLeave`: what the current view must stop (a live stream) before another is shown.
-const context = { profile: null, navigate, onLeave: null };
+// `config`: GET /api/config, read by the first view that needs it.
+const context = { profile: null, config: null, navigate, onLeave: null };
 
 async function route() {
   const path = location.pathname.replace(/\/+$/, "") || "/app";
@@ -40,10 +45,13 @@ async function route() {
   context.onLeave?.();
   context.onLeave = null;
   const route = match(path);
+  // A person's page belongs with Friends in the navigation.
+  const section = route?.section === "/app/people" ? "/app/friends" : route?.section;
   for (const link of document.querySelectorAll("header a[data-route]")) {
-    if (link.getAttribute("href") === route?.section) link.setAttribute("aria-current", "page");
+    if (link.getAttribute("href") === section) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
+  closeMenu();
   if (!route) {
     show(main, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: "/app", "data-route": true }, "Back to today")));
     return;
@@ -65,6 +73,19 @@ document.addEventListener("click", (event) => {
   navigate(link.getAttribute("href"));
 });
 window.addEventListener("popstate", () => route());
+
+// At phone width the navigation folds behind a Menu button (the stylesheet hides it until opened).
+const menu = document.getElementById("menu");
+function closeMenu() {
+  menu.setAttribute("aria-expanded", "false");
+}
+menu.addEventListener("click", () => menu.setAttribute("aria-expanded", menu.getAttribute("aria-expanded") === "true" ? "false" : "true"));
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && menu.getAttribute("aria-expanded") === "true") {
+    closeMenu();
+    menu.focus();
+  }
+});
 document.getElementById("sign-out").addEventListener("click", async () => {
   await session("/web/session/sign-out").catch(() => null);
   location.assign("/");

@@ -4,34 +4,11 @@
 import { api, Problem } from "../api.js";
 import { h, show, number } from "../dom.js";
 import { live } from "../live.js";
+import { tabs, selectTab } from "../tabs.js";
 
 const periods = [["daily", "Daily"], ["weekly", "Weekly"], ["monthly", "Monthly"], ["all_time", "All-time"]];
 const medals = { 1: "gold", 2: "silver", 3: "bronze" };
 let stopStream = null;
-
-function tabs(label, entries, selected, onSelect, idPrefix) {
-  const list = h("div", { role: "tablist", "aria-label": label, class: "tabs" });
-  const buttons = entries.map(([value, text]) => h("button", {
-    type: "button", role: "tab", id: `${idPrefix}-${value}`, "aria-selected": value === selected ? "true" : "false",
-    "aria-controls": `${idPrefix}-panel`, tabindex: value === selected ? 0 : -1, "data-value": value,
-  }, text));
-  list.append(...buttons);
-  list.addEventListener("click", (event) => {
-    const button = event.target.closest("[role=tab]");
-    if (button) onSelect(button.dataset.value);
-  });
-  // Arrow keys move between tabs (the ARIA tabs pattern).
-  list.addEventListener("keydown", (event) => {
-    const index = buttons.indexOf(document.activeElement);
-    if (index < 0 || !["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
-    event.preventDefault();
-    const next = event.key === "Home" ? 0 : event.key === "End" ? buttons.length - 1
-      : (index + (event.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length;
-    buttons[next].focus();
-    onSelect(buttons[next].dataset.value);
-  });
-  return list;
-}
 
 function movement(move) {
   switch (move.direction) {
@@ -151,11 +128,7 @@ export async function render(main, context, { id }) {
   const panel = h("div", { id: "circle-panel", role: "tabpanel", tabindex: 0 });
   const select = async (tab) => {
     state.tab = tab;
-    for (const button of main.querySelectorAll(".circle-tabs [role=tab]")) {
-      const on = button.dataset.value === tab;
-      button.setAttribute("aria-selected", on ? "true" : "false");
-      button.tabIndex = on ? 0 : -1;
-    }
+    selectTab(main.querySelector(".circle-tabs"), tab);
     panel.setAttribute("aria-labelledby", `circle-tab-${tab}`);
     state.redraw = null;
     state.refreshFeed = null;

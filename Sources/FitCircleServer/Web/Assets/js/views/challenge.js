@@ -1,0 +1,116 @@
+// One challenge (spec 002, spec 004 R8, R16): its rule, the time remaining counting down, the stake and
+// the pot, Join / Decline / Leave as the caller's place allows, a link with the code to share, and the
+// board, live from the challenge's stream; once settled, who won and what each was paid.
+import { api, Problem } from "../api.js";
+import { h, show, number } from "../dom.js";
+import { live } from "../live.js";
+import { challengeRule, challengeTime, ruleValue } from "../format.js";
+import { typeNames } from "./challenges.js";
+
+const medals = { 1: "gold", 2: "silver", 3: "bronze" };
+let stopStream = null;
+let ticker = null;
+
+function boardTable(board, unit, settled) {
+  const rows = [...board.rows];
+  if (board.me && !rows.some((row) => row.isCaller)) rows.push(board.me);
+  return h("table", { class: "board", id: "challenge-board" },
+    h("caption", { class: "visually-hidden" }, "Challenge leaderboard"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Participant"), h("th", { scope: "col" }, "So far"),
+      settled ? h("th", { scope: "col" }, "Result") : null)),
+    h("tbody", {}, rows.map((row) => h("tr", {
+      class: [row.isCaller ? "me" : "", medals[row.rank] ?? ""].join(" ").trim() || null, "data-user": row.userId ?? null,
+    },
+    h("td", { class: "rank" }, row.rank ?? "–"),
+    h("td", {}, row.userId && !row.isCaller ? h("a", { href: `/app/people/${row.userId}`, "data-route": true }, row.displayName) : row.displayName,
+      row.isCaller ? " (you)" : ""),
+    h("td", { class: "value" }, row.value !== undefined ? ruleValue(row.value, unit) : "nothing yet"),
+    settled ? h("td", {}, row.won ? "🏆 Won" : "", row.payout ? ` +${number(row.payout)} XP` : "") : null))));
+}
+
+function actions(competition, redraw, status) {
+  const act = (text, path, primary) => h("button", {
+    type: "button", class: primary ? null : "secondary", id: `challenge-${path}`,
+    onclick: async (event) => {
+      event.target.disabled = true;
+      try {
+        const code = new URLSearchParams(location.search).get("code");
+        await api("POST", `/api/competitions/${competition.id}/${path}`, path === "join" ? (code ? { code } : {}) : undefined);
+        await redraw();
+      } catch (problem) {
+        if (!(problem instanceof Problem)) throw problem;
+        status.textContent = problem.message;
+        event.target.disabled = false;
+      }
+    },
+  }, text);
+  const open = ["scheduled", "active"].includes(competition.status);
+  const buttons = [];
+  if (open && competition.myState !== "joined") buttons.push(act(competition.stake ? `Join (stake ${number(competition.stake)} XP)` : "Join", "join", true));
+  if (open && competition.myState === "invited") buttons.push(act("Decline", "decline"));
+  if (competition.status === "scheduled" && competition.myState === "joined") buttons.push(act("Leave", "leave"));
+  return buttons.flatMap((button) => [button, " "]);
+}
+
+export async function render(main, context, { id }) {
+  stopStream?.();
+  clearInterval(ticker);
+  const code = new URLSearchParams(location.search).get("code");
+  let board;
+  try {
+    const competition = await api("GET", `/api/competitions/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ""}`);
+    // Someone who holds only the code sees the challenge before joining, but not its board.
+    board = await api("GET", `/api/competitions/${competition.id}/leaderboard`).catch((problem) => {
+      if (problem instanceof Problem && problem.status === 403) return { competition, rows: [], entries: 0, hidden: true };
+      throw problem;
+    });
+  } catch (problem) {
+    if (!(problem instanceof Problem) || ![403, 404].includes(problem.status)) throw problem;
+    show(main, h("h1", {}, "Challenge not found"), h("p", {}, problem.message), h("a", { href: "/app/challenges", "data-route": true }, "Your challenges"));
+    return;
+  }
+  const { competition } = board;
+  const settled = competition.status === "settled";
+  const status = h("p", { role: "status", class: "fine", id: "challenge-status" });
+  // The time left, counted down here between the server's answers.
+  const clock = h("p", { class: "figure", id: "time-remaining", role: "timer" }, challengeTime(competition));
+  const opened = Date.now();
+  ticker = setInterval(() => { clock.textContent = challengeTime(competition, Math.floor((Date.now() - opened) / 1000)); }, 1000);
+  const share = competition.joinCode
+    ? `${location.origin}/app/challenges/${competition.id}?code=${encodeURIComponent(competition.joinCode)}` : null;
+  const slot = h("div", { id: "challenge-board-slot", "aria-live": "polite" }, boardTable(board, competition.rule.unit, settled));
+  show(main,
+    h("h1", {}, competition.name),
+    h("div", { class: "grid" },
+      h("section", { class: "card", "aria-labelledby": "rule-title" },
+        h("h2", { id: "rule-title" }, typeNames[competition.type] ?? competition.type),
+        h("p", { id: "challenge-rule" }, challengeRule(competition.rule)),
+        competition.description ? h("p", { class: "fine" }, competition.description) : null,
+        h("p", { class: "fine" }, `${new Date(competition.startsAt).toLocaleString()} – ${new Date(competition.endsAt).toLocaleString()}`)),
+      h("section", { class: "card", "aria-labelledby": "time-title" },
+        h("h2", { id: "time-title" }, "Time"),
+        clock,
+        h("p", { class: "fine" }, `${number(competition.participantCount)} taking part (at least ${competition.minParticipants})`,
+          competition.stake ? ` · stake ${number(competition.stake)} XP · pot ${number(competition.escrow)} XP` : " · no stake"),
+        actions(competition, () => render(main, context, { id }), status), status)),
+    share ? h("p", { class: "card" }, "Invite with this link: ", h("a", { href: share, id: "challenge-share" }, share)) : null,
+    settled && board.me ? h("p", { class: "notice" }, board.me.won ? "🏆 You won!" : `You finished #${board.me.rank ?? "–"}.`,
+      board.me.payout ? ` ${number(board.me.payout)} XP paid to you.` : "") : null,
+    h("h2", {}, settled ? "Final standings" : "Leaderboard"),
+    slot,
+    h("p", { class: "fine" }, `${board.entries} of ${competition.participantCount} have something counted.`));
+
+  if (["scheduled", "active", "ended"].includes(competition.status) && !board.hidden) {
+    let pending = null;
+    stopStream = live(`/api/competitions/${competition.id}/stream?seconds=3600`, {
+      rank: () => {
+        clearTimeout(pending);
+        pending = setTimeout(async () => {
+          const fresh = await api("GET", `/api/competitions/${competition.id}/leaderboard`);
+          show(slot, boardTable(fresh, competition.rule.unit, fresh.competition.status === "settled"));
+        }, 150);
+      },
+    });
+  }
+  context.onLeave = () => { stopStream?.(); clearInterval(ticker); };
+}

@@ -1,6 +1,7 @@
 """Friends and challenges in a real browser (issue 25): finding someone and becoming friends, the friends'
 feed growing live with reactions, someone's page with the head-to-head record, a challenge made from a
 template with a friend invited and its board moving live, and the navigation folded at phone width."""
+import datetime
 import time
 import unittest
 import uuid
@@ -124,6 +125,8 @@ class FriendsTests(BrowserCase):
         self.assertEqual("false", menu.get_attribute("aria-expanded"))
         self.assertFalse(d.find_element(By.ID, "main-nav").is_displayed())
         menu.click()
+        # No push-up goals under this profile: no training screens.
+        self.assertFalse(d.find_element(By.ID, "nav-training").is_displayed())
         harness.screenshots(d, "phone-menu-open")
         d.set_window_size(1280, 900)
         self.assertTrue(d.find_element(By.ID, "main-nav").is_displayed())
@@ -183,6 +186,60 @@ class ChallengeTests(BrowserCase):
         item = visible(d, f"li[data-challenge='{challenge_id}']")
         self.assertIn("left", item.text)
         self.check_page("challenges-mine")
+
+
+class TrainingTests(BrowserCase):
+    """Under the pushups profile (spec 001): the assessment and the Sunday summary's choices."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = harness.Server(profile="pushups")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def test_theAssessmentGivesAPlanAndTheWeeksSummaryOffersTheNextGoal(self):
+        d, server = self.driver, self.server
+        athlete = member(server, "athlete")
+        # Last week, Monday to Sunday: 40 push-ups a day, 280 against the default target of 250.
+        today = datetime.date.today()
+        monday = today - datetime.timedelta(days=today.weekday() + 7)
+        athlete.call("POST", "/api/activities/batch", {"events": [
+            {"clientEventId": f"pushups-{day}", "type": "workout", "source": "app", "occurredAt": f"{day}T12:00:00Z",
+             "workout": {"type": "pushups", "durationSeconds": 120, "series": 1, "reps": 40}}
+            for day in (monday + datetime.timedelta(days=i) for i in range(7))]})
+        signed_in(d, server, athlete)
+        self.assertTrue(d.find_element(By.ID, "nav-training").is_displayed())
+        visible(d, "#assessment-prompt a").click()
+        visible(d, "#assessment")
+        # The capacity left out: the server names it.
+        d.find_element(By.CSS_SELECTOR, "input[name=level][value=beginner]").click()
+        d.find_element(By.CSS_SELECTOR, "#assessment button[type=submit]").click()
+        wait(d, lambda driver: driver.find_element(By.ID, "training-capacity-error").text != "")
+        self.assertEqual("true", d.find_element(By.ID, "training-capacity").get_attribute("aria-invalid"))
+        self.check_page("training-assessment")
+        d.find_element(By.ID, "training-capacity").send_keys("15")
+        days = d.find_element(By.ID, "training-workoutDaysPerWeek")
+        days.clear()
+        days.send_keys("4")
+        d.find_element(By.CSS_SELECTOR, "#assessment button[type=submit]").click()
+        plan = visible(d, "#recommendation").text
+        for expected in ("30 push-ups", "2 series", "60 s"):
+            self.assertIn(expected, plan)
+        d.find_element(By.ID, "confirm-plan").click()
+
+        # Saved: the settings, and last week's summary with its three choices.
+        visible(d, "#training-settings")
+        self.assertEqual("30", d.find_element(By.ID, "training-dailyGoal").get_attribute("value"))
+        summary = visible(d, "#weekly-summary")
+        self.assertRegex(summary.text, r"280 of [\d,]+ push-ups")
+        self.assertEqual(3, len(summary.find_elements(By.CSS_SELECTOR, "button[data-choice]")))
+        self.check_page("training-summary")
+        d.find_element(By.CSS_SELECTOR, "button[data-choice=increase_10]").click()
+        wait(d, lambda driver: reads(driver, "#weekly-summary .status", lambda e: "+10 %" in e.text))
+        self.assertEqual("33", d.find_element(By.ID, "training-dailyGoal").get_attribute("value"))
+        self.assertEqual(33, athlete.call("GET", "/api/settings/training")["dailyGoal"])
 
 
 if __name__ == "__main__":

@@ -134,6 +134,7 @@ struct ProfileTests {
             #expect(config["onboardingRequired"] as? Bool == false)
             #expect(config["signIn"] as? [String: Bool] == ["google": true, "apple": true, "dev": true])
             #expect(config["reactions"] as? [String] == ["👍", "🔥", "💪"])
+            #expect(config["goals"] as? [String: [String]] == ["daily": ["pushups"], "weekly": ["pushups"]])
         }
     }
 

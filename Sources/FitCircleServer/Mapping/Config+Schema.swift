@@ -6,6 +6,7 @@ extension Components.Schemas.Config {
     init(_ profile: RuleProfile, signIn: AvailableSignIn) {
         self.init(
             profile: profile.name,
+            goals: .init(daily: profile.goals.daily.map { mapped($0) }, weekly: profile.goals.weekly.map { mapped($0) }),
             reactions: profile.activities.reactions,
             description: profile.description,
             onboardingRequired: profile.onboarding.required,

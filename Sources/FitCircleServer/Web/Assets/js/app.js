@@ -14,6 +14,7 @@ const routes = [
   ["/app/challenges/:id", () => import("./views/challenge.js")],
   ["/app/friends", () => import("./views/friends.js")],
   ["/app/people/:id", () => import("./views/person.js")],
+  ["/app/training", () => import("./views/training.js")],
   ["/app/rewards", () => import("./views/rewards.js")],
   ["/app/settings", () => import("./views/settings.js")],
   ["/app/profile", () => import("./views/onboarding.js")],
@@ -34,12 +35,16 @@ function match(path) {
 
 const main = document.getElementById("main");
 // `onLeave`: what the current view must stop (a live stream) before another is shown.
-// `config`: GET /api/config, read by the first view that needs it.
+// `config`: GET /api/config, read with the profile before the first view.
 const context = { profile: null, config: null, navigate, onLeave: null };
 
 async function route() {
   const path = location.pathname.replace(/\/+$/, "") || "/app";
-  if (!context.profile) context.profile = await api("GET", "/api/user/profile");
+  if (!context.profile) {
+    [context.profile, context.config] = await Promise.all([api("GET", "/api/user/profile"), api("GET", "/api/config")]);
+    // The push-up app's screens, when the profile plans push-up goals (spec 001).
+    document.getElementById("nav-training").hidden = !context.config.goals.daily.includes("pushups");
+  }
   const mustOnboard = context.profile.onboardingRequired && !context.profile.onboardingCompleted;
   if (mustOnboard && path !== "/app/onboarding") return navigate("/app/onboarding", { replace: true });
   context.onLeave?.();

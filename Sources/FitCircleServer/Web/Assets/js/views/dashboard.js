@@ -60,6 +60,20 @@ function weekCard(weekly, timeZone) {
       })));
 }
 
+/** The push-up app's prompts (spec 001): the assessment not taken yet; the week's summary the first time it is read. */
+async function trainingNotices(config) {
+  if (!config.goals.daily.includes("pushups")) return [];
+  const settings = await api("GET", "/api/settings/training");
+  if (!settings.saved) {
+    return [h("p", { class: "notice", id: "assessment-prompt" }, "Set up your training: three questions give you a plan. ",
+      h("a", { href: "/app/training", "data-route": true }, "Take the assessment"))];
+  }
+  const summary = await api("GET", "/api/goals/weekly/summary");
+  if (summary.alreadySeen) return [];
+  return [h("p", { class: "notice", id: "summary-prompt" }, `Your week: ${number(summary.reps)} of ${number(summary.target)} push-ups (${summary.percent} %). `,
+    summary.reached && !summary.choice ? h("a", { href: "/app/training", "data-route": true }, "Choose next week's goal") : null)];
+}
+
 function submitCard(pending, onSubmit) {
   const circles = pending.items;
   const body = circles.length
@@ -70,8 +84,9 @@ function submitCard(pending, onSubmit) {
 }
 
 export async function render(main, context) {
-  const [daily, weekly, streak, pending] = await Promise.all([
+  const [daily, weekly, streak, pending, notices] = await Promise.all([
     api("GET", "/api/goals/daily"), api("GET", "/api/goals/weekly"), api("GET", "/api/streaks/current"), api("GET", "/api/user/submissions/pending"),
+    trainingNotices(context.config),
   ]);
   const status = h("p", { role: "status", class: "fine" });
   const onSubmit = async (event) => {
@@ -88,6 +103,7 @@ export async function render(main, context) {
   const name = context.profile?.displayName ?? "";
   show(main,
     h("h1", {}, `Today${name ? `, ${name}` : ""}`),
+    notices,
     h("section", { class: "card", "aria-labelledby": "goals-title" },
       h("h2", { id: "goals-title" }, "Today's goals"),
       h("div", { class: "rings" }, daily.goals.map(ring))),

@@ -200,7 +200,6 @@ function findPanel(panel) {
 
 export async function render(main, context) {
   stopStream?.();
-  context.config ??= await api("GET", "/api/config");
   const tab = new URLSearchParams(location.search).get("tab");
   const state = { tab: sections.some(([value]) => value === tab) ? tab : "feed" };
   const panel = h("div", { id: "friends-tab-panel", role: "tabpanel", tabindex: 0 });

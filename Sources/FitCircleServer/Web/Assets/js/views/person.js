@@ -77,7 +77,6 @@ function headToHeadCard(person, rivalry) {
 }
 
 export async function render(main, context, { id }) {
-  context.config ??= await api("GET", "/api/config");
   let person;
   try {
     person = await api("GET", `/api/users/${encodeURIComponent(id)}`);

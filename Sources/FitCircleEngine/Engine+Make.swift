@@ -67,6 +67,9 @@ extension Engine {
         let circles = Circles(store: store, rules: rules, ids: ids, clock: clock, events: boards, goals: goals, analytics: analytics)
         let idempotency = Idempotency(store: store, clock: clock)
         let rateLimits = SharedRateLimits(store: store, clock: clock)
+        let rewards = Rewards(store: store, profile: profile, clock: clock)
+        let deliveries = Deliveries(
+            store: store, transports: transports, composer: composer, catalog: profile.notifications, ids: ids, clock: clock, analytics: analytics)
         return Engine(
             rules: rules,
             accounts: accounts,
@@ -75,12 +78,10 @@ extension Engine {
             streaks: streaks,
             goals: goals,
             training: Training(store: store, clock: clock, goals: goals),
-            rewards: Rewards(store: store, profile: profile, clock: clock),
+            rewards: rewards,
             dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
             notifications: notifications,
-            deliveries: Deliveries(
-                store: store, transports: transports, composer: composer, catalog: profile.notifications, ids: ids, clock: clock,
-                analytics: analytics),
+            deliveries: deliveries,
             emails: Emails(store: store, catalog: profile.notifications, links: links, clock: clock, analytics: analytics),
             circles: circles,
             friends: Friends(store: store, profile: profile, ids: ids, clock: clock),
@@ -100,7 +101,9 @@ extension Engine {
             replay: Replay(store: store, profile: profile, clock: clock),
             rateLimits: rateLimits,
             housekeeping: Housekeeping(idempotency: idempotency, rateLimits: rateLimits),
-            accountLife: AccountLife(store: store, blobs: blobs, circles: circles, catalog: profile.notifications, clock: clock)
+            accountLife: AccountLife(store: store, blobs: blobs, circles: circles, catalog: profile.notifications, clock: clock),
+            console: Console(
+                store: store, profile: profile, streaks: streaks, rewards: rewards, notifications: notifications, deliveries: deliveries, clock: clock)
         )
     }
 }

@@ -32,6 +32,7 @@ public struct Engine: Sendable {
     public var rateLimits: SharedRateLimits
     public var housekeeping: Housekeeping
     public var accountLife: AccountLife
+    public var console: Console
 
     public init(
         rules: Rules,
@@ -61,7 +62,8 @@ public struct Engine: Sendable {
         replay: Replay,
         rateLimits: SharedRateLimits,
         housekeeping: Housekeeping,
-        accountLife: AccountLife
+        accountLife: AccountLife,
+        console: Console
     ) {
         self.rules = rules
         self.accounts = accounts
@@ -91,6 +93,7 @@ public struct Engine: Sendable {
         self.rateLimits = rateLimits
         self.housekeeping = housekeeping
         self.accountLife = accountLife
+        self.console = console
     }
 }
 

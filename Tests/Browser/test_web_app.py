@@ -24,6 +24,14 @@ def tearDownModule():
     server.stop()
 
 
+def reads_h1(driver):
+    """The page's heading, or None while a view replaces it."""
+    try:
+        return driver.find_element(By.CSS_SELECTOR, "h1").text
+    except (NoSuchElementException, StaleElementReferenceException):
+        return None
+
+
 class WebAppTests(unittest.TestCase):
     def setUp(self):
         self.driver = harness.browser()
@@ -244,6 +252,52 @@ class WebAppTests(unittest.TestCase):
         self.assertTrue(drawn, "the DAU chart has a line")
         self.assertNotEqual("—", dau.find_element(By.CSS_SELECTOR, ".figure").text.split()[0])
         self.check_page("console-metrics")
+
+    def test_theConsoleLooksUpAPersonAndShowsTheQueueTheLogAndTheProfile(self):
+        d = self.driver
+        email = self.signed_up("console")
+        server.cli("operator", "grant", email)
+        d.get(f"{server.url}/admin/people")
+        # Too short to search: the server's reason by the field.
+        query = visible(d, "#account-q")
+        query.send_keys("be")
+        d.find_element(By.CSS_SELECTOR, "#find-accounts button[type=submit]").click()
+        wait(d, lambda driver: driver.find_element(By.ID, "account-q-error").text != "")
+        query.clear()
+        query.send_keys("ben@demo.fitcircle.dev")
+        d.find_element(By.CSS_SELECTOR, "#find-accounts button[type=submit]").click()
+        visible(d, "#account-results a").click()
+        # Ben's file: his streak ledger with its reasons, points, notifications with their decision trail.
+        visible(d, "#streak-ledger")
+        self.assertEqual("Ben", reads_h1(d))
+        ledger = d.find_elements(By.CSS_SELECTOR, "#streak-ledger tbody tr")
+        self.assertGreater(len(ledger), 10)
+        self.assertTrue(any("missed" in row.text for row in ledger), "a missed day with its reason")
+        self.assertTrue(d.find_elements(By.CSS_SELECTOR, "#points-ledger tbody tr"))
+        trail = d.find_elements(By.CSS_SELECTOR, "#notifications ol.trail li")
+        self.assertTrue(trail, "each notification's decision trail")
+        self.check_page("console-person")
+
+        d.find_element(By.CSS_SELECTOR, "header a[href='/admin/jobs']").click()
+        wait(d, lambda driver: "(" in driver.find_element(By.ID, "jobs-tab-scheduled").text)
+        self.assertRegex(d.find_element(By.ID, "jobs-tab-scheduled").text, r"Scheduled \(\d+\)")
+        d.find_element(By.ID, "jobs-tab-scheduled").click()
+        wait(d, lambda driver: driver.find_elements(By.CSS_SELECTOR, "#jobs tbody tr[data-job]"))
+        self.check_page("console-jobs")
+
+        d.find_element(By.CSS_SELECTOR, "header a[href='/admin/deliveries']").click()
+        visible(d, "#deliveries tbody tr[data-delivery]")
+        self.check_page("console-deliveries")
+
+        d.find_element(By.CSS_SELECTOR, "header a[href='/admin/profile']").click()
+        visible(d, "details[data-section=streaks] summary").click()
+        self.assertIn("fitcircle", d.find_element(By.CSS_SELECTOR, "h1").text)
+        self.assertIn("resetAfterMissed", visible(d, "details[data-section=streaks] pre").text)
+        self.check_page("console-profile")
+
+        d.find_element(By.CSS_SELECTOR, "header a[href='/admin/experiments']").click()
+        wait(d, lambda driver: reads_h1(driver) == "Experiments")
+        self.check_page("console-experiments")
 
 
 if __name__ == "__main__":

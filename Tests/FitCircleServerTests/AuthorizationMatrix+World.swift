@@ -32,7 +32,7 @@ struct World: Sendable {
     var invitation = ""
     var week = ""
     var feedItem = ""
-    var activity = "", goal = "", device = "", notification = "", migration = "", challenge = "", experiment = "", webhook = "", webhookDelivery = "", spareWebhook = ""
+    var activity = "", goal = "", device = "", notification = "", migration = "", challenge = "", experiment = "", webhook = "", webhookDelivery = "", spareWebhook = "", job = ""
     /// The test clock's now, as requests give instants.
     var now = ""
 
@@ -161,6 +161,9 @@ struct World: Sendable {
         let log = try await app.request(.get, "/api/admin/webhooks/\(world.webhook)/deliveries", token: world.tokens[.operator])
         world.webhookDelivery = try #require(
             (try log.jsonObject()["deliveries"] as? [[String: Any]])?.first { $0["userId"] as? String == world.ids[.owner] }?["id"] as? String, "a delivery: \(log.text)")
+        // A job still pending (a retry of it is the operator's conflict, not a question of access).
+        let queue = try await app.request(.get, "/api/admin/jobs?state=scheduled&limit=1", token: world.tokens[.operator])
+        world.job = try #require((try queue.jsonObject()["items"] as? [[String: Any]])?.first?["id"] as? String, "a job: \(queue.text)")
         return world
     }
 }

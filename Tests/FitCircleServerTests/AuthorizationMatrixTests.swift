@@ -215,6 +215,12 @@ struct AuthorizationMatrixTests {
         "deleteWebhook": Row(rule: .operatorOnly, destructive: true),
         "listWebhookDeliveries": Row(rule: .operatorOnly),
         "replayWebhookDelivery": Row(rule: .operatorOnly),
+        "findAccounts": Row(rule: .operatorOnly, query: "?q=someone"),
+        "getAccountFile": Row(rule: .operatorOnly),
+        "listJobs": Row(rule: .operatorOnly),
+        "retryJob": Row(rule: .operatorOnly),
+        "listDeliveries": Row(rule: .operatorOnly),
+        "getActiveProfile": Row(rule: .operatorOnly),
         "listBlockedUsers": Row(rule: .signedIn),
         "searchUsers": Row(rule: .signedIn, query: "?q=someone"),
         "blockUser": Row(rule: .signedIn, body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true),
@@ -314,6 +320,8 @@ struct AuthorizationMatrixTests {
             case _ where path.hasPrefix("/api/user/migrations/{id}"): world.migration
             case _ where path.hasPrefix("/api/users/{id}"): world.ids[.owner]
             case _ where path.hasPrefix("/api/admin/experiments/{id}"): world.experiment
+            case _ where path.hasPrefix("/api/admin/users/{id}"): world.ids[.owner]
+            case _ where path.hasPrefix("/api/admin/jobs/{id}"): world.job
             case _ where operation.id == "deleteWebhook": world.spareWebhook
             case _ where path.hasPrefix("/api/admin/webhooks/{id}"): world.webhook
             default: nil

@@ -1105,6 +1105,15 @@ enum Migrations {
                 .init("CREATE INDEX webhook_deliveries_user ON webhook_deliveries (user_id)"),
             ]
         ),
+        Migration(
+            version: 35,
+            name: "the console's delivery log",
+            statements: [
+                // Attempts of one outcome (the permanent failures an operator looks for), latest first: ids are
+                // time-ordered (UUIDv7), so the primary key already orders them all.
+                .init("CREATE INDEX delivery_attempts_outcome ON delivery_attempts (outcome, id)"),
+            ]
+        ),
     ]
 
     private static let pointsLedgerColumns = """

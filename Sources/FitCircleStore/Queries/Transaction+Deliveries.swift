@@ -63,18 +63,20 @@ extension Transaction {
         let ids = SQLList(notifications.map { SQLBind($0.rawValue) })
         let attempts = try await self.sql.raw(
             "SELECT * FROM delivery_attempts WHERE notification_id IN (\(ids)) ORDER BY attempted_at, attempt, id"
-        ).all().map { row in
-            DeliveryAttemptRecord(
-                id: try row.decode(column: "id", as: String.self),
-                notification: NotificationRecord.ID(try row.decode(column: "notification_id", as: String.self)),
-                channel: NotificationChannel(rawValue: try row.decode(column: "channel", as: String.self)) ?? .push,
-                target: try row.decode(column: "target", as: String.self), provider: try row.decode(column: "provider", as: String.self),
-                attempt: try row.decode(column: "attempt", as: Int.self), outcome: try row.decode(column: "outcome", as: String.self),
-                reason: try row.decode(column: "reason", as: String?.self), status: try row.decode(column: "status", as: Int?.self),
-                latencyMilliseconds: try row.decode(column: "latency_ms", as: Int.self),
-                attemptedAt: try row.decode(column: "attempted_at", as: Date.self))
-        }
+        ).all().map(Self.attempt(from:))
         return Dictionary(grouping: attempts, by: \.notification)
+    }
+
+    static func attempt(from row: any SQLRow) throws -> DeliveryAttemptRecord {
+        DeliveryAttemptRecord(
+            id: try row.decode(column: "id", as: String.self),
+            notification: NotificationRecord.ID(try row.decode(column: "notification_id", as: String.self)),
+            channel: NotificationChannel(rawValue: try row.decode(column: "channel", as: String.self)) ?? .push,
+            target: try row.decode(column: "target", as: String.self), provider: try row.decode(column: "provider", as: String.self),
+            attempt: try row.decode(column: "attempt", as: Int.self), outcome: try row.decode(column: "outcome", as: String.self),
+            reason: try row.decode(column: "reason", as: String?.self), status: try row.decode(column: "status", as: Int?.self),
+            latencyMilliseconds: try row.decode(column: "latency_ms", as: Int.self),
+            attemptedAt: try row.decode(column: "attempted_at", as: Date.self))
     }
 
     /// A delivery reached the device: it is in use, and no longer suspect.

@@ -158,7 +158,7 @@ extension Transaction {
         ).all().map { User.ID(try $0.decode(column: "id", as: String.self)) }
     }
 
-    private static func job(from row: any SQLRow) throws -> JobRecord {
+    static func job(from row: any SQLRow) throws -> JobRecord {
         var job = JobRecord(
             id: try row.decode(column: "id", as: String.self),
             kind: try row.decode(column: "kind", as: String.self),

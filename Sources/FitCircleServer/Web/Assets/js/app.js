@@ -1,9 +1,9 @@
-// The member's web app: one page whose views are chosen by the path (/app, /app/onboarding, …). Each view
-// is a module exporting `render(main, context)`; links marked data-route change the view without a reload.
+// The member's web app: one page whose views are chosen by the path (/app, /app/onboarding, …; router.js).
+// Each view is a module exporting `render(main, context)`; links marked data-route change it without a reload.
 import { api, session } from "./api.js";
 import { h, show } from "./dom.js";
+import { followLinks, markCurrent, match } from "./router.js";
 
-// Each route: a pattern of the path (`:name` takes one segment) and its view.
 const routes = [
   ["/app", () => import("./views/dashboard.js")],
   ["/app/onboarding", () => import("./views/onboarding.js")],
@@ -19,19 +19,6 @@ const routes = [
   ["/app/settings", () => import("./views/settings.js")],
   ["/app/profile", () => import("./views/onboarding.js")],
 ];
-
-function match(path) {
-  const parts = path.split("/");
-  for (const [pattern, load] of routes) {
-    const expected = pattern.split("/");
-    if (expected.length !== parts.length) continue;
-    const parameters = {};
-    if (expected.every((segment, i) => (segment.startsWith(":") ? (parameters[segment.slice(1)] = decodeURIComponent(parts[i])) : segment === parts[i]))) {
-      return { load, parameters, section: `/${expected.slice(1, 3).join("/")}` };
-    }
-  }
-  return null;
-}
 
 const main = document.getElementById("main");
 // `onLeave`: what the current view must stop (a live stream) before another is shown.
@@ -49,13 +36,9 @@ async function route() {
   if (mustOnboard && path !== "/app/onboarding") return navigate("/app/onboarding", { replace: true });
   context.onLeave?.();
   context.onLeave = null;
-  const route = match(path);
+  const route = match(routes, path);
   // A person's page belongs with Friends in the navigation.
-  const section = route?.section === "/app/people" ? "/app/friends" : route?.section;
-  for (const link of document.querySelectorAll("header a[data-route]")) {
-    if (link.getAttribute("href") === section) link.setAttribute("aria-current", "page");
-    else link.removeAttribute("aria-current");
-  }
+  markCurrent(route?.section === "/app/people" ? "/app/friends" : route?.section);
   closeMenu();
   if (!route) {
     show(main, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: "/app", "data-route": true }, "Back to today")));
@@ -71,12 +54,7 @@ export function navigate(path, { replace = false } = {}) {
   return route().then(() => main.focus());
 }
 
-document.addEventListener("click", (event) => {
-  const link = event.target.closest("a[data-route]");
-  if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
-  event.preventDefault();
-  navigate(link.getAttribute("href"));
-});
+followLinks(navigate);
 window.addEventListener("popstate", () => route());
 
 // At phone width the navigation folds behind a Menu button (the stylesheet hides it until opened).

@@ -1,0 +1,45 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleEngine
+import FitCircleStore
+import Foundation
+
+extension Components.Schemas.ConsoleAccount {
+    init(_ user: User) {
+        self.init(
+            userId: user.id.rawValue, email: user.email, displayName: user.profile.displayName, role: mapped(user.role),
+            timeZone: user.profile.timeZone, createdAt: user.createdAt, onboardingCompleted: user.profile.onboardedAt != nil,
+            disabledAt: user.disabledAt)
+    }
+}
+
+extension Components.Schemas.ConsoleAccountFile {
+    init(_ file: Console.AccountFile) {
+        self.init(
+            account: .init(file.account), streak: .init(file.streak), streakLedger: file.streakLedger.map(Components.Schemas.StreakEntry.init),
+            points: file.points.map(Components.Schemas.PointsLine.init),
+            notifications: file.notifications.map { record in
+                .init(
+                    notification: .init(record), trail: record.trail,
+                    deliveries: (file.attempts[record.id] ?? []).map(Components.Schemas.DeliveryAttempt.init))
+            })
+    }
+}
+
+extension Components.Schemas.ConsoleJob {
+    init(_ queued: Console.QueuedJob) {
+        let job = queued.record
+        self.init(
+            id: job.id, kind: job.kind, state: .init(rawValue: queued.state?.rawValue ?? "done")!, runAt: job.runAt,
+            attempts: job.attempts, maxAttempts: job.maxAttempts, dedupeKey: job.dedupeKey, lastError: job.lastError, leaseOwner: job.leaseOwner,
+            leaseExpiresAt: job.leaseExpiresAt)
+    }
+}
+
+extension Components.Schemas.ConsoleDelivery {
+    init(_ entry: DeliveryLogEntry) {
+        self.init(
+            id: entry.attempt.id, notificationId: entry.attempt.notification.rawValue, notificationType: entry.notificationType,
+            userId: entry.user.rawValue, attempt: .init(entry.attempt))
+    }
+}

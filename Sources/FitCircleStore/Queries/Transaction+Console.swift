@@ -1,0 +1,129 @@
+public import FitCircleCore
+public import Foundation
+import SQLKit
+
+extension Transaction {
+    /// The operator console's reads across everyone: accounts by name, the job queue, the delivery log.
+    public var console: ConsoleQueries { ConsoleQueries(tx: self) }
+}
+
+/// Where a job stands at an instant: what the console lists and counts.
+public enum JobState: String, CaseIterable, Sendable {
+    /// Pending and at or past its time, with no worker's lease on it.
+    case due
+    /// Pending, for later.
+    case scheduled
+    /// A worker's lease holds.
+    case running
+    /// Given up after its attempts.
+    case failed
+
+    /// The state of `job` at `now` (`nil` for a job done).
+    public static func of(_ job: JobRecord, at now: Date) -> JobState? {
+        switch job.status {
+        case .done: nil
+        case .failed: .failed
+        case .pending:
+            if let lease = job.leaseExpiresAt, lease > now { .running } else if job.runAt <= now { .due } else { .scheduled }
+        }
+    }
+}
+
+/// One row of the delivery log: an attempt, and whose notification of which type it was.
+public struct DeliveryLogEntry: Equatable, Sendable {
+    public var attempt: DeliveryAttemptRecord
+    public var notificationType: String
+    public var user: User.ID
+}
+
+public struct ConsoleQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
+    // MARK: Accounts
+
+    /// Accounts whose name has a term starting with `prefix` (the people-search index), disabled ones too.
+    public func accounts(matching prefix: NameSearch.Term, limit: Int) async throws -> [User] {
+        try await self.sql.raw(
+            """
+            SELECT DISTINCT u.* FROM user_search_terms t JOIN users u ON u.id = t.user_id
+            WHERE t.whole = \(bind: prefix.whole) AND t.term >= \(bind: prefix.text) AND t.term < \(bind: NameSearch.upperBound(of: prefix.text))
+            ORDER BY u.created_at, u.id LIMIT \(unsafeRaw: String(limit))
+            """
+        ).all().map(Transaction.user(from:))
+    }
+
+    // MARK: Jobs
+
+    private func condition(_ state: JobState, now: Date) -> SQLQueryString {
+        let unleased: SQLQueryString = "(lease_expires_at IS NULL OR lease_expires_at <= \(bind: now))"
+        return switch state {
+        case .due: "status = 'pending' AND run_at <= \(bind: now) AND \(unleased)"
+        case .scheduled: "status = 'pending' AND run_at > \(bind: now) AND \(unleased)"
+        case .running: "status = 'pending' AND lease_expires_at > \(bind: now)"
+        case .failed: "status = 'failed'"
+        }
+    }
+
+    /// How many jobs are in each state at `now`.
+    public func jobCounts(at now: Date) async throws -> [JobState: Int] {
+        var counts: [JobState: Int] = [:]
+        for state in JobState.allCases {
+            let row = try await self.sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE \(self.condition(state, now: now))").first()
+            counts[state] = try row?.decode(column: "n", as: Int.self) ?? 0
+        }
+        return counts
+    }
+
+    /// Up to `limit` jobs in `state`: due and scheduled soonest first, running by lease, failed latest first.
+    public func jobs(in state: JobState, at now: Date, limit: Int) async throws -> [JobRecord] {
+        let order: SQLQueryString = switch state {
+        case .due, .scheduled: "run_at, id"
+        case .running: "lease_expires_at, id"
+        case .failed: "finished_at DESC, id"
+        }
+        return try await self.sql.raw(
+            "SELECT * FROM jobs WHERE \(self.condition(state, now: now)) ORDER BY \(order) LIMIT \(unsafeRaw: String(limit))"
+        ).all().map(Transaction.job(from:))
+    }
+
+    public func job(_ id: String) async throws -> JobRecord? {
+        try await self.sql.raw("SELECT * FROM jobs WHERE id = \(bind: id)").first().map(Transaction.job(from:))
+    }
+
+    /// A failed job made due at `now` with its attempts counted afresh; false when it is not failed (any more).
+    public func retry(_ id: String, at now: Date) async throws -> Bool {
+        let rows = try await self.sql.raw(
+            """
+            UPDATE jobs SET status = 'pending', run_at = \(bind: now), attempts = 0, finished_at = NULL, lease_owner = NULL, lease_expires_at = NULL
+            WHERE id = \(bind: id) AND status = 'failed' RETURNING id
+            """
+        ).all()
+        return !rows.isEmpty
+    }
+
+    // MARK: The delivery log
+
+    /// Attempts latest first (their ids are time-ordered), before the attempt `cursor` (the page before's last).
+    public func deliveries(
+        channel: NotificationChannel?, outcome: String?, before cursor: String?, limit: Int
+    ) async throws -> [DeliveryLogEntry] {
+        var conditions: [SQLQueryString] = []
+        if let channel { conditions.append("a.channel = \(bind: channel.rawValue)") }
+        if let outcome { conditions.append("a.outcome = \(bind: outcome)") }
+        if let cursor { conditions.append("a.id < \(bind: cursor)") }
+        let filter: SQLQueryString = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND "))"
+        return try await self.sql.raw(
+            """
+            SELECT a.*, n.type AS notification_type, n.user_id AS notification_user FROM delivery_attempts a
+            JOIN notifications n ON n.id = a.notification_id \(filter)
+            ORDER BY a.id DESC LIMIT \(unsafeRaw: String(limit))
+            """
+        ).all().map { row in
+            DeliveryLogEntry(
+                attempt: try Transaction.attempt(from: row), notificationType: try row.decode(column: "notification_type", as: String.self),
+                user: User.ID(try row.decode(column: "notification_user", as: String.self)))
+        }
+    }
+}

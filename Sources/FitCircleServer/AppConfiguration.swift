@@ -22,6 +22,9 @@ public struct AppConfiguration: Sendable {
     public var blobStore: BlobStoreSetting
     public var auth: AuthConfiguration
     public var googleJWKS: String
+    /// The OAuth clients of the web sign-in flows (accepted as audiences too).
+    public var googleWebClientID: String?
+    public var appleWebClientID: String?
     public var appleJWKS: String
     public var signingKey: Data?
     public var maxBodyBytes: Int
@@ -31,7 +34,7 @@ public struct AppConfiguration: Sendable {
     public var node: NodeSettings {
         NodeSettings(
             host: self.host, port: self.port, maxBodyBytes: self.maxBodyBytes, limits: self.limits, connectionDeadlines: self.connectionDeadlines,
-            secureCookies: self.publicURL.lowercased().hasPrefix("https://"))
+            web: WebSettings(publicURL: self.publicURL, googleClientID: self.googleWebClientID, appleClientID: self.appleWebClientID))
     }
     public var logLevel: String
     /// Delivery: APNs's key file, key id, team, topic and hosts; FCM's service-account key file and base
@@ -70,6 +73,7 @@ public struct AppConfiguration: Sendable {
     ///   - `devLogin` (default `false`; refused unless `host` is loopback or
     ///     `devLogin.dangerouslyAllowOnPublicHost` is `true`)
     ///   - `auth.google.clientIds`, `auth.apple.clientIds` (comma-separated; empty switches the provider off)
+    ///   - `auth.google.webClientId`, `auth.apple.webClientId`: the web app's sign-in flows (https only)
     ///   - `auth.google.jwks`, `auth.apple.jwks` (an https URL or a file path; default the provider's URL)
     ///   - `auth.signingKey` (secret, ≥ 32 bytes; default a random key kept in the database)
     ///   - `auth.accessTokenSeconds` (default 900), `auth.refreshTokenDays` (default 30), `auth.sessionDays` (default 90)
@@ -133,9 +137,11 @@ public struct AppConfiguration: Sendable {
         ] where !(1...most).contains(value) {
             throw InvalidSetting(key: key, expected: "a whole number from 1 to \(most)", found: "\(value)")
         }
+        self.googleWebClientID = reader.string(forKey: "auth.google.webClientId").flatMap { $0.isEmpty ? nil : $0 }
+        self.appleWebClientID = reader.string(forKey: "auth.apple.webClientId").flatMap { $0.isEmpty ? nil : $0 }
         self.auth = AuthConfiguration(
-            googleClientIDs: Self.list(reader.string(forKey: "auth.google.clientIds")),
-            appleClientIDs: Self.list(reader.string(forKey: "auth.apple.clientIds")),
+            googleClientIDs: Self.list(reader.string(forKey: "auth.google.clientIds")).union(self.googleWebClientID.map { [$0] } ?? []),
+            appleClientIDs: Self.list(reader.string(forKey: "auth.apple.clientIds")).union(self.appleWebClientID.map { [$0] } ?? []),
             devLogin: reader.bool(forKey: "devLogin", default: false),
             accessTokenLifetime: TimeInterval(accessSeconds),
             refreshTokenLifetime: TimeInterval(refreshDays * 86_400),

@@ -30,14 +30,14 @@ public struct NodeSettings: Sendable {
     public var maxBodyBytes: Int
     public var limits: RequestLimits
     public var connectionDeadlines: ConnectionDeadlines
-    /// The web session's cookies say `Secure`: the server's public URL is https.
-    public var secureCookies: Bool
+    /// How browsers reach the server: the web session's cookies, the web sign-in flows.
+    public var web: WebSettings
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 6 * 1024 * 1024, limits: RequestLimits = .default,
-        connectionDeadlines: ConnectionDeadlines = ConnectionDeadlines(), secureCookies: Bool = false
+        connectionDeadlines: ConnectionDeadlines = ConnectionDeadlines(), web: WebSettings = WebSettings()
     ) {
-        self.secureCookies = secureCookies
+        self.web = web
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
@@ -63,7 +63,7 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     let router = try buildRouter(
         engine: engine, store: store, registry: registry, maxBodyBytes: settings.maxBodyBytes, limits: settings.limits,
-        secureCookies: settings.secureCookies, clock: clock)
+        web: settings.web, clock: clock)
     // Shut down in the reverse order: the server (Hummingbird's, last) first, then these from the end.
     var background: [any Service] = []
     if services.contains(.listener) {

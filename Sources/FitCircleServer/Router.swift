@@ -23,14 +23,14 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 
 /// Builds every route of the server over an engine: the OpenAPI operations, the operations routes
 /// (`/healthz`, `/readyz`, `/metrics`, `/openapi.yaml`, `/docs`), the web app's (`WebRoutes`) and the
-/// middleware around them. `secureCookies`: the web session's cookies say `Secure` (served over TLS).
+/// middleware around them. `web`: how browsers reach the server (the web session's cookies, the sign-in flows).
 public func buildRouter(
     engine: Engine,
     store: Store,
     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     maxBodyBytes: Int = 6 * 1024 * 1024,
     limits: RequestLimits = .default,
-    secureCookies: Bool = false,
+    web: WebSettings = WebSettings(),
     clock: WallClock
 ) throws -> Router<AppRequestContext> {
     let document = try OpenAPIDocument.yaml()
@@ -60,7 +60,7 @@ public func buildRouter(
 
     WebRoutes(
         accounts: engine.accounts, operators: Operators(store: store), assets: try WebAssets.load(), limits: limits,
-        shared: engine.rateLimits, secureCookies: secureCookies, now: clock.now
+        shared: engine.rateLimits, web: web, now: clock.now
     ).register(on: router)
 
     let authentication = AuthenticationMiddleware(

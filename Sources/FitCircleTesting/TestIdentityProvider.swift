@@ -72,7 +72,8 @@ public struct TestIdentityProvider: Sendable {
             iat: .init(value: claims.issuedAt),
             email: claims.email,
             email_verified: claims.emailVerified.map { BoolClaim(value: $0) },
-            name: claims.name
+            name: claims.name,
+            nonce: claims.nonce
         )
         return try await keys.sign(payload, kid: JWKIdentifier(string: self.keyID))
     }
@@ -105,6 +106,7 @@ struct TestIDTokenPayload: JWTPayload {
     var email: String?
     var email_verified: BoolClaim?
     var name: String?
+    var nonce: String? = nil
 
     func verify(using _: some JWTAlgorithm) throws {}
 }

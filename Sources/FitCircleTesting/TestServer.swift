@@ -79,6 +79,7 @@ public func withTestApp<Result: Sendable>(
     maxBodyBytes: Int = 6 * 1024 * 1024,
     limits: RequestLimits = .generous,
     transports: Transports = Transports(),
+    web: WebSettings = WebSettings(),
     _ body: @Sendable (TestApp) async throws -> Result
 ) async throws -> Result {
     let profile = try RuleProfileLoader.load(named: profileName, from: profilesDirectory)
@@ -105,7 +106,7 @@ public func withTestApp<Result: Sendable>(
         // The node as `serve` builds it, but for its jobs and scheduler, which the tests run themselves on
         // their clock.
         let app = try buildApplication(
-            engine: engine, store: store, settings: NodeSettings(maxBodyBytes: maxBodyBytes, limits: limits), services: [.listener],
+            engine: engine, store: store, settings: NodeSettings(maxBodyBytes: maxBodyBytes, limits: limits, web: web), services: [.listener],
             clock: clock.wallClock, logger: Logger(label: "tests"))
         return try await app.test(.router) { client in
             // On PostgreSQL the node hears its own NOTIFYs, and authenticates from memory only while it does.

@@ -29,9 +29,10 @@ def free_port():
 
 
 class Server:
-    """`fitcircle serve --demo --dev-login` on a fresh SQLite file, for one run, under `profile`."""
+    """`fitcircle serve --demo --dev-login` on a fresh SQLite file, for one run, under `profile`, with `env`'s
+    settings (FITCIRCLE_…) on top of the process's."""
 
-    def __init__(self, profile="fitcircle"):
+    def __init__(self, profile="fitcircle", env=None):
         self.directory = tempfile.mkdtemp(prefix="fitcircle-browser-")
         self.database = f"sqlite://{self.directory}/fitcircle.sqlite"
         self.port = free_port()
@@ -40,7 +41,7 @@ class Server:
         self.process = subprocess.Popen(
             [str(BINARY), "serve", "--demo", "--dev-login", "--port", str(self.port), "--database-url", self.database,
              "--profiles-dir", str(ROOT / "profiles"), "--profile", profile],
-            stdout=self.log, stderr=subprocess.STDOUT)
+            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         deadline = time.time() + 60
         while time.time() < deadline:
             try:

@@ -4,6 +4,9 @@ template with a friend invited and its board moving live, and the navigation fol
 import datetime
 import time
 import unittest
+import urllib.error
+import urllib.parse
+import urllib.request
 import uuid
 
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
@@ -240,6 +243,47 @@ class TrainingTests(BrowserCase):
         wait(d, lambda driver: reads(driver, "#weekly-summary .status", lambda e: "+10 %" in e.text))
         self.assertEqual("33", d.find_element(By.ID, "training-dailyGoal").get_attribute("value"))
         self.assertEqual(33, athlete.call("GET", "/api/settings/training")["dailyGoal"])
+
+
+class ProviderSignInPageTests(BrowserCase):
+    """A server with Google's and Apple's web flows configured (its public URL is https)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = harness.Server(env={
+            "FITCIRCLE_SERVER_PUBLIC_URL": "https://fit.example.com",
+            "FITCIRCLE_AUTH_GOOGLE_WEB_CLIENT_ID": "web-client.apps.googleusercontent.com",
+            "FITCIRCLE_AUTH_APPLE_WEB_CLIENT_ID": "com.example.fitcircle.web",
+        })
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def test_theSignInPageOffersGoogleAndAppleAndSaysWhyASignInCameBack(self):
+        d, server = self.driver, self.server
+        d.get(f"{server.url}/?error=expired")
+        self.assertIn("took too long", visible(d, "#sign-in-error").text)
+        google = visible(d, "#sign-in-google")
+        self.assertTrue(google.get_attribute("href").startswith(f"{server.url}/web/auth/google?timeZone="))
+        self.assertTrue(d.find_element(By.ID, "sign-in-apple").is_displayed())
+        self.check_page("sign-in-providers")
+        # The link leads to Google with this server's client, state and nonce (not followed: no network here).
+        request = urllib.request.Request(google.get_attribute("href"))
+        opener = urllib.request.build_opener(NoRedirect())
+        with self.assertRaises(urllib.error.HTTPError) as answer:
+            opener.open(request, timeout=10)
+        self.assertEqual(303, answer.exception.code)
+        location = answer.exception.headers["Location"]
+        self.assertTrue(location.startswith("https://accounts.google.com/o/oauth2/v2/auth?"), location)
+        for part in ("client_id=web-client.apps.googleusercontent.com", "response_mode=form_post", "state=", "nonce=",
+                     "redirect_uri=https://fit.example.com/web/auth/google/callback"):
+            self.assertIn(part, urllib.parse.unquote(location))
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *arguments):
+        return None
 
 
 if __name__ == "__main__":

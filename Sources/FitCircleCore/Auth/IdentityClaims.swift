@@ -10,6 +10,8 @@ public struct IdentityClaims: Equatable, Sendable {
     public var email: String?
     public var emailVerified: Bool?
     public var name: String?
+    /// The value the web sign-in flow sent with its authorization request (OpenID Connect's `nonce`).
+    public var nonce: String?
 
     public init(
         issuer: String,
@@ -19,7 +21,8 @@ public struct IdentityClaims: Equatable, Sendable {
         issuedAt: Date,
         email: String? = nil,
         emailVerified: Bool? = nil,
-        name: String? = nil
+        name: String? = nil,
+        nonce: String? = nil
     ) {
         self.issuer = issuer
         self.subject = subject
@@ -29,6 +32,7 @@ public struct IdentityClaims: Equatable, Sendable {
         self.email = email
         self.emailVerified = emailVerified
         self.name = name
+        self.nonce = nonce
     }
 
     /// Why a signed token is still not accepted.
@@ -39,13 +43,16 @@ public struct IdentityClaims: Equatable, Sendable {
         case issuedInTheFuture(at: Date)
         case missingSubject
         case unverifiedEmail
+        /// Not the token the web flow asked for (a replayed or injected one).
+        case wrongNonce
     }
 
     /// Clocks of phones and servers drift; tokens are trusted within this much of `now`.
     public static let allowedClockSkew: TimeInterval = 60
 
-    /// Checks issuer, audience, expiry and issue time against `now` (OpenID Connect Core, 3.1.3.7).
-    public func validate(provider: IdentityProvider, clientIDs: Set<String>, now: Date) throws(Rejection) {
+    /// Checks issuer, audience, expiry and issue time against `now` (OpenID Connect Core, 3.1.3.7), and the
+    /// nonce when the web flow sent one (3.1.3.7, 11).
+    public func validate(provider: IdentityProvider, clientIDs: Set<String>, now: Date, nonce: String? = nil) throws(Rejection) {
         guard provider.issuers.contains(self.issuer) else { throw .wrongIssuer(self.issuer) }
         guard !self.audiences.isEmpty, self.audiences.allSatisfy(clientIDs.contains) else {
             throw .wrongAudience(self.audiences)
@@ -56,5 +63,6 @@ public struct IdentityClaims: Equatable, Sendable {
         }
         guard !self.subject.isEmpty else { throw .missingSubject }
         if self.email != nil, self.emailVerified == false { throw .unverifiedEmail }
+        if let nonce, self.nonce != nonce { throw .wrongNonce }
     }
 }

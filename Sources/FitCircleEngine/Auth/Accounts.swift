@@ -33,14 +33,15 @@ public struct Accounts: Sendable {
 
     /// Signs in with a Google or Apple ID token, creating the account on first use.
     /// - Parameter timeZone: the device's IANA zone, used for a new account when valid.
-    public func signIn(with provider: IdentityProvider, idToken: String, name: String?, timeZone: String?) async throws -> SignIn {
+    /// - Parameter nonce: the web flow's (`WebSignInFlow`), which the token must carry; nil for an app's token.
+    public func signIn(with provider: IdentityProvider, idToken: String, name: String?, timeZone: String?, nonce: String? = nil) async throws -> SignIn {
         guard let verifier = self.verifiers[provider], !verifier.clientIDs.isEmpty else {
             // Like a route that does not exist: this server offers no such sign-in (GET /api/config says which).
             throw DomainError.notFound(resource: "sign-in method", id: provider.rawValue)
         }
         let claims: IdentityClaims
         do {
-            claims = try await verifier.verify(idToken)
+            claims = try await verifier.verify(idToken, nonce: nonce)
         } catch {
             throw DomainError.unauthenticated(reason: "The \(provider.rawValue.capitalized) ID token was refused (\(error)).")
         }

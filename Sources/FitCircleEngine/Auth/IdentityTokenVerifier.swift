@@ -26,7 +26,8 @@ public struct IdentityTokenVerifier: Sendable {
         case rejected(IdentityClaims.Rejection)
     }
 
-    public func verify(_ token: String) async throws(Failure) -> IdentityClaims {
+    /// - Parameter nonce: the web flow's, which the token must carry; nil for an app's token.
+    public func verify(_ token: String, nonce: String? = nil) async throws(Failure) -> IdentityClaims {
         let header = try Self.header(of: token)
         guard header.alg == "RS256" else { throw .unsupportedAlgorithm(header.alg ?? "none") }
         guard let kid = header.kid else { throw .unknownKey }
@@ -45,7 +46,7 @@ public struct IdentityTokenVerifier: Sendable {
         }
         let claims = payload.claims
         do {
-            try claims.validate(provider: self.provider, clientIDs: self.clientIDs, now: self.clock.now())
+            try claims.validate(provider: self.provider, clientIDs: self.clientIDs, now: self.clock.now(), nonce: nonce)
         } catch {
             throw .rejected(error)
         }
@@ -91,6 +92,7 @@ struct ProviderTokenPayload: JWTPayload {
     var email: String?
     var email_verified: BoolClaim?
     var name: String?
+    var nonce: String?
 
     func verify(using _: some JWTAlgorithm) throws {}
 
@@ -103,7 +105,8 @@ struct ProviderTokenPayload: JWTPayload {
             issuedAt: self.iat.value,
             email: self.email,
             emailVerified: self.email_verified?.value,
-            name: self.name
+            name: self.name,
+            nonce: self.nonce
         )
     }
 }

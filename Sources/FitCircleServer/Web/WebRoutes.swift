@@ -16,8 +16,7 @@ struct WebRoutes {
     /// The budgets of the API's sign-in and refresh operations, which the session routes share.
     let limits: RequestLimits
     let shared: SharedRateLimits
-    /// Cookies carry `Secure` (the server is reached over TLS, as its public URL says).
-    let secureCookies: Bool
+    let web: WebSettings
     let now: @Sendable () -> Date
 
     func register<Context: RequestContext>(on router: Router<Context>) {
@@ -32,7 +31,15 @@ struct WebRoutes {
         router.post("/web/session") { request, _ in try await self.signIn(request) }
         router.post("/web/session/refresh") { request, _ in try await self.refresh(request) }
         router.post("/web/session/sign-out") { request, _ in try await self.signOut(request) }
+        // Google's and Apple's web sign-in (WebRoutes+Providers).
+        router.get("/web/auth/:provider") { request, context in try self.startProviderSignIn(request, provider: context.parameters.get("provider") ?? "") }
+        router.post("/web/auth/:provider/callback") { request, context in
+            await self.finishProviderSignIn(request, provider: context.parameters.get("provider") ?? "")
+        }
     }
+
+    /// Cookies carry `Secure` (the server is reached over TLS, as its public URL says).
+    var secureCookies: Bool { self.web.secureCookies }
 
     // MARK: Pages
 
@@ -87,7 +94,10 @@ struct WebRoutes {
     /// Which ways of signing in the sign-in page offers.
     private func signInMethods() throws -> Response {
         let available = self.accounts.availableSignIn
-        return try Self.json(["signIn": ["google": available.google, "apple": available.apple, "dev": available.dev]])
+        // Google and Apple are offered here when their web flows are configured (an app's ID tokens are the API's).
+        let google = available.google && self.web.webClientID(of: "google") != nil
+        let apple = available.apple && self.web.webClientID(of: "apple") != nil
+        return try Self.json(["signIn": ["google": google, "apple": apple, "dev": available.dev]])
     }
 
     private func signIn(_ request: Request) async throws -> Response {
@@ -165,7 +175,7 @@ struct WebRoutes {
     }
 
     /// Counts the request against the budget of the API operation it stands for, per address.
-    private func budget(_ operationID: String) async throws {
+    func budget(_ operationID: String) async throws {
         guard let limit = self.limits.operationLimit(operationID) else { return }
         let decision = try await self.shared.decide("address:\(RequestPeer.address)", limit)
         guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many \(limit.name) requests; slow down.") }

@@ -73,7 +73,7 @@ enum WebSession {
         return parts.joined(separator: "; ")
     }
 
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)
         let y = Array(b.utf8)
         guard x.count == y.count else { return false }

@@ -41,14 +41,26 @@ function devForm() {
   return form;
 }
 
+// Why a provider's sign-in came back without a session (`/?error=`).
+const errors = {
+  expired: "That sign-in took too long, or was started in another browser. Try again.",
+  cancelled: "Sign-in was cancelled.",
+  refused: "The provider's answer could not be accepted. Try again.",
+  unavailable: "That way of signing in is not offered here.",
+};
+
 async function start() {
   const response = await fetch("/web/session");
   const { signIn } = await response.json();
   const parts = [];
-  if (signIn.dev) parts.push(devForm());
-  if (signIn.google || signIn.apple) {
-    parts.push(h("p", { class: "fine" }, "Sign in with Google or Apple from the FitCircle app; the web app offers the email sign-in of development servers."));
+  // Google's and Apple's web flows: the server sends the browser to the provider and back (WebSignInFlow).
+  const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  for (const [provider, label] of [["google", "Sign in with Google"], ["apple", "Sign in with Apple"]]) {
+    if (signIn[provider]) parts.push(h("p", {}, h("a", { class: `button provider ${provider}`, href: `/web/auth/${provider}?timeZone=${zone}`, id: `sign-in-${provider}` }, label)));
   }
+  const error = new URLSearchParams(location.search).get("error");
+  if (error) parts.unshift(h("p", { class: "notice", role: "alert", id: "sign-in-error" }, errors[error] ?? errors.refused));
+  if (signIn.dev) parts.push(devForm());
   if (!parts.length) parts.push(h("p", {}, "This server offers no way to sign in on the web."));
   show(methods, ...parts);
 }

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import unittest
 import urllib.request
 from pathlib import Path
 
@@ -164,3 +165,18 @@ class Member:
         """Today's total from the phone's health data."""
         now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
         return self.call("POST", "/api/tracking/daily", {"steps": steps, "source": "healthkit", "occurredAt": now})
+
+
+class BrowserCase(unittest.TestCase):
+    """A test with its own headless Chromium; `check_page` photographs the page and runs axe-core on it."""
+
+    def setUp(self):
+        self.driver = browser()
+
+    def tearDown(self):
+        self.driver.quit()
+
+    def check_page(self, name):
+        screenshots(self.driver, name)
+        violations = accessibility(self.driver, name)
+        self.assertEqual([], [(v["id"], v["impact"], v["help"]) for v in violations], f"axe on {name}")

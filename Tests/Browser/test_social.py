@@ -34,22 +34,7 @@ def reads(driver, css, predicate):
         return False
 
 
-class BrowserCase(unittest.TestCase):
-    server = None
-
-    def setUp(self):
-        self.driver = harness.browser()
-
-    def tearDown(self):
-        self.driver.quit()
-
-    def check_page(self, name):
-        harness.screenshots(self.driver, name)
-        violations = harness.accessibility(self.driver, name)
-        self.assertEqual([], [(v["id"], v["impact"], v["help"]) for v in violations], f"axe on {name}")
-
-
-class FriendsTests(BrowserCase):
+class FriendsTests(harness.BrowserCase):
     @classmethod
     def setUpClass(cls):
         cls.server = harness.Server()
@@ -135,7 +120,7 @@ class FriendsTests(BrowserCase):
         self.assertTrue(d.find_element(By.ID, "main-nav").is_displayed())
 
 
-class ChallengeTests(BrowserCase):
+class ChallengeTests(harness.BrowserCase):
     """Under the famefit profile, whose catalog has challenge templates (spec 002 §1)."""
 
     @classmethod
@@ -191,7 +176,7 @@ class ChallengeTests(BrowserCase):
         self.check_page("challenges-mine")
 
 
-class TrainingTests(BrowserCase):
+class TrainingTests(harness.BrowserCase):
     """Under the pushups profile (spec 001): the assessment and the Sunday summary's choices."""
 
     @classmethod
@@ -245,7 +230,7 @@ class TrainingTests(BrowserCase):
         self.assertEqual(33, athlete.call("GET", "/api/settings/training")["dailyGoal"])
 
 
-class ProviderSignInPageTests(BrowserCase):
+class ProviderSignInPageTests(harness.BrowserCase):
     """A server with Google's and Apple's web flows configured (its public URL is https)."""
 
     @classmethod

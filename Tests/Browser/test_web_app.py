@@ -32,18 +32,7 @@ def reads_h1(driver):
         return None
 
 
-class WebAppTests(unittest.TestCase):
-    def setUp(self):
-        self.driver = harness.browser()
-
-    def tearDown(self):
-        self.driver.quit()
-
-    def check_page(self, name):
-        harness.screenshots(self.driver, name)
-        violations = harness.accessibility(self.driver, name)
-        self.assertEqual([], [(v["id"], v["impact"], v["help"]) for v in violations], f"axe on {name}")
-
+class WebAppTests(harness.BrowserCase):
     def signed_up(self, prefix):
         """A new member, onboarded, on today's page; their email."""
         email = f"{prefix}-{uuid.uuid4().hex[:8]}@example.com"
@@ -288,6 +277,13 @@ class WebAppTests(unittest.TestCase):
         d.find_element(By.CSS_SELECTOR, "header a[href='/admin/deliveries']").click()
         visible(d, "#deliveries tbody tr[data-delivery]")
         self.check_page("console-deliveries")
+
+        d.find_element(By.CSS_SELECTOR, "header a[href='/admin/community']").click()
+        visible(d, "#all-circles tbody tr[data-circle]")
+        self.assertIn("Demo Walkers", d.find_element(By.ID, "all-circles").text)
+        visible(d, "#all-challenges tbody tr[data-challenge]")
+        self.assertIn("Demo 10K week", d.find_element(By.ID, "all-challenges").text)
+        self.check_page("console-community")
 
         d.find_element(By.CSS_SELECTOR, "header a[href='/admin/profile']").click()
         visible(d, "details[data-section=streaks] summary").click()

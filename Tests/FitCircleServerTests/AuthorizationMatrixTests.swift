@@ -221,6 +221,8 @@ struct AuthorizationMatrixTests {
         "retryJob": Row(rule: .operatorOnly),
         "listDeliveries": Row(rule: .operatorOnly),
         "getActiveProfile": Row(rule: .operatorOnly),
+        "listAllCircles": Row(rule: .operatorOnly),
+        "listAllCompetitions": Row(rule: .operatorOnly),
         "listBlockedUsers": Row(rule: .signedIn),
         "searchUsers": Row(rule: .signedIn, query: "?q=someone"),
         "blockUser": Row(rule: .signedIn, body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true),

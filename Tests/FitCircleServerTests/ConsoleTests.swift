@@ -12,7 +12,7 @@ import Testing
 struct ConsoleTests {
     static let paths: [(String, String)] = [
         ("GET", "/api/admin/users?q=luna"), ("GET", "/api/admin/users/x"), ("GET", "/api/admin/jobs"), ("POST", "/api/admin/jobs/x/retry"),
-        ("GET", "/api/admin/deliveries"), ("GET", "/api/admin/profile"),
+        ("GET", "/api/admin/deliveries"), ("GET", "/api/admin/profile"), ("GET", "/api/admin/circles"), ("GET", "/api/admin/competitions"),
     ]
 
     @Test(arguments: Backend.available)
@@ -117,8 +117,44 @@ struct ConsoleTests {
             #expect(filtered?.isEmpty == false && filtered?.allSatisfy { ($0["attempt"] as? [String: Any])?["outcome"] as? String == outcome } == true)
 
             let profile = try await app.request(.get, "/api/admin/profile", token: try await ops.token).jsonObject()
+            #expect(profile["description"] is String)
             #expect(profile["name"] as? String == app.engine.profile.name)
             #expect(((profile["profile"] as? [String: Any])?["streaks"] as? [String: Any])?["resetAfterMissed"] != nil)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func everyCircleAndChallengeIsListedAPageAtATime(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ops = try await ExperimentsTests.operatorPerson(app)
+            let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 500)
+            var circles: [String] = []
+            for index in 1...3 {
+                let made = try await app.request(.post, "/api/fitcircles", token: try await ana.token, json: ["name": "Circle \(index)", "metric": "steps"])
+                circles.append(try #require(try made.jsonObject()["id"] as? String, "\(made.text)"))
+            }
+            let challenge = try await app.request(
+                .post, "/api/competitions", token: try await ana.token, json: ["name": "Ten K", "type": "distance", "durationDays": 7, "stake": 50])
+            let challengeID = try #require(try challenge.jsonObject()["id"] as? String, "\(challenge.text)")
+
+            var paged: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try await app.request(.get, "/api/admin/circles?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), token: try await ops.token).jsonObject()
+                let items = page["items"] as? [[String: Any]] ?? []
+                #expect(items.allSatisfy { $0["members"] as? Int == 1 && $0["ownerId"] as? String == ana.id })
+                paged += items.compactMap { $0["id"] as? String }
+                cursor = page["nextCursor"] as? String
+            } while cursor != nil
+            // Each once, in the order of the whole list (ids are time-ordered to the millisecond; the test clock stands still).
+            let whole = try await app.request(.get, "/api/admin/circles", token: try await ops.token).jsonObject()["items"] as? [[String: Any]]
+            #expect(paged == whole?.compactMap { $0["id"] as? String } && Set(paged) == Set(circles))
+
+            let listed = try await app.request(.get, "/api/admin/competitions", token: try await ops.token).jsonObject()["items"] as? [[String: Any]]
+            let row = try #require(listed?.first)
+            #expect(row["id"] as? String == challengeID && row["status"] as? String == "active")
+            #expect(row["participantCount"] as? Int == 1 && row["stake"] as? Int == 50 && row["escrow"] as? Int == 50)
+            #expect(try await app.request(.get, "/api/admin/competitions?limit=500", token: try await ops.token).status == .unprocessableContent)
         }
     }
 }

@@ -3,7 +3,7 @@ public import FitCircleStore
 public import Foundation
 
 /// What the operator console reads and does (`/admin`): accounts found and their files, the job queue with
-/// retry, the delivery log, the active rule profile. Every use case lets only operators on
+/// retry, the delivery log, circles and challenges, the active rule profile. Every use case lets only operators on
 /// (`Operators.require`, which asks `OperatorAccess`); a person's file is read through the same use cases
 /// as the person's own screens.
 public struct Console: Sendable {
@@ -100,6 +100,29 @@ public struct Console: Sendable {
             return try await tx.console.deliveries(channel: channel, outcome: outcome, before: cursor, limit: limit)
         }
         return (entries, entries.count == limit ? entries.last?.attempt.id : nil)
+    }
+
+    /// Every circle, newest first, a page at a time (`cursor`: the `nextCursor` of the page before).
+    public func circles(cursor: String?, limit: Int, by caller: Caller) async throws -> (items: [(circle: FitCircle, members: Int)], nextCursor: String?) {
+        guard Self.limits.contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 200") }
+        let items = try await self.store.read { tx in
+            try await Operators.require(caller, in: tx, to: "list the circles")
+            return try await tx.console.circles(before: cursor, limit: limit)
+        }
+        return (items, items.count == limit ? items.last?.circle.id.rawValue : nil)
+    }
+
+    /// Every challenge, newest first, with where it stands now.
+    public func challenges(
+        cursor: String?, limit: Int, by caller: Caller
+    ) async throws -> (items: [(challenge: Challenge, status: Challenge.Status, participants: Int, escrow: Int)], nextCursor: String?) {
+        guard Self.limits.contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 200") }
+        let now = self.clock.now()
+        let rows = try await self.store.read { tx in
+            try await Operators.require(caller, in: tx, to: "list the challenges")
+            return try await tx.console.challenges(before: cursor, limit: limit)
+        }
+        return (rows.map { ($0.challenge, $0.challenge.status(at: now), $0.participants, $0.escrow) }, rows.count == limit ? rows.last?.challenge.id.rawValue : nil)
     }
 
     /// The profile every rule is read from (experiments' overlays aside).

@@ -43,6 +43,18 @@ extension API {
         return .ok(.init(body: .json(.init(items: page.entries.map(Components.Schemas.ConsoleDelivery.init), nextCursor: page.nextCursor))))
     }
 
+    func listAllCircles(_ input: Operations.ListAllCircles.Input) async throws -> Operations.ListAllCircles.Output {
+        let page = try await self.engine.console.circles(cursor: input.query.cursor, limit: input.query.limit ?? 50, by: try RequestCaller.required())
+        return .ok(.init(body: .json(.init(items: page.items.map { Components.Schemas.ConsoleCircle($0.circle, members: $0.members) }, nextCursor: page.nextCursor))))
+    }
+
+    func listAllCompetitions(_ input: Operations.ListAllCompetitions.Input) async throws -> Operations.ListAllCompetitions.Output {
+        let page = try await self.engine.console.challenges(cursor: input.query.cursor, limit: input.query.limit ?? 50, by: try RequestCaller.required())
+        return .ok(.init(body: .json(.init(
+            items: page.items.map { Components.Schemas.ConsoleCompetition($0.challenge, status: $0.status, participants: $0.participants, escrow: $0.escrow) },
+            nextCursor: page.nextCursor))))
+    }
+
     func getActiveProfile(_ input: Operations.GetActiveProfile.Input) async throws -> Operations.GetActiveProfile.Output {
         let profile = try await self.engine.console.activeProfile(by: try RequestCaller.required())
         // The profile's own Codable form, as a free-form object.

@@ -43,3 +43,20 @@ extension Components.Schemas.ConsoleDelivery {
             userId: entry.user.rawValue, attempt: .init(entry.attempt))
     }
 }
+
+extension Components.Schemas.ConsoleCircle {
+    init(_ circle: FitCircle, members: Int) {
+        self.init(
+            id: circle.id.rawValue, name: circle.name, metric: circle.metric.rawValue, privacy: mapped(circle.privacy), timeZone: circle.timeZone,
+            members: members, memberLimit: circle.memberLimit, ownerId: circle.ownerID.rawValue, createdAt: circle.createdAt, archivedAt: circle.archivedAt)
+    }
+}
+
+extension Components.Schemas.ConsoleCompetition {
+    init(_ challenge: Challenge, status: Challenge.Status, participants: Int, escrow: Int) {
+        self.init(
+            id: challenge.id.rawValue, name: challenge.name, _type: mapped(challenge.type), status: mapped(status), visibility: mapped(challenge.visibility),
+            creatorId: challenge.creatorID.rawValue, startsAt: challenge.startsAt, endsAt: challenge.endsAt, participantCount: participants,
+            stake: challenge.stake, escrow: escrow, templateId: challenge.templateID)
+    }
+}

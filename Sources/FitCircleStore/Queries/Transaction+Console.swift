@@ -3,7 +3,8 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
-    /// The operator console's reads across everyone: accounts by name, the job queue, the delivery log.
+    /// The operator console's reads across everyone: accounts by name, the job queue, circles and challenges,
+    /// the delivery log.
     public var console: ConsoleQueries { ConsoleQueries(tx: self) }
 }
 
@@ -101,6 +102,27 @@ public struct ConsoleQueries: Sendable {
             """
         ).all()
         return !rows.isEmpty
+    }
+
+    // MARK: Circles and challenges
+
+    /// Circles newest first (their ids are time-ordered) before `cursor`, each with its members now.
+    public func circles(before cursor: String?, limit: Int) async throws -> [(circle: FitCircle, members: Int)] {
+        let after: SQLQueryString = cursor.map { "WHERE c.id < \(bind: $0)" } ?? ""
+        return try await self.sql.raw(
+            """
+            SELECT c.*, (SELECT COUNT(*) FROM circle_members m WHERE m.circle_id = c.id AND m.left_at IS NULL) AS member_count
+            FROM circles c \(after) ORDER BY c.id DESC LIMIT \(unsafeRaw: String(limit))
+            """
+        ).all().map { (try Transaction.circle(from: $0), try $0.decode(column: "member_count", as: Int.self)) }
+    }
+
+    /// Challenges newest first before `cursor`, with their participants and escrow.
+    public func challenges(before cursor: String?, limit: Int) async throws -> [(challenge: Challenge, participants: Int, escrow: Int)] {
+        let after: SQLQueryString = cursor.map { "WHERE id < \(bind: $0)" } ?? ""
+        return try await self.sql.raw("SELECT * FROM challenges \(after) ORDER BY id DESC LIMIT \(unsafeRaw: String(limit))").all().map { row in
+            (try ChallengeQueries.challenge(from: row), try row.decode(column: "participant_count", as: Int.self), try row.decode(column: "escrow", as: Int.self))
+        }
     }
 
     // MARK: The delivery log

@@ -9,6 +9,7 @@ const routes = [
   ["/admin/people/:id", () => import("./console/person.js")],
   ["/admin/jobs", () => import("./console/jobs.js")],
   ["/admin/deliveries", () => import("./console/deliveries.js")],
+  ["/admin/community", () => import("./console/community.js")],
   ["/admin/experiments", () => import("./console/experiments.js")],
   ["/admin/profile", () => import("./console/profile.js")],
 ];

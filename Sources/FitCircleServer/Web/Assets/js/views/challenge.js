@@ -4,6 +4,7 @@
 import { api, Problem } from "../api.js";
 import { h, show, number } from "../dom.js";
 import { live } from "../live.js";
+import { actionButton } from "../forms.js";
 import { challengeRule, challengeTime, ruleValue } from "../format.js";
 import { typeNames } from "./challenges.js";
 
@@ -29,21 +30,10 @@ function boardTable(board, unit, settled) {
 }
 
 function actions(competition, redraw, status) {
-  const act = (text, path, primary) => h("button", {
-    type: "button", class: primary ? null : "secondary", id: `challenge-${path}`,
-    onclick: async (event) => {
-      event.target.disabled = true;
-      try {
-        const code = new URLSearchParams(location.search).get("code");
-        await api("POST", `/api/competitions/${competition.id}/${path}`, path === "join" ? (code ? { code } : {}) : undefined);
-        await redraw();
-      } catch (problem) {
-        if (!(problem instanceof Problem)) throw problem;
-        status.textContent = problem.message;
-        event.target.disabled = false;
-      }
-    },
-  }, text);
+  const code = new URLSearchParams(location.search).get("code");
+  const act = (text, path, primary) => actionButton(text,
+    () => api("POST", `/api/competitions/${competition.id}/${path}`, path === "join" ? (code ? { code } : {}) : undefined),
+    redraw, status, { class: primary ? null : "secondary", id: `challenge-${path}` });
   const open = ["scheduled", "active"].includes(competition.status);
   const buttons = [];
   if (open && competition.myState !== "joined") buttons.push(act(competition.stake ? `Join (stake ${number(competition.stake)} XP)` : "Join", "join", true));

@@ -3,7 +3,7 @@
 import { api, Problem } from "../api.js";
 import { h, show, number } from "../dom.js";
 import { tabs, selectTab } from "../tabs.js";
-import { showProblem, clearProblem } from "../forms.js";
+import { actionButton, showProblem, clearProblem } from "../forms.js";
 import { challengeRule, challengeTime, workoutNames } from "../format.js";
 
 const sections = [["mine", "Mine"], ["open", "Open to join"], ["create", "Create"], ["rivals", "Rivals"]];
@@ -16,20 +16,9 @@ const states = { invited: "Invited", joined: "Joined", declined: "Declined", lef
 
 function challengeCard(competition, onChange) {
   const status = h("p", { role: "status", class: "fine" });
-  const act = (text, path, primary) => h("button", {
-    type: "button", class: primary ? null : "secondary", "aria-label": `${text}: ${competition.name}`,
-    onclick: async (event) => {
-      event.target.disabled = true;
-      try {
-        await api("POST", `/api/competitions/${competition.id}/${path}`, path === "join" ? {} : undefined);
-        await onChange();
-      } catch (problem) {
-        if (!(problem instanceof Problem)) throw problem;
-        status.textContent = problem.message;
-        event.target.disabled = false;
-      }
-    },
-  }, text);
+  const act = (text, path, primary) => actionButton(text,
+    () => api("POST", `/api/competitions/${competition.id}/${path}`, path === "join" ? {} : undefined),
+    onChange, status, { class: primary ? null : "secondary", "aria-label": `${text}: ${competition.name}` });
   const canJoin = ["scheduled", "active"].includes(competition.status) && competition.myState !== "joined";
   return h("li", { class: "card challenge", "data-challenge": competition.id },
     h("h2", {}, h("a", { href: `/app/challenges/${competition.id}`, "data-route": true }, competition.name)),

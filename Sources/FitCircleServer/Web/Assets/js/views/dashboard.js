@@ -60,6 +60,19 @@ function weekCard(weekly, timeZone) {
       })));
 }
 
+/** Yesterday's result (spec 000 F1): how many of its goals were met, and what the unmet ones reached. */
+function yesterdayLine(history, today) {
+  const yesterday = history.periods.find((period) => period.start < today && period.goals.length);
+  if (!yesterday) return null;
+  const met = yesterday.goals.filter((goal) => goal.completed);
+  const missed = yesterday.goals.filter((goal) => !goal.completed && goal.type !== "check_in")
+    .map((goal) => `${ringNames[goal.type] ?? goal.type} ${number(Math.round(goal.actual))} / ${number(Math.round(goal.target))}`);
+  const text = met.length === yesterday.goals.length
+    ? `Yesterday: all ${met.length} goals met ✓`
+    : `Yesterday: ${met.length} of ${yesterday.goals.length} goals met${missed.length ? ` (${missed.join(", ")})` : ""}`;
+  return h("p", { class: "fine", id: "yesterday" }, text);
+}
+
 /** The push-up app's prompts (spec 001): the assessment not taken yet; the week's summary the first time it is read. */
 async function trainingNotices(config) {
   if (!config.goals.daily.includes("pushups")) return [];
@@ -74,9 +87,11 @@ async function trainingNotices(config) {
     summary.reached && !summary.choice ? h("a", { href: "/app/training", "data-route": true }, "Choose next week's goal") : null)];
 }
 
-function submitCard(pending, onSubmit) {
+function submitCard(pending, memberships, onSubmit) {
   const circles = pending.items;
-  const body = circles.length
+  const body = !memberships
+    ? [h("p", {}, "Compete with friends on a daily board: ", h("a", { href: "/app/circles", "data-route": true }, "create or join a circle"), ".")]
+    : circles.length
     ? [h("p", {}, `Waiting for today's data: ${circles.map((c) => c.name).join(", ")}`),
       h("button", { type: "button", id: "submit-today", onclick: onSubmit }, "Submit today's data")]
     : [h("p", { class: "status", id: "submitted" }, "Submitted ✓"), h("p", { class: "fine" }, "Your circles have today's data; a later sync updates it until 00:30.")];
@@ -84,9 +99,9 @@ function submitCard(pending, onSubmit) {
 }
 
 export async function render(main, context) {
-  const [daily, weekly, streak, pending, notices] = await Promise.all([
+  const [daily, weekly, streak, pending, notices, history, circles] = await Promise.all([
     api("GET", "/api/goals/daily"), api("GET", "/api/goals/weekly"), api("GET", "/api/streaks/current"), api("GET", "/api/user/submissions/pending"),
-    trainingNotices(context.config),
+    trainingNotices(context.config), api("GET", "/api/goals/daily/history?days=2"), api("GET", "/api/fitcircles"),
   ]);
   const status = h("p", { role: "status", class: "fine" });
   const onSubmit = async (event) => {
@@ -106,8 +121,9 @@ export async function render(main, context) {
     notices,
     h("section", { class: "card", "aria-labelledby": "goals-title" },
       h("h2", { id: "goals-title" }, "Today's goals"),
-      h("div", { class: "rings" }, daily.goals.map(ring))),
-    h("div", { class: "grid" }, streakCard(streak), weekCard(weekly, context.profile?.timeZone), submitCard(pending, onSubmit)),
+      h("div", { class: "rings" }, daily.goals.map(ring)),
+      yesterdayLine(history, daily.start)),
+    h("div", { class: "grid" }, streakCard(streak), weekCard(weekly, context.profile?.timeZone), submitCard(pending, circles.items.length, onSubmit)),
     status);
   // Bar heights as CSS custom properties would need inline styles, which the CSP refuses: set them here.
   for (const bar of main.querySelectorAll(".week .bar")) bar.style.height = `${bar.dataset.height}%`;

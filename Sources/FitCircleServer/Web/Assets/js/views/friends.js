@@ -4,31 +4,13 @@ import { api, Problem } from "../api.js";
 import { h, show, number } from "../dom.js";
 import { live } from "../live.js";
 import { tabs, selectTab } from "../tabs.js";
-import { showProblem } from "../forms.js";
+import { actionButton as action, showProblem } from "../forms.js";
 import { ago, distance, duration, workoutFigures, workoutIcons, workoutNames } from "../format.js";
 
 const sections = [["feed", "Feed"], ["friends", "Friends"], ["requests", "Requests"], ["find", "Find people"]];
 let stopStream = null;
 
 const personLink = (id, name) => h("a", { href: `/app/people/${id}`, "data-route": true }, name);
-
-/** A button that calls the API and then `after`; a refusal shows the server's reason in `status`. */
-function action(text, call, after, status, attributes = {}) {
-  return h("button", {
-    type: "button", class: "secondary", ...attributes,
-    onclick: async (event) => {
-      event.target.disabled = true;
-      try {
-        await call();
-        await after();
-      } catch (problem) {
-        if (!(problem instanceof Problem)) throw problem;
-        status.textContent = problem.message;
-        event.target.disabled = false;
-      }
-    },
-  }, text);
-}
 
 // The feed: each workout with its figures and the profile's reactions as toggles.
 function reactionButtons(item, reactions) {

@@ -2,6 +2,7 @@
 // the two stand with the action that fits, their badges and challenge record, and for a friend the
 // head-to-head record of the challenges the two met in.
 import { api, Problem } from "../api.js";
+import { actionButton } from "../forms.js";
 import { h, show, number } from "../dom.js";
 import { distance, duration, pace, workoutIcons, workoutNames } from "../format.js";
 
@@ -14,20 +15,7 @@ const standing = {
 /** The buttons for where the two stand: each calls the API, then the page is drawn again. */
 function actions(person, redraw, status) {
   const target = { userId: person.userId };
-  const button = (text, call, secondary = true) => h("button", {
-    type: "button", class: secondary ? "secondary" : null,
-    onclick: async (event) => {
-      event.target.disabled = true;
-      try {
-        await call();
-        await redraw();
-      } catch (problem) {
-        if (!(problem instanceof Problem)) throw problem;
-        status.textContent = problem.message;
-        event.target.disabled = false;
-      }
-    },
-  }, text);
+  const button = (text, call, secondary = true) => actionButton(text, call, redraw, status, { class: secondary ? "secondary" : null });
   const block = button("Block", () => api("POST", "/api/friends/blocks", target));
   switch (person.friendship) {
     case "none": return [button("Add friend", () => api("POST", "/api/friends/request", target), false), " ", block];

@@ -41,6 +41,7 @@ public func buildRouter(
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestMetricsMiddleware(factory: factory))
     router.add(middleware: ProblemMiddleware(routes: routes))
+    router.add(middleware: NulCharacterMiddleware())
     let limiter = RateLimiter()
     router.add(middleware: AdmissionMiddleware(limits: limits, limiter: limiter, inFlight: InFlight(), now: clock.now))
     router.add(

@@ -22,6 +22,25 @@ struct HostileInputTests {
         }
     }
 
+    /// PostgreSQL's text cannot hold NUL: an id or a cursor holding one once failed deep in a query (500).
+    @Test(arguments: Backend.available)
+    func aNulCharacterInThePathOrTheQueryIsABadRequest(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            for path in ["/api/users/%00", "/api/fitcircles/a%00b", "/api/competitions/%00/leaderboard"] {
+                let response = try await app.request(.get, path, token: token)
+                #expect(response.status == .badRequest, "\(path): \(response.text)")
+                #expect(try response.problemType() == "/problems/bad-request")
+            }
+            for (path, field) in [("/api/users/search?q=abc%00def", "q"), ("/api/points/ledger?cursor=%00", "cursor")] {
+                let response = try await app.request(.get, path, token: token)
+                #expect(response.status == .badRequest, "\(path): \(response.text)")
+                #expect(try (response.jsonObject()["errors"] as? [[String: String]])?.first?["field"] == field, "\(path): \(response.text)")
+            }
+            #expect(try await app.request(.get, "/api/users/search?q=abcdef", token: token).status == .ok)
+        }
+    }
+
     @Test(arguments: Backend.available)
     func aMegabyteNameThatIsOneCharacterIsRefusedAndChangesNothing(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in

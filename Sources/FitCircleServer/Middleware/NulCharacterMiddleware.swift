@@ -1,0 +1,20 @@
+import FitCircleCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A path or query that decodes to the NUL character (`%00`) names nothing: PostgreSQL's text cannot hold
+/// it, so such a value would fail deep in a query. Refused here, once for every route, with a 400 that names
+/// the parameter (bodies are JSON, whose decoder hands `\u0000` on as text the validators see).
+struct NulCharacterMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if (request.uri.path.removingPercentEncoding ?? request.uri.path).contains("\u{0}") {
+            throw ProblemDocument.badRequest("The path must not contain the NUL character (%00).")
+        }
+        // Values only: a parameter's name is matched against the document's, never read into a query.
+        for (name, value) in request.uri.queryParameters where String(value).contains("\u{0}") {
+            throw ProblemDocument.badQuery(FieldViolation(field: String(name), reason: "must not contain the NUL character (%00)"))
+        }
+        return try await next(request, context)
+    }
+}

@@ -127,6 +127,16 @@ class WebAppTests(harness.BrowserCase):
         me.sync_steps(6400)
         d.find_element(By.ID, "circle-tab-overview").click()
         code = visible(d, "#join-code").text
+        # The owner invites by address: a malformed one is refused by its field, a good one is sent.
+        invite = d.find_element(By.ID, "invite-email")
+        invite.send_keys("not an address")
+        d.find_element(By.CSS_SELECTOR, "#invite button[type=submit]").click()
+        wait(d, lambda driver: driver.find_element(By.ID, "invite-email-error").text != "")
+        invite.clear()
+        invite.send_keys(f"guest-{uuid.uuid4().hex[:8]}@example.com")
+        d.find_element(By.CSS_SELECTOR, "#invite button[type=submit]").click()
+        wait(d, lambda driver: driver.find_element(By.ID, "invite-status").text.startswith("Invitation sent"))
+        self.check_page("circle-overview")
         d.find_element(By.ID, "submit-circle").click()
         wait(d, lambda driver: "6,400" in driver.find_element(By.CSS_SELECTOR, "#circle-panel [role=status]").text)
         d.find_element(By.ID, "circle-tab-leaderboard").click()

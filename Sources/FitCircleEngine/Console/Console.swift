@@ -3,9 +3,9 @@ public import FitCircleStore
 public import Foundation
 
 /// What the operator console reads and does (`/admin`): accounts found and their files, the job queue with
-/// retry, the delivery log, circles and challenges, the active rule profile. Every use case lets only operators on
-/// (`Operators.require`, which asks `OperatorAccess`); a person's file is read through the same use cases
-/// as the person's own screens.
+/// retry, the delivery log, circles and challenges, the active rule profile. Every use case lets only
+/// operators on (`Operators.require`, which asks `OperatorAccess`); a person's file is read through the same
+/// use cases as the person's own screens.
 public struct Console: Sendable {
     let store: Store
     let profile: RuleProfile

@@ -5,6 +5,7 @@ import { api, Problem } from "../api.js";
 import { h, show, number } from "../dom.js";
 import { live } from "../live.js";
 import { tabs, selectTab } from "../tabs.js";
+import { clearProblem, showProblem } from "../forms.js";
 
 const periods = [["daily", "Daily"], ["weekly", "Weekly"], ["monthly", "Monthly"], ["all_time", "All-time"]];
 const medals = { 1: "gold", 2: "silver", 3: "bronze" };
@@ -91,7 +92,40 @@ async function membersPanel(circle, panel) {
   show(panel, h("ul", { class: "members" }, items.map((m) => h("li", {}, m.displayName, h("span", { class: "fine" }, ` · ${m.role}`)))));
 }
 
-function overviewPanel(circle, panel, context) {
+/** Owners and admins invite a friend or an email address (POST /api/fitcircles/{id}/invite). */
+function inviteForm(circle, friends) {
+  const status = h("p", { role: "status", class: "fine", id: "invite-status" });
+  const friend = h("select", { id: "invite-friend" }, h("option", { value: "" }, "An email address instead"),
+    friends.map((f) => h("option", { value: f.userId }, f.displayName)));
+  const form = h("form", { id: "invite", class: "card", novalidate: true },
+    h("h2", {}, "Invite someone"),
+    friends.length ? h("div", { "data-field": "userId" }, h("label", { for: "invite-friend" }, "A friend"), friend) : null,
+    h("div", { "data-field": "email" },
+      h("label", { for: "invite-email" }, "Email address"),
+      h("input", { id: "invite-email", name: "email", type: "email", "aria-describedby": "invite-email-error" }),
+      h("p", { class: "field-error", id: "invite-email-error", role: "alert" })),
+    h("p", { class: "field-error form-error", role: "alert" }),
+    h("button", { type: "submit" }, "Send the invitation"), status);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearProblem(form);
+    status.textContent = "";
+    const body = friend.value ? { userId: friend.value } : { email: form.elements.email.value.trim() };
+    try {
+      await api("POST", `/api/fitcircles/${circle.id}/invite`, body);
+      status.textContent = `Invitation sent to ${friend.value ? friend.selectedOptions[0].textContent : body.email}.`;
+      form.elements.email.value = "";
+    } catch (problem) {
+      if (!(problem instanceof Problem)) throw problem;
+      showProblem(form, problem);
+    }
+  });
+  return form;
+}
+
+async function overviewPanel(circle, panel, context) {
+  const manages = circle.role === "owner" || circle.role === "admin";
+  const friends = manages ? (await api("GET", "/api/friends")).items : [];
   const status = h("p", { role: "status", class: "fine" });
   show(panel,
     circle.description ? h("p", {}, circle.description) : null,
@@ -111,7 +145,8 @@ function overviewPanel(circle, panel, context) {
         }
       },
     }, "Submit today's data"),
-    status);
+    status,
+    manages ? inviteForm(circle, friends) : null);
 }
 
 export async function render(main, context, { id }) {
@@ -132,7 +167,7 @@ export async function render(main, context, { id }) {
     panel.setAttribute("aria-labelledby", `circle-tab-${tab}`);
     state.redraw = null;
     state.refreshFeed = null;
-    if (tab === "overview") overviewPanel(circle, panel, context);
+    if (tab === "overview") await overviewPanel(circle, panel, context);
     if (tab === "members") await membersPanel(circle, panel);
     if (tab === "leaderboard") await leaderboardPanel(circle, panel, state);
     if (tab === "activity") state.refreshFeed = await activityPanel(circle, panel, context);

@@ -142,7 +142,8 @@ struct AccountDeletionTests {
             let bo = try await TwoNodeTests.member("bo@example.com", on: nodeB)
             let circle = TwoNodeTests.json(try await nodeB.post("/api/fitcircles", token: bo.token, json: ["name": "Two nodes", "metric": "steps"]).1)
             let id = try #require(circle["id"] as? String)
-            #expect(try await nodeA.post("/api/fitcircles/join", token: ana.token, json: ["code": circle["joinCode"]!]).0 == 200)
+            let joined = try await nodeA.post("/api/fitcircles/join", token: ana.token, json: ["code": circle["joinCode"]!])
+            #expect(joined.0 == 200, "\(joined.0): \(String(decoding: joined.1, as: UTF8.self))")
             for (person, steps) in [(ana, 9_000), (bo, 7_000)] {
                 let sync: [String: Any] = [
                     "clientEventId": "sync-\(steps)", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": steps,

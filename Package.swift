@@ -9,9 +9,13 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "fitcircle",
-    platforms: [.macOS(.v15)],
+    // The server runs on Linux and macOS; the SDK (FitCircleClient) and the rules (FitCircleCore) on Apple's
+    // devices too.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // What an app can depend on. The server is no product, so an app that adds this package fetches only
+    // what these two need (scripts/check-client-dependencies.sh); `swift run fitcircle` still runs it.
     products: [
-        .executable(name: "fitcircle", targets: ["fitcircle"]),
+        .library(name: "FitCircleClient", targets: ["FitCircleClient"]),
         .library(name: "FitCircleCore", targets: ["FitCircleCore"]),
     ],
     dependencies: [
@@ -19,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
         .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.0"),
+        // The SDK's transport, and the HTTP types its middlewares speak.
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.0"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
@@ -48,6 +55,24 @@ let package = Package(
     targets: [
         .target(
             name: "FitCircleCore",
+            swiftSettings: swiftSettings
+        ),
+        // The Swift SDK: the generated client (scripts/generate-client.sh), sessions, the offline outbox and
+        // its sync. Nothing of the server's.
+        .target(
+            name: "FitCircleClient",
+            dependencies: [
+                "FitCircleCore",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "fitcircle-example",
+            dependencies: ["FitCircleClient"],
+            path: "Examples/CommandLine",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -226,6 +251,10 @@ let package = Package(
         .testTarget(
             name: "FitCircleCoreTests",
             dependencies: ["FitCircleCore", "FitCircleTesting"]
+        ),
+        .testTarget(
+            name: "FitCircleClientTests",
+            dependencies: ["FitCircleClient", "FitCircleCore", "FitCircleTesting"]
         ),
         .testTarget(
             name: "FitCircleStoreTests",

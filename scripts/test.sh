@@ -18,6 +18,11 @@ python3 -c "import aiosmtpd" 2>/dev/null || pip install -q aiosmtpd
 # Build every product first: the crash-durability tests start the real `fitcircle` binary.
 swift build --build-tests
 
+# The Swift SDK: its committed client is what the document generates, and an app that adds the package
+# fetches nothing of the server's.
+bash scripts/generate-client.sh --check
+bash scripts/check-client-dependencies.sh
+
 # Two runs: the suite (about 11 minutes on 2 cores), then the sixty-day population of issue 24 alone (about
 # 5 minutes: it lives every day of 60 with the server's jobs, on both databases); then the browser tests
 # (scripts/test-browser.sh, under a minute). Arguments, such as `--filter`, make it one run of what they

@@ -1,0 +1,33 @@
+import Foundation
+
+extension FitCircle {
+    public typealias StreakSummary = Components.Schemas.StreakSummary
+    public typealias Circle = Components.Schemas.FitCircle
+    public typealias Leaderboard = Components.Schemas.Leaderboard
+    public typealias FeedPage = Components.Schemas.FriendFeedPage
+
+    public func profile() async throws -> Profile {
+        try await self.call { try await $0.getProfile().ok.body.json }
+    }
+
+    /// The streak now, freezes left, whether it is at risk, and its recent ledger.
+    public func streak() async throws -> StreakSummary {
+        try await self.call { try await $0.getCurrentStreak().ok.body.json }
+    }
+
+    /// The circles the person is in.
+    public func circles() async throws -> [Circle] {
+        try await self.call { try await $0.listFitCircles().ok.body.json.items }
+    }
+
+    public func leaderboard(circle id: String, period: Components.Schemas.BoardPeriod? = nil) async throws -> Leaderboard {
+        try await self.call { try await $0.getFitCircleLeaderboard(path: .init(id: id), query: .init(period: period)).ok.body.json }
+    }
+
+    /// The friends' feed. The person's own waiting items are sent first (spec 004, R12.6), so their latest
+    /// workout is in it; if they cannot be sent, the feed is read all the same.
+    public func feed(cursor: String? = nil, limit: Int? = nil) async throws -> FeedPage {
+        try? await self.sync()
+        return try await self.call { try await $0.getFriendFeed(query: .init(limit: limit, cursor: cursor)).ok.body.json }
+    }
+}

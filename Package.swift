@@ -254,7 +254,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FitCircleClientTests",
-            dependencies: ["FitCircleClient", "FitCircleCore", "FitCircleTesting"]
+            dependencies: ["FitCircleClient", "FitCircleCore", "FitCircleStore", "FitCircleTesting"]
         ),
         .testTarget(
             name: "FitCircleStoreTests",

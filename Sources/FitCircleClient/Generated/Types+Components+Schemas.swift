@@ -3498,6 +3498,69 @@ extension Components {
                 case message
             }
         }
+        /// The data of a `rank` event of a circle's stream.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RankUpdate`.
+        public struct RankUpdate: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RankUpdate/period`.
+            public var period: Components.Schemas.BoardPeriod
+            /// - Remark: Generated from `#/components/schemas/RankUpdate/periodStart`.
+            public var periodStart: Swift.String
+            /// Absent when the member is "A member" to the caller.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RankUpdate/userId`.
+            public var userId: Swift.String?
+            /// As a board row's `value` (absent for kilograms the caller may not see).
+            ///
+            /// - Remark: Generated from `#/components/schemas/RankUpdate/value`.
+            public var value: Swift.Double?
+            /// As a board row's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RankUpdate/percentOfGoal`.
+            public var percentOfGoal: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/RankUpdate/rank`.
+            public var rank: Swift.Int?
+            /// The rank before this change.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RankUpdate/previousRank`.
+            public var previousRank: Swift.Int?
+            /// Creates a new `RankUpdate`.
+            ///
+            /// - Parameters:
+            ///   - period:
+            ///   - periodStart:
+            ///   - userId: Absent when the member is "A member" to the caller.
+            ///   - value: As a board row's `value` (absent for kilograms the caller may not see).
+            ///   - percentOfGoal: As a board row's.
+            ///   - rank:
+            ///   - previousRank: The rank before this change.
+            public init(
+                period: Components.Schemas.BoardPeriod,
+                periodStart: Swift.String,
+                userId: Swift.String? = nil,
+                value: Swift.Double? = nil,
+                percentOfGoal: Swift.Double? = nil,
+                rank: Swift.Int? = nil,
+                previousRank: Swift.Int? = nil
+            ) {
+                self.period = period
+                self.periodStart = periodStart
+                self.userId = userId
+                self.value = value
+                self.percentOfGoal = percentOfGoal
+                self.rank = rank
+                self.previousRank = previousRank
+            }
+            public enum CodingKeys: String, CodingKey {
+                case period
+                case periodStart
+                case userId
+                case value
+                case percentOfGoal
+                case rank
+                case previousRank
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/CircleSubmissionList`.
         public struct CircleSubmissionList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CircleSubmissionList/items`.
@@ -3988,6 +4051,33 @@ extension Components {
                 case _type = "type"
                 case data
                 case dedupeKey
+            }
+        }
+        /// The data of an event of `/api/notifications/stream`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/InboxEvent`.
+        public struct InboxEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/InboxEvent/notification`.
+            public var notification: Components.Schemas.Notification?
+            /// In-app notifications not read yet.
+            ///
+            /// - Remark: Generated from `#/components/schemas/InboxEvent/unread`.
+            public var unread: Swift.Int
+            /// Creates a new `InboxEvent`.
+            ///
+            /// - Parameters:
+            ///   - notification:
+            ///   - unread: In-app notifications not read yet.
+            public init(
+                notification: Components.Schemas.Notification? = nil,
+                unread: Swift.Int
+            ) {
+                self.notification = notification
+                self.unread = unread
+            }
+            public enum CodingKeys: String, CodingKey {
+                case notification
+                case unread
             }
         }
         /// One switch per channel.

@@ -5128,7 +5128,7 @@ public enum Operations {
     }
     /// The friends' feed live, as server-sent events (spec 004, R7.2)
     ///
-    /// A `text/event-stream`: a `ready` event once it listens, then an `activity` event for each workout of the caller or a friend newer than the newest in the feed when it opened, oldest first, as `GET /api/feed` shows it (its id is the event id). A friend's workout arrives within seconds (the stream looks every 5 seconds, whichever server process recorded it). A workout recorded late with an earlier time takes its place in the feed but is not announced. The stream ends after `seconds`, or within seconds of its session ending. One user may have 8 streams open on a server (429 past it).
+    /// A `text/event-stream`: a `ready` event once it listens, then an `activity` event for each workout of the caller or a friend newer than the newest in the feed when it opened, oldest first, as `GET /api/feed` shows it (its id is the event id). A friend's workout arrives within seconds (the stream looks every 5 seconds, whichever server process recorded it). A workout recorded late with an earlier time takes its place in the feed but is not announced. The stream ends after `seconds`, or within seconds of its session ending; an EventSource reconnects by itself and sends `Last-Event-ID`, and the stream resumes after that workout if it is among the feed's newest 100 (else from the newest). One user may have 8 streams open on a server (429 past it).
     ///
     /// - Remark: HTTP `GET /api/feed/stream`.
     /// - Remark: Generated from `#/paths//api/feed/stream/get(streamFriendFeed)`.
@@ -5161,12 +5161,21 @@ public enum Operations {
             public var query: Operations.StreamFriendFeed.Input.Query
             /// - Remark: Generated from `#/paths/api/feed/stream/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The last workout id received, to resume after it.
+                ///
+                /// - Remark: Generated from `#/paths/api/feed/stream/GET/header/Last-Event-ID`.
+                public var lastEventID: Swift.String?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StreamFriendFeed.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - lastEventID: The last workout id received, to resume after it.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StreamFriendFeed.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    lastEventID: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StreamFriendFeed.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.lastEventID = lastEventID
                     self.accept = accept
                 }
             }

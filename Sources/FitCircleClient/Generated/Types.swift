@@ -238,7 +238,7 @@ public protocol APIProtocol: Sendable {
     func setActivityVisibility(_ input: Operations.SetActivityVisibility.Input) async throws -> Operations.SetActivityVisibility.Output
     /// The friends' feed live, as server-sent events (spec 004, R7.2)
     ///
-    /// A `text/event-stream`: a `ready` event once it listens, then an `activity` event for each workout of the caller or a friend newer than the newest in the feed when it opened, oldest first, as `GET /api/feed` shows it (its id is the event id). A friend's workout arrives within seconds (the stream looks every 5 seconds, whichever server process recorded it). A workout recorded late with an earlier time takes its place in the feed but is not announced. The stream ends after `seconds`, or within seconds of its session ending. One user may have 8 streams open on a server (429 past it).
+    /// A `text/event-stream`: a `ready` event once it listens, then an `activity` event for each workout of the caller or a friend newer than the newest in the feed when it opened, oldest first, as `GET /api/feed` shows it (its id is the event id). A friend's workout arrives within seconds (the stream looks every 5 seconds, whichever server process recorded it). A workout recorded late with an earlier time takes its place in the feed but is not announced. The stream ends after `seconds`, or within seconds of its session ending; an EventSource reconnects by itself and sends `Last-Event-ID`, and the stream resumes after that workout if it is among the feed's newest 100 (else from the newest). One user may have 8 streams open on a server (429 past it).
     ///
     /// - Remark: HTTP `GET /api/feed/stream`.
     /// - Remark: Generated from `#/paths//api/feed/stream/get(streamFriendFeed)`.
@@ -1311,7 +1311,7 @@ extension APIProtocol {
     }
     /// The friends' feed live, as server-sent events (spec 004, R7.2)
     ///
-    /// A `text/event-stream`: a `ready` event once it listens, then an `activity` event for each workout of the caller or a friend newer than the newest in the feed when it opened, oldest first, as `GET /api/feed` shows it (its id is the event id). A friend's workout arrives within seconds (the stream looks every 5 seconds, whichever server process recorded it). A workout recorded late with an earlier time takes its place in the feed but is not announced. The stream ends after `seconds`, or within seconds of its session ending. One user may have 8 streams open on a server (429 past it).
+    /// A `text/event-stream`: a `ready` event once it listens, then an `activity` event for each workout of the caller or a friend newer than the newest in the feed when it opened, oldest first, as `GET /api/feed` shows it (its id is the event id). A friend's workout arrives within seconds (the stream looks every 5 seconds, whichever server process recorded it). A workout recorded late with an earlier time takes its place in the feed but is not announced. The stream ends after `seconds`, or within seconds of its session ending; an EventSource reconnects by itself and sends `Last-Event-ID`, and the stream resumes after that workout if it is among the feed's newest 100 (else from the newest). One user may have 8 streams open on a server (429 past it).
     ///
     /// - Remark: HTTP `GET /api/feed/stream`.
     /// - Remark: Generated from `#/paths//api/feed/stream/get(streamFriendFeed)`.

@@ -13,8 +13,15 @@ extension Friends {
     /// stream opened, oldest first, as `feed` would show it. A workout recorded late with an earlier time
     /// takes its place in the feed but is not announced.
     /// The feed's newest is read before this returns: whatever is recorded once the stream is open is told.
-    public func feedUpdates(of user: User.ID, type: WorkoutType?, for duration: Duration) async throws -> AsyncThrowingStream<FeedEntry, any Error> {
-        let opened = try await self.feed(of: user, type: type, before: nil, limit: 1).first.map { Self.position(of: $0) }
+    /// A stream that resumes a broken one (`after`: the last workout it told, its `Last-Event-ID`) starts after
+    /// that workout instead, if it is among the feed's newest `resumeDepth` entries.
+    public func feedUpdates(
+        of user: User.ID, type: WorkoutType?, after lastTold: ActivityEvent.ID? = nil, for duration: Duration
+    ) async throws -> AsyncThrowingStream<FeedEntry, any Error> {
+        let newestWhenOpened = try await self.feed(of: user, type: type, before: nil, limit: 1).first.map { Self.position(of: $0) }
+        var resumed: (Date, ActivityEvent.ID)?
+        if let lastTold { resumed = try await self.position(of: lastTold, inFeedOf: user, type: type) }
+        let opened = resumed ?? newestWhenOpened
         return AsyncThrowingStream { continuation in
             let task = Task {
                 // Real time, not the injected clock: how long the connection stays open.
@@ -38,6 +45,22 @@ extension Friends {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// How far back in the feed a resumed stream looks for the last workout it told.
+    static let resumeDepth = 100
+
+    /// The feed position of the entry `id`, if it is among the newest `resumeDepth` of the caller's feed (the
+    /// feed, not the event: the stream never learns more of an event than the feed shows).
+    private func position(of id: ActivityEvent.ID, inFeedOf user: User.ID, type: WorkoutType?) async throws -> (Date, ActivityEvent.ID)? {
+        var before: (Date, ActivityEvent.ID)?
+        for _ in 0..<(Self.resumeDepth / 20) {
+            let page = try await self.feed(of: user, type: type, before: before, limit: 20)
+            if let entry = page.first(where: { $0.activity.event.id == id }) { return Self.position(of: entry) }
+            guard page.count == 20, let last = page.last else { return nil }
+            before = Self.position(of: last)
+        }
+        return nil
     }
 
     /// The feed's entries after `position`, oldest first: pages back from the newest until one reaches it.

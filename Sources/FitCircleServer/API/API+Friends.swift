@@ -89,7 +89,9 @@ extension API {
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let caller = try RequestCaller.required()
         let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
-            let updates = try await self.engine.friends.feedUpdates(of: caller.userID, type: input.query._type.map(mapped), for: .seconds(seconds))
+            let updates = try await self.engine.friends.feedUpdates(
+                of: caller.userID, type: input.query._type.map(mapped), after: input.headers.lastEventID.map(ActivityEvent.ID.init),
+                for: .seconds(seconds))
             return LiveEvents.afterReady(updates) { entry in
                 let encoder = JSONEncoder()
                 encoder.dateEncodingStrategy = .iso8601

@@ -22,6 +22,8 @@ swift build --build-tests
 # fetches nothing of the server's.
 bash scripts/generate-client.sh --check
 bash scripts/check-client-dependencies.sh
+# The document serves other languages too: a Python client generated from it runs the daily loop.
+bash scripts/test-python-client.sh
 
 # Two runs: the suite (about 11 minutes on 2 cores), then the sixty-day population of issue 24 alone (about
 # 5 minutes: it lives every day of 60 with the server's jobs, on both databases); then the browser tests

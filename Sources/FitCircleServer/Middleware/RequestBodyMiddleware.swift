@@ -56,9 +56,11 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                 }
                 throw ProblemDocument.badRequest("The body is empty; this operation expects a JSON document.")
             }
-            // The syntax was checked above, so a number does not fit the field it was given for.
+            // The syntax was checked above, so a value does not fit the field it was given for: a number, or a
+            // date-time (the runtime names neither's field).
             throw ProblemDocument.validationFailed([
-                FieldViolation(field: "body", reason: "a number does not fit its field (a fraction or too large for an integer)")
+                FieldViolation(
+                    field: "body", reason: "a value does not fit its field (a fraction or too large for an integer, or a date-time not in RFC 3339)")
             ])
         }
     }

@@ -1,0 +1,67 @@
+"""The daily loop through a Python client that openapi-python-client generated from openapi.yaml:
+sign-in, onboarding, an activity, a check-in, a circle's leaderboard, and a refusal read as a problem.
+Run by scripts/test-python-client.sh against a live server: python3 flow.py <package dir> <base URL>."""
+import datetime
+import sys
+import uuid
+
+sys.path.insert(0, sys.argv[1])
+from fitcircle_client import AuthenticatedClient, Client  # noqa: E402
+from fitcircle_client.api.activities import list_activities, record_activity  # noqa: E402
+from fitcircle_client.api.auth import sign_in_for_development  # noqa: E402
+from fitcircle_client.api.circles import create_fit_circle, get_fit_circle_leaderboard, submit_to_fit_circle  # noqa: E402
+from fitcircle_client.api.profile import update_profile  # noqa: E402
+from fitcircle_client.api.streaks import check_in, get_current_streak  # noqa: E402
+from fitcircle_client.models import (  # noqa: E402
+    ActivityInput, ActivitySource, ActivityType, CheckInRequest, DevSignInRequest, FitCircleInput, FitCircleInputMetric,
+    Problem, ProfileUpdate, Weight, WeightUnit,
+)
+
+base = sys.argv[2]
+zone = "Europe/Paris"
+
+
+def expect(condition, what):
+    if not condition:
+        sys.exit(f"python client flow: {what}")
+    print(f"  ✓ {what}")
+
+
+# Sign in.
+signed_in = sign_in_for_development.sync_detailed(client=Client(base_url=base), body=DevSignInRequest(email="py@example.com", time_zone=zone))
+expect(signed_in.status_code == 200 and signed_in.parsed.user.email == "py@example.com", "signed in by the development login")
+client = AuthenticatedClient(base_url=base, token=signed_in.parsed.access_token)
+
+# Onboarding: a wrong value is a problem naming its field; then the profile is complete.
+refused = update_profile.sync_detailed(
+    client=client, body=ProfileUpdate(display_name="Py", age=7, weight=Weight(value=70, unit=WeightUnit.KG), time_zone=zone))
+expect(refused.status_code == 422 and isinstance(refused.parsed, Problem), "an impossible age is refused with a problem")
+expect(any(error.field == "age" for error in refused.parsed.errors), "the problem names the field `age`")
+profile = update_profile.sync_detailed(
+    client=client, body=ProfileUpdate(display_name="Py", age=31, weight=Weight(value=70, unit=WeightUnit.KG), time_zone=zone))
+expect(profile.status_code == 200 and profile.parsed.onboarding_completed, "onboarding completed")
+
+# An activity, sent twice under its client event id: recorded once.
+now = datetime.datetime.now(datetime.timezone.utc)
+steps = ActivityInput(client_event_id=str(uuid.uuid4()), type_=ActivityType.STEPS, occurred_at=now, source=ActivitySource.APP, steps=6_500)
+first = record_activity.sync_detailed(client=client, body=steps)
+again = record_activity.sync_detailed(client=client, body=steps)
+expect(first.status_code == 201 and again.status_code == 200, "an activity recorded, and its replay answered 200")
+listed = list_activities.sync(client=client)
+expect(len(listed.items) == 1 and listed.items[0].steps == 6_500, "the server holds it once")
+
+# A check-in, and the streak it starts.
+checked = check_in.sync_detailed(client=client, body=CheckInRequest(mood=4, energy=3))
+expect(checked.status_code == 201, "checked in")
+streak = get_current_streak.sync(client=client)
+expect(streak.current >= 1, f"the streak is {streak.current}")
+
+# A circle of one, today's steps claimed, and its board.
+circle = create_fit_circle.sync_detailed(client=client, body=FitCircleInput(name="Py walkers", metric=FitCircleInputMetric.STEPS))
+expect(circle.status_code == 201, "a circle created")
+claimed = submit_to_fit_circle.sync_detailed(circle.parsed.id, client=client)
+expect(claimed.status_code in (200, 201), "today's steps claimed")
+board = get_fit_circle_leaderboard.sync(circle.parsed.id, client=client)
+mine = [row for row in board.rows if row.is_caller]
+expect(len(mine) == 1 and mine[0].value == 6_500 and mine[0].rank == 1, "the board ranks the caller first with 6,500 steps")
+print("python client flow: done")

@@ -218,6 +218,11 @@ let package = Package(
             path: "Benchmarks/APNsBenchmark"
         ),
         .executableTarget(
+            name: "OutboxBenchmark",
+            dependencies: ["FitCircleClient"],
+            path: "Benchmarks/OutboxBenchmark"
+        ),
+        .executableTarget(
             name: "PlanningBenchmark",
             dependencies: ["FitCircleEngine", "FitCircleStore", "FitCircleCore", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/PlanningBenchmark"

@@ -259,7 +259,12 @@ let package = Package(
         ),
         .testTarget(
             name: "FitCircleClientTests",
-            dependencies: ["FitCircleClient", "FitCircleCore", "FitCircleStore", "FitCircleTesting"]
+            dependencies: [
+                "FitCircleClient", "FitCircleCore", "FitCircleStore", "FitCircleTesting",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "FitCircleStoreTests",

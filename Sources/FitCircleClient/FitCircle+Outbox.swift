@@ -1,3 +1,4 @@
+import FitCircleCore
 public import Foundation
 
 extension FitCircle {
@@ -15,14 +16,22 @@ extension FitCircle {
     /// Keeps many activities with one write to the disk.
     public func record(_ activities: [ActivityInput]) async throws {
         let zone = self.configuration.timeZone().identifier
-        let items = try activities.map { activity in
+        let activities = activities.map { activity in
             var activity = activity
             activity.timeZone = activity.timeZone ?? zone
-            return OutboxItem(
+            return activity
+        }
+        let items = try activities.map { activity in
+            OutboxItem(
                 id: activity.clientEventId, kind: .activity, body: try OutboxCoding.encoder.encode(activity),
                 recordedAt: self.configuration.now())
         }
         try await self.enqueue(items)
+        // The local day of each app open, in the zone the person was in, as the server will count it.
+        for activity in activities where activity._type == .appOpen {
+            guard let zone = activity.timeZone.flatMap(TimeZone.init(identifier:)) else { continue }
+            await self.streakKeeper.noteAppOpen(on: LocalDate(activity.occurredAt, in: zone))
+        }
     }
 
     /// Today's check-in (mood, energy, how yesterday felt), sent when online; answers its id.

@@ -10,9 +10,20 @@ extension FitCircle {
         try await self.call { try await $0.getProfile().ok.body.json }
     }
 
-    /// The streak now, freezes left, whether it is at risk, and its recent ledger.
+    /// The streak now, freezes left, whether it is at risk, and its recent ledger. Its rules and the person's
+    /// zone are kept for `localStreak()`.
     public func streak() async throws -> StreakSummary {
-        try await self.call { try await $0.getCurrentStreak().ok.body.json }
+        let summary = try await self.call { try await $0.getCurrentStreak().ok.body.json }
+        if let rules = LocalStreakKeeper.Rules(summary) { await self.streakKeeper.adopt(rules) }
+        return summary
+    }
+
+    /// The streak as this device computes it, offline, with the rules the server last gave (`streak()` must
+    /// have answered once): for an app-open streak, from the days this device recorded an app open. Once
+    /// they have synced, the server's `streak()` answers the same. Nil before the rules are known, or for a
+    /// streak of check-ins or push-ups (read those from the server).
+    public func localStreak() async -> LocalStreak? {
+        await self.streakKeeper.standing(at: self.configuration.now())
     }
 
     /// The circles the person is in.

@@ -58,6 +58,7 @@ public final class FitCircle: Sendable {
     let configuration: Configuration
     let authenticator: Authenticator
     let synchronizer: Synchronizer
+    let streakKeeper: LocalStreakKeeper
     /// Without the session's middleware: for signing in and refreshing.
     let openClient: Client
 
@@ -76,6 +77,7 @@ public final class FitCircle: Sendable {
             serverURL: configuration.baseURL, transport: configuration.transport,
             middlewares: [ProblemMiddleware(), AuthenticationMiddleware(authenticator: self.authenticator)])
         self.outbox = try Outbox(directory: configuration.storageDirectory)
+        self.streakKeeper = LocalStreakKeeper(url: configuration.storageDirectory.appendingPathComponent("streak.json"))
         self.synchronizer = await Synchronizer(
             outbox: self.outbox, sender: OutboxSender(client: self.api), policy: configuration.syncPolicy, now: configuration.now)
     }

@@ -5974,6 +5974,12 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/StreakSummary/recent`.
             public var recent: [Components.Schemas.StreakEntry]
+            /// The zone the caller's days are counted in (their profile's): "today" is today there.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StreakSummary/timeZone`.
+            public var timeZone: Swift.String
+            /// - Remark: Generated from `#/components/schemas/StreakSummary/rules`.
+            public var rules: Components.Schemas.StreakRules
             /// Creates a new `StreakSummary`.
             ///
             /// - Parameters:
@@ -5988,6 +5994,8 @@ extension Components {
             ///   - freezeActive: A freeze was asked for the open period.
             ///   - atRisk: Ending the open period as it stands would cost the streak (no freeze would cover it).
             ///   - recent: The ledger's entries of the last 30 days, newest first.
+            ///   - timeZone: The zone the caller's days are counted in (their profile's): "today" is today there.
+            ///   - rules:
             public init(
                 basis: Components.Schemas.StreakSummary.BasisPayload,
                 period: Components.Schemas.StreakSummary.PeriodPayload,
@@ -5999,7 +6007,9 @@ extension Components {
                 freezesRenewOn: Swift.String,
                 freezeActive: Swift.Bool,
                 atRisk: Swift.Bool,
-                recent: [Components.Schemas.StreakEntry]
+                recent: [Components.Schemas.StreakEntry],
+                timeZone: Swift.String,
+                rules: Components.Schemas.StreakRules
             ) {
                 self.basis = basis
                 self.period = period
@@ -6012,6 +6022,8 @@ extension Components {
                 self.freezeActive = freezeActive
                 self.atRisk = atRisk
                 self.recent = recent
+                self.timeZone = timeZone
+                self.rules = rules
             }
             public enum CodingKeys: String, CodingKey {
                 case basis
@@ -6025,6 +6037,124 @@ extension Components {
                 case freezeActive
                 case atRisk
                 case recent
+                case timeZone
+                case rules
+            }
+        }
+        /// The caller's streak rules (an experiment may give them other freezes), whole: with `basis`, `period`
+        /// and `timeZone`, what an app needs to keep the streak on the device between syncs with the same rules
+        /// (the Swift SDK's `localStreak`, on FitCircleCore's `Streak`).
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/StreakRules`.
+        public struct StreakRules: Codable, Hashable, Sendable {
+            /// Freezes in each allowance period.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StreakRules/freezes`.
+            public var freezes: Swift.Int
+            /// When spent freezes come back: at the week's start or on the 1st.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StreakRules/freezesPer`.
+            @frozen public enum FreezesPerPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case week = "week"
+                case month = "month"
+            }
+            /// When spent freezes come back: at the week's start or on the 1st.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StreakRules/freezesPer`.
+            public var freezesPer: Components.Schemas.StreakRules.FreezesPerPayload
+            /// When a freeze is spent without being asked for.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StreakRules/automaticFreeze`.
+            @frozen public enum AutomaticFreezePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case onMiss = "on_miss"
+                case onShortfall = "on_shortfall"
+                case never = "never"
+            }
+            /// When a freeze is spent without being asked for.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StreakRules/automaticFreeze`.
+            public var automaticFreeze: Components.Schemas.StreakRules.AutomaticFreezePayload
+            /// Missed periods in a row that reset the streak.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StreakRules/resetAfterMissed`.
+            public var resetAfterMissed: Swift.Int
+            /// A period with some activity short of its goal keeps the streak.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StreakRules/shortfallKeepsStreak`.
+            public var shortfallKeepsStreak: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/StreakRules/MilestonesPayload`.
+            public struct MilestonesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/StreakRules/MilestonesPayload/count`.
+                public var count: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/StreakRules/MilestonesPayload/badge`.
+                public var badge: Swift.String
+                /// Creates a new `MilestonesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - count:
+                ///   - badge:
+                public init(
+                    count: Swift.Int,
+                    badge: Swift.String
+                ) {
+                    self.count = count
+                    self.badge = badge
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case count
+                    case badge
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/StreakRules/milestones`.
+            public typealias MilestonesPayload = [Components.Schemas.StreakRules.MilestonesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/StreakRules/milestones`.
+            public var milestones: Components.Schemas.StreakRules.MilestonesPayload
+            /// How many days back a check-in may be dated.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StreakRules/checkInGraceDays`.
+            public var checkInGraceDays: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/StreakRules/weekStartsOn`.
+            public var weekStartsOn: Components.Schemas.Weekday
+            /// Creates a new `StreakRules`.
+            ///
+            /// - Parameters:
+            ///   - freezes: Freezes in each allowance period.
+            ///   - freezesPer: When spent freezes come back: at the week's start or on the 1st.
+            ///   - automaticFreeze: When a freeze is spent without being asked for.
+            ///   - resetAfterMissed: Missed periods in a row that reset the streak.
+            ///   - shortfallKeepsStreak: A period with some activity short of its goal keeps the streak.
+            ///   - milestones:
+            ///   - checkInGraceDays: How many days back a check-in may be dated.
+            ///   - weekStartsOn:
+            public init(
+                freezes: Swift.Int,
+                freezesPer: Components.Schemas.StreakRules.FreezesPerPayload,
+                automaticFreeze: Components.Schemas.StreakRules.AutomaticFreezePayload,
+                resetAfterMissed: Swift.Int,
+                shortfallKeepsStreak: Swift.Bool,
+                milestones: Components.Schemas.StreakRules.MilestonesPayload,
+                checkInGraceDays: Swift.Int,
+                weekStartsOn: Components.Schemas.Weekday
+            ) {
+                self.freezes = freezes
+                self.freezesPer = freezesPer
+                self.automaticFreeze = automaticFreeze
+                self.resetAfterMissed = resetAfterMissed
+                self.shortfallKeepsStreak = shortfallKeepsStreak
+                self.milestones = milestones
+                self.checkInGraceDays = checkInGraceDays
+                self.weekStartsOn = weekStartsOn
+            }
+            public enum CodingKeys: String, CodingKey {
+                case freezes
+                case freezesPer
+                case automaticFreeze
+                case resetAfterMissed
+                case shortfallKeepsStreak
+                case milestones
+                case checkInGraceDays
+                case weekStartsOn
             }
         }
         /// - Remark: Generated from `#/components/schemas/StreakEntry`.

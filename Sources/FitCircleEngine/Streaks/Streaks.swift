@@ -24,6 +24,10 @@ public struct Streaks: Sendable {
     /// Where a streak stands, with its recent ledger.
     public struct Summary: Equatable, Sendable {
         public var policy: StreakPolicy
+        /// The week's first day the streak's weeks and weekly freezes follow.
+        public var weekStartsOn: Weekday
+        /// The zone the person's days are counted in (their profile's).
+        public var timeZone: String
         public var standing: Streak.Standing
         /// The first day of the open period.
         public var period: LocalDate
@@ -192,6 +196,8 @@ public struct Streaks: Sendable {
         let recent = try await tx.streakEntries(of: user.id, from: view.today.adding(days: -30), to: view.today)
         return Summary(
             policy: view.policy,
+            weekStartsOn: self.rules.base.week.startsOn,
+            timeZone: user.profile.timeZone,
             standing: view.standing,
             period: view.period,
             freezesRenewOn: self.renewal(after: view.period, policy: view.policy),

@@ -15,7 +15,14 @@ extension Components.Schemas.StreakSummary {
             freezesRenewOn: summary.freezesRenewOn.iso,
             freezeActive: summary.standing.freezeRequested,
             atRisk: summary.standing.atRisk,
-            recent: summary.recent.map(Components.Schemas.StreakEntry.init)
+            recent: summary.recent.map(Components.Schemas.StreakEntry.init),
+            timeZone: summary.timeZone,
+            rules: .init(
+                freezes: summary.policy.freezes.count, freezesPer: .init(rawValue: summary.policy.freezes.per.rawValue)!,
+                automaticFreeze: .init(rawValue: summary.policy.freezes.automatic.rawValue)!, resetAfterMissed: summary.policy.resetAfterMissed,
+                shortfallKeepsStreak: summary.policy.shortfallKeepsStreak,
+                milestones: summary.policy.milestones.map { .init(count: $0.count, badge: $0.badge) },
+                checkInGraceDays: summary.policy.checkInGraceDays, weekStartsOn: mapped(summary.weekStartsOn))
         )
     }
 }

@@ -34,6 +34,18 @@ extension FitCircle {
         }
     }
 
+    /// Corrects an activity recorded before (the one with `activity.clientEventId`, on this device or
+    /// another), sent when online after anything recorded before it. The server keeps the version edited
+    /// last on any device (`modifiedAt`, now by default), so devices that edited it offline agree once all
+    /// have synced. Its type cannot change; app opens and check-ins cannot be edited.
+    @discardableResult
+    public func edit(_ activity: ActivityInput, modifiedAt: Date? = nil) async throws -> String {
+        var activity = activity
+        activity.timeZone = activity.timeZone ?? self.configuration.timeZone().identifier
+        return try await self.enqueue(
+            kind: .edit, body: Components.Schemas.ActivityEdit(modifiedAt: modifiedAt ?? self.configuration.now(), activity: activity))
+    }
+
     /// Today's check-in (mood, energy, how yesterday felt), sent when online; answers its id.
     @discardableResult
     public func checkIn(_ checkIn: Components.Schemas.CheckInRequest) async throws -> String {

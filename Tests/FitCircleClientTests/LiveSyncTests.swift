@@ -120,3 +120,44 @@ struct LiveSyncTests {
         #expect(try await relaunched.profile().displayName == "Ana")
     }
 }
+
+/// Two devices of one person edit the same activities offline; once both have synced, both read the version
+/// edited last, whichever synced first.
+@Suite(.serialized)
+struct TwoDeviceEditTests {
+    @Test(arguments: Backend.available)
+    func twoDevicesThatEditedOfflineEndOnTheLatestEditWhicheverSyncsFirst(_ backend: Backend) async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: LiveServer.binary.path), "build the fitcircle product first")
+        let location = try await backend.makeLocation()
+        defer { Task { await Backend.drop(location) } }
+        let server = try await LiveServer.start(on: location)
+        defer { server.kill() }
+        let phone = try await FitCircle.device(on: server, email: "ana@example.com")
+        let watch = try await FitCircle.device(on: server, email: "ana@example.com")
+        let start = Date().addingTimeInterval(-3_600)
+        func run(_ id: String, minutes: Double) -> Components.Schemas.ActivityInput {
+            .workout(.running, duration: minutes * 60, distanceMeters: minutes * 150, at: start, id: id)
+        }
+        try await phone.record([run("run-x", minutes: 30), run("run-y", minutes: 30)])
+        try await phone.sync()
+
+        // Offline, each edits both; the phone syncs first, then the watch.
+        let (earlier, later) = (Date().addingTimeInterval(-20), Date().addingTimeInterval(-10))
+        try await phone.edit(run("run-x", minutes: 41), modifiedAt: earlier)
+        try await watch.edit(run("run-x", minutes: 52), modifiedAt: later)  // the last edit of run-x, synced last
+        try await phone.edit(run("run-y", minutes: 43), modifiedAt: later)  // the last edit of run-y, synced first
+        try await watch.edit(run("run-y", minutes: 54), modifiedAt: earlier)
+        try await phone.sync()
+        try await watch.sync()
+
+        for device in [phone, watch] {
+            let held = Dictionary(uniqueKeysWithValues: try await device.allActivities().map { ($0.clientEventId, $0) })
+            #expect(held["run-x"]?.workout?.value1.durationSeconds == 3_120.0)
+            #expect(held["run-y"]?.workout?.value1.durationSeconds == 2_580.0)
+            #expect(held["run-x"]?.revision == 2)
+            #expect(held["run-y"]?.revision == 1)
+        }
+        #expect(await phone.outbox.rejections.isEmpty)
+        #expect(await watch.outbox.rejections.isEmpty)
+    }
+}

@@ -111,6 +111,8 @@ struct World: Sendable {
             json: ["clientEventId": "matrix-1", "type": "app_open", "occurredAt": world.now]
         ).jsonObject()
         world.activity = try #require(activity["id"] as? String)
+        let run = try await app.request(.post, "/api/activities", token: owner, json: AuthorizationMatrixTests.matrixRun(at: world.now))
+        try #require(run.status == .created, "a run: \(run.text)")
         let goals = try await app.request(.post, "/api/goals/daily/generate", token: owner).jsonObject()
         world.goal = try #require((goals["goals"] as? [[String: Any]])?.first?["id"] as? String, "a daily goal")
         let device = try await app.request(.post, "/api/notifications/register", token: owner, json: ["platform": "android", "token": "matrix-device"])

@@ -6,6 +6,11 @@ import Testing
 /// Every operation of `openapi.yaml` × every kind of caller, with the answer the access policy must give.
 /// An operation the document gains without a row here fails the test, so no endpoint ships unchecked.
 struct AuthorizationMatrixTests {
+    /// The owner's run of the world, as recorded and as edited.
+    static func matrixRun(at now: String) -> [String: Any] {
+        ["clientEventId": "matrix-run", "type": "workout", "occurredAt": now, "workout": ["type": "running", "durationSeconds": 600]]
+    }
+
     /// What a caller may expect of an operation.
     enum Answer: Equatable, CustomStringConvertible {
         /// Let through: any answer but 401, 403, 404 and 5xx (a domain refusal such as 409 or 422 is the
@@ -124,6 +129,8 @@ struct AuthorizationMatrixTests {
             ["clientEventId": "matrix-\(caller)", "type": "app_open", "occurredAt": world.now]
         }),
         "listActivities": Row(rule: .signedIn),
+        // The owner's run, edited: another caller has no activity of that client id (404).
+        "editActivity": Row(rule: .ownerOnly, body: { world, _ in ["modifiedAt": world.now, "activity": Self.matrixRun(at: world.now)] }),
         "recordActivityBatch": Row(rule: .signedIn, body: { world, caller in
             ["events": [["clientEventId": "matrix-batch-\(caller)", "type": "app_open", "occurredAt": world.now]]]
         }),

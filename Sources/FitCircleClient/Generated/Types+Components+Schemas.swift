@@ -262,6 +262,56 @@ extension Components {
                 case visibility
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ActivityEdit`.
+        public struct ActivityEdit: Codable, Hashable, Sendable {
+            /// When the device made the edit (not in the future); the latest wins.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityEdit/modifiedAt`.
+            public var modifiedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ActivityEdit/activity`.
+            public var activity: Components.Schemas.ActivityInput
+            /// Creates a new `ActivityEdit`.
+            ///
+            /// - Parameters:
+            ///   - modifiedAt: When the device made the edit (not in the future); the latest wins.
+            ///   - activity:
+            public init(
+                modifiedAt: Foundation.Date,
+                activity: Components.Schemas.ActivityInput
+            ) {
+                self.modifiedAt = modifiedAt
+                self.activity = activity
+            }
+            public enum CodingKeys: String, CodingKey {
+                case modifiedAt
+                case activity
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ActivityEditResult`.
+        public struct ActivityEditResult: Codable, Hashable, Sendable {
+            /// The edit replaced the stored version (false: a later one was stored).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityEditResult/applied`.
+            public var applied: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/ActivityEditResult/activity`.
+            public var activity: Components.Schemas.Activity
+            /// Creates a new `ActivityEditResult`.
+            ///
+            /// - Parameters:
+            ///   - applied: The edit replaced the stored version (false: a later one was stored).
+            ///   - activity:
+            public init(
+                applied: Swift.Bool,
+                activity: Components.Schemas.Activity
+            ) {
+                self.applied = applied
+                self.activity = activity
+            }
+            public enum CodingKeys: String, CodingKey {
+                case applied
+                case activity
+            }
+        }
         /// Who else sees the activity (spec 004, R11.3): `friends` (in their feed, with reactions) or `private`
         /// (nobody: no feed, no friend's view, no notification text). Either way it counts for its owner's goals,
         /// streaks and points. Default: the rule profile's `activities.defaultVisibility` (`friends`).
@@ -288,6 +338,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Activity/localDate`.
             public var localDate: Swift.String
+            /// How many edits it has had (`POST /api/activities/edits`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Activity/revision`.
+            public var revision: Swift.Int?
+            /// When the device made the stored version
+            ///
+            /// - Remark: Generated from `#/components/schemas/Activity/modifiedAt`.
+            public var modifiedAt: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/Activity/source`.
             public var source: Components.Schemas.ActivitySource
             /// - Remark: Generated from `#/components/schemas/Activity/receivedAt`.
@@ -360,6 +418,8 @@ extension Components {
             ///   - occurredAt:
             ///   - timeZone:
             ///   - localDate: The day it counts for, in `timeZone`.
+            ///   - revision: How many edits it has had (`POST /api/activities/edits`).
+            ///   - modifiedAt: When the device made the stored version
             ///   - source:
             ///   - receivedAt:
             ///   - flags: Accepted but suspicious, e.g. `steps_spike`.
@@ -380,6 +440,8 @@ extension Components {
                 occurredAt: Foundation.Date,
                 timeZone: Swift.String,
                 localDate: Swift.String,
+                revision: Swift.Int? = nil,
+                modifiedAt: Foundation.Date? = nil,
                 source: Components.Schemas.ActivitySource,
                 receivedAt: Foundation.Date,
                 flags: [Swift.String],
@@ -400,6 +462,8 @@ extension Components {
                 self.occurredAt = occurredAt
                 self.timeZone = timeZone
                 self.localDate = localDate
+                self.revision = revision
+                self.modifiedAt = modifiedAt
                 self.source = source
                 self.receivedAt = receivedAt
                 self.flags = flags
@@ -421,6 +485,8 @@ extension Components {
                 case occurredAt
                 case timeZone
                 case localDate
+                case revision
+                case modifiedAt
                 case source
                 case receivedAt
                 case flags

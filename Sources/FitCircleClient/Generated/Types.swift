@@ -191,6 +191,22 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/activities/batch`.
     /// - Remark: Generated from `#/paths//api/activities/batch/post(recordActivityBatch)`.
     func recordActivityBatch(_ input: Operations.RecordActivityBatch.Input) async throws -> Operations.RecordActivityBatch.Output
+    /// Correct one of the caller's activities; the latest edit made on any device wins
+    ///
+    /// Replaces the content of the caller's activity whose client event id is `activity.clientEventId` with
+    /// `activity`, if `modifiedAt` (when the device made the edit) is later than the stored version's (its
+    /// last edit's, else when it happened); otherwise the stored version stays. Either way the answer is the
+    /// version stored now, with `applied`. So two devices that edited the same activity offline end on the
+    /// version edited last, whichever syncs first, and sending an edit again changes nothing. The type
+    /// cannot change, and app opens and check-ins cannot be edited (422). The days, streak, points (what the
+    /// old version earned is taken back, the new one credited) and challenge boards follow in the same
+    /// transaction; the activity keeps its id, reactions and place in the feed. The creation sent again
+    /// after an edit is answered as a replay of the edited activity.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/activities/edits`.
+    /// - Remark: Generated from `#/paths//api/activities/edits/post(editActivity)`.
+    func editActivity(_ input: Operations.EditActivity.Input) async throws -> Operations.EditActivity.Output
     /// Record up to 500 of the app's analytics events
     ///
     /// Every event is checked against its schema in the rule profile before anything is kept: an unknown
@@ -1218,6 +1234,30 @@ extension APIProtocol {
         body: Operations.RecordActivityBatch.Input.Body
     ) async throws -> Operations.RecordActivityBatch.Output {
         try await recordActivityBatch(Operations.RecordActivityBatch.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Correct one of the caller's activities; the latest edit made on any device wins
+    ///
+    /// Replaces the content of the caller's activity whose client event id is `activity.clientEventId` with
+    /// `activity`, if `modifiedAt` (when the device made the edit) is later than the stored version's (its
+    /// last edit's, else when it happened); otherwise the stored version stays. Either way the answer is the
+    /// version stored now, with `applied`. So two devices that edited the same activity offline end on the
+    /// version edited last, whichever syncs first, and sending an edit again changes nothing. The type
+    /// cannot change, and app opens and check-ins cannot be edited (422). The days, streak, points (what the
+    /// old version earned is taken back, the new one credited) and challenge boards follow in the same
+    /// transaction; the activity keeps its id, reactions and place in the feed. The creation sent again
+    /// after an edit is answered as a replay of the edited activity.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/activities/edits`.
+    /// - Remark: Generated from `#/paths//api/activities/edits/post(editActivity)`.
+    public func editActivity(
+        headers: Operations.EditActivity.Input.Headers = .init(),
+        body: Operations.EditActivity.Input.Body
+    ) async throws -> Operations.EditActivity.Output {
+        try await editActivity(Operations.EditActivity.Input(
             headers: headers,
             body: body
         ))

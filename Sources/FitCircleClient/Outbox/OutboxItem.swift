@@ -16,6 +16,8 @@ public struct OutboxItem: Codable, Sendable, Identifiable, Equatable {
         case reaction
         /// `DELETE /api/activities/{target[0]}/reactions/{target[1]}`.
         case reactionRemoval
+        /// `POST /api/activities/edits`: a correction of an activity, the latest made on any device winning.
+        case edit
     }
 
     public let id: String

@@ -58,6 +58,8 @@ struct OutboxSender: Sendable {
             case .reaction:
                 guard let activity = item.target.first else { throw FitCircleProblem.unreadable }
                 _ = try await self.client.addReaction(path: .init(id: activity), body: .json(self.decode(item))).ok
+            case .edit:
+                _ = try await self.client.editActivity(body: .json(self.decode(item))).ok
             case .reactionRemoval:
                 guard item.target.count == 2 else { throw FitCircleProblem.unreadable }
                 _ = try await self.client.removeReaction(path: .init(id: item.target[0], reaction: item.target[1])).noContent

@@ -1,7 +1,8 @@
 public import Foundation
 
-/// One raw input, immutable once stored: what happened, when (a UTC instant), where in time (the user's
-/// zone then, and so the local date) and where it came from.
+/// One raw input: what happened, when (a UTC instant), where in time (the user's zone then, and so the local
+/// date) and where it came from. Stored once; its owner may correct it later (`revision`), and the latest
+/// correction made on any device wins.
 public struct ActivityEvent: Equatable, Sendable, Identifiable {
     public typealias ID = Identifier<ActivityEvent>
 
@@ -17,8 +18,12 @@ public struct ActivityEvent: Equatable, Sendable, Identifiable {
     public var payload: ActivityPayload
     /// Accepted but worth a look (anti-cheat, operators): e.g. `steps_spike`.
     public var flags: [String]
-    /// Who else sees it; the one part of an event its owner may change later.
+    /// Who else sees it.
     public var visibility: ActivityVisibility
+    /// How many edits it has had: each version earns its points apart (`workout:<id>:r<revision>`).
+    public var revision: Int
+    /// When the device made the stored version, for an edited event.
+    public var modifiedAt: Date?
 
     public init(
         id: ID,
@@ -31,7 +36,9 @@ public struct ActivityEvent: Equatable, Sendable, Identifiable {
         receivedAt: Date,
         payload: ActivityPayload,
         flags: [String] = [],
-        visibility: ActivityVisibility = .friends
+        visibility: ActivityVisibility = .friends,
+        revision: Int = 0,
+        modifiedAt: Date? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -44,6 +51,18 @@ public struct ActivityEvent: Equatable, Sendable, Identifiable {
         self.payload = payload
         self.flags = flags
         self.visibility = visibility
+        self.revision = revision
+        self.modifiedAt = modifiedAt
+    }
+
+    /// When the stored version was made on the client: its last edit, else when it happened.
+    public var versionTime: Date { self.modifiedAt ?? self.occurredAt }
+
+    /// Whether an edit made on a device at `modifiedAt` replaces this version: only a later one does, so
+    /// that two devices that edited it offline end on the same version whichever syncs first (a tie keeps
+    /// the stored one).
+    public func isSuperseded(byEditAt modifiedAt: Date) -> Bool {
+        modifiedAt > self.versionTime
     }
 
     public var kind: ActivityKind { self.payload.kind }

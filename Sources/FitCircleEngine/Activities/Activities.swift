@@ -10,7 +10,7 @@ public struct Activities: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
     let clock: WallClock
-    private let ingest: Ingest
+    let ingest: Ingest
     private let committer: GroupCommit<Submission, [Outcome]>
 
     public init(store: Store, rules: Rules, ids: IDGenerator, clock: WallClock, boards: BoardEvents, analytics: EventRecorder) {

@@ -206,7 +206,8 @@ struct Ingest: Sendable {
 
     /// The same client id again: the same input is a replay of the stored one, anything else a conflict.
     private static func judge(_ event: ActivityEvent, against existing: ActivityEvent) -> Activities.Outcome {
-        if existing.isReplay(of: event) {
+        // An edited event answers its creation sent again (an outbox that resends after the edit) as a replay.
+        if existing.isReplay(of: event) || (existing.revision > 0 && existing.kind == event.kind) {
             return .replayed(existing)
         }
         return .rejected(
@@ -215,7 +216,7 @@ struct Ingest: Sendable {
         )
     }
 
-    private func event(_ input: ActivityInput, placed: (timeZone: String, localDate: LocalDate), of user: User, now: Date) -> ActivityEvent {
+    func event(_ input: ActivityInput, placed: (timeZone: String, localDate: LocalDate), of user: User, now: Date) -> ActivityEvent {
         ActivityEvent(
             id: self.ids.make(),
             userID: user.id,
@@ -228,6 +229,13 @@ struct Ingest: Sendable {
             payload: Self.withEstimates(input.payload, for: user.profile),
             visibility: input.visibility ?? self.profile.activities.defaultVisibility
         )
+    }
+
+    /// The flags of an edited step total, against the 28 days before it as stored.
+    func spikeFlags(of event: ActivityEvent, in tx: Transaction) async throws -> [String] {
+        var candidates = [Candidate(submission: 0, item: 0, event: event)]
+        try await self.flagSpikes(&candidates, in: tx)
+        return candidates[0].event.flags
     }
 
     /// Flags step totals far above the user's best of the 28 days before, as stored before this group.

@@ -67,14 +67,14 @@ struct RewardKeeper: Sendable {
                 if let rule = self.policy.workouts {
                     let amount = Points.workout(workout, earnedToday: books.days[event.localDate]?.workoutPoints ?? 0, policy: rule)
                     self.credit(
-                        line(event.localDate, amount, .workout, "workout:\(event.id)", event: event.id, now: now, detail: .init(level: books.stats.level)),
+                        line(event.localDate, amount, .workout, Self.key("workout", of: event), event: event.id, now: now, detail: .init(level: books.stats.level)),
                         into: &books, now: now)
                 }
             case .checkIn:
                 books.stats.counters[.checkIns, default: 0] += 1
                 if let amount = self.policy.checkIn {
                     self.credit(
-                        line(event.localDate, amount, .checkIn, "check_in:\(event.id)", event: event.id, now: now, detail: .init(level: books.stats.level)),
+                        line(event.localDate, amount, .checkIn, Self.key("check_in", of: event), event: event.id, now: now, detail: .init(level: books.stats.level)),
                         into: &books, now: now)
                 }
             default:
@@ -120,6 +120,12 @@ struct RewardKeeper: Sendable {
         try await self.write(books, of: user.id, in: tx, now: now)
     }
 
+    /// The ledger key of what `event` earns or gives back: each version of an edited event its own, so an
+    /// edit takes back what the version before earned and credits the new one, as often as it is edited.
+    static func key(_ reason: String, of event: ActivityEvent) -> String {
+        event.revision == 0 ? "\(reason):\(event.id)" : "\(reason):\(event.id):r\(event.revision)"
+    }
+
     /// Takes back what a deleted input earned: one reversal line, and its counters. Weekly rewards and
     /// badges already earned stay (they are credited once).
     func reverse(_ event: ActivityEvent, of user: User, in tx: Transaction, now: Date) async throws {
@@ -139,7 +145,7 @@ struct RewardKeeper: Sendable {
         }
         if let original = lines.first, original.reason != .reversal {
             let reversal = line(
-                original.date, -lines.reduce(0) { $0 + $1.amount }, .reversal, "reversal:\(event.id)", event: event.id, now: now,
+                original.date, -lines.reduce(0) { $0 + $1.amount }, .reversal, Self.key("reversal", of: event), event: event.id, now: now,
                 counted: -lines.reduce(0) { $0 + $1.counted }, excess: -lines.reduce(0) { $0 + $1.excess },
                 detail: .init(level: stats.level, reverses: original.reason))
             stats.totalPoints += reversal.amount
@@ -191,7 +197,7 @@ struct RewardKeeper: Sendable {
         books.stats.counters[.pushups, default: 0] += award.counted
         self.credit(
             line(
-                event.localDate, award.points, .series, "series:\(event.id)", event: event.id, now: now, multiplier: award.streakMultiplier,
+                event.localDate, award.points, .series, Self.key("series", of: event), event: event.id, now: now, multiplier: award.streakMultiplier,
                 counted: award.counted, excess: award.excess,
                 detail: .init(series: award, level: books.stats.level, dailyGoal: training.dailyGoal, streak: streak.count)),
             into: &books, now: now)

@@ -15,6 +15,13 @@ extension API {
         }
     }
 
+    func editActivity(_ input: Operations.EditActivity.Input) async throws -> Operations.EditActivity.Output {
+        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let outcome = try await self.engine.activities.edit(
+            try ActivityInput(body.activity, field: "activity."), modifiedAt: body.modifiedAt, of: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(applied: outcome.applied, activity: .init(outcome.event)))))
+    }
+
     func recordActivityBatch(_ input: Operations.RecordActivityBatch.Input) async throws -> Operations.RecordActivityBatch.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let caller = try RequestCaller.required()

@@ -92,6 +92,8 @@ extension Components.Schemas.Activity {
             reward: reward.map(Components.Schemas.Reward.init),
             visibility: mapped(event.visibility)
         )
+        self.revision = event.revision
+        self.modifiedAt = event.modifiedAt
         switch event.payload {
         case .steps(let totals):
             self.steps = totals.steps

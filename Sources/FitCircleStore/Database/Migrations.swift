@@ -1114,6 +1114,15 @@ enum Migrations {
                 .init("CREATE INDEX delivery_attempts_outcome ON delivery_attempts (outcome, id)"),
             ]
         ),
+        Migration(
+            version: 36,
+            name: "activity edits",
+            statements: [
+                // An edit replaces the event's content in place; the latest edit made on any device wins.
+                .init("ALTER TABLE activity_events ADD COLUMN revision INTEGER NOT NULL DEFAULT 0"),
+                .init("ALTER TABLE activity_events ADD COLUMN modified_at TIMESTAMPTZ"),
+            ]
+        ),
     ]
 
     private static let pointsLedgerColumns = """

@@ -41,6 +41,33 @@ extension Transaction {
         return stored
     }
 
+    /// Replaces a live event's content by an edited version of it (same id, client id and kind).
+    public func replaceActivity(_ event: ActivityEvent) async throws {
+        var workoutType: String?
+        var duration: Double?
+        var distance: Double?
+        if case .workout(let workout) = event.payload {
+            workoutType = workout.type.rawValue
+            duration = workout.durationSeconds
+            distance = workout.distanceMeters
+        }
+        try await self.sql.raw(
+            """
+            UPDATE activity_events SET occurred_at = \(bind: event.occurredAt), time_zone = \(bind: event.timeZone),
+                local_date = \(bind: event.localDate.iso), source = \(bind: event.source.rawValue), payload = \(bind: try Self.json(event.payload)),
+                flags = \(bind: try Self.json(event.flags)), workout_type = \(bind: workoutType), duration_seconds = \(bind: duration),
+                distance_meters = \(bind: distance), visibility = \(bind: event.visibility.rawValue), revision = \(bind: event.revision),
+                modified_at = \(bind: event.modifiedAt)
+            WHERE id = \(bind: event.id.rawValue) AND user_id = \(bind: event.userID.rawValue) AND deleted_at IS NULL
+            """
+        ).run()
+    }
+
+    /// The user's event with this client id, deleted or not.
+    public func activity(of user: User.ID, clientEventID: String) async throws -> StoredActivity? {
+        try await self.activities(withClientIDs: [ClientEventKey(user: user, clientEventID: clientEventID)]).values.first
+    }
+
     /// The events users sent with these client ids, deleted or not.
     public func activities(withClientIDs keys: [ClientEventKey]) async throws -> [ClientEventKey: StoredActivity] {
         guard !keys.isEmpty else { return [:] }
@@ -167,7 +194,9 @@ extension Transaction {
             receivedAt: try row.decode(column: "received_at", as: Date.self),
             payload: payload,
             flags: flags,
-            visibility: visibility
+            visibility: visibility,
+            revision: try row.decode(column: "revision", as: Int.self),
+            modifiedAt: try row.decode(column: "modified_at", as: Date?.self)
         )
         return StoredActivity(event: event, deletedAt: try row.decode(column: "deleted_at", as: Date?.self))
     }

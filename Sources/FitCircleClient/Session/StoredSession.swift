@@ -1,5 +1,13 @@
 public import Foundation
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// What a signed-in device keeps: the token pair and when each stops working.
 public struct StoredSession: Codable, Sendable, Equatable {
     public var userID: String
@@ -71,11 +79,8 @@ public struct FileSessionStore: SessionStore {
         try handle.write(contentsOf: data)
         try handle.synchronize()
         try handle.close()
-        if FileManager.default.fileExists(atPath: self.url.path) {
-            _ = try FileManager.default.replaceItemAt(self.url, withItemAt: temporary)
-        } else {
-            try FileManager.default.moveItem(at: temporary, to: self.url)
-        }
+        // rename(2) replaces the old file atomically (Foundation's replaceItemAt failed here on Linux).
+        guard rename(temporary.path, self.url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 
     public func clear() throws {

@@ -12,6 +12,12 @@ actor Synchronizer {
     private var watchers: [UUID: AsyncStream<SyncStatus>.Continuation] = [:]
     private var pass: Task<Void, any Error>?
     private var wait: Task<Void, Never>?
+    /// Whether the current wait is a backoff after a failure (only `retryNow` ends it early: a new record
+    /// does not override the server's `Retry-After`).
+    private var waitIsBackoff = false
+    /// What asked for a pass while none was waiting, so that a request that comes between a pass and its
+    /// wait is not lost: new items end the next idle wait, `retryNow` any wait.
+    private var woken: (newItems: Bool, retry: Bool) = (false, false)
     private var loop: Task<Void, Never>?
 
     init(outbox: Outbox, sender: OutboxSender, policy: SyncPolicy, now: @escaping @Sendable () -> Date) async {
@@ -48,13 +54,14 @@ actor Synchronizer {
     func recorded() async {
         let pending = await self.outbox.count
         self.publish { $0.pending = pending }
-        self.wait?.cancel()
+        self.woken.newItems = true
+        if !self.waitIsBackoff { self.wait?.cancel() }
     }
 
     /// The person signed in again: sending may resume.
     func signedIn() {
         self.publish { $0.signedOut = false }
-        self.wait?.cancel()
+        self.retryNow()
     }
 
     /// Sends everything waiting, once; throws what stopped it. Calls made while a pass runs join it.
@@ -73,6 +80,7 @@ actor Synchronizer {
         self.loop = Task {
             while !Task.isCancelled {
                 var delay = idle
+                var backoff = false
                 do {
                     try await self.sync()
                 } catch FitCircleError.notSignedIn {
@@ -80,8 +88,9 @@ actor Synchronizer {
                     if case .sessionEnded = error { delay = idle }
                 } catch {
                     delay = self.policy.backoff(afterFailures: self.status.consecutiveFailures, retryAfter: error.fitCircleProblem?.retryAfter)
+                    backoff = true
                 }
-                await self.pause(delay)
+                await self.pause(delay, backoff: backoff)
             }
         }
     }
@@ -92,15 +101,20 @@ actor Synchronizer {
         self.wait?.cancel()
     }
 
-    /// Ends the current wait, whether for the backoff or for new items.
+    /// Ends the current wait, whether for the backoff or for new items (or the next one, if none is on).
     func retryNow() {
+        self.woken.retry = true
         self.wait?.cancel()
     }
 
-    private func pause(_ delay: Duration) async {
+    private func pause(_ delay: Duration, backoff: Bool) async {
+        let woken = self.woken
+        self.woken = (false, false)
+        if woken.retry || (woken.newItems && !backoff) { return }
         let wait = Task { _ = try? await Task.sleep(for: delay) }
-        self.wait = wait
+        (self.wait, self.waitIsBackoff) = (wait, backoff)
         await wait.value
+        (self.wait, self.waitIsBackoff) = (nil, false)
     }
 
     private func drain() async throws {

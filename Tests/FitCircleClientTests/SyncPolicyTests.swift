@@ -20,8 +20,8 @@ struct SyncPolicyTests {
         #expect(policy.backoff(afterFailures: 1, retryAfter: .seconds(30)) == .seconds(30))
     }
 
-    /// A server that answers the batch endpoint with `script`'s statuses in turn (then 200 for every item),
-    /// noting when each attempt came.
+    /// A server that answers the batch endpoint with `script`'s statuses in turn (0: the connection fails),
+    /// then 200 for every item, noting when each attempt came.
     final class ScriptedServer: ClientTransport, @unchecked Sendable {
         let script: Mutex<[(status: Int, retryAfter: String?)]>
         let attempts = Mutex<[ContinuousClock.Instant]>([])
@@ -33,6 +33,7 @@ struct SyncPolicyTests {
         func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
             self.attempts.withLock { $0.append(.now) }
             if let (status, retryAfter) = self.script.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                if status == 0 { throw URLError(.cannotConnectToHost) }
                 var fields = HTTPFields([HTTPField(name: .contentType, value: "application/problem+json")])
                 if let retryAfter { fields[.retryAfter] = retryAfter }
                 let problem = #"{"type":"/problems/unavailable","title":"Unavailable","status":\#(status)}"#
@@ -75,6 +76,27 @@ struct SyncPolicyTests {
         #expect(seen.map(\.consecutiveFailures).max() == 2)
         #expect(seen.contains { $0.needsAttention })
         #expect(seen.last?.needsAttention == false && seen.last?.lastError == nil && seen.last?.lastSuccess != nil)
+    }
+
+    @Test func anUnreachableServerIsRetriedWithTheBackoffNotTheIdleMinute() async throws {
+        let server = ScriptedServer([(0, nil), (0, nil)])
+        let device = try await Self.device(server, policy: SyncPolicy(initialBackoff: .milliseconds(200), attentionAfter: 2))
+        try await device.record(.steps(100, at: Date(), id: "s1"))
+        var failures: [Int] = []
+        let updates = await device.syncStatusUpdates()
+        await device.startSyncing()
+        for await status in updates {
+            failures.append(status.consecutiveFailures)
+            if status.pending == 0 && !status.isSyncing { break }
+        }
+        await device.stopSyncing()
+        let attempts = server.attempts.withLock { $0 }
+        #expect(attempts.count == 3)
+        #expect(failures.max() == 2)
+        // 100–200 ms, then 200–400 ms: the backoff, not the minute an idle outbox waits.
+        for (before, after) in zip(attempts, attempts.dropFirst()) {
+            #expect(after - before >= .milliseconds(90) && after - before < .seconds(30))
+        }
     }
 
     @Test func retryNowCutsALongBackoffShort() async throws {

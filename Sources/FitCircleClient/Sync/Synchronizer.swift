@@ -1,7 +1,7 @@
 import Foundation
 
 /// Sends the outbox to the server: activities in batches, the rest one by one, oldest first, each item
-/// under its own id so a resend is a replay. A failed attempt leaves the outbox as it was; `run` tries again
+/// under its own id so a resend is a replay. A failed attempt leaves the outbox as it was; `start` tries again
 /// after a growing, jittered wait (or the server's `Retry-After`) until it is empty.
 actor Synchronizer {
     private let outbox: Outbox
@@ -83,9 +83,8 @@ actor Synchronizer {
                 var backoff = false
                 do {
                     try await self.sync()
-                } catch FitCircleError.notSignedIn {
-                } catch let error as FitCircleError {
-                    if case .sessionEnded = error { delay = idle }
+                } catch FitCircleError.notSignedIn, FitCircleError.sessionEnded {
+                    // Nothing to send until the person signs in again (which calls `signedIn`).
                 } catch {
                     delay = self.policy.backoff(afterFailures: self.status.consecutiveFailures, retryAfter: error.fitCircleProblem?.retryAfter)
                     backoff = true

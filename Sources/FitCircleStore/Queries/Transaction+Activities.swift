@@ -11,14 +11,7 @@ extension Transaction {
         // A few hundred rows per statement keeps the bind count far below both databases' limits.
         for start in stride(from: 0, to: events.count, by: 250) {
             let rows = try events[start..<min(start + 250, events.count)].map { event -> SQLQueryString in
-                var workoutType: String?
-                var duration: Double?
-                var distance: Double?
-                if case .workout(let workout) = event.payload {
-                    workoutType = workout.type.rawValue
-                    duration = workout.durationSeconds
-                    distance = workout.distanceMeters
-                }
+                let (workoutType, duration, distance) = Self.workoutColumns(of: event)
                 return """
                     (\(bind: event.id.rawValue), \(bind: event.userID.rawValue), \(bind: event.clientEventID),
                     \(bind: event.kind.rawValue), \(bind: event.occurredAt), \(bind: event.timeZone), \(bind: event.localDate.iso),
@@ -43,14 +36,7 @@ extension Transaction {
 
     /// Replaces a live event's content by an edited version of it (same id, client id and kind).
     public func replaceActivity(_ event: ActivityEvent) async throws {
-        var workoutType: String?
-        var duration: Double?
-        var distance: Double?
-        if case .workout(let workout) = event.payload {
-            workoutType = workout.type.rawValue
-            duration = workout.durationSeconds
-            distance = workout.distanceMeters
-        }
+        let (workoutType, duration, distance) = Self.workoutColumns(of: event)
         try await self.sql.raw(
             """
             UPDATE activity_events SET occurred_at = \(bind: event.occurredAt), time_zone = \(bind: event.timeZone),
@@ -61,6 +47,12 @@ extension Transaction {
             WHERE id = \(bind: event.id.rawValue) AND user_id = \(bind: event.userID.rawValue) AND deleted_at IS NULL
             """
         ).run()
+    }
+
+    /// A workout's type, duration and distance, kept in columns of their own for the feed and the boards.
+    private static func workoutColumns(of event: ActivityEvent) -> (type: String?, duration: Double?, distance: Double?) {
+        guard case .workout(let workout) = event.payload else { return (nil, nil, nil) }
+        return (workout.type.rawValue, workout.durationSeconds, workout.distanceMeters)
     }
 
     /// The user's event with this client id, deleted or not.

@@ -20,23 +20,35 @@ do {
         let profile = try await fitCircle.signInForDevelopment(email: email)
         print("Signed in as \(profile.displayName)")
     }
-    // A new account finishes onboarding before it records anything (spec 000: name, age, weight, zone).
-    if try await !fitCircle.profile().onboardingCompleted {
-        let name = String(email.prefix { $0 != "@" })
-        _ = try await fitCircle.call {
-            try await $0.updateProfile(
-                body: .json(.init(displayName: name, age: 30, weight: .init(value: 70, unit: .kg), timeZone: TimeZone.current.identifier))
-            ).ok
+    do {
+        // A new account finishes onboarding before it records anything (spec 000: name, age, weight, zone).
+        if try await !fitCircle.profile().onboardingCompleted {
+            let name = String(email.prefix { $0 != "@" })
+            _ = try await fitCircle.call {
+                try await $0.updateProfile(
+                    body: .json(.init(displayName: name, age: 30, weight: .init(value: 70, unit: .kg), timeZone: TimeZone.current.identifier))
+                ).ok
+            }
+            print("Completed the profile of \(name)")
         }
-        print("Completed the profile of \(name)")
+    } catch FitCircleError.unreachable {
+        print("Offline: what follows is kept on this device")
     }
 
     // Recorded on the device first: these survive the app being killed before they are sent.
+    try await fitCircle.record(.appOpen(at: Date()))
     try await fitCircle.record(.steps(2_400, at: Date()))
     try await fitCircle.record(.workout(.running, duration: 1_800, distanceMeters: 5_000, at: Date().addingTimeInterval(-3_600)))
     print("Waiting to be sent: \(await fitCircle.syncStatus.pending)")
 
-    try await fitCircle.sync()
+    do {
+        try await fitCircle.sync()
+    } catch FitCircleError.unreachable {
+        let status = await fitCircle.syncStatus
+        print("Offline: \(status.pending) waiting, sent at the next run that reaches the server")
+        if let streak = await fitCircle.localStreak() { print("Streak on this device: 🔥 \(streak.current)") }
+        exit(0)
+    }
     let status = await fitCircle.syncStatus
     print("Synced: \(status.pending) waiting, \(status.rejected) refused")
 

@@ -15,23 +15,27 @@ extension FitCircle {
 
     /// Keeps many activities with one write to the disk.
     public func record(_ activities: [ActivityInput]) async throws {
+        try await self.enqueue(try await self.outboxItems(activities))
+    }
+
+    /// The outbox items of activities, each in the person's zone now unless it names one; the local day of
+    /// each app open, in its zone, is noted for `localStreak` as the server will count it.
+    func outboxItems(_ activities: [ActivityInput]) async throws -> [OutboxItem] {
         let zone = self.configuration.timeZone().identifier
-        let activities = activities.map { activity in
-            var activity = activity
+        var items: [OutboxItem] = []
+        var appOpenDays: [LocalDate] = []
+        for var activity in activities {
             activity.timeZone = activity.timeZone ?? zone
-            return activity
+            items.append(
+                OutboxItem(
+                    id: activity.clientEventId, kind: .activity, body: try OutboxCoding.encoder.encode(activity),
+                    recordedAt: self.configuration.now()))
+            if activity._type == .appOpen, let zone = activity.timeZone.flatMap(TimeZone.init(identifier:)) {
+                appOpenDays.append(LocalDate(activity.occurredAt, in: zone))
+            }
         }
-        let items = try activities.map { activity in
-            OutboxItem(
-                id: activity.clientEventId, kind: .activity, body: try OutboxCoding.encoder.encode(activity),
-                recordedAt: self.configuration.now())
-        }
-        try await self.enqueue(items)
-        // The local day of each app open, in the zone the person was in, as the server will count it.
-        for activity in activities where activity._type == .appOpen {
-            guard let zone = activity.timeZone.flatMap(TimeZone.init(identifier:)) else { continue }
-            await self.streakKeeper.noteAppOpen(on: LocalDate(activity.occurredAt, in: zone))
-        }
+        await self.streakKeeper.noteAppOpens(on: appOpenDays)
+        return items
     }
 
     /// Corrects an activity recorded before (the one with `activity.clientEventId`, on this device or

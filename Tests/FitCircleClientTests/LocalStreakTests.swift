@@ -22,6 +22,10 @@ struct LocalStreakTests {
             try await device.signInForDevelopment(email: "ana@example.com")
             #expect(await device.localStreak() == nil, "no rules known yet")
             _ = try await device.streak()
+            // The older app's history of the three days before: imported, and counted on the device too.
+            let imported = try await device.migrate((1...3).map { .appOpen(at: clock.now.addingTimeInterval(-Double($0) * 86_400)) })
+            #expect(imported.isComplete)
+            #expect(await device.localStreak()?.current == 3)
 
             var random = SeededRandom(seed: 20_261_126)
             var compared = 0

@@ -44,14 +44,7 @@ extension FitCircle {
             try state.save(session.id)
             sessionID = session.id
         }
-        let zone = self.configuration.timeZone().identifier
-        try await outbox.add(
-            try history.map { activity in
-                var activity = activity
-                activity.timeZone = activity.timeZone ?? zone
-                return OutboxItem(
-                    id: activity.clientEventId, kind: .activity, body: try OutboxCoding.encoder.encode(activity), recordedAt: self.configuration.now())
-            })
+        try await outbox.add(try await self.outboxItems(history))
 
         let synchronizer = await Synchronizer(
             outbox: outbox, sender: OutboxSender(client: self.api, migrationID: sessionID), policy: self.configuration.syncPolicy,

@@ -39,9 +39,10 @@ actor LocalStreakKeeper {
         self.saved = (try? JSONDecoder().decode(Saved.self, from: Data(contentsOf: url))) ?? Saved(rules: nil, appOpenDays: [])
     }
 
-    func noteAppOpen(on day: LocalDate) {
-        guard self.saved.appOpenDays.insert(day).inserted else { return }
-        self.save()
+    func noteAppOpens(on days: [LocalDate]) {
+        let before = self.saved.appOpenDays.count
+        self.saved.appOpenDays.formUnion(days)
+        if self.saved.appOpenDays.count > before { self.save() }
     }
 
     func adopt(_ rules: Rules) {

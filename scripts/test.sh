@@ -15,6 +15,9 @@ fi
 # The email tests hand mail to a real SMTP server on loopback: Python's aiosmtpd.
 python3 -c "import aiosmtpd" 2>/dev/null || pip install -q aiosmtpd
 
+# No trap a request or a job can reach: no force-unwrap, try! or fatalError in Sources (seconds).
+bash scripts/check-traps.sh
+
 # Build every product first: the crash-durability tests start the real `fitcircle` binary.
 swift build --build-tests
 

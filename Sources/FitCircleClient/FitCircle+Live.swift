@@ -68,9 +68,10 @@ extension FitCircle {
         _ path: String, query: [URLQueryItem] = [], resumingAfter lastEventID: String? = nil,
         decode: @escaping @Sendable (ServerSentEvent) throws -> Element?
     ) -> AsyncThrowingStream<Element, any Error> {
-        var components = URLComponents(url: self.configuration.baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
-        if !query.isEmpty { components.queryItems = query }
-        let url = components.url!
+        let base = self.configuration.baseURL.appendingPathComponent(path)
+        var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+        if !query.isEmpty { components?.queryItems = query }
+        let url = components?.url ?? base
         let (authenticator, policy) = (self.authenticator, self.configuration.syncPolicy)
         return AsyncThrowingStream { continuation in
             let task = Task {
@@ -91,8 +92,9 @@ extension FitCircle {
                             case .response(let status, let retryAfter):
                                 if status == 200 { failures = 0 } else { refusal = (status, retryAfter, Data()) }
                             case .bytes(let data):
-                                if refusal != nil {
-                                    if refusal!.body.count < ProblemMiddleware.largestProblem { refusal!.body += data }
+                                if var refused = refusal {
+                                    if refused.body.count < ProblemMiddleware.largestProblem { refused.body += data }
+                                    refusal = refused
                                     continue
                                 }
                                 for event in try parser.feed(data) {

@@ -58,6 +58,7 @@ extension Engine {
         let boards = BoardEvents(indexes: BoardIndexes())
         let webhooks = WebhookFanout(ids: ids)
         let analytics = EventRecorder(forward: transports.analytics != nil, webhooks: webhooks)
+        let events = Events(store: store, profile: profile, recorder: analytics, clock: clock)
         let activities = Activities(store: store, rules: rules, ids: ids, clock: clock, boards: boards, analytics: analytics)
         let goals = Goals(
             store: store, rules: rules, activities: activities, ids: ids, clock: clock, analytics: analytics,
@@ -87,7 +88,7 @@ extension Engine {
             friends: Friends(store: store, profile: profile, ids: ids, clock: clock),
             challenges: Challenges(store: store, profile: profile, ids: ids, clock: clock, events: boards, analytics: analytics),
             weeklyContents: WeeklyContents(store: store, clock: clock),
-            events: Events(store: store, profile: profile, recorder: analytics, clock: clock),
+            events: events,
             metrics: Metrics(store: store, profile: profile, clock: clock),
             experiments: Experiments(store: store, rules: rules, ids: ids, clock: clock),
             webhooks: Webhooks(
@@ -100,7 +101,7 @@ extension Engine {
             idempotency: idempotency,
             replay: Replay(store: store, profile: profile, clock: clock),
             rateLimits: rateLimits,
-            housekeeping: Housekeeping(idempotency: idempotency, rateLimits: rateLimits),
+            housekeeping: Housekeeping(idempotency: idempotency, rateLimits: rateLimits, events: events),
             accountLife: AccountLife(store: store, blobs: blobs, circles: circles, catalog: profile.notifications, clock: clock),
             console: Console(
                 store: store, profile: profile, streaks: streaks, rewards: rewards, notifications: notifications, deliveries: deliveries, clock: clock)

@@ -62,7 +62,9 @@ public struct JobRunner: Sendable {
 
     private func run(_ job: JobRecord) async {
         do {
-            try await self.handlers[job.kind]!(job)
+            // Only kinds this runner handles are claimed (`claimJobs(kinds:)`).
+            guard let handler = self.handlers[job.kind] else { throw UnhandledJobKind(kind: job.kind) }
+            try await handler(job)
             let kept = try await self.store.transaction { tx in try await tx.completeJob(job.id, owner: self.owner, at: self.clock.now()) }
             if !kept { self.logger.warning("A job's lease expired while it ran", metadata: ["job": "\(job.id)", "kind": "\(job.kind)"]) }
         } catch {
@@ -77,4 +79,11 @@ public struct JobRunner: Sendable {
             }
         }
     }
+}
+
+/// A claimed job of a kind this runner has no handler for: it fails (and is retried elsewhere) instead of
+/// trapping the process.
+struct UnhandledJobKind: Error, CustomStringConvertible {
+    let kind: String
+    var description: String { "no handler for jobs of kind \(self.kind)" }
 }

@@ -106,7 +106,7 @@ public struct ZoneScheduler: Sendable {
     /// came (today's if it has passed, else yesterday's).
     public static func occurrence(of schedule: ZoneSchedule, in zone: TimeZone, before now: Date) -> (LocalDate, Date)? {
         let today = LocalDate(now, in: zone)
-        let time = LocalTime(hour: schedule.hour, minute: schedule.minute)!
+        let time = LocalTime.at(schedule.hour, schedule.minute)
         for date in [today, today.adding(days: -1)] {
             if let instant = date.instant(at: time, in: zone), instant <= now { return (date, instant) }
         }

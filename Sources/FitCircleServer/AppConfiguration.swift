@@ -78,10 +78,13 @@ public struct AppConfiguration: Sendable {
     ///   - `auth.signingKey` (secret, ≥ 32 bytes; default a random key kept in the database)
     ///   - `auth.accessTokenSeconds` (default 900), `auth.refreshTokenDays` (default 30), `auth.sessionDays` (default 90)
     ///   - `http.maxBodyBytes` (default 6 MiB), `http.idleSeconds` (60), `http.requestReadSeconds` (30),
+    ///     `http.anonymousRequestReadSeconds` (5: a request without credentials has this long for its body),
     ///     `log.level` (default `info`)
     ///   - `limits.perAddress` (1200 a minute), `limits.perUser` (600), `limits.signIns` (10 per address),
     ///     `limits.refreshes` (30 per address), `limits.joins` (10 per user), `limits.invitations` (30 per
-    ///     user), `limits.friendRequests` (30 per user), `limits.searches` (30 per user), `limits.maxInFlight` (512 requests at once on this node), `limits.streamsPerUser` (8 open
+    ///     user), `limits.friendRequests` (30 per user), `limits.searches` (30 per user), `limits.maxInFlight` (512 requests at once on this node, once their bodies have arrived),
+    ///     `limits.perAddressInFlight` (requests one address may have open at once; default a sixteenth of
+    ///     `maxInFlight`, at least 8), `limits.streamsPerUser` (8 open
     ///     event streams), `limits.streamsPerNode` (2000), `limits.trustForwardedFor` (false)
     ///   - `delivery.apns.key` (the `.p8` key file; none: iOS push off), `delivery.apns.keyId`,
     ///     `delivery.apns.teamId`, `delivery.apns.topic` (the app's bundle id; all three required with a key),
@@ -162,11 +165,16 @@ public struct AppConfiguration: Sendable {
         self.maxBodyBytes = reader.int(forKey: "http.maxBodyBytes", default: 6 * 1024 * 1024)
         let idleSeconds = reader.int(forKey: "http.idleSeconds", default: 60)
         let requestReadSeconds = reader.int(forKey: "http.requestReadSeconds", default: 30)
-        for (key, value) in [("http.idleSeconds", idleSeconds), ("http.requestReadSeconds", requestReadSeconds)] where !(1...3_600).contains(value) {
+        let anonymousReadSeconds = reader.int(forKey: "http.anonymousRequestReadSeconds", default: min(5, requestReadSeconds))
+        for (key, value) in [
+            ("http.idleSeconds", idleSeconds), ("http.requestReadSeconds", requestReadSeconds), ("http.anonymousRequestReadSeconds", anonymousReadSeconds),
+        ] where !(1...3_600).contains(value) {
             throw InvalidSetting(key: key, expected: "a whole number of seconds from 1 to 3600", found: "\(value)")
         }
-        self.connectionDeadlines = ConnectionDeadlines(idle: .seconds(idleSeconds), requestRead: .seconds(requestReadSeconds))
+        self.connectionDeadlines = ConnectionDeadlines(
+            idle: .seconds(idleSeconds), requestRead: .seconds(requestReadSeconds), anonymousRequestRead: .seconds(anonymousReadSeconds))
         let defaults = RequestLimits.default
+        let maxInFlight = reader.int(forKey: "limits.maxInFlight", default: defaults.maxInFlight)
         self.limits = RequestLimits(
             perAddress: reader.int(forKey: "limits.perAddress", default: defaults.perAddress),
             perUser: reader.int(forKey: "limits.perUser", default: defaults.perUser),
@@ -176,7 +184,8 @@ public struct AppConfiguration: Sendable {
             invitations: reader.int(forKey: "limits.invitations", default: defaults.invitations),
             friendRequests: reader.int(forKey: "limits.friendRequests", default: defaults.friendRequests),
             searches: reader.int(forKey: "limits.searches", default: defaults.searches),
-            maxInFlight: reader.int(forKey: "limits.maxInFlight", default: defaults.maxInFlight),
+            maxInFlight: maxInFlight,
+            perAddressInFlight: reader.int(forKey: "limits.perAddressInFlight", default: RequestLimits.defaultPerAddressInFlight(maxInFlight: maxInFlight)),
             streamsPerUser: reader.int(forKey: "limits.streamsPerUser", default: defaults.streamsPerUser),
             streamsPerNode: reader.int(forKey: "limits.streamsPerNode", default: defaults.streamsPerNode),
             trustForwardedFor: reader.bool(forKey: "limits.trustForwardedFor", default: false))
@@ -184,7 +193,8 @@ public struct AppConfiguration: Sendable {
             ("limits.perAddress", self.limits.perAddress), ("limits.perUser", self.limits.perUser), ("limits.signIns", self.limits.signIns),
             ("limits.refreshes", self.limits.refreshes), ("limits.joins", self.limits.joins), ("limits.invitations", self.limits.invitations),
             ("limits.friendRequests", self.limits.friendRequests), ("limits.searches", self.limits.searches),
-            ("limits.maxInFlight", self.limits.maxInFlight), ("limits.streamsPerUser", self.limits.streamsPerUser),
+            ("limits.maxInFlight", self.limits.maxInFlight), ("limits.perAddressInFlight", self.limits.perAddressInFlight),
+            ("limits.streamsPerUser", self.limits.streamsPerUser),
             ("limits.streamsPerNode", self.limits.streamsPerNode),
         ] where value < 1 {
             throw InvalidSetting(key: key, expected: "a whole number of at least 1", found: "\(value)")

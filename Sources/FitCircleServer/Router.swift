@@ -43,18 +43,23 @@ public func buildRouter(
     router.add(middleware: ProblemMiddleware(routes: routes))
     router.add(middleware: NulCharacterMiddleware())
     let limiter = RateLimiter()
-    router.add(middleware: AdmissionMiddleware(limits: limits, limiter: limiter, inFlight: InFlight(), now: clock.now))
+    let inFlight = InFlight()
+    // The body is read between the address's gate and the node's: a body that trickles in holds a place of
+    // its address's small share, never one of the node's.
+    router.add(middleware: AddressGate(limits: limits, limiter: limiter, open: OpenPerAddress(), now: clock.now))
     router.add(
         middleware: RequestBodyMiddleware(limit: maxBodyBytes, anonymousLimit: 64 * 1024) { request in
             guard let token = try? AuthenticationMiddleware.accessToken(of: request) else { return false }
             return (try? await engine.accounts.authenticate(accessToken: token)) != nil
         })
+    router.add(middleware: AdmissionMiddleware(limits: limits, inFlight: inFlight))
     router.add(middleware: RedirectLocationMiddleware())
 
     OperationsRoutes(
         store: store,
         registry: registry,
         factory: factory,
+        isSaturated: { inFlight.isSaturated(limit: limits.maxInFlight) },
         openAPIDocument: document,
         docsPage: try DocsPage.render(openAPIDocument: document)
     ).register(on: router)

@@ -84,6 +84,49 @@ struct AccountExportTests {
         }
     }
 
+    /// Paging reads a row once: each section's key is exact. An instant read back is not always the value
+    /// stored (SQLite's driver rounds to the microsecond), so a key holding `joined_at` read a membership
+    /// again forever.
+    @Test(arguments: Backend.available)
+    func everySectionPagesByExactKeysAndEndsAfterAnInstantThatDoesNotRoundTrip(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            // SQLite's driver reads an instant rounded to the microsecond: this one reads back a little earlier
+            // than stored (as the driver computes it, below), so paging after what was read found the row again.
+            let joinedAt = app.clock.now.addingTimeInterval(0.100_000_1)
+            let stored = joinedAt.timeIntervalSince1970
+            let sinceReference = stored - Date.timeIntervalBetween1970AndReferenceDate
+            #expect(Date(timeIntervalSinceReferenceDate: (sinceReference * 1e6).rounded() / 1e6).timeIntervalSince1970 < stored)
+            app.clock.set(joinedAt)
+            let (ana, bo) = (try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"))
+            let (_, code) = try await CircleModerationTests.circle(app, by: ana)
+            #expect(try await CircleModerationTests.join(app, bo, ["code": code]).status == .ok)
+
+            // Read the way the export reads: after the last row's key, nothing is left.
+            let section = try #require(ExportSection.all.first { $0.name == "circleMemberships" })
+            let user = User.ID(bo.id)
+            let (first, second) = try await app.store.read { tx -> ([ExportRow], [ExportRow]) in
+                let columns = try await tx.columns(of: section)
+                let first = try await tx.exportRows(section, columns: columns, of: user, after: nil, limit: 10)
+                let last: ExportRow = first.last ?? []
+                let key: [ExportValue] = section.key.map { name in last.first { $0.column == name }?.value ?? .null }
+                return (first, try await tx.exportRows(section, columns: columns, of: user, after: key, limit: 10))
+            }
+            #expect(first.count == 1 && second.isEmpty, "\(first.count) rows, then \(second.count) again")
+            #expect(Self.rows(try await Self.lines(app, of: Person(id: bo.id, email: bo.email)), "circleMemberships").count == 1)
+
+            // No section pages by a column that holds an instant or a fraction.
+            let columns = try await app.store.read { tx in try await tx.schemaColumns() }
+            for section in ExportSection.all {
+                for key in section.key {
+                    let column = try #require(columns.first { $0.table == section.table && $0.column == key }, "\(section.table).\(key)")
+                    let type: String = column.type.uppercased()
+                    let inexact = ["TIMESTAMP", "DOUBLE", "REAL", "FLOAT", "NUMERIC"].contains { (word: String) in type.contains(word) }
+                    #expect(!inexact, "\(section.name) pages by \(key) (\(type))")
+                }
+            }
+        }
+    }
+
     /// A table that holds a person's rows belongs in the export: one added to the schema without a section
     /// (or a reason to leave it out) fails here.
     @Test(arguments: Backend.available)

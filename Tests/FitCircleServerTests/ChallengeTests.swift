@@ -211,9 +211,14 @@ struct ChallengeTests {
             #expect(stranger422.status == .unprocessableContent && stranger422.text.contains("\"invitees[0]\""), "\(stranger422.text)")
             // Ids that name nothing FitCircle made are refused before any query (a NUL would trouble PostgreSQL).
             let strange = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-                "name": "Ours", "type": "most_activities", "durationDays": 3, "invitees": ["x\u{0}y", String(repeating: "a", count: 100)],
+                "name": "Ours", "type": "most_activities", "durationDays": 3, "invitees": ["abc", String(repeating: "a", count: 100)],
             ])
             #expect(strange.status == .unprocessableContent && strange.text.contains("\"invitees[1]\""), "\(strange.text)")
+            // NUL is refused while the body is read, naming where it was.
+            let nul = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "Ours", "type": "most_activities", "durationDays": 3, "invitees": ["x\u{0}y"],
+            ])
+            #expect(nul.status == .badRequest && nul.text.contains("\"invitees[0]\""), "\(nul.text)")
             #expect(try await app.request(.get, "/api/competitions/a%00b", token: try await ana.token).status == .badRequest)
             let none = try await app.request(.get, "/api/competitions", token: try await ana.token).jsonObject()
             #expect((none["items"] as? [Any])?.isEmpty == true, "refused input created nothing: \(none)")

@@ -1,38 +1,158 @@
 import FitCircleAPI
 import FitCircleCore
+import FitCircleEngine
+import FitCircleStore
 import FitCircleTesting
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import OpenAPIRuntime
 import Testing
 
 @testable import FitCircleServer
 
-/// Core enums and their generated twins share raw values; `mapped` relies on it.
+/// Core enums and their generated twins share raw values; `mapped` relies on it. Every pair the server
+/// converts is here, each in the directions it is converted: Core → document for what the server writes
+/// (a Core case the document lacks once took down a node, `PointsLine.Reason.stake`), document → Core
+/// for what it reads.
 struct MappingTests {
-    func roundTrips<Core: CaseIterable & RawRepresentable, Schema: CaseIterable & RawRepresentable>(
-        _: Core.Type,
-        _: Schema.Type
-    ) -> Bool where Core.RawValue == String, Schema.RawValue == String {
-        Set(Core.allCases.map(\.rawValue)) == Set(Schema.allCases.map(\.rawValue))
+    typealias S = Components.Schemas
+
+    /// Every case of `Core` has its twin in `Schema`.
+    func writes<Core: CaseIterable & RawRepresentable<String>, Schema: RawRepresentable<String>>(
+        _: Core.Type, as _: Schema.Type, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for value in Core.allCases {
+            #expect(throws: Never.self, "\(Core.self).\(value.rawValue)", sourceLocation: sourceLocation) { let _: Schema = try mapped(value) }
+        }
     }
 
-    @Test func everyEnumHasTheSameCasesOnBothSides() {
-        #expect(self.roundTrips(WeightUnit.self, Components.Schemas.WeightUnit.self))
-        #expect(self.roundTrips(HeightUnit.self, Components.Schemas.HeightUnit.self))
-        #expect(self.roundTrips(DistanceUnit.self, Components.Schemas.DistanceUnit.self))
-        #expect(self.roundTrips(Gender.self, Components.Schemas.Gender.self))
-        #expect(self.roundTrips(Audience.self, Components.Schemas.Audience.self))
-        #expect(self.roundTrips(ActivityVisibility.self, Components.Schemas.ActivityVisibility.self))
-        #expect(self.roundTrips(Weekday.self, Components.Schemas.Weekday.self))
-        #expect(self.roundTrips(User.Role.self, Components.Schemas.Profile.RolePayload.self))
-        #expect(self.roundTrips(FitCircle.Metric.self, Components.Schemas.FitCircle.MetricPayload.self))
-        #expect(self.roundTrips(FitCircle.Privacy.self, Components.Schemas.FitCircle.PrivacyPayload.self))
-        #expect(self.roundTrips(CircleRole.self, Components.Schemas.CircleMember.RolePayload.self))
-        #expect(self.roundTrips(FitCircle.Metric.self, Components.Schemas.FitCircleInput.MetricPayload.self))
-        #expect(self.roundTrips(FitCircle.Privacy.self, Components.Schemas.FitCircleInput.PrivacyPayload.self))
-        #expect(self.roundTrips(CircleRole.self, Components.Schemas.FitCircle.RolePayload.self))
-        #expect(self.roundTrips(CircleRole.self, Components.Schemas.CircleRoleChange.RolePayload.self))
+    /// Every case of `Schema` has its twin in `Core`.
+    func reads<Schema: CaseIterable & RawRepresentable<String>, Core: RawRepresentable<String>>(
+        _: Schema.Type, as _: Core.Type, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for value in Schema.allCases {
+            #expect(throws: Never.self, "\(Schema.self).\(value.rawValue)", sourceLocation: sourceLocation) { let _: Core = try mapped(value) }
+        }
+    }
+
+    func both<Core: CaseIterable & RawRepresentable<String>, Schema: CaseIterable & RawRepresentable<String>>(
+        _ core: Core.Type, _ schema: Schema.Type, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        self.writes(core, as: schema, sourceLocation: sourceLocation)
+        self.reads(schema, as: core, sourceLocation: sourceLocation)
+    }
+
+    @Test func everyEnumTheServerWritesHasEveryCaseInTheDocument() {
+        // Profiles and people.
+        self.both(WeightUnit.self, S.WeightUnit.self)
+        self.both(HeightUnit.self, S.HeightUnit.self)
+        self.both(DistanceUnit.self, S.DistanceUnit.self)
+        self.both(Gender.self, S.Gender.self)
+        self.both(ActivityBaseline.self, S.ActivityBaseline.self)
+        self.both(Audience.self, S.Audience.self)
+        self.both(Weekday.self, S.Weekday.self)
+        self.writes(User.Role.self, as: S.Profile.RolePayload.self)
+        self.writes(User.Role.self, as: S.ConsoleAccount.RolePayload.self)
+        // Activities, check-ins and streaks.
+        self.both(ActivityKind.self, S.ActivityType.self)
+        self.both(ActivitySource.self, S.ActivitySource.self)
+        self.both(WorkoutType.self, S.WorkoutType.self)
+        self.both(ActivityVisibility.self, S.ActivityVisibility.self)
+        self.writes(CheckIn.Sentiment.self, as: S.Activity.CheckInPayload.SentimentPayload.self)
+        self.writes(CheckIn.Sentiment.self, as: S.DailyTracking.PreviousDaySentimentPayload.self)
+        self.writes(CheckIn.Sentiment.self, as: S.CheckInResult.PreviousDayPayload.SentimentPayload.self)
+        self.reads(S.CheckInRequest.SentimentPayload.self, as: CheckIn.Sentiment.self)
+        self.writes(StreakPolicy.Basis.self, as: S.StreakSummary.BasisPayload.self)
+        self.writes(StreakPolicy.Period.self, as: S.StreakSummary.PeriodPayload.self)
+        self.writes(StreakPolicy.Freezes.Allowance.self, as: S.StreakRules.FreezesPerPayload.self)
+        self.writes(StreakPolicy.Freezes.Automatic.self, as: S.StreakRules.AutomaticFreezePayload.self)
+        self.writes(Streak.Entry.Status.self, as: S.StreakEntry.StatusPayload.self)
+        // Goals and training.
+        self.writes(Goal.Span.self, as: S.GoalProgress.SpanPayload.self)
+        self.writes(Goal.Kind.self, as: S.GoalType.self)
+        self.both(TrainingSettings.Level.self, S.TrainingLevel.self)
+        self.writes(Goals.WeeklySummary.Choice.self, as: S.WeeklySummary.ChoicePayload.self)
+        self.writes(Goals.WeeklySummary.Choice.self, as: S.WeeklySummary.OptionsPayloadPayload.ChoicePayload.self)
+        self.reads(Operations.ChooseWeeklyGoal.Input.Body.JsonPayload.ChoicePayload.self, as: Goals.WeeklySummary.Choice.self)
+        // Points and badges.
+        self.writes(PointsLine.Reason.self, as: S.PointsLine.ReasonPayload.self)
+        self.writes(Badge.Category.self, as: S.Badge.CategoryPayload.self)
+        self.writes(Badge.Rarity.self, as: S.Badge.RarityPayload.self)
+        // Circles and boards.
+        self.both(FitCircle.Metric.self, S.FitCircleInput.MetricPayload.self)
+        self.writes(FitCircle.Metric.self, as: S.FitCircle.MetricPayload.self)
+        self.writes(FitCircle.Metric.self, as: S.Leaderboard.MetricPayload.self)
+        self.both(FitCircle.Privacy.self, S.FitCircleInput.PrivacyPayload.self)
+        self.writes(FitCircle.Privacy.self, as: S.FitCircle.PrivacyPayload.self)
+        self.writes(FitCircle.Privacy.self, as: S.ConsoleCircle.PrivacyPayload.self)
+        self.writes(CircleRole.self, as: S.FitCircle.RolePayload.self)
+        self.writes(CircleRole.self, as: S.CircleMember.RolePayload.self)
+        self.reads(S.CircleRoleChange.RolePayload.self, as: CircleRole.self)
+        self.both(BoardPeriod.self, S.BoardPeriod.self)
+        self.writes(BoardMeasure.self, as: S.BoardMeasure.self)
+        self.writes(Circles.LeaderboardLayout.self, as: S.Leaderboard.LayoutPayload.self)
+        self.writes(FeedItem.Kind.self, as: S.FeedItem.KindPayload.self)
+        // Challenges.
+        self.both(ChallengeType.self, S.CompetitionType.self)
+        self.reads(S.CompetitionInput.GoalPayload.self, as: ChallengeRule.Goal.self)
+        self.reads(S.CompetitionInput.WorkoutTypesPayloadPayload.self, as: WorkoutType.self)
+        self.reads(S.CompetitionInput.VisibilityPayload.self, as: Challenge.Visibility.self)
+        self.writes(ChallengeRule.Metric.self, as: S.CompetitionRule.MetricPayload.self)
+        self.writes(ChallengeRule.Aggregation.self, as: S.CompetitionRule.AggregationPayload.self)
+        self.writes(ChallengeRule.Goal.self, as: S.CompetitionRule.GoalPayload.self)
+        self.writes(Challenge.Visibility.self, as: S.Competition.VisibilityPayload.self)
+        self.writes(Challenge.Visibility.self, as: S.ConsoleCompetition.VisibilityPayload.self)
+        self.writes(Challenge.Status.self, as: S.Competition.StatusPayload.self)
+        self.writes(Challenge.Status.self, as: S.ConsoleCompetition.StatusPayload.self)
+        self.writes(ChallengeParticipant.State.self, as: S.Competition.MyStatePayload.self)
+        self.writes(Rivalry.Outcome.self, as: S.RivalryDetail.LastFivePayloadPayload.OutcomePayload.self)
+        self.both(ChallengeTemplate.Category.self, S.CompetitionTemplate.CategoryPayload.self)
+        self.reads(Operations.ListCompetitionTemplates.Input.Query.CategoryPayload.self, as: ChallengeTemplate.Category.self)
+        // Every unit a rule can have.
+        for metric in ChallengeRule.Metric.allCases {
+            for aggregation in ChallengeRule.Aggregation.allCases {
+                let unit = ChallengeRule(metric: metric, aggregation: aggregation).unit
+                #expect(throws: Never.self, "\(unit)") { let _: S.CompetitionRule.UnitPayload = try mapped(raw: unit) }
+            }
+        }
+        // Notifications and deliveries.
+        self.both(PushDevice.Platform.self, S.DeviceRegistration.PlatformPayload.self)
+        self.writes(PushDevice.Platform.self, as: S.PushDevice.PlatformPayload.self)
+        self.writes(PushDevice.Environment.self, as: S.PushDevice.EnvironmentPayload.self)
+        self.reads(S.DeviceRegistration.EnvironmentPayload.self, as: PushDevice.Environment.self)
+        self.writes(NotificationRecord.Status.self, as: S.Notification.StatusPayload.self)
+        self.writes(NotificationChannel.self, as: S.Notification.ChannelsPayloadPayload.self)
+        self.writes(NotificationChannel.self, as: S.DeliveryAttempt.ChannelPayload.self)
+        self.reads(Operations.GetNotificationHistory.Input.Query.ChannelPayload.self, as: NotificationChannel.self)
+        self.reads(Operations.ListDeliveries.Input.Query.ChannelPayload.self, as: NotificationChannel.self)
+        let outcomes: [DeliveryOutcome] = [
+            .delivered, .retryable(reason: ""), .permanent(reason: ""), .targetDead(reason: ""), .targetSuspect(reason: ""),
+        ]
+        for outcome in outcomes {
+            #expect(throws: Never.self, "\(outcome.name)") { let _: S.DeliveryAttempt.OutcomePayload = try mapped(raw: outcome.name) }
+        }
+        // The console, experiments, metrics and webhooks.
+        for state in JobState.allCases.map(\.rawValue) + ["done"] {
+            #expect(throws: Never.self, "\(state)") { let _: S.ConsoleJob.StatePayload = try mapped(raw: state) }
+        }
+        self.writes(Experiment.State.self, as: S.Experiment.StatePayload.self)
+        self.reads(S.ExperimentChange.StatePayload.self, as: Experiment.State.self)
+        self.writes(ExperimentReadout.Measure.self, as: S.ExperimentMeasure.MeasurePayload.self)
+        self.writes(Metrics.Granularity.self, as: S.MetricsReport.GranularityPayload.self)
+        self.writes(Metric.Kind.self, as: S.MetricSeries.KindPayload.self)
+        self.writes(EventSchema.PropertyType.self, as: S.EventSchema.PropertiesPayloadPayload._TypePayload.self)
+        self.writes(WebhookDelivery.Status.self, as: S.WebhookDelivery.StatusPayload.self)
+        self.reads(Operations.ListWebhookDeliveries.Input.Query.StatusPayload.self, as: WebhookDelivery.Status.self)
+    }
+}
+
+/// Every header name the server declares is a token `HTTPField.Name` takes (its fallback never runs).
+struct HeaderNameTests {
+    @Test func everyDeclaredHeaderNameIsTheOneWritten() {
+        for (name, text) in HTTPField.Name.declaredNames {
+            #expect(name.rawName == text, "\(text) fell back to \(name.rawName)")
+        }
     }
 }
 

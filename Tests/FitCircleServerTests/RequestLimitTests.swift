@@ -54,14 +54,18 @@ struct RequestLimitTests {
     }
 
     @Test(arguments: Backend.available)
-    func aFullNodeAnswers503AtOnceAndStillSaysItIsAlive(_ backend: Backend) async throws {
+    func aFullNodeAnswers503AtOnceAndStillSaysItIsAliveButNotReady(_ backend: Backend) async throws {
         try await withTestApp(backend, limits: RequestLimits(maxInFlight: 0)) { app async throws in
+            #expect(try await TestApp.readiness(of: app) == "ready\n", "ready until it turns a request away")
             let refused = try await app.request(.get, "/api/config")
             #expect(refused.status == .serviceUnavailable)
             #expect(try refused.problemType() == "/problems/unavailable")
             #expect(refused.headers[.retryAfter] == "1")
             #expect(try await app.request(.get, "/healthz").status == .ok)
-            #expect(try await TestApp.readiness(of: app) == "ready\n")
+            // Refusing everything, it tells a load balancer to send the traffic elsewhere (issue 41: it said
+            // ready while every request got 503).
+            let readiness = try await app.request(.get, "/readyz")
+            #expect(readiness.status == .serviceUnavailable && readiness.text.contains("capacity"), "\(readiness.text)")
         }
     }
 

@@ -44,6 +44,22 @@ struct SlowClientTests {
             }
         }
 
+        /// The status code of the answer that arrives within `limit`, if one does.
+        func status(within limit: Duration) async throws -> Int? {
+            let deadline = ContinuousClock.now + limit
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while ContinuousClock.now < deadline {
+                let read = recv(self.fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if read > 0 { received += buffer[..<read] }
+                let text = String(decoding: received, as: UTF8.self)
+                if text.hasPrefix("HTTP/1.1 "), text.count >= 12 { return Int(text.dropFirst(9).prefix(3)) }
+                if read == 0 { return nil }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return nil
+        }
+
         /// Trickles `text` a byte every `interval` until the server closes; answers how long that took, or nil
         /// if all of it went through.
         func trickle(_ text: String, every interval: Duration) async throws -> Duration? {
@@ -80,6 +96,48 @@ struct SlowClientTests {
         #expect(bodyCut < .seconds(6))
 
         // A client that asks in time is served as ever.
+        #expect(try await server.get("/healthz").0 == 200)
+    }
+
+    /// Issue 41: 530 connections each promising a 1,000-byte body and sending one byte held every place of
+    /// the node for the 30 s read deadline (everyone else got 503 while `/readyz` said ready). A body that
+    /// trickles in now holds no place of the node, one address holds at most its small share, and a request
+    /// without credentials has a short deadline for its body.
+    @Test func bodiesThatTrickleInHoldNoPlaceOfTheNodeAndOneAddressOnlyItsShare() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        let location = try await Backend.sqlite.makeLocation()
+        defer { Task { await Backend.drop(location) } }
+        let server = try await CrashDurabilityTests.Server.start(
+            database: CrashDurabilityTests.url(of: location),
+            environment: [
+                "FITCIRCLE_LIMITS_MAX_IN_FLIGHT": "8", "FITCIRCLE_LIMITS_PER_ADDRESS_IN_FLIGHT": "4", "FITCIRCLE_LIMITS_TRUST_FORWARDED_FOR": "true",
+                "FITCIRCLE_HTTP_ANONYMOUS_REQUEST_READ_SECONDS": "3",
+            ])
+        defer { server.kill() }
+        func trickling(from address: String) throws -> RawConnection {
+            let connection = try RawConnection(port: server.port)
+            _ = connection.send(
+                "POST /api/auth/refresh HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: \(address)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+            return connection
+        }
+
+        // Three times the node's places, each from its own address (documentation addresses, only ever a header).
+        let many = try (0..<24).map { try trickling(from: "203.0.113.\($0)") }
+        try await Task.sleep(for: .milliseconds(300))
+        for _ in 0..<5 { #expect(try await server.get("/openapi.yaml").0 == 200) }
+        #expect(try await server.get("/readyz").0 == 200)
+
+        // One address opens more than its share: the rest are refused at once.
+        let one = try (0..<8).map { _ in try trickling(from: "198.51.100.7") }
+        var refused = 0
+        for connection in one { if try await connection.status(within: .milliseconds(500)) == 429 { refused += 1 } }
+        #expect(refused == 4, "\(refused) of 8 refused; the share is 4")
+
+        // No credentials: the body has 3 s, not the 30 s of a signed-in request.
+        try await Task.sleep(for: .seconds(4))
+        let stillOpen = many.filter { !$0.isClosedByPeer }.count
+        #expect(stillOpen == 0, "\(stillOpen) still open")
         #expect(try await server.get("/healthz").0 == 200)
     }
 }

@@ -2897,7 +2897,8 @@ public struct Client: APIProtocol {
     /// ahead or more than 30 days old, or a `clientEventId` given twice refuses the whole batch (422, each
     /// field named as `events[3].properties.sign`). An event whose `clientEventId` the caller sent before
     /// is a duplicate: counted once, the batch still succeeds. Its day is the caller's local day at
-    /// `occurredAt`.
+    /// `occurredAt`. A person's app may send 5,000 events in any 24 hours: a batch that would pass that is
+    /// refused whole (429 with `Retry-After`). App events are kept 90 days after they arrive.
     ///
     ///
     /// - Remark: HTTP `POST /api/events`.
@@ -3043,6 +3044,36 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unprocessableContent(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.RateLimited.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Swift.Int.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.RateLimited.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

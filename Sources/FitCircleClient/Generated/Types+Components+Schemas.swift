@@ -4570,6 +4570,8 @@ extension Components {
             public var date: Swift.String
             /// - Remark: Generated from `#/components/schemas/PointsLine/amount`.
             public var amount: Swift.Int
+            /// Why the line was written: `stake` puts XP in a challenge's escrow (negative), `stake_refund` gives it back, `stake_payout` is a challenge won, `reversal` takes back a deleted input's points.
+            ///
             /// - Remark: Generated from `#/components/schemas/PointsLine/reason`.
             @frozen public enum ReasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case series = "series"
@@ -4580,9 +4582,13 @@ extension Components {
                 case weeklyBonus = "weekly_bonus"
                 case weeklyChallenge = "weekly_challenge"
                 case badge = "badge"
+                case stake = "stake"
+                case stakeRefund = "stake_refund"
                 case stakePayout = "stake_payout"
                 case reversal = "reversal"
             }
+            /// Why the line was written: `stake` puts XP in a challenge's escrow (negative), `stake_refund` gives it back, `stake_payout` is a challenge won, `reversal` takes back a deleted input's points.
+            ///
             /// - Remark: Generated from `#/components/schemas/PointsLine/reason`.
             public var reason: Components.Schemas.PointsLine.ReasonPayload
             /// The activity the line rewards or takes back.
@@ -4611,7 +4617,7 @@ extension Components {
             ///   - id:
             ///   - date: The local date the points count for.
             ///   - amount:
-            ///   - reason:
+            ///   - reason: Why the line was written: `stake` puts XP in a challenge's escrow (negative), `stake_refund` gives it back, `stake_payout` is a challenge won, `reversal` takes back a deleted input's points.
             ///   - sourceEventId: The activity the line rewards or takes back.
             ///   - multiplier: The streak multiplier applied.
             ///   - counted: Push-ups counted toward totals (negative on a reversal).
@@ -4678,8 +4684,18 @@ extension Components {
             public var badgeId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/PointsLineDetail/goalId`.
             public var goalId: Swift.String?
+            /// What a reversal takes back (a reason).
+            ///
             /// - Remark: Generated from `#/components/schemas/PointsLineDetail/reverses`.
             public var reverses: Swift.String?
+            /// The challenge of a stake, refund or payout.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PointsLineDetail/challengeId`.
+            public var challengeId: Swift.String?
+            /// The input came later than the profile's `lateDays` allow (its day more than that many days before it reached the server): tracked and counted, worth no points.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PointsLineDetail/late`.
+            public var late: Swift.Bool?
             /// Creates a new `PointsLineDetail`.
             ///
             /// - Parameters:
@@ -4691,7 +4707,9 @@ extension Components {
             ///   - target:
             ///   - badgeId:
             ///   - goalId:
-            ///   - reverses:
+            ///   - reverses: What a reversal takes back (a reason).
+            ///   - challengeId: The challenge of a stake, refund or payout.
+            ///   - late: The input came later than the profile's `lateDays` allow (its day more than that many days before it reached the server): tracked and counted, worth no points.
             public init(
                 series: Components.Schemas.SeriesAward? = nil,
                 level: Swift.Int? = nil,
@@ -4701,7 +4719,9 @@ extension Components {
                 target: Swift.Int? = nil,
                 badgeId: Swift.String? = nil,
                 goalId: Swift.String? = nil,
-                reverses: Swift.String? = nil
+                reverses: Swift.String? = nil,
+                challengeId: Swift.String? = nil,
+                late: Swift.Bool? = nil
             ) {
                 self.series = series
                 self.level = level
@@ -4712,6 +4732,8 @@ extension Components {
                 self.badgeId = badgeId
                 self.goalId = goalId
                 self.reverses = reverses
+                self.challengeId = challengeId
+                self.late = late
             }
             public enum CodingKeys: String, CodingKey {
                 case series
@@ -4723,6 +4745,8 @@ extension Components {
                 case badgeId
                 case goalId
                 case reverses
+                case challengeId
+                case late
             }
         }
         /// `points = base × (repMultiplier + seriesMultiplier) × streakMultiplier`, from the counted reps.

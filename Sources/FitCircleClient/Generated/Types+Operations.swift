@@ -4226,7 +4226,8 @@ public enum Operations {
     /// ahead or more than 30 days old, or a `clientEventId` given twice refuses the whole batch (422, each
     /// field named as `events[3].properties.sign`). An event whose `clientEventId` the caller sent before
     /// is a duplicate: counted once, the batch still succeeds. Its day is the caller's local day at
-    /// `occurredAt`.
+    /// `occurredAt`. A person's app may send 5,000 events in any 24 hours: a batch that would pass that is
+    /// refused whole (429 with `Retry-After`). App events are kept 90 days after they arrive.
     ///
     ///
     /// - Remark: HTTP `POST /api/events`.
@@ -4404,6 +4405,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests of this kind; try again after `Retry-After` seconds.
+            ///
+            /// - Remark: Generated from `#/paths//api/events/post(recordEvents)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }

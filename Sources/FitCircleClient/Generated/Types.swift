@@ -215,7 +215,8 @@ public protocol APIProtocol: Sendable {
     /// ahead or more than 30 days old, or a `clientEventId` given twice refuses the whole batch (422, each
     /// field named as `events[3].properties.sign`). An event whose `clientEventId` the caller sent before
     /// is a duplicate: counted once, the batch still succeeds. Its day is the caller's local day at
-    /// `occurredAt`.
+    /// `occurredAt`. A person's app may send 5,000 events in any 24 hours: a batch that would pass that is
+    /// refused whole (429 with `Retry-After`). App events are kept 90 days after they arrive.
     ///
     ///
     /// - Remark: HTTP `POST /api/events`.
@@ -1270,7 +1271,8 @@ extension APIProtocol {
     /// ahead or more than 30 days old, or a `clientEventId` given twice refuses the whole batch (422, each
     /// field named as `events[3].properties.sign`). An event whose `clientEventId` the caller sent before
     /// is a duplicate: counted once, the batch still succeeds. Its day is the caller's local day at
-    /// `occurredAt`.
+    /// `occurredAt`. A person's app may send 5,000 events in any 24 hours: a batch that would pass that is
+    /// refused whole (429 with `Retry-After`). App events are kept 90 days after they arrive.
     ///
     ///
     /// - Remark: HTTP `POST /api/events`.

@@ -107,7 +107,10 @@ final class Journal {
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            let result = bytes[written...].withUnsafeBytes { remaining in
+                guard let start = remaining.baseAddress else { return 0 }
+                return write(descriptor, start, remaining.count)
+            }
             if result < 0 {
                 if errno == EINTR { continue }
                 throw JournalError.io("write", errno)

@@ -22,11 +22,15 @@ public enum ChallengeAccess {
         /// The caller gave the challenge's join code.
         public var holdsCode: Bool
         public var isOperator: Bool
+        /// The creator blocked the caller: the challenge does not exist for them unless they are in it
+        /// already (a block acts everywhere, spec 004).
+        public var blockedByCreator: Bool
 
         public init(
             visibility: Challenge.Visibility, state: ChallengeParticipant.State?, isCreator: Bool = false, holdsCode: Bool = false,
-            isOperator: Bool = false
+            isOperator: Bool = false, blockedByCreator: Bool = false
         ) {
+            self.blockedByCreator = blockedByCreator
             self.visibility = visibility
             self.state = state
             self.isCreator = isCreator
@@ -37,7 +41,8 @@ public enum ChallengeAccess {
         /// Whether the caller may know it exists: anyone for a public one; for a private one its
         /// creator, whoever was asked or took part, who holds the code, and operators.
         public var knowsOf: Bool {
-            self.visibility == .public || self.state != nil || self.isCreator || self.holdsCode || self.isOperator
+            if self.blockedByCreator && self.state != .joined && !self.isOperator { return false }
+            return self.visibility == .public || self.state != nil || self.isCreator || self.holdsCode || self.isOperator
         }
     }
 
@@ -46,6 +51,8 @@ public enum ChallengeAccess {
         case .read:
             return facts.knowsOf ? .allowed : .hidden
         case .join:
+            // Someone the creator blocked cannot come in, whatever the code or the invitation.
+            if facts.blockedByCreator && facts.state != .joined { return .hidden }
             // Those already in may ask again (the answer is the same).
             if facts.visibility == .public || facts.holdsCode || facts.state == .invited || facts.state == .joined || facts.isCreator { return .allowed }
             return denied(facts, "This challenge is private: join with its code or an invitation.")

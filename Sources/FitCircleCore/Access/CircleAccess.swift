@@ -25,8 +25,15 @@ public enum CircleAccess {
         /// Removed by the circle's managers, and not let back in yet.
         public var banned: Bool
         public var isOperator: Bool
+        /// The owner blocked the caller: a circle they are not in does not exist for them (a block acts
+        /// everywhere, spec 004); in one they share, the owner is "A member" to them (`ProfileAccess`).
+        public var blockedByOwner: Bool
 
-        public init(privacy: FitCircle.Privacy, role: CircleRole?, invited: Bool = false, banned: Bool = false, isOperator: Bool = false) {
+        public init(
+            privacy: FitCircle.Privacy, role: CircleRole?, invited: Bool = false, banned: Bool = false, isOperator: Bool = false,
+            blockedByOwner: Bool = false
+        ) {
+            self.blockedByOwner = blockedByOwner
             self.privacy = privacy
             self.role = role
             self.invited = invited
@@ -36,7 +43,10 @@ public enum CircleAccess {
 
         /// Whether the caller may know the circle exists: a member, someone invited, anyone for a public
         /// circle, an operator.
-        public var knowsOf: Bool { self.role != nil || self.invited || self.privacy == .public || self.isOperator }
+        public var knowsOf: Bool {
+            if self.role != nil || self.isOperator { return true }
+            return !self.blockedByOwner && (self.invited || self.privacy == .public)
+        }
     }
 
     public static func decide(_ action: Action, _ facts: Facts) -> Access {
@@ -47,6 +57,7 @@ public enum CircleAccess {
         case .participate:
             return facts.role != nil ? .allowed : denied(facts, "Only the circle's members may do this.")
         case .join:
+            if facts.blockedByOwner { return .hidden }
             return facts.banned ? .forbidden("You were removed from this circle; its owner or an admin can let you back in.") : .allowed
         case .edit, .invite, .manageInvitations, .rotateCode, .liftBan:
             return facts.role?.manages == true ? .allowed : denied(facts, managers)

@@ -21,13 +21,17 @@ public enum ProfileAccess {
 
     /// What of a person is shown beyond what their audiences govern.
     public enum Facet: Sendable {
-        /// Unlocked badges and the showcase: public to every signed-in user, like a game profile's trophies.
+        /// Unlocked badges and the showcase: public to every signed-in user (but someone they blocked), like a
+        /// game profile's trophies.
         case badges
+        /// Their challenge record and their rivalry with the viewer: as public as the badges.
+        case challengeRecord
     }
 
     public static func mayView(_ facet: Facet, _ relationship: Relationship) -> Bool {
-        switch facet {
-        case .badges: true
+        if relationship.blocked && !relationship.isSelf { return false }
+        return switch facet {
+        case .badges, .challengeRecord: true
         }
     }
 

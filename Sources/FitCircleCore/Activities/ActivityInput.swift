@@ -115,7 +115,9 @@ public enum ActivityRules {
             validator.check(readOn.map { date <= $0 } ?? true, prefix + "date", "must not be after the day of occurredAt")
         }
         try validator.throwIfInvalid()
-        return (zoneName, input.date ?? readOn!)
+        // The zone was checked above, so a day is always read; the guard keeps the compiler from needing `!`.
+        guard let day = input.date ?? readOn else { throw ValidationError(field: prefix + "timeZone", reason: "must be an IANA time-zone identifier") }
+        return (zoneName, day)
     }
 
     private static func check(_ workout: Workout, into validator: inout Validator, prefix: String) {

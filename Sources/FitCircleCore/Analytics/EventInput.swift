@@ -18,6 +18,12 @@ public struct EventInput: Equatable, Sendable {
     public static let maximumProperties = 50
     /// How old an event may be: an app offline for weeks still delivers what it recorded.
     public static let maximumAge: TimeInterval = 30 * 86_400
+    /// App events one person may send in any 24 hours (ten full batches): a busy app sends a few hundred a
+    /// day, and nobody fills the database (500 a request at the request rate was 200 MB a minute).
+    public static let dailyQuota = 5_000
+    /// How long an app event is kept after it arrived: the metrics are rolled up from the server's own
+    /// events the next night, and the forwarder sends app events on within minutes.
+    public static let retention: TimeInterval = 90 * 86_400
 
     /// Checks a batch against the app's schemas: all or nothing, every bad field named (`events[3].name`).
     public static func validate(_ batch: [EventInput], schemas: [String: EventSchema], now: Date) throws(ValidationError) {

@@ -36,7 +36,7 @@ public struct EventSchema: Equatable, Sendable, Codable {
         }
     }
 
-    public enum PropertyType: String, Equatable, Sendable, Codable {
+    public enum PropertyType: String, CaseIterable, Equatable, Sendable, Codable {
         case string, integer, number, boolean
     }
 

@@ -10,7 +10,7 @@ public struct Metric: Equatable, Sendable {
     /// Spec 000's target, as a share (0.35) or a count; nil when the spec sets none.
     public var target: Double?
 
-    public enum Kind: String, Sendable {
+    public enum Kind: String, CaseIterable, Sendable {
         /// numerator ÷ denominator, from 0 to 1; a period adds both up over its days.
         case share
         /// A number of users on a day (numerator); a period shows its days' average.

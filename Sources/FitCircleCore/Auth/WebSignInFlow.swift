@@ -10,18 +10,28 @@ public enum WebSignInFlow {
 
     /// The provider's authorization request.
     public static func authorizationURL(for provider: IdentityProvider, clientID: String, redirectURI: String, state: String, nonce: String) -> String {
-        let (endpoint, responseType, scope) = switch provider {
-        case .google: ("https://accounts.google.com/o/oauth2/v2/auth", "id_token", "openid email profile")
-        case .apple: ("https://appleid.apple.com/auth/authorize", "code id_token", "name email")
+        let (responseType, scope) = switch provider {
+        case .google: ("id_token", "openid email profile")
+        case .apple: ("code id_token", "name email")
         }
-        var components = URLComponents(string: endpoint)!
+        var components = URLComponents()
+        components.scheme = "https"
+        (components.host, components.path) = Self.location(of: provider)
         components.queryItems = [
             URLQueryItem(name: "client_id", value: clientID), URLQueryItem(name: "redirect_uri", value: redirectURI),
             URLQueryItem(name: "response_type", value: responseType), URLQueryItem(name: "response_mode", value: "form_post"),
             URLQueryItem(name: "scope", value: scope), URLQueryItem(name: "state", value: state), URLQueryItem(name: "nonce", value: nonce),
         ]
         // URLComponents leaves `+` as it is, which servers read as a space.
-        return components.url!.absoluteString.replacingOccurrences(of: "+", with: "%2B")
+        return (components.url?.absoluteString ?? "").replacingOccurrences(of: "+", with: "%2B")
+    }
+
+    /// The host and path of the provider's authorization endpoint.
+    static func location(of provider: IdentityProvider) -> (host: String, path: String) {
+        switch provider {
+        case .google: ("accounts.google.com", "/o/oauth2/v2/auth")
+        case .apple: ("appleid.apple.com", "/auth/authorize")
+        }
     }
 
     /// A sign-in under way, as its cookie keeps it: which provider, the state and nonce sent, and the

@@ -130,7 +130,7 @@ public struct ChallengeInput: Equatable, Sendable {
     public static func end(of start: Date, days: Int, in zone: TimeZone) -> Date {
         let date = LocalDate(start, in: zone).adding(days: days)
         let seconds = CivilCalendar.day(ofSeconds: CivilCalendar.wallClockSeconds(start, in: zone)).second
-        let time = LocalTime(hour: seconds / 3600, minute: seconds / 60 % 60)!
+        let time = LocalTime(minutesSinceMidnight: seconds / 60)
         return date.instant(at: time, in: zone)?.addingTimeInterval(Double(seconds % 60)) ?? start.addingTimeInterval(Double(days) * 86_400)
     }
 

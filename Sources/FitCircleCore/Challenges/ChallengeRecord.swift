@@ -156,7 +156,7 @@ public struct Rivalry: Equatable, Sendable, Codable {
 
     public var meetings: Int { self.wins + self.losses + self.draws }
 
-    public enum Outcome: String, Equatable, Sendable, Codable { case win, loss, draw }
+    public enum Outcome: String, CaseIterable, Equatable, Sendable, Codable { case win, loss, draw }
 
     /// Who did better of two in one challenge: a winner over a non-winner, else the better final place
     /// (a place over none); the same, a draw.

@@ -121,7 +121,8 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
         let ordered = entries.sorted { ($0.at, $0.key) < ($1.at, $1.key) }
         var best: (value: Double, reachedAt: Date)?
         func offer(_ value: Double, _ at: Date) {
-            if best == nil || value > best!.value { best = (value, at) }
+            if let current = best, value <= current.value { return }
+            best = (value, at)
         }
         switch self.aggregation {
         case .total:

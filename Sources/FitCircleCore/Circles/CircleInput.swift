@@ -53,9 +53,10 @@ public struct CircleInput: Equatable, Sendable {
             validator.check(self.endDate != nil, "stepGoal", "needs an endDate: the goal is spread over the competition's weeks")
         }
         try validator.throwIfInvalid()
+        guard let zone else { throw ValidationError(field: "timeZone", reason: "must be an IANA time-zone identifier such as Europe/Paris") }
         return Valid(
             name: name, description: description?.isEmpty == true ? nil : description, metric: self.metric, startDate: start, endDate: self.endDate,
-            timeZone: zone!, privacy: self.privacy ?? .private, memberLimit: limit, stepGoal: self.stepGoal)
+            timeZone: zone, privacy: self.privacy ?? .private, memberLimit: limit, stepGoal: self.stepGoal)
     }
 
     /// A validated circle's fields.

@@ -6,7 +6,7 @@ public import Foundation
 public struct Goal: Equatable, Sendable, Identifiable {
     public typealias ID = Identifier<Goal>
 
-    public enum Span: String, Equatable, Sendable, Codable {
+    public enum Span: String, CaseIterable, Equatable, Sendable, Codable {
         case daily, weekly
     }
 

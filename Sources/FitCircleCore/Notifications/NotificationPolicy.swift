@@ -37,12 +37,15 @@ public struct NotificationContext: Equatable, Sendable {
     public var lastActiveAt: Date?
     /// The user is in an experiment's hold-out group that gets no engagement (non-critical) notifications.
     public var heldOut: Bool
+    /// The person the notification is about and the user have blocked one another (either way).
+    public var blockedActor: Bool
 
     public init(
         now: Date, timeZone: TimeZone, hasPushDevice: Bool = true, hasEmail: Bool = true, sentToday: Int = 0, sentThisWeek: Int = 0,
         sentOfTypeToday: Int = 0, sentOfTypeThisWeek: Int = 0, sentOfTypeLastHour: Int = 0, goalMetToday: Bool = false, lastActiveAt: Date? = nil,
-        heldOut: Bool = false
+        heldOut: Bool = false, blockedActor: Bool = false
     ) {
+        self.blockedActor = blockedActor
         self.now = now
         self.timeZone = timeZone
         self.hasPushDevice = hasPushDevice
@@ -66,7 +69,8 @@ public enum NotificationDecision: Equatable, Sendable {
 }
 
 /// The decision, pure. The rules apply in this order, and the first that decides wins:
-/// 1. an unknown type is dropped, and so is a non-critical one for a user an experiment holds out;
+/// 1. an unknown type is dropped, and so is a non-critical one for a user an experiment holds out, and any
+///    about someone the user blocked or who blocked them (a block acts everywhere, spec 004);
 /// 2. channels: the type's channels the user allows (a critical type ignores the per-type switches, and
 ///    keeps the in-app channel whatever the master switches say); push needs a device, else email when
 ///    the type falls back to it; none left → dropped;
@@ -114,6 +118,9 @@ public enum NotificationPolicy {
         trail.append("'\(kind.type)'\(kind.critical ? ", critical" : ""), at \(local) in \(context.timeZone.identifier)")
         if context.heldOut && !kind.critical {
             return .drop(reason: "held out: the user's experiment variant gets no engagement notifications")
+        }
+        if context.blockedActor {
+            return .drop(reason: "blocked: the person it is about and the user have blocked one another")
         }
 
         var channels = kind.channels.filter { preferences.delivers(kind, on: $0) }

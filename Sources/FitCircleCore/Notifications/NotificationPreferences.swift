@@ -21,8 +21,8 @@ public struct NotificationPreferences: Equatable, Sendable, Codable {
 
     public init(
         push: Bool = true, email: Bool = true, inApp: Bool = true, types: [String: [NotificationChannel: Bool]] = [:],
-        reminderTime: LocalTime = LocalTime(hour: 20, minute: 0)!, quietStart: LocalTime = LocalTime(hour: 22, minute: 0)!,
-        quietEnd: LocalTime = LocalTime(hour: 7, minute: 0)!, pauseWeekends: Bool = false, digest: Set<String> = [],
+        reminderTime: LocalTime = LocalTime.at(20), quietStart: LocalTime = LocalTime.at(22),
+        quietEnd: LocalTime = LocalTime.at(7), pauseWeekends: Bool = false, digest: Set<String> = [],
         reminderTimeChosen: Bool = false
     ) {
         self.push = push
@@ -102,7 +102,7 @@ public struct NotificationPreferences: Equatable, Sendable, Codable {
             validator.check(catalog[type]?.digestible ?? false, "digest", "'\(type)' cannot be gathered into a digest")
         }
         validator.check(
-            LocalTime(hour: 6, minute: 0)! <= self.reminderTime && self.reminderTime <= LocalTime(hour: 23, minute: 0)!,
+            LocalTime.at(6) <= self.reminderTime && self.reminderTime <= LocalTime.at(23),
             "reminderTime", "must be between 06:00 and 23:00")
         try validator.throwIfInvalid()
     }

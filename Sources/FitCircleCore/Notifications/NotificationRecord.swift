@@ -26,7 +26,7 @@ public struct NotificationRecord: Equatable, Sendable, Identifiable {
     /// Each rule the decision went through, in order.
     public var trail: [String]
 
-    public enum Status: String, Equatable, Sendable, Codable {
+    public enum Status: String, CaseIterable, Equatable, Sendable, Codable {
         case sent, deferred, dropped
     }
 

@@ -23,7 +23,7 @@ public enum SendTime {
     public static func plan(fallback: LocalTime, habitual: LocalTime?, lead: Int = Self.defaultLeadMinutes, preferences: NotificationPreferences) -> LocalTime {
         var minutes = habitual.map { $0.minutes - lead } ?? fallback.minutes
         minutes = min(max(minutes, 6 * 60), 23 * 60)
-        let planned = LocalTime(hour: minutes / 60, minute: minutes % 60)!
+        let planned = LocalTime(minutesSinceMidnight: minutes)
         return preferences.isQuiet(at: planned) ? preferences.quietEnd : planned
     }
 }

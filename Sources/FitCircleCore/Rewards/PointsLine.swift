@@ -74,12 +74,16 @@ public struct PointsLine: Equatable, Sendable, Identifiable {
         public var reverses: Reason?
         /// The challenge of a stake, refund or payout.
         public var challengeID: String?
+        /// The input came later than the profile's `lateDays` allow: tracked and counted, worth no points.
+        public var late: Bool?
 
         public init(
             series: Points.SeriesAward? = nil, level: Int? = nil, dailyGoal: Int? = nil, streak: Int? = nil, weekStart: LocalDate? = nil,
-            target: Int? = nil, badgeID: String? = nil, goalID: String? = nil, reverses: Reason? = nil, challengeID: String? = nil
+            target: Int? = nil, badgeID: String? = nil, goalID: String? = nil, reverses: Reason? = nil, challengeID: String? = nil,
+            late: Bool? = nil
         ) {
             self.challengeID = challengeID
+            self.late = late
             self.series = series
             self.level = level
             self.dailyGoal = dailyGoal

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an app rewards activity: the profile's `rewards` section. Every amount a user is credited comes
 /// from here, through the pure rules of `Points`, `LevelCurve` and `Badge`.
 public struct RewardPolicy: Equatable, Sendable, Codable {
@@ -20,6 +22,12 @@ public struct RewardPolicy: Equatable, Sendable, Codable {
     /// The daily cap on counted push-ups (anti-cheat); none when absent.
     public var pushupCap: PushupCap?
     public var badges: [Badge]
+    /// An input dated more than this many days before the day it reached the server earns no points: it is
+    /// tracked and counted, and its ledger line says `late` (a walk backdated ten years once earned 867 XP,
+    /// and a batch of them 86,700). Every profile has the rule; the default is a week.
+    public var lateDays: Int
+
+    public static let defaultLateDays = 7
 
     public init(
         unit: String = "points",
@@ -33,8 +41,10 @@ public struct RewardPolicy: Equatable, Sendable, Codable {
         weeklyChallenge: WeeklyChallenge? = nil,
         levels: LevelCurve,
         pushupCap: PushupCap? = nil,
-        badges: [Badge] = []
+        badges: [Badge] = [],
+        lateDays: Int = RewardPolicy.defaultLateDays
     ) {
+        self.lateDays = lateDays
         self.unit = unit
         self.series = series
         self.streakMultiplier = streakMultiplier
@@ -50,7 +60,7 @@ public struct RewardPolicy: Equatable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case unit, series, streakMultiplier, workouts, checkIn, goalMet, submission, weeklyBonus, weeklyChallenge, levels, pushupCap, badges
+        case unit, series, streakMultiplier, workouts, checkIn, goalMet, submission, weeklyBonus, weeklyChallenge, levels, pushupCap, badges, lateDays
     }
 
     /// Everything but `levels` may be left out of a profile.
@@ -68,8 +78,16 @@ public struct RewardPolicy: Equatable, Sendable, Codable {
             weeklyChallenge: try container.decodeIfPresent(WeeklyChallenge.self, forKey: .weeklyChallenge),
             levels: try container.decode(LevelCurve.self, forKey: .levels),
             pushupCap: try container.decodeIfPresent(PushupCap.self, forKey: .pushupCap),
-            badges: try container.decodeIfPresent([Badge].self, forKey: .badges) ?? []
+            badges: try container.decodeIfPresent([Badge].self, forKey: .badges) ?? [],
+            lateDays: try container.decodeIfPresent(Int.self, forKey: .lateDays) ?? RewardPolicy.defaultLateDays
         )
+    }
+
+    /// Whether `event` came too late to earn points: its day is more than `lateDays` before the day (in its
+    /// own zone) it reached the server. Decided from what the event stores, so a replay decides the same.
+    public func isLate(_ event: ActivityEvent) -> Bool {
+        let zone = TimeZone(identifier: event.timeZone) ?? .gmt
+        return event.localDate < LocalDate(event.receivedAt, in: zone).adding(days: -self.lateDays)
     }
 
     public struct SeriesPoints: Equatable, Sendable, Codable {

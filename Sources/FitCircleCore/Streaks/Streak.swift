@@ -44,7 +44,7 @@ public struct Streak: Equatable, Sendable, Codable {
 
     /// What became of a period: the row of the streak ledger, so "why is my streak 14?" has an answer.
     public struct Entry: Equatable, Sendable, Codable {
-        public enum Status: String, Equatable, Sendable, Codable {
+        public enum Status: String, CaseIterable, Equatable, Sendable, Codable {
             case active, frozen, missed, repaired, reset
         }
 

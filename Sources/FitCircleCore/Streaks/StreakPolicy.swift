@@ -2,7 +2,7 @@
 /// are granted and spent, when it resets and which counts are milestones.
 public struct StreakPolicy: Equatable, Sendable, Codable {
     /// What a period needs to count.
-    public enum Basis: String, Equatable, Sendable, Codable {
+    public enum Basis: String, CaseIterable, Equatable, Sendable, Codable {
         /// A check-in (mood, energy, yesterday's acknowledgement) on the day.
         case checkIn = "check_in"
         /// Opening the app on the day.
@@ -12,18 +12,18 @@ public struct StreakPolicy: Equatable, Sendable, Codable {
     }
 
     /// What one step of the streak is.
-    public enum Period: String, Equatable, Sendable, Codable {
+    public enum Period: String, CaseIterable, Equatable, Sendable, Codable {
         case day, week
     }
 
     public struct Freezes: Equatable, Sendable, Codable {
         /// When a spent freeze is given back: `week` (at the profile's week start) or `month` (on the 1st).
-        public enum Allowance: String, Equatable, Sendable, Codable {
+        public enum Allowance: String, CaseIterable, Equatable, Sendable, Codable {
             case week, month
         }
 
         /// When a freeze is spent without being asked for.
-        public enum Automatic: String, Equatable, Sendable, Codable {
+        public enum Automatic: String, CaseIterable, Equatable, Sendable, Codable {
             /// On a period with nothing in it (spec 000: a single missed day).
             case onMiss = "on_miss"
             /// On a period with some activity but short of its goal (spec 001, CHAL-03).

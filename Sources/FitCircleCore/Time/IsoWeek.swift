@@ -8,7 +8,7 @@ public struct IsoWeek: Hashable, Comparable, Sendable, CustomStringConvertible {
     public init(containing date: LocalDate) {
         let thursday = date.startOfWeek(startingOn: .monday).adding(days: 3)
         self.year = thursday.year
-        self.week = thursday.days(since: LocalDate(year: thursday.year, month: 1, day: 1)!) / 7 + 1
+        self.week = thursday.days(since: LocalDate(clampingYear: thursday.year, month: 1, day: 1)) / 7 + 1
     }
 
     /// A week as written, "2026-W10"; nil when malformed or when the year has no such week.
@@ -22,12 +22,12 @@ public struct IsoWeek: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// 52 or 53: a year has 53 weeks when its 28 December falls in week 53.
     public static func weeks(in year: Int) -> Int {
-        IsoWeek(containing: LocalDate(year: year, month: 12, day: 28)!).week
+        IsoWeek(containing: LocalDate(clampingYear: year, month: 12, day: 28)).week
     }
 
     /// Its Monday.
     public var monday: LocalDate {
-        let january4 = LocalDate(year: self.year, month: 1, day: 4)!
+        let january4 = LocalDate(clampingYear: self.year, month: 1, day: 4)
         return january4.startOfWeek(startingOn: .monday).adding(days: (self.week - 1) * 7)
     }
 

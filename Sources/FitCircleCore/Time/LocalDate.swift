@@ -16,6 +16,15 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.day = day
     }
 
+    /// A date that always exists: the month clamped to 1–12 and the day to the month's days (`2026-02-30`
+    /// is the 28th). For dates made from parts known to be valid, where a failable init would need `!`.
+    public init(clampingYear year: Int, month: Int, day: Int) {
+        let month = min(max(month, 1), 12)
+        self.year = year
+        self.month = month
+        self.day = min(max(day, 1), CivilCalendar.days(inMonth: month, of: year))
+    }
+
     /// The day `instant` falls on in `timeZone`, on the zone's wall clock at that instant.
     public init(_ instant: Date, in timeZone: TimeZone) {
         self.init(ordinal: CivilCalendar.day(ofSeconds: CivilCalendar.wallClockSeconds(instant, in: timeZone)).ordinal)
@@ -59,7 +68,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public func start(in timeZone: TimeZone) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        return calendar.startOfDay(for: calendar.date(from: DateComponents(year: self.year, month: self.month, day: self.day, hour: 12))!)
+        let noon = calendar.date(from: DateComponents(year: self.year, month: self.month, day: self.day, hour: 12))
+        // Noon exists on every day in every zone; were it missing, the day's UTC start is the closest answer.
+        return calendar.startOfDay(for: noon ?? Date(timeIntervalSince1970: Double(self.ordinal) * 86_400))
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
@@ -89,13 +100,12 @@ extension LocalDate {
 
     /// The first day of the week holding this date, for weeks that start on `first`.
     public func startOfWeek(startingOn first: Weekday) -> LocalDate {
-        let order = Weekday.allCases
-        let offset = (order.firstIndex(of: self.weekday)! - order.firstIndex(of: first)! + 7) % 7
+        let offset = (self.weekday.index - first.index + 7) % 7
         return self.adding(days: -offset)
     }
 
     /// The first day of this date's month.
-    public var startOfMonth: LocalDate { LocalDate(year: self.year, month: self.month, day: 1)! }
+    public var startOfMonth: LocalDate { LocalDate(clampingYear: self.year, month: self.month, day: 1) }
 }
 
 extension LocalDate {

@@ -11,6 +11,17 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.minute = minute
     }
 
+    /// A time that always exists: `minutes` since midnight, wrapped into the day (1,440 is 00:00). For times
+    /// made from parts known to be valid, where the failable init would need `!`.
+    public init(minutesSinceMidnight minutes: Int) {
+        let wrapped = ((minutes % 1_440) + 1_440) % 1_440
+        self.hour = wrapped / 60
+        self.minute = wrapped % 60
+    }
+
+    /// `hour:minute`, wrapped into the day like `init(minutesSinceMidnight:)`.
+    public static func at(_ hour: Int, _ minute: Int = 0) -> LocalTime { LocalTime(minutesSinceMidnight: hour * 60 + minute) }
+
     public init?(_ text: some StringProtocol) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]) else { return nil }
@@ -30,7 +41,7 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// which the planner's thousands of instants a page would feel).
     public init(_ instant: Date, in zone: TimeZone) {
         let minutes = CivilCalendar.day(ofSeconds: CivilCalendar.wallClockSeconds(instant, in: zone)).second / 60
-        self.init(hour: minutes / 60, minute: minutes % 60)!
+        self.init(minutesSinceMidnight: minutes)
     }
 
     public init(from decoder: any Decoder) throws {

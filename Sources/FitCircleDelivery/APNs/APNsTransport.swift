@@ -12,7 +12,8 @@ public final class APNsTransport: Sendable {
     private let credentials: APNsCredentials
     /// Xcode builds get sandbox tokens, TestFlight and App Store builds production ones; the other host
     /// answers `BadDeviceToken`.
-    private let hosts: [PushDevice.Environment: String]
+    private let productionURL: String
+    private let sandboxURL: String
     private let call: ProviderCall
     private let tokens: APNsProviderTokens
     private let clock: WallClock
@@ -25,7 +26,7 @@ public final class APNsTransport: Sendable {
         sandboxURL: String = "https://api.sandbox.push.apple.com", http: HTTPClient, clock: WallClock
     ) async throws {
         self.credentials = credentials
-        self.hosts = [.production: productionURL, .sandbox: sandboxURL]
+        (self.productionURL, self.sandboxURL) = (productionURL, sandboxURL)
         self.call = ProviderCall(provider: "apns", http: http, timeout: .seconds(10))
         self.tokens = try await APNsProviderTokens(credentials: credentials, clock: clock)
         self.clock = clock
@@ -42,7 +43,11 @@ public final class APNsTransport: Sendable {
     private func attempt(_ message: PushMessage, to token: String, in environment: PushDevice.Environment, refreshing: Bool) async -> DeliveryAttempt {
         await self.call.attempt {
             let providerToken = refreshing ? try await self.tokens.refreshed() : try await self.tokens.token()
-            var request = HTTPClientRequest(url: "\(self.hosts[environment]!)/3/device/\(token)")
+            let host = switch environment {
+            case .production: self.productionURL
+            case .sandbox: self.sandboxURL
+            }
+            var request = HTTPClientRequest(url: "\(host)/3/device/\(token)")
             request.method = .POST
             request.headers.add(name: "authorization", value: "bearer \(providerToken)")
             for (name, value) in Self.headers(message, topic: self.credentials.topic) { request.headers.add(name: name, value: value) }

@@ -120,7 +120,8 @@ public struct SMTPTransport: EmailTransport {
                 channel.channel.close(promise: nil)
                 throw NoReply(seconds: self.timeout.nanoseconds / 1_000_000_000)
             }
-            let reply = try await group.next()!
+            // Both tasks end in a reply or an error, so the first to end answers.
+            guard let reply = try await group.next() else { throw NoReply(seconds: self.timeout.nanoseconds / 1_000_000_000) }
             group.cancelAll()
             return reply
         }

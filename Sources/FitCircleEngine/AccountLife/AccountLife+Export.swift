@@ -56,6 +56,10 @@ public struct AccountExport: AsyncSequence, Sendable {
                     continue
                 }
                 self.after = section.key.map { key in last.first { $0.column == key }?.value ?? .null }
+                if rows.count < AccountExport.page {
+                    // A short page is the section's last: no read to learn that nothing follows.
+                    (self.section, self.columns, self.after) = (self.section + 1, nil, nil)
+                }
                 self.rows += rows.count
                 var chunk: [UInt8] = []
                 for row in rows { chunk += try Self.line(["section": section.name, "row": ExportJSON.object(row)]) }

@@ -75,7 +75,8 @@ struct Ingest: Sendable {
         var touched: Set<UserDay> = []
         for candidate in candidates {
             let outcome: Activities.Outcome
-            let representative = first[candidate.key]!
+            // Every candidate's key has its first candidate (`first` was built from them all).
+            guard let representative = first[candidate.key] else { continue }
             if inserted.contains(representative.id) {
                 if representative.id == candidate.event.id {
                     outcome = .created(candidate.event, reward: nil)
@@ -108,15 +109,18 @@ struct Ingest: Sendable {
         }
         var streaks: [User.ID: Streak] = [:]
         var analytics = candidates.filter { $0.isCreated(in: outcomes) }.compactMap { candidate in
-            Self.analyticsEvent(of: candidate.event, by: users[candidate.event.userID]!, now: now)
+            users[candidate.event.userID].flatMap { Self.analyticsEvent(of: candidate.event, by: $0, now: now) }
         }
+        // Candidates exist only for the users found, so every lookup below finds its user.
         for (user, changedFrom) in streakChanges.sorted(by: { $0.key < $1.key }) {
-            let view = try await self.streaks.refresh(users[user]!, in: tx, now: now, changedFrom: changedFrom)
-            streaks[user] = view.state
-            streaks[user]!.longest = view.standing.longest
+            guard let account = users[user] else { continue }
+            let view = try await self.streaks.refresh(account, in: tx, now: now, changedFrom: changedFrom)
+            var state = view.state
+            state.longest = view.standing.longest
+            streaks[user] = state
             analytics.append(
                 .server(
-                    .streakUpdated, key: "\(view.period.iso):\(view.standing.current)", of: users[user]!, at: now,
+                    .streakUpdated, key: "\(view.period.iso):\(view.standing.current)", of: account, at: now,
                     properties: ["current": .integer(view.standing.current), "longest": .integer(view.standing.longest)]))
             // A milestone reached in the open period is news for the member's circles and for the member
             // (`streak_milestone`, spec 000 Flow 1 day 7), once.
@@ -133,7 +137,7 @@ struct Ingest: Sendable {
                     at: now)
                 analytics.append(
                     .server(
-                        .streakMilestone, key: "\(milestone.count):\(view.period.iso)", of: users[user]!, at: now,
+                        .streakMilestone, key: "\(milestone.count):\(view.period.iso)", of: account, at: now,
                         properties: ["streak": .integer(milestone.count), "badge": .string(milestone.badge)]))
             }
         }
@@ -151,7 +155,11 @@ struct Ingest: Sendable {
             guard users[submission.user] != nil else {
                 return .failure(DomainError.notFound(resource: "user", id: submission.user.rawValue))
             }
-            return .success(outcomes[index].map { $0! })
+            let decided = outcomes[index].compactMap { $0 }
+            // Every item of a found user's submission is decided above; one that is not is a defect, told
+            // as such rather than trapping.
+            guard decided.count == outcomes[index].count else { return .failure(IngestDefect(submission: index)) }
+            return .success(decided)
         }
     }
 
@@ -185,7 +193,8 @@ struct Ingest: Sendable {
             created[candidate.event.userID, default: []].append(candidate)
         }
         for (user, candidates) in created.sorted(by: { $0.key < $1.key }) {
-            let rewards = try await self.rewards.award(candidates.map(\.event), of: users[user]!, streak: streaks[user], in: tx, now: now)
+            guard let account = users[user] else { continue }
+            let rewards = try await self.rewards.award(candidates.map(\.event), of: account, streak: streaks[user], in: tx, now: now)
             for candidate in candidates {
                 outcomes[candidate.submission][candidate.item] = .created(candidate.event, reward: rewards[candidate.event.id])
             }
@@ -264,4 +273,11 @@ struct Ingest: Sendable {
         workout.caloriesEstimated = true
         return .workout(workout)
     }
+}
+
+/// An item of a submission that ingest did not decide: a defect in ingest, answered as an error for that
+/// submission instead of a trap.
+struct IngestDefect: Error, CustomStringConvertible {
+    let submission: Int
+    var description: String { "ingest left an item of submission \(self.submission) undecided" }
 }

@@ -84,7 +84,7 @@ extension Challenges {
     public func stream(of id: Challenge.ID, for user: User.ID, for duration: Duration) async throws -> AsyncStream<[(update: RankUpdate, anonymous: Bool)]> {
         let naming = try await self.store.read { tx in
             _ = try await self.allowed(.read, id, by: user, in: tx)
-            return Circles.Naming(viewer: user, friends: try await tx.friendIDs(of: user))
+            return Circles.Naming(viewer: user, friends: try await tx.friendIDs(of: user), blockers: try await tx.blockers(of: user))
         }
         let events = self.events.subscribe(to: .challenge(id))
         return AsyncStream.lasting(duration) { continuation in

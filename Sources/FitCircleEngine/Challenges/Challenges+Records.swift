@@ -34,7 +34,7 @@ extension Challenges {
         guard !winners.isEmpty else { return [:] }
         let levels = try await tx.challenges.levels(of: results.map(\.userID))
         let starts = try await tx.challenges.firstWorkouts(in: challenge)
-        let ranked = results.filter { $0.finalRank != nil }.sorted { $0.finalRank! < $1.finalRank! }
+        let ranked = results.compactMap { result in result.finalRank.map { (rank: $0, result: result) } }.sorted { $0.rank < $1.rank }.map(\.result)
         var facts: [User.ID: ChallengeRecord.WinFacts] = [:]
         for winner in winners {
             let mine = levels[winner.userID] ?? 1
@@ -55,10 +55,13 @@ extension Challenges {
         return facts
     }
 
-    /// A person's record as anyone signed in sees it (like their badges: `ProfileAccess.Facet.badges`).
+    /// A person's record as anyone signed in sees it (like their badges), but someone they blocked
+    /// (`ProfileAccess.Facet.challengeRecord`).
     public func record(of user: User.ID, for viewer: User.ID) async throws -> ChallengeRecord {
         try await self.store.read { tx in
-            guard try await tx.user(user) != nil, ProfileAccess.mayView(.badges, .init(isSelf: user == viewer)) else {
+            guard try await tx.user(user) != nil,
+                ProfileAccess.mayView(.challengeRecord, try await Profiles.standing(of: viewer, to: user, in: tx).relationship)
+            else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             return try await tx.challenges.records(of: [user])[user] ?? ChallengeRecord()
@@ -74,7 +77,9 @@ extension Challenges {
     /// challenge they meet in most.
     public func rivalry(of user: User.ID, with rival: User.ID) async throws -> (rivalry: Rivalry, lastFive: [Meeting], favouriteTypes: [ChallengeType]) {
         try await self.store.read { tx in
-            guard rival.isWellFormed, try await tx.user(rival) != nil else { throw DomainError.notFound(resource: "user", id: rival.rawValue) }
+            guard rival.isWellFormed, try await tx.user(rival) != nil,
+                ProfileAccess.mayView(.challengeRecord, try await Profiles.standing(of: user, to: rival, in: tx).relationship)
+            else { throw DomainError.notFound(resource: "user", id: rival.rawValue) }
             let rivalry = try await tx.challenges.rivalries(of: [(user, rival)])[ChallengeQueries.pairKey(user, rival)] ?? Rivalry()
             let meetings = try await tx.challenges.meetings(of: user, with: rival, limit: 50)
             let counts = Dictionary(grouping: meetings.map(\.challenge.type), by: { $0 }).mapValues(\.count)
@@ -139,11 +144,11 @@ extension Replay {
             let stored = try await tx.challenges.allRecords()
             // What set a win apart (levels then, the first workouts then) is a fact of its time, as a
             // ledger line's detail is: kept from the stored record, not judged again.
-            for (user, record) in records {
+            for (user, var record) in records {
                 guard let kept = stored.records[user] else { continue }
-                records[user]!.winsByKind = kept.winsByKind
-                records[user]!.largestStakeWon = kept.largestStakeWon
-                _ = record
+                record.winsByKind = kept.winsByKind
+                record.largestStakeWon = kept.largestStakeWon
+                records[user] = record
             }
             var problems: [String] = []
             for (user, record) in records.sorted(by: { $0.key < $1.key }) where stored.records[user] != record {

@@ -116,7 +116,11 @@ public struct Challenges: Sendable {
         let now = self.clock.now()
         return try await self.store.read { tx in
             var views: [View] = []
+            let blockers = try await tx.blockers(of: user)
             for challenge in try await tx.challenges.listed(at: now, limit: limit) {
+                // Those whose creator blocked the caller are not there for them (`ChallengeAccess.Facts.knowsOf`).
+                let facts = ChallengeAccess.Facts(visibility: challenge.visibility, state: nil, blockedByCreator: blockers.contains(challenge.creatorID))
+                guard ChallengeAccess.decide(.read, facts) == .allowed else { continue }
                 views.append(try await self.view(challenge, for: user, in: tx, now: now))
             }
             return views
@@ -149,6 +153,7 @@ public struct Challenges: Sendable {
         var facts = ChallengeAccess.Facts(
             visibility: challenge.visibility, state: me?.state, isCreator: challenge.creatorID == user,
             holdsCode: code.map { $0.uppercased() == challenge.joinCode } ?? false)
+        if challenge.creatorID != user, me?.state != .joined { facts.blockedByCreator = try await tx.hasBlocked(challenge.creatorID, user) }
         if ChallengeAccess.decide(action, facts) != .allowed {
             facts.isOperator = try await tx.user(user)?.role == .operator
         }

@@ -47,6 +47,7 @@ extension Circles {
     ) async throws -> CircleAccess.Facts {
         var facts = CircleAccess.Facts(privacy: circle.privacy, role: membership?.role)
         if action == .join { facts.banned = try await tx.isBanned(user, from: circle.id) }
+        if membership == nil, circle.ownerID != user { facts.blockedByOwner = try await tx.hasBlocked(circle.ownerID, user) }
         guard CircleAccess.decide(action, facts) != .allowed, membership == nil || action == .refreshBoards else { return facts }
         let account = try await tx.user(user)
         facts.isOperator = account?.role == .operator

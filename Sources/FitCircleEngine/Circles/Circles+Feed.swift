@@ -64,6 +64,9 @@ extension Circles {
             let item = try await target(tx)
             let itemID = item.id
             guard item.actorID != user else { throw DomainError.conflict(reason: "Members encourage others, not their own news.") }
+            // Someone who blocked the sender cannot be reached by them (`FriendAccess.notify`).
+            let edge = try await tx.friendEdge(from: user, to: item.actorID)
+            try FriendAccess.decide(.notify, isSelf: false, edge).require("feed item", itemID.rawValue)
             let created = try await tx.encourage(itemID, by: user, message: message, at: now)
             if created {
                 var data = ["name": sender.profile.displayName, "circle": circle.name, "circleId": id.rawValue, "itemId": itemID.rawValue]
@@ -77,6 +80,22 @@ extension Circles {
         }
     }
 
+    /// How long a stream names people as it read them before it reads again (friendships and blocks).
+    static let namingLifetime: Duration = .seconds(5)
+
+    /// Whether `user` may still take part in the circle (its streams ask at each event and every few
+    /// seconds). A database that does not answer says nothing against it.
+    public func mayTakePart(in id: FitCircle.ID, _ user: User.ID) async -> Bool {
+        do {
+            _ = try await self.allowed(.participate, id, by: user)
+            return true
+        } catch is DomainError {
+            return false
+        } catch {
+            return true
+        }
+    }
+
     /// A circle's event as one member's stream tells it: everyone named as they are to that member
     /// (`Naming`); a rank change of someone who is "A member" to them names no one.
     public struct StreamUpdate: Sendable {
@@ -84,18 +103,25 @@ extension Circles {
         public var feed: [FeedRow]
     }
 
-    /// The circle's events as they happen, for a member, until `duration` passes. Who is named how is read
-    /// once per person for the stream's life (a changed audience reaches a stream when it is opened again).
+    /// The circle's events as they happen, for a member, until `duration` passes, or until the member may
+    /// no longer take part: each event is authorised again (from this node's memory, which a removal on any
+    /// node clears), so a removed member hears nothing more. Who is named how is read again at most every
+    /// few seconds (a friendship or a block changed meanwhile reaches the stream then).
     public func stream(of id: FitCircle.ID, for user: User.ID, for duration: Duration) async throws -> AsyncStream<StreamUpdate> {
-        let (naming, metric) = try await self.store.read { tx in
+        let (firstNaming, metric) = try await self.store.read { tx in
             let circle = try await self.allowed(.participate, id, by: user, in: tx).circle
-            return (Naming(viewer: user, friends: try await tx.friendIDs(of: user)), circle.metric)
+            return (Naming(viewer: user, friends: try await tx.friendIDs(of: user), blockers: try await tx.blockers(of: user)), circle.metric)
         }
         let events = self.events.subscribe(to: .circle(id))
         return AsyncStream.lasting(duration) { continuation in
             var people: [User.ID: BoardPerson] = [:]
             var memberships: [User.ID: CircleMembership] = [:]
+            var (naming, namedAt) = (firstNaming, ContinuousClock.now)
             for await event in events {
+                guard await self.mayTakePart(in: id, user) else { break }
+                if ContinuousClock.now - namedAt > Self.namingLifetime, let fresh = try? await Naming.of(user, for: [.friends], store: self.store) {
+                    (naming, namedAt) = (fresh, ContinuousClock.now)
+                }
                 let unknown = Array(Set(event.ranks.map(\.user) + event.feed.map(\.actorID)).filter { people[$0] == nil })
                 if !unknown.isEmpty, let found = try? await self.store.read({ tx in
                     (try await tx.people(unknown), metric == .weightLossPct ? try await tx.latestMemberships(of: unknown, in: id) : [:])

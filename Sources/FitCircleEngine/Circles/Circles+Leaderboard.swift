@@ -25,7 +25,7 @@ extension Circles {
         public var isCaller: Bool
     }
 
-    public enum LeaderboardLayout: String, Sendable {
+    public enum LeaderboardLayout: String, CaseIterable, Sendable {
         /// Weekly, monthly and all-time boards of circles of up to 50 members: everyone, those yet to claim last.
         case full
         /// The daily board at any size: the top 10, then the caller's own row.
@@ -125,6 +125,8 @@ extension Circles {
         let now = self.clock.now()
         let circle = try await self.allowed(.read, id, by: user).circle
         let known = try await self.store.read { tx in
+            // Someone who blocked the caller does not exist for them here either (a block acts everywhere).
+            if member != user, try await tx.hasBlocked(member, user) { return false }
             if try await tx.membership(of: member, in: id) != nil { return true }
             return !(try await tx.submissions(to: id, of: member, from: circle.startDate).isEmpty)
         }
@@ -149,7 +151,7 @@ extension Circles {
         let live = self.keeper.liveBoards(of: circle, now: now)
         // Boards of periods that closed leave this node's memory as soon as the circle is read again.
         self.events.indexes.retain(live, of: circle.id)
-        return live.first { $0.period == period }!
+        return BoardID(circle: circle.id, period: period, start: period.start(of: circle.today(at: now), weekStart: self.keeper.weekStart, circleStart: circle.startDate))
     }
 
     /// The rows, with names, values as the caller may see them and the baseline ranks.

@@ -10,18 +10,27 @@ extension Circles {
     struct Naming {
         let viewer: User.ID
         let friends: Set<User.ID>
+        /// Those who blocked the viewer: "A member" to them, without a photo or a weight, whatever their
+        /// audiences say (a block acts everywhere).
+        let blockers: Set<User.ID>
 
         static func of(_ viewer: User.ID, for audiences: [Audience], in tx: Transaction) async throws -> Naming {
-            Naming(viewer: viewer, friends: audiences.contains(.friends) ? try await tx.friendIDs(of: viewer) : [])
+            Naming(
+                viewer: viewer, friends: audiences.contains(.friends) ? try await tx.friendIDs(of: viewer) : [],
+                blockers: try await tx.blockers(of: viewer))
         }
 
+        /// The same from this node's memory where it can (a warm board read runs no SQL): the blockers are
+        /// cached; the friends are read only when some audience asks.
         static func of(_ viewer: User.ID, for audiences: [Audience], store: Store) async throws -> Naming {
-            guard audiences.contains(.friends) else { return Naming(viewer: viewer, friends: []) }
-            return try await store.read { tx in try await Self.of(viewer, for: audiences, in: tx) }
+            let blockers = try await store.cachedBlockers(of: viewer)
+            guard audiences.contains(.friends) else { return Naming(viewer: viewer, friends: [], blockers: blockers) }
+            return Naming(viewer: viewer, friends: try await store.read { tx in try await tx.friendIDs(of: viewer) }, blockers: blockers)
         }
 
         func relationship(to user: User.ID) -> ProfileAccess.Relationship {
-            ProfileAccess.Relationship(isSelf: user == self.viewer, isFriend: self.friends.contains(user), sharesCircle: true)
+            ProfileAccess.Relationship(
+                isSelf: user == self.viewer, isFriend: self.friends.contains(user), sharesCircle: true, blocked: self.blockers.contains(user))
         }
 
         /// The name the viewer sees, or nil for "A member".

@@ -43,8 +43,7 @@ extension Circles {
                     return (date, claims.filter { $0.date == date }.reduce(0) { $0 + $1.steps })
                 }
                 // `members` is in joining order, so a stable sort keeps the earlier member first on a tie.
-                let top = members.filter { perMember[$0.membership.userID] != nil }
-                    .map { ($0, perMember[$0.membership.userID]!) }
+                let top = members.compactMap { member in perMember[member.membership.userID].map { (member, $0) } }
                     .enumerated().sorted { ($0.element.1, -$0.offset) > ($1.element.1, -$1.offset) }.map(\.element)
                 weeks.append(
                     TeamWeek(

@@ -110,7 +110,8 @@ public struct Circles: Sendable {
             _ = try await self.allowed(.read, id, by: user, in: tx)
             let rows = try await tx.members(of: id)
             let naming = try await Naming.of(user, for: rows.flatMap(Self.audiences), in: tx)
-            return rows.map { Self.shown($0, to: naming) }
+            // Someone who blocked the caller is not listed to them (a block acts everywhere).
+            return rows.filter { !naming.blockers.contains($0.membership.userID) }.map { Self.shown($0, to: naming) }
         }
     }
 
@@ -215,13 +216,15 @@ public struct Circles: Sendable {
             let found: FitCircle?
             if let code {
                 found = try await tx.circle(withJoinCode: code.trimmingCharacters(in: .whitespaces).uppercased())
-            } else {
-                let invited = try await tx.invitation(invitation!)
+            } else if let invitation {
+                let invited = try await tx.invitation(invitation)
                 guard let invited, invited.isPending(at: now), invited.userID == user || (invited.userID == nil && invited.email == account.email) else {
-                    throw DomainError.notFound(resource: "invitation", id: invitation!.rawValue)
+                    throw DomainError.notFound(resource: "invitation", id: invitation.rawValue)
                 }
                 accepted = invited
                 found = try await tx.circle(invited.circleID)
+            } else {
+                found = nil
             }
             guard let found, let circle = try await tx.lockedCircle(found.id) else {
                 throw DomainError.notFound(resource: "circle", id: code ?? "")
@@ -317,6 +320,7 @@ public struct Circles: Sendable {
 
     static func joinCode() -> String {
         var generator = SystemRandomNumberGenerator()
-        return String((0..<FitCircle.joinCodeLength).map { _ in FitCircle.joinCodeAlphabet.randomElement(using: &generator)! })
+        let alphabet = FitCircle.joinCodeAlphabet
+        return String((0..<FitCircle.joinCodeLength).map { _ in alphabet[Int.random(in: alphabet.indices, using: &generator)] })
     }
 }

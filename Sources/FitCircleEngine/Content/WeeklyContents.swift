@@ -21,8 +21,10 @@ public struct WeeklyContents: Sendable {
         return try await self.store.transaction { tx in
             let publisher = try await tx.user(caller.userID)
             try OperatorAccess.decide(isOperator: publisher?.role == .operator, to: "publish weekly content").require("content", key)
-            try await tx.publish(WeeklyContent(key: key, week: week, publishedAt: self.clock.now()))
-            return try await tx.weeklyContent(key, week: week)!
+            let published = WeeklyContent(key: key, week: week, publishedAt: self.clock.now())
+            try await tx.publish(published)
+            // A piece published again keeps its first publication: the stored one is the answer.
+            return try await tx.weeklyContent(key, week: week) ?? published
         }
     }
 

@@ -27,7 +27,7 @@ public enum DemoData {
             _ = try await engine.activities.recordBatch(
                 Self.history(of: index, zone: account.timeZone, now: now) + Self.checkIns(of: index, zone: account.timeZone, now: now, weekStartsOn: engine.profile.week.startsOn),
                 for: user)
-            let yesterday = LocalDate(now, in: TimeZone(identifier: account.timeZone)!).adding(days: -1)
+            let yesterday = LocalDate(now, in: TimeZone(identifier: account.timeZone) ?? .gmt).adding(days: -1)
             _ = try await engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 4, energy: 3, sentiment: .great), date: yesterday), for: user)
             _ = try await engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 5, energy: 4, sentiment: .ok)), for: user)
             users.append(user)
@@ -40,7 +40,7 @@ public enum DemoData {
     /// "Demo Walkers": begun a week ago (so every member's today counts, wherever they are), each member's
     /// steps so far today claimed, Ben cheering Chloé's.
     static func circle(of users: [User.ID], engine: Engine, now: Date) async throws {
-        let paris = TimeZone(identifier: Self.accounts[0].timeZone)!
+        let paris = TimeZone(identifier: Self.accounts[0].timeZone) ?? .gmt
         let input = CircleInput(
             name: "Demo Walkers", description: "Three friends, one step count.", metric: .steps, startDate: LocalDate(now, in: paris).adding(days: -7),
             privacy: .public)
@@ -66,7 +66,7 @@ public enum DemoData {
     /// misses last week's Tuesday and Friday (a second miss in a week: one freeze a week loses the streak, two
     /// a month keep it); Chloé misses one day 10 days ago.
     static func checkIns(of account: Int, zone identifier: String, now: Date, weekStartsOn: Weekday) -> [ActivityInput] {
-        let zone = TimeZone(identifier: identifier)!
+        let zone = TimeZone(identifier: identifier) ?? .gmt
         let today = LocalDate(now, in: zone)
         let lastWeek = today.startOfWeek(startingOn: weekStartsOn).adding(days: -7)
         let missed: Set<LocalDate> = switch account {
@@ -76,7 +76,7 @@ public enum DemoData {
         default: []
         }
         return (0...21).reversed().map { today.adding(days: -$0) }.filter { !missed.contains($0) }.flatMap { date -> [ActivityInput] in
-            let evening = min(now, date.instant(at: LocalTime(hour: 21, minute: 0)!, in: zone) ?? now)
+            let evening = min(now, date.instant(at: LocalTime.at(21), in: zone) ?? now)
             let open = ActivityInput(clientEventID: "demo-open-\(date.iso)", occurredAt: evening.addingTimeInterval(-60), timeZone: identifier, source: .app, payload: .appOpen)
             guard date < today.adding(days: -1) else { return [open] }
             return [

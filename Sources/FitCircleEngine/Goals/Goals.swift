@@ -278,7 +278,7 @@ public struct Goals: Sendable {
         let goals = try await tx.goals(of: user.id, span: span, from: start, to: start)
         let length = span == .daily ? 1 : 7
         let dates = (0..<length).map { start.adding(days: $0) }
-        let days = goals.isEmpty ? [] : try await tx.days(of: user.id, from: start, to: dates.last!)
+        let days = goals.isEmpty ? [] : try await tx.days(of: user.id, from: start, to: start.adding(days: length - 1))
         let minimum = goals.isEmpty ? 0 : try await self.rules.of(user, in: tx, at: self.clock.now()).goals.activeDayMinimumSteps
         let weightBefore = goals.contains { $0.kind == .weight } ? try await self.weightBefore(start, of: user.id, in: tx) : nil
         var progress: [Progress] = []

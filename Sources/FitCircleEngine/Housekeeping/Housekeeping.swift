@@ -2,8 +2,8 @@ public import FitCircleJobs
 import FitCircleStore
 
 /// Once a day (03:30 UTC, one job for the whole cluster) deletes what has outlived its use: idempotency
-/// keys past their retention and rate-limit keys at rest. Both are also harmless if kept: a purge that
-/// does not run only lets the tables grow.
+/// keys past their retention, rate-limit keys at rest and app analytics events past theirs. All are also
+/// harmless if kept: a purge that does not run only lets the tables grow.
 public struct Housekeeping: Sendable {
     public static let purge = "housekeeping.purge"
     public static let schedules = [ZoneSchedule(kind: Self.purge, hour: 3, minute: 30, zone: "UTC")]
@@ -12,10 +12,12 @@ public struct Housekeeping: Sendable {
 
     let idempotency: Idempotency
     let rateLimits: SharedRateLimits
+    let events: Events
 
-    public init(idempotency: Idempotency, rateLimits: SharedRateLimits) {
+    public init(idempotency: Idempotency, rateLimits: SharedRateLimits, events: Events) {
         self.idempotency = idempotency
         self.rateLimits = rateLimits
+        self.events = events
     }
 
     public var handlers: [String: JobHandler] {
@@ -33,8 +35,8 @@ public struct Housekeeping: Sendable {
         }
     }
 
-    /// Purges both; answers how many rows of each went.
-    public func run() async throws -> (idempotencyKeys: Int, rateLimits: Int) {
-        (try await self.idempotency.purgeExpired(), try await self.rateLimits.purgeRested())
+    /// Purges all three; answers how many rows of each went.
+    public func run() async throws -> (idempotencyKeys: Int, rateLimits: Int, appEvents: Int) {
+        (try await self.idempotency.purgeExpired(), try await self.rateLimits.purgeRested(), try await self.events.purgeExpired())
     }
 }

@@ -209,17 +209,23 @@ public struct Deliveries: Sendable {
                 expiresAt: (record.deliverAt ?? record.decidedAt).addingTimeInterval(Self.pushLifetime))
             // Targets are only devices whose platform has a transport (`targets`).
             switch device.platform {
-            case .ios: return await self.transports.apns!.send(message, to: device.token, in: device.environment)
-            case .android, .web: return await self.transports.fcm!.send(message, to: device.token)
+            case .ios:
+                guard let apns = self.transports.apns else { return Self.unserved("no APNs transport is configured") }
+                return await apns.send(message, to: device.token, in: device.environment)
+            case .android, .web:
+                guard let fcm = self.transports.fcm else { return Self.unserved("no FCM transport is configured") }
+                return await fcm.send(message, to: device.token)
             }
         case .webhook:
+            guard let webhook = self.transports.webhook else { return Self.unserved("no webhook is configured") }
             let body = (try? JSONEncoder().encode(WebhookNotification(record, of: user, devices: devices))) ?? Data()
-            return await self.transports.webhook!.send(body)
+            return await webhook.send(body)
         case .email:
             // `deliver` composes the message for an email target (`targets` names one only with a channel).
-            return await self.transports.email!.transport.send(email!)
+            guard let channel = self.transports.email, let email else { return Self.unserved("no email transport or message") }
+            return await channel.transport.send(email)
         case .unserved(_, let reason):
-            return DeliveryAttempt(provider: "none", outcome: .permanent(reason: reason), status: nil, latencyMilliseconds: 0)
+            return Self.unserved(reason)
         }
     }
 
@@ -254,5 +260,12 @@ struct WebhookNotification: Encodable {
         self.critical = record.critical
         self.decidedAt = record.decidedAt
         self.devices = devices.map { Device(platform: $0.platform.rawValue, token: $0.token, environment: $0.environment.rawValue) }
+    }
+}
+
+extension Deliveries {
+    /// An attempt that could not be made: no transport serves the target. Permanent: retrying changes nothing.
+    static func unserved(_ reason: String) -> DeliveryAttempt {
+        DeliveryAttempt(provider: "none", outcome: .permanent(reason: reason), status: nil, latencyMilliseconds: 0)
     }
 }

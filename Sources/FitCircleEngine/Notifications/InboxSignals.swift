@@ -18,8 +18,10 @@ final class InboxSignals: Sendable {
     /// Starts tracking the user for one more stream; answers the generation to wait from.
     func subscribe(_ user: User.ID) -> Int {
         self.users.withLock { users in
-            users[user, default: Listening()].streams += 1
-            return users[user]!.generation
+            var listening = users[user, default: Listening()]
+            listening.streams += 1
+            users[user] = listening
+            return listening.generation
         }
     }
 
@@ -53,9 +55,9 @@ final class InboxSignals: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let current: Int? = self.users.withLock { users in
-                    let current = users[user]?.generation ?? seen
-                    guard current == seen, users[user] != nil else { return current }
-                    users[user]!.waiters[id] = continuation
+                    guard var listening = users[user], listening.generation == seen else { return users[user]?.generation ?? seen }
+                    listening.waiters[id] = continuation
+                    users[user] = listening
                     return nil
                 }
                 if let current {

@@ -214,7 +214,8 @@ public struct Notifications: Sendable {
             sentOfTypeThisWeek: ofType.filter { $0.decidedAt >= weekStart }.count,
             sentOfTypeLastHour: ofType.filter { $0.decidedAt >= now.addingTimeInterval(-3_600) }.count,
             lastActiveAt: try await tx.lastActivity(of: user.id),
-            heldOut: !personal.engagementNotifications
+            heldOut: !personal.engagementNotifications,
+            blockedActor: try await self.blocked(candidate, for: user.id, in: tx)
         )
         let preferences = try await tx.notificationPreferences(of: user.id) ?? .defaults
         let (decision, trail) = NotificationPolicy.explain(candidate, catalog: catalog, preferences: preferences, context: context)
@@ -244,6 +245,12 @@ public struct Notifications: Sendable {
         return (record, jobs)
     }
 
+    /// Whether the person `candidate` is about and `user` have blocked one another (the policy drops it).
+    private func blocked(_ candidate: NotificationCandidate, for user: User.ID, in tx: Transaction) async throws -> Bool {
+        guard let actor = NotificationNaming.actor(in: candidate.data), actor != user else { return false }
+        return try await tx.areBlocked(user, actor)
+    }
+
     /// The outbox job that hands notification `id` to the providers of one channel.
     static func deliveryJob(of id: NotificationRecord.ID, to user: User.ID, on channel: NotificationChannel, at now: Date, ids: IDGenerator) throws -> JobRecord {
         JobRecord(
@@ -266,7 +273,7 @@ public struct Notifications: Sendable {
         let records = try await self.store.read { tx in
             try await self.namedNow(try await tx.notifications(of: user, type: type, limit: channel == nil ? limit : 500), of: user, in: tx)
         }
-        return Array(records.filter { channel == nil || $0.channels.contains(channel!) }.prefix(limit))
+        return Array(records.filter { record in channel.map { record.channels.contains($0) } ?? true }.prefix(limit))
     }
 
     /// The in-app notifications sent, newest first, and how many are unread.

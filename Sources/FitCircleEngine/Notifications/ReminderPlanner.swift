@@ -20,7 +20,7 @@ import Foundation
 public struct ReminderPlanner: Sendable {
     public static let planDay = "notifications.plan_day"
     public static let trigger = "notification.trigger"
-    static let planTime = LocalTime(hour: 0, minute: 10)!
+    static let planTime = LocalTime.at(0, 10)
     public static let schedules = [ZoneSchedule(kind: Self.planDay, hour: Self.planTime.hour, minute: Self.planTime.minute)]
     static let pageSize = 1_000
 
@@ -127,11 +127,13 @@ public struct ReminderPlanner: Sendable {
     /// else the type's own.
     static func time(of type: NotificationType, for subject: ReminderSubject) -> LocalTime {
         if type.followsReminderTime, let chosen = subject.chosenReminderTime { return chosen }
-        guard type.personalised else { return type.at! }
+        // Scheduled types have their time (the profile loader refuses one without).
+        let own = type.at ?? NotificationPreferences.defaults.reminderTime
+        guard type.personalised else { return own }
         var preferences = NotificationPreferences.defaults
         preferences.quietStart = subject.quietStart
         preferences.quietEnd = subject.quietEnd
-        return SendTime.plan(fallback: type.at!, habitual: subject.habit, lead: type.habitLead, preferences: preferences)
+        return SendTime.plan(fallback: own, habitual: subject.habit, lead: type.habitLead, preferences: preferences)
     }
 
     /// The trigger at its time, for each of its users: what is true now decides whether there is anything to say.

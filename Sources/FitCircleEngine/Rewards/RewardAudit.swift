@@ -108,19 +108,19 @@ struct RewardAudit: Sendable {
         let event = line.sourceEventID.flatMap { events[$0]?.event }
         switch line.reason {
         case .series:
-            guard let rule = self.policy.series, case .workout(let workout)? = event?.payload, let goal = line.detail.dailyGoal else {
+            guard let rule = self.policy.series, let source = event, case .workout(let workout) = source.payload, let goal = line.detail.dailyGoal else {
                 return (Int.min, 0, 0)
             }
             let award = Points.series(
                 number: workout.series ?? 1, reps: workout.reps ?? 0, countedBefore: day.pushupsCounted,
                 cap: self.policy.pushupCap?.cap(dailyGoal: goal, level: level),
                 streakMultiplier: self.policy.streakMultiplier.value(streak: line.detail.streak ?? 0), policy: rule)
-            return (award.points, award.counted, award.excess)
+            return (self.policy.isLate(source) ? 0 : award.points, award.counted, award.excess)
         case .workout:
-            guard let rule = self.policy.workouts, case .workout(let workout)? = event?.payload else { return (Int.min, 0, 0) }
-            return (Points.workout(workout, earnedToday: day.workoutPoints, policy: rule), 0, 0)
+            guard let rule = self.policy.workouts, let source = event, case .workout(let workout) = source.payload else { return (Int.min, 0, 0) }
+            return (self.policy.isLate(source) ? 0 : Points.workout(workout, earnedToday: day.workoutPoints, policy: rule), 0, 0)
         case .checkIn:
-            return (self.policy.checkIn ?? 0, 0, 0)
+            return (event.map { self.policy.isLate($0) } == true ? 0 : self.policy.checkIn ?? 0, 0, 0)
         case .weeklyBonus, .weeklyChallenge:
             guard let start = line.detail.weekStart, let target = line.detail.target else { return (Int.min, 0, 0) }
             let counted = (0..<7).reduce(0) { $0 + (days[start.adding(days: $1)]?.pushupsCounted ?? 0) }

@@ -58,23 +58,29 @@ struct RewardKeeper: Sendable {
             var reward = Reward()
             switch event.payload {
             case .workout(let workout) where workout.type == .pushups && self.policy.series != nil:
-                let award = self.creditSeries(workout, of: event, training: training, streak: streakState, now: now, into: &books)
+                guard let award = self.creditSeries(workout, of: event, training: training, streak: streakState, now: now, into: &books) else { break }
                 reward.series = award
                 if award.capReached { reward.message = Self.capMessage }
                 self.creditWeek(holding: event.localDate, training: training, now: now, into: &books)
             case .workout(let workout):
                 books.stats.counters[.workouts, default: 0] += 1
                 if let rule = self.policy.workouts {
-                    let amount = Points.workout(workout, earnedToday: books.days[event.localDate]?.workoutPoints ?? 0, policy: rule)
+                    let late = self.policy.isLate(event)
+                    let amount = late ? 0 : Points.workout(workout, earnedToday: books.days[event.localDate]?.workoutPoints ?? 0, policy: rule)
                     self.credit(
-                        line(event.localDate, amount, .workout, Self.key("workout", of: event), event: event.id, now: now, detail: .init(level: books.stats.level)),
+                        line(
+                            event.localDate, amount, .workout, Self.key("workout", of: event), event: event.id, now: now,
+                            detail: .init(level: books.stats.level, late: late ? true : nil)),
                         into: &books, now: now)
                 }
             case .checkIn:
                 books.stats.counters[.checkIns, default: 0] += 1
                 if let amount = self.policy.checkIn {
+                    let late = self.policy.isLate(event)
                     self.credit(
-                        line(event.localDate, amount, .checkIn, Self.key("check_in", of: event), event: event.id, now: now, detail: .init(level: books.stats.level)),
+                        line(
+                            event.localDate, late ? 0 : amount, .checkIn, Self.key("check_in", of: event), event: event.id, now: now,
+                            detail: .init(level: books.stats.level, late: late ? true : nil)),
                         into: &books, now: now)
                 }
             default:
@@ -186,20 +192,23 @@ struct RewardKeeper: Sendable {
 
     private func creditSeries(
         _ workout: Workout, of event: ActivityEvent, training: TrainingSettings, streak: Streak, now: Date, into books: inout Books
-    ) -> Points.SeriesAward {
-        let rule = self.policy.series!
+    ) -> Points.SeriesAward? {
+        guard let rule = self.policy.series else { return nil }
         let day = books.days[event.localDate] ?? PointsDay(date: event.localDate)
-        let award = Points.series(
+        var award = Points.series(
             number: workout.series ?? 1, reps: workout.reps ?? 0, countedBefore: day.pushupsCounted,
             cap: self.policy.pushupCap?.cap(dailyGoal: training.dailyGoal, level: books.stats.level),
             streakMultiplier: self.policy.streakMultiplier.value(streak: streak.count), policy: rule)
+        // A late series still counts toward the day's push-ups; it earns nothing.
+        let late = self.policy.isLate(event)
+        if late { award.points = 0 }
         if award.counted > 0 { books.stats.counters[.series, default: 0] += 1 }
         books.stats.counters[.pushups, default: 0] += award.counted
         self.credit(
             line(
                 event.localDate, award.points, .series, Self.key("series", of: event), event: event.id, now: now, multiplier: award.streakMultiplier,
                 counted: award.counted, excess: award.excess,
-                detail: .init(series: award, level: books.stats.level, dailyGoal: training.dailyGoal, streak: streak.count)),
+                detail: .init(series: award, level: books.stats.level, dailyGoal: training.dailyGoal, streak: streak.count, late: late ? true : nil)),
             into: &books, now: now)
         return award
     }

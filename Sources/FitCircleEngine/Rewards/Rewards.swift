@@ -117,8 +117,9 @@ public struct Rewards: Sendable {
     /// A user's unlocked badges and the three they feature, as `viewer` may see them (`ProfileAccess`).
     public func badges(of user: User.ID, seenBy viewer: User.ID) async throws -> (badges: [UnlockedBadge], showcase: [UnlockedBadge]) {
         try await self.store.read { tx in
-            let relationship = ProfileAccess.Relationship(isSelf: user == viewer)
-            guard try await tx.user(user) != nil, ProfileAccess.mayView(.badges, relationship) else {
+            guard try await tx.user(user) != nil,
+                ProfileAccess.mayView(.badges, try await Profiles.standing(of: viewer, to: user, in: tx).relationship)
+            else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let unlocked = try await tx.unlockedBadges(of: user)

@@ -90,7 +90,7 @@ public enum RuleProfileLoader {
         var checks: [(Bool, String, String)] = [(duplicate == nil, "challenges.templates", "expected unique ids, found '\(duplicate ?? "")' twice")]
         for (index, template) in templates.enumerated() {
             let month = template.season?.months.first ?? 1
-            let day = LocalDate(year: 2026, month: month, day: 2)!.start(in: .gmt)
+            let day = LocalDate(clampingYear: 2026, month: month, day: 2).start(in: .gmt)
             let input = ChallengeInput(name: nil, type: nil, template: template, durationDays: nil)
             var problem = ""
             do { _ = try input.validated(creatorZone: .gmt, now: day) } catch { problem = error.violations.map { "\($0.field) \($0.reason)" }.joined(separator: "; ") }

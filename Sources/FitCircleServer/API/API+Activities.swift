@@ -9,8 +9,8 @@ extension API {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let outcome = try await self.engine.activities.record(try ActivityInput(body), for: try RequestCaller.required().userID)
         switch outcome {
-        case .created(let event, let reward): return .created(.init(body: .json(.init(event, reward: reward))))
-        case .replayed(let event): return .ok(.init(body: .json(.init(event))))
+        case .created(let event, let reward): return .created(.init(body: .json(try .init(event, reward: reward))))
+        case .replayed(let event): return .ok(.init(body: .json(try .init(event))))
         case .rejected: throw DomainError.conflict(reason: "The activity was refused.")
         }
     }
@@ -19,7 +19,7 @@ extension API {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let outcome = try await self.engine.activities.edit(
             try ActivityInput(body.activity, field: "activity."), modifiedAt: body.modifiedAt, of: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(applied: outcome.applied, activity: .init(outcome.event)))))
+        return .ok(.init(body: .json(.init(applied: outcome.applied, activity: try .init(outcome.event)))))
     }
 
     func recordActivityBatch(_ input: Operations.RecordActivityBatch.Input) async throws -> Operations.RecordActivityBatch.Output {
@@ -42,7 +42,7 @@ extension API {
         if let migration { try await self.engine.activities.requireMigration(migration, of: caller.userID) }
         let outcomes = try await self.engine.activities.recordBatch(inputs.map(\.input), for: caller.userID)
         for ((index, input), outcome) in zip(inputs, outcomes) {
-            results[index] = .init(index: index, outcome: outcome, clientEventID: input.clientEventID)
+            results[index] = try .init(index: index, outcome: outcome, clientEventID: input.clientEventID)
         }
         let ordered = (0..<body.events.count).compactMap { results[$0] }
         if let migration {
@@ -67,7 +67,7 @@ extension API {
         let limit = input.query.limit ?? 50
         guard (1...200).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 200") }
         let query = ActivityQuery(
-            kind: input.query._type.map(mapped),
+            kind: try input.query._type.map(mapped),
             from: try localDate(input.query.from, field: "from"),
             to: try localDate(input.query.to, field: "to"),
             after: try input.query.cursor.map(ActivityCursor.decode),
@@ -75,19 +75,19 @@ extension API {
         )
         let events = try await self.engine.activities.activities(of: caller.userID, query: query)
         let next = events.count == limit ? events.last.map { ActivityCursor.encode(occurredAt: $0.occurredAt, id: $0.id) } : nil
-        return .ok(.init(body: .json(.init(items: events.map { Components.Schemas.Activity($0, withRoute: false) }, nextCursor: next))))
+        return .ok(.init(body: .json(.init(items: try events.map { try Components.Schemas.Activity($0, withRoute: false) }, nextCursor: next))))
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
         let event = try await self.engine.activities.activity(ActivityEvent.ID(input.path.id), of: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(event))))
+        return .ok(.init(body: .json(try .init(event))))
     }
 
     func setActivityVisibility(_ input: Operations.SetActivityVisibility.Input) async throws -> Operations.SetActivityVisibility.Output {
         guard case .json(let body) = input.body else { throw ValidationError(field: "visibility", reason: "is required") }
         let event = try await self.engine.activities.setVisibility(
             mapped(body.visibility), of: ActivityEvent.ID(input.path.id), for: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(event))))
+        return .ok(.init(body: .json(try .init(event))))
     }
 
     func deleteActivity(_ input: Operations.DeleteActivity.Input) async throws -> Operations.DeleteActivity.Output {
@@ -108,7 +108,7 @@ extension API {
                         totalActivities: totals.activities,
                         totalSteps: totals.steps,
                         activeDays: totals.activeDays,
-                        personalRecords: records.map(Components.Schemas.PersonalRecord.init)
+                        personalRecords: try records.map(Components.Schemas.PersonalRecord.init)
                     )
                 )
             )
@@ -117,12 +117,12 @@ extension API {
 }
 
 extension Components.Schemas.ActivityBatchItem {
-    init(index: Int, outcome: Activities.Outcome, clientEventID: String) {
+    init(index: Int, outcome: Activities.Outcome, clientEventID: String) throws {
         switch outcome {
         case .created(let event, let reward):
-            self.init(index: index, clientEventId: clientEventID, status: .created, activity: .init(event, reward: reward, withRoute: false))
+            self.init(index: index, clientEventId: clientEventID, status: .created, activity: try .init(event, reward: reward, withRoute: false))
         case .replayed(let event):
-            self.init(index: index, clientEventId: clientEventID, status: .replayed, activity: .init(event, withRoute: false))
+            self.init(index: index, clientEventId: clientEventID, status: .replayed, activity: try .init(event, withRoute: false))
         case .rejected(_, .invalid(let error)):
             self.init(index: index, clientEventId: clientEventID, status: .rejected, problem: .init(.validationFailed(error.violations)))
         case .rejected(_, .conflict(let reason)):

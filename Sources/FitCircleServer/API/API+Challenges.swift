@@ -9,41 +9,41 @@ extension API {
     func createCompetition(_ input: Operations.CreateCompetition.Input) async throws -> Operations.CreateCompetition.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let view = try await self.engine.challenges.create(try body.input, templateID: body.templateId, by: try RequestCaller.required().userID)
-        return .created(.init(body: .json(.init(view))))
+        return .created(.init(body: .json(try .init(view))))
     }
 
     func listCompetitions(_ input: Operations.ListCompetitions.Input) async throws -> Operations.ListCompetitions.Output {
         let user = try RequestCaller.required().userID
         let views = input.query.scope == .open ? try await self.engine.challenges.listed(for: user) : try await self.engine.challenges.mine(user)
-        return .ok(.init(body: .json(.init(items: views.map(Components.Schemas.Competition.init)))))
+        return .ok(.init(body: .json(.init(items: try views.map(Components.Schemas.Competition.init)))))
     }
 
     func listCompetitionTemplates(_ input: Operations.ListCompetitionTemplates.Input) async throws -> Operations.ListCompetitionTemplates.Output {
         let templates = try await self.engine.challenges.templates(
-            for: try RequestCaller.required().userID, category: input.query.category.map { ChallengeTemplate.Category(rawValue: $0.rawValue)! })
-        return .ok(.init(body: .json(.init(items: templates.map(Components.Schemas.CompetitionTemplate.init)))))
+            for: try RequestCaller.required().userID, category: input.query.category.map { (try mapped($0) as ChallengeTemplate.Category) })
+        return .ok(.init(body: .json(.init(items: try templates.map(Components.Schemas.CompetitionTemplate.init)))))
     }
 
     func getCompetition(_ input: Operations.GetCompetition.Input) async throws -> Operations.GetCompetition.Output {
         let view = try await self.engine.challenges.challenge(Challenge.ID(input.path.id), for: try RequestCaller.required().userID, code: input.query.code)
-        return .ok(.init(body: .json(.init(view))))
+        return .ok(.init(body: .json(try .init(view))))
     }
 
     func joinCompetition(_ input: Operations.JoinCompetition.Input) async throws -> Operations.JoinCompetition.Output {
         var code: String?
         if case .json(let body)? = input.body { code = body.code }
         let view = try await self.engine.challenges.join(Challenge.ID(input.path.id), code: code, by: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(view))))
+        return .ok(.init(body: .json(try .init(view))))
     }
 
     func declineCompetition(_ input: Operations.DeclineCompetition.Input) async throws -> Operations.DeclineCompetition.Output {
         let view = try await self.engine.challenges.decline(Challenge.ID(input.path.id), by: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(view))))
+        return .ok(.init(body: .json(try .init(view))))
     }
 
     func leaveCompetition(_ input: Operations.LeaveCompetition.Input) async throws -> Operations.LeaveCompetition.Output {
         let view = try await self.engine.challenges.leave(Challenge.ID(input.path.id), by: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(view))))
+        return .ok(.init(body: .json(try .init(view))))
     }
 
     func getCompetitionLeaderboard(_ input: Operations.GetCompetitionLeaderboard.Input) async throws -> Operations.GetCompetitionLeaderboard.Output {
@@ -52,7 +52,7 @@ extension API {
         let cursor = try input.query.cursor.map(BoardCursor.decode)
         let board = try await self.engine.challenges.leaderboard(
             Challenge.ID(input.path.id), for: try RequestCaller.required().userID, after: cursor, limit: limit)
-        return .ok(.init(body: .json(.init(board))))
+        return .ok(.init(body: .json(try .init(board))))
     }
 
     func streamCompetition(_ input: Operations.StreamCompetition.Input) async throws -> Operations.StreamCompetition.Output {
@@ -61,7 +61,7 @@ extension API {
         let caller = try RequestCaller.required()
         let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
             let updates = try await self.engine.challenges.stream(of: Challenge.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
-            return LiveEvents.afterReady(updates) { ranks in ranks.map { CircleStreamEvent.rank(update: $0.update, anonymous: $0.anonymous).encoded } }
+            return LiveEvents.afterReady(updates) { ranks in try ranks.map { try CircleStreamEvent.rank(update: $0.update, anonymous: $0.anonymous).encoded } }
         }
         return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
     }
@@ -76,12 +76,12 @@ extension API {
         let found = try await self.engine.challenges.rivalry(of: try RequestCaller.required().userID, with: rival)
         return .ok(.init(body: .json(.init(
             rivalId: rival.rawValue, record: .init(found.rivalry),
-            lastFive: found.lastFive.map { meeting in
+            lastFive: try found.lastFive.map { meeting in
                 .init(
-                    competitionId: meeting.challenge.id.rawValue, name: meeting.challenge.name, _type: .init(rawValue: meeting.challenge.type.rawValue)!,
-                    outcome: .init(rawValue: meeting.outcome.rawValue)!, settledAt: meeting.challenge.settledAt)
+                    competitionId: meeting.challenge.id.rawValue, name: meeting.challenge.name, _type: try mapped(meeting.challenge.type),
+                    outcome: try mapped(meeting.outcome), settledAt: meeting.challenge.settledAt)
             },
-            favouriteTypes: found.favouriteTypes.map { .init(rawValue: $0.rawValue)! }))))
+            favouriteTypes: try found.favouriteTypes.map { try mapped($0) }))))
     }
 
     func listRivals(_ input: Operations.ListRivals.Input) async throws -> Operations.ListRivals.Output {

@@ -6,13 +6,13 @@ import FitCircleStore
 extension API {
     func listFitCircles(_ input: Operations.ListFitCircles.Input) async throws -> Operations.ListFitCircles.Output {
         let views = try await self.engine.circles.circles(of: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(items: views.map(Components.Schemas.FitCircle.init)))))
+        return .ok(.init(body: .json(.init(items: try views.map(Components.Schemas.FitCircle.init)))))
     }
 
     func createFitCircle(_ input: Operations.CreateFitCircle.Input) async throws -> Operations.CreateFitCircle.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let view = try await self.engine.circles.create(try body.input, weights: body.weights, by: try RequestCaller.required().userID)
-        return .created(.init(body: .json(.init(view))))
+        return .created(.init(body: .json(try .init(view))))
     }
 
     func joinFitCircle(_ input: Operations.JoinFitCircle.Input) async throws -> Operations.JoinFitCircle.Output {
@@ -20,18 +20,18 @@ extension API {
         let view = try await self.engine.circles.join(
             code: body.code, invitation: body.invitationId.map(CircleInvitation.ID.init),
             weights: WeightGoalInput(startingWeightKg: body.startingWeightKg, targetWeightKg: body.targetWeightKg), by: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(view))))
+        return .ok(.init(body: .json(try .init(view))))
     }
 
     func getFitCircle(_ input: Operations.GetFitCircle.Input) async throws -> Operations.GetFitCircle.Output {
         let view = try await self.engine.circles.circle(FitCircle.ID(input.path.id), for: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(view))))
+        return .ok(.init(body: .json(try .init(view))))
     }
 
     func updateFitCircle(_ input: Operations.UpdateFitCircle.Input) async throws -> Operations.UpdateFitCircle.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let view = try await self.engine.circles.update(FitCircle.ID(input.path.id), with: try body.input, by: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(view))))
+        return .ok(.init(body: .json(try .init(view))))
     }
 
     func archiveFitCircle(_ input: Operations.ArchiveFitCircle.Input) async throws -> Operations.ArchiveFitCircle.Output {
@@ -53,7 +53,7 @@ extension API {
 
     func listFitCircleMembers(_ input: Operations.ListFitCircleMembers.Input) async throws -> Operations.ListFitCircleMembers.Output {
         let members = try await self.engine.circles.members(of: FitCircle.ID(input.path.id), for: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(items: members.map(Components.Schemas.CircleMember.init)))))
+        return .ok(.init(body: .json(.init(items: try members.map(Components.Schemas.CircleMember.init)))))
     }
 
     func setFitCircleRole(_ input: Operations.SetFitCircleRole.Input) async throws -> Operations.SetFitCircleRole.Output {
@@ -61,7 +61,7 @@ extension API {
         let circle = FitCircle.ID(input.path.id)
         let member = try await self.engine.circles.setRole(
             mapped(body.role), of: User.ID(input.path.userId), in: circle, by: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(member))))
+        return .ok(.init(body: .json(try .init(member))))
     }
 
     func removeFitCircleMember(_ input: Operations.RemoveFitCircleMember.Input) async throws -> Operations.RemoveFitCircleMember.Output {
@@ -131,7 +131,7 @@ extension API {
 
     func rotateFitCircleCode(_ input: Operations.RotateFitCircleCode.Input) async throws -> Operations.RotateFitCircleCode.Output {
         let view = try await self.engine.circles.rotateJoinCode(of: FitCircle.ID(input.path.id), by: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(view))))
+        return .ok(.init(body: .json(try .init(view))))
     }
 
     func listFitCircleBans(_ input: Operations.ListFitCircleBans.Input) async throws -> Operations.ListFitCircleBans.Output {

@@ -14,12 +14,12 @@ extension API {
                 FieldViolation(field: "q", reason: "must have at least \(NameSearch.minimumQueryLength) letters or digits; nothing was searched"))
         }
         let accounts = try await self.engine.console.accounts(id: raw, query: query, by: try RequestCaller.required())
-        return .ok(.init(body: .json(.init(items: accounts.map(Components.Schemas.ConsoleAccount.init)))))
+        return .ok(.init(body: .json(.init(items: try accounts.map(Components.Schemas.ConsoleAccount.init)))))
     }
 
     func getAccountFile(_ input: Operations.GetAccountFile.Input) async throws -> Operations.GetAccountFile.Output {
         let file = try await self.engine.console.file(of: User.ID(input.path.id), by: try RequestCaller.required())
-        return .ok(.init(body: .json(.init(file))))
+        return .ok(.init(body: .json(try .init(file))))
     }
 
     func listJobs(_ input: Operations.ListJobs.Input) async throws -> Operations.ListJobs.Output {
@@ -27,12 +27,12 @@ extension API {
         let (counts, jobs) = try await self.engine.console.jobs(in: state, limit: input.query.limit ?? 50, by: try RequestCaller.required())
         return .ok(.init(body: .json(.init(
             counts: .init(due: counts[.due] ?? 0, scheduled: counts[.scheduled] ?? 0, running: counts[.running] ?? 0, failed: counts[.failed] ?? 0),
-            items: jobs.map(Components.Schemas.ConsoleJob.init)))))
+            items: try jobs.map(Components.Schemas.ConsoleJob.init)))))
     }
 
     func retryJob(_ input: Operations.RetryJob.Input) async throws -> Operations.RetryJob.Output {
         let job = try await self.engine.console.retry(job: input.path.id, by: try RequestCaller.required())
-        return .ok(.init(body: .json(.init(job))))
+        return .ok(.init(body: .json(try .init(job))))
     }
 
     func listDeliveries(_ input: Operations.ListDeliveries.Input) async throws -> Operations.ListDeliveries.Output {
@@ -40,18 +40,18 @@ extension API {
         let page = try await self.engine.console.deliveries(
             channel: query.channel.flatMap { NotificationChannel(rawValue: $0.rawValue) }, outcome: query.outcome?.rawValue, cursor: query.cursor,
             limit: query.limit ?? 50, by: try RequestCaller.required())
-        return .ok(.init(body: .json(.init(items: page.entries.map(Components.Schemas.ConsoleDelivery.init), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try page.entries.map(Components.Schemas.ConsoleDelivery.init), nextCursor: page.nextCursor))))
     }
 
     func listAllCircles(_ input: Operations.ListAllCircles.Input) async throws -> Operations.ListAllCircles.Output {
         let page = try await self.engine.console.circles(cursor: input.query.cursor, limit: input.query.limit ?? 50, by: try RequestCaller.required())
-        return .ok(.init(body: .json(.init(items: page.items.map { Components.Schemas.ConsoleCircle($0.circle, members: $0.members) }, nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try page.items.map { try Components.Schemas.ConsoleCircle($0.circle, members: $0.members) }, nextCursor: page.nextCursor))))
     }
 
     func listAllCompetitions(_ input: Operations.ListAllCompetitions.Input) async throws -> Operations.ListAllCompetitions.Output {
         let page = try await self.engine.console.challenges(cursor: input.query.cursor, limit: input.query.limit ?? 50, by: try RequestCaller.required())
         return .ok(.init(body: .json(.init(
-            items: page.items.map { Components.Schemas.ConsoleCompetition($0.challenge, status: $0.status, participants: $0.participants, escrow: $0.escrow) },
+            items: try page.items.map { try Components.Schemas.ConsoleCompetition($0.challenge, status: $0.status, participants: $0.participants, escrow: $0.escrow) },
             nextCursor: page.nextCursor))))
     }
 

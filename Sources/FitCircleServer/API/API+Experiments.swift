@@ -31,7 +31,7 @@ extension API {
     func changeExperiment(_ input: Operations.ChangeExperiment.Input) async throws -> Operations.ChangeExperiment.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let experiment = try await self.engine.experiments.change(
-            Experiment.ID(input.path.id), to: body.state.map { Experiment.State(rawValue: $0.rawValue)! }, rolloutPercent: body.rolloutPercent,
+            Experiment.ID(input.path.id), to: body.state.map { (try mapped($0) as Experiment.State) }, rolloutPercent: body.rolloutPercent,
             by: try RequestCaller.required())
         return .ok(.init(body: .json(try .init(experiment))))
     }
@@ -46,12 +46,12 @@ extension API {
                     .init(
                         experiment: try .init(experiment), through: through.iso, confidence: readout.confidence,
                         test: "Two-sided two-proportion z-test (pooled), each variant against the control; Wilson score intervals. Goal completion and streak saves, several per person: the delta method's variance over people instead.",
-                        variants: readout.variants.map { variant in
+                        variants: try readout.variants.map { variant in
                             .init(
                                 name: variant.name, control: variant.control, exposed: variant.exposed,
-                                measures: variant.figures.map { figure in
+                                measures: try variant.figures.map { figure in
                                     .init(
-                                        measure: .init(rawValue: figure.measure.rawValue)!, definition: figure.measure.definition,
+                                        measure: try mapped(figure.measure), definition: figure.measure.definition,
                                         successes: figure.proportion.successes, trials: figure.proportion.trials, value: figure.proportion.value,
                                         low: figure.interval.lowerBound, high: figure.interval.upperBound,
                                         comparison: figure.comparison.map { test in
@@ -69,7 +69,7 @@ extension Components.Schemas.Experiment {
     init(_ experiment: Experiment) throws {
         self.init(
             id: experiment.id.rawValue, name: experiment.name, description: experiment.description,
-            state: .init(rawValue: experiment.state.rawValue)!, rolloutPercent: experiment.rolloutPercent,
+            state: try mapped(experiment.state), rolloutPercent: experiment.rolloutPercent,
             variants: try experiment.variants.map { variant in
                 .init(
                     name: variant.name, weight: variant.weight, overlay: try variant.overlay.tree.converted(),

@@ -81,7 +81,7 @@ extension API {
         let entries = try await self.engine.friends.feed(
             of: caller, type: input.query._type.map(mapped), before: cursor.map { ($0.occurredAt, $0.id) }, limit: limit)
         let next = entries.count == limit ? entries.last.map { ActivityCursor.encode(occurredAt: $0.activity.event.occurredAt, id: $0.activity.event.id) } : nil
-        return .ok(.init(body: .json(.init(items: entries.compactMap(Components.Schemas.FriendFeedItem.init), nextCursor: next))))
+        return .ok(.init(body: .json(.init(items: try entries.compactMap(Components.Schemas.FriendFeedItem.init), nextCursor: next))))
     }
 
     func streamFriendFeed(_ input: Operations.StreamFriendFeed.Input) async throws -> Operations.StreamFriendFeed.Output {
@@ -95,7 +95,7 @@ extension API {
             return LiveEvents.afterReady(updates) { entry in
                 let encoder = JSONEncoder()
                 encoder.dateEncodingStrategy = .iso8601
-                guard let item = Components.Schemas.FriendFeedItem(entry), let data = try? encoder.encode(item) else { return [] }
+                guard let item = try Components.Schemas.FriendFeedItem(entry), let data = try? encoder.encode(item) else { return [] }
                 return [ServerSentEvent(id: entry.activity.event.id.rawValue, event: "activity", data: String(decoding: data, as: UTF8.self))]
             }
         }
@@ -117,6 +117,6 @@ extension API {
 extension API {
     func getUserProfile(_ input: Operations.GetUserProfile.Input) async throws -> Operations.GetUserProfile.Output {
         let person = try await self.engine.profiles.person(User.ID(input.path.id), seenBy: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(person))))
+        return .ok(.init(body: .json(try .init(person))))
     }
 }

@@ -13,7 +13,7 @@ extension API {
         let board = try await self.engine.circles.leaderboard(
             of: FitCircle.ID(input.path.id), period: input.query.period?.period ?? .weekly, after: cursor, limit: limit,
             for: try RequestCaller.required().userID)
-        return .ok(.init(headers: .init(fitCircleBoardSource: board.fromIndex ? .index : .database), body: .json(.init(board))))
+        return .ok(.init(headers: .init(fitCircleBoardSource: board.fromIndex ? .index : .database), body: .json(try .init(board))))
     }
 
     func getFitCircleMemberStandings(_ input: Operations.GetFitCircleMemberStandings.Input) async throws -> Operations.GetFitCircleMemberStandings.Output {
@@ -21,9 +21,9 @@ extension API {
         let standings = try await self.engine.circles.standings(of: member, in: FitCircle.ID(input.path.id), for: try RequestCaller.required().userID)
         return .ok(.init(body: .json(.init(
             userId: member.rawValue,
-            items: standings.map { standing in
+            items: try standings.map { standing in
                 .init(
-                    period: .init(standing.board.period), measure: .init(rawValue: standing.measure.rawValue)!, periodStart: standing.board.start.iso,
+                    period: try .init(standing.board.period), measure: try mapped(standing.measure), periodStart: standing.board.start.iso,
                     periodEnd: standing.end?.iso, entries: standing.entries,
                     row: .init(standing.row))
             }))))
@@ -32,9 +32,9 @@ extension API {
     func refreshFitCircleLeaderboard(_ input: Operations.RefreshFitCircleLeaderboard.Input) async throws -> Operations.RefreshFitCircleLeaderboard.Output {
         let reports = try await self.engine.circles.refreshBoards(of: FitCircle.ID(input.path.id), by: try RequestCaller.required())
         return .ok(.init(body: .json(.init(
-            items: reports.map { report in
+            items: try reports.map { report in
                 .init(
-                    period: .init(report.board.period), periodStart: report.board.start.iso, entries: report.entries, corrected: report.corrected,
+                    period: try .init(report.board.period), periodStart: report.board.start.iso, entries: report.entries, corrected: report.corrected,
                     indexDifferences: report.indexDifferences)
             }))))
     }
@@ -50,9 +50,9 @@ extension API {
             of: FitCircle.ID(input.path.id), period: input.query.period?.period ?? .weekly, before: before, limit: limit, top: top,
             for: try RequestCaller.required().userID)
         return .ok(.init(body: .json(.init(
-            items: boards.map { closed in
+            items: try boards.map { closed in
                 .init(
-                    period: .init(closed.board.period), measure: .init(rawValue: closed.measure.rawValue)!, periodStart: closed.board.start.iso,
+                    period: try .init(closed.board.period), measure: try mapped(closed.measure), periodStart: closed.board.start.iso,
                     periodEnd: closed.end?.iso, rows: closed.rows.map(Components.Schemas.BoardRow.init))
             }))))
     }
@@ -61,7 +61,7 @@ extension API {
         let (rows, next) = try await self.engine.circles.feed(
             of: FitCircle.ID(input.path.id), before: input.query.cursor.map(FeedItem.ID.init), limit: input.query.limit ?? 30,
             for: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(items: rows.map(Components.Schemas.FeedItem.init), nextCursor: next?.rawValue))))
+        return .ok(.init(body: .json(.init(items: try rows.map(Components.Schemas.FeedItem.init), nextCursor: next?.rawValue))))
     }
 
     func encourageFeedItem(_ input: Operations.EncourageFeedItem.Input) async throws -> Operations.EncourageFeedItem.Output {
@@ -84,10 +84,13 @@ extension API {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let caller = try RequestCaller.required()
-        let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
-            let events = try await self.engine.circles.stream(of: FitCircle.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
+        let circle = FitCircle.ID(input.path.id)
+        let open = try await self.streams.stream(
+            of: caller, accounts: self.engine.accounts, allowed: { [engine = self.engine] in await engine.circles.mayTakePart(in: circle, caller.userID) }
+        ) {
+            let events = try await self.engine.circles.stream(of: circle, for: caller.userID, for: .seconds(seconds))
             return LiveEvents.afterReady(events) { update in
-                (update.ranks.map(CircleStreamEvent.rank) + update.feed.map(CircleStreamEvent.feed)).map(\.encoded)
+                try (update.ranks.map(CircleStreamEvent.rank) + update.feed.map(CircleStreamEvent.feed)).map { try $0.encoded }
             }
         }
         return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
@@ -100,17 +103,19 @@ enum CircleStreamEvent {
     case feed(FeedRow)
 
     var encoded: ServerSentEvent {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        switch self {
-        case .rank(let update, let anonymous):
-            let data = Components.Schemas.RankUpdate(
-                period: .init(update.period), periodStart: update.periodStart.iso, userId: anonymous ? nil : update.user.rawValue, value: update.value,
-                percentOfGoal: update.percentOfGoal, rank: update.rank, previousRank: update.previousRank)
-            return ServerSentEvent(event: "rank", data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self))
-        case .feed(let row):
-            let data = Components.Schemas.FeedItem(row)
-            return ServerSentEvent(id: row.item.id.rawValue, event: "feed", data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self))
+        get throws {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            switch self {
+            case .rank(let update, let anonymous):
+                let data = Components.Schemas.RankUpdate(
+                    period: try .init(update.period), periodStart: update.periodStart.iso, userId: anonymous ? nil : update.user.rawValue, value: update.value,
+                    percentOfGoal: update.percentOfGoal, rank: update.rank, previousRank: update.previousRank)
+                return ServerSentEvent(event: "rank", data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self))
+            case .feed(let row):
+                let data = try Components.Schemas.FeedItem(row)
+                return ServerSentEvent(id: row.item.id.rawValue, event: "feed", data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self))
+            }
         }
     }
 }

@@ -13,18 +13,18 @@ extension API {
         if query.format == .csv {
             return .ok(.init(body: .csv(HTTPBody(Metrics.csv(report)))))
         }
-        return .ok(.init(body: .json(.init(report))))
+        return .ok(.init(body: .json(try .init(report))))
     }
 }
 
 extension Components.Schemas.MetricsReport {
-    init(_ report: Metrics.Report) {
+    init(_ report: Metrics.Report) throws {
         self.init(
-            from: report.from.iso, to: report.to.iso, granularity: .init(rawValue: report.granularity.rawValue)!,
-            metrics: report.series.map { series in
+            from: report.from.iso, to: report.to.iso, granularity: try mapped(report.granularity),
+            metrics: try report.series.map { series in
                 .init(
                     id: series.metric.id, name: series.metric.name, definition: series.metric.definition,
-                    kind: .init(rawValue: series.metric.kind.rawValue)!, target: series.metric.target,
+                    kind: try mapped(series.metric.kind), target: series.metric.target,
                     points: series.points.map { point in
                         .init(period: point.period.iso, value: point.value, numerator: point.numerator, denominator: point.denominator, change: point.change)
                     })

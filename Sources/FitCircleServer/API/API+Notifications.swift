@@ -22,10 +22,10 @@ extension API {
     func registerDevice(_ input: Operations.RegisterDevice.Input) async throws -> Operations.RegisterDevice.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let device = try await self.engine.notifications.register(
-            platform: PushDevice.Platform(rawValue: body.platform.rawValue)!, token: body.token,
+            platform: (try mapped(body.platform) as PushDevice.Platform), token: body.token,
             environment: body.environment.flatMap { PushDevice.Environment(rawValue: $0.rawValue) } ?? .production,
             for: try RequestCaller.required().userID)
-        return .created(.init(body: .json(.init(device))))
+        return .created(.init(body: .json(try .init(device))))
     }
 
     func deactivateDevice(_ input: Operations.DeactivateDevice.Input) async throws -> Operations.DeactivateDevice.Output {
@@ -35,7 +35,7 @@ extension API {
 
     func getNotificationInbox(_ input: Operations.GetNotificationInbox.Input) async throws -> Operations.GetNotificationInbox.Output {
         let inbox = try await self.engine.notifications.inbox(of: try RequestCaller.required().userID, limit: input.query.limit ?? 30)
-        return .ok(.init(body: .json(.init(items: inbox.items.map { Components.Schemas.Notification($0) }, unread: inbox.unread))))
+        return .ok(.init(body: .json(.init(items: try inbox.items.map { try Components.Schemas.Notification($0) }, unread: inbox.unread))))
     }
 
     func streamNotificationInbox(_ input: Operations.StreamNotificationInbox.Input) async throws -> Operations.StreamNotificationInbox.Output {
@@ -48,7 +48,7 @@ extension API {
             ).map { update in
                 ServerSentEventWithJSONData(
                     event: update.notification == nil ? "unread" : "notification",
-                    data: Components.Schemas.InboxEvent(notification: update.notification.map { Components.Schemas.Notification($0) }, unread: update.unread),
+                    data: Components.Schemas.InboxEvent(notification: try update.notification.map { try Components.Schemas.Notification($0) }, unread: update.unread),
                     id: update.notification?.id.rawValue)
             }
         }
@@ -60,13 +60,13 @@ extension API {
             of: try RequestCaller.required().userID, type: input.query._type,
             channel: input.query.channel.flatMap { NotificationChannel(rawValue: $0.rawValue) }, limit: input.query.limit ?? 30)
         let attempts = try await self.engine.deliveries.attempts(of: items.map(\.id))
-        return .ok(.init(body: .json(.init(items: items.map { Components.Schemas.Notification($0, deliveries: attempts[$0.id] ?? []) }))))
+        return .ok(.init(body: .json(.init(items: try items.map { try Components.Schemas.Notification($0, deliveries: attempts[$0.id] ?? []) }))))
     }
 
     func getNotificationWhy(_ input: Operations.GetNotificationWhy.Input) async throws -> Operations.GetNotificationWhy.Output {
         let record = try await self.engine.notifications.notification(NotificationRecord.ID(input.path.id), of: try RequestCaller.required().userID)
         let attempts = try await self.engine.deliveries.attempts(of: [record.id])[record.id] ?? []
-        return .ok(.init(body: .json(.init(notification: .init(record), trail: record.trail, deliveries: attempts.map(Components.Schemas.DeliveryAttempt.init)))))
+        return .ok(.init(body: .json(.init(notification: try .init(record), trail: record.trail, deliveries: try attempts.map(Components.Schemas.DeliveryAttempt.init)))))
     }
 
     func markNotification(_ input: Operations.MarkNotification.Input) async throws -> Operations.MarkNotification.Output {
@@ -84,6 +84,6 @@ extension API {
         let record = try await self.engine.notifications.send(
             type: body._type, data: body.data?.additionalProperties ?? [:], dedupeKey: body.dedupeKey, to: User.ID(body.userId),
             by: try RequestCaller.required())
-        return .ok(.init(body: .json(.init(record))))
+        return .ok(.init(body: .json(try .init(record))))
     }
 }

@@ -10,7 +10,7 @@ extension API {
         // The caller's account as authentication found it: current, since every change of it reaches each
         // node's account cache (`Store.cachedSessionAndUser`).
         let user = try RequestCaller.required().user
-        return .ok(.init(body: .json(.init(user, profile: self.engine.profile))))
+        return .ok(.init(body: .json(try .init(user, profile: self.engine.profile))))
     }
 
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
@@ -26,7 +26,7 @@ extension API {
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
         guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
         let user = try await self.engine.profiles.update(try RequestCaller.required().userID, with: try ProfileInput(body))
-        return .ok(.init(body: .json(.init(user, profile: self.engine.profile))))
+        return .ok(.init(body: .json(try .init(user, profile: self.engine.profile))))
     }
 
     func uploadProfilePhoto(_ input: Operations.UploadProfilePhoto.Input) async throws -> Operations.UploadProfilePhoto.Output {
@@ -43,7 +43,7 @@ extension API {
             throw DomainError.payloadTooLarge(limit: limit)
         }
         let user = try await self.engine.profiles.setPhoto(of: try RequestCaller.required().userID, data: data)
-        return .ok(.init(body: .json(.init(user, profile: self.engine.profile))))
+        return .ok(.init(body: .json(try .init(user, profile: self.engine.profile))))
     }
 
     func getUserPhoto(_ input: Operations.GetUserPhoto.Input) async throws -> Operations.GetUserPhoto.Output {

@@ -6,7 +6,7 @@ extension API {
     func getPointsLedger(_ input: Operations.GetPointsLedger.Input) async throws -> Operations.GetPointsLedger.Output {
         let caller = try RequestCaller.required()
         let page = try await self.engine.rewards.ledger(of: caller.userID, cursor: input.query.cursor, limit: input.query.limit ?? 50)
-        return .ok(.init(body: .json(.init(items: page.lines.map(Components.Schemas.PointsLine.init), nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(.init(items: try page.lines.map(Components.Schemas.PointsLine.init), nextCursor: page.nextCursor))))
     }
 
     func getDailyPoints(_ input: Operations.GetDailyPoints.Input) async throws -> Operations.GetDailyPoints.Output {
@@ -23,7 +23,7 @@ extension API {
             .init(
                 body: .json(
                     .init(
-                        badges: catalog.badges.map(Components.Schemas.Badge.init),
+                        badges: try catalog.badges.map(Components.Schemas.Badge.init),
                         dated: catalog.dated.map { .init($0, catalog: nil) },
                         showcase: catalog.showcase
                     )

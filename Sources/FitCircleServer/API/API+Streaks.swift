@@ -14,17 +14,17 @@ extension API {
             ),
             for: caller.userID
         )
-        return .created(.init(body: .json(.init(result))))
+        return .created(.init(body: .json(try .init(result))))
     }
 
     func getCurrentStreak(_ input: Operations.GetCurrentStreak.Input) async throws -> Operations.GetCurrentStreak.Output {
         let caller = try RequestCaller.required()
-        return .ok(.init(body: .json(.init(try await self.engine.streaks.current(of: caller.userID)))))
+        return .ok(.init(body: .json(try .init(try await self.engine.streaks.current(of: caller.userID)))))
     }
 
     func freezeStreak(_ input: Operations.FreezeStreak.Input) async throws -> Operations.FreezeStreak.Output {
         let caller = try RequestCaller.required()
-        return .ok(.init(body: .json(.init(try await self.engine.streaks.freeze(for: caller.userID)))))
+        return .ok(.init(body: .json(try .init(try await self.engine.streaks.freeze(for: caller.userID)))))
     }
 
     func getStreakHistory(_ input: Operations.GetStreakHistory.Input) async throws -> Operations.GetStreakHistory.Output {
@@ -34,7 +34,7 @@ extension API {
             from: try localDate(input.query.from, field: "from"),
             to: try localDate(input.query.to, field: "to")
         )
-        return .ok(.init(body: .json(.init(entries: entries.map(Components.Schemas.StreakEntry.init)))))
+        return .ok(.init(body: .json(.init(entries: try entries.map(Components.Schemas.StreakEntry.init)))))
     }
 
     func getStreakMilestones(_ input: Operations.GetStreakMilestones.Input) async throws -> Operations.GetStreakMilestones.Output {

@@ -8,7 +8,7 @@ extension API {
         let caller = try RequestCaller.required()
         let day = try await self.engine.activities.syncDay(
             ActivityInput(body), for: caller.userID, date: try localDate(body.date, field: "date"))
-        return .ok(.init(body: .json(.init(day))))
+        return .ok(.init(body: .json(try .init(day))))
     }
 
     func listDailyTotals(_ input: Operations.ListDailyTotals.Input) async throws -> Operations.ListDailyTotals.Output {
@@ -18,6 +18,6 @@ extension API {
             from: try localDate(input.query.from, field: "from"),
             to: try localDate(input.query.to, field: "to")
         )
-        return .ok(.init(body: .json(.init(days: days.map(Components.Schemas.DailyTracking.init)))))
+        return .ok(.init(body: .json(.init(days: try days.map(Components.Schemas.DailyTracking.init)))))
     }
 }

@@ -24,7 +24,7 @@ extension API {
 
     func listWebhookDeliveries(_ input: Operations.ListWebhookDeliveries.Input) async throws -> Operations.ListWebhookDeliveries.Output {
         let deliveries = try await self.engine.webhooks.deliveries(
-            of: WebhookEndpoint.ID(input.path.id), status: input.query.status.map { WebhookDelivery.Status(rawValue: $0.rawValue)! },
+            of: WebhookEndpoint.ID(input.path.id), status: input.query.status.map { (try mapped($0) as WebhookDelivery.Status) },
             limit: input.query.limit ?? 50, by: try RequestCaller.required())
         return .ok(.init(body: .json(.init(deliveries: try deliveries.map(Components.Schemas.WebhookDelivery.init)))))
     }
@@ -49,7 +49,7 @@ extension Components.Schemas.WebhookDelivery {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         self.init(
-            id: delivery.id.rawValue, event: delivery.event, userId: delivery.user.rawValue, status: .init(rawValue: delivery.status.rawValue)!,
+            id: delivery.id.rawValue, event: delivery.event, userId: delivery.user.rawValue, status: try mapped(delivery.status),
             attempts: delivery.attempts, lastStatus: delivery.lastStatus, lastError: delivery.lastError, createdAt: delivery.createdAt,
             deliveredAt: delivery.deliveredAt, payload: try decoder.decode(Components.Schemas.WebhookPayload.self, from: Data(delivery.payload.utf8)))
     }

@@ -1,4 +1,5 @@
 import FitCircleCore
+import Dispatch
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -10,14 +11,45 @@ enum RequestPeer {
     @TaskLocal static var address: String = "unknown"
 }
 
-/// The door of the node, before any work: past `maxInFlight` requests in progress a new one gets 503 with
-/// `Retry-After` at once instead of queueing, and an address over its rate gets 429 — the health routes
-/// excepted, so a full node still says it is alive. Answers carry `RateLimit-Policy` and `RateLimit`.
-struct AdmissionMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
+/// The door of the node, in two steps around reading the body (`RequestBodyMiddleware` sits between them):
+///
+/// - `AddressGate`, first: an address over its rate gets 429, and so does one with `perAddressInFlight`
+///   requests open already (bodies still arriving included), so that no address holds more than a small
+///   share of the node, however slowly it sends.
+/// - `AdmissionMiddleware`, once the body is in: past `maxInFlight` requests being worked on, a new one
+///   gets 503 with `Retry-After` at once instead of queueing. A body that trickles in holds no place.
+///
+/// The health routes pass both, so a full node still says it is alive. Answers carry `RateLimit-Policy` and
+/// `RateLimit`.
+struct AddressGate<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let limits: RequestLimits
     let limiter: RateLimiter
-    let inFlight: InFlight
+    let open: OpenPerAddress
     let now: @Sendable () -> Date
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if AdmissionMiddleware<Context>.exempt.contains(request.uri.path) { return try await next(request, context) }
+        let address = self.limits.clientAddress(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor])
+        let limit = self.limits.addressLimit
+        let decision = self.limiter.decide("address:\(address)", limit, at: self.now())
+        guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many requests from this address.") }
+        guard self.open.enter(address, limit: self.limits.perAddressInFlight) else {
+            throw ProblemDocument.rateLimited(
+                "This address has \(self.limits.perAddressInFlight) requests open on this server already; finish those first.", retryAfter: 1)
+        }
+        defer { self.open.leave(address) }
+        var response = try await RequestPeer.$address.withValue(address) { try await next(request, context) }
+        if response.headers[.rateLimitPolicy] == nil {
+            response.headers[.rateLimitPolicy] = limit.policyHeader
+            response.headers[.rateLimit] = limit.header(decision)
+        }
+        return response
+    }
+}
+
+struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
+    let limits: RequestLimits
+    let inFlight: InFlight
 
     static var exempt: Set<String> { ["/healthz", "/readyz", "/metrics"] }
 
@@ -29,26 +61,22 @@ struct AdmissionMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
             throw problem
         }
         defer { self.inFlight.leave() }
-        let address = self.limits.clientAddress(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor])
-        let limit = self.limits.addressLimit
-        let decision = self.limiter.decide("address:\(address)", limit, at: self.now())
-        guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many requests from this address.") }
-        var response = try await RequestPeer.$address.withValue(address) { try await next(request, context) }
-        if response.headers[.rateLimitPolicy] == nil {
-            response.headers[.rateLimitPolicy] = limit.policyHeader
-            response.headers[.rateLimit] = limit.header(decision)
-        }
-        return response
+        return try await next(request, context)
     }
 }
 
-/// Requests this node is working on.
+/// Requests this node is working on, and when it last turned one away for want of room.
 final class InFlight: Sendable {
     private let count = Atomic<Int>(0)
+    /// The monotonic clock's milliseconds at the last refusal (0: none).
+    private let lastRefusal = Atomic<Int>(0)
+
+    private static var milliseconds: Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) + 1 }
 
     func enter(limit: Int) -> Bool {
         if self.count.wrappingAdd(1, ordering: .relaxed).newValue > limit {
             self.count.wrappingSubtract(1, ordering: .relaxed)
+            self.lastRefusal.store(Self.milliseconds, ordering: .relaxed)
             return false
         }
         return true
@@ -57,12 +85,34 @@ final class InFlight: Sendable {
     func leave() { self.count.wrappingSubtract(1, ordering: .relaxed) }
 
     var current: Int { self.count.load(ordering: .relaxed) }
+
+    /// Whether the node is turning requests away now: full, and it refused one within `window`. A load
+    /// balancer reading `/readyz` then sends the traffic elsewhere.
+    func isSaturated(limit: Int, withinMilliseconds window: Int = 2_000) -> Bool {
+        let last = self.lastRefusal.load(ordering: .relaxed)
+        return self.current >= limit && last > 0 && Self.milliseconds - last <= window
+    }
 }
 
-extension HTTPField.Name {
-    static let xForwardedFor = Self("X-Forwarded-For")!
-    static let rateLimitPolicy = Self("RateLimit-Policy")!
-    static let rateLimit = Self("RateLimit")!
+/// Requests open per address (bodies still arriving included).
+final class OpenPerAddress: Sendable {
+    private let open = Mutex<[String: Int]>([:])
+
+    func enter(_ address: String, limit: Int) -> Bool {
+        self.open.withLock { open in
+            let count = open[address, default: 0]
+            guard count < limit else { return false }
+            open[address] = count + 1
+            return true
+        }
+    }
+
+    func leave(_ address: String) {
+        self.open.withLock { open in
+            let count = open[address, default: 1] - 1
+            open[address] = count > 0 ? count : nil
+        }
+    }
 }
 
 extension ProblemDocument {

@@ -6,7 +6,8 @@ import Synchronization
 /// The server-sent event streams open on this node: at most `perUser` for one person (429 past it) and
 /// `perNode` in all (503), since each holds a connection and a task for up to an hour. A stream ends when
 /// its session does (signed out, revoked, its account disabled), checked every `sessionCheck` from the
-/// session cache, which sign-outs on other nodes reach too, and when the node begins to stop (SIGTERM).
+/// session cache, which sign-outs on other nodes reach too; when what it shows is no longer the caller's to
+/// see (`allowed`, asked as often: a removal from a circle); and when the node begins to stop (SIGTERM).
 final class OpenStreams: Sendable {
     let perUser: Int
     let perNode: Int
@@ -49,7 +50,7 @@ final class OpenStreams: Sendable {
     /// ended when the caller's session ends. Throws at once when a cap is reached, before `open` runs: a
     /// refused stream subscribes to nothing.
     func stream<Events: AsyncSequence & Sendable>(
-        of caller: Caller, accounts: Accounts, _ open: () async throws -> Events
+        of caller: Caller, accounts: Accounts, allowed: @escaping @Sendable () async -> Bool = { true }, _ open: () async throws -> Events
     ) async throws -> AsyncThrowingStream<Events.Element, any Error> where Events.Element: Sendable {
         try self.enter(caller.userID)
         let events: Events
@@ -76,7 +77,10 @@ final class OpenStreams: Sendable {
                 await withGracefulShutdownHandler {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: interval)
-                        if !Task.isCancelled, await !accounts.isSignedIn(caller) {
+                        guard !Task.isCancelled else { break }
+                        let signedIn = await accounts.isSignedIn(caller)
+                        let stillAllowed = signedIn ? await allowed() : false
+                        if !stillAllowed {
                             pump.cancel()
                             continuation.finish()
                         }

@@ -20,8 +20,13 @@ public struct RequestLimits: Equatable, Sendable {
     public var friendRequests: Int
     /// People searches per minute of one user (spec 004, R15.7).
     public var searches: Int
-    /// Requests this node works on at once; past it, new ones get 503 with `Retry-After` at once.
+    /// Requests this node works on at once; past it, new ones get 503 with `Retry-After` at once. A request
+    /// takes its place once its body has arrived: one whose body trickles in holds none.
     public var maxInFlight: Int
+    /// Requests one address may have open on this node at once, bodies still arriving included (429 past
+    /// it): no address holds more than this share of the node. Default: a sixteenth of `maxInFlight`, at
+    /// least 8. Behind a proxy, set `trustForwardedFor`, or every client shares the proxy's address.
+    public var perAddressInFlight: Int
     /// Event streams one user may have open on this node at once (circles and the inbox; 429 past it).
     public var streamsPerUser: Int
     /// Event streams open on this node in all (503 past it).
@@ -33,7 +38,8 @@ public struct RequestLimits: Equatable, Sendable {
 
     public init(
         perAddress: Int = 1_200, perUser: Int = 600, signIns: Int = 10, refreshes: Int = 30, joins: Int = 10, invitations: Int = 30,
-        friendRequests: Int = 30, searches: Int = 30, maxInFlight: Int = 512, streamsPerUser: Int = 8, streamsPerNode: Int = 2_000, trustForwardedFor: Bool = false
+        friendRequests: Int = 30, searches: Int = 30, maxInFlight: Int = 512, perAddressInFlight: Int? = nil, streamsPerUser: Int = 8,
+        streamsPerNode: Int = 2_000, trustForwardedFor: Bool = false
     ) {
         self.perAddress = perAddress
         self.perUser = perUser
@@ -44,6 +50,7 @@ public struct RequestLimits: Equatable, Sendable {
         self.friendRequests = friendRequests
         self.searches = searches
         self.maxInFlight = maxInFlight
+        self.perAddressInFlight = perAddressInFlight ?? Self.defaultPerAddressInFlight(maxInFlight: maxInFlight)
         self.streamsPerUser = streamsPerUser
         self.streamsPerNode = streamsPerNode
         self.trustForwardedFor = trustForwardedFor
@@ -61,10 +68,12 @@ public struct RequestLimits: Equatable, Sendable {
 
     public static let `default` = RequestLimits()
 
+    public static func defaultPerAddressInFlight(maxInFlight: Int) -> Int { max(8, maxInFlight / 16) }
+
     /// Limits nothing a test or a benchmark from one address does would reach.
     public static let generous = RequestLimits(
         perAddress: 1 << 30, perUser: 1 << 30, signIns: 1 << 30, refreshes: 1 << 30, joins: 1 << 30, invitations: 1 << 30, friendRequests: 1 << 30,
-        searches: 1 << 30, maxInFlight: 1 << 20,
+        searches: 1 << 30, maxInFlight: 1 << 20, perAddressInFlight: 1 << 20,
         streamsPerUser: 1 << 20, streamsPerNode: 1 << 20)
 
     /// The limit of an operation beyond the per-user one, if it has its own.

@@ -27,7 +27,7 @@ extension ActivityInput {
         case .weight:
             payload = .weight(kilograms: try required(body.weightKg, "weightKg"))
         case .workout:
-            payload = .workout(Workout(try required(body.workout, "workout")))
+            payload = .workout(try Workout(try required(body.workout, "workout")))
         case .water:
             payload = .water(milliliters: try required(body.waterMl, "waterMl"))
         case .appOpen:
@@ -39,15 +39,15 @@ extension ActivityInput {
             clientEventID: body.clientEventId,
             occurredAt: body.occurredAt,
             timeZone: body.timeZone,
-            source: body.source.map(mapped) ?? (body._type == .appOpen ? .app : .manual),
+            source: try body.source.map(mapped) ?? (body._type == .appOpen ? .app : .manual),
             payload: payload,
-            visibility: body.visibility.map(mapped)
+            visibility: try body.visibility.map(mapped)
         )
     }
 
     /// A health-data sync of a day's totals as a steps event.
-    init(_ body: Components.Schemas.DailySync) {
-        let source: ActivitySource = mapped(body.source)
+    init(_ body: Components.Schemas.DailySync) throws {
+        let source: ActivitySource = try mapped(body.source)
         self.init(
             clientEventID: body.clientEventId
                 ?? "sync:\(source.rawValue):\(body.date ?? "-"):\(Int(body.occurredAt.timeIntervalSince1970 * 1000))",
@@ -62,9 +62,9 @@ extension ActivityInput {
 }
 
 extension Workout {
-    init(_ body: Components.Schemas.WorkoutInput) {
+    init(_ body: Components.Schemas.WorkoutInput) throws {
         self.init(
-            type: mapped(body._type),
+            type: try mapped(body._type),
             durationSeconds: body.durationSeconds,
             distanceMeters: body.distanceMeters,
             calories: body.calories,
@@ -78,19 +78,19 @@ extension Workout {
 extension Components.Schemas.Activity {
     /// `withRoute: false` for lists: a route may be 64 KB, so pages and batch answers leave it out and
     /// `GET /api/activities/{id}` gives it.
-    init(_ event: ActivityEvent, reward: Reward? = nil, withRoute: Bool = true) {
+    init(_ event: ActivityEvent, reward: Reward? = nil, withRoute: Bool = true) throws {
         self.init(
             id: event.id.rawValue,
             clientEventId: event.clientEventID,
-            _type: mapped(event.kind),
+            _type: try mapped(event.kind),
             occurredAt: event.occurredAt,
             timeZone: event.timeZone,
             localDate: event.localDate.iso,
-            source: mapped(event.source),
+            source: try mapped(event.source),
             receivedAt: event.receivedAt,
             flags: event.flags,
-            reward: reward.map(Components.Schemas.Reward.init),
-            visibility: mapped(event.visibility)
+            reward: try reward.map(Components.Schemas.Reward.init),
+            visibility: try mapped(event.visibility)
         )
         self.revision = event.revision
         self.modifiedAt = event.modifiedAt
@@ -105,7 +105,7 @@ extension Components.Schemas.Activity {
         case .workout(let workout):
             self.workout = .init(
                 value1: .init(
-                    _type: mapped(workout.type),
+                    _type: try mapped(workout.type),
                     durationSeconds: workout.durationSeconds,
                     distanceMeters: workout.distanceMeters,
                     calories: workout.calories,
@@ -120,13 +120,13 @@ extension Components.Schemas.Activity {
         case .appOpen:
             break
         case .checkIn(let checkIn):
-            self.checkIn = .init(mood: checkIn.mood, energy: checkIn.energy, sentiment: checkIn.sentiment.map(mapped))
+            self.checkIn = .init(mood: checkIn.mood, energy: checkIn.energy, sentiment: try checkIn.sentiment.map(mapped))
         }
     }
 }
 
 extension Components.Schemas.DailyTracking {
-    init(_ day: FitCircleCore.DailyTracking) {
+    init(_ day: FitCircleCore.DailyTracking) throws {
         self.init(
             date: day.date.iso,
             steps: day.steps,
@@ -143,7 +143,7 @@ extension Components.Schemas.DailyTracking {
             checkedIn: day.checkedIn,
             mood: day.mood,
             energy: day.energy,
-            previousDaySentiment: day.previousDaySentiment.map(mapped)
+            previousDaySentiment: try day.previousDaySentiment.map(mapped)
         )
     }
 }
@@ -156,9 +156,9 @@ func localDate(_ text: String?, field: String) throws -> LocalDate? {
 }
 
 extension Components.Schemas.PersonalRecord {
-    init(_ records: PersonalRecords) {
+    init(_ records: PersonalRecords) throws {
         self.init(
-            _type: mapped(records.type), longestDistanceMeters: records.longestDistanceMeters,
+            _type: try mapped(records.type), longestDistanceMeters: records.longestDistanceMeters,
             longestDurationSeconds: records.longestDurationSeconds, fastestPaceSecondsPerKm: records.fastestPaceSecondsPerKilometer)
     }
 }

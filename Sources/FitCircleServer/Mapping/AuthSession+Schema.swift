@@ -4,7 +4,7 @@ import FitCircleEngine
 import Foundation
 
 extension Components.Schemas.AuthSession {
-    init(_ signIn: SignIn, profile: RuleProfile) {
+    init(_ signIn: SignIn, profile: RuleProfile) throws {
         self.init(
             accessToken: signIn.accessToken,
             tokenType: .bearer,
@@ -13,7 +13,7 @@ extension Components.Schemas.AuthSession {
             refreshToken: signIn.refreshToken,
             refreshTokenExpiresAt: signIn.refreshTokenExpiresAt,
             isNewUser: signIn.isNewUser,
-            user: .init(signIn.user, profile: profile)
+            user: try .init(signIn.user, profile: profile)
         )
     }
 }

@@ -15,14 +15,14 @@ extension Components.Schemas.CompetitionInput {
                 return time
             }
             let filter = ChallengeRule.Filter(
-                workoutTypes: self.workoutTypes?.map { WorkoutType(rawValue: $0.rawValue)! }, startsAfter: time(self.startsAfter, "startsAfter"),
+                workoutTypes: try self.workoutTypes?.map { (try mapped($0) as WorkoutType) }, startsAfter: time(self.startsAfter, "startsAfter"),
                 startsBefore: time(self.startsBefore, "startsBefore"), minDurationMinutes: self.minDurationMinutes,
                 maxDurationMinutes: self.maxDurationMinutes, weekendsOnly: self.weekendsOnly ?? false, minDistanceKm: self.minDistanceKm)
             try validator.throwIfInvalid()
             return ChallengeInput(
-                name: self.name, description: self.description, type: self._type.map { ChallengeType(rawValue: $0.rawValue)! },
-                goal: self.goal.map { ChallengeRule.Goal(rawValue: $0.rawValue)! }, target: self.target, filter: filter,
-                visibility: self.visibility.map { Challenge.Visibility(rawValue: $0.rawValue)! }, startsAt: self.startsAt,
+                name: self.name, description: self.description, type: try self._type.map { (try mapped($0) as ChallengeType) },
+                goal: try self.goal.map { (try mapped($0) as ChallengeRule.Goal) }, target: self.target, filter: filter,
+                visibility: try self.visibility.map { (try mapped($0) as Challenge.Visibility) }, startsAt: self.startsAt,
                 durationDays: self.durationDays, stake: self.stake, minParticipants: self.minParticipants, maxParticipants: self.maxParticipants,
                 invitees: (self.invitees ?? []).map(User.ID.init))
         }
@@ -30,25 +30,25 @@ extension Components.Schemas.CompetitionInput {
 }
 
 extension Components.Schemas.Competition {
-    init(_ view: Challenges.View) {
+    init(_ view: Challenges.View) throws {
         let challenge = view.challenge
         self.init(
-            id: challenge.id.rawValue, name: challenge.name, description: challenge.description, _type: .init(rawValue: challenge.type.rawValue)!,
-            rule: .init(challenge.rule), visibility: .init(rawValue: challenge.visibility.rawValue)!,
+            id: challenge.id.rawValue, name: challenge.name, description: challenge.description, _type: try mapped(challenge.type),
+            rule: try .init(challenge.rule), visibility: try mapped(challenge.visibility),
             joinCode: view.joinCodeShown ? challenge.joinCode : nil, creatorId: challenge.creatorID.rawValue, timeZone: challenge.timeZone,
-            startsAt: challenge.startsAt, endsAt: challenge.endsAt, settlesAt: challenge.settlesAt, status: .init(rawValue: view.status.rawValue)!,
+            startsAt: challenge.startsAt, endsAt: challenge.endsAt, settlesAt: challenge.settlesAt, status: try mapped(view.status),
             secondsRemaining: view.secondsRemaining, stake: challenge.stake, participantCount: view.participants, escrow: view.escrow,
             minParticipants: challenge.minParticipants, maxParticipants: challenge.maxParticipants,
-            myState: view.me.map { .init(rawValue: $0.state.rawValue)! }, myStake: view.me?.staked, templateId: challenge.templateID,
+            myState: try view.me.map { try mapped($0.state) }, myStake: view.me?.staked, templateId: challenge.templateID,
             templateVersion: challenge.templateVersion, createdAt: challenge.createdAt)
     }
 }
 
 extension Components.Schemas.CompetitionRule {
-    init(_ rule: ChallengeRule) {
+    init(_ rule: ChallengeRule) throws {
         self.init(
-            metric: .init(rawValue: rule.metric.rawValue)!, aggregation: .init(rawValue: rule.aggregation.rawValue)!,
-            goal: .init(rawValue: rule.goal.rawValue)!, target: rule.target, unit: .init(rawValue: rule.unit)!,
+            metric: try mapped(rule.metric), aggregation: try mapped(rule.aggregation),
+            goal: try mapped(rule.goal), target: rule.target, unit: try mapped(raw: rule.unit),
             filter: .init(
                 workoutTypes: rule.filter.workoutTypes?.map(\.rawValue), startsAfter: rule.filter.startsAfter?.description,
                 startsBefore: rule.filter.startsBefore?.description, minDurationMinutes: rule.filter.minDurationMinutes,
@@ -66,21 +66,21 @@ extension Components.Schemas.CompetitionRow {
 }
 
 extension Components.Schemas.CompetitionLeaderboard {
-    init(_ board: Challenges.Leaderboard) {
+    init(_ board: Challenges.Leaderboard) throws {
         let rows = board.rows.map(Components.Schemas.CompetitionRow.init)
         self.init(
-            competition: .init(board.view), entries: board.entries, rows: rows, me: board.rows.first(where: \.isCaller).map(Components.Schemas.CompetitionRow.init),
+            competition: try .init(board.view), entries: board.entries, rows: rows, me: board.rows.first(where: \.isCaller).map(Components.Schemas.CompetitionRow.init),
             nextCursor: board.nextCursor.map(BoardCursor.encode))
     }
 }
 
 extension Components.Schemas.CompetitionTemplate {
-    init(_ view: Challenges.TemplateView) {
+    init(_ view: Challenges.TemplateView) throws {
         let template = view.template
         self.init(
             id: template.id, version: template.version, name: template.name, description: template.description, icon: template.icon,
-            category: .init(rawValue: template.category.rawValue)!, tags: template.tags, _type: .init(rawValue: template.type.rawValue)!,
-            rule: .init(template.rule), durationDays: template.durationDays, suggestedStake: template.suggestedStake,
+            category: try mapped(template.category), tags: template.tags, _type: try mapped(template.type),
+            rule: try .init(template.rule), durationDays: template.durationDays, suggestedStake: template.suggestedStake,
             seasonMonths: template.season?.months, popularity: view.popularity)
     }
 }

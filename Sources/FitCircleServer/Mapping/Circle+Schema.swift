@@ -5,12 +5,12 @@ import FitCircleStore
 
 extension Components.Schemas.FitCircle {
     /// The join code is shown to members only.
-    init(_ view: Circles.View) {
+    init(_ view: Circles.View) throws {
         let circle = view.circle
         self.init(
-            id: circle.id.rawValue, name: circle.name, description: circle.description, metric: mapped(circle.metric),
-            startDate: circle.startDate.iso, endDate: circle.endDate?.iso, timeZone: circle.timeZone, privacy: mapped(circle.privacy),
-            memberLimit: circle.memberLimit, stepGoal: circle.stepGoal, memberCount: view.memberCount, ownerId: circle.ownerID.rawValue, role: view.role.map(mapped),
+            id: circle.id.rawValue, name: circle.name, description: circle.description, metric: try mapped(circle.metric),
+            startDate: circle.startDate.iso, endDate: circle.endDate?.iso, timeZone: circle.timeZone, privacy: try mapped(circle.privacy),
+            memberLimit: circle.memberLimit, stepGoal: circle.stepGoal, memberCount: view.memberCount, ownerId: circle.ownerID.rawValue, role: try view.role.map(mapped),
             joinCode: view.role == nil ? nil : circle.joinCode, archivedAt: circle.archivedAt, createdAt: circle.createdAt)
     }
 }
@@ -19,9 +19,9 @@ extension Components.Schemas.FitCircleInput {
     var input: CircleInput {
         get throws {
             CircleInput(
-                name: self.name, description: self.description, metric: mapped(self.metric),
+                name: self.name, description: self.description, metric: try mapped(self.metric),
                 startDate: try localDate(self.startDate, field: "startDate"), endDate: try localDate(self.endDate, field: "endDate"),
-                timeZone: self.timeZone, privacy: self.privacy.map(mapped), memberLimit: self.memberLimit, stepGoal: self.stepGoal)
+                timeZone: self.timeZone, privacy: try self.privacy.map(mapped), memberLimit: self.memberLimit, stepGoal: self.stepGoal)
         }
     }
 
@@ -29,14 +29,14 @@ extension Components.Schemas.FitCircleInput {
 }
 
 extension Components.Schemas.CircleMember {
-    init(_ row: CircleMemberRow) {
-        self.init(row.membership, displayName: row.displayName, hasPhoto: row.photo != nil)
+    init(_ row: CircleMemberRow) throws {
+        try self.init(row.membership, displayName: row.displayName, hasPhoto: row.photo != nil)
     }
 
-    init(_ membership: CircleMembership, displayName: String, hasPhoto: Bool) {
+    init(_ membership: CircleMembership, displayName: String, hasPhoto: Bool) throws {
         self.init(
             userId: membership.userID.rawValue, displayName: displayName, photoUrl: hasPhoto ? photoURL(of: membership.userID) : nil,
-            role: mapped(membership.role), joinedAt: membership.joinedAt,
+            role: try mapped(membership.role), joinedAt: membership.joinedAt,
             startingWeightKg: membership.startingWeightKg, targetWeightKg: membership.targetWeightKg)
     }
 }

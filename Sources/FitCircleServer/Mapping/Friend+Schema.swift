@@ -39,12 +39,12 @@ extension Components.Schemas.Reactions {
 
 extension Components.Schemas.FriendFeedItem {
     /// Only workouts are in the feed; anything else maps to nothing.
-    init?(_ entry: Friends.FeedEntry) {
+    init?(_ entry: Friends.FeedEntry) throws {
         let event = entry.activity.event
         guard case .workout(let workout) = event.payload else { return nil }
         self.init(
             activityId: event.id.rawValue, userId: event.userID.rawValue, displayName: entry.activity.authorName,
-            photoUrl: entry.showsPhoto ? photoURL(of: event.userID) : nil, workoutType: mapped(workout.type), occurredAt: event.occurredAt,
+            photoUrl: entry.showsPhoto ? photoURL(of: event.userID) : nil, workoutType: try mapped(workout.type), occurredAt: event.occurredAt,
             durationSeconds: workout.durationSeconds, distanceMeters: workout.distanceMeters, paceSecondsPerKm: workout.paceSecondsPerKilometer,
             calories: workout.calories, routeThumbnail: entry.routeThumbnail,
             reactions: .init(Friends.Reactions(counts: entry.activity.reactions, mine: entry.activity.mine)))
@@ -52,7 +52,7 @@ extension Components.Schemas.FriendFeedItem {
 }
 
 extension Components.Schemas.PersonProfile {
-    init(_ person: Profiles.PersonView) {
+    init(_ person: Profiles.PersonView) throws {
         let friendship: FriendshipPayload =
             person.isSelf ? ._self
             : person.edge.areFriends ? .friends
@@ -61,11 +61,11 @@ extension Components.Schemas.PersonProfile {
         self.init(
             userId: person.userID.rawValue, displayName: person.displayName, photoUrl: person.showsPhoto ? photoURL(of: person.userID) : nil,
             age: person.age, weightKg: person.weightKg, heightCm: person.heightCm, friendship: friendship,
-            statistics: person.statistics.map { statistics in
+            statistics: try person.statistics.map { statistics in
                 .init(
                     workouts: statistics.workouts, distanceMeters: statistics.distanceMeters, durationSeconds: statistics.durationSeconds,
-                    personalRecords: statistics.records.map(Components.Schemas.PersonalRecord.init),
-                    recentWorkouts: statistics.recentWorkouts.map { Components.Schemas.Activity($0, withRoute: false) })
+                    personalRecords: try statistics.records.map(Components.Schemas.PersonalRecord.init),
+                    recentWorkouts: try statistics.recentWorkouts.map { try Components.Schemas.Activity($0, withRoute: false) })
             })
     }
 }

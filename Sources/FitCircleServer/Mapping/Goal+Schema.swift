@@ -3,19 +3,19 @@ import FitCircleCore
 import FitCircleEngine
 
 extension Components.Schemas.GoalPeriod {
-    init(_ period: Goals.Period) {
-        self.init(start: period.start.iso, goals: period.goals.map(Components.Schemas.GoalProgress.init))
+    init(_ period: Goals.Period) throws {
+        self.init(start: period.start.iso, goals: try period.goals.map(Components.Schemas.GoalProgress.init))
     }
 }
 
 extension Components.Schemas.GoalProgress {
-    init(_ progress: Goals.Progress) {
+    init(_ progress: Goals.Progress) throws {
         let goal = progress.goal
         self.init(
             id: goal.id.rawValue,
-            span: mapped(goal.span),
+            span: try mapped(goal.span),
             period: goal.period.iso,
-            _type: mapped(goal.kind),
+            _type: try mapped(goal.kind),
             target: goal.target,
             basis: goal.basis,
             actual: progress.actual,
@@ -28,7 +28,7 @@ extension Components.Schemas.GoalProgress {
 }
 
 extension Components.Schemas.WeeklySummary {
-    init(_ summary: Goals.WeeklySummary) {
+    init(_ summary: Goals.WeeklySummary) throws {
         self.init(
             weekStart: summary.week.iso,
             reps: summary.reps,
@@ -36,20 +36,20 @@ extension Components.Schemas.WeeklySummary {
             target: summary.target,
             percent: summary.percent,
             reached: summary.reached,
-            options: Goals.WeeklySummary.Choice.allCases.compactMap { choice in
-                summary.options[choice].map { .init(choice: mapped(choice), dailyGoal: $0) }
+            options: try Goals.WeeklySummary.Choice.allCases.compactMap { choice in
+                try summary.options[choice].map { .init(choice: try mapped(choice), dailyGoal: $0) }
             },
             alreadySeen: summary.alreadySeen,
-            choice: summary.choice.map(mapped)
+            choice: try summary.choice.map(mapped)
         )
     }
 }
 
 extension Components.Schemas.TrainingSettings {
-    init(_ settings: FitCircleCore.TrainingSettings, saved: Bool) {
+    init(_ settings: FitCircleCore.TrainingSettings, saved: Bool) throws {
         self.init(
             value1: .init(
-                level: mapped(settings.level),
+                level: try mapped(settings.level),
                 capacity: settings.capacity,
                 workoutDaysPerWeek: settings.workoutDaysPerWeek,
                 dailyGoal: settings.dailyGoal,

@@ -31,26 +31,28 @@ extension Components.Schemas.BoardMovement {
 }
 
 extension Components.Schemas.BoardPeriod {
-    var period: BoardPeriod { BoardPeriod(rawValue: self.rawValue)! }
+    var period: BoardPeriod {
+        get throws(UnmappedCase) { try mapped(self) }
+    }
 
-    init(_ period: BoardPeriod) { self.init(rawValue: period.rawValue)! }
+    init(_ period: BoardPeriod) throws(UnmappedCase) { self = try mapped(period) }
 }
 
 extension Components.Schemas.Leaderboard {
-    init(_ board: Circles.Leaderboard) {
+    init(_ board: Circles.Leaderboard) throws {
         self.init(
-            circleId: board.board.owner.id, period: .init(board.board.period), periodStart: board.board.start.iso, periodEnd: board.end?.iso,
-            metric: .init(rawValue: board.metric.rawValue)!, measure: .init(rawValue: board.measure.rawValue)!, entries: board.entries, memberCount: board.memberCount,
-            layout: .init(rawValue: board.layout.rawValue)!, rows: board.rows.map(Components.Schemas.BoardRow.init),
+            circleId: board.board.owner.id, period: try .init(board.board.period), periodStart: board.board.start.iso, periodEnd: board.end?.iso,
+            metric: try mapped(board.metric), measure: try mapped(board.measure), entries: board.entries, memberCount: board.memberCount,
+            layout: try mapped(board.layout), rows: board.rows.map(Components.Schemas.BoardRow.init),
             nextCursor: board.nextCursor.map(BoardCursor.encode))
     }
 }
 
 extension Components.Schemas.FeedItem {
-    init(_ row: FeedRow) {
+    init(_ row: FeedRow) throws {
         let item = row.item
         self.init(
-            id: item.id.rawValue, circleId: item.circleID.rawValue, kind: .init(rawValue: item.kind.rawValue)!,
+            id: item.id.rawValue, circleId: item.circleID.rawValue, kind: try mapped(item.kind),
             actorId: row.anonymous ? nil : item.actorID.rawValue, actorName: row.actorName,
             actorPhotoUrl: row.actorPhoto.map { _ in photoURL(of: item.actorID) }, text: item.text, data: .init(additionalProperties: item.data),
             createdAt: item.createdAt,

@@ -60,30 +60,30 @@ extension NotificationPreferences {
 }
 
 extension Components.Schemas.PushDevice {
-    init(_ device: PushDevice) {
+    init(_ device: PushDevice) throws {
         self.init(
-            id: device.id.rawValue, platform: .init(rawValue: device.platform.rawValue)!, environment: .init(rawValue: device.environment.rawValue)!,
+            id: device.id.rawValue, platform: try mapped(device.platform), environment: try mapped(device.environment),
             active: device.active, registeredAt: device.registeredAt)
     }
 }
 
 extension Components.Schemas.Notification {
     /// - Parameter deliveries: the attempts, for the history; nil leaves them out (the inbox, a send).
-    init(_ record: NotificationRecord, deliveries: [DeliveryAttemptRecord]? = nil) {
+    init(_ record: NotificationRecord, deliveries: [DeliveryAttemptRecord]? = nil) throws {
         self.init(
             id: record.id.rawValue, _type: record.type, critical: record.critical, title: record.title, body: record.body, deepLink: record.deepLink,
-            status: .init(rawValue: record.status.rawValue)!, reason: record.reason,
-            channels: record.channels.map { .init(rawValue: $0.rawValue)! }, date: record.date.iso, decidedAt: record.decidedAt,
+            status: try mapped(record.status), reason: record.reason,
+            channels: try record.channels.map { try mapped($0) }, date: record.date.iso, decidedAt: record.decidedAt,
             deliverAt: record.deliverAt, readAt: record.readAt, openedAt: record.openedAt, actionAt: record.actionAt,
-            deliveries: deliveries?.map(Components.Schemas.DeliveryAttempt.init))
+            deliveries: try deliveries?.map(Components.Schemas.DeliveryAttempt.init))
     }
 }
 
 extension Components.Schemas.DeliveryAttempt {
-    init(_ attempt: DeliveryAttemptRecord) {
+    init(_ attempt: DeliveryAttemptRecord) throws {
         self.init(
-            channel: .init(rawValue: attempt.channel.rawValue)!, target: attempt.target, provider: attempt.provider, attempt: attempt.attempt,
-            outcome: .init(rawValue: attempt.outcome)!, reason: attempt.reason, status: attempt.status, latencyMs: attempt.latencyMilliseconds,
+            channel: try mapped(attempt.channel), target: attempt.target, provider: attempt.provider, attempt: attempt.attempt,
+            outcome: try mapped(raw: attempt.outcome), reason: attempt.reason, status: attempt.status, latencyMs: attempt.latencyMilliseconds,
             attemptedAt: attempt.attemptedAt)
     }
 }

@@ -3,30 +3,30 @@ import FitCircleCore
 
 extension Components.Schemas.Profile {
     /// The owner's view of `user`: every field, whatever its visibility.
-    init(_ user: User, profile rules: RuleProfile) {
+    init(_ user: User, profile rules: RuleProfile) throws {
         let profile = user.profile
         self.init(
             id: user.id.rawValue,
             email: user.email,
-            role: mapped(user.role),
+            role: try mapped(user.role),
             displayName: profile.displayName,
             age: profile.age,
-            weight: profile.weightKg.map {
-                .init(value: Self.rounded(profile.weightUnit.value(fromKilograms: $0)), unit: mapped(profile.weightUnit))
+            weight: try profile.weightKg.map {
+                .init(value: Self.rounded(profile.weightUnit.value(fromKilograms: $0)), unit: try mapped(profile.weightUnit))
             },
             height: profile.heightCm.map { Self.height(centimetres: $0, unit: profile.heightUnit) },
-            weightUnit: mapped(profile.weightUnit),
-            heightUnit: mapped(profile.heightUnit),
-            gender: profile.gender.map(mapped),
-            activityBaseline: profile.activityBaseline.map(mapped),
+            weightUnit: try mapped(profile.weightUnit),
+            heightUnit: try mapped(profile.heightUnit),
+            gender: try profile.gender.map(mapped),
+            activityBaseline: try profile.activityBaseline.map(mapped),
             timeZone: profile.timeZone,
             photoUrl: profile.photoKey.map { _ in "/api/user/profile/photo" },
             visibility: .init(
-                age: mapped(profile.visibility.age),
-                weight: mapped(profile.visibility.weight),
-                height: mapped(profile.visibility.height),
-                photo: mapped(profile.visibility.photo),
-                boardName: mapped(profile.visibility.boardName)
+                age: try mapped(profile.visibility.age),
+                weight: try mapped(profile.visibility.weight),
+                height: try mapped(profile.visibility.height),
+                photo: try mapped(profile.visibility.photo),
+                boardName: try mapped(profile.visibility.boardName)
             ),
             onboardingCompleted: profile.isOnboarded,
             onboardingRequired: rules.onboarding.required && !profile.isOnboarded
@@ -77,14 +77,14 @@ extension ProfileInput {
             displayName: body.displayName,
             age: body.age,
             weight: body.weight.value,
-            weightUnit: mapped(body.weight.unit),
+            weightUnit: try mapped(body.weight.unit),
             height: height,
-            gender: body.gender.map(mapped),
-            activityBaseline: body.activityBaseline.map(mapped),
+            gender: try body.gender.map(mapped),
+            activityBaseline: try body.activityBaseline.map(mapped),
             timeZone: body.timeZone,
-            visibility: body.visibility.map {
+            visibility: try body.visibility.map {
                 ProfileInput.VisibilityInput(
-                    age: mapped($0.age), weight: mapped($0.weight), height: mapped($0.height), photo: $0.photo.map(mapped), boardName: $0.boardName.map(mapped))
+                    age: try mapped($0.age), weight: try mapped($0.weight), height: try mapped($0.height), photo: try $0.photo.map(mapped), boardName: try $0.boardName.map(mapped))
             }
         )
     }

@@ -4,7 +4,7 @@ import FitCircleEngine
 import FitCircleStore
 
 extension Components.Schemas.Reward {
-    init(_ reward: Reward) {
+    init(_ reward: Reward) throws {
         self.init(
             points: reward.points,
             totalPoints: reward.totalPoints,
@@ -13,20 +13,20 @@ extension Components.Schemas.Reward {
             excess: reward.series?.excess,
             capReached: reward.series.map(\.capReached),
             message: reward.message,
-            lines: reward.lines.map(Components.Schemas.PointsLine.init),
+            lines: try reward.lines.map(Components.Schemas.PointsLine.init),
             badges: reward.badges.map { Components.Schemas.UnlockedBadge($0, catalog: nil) }
         )
     }
 }
 
 extension Components.Schemas.PointsLine {
-    init(_ line: FitCircleCore.PointsLine) {
+    init(_ line: FitCircleCore.PointsLine) throws {
         let detail = line.detail
         self.init(
             id: line.id.rawValue,
             date: line.date.iso,
             amount: line.amount,
-            reason: .init(rawValue: line.reason.rawValue)!,
+            reason: try mapped(line.reason),
             sourceEventId: line.sourceEventID?.rawValue,
             multiplier: line.multiplier,
             counted: line.counted,
@@ -40,7 +40,9 @@ extension Components.Schemas.PointsLine {
                 target: detail.target,
                 badgeId: detail.badgeID,
                 goalId: detail.goalID,
-                reverses: detail.reverses?.rawValue
+                reverses: detail.reverses?.rawValue,
+                challengeId: detail.challengeID,
+                late: detail.late
             ),
             createdAt: line.createdAt
         )
@@ -86,15 +88,15 @@ extension Components.Schemas.PointsStats {
 }
 
 extension Components.Schemas.Badge {
-    init(_ progress: Rewards.BadgeProgress) {
+    init(_ progress: Rewards.BadgeProgress) throws {
         let badge = progress.badge
         self.init(
             id: badge.id,
             name: badge.name,
             description: badge.description,
             icon: badge.icon,
-            category: .init(rawValue: badge.category.rawValue)!,
-            rarity: .init(rawValue: badge.rarity.rawValue)!,
+            category: try mapped(badge.category),
+            rarity: try mapped(badge.rarity),
             xp: badge.xp,
             requirement: badge.requirement.all.map {
                 .init(counter: $0.counter.rawValue, atLeast: $0.atLeast, value: progress.counters[$0.counter] ?? 0)

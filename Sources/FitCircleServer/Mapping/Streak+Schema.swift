@@ -3,10 +3,10 @@ import FitCircleCore
 import FitCircleEngine
 
 extension Components.Schemas.StreakSummary {
-    init(_ summary: Streaks.Summary) {
+    init(_ summary: Streaks.Summary) throws {
         self.init(
-            basis: mapped(summary.policy.basis),
-            period: mapped(summary.policy.period),
+            basis: try mapped(summary.policy.basis),
+            period: try mapped(summary.policy.period),
             periodStart: summary.period.iso,
             current: summary.standing.current,
             longest: summary.standing.longest,
@@ -15,23 +15,23 @@ extension Components.Schemas.StreakSummary {
             freezesRenewOn: summary.freezesRenewOn.iso,
             freezeActive: summary.standing.freezeRequested,
             atRisk: summary.standing.atRisk,
-            recent: summary.recent.map(Components.Schemas.StreakEntry.init),
+            recent: try summary.recent.map(Components.Schemas.StreakEntry.init),
             timeZone: summary.timeZone,
             rules: .init(
-                freezes: summary.policy.freezes.count, freezesPer: .init(rawValue: summary.policy.freezes.per.rawValue)!,
-                automaticFreeze: .init(rawValue: summary.policy.freezes.automatic.rawValue)!, resetAfterMissed: summary.policy.resetAfterMissed,
+                freezes: summary.policy.freezes.count, freezesPer: try mapped(summary.policy.freezes.per),
+                automaticFreeze: try mapped(summary.policy.freezes.automatic), resetAfterMissed: summary.policy.resetAfterMissed,
                 shortfallKeepsStreak: summary.policy.shortfallKeepsStreak,
                 milestones: summary.policy.milestones.map { .init(count: $0.count, badge: $0.badge) },
-                checkInGraceDays: summary.policy.checkInGraceDays, weekStartsOn: mapped(summary.weekStartsOn))
+                checkInGraceDays: summary.policy.checkInGraceDays, weekStartsOn: try mapped(summary.weekStartsOn))
         )
     }
 }
 
 extension Components.Schemas.StreakEntry {
-    init(_ entry: Streak.Entry) {
+    init(_ entry: Streak.Entry) throws {
         self.init(
             period: entry.period.iso,
-            status: mapped(entry.status),
+            status: try mapped(entry.status),
             reason: entry.reason,
             streak: entry.count,
             comeback: entry.comeback,
@@ -41,7 +41,7 @@ extension Components.Schemas.StreakEntry {
 }
 
 extension Components.Schemas.CheckInResult {
-    init(_ result: Streaks.CheckInResult) {
+    init(_ result: Streaks.CheckInResult) throws {
         self.init(
             date: result.date.iso,
             late: result.late,
@@ -50,9 +50,9 @@ extension Components.Schemas.CheckInResult {
                 steps: result.previousDay.steps,
                 stepGoal: result.previousDayStepGoal.map { Int($0) },
                 goalPercent: result.previousDayStepGoal.flatMap { $0 > 0 ? Int(Double(result.previousDay.steps) * 100 / $0) : nil },
-                sentiment: result.sentiment.map(mapped)
+                sentiment: try result.sentiment.map(mapped)
             ),
-            streak: .init(result.summary),
+            streak: try .init(result.summary),
             milestone: result.milestone.map { .init(count: $0.count, badge: $0.badge) },
             comeback: result.comeback,
             message: result.message

@@ -3,11 +3,6 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 
-extension HTTPField.Name {
-    static let idempotencyKey = Self("Idempotency-Key")!
-    static let idempotentReplayed = Self("Idempotent-Replayed")!
-}
-
 /// `Idempotency-Key` on every authenticated POST: the first response is remembered and returned again for
 /// the same key and body (marked `Idempotent-Replayed: true`); another body under the same key is refused.
 /// A request that fails is not remembered, so retrying it runs it again.

@@ -5,7 +5,7 @@ import Hummingbird
 
 /// A path or query that decodes to the NUL character (`%00`) names nothing: PostgreSQL's text cannot hold
 /// it, so such a value would fail deep in a query. Refused here, once for every route, with a 400 that names
-/// the parameter (bodies are JSON, whose decoder hands `\u0000` on as text the validators see).
+/// the parameter. JSON bodies holding `\u0000` are refused the same way by `RequestBodyMiddleware`.
 struct NulCharacterMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if (request.uri.path.removingPercentEncoding ?? request.uri.path).contains("\u{0}") {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import OpenAPIRuntime
 
 /// Turns every error into an `application/problem+json` response: documented problems as they are,
 /// an unknown route on a known path into 405, anything else into a 500 whose detail goes to the log only.
@@ -17,7 +18,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             if let known = ProblemDocument.from(error) {
                 problem = known
             } else {
-                context.logger.error("Request failed", metadata: ["error": "\(String(reflecting: error))"])
+                context.logger.error("Request failed", metadata: Self.redacted(error))
                 problem = .internalError
             }
             var headers: HTTPFields = [:]
@@ -37,6 +38,13 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             headers.append(contentsOf: problem.headers)
             return Self.response(problem, headers: headers)
         }
+    }
+
+    /// What a failure's log line may hold: the operation and the underlying error, never the request
+    /// (OpenAPIRuntime's `ServerError` describes the request's header fields: `Authorization`, cookies).
+    static func redacted(_ error: any Error) -> Logger.Metadata {
+        guard let error = error as? ServerError else { return ["error": "\(String(reflecting: error))"] }
+        return ["operation": "\(error.operationID)", "error": "\(String(reflecting: error.underlyingError))"]
     }
 
     static func response(_ problem: ProblemDocument, headers: HTTPFields = [:]) -> Response {

@@ -34,10 +34,14 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             throw tooLarge()
         }
         if body.readableBytes > 0, Self.isJSON(request.headers[.contentType]) {
+            let document: Any
             do {
-                _ = try JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: .fragmentsAllowed)
+                document = try JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: .fragmentsAllowed)
             } catch {
                 throw ProblemDocument.malformedJSON("The body is not valid JSON.")
+            }
+            if let field = Self.fieldHoldingNUL(in: document) {
+                throw ProblemDocument.badBody(FieldViolation(field: field, reason: "must not contain the NUL character (\\u0000)"))
             }
         }
         do {
@@ -73,6 +77,29 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         if length == nil, request.method == .get || request.method == .head { return self.limit }
         guard await self.isSignedIn(request.head) else { return self.anonymousLimit }
         return self.limit
+    }
+
+    /// The JSON path of the first key or string that holds NUL (`\u0000`), which no field takes: PostgreSQL's
+    /// text cannot store it, so it would fail deep in a query (a 500) instead of here, once for every body.
+    static func fieldHoldingNUL(in value: Any, at path: String = "") -> String? {
+        switch value {
+        case let text as String:
+            return text.utf8.contains(0) ? (path.isEmpty ? "body" : path) : nil
+        case let array as [Any]:
+            for (index, element) in array.enumerated() {
+                if let field = Self.fieldHoldingNUL(in: element, at: "\(path)[\(index)]") { return field }
+            }
+            return nil
+        case let object as [String: Any]:
+            for (key, element) in object {
+                let field = path.isEmpty ? key : "\(path).\(key)"
+                if key.utf8.contains(0) { return path.isEmpty ? "body" : path }
+                if let found = Self.fieldHoldingNUL(in: element, at: field) { return found }
+            }
+            return nil
+        default:
+            return nil
+        }
     }
 
     private static func isJSON(_ contentType: String?) -> Bool {

@@ -4,10 +4,6 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-extension HTTPField.Name {
-    static let requestID = Self("X-Request-Id")!
-}
-
 /// Gives every request an id (the client's `X-Request-Id` when it is sane), echoes it in the response
 /// and puts it in the request's log metadata.
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {

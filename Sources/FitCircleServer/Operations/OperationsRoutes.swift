@@ -9,12 +9,20 @@ struct OperationsRoutes {
     let store: Store
     let registry: PrometheusCollectorRegistry
     let factory: any MetricsFactory
+    /// Whether the node is turning requests away for want of room (`InFlight.isSaturated`).
+    let isSaturated: @Sendable () -> Bool
     let openAPIDocument: String
     let docsPage: String
 
     func register<Context: RequestContext>(on router: Router<Context>) {
         router.get("/healthz") { _, _ in Self.text("ok\n") }
         router.get("/readyz") { _, _ in
+            if self.isSaturated() {
+                // Alive, but refusing what comes: a load balancer should send it elsewhere for now.
+                var problem = ProblemDocument.unavailable("The server is at capacity and is turning requests away.")
+                problem.retryAfter = 1
+                throw problem
+            }
             do {
                 try await self.store.ping()
                 return Self.text("ready\n")

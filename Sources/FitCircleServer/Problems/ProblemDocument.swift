@@ -45,6 +45,13 @@ extension ProblemDocument {
             detail: "Invalid: \(violation.field). Nothing was done.", errors: [violation])
     }
 
+    /// A body field that cannot be read at all (as opposed to a value that breaks a rule: 422).
+    static func badBody(_ violation: FieldViolation) -> Self {
+        .init(
+            slug: "bad-request", title: "The request could not be read", status: .badRequest,
+            detail: "Invalid: \(violation.field). Nothing was done.", errors: [violation])
+    }
+
     static func validationFailed(_ violations: [FieldViolation]) -> Self {
         let fields = violations.map(\.field).joined(separator: ", ")
         return .init(

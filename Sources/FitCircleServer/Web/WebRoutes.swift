@@ -210,18 +210,18 @@ struct WebRoutes {
 
     /// What every response of the web app says about itself.
     static let securityHeaders: HTTPFields = [
-        .init("X-Content-Type-Options")!: "nosniff",
-        .init("Referrer-Policy")!: "same-origin",
+        .xContentTypeOptions: "nosniff",
+        .referrerPolicy: "same-origin",
     ]
 
     /// Pages add a Content-Security-Policy that allows only the server's own scripts, styles and
     /// connections (no inline script or style), and are never framed or cached.
     static let pageHeaders: HTTPFields = {
         var headers = securityHeaders
-        headers[.init("Content-Security-Policy")!] =
+        headers[.contentSecurityPolicy] =
             "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; "
             + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
-        headers[.init("X-Frame-Options")!] = "DENY"
+        headers[.frameOptions] = "DENY"
         headers[.cacheControl] = "no-store"
         return headers
     }()

@@ -10,7 +10,7 @@ enum WebSession {
     static let accessCookie = "fc_access"
     static let refreshCookie = "fc_refresh"
     static let csrfCookie = "fc_csrf"
-    static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
+    static let csrfHeader = HTTPField.Name.csrfToken
     /// Where the refresh cookie is sent: only to the session routes that use it.
     static let refreshPath = "/web/session"
 

@@ -101,10 +101,12 @@ public struct S3Signature: Sendable {
         let day = String(stamp.prefix(8))
         var all = Dictionary(headers.map { ($0.key.lowercased(), $0.value.trimmingCharacters(in: .whitespaces)) }, uniquingKeysWith: { _, new in new })
         all["x-amz-date"] = stamp
-        all["x-amz-content-sha256"] = Self.hex(SHA256.hash(data: payload))
-        let names = all.keys.sorted()
+        let contentHash = Self.hex(SHA256.hash(data: payload))
+        all["x-amz-content-sha256"] = contentHash
+        let sorted = all.sorted { $0.key < $1.key }
+        let names = sorted.map(\.key)
         let canonical = [
-            method, path, query, names.map { "\($0):\(all[$0]!)\n" }.joined(), names.joined(separator: ";"), all["x-amz-content-sha256"]!,
+            method, path, query, sorted.map { "\($0.key):\($0.value)\n" }.joined(), names.joined(separator: ";"), contentHash,
         ].joined(separator: "\n")
         let scope = "\(day)/\(self.region)/s3/aws4_request"
         let toSign = ["AWS4-HMAC-SHA256", stamp, scope, Self.hex(SHA256.hash(data: Data(canonical.utf8)))].joined(separator: "\n")
@@ -125,9 +127,10 @@ public struct S3Signature: Sendable {
 
     static func timestamp(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = .gmt
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!)
+        let (year, month, day) = (parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+        return String(format: "%04d%02d%02dT%02d%02d%02dZ", year, month, day, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     }
 
     static func hex(_ bytes: some Sequence<UInt8>) -> String {

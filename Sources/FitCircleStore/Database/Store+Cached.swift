@@ -40,6 +40,12 @@ extension Store {
         return people
     }
 
+    /// Those who blocked `user` (`Transaction.blockers(of:)`): boards and streams read them for every viewer.
+    public func cachedBlockers(of user: User.ID) async throws -> Set<User.ID> {
+        if let blockers = self.cache.blockers(of: user) { return blockers }
+        return try await self.readAndKeep({ try await $0.blockers(of: user) }) { [.blockers(user, $0)] } ?? []
+    }
+
     /// Whether reads are served from this node's memory (on PostgreSQL: while it listens).
     public var cacheServes: Bool { self.cache.generation() != nil }
 

@@ -24,6 +24,7 @@ final class StoreCache: Sendable {
         var circles = TaggedMap<CircleViewKey, CircleView>()
         var rosters = TaggedMap<FitCircle.ID, [User.ID]>()
         var people = TaggedMap<PersonKey, BoardPerson>()
+        var blockers = TaggedMap<User.ID, Set<User.ID>>()
 
         mutating func forget(_ tags: Set<CacheTag>) {
             self.generation &+= 1
@@ -31,6 +32,7 @@ final class StoreCache: Sendable {
             self.circles.forget(tags)
             self.rosters.forget(tags)
             self.people.forget(tags)
+            self.blockers.forget(tags)
         }
 
         mutating func forgetAll() {
@@ -39,6 +41,7 @@ final class StoreCache: Sendable {
             self.circles.removeAll()
             self.rosters.removeAll()
             self.people.removeAll()
+            self.blockers.removeAll()
         }
     }
 
@@ -70,6 +73,8 @@ final class StoreCache: Sendable {
         case circle(CircleViewKey, CircleView)
         case roster(FitCircle.ID, [User.ID])
         case person(PersonKey, BoardPerson)
+        /// Those who blocked a user, tagged with the user (a block or an unblock of them changes it).
+        case blockers(User.ID, Set<User.ID>)
     }
 
     private let state: Mutex<State>
@@ -95,6 +100,10 @@ final class StoreCache: Sendable {
 
     func roster(_ circle: FitCircle.ID) -> [User.ID]? {
         self.state.withLock { $0.serving ? $0.rosters[circle] : nil }
+    }
+
+    func blockers(of user: User.ID) -> Set<User.ID>? {
+        self.state.withLock { $0.serving ? $0.blockers[user] : nil }
     }
 
     /// Those of `users` the cache holds for `baseline`.
@@ -124,6 +133,8 @@ final class StoreCache: Sendable {
                 case .person(let key, let person):
                     let owner: [CacheTag] = if case .circle(let circle) = key.baseline.owner { [.circle(circle)] } else { [] }
                     state.people.keep(person, for: key, tags: [.user(key.user)] + owner)
+                case .blockers(let user, let blockers):
+                    state.blockers.keep(blockers, for: user, tags: [.user(user)])
                 }
             }
         }

@@ -52,6 +52,11 @@ extension Transaction {
         for message in CacheTag.messages(self.changes.record(tags), from: self.node) { try await self.notify(message) }
     }
 
+    /// The one number a `SELECT COUNT(*) AS n …` answers.
+    func count(_ query: SQLQueryString) async throws -> Int {
+        try await self.sql.raw(query).first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+
     /// A local-date column (ISO text on both databases).
     static func date(_ row: any SQLRow, _ column: String) throws -> LocalDate {
         let text = try row.decode(column: column, as: String.self)

@@ -54,7 +54,7 @@ public struct ExportSection: Sendable {
         .init("deliveryAttempts", "delivery_attempts", owner: Self.throughNotifications, key: ["id"]),
         .init("emails", "email_log", key: ["notification_id"], json: ["links"]),
         .init("circlesOwned", "circles", owner: "owner_id", key: ["id"]),
-        .init("circleMemberships", "circle_members", key: ["circle_id", "joined_at"]),
+        .init("circleMemberships", "circle_members", key: ["circle_id", "stint"]),
         .init("circleClaims", "circle_submissions", key: ["circle_id", "local_date"]),
         .init("boardScores", "board_scores", key: ["owner_id", "period", "period_start"]),
         .init("closedBoardRanks", "circle_board_snapshots", key: ["circle_id", "period", "period_start"]),

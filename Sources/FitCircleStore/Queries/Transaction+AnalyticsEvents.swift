@@ -3,6 +3,23 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
+    /// App events of `user` that arrived since `since` (the daily quota).
+    public func appEventCount(of user: User.ID, receivedSince since: Date) async throws -> Int {
+        try await self.count(
+            "SELECT COUNT(*) AS n FROM analytics_events WHERE user_id = \(bind: user.rawValue) AND source = 'app' AND received_at >= \(bind: since)")
+    }
+
+    /// Deletes up to `limit` app events that arrived before `before`; answers how many went.
+    public func purgeAppEvents(receivedBefore before: Date, limit: Int) async throws -> Int {
+        try await self.sql.raw(
+            """
+            DELETE FROM analytics_events WHERE (user_id, event_key) IN
+                (SELECT user_id, event_key FROM analytics_events WHERE source = 'app' AND received_at < \(bind: before) LIMIT \(bind: limit))
+            RETURNING event_key
+            """
+        ).all().count
+    }
+
     /// The queries of the analytics ledger (`analytics_events`).
     public var events: AnalyticsEventQueries { AnalyticsEventQueries(tx: self) }
 }
@@ -74,7 +91,7 @@ public struct AnalyticsEventQueries: Sendable {
             name: try row.decode(column: "name", as: String.self),
             source: AnalyticsEvent.Source(rawValue: try row.decode(column: "source", as: String.self)) ?? .app,
             occurredAt: try row.decode(column: "occurred_at", as: Date.self),
-            localDate: LocalDate(iso: try row.decode(column: "local_date", as: String.self)) ?? LocalDate(year: 2000, month: 1, day: 1)!,
+            localDate: try Transaction.date(row, "local_date"),
             properties: try JSONDecoder().decode([String: EventValue].self, from: Data(try row.decode(column: "properties", as: String.self).utf8)),
             receivedAt: try row.decode(column: "received_at", as: Date.self)
         )

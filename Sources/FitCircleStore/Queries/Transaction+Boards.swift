@@ -39,12 +39,12 @@ extension Transaction {
     }
 
     public func boardCount(_ board: BoardID) async throws -> Int {
-        try await self.sql.raw("SELECT COUNT(*) AS n FROM board_scores WHERE \(self.on(board))").first()!.decode(column: "n", as: Int.self)
+        try await self.count("SELECT COUNT(*) AS n FROM board_scores WHERE \(self.on(board))")
     }
 
     /// How many rows come before `key` (its member's own row aside).
     public func countBefore(_ key: BoardKey, on board: BoardID) async throws -> Int {
-        try await self.sql.raw(
+        try await self.count(
             """
             SELECT (SELECT COUNT(*) FROM board_scores WHERE \(self.on(board)) AND value > \(bind: key.value)
                     AND user_id <> \(bind: key.user.rawValue)) +
@@ -52,7 +52,7 @@ extension Transaction {
                     AND (reached_ms < \(bind: key.reachedMilliseconds) OR (reached_ms = \(bind: key.reachedMilliseconds) AND user_id < \(bind: key.user.rawValue)))
                     AND user_id <> \(bind: key.user.rawValue)) AS n
             """
-        ).first()!.decode(column: "n", as: Int.self)
+        )
     }
 
     /// Up to `limit` rows after `key` in order (from the top without one).

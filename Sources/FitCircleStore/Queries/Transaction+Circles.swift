@@ -128,9 +128,10 @@ extension Transaction {
     public func insert(_ membership: CircleMembership) async throws {
         try await self.sql.raw(
             """
-            INSERT INTO circle_members (circle_id, user_id, role, joined_at, left_at, starting_weight_kg, target_weight_kg)
+            INSERT INTO circle_members (circle_id, user_id, role, joined_at, left_at, starting_weight_kg, target_weight_kg, stint)
             VALUES (\(bind: membership.circleID.rawValue), \(bind: membership.userID.rawValue), \(bind: membership.role.rawValue),
-                \(bind: membership.joinedAt), \(bind: membership.leftAt), \(bind: membership.startingWeightKg), \(bind: membership.targetWeightKg))
+                \(bind: membership.joinedAt), \(bind: membership.leftAt), \(bind: membership.startingWeightKg), \(bind: membership.targetWeightKg),
+                (SELECT COUNT(*) FROM circle_members WHERE circle_id = \(bind: membership.circleID.rawValue) AND user_id = \(bind: membership.userID.rawValue)))
             """
         ).run()
         try await self.changed(.circle(membership.circleID))
@@ -218,7 +219,7 @@ extension Transaction {
             name: try row.decode(column: "name", as: String.self),
             description: try row.decode(column: "description", as: String?.self),
             metric: FitCircle.Metric(rawValue: try row.decode(column: "metric", as: String.self)) ?? .steps,
-            startDate: LocalDate(iso: try row.decode(column: "start_date", as: String.self))!,
+            startDate: try Self.date(row, "start_date"),
             endDate: try row.decode(column: "end_date", as: String?.self).flatMap { LocalDate(iso: $0) },
             timeZone: try row.decode(column: "time_zone", as: String.self),
             privacy: FitCircle.Privacy(rawValue: try row.decode(column: "privacy", as: String.self)) ?? .private,
@@ -287,7 +288,7 @@ extension Transaction {
         CircleSubmission(
             circleID: FitCircle.ID(try row.decode(column: "circle_id", as: String.self)),
             userID: User.ID(try row.decode(column: "user_id", as: String.self)),
-            date: LocalDate(iso: try row.decode(column: "local_date", as: String.self))!,
+            date: try Self.date(row, "local_date"),
             steps: try row.decode(column: "steps", as: Int.self),
             weightKg: try row.decode(column: "weight_kg", as: Double?.self),
             checkinStreak: try row.decode(column: "checkin_streak", as: Int.self),

@@ -63,7 +63,7 @@ public struct ExperimentQueries: Sendable {
         guard let row = try await self.sql.raw(
             "SELECT variant, local_date FROM experiment_exposures WHERE experiment_id = \(bind: experiment.rawValue) AND user_id = \(bind: user.rawValue)"
         ).first() else { return nil }
-        return (try row.decode(column: "variant", as: String.self), LocalDate(iso: try row.decode(column: "local_date", as: String.self)) ?? LocalDate(year: 1970, month: 1, day: 1)!)
+        return (try row.decode(column: "variant", as: String.self), try Transaction.date(row, "local_date"))
     }
 
     // MARK: The read-out, each count grouped by variant

@@ -88,7 +88,7 @@ extension Transaction {
     }
 
     public func encouragementCount(of item: FeedItem.ID) async throws -> Int {
-        try await self.sql.raw("SELECT COUNT(*) AS n FROM circle_encouragements WHERE item_id = \(bind: item.rawValue)").first()!.decode(column: "n", as: Int.self)
+        try await self.count("SELECT COUNT(*) AS n FROM circle_encouragements WHERE item_id = \(bind: item.rawValue)")
     }
 
     private static func feedItem(from row: any SQLRow) throws -> FeedItem {

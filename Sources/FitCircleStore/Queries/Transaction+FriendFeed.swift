@@ -69,7 +69,7 @@ extension Transaction {
         heads.sort { $0.at > $1.at }
         // A millisecond below, so that an instant's trip through the driver cannot lose the floor's own row.
         let floor = heads.count >= limit ? heads[limit - 1].at.addingTimeInterval(-0.001) : nil
-        let reaching = heads.filter { floor == nil || $0.at >= floor! }.map { SQLBind($0.author) }
+        let reaching = heads.filter { head in floor.map { head.at >= $0 } ?? true }.map { SQLBind($0.author) }
         let postgres = self.dialect == .postgres
         // Each author's rows: a LATERAL join on PostgreSQL (which would otherwise test every row of the table
         // against each author's subquery), a correlated IN on SQLite, which has no LATERAL and walks the

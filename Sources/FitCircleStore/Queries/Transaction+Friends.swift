@@ -35,6 +35,30 @@ extension Transaction {
         return try Self.friendEdge(from: row)
     }
 
+    /// Those who blocked `viewer`: to them, the viewer must not see these people (a block acts everywhere).
+    public func blockers(of viewer: User.ID) async throws -> Set<User.ID> {
+        Set(
+            try await self.sql.raw("SELECT blocker_id FROM user_blocks WHERE blocked_id = \(bind: viewer.rawValue)").all()
+                .map { User.ID(try $0.decode(column: "blocker_id", as: String.self)) })
+    }
+
+    /// Whether either of the two blocked the other.
+    public func areBlocked(_ one: User.ID, _ other: User.ID) async throws -> Bool {
+        try await self.sql.raw(
+            """
+            SELECT 1 AS b FROM user_blocks WHERE (blocker_id = \(bind: one.rawValue) AND blocked_id = \(bind: other.rawValue))
+                OR (blocker_id = \(bind: other.rawValue) AND blocked_id = \(bind: one.rawValue)) LIMIT 1
+            """
+        ).first() != nil
+    }
+
+    /// Whether `blocker` blocked `user`.
+    public func hasBlocked(_ blocker: User.ID, _ user: User.ID) async throws -> Bool {
+        try await self.sql.raw(
+            "SELECT 1 AS b FROM user_blocks WHERE blocker_id = \(bind: blocker.rawValue) AND blocked_id = \(bind: user.rawValue)"
+        ).first() != nil
+    }
+
     public func insertFriendRequest(from user: User.ID, to other: User.ID, at now: Date) async throws {
         try await self.sql.raw(
             """
@@ -86,13 +110,17 @@ extension Transaction {
             ON CONFLICT (blocker_id, blocked_id) DO NOTHING
             """
         ).run()
+        // What the blocked person is shown (their blockers, cached on every node) changes.
+        try await self.changed(.user(other))
     }
 
     /// Lifts the block; whether there was one.
     public func unblock(_ other: User.ID, by user: User.ID) async throws -> Bool {
-        !(try await self.sql.raw(
+        let lifted = !(try await self.sql.raw(
             "DELETE FROM user_blocks WHERE blocker_id = \(bind: user.rawValue) AND blocked_id = \(bind: other.rawValue) RETURNING blocker_id"
         ).all()).isEmpty
+        if lifted { try await self.changed(.user(other)) }
+        return lifted
     }
 
     /// The user's friends' ids (at most `FriendLimits.maximumFriends`).

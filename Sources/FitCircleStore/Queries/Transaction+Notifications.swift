@@ -54,7 +54,9 @@ extension Transaction {
             RETURNING *
             """
         ).first()
-        return try Self.device(from: row!)
+        // `RETURNING *` of an insert or update answers its row.
+        guard let row else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the device's upsert returned no row")) }
+        return try Self.device(from: row)
     }
 
     /// Deactivates one of the user's devices; false when it is not theirs.

@@ -40,6 +40,7 @@ public func buildRouter(
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestMetricsMiddleware(factory: factory))
+    router.add(middleware: PageHeadersMiddleware())
     router.add(middleware: ProblemMiddleware(routes: routes))
     router.add(middleware: NulCharacterMiddleware())
     let limiter = RateLimiter()

@@ -48,6 +48,9 @@ struct EmailLinkTests {
             // The page asks; it changes nothing (mail scanners follow links).
             let page = try await app.request(.get, Self.path(url))
             #expect(page.status == .ok && page.headers[.contentType]?.hasPrefix("text/html") == true)
+            // Like every page of the server's: a Content-Security-Policy, never framed, no sniffing (issue 41).
+            #expect(page.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
+            #expect(page.headers[HTTPField.Name("X-Frame-Options")!] == "DENY" && page.headers[.xContentTypeOptions] == "nosniff")
             #expect(page.text.contains("Stop “Week in review” emails to <b>ana@example.com</b>?") && page.text.contains("method=\"post\""))
             #expect(try await Self.emailSwitch(app, ana, "weekly_digest") == true)
 

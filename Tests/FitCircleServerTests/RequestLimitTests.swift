@@ -80,4 +80,20 @@ struct RequestLimitTests {
             #expect(try await get(from: "198.51.100.1") == .tooManyRequests)
         }
     }
+
+    /// Challenge codes are not to be guessed either: joining a challenge counts against `limits.joins` as
+    /// joining a circle does (issue 41: it was not limited at all).
+    @Test(arguments: Backend.available)
+    func guessingChallengeCodesIsRateLimited(_ backend: Backend) async throws {
+        try await withTestApp(backend, limits: RequestLimits(perAddress: 1 << 20, perUser: 1 << 20, joins: 3)) { app async throws in
+            let guesser = try await ChallengeTests.person(app, "guesser@example.com")
+            var statuses: [Int] = []
+            for guess in 0..<4 {
+                let response = try await app.request(
+                    .post, "/api/competitions/019cae6b-6600-7000-8000-00000000000\(guess)/join", token: try await guesser.token, json: ["code": "AAAA\(guess)"])
+                statuses.append(Int(response.status.code))
+            }
+            #expect(statuses == [404, 404, 404, 429], "\(statuses)")
+        }
+    }
 }

@@ -12,7 +12,8 @@ public struct RequestLimits: Equatable, Sendable {
     public var signIns: Int
     /// Token refreshes per minute from one address.
     public var refreshes: Int
-    /// Joins by code or invitation per minute of one user (codes are not to be guessed).
+    /// Joins of circles and challenges, by code or invitation, per minute of one user (codes are not to be
+    /// guessed).
     public var joins: Int
     /// Invitations per minute of one user (besides the daily caps of `InvitationLimits`).
     public var invitations: Int
@@ -81,7 +82,8 @@ public struct RequestLimits: Equatable, Sendable {
         switch operationID {
         case "signInWithGoogle", "signInWithApple", "signInForDevelopment": RateLimit(name: "sign-in", quota: self.signIns, window: 60)
         case "refreshTokens": RateLimit(name: "refresh", quota: self.refreshes, window: 60)
-        case "joinFitCircle": RateLimit(name: "join", quota: self.joins, window: 60)
+        // Joining by code, a circle or a challenge: codes are not to be guessed.
+        case "joinFitCircle", "joinCompetition": RateLimit(name: "join", quota: self.joins, window: 60)
         case "inviteToFitCircle": RateLimit(name: "invite", quota: self.invitations, window: 60)
         case "requestFriend": RateLimit(name: "friend-request", quota: self.friendRequests, window: 60)
         case "searchUsers": RateLimit(name: "search", quota: self.searches, window: 60)

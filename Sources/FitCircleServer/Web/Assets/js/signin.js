@@ -7,9 +7,16 @@ const methods = document.getElementById("methods");
 
 function destination(onboarded) {
   if (!onboarded) return "/app/onboarding";
-  const next = new URLSearchParams(location.search).get("next");
-  // Only a path of this site: never an address elsewhere.
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/app";
+  return sameSitePath(new URLSearchParams(location.search).get("next"));
+}
+
+// Only a path of this site, never an address elsewhere. Browsers read a backslash as "/" and drop tabs and
+// line breaks, so "/%5Cevil.example" and "/%09/evil.example" (decoded) lead away although they start with one
+// slash: the path must hold no backslash, space or control character, and must resolve to this origin.
+export function sameSitePath(next) {
+  if (!next || !next.startsWith("/") || /[\\\s\u0000-\u001f\u007f]/.test(next)) return "/app";
+  const url = new URL(next, location.origin);
+  return url.origin === location.origin && !next.startsWith("//") ? url.pathname + url.search + url.hash : "/app";
 }
 
 function devForm() {

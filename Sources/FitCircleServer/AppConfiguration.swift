@@ -51,6 +51,8 @@ public struct AppConfiguration: Sendable {
     public var webhookSecret: String?
     /// Where analytics events are forwarded (Segment's batch format) and the write key; none: not forwarded.
     public var analyticsForwardURL: String?
+    /// Operators' webhook endpoints may point at this machine or a private network (`webhooks.allowPrivateTargets`).
+    public var webhooksAllowPrivateTargets: Bool
     public var analyticsWriteKey: String?
     /// Email: the SMTP server or the email API (one of them), the sender, and where links lead.
     public var smtp: SMTPTransport.Settings?
@@ -93,6 +95,8 @@ public struct AppConfiguration: Sendable {
     ///   - `delivery.fcm.serviceAccount` (a service-account key file; none: Android and web push off),
     ///     `delivery.fcm.baseUrl` (default `https://fcm.googleapis.com`)
     ///   - `delivery.webhook.url`, `delivery.webhook.secret` (≥ 32 bytes; no URL: no webhook)
+    ///   - `webhooks.allowPrivateTargets` (default false: an operator's webhook endpoint may not point at this
+    ///     machine, a private network or a link-local address such as the cloud metadata service)
     ///   - `analytics.forward.url` (an HTTP API taking Segment's `/v1/batch` format; none: events stay here),
     ///     `analytics.forward.writeKey` (sent as HTTP Basic's user name)
     ///   - `delivery.smtp.host` (none: no SMTP), `delivery.smtp.port` (default 587), `delivery.smtp.security`
@@ -220,6 +224,7 @@ public struct AppConfiguration: Sendable {
             throw InvalidSetting(key: "delivery.webhook.secret", expected: "a secret of at least 32 bytes", found: "\(self.webhookSecret?.utf8.count ?? 0) bytes")
         }
         self.analyticsForwardURL = reader.string(forKey: "analytics.forward.url")
+        self.webhooksAllowPrivateTargets = reader.bool(forKey: "webhooks.allowPrivateTargets", default: false)
         self.analyticsWriteKey = reader.string(forKey: "analytics.forward.writeKey", isSecret: true)
         if let url = self.analyticsForwardURL, !(url.hasPrefix("https://") || url.hasPrefix("http://")) {
             throw InvalidSetting(key: "analytics.forward.url", expected: "an http or https URL", found: url)
@@ -294,6 +299,7 @@ extension AppConfiguration {
         if let url = self.webhookURL, let secret = self.webhookSecret {
             transports.webhook = WebhookTransport(url: url, secret: Data(secret.utf8), http: .shared, clock: clock)
         }
+        transports.webhookSender = WebhookSender(http: .shared, clock: clock, allowPrivateTargets: self.webhooksAllowPrivateTargets)
         if let url = self.analyticsForwardURL {
             transports.analytics = AnalyticsForwardTransport(url: url, writeKey: self.analyticsWriteKey ?? "", http: .shared, clock: clock)
         }

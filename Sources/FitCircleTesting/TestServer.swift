@@ -4,6 +4,8 @@ public import FitCircleServer
 public import FitCircleStore
 public import Foundation
 public import HTTPTypes
+import AsyncHTTPClient
+import FitCircleDelivery
 import Hummingbird
 public import HummingbirdTesting
 import Logging
@@ -101,7 +103,7 @@ public func withTestApp<Result: Sendable>(
             jwks: [.google: google.jwksSource, .apple: apple.jwksSource],
             blobs: blobs,
             clock: clock.wallClock,
-            transports: transports
+            transports: transports.allowingPrivateWebhooks(clock: clock.wallClock)
         )
         // The node as `serve` builds it, but for its jobs and scheduler, which the tests run themselves on
         // their clock.
@@ -132,5 +134,15 @@ extension TestResponse {
     public func problemType() throws -> String? {
         guard self.headers[.contentType] == "application/problem+json" else { return nil }
         return try self.jsonObject()["type"] as? String
+    }
+}
+
+extension Transports {
+    /// The tests' webhook receivers listen on loopback: unless a test gives its own sender, the endpoints
+    /// registered may point there (`webhooks.allowPrivateTargets`).
+    func allowingPrivateWebhooks(clock: WallClock) -> Transports {
+        var transports = self
+        if transports.webhookSender == nil { transports.webhookSender = WebhookSender(http: .shared, clock: clock, allowPrivateTargets: true) }
+        return transports
     }
 }

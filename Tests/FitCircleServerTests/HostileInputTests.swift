@@ -1,4 +1,7 @@
 import FitCircleCore
+@testable import FitCircleDelivery
+import FitCircleEngine
+import FitCircleStore
 import FitCircleTesting
 import Foundation
 import HTTPTypes
@@ -289,6 +292,32 @@ struct SocialHalfFindingsTests {
             let purged = try await app.engine.housekeeping.run()
             #expect(purged.appEvents == EventInput.dailyQuota + EventInput.maximumBatch)
             #expect(try await stored() == 0)
+        }
+    }
+
+    /// Operators' webhooks delivered to loopback and to the cloud metadata service (169.254.169.254): a
+    /// server not told otherwise refuses such a URL, and does not call a name that resolves there.
+    @Test(arguments: Backend.available)
+    func aWebhookMayNotPointAtThisMachineOrAPrivateNetwork(_ backend: Backend) async throws {
+        let clock = TestClock()
+        let strict = Transports(webhookSender: WebhookSender(http: .shared, clock: clock.wallClock, allowPrivateTargets: false))
+        try await withTestApp(backend, clock: clock, transports: strict) { app async throws in
+            let ops = try await ExperimentsTests.operatorPerson(app)
+            for url in [
+                "http://127.0.0.1:9/hook", "http://169.254.169.254/latest/meta-data", "http://[::1]:8080/", "http://localhost/x",
+                "http://10.1.2.3/", "http://192.168.0.10/", "http://[fd00::1]/", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/",
+            ] {
+                let refused = try await app.request(.post, "/api/admin/webhooks", token: try await ops.token, json: ["url": url, "events": ["goal_completed"]])
+                #expect(refused.status == .unprocessableContent && refused.text.contains("\"url\""), "\(url): \(refused.text)")
+            }
+            let allowed = try await app.request(
+                .post, "/api/admin/webhooks", token: try await ops.token, json: ["url": "https://hooks.example.com/fitcircle", "events": ["goal_completed"]])
+            #expect(allowed.status == .created, "\(allowed.text)")
+            // A name registered elsewhere that resolves here is not called either: delivery resolves it first.
+            let attempt = await WebhookSender(http: .shared, clock: clock.wallClock).send(Data("{}".utf8), to: "http://localhost.:9/hook", secret: Data("s".utf8))
+            #expect(attempt.outcome == .permanent(reason: "localhost. is on this machine or a private network"), "\(attempt)")
+            #expect(WebhookSender.addresses(of: "localhost").contains { PrivateAddress.isPrivate(address: $0) })
+            #expect(await WebhookSender.resolvesPrivately("localhost"))
         }
     }
 }

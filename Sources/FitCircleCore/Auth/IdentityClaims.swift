@@ -62,7 +62,10 @@ public struct IdentityClaims: Equatable, Sendable {
             throw .issuedInTheFuture(at: self.issuedAt)
         }
         guard !self.subject.isEmpty else { throw .missingSubject }
-        if self.email != nil, self.emailVerified == false { throw .unverifiedEmail }
+        // An address is trusted only when the provider says it verified it. Google always says so for an
+        // address it verified: one without `email_verified` is not (issue 41 found such tokens accepted).
+        // Apple leaves the claim out for some accounts; a `false` is refused there too.
+        if self.email != nil, self.emailVerified == false || (provider == .google && self.emailVerified != true) { throw .unverifiedEmail }
         if let nonce, self.nonce != nonce { throw .wrongNonce }
     }
 }

@@ -30,15 +30,20 @@ public struct WebhookEndpoint: Equatable, Sendable {
     /// finished and won) and the rest (app opened, notification delivered…).
     public static var subscribable: Set<String> { Set(ServerEvent.allCases.map(\.rawValue)) }
 
-    /// Checks a registration, naming each bad field. Plain `http` is allowed (a backend on the same host or
-    /// network is common for a self-hosted server); anything but an absolute http(s) URL is not.
-    public static func validate(url: String, events: [String], description: String) throws {
+    /// Checks a registration, naming each bad field. Plain `http` is allowed; anything but an absolute
+    /// http(s) URL is not, and neither is a host on this machine or a private network (`PrivateAddress`)
+    /// unless `allowPrivateTargets` (a backend on the same host or network, when the operator says so).
+    public static func validate(url: String, events: [String], description: String, allowPrivateTargets: Bool = false) throws {
         var violations: [FieldViolation] = []
         if url.utf8.count > 2_000 {
             violations.append(.init(field: "url", reason: "must be at most 2000 bytes"))
         } else if let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = parsed.host, !host.isEmpty, parsed.user == nil, parsed.password == nil
         {
+            if !allowPrivateTargets && PrivateAddress.isPrivate(host: host) {
+                violations.append(
+                    .init(field: "url", reason: "must not point at this machine or a private network (the server's webhooks.allowPrivateTargets allows it)"))
+            }
         } else {
             violations.append(.init(field: "url", reason: "must be an absolute http or https URL without credentials"))
         }

@@ -22,7 +22,7 @@ public struct Webhooks: Sendable {
 
     /// Registers an endpoint; the answer holds its signing secret, which is never shown again.
     public func register(url: String, events: [String], description: String, by caller: Caller) async throws -> WebhookEndpoint {
-        try WebhookEndpoint.validate(url: url, events: events, description: description)
+        try WebhookEndpoint.validate(url: url, events: events, description: description, allowPrivateTargets: self.sender.allowsPrivateTargets)
         let endpoint = WebhookEndpoint(
             id: self.ids.make(), url: url, events: events, description: description, secret: "whsec_" + Secrets.random(bytes: 32), createdAt: self.clock.now())
         try await self.store.transaction { tx in

@@ -85,7 +85,7 @@ public struct AppConfiguration: Sendable {
     ///   - `limits.perAddress` (1200 a minute), `limits.perUser` (600), `limits.signIns` (10 per address),
     ///     `limits.refreshes` (30 per address), `limits.joins` (10 per user), `limits.invitations` (30 per
     ///     user), `limits.friendRequests` (30 per user), `limits.searches` (30 per user), `limits.maxInFlight` (512 requests at once on this node, once their bodies have arrived),
-    ///     `limits.perAddressInFlight` (requests one address may have open at once; default a sixteenth of
+    ///     `limits.perAddressBodies` (request bodies one address may be sending at once; default a sixteenth of
     ///     `maxInFlight`, at least 8), `limits.streamsPerUser` (8 open
     ///     event streams), `limits.streamsPerNode` (2000), `limits.trustForwardedFor` (false)
     ///   - `delivery.apns.key` (the `.p8` key file; none: iOS push off), `delivery.apns.keyId`,
@@ -189,7 +189,7 @@ public struct AppConfiguration: Sendable {
             friendRequests: reader.int(forKey: "limits.friendRequests", default: defaults.friendRequests),
             searches: reader.int(forKey: "limits.searches", default: defaults.searches),
             maxInFlight: maxInFlight,
-            perAddressInFlight: reader.int(forKey: "limits.perAddressInFlight", default: RequestLimits.defaultPerAddressInFlight(maxInFlight: maxInFlight)),
+            perAddressBodies: reader.int(forKey: "limits.perAddressBodies", default: RequestLimits.defaultPerAddressBodies(maxInFlight: maxInFlight)),
             streamsPerUser: reader.int(forKey: "limits.streamsPerUser", default: defaults.streamsPerUser),
             streamsPerNode: reader.int(forKey: "limits.streamsPerNode", default: defaults.streamsPerNode),
             trustForwardedFor: reader.bool(forKey: "limits.trustForwardedFor", default: false))
@@ -197,7 +197,7 @@ public struct AppConfiguration: Sendable {
             ("limits.perAddress", self.limits.perAddress), ("limits.perUser", self.limits.perUser), ("limits.signIns", self.limits.signIns),
             ("limits.refreshes", self.limits.refreshes), ("limits.joins", self.limits.joins), ("limits.invitations", self.limits.invitations),
             ("limits.friendRequests", self.limits.friendRequests), ("limits.searches", self.limits.searches),
-            ("limits.maxInFlight", self.limits.maxInFlight), ("limits.perAddressInFlight", self.limits.perAddressInFlight),
+            ("limits.maxInFlight", self.limits.maxInFlight), ("limits.perAddressBodies", self.limits.perAddressBodies),
             ("limits.streamsPerUser", self.limits.streamsPerUser),
             ("limits.streamsPerNode", self.limits.streamsPerNode),
         ] where value < 1 {

@@ -46,10 +46,12 @@ public func buildRouter(
     let limiter = RateLimiter()
     let inFlight = InFlight()
     // The body is read between the address's gate and the node's: a body that trickles in holds a place of
-    // its address's small share, never one of the node's.
-    router.add(middleware: AddressGate(limits: limits, limiter: limiter, open: OpenPerAddress(), now: clock.now))
+    // its address's small share while it arrives, never one of the node's.
+    router.add(middleware: AddressGate(limits: limits, limiter: limiter, now: clock.now))
     router.add(
-        middleware: RequestBodyMiddleware(limit: maxBodyBytes, anonymousLimit: 64 * 1024) { request in
+        middleware: RequestBodyMiddleware(
+            limit: maxBodyBytes, anonymousLimit: 64 * 1024, perAddress: limits.perAddressBodies, sending: OpenPerAddress()
+        ) { request in
             guard let token = try? AuthenticationMiddleware.accessToken(of: request) else { return false }
             return (try? await engine.accounts.authenticate(accessToken: token)) != nil
         })

@@ -110,7 +110,7 @@ struct SlowClientTests {
         let server = try await CrashDurabilityTests.Server.start(
             database: CrashDurabilityTests.url(of: location),
             environment: [
-                "FITCIRCLE_LIMITS_MAX_IN_FLIGHT": "8", "FITCIRCLE_LIMITS_PER_ADDRESS_IN_FLIGHT": "4", "FITCIRCLE_LIMITS_TRUST_FORWARDED_FOR": "true",
+                "FITCIRCLE_LIMITS_MAX_IN_FLIGHT": "8", "FITCIRCLE_LIMITS_PER_ADDRESS_BODIES": "4", "FITCIRCLE_LIMITS_TRUST_FORWARDED_FOR": "true",
                 "FITCIRCLE_HTTP_ANONYMOUS_REQUEST_READ_SECONDS": "3",
             ])
         defer { server.kill() }

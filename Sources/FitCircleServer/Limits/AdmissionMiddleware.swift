@@ -13,9 +13,10 @@ enum RequestPeer {
 
 /// The door of the node, in two steps around reading the body (`RequestBodyMiddleware` sits between them):
 ///
-/// - `AddressGate`, first: an address over its rate gets 429, and so does one with `perAddressInFlight`
-///   requests open already (bodies still arriving included), so that no address holds more than a small
-///   share of the node, however slowly it sends.
+/// - `AddressGate`, first: an address over its rate gets 429. While the body then arrives, one address may
+///   be sending at most `perAddressBodies` bodies at once (429 past it, `RequestBodyMiddleware`), so that
+///   no address holds many connections however slowly it sends; a request whose body is in (or that has
+///   none, an event stream included) counts no more.
 /// - `AdmissionMiddleware`, once the body is in: past `maxInFlight` requests being worked on, a new one
 ///   gets 503 with `Retry-After` at once instead of queueing. A body that trickles in holds no place.
 ///
@@ -24,7 +25,6 @@ enum RequestPeer {
 struct AddressGate<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let limits: RequestLimits
     let limiter: RateLimiter
-    let open: OpenPerAddress
     let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -33,11 +33,6 @@ struct AddressGate<Context: RemoteAddressRequestContext>: RouterMiddleware {
         let limit = self.limits.addressLimit
         let decision = self.limiter.decide("address:\(address)", limit, at: self.now())
         guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many requests from this address.") }
-        guard self.open.enter(address, limit: self.limits.perAddressInFlight) else {
-            throw ProblemDocument.rateLimited(
-                "This address has \(self.limits.perAddressInFlight) requests open on this server already; finish those first.", retryAfter: 1)
-        }
-        defer { self.open.leave(address) }
         var response = try await RequestPeer.$address.withValue(address) { try await next(request, context) }
         if response.headers[.rateLimitPolicy] == nil {
             response.headers[.rateLimitPolicy] = limit.policyHeader
@@ -94,7 +89,7 @@ final class InFlight: Sendable {
     }
 }
 
-/// Requests open per address (bodies still arriving included).
+/// Bodies each address is sending (`RequestBodyMiddleware`).
 final class OpenPerAddress: Sendable {
     private let open = Mutex<[String: Int]>([:])
 

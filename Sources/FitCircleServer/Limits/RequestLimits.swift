@@ -24,10 +24,12 @@ public struct RequestLimits: Equatable, Sendable {
     /// Requests this node works on at once; past it, new ones get 503 with `Retry-After` at once. A request
     /// takes its place once its body has arrived: one whose body trickles in holds none.
     public var maxInFlight: Int
-    /// Requests one address may have open on this node at once, bodies still arriving included (429 past
-    /// it): no address holds more than this share of the node. Default: a sixteenth of `maxInFlight`, at
-    /// least 8. Behind a proxy, set `trustForwardedFor`, or every client shares the proxy's address.
-    public var perAddressInFlight: Int
+    /// Request bodies one address may be sending to this node at once (429 past it): however slowly it
+    /// sends, no address holds more connections than this. A request counts only while its body arrives
+    /// (a GET or an event stream not at all), so many people behind one address are not held back.
+    /// Default: a sixteenth of `maxInFlight`, at least 8. Behind a proxy, set `trustForwardedFor`, or every
+    /// client shares the proxy's address.
+    public var perAddressBodies: Int
     /// Event streams one user may have open on this node at once (circles and the inbox; 429 past it).
     public var streamsPerUser: Int
     /// Event streams open on this node in all (503 past it).
@@ -39,7 +41,7 @@ public struct RequestLimits: Equatable, Sendable {
 
     public init(
         perAddress: Int = 1_200, perUser: Int = 600, signIns: Int = 10, refreshes: Int = 30, joins: Int = 10, invitations: Int = 30,
-        friendRequests: Int = 30, searches: Int = 30, maxInFlight: Int = 512, perAddressInFlight: Int? = nil, streamsPerUser: Int = 8,
+        friendRequests: Int = 30, searches: Int = 30, maxInFlight: Int = 512, perAddressBodies: Int? = nil, streamsPerUser: Int = 8,
         streamsPerNode: Int = 2_000, trustForwardedFor: Bool = false
     ) {
         self.perAddress = perAddress
@@ -51,7 +53,7 @@ public struct RequestLimits: Equatable, Sendable {
         self.friendRequests = friendRequests
         self.searches = searches
         self.maxInFlight = maxInFlight
-        self.perAddressInFlight = perAddressInFlight ?? Self.defaultPerAddressInFlight(maxInFlight: maxInFlight)
+        self.perAddressBodies = perAddressBodies ?? Self.defaultPerAddressBodies(maxInFlight: maxInFlight)
         self.streamsPerUser = streamsPerUser
         self.streamsPerNode = streamsPerNode
         self.trustForwardedFor = trustForwardedFor
@@ -69,12 +71,12 @@ public struct RequestLimits: Equatable, Sendable {
 
     public static let `default` = RequestLimits()
 
-    public static func defaultPerAddressInFlight(maxInFlight: Int) -> Int { max(8, maxInFlight / 16) }
+    public static func defaultPerAddressBodies(maxInFlight: Int) -> Int { max(8, maxInFlight / 16) }
 
     /// Limits nothing a test or a benchmark from one address does would reach.
     public static let generous = RequestLimits(
         perAddress: 1 << 30, perUser: 1 << 30, signIns: 1 << 30, refreshes: 1 << 30, joins: 1 << 30, invitations: 1 << 30, friendRequests: 1 << 30,
-        searches: 1 << 30, maxInFlight: 1 << 20, perAddressInFlight: 1 << 20,
+        searches: 1 << 30, maxInFlight: 1 << 20, perAddressBodies: 1 << 20,
         streamsPerUser: 1 << 20, streamsPerNode: 1 << 20)
 
     /// The limit of an operation beyond the per-user one, if it has its own.

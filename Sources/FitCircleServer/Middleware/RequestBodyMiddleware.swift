@@ -14,6 +14,10 @@ import OpenAPIRuntime
 struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     let limit: Int
     let anonymousLimit: Int
+    /// Bodies one address may be sending at once (`limits.perAddressBodies`), and who is sending now: a body
+    /// that trickles in holds a place of its address's small share while it arrives, and none after.
+    let perAddress: Int
+    let sending: OpenPerAddress
     /// Whether the request carries a valid access token (a bearer token or the web session's cookie).
     let isSignedIn: @Sendable (_ request: HTTPRequest) async -> Bool
 
@@ -28,7 +32,16 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         var request = request
         let body: ByteBuffer
+        let hasBody = request.headers[.contentLength].flatMap(Int.init).map { $0 > 0 } ?? (request.headers[.transferEncoding] != nil)
+        let address = RequestPeer.address
+        if hasBody {
+            guard self.sending.enter(address, limit: self.perAddress) else {
+                throw ProblemDocument.rateLimited(
+                    "This address is sending \(self.perAddress) request bodies to this server already; finish those first.", retryAfter: 1)
+            }
+        }
         do {
+            defer { if hasBody { self.sending.leave(address) } }
             body = try await request.collectBody(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw tooLarge()

@@ -22,6 +22,22 @@ struct TextRuleTests {
         }
     }
 
+    /// Issue 41: names that look empty or hold what no font draws were accepted.
+    @Test(arguments: [0xE000, 0xFFFF, 0xFDD0, 0x0378, 0x3164, 0x115F] as [UInt32])
+    func privateUseUnassignedNoncharactersAndFillersAreRefused(_ codePoint: UInt32) throws {
+        let name = "An" + String(try #require(Unicode.Scalar(codePoint))) + "a"
+        guard case .failure(.forbiddenCharacter) = TextRule.displayName.cleaned(name) else {
+            Issue.record("\(name.unicodeScalars.map { String($0.value, radix: 16) }) was accepted")
+            return
+        }
+    }
+
+    @Test func aNameOfBlanksIsRefusedAsInvisible() {
+        #expect(TextRule.displayName.cleaned("\u{2800}\u{2800}") == .failure(.invisible))
+        #expect(TextRule.displayName.cleaned("\u{2800}A") == .success("\u{2800}A"))
+        #expect(TextRule.circleName.cleaned("\u{3000}\u{2800}") == .failure(.invisible))
+    }
+
     @Test func emojiSequencesAndJoinersOfScriptsAreKept() {
         for name in ["👩‍💻 Ana", "🇫🇷 Zoé", "می‌خواهم", "👍🏽"] {
             #expect(TextRule.displayName.cleaned(name) == .success(name))

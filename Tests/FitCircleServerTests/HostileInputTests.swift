@@ -320,4 +320,20 @@ struct SocialHalfFindingsTests {
             #expect(await WebhookSender.resolvesPrivately("localhost"))
         }
     }
+
+    /// Refusals printed Swift's type names ("Cannot initialize WorkoutTypesPayloadPayload from invalid String
+    /// value swim"): they say which value is not taken, in the API's words.
+    @Test(arguments: Backend.available)
+    func aRefusedEnumValueIsNamedWithoutSwiftTypeNames(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            let body = try await app.request(
+                .post, "/api/competitions", token: token, json: ["name": "x", "type": "distance", "durationDays": 1, "workoutTypes": ["swim"]])
+            let query = try await app.request(.get, "/api/notifications/history?channel=sms", token: token)
+            for (response, value) in [(body, "swim"), (query, "sms")] {
+                #expect(response.status == .unprocessableContent, "\(response.text)")
+                #expect(response.text.contains("'\(value)' is not one of the values") && !response.text.contains("Payload"), "\(response.text)")
+            }
+        }
+    }
 }

@@ -4,7 +4,9 @@ public import Foundation
 /// characters (grapheme clusters, what a person counts) *and* in UTF-8 bytes: one character can carry any
 /// number of combining marks, so a character count alone lets a megabyte through as "one character".
 /// Control characters and invisible format characters (bidirectional overrides, zero-width spaces, BOMs)
-/// are refused; the joiners that emoji sequences and several scripts need (U+200C, U+200D) are kept.
+/// are refused; the joiners that emoji sequences and several scripts need (U+200C, U+200D) are kept. So
+/// are private-use, unassigned and noncharacter code points, and the blanks that pass for letters (the
+/// Hangul fillers, U+2800, other default-ignorable code points): a name of them would look empty.
 public struct TextRule: Equatable, Sendable {
     public var characters: ClosedRange<Int>
     public var bytes: Int
@@ -28,6 +30,8 @@ public struct TextRule: Equatable, Sendable {
 
     public enum Refusal: Error, Equatable, Sendable {
         case tooLong, tooShort, forbiddenCharacter(Unicode.Scalar)
+        /// Nothing in it can be seen.
+        case invisible
     }
 
     /// The text as it is stored, or why it is refused.
@@ -38,7 +42,14 @@ public struct TextRule: Equatable, Sendable {
         if let bad = text.unicodeScalars.first(where: { !self.allows($0) }) { return .failure(.forbiddenCharacter(bad)) }
         guard text.utf8.count <= self.bytes, text.count <= self.characters.upperBound else { return .failure(.tooLong) }
         guard text.count >= self.characters.lowerBound else { return .failure(.tooShort) }
+        guard text.isEmpty || text.unicodeScalars.contains(where: Self.isVisible) else { return .failure(.invisible) }
         return .success(text)
+    }
+
+    /// Whether a scalar shows something: not a space, and not one of the blanks that are not spaces.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        !scalar.properties.isWhitespace && !scalar.properties.isDefaultIgnorableCodePoint && scalar.value != 0x2800
+            && scalar.properties.generalCategory != .spaceSeparator
     }
 
     /// The text cut to fit, with what is not allowed left out: for a name suggested by an identity provider
@@ -60,7 +71,9 @@ public struct TextRule: Equatable, Sendable {
         switch refusal {
         case .tooLong, .tooShort: return length
         case .forbiddenCharacter(let scalar):
-            return "must not contain control or invisible formatting characters (found \(String(format: "U+%04X", scalar.value)))"
+            return "must not contain control, invisible, private-use or unassigned characters (found \(String(format: "U+%04X", scalar.value)))"
+        case .invisible:
+            return "must contain something that can be seen, not only blank characters"
         }
     }
 
@@ -69,8 +82,14 @@ public struct TextRule: Equatable, Sendable {
         case .control: return self.multiline && (scalar == "\n" || scalar == "\t" || scalar == "\r")
         case .format: return scalar.value == 0x200C || scalar.value == 0x200D
         case .lineSeparator, .paragraphSeparator: return self.multiline
-        case .surrogate: return false
-        default: return true
+        case .surrogate, .privateUse: return false
+        case .unassigned:
+            // New emoji land in the pictographic planes before the server's Unicode tables know them; any
+            // other unassigned code point draws nothing.
+            return (0x1F000...0x1FAFF).contains(scalar.value)
+        default:
+            // Noncharacters, and the Hangul fillers (letters by category, blanks on screen).
+            return !scalar.properties.isNoncharacterCodePoint && ![0x115F, 0x1160, 0x3164, 0xFFA0].contains(scalar.value)
         }
     }
 }

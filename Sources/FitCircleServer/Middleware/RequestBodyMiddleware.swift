@@ -68,7 +68,7 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                 // the decoder's error names no key, only the value it refused).
                 if let query = request.uri.query, !query.isEmpty {
                     throw ProblemDocument.validationFailed([
-                        FieldViolation(field: "query", reason: "a parameter has a value this operation does not take (\(detail.debugDescription))")
+                        FieldViolation(field: "query", reason: "a parameter has a value this operation does not take (\(ProblemDocument.readable(detail.debugDescription)))")
                     ])
                 }
                 throw ProblemDocument.badRequest("The body is empty; this operation expects a JSON document.")

@@ -69,11 +69,21 @@ extension ProblemDocument {
                 return .malformedJSON("The body is not valid JSON.")
             }
             return .validationFailed([
-                FieldViolation(field: Self.path(context.codingPath), reason: "has an invalid value (\(context.debugDescription))")
+                FieldViolation(field: Self.path(context.codingPath), reason: "has an invalid value (\(Self.readable(context.debugDescription)))")
             ])
         @unknown default:
             return .badRequest("\(error)")
         }
+    }
+
+    /// A decoder's description without the Swift type names it holds: "Cannot initialize
+    /// WorkoutTypesPayloadPayload from invalid String value swim" reads "'swim' is not one of the values it
+    /// takes" (the reference lists them).
+    static func readable(_ description: String) -> String {
+        guard description.hasPrefix("Cannot initialize "), let range = description.range(of: " value ", options: .backwards) else {
+            return description
+        }
+        return "'\(description[range.upperBound...])' is not one of the values it takes"
     }
 
     private static func fromStatus(_ status: HTTPResponse.Status, detail: String) -> ProblemDocument? {

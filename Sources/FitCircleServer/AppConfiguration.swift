@@ -34,8 +34,11 @@ public struct AppConfiguration: Sendable {
     public var node: NodeSettings {
         NodeSettings(
             host: self.host, port: self.port, maxBodyBytes: self.maxBodyBytes, limits: self.limits, connectionDeadlines: self.connectionDeadlines,
-            web: WebSettings(publicURL: self.publicURL, googleClientID: self.googleWebClientID, appleClientID: self.appleWebClientID))
+            web: WebSettings(publicURL: self.publicURL, googleClientID: self.googleWebClientID, appleClientID: self.appleWebClientID),
+            metricsToken: self.metricsToken)
     }
+    /// What `/metrics` asks of a scraper (`metrics.token`); none: only this machine may read it.
+    public var metricsToken: String?
     public var logLevel: String
     /// Delivery: APNs's key file, key id, team, topic and hosts; FCM's service-account key file and base
     /// URL; the webhook's URL and secret.
@@ -95,6 +98,8 @@ public struct AppConfiguration: Sendable {
     ///   - `delivery.fcm.serviceAccount` (a service-account key file; none: Android and web push off),
     ///     `delivery.fcm.baseUrl` (default `https://fcm.googleapis.com`)
     ///   - `delivery.webhook.url`, `delivery.webhook.secret` (≥ 32 bytes; no URL: no webhook)
+    ///   - `metrics.token` (secret, ≥ 16 bytes; none: `/metrics` answers only this machine, loopback and
+    ///     not forwarded by a proxy)
     ///   - `webhooks.allowPrivateTargets` (default false: an operator's webhook endpoint may not point at this
     ///     machine, a private network or a link-local address such as the cloud metadata service)
     ///   - `analytics.forward.url` (an HTTP API taking Segment's `/v1/batch` format; none: events stay here),
@@ -225,6 +230,10 @@ public struct AppConfiguration: Sendable {
         }
         self.analyticsForwardURL = reader.string(forKey: "analytics.forward.url")
         self.webhooksAllowPrivateTargets = reader.bool(forKey: "webhooks.allowPrivateTargets", default: false)
+        self.metricsToken = reader.string(forKey: "metrics.token", isSecret: true)
+        if let token = self.metricsToken, token.utf8.count < 16 {
+            throw InvalidSetting(key: "metrics.token", expected: "at least 16 bytes", found: "\(token.utf8.count) bytes")
+        }
         self.analyticsWriteKey = reader.string(forKey: "analytics.forward.writeKey", isSecret: true)
         if let url = self.analyticsForwardURL, !(url.hasPrefix("https://") || url.hasPrefix("http://")) {
             throw InvalidSetting(key: "analytics.forward.url", expected: "an http or https URL", found: url)

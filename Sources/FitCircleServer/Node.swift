@@ -32,12 +32,15 @@ public struct NodeSettings: Sendable {
     public var connectionDeadlines: ConnectionDeadlines
     /// How browsers reach the server: the web session's cookies, the web sign-in flows.
     public var web: WebSettings
+    /// What `/metrics` asks of a scraper (`metrics.token`): without one, only this machine may read it.
+    public var metricsToken: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 6 * 1024 * 1024, limits: RequestLimits = .default,
-        connectionDeadlines: ConnectionDeadlines = ConnectionDeadlines(), web: WebSettings = WebSettings()
+        connectionDeadlines: ConnectionDeadlines = ConnectionDeadlines(), web: WebSettings = WebSettings(), metricsToken: String? = nil
     ) {
         self.web = web
+        self.metricsToken = metricsToken
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
@@ -63,7 +66,7 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     let router = try buildRouter(
         engine: engine, store: store, registry: registry, maxBodyBytes: settings.maxBodyBytes, limits: settings.limits,
-        web: settings.web, clock: clock)
+        web: settings.web, metricsToken: settings.metricsToken, clock: clock)
     // Shut down in the reverse order: the server (Hummingbird's, last) first, then these from the end.
     var background: [any Service] = []
     if services.contains(.listener) {

@@ -31,6 +31,7 @@ public func buildRouter(
     maxBodyBytes: Int = 6 * 1024 * 1024,
     limits: RequestLimits = .default,
     web: WebSettings = WebSettings(),
+    metricsToken: String? = nil,
     clock: WallClock
 ) throws -> Router<AppRequestContext> {
     let document = try OpenAPIDocument.yaml()
@@ -63,6 +64,7 @@ public func buildRouter(
         registry: registry,
         factory: factory,
         isSaturated: { inFlight.isSaturated(limit: limits.maxInFlight) },
+        metricsToken: metricsToken,
         openAPIDocument: document,
         docsPage: try DocsPage.render(openAPIDocument: document)
     ).register(on: router)

@@ -140,4 +140,30 @@ struct SlowClientTests {
         #expect(stillOpen == 0, "\(stillOpen) still open")
         #expect(try await server.get("/healthz").0 == 200)
     }
+
+    /// `/metrics` was public (issue 41): without `metrics.token` it answers only this machine (not what a
+    /// proxy forwards), and with one only a scraper that sends it.
+    @Test func metricsAnswerThisMachineOrTheirTokenOnly() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        func status(_ port: Int, _ headers: String) async throws -> Int? {
+            let connection = try RawConnection(port: port)
+            _ = connection.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\(headers)Connection: close\r\n\r\n")
+            return try await connection.status(within: .seconds(5))
+        }
+        for token in [nil, "a-scraper-token-of-some-length"] {
+            let location = try await Backend.sqlite.makeLocation()
+            defer { Task { await Backend.drop(location) } }
+            let server = try await CrashDurabilityTests.Server.start(
+                database: CrashDurabilityTests.url(of: location), environment: token.map { ["FITCIRCLE_METRICS_TOKEN": $0] } ?? [:])
+            defer { server.kill() }
+            if let token {
+                #expect(try await status(server.port, "") == 401)
+                #expect(try await status(server.port, "Authorization: Bearer wrong-token-of-some-length\r\n") == 401)
+                #expect(try await status(server.port, "Authorization: Bearer \(token)\r\n") == 200)
+            } else {
+                #expect(try await status(server.port, "") == 200)
+                #expect(try await status(server.port, "X-Forwarded-For: 203.0.113.7\r\n") == 403)
+            }
+        }
+    }
 }

@@ -11,10 +11,13 @@ struct OperationsRoutes {
     let factory: any MetricsFactory
     /// Whether the node is turning requests away for want of room (`InFlight.isSaturated`).
     let isSaturated: @Sendable () -> Bool
+    /// The bearer token `/metrics` asks for; without one, only a scraper on this machine is answered (the
+    /// figures tell how busy the node is, its routes and its database: nothing for the public).
+    let metricsToken: String?
     let openAPIDocument: String
     let docsPage: String
 
-    func register<Context: RequestContext>(on router: Router<Context>) {
+    func register<Context: RemoteAddressRequestContext>(on router: Router<Context>) {
         router.get("/healthz") { _, _ in Self.text("ok\n") }
         router.get("/readyz") { _, _ in
             if self.isSaturated() {
@@ -32,7 +35,8 @@ struct OperationsRoutes {
                 throw problem
             }
         }
-        router.get("/metrics") { _, _ in
+        router.get("/metrics") { request, context in
+            try self.requireScraper(request, peer: context.remoteAddress)
             self.recordDatabaseFigures()
             return Response(
                 status: .ok,
@@ -52,6 +56,32 @@ struct OperationsRoutes {
             headers[.contentType] = "text/html; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: self.docsPage)))
         }
+    }
+
+    /// With a token, the request must carry it (`Authorization: Bearer …`, compared in constant time);
+    /// without one, it must come from this machine (loopback).
+    private func requireScraper(_ request: Request, peer: SocketAddress?) throws {
+        if let token = self.metricsToken {
+            let given = request.headers[.authorization].map { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : "" } ?? ""
+            guard Self.constantTimeEqual(Array(given.utf8), Array(token.utf8)) else {
+                throw ProblemDocument.unauthenticated("/metrics needs the token the server was given (metrics.token).")
+            }
+            return
+        }
+        // A request a proxy forwarded came from elsewhere, whatever the proxy's own address.
+        let forwarded = request.headers[.xForwardedFor] != nil
+        let local: Bool = switch peer {
+        case .v4(let address): address.host.hasPrefix("127.")
+        case .v6(let address): address.host == "::1"
+        case .unixDomainSocket: true
+        case nil: true  // in process (the tests' router): no network between
+        }
+        guard local && !forwarded else { throw ProblemDocument.forbidden("/metrics answers this machine only; give the server a metrics.token to scrape it from elsewhere.") }
+    }
+
+    static func constantTimeEqual(_ one: [UInt8], _ other: [UInt8]) -> Bool {
+        guard one.count == other.count else { return false }
+        return zip(one, other).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     private func recordDatabaseFigures() {

@@ -60,8 +60,11 @@ struct ChallengeScoring: Sendable {
         var candidates: [(User.ID, NotificationCandidate)] = []
         let stamp = "\(challenge.id):\(self.ids.uuidV7().lowercased())"
         let data = Challenges.data(challenge)
-        // Someone who blocked the mover (or whom the mover blocked) hears nothing of them.
-        if after == 1, let leader, leader != user, !(try await tx.areBlocked(leader, user)), let mover = try await tx.user(user) {
+        // Someone who blocked the mover (or whom the mover blocked) hears nothing of them (`FriendAccess.notify`).
+        if after == 1, let leader, leader != user,
+            FriendAccess.decide(.notify, isSelf: false, try await tx.friendEdge(from: user, to: leader)) == .allowed,
+            let mover = try await tx.user(user)
+        {
             let name = try await Challenges.name(of: mover, seenBy: leader, in: tx)
             candidates.append((leader, NotificationCandidate(
                 type: "challenge_lead_taken", dedupeKey: "challenge_lead_taken:\(stamp)",

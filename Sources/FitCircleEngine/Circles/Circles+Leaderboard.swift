@@ -151,7 +151,7 @@ extension Circles {
         let live = self.keeper.liveBoards(of: circle, now: now)
         // Boards of periods that closed leave this node's memory as soon as the circle is read again.
         self.events.indexes.retain(live, of: circle.id)
-        return BoardID(circle: circle.id, period: period, start: period.start(of: circle.today(at: now), weekStart: self.keeper.weekStart, circleStart: circle.startDate))
+        return self.keeper.board(of: circle, period: period, holding: circle.today(at: now))
     }
 
     /// The rows, with names, values as the caller may see them and the baseline ranks.

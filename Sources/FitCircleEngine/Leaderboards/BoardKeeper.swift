@@ -12,7 +12,12 @@ struct BoardKeeper: Sendable {
 
     /// The board of each period holding `date` (a circle day).
     func boards(of circle: FitCircle, holding date: LocalDate) -> [BoardID] {
-        BoardPeriod.allCases.map { BoardID(circle: circle.id, period: $0, start: $0.start(of: date, weekStart: self.weekStart, circleStart: circle.startDate)) }
+        BoardPeriod.allCases.map { self.board(of: circle, period: $0, holding: date) }
+    }
+
+    /// The board of `period` holding `date`.
+    func board(of circle: FitCircle, period: BoardPeriod, holding date: LocalDate) -> BoardID {
+        BoardID(circle: circle.id, period: period, start: period.start(of: date, weekStart: self.weekStart, circleStart: circle.startDate))
     }
 
     /// The boards running on the circle's today.

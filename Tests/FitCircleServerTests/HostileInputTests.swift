@@ -195,6 +195,45 @@ struct SocialHalfFindingsTests {
         }
     }
 
+    /// A private workout moved its owner's total on a challenge's board, telling everyone there its exact
+    /// distance. It counts for its owner alone; turning it private or back moves the board with it.
+    @Test(arguments: Backend.available)
+    func aPrivateWorkoutDoesNotCountWhereOthersSee(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await ChallengeTests.person(app, "ana@example.com")
+            let ben = try await ChallengeTests.person(app, "ben@example.com")
+            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "Distance", "type": "distance", "goal": "most", "durationDays": 7,
+            ]).jsonObject()
+            let (id, code) = (try #require(created["id"] as? String), try #require(created["joinCode"] as? String))
+            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: ["code": code]).status == .ok)
+            app.clock.advance(by: 3_600)
+            var shared = ChallengeTests.run(app, "shared", km: 5, minutes: 30, startedMinutesAgo: 50)
+            shared["visibility"] = "friends"
+            var hidden = ChallengeTests.run(app, "hidden", km: 3, minutes: 20, startedMinutesAgo: 20)
+            hidden["visibility"] = "private"
+            var ids: [String] = []
+            for run in [shared, hidden] {
+                let recorded = try await app.request(.post, "/api/activities", token: try await ben.token, json: run)
+                #expect(recorded.status == .created, "\(recorded.text)")
+                ids.append(try #require(try recorded.jsonObject()["id"] as? String))
+            }
+            func bensValue() async throws -> Double? {
+                let board = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ana.token).jsonObject()
+                return ChallengeTests.rows(board).first { $0["userId"] as? String == ben.id }?["value"] as? Double
+            }
+            #expect(try await bensValue() == 5, "the private 3 km do not show")
+            let turned = try await app.request(.put, "/api/activities/\(ids[0])/visibility", token: try await ben.token, json: ["visibility": "private"])
+            #expect(turned.status == .ok, "\(turned.text)")
+            #expect(try await bensValue() == nil, "nothing of his counts where Ana sees it")
+            _ = try await app.request(.put, "/api/activities/\(ids[1])/visibility", token: try await ben.token, json: ["visibility": "friends"])
+            #expect(try await bensValue() == 3)
+            // For himself, both runs count: his day has the 8 km.
+            let days = try await app.request(.get, "/api/tracking/daily", token: try await ben.token)
+            #expect(days.status == .ok && days.text.contains("\"workouts\":2"), "\(days.text)")
+        }
+    }
+
     /// After Ana blocks Bo, she does not exist for him anywhere: not her badges, record or rivalry, not in
     /// a shared circle's board, members and feed (she is "A member" there), not her standing; he cannot
     /// encourage her, see her public circle or challenge, or join it; and his overtaking her tells her nothing.

@@ -313,8 +313,10 @@ extension Components {
             }
         }
         /// Who else sees the activity (spec 004, R11.3): `friends` (in their feed, with reactions) or `private`
-        /// (nobody: no feed, no friend's view, no notification text). Either way it counts for its owner's goals,
-        /// streaks and points. Default: the rule profile's `activities.defaultVisibility` (`friends`).
+        /// (nobody: no feed, no friend's view, no notification text, and not on a challenge's board, whose totals
+        /// the other participants see). Either way it counts for its owner's goals, streaks and points. Changing
+        /// it moves the owner's place on their challenges' boards at once. Default: the rule profile's
+        /// `activities.defaultVisibility` (`friends`).
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/ActivityVisibility`.

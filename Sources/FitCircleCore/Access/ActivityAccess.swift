@@ -10,4 +10,9 @@ public enum ActivityAccess {
     public static func mayView(_ visibility: ActivityVisibility, isSelf: Bool, isFriend: Bool) -> Bool {
         self.visibleInFeed(isSelf: isSelf, isFriend: isFriend).contains(visibility)
     }
+
+    /// The visibilities of activities that count where other people see the result: a challenge's board
+    /// shows a participant's total, so a private workout there would tell the others its exact distance.
+    /// A private activity still counts for its owner alone (their day, goals, streak and points).
+    public static let countedOnSharedBoards: Set<ActivityVisibility> = [.friends]
 }

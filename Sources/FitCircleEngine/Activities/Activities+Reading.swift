@@ -29,13 +29,18 @@ extension Activities {
         try await self.store.read { tx in try await tx.activities(of: user, query: query) }
     }
 
-    /// Changes who else sees one of the user's live events; nothing derived from it changes.
+    /// Changes who else sees one of the user's live events. What it counts for its owner stays; a workout
+    /// joins or leaves the boards of their challenges (`ActivityAccess.countedOnSharedBoards`).
     public func setVisibility(_ visibility: ActivityVisibility, of id: ActivityEvent.ID, for user: User.ID) async throws -> ActivityEvent {
-        try await self.store.transaction { tx in
+        let now = self.clock.now()
+        return try await self.store.transaction { tx in
             guard var stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
                 throw DomainError.notFound(resource: "activity", id: id.rawValue)
             }
             try await tx.setVisibility(visibility, of: id, owner: user)
+            if stored.event.visibility != visibility, case .workout = stored.event.payload {
+                try await self.ingest.challenges.restate([user], in: tx, now: now)
+            }
             stored.event.visibility = visibility
             return stored.event
         }

@@ -35,7 +35,8 @@ struct ChallengeScoring: Sendable {
         try await self.events.announce(events, in: tx)
     }
 
-    /// The participant's score from what they did in the span; nil when nothing counts yet.
+    /// The participant's score from what they did in the span; nil when nothing counts yet. Private
+    /// workouts do not count: the board is seen by the others (`ActivityAccess.countedOnSharedBoards`).
     static func score(of user: User.ID, in challenge: Challenge, tx: Transaction) async throws -> BoardKey? {
         var entries: [ChallengeEntry] = []
         if challenge.rule.metric == .xp {
@@ -44,7 +45,7 @@ struct ChallengeScoring: Sendable {
             }
         } else {
             for event in try await tx.challenges.workouts(of: user, from: challenge.startsAt, to: challenge.endsAt) {
-                guard case .workout(let workout) = event.payload else { continue }
+                guard case .workout(let workout) = event.payload, ActivityAccess.countedOnSharedBoards.contains(event.visibility) else { continue }
                 let zone = TimeZone(identifier: event.timeZone) ?? .gmt
                 entries.append(.workout(workout, startedAt: event.occurredAt, in: zone, key: event.id.rawValue))
             }

@@ -33,7 +33,7 @@ extension Challenges {
         let winners = results.filter(\.won)
         guard !winners.isEmpty else { return [:] }
         let levels = try await tx.challenges.levels(of: results.map(\.userID))
-        let starts = try await tx.challenges.firstWorkouts(in: challenge)
+        let starts = try await tx.challenges.firstWorkouts(in: challenge, visibilities: ActivityAccess.countedOnSharedBoards)
         let ranked = results.compactMap { result in result.finalRank.map { (rank: $0, result: result) } }.sorted { $0.rank < $1.rank }.map(\.result)
         var facts: [User.ID: ChallengeRecord.WinFacts] = [:]
         for winner in winners {

@@ -91,14 +91,17 @@ extension ChallengeQueries {
         return found
     }
 
-    /// When each participant's first workout in the span started (who got going last "started in last place").
-    public func firstWorkouts(in challenge: Challenge) async throws -> [User.ID: Date] {
+    /// When each participant's first workout of one of `visibilities` in the span started (who got going
+    /// last "started in last place").
+    public func firstWorkouts(in challenge: Challenge, visibilities: Set<ActivityVisibility>) async throws -> [User.ID: Date] {
+        guard !visibilities.isEmpty else { return [:] }
         var found: [User.ID: Date] = [:]
         for row in try await self.tx.sql.raw(
             """
             SELECT e.user_id, MIN(e.occurred_at) AS first FROM challenge_participants p
             JOIN activity_events e ON e.user_id = p.user_id AND e.kind = 'workout' AND e.deleted_at IS NULL
                 AND e.occurred_at >= \(bind: challenge.startsAt) AND e.occurred_at < \(bind: challenge.endsAt)
+                AND e.visibility IN (\(SQLList(visibilities.sorted { $0.rawValue < $1.rawValue }.map { SQLBind($0.rawValue) })))
             WHERE p.challenge_id = \(bind: challenge.id.rawValue) AND p.state = 'joined'
             GROUP BY e.user_id
             """

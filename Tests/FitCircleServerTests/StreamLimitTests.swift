@@ -55,3 +55,34 @@ struct StreamLimitTests {
         }
     }
 }
+
+/// Issue 41: a stream whose client went kept its place until its time ran out (five minutes by default), so
+/// an app that reconnected a few times locked itself out. The heartbeat's write finds the closed connection.
+struct ClosedStreamTests {
+    @Test func aStreamWhoseClientWentGivesItsPlaceBackWithinSeconds() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        let location = try await Backend.sqlite.makeLocation()
+        defer { Task { await Backend.drop(location) } }
+        let server = try await CrashDurabilityTests.Server.start(
+            database: CrashDurabilityTests.url(of: location), environment: ["FITCIRCLE_LIMITS_STREAMS_PER_USER": "1"])
+        defer { server.kill() }
+        let signIn = try JSONSerialization.jsonObject(with: try await server.post("/api/auth/dev", json: ["email": "ana@example.com"]).1) as? [String: Any]
+        let token = try #require(signIn?["accessToken"] as? String)
+        #expect(try await server.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT).0 == 200)
+
+        var stream: SlowClientTests.RawConnection? = try SlowClientTests.RawConnection(port: server.port)
+        #expect(stream?.send("GET /api/notifications/stream?seconds=300 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n\r\n") == true)
+        #expect(try await stream?.status(within: .seconds(5)) == 200)
+        #expect(try await server.get("/api/notifications/stream?seconds=1", token: token).0 == 429, "one stream is all she may have")
+        stream = nil  // the app goes away without a word
+
+        let gone = ContinuousClock.now
+        var status = 429
+        while status == 429, ContinuousClock.now - gone < .seconds(60) {
+            try await Task.sleep(for: .milliseconds(500))
+            status = try await server.get("/api/notifications/stream?seconds=1", token: token).0
+        }
+        #expect(status == 200)
+        #expect(ContinuousClock.now - gone < .seconds(15), "two heartbeats and the session check, not the stream's five minutes")
+    }
+}

@@ -5405,7 +5405,7 @@ public enum Operations {
     }
     /// The friends' feed live, as server-sent events (spec 004, R7.2)
     ///
-    /// A `text/event-stream`: a `ready` event once it listens, then an `activity` event for each workout of the caller or a friend newer than the newest in the feed when it opened, oldest first, as `GET /api/feed` shows it (its id is the event id). A friend's workout arrives within seconds (the stream looks every 5 seconds, whichever server process recorded it). A workout recorded late with an earlier time takes its place in the feed but is not announced. The stream ends after `seconds`, or within seconds of its session ending; an EventSource reconnects by itself and sends `Last-Event-ID`, and the stream resumes after that workout if it is among the feed's newest 100 (else from the newest). One user may have 8 streams open on a server (429 past it).
+    /// A `text/event-stream`: a `ready` event once it listens, then an `activity` event for each workout of the caller or a friend newer than the newest in the feed when it opened, oldest first, as `GET /api/feed` shows it (its id is the event id). A friend's workout arrives within seconds (the stream looks every 5 seconds, whichever server process recorded it). A workout recorded late with an earlier time takes its place in the feed but is not announced. The stream ends after `seconds`, or within seconds of its session ending; an EventSource reconnects by itself and sends `Last-Event-ID`, and the stream resumes after that workout if it is among the feed's newest 100 (else from the newest). One user may have 8 streams open on a server (429 past it). A quiet stream sends a comment line (`:`) every 5 seconds; a client that goes away frees its place within seconds.
     ///
     /// - Remark: HTTP `GET /api/feed/stream`.
     /// - Remark: Generated from `#/paths//api/feed/stream/get(streamFriendFeed)`.
@@ -15048,7 +15048,7 @@ public enum Operations {
     }
     /// The in-app inbox live, as server-sent events
     ///
-    /// A `text/event-stream` of the caller's in-app notifications as they land. The first event (`unread`) carries the unread count; each `notification` event carries the notification, with its id as the event id, and the unread count then. A send arrives at once, whichever server process made it (PostgreSQL `LISTEN/NOTIFY`). The stream ends after `seconds`; an EventSource reconnects by itself and sends `Last-Event-ID`, and the stream resumes after that notification. It also ends within seconds of its session ending (sign-out on any node). One user may have 8 streams open on a server (429 past it).
+    /// A `text/event-stream` of the caller's in-app notifications as they land. The first event (`unread`) carries the unread count; each `notification` event carries the notification, with its id as the event id, and the unread count then. A send arrives at once, whichever server process made it (PostgreSQL `LISTEN/NOTIFY`). The stream ends after `seconds`; an EventSource reconnects by itself and sends `Last-Event-ID`, and the stream resumes after that notification. It also ends within seconds of its session ending (sign-out on any node). One user may have 8 streams open on a server (429 past it). A quiet stream sends a comment line (`:`) every 5 seconds; a client that goes away frees its place within seconds.
     ///
     /// - Remark: HTTP `GET /api/notifications/stream`.
     /// - Remark: Generated from `#/paths//api/notifications/stream/get(streamNotificationInbox)`.
@@ -17408,7 +17408,7 @@ public enum Operations {
     }
     /// The board live, as server-sent events (whoever may read the challenge)
     ///
-    /// First a `ready` event (the stream is listening), then a `rank` event (a `RankUpdate`: a participant's new value in the rule's unit and rank; `period` is `all_time` from the challenge's first day) as each workout moves the board, whichever server process recorded it (PostgreSQL `LISTEN/NOTIFY`; within one process on SQLite). The stream ends after `seconds`, or within seconds of its session ending. One user may have 8 streams open on a server (429 past it).
+    /// First a `ready` event (the stream is listening), then a `rank` event (a `RankUpdate`: a participant's new value in the rule's unit and rank; `period` is `all_time` from the challenge's first day) as each workout moves the board, whichever server process recorded it (PostgreSQL `LISTEN/NOTIFY`; within one process on SQLite). The stream ends after `seconds`, or within seconds of its session ending. One user may have 8 streams open on a server (429 past it). A quiet stream sends a comment line (`:`) every 5 seconds; a client that goes away frees its place within seconds.
     ///
     /// - Remark: HTTP `GET /api/competitions/{id}/stream`.
     /// - Remark: Generated from `#/paths//api/competitions/{id}/stream/get(streamCompetition)`.
@@ -24378,7 +24378,7 @@ public enum Operations {
     }
     /// The circle live, as server-sent events (members only)
     ///
-    /// First a `ready` event (the stream is listening), then `rank` events (a `RankUpdate`: a member's new place on one board) and `feed` events (a `FeedItem`) as they happen, whichever server process the change was made on (PostgreSQL `LISTEN/NOTIFY`; within one process on SQLite). The stream ends after `seconds`, or within seconds of its session ending (sign-out on any node). One user may have 8 streams open on a server (429 past it).
+    /// First a `ready` event (the stream is listening), then `rank` events (a `RankUpdate`: a member's new place on one board) and `feed` events (a `FeedItem`) as they happen, whichever server process the change was made on (PostgreSQL `LISTEN/NOTIFY`; within one process on SQLite). The stream ends after `seconds`, or within seconds of its session ending (sign-out on any node). One user may have 8 streams open on a server (429 past it). A quiet stream sends a comment line (`:`) every 5 seconds; a client that goes away frees its place within seconds.
     ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/stream`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/stream/get(streamFitCircle)`.

@@ -63,7 +63,7 @@ extension API {
             let updates = try await self.engine.challenges.stream(of: Challenge.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
             return LiveEvents.afterReady(updates) { ranks in try ranks.map { try CircleStreamEvent.rank(update: $0.update, anonymous: $0.anonymous).encoded } }
         }
-        return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
+        return .ok(.init(body: .textEventStream(LiveEvents.body(open.asEncodedServerSentEvents(), heartbeat: self.streams.heartbeat))))
     }
 
     func getChallengeRecord(_ input: Operations.GetChallengeRecord.Input) async throws -> Operations.GetChallengeRecord.Output {

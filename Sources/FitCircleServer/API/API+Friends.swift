@@ -99,7 +99,7 @@ extension API {
                 return [ServerSentEvent(id: entry.activity.event.id.rawValue, event: "activity", data: String(decoding: data, as: UTF8.self))]
             }
         }
-        return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
+        return .ok(.init(body: .textEventStream(LiveEvents.body(open.asEncodedServerSentEvents(), heartbeat: self.streams.heartbeat))))
     }
 
     func addReaction(_ input: Operations.AddReaction.Input) async throws -> Operations.AddReaction.Output {

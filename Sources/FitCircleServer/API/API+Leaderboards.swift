@@ -93,7 +93,7 @@ extension API {
                 try (update.ranks.map(CircleStreamEvent.rank) + update.feed.map(CircleStreamEvent.feed)).map { try $0.encoded }
             }
         }
-        return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEvents(), length: .unknown, iterationBehavior: .single))))
+        return .ok(.init(body: .textEventStream(LiveEvents.body(open.asEncodedServerSentEvents(), heartbeat: self.streams.heartbeat))))
     }
 }
 

@@ -52,7 +52,7 @@ extension API {
                     id: update.notification?.id.rawValue)
             }
         }
-        return .ok(.init(body: .textEventStream(HTTPBody(open.asEncodedServerSentEventsWithJSONData(), length: .unknown, iterationBehavior: .single))))
+        return .ok(.init(body: .textEventStream(LiveEvents.body(open.asEncodedServerSentEventsWithJSONData(), heartbeat: self.streams.heartbeat))))
     }
 
     func getNotificationHistory(_ input: Operations.GetNotificationHistory.Input) async throws -> Operations.GetNotificationHistory.Output {

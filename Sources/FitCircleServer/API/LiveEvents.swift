@@ -20,3 +20,39 @@ enum LiveEvents {
         }
     }
 }
+
+extension LiveEvents {
+    /// The comment line a stream sends when it has been quiet for a while (`:` starts a comment, which
+    /// every event-stream client skips).
+    static let heartbeat = ArraySlice(":\n\n".utf8)
+
+    /// A stream's encoded events as the response body, with a heartbeat every `interval` between them.
+    /// Writing is how the server learns that the client went: the write to a closed connection fails, the
+    /// body ends and the stream gives its place back (`OpenStreams`), within about two beats rather than
+    /// when the stream's time runs out. It also keeps proxies from cutting a quiet stream as idle.
+    static func body<Bytes: AsyncSequence & Sendable>(_ bytes: Bytes, heartbeat interval: Duration) -> HTTPBody
+    where Bytes.Element == ArraySlice<UInt8> {
+        let beating = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { continuation in
+            let pump = Task {
+                do {
+                    for try await chunk in bytes { continuation.yield(chunk) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            let beat = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard !Task.isCancelled else { break }
+                    continuation.yield(Self.heartbeat)
+                }
+            }
+            continuation.onTermination = { _ in
+                pump.cancel()
+                beat.cancel()
+            }
+        }
+        return HTTPBody(beating, length: .unknown, iterationBehavior: .single)
+    }
+}

@@ -7,17 +7,21 @@ import Synchronization
 /// `perNode` in all (503), since each holds a connection and a task for up to an hour. A stream ends when
 /// its session does (signed out, revoked, its account disabled), checked every `sessionCheck` from the
 /// session cache, which sign-outs on other nodes reach too; when what it shows is no longer the caller's to
-/// see (`allowed`, asked as often: a removal from a circle); and when the node begins to stop (SIGTERM).
+/// see (`allowed`, asked as often: a removal from a circle); when the client goes (found by the heartbeat's
+/// failed write, `LiveEvents.body`); and when the node begins to stop (SIGTERM).
 final class OpenStreams: Sendable {
     let perUser: Int
     let perNode: Int
     let sessionCheck: Duration
+    /// How often a quiet stream writes a comment, by which a closed connection is found (`LiveEvents.body`).
+    let heartbeat: Duration
     private let open = Mutex<(total: Int, byUser: [User.ID: Int])>((0, [:]))
 
-    init(perUser: Int, perNode: Int, sessionCheck: Duration = .seconds(2)) {
+    init(perUser: Int, perNode: Int, sessionCheck: Duration = .seconds(2), heartbeat: Duration = .seconds(5)) {
         self.perUser = perUser
         self.perNode = perNode
         self.sessionCheck = sessionCheck
+        self.heartbeat = heartbeat
     }
 
     /// Takes a place for one of the caller's streams, or throws the refusal.

@@ -41,6 +41,7 @@ extension Engine {
             IdentityTokenVerifier(
                 provider: provider,
                 clientIDs: provider == .google ? auth.googleClientIDs : auth.appleClientIDs,
+                webClientID: provider == .google ? auth.googleWebClientID : auth.appleWebClientID,
                 keys: source,
                 clock: clock
             )
@@ -52,6 +53,7 @@ extension Engine {
             configuration: auth,
             verifiers: verifiers,
             accessTokens: await AccessTokens(secret: secret, lifetime: auth.accessTokenLifetime, clock: clock),
+            csrf: CSRFTokens(secret: secret),
             ids: ids,
             clock: clock
         )
@@ -101,7 +103,7 @@ extension Engine {
             idempotency: idempotency,
             replay: Replay(store: store, profile: profile, clock: clock),
             rateLimits: rateLimits,
-            housekeeping: Housekeeping(idempotency: idempotency, rateLimits: rateLimits, events: events),
+            housekeeping: Housekeeping(idempotency: idempotency, rateLimits: rateLimits, events: events, accounts: accounts),
             accountLife: AccountLife(store: store, blobs: blobs, circles: circles, catalog: profile.notifications, clock: clock),
             console: Console(
                 store: store, profile: profile, streaks: streaks, rewards: rewards, notifications: notifications, deliveries: deliveries, clock: clock)

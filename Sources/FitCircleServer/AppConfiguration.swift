@@ -152,8 +152,10 @@ public struct AppConfiguration: Sendable {
         self.googleWebClientID = reader.string(forKey: "auth.google.webClientId").flatMap { $0.isEmpty ? nil : $0 }
         self.appleWebClientID = reader.string(forKey: "auth.apple.webClientId").flatMap { $0.isEmpty ? nil : $0 }
         self.auth = AuthConfiguration(
-            googleClientIDs: Self.list(reader.string(forKey: "auth.google.clientIds")).union(self.googleWebClientID.map { [$0] } ?? []),
-            appleClientIDs: Self.list(reader.string(forKey: "auth.apple.clientIds")).union(self.appleWebClientID.map { [$0] } ?? []),
+            googleClientIDs: Self.list(reader.string(forKey: "auth.google.clientIds")),
+            appleClientIDs: Self.list(reader.string(forKey: "auth.apple.clientIds")),
+            googleWebClientID: self.googleWebClientID,
+            appleWebClientID: self.appleWebClientID,
             devLogin: reader.bool(forKey: "devLogin", default: false),
             accessTokenLifetime: TimeInterval(accessSeconds),
             refreshTokenLifetime: TimeInterval(refreshDays * 86_400),

@@ -77,7 +77,8 @@ public func buildRouter(
     let authentication = AuthenticationMiddleware(
         accounts: engine.accounts,
         publicOperations: routes.publicOperationIDs,
-        onboardingRequired: engine.profile.onboarding.required
+        onboardingRequired: engine.profile.onboarding.required,
+        secureCookies: web.secureCookies
     )
     let streams = OpenStreams(perUser: limits.streamsPerUser, perNode: limits.streamsPerNode)
     try API(engine: engine, streams: streams).registerHandlers(

@@ -98,6 +98,8 @@ public func withTestApp<Result: Sendable>(
             auth: AuthConfiguration(
                 googleClientIDs: providerSignIn ? [TestApp.clientID] : [],
                 appleClientIDs: providerSignIn ? [TestApp.clientID] : [],
+                googleWebClientID: providerSignIn ? web.googleClientID : nil,
+                appleWebClientID: providerSignIn ? web.appleClientID : nil,
                 devLogin: devLogin
             ),
             jwks: [.google: google.jwksSource, .apple: apple.jwksSource],

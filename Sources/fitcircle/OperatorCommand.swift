@@ -4,7 +4,7 @@ import FitCircleEngine
 import FitCircleServer
 import FitCircleStore
 
-/// `fitcircle operator grant|revoke <email>` and `fitcircle operator list`: operator rights, by email.
+/// `fitcircle operator grant|revoke <email or account id>` and `fitcircle operator list`: operator rights.
 struct OperatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "operator",
@@ -13,9 +13,9 @@ struct OperatorCommand: AsyncParsableCommand {
     )
 
     struct Grant: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make the account with this email an operator.")
+        static let configuration = CommandConfiguration(abstract: "Make the account with this email (or this id) an operator.")
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "The account's email address.") var email: String
+        @Argument(help: "The account's email address, or its id when several accounts share the address.") var email: String
 
         func run() async throws {
             let user = try await OperatorCommand.set(true, email: self.email, options: self.options)
@@ -24,9 +24,9 @@ struct OperatorCommand: AsyncParsableCommand {
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Take operator rights from the account with this email.")
+        static let configuration = CommandConfiguration(abstract: "Take operator rights from the account with this email (or this id).")
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "The account's email address.") var email: String
+        @Argument(help: "The account's email address, or its id when several accounts share the address.") var email: String
 
         func run() async throws {
             let user = try await OperatorCommand.set(false, email: self.email, options: self.options)
@@ -57,7 +57,9 @@ struct OperatorCommand: AsyncParsableCommand {
                 return try await Operators(store: store).set(isOperator, email: email)
             }
         } catch DomainError.notFound {
-            throw ValidationError("No account has the email address \(email); the person must sign in once first.")
+            throw ValidationError("No account has the email address (or id) \(email); the person must sign in once first.")
+        } catch DomainError.conflict(let reason) {
+            throw ValidationError(reason)
         }
     }
 }

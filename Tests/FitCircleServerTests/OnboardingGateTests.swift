@@ -11,7 +11,7 @@ import Testing
 struct OnboardingGateTests {
     /// Drives the middleware directly with an operation that is not part of onboarding.
     func call(_ operationID: String, token: String, app: TestApp, required: Bool) async throws -> Bool {
-        let middleware = AuthenticationMiddleware(accounts: app.engine.accounts, publicOperations: [], onboardingRequired: required)
+        let middleware = AuthenticationMiddleware(accounts: app.engine.accounts, publicOperations: [], onboardingRequired: required, secureCookies: false)
         var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/")
         request.headerFields[.authorization] = "Bearer \(token)"
         _ = try await middleware.intercept(request, body: nil, metadata: .init(), operationID: operationID) { _, _, _ in

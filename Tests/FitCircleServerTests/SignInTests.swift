@@ -1,4 +1,5 @@
 import FitCircleCore
+import FitCircleEngine
 import FitCircleTesting
 import Foundation
 import HTTPTypes
@@ -29,6 +30,45 @@ struct SignInTests {
 
             let profile = try await app.request(.get, "/api/user/profile", token: second["accessToken"] as? String)
             #expect(profile.status == .ok)
+        }
+    }
+
+    /// Issue 41: two accounts could share an address (one per way of signing in), and `operator grant`
+    /// picked one of them. A provider's verified address now joins the account that has it.
+    @Test(arguments: Backend.available)
+    func oneAddressIsOneAccountHoweverOneSignsIn(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let dev = try #require(try await app.devSignIn("ana@example.com")["user"] as? [String: Any])
+            let google = try await app.request(
+                .post, "/api/auth/google", json: ["idToken": try await app.google.idToken(app.google.claims(subject: "g-ana", now: app.clock.now, email: "Ana@Example.com"))])
+            #expect(try google.jsonObject()["isNewUser"] as? Bool == false, "\(google.text)")
+            #expect((try google.jsonObject()["user"] as? [String: Any])?["id"] as? String == dev["id"] as? String)
+            let apple = try await app.request(
+                .post, "/api/auth/apple", json: ["idToken": try await app.apple.idToken(app.apple.claims(subject: "a-ana", now: app.clock.now, email: "ana@example.com"))])
+            #expect((try apple.jsonObject()["user"] as? [String: Any])?["id"] as? String == dev["id"] as? String)
+            // Without an address, a subject is an account of its own.
+            let anonymous = try await app.request(
+                .post, "/api/auth/apple", json: ["idToken": try await app.apple.idToken(app.apple.claims(subject: "a-none", now: app.clock.now, email: nil))])
+            #expect(try anonymous.jsonObject()["isNewUser"] as? Bool == true)
+        }
+    }
+
+    /// A database from before may hold two accounts with one address: granting by that address is refused
+    /// with both ids, and the id decides.
+    @Test(arguments: Backend.available)
+    func operatorRightsGoToOneAccountNamedWithoutAGuess(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let first = try #require((try await app.devSignIn("bo@example.com")["user"] as? [String: Any])?["id"] as? String)
+            let now = app.clock.now
+            let twin = User(id: User.ID("twin-of-bo"), email: "bo@example.com", profile: .initial(
+                suggestedName: nil, email: "bo@example.com", timeZone: "UTC", onboarding: app.engine.profile.onboarding, units: app.engine.profile.units, now: now),
+                createdAt: now.addingTimeInterval(1))
+            try await app.store.transaction { tx in try await tx.insert(twin, provider: "legacy", subject: "bo") }
+            let operators = Operators(store: app.store)
+            await #expect(throws: DomainError.self) { try await operators.set(true, email: "bo@example.com") }
+            #expect(try await operators.list().isEmpty, "nothing granted on a guess")
+            #expect(try await operators.set(true, email: first).id.rawValue == first)
+            #expect(try await operators.list().map(\.id.rawValue) == [first])
         }
     }
 

@@ -27,6 +27,12 @@ struct SlowClientTests {
 
         deinit { close(self.fd) }
 
+        /// Makes the close (at deinit) a reset rather than an orderly goodbye (an app killed, a socket dropped).
+        func resetOnClose() {
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            _ = setsockopt(self.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
+
         /// Sends `text`; false once the server has closed the connection.
         func send(_ text: String) -> Bool {
             if self.isClosedByPeer { return false }

@@ -1,5 +1,6 @@
 import FitCircleCore
 import FitCircleEngine
+import FitCircleServer
 import FitCircleTesting
 import Foundation
 import HTTPTypes
@@ -23,7 +24,7 @@ struct WebAppTests {
             if !self.cookies.isEmpty {
                 headers[.cookie] = self.cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
             }
-            if csrf, let token = self.cookies["fc_csrf"] { headers[HTTPField.Name("X-CSRF-Token")!] = token }
+            if csrf, let token = self.cookies["__Host-fc_csrf"] ?? self.cookies["fc_csrf"] { headers[HTTPField.Name("X-CSRF-Token")!] = token }
             let response = try await self.app.request(method, uri, json: json, headers: headers)
             for header in response.headers[values: .setCookie] {
                 let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
@@ -99,6 +100,41 @@ struct WebAppTests {
             browser.cookies["fc_access"] = nil
             #expect(try await browser.send(.post, "/web/session/sign-out").status == .noContent)
             #expect(try await app.request(.get, "/api/user/profile", token: unexpired).status == .unauthorized, "the session is over")
+        }
+    }
+
+    /// Issue 41: the CSRF cookie was a bare random value, bound to nothing, and without the `__Host-` prefix,
+    /// so whoever could plant a cookie (a sibling subdomain, a plain-http answer) could plant a token and send
+    /// it. The token is now its session's, and over https the cookie is `__Host-fc_csrf`.
+    @Test(arguments: Backend.available)
+    func theCSRFTokenIsTheSessionsAndOverHttpsAHostCookie(_ backend: Backend) async throws {
+        try await withTestApp(backend, web: WebSettings(publicURL: "https://fit.example.com")) { app async throws in
+            let ana = Browser(app)
+            let page = try await ana.send(.get, "/")
+            let set = try #require(page.headers[values: .setCookie].first { $0.hasPrefix("__Host-fc_csrf=") }, "\(page.headers)")
+            #expect(set.contains("Secure") && set.contains("Path=/") && !set.contains("Domain"))
+            let anonymous = try #require(ana.cookies["__Host-fc_csrf"])
+            #expect(try await ana.send(.post, "/web/session", json: ["provider": "dev", "email": "ana@example.com"]).status == .ok)
+            let hers = try #require(ana.cookies["__Host-fc_csrf"])
+            #expect(hers != anonymous, "signing in sets a token of the new session")
+            #expect(try await ana.send(.put, "/api/user/profile", json: TestApp.validProfile()).status == .ok)
+
+            // Tokens that are not her session's: one of no session, another person's, one made up.
+            let bo = Browser(app)
+            try await bo.send(.get, "/")
+            try await bo.send(.post, "/web/session", json: ["provider": "dev", "email": "bo@example.com"])
+            let madeUp = String(hers.dropLast()) + (hers.hasSuffix("0") ? "1" : "0")
+            for planted in [anonymous, try #require(bo.cookies["__Host-fc_csrf"]), madeUp, "0123456789abcdef"] {
+                ana.cookies["__Host-fc_csrf"] = planted
+                let forged = try await ana.send(.put, "/api/user/profile", json: TestApp.validProfile())
+                #expect(forged.status == .forbidden, "\(planted): \(forged.text)")
+            }
+            // A page gives her browser a good token again.
+            try await ana.send(.get, "/app")
+            #expect(try await ana.send(.put, "/api/user/profile", json: TestApp.validProfile()).status == .ok)
+            // Signing out leaves a token of no session, with which she can sign in again.
+            try await ana.send(.post, "/web/session/sign-out")
+            #expect(try await ana.send(.post, "/web/session", json: ["provider": "dev", "email": "ana@example.com"]).status == .ok)
         }
     }
 

@@ -91,6 +91,38 @@ struct WebProviderSignInTests {
         }
     }
 
+    /// Issue 41: the callback, captured with its cookie, signed in again; the web flow's token worked at
+    /// the app endpoint. The nonce is spent by its sign-in, and the web client's tokens are not an app's.
+    @Test(arguments: Backend.available)
+    func aCallbackWorksOnceAndAWebTokenIsNotAnAppsToken(_ backend: Backend) async throws {
+        let web = WebSettings(publicURL: "https://fit.example.com", googleClientID: "web-client")
+        try await withTestApp(backend, web: web) { app async throws in
+            let (url, cookie) = try await Self.start(app, "google")
+            let query = Dictionary(uniqueKeysWithValues: (url.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            #expect(query["client_id"] == "web-client")
+            var claims = app.google.claims(subject: "web-once", audience: "web-client", now: app.clock.now)
+            claims.nonce = query["nonce"]
+            let token = try await app.google.idToken(claims)
+            let fields = ["state": try #require(query["state"]), "id_token": token]
+
+            // Brought to the app endpoint first: not for an app's client.
+            #expect(try await app.request(.post, "/api/auth/google", json: ["idToken": token]).status == .unauthorized)
+            let first = try await Self.callback(app, "google", cookie: cookie, fields: fields)
+            #expect(first.headers[values: .setCookie].contains { $0.hasPrefix("fc_access=") }, "\(first.headers)")
+            let replay = try await Self.callback(app, "google", cookie: cookie, fields: fields)
+            #expect(replay.headers[.location] == "/?error=refused", "\(replay.headers)")
+            #expect(!replay.headers[values: .setCookie].contains { $0.hasPrefix("fc_access=") })
+
+            // An app's token (the app's client, no nonce) still signs in there, as often as it is sent.
+            let appToken = try await app.google.idToken(app.google.claims(subject: "web-once", now: app.clock.now))
+            for _ in 0..<2 { #expect(try await app.request(.post, "/api/auth/google", json: ["idToken": appToken]).status == .ok) }
+
+            // The spent nonce is forgotten once its token has expired.
+            app.clock.advance(by: 2 * 3_600)
+            #expect(try await app.engine.housekeeping.run().signInNonces == 1)
+        }
+    }
+
     @Test(arguments: Backend.available)
     func withoutAWebClientOrOverPlainHttpTheFlowIsNotOffered(_ backend: Backend) async throws {
         try await withTestApp(backend, web: WebSettings(publicURL: "http://127.0.0.1:8080", googleClientID: TestApp.clientID)) { app async throws in

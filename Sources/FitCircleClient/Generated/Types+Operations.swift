@@ -20,7 +20,10 @@ public enum Operations {
     /// Sign in with a Google ID token
     ///
     /// Verifies the ID token (RS256 signature against Google's key set, `iss`, `aud` among the
-    /// configured client IDs, `exp`, `iat`), creates the account on first use and returns tokens.
+    /// apps' client IDs — a token made for the web app's client is refused here —, `exp`, `iat`, a
+    /// verified `email`), creates the account on first use and returns tokens. An identity seen for the
+    /// first time whose verified address an account already has signs in as that account (one account
+    /// per address, however one signs in; `isNewUser` is false).
     ///
     ///
     /// - Remark: HTTP `POST /api/auth/google`.

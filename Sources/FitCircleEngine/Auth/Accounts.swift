@@ -10,6 +10,8 @@ public struct Accounts: Sendable {
     let configuration: AuthConfiguration
     let verifiers: [IdentityProvider: IdentityTokenVerifier]
     let accessTokens: AccessTokens
+    /// The web app's CSRF tokens, bound to sessions with the server's secret.
+    public let csrf: CSRFTokens
     let ids: IDGenerator
     let clock: WallClock
 
@@ -19,6 +21,7 @@ public struct Accounts: Sendable {
         configuration: AuthConfiguration,
         verifiers: [IdentityTokenVerifier],
         accessTokens: AccessTokens,
+        csrf: CSRFTokens,
         ids: IDGenerator,
         clock: WallClock
     ) {
@@ -27,15 +30,18 @@ public struct Accounts: Sendable {
         self.configuration = configuration
         self.verifiers = Dictionary(verifiers.map { ($0.provider, $0) }, uniquingKeysWith: { first, _ in first })
         self.accessTokens = accessTokens
+        self.csrf = csrf
         self.ids = ids
         self.clock = clock
     }
 
-    /// Signs in with a Google or Apple ID token, creating the account on first use.
+    /// Signs in with a Google or Apple ID token, creating the account on first use, or joining the account
+    /// that already has the token's verified address (one account per address, however one signs in).
     /// - Parameter timeZone: the device's IANA zone, used for a new account when valid.
-    /// - Parameter nonce: the web flow's (`WebSignInFlow`), which the token must carry; nil for an app's token.
+    /// - Parameter nonce: the web flow's (`WebSignInFlow`), which the token must carry and which works once;
+    ///   nil for an app's token.
     public func signIn(with provider: IdentityProvider, idToken: String, name: String?, timeZone: String?, nonce: String? = nil) async throws -> SignIn {
-        guard let verifier = self.verifiers[provider], !verifier.clientIDs.isEmpty else {
+        guard let verifier = self.verifiers[provider], nonce == nil ? !verifier.clientIDs.isEmpty : verifier.webClientID != nil else {
             // Like a route that does not exist: this server offers no such sign-in (GET /api/config says which).
             throw DomainError.notFound(resource: "sign-in method", id: provider.rawValue)
         }
@@ -45,13 +51,18 @@ public struct Accounts: Sendable {
         } catch {
             throw DomainError.unauthenticated(reason: "The \(provider.rawValue.capitalized) ID token was refused (\(error)).")
         }
-        let email = claims.email ?? "\(claims.subject)@\(provider.rawValue).invalid"
+        // A web flow's nonce is spent by its sign-in: its callback, captured and sent again, or its token
+        // brought to the app endpoint afterwards, signs nobody in.
+        let spent = claims.nonce.map { (hash: Self.hash($0), until: claims.expiresAt.addingTimeInterval(IdentityClaims.allowedClockSkew)) }
         return try await self.signIn(
             provider: provider.rawValue,
             subject: claims.subject,
-            email: email,
+            // Without an address the provider vouches for, the account has a placeholder no one else can have.
+            email: claims.email?.lowercased() ?? "\(claims.subject)@\(provider.rawValue).invalid",
+            linksByEmail: claims.email != nil,
             name: claims.name ?? name,
-            timeZone: timeZone
+            timeZone: timeZone,
+            nonce: spent.map { (hash: $0.hash, until: $0.until, spends: nonce != nil) }
         )
     }
 
@@ -65,17 +76,33 @@ public struct Accounts: Sendable {
         if let timeZone, TimeZoneID.validated(timeZone) == nil {
             throw ValidationError(field: "timeZone", reason: "must be an IANA time-zone identifier such as Europe/Paris")
         }
-        return try await self.signIn(provider: "dev", subject: normalized, email: normalized, name: name, timeZone: timeZone)
+        return try await self.signIn(provider: "dev", subject: normalized, email: normalized, linksByEmail: true, name: name, timeZone: timeZone)
     }
 
-    private func signIn(provider: String, subject: String, email: String, name: String?, timeZone: String?) async throws -> SignIn {
+    /// - Parameter linksByEmail: whether `email` is an address someone vouches for (the provider verified
+    ///   it; dev login trusts anyone), so that a first sign-in with it joins the account that has it.
+    /// - Parameter nonce: the hash of the token's nonce, until when it is remembered, and whether this sign-in
+    ///   spends it (the web flow) or only must not find it spent (the app endpoint).
+    private func signIn(
+        provider: String, subject: String, email: String, linksByEmail: Bool, name: String?, timeZone: String?,
+        nonce: (hash: String, until: Date, spends: Bool)? = nil
+    ) async throws -> SignIn {
         let now = self.clock.now()
         let refreshToken = Secrets.random()
         let (user, isNew, session) = try await self.store.transaction { tx in
+            if let nonce {
+                let fresh = nonce.spends
+                    ? try await tx.consumeSignInNonce(hash: nonce.hash, until: nonce.until)
+                    : !(try await tx.isSignInNonceUsed(hash: nonce.hash))
+                guard fresh else { throw DomainError.unauthenticated(reason: "This sign-in was used already; sign in again.") }
+            }
             var isNew = false
             let user: User
             if let existing = try await tx.user(provider: provider, subject: subject) {
                 user = existing
+            } else if linksByEmail, let owner = try await tx.user(withEmail: email) {
+                user = owner
+                try await tx.link(owner.id, provider: provider, subject: subject, email: email, at: now)
             } else {
                 isNew = true
                 user = User(
@@ -175,13 +202,24 @@ public struct Accounts: Sendable {
         return !session.isRevoked && user.disabledAt == nil && self.end(of: session) > self.clock.now()
     }
 
-    /// Which sign-in methods are configured.
+    /// Which sign-in methods are configured for apps (`POST /api/auth/…`).
     public var availableSignIn: AvailableSignIn {
         AvailableSignIn(
             google: !(self.verifiers[.google]?.clientIDs.isEmpty ?? true),
             apple: !(self.verifiers[.apple]?.clientIDs.isEmpty ?? true),
             dev: self.configuration.devLogin
         )
+    }
+
+    /// Whether the web flow of `provider` is configured (its web client ID).
+    public func signsInOnTheWeb(with provider: IdentityProvider) -> Bool {
+        self.verifiers[provider]?.webClientID != nil
+    }
+
+    /// Forgets the spent nonces of web sign-ins whose tokens have expired (housekeeping).
+    public func purgeUsedNonces() async throws -> Int {
+        let now = self.clock.now()
+        return try await Housekeeping.inBatches(on: self.store) { tx, limit in try await tx.purgeSignInNonces(expiredBefore: now, limit: limit) }
     }
 
     private func tokens(for session: Session, user: User, refreshToken: String, isNewUser: Bool) async throws -> SignIn {
@@ -193,6 +231,7 @@ public struct Accounts: Sendable {
             refreshToken: refreshToken,
             refreshTokenExpiresAt: self.refreshTokenExpiry(of: session, issuedAt: access.issuedAt),
             user: user,
+            sessionID: session.id,
             isNewUser: isNewUser
         )
     }

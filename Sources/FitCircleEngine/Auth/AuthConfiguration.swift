@@ -2,8 +2,13 @@ public import Foundation
 
 /// How people sign in. Providers without client IDs are switched off.
 public struct AuthConfiguration: Sendable {
+    /// The apps' client IDs: the audiences `POST /api/auth/{provider}` accepts.
     public var googleClientIDs: Set<String>
     public var appleClientIDs: Set<String>
+    /// The web app's client ID: the one audience the web flow (`/web/auth/{provider}`) accepts. A token made
+    /// for the web flow is not an app's: the app endpoint refuses it, unless the same ID is an app's too.
+    public var googleWebClientID: String?
+    public var appleWebClientID: String?
     /// `POST /api/auth/dev` (sign in by email, no password) exists only when this is on.
     public var devLogin: Bool
     public var accessTokenLifetime: TimeInterval
@@ -16,6 +21,8 @@ public struct AuthConfiguration: Sendable {
     public init(
         googleClientIDs: Set<String> = [],
         appleClientIDs: Set<String> = [],
+        googleWebClientID: String? = nil,
+        appleWebClientID: String? = nil,
         devLogin: Bool = false,
         accessTokenLifetime: TimeInterval = 15 * 60,
         refreshTokenLifetime: TimeInterval = 30 * 24 * 3600,
@@ -23,6 +30,8 @@ public struct AuthConfiguration: Sendable {
     ) {
         self.googleClientIDs = googleClientIDs
         self.appleClientIDs = appleClientIDs
+        self.googleWebClientID = googleWebClientID
+        self.appleWebClientID = appleWebClientID
         self.devLogin = devLogin
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshTokenLifetime = refreshTokenLifetime

@@ -6,13 +6,17 @@ import JWTKit
 /// (issuer, audience, expiry, issue time) against the injected clock.
 public struct IdentityTokenVerifier: Sendable {
     public let provider: IdentityProvider
+    /// The apps' client IDs, which an app's token (no nonce) must be for.
     public let clientIDs: Set<String>
+    /// The web app's client ID, which a web flow's token (with its nonce) must be for.
+    public let webClientID: String?
     let keys: any JWKSSource
     let clock: WallClock
 
-    public init(provider: IdentityProvider, clientIDs: Set<String>, keys: any JWKSSource, clock: WallClock) {
+    public init(provider: IdentityProvider, clientIDs: Set<String>, webClientID: String? = nil, keys: any JWKSSource, clock: WallClock) {
         self.provider = provider
         self.clientIDs = clientIDs
+        self.webClientID = webClientID
         self.keys = keys
         self.clock = clock
     }
@@ -46,7 +50,9 @@ public struct IdentityTokenVerifier: Sendable {
         }
         let claims = payload.claims
         do {
-            try claims.validate(provider: self.provider, clientIDs: self.clientIDs, now: self.clock.now(), nonce: nonce)
+            // A web flow's token is for the web app's client, an app's for an app's: neither is taken for the other.
+            let audiences = nonce == nil ? self.clientIDs : Set([self.webClientID].compactMap { $0 })
+            try claims.validate(provider: self.provider, clientIDs: audiences, now: self.clock.now(), nonce: nonce)
         } catch {
             throw .rejected(error)
         }

@@ -11,12 +11,24 @@ public struct Operators: Sendable {
         self.store = store
     }
 
-    /// Gives or takes operator rights from the account with `email` (case-insensitive); the account's
-    /// sessions see the change at once on every node (the store's cache is told).
+    /// Gives or takes operator rights from the account with `email` (case-insensitive) or with that id; the
+    /// account's sessions see the change at once on every node (the store's cache is told).
     public func set(_ isOperator: Bool, email: String) async throws -> User {
         let address = email.trimmingCharacters(in: .whitespaces).lowercased()
         return try await self.store.transaction { tx in
-            guard var user = try await tx.user(withEmail: address) else { throw DomainError.notFound(resource: "account with email", id: address) }
+            // An account id names one account; an address names the one account that has it. A database from
+            // before sign-ins joined accounts by address may have several: then the id decides, never a guess.
+            let found: [User]
+            if address.contains("@") {
+                found = try await tx.users(withEmail: address)
+            } else {
+                found = try await tx.user(User.ID(email.trimmingCharacters(in: .whitespaces))).map { [$0] } ?? []
+            }
+            guard var user = found.first else { throw DomainError.notFound(resource: "account with email", id: address) }
+            guard found.count == 1 else {
+                throw DomainError.conflict(
+                    reason: "\(found.count) accounts have the address \(address): \(found.map(\.id.rawValue).joined(separator: ", ")). Name one by its id.")
+            }
             user.role = isOperator ? .operator : .member
             try await tx.setRole(user.role, of: user.id)
             return user

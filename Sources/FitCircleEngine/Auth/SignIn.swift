@@ -10,6 +10,8 @@ public struct SignIn: Equatable, Sendable {
     public var refreshToken: String
     public var refreshTokenExpiresAt: Date
     public var user: User
+    /// The session the tokens belong to (a refresh keeps it).
+    public var sessionID: Session.ID
     /// `true` when this sign-in created the account.
     public var isNewUser: Bool
 }

@@ -37,7 +37,7 @@ public struct Console: Sendable {
             try await Operators.require(caller, in: tx, to: "look people up")
             if let account = try await tx.user(User.ID(raw)) { return [account] }
             switch query {
-            case .email(let address): return try await tx.user(withEmail: address).map { [$0] } ?? []
+            case .email(let address): return try await tx.users(withEmail: address)
             case .name(let prefix): return try await tx.console.accounts(matching: prefix, limit: Self.maximumAccounts)
             }
         }

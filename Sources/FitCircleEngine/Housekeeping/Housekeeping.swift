@@ -2,7 +2,8 @@ public import FitCircleJobs
 import FitCircleStore
 
 /// Once a day (03:30 UTC, one job for the whole cluster) deletes what has outlived its use: idempotency
-/// keys past their retention, rate-limit keys at rest and app analytics events past theirs. All are also
+/// keys past their retention, rate-limit keys at rest, app analytics events past theirs and the used
+/// nonces of web sign-ins whose tokens have expired. All are also
 /// harmless if kept: a purge that does not run only lets the tables grow.
 public struct Housekeeping: Sendable {
     public static let purge = "housekeeping.purge"
@@ -13,11 +14,13 @@ public struct Housekeeping: Sendable {
     let idempotency: Idempotency
     let rateLimits: SharedRateLimits
     let events: Events
+    let accounts: Accounts
 
-    public init(idempotency: Idempotency, rateLimits: SharedRateLimits, events: Events) {
+    public init(idempotency: Idempotency, rateLimits: SharedRateLimits, events: Events, accounts: Accounts) {
         self.idempotency = idempotency
         self.rateLimits = rateLimits
         self.events = events
+        self.accounts = accounts
     }
 
     public var handlers: [String: JobHandler] {
@@ -35,8 +38,11 @@ public struct Housekeeping: Sendable {
         }
     }
 
-    /// Purges all three; answers how many rows of each went.
-    public func run() async throws -> (idempotencyKeys: Int, rateLimits: Int, appEvents: Int) {
-        (try await self.idempotency.purgeExpired(), try await self.rateLimits.purgeRested(), try await self.events.purgeExpired())
+    /// Purges all four; answers how many rows of each went.
+    public func run() async throws -> (idempotencyKeys: Int, rateLimits: Int, appEvents: Int, signInNonces: Int) {
+        (
+            try await self.idempotency.purgeExpired(), try await self.rateLimits.purgeRested(), try await self.events.purgeExpired(),
+            try await self.accounts.purgeUsedNonces()
+        )
     }
 }

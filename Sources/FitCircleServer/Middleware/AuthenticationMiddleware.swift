@@ -14,13 +14,15 @@ enum RequestCaller {
     }
 }
 
-/// Resolves `Authorization: Bearer …`, or else the web app's session cookie (`WebSession`, with its CSRF
-/// token on anything but a read), for every operation the OpenAPI document does not mark public, and holds
-/// back users who must finish onboarding from everything but their profile.
+/// Resolves `Authorization: Bearer …`, or else the web app's session cookie (`WebSession`, with a CSRF
+/// token of that session on anything but a read), for every operation the OpenAPI document does not mark
+/// public, and holds back users who must finish onboarding from everything but their profile.
 struct AuthenticationMiddleware: ServerMiddleware {
     let accounts: Accounts
     let publicOperations: Set<String>
     let onboardingRequired: Bool
+    /// Whether the web app's cookies are `Secure` (and the CSRF cookie `__Host-` prefixed).
+    let secureCookies: Bool
 
     /// The token of `Authorization: Bearer <token>`.
     static func bearerToken(_ header: String) -> String? {
@@ -40,10 +42,16 @@ struct AuthenticationMiddleware: ServerMiddleware {
         guard let token = WebSession.cookie(WebSession.accessCookie, in: request.headerFields) else {
             throw DomainError.unauthenticated(reason: "Send an access token: Authorization: Bearer <token>.")
         }
-        guard WebSession.isSafe(request.method) || WebSession.hasCSRFToken(request.headerFields) else {
-            throw DomainError.forbidden(reason: "A request signed in by the session cookie must send the fc_csrf cookie's value as X-CSRF-Token.")
-        }
         return token
+    }
+
+    /// A request the session cookie signed in may change something only with the CSRF token of its session.
+    private func checkCSRF(of request: HTTPRequest, _ caller: Caller) throws {
+        guard request.headerFields[.authorization] == nil, !WebSession.isSafe(request.method) else { return }
+        guard WebSession.hasCSRFToken(request.headerFields, secure: self.secureCookies, { self.accounts.csrf.isValid($0, for: caller.sessionID) }) else {
+            throw DomainError.forbidden(
+                reason: "A request signed in by the session cookie must send the \(WebSession.csrfCookieName(secure: self.secureCookies)) cookie's value as X-CSRF-Token.")
+        }
     }
 
     func intercept(
@@ -57,6 +65,7 @@ struct AuthenticationMiddleware: ServerMiddleware {
             return try await next(request, body, metadata)
         }
         let caller = try await self.accounts.authenticate(accessToken: try Self.accessToken(of: request))
+        try self.checkCSRF(of: request, caller)
         guard OnboardingAccess.mayCall(operationID, isOnboarded: caller.user.profile.isOnboarded, onboardingRequired: self.onboardingRequired) else {
             throw DomainError.onboardingRequired
         }

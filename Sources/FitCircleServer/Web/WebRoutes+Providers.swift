@@ -14,9 +14,8 @@ extension WebRoutes {
     static let flowPath = "/web/auth"
 
     func startProviderSignIn(_ request: Request, provider name: String) throws -> Response {
-        let available = self.accounts.availableSignIn
         guard let provider = IdentityProvider(rawValue: name), let clientID = self.web.webClientID(of: name),
-            provider == .google ? available.google : available.apple
+            self.accounts.signsInOnTheWeb(with: provider)
         else { throw DomainError.notFound(resource: "sign-in method", id: name) }
         let zone = request.uri.queryParameters.get("timeZone").flatMap { TimeZone(identifier: $0) != nil ? $0 : nil }
         let pending = WebSignInFlow.Pending(provider: provider, state: WebSession.newCSRFToken(), nonce: WebSession.newCSRFToken(), timeZone: zone)
@@ -48,7 +47,7 @@ extension WebRoutes {
             let signIn = try await self.accounts.signIn(with: provider, idToken: idToken, name: name, timeZone: pending.timeZone, nonce: pending.nonce)
             var headers = Self.securityHeaders
             headers[.location] = signIn.user.profile.isOnboarded ? "/app" : "/app/onboarding"
-            for cookie in WebSession.cookies(for: signIn, now: self.now(), secure: self.secureCookies) { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+            for cookie in WebSession.cookies(for: signIn, csrf: self.accounts.csrf, now: self.now(), secure: self.secureCookies) { headers.append(HTTPField(name: .setCookie, value: cookie)) }
             headers.append(HTTPField(name: .setCookie, value: self.flowCookie("", maxAge: 0)))
             return Response(status: .seeOther, headers: headers)
         } catch {

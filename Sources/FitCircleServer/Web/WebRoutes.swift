@@ -20,9 +20,9 @@ struct WebRoutes {
     let now: @Sendable () -> Date
 
     func register<Context: RequestContext>(on router: Router<Context>) {
-        router.get("/") { request, _ in self.page("index.html", request) }
-        router.get("/app") { request, _ in self.page("app.html", request) }
-        router.get("/app/**") { request, _ in self.page("app.html", request) }
+        router.get("/") { request, _ in await self.page("index.html", request) }
+        router.get("/app") { request, _ in await self.page("app.html", request) }
+        router.get("/app/**") { request, _ in await self.page("app.html", request) }
         router.get("/admin") { request, _ in try await self.console(request) }
         router.get("/admin/**") { request, _ in try await self.console(request) }
         router.get("/assets/**") { request, _ in try self.asset(request) }
@@ -43,12 +43,14 @@ struct WebRoutes {
 
     // MARK: Pages
 
-    /// A page, with the CSRF cookie set if the browser has none yet.
-    private func page(_ name: String, _ request: Request, status: HTTPResponse.Status = .ok) -> Response {
+    /// A page, with a CSRF cookie of the browser's session (or of none) set when the browser lacks one: a
+    /// first visit, a token of a session that ended, one this server did not make.
+    private func page(_ name: String, _ request: Request, status: HTTPResponse.Status = .ok) async -> Response {
         guard let file = self.assets.file(name) else { return Response(status: .notFound) }
         var headers = Self.pageHeaders
-        if WebSession.cookie(WebSession.csrfCookie, in: request.headers) == nil {
-            headers.append(HTTPField(name: .setCookie, value: WebSession.csrfCookie(WebSession.newCSRFToken(), secure: self.secureCookies)))
+        let session = await self.session(of: request)
+        if !(WebSession.csrfToken(in: request.headers, secure: self.secureCookies).map { self.accounts.csrf.isValid($0, for: session) } ?? false) {
+            headers.append(HTTPField(name: .setCookie, value: WebSession.csrfCookie(self.accounts.csrf.token(for: session), secure: self.secureCookies)))
         }
         headers[.contentType] = file.contentType
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
@@ -66,9 +68,9 @@ struct WebRoutes {
         do {
             try await self.operators.admit(caller, to: "open the operator console")
         } catch {
-            return self.page("forbidden.html", request, status: .forbidden)
+            return await self.page("forbidden.html", request, status: .forbidden)
         }
-        return self.page("admin.html", request)
+        return await self.page("admin.html", request)
     }
 
     private func asset(_ request: Request) throws -> Response {
@@ -95,13 +97,13 @@ struct WebRoutes {
     private func signInMethods() throws -> Response {
         let available = self.accounts.availableSignIn
         // Google and Apple are offered here when their web flows are configured (an app's ID tokens are the API's).
-        let google = available.google && self.web.webClientID(of: "google") != nil
-        let apple = available.apple && self.web.webClientID(of: "apple") != nil
+        let google = self.accounts.signsInOnTheWeb(with: .google) && self.web.webClientID(of: "google") != nil
+        let apple = self.accounts.signsInOnTheWeb(with: .apple) && self.web.webClientID(of: "apple") != nil
         return try Self.json(["signIn": ["google": google, "apple": apple, "dev": available.dev]])
     }
 
     private func signIn(_ request: Request) async throws -> Response {
-        try Self.requireCSRF(request)
+        try self.requireCSRF(request)
         try await self.budget("signInForDevelopment")
         var request = request
         let form = try await Self.decode(SignInForm.self, from: &request)
@@ -120,7 +122,7 @@ struct WebRoutes {
     }
 
     private func refresh(_ request: Request) async throws -> Response {
-        try Self.requireCSRF(request)
+        try self.requireCSRF(request)
         try await self.budget("refreshTokens")
         guard let token = WebSession.cookie(WebSession.refreshCookie, in: request.headers) else {
             throw DomainError.unauthenticated(reason: "There is no web session to refresh; sign in again.")
@@ -131,18 +133,18 @@ struct WebRoutes {
         } catch let error as DomainError {
             // A refresh token that no longer works ends the session in the browser too.
             var problem = ProblemDocument.from(error) ?? .unauthenticated("Sign in again.")
-            for cookie in WebSession.clearingCookies(secure: self.secureCookies) { problem.headers.append(HTTPField(name: .setCookie, value: cookie)) }
+            for cookie in WebSession.clearingCookies(csrf: self.accounts.csrf, secure: self.secureCookies) { problem.headers.append(HTTPField(name: .setCookie, value: cookie)) }
             throw problem
         }
     }
 
     private func signOut(_ request: Request) async throws -> Response {
-        try Self.requireCSRF(request)
+        try self.requireCSRF(request)
         if let caller = await self.caller(of: request) {
             try await self.accounts.signOut(caller)
         }
         var headers = Self.securityHeaders
-        for cookie in WebSession.clearingCookies(secure: self.secureCookies) { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        for cookie in WebSession.clearingCookies(csrf: self.accounts.csrf, secure: self.secureCookies) { headers.append(HTTPField(name: .setCookie, value: cookie)) }
         return Response(status: .noContent, headers: headers)
     }
 
@@ -160,7 +162,7 @@ struct WebRoutes {
 
     private func sessionResponse(_ signIn: SignIn, body: [String: Any]) throws -> Response {
         var response = try Self.json(body)
-        for cookie in WebSession.cookies(for: signIn, now: self.now(), secure: self.secureCookies) {
+        for cookie in WebSession.cookies(for: signIn, csrf: self.accounts.csrf, now: self.now(), secure: self.secureCookies) {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
         }
         return response
@@ -181,10 +183,19 @@ struct WebRoutes {
         guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many \(limit.name) requests; slow down.") }
     }
 
-    private static func requireCSRF(_ request: Request) throws {
-        guard WebSession.hasCSRFToken(request.headers) else {
-            throw DomainError.forbidden(reason: "Send the fc_csrf cookie's value as X-CSRF-Token (load a page of the web app first).")
+    /// The session routes (sign in, renew, sign out) guard no session's data: a token this server made, for
+    /// whichever session or none, will do; the API's operations want their session's (`AuthenticationMiddleware`).
+    private func requireCSRF(_ request: Request) throws {
+        guard WebSession.hasCSRFToken(request.headers, secure: self.secureCookies, self.accounts.csrf.isGenuine) else {
+            throw DomainError.forbidden(
+                reason: "Send the \(WebSession.csrfCookieName(secure: self.secureCookies)) cookie's value as X-CSRF-Token (load a page of the web app first).")
         }
+    }
+
+    /// The session the access cookie names, while it is signed in.
+    private func session(of request: Request) async -> Session.ID? {
+        guard let token = WebSession.cookie(WebSession.accessCookie, in: request.headers) else { return nil }
+        return try? await self.accounts.authenticate(accessToken: token).sessionID
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from request: inout Request) async throws -> T {

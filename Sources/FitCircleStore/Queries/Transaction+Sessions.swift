@@ -85,4 +85,31 @@ extension Transaction {
             """
         ).first() != nil
     }
+
+    /// Records a web sign-in's nonce (its hash) as used until `expiresAt`; false when it was used before.
+    public func consumeSignInNonce(hash: String, until expiresAt: Date) async throws -> Bool {
+        try await self.sql.raw(
+            """
+            INSERT INTO used_sign_in_nonces (nonce_hash, expires_at) VALUES (\(bind: hash), \(bind: expiresAt))
+            ON CONFLICT (nonce_hash) DO NOTHING
+            RETURNING nonce_hash
+            """
+        ).first() != nil
+    }
+
+    /// Whether a web sign-in's nonce (its hash) was used.
+    public func isSignInNonceUsed(hash: String) async throws -> Bool {
+        try await self.sql.raw("SELECT 1 AS used FROM used_sign_in_nonces WHERE nonce_hash = \(bind: hash)").first() != nil
+    }
+
+    /// Forgets up to `limit` nonces whose tokens have expired (housekeeping); answers how many.
+    public func purgeSignInNonces(expiredBefore now: Date, limit: Int) async throws -> Int {
+        try await self.sql.raw(
+            """
+            DELETE FROM used_sign_in_nonces WHERE nonce_hash IN
+                (SELECT nonce_hash FROM used_sign_in_nonces WHERE expires_at < \(bind: now) LIMIT \(bind: limit))
+            RETURNING nonce_hash
+            """
+        ).all().count
+    }
 }

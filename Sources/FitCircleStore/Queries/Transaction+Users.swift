@@ -43,6 +43,22 @@ extension Transaction {
         try await self.sql.raw("SELECT * FROM users WHERE email = \(bind: email.lowercased()) ORDER BY created_at LIMIT 1").first().map(Self.user(from:))
     }
 
+    /// Every account with this address, oldest first (sign-ins link to the one account an address has, but
+    /// a database from before that may hold several).
+    public func users(withEmail email: String) async throws -> [User] {
+        try await self.sql.raw("SELECT * FROM users WHERE email = \(bind: email.lowercased()) ORDER BY created_at, id LIMIT 100").all().map(Self.user(from:))
+    }
+
+    /// Lets a provider's subject sign in as an existing account.
+    public func link(_ user: User.ID, provider: String, subject: String, email: String, at now: Date) async throws {
+        try await self.sql.raw(
+            """
+            INSERT INTO identities (provider, subject, user_id, email, created_at)
+            VALUES (\(bind: provider), \(bind: subject), \(bind: user.rawValue), \(bind: email), \(bind: now))
+            """
+        ).run()
+    }
+
     /// The accounts with `role`, oldest first.
     public func users(withRole role: User.Role) async throws -> [User] {
         try await self.sql.raw("SELECT * FROM users WHERE role = \(bind: role.rawValue) ORDER BY created_at, id LIMIT 1000").all().map(Self.user(from:))

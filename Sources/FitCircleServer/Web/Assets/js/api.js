@@ -1,5 +1,5 @@
 // The web app's one way to call the server. The session cookie signs each request in (page scripts never
-// see a token); anything but a read carries the fc_csrf cookie's value as X-CSRF-Token; a 401 refreshes the
+// see a token); anything but a read carries the CSRF cookie's value (bound to the session) as X-CSRF-Token; a 401 refreshes the
 // session once, one refresh for every call waiting at the time, and the call is tried again.
 
 /** An RFC 9457 problem the server answered, with its field errors. */
@@ -19,9 +19,11 @@ export class Problem extends Error {
   }
 }
 
+/** The CSRF cookie's value: `__Host-fc_csrf` over https, `fc_csrf` over plain http (development). */
 export function csrfToken() {
-  const pair = document.cookie.split("; ").find((c) => c.startsWith("fc_csrf="));
-  return pair ? pair.slice("fc_csrf=".length) : "";
+  const name = location.protocol === "https:" ? "__Host-fc_csrf=" : "fc_csrf=";
+  const pair = document.cookie.split("; ").find((c) => c.startsWith(name));
+  return pair ? pair.slice(name.length) : "";
 }
 
 let refreshing = null;

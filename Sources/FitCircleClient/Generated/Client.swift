@@ -25,7 +25,8 @@ import HTTPTypes
 /// refresh token at `POST /api/auth/refresh` for a new pair. A refresh token works once: presenting it
 /// again revokes the whole session. The web app the server serves signs in at `POST /web/session`
 /// instead and is authenticated by its HttpOnly `fc_access` cookie; a request so authenticated that is
-/// not a GET, HEAD or OPTIONS must also send the `fc_csrf` cookie's value as `X-CSRF-Token`, else 403.
+/// not a GET, HEAD or OPTIONS must also send the CSRF cookie's value as `X-CSRF-Token`, else 403: the
+/// cookie is `__Host-fc_csrf` over https (`fc_csrf` over plain http), and its token is bound to the session.
 ///
 /// **Limits.** Every answer carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers:
 /// `"user";q=600;w=60` and `"user";r=599;t=1`). An address, a user, or an operation with a budget of its

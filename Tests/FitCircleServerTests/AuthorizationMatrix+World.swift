@@ -12,12 +12,17 @@ enum Caller: String, CaseIterable, Sendable {
     case member
     /// Another user: in no circle, invited nowhere; for circles, a non-member of the private one.
     case stranger
-    /// A non-member of the public circle (which is the circle named for this caller).
+    /// A non-member of the public circle and of the owner's public challenge, not invited to either (the
+    /// circle and the challenge named for this caller are the public ones).
     case outsiderOfPublic
     /// Was a member of both circles and was removed (banned) from them.
     case removed
     /// Invited to the private circle, not yet a member.
     case invitee
+    /// A member of both circles whom the owner blocked.
+    case blocked
+    /// A member of both circles who blocked the owner.
+    case blocker
     /// An operator (`fitcircle operator grant`), member of nothing.
     case `operator`
 }
@@ -32,13 +37,15 @@ struct World: Sendable {
     var invitation = ""
     var week = ""
     var feedItem = ""
-    var activity = "", goal = "", device = "", notification = "", migration = "", challenge = "", experiment = "", webhook = "", webhookDelivery = "", spareWebhook = "", job = ""
+    var activity = "", goal = "", device = "", notification = "", migration = "", challenge = "", publicChallenge = "", experiment = "", webhook = "", webhookDelivery = "", spareWebhook = "", job = ""
     /// The test clock's now, as requests give instants.
     var now = ""
 
     /// The circle a caller's circle requests name: the public one for `outsiderOfPublic`, else the private one.
     func circle(for caller: Caller) -> String { caller == .outsiderOfPublic ? self.publicCircle : self.privateCircle }
     func code(for caller: Caller) -> String { caller == .outsiderOfPublic ? self.publicCode : self.privateCode }
+    /// The challenge a caller's challenge requests name: the public one for `outsiderOfPublic`, else the private one.
+    func challenge(for caller: Caller) -> String { caller == .outsiderOfPublic ? self.publicChallenge : self.challenge }
 
     static func make(_ app: TestApp) async throws -> World {
         var world = World()
@@ -71,7 +78,7 @@ struct World: Sendable {
         (world.privateCircle, world.privateCode) = try await create("private")
         (world.publicCircle, world.publicCode) = try await create("public")
         for code in [world.privateCode, world.publicCode] {
-            for caller in [Caller.member, .removed] {
+            for caller in [Caller.member, .removed, .blocked, .blocker] {
                 let joined = try await app.request(.post, "/api/fitcircles/join", token: world.tokens[caller], json: ["code": code])
                 try #require(joined.status == .ok, "\(caller) joins: \(joined.text)")
             }
@@ -100,11 +107,17 @@ struct World: Sendable {
         }
         let accepted = try await app.request(.post, "/api/friends/accept", token: world.tokens[.member], json: ["userId": world.ids[.owner]!])
         try #require(accepted.status == .noContent, "accept: \(accepted.text)")
+        // Blocks both ways around the owner: they blocked one member, another member blocked them.
+        for (caller, target) in [(Caller.owner, Caller.blocked), (.blocker, .owner)] {
+            let blocked = try await app.request(.post, "/api/friends/blocks", token: world.tokens[caller], json: ["userId": world.ids[target]!])
+            try #require(blocked.status == .noContent, "\(caller) blocks \(target): \(blocked.text)")
+        }
 
         let submitted = try await app.request(.post, "/api/fitcircles/\(world.privateCircle)/submit", token: owner)
         try #require(submitted.status == .created || submitted.status == .ok, "submit: \(submitted.text)")
         let feed = try await app.request(.get, "/api/fitcircles/\(world.privateCircle)/feed", token: owner).jsonObject()
-        world.feedItem = try #require((feed["items"] as? [[String: Any]])?.first?["id"] as? String, "a feed item")
+        world.feedItem = try #require(
+            (feed["items"] as? [[String: Any]])?.first { $0["actorId"] as? String == world.ids[.owner] }?["id"] as? String, "the owner's feed item: \(feed)")
 
         let activity = try await app.request(
             .post, "/api/activities", token: owner,
@@ -132,6 +145,11 @@ struct World: Sendable {
             json: ["name": "Matrix", "type": "distance", "durationDays": 7, "startsAt": ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(86_400)), "invitees": [member]]
         ).jsonObject()
         world.challenge = try #require(challenge["id"] as? String, "a challenge: \(challenge)")
+        let open = try await app.request(
+            .post, "/api/competitions", token: owner,
+            json: ["name": "Open matrix", "type": "distance", "durationDays": 7, "visibility": "public", "startsAt": ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(86_400))]
+        ).jsonObject()
+        world.publicChallenge = try #require(open["id"] as? String, "a public challenge: \(open)")
         let joinedChallenge = try await app.request(.post, "/api/competitions/\(world.challenge)/join", token: world.tokens[.member], json: [:])
         try #require(joinedChallenge.status == .ok, "join: \(joinedChallenge.text)")
         world.week = IsoWeek(containing: LocalDate(app.clock.now, in: .gmt)).description
@@ -160,7 +178,7 @@ struct World: Sendable {
         world.spareWebhook = try #require(try spare.jsonObject()["id"] as? String, "a spare webhook: \(spare.text)")
         let checkedIn = try await app.request(.post, "/api/streaks/checkin", token: owner, json: ["mood": 4, "energy": 3])
         try #require(checkedIn.status == .created, "check-in: \(checkedIn.text)")
-        let log = try await app.request(.get, "/api/admin/webhooks/\(world.webhook)/deliveries", token: world.tokens[.operator])
+        let log = try await app.request(.get, "/api/admin/webhooks/\(world.webhook)/deliveries?limit=500", token: world.tokens[.operator])
         world.webhookDelivery = try #require(
             (try log.jsonObject()["deliveries"] as? [[String: Any]])?.first { $0["userId"] as? String == world.ids[.owner] }?["id"] as? String, "a delivery: \(log.text)")
         // A job still pending (a retry of it is the operator's conflict, not a question of access).

@@ -49,6 +49,13 @@ struct AuthorizationMatrixTests {
         /// An explicit answer per caller (circles); `anonymous` is always 401.
         case per([Caller: Answer])
 
+        /// The same rule, with other answers for some callers.
+        func except(_ changes: [Caller: Answer]) -> Rule {
+            .per(Dictionary(uniqueKeysWithValues: Caller.allCases.filter { $0 != .anonymous }.compactMap { caller in
+                (changes[caller] ?? self.answer(for: caller)).map { (caller, $0) }
+            }))
+        }
+
         func answer(for caller: Caller) -> Answer? {
             if caller == .anonymous, case .open = self { return nil }
             if caller == .anonymous { return .unauthenticated }
@@ -72,31 +79,40 @@ struct AuthorizationMatrixTests {
     }
 
     // Circle answers, caller by caller (the private circle; the public one for `outsiderOfPublic`).
+    // The blocked member and the blocker stay members of the circle they share with the owner: they read it
+    // and take part, and only the owner's own things in it are hidden from them (their feed item, below).
     static let circleRead: Rule = .per([
         .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .allowed, .removed: .hidden,
-        .invitee: .allowed, .operator: .allowed,
+        .invitee: .allowed, .operator: .allowed, .blocked: .allowed, .blocker: .allowed,
     ])
     static let circleParticipate: Rule = .per([
         .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .forbidden, .removed: .hidden,
-        .invitee: .forbidden, .operator: .forbidden,
+        .invitee: .forbidden, .operator: .forbidden, .blocked: .allowed, .blocker: .allowed,
     ])
     static let circleManage: Rule = .per([
         .owner: .allowed, .member: .forbidden, .stranger: .hidden, .outsiderOfPublic: .forbidden, .removed: .hidden,
-        .invitee: .forbidden, .operator: .forbidden,
+        .invitee: .forbidden, .operator: .forbidden, .blocked: .forbidden, .blocker: .forbidden,
     ])
     static let circleRefresh: Rule = .per([
         .owner: .forbidden, .member: .forbidden, .stranger: .hidden, .outsiderOfPublic: .forbidden, .removed: .hidden,
-        .invitee: .forbidden, .operator: .allowed,
+        .invitee: .forbidden, .operator: .allowed, .blocked: .forbidden, .blocker: .forbidden,
     ])
     static let circleJoin: Rule = .per([
         .owner: .allowed, .member: .allowed, .stranger: .allowed, .outsiderOfPublic: .allowed, .removed: .forbidden,
-        .invitee: .allowed, .operator: .allowed,
+        .invitee: .allowed, .operator: .allowed, .blocked: .allowed, .blocker: .allowed,
     ])
 
+    // The owner's private challenge (the member invited and joined); for `outsiderOfPublic`, their public
+    // one, which anyone signed in may read and join — but not someone they blocked or who blocked them.
     static let challengeRead: Rule = .per([
-        .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden, .invitee: .hidden,
-        .operator: .allowed,
+        .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .allowed, .removed: .hidden, .invitee: .hidden,
+        .operator: .allowed, .blocked: .hidden, .blocker: .hidden,
     ])
+
+    /// About the owner as a person (their profile, badges, record, rivalry): anyone signed in but the one
+    /// they blocked, to whom they do not exist. Who blocked them still sees them (their profile says
+    /// `friendship: blocked`, and is where they lift the block): a block protects the one who made it.
+    static let aboutOwner: Rule = Rule.signedIn.except([.blocked: .hidden])
 
     /// Allowed to one caller, who holds the edge the operation acts on; to everyone else there is none.
     static func onlyFor(_ holders: Set<Caller>) -> Rule {
@@ -177,9 +193,9 @@ struct AuthorizationMatrixTests {
         // The owner's photo is for their friends (the member); badges are public to anyone signed in.
         "getUserPhoto": Row(rule: .per([
             .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden,
-            .invitee: .hidden, .operator: .hidden,
+            .invitee: .hidden, .operator: .hidden, .blocked: .hidden, .blocker: .hidden,
         ])),
-        "getUserBadges": Row(rule: .signedIn),
+        "getUserBadges": Row(rule: Self.aboutOwner),
         // Friends: every caller acts on their own edges with the member (see `World`).
         "listFriends": Row(rule: .signedIn),
         "listFriendRequests": Row(rule: .signedIn),
@@ -191,23 +207,23 @@ struct AuthorizationMatrixTests {
         "createCompetition": Row(rule: .signedIn, body: { _, _ in ["name": "Matrix", "type": "distance", "durationDays": 3] }),
         "listCompetitions": Row(rule: .signedIn),
         "listCompetitionTemplates": Row(rule: .signedIn),
-        "getChallengeRecord": Row(rule: .signedIn),
-        "getRivalry": Row(rule: .signedIn),
+        "getChallengeRecord": Row(rule: Self.aboutOwner),
+        "getRivalry": Row(rule: Self.aboutOwner),
         "listRivals": Row(rule: .signedIn),
         "getCompetition": Row(rule: Self.challengeRead),
         "getCompetitionLeaderboard": Row(rule: Self.challengeRead),
         "streamCompetition": Row(rule: Self.challengeRead, query: "?seconds=1"),
         "joinCompetition": Row(rule: .per([
-            .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden, .invitee: .hidden,
-            .operator: .forbidden,
-        ]), body: { _, _ in [:] }),
+            .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .allowed, .removed: .hidden, .invitee: .hidden,
+            .operator: .forbidden, .blocked: .hidden, .blocker: .hidden,
+        ]), body: { _, _ in [:] }, destructive: true),
         "declineCompetition": Row(rule: .per([
-            .owner: .forbidden, .member: .forbidden, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden, .invitee: .hidden,
-            .operator: .forbidden,
+            .owner: .forbidden, .member: .forbidden, .stranger: .hidden, .outsiderOfPublic: .forbidden, .removed: .hidden, .invitee: .hidden,
+            .operator: .forbidden, .blocked: .hidden, .blocker: .hidden,
         ])),
         "leaveCompetition": Row(rule: .per([
-            .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden, .invitee: .hidden,
-            .operator: .forbidden,
+            .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .forbidden, .removed: .hidden, .invitee: .hidden,
+            .operator: .forbidden, .blocked: .hidden, .blocker: .hidden,
         ]), destructive: true),
         "markContentSeen": Row(rule: .signedIn),
         "publishWeeklyContent": Row(rule: .operatorOnly),
@@ -236,7 +252,7 @@ struct AuthorizationMatrixTests {
         // Nobody befriends themself; the operator blocked the member; the owner is their friend already.
         "requestFriend": Row(rule: .per([
             .owner: .allowed, .member: .forbidden, .stranger: .allowed, .outsiderOfPublic: .allowed, .removed: .allowed,
-            .invitee: .allowed, .operator: .forbidden,
+            .invitee: .allowed, .operator: .forbidden, .blocked: .allowed, .blocker: .allowed,
         ]), body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true),
         // Only the one asked answers a request; only the one who asked withdraws it.
         "acceptFriendRequest": Row(rule: Self.onlyFor([.member]), body: { world, _ in ["userId": world.ids[.invitee]!] }, destructive: true),
@@ -245,7 +261,7 @@ struct AuthorizationMatrixTests {
         "removeFriend": Row(rule: Self.onlyFor([.owner]), destructive: true),
         "unblockUser": Row(rule: Self.onlyFor([.operator]), destructive: true),
         "getFriendFeed": Row(rule: .signedIn),
-        "getUserProfile": Row(rule: .signedIn),
+        "getUserProfile": Row(rule: Self.aboutOwner),
         // The owner's app-open event: the owner and their friend (the member) may see it, so reacting is
         // the operation's own business (409: only workouts take reactions); to anyone else it does not exist.
         "addReaction": Row(rule: Self.onlyFor([.owner, .member]), body: { _, _ in ["reaction": "🔥"] }),
@@ -271,7 +287,8 @@ struct AuthorizationMatrixTests {
         "getFitCircleFeed": Row(rule: circleRead),
         "getFitCircleSubmissionsToday": Row(rule: circleRead),
         "submitToFitCircle": Row(rule: circleParticipate),
-        "encourageFeedItem": Row(rule: circleParticipate, body: { _, _ in [:] }),
+        // The owner's item: to the one they blocked it does not exist; who blocked them is told so.
+        "encourageFeedItem": Row(rule: Self.circleParticipate.except([.blocked: .hidden, .blocker: .forbidden]), body: { _, _ in [:] }),
         "encourageFitCircleMember": Row(rule: circleParticipate, body: { _, _ in [:] }),
         "streamFitCircle": Row(rule: circleParticipate, query: "?seconds=1"),
         "leaveFitCircle": Row(rule: circleParticipate, destructive: true),
@@ -321,7 +338,7 @@ struct AuthorizationMatrixTests {
         let personal: String? =
             switch operation.path {
             case _ where path.hasPrefix("/api/fitcircles/{id}"): circle
-            case _ where path.hasPrefix("/api/competitions/{id}"): world.challenge
+            case _ where path.hasPrefix("/api/competitions/{id}"): world.challenge(for: caller)
             case _ where path.hasPrefix("/api/activities/{id}"): world.activity
             case _ where path.hasPrefix("/api/goals/daily/{id}"): world.goal
             case _ where path.hasPrefix("/api/notifications/devices/{id}"): world.device

@@ -32,9 +32,14 @@ public struct EventRecorder: Sendable {
         try await self.record([.server(event, key: key, of: user, at: now, properties: properties)], in: tx)
     }
 
-    /// Records that `user` looked at `what` today (goals, a board): once a local day each, and a read this
+    /// Records that the caller looked at `what` today (goals, a board): once a local day each, and a read this
     /// node recorded in the last quarter of an hour writes nothing, so a busy board costs no write per request.
-    func recordView(_ event: ServerEvent, of what: String, by user: User.ID, at now: Date, properties: [String: EventValue] = [:], in store: Store) async throws {
+    /// A view makes its person active (`MetricCatalog.activeServerEvents`), so only a person's own request
+    /// is one: it takes the request's `Caller`, which only authentication makes. The server's own reads of
+    /// the same things (planning goals at midnight, the reminders' triggers, the digest) have none, and
+    /// record nothing.
+    func recordView(_ event: ServerEvent, of what: String, by caller: Caller, at now: Date, properties: [String: EventValue] = [:], in store: Store) async throws {
+        let user = caller.userID
         guard !self.viewed.contains(user, what, at: now) else { return }
         try await store.transaction { tx in
             guard let account = try await tx.user(user) else { return }

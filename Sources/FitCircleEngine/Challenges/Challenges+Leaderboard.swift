@@ -31,15 +31,15 @@ extension Challenges {
         public var nextCursor: BoardKey?
     }
 
-    /// The first `limit` rows (or those after `cursor`), and the caller's own wherever it is.
-    public func leaderboard(_ id: Challenge.ID, for user: User.ID, after cursor: BoardKey? = nil, limit: Int = 50) async throws -> Leaderboard {
-        let now = self.clock.now()
+    /// The first `limit` rows (or those after `cursor`), and the caller's own wherever it is; a view of the board.
+    public func leaderboard(_ id: Challenge.ID, for caller: Caller, after cursor: BoardKey? = nil, limit: Int = 50) async throws -> Leaderboard {
+        let (now, user) = (self.clock.now(), caller.userID)
         let view = try await self.store.read { tx in
             let (challenge, _) = try await self.allowed(.read, id, by: user, in: tx)
             return try await self.view(challenge, for: user, in: tx, now: now)
         }
         try await self.analytics.recordView(
-            .leaderboardViewed, of: "board:\(id.rawValue)", by: user, at: now,
+            .leaderboardViewed, of: "board:\(id.rawValue)", by: caller, at: now,
             properties: ["board": .string("challenge"), "challengeId": .string(id.rawValue)], in: self.store)
         let reader = BoardReader(board: view.challenge.board, indexes: self.events.indexes, store: self.store)
         reader.loadInBackground()

@@ -65,14 +65,14 @@ extension Circles {
         return memberCount <= Self.fullRosterLimit ? .full : .topAndAround
     }
 
-    /// The live board of `period` as `user` reads it: the whole roster, the top and the caller's
-    /// neighbourhood, or the page after `cursor`.
-    public func leaderboard(of id: FitCircle.ID, period: BoardPeriod, after cursor: BoardKey?, limit: Int, for user: User.ID) async throws -> Leaderboard {
-        let now = self.clock.now()
+    /// The live board of `period` as the caller looks at it (a view of the board): the whole roster, the top
+    /// and the caller's neighbourhood, or the page after `cursor`.
+    public func leaderboard(of id: FitCircle.ID, period: BoardPeriod, after cursor: BoardKey?, limit: Int, for caller: Caller) async throws -> Leaderboard {
+        let (now, user) = (self.clock.now(), caller.userID)
         let found = try await self.allowed(.read, id, by: user)
         let (circle, memberCount) = (found.circle, found.memberCount)
         try await self.analytics.recordView(
-            .leaderboardViewed, of: "board:\(id.rawValue)", by: user, at: now,
+            .leaderboardViewed, of: "board:\(id.rawValue)", by: caller, at: now,
             properties: ["board": .string("circle"), "circleId": .string(id.rawValue)], in: self.store)
         let board = self.liveBoard(of: circle, period: period, now: now)
         let reader = BoardReader(board: board, indexes: self.events.indexes, store: self.store)

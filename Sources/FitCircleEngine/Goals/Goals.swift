@@ -38,10 +38,16 @@ public struct Goals: Sendable {
 
     // MARK: Daily
 
-    /// Today's goals in the user's zone, planned if this is the day's first read.
+    /// Today's goals in the user's zone, planned if this is the day's first read. A read, not a view: the
+    /// server's own reads (planning, reminders) use it.
     public func daily(of user: User.ID) async throws -> Period {
-        let goals = try await self.current(.daily, of: user, replacing: false)
-        try await self.analytics.recordView(.goalViewed, of: "goals:daily", by: user, at: self.clock.now(), properties: ["period": .string("daily")], in: self.store)
+        try await self.current(.daily, of: user, replacing: false)
+    }
+
+    /// Today's goals as the caller looks at them: a `goal_viewed` of their day.
+    public func daily(viewedBy caller: Caller) async throws -> Period {
+        let goals = try await self.daily(of: caller.userID)
+        try await self.analytics.recordView(.goalViewed, of: "goals:daily", by: caller, at: self.clock.now(), properties: ["period": .string("daily")], in: self.store)
         return goals
     }
 
@@ -120,10 +126,15 @@ public struct Goals: Sendable {
 
     // MARK: Weekly
 
-    /// This week's goals, planned if this is the week's first read.
+    /// This week's goals, planned if this is the week's first read. A read, not a view (`daily(of:)`).
     public func weekly(of user: User.ID) async throws -> Period {
-        let goals = try await self.current(.weekly, of: user, replacing: false)
-        try await self.analytics.recordView(.goalViewed, of: "goals:weekly", by: user, at: self.clock.now(), properties: ["period": .string("weekly")], in: self.store)
+        try await self.current(.weekly, of: user, replacing: false)
+    }
+
+    /// This week's goals as the caller looks at them: a `goal_viewed` of their day.
+    public func weekly(viewedBy caller: Caller) async throws -> Period {
+        let goals = try await self.weekly(of: caller.userID)
+        try await self.analytics.recordView(.goalViewed, of: "goals:weekly", by: caller, at: self.clock.now(), properties: ["period": .string("weekly")], in: self.store)
         return goals
     }
 

@@ -51,7 +51,7 @@ extension API {
         guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
         let cursor = try input.query.cursor.map(BoardCursor.decode)
         let board = try await self.engine.challenges.leaderboard(
-            Challenge.ID(input.path.id), for: try RequestCaller.required().userID, after: cursor, limit: limit)
+            Challenge.ID(input.path.id), for: try RequestCaller.required(), after: cursor, limit: limit)
         return .ok(.init(body: .json(try .init(board))))
     }
 

@@ -5,7 +5,7 @@ import FitCircleEngine
 extension API {
     func getDailyGoals(_ input: Operations.GetDailyGoals.Input) async throws -> Operations.GetDailyGoals.Output {
         let caller = try RequestCaller.required()
-        return .ok(.init(body: .json(try .init(try await self.engine.goals.daily(of: caller.userID)))))
+        return .ok(.init(body: .json(try .init(try await self.engine.goals.daily(viewedBy: caller)))))
     }
 
     func generateDailyGoals(_ input: Operations.GenerateDailyGoals.Input) async throws -> Operations.GenerateDailyGoals.Output {
@@ -28,7 +28,7 @@ extension API {
 
     func getWeeklyGoals(_ input: Operations.GetWeeklyGoals.Input) async throws -> Operations.GetWeeklyGoals.Output {
         let caller = try RequestCaller.required()
-        return .ok(.init(body: .json(try .init(try await self.engine.goals.weekly(of: caller.userID)))))
+        return .ok(.init(body: .json(try .init(try await self.engine.goals.weekly(viewedBy: caller)))))
     }
 
     func generateWeeklyGoals(_ input: Operations.GenerateWeeklyGoals.Input) async throws -> Operations.GenerateWeeklyGoals.Output {

@@ -12,7 +12,7 @@ extension API {
         let cursor = try input.query.cursor.map(BoardCursor.decode)
         let board = try await self.engine.circles.leaderboard(
             of: FitCircle.ID(input.path.id), period: input.query.period?.period ?? .weekly, after: cursor, limit: limit,
-            for: try RequestCaller.required().userID)
+            for: try RequestCaller.required())
         return .ok(.init(headers: .init(fitCircleBoardSource: board.fromIndex ? .index : .database), body: .json(try .init(board))))
     }
 

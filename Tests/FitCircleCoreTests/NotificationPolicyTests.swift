@@ -121,6 +121,38 @@ struct NotificationPolicyTests {
         #expect(decision == row.expected)
     }
 
+    /// Issue 48: after a node was down, Saturday's 20:00 check-in reminder was made up at 00:14 on Sunday,
+    /// deferred by quiet hours and delivered at noon saying "start your streak" about a day gone by. A day's
+    /// reminder is dropped once its day is over where the person is, and quiet hours that outlast its day
+    /// drop it rather than defer it — across the October clock change in Paris (25 October 2026).
+    @Test func aDaysReminderWhoseDayIsOverIsDroppedHoweverLateItComes() {
+        let saturday = LocalDate(iso: "2026-10-24")!
+        let reminder = NotificationCandidate(type: "daily_checkin_reminder", dedupeKey: "k", day: saturday)
+        func decide(at instant: Date, quietFrom start: String = "22:00") -> NotificationDecision {
+            var preferences = NotificationPreferences.defaults
+            preferences.quietStart = LocalTime(start)!
+            preferences.quietEnd = LocalTime("07:00")!
+            return NotificationPolicy.decide(reminder, catalog: Self.catalog, preferences: preferences, context: NotificationContext(now: instant, timeZone: Self.paris))
+        }
+        // Made up late, just after midnight on the night the clocks go back: dropped.
+        #expect(decide(at: Self.at("2026-10-25", "00:14")) == .drop(reason: "its day (2026-10-24) is over where the user is"))
+        // At 22:30 on its day, quiet hours would carry it into Sunday: dropped rather than deferred.
+        #expect(decide(at: Self.at("2026-10-24", "22:30")) == .drop(reason: "quiet hours until 07:00 outlast its day (2026-10-24)"))
+        // On time it goes out; so does a reminder of no day, deferred past midnight.
+        #expect(decide(at: Self.at("2026-10-24", "20:00")) == .sendNow([.push, .inApp]))
+        let news = NotificationCandidate(type: "daily_checkin_reminder", dedupeKey: "n")
+        var preferences = NotificationPreferences.defaults
+        preferences.quietStart = LocalTime("22:00")!
+        if case .deferUntil = NotificationPolicy.decide(news, catalog: Self.catalog, preferences: preferences, context: NotificationContext(now: Self.at("2026-10-24", "22:30"), timeZone: Self.paris)) {
+        } else {
+            Issue.record("a candidate of no day is deferred by quiet hours")
+        }
+        // The same reminder, read in Tokyo (already Sunday there at 20:00 Paris time): over.
+        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        #expect(NotificationPolicy.decide(reminder, catalog: Self.catalog, preferences: .defaults, context: NotificationContext(now: Self.at("2026-10-24", "20:00"), timeZone: tokyo))
+            == .drop(reason: "its day (2026-10-24) is over where the user is"))
+    }
+
     @Test func preferencesRefuseTurningOffACriticalTypeAndNameTheField() {
         var preferences = NotificationPreferences.defaults
         preferences.types = ["daily_checkin_reminder": [.push: false, .email: true], "streak_at_risk": [.email: false], "nope": [.push: true]]

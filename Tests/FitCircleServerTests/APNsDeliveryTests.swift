@@ -52,7 +52,7 @@ struct APNsDeliveryTests {
             #expect(received.first { $0.deviceToken == Self.phone }?.environment == "production")
             #expect(received.first { $0.deviceToken == Self.devPhone }?.environment == "sandbox")
             let push = try #require(received.first)
-            #expect(push.title == sent["title"] as? String && push.body == "⏰ Keep it going! Complete your check-in for a 15-day streak.")
+            #expect(push.title == sent["title"] as? String && push.body == "⏰ Complete your check-in to keep your 14-day streak alive!")
             #expect(push.data == ["type": "daily_checkin_reminder", "deep_link": try #require(sent["deepLink"] as? String)])
             #expect(push.sound == "default" && push.badge == unread + 1, "badge: the unread notifications, this one included")
             #expect(push.headers["apns-topic"] == FakeAPNs.topic && push.headers["apns-push-type"] == "alert" && push.headers["apns-priority"] == "10")

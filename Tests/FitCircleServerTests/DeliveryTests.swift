@@ -74,7 +74,7 @@ struct DeliveryTests {
             let received = try #require(fcm.received.first, "attempts: \(logged.map { "\($0.outcome) \($0.reason ?? "")" })")
             #expect(fcm.received.count == 1)
             #expect(received.registrationToken == "android-1")
-            #expect(received.title == sent["title"] as? String && received.body == "⏰ Keep it going! Complete your check-in for a 15-day streak.")
+            #expect(received.title == sent["title"] as? String && received.body == "⏰ Complete your check-in to keep your 14-day streak alive!")
             #expect(received.data == ["type": "daily_checkin_reminder", "deep_link": try #require(sent["deepLink"] as? String)])
             #expect(received.androidPriority == "high")
             let attempts = try await Self.attempts(app, id)

@@ -40,7 +40,7 @@ struct NotificationLogTests {
             let first = try await Self.send(app, "daily_checkin_reminder")
             #expect(first["status"] as? String == "sent")
             #expect(first["channels"] as? [String] == ["push", "in_app"])
-            #expect(first["body"] as? String == "⏰ Keep it going! Complete your check-in for a 15-day streak.")
+            #expect(first["body"] as? String == "⏰ Complete your check-in to keep your 14-day streak alive!")
             let again = try await Self.send(app, "daily_checkin_reminder")
             #expect(again["id"] as? String == first["id"] as? String)
             let id = try #require(first["id"] as? String)

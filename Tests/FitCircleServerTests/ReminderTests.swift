@@ -57,6 +57,28 @@ struct ReminderTests {
         }
     }
 
+    /// Issue 48: a node down on the Saturday evening of the October clock change (Paris, 24–25 October 2026)
+    /// made up Saturday's 20:00 reminder at 00:14 on Sunday; quiet hours deferred it and it went out at noon
+    /// about a day gone by. Made up after its day is over where the person is, it is dropped and said why.
+    @Test(arguments: Backend.available)
+    func aRemindersDayThatIsOverIsNotRemindedOfNextMorning(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let paris = TimeZone(identifier: "Europe/Paris")!
+            app.clock.set(LocalDate(clampingYear: 2026, month: 10, day: 24).instant(at: LocalTime.at(12, 0), in: paris) ?? app.clock.now)
+            let id = try #require((try await app.devSignIn("ana@example.com", timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"] as? String)
+            // Up to 19:45, when the node stops: Saturday's 20:00 trigger is due and nobody runs it.
+            try await Self.run(app, hours: 8)
+            #expect(try await Self.reminders(app, of: User.ID(id)).filter { $0.date.iso == "2026-10-24" && $0.status == .sent }.isEmpty)
+            // Back at 00:14 on Sunday (the clocks go back at 03:00 that night), within the scheduler's catch-up.
+            app.clock.set(LocalDate(clampingYear: 2026, month: 10, day: 25).instant(at: LocalTime.at(0, 14), in: paris) ?? app.clock.now)
+            try await Self.run(app, hours: 14)
+            // The record is of the day it was decided on; the dedupe key names the day it was about.
+            let saturday = try await Self.reminders(app, of: User.ID(id)).filter { $0.dedupeKey.hasSuffix("2026-10-24") }
+            #expect(!saturday.isEmpty && saturday.allSatisfy { $0.status == .dropped }, "\(saturday.map { "\($0.dedupeKey) \($0.status) \($0.reason ?? "")" })")
+            #expect(saturday.contains { $0.reason == "its day (2026-10-24) is over where the user is" }, "\(saturday.map { $0.reason ?? "" })")
+        }
+    }
+
     /// Spec 001, NOTIF-03 with spec 000's lead: a user who checks in around 07:10 is reminded about 06:25.
     @Test(arguments: Backend.available)
     func aUserWhoUsuallyChecksInAt0710IsRemindedBefore(_ backend: Backend) async throws {

@@ -8,14 +8,19 @@ public struct NotificationCandidate: Equatable, Sendable, Codable {
     public var data: [String: String]
     /// The trigger knows the day's goal (or check-in) is already done.
     public var goalMet: Bool
+    /// The local day a day's reminder is about (today's check-in, today's steps): once that day is over
+    /// where the user is, it says nothing true, however late it was made up or however long quiet hours
+    /// held it. Nil for news of an event, which stays news.
+    public var day: LocalDate?
 
     /// `actor`: the person the copy names (who reacted, invited, overtook), kept in `data` under
     /// `NotificationNaming.actorKey` so the name can be read again when shown, and erased with them.
-    public init(type: String, dedupeKey: String, data: [String: String] = [:], actor: User.ID? = nil, goalMet: Bool = false) {
+    public init(type: String, dedupeKey: String, data: [String: String] = [:], actor: User.ID? = nil, goalMet: Bool = false, day: LocalDate? = nil) {
         self.type = type
         self.dedupeKey = dedupeKey
         self.data = data
         self.goalMet = goalMet
+        self.day = day
         if let actor { self.data[NotificationNaming.actorKey] = actor.rawValue }
     }
 }
@@ -69,12 +74,14 @@ public enum NotificationDecision: Equatable, Sendable {
 }
 
 /// The decision, pure. The rules apply in this order, and the first that decides wins:
-/// 1. an unknown type is dropped, and so is a non-critical one for a user an experiment holds out, and any
-///    about someone the user blocked or who blocked them (a block acts everywhere, spec 004);
+/// 1. an unknown type is dropped, and so is a non-critical one for a user an experiment holds out, any
+///    about someone the user blocked or who blocked them (a block acts everywhere, spec 004), and a day's
+///    reminder whose day is over where the user is;
 /// 2. channels: the type's channels the user allows (a critical type ignores the per-type switches, and
 ///    keeps the in-app channel whatever the master switches say); push needs a device, else email when
 ///    the type falls back to it; none left → dropped;
-/// 3. quiet hours defer to the window's end (never drop, critical included);
+/// 3. quiet hours defer to the window's end (never drop, critical included) — but a day's reminder whose
+///    day would be over by then is dropped;
 /// 4. the weekend pause drops non-critical types on Saturday and Sunday;
 /// 5. "goal already met" drops types that remind of it;
 /// 6. a user active in the app in the last 15 minutes gets a non-critical type in the app only (dropped
@@ -122,6 +129,9 @@ public enum NotificationPolicy {
         if context.blockedActor {
             return .drop(reason: "blocked: the person it is about and the user have blocked one another")
         }
+        if let day = candidate.day, LocalDate(context.now, in: context.timeZone) > day {
+            return .drop(reason: "its day (\(day.iso)) is over where the user is")
+        }
 
         var channels = kind.channels.filter { preferences.delivers(kind, on: $0) }
         if channels.contains(.push) && !context.hasPushDevice {
@@ -136,7 +146,11 @@ public enum NotificationPolicy {
         trail.append("channels allowed and reachable: \(channels.map(\.rawValue).joined(separator: ", "))")
 
         if preferences.isQuiet(at: local) {
-            return .deferUntil(Self.next(preferences.quietEnd, after: context.now, calendar: calendar), reason: "quiet hours until \(preferences.quietEnd)")
+            let end = Self.next(preferences.quietEnd, after: context.now, calendar: calendar)
+            if let day = candidate.day, LocalDate(end, in: context.timeZone) > day {
+                return .drop(reason: "quiet hours until \(preferences.quietEnd) outlast its day (\(day.iso))")
+            }
+            return .deferUntil(end, reason: "quiet hours until \(preferences.quietEnd)")
         }
         trail.append("outside quiet hours (\(preferences.quietStart)–\(preferences.quietEnd))")
         if !kind.critical && preferences.pauseWeekends && (weekday == 1 || weekday == 7) {

@@ -18,8 +18,20 @@ struct ScheduledTriggers: Sendable {
         "weekly_digest", "monthly_report", "new_weekly_challenge", "weekly_reminder", "data_submission", "daily_goals_ready", "steps_to_go",
     ]
 
+    /// The types that remind of something about their day (its check-in, its steps, its goals): said the
+    /// next day, they would be untrue, so the candidate carries its day (`NotificationCandidate.day`).
+    static let dayBound: Set<String> = [
+        "daily_checkin_reminder", "streak_reminder", "daily_checkin_email", "streak_at_risk", "daily_goals_ready", "steps_to_go",
+    ]
+
     /// The candidate for `user` on local `date`, or nil.
     func candidate(_ type: String, for user: User.ID, on date: LocalDate) async throws -> NotificationCandidate? {
+        guard var candidate = try await self.raw(type, for: user, on: date) else { return nil }
+        if Self.dayBound.contains(type) { candidate.day = date }
+        return candidate
+    }
+
+    private func raw(_ type: String, for user: User.ID, on date: LocalDate) async throws -> NotificationCandidate? {
         let key = "\(type):\(date.iso)"
         switch type {
         case "daily_checkin_reminder", "streak_reminder":

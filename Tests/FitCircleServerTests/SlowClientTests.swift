@@ -14,7 +14,9 @@ struct SlowClientTests {
         let fd: Int32
 
         init(port: Int) throws {
-            self.fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            // Close-on-exec: a server another test spawns meanwhile must not inherit this socket, or closing it
+            // here would not close the connection (the child would still hold it open).
+            self.fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)

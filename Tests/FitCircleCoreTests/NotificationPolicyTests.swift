@@ -153,6 +153,14 @@ struct NotificationPolicyTests {
             == .drop(reason: "its day (2026-10-24) is over where the user is"))
     }
 
+    /// Issue 48: challenge copy said "1 days left". A count's word agrees with it.
+    @Test func aCountsWordAgreesWithIt() {
+        let type = NotificationType(type: "challenge_progress", title: "'{challenge}'", body: "{daysLeft} {daysLeft:day|days} left, {rank:one|many} ({rank})")
+        #expect(type.render(["daysLeft": "1", "rank": "2", "challenge": "x"]).body == "1 day left, many (2)")
+        #expect(type.render(["daysLeft": "3", "rank": "1", "challenge": "x"]).body == "3 days left, one (1)")
+        #expect(type.render(["daysLeft": "0"]).body == "0 days left, {rank:one|many} ({rank})", "what the data lacks stays as written")
+    }
+
     @Test func preferencesRefuseTurningOffACriticalTypeAndNameTheField() {
         var preferences = NotificationPreferences.defaults
         preferences.types = ["daily_checkin_reminder": [.push: false, .email: true], "streak_at_risk": [.email: false], "nope": [.push: true]]

@@ -60,7 +60,8 @@ public struct NotificationType: Equatable, Sendable, Codable {
     /// notify if the user just opened the app"): they have seen where they stand.
     public var unlessActive: Bool
     public var title: String
-    /// With `{variables}` filled from the trigger's data.
+    /// With `{variables}` filled from the trigger's data, and `{count:one|other}` the word that agrees with a
+    /// count ("{daysLeft} {daysLeft:day|days} left": "1 day left", "3 days left").
     public var body: String
     /// Copy for particular states of the trigger's data, the first that matches winning over `title` and
     /// `body` (no streak yet: "start your streak", not "keep your 0-day streak").
@@ -155,9 +156,25 @@ public struct NotificationType: Equatable, Sendable, Codable {
 
     /// The copy (of the first variant `data` matches, else the type's) and deep link with `{name}` replaced
     /// by `data["name"]`; unknown variables stay as written.
+    /// Each `{count:one|other}` of `text` as `one` when the data's `count` is 1, else `other`.
+    static func agreeing(_ text: String, with data: [String: String]) -> String {
+        var text = text
+        for (key, value) in data {
+            let opening = "{\(key):"
+            var from = text.startIndex
+            while let start = text.range(of: opening, range: from..<text.endIndex), let end = text[start.upperBound...].firstIndex(of: "}") {
+                let forms = text[start.upperBound..<end].split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+                let word = String(forms.count == 2 && value != "1" ? forms[1] : forms[0])
+                text.replaceSubrange(start.lowerBound...end, with: word)
+                from = text.index(start.lowerBound, offsetBy: word.count)
+            }
+        }
+        return text
+    }
+
     public func render(_ data: [String: String]) -> (title: String, body: String, deepLink: String?) {
         func fill(_ template: String) -> String {
-            data.reduce(template) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value) }
+            Self.agreeing(data.reduce(template) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value) }, with: data)
         }
         let variant = self.variants.first { $0.matches(data) }
         return (fill(variant?.title ?? self.title), fill(variant?.body ?? self.body), self.deepLink.map(fill))

@@ -57,12 +57,20 @@ struct NotificationLogTests {
             #expect(inbox["unread"] as? Int == 0)
             #expect(try await app.request(.post, "/api/notifications/\(id)/opened", token: token).status == .noContent)
             #expect(try await app.request(.post, "/api/notifications/nope/opened", token: token).status == .notFound)
+            // Acted on (issue 48: no test called it): recorded once, and someone else's notification is not theirs to mark.
+            for _ in 0..<2 { #expect(try await app.request(.post, "/api/notifications/\(id)/action", token: token).status == .noContent) }
+            let stranger = try await app.onboardedUser("zed@example.com")
+            #expect(try await app.request(.post, "/api/notifications/\(id)/action", token: stranger).status == .notFound)
+            let today = LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!)
+            let acted = try await app.store.read { tx in try await tx.metrics.events(named: "notification_acted", from: today, to: today) }
+            #expect(acted.count == 1 && acted.first?.properties["notificationId"] == .string(id), "\(acted)")
 
             let why = try await app.request(.get, "/api/notifications/\(id)/why", token: token).jsonObject()
             let trail = try #require(why["trail"] as? [String])
             #expect(trail.first == "'daily_checkin_reminder', critical, at 13:00 in Europe/Paris")
             #expect(trail.last == "sent now by push, in_app")
             #expect((why["notification"] as? [String: Any])?["openedAt"] != nil)
+            #expect((why["notification"] as? [String: Any])?["actionAt"] != nil)
         }
     }
 

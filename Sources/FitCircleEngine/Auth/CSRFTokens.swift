@@ -36,16 +36,10 @@ public struct CSRFTokens: Sendable {
     private func binding(of token: String) -> String? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, parts[0].count <= 64, parts[1].count <= 128 else { return nil }
-        return Self.constantTimeEqual(parts[2], self.mac(parts[0], parts[1])) ? parts[1] : nil
+        return ConstantTime.equal(parts[2], self.mac(parts[0], parts[1])) ? parts[1] : nil
     }
 
     private func mac(_ random: String, _ binding: String) -> String {
         HMAC<SHA256>.authenticationCode(for: Data("\(binding)|\(random)".utf8), using: self.key).map { String(format: "%02x", $0) }.joined()
-    }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

@@ -33,14 +33,7 @@ extension LiveEvents {
     static func body<Bytes: AsyncSequence & Sendable>(_ bytes: Bytes, heartbeat interval: Duration) -> HTTPBody
     where Bytes.Element == ArraySlice<UInt8> {
         let beating = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { continuation in
-            let pump = Task {
-                do {
-                    for try await chunk in bytes { continuation.yield(chunk) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
+            let pump = continuation.forwarding(bytes)
             let beat = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
@@ -54,5 +47,20 @@ extension LiveEvents {
             }
         }
         return HTTPBody(beating, length: .unknown, iterationBehavior: .single)
+    }
+}
+
+extension AsyncThrowingStream.Continuation where Failure == any Error, Element: Sendable {
+    /// A task that yields every element of `sequence` into this stream and then finishes it (with the
+    /// sequence's error, if it throws); cancelling the task stops it.
+    func forwarding<Source: AsyncSequence & Sendable>(_ sequence: Source) -> Task<Void, Never> where Source.Element == Element {
+        Task {
+            do {
+                for try await element in sequence { self.yield(element) }
+                self.finish()
+            } catch {
+                self.finish(throwing: error)
+            }
+        }
     }
 }

@@ -66,14 +66,7 @@ final class OpenStreams: Sendable {
         }
         let interval = self.sessionCheck
         return AsyncThrowingStream { continuation in
-            let pump = Task {
-                do {
-                    for try await event in events { continuation.yield(event) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
+            let pump = continuation.forwarding(events)
             let watch = Task {
                 // A node told to stop ends its streams at once: the server waits for open requests to finish
                 // before it stops, and a stream would hold it for up to an hour (the handler is the server

@@ -1,3 +1,4 @@
+import FitCircleCore
 import FitCircleStore
 import Hummingbird
 import Metrics
@@ -63,7 +64,7 @@ struct OperationsRoutes {
     private func requireScraper(_ request: Request, peer: SocketAddress?) throws {
         if let token = self.metricsToken {
             let given = request.headers[.authorization].map { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : "" } ?? ""
-            guard Self.constantTimeEqual(Array(given.utf8), Array(token.utf8)) else {
+            guard ConstantTime.equal(given, token) else {
                 throw ProblemDocument.unauthenticated("/metrics needs the token the server was given (metrics.token).")
             }
             return
@@ -77,11 +78,6 @@ struct OperationsRoutes {
         case nil: true  // in process (the tests' router): no network between
         }
         guard local && !forwarded else { throw ProblemDocument.forbidden("/metrics answers this machine only; give the server a metrics.token to scrape it from elsewhere.") }
-    }
-
-    static func constantTimeEqual(_ one: [UInt8], _ other: [UInt8]) -> Bool {
-        guard one.count == other.count else { return false }
-        return zip(one, other).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     private func recordDatabaseFigures() {

@@ -37,7 +37,7 @@ extension WebRoutes {
         guard let form = try? await Self.form(of: &request) else { return self.backToSignIn("refused") }
         // The person cancelled at the provider, or it declined.
         if form["error"] != nil { return self.backToSignIn("cancelled") }
-        guard let state = form["state"], WebSession.constantTimeEqual(state, pending.state), let idToken = form["id_token"] else {
+        guard let state = form["state"], ConstantTime.equal(state, pending.state), let idToken = form["id_token"] else {
             return self.backToSignIn("expired")
         }
         do {

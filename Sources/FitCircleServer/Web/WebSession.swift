@@ -1,3 +1,4 @@
+import FitCircleCore
 import FitCircleEngine
 import Foundation
 import HTTPTypes
@@ -47,7 +48,7 @@ enum WebSession {
     /// The request carries the CSRF cookie, the same value in the header, and `valid` takes it.
     static func hasCSRFToken(_ fields: HTTPFields, secure: Bool, _ valid: (String) -> Bool) -> Bool {
         guard let cookie = Self.csrfToken(in: fields, secure: secure), let header = fields[Self.csrfHeader] else { return false }
-        return Self.constantTimeEqual(cookie, header) && valid(cookie)
+        return ConstantTime.equal(cookie, header) && valid(cookie)
     }
 
     /// A fresh random value (the web sign-in flow's state and nonce): 32 random bytes, hex.
@@ -85,12 +86,5 @@ enum WebSession {
         if httpOnly { parts.append("HttpOnly") }
         if secure { parts.append("Secure") }
         return parts.joined(separator: "; ")
-    }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

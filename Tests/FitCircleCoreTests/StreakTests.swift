@@ -3,8 +3,10 @@ import FitCircleTesting
 import Testing
 
 struct StreakTests {
+    /// Spec 000's rule as the shipped profiles state it: one freeze a week covers a first missed day; a
+    /// missed day with no freeze, or a second in a row, resets.
     static let daily = StreakPolicy(
-        basis: .checkIn, period: .day, freezes: .init(count: 1, per: .week, automatic: .onMiss), resetAfterMissed: 2,
+        basis: .checkIn, period: .day, freezes: .init(count: 1, per: .week, automatic: .onMiss), resetAfterMissed: 1,
         milestones: [.init(count: 7, badge: "1 Week Warrior"), .init(count: 30, badge: "Monthly Master")])
     static let weekly = StreakPolicy(
         basis: .pushups, period: .week, freezes: .init(count: 1, per: .month, automatic: .onShortfall), resetAfterMissed: 1,
@@ -76,13 +78,23 @@ struct StreakTests {
 
     @Test func f4_milestonesAt7_30And100Days() {
         let policy = StreakPolicy(
-            basis: .checkIn, period: .day, freezes: .init(count: 1, per: .week, automatic: .onMiss), resetAfterMissed: 2,
+            basis: .checkIn, period: .day, freezes: .init(count: 1, per: .week, automatic: .onMiss), resetAfterMissed: 1,
             milestones: [.init(count: 7, badge: "1 Week Warrior"), .init(count: 30, badge: "Monthly Master"), .init(count: 100, badge: "Centurion")])
         let (streak, entries) = Self.run(Array(repeating: Self.checkedIn, count: 100), policy: policy)
         let reached = entries.enumerated().compactMap { index, entry in entry?.milestone.map { (index + 1, $0.badge) } }
         #expect(reached.map(\.0) == [7, 30, 100])
         #expect(reached.map(\.1) == ["1 Week Warrior", "Monthly Master", "Centurion"])
         #expect(streak.count == 100)
+    }
+
+    @Test func f4_aMissedDayWithNoFreezeLeftResetsAtOnce() {
+        // The week's freeze covered Tuesday; Thursday's miss has none left and resets the 3-day streak then.
+        let (streak, entries) = Self.run(
+            [Self.checkedIn, Self.nothing, Self.checkedIn, Self.checkedIn, Self.nothing, Self.checkedIn], policy: Self.daily)
+        #expect(entries.map { $0?.status } == [.active, .frozen, .active, .active, .reset, .active])
+        #expect(entries[4]?.reason == "1 day missed in a row: the 3-day streak was reset")
+        #expect(entries[5]?.comeback == true)
+        #expect(streak.count == 1)
     }
 
     @Test func aLateCheckInRepairs() {
@@ -155,9 +167,7 @@ struct StreakTests {
                 #expect(count <= previous + 1, "seed \(seed): rose by more than one in a period")
                 if entry?.status == .frozen { #expect(count == previous, "seed \(seed): a frozen period added") }
                 if !activity.isMet { #expect(count <= previous, "seed \(seed): an unmet period added") }
-                if policy.resetAfterMissed == 2, previousStatus == .missed || previousStatus == .frozen, entry != nil, !activity.isMet,
-                    activity.progress == 0 || !policy.shortfallKeepsStreak
-                {
+                if !policy.shortfallKeepsStreak, previousStatus == .frozen, entry != nil, !activity.isMet {
                     #expect(entry?.status == .reset, "seed \(seed): two missed periods in a row did not reset")
                 }
                 previous = count

@@ -1,4 +1,5 @@
 import FitCircleCore
+import FitCircleStore
 import FitCircleTesting
 import Foundation
 import Testing
@@ -37,7 +38,7 @@ struct World: Sendable {
     var invitation = ""
     var week = ""
     var feedItem = ""
-    var activity = "", goal = "", device = "", notification = "", migration = "", challenge = "", publicChallenge = "", experiment = "", webhook = "", webhookDelivery = "", spareWebhook = "", job = ""
+    var activity = "", run = "", goal = "", device = "", notification = "", migration = "", challenge = "", publicChallenge = "", experiment = "", webhook = "", webhookDelivery = "", spareWebhook = "", job = ""
     /// The test clock's now, as requests give instants.
     var now = ""
 
@@ -50,6 +51,7 @@ struct World: Sendable {
     static func make(_ app: TestApp) async throws -> World {
         var world = World()
         world.now = ISO8601DateFormatter().string(from: app.clock.now)
+        let yesterday = LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!).adding(days: -1).description
         // People of their own for every world: invitations are capped per recipient a day.
         let tag = UUID().uuidString.prefix(8).lowercased()
         for caller in Caller.allCases where caller != .anonymous {
@@ -60,6 +62,11 @@ struct World: Sendable {
                 .post, "/api/user/profile/photo", token: world.tokens[caller], body: Data(TestImages.png(withText: nil)),
                 headers: [.contentType: "application/octet-stream"])
             try #require(photo.status == .ok, "photo: \(photo.text)")
+            // Yesterday claimed within the grace window: a streak for today's freeze to protect, today open
+            // for a check-in.
+            let claimed = try await app.request(
+                .post, "/api/streaks/checkin", token: world.tokens[caller], json: ["mood": 4, "energy": 3, "date": yesterday])
+            try #require(claimed.status == .created, "yesterday's check-in: \(claimed.text)")
         }
         let operatorID = try #require(world.ids[.operator])
         try await app.store.transaction { tx in try await tx.setRole(.operator, of: User.ID(operatorID)) }
@@ -126,8 +133,11 @@ struct World: Sendable {
         world.activity = try #require(activity["id"] as? String)
         let run = try await app.request(.post, "/api/activities", token: owner, json: AuthorizationMatrixTests.matrixRun(at: world.now))
         try #require(run.status == .created, "a run: \(run.text)")
+        world.run = try #require(try run.jsonObject()["id"] as? String)
+        // A goal whose progress is reported (a check-in goal is met by checking in).
         let goals = try await app.request(.post, "/api/goals/daily/generate", token: owner).jsonObject()
-        world.goal = try #require((goals["goals"] as? [[String: Any]])?.first?["id"] as? String, "a daily goal")
+        world.goal = try #require(
+            (goals["goals"] as? [[String: Any]])?.first { $0["type"] as? String != "check_in" }?["id"] as? String, "a daily goal: \(goals)")
         let device = try await app.request(.post, "/api/notifications/register", token: owner, json: ["platform": "android", "token": "matrix-device"])
             .jsonObject()
         world.device = try #require(device["id"] as? String)
@@ -139,7 +149,23 @@ struct World: Sendable {
             (try history.jsonObject()["items"] as? [[String: Any]])?.first?["id"] as? String, "a notification: \(sent.text) \(history.text)")
         let migration = try await app.request(.post, "/api/user/migrations", token: owner, json: ["expected": 1]).jsonObject()
         world.migration = try #require(migration["id"] as? String)
-        // This week's content, for marking it seen (every caller's week: the clock stands on a Monday noon).
+        // A webhook endpoint nobody listens at, and a delivery of the owner's challenge below to it.
+        // Worlds share the app's endpoints (at most 50): the first world's is reused.
+        let hooks = try await app.request(.get, "/api/admin/webhooks", token: world.tokens[.operator]).jsonObject()["webhooks"] as? [[String: Any]]
+        if let existing = hooks?.first(where: { $0["url"] as? String == "http://127.0.0.1:9/matrix" })?["id"] as? String {
+            world.webhook = existing
+        } else {
+            let webhook = try await app.request(
+                .post, "/api/admin/webhooks", token: world.tokens[.operator], json: ["url": "http://127.0.0.1:9/matrix", "events": ["challenge_created"]])
+            world.webhook = try #require(try webhook.jsonObject()["id"] as? String, "a webhook: \(webhook.text)")
+        }
+        // One more for removing: this world's own, the earlier worlds' gone (endpoints are capped at 50).
+        for hook in hooks ?? [] where hook["url"] as? String == "http://127.0.0.1:9/spare" {
+            _ = try await app.request(.delete, "/api/admin/webhooks/\(hook["id"] as? String ?? "")", token: world.tokens[.operator])
+        }
+        let spare = try await app.request(
+            .post, "/api/admin/webhooks", token: world.tokens[.operator], json: ["url": "http://127.0.0.1:9/spare", "events": ["level_up"]])
+        world.spareWebhook = try #require(try spare.jsonObject()["id"] as? String, "a spare webhook: \(spare.text)")
         let challenge = try await app.request(
             .post, "/api/competitions", token: owner,
             json: ["name": "Matrix", "type": "distance", "durationDays": 7, "startsAt": ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(86_400)), "invitees": [member]]
@@ -152,6 +178,7 @@ struct World: Sendable {
         world.publicChallenge = try #require(open["id"] as? String, "a public challenge: \(open)")
         let joinedChallenge = try await app.request(.post, "/api/competitions/\(world.challenge)/join", token: world.tokens[.member], json: [:])
         try #require(joinedChallenge.status == .ok, "join: \(joinedChallenge.text)")
+        // This week's content, for marking it seen (every caller's week: the clock stands on a Monday noon).
         world.week = IsoWeek(containing: LocalDate(app.clock.now, in: .gmt)).description
         let published = try await app.request(.put, "/api/content/weekly/matrix/\(world.week)", token: world.tokens[.operator])
         try #require(published.status == .ok, "publish: \(published.text)")
@@ -159,31 +186,23 @@ struct World: Sendable {
             .post, "/api/admin/experiments", token: world.tokens[.operator],
             json: ["name": "matrix-\(tag)", "variants": [["name": "a"], ["name": "b"]]])
         world.experiment = try #require(try experiment.jsonObject()["id"] as? String, "an experiment: \(experiment.text)")
-        // A webhook endpoint nobody listens at, and a delivery of the owner's check-in to it.
-        // Worlds share the app's endpoints (at most 50): the first world's is reused.
-        let hooks = try await app.request(.get, "/api/admin/webhooks", token: world.tokens[.operator]).jsonObject()["webhooks"] as? [[String: Any]]
-        if let existing = hooks?.first(where: { $0["url"] as? String == "http://127.0.0.1:9/matrix" })?["id"] as? String {
-            world.webhook = existing
-        } else {
-            let webhook = try await app.request(
-                .post, "/api/admin/webhooks", token: world.tokens[.operator], json: ["url": "http://127.0.0.1:9/matrix", "events": ["checkin_completed"]])
-            world.webhook = try #require(try webhook.jsonObject()["id"] as? String, "a webhook: \(webhook.text)")
-        }
-        // One more for removing: this world's own, the earlier worlds' gone (endpoints are capped at 50).
-        for hook in hooks ?? [] where hook["url"] as? String == "http://127.0.0.1:9/spare" {
-            _ = try await app.request(.delete, "/api/admin/webhooks/\(hook["id"] as? String ?? "")", token: world.tokens[.operator])
-        }
-        let spare = try await app.request(
-            .post, "/api/admin/webhooks", token: world.tokens[.operator], json: ["url": "http://127.0.0.1:9/spare", "events": ["level_up"]])
-        world.spareWebhook = try #require(try spare.jsonObject()["id"] as? String, "a spare webhook: \(spare.text)")
-        let checkedIn = try await app.request(.post, "/api/streaks/checkin", token: owner, json: ["mood": 4, "energy": 3])
-        try #require(checkedIn.status == .created, "check-in: \(checkedIn.text)")
         let log = try await app.request(.get, "/api/admin/webhooks/\(world.webhook)/deliveries?limit=500", token: world.tokens[.operator])
         world.webhookDelivery = try #require(
             (try log.jsonObject()["deliveries"] as? [[String: Any]])?.first { $0["userId"] as? String == world.ids[.owner] }?["id"] as? String, "a delivery: \(log.text)")
-        // A job still pending (a retry of it is the operator's conflict, not a question of access).
-        let queue = try await app.request(.get, "/api/admin/jobs?state=scheduled&limit=1", token: world.tokens[.operator])
-        world.job = try #require((try queue.jsonObject()["items"] as? [[String: Any]])?.first?["id"] as? String, "a job: \(queue.text)")
+        // It failed (a replay is of a delivery that is over).
+        let delivery = WebhookDelivery.ID(world.webhookDelivery)
+        try await app.store.transaction { tx in
+            try await tx.webhooks.record(delivery, status: .failed, httpStatus: 400, error: "refused", at: app.clock.now)
+        }
+        // A job that failed for good, for an operator to retry.
+        let doomed = JobRecord(id: UUID().uuidString.lowercased(), kind: "matrix", payload: "{}", dedupeKey: "matrix-\(tag)", runAt: app.clock.now, maxAttempts: 1)
+        world.job = doomed.id
+        try await app.store.transaction { tx in
+            _ = try await tx.enqueue([doomed], at: app.clock.now)
+            let claimed = try await tx.claimJobs(kinds: ["matrix"], limit: 10, owner: "matrix", leaseUntil: app.clock.now.addingTimeInterval(60), now: app.clock.now)
+            try #require(claimed.map(\.id).contains(doomed.id))
+            for job in claimed { try await tx.failJob(job.id, owner: "matrix", error: "refused", retryAt: nil, at: app.clock.now) }
+        }
         return world
     }
 }

@@ -32,7 +32,7 @@ struct NotificationPolicyTests {
 
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
-        var type: String
+        var type: RaisedType
         var now: Date
         var zone: TimeZone = NotificationPolicyTests.paris
         var preferences = NotificationPreferences.defaults
@@ -45,69 +45,69 @@ struct NotificationPolicyTests {
     static let wednesday = at("2026-03-04", "18:00")
 
     static let cases: [Case] = [
-        Case(name: "critical, defaults", type: "daily_checkin_reminder", now: wednesday, expected: .sendNow([.push, .inApp])),
-        Case(name: "critical ignores its own switches", type: "daily_checkin_reminder", now: wednesday,
+        Case(name: "critical, defaults", type: .dailyCheckInReminder, now: wednesday, expected: .sendNow([.push, .inApp])),
+        Case(name: "critical ignores its own switches", type: .dailyCheckInReminder, now: wednesday,
              preferences: NotificationPreferences(types: ["daily_checkin_reminder": [.push: false]]), expected: .sendNow([.push, .inApp])),
-        Case(name: "critical with push off keeps in-app", type: "daily_checkin_reminder", now: wednesday,
+        Case(name: "critical with push off keeps in-app", type: .dailyCheckInReminder, now: wednesday,
              preferences: NotificationPreferences(push: false, inApp: false), expected: .sendNow([.inApp])),
-        Case(name: "critical without a device falls back to email", type: "daily_checkin_reminder", now: wednesday,
+        Case(name: "critical without a device falls back to email", type: .dailyCheckInReminder, now: wednesday,
              context: { $0.hasPushDevice = false }, expected: .sendNow([.email, .inApp])),
-        Case(name: "optional type with push off for it", type: "streak_at_risk", now: wednesday,
+        Case(name: "optional type with push off for it", type: .streakAtRisk, now: wednesday,
              preferences: NotificationPreferences(types: ["streak_at_risk": [.push: false]]), expected: .sendNow([.email, .inApp])),
-        Case(name: "optional type with every channel off", type: "streak_at_risk", now: wednesday,
+        Case(name: "optional type with every channel off", type: .streakAtRisk, now: wednesday,
              preferences: NotificationPreferences(push: false, email: false, inApp: false),
              expected: .drop(reason: "no channel left: the user turned them off or has no device")),
-        Case(name: "quiet hours defer an optional type", type: "streak_at_risk", now: at("2026-03-04", "23:00"),
+        Case(name: "quiet hours defer an optional type", type: .streakAtRisk, now: at("2026-03-04", "23:00"),
              expected: .deferUntil(at("2026-03-05", "07:00"), reason: "quiet hours until 07:00")),
-        Case(name: "quiet hours defer a critical type too", type: "daily_checkin_reminder", now: at("2026-03-04", "22:00"),
+        Case(name: "quiet hours defer a critical type too", type: .dailyCheckInReminder, now: at("2026-03-04", "22:00"),
              expected: .deferUntil(at("2026-03-05", "07:00"), reason: "quiet hours until 07:00")),
-        Case(name: "a window that wraps midnight, before its end", type: "streak_at_risk", now: at("2026-03-05", "05:30"),
+        Case(name: "a window that wraps midnight, before its end", type: .streakAtRisk, now: at("2026-03-05", "05:30"),
              preferences: NotificationPreferences(quietStart: LocalTime("21:00")!, quietEnd: LocalTime("06:00")!),
              expected: .deferUntil(at("2026-03-05", "06:00"), reason: "quiet hours until 06:00")),
-        Case(name: "a window that wraps midnight, at its end", type: "streak_at_risk", now: at("2026-03-05", "06:00"),
+        Case(name: "a window that wraps midnight, at its end", type: .streakAtRisk, now: at("2026-03-05", "06:00"),
              preferences: NotificationPreferences(quietStart: LocalTime("21:00")!, quietEnd: LocalTime("06:00")!), expected: .sendNow([.push, .email, .inApp])),
-        Case(name: "weekend pause drops an optional type on Saturday", type: "streak_at_risk", now: at("2026-03-07", "10:00"),
+        Case(name: "weekend pause drops an optional type on Saturday", type: .streakAtRisk, now: at("2026-03-07", "10:00"),
              preferences: NotificationPreferences(pauseWeekends: true), expected: .drop(reason: "non-critical notifications are paused on weekends")),
-        Case(name: "weekend pause spares a critical type", type: "daily_checkin_reminder", now: at("2026-03-07", "20:00"),
+        Case(name: "weekend pause spares a critical type", type: .dailyCheckInReminder, now: at("2026-03-07", "20:00"),
              preferences: NotificationPreferences(pauseWeekends: true), expected: .sendNow([.push, .inApp])),
-        Case(name: "no pause on a weekday", type: "streak_at_risk", now: at("2026-03-06", "10:00"),
+        Case(name: "no pause on a weekday", type: .streakAtRisk, now: at("2026-03-06", "10:00"),
              preferences: NotificationPreferences(pauseWeekends: true), expected: .sendNow([.push, .email, .inApp])),
-        Case(name: "already met", type: "daily_checkin_reminder", now: wednesday, context: { $0.goalMetToday = true },
+        Case(name: "already met", type: .dailyCheckInReminder, now: wednesday, context: { $0.goalMetToday = true },
              expected: .drop(reason: "the day's goal is already met")),
-        Case(name: "active 10 minutes ago: optional in the app only", type: "streak_at_risk", now: wednesday,
+        Case(name: "active 10 minutes ago: optional in the app only", type: .streakAtRisk, now: wednesday,
              context: { $0.lastActiveAt = wednesday.addingTimeInterval(-600) }, expected: .sendNow([.inApp])),
-        Case(name: "active 10 minutes ago: optional email-only dropped", type: "monthly_report", now: wednesday,
+        Case(name: "active 10 minutes ago: optional email-only dropped", type: .monthlyReport, now: wednesday,
              context: { $0.lastActiveAt = wednesday.addingTimeInterval(-600) },
              expected: .drop(reason: "the user was active in the app in the last 15 minutes")),
-        Case(name: "active 10 minutes ago: critical sent", type: "daily_checkin_reminder", now: wednesday,
+        Case(name: "active 10 minutes ago: critical sent", type: .dailyCheckInReminder, now: wednesday,
              context: { $0.lastActiveAt = wednesday.addingTimeInterval(-600) }, expected: .sendNow([.push, .inApp])),
-        Case(name: "active 20 minutes ago", type: "streak_at_risk", now: wednesday,
+        Case(name: "active 20 minutes ago", type: .streakAtRisk, now: wednesday,
              context: { $0.lastActiveAt = wednesday.addingTimeInterval(-1_200) }, expected: .sendNow([.push, .email, .inApp])),
-        Case(name: "the type's daily cap", type: "streak_at_risk", now: wednesday, context: { $0.sentOfTypeToday = 1 },
+        Case(name: "the type's daily cap", type: .streakAtRisk, now: wednesday, context: { $0.sentOfTypeToday = 1 },
              expected: .drop(reason: "at most 1 'streak_at_risk' a day")),
-        Case(name: "the type's hourly throttle", type: "leaderboard_change", now: wednesday, context: { $0.sentOfTypeLastHour = 1 },
+        Case(name: "the type's hourly throttle", type: .leaderboardChange, now: wednesday, context: { $0.sentOfTypeLastHour = 1 },
              expected: .drop(reason: "at most 1 'leaderboard_change' a hour")),
-        Case(name: "a critical type's own cap still holds", type: "daily_checkin_reminder", now: wednesday, context: { $0.sentOfTypeToday = 1 },
+        Case(name: "a critical type's own cap still holds", type: .dailyCheckInReminder, now: wednesday, context: { $0.sentOfTypeToday = 1 },
              expected: .drop(reason: "at most 1 'daily_checkin_reminder' a day")),
-        Case(name: "the day's budget", type: "leaderboard_change", now: wednesday, context: { $0.sentToday = 3 },
+        Case(name: "the day's budget", type: .leaderboardChange, now: wednesday, context: { $0.sentToday = 3 },
              expected: .drop(reason: "the day's budget of 3 is spent")),
-        Case(name: "the week's budget", type: "leaderboard_change", now: wednesday, context: { $0.sentThisWeek = 15 },
+        Case(name: "the week's budget", type: .leaderboardChange, now: wednesday, context: { $0.sentThisWeek = 15 },
              expected: .drop(reason: "the week's budget of 15 is spent")),
-        Case(name: "critical is outside the budget", type: "daily_checkin_reminder", now: wednesday, context: { $0.sentToday = 3 },
+        Case(name: "critical is outside the budget", type: .dailyCheckInReminder, now: wednesday, context: { $0.sentToday = 3 },
              expected: .sendNow([.push, .inApp])),
-        Case(name: "a summary is outside the budget", type: "weekly_digest", now: wednesday, context: { ($0.sentToday, $0.sentThisWeek) = (3, 15) },
+        Case(name: "a summary is outside the budget", type: .weeklyDigest, now: wednesday, context: { ($0.sentToday, $0.sentThisWeek) = (3, 15) },
              expected: .sendNow([.push, .inApp])),
-        Case(name: "a summary's own cap still holds", type: "weekly_digest", now: wednesday, context: { $0.sentOfTypeThisWeek = 1 },
+        Case(name: "a summary's own cap still holds", type: .weeklyDigest, now: wednesday, context: { $0.sentOfTypeThisWeek = 1 },
              expected: .drop(reason: "at most 1 'weekly_digest' a week")),
-        Case(name: "social gathered into the digest", type: "social_engagement", now: wednesday,
+        Case(name: "social gathered into the digest", type: .socialEngagement, now: wednesday,
              preferences: NotificationPreferences(digest: ["social_engagement"]),
              expected: .deferUntil(at("2026-03-04", "20:00"), reason: "gathered into the digest")),
-        Case(name: "an unknown type", type: "nope", now: wednesday, expected: .drop(reason: "unknown type 'nope'")),
+        Case(name: "a type the app does not list", type: .friendActivity, now: wednesday, expected: .drop(reason: "unknown type 'friend_activity'")),
         // New York springs forward on 8 March 2026: 01:30 EST is in the quiet window; 07:00 is EDT then.
-        Case(name: "quiet hours across spring forward", type: "streak_at_risk", now: at("2026-03-08", "01:30", in: newYork), zone: newYork,
+        Case(name: "quiet hours across spring forward", type: .streakAtRisk, now: at("2026-03-08", "01:30", in: newYork), zone: newYork,
              expected: .deferUntil(Date(timeIntervalSince1970: 1_772_967_600), reason: "quiet hours until 07:00")),
         // A quiet window ending at 02:30, a time that does not exist that night: it ends at 03:00 EDT.
-        Case(name: "a quiet end that DST skips", type: "streak_at_risk", now: at("2026-03-08", "01:45", in: newYork), zone: newYork,
+        Case(name: "a quiet end that DST skips", type: .streakAtRisk, now: at("2026-03-08", "01:45", in: newYork), zone: newYork,
              preferences: NotificationPreferences(quietStart: LocalTime("23:00")!, quietEnd: LocalTime("02:30")!),
              expected: .deferUntil(Date(timeIntervalSince1970: 1_772_953_200), reason: "quiet hours until 02:30")),
     ]
@@ -127,7 +127,7 @@ struct NotificationPolicyTests {
     /// drop it rather than defer it — across the October clock change in Paris (25 October 2026).
     @Test func aDaysReminderWhoseDayIsOverIsDroppedHoweverLateItComes() {
         let saturday = LocalDate(iso: "2026-10-24")!
-        let reminder = NotificationCandidate(type: "daily_checkin_reminder", dedupeKey: "k", day: saturday)
+        let reminder = NotificationCandidate(type: .dailyCheckInReminder, dedupeKey: "k", day: saturday)
         func decide(at instant: Date, quietFrom start: String = "22:00") -> NotificationDecision {
             var preferences = NotificationPreferences.defaults
             preferences.quietStart = LocalTime(start)!
@@ -140,7 +140,7 @@ struct NotificationPolicyTests {
         #expect(decide(at: Self.at("2026-10-24", "22:30")) == .drop(reason: "quiet hours until 07:00 outlast its day (2026-10-24)"))
         // On time it goes out; so does a reminder of no day, deferred past midnight.
         #expect(decide(at: Self.at("2026-10-24", "20:00")) == .sendNow([.push, .inApp]))
-        let news = NotificationCandidate(type: "daily_checkin_reminder", dedupeKey: "n")
+        let news = NotificationCandidate(type: .dailyCheckInReminder, dedupeKey: "n")
         var preferences = NotificationPreferences.defaults
         preferences.quietStart = LocalTime("22:00")!
         if case .deferUntil = NotificationPolicy.decide(news, catalog: Self.catalog, preferences: preferences, context: NotificationContext(now: Self.at("2026-10-24", "22:30"), timeZone: Self.paris)) {

@@ -89,7 +89,7 @@ struct AnalyticsEventsTests {
                 "clientEventId": "open-1", "type": "app_open", "occurredAt": Self.stamp(app.clock.now)])
             #expect(opened.status == .created, "\(opened.text)")
             for _ in 0..<3 { #expect(try await app.request(.get, "/api/goals/daily", token: token).status == .ok) }
-            let sent = try await app.engine.notifications.notify(.init(type: "weekly_reminder", dedupeKey: "w1", data: [:]), to: User.ID(luna.id))
+            let sent = try await app.engine.notifications.notify(.init(type: .weeklyReminder, dedupeKey: "w1", data: [:]), to: User.ID(luna.id))
             app.clock.advance(by: 600)
             #expect(try await app.request(.post, "/api/notifications/\(sent.id.rawValue)/opened", token: token).status.code < 300)
             let events = try await Self.events(app, of: luna)

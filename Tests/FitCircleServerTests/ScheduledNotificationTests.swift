@@ -153,7 +153,7 @@ struct ScheduledNotificationTests {
             var random = SeededRandom(seed: 7)
             for hour in 0..<(24 * 4) {
                 for (index, (user, _)) in users.enumerated() where Int.random(in: 0..<4, using: &random) == 0 {
-                    let type = ["social_engagement", "leaderboard_change", "streak_at_risk"].randomElement(using: &random)!
+                    let type = [RaisedType.socialEngagement, .leaderboardChange, .streakAtRisk].randomElement(using: &random)!
                     _ = try await app.engine.notifications.notify(
                         NotificationCandidate(type: type, dedupeKey: "event:\(hour):\(index)", data: ["name": "Bo", "rank": "2"]), to: user)
                 }

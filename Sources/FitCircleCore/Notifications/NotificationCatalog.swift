@@ -20,6 +20,7 @@ public struct NotificationCatalog: Equatable, Sendable, Codable {
     }
 
     public subscript(type: String) -> NotificationType? { self.types.first { $0.type == type } }
+    public subscript(type: RaisedType) -> NotificationType? { self[type.rawValue] }
 }
 
 /// One notification type: who decides, how it may be sent, when, how often, and what it says.

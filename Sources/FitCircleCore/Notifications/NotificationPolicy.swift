@@ -2,6 +2,7 @@ public import Foundation
 
 /// A notification some trigger wants to send.
 public struct NotificationCandidate: Equatable, Sendable, Codable {
+    /// A `RaisedType`'s name (kept as text: candidates are stored and read back).
     public var type: String
     /// One per user, type and local date (or per trigger event): the same candidate is never sent twice.
     public var dedupeKey: String
@@ -15,8 +16,8 @@ public struct NotificationCandidate: Equatable, Sendable, Codable {
 
     /// `actor`: the person the copy names (who reacted, invited, overtook), kept in `data` under
     /// `NotificationNaming.actorKey` so the name can be read again when shown, and erased with them.
-    public init(type: String, dedupeKey: String, data: [String: String] = [:], actor: User.ID? = nil, goalMet: Bool = false, day: LocalDate? = nil) {
-        self.type = type
+    public init(type: RaisedType, dedupeKey: String, data: [String: String] = [:], actor: User.ID? = nil, goalMet: Bool = false, day: LocalDate? = nil) {
+        self.type = type.rawValue
         self.dedupeKey = dedupeKey
         self.data = data
         self.goalMet = goalMet

@@ -129,7 +129,7 @@ struct Ingest: Sendable {
                     user: user, kind: .streakMilestone, subject: "\(view.standing.current)",
                     key: "streak:\(view.standing.current):\(view.period.iso)")
                 let celebration = NotificationCandidate(
-                    type: "streak_milestone", dedupeKey: "streak_milestone:\(milestone.count):\(view.period.iso)",
+                    type: .streakMilestone, dedupeKey: "streak_milestone:\(milestone.count):\(view.period.iso)",
                     data: ["streak": "\(milestone.count)", "badge": milestone.badge])
                 try await tx.enqueue(
                     [try Circles.posting(news, ids: self.ids, at: now)]

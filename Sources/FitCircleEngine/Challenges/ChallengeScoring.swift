@@ -68,19 +68,19 @@ struct ChallengeScoring: Sendable {
         {
             let name = try await Challenges.name(of: mover, seenBy: leader, in: tx)
             candidates.append((leader, NotificationCandidate(
-                type: "challenge_lead_taken", dedupeKey: "challenge_lead_taken:\(stamp)",
+                type: .challengeLeadTaken, dedupeKey: "challenge_lead_taken:\(stamp)",
                 data: data.merging(["name": name ?? ProfileAccess.anonymousMember]) { $1 }, actor: name == nil ? nil : user)))
         }
         if let before, let after, before - after >= 3 {
             candidates.append((user, NotificationCandidate(
-                type: "challenge_rank_change", dedupeKey: "challenge_rank_change:\(stamp)", data: data.merging(["rank": "\(after)"]) { $1 })))
+                type: .challengeRankChange, dedupeKey: "challenge_rank_change:\(stamp)", data: data.merging(["rank": "\(after)"]) { $1 })))
         }
         let rule = challenge.rule
         if rule.goal != .most, rule.higherWins, let target = rule.target, let value = new?.value,
             value >= 0.8 * target, value < target, (old?.value ?? 0) < 0.8 * target
         {
             candidates.append((user, NotificationCandidate(
-                type: "challenge_near_goal", dedupeKey: "challenge_near_goal:\(challenge.id)", data: data.merging(["percent": "80"]) { $1 })))
+                type: .challengeNearGoal, dedupeKey: "challenge_near_goal:\(challenge.id)", data: data.merging(["percent": "80"]) { $1 })))
         }
         try await tx.enqueue(
             try candidates.compactMap { try Notifications.raising($1, for: $0, catalog: self.catalog, ids: self.ids, at: now) }, at: now)

@@ -13,18 +13,20 @@ extension Challenges {
     public static let progress = "challenges.progress"
     public static let schedules = [ZoneSchedule(kind: Self.progress, hour: 8, minute: 0)]
 
-    /// Every type challenges raise.
-    public static let notificationTypes: Set<String> = [
-        "challenge_invitation", "challenge_starts_tomorrow", "challenge_starts_soon", "challenge_started", "challenge_progress",
-        "challenge_lead_taken", "challenge_rank_change", "challenge_near_goal", "challenge_last_day", "challenge_won", "challenge_complete",
-        "challenge_expired",
-    ]
-
     /// The moments before and near the end a challenge reminds its participants of.
     enum Moment: String, Codable, CaseIterable {
         case startsTomorrow = "challenge_starts_tomorrow"
         case startsSoon = "challenge_starts_soon"
         case lastDay = "challenge_last_day"
+
+        /// What the moment's reminder is.
+        var type: RaisedType {
+            switch self {
+            case .startsTomorrow: .challengeStartsTomorrow
+            case .startsSoon: .challengeStartsSoon
+            case .lastDay: .challengeLastDay
+            }
+        }
 
         /// When, for `challenge`; nil when that moment passed before it was made (or does not fit its span).
         func instant(of challenge: Challenge) -> Date? {
@@ -76,7 +78,7 @@ extension Challenges {
                     actor = name == nil ? nil : creator.id
                 }
                 candidates.append((participant.userID, NotificationCandidate(
-                    type: reminder.moment.rawValue, dedupeKey: "\(reminder.moment.rawValue):\(challenge.id)", data: data, actor: actor)))
+                    type: reminder.moment.type, dedupeKey: "\(reminder.moment.rawValue):\(challenge.id)", data: data, actor: actor)))
             }
             try await self.raise(candidates, in: tx, now: now)
         }
@@ -104,7 +106,7 @@ extension Challenges {
                     data["rank"] = "\(count + 1)"
                     data["tone"] = "behind"
                 }
-                candidates.append((user, NotificationCandidate(type: "challenge_progress", dedupeKey: "challenge_progress:\(challenge.id):\(batch.date.iso)", data: data)))
+                candidates.append((user, NotificationCandidate(type: .challengeProgress, dedupeKey: "challenge_progress:\(challenge.id):\(batch.date.iso)", data: data)))
             }
             try await self.raise(candidates, in: tx, now: now)
         }
@@ -118,7 +120,7 @@ extension Challenges {
             let name = try await Self.name(of: creator, seenBy: invitee, in: tx)
             data["name"] = name ?? ProfileAccess.anonymousMember
             candidates.append((invitee, NotificationCandidate(
-                type: "challenge_invitation", dedupeKey: "challenge_invitation:\(challenge.id)", data: data, actor: name == nil ? nil : creator.id)))
+                type: .challengeInvitation, dedupeKey: "challenge_invitation:\(challenge.id)", data: data, actor: name == nil ? nil : creator.id)))
         }
         try await self.raise(candidates, in: tx, now: now)
     }
@@ -126,7 +128,7 @@ extension Challenges {
     /// The start (spec 004 R16.1), to everyone in.
     func tellStarted(_ challenge: Challenge, participants: [ChallengeParticipant], in tx: Transaction, now: Date) async throws {
         try await self.raise(
-            participants.map { ($0.userID, NotificationCandidate(type: "challenge_started", dedupeKey: "challenge_started:\(challenge.id)", data: Self.data(challenge))) },
+            participants.map { ($0.userID, NotificationCandidate(type: .challengeStarted, dedupeKey: "challenge_started:\(challenge.id)", data: Self.data(challenge))) },
             in: tx, now: now)
     }
 
@@ -142,8 +144,8 @@ extension Challenges {
                 data["xp"] = "\(max(0, participant.payout - participant.staked))"
                 data["stake"] = "\(participant.staked)"
                 data["refunded"] = refunded && participant.staked > 0 ? "yes" : "no"
-                let type = refunded ? "challenge_expired" : participant.won ? "challenge_won" : "challenge_complete"
-                return (participant.userID, NotificationCandidate(type: type, dedupeKey: "\(type):\(challenge.id)", data: data))
+                let type: RaisedType = refunded ? .challengeExpired : participant.won ? .challengeWon : .challengeComplete
+                return (participant.userID, NotificationCandidate(type: type, dedupeKey: "\(type.rawValue):\(challenge.id)", data: data))
             },
             in: tx, now: now)
     }

@@ -71,7 +71,7 @@ extension Circles {
             if created {
                 var data = ["name": sender.profile.displayName, "circle": circle.name, "circleId": id.rawValue, "itemId": itemID.rawValue]
                 data["message"] = message ?? Encouragement.presets[0]
-                let candidate = NotificationCandidate(type: "social_engagement", dedupeKey: "social_engagement:\(itemID):\(user)", data: data, actor: user)
+                let candidate = NotificationCandidate(type: .socialEngagement, dedupeKey: "social_engagement:\(itemID):\(user)", data: data, actor: user)
                 if let job = try Notifications.raising(candidate, for: item.actorID, catalog: self.rules.base.notifications, ids: self.ids, at: now) {
                     try await tx.enqueue([job], at: now)
                 }

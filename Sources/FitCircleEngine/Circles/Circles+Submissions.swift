@@ -144,7 +144,7 @@ extension Circles {
         let jobs = try mates.compactMap { mate -> JobRecord? in
             let name = Self.boardName(of: mover, seenBy: mate, naming: naming)
             let candidate = NotificationCandidate(
-                type: "social_engagement", dedupeKey: "social_engagement:submission:\(circle.id):\(mover.id):\(claim.date.iso)",
+                type: .socialEngagement, dedupeKey: "social_engagement:submission:\(circle.id):\(mover.id):\(claim.date.iso)",
                 data: [
                     "kind": "submission", "name": name ?? ProfileAccess.anonymousMember, "steps": NotificationCopy.count(claim.steps),
                     "circle": circle.name, "circleId": circle.id.rawValue,
@@ -166,10 +166,10 @@ extension Circles {
             "milestone": GoalMilestone.name(threshold), "percent": "\(threshold)", "goal": "weight_loss", "circle": circle.name,
             "challengeId": circle.id.rawValue,
         ]
-        let types = GoalMilestone.emailed.contains(threshold) ? ["challenge_milestone", "challenge_milestone_email"] : ["challenge_milestone"]
+        let types: [RaisedType] = GoalMilestone.emailed.contains(threshold) ? [.challengeMilestone, .challengeMilestoneEmail] : [.challengeMilestone]
         let jobs = try types.compactMap { type in
             try Notifications.raising(
-                NotificationCandidate(type: type, dedupeKey: "\(type):\(circle.id):\(threshold)", data: data), for: user,
+                NotificationCandidate(type: type, dedupeKey: "\(type.rawValue):\(circle.id):\(threshold)", data: data), for: user,
                 catalog: self.rules.base.notifications, ids: self.ids, at: now)
         }
         try await tx.enqueue(jobs, at: now)
@@ -192,13 +192,13 @@ extension Circles {
         for (offset, passed) in weekly.passed.enumerated() {
             let name = Self.boardName(of: mover, seenBy: passed, naming: naming)
             candidates.append((passed, NotificationCandidate(
-                type: "leaderboard_passed", dedupeKey: "leaderboard_passed:\(stamp)",
+                type: .leaderboardPassed, dedupeKey: "leaderboard_passed:\(stamp)",
                 data: ["name": name ?? ProfileAccess.anonymousMember, "circle": circle.name, "circleId": circle.id.rawValue, "rank": "\(after + offset + 1)"],
                 actor: name == nil ? nil : mover.id)))
         }
         if let before = weekly.before, before - after >= 3 {
             candidates.append((mover.id, NotificationCandidate(
-                type: "leaderboard_change", dedupeKey: "leaderboard_change:\(stamp)",
+                type: .leaderboardChange, dedupeKey: "leaderboard_change:\(stamp)",
                 data: ["rank": "\(after)", "next": "\(max(1, after - 1))", "circle": circle.name, "circleId": circle.id.rawValue])))
         }
         let jobs = try candidates.compactMap { user, candidate in

@@ -190,7 +190,7 @@ public struct Circles: Sendable {
         in tx: Transaction, at now: Date
     ) async throws {
         let candidate = NotificationCandidate(
-            type: "circle_invitation", dedupeKey: "circle_invitation:\(invitation.id)",
+            type: .circleInvitation, dedupeKey: "circle_invitation:\(invitation.id)",
             data: ["inviter": inviter.profile.displayName, "circle": circle.name, "invitationId": invitation.id.rawValue], actor: inviter.id)
         if let job = try Notifications.raising(candidate, for: account, catalog: catalog, ids: ids, at: now) {
             try await tx.enqueue([job], at: now)

@@ -77,7 +77,7 @@ public struct Emails: Sendable {
             else { return nil }
             return EmailedInvitation(
                 invitation: invitation, circle: circle.name, inviter: inviter.profile.displayName,
-                deepLink: self.catalog["circle_invitation"]?.deepLink?.replacingOccurrences(of: "{invitationId}", with: id.rawValue),
+                deepLink: self.catalog[RaisedType.circleInvitation]?.deepLink?.replacingOccurrences(of: "{invitationId}", with: id.rawValue),
                 pending: invitation.isPending(at: now) && !circle.isArchived, lapsesOn: LocalDate(invitation.expiresAt, in: circle.zone))
         }
         guard let found else { throw DomainError.notFound(resource: "invitation", id: id.rawValue) }

@@ -9,9 +9,6 @@ import Foundation
 /// queue, and nobody who did not ask is even considered for a notification.
 extension Friends {
     public static let announceWorkout = "friends.announce_workout"
-    static let friendActivity = "friend_activity"
-    /// The notification types friends raise.
-    public static let notificationTypes: Set<String> = ["friend_request", "friend_accepted", "reaction_received", Self.friendActivity]
 
     struct Announcement: Codable {
         var author: User.ID
@@ -20,7 +17,7 @@ extension Friends {
 
     /// The job to queue for a workout just recorded, when the profile has the type and friends may see it.
     static func announcing(_ event: ActivityEvent, catalog: NotificationCatalog, ids: IDGenerator, at now: Date) throws -> JobRecord? {
-        guard event.kind == .workout, catalog[Self.friendActivity] != nil,
+        guard event.kind == .workout, catalog[RaisedType.friendActivity] != nil,
             ActivityAccess.mayView(event.visibility, isSelf: false, isFriend: true)
         else { return nil }
         return JobRecord(
@@ -34,7 +31,7 @@ extension Friends {
     }
 
     private func announce(_ announcement: Announcement) async throws {
-        guard let kind = self.profile.notifications[Self.friendActivity] else { return }
+        guard let kind = self.profile.notifications[RaisedType.friendActivity] else { return }
         let now = self.clock.now()
         try await self.store.transaction { tx in
             // Gone, deleted or made private since: nothing to tell.
@@ -46,7 +43,7 @@ extension Friends {
             var jobs: [JobRecord] = []
             for friend in friends.sorted() where NotificationChannel.allCases.contains(where: { preferences[friend]?.typeSwitch(kind, on: $0) ?? false }) {
                 let candidate = NotificationCandidate(
-                    type: Self.friendActivity, dedupeKey: "friend_activity:\(stored.event.id)",
+                    type: RaisedType.friendActivity, dedupeKey: "friend_activity:\(stored.event.id)",
                     data: ["name": author.profile.displayName, "activity": stored.event.workoutName, "activityId": stored.event.id.rawValue], actor: author.id)
                 if let job = try Notifications.raising(candidate, for: friend, catalog: self.profile.notifications, ids: self.ids, at: now) { jobs.append(job) }
             }

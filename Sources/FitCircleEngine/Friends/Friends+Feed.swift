@@ -55,7 +55,7 @@ extension Friends {
                 if FriendAccess.decide(.notify, isSelf: false, edge) == .allowed {
                     let minute = Int(now.timeIntervalSince1970 / 60)
                     let candidate = NotificationCandidate(
-                        type: "reaction_received", dedupeKey: "reaction_received:\(id):\(minute)",
+                        type: .reactionReceived, dedupeKey: "reaction_received:\(id):\(minute)",
                         data: ["name": me.profile.displayName, "reaction": reaction, "activity": event.workoutName, "activityId": id.rawValue],
                         actor: user)
                     if let job = try Notifications.raising(candidate, for: event.userID, catalog: self.profile.notifications, ids: self.ids, at: now) {

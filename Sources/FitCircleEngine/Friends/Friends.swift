@@ -47,7 +47,7 @@ public struct Friends: Sendable {
             // One notice a day per sender and recipient, however often a request is cancelled and sent again.
             let day = me.localDate(at: now)
             try await self.notify(
-                other, type: "friend_request", key: "friend_request:\(user):\(day)", about: me, edge: edge, in: tx, at: now)
+                other, type: .friendRequest, key: "friend_request:\(user):\(day)", about: me, edge: edge, in: tx, at: now)
             return .requested
         }
     }
@@ -167,7 +167,7 @@ public struct Friends: Sendable {
         }
         try await tx.befriend(me.id, other, at: now)
         let key = "friend_accepted:\(me.id):\(me.localDate(at: now))"
-        try await self.notify(other, type: "friend_accepted", key: key, about: me, edge: edge, in: tx, at: now)
+        try await self.notify(other, type: .friendAccepted, key: key, about: me, edge: edge, in: tx, at: now)
     }
 
     private static func requireRoom(for user: User.ID, in tx: Transaction) async throws {
@@ -179,7 +179,7 @@ public struct Friends: Sendable {
     /// Raises `type` for `recipient` about the caller, when the policy lets the caller reach them and the
     /// profile's catalog has the type; decided once the transaction commits.
     private func notify(
-        _ recipient: User.ID, type: String, key: String, about me: User, edge: FriendEdge, in tx: Transaction, at now: Date
+        _ recipient: User.ID, type: RaisedType, key: String, about me: User, edge: FriendEdge, in tx: Transaction, at now: Date
     ) async throws {
         guard FriendAccess.decide(.notify, isSelf: false, edge) == .allowed else { return }
         let candidate = NotificationCandidate(type: type, dedupeKey: key, data: ["name": me.profile.displayName], actor: me.id)

@@ -280,7 +280,7 @@ public struct Goals: Sendable {
     /// "Your daily goals are now personalized based on your baseline").
     private func announcingPersonalisation(_ steps: GoalPlanner.Plan, of user: User.ID) throws -> JobRecord? {
         let candidate = NotificationCandidate(
-            type: "goals_personalized", dedupeKey: "goals_personalized", data: ["steps": NotificationCopy.count(Int(steps.target))])
+            type: .goalsPersonalized, dedupeKey: "goals_personalized", data: ["steps": NotificationCopy.count(Int(steps.target))])
         return try Notifications.raising(candidate, for: user, catalog: self.rules.base.notifications, ids: self.ids, at: self.clock.now())
     }
 

@@ -132,10 +132,12 @@ public struct Notifications: Sendable {
     public func send(type: String, data: [String: String], dedupeKey: String?, to user: User.ID, by caller: Caller) async throws -> NotificationRecord {
         let (sender, account) = try await self.store.read { tx in (try await tx.user(caller.userID), try await tx.user(user)) }
         try OperatorAccess.decide(isOperator: sender?.role == .operator, to: "send notifications").require("user", user.rawValue)
-        guard self.catalog[type] != nil else { throw ValidationError(field: "type", reason: "is not a notification type of this app") }
+        guard let raised = RaisedType(rawValue: type), self.catalog[raised] != nil else {
+            throw ValidationError(field: "type", reason: "is not a notification type of this app")
+        }
         guard let account else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
         let key = dedupeKey ?? "\(type):\(account.localDate(at: self.clock.now()).iso)"
-        return try await self.notify(NotificationCandidate(type: type, dedupeKey: key, data: data), to: user)
+        return try await self.notify(NotificationCandidate(type: raised, dedupeKey: key, data: data), to: user)
     }
 
     /// The job handlers of deciding (`Deliveries` runs `deliver`).
@@ -179,9 +181,10 @@ public struct Notifications: Sendable {
         let now = self.clock.now()
         let decided = try await self.store.transaction { tx -> NotificationRecord? in
             guard let account = try await tx.lockedUser(user),
-                let stored = try await tx.notification(NotificationRecord.ID(reference.notification), of: user), stored.status == .deferred
+                let stored = try await tx.notification(NotificationRecord.ID(reference.notification), of: user), stored.status == .deferred,
+                let type = RaisedType(rawValue: stored.type)
             else { return nil }
-            let candidate = NotificationCandidate(type: stored.type, dedupeKey: stored.dedupeKey, data: stored.data)
+            let candidate = NotificationCandidate(type: type, dedupeKey: stored.dedupeKey, data: stored.data)
             var (record, jobs) = try await self.decide(candidate, id: stored.id, for: account, in: tx, now: now)
             record.trail = stored.trail + record.trail
             try await tx.redecide(record, of: user)

@@ -119,7 +119,7 @@ public struct ReminderPlanner: Sendable {
 
     /// The types planned for `date`: those scheduled that day whose trigger exists.
     public static func types(on date: LocalDate, in profile: RuleProfile) -> [NotificationType] {
-        profile.notifications.types.filter { $0.isScheduled(on: date) && ScheduledTriggers.types.contains($0.type) }
+        profile.notifications.types.filter { $0.isScheduled(on: date) && RaisedType(rawValue: $0.type)?.isScheduled == true }
     }
 
     /// The local time a type goes out for this user: the reminder time they chose, for a type that follows

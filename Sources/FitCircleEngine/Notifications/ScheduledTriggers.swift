@@ -12,34 +12,23 @@ struct ScheduledTriggers: Sendable {
     let streaks: Streaks
     let circles: Circles
 
-    /// The scheduled types with a trigger here. Those of challenges (challenge progress) join with them.
-    static let types: Set<String> = [
-        "daily_checkin_reminder", "streak_reminder", "daily_checkin_email", "streak_at_risk", "weekly_goal_progress",
-        "weekly_digest", "monthly_report", "new_weekly_challenge", "weekly_reminder", "data_submission", "daily_goals_ready", "steps_to_go",
-    ]
-
-    /// The types that remind of something about their day (its check-in, its steps, its goals): said the
-    /// next day, they would be untrue, so the candidate carries its day (`NotificationCandidate.day`).
-    static let dayBound: Set<String> = [
-        "daily_checkin_reminder", "streak_reminder", "daily_checkin_email", "streak_at_risk", "daily_goals_ready", "steps_to_go",
-    ]
-
-    /// The candidate for `user` on local `date`, or nil.
-    func candidate(_ type: String, for user: User.ID, on date: LocalDate) async throws -> NotificationCandidate? {
-        guard var candidate = try await self.raw(type, for: user, on: date) else { return nil }
-        if Self.dayBound.contains(type) { candidate.day = date }
+    /// The candidate for `user` on local `date`, or nil (a type no trigger raises included: a job queued
+    /// by an older version names it).
+    func candidate(_ name: String, for user: User.ID, on date: LocalDate) async throws -> NotificationCandidate? {
+        guard let type = RaisedType(rawValue: name), type.isScheduled, var candidate = try await self.raw(type, for: user, on: date) else { return nil }
+        if type.isDayBound { candidate.day = date }
         return candidate
     }
 
-    private func raw(_ type: String, for user: User.ID, on date: LocalDate) async throws -> NotificationCandidate? {
-        let key = "\(type):\(date.iso)"
+    private func raw(_ type: RaisedType, for user: User.ID, on date: LocalDate) async throws -> NotificationCandidate? {
+        let key = "\(type.rawValue):\(date.iso)"
         switch type {
-        case "daily_checkin_reminder", "streak_reminder":
+        case .dailyCheckInReminder, .streakReminder:
             // Dropped by the policy as "goal already met" once the day counts for the streak.
             let standing = try await self.streaks.current(of: user).standing
             return NotificationCandidate(
                 type: type, dedupeKey: key, data: ["streak": "\(standing.current)", "next": "\(standing.current + 1)"], goalMet: standing.met)
-        case "daily_checkin_email":
+        case .dailyCheckInEmail:
             // Spec 000's email table: only for users no push reaches.
             let (devices, days) = try await self.store.read { tx in
                 (try await tx.activeDevices(of: user), try await tx.days(of: user, from: date, to: date))
@@ -47,9 +36,9 @@ struct ScheduledTriggers: Sendable {
             guard devices.isEmpty else { return nil }
             let streak = try await self.streaks.current(of: user).standing.current
             return NotificationCandidate(type: type, dedupeKey: key, data: ["streak": "\(streak)"], goalMet: days.first?.checkedIn ?? false)
-        case "streak_at_risk":
+        case .streakAtRisk:
             return try await self.streakAtRisk(user, on: date, key: key)
-        case "weekly_goal_progress":
+        case .weeklyGoalProgress:
             // Spec 000: mid-week, under half of the week's step goal.
             guard let steps = try await self.goals.weekly(of: user).goals.first(where: { $0.goal.kind == .steps }), steps.goal.target > 0 else {
                 return nil
@@ -57,9 +46,9 @@ struct ScheduledTriggers: Sendable {
             let percent = Int((steps.actual / steps.goal.target * 100).rounded(.down))
             guard percent < 50 else { return nil }
             return NotificationCandidate(type: type, dedupeKey: key, data: ["percent": "\(percent)"])
-        case "weekly_digest":
+        case .weeklyDigest:
             return NotificationCandidate(type: type, dedupeKey: key, data: try await self.weeklyDigest(of: user, on: date))
-        case "monthly_report":
+        case .monthlyReport:
             // On the 1st: the month that just ended.
             let month = date.adding(days: -1).startOfMonth
             let days = try await self.store.read { tx in try await tx.days(of: user, from: month, to: date.adding(days: -1)) }
@@ -70,18 +59,18 @@ struct ScheduledTriggers: Sendable {
                     "month": NotificationCopy.month(month), "steps": NotificationCopy.count(days.reduce(0) { $0 + $1.steps }),
                     "checkIns": "\(days.filter(\.checkedIn).count)", "streak": "\(longest)",
                 ])
-        case "data_submission":
+        case .dataSubmission:
             // Spec 000: at 20:00 while today's data is unclaimed in a circle that counts today.
             guard !(try await self.circles.pendingSubmissions(of: user).circles.isEmpty) else { return nil }
             let steps = try await self.store.read { tx in try await tx.days(of: user, from: date, to: date).first?.steps ?? 0 }
             return NotificationCandidate(type: type, dedupeKey: key, data: ["steps": NotificationCopy.count(steps)])
-        case "daily_goals_ready":
+        case .dailyGoalsReady:
             // Spec 000 Flow 2, morning: "Good morning! Your daily goals are ready." (planned at 00:00).
             let steps = try await self.goals.daily(of: user).goals.first { $0.goal.kind == .steps }
             return NotificationCandidate(
                 type: type, dedupeKey: key, data: ["steps": steps.map { NotificationCopy.count(Int($0.goal.target)) } ?? ""],
                 goalMet: steps?.completed ?? false)
-        case "steps_to_go":
+        case .stepsToGo:
             // Flow 2, evening: "You're at 7,200 steps—only 1,300 to go!", for someone past half of the day's
             // goal and short of it (a long way off is no nudge; a met goal needs none).
             guard let steps = try await self.goals.daily(of: user).goals.first(where: { $0.goal.kind == .steps }), !steps.completed,
@@ -90,7 +79,7 @@ struct ScheduledTriggers: Sendable {
             let left = Int((steps.goal.target - steps.actual).rounded(.up))
             return NotificationCandidate(
                 type: type, dedupeKey: key, data: ["steps": NotificationCopy.count(Int(steps.actual)), "left": NotificationCopy.count(left)])
-        case "new_weekly_challenge", "weekly_reminder":
+        case .newWeeklyChallenge, .weeklyReminder:
             return NotificationCandidate(type: type, dedupeKey: key)
         default:
             return nil
@@ -119,7 +108,7 @@ struct ScheduledTriggers: Sendable {
             freeze = standing.freezesLeft > 0 ? "left" : "none"
         }
         return NotificationCandidate(
-            type: "streak_at_risk", dedupeKey: key,
+            type: .streakAtRisk, dedupeKey: key,
             data: ["streak": "\(standing.current)", "freezesLeft": "\(standing.freezesLeft)", "freeze": freeze])
     }
 }

@@ -52,7 +52,7 @@ public struct Profiles: Sendable {
         let steps = GoalPlanner.dailySteps(
             on: user.localDate(at: now), accountDay: 1, baseline: .of(user.profile, level: level), recent: [], policy: try await self.rules.of(user, in: tx, at: now).goals.steps)
         let candidate = NotificationCandidate(
-            type: "welcome", dedupeKey: "welcome",
+            type: .welcome, dedupeKey: "welcome",
             data: ["name": user.profile.displayName, "steps": NotificationCopy.count(Int(steps.target))])
         return try Notifications.raising(candidate, for: user.id, catalog: self.rules.base.notifications, ids: self.ids, at: now)
     }

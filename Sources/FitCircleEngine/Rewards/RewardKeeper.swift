@@ -334,7 +334,7 @@ struct RewardKeeper: Sendable {
         }
         let subject = event.data["badge"] ?? event.data["weekStart"] ?? event.date.iso
         return NotificationCandidate(
-            type: "achievement", dedupeKey: "achievement:\(event.kind.rawValue):\(subject)",
+            type: .achievement, dedupeKey: "achievement:\(event.kind.rawValue):\(subject)",
             data: ["achievement": title, "points": event.data["points"] ?? "0"])
     }
 

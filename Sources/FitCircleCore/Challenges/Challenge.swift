@@ -76,6 +76,14 @@ public struct Challenge: Equatable, Sendable, Identifiable {
 
     public var settlesAt: Date { self.endsAt.addingTimeInterval(Self.settlementGrace) }
 
+    /// Workouts count from a little before the start: a challenge made on the spot is often raced at once,
+    /// and the app that records the run as it starts may be a few seconds behind the server's clock. The
+    /// tolerance is the clock skew the API accepts the other way (`ActivityRules.maximumFutureSkew`).
+    public static let startTolerance: TimeInterval = ActivityRules.maximumFutureSkew
+
+    /// The earliest start of a workout that counts.
+    public var countsWorkoutsFrom: Date { self.startsAt.addingTimeInterval(-Self.startTolerance) }
+
     public func status(at now: Date) -> Status {
         if self.cancelledAt != nil { return .cancelled }
         if self.settledAt != nil { return .settled }

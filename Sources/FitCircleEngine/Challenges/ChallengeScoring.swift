@@ -44,7 +44,7 @@ struct ChallengeScoring: Sendable {
                 entries.append(ChallengeEntry(at: earning.at, localDate: earning.date, kind: .points(earning.amount), key: earning.id))
             }
         } else {
-            for event in try await tx.challenges.workouts(of: user, from: challenge.startsAt, to: challenge.endsAt) {
+            for event in try await tx.challenges.workouts(of: user, from: challenge.countsWorkoutsFrom, to: challenge.endsAt) {
                 guard case .workout(let workout) = event.payload, ActivityAccess.countedOnSharedBoards.contains(event.visibility) else { continue }
                 let zone = TimeZone(identifier: event.timeZone) ?? .gmt
                 entries.append(.workout(workout, startedAt: event.occurredAt, in: zone, key: event.id.rawValue))

@@ -110,10 +110,43 @@ struct ChallengeNotificationTests {
             try await Self.run(app, until: Self.at(6, 10, 15))
             #expect(try await Self.told(app, ana, "challenge_last_day") == ["Last day of your challenge - make it count!"])
             try await Self.workout(app, dee, "d3", km: 0.5)
+            // Spec 002 §2's scheduler: "1 hour before end".
+            try await Self.run(app, until: Self.at(7, 8, 45))
+            #expect(try await Self.told(app, ana, "challenge_ends_soon").isEmpty)
+            try await Self.run(app, until: Self.at(7, 9, 15))
+            #expect(try await Self.told(app, ana, "challenge_ends_soon") == ["1 hour left in your challenge - one more push!"])
             try await Self.run(app, until: Self.at(7, 12, 30))
             #expect(try await Self.told(app, dee, "challenge_won") == ["You won 'Race to 10K'! 🎉"])
             #expect(try await Self.told(app, ben, "challenge_complete") == ["Challenge complete! You finished #2 of 4 in 'Race to 10K'."])
             #expect(try await Self.told(app, ana, "challenge_complete") == ["Challenge complete! You finished #4 of 4 in 'Race to 10K'."])
+        }
+    }
+
+    /// Spec 002 §2, post-challenge: "You won the challenge against @username!" — in a challenge of two,
+    /// the winner is told whom they beat, named as the board names them (a private name is "A member").
+    @Test(arguments: Backend.available)
+    func spec002_theWinnerOfADuelIsToldWhomTheyBeat(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "famefit") { app async throws in
+            app.clock.set(Self.at(2, 13))
+            let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 300)
+            let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 300)
+            try await ChallengeTests.befriend(app, ana, ben)
+            for (person, name) in [(ana, "Ana"), (ben, "Ben")] {
+                var profile = TestApp.validProfile()
+                profile["displayName"] = name
+                #expect(try await app.request(.put, "/api/user/profile", token: try await person.token, json: profile).status == .ok)
+            }
+            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "Duel", "type": "distance", "durationDays": 1, "stake": 50, "invitees": [ben.id],
+            ]).jsonObject()
+            let id = try #require(created["id"] as? String)
+            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+            try await Self.run(app, until: Self.at(2, 15))
+            try await Self.workout(app, ana, "a1", km: 5)
+            try await Self.workout(app, ben, "b1", km: 3)
+            try await Self.run(app, until: Self.at(3, 15, 30))
+            #expect(try await Self.told(app, ana, "challenge_won") == ["You won the challenge against Ben! +50 XP 🎉"])
+            #expect(try await Self.told(app, ben, "challenge_complete") == ["Challenge complete! You finished #2 of 2 in 'Duel'."])
         }
     }
 }

@@ -32,6 +32,7 @@ public enum RaisedType: String, CaseIterable, Sendable {
     case challengeRankChange = "challenge_rank_change"
     case challengeNearGoal = "challenge_near_goal"
     case challengeLastDay = "challenge_last_day"
+    case challengeEndsSoon = "challenge_ends_soon"
     case challengeWon = "challenge_won"
     case challengeComplete = "challenge_complete"
     case challengeExpired = "challenge_expired"

@@ -18,6 +18,7 @@ extension Challenges {
         case startsTomorrow = "challenge_starts_tomorrow"
         case startsSoon = "challenge_starts_soon"
         case lastDay = "challenge_last_day"
+        case endsSoon = "challenge_ends_soon"
 
         /// What the moment's reminder is.
         var type: RaisedType {
@@ -25,6 +26,7 @@ extension Challenges {
             case .startsTomorrow: .challengeStartsTomorrow
             case .startsSoon: .challengeStartsSoon
             case .lastDay: .challengeLastDay
+            case .endsSoon: .challengeEndsSoon
             }
         }
 
@@ -34,8 +36,9 @@ extension Challenges {
             case .startsTomorrow: challenge.startsAt.addingTimeInterval(-86_400)
             case .startsSoon: challenge.startsAt.addingTimeInterval(-3_600)
             case .lastDay: challenge.endsAt.addingTimeInterval(-86_400)
+            case .endsSoon: challenge.endsAt.addingTimeInterval(-3_600)
             }
-            let fits = self == .lastDay ? at > challenge.startsAt : true
+            let fits = self == .lastDay || self == .endsSoon ? at > challenge.startsAt : true
             return at > challenge.createdAt && fits ? at : nil
         }
     }
@@ -133,21 +136,31 @@ extension Challenges {
     }
 
     /// The results (spec 002 post-challenge, spec 004 R8.8 and R16.5), to everyone in: the winners what
-    /// they won, the others their place, and with no winner that it expired (and the stake is back).
+    /// they won, the others their place, and with no winner that it expired (and the stake is back). In a
+    /// challenge of two, each is told who the other was ("You won the challenge against Ben!"), named as
+    /// the board would name them.
     func tellResults(_ challenge: Challenge, participants: [ChallengeParticipant], refunded: Bool, in tx: Transaction, now: Date) async throws {
         let count = participants.count
-        try await self.raise(
-            participants.map { participant in
-                var data = Self.data(challenge)
-                data["count"] = "\(count)"
-                data["rank"] = participant.finalRank.map(String.init) ?? "\(count)"
-                data["xp"] = "\(max(0, participant.payout - participant.staked))"
-                data["stake"] = "\(participant.staked)"
-                data["refunded"] = refunded && participant.staked > 0 ? "yes" : "no"
-                let type: RaisedType = refunded ? .challengeExpired : participant.won ? .challengeWon : .challengeComplete
-                return (participant.userID, NotificationCandidate(type: type, dedupeKey: "\(type.rawValue):\(challenge.id)", data: data))
-            },
-            in: tx, now: now)
+        var candidates: [(User.ID, NotificationCandidate)] = []
+        for participant in participants {
+            var data = Self.data(challenge)
+            data["count"] = "\(count)"
+            data["rank"] = participant.finalRank.map(String.init) ?? "\(count)"
+            data["xp"] = "\(max(0, participant.payout - participant.staked))"
+            data["stake"] = "\(participant.staked)"
+            data["refunded"] = refunded && participant.staked > 0 ? "yes" : "no"
+            data["duel"] = "no"
+            var actor: User.ID?
+            if count == 2, let other = participants.first(where: { $0.userID != participant.userID }), let opponent = try await tx.user(other.userID) {
+                let name = try await Self.name(of: opponent, seenBy: participant.userID, in: tx)
+                data["duel"] = "yes"
+                data["opponent"] = name ?? ProfileAccess.anonymousMember
+                actor = name == nil ? nil : opponent.id
+            }
+            let type: RaisedType = refunded ? .challengeExpired : participant.won ? .challengeWon : .challengeComplete
+            candidates.append((participant.userID, NotificationCandidate(type: type, dedupeKey: "\(type.rawValue):\(challenge.id)", data: data, actor: actor)))
+        }
+        try await self.raise(candidates, in: tx, now: now)
     }
 
     func raise(_ candidates: [(User.ID, NotificationCandidate)], in tx: Transaction, now: Date) async throws {

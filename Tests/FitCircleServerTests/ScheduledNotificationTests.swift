@@ -91,6 +91,38 @@ struct ScheduledNotificationTests {
         }
     }
 
+    /// Spec 000 F7: "As a user who disabled push, I want email reminders" — a user with a phone who switched
+    /// push off gets the 21:00 check-in email as if they had no device, and a streak at risk by email; one
+    /// who also switched email off gets neither by email.
+    @Test(arguments: Backend.available)
+    func f7_aUserWhoDisabledPushGetsEmailReminders(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // Monday 2 March 2026, 00:00 UTC
+            var people: [User.ID] = []
+            for (email, preferences) in [("push-off@example.com", ["push": false]), ("all-off@example.com", ["push": false, "email": false])] {
+                _ = try await app.onboardedUser(email)
+                let (user, token) = try await Self.signIn(app, email)
+                _ = try await app.engine.notifications.register(platform: .ios, token: "apns-\(email)", environment: .production, for: user)
+                let saved = try await app.request(.put, "/api/notifications/preferences", token: token, json: preferences)
+                #expect(saved.status == .ok, "\(saved.text)")
+                people.append(user)
+            }
+            try await ReminderTests.run(app, hours: 24)
+            let email = try await Self.sent(app, people[0], "daily_checkin_email")
+            #expect(email.map { Self.localTime($0) } == ["2026-03-02 21:00"])
+            #expect(email.first?.channels == [.email])
+            #expect(try await Self.sent(app, people[1], "daily_checkin_email").isEmpty)
+
+            // Through the policy: the streak at risk (push and in-app, email when push cannot reach).
+            app.clock.advance(by: 9 * 3600)  // Tuesday 10:00 in Paris, out of quiet hours
+            let candidate = NotificationCandidate(type: .streakAtRisk, dedupeKey: "f7", data: ["streak": "4", "freezesLeft": "0", "freeze": "left"])
+            let told = try await app.engine.notifications.notify(candidate, to: people[0])
+            #expect(told.channels == [.email, .inApp], "\(told.trail)")
+            #expect(told.trail.contains("push cannot reach the user: by email instead"))
+            #expect(try await app.engine.notifications.notify(candidate, to: people[1]).channels == [.inApp])
+        }
+    }
+
     /// Spec 001: NOTIF-02 "almost there" once a day within 5 push-ups of the goal; the bonus and badges as
     /// achievements (WEEKLY-03); NOTIF-01 the weekly push-up streak at risk after two days without a workout.
     @Test(arguments: Backend.available)

@@ -135,11 +135,15 @@ public enum NotificationPolicy {
         }
 
         var channels = kind.channels.filter { preferences.delivers(kind, on: $0) }
-        if channels.contains(.push) && !context.hasPushDevice {
-            channels.removeAll { $0 == .push }
-            if kind.emailFallback && preferences.delivers(kind, on: .email) {
-                channels.append(.email)
-            }
+        if !context.hasPushDevice { channels.removeAll { $0 == .push } }
+        // Push cannot reach the user (no device, or they switched push off): a type with the fallback goes
+        // by email instead, if their email switches let it (spec 000 F7: "As a user who disabled push, I
+        // want email reminders").
+        if kind.channels.contains(.push) && !channels.contains(.push) && kind.emailFallback && preferences.delivers(kind, on: .email)
+            && !channels.contains(.email)
+        {
+            channels.append(.email)
+            trail.append("push cannot reach the user: by email instead")
         }
         if !context.hasEmail { channels.removeAll { $0 == .email } }
         channels = NotificationChannel.allCases.filter(channels.contains)

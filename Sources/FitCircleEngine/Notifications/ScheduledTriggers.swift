@@ -29,11 +29,12 @@ struct ScheduledTriggers: Sendable {
             return NotificationCandidate(
                 type: type, dedupeKey: key, data: ["streak": "\(standing.current)", "next": "\(standing.current + 1)"], goalMet: standing.met)
         case .dailyCheckInEmail:
-            // Spec 000's email table: only for users no push reaches.
-            let (devices, days) = try await self.store.read { tx in
-                (try await tx.activeDevices(of: user), try await tx.days(of: user, from: date, to: date))
+            // Spec 000's email table: only for users no push reaches — no device, or push switched off
+            // (F7: "As a user who disabled push, I want email reminders").
+            let (devices, days, preferences) = try await self.store.read { tx in
+                (try await tx.activeDevices(of: user), try await tx.days(of: user, from: date, to: date), try await tx.notificationPreferences(of: user) ?? .defaults)
             }
-            guard devices.isEmpty else { return nil }
+            guard devices.isEmpty || !preferences.push else { return nil }
             let streak = try await self.streaks.current(of: user).standing.current
             return NotificationCandidate(type: type, dedupeKey: key, data: ["streak": "\(streak)"], goalMet: days.first?.checkedIn ?? false)
         case .streakAtRisk:

@@ -96,7 +96,11 @@ struct BoardRulesTests {
         #expect(WeightLossPace.weeklyKg(from: 72.3, to: 72, weekStart: monday, circleEnd: nil) == 0.3)
         #expect(WeightLossPace.weeklyKg(from: 71, to: 72, weekStart: monday, circleEnd: nil) == 0)
         #expect(WeightLossPace.weeklyKg(from: .nan, to: 72, weekStart: monday, circleEnd: nil) == 0)
-        #expect(WeightLossPace.dailyKg(weekly: 2.67) == 0.38)
+        // F1: "daily target: -0.1 to -0.3 lbs" — a seventh of the week, within 0.05–0.13 kg.
+        #expect(WeightLossPace.dailyKg(weekly: 2.67) == 0.13)
+        #expect(WeightLossPace.dailyKg(weekly: 0.7) == 0.1)
+        #expect(WeightLossPace.dailyKg(weekly: 0.2) == 0.05)
+        #expect(WeightLossPace.dailyKg(weekly: 0) == 0)
     }
 
     @Test func aClaimMadeAgainKeepsWhenItsValueWasReachedUnlessTheValueChanged() {

@@ -49,12 +49,15 @@ public enum GoalPlanner {
             case .pushups: Plan(kind: .pushups, target: Double(training.dailyGoal), basis: "your daily push-up goal")
             case .water: Plan(kind: .water, target: policy.waterMl, basis: "the profile's daily water target")
             case .workout: Plan(kind: .workout, target: 1, basis: "one workout a day")
-            // A daily weight goal is the pro-rata share of a weight-loss circle's weekly target; without
-            // such a circle there is none.
+            // A daily weight goal is the pro-rata share of a weight-loss circle's weekly target, bounded to
+            // 0.1–0.3 lb; without such a circle there is none, nor in the account's first week ("too early
+            // for meaningful daily tracking").
             case .weight:
-                weeklyWeightLossKg.map { WeightLossPace.dailyKg(weekly: $0) }.flatMap { daily in
-                    daily > 0 ? Plan(kind: .weight, target: daily, basis: "a seventh of this week's weight-loss target (kg to lose today)") : nil
-                }
+                accountDay <= policy.steps.introductoryDays
+                    ? nil
+                    : weeklyWeightLossKg.map { WeightLossPace.dailyKg(weekly: $0) }.flatMap { daily in
+                        daily > 0 ? Plan(kind: .weight, target: daily, basis: "a seventh of this week's weight-loss target, 0.1–0.3 lb (kg to lose today)") : nil
+                    }
             case .activeDays: nil
             }
         }

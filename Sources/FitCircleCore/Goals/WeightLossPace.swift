@@ -20,8 +20,16 @@ public enum WeightLossPace {
         return Self.grams10(weekly)
     }
 
-    /// The day's share of the week's target (F1: "pro-rata of weekly FitCircle weight loss target").
-    public static func dailyKg(weekly: Double) -> Double { Self.grams10(weekly / 7) }
+    /// F1's bounds on a day's weight goal, "daily target: -0.1 to -0.3 lbs", in kilograms to 10 g within
+    /// them (0.05 kg ≈ 0.11 lb, 0.13 kg ≈ 0.29 lb).
+    public static let dailyRangeKg = 0.05...0.13
+
+    /// The day's share of the week's target (F1: "pro-rata of weekly FitCircle weight loss target"),
+    /// within `dailyRangeKg`; 0 once nothing is left to lose.
+    public static func dailyKg(weekly: Double) -> Double {
+        guard weekly > 0 else { return 0 }
+        return min(max(Self.grams10(weekly / 7), Self.dailyRangeKg.lowerBound), Self.dailyRangeKg.upperBound)
+    }
 
     /// Kilograms lost from `reference` to `current`, to 10 g (negative when gained).
     public static func lost(from reference: Double, to current: Double) -> Double { Self.grams10(reference - current) }

@@ -12,6 +12,12 @@ public enum GoalMilestone {
         return share.isFinite ? max(0, Int(share.rounded(.down))) : 0
     }
 
+    /// The share of a step goal reached, in whole percent rounded down.
+    public static func percent(steps: Int, of goal: Int) -> Int {
+        guard goal > 0, steps > 0 else { return 0 }
+        return Int(Double(steps) / Double(goal) * 100)
+    }
+
     /// The highest threshold `percent` has reached, if any: someone who jumps from 10 % to 60 % hears of
     /// 50 %, not of 25 % and 50 % at once.
     public static func reached(_ percent: Int) -> Int? { Self.thresholds.last { $0 <= percent } }

@@ -117,8 +117,15 @@ extension Circles {
         if circle.metric == .steps, claim.steps >= Self.bigDaySteps, (previous?.steps ?? 0) < Self.bigDaySteps {
             try await self.tellMatesOfABigDay(claim, in: circle, mover: account, tx: tx, now: now)
         }
-        if circle.metric == .weightLossPct, let weight = claim.weightKg {
-            try await self.tellGoalMilestone(of: account.id, at: weight, in: circle, tx: tx, now: now)
+        if circle.metric == .weightLossPct, let weight = claim.weightKg, let membership = try await tx.membership(of: account.id, in: circle.id),
+            let start = membership.startingWeightKg, let target = membership.targetWeightKg
+        {
+            let percent = GoalMilestone.percent(startingKg: start, targetKg: target, currentKg: weight)
+            try await self.tellGoalMilestone(of: account.id, percent: percent, goal: "weight_loss", in: circle, tx: tx, now: now)
+        }
+        if circle.metric == .steps, let goal = circle.stepGoal {
+            let claimed = try await tx.submissions(to: circle.id, of: account.id, from: circle.startDate).filter { circle.runs(on: $0.date) }.reduce(0) { $0 + $1.steps }
+            try await self.tellGoalMilestone(of: account.id, percent: GoalMilestone.percent(steps: claimed, of: goal), goal: "steps", in: circle, tx: tx, now: now)
         }
         if let weekly, let after = weekly.after {
             try await self.tellRankChanges(weekly, after: after, in: circle, mover: account, tx: tx, now: now)
@@ -155,15 +162,13 @@ extension Circles {
         try await tx.enqueue(jobs, at: now)
     }
 
-    /// A claimed weight that reaches 25, 50, 75 or 100 % of the member's weight-loss target in the circle
-    /// (`challenge_milestone`; `challenge_milestone_email` at 50 and 100 %), each once per member and circle.
-    private func tellGoalMilestone(of user: User.ID, at weightKg: Double, in circle: FitCircle, tx: Transaction, now: Date) async throws {
-        guard let membership = try await tx.membership(of: user, in: circle.id),
-            let start = membership.startingWeightKg, let target = membership.targetWeightKg,
-            let threshold = GoalMilestone.reached(GoalMilestone.percent(startingKg: start, targetKg: target, currentKg: weightKg))
-        else { return }
+    /// A claim that reaches 25, 50, 75 or 100 % of the member's goal in the circle — their weight-loss
+    /// target, or a step circle's step goal over the competition (`challenge_milestone`;
+    /// `challenge_milestone_email` at 50 and 100 %), each once per member and circle.
+    private func tellGoalMilestone(of user: User.ID, percent: Int, goal: String, in circle: FitCircle, tx: Transaction, now: Date) async throws {
+        guard let threshold = GoalMilestone.reached(percent) else { return }
         let data = [
-            "milestone": GoalMilestone.name(threshold), "percent": "\(threshold)", "goal": "weight_loss", "circle": circle.name,
+            "milestone": GoalMilestone.name(threshold), "percent": "\(threshold)", "goal": goal, "circle": circle.name,
             "challengeId": circle.id.rawValue,
         ]
         let types: [RaisedType] = GoalMilestone.emailed.contains(threshold) ? [.challengeMilestone, .challengeMilestoneEmail] : [.challengeMilestone]

@@ -14,7 +14,7 @@ struct Spec000WeeklyDigestTests {
     /// steps, + 10 % = 8,200 a day (rounded to 100), so 57,400 — where the example, whose figures follow no
     /// stated rule, says 55,000.
     @Test(arguments: Backend.available)
-    func f5_f7_theWeekInReviewOfTheExample_nextWeeksGoalByF1Is57400(_ backend: Backend) async throws {
+    func f5_f7_theWeekInReviewOfTheExample_nextWeeksGoalByF1Is57400_andFlow3_theWinnerIsToldTheyWon(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let world = World(app, zone: Self.zone)
             world.start(at: "2026-03-02", "07:00")
@@ -50,6 +50,11 @@ struct Spec000WeeklyDigestTests {
             #expect(digest.data["weightChange"] == "-1.2 lb")
             #expect(digest.data["goalDays"] == "6" && digest.data["days"] == "7")
             #expect(digest.data["nextGoal"] == "57,400")
+
+            // Flow 3's Sunday evening: the one who finished first reads "You won Work Warriors this week! 🏆".
+            let sarahID = User.ID(try #require((try await app.devSignIn(sarah.email)["user"] as? [String: Any])?["id"] as? String))
+            let won = try #require(try await app.store.read { tx in try await tx.notifications(of: sarahID, type: "weekly_digest", limit: 1) }.first)
+            #expect(won.body == "📅 You won Work Warriors this week! 🏆 63,000 steps, 0-day streak")
         }
     }
 }

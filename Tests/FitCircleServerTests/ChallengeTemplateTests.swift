@@ -34,7 +34,8 @@ struct ChallengeTemplateTests {
         case "century-club": return [Workout(day: 0, minutes: 55), Workout(day: 1, minutes: 55)]
         case "daily-dozen": return (0..<12).map { Workout(day: $0, hour: 18) }
         case "new-year-new-me": return (0..<31).map { Workout(day: $0) }
-        case "summer-shred": return (0..<20).map { Workout(day: $0, minutes: 60, kcal: 420) }
+        // 2,100 kcal in each of the four weeks; one workout less leaves the last week short.
+        case "summer-shred": return (0..<4).flatMap { week in (0..<5).map { Workout(day: week * 7 + $0, minutes: 60, kcal: 420) } }
         case "fall-into-fitness": return (0..<17).map { Workout(day: $0, minutes: 30, km: 5, type: "running") }
         case "holiday-hustle": return (0..<24).map { Workout(day: $0) }
         default: return []
@@ -64,7 +65,7 @@ struct ChallengeTemplateTests {
                 #expect(created.status == .created, "\(template.id): \(created.text)")
                 let challenge = try created.jsonObject()
                 let id = try #require(challenge["id"] as? String)
-                #expect(challenge["templateId"] as? String == template.id && challenge["templateVersion"] as? Int == 1)
+                #expect(challenge["templateId"] as? String == template.id && challenge["templateVersion"] as? Int == template.version)
                 #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
                 let startsAt = try #require(ISO8601DateFormatter().date(from: challenge["startsAt"] as? String ?? ""))
                 let endsAt = try #require(ISO8601DateFormatter().date(from: challenge["endsAt"] as? String ?? ""))

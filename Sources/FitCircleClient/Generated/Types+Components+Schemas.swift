@@ -945,13 +945,18 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/CompetitionRule/metric`.
             public var metric: Components.Schemas.CompetitionRule.MetricPayload
+            /// `weeks_met`: the weeks of the span (seven days from its start) in which the metric reached `weeklyTarget`.
+            ///
             /// - Remark: Generated from `#/components/schemas/CompetitionRule/aggregation`.
             @frozen public enum AggregationPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case total = "total"
                 case longest = "longest"
                 case fastestPace = "fastest_pace"
                 case consecutiveDays = "consecutive_days"
+                case weeksMet = "weeks_met"
             }
+            /// `weeks_met`: the weeks of the span (seven days from its start) in which the metric reached `weeklyTarget`.
+            ///
             /// - Remark: Generated from `#/components/schemas/CompetitionRule/aggregation`.
             public var aggregation: Components.Schemas.CompetitionRule.AggregationPayload
             /// - Remark: Generated from `#/components/schemas/CompetitionRule/goal`.
@@ -964,6 +969,10 @@ extension Components {
             public var goal: Components.Schemas.CompetitionRule.GoalPayload
             /// - Remark: Generated from `#/components/schemas/CompetitionRule/target`.
             public var target: Swift.Double?
+            /// `weeks_met`: what a week's total must reach to count, in the metric's unit (kcal for "2,000 calories a week").
+            ///
+            /// - Remark: Generated from `#/components/schemas/CompetitionRule/weeklyTarget`.
+            public var weeklyTarget: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/CompetitionRule/unit`.
             @frozen public enum UnitPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case km = "km"
@@ -973,6 +982,7 @@ extension Components {
                 case xp = "xp"
                 case days = "days"
                 case secondsPerKm = "seconds_per_km"
+                case weeks = "weeks"
             }
             /// - Remark: Generated from `#/components/schemas/CompetitionRule/unit`.
             public var unit: Components.Schemas.CompetitionRule.UnitPayload
@@ -1035,9 +1045,10 @@ extension Components {
             ///
             /// - Parameters:
             ///   - metric:
-            ///   - aggregation:
+            ///   - aggregation: `weeks_met`: the weeks of the span (seven days from its start) in which the metric reached `weeklyTarget`.
             ///   - goal:
             ///   - target:
+            ///   - weeklyTarget: `weeks_met`: what a week's total must reach to count, in the metric's unit (kcal for "2,000 calories a week").
             ///   - unit:
             ///   - filter:
             public init(
@@ -1045,6 +1056,7 @@ extension Components {
                 aggregation: Components.Schemas.CompetitionRule.AggregationPayload,
                 goal: Components.Schemas.CompetitionRule.GoalPayload,
                 target: Swift.Double? = nil,
+                weeklyTarget: Swift.Double? = nil,
                 unit: Components.Schemas.CompetitionRule.UnitPayload,
                 filter: Components.Schemas.CompetitionRule.FilterPayload
             ) {
@@ -1052,6 +1064,7 @@ extension Components {
                 self.aggregation = aggregation
                 self.goal = goal
                 self.target = target
+                self.weeklyTarget = weeklyTarget
                 self.unit = unit
                 self.filter = filter
             }
@@ -1060,6 +1073,7 @@ extension Components {
                 case aggregation
                 case goal
                 case target
+                case weeklyTarget
                 case unit
                 case filter
             }

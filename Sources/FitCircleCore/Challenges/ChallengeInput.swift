@@ -99,6 +99,9 @@ public struct ChallengeInput: Equatable, Sendable {
         } else {
             validator.check(rule.goal == .most, "target", "is required when the goal is \(rule.goal.rawValue)")
         }
+        if rule.aggregation == .weeksMet {
+            validator.check(rule.weeklyTarget.map { $0.isFinite && Self.targets.contains($0) } ?? false, "weeklyTarget", "must be a number above 0 and at most 10000000")
+        }
         if rule.aggregation == .fastestPace {
             validator.check(rule.goal != .firstTo, "goal", "a pace is not reached first; use most or everyone_to")
         }

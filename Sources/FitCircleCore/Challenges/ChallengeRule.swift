@@ -28,6 +28,9 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
         case fastestPace = "fastest_pace"
         /// The longest run of consecutive local days with a qualifying workout.
         case consecutiveDays = "consecutive_days"
+        /// The weeks of the span (seven days from its start) in which the metric's total reached
+        /// `weeklyTarget`: "2,000 calories a week for 4 weeks", where one big week is not four.
+        case weeksMet = "weeks_met"
     }
 
     public enum Goal: String, CaseIterable, Equatable, Sendable, Codable {
@@ -98,26 +101,36 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
     public var metric: Metric
     public var aggregation: Aggregation
     public var goal: Goal
-    /// In the metric's unit (seconds per kilometre for pace); required unless the goal is `most`.
+    /// In the metric's unit (seconds per kilometre for pace, weeks for `weeks_met`); required unless the
+    /// goal is `most`.
     public var target: Double?
+    /// `weeks_met`: the metric's total a week must reach to count.
+    public var weeklyTarget: Double?
     public var filter: Filter
 
-    public init(metric: Metric, aggregation: Aggregation = .total, goal: Goal = .most, target: Double? = nil, filter: Filter = Filter()) {
+    public init(
+        metric: Metric, aggregation: Aggregation = .total, goal: Goal = .most, target: Double? = nil, weeklyTarget: Double? = nil,
+        filter: Filter = Filter()
+    ) {
         self.metric = metric
         self.aggregation = aggregation
         self.goal = goal
         self.target = target
+        self.weeklyTarget = weeklyTarget
         self.filter = filter
     }
+
+    /// Seven days: the week of `weeks_met`, counted from the challenge's start.
+    static let week: TimeInterval = 7 * 86_400
 
     /// Whether a higher value ranks higher (pace: the lower the better; boards store it negated).
     public var higherWins: Bool { self.aggregation != .fastestPace }
 
-    /// A participant's score from their entries in the span: the value (as the board orders it: pace
-    /// negated) and the instant they reached it, which breaks ties (who got there first). With a
-    /// `first_to` goal the value stops at the target, so those who reached it rank by when they did.
+    /// A participant's score from their entries in the span starting `start`: the value (as the board
+    /// orders it: pace negated) and the instant they reached it, which breaks ties (who got there first).
+    /// With a `first_to` goal the value stops at the target, so those who reached it rank by when they did.
     /// nil when nothing counts yet.
-    public func score(_ entries: [ChallengeEntry]) -> (value: Double, reachedAt: Date)? {
+    public func score(_ entries: [ChallengeEntry], since start: Date) -> (value: Double, reachedAt: Date)? {
         let ordered = entries.sorted { ($0.at, $0.key) < ($1.at, $1.key) }
         var best: (value: Double, reachedAt: Date)?
         func offer(_ value: Double, _ at: Date) {
@@ -157,6 +170,20 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
                 var ahead = entry.localDate.adding(days: 1)
                 while days.contains(ahead) { run += 1; ahead = ahead.adding(days: 1) }
                 offer(self.capped(Double(run)), entry.at)
+            }
+        case .weeksMet:
+            guard let weekly = self.weeklyTarget, weekly > 0 else { break }
+            var totals: [Int: Double] = [:]
+            var met = 0.0
+            for entry in ordered {
+                guard let amount = self.amount(of: entry) else { continue }
+                let week = max(0, Int((entry.at.timeIntervalSince(start) / Self.week).rounded(.down)))
+                let before = totals[week, default: 0]
+                totals[week] = before + amount
+                if before < weekly && before + amount >= weekly {
+                    met += 1
+                    offer(self.capped(met), entry.at)
+                }
             }
         }
         return best.map { (Self.rounded($0.value), $0.reachedAt) }
@@ -208,6 +235,7 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
     public var unit: String {
         if self.aggregation == .fastestPace { return "seconds_per_km" }
         if self.aggregation == .consecutiveDays { return "days" }
+        if self.aggregation == .weeksMet { return "weeks" }
         return switch self.metric {
         case .distance: "km"
         case .duration: "minutes"

@@ -53,6 +53,8 @@ public struct ChallengeTemplate: Equatable, Sendable, Codable {
     public var aggregation: ChallengeRule.Aggregation?
     public var goal: ChallengeRule.Goal
     public var target: Double?
+    /// For `weeks_met`: what a week must reach.
+    public var weeklyTarget: Double?
     public var durationDays: Int
     public var suggestedStake: Int
     public var filter: ChallengeRule.Filter
@@ -61,7 +63,7 @@ public struct ChallengeTemplate: Equatable, Sendable, Codable {
     public init(
         id: String, version: Int, name: String, description: String, icon: String, category: Category, tags: [String], type: ChallengeType,
         metric: ChallengeRule.Metric? = nil, aggregation: ChallengeRule.Aggregation? = nil, goal: ChallengeRule.Goal, target: Double?,
-        durationDays: Int, suggestedStake: Int, filter: ChallengeRule.Filter = .init(), season: Season? = nil
+        weeklyTarget: Double? = nil, durationDays: Int, suggestedStake: Int, filter: ChallengeRule.Filter = .init(), season: Season? = nil
     ) {
         self.metric = metric
         self.aggregation = aggregation
@@ -75,6 +77,7 @@ public struct ChallengeTemplate: Equatable, Sendable, Codable {
         self.type = type
         self.goal = goal
         self.target = target
+        self.weeklyTarget = weeklyTarget
         self.durationDays = durationDays
         self.suggestedStake = suggestedStake
         self.filter = filter
@@ -82,7 +85,8 @@ public struct ChallengeTemplate: Equatable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, version, name, description, icon, category, tags, type, metric, aggregation, goal, target, durationDays, suggestedStake, filter, season
+        case id, version, name, description, icon, category, tags, type, metric, aggregation, goal, target, weeklyTarget, durationDays, suggestedStake, filter
+        case season
     }
 
     public init(from decoder: any Decoder) throws {
@@ -99,6 +103,7 @@ public struct ChallengeTemplate: Equatable, Sendable, Codable {
         self.aggregation = try container.decodeIfPresent(ChallengeRule.Aggregation.self, forKey: .aggregation)
         self.goal = try container.decodeIfPresent(ChallengeRule.Goal.self, forKey: .goal) ?? .most
         self.target = try container.decodeIfPresent(Double.self, forKey: .target)
+        self.weeklyTarget = try container.decodeIfPresent(Double.self, forKey: .weeklyTarget)
         self.durationDays = try container.decode(Int.self, forKey: .durationDays)
         self.suggestedStake = try container.decodeIfPresent(Int.self, forKey: .suggestedStake) ?? 0
         self.filter = try container.decodeIfPresent(ChallengeRule.Filter.self, forKey: .filter) ?? .init()
@@ -112,6 +117,7 @@ public struct ChallengeTemplate: Equatable, Sendable, Codable {
         if let aggregation = self.aggregation { rule.aggregation = aggregation }
         rule.goal = self.goal
         rule.target = self.target
+        rule.weeklyTarget = self.weeklyTarget
         rule.filter = ChallengeInput.merged(self.filter, over: rule.filter)
         return rule
     }

@@ -50,7 +50,7 @@ struct ChallengeScoring: Sendable {
                 entries.append(.workout(workout, startedAt: event.occurredAt, in: zone, key: event.id.rawValue))
             }
         }
-        return challenge.rule.score(entries).map { BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user) }
+        return challenge.rule.score(entries, since: challenge.startsAt).map { BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user) }
     }
 
     /// What a move on the board is news of (spec 002 §2, spec 004 R10.5): to whom it took the lead from,

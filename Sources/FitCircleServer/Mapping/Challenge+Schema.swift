@@ -48,7 +48,7 @@ extension Components.Schemas.CompetitionRule {
     init(_ rule: ChallengeRule) throws {
         self.init(
             metric: try mapped(rule.metric), aggregation: try mapped(rule.aggregation),
-            goal: try mapped(rule.goal), target: rule.target, unit: try mapped(raw: rule.unit),
+            goal: try mapped(rule.goal), target: rule.target, weeklyTarget: rule.weeklyTarget, unit: try mapped(raw: rule.unit),
             filter: .init(
                 workoutTypes: rule.filter.workoutTypes?.map(\.rawValue), startsAfter: rule.filter.startsAfter?.description,
                 startsBefore: rule.filter.startsBefore?.description, minDurationMinutes: rule.filter.minDurationMinutes,

@@ -41,6 +41,10 @@ struct ChallengeBadgeTests {
             #expect(abs((anas["challenge-creator"]?["progress"] as? Double ?? 0) - 0.04) < 0.001, "made one of 25")
             #expect(abs((anas["popular-host"]?["progress"] as? Double ?? 0) - 0.02) < 0.001, "one of 50 joined")
             #expect(abs((anas["versatile-victor"]?["progress"] as? Double ?? 0) - 1.0 / 6) < 0.001)
+            // Ana and Ben are not friends: "challenge 20 different people" and "10 challenges with the same
+            // person" count them all the same.
+            #expect(abs((anas["social-butterfly"]?["progress"] as? Double ?? 0) - 0.05) < 0.001, "\(anas["social-butterfly"] ?? [:])")
+            #expect(abs((anas["friendly-rivalry"]?["progress"] as? Double ?? 0) - 0.1) < 0.001, "\(anas["friendly-rivalry"] ?? [:])")
             let bens = try await Self.badges(app, ben)
             #expect(bens["first-challenge"]?["unlocked"] as? Bool == true && bens["first-victory"]?["unlocked"] as? Bool == false)
             // The badges' XP is in the ledger, and the books still balance.

@@ -40,8 +40,8 @@ extension Challenges {
         }
     }
 
-    /// A person's challenge counters: the record's, and the social ones (made, hosted; friends met in
-    /// challenges stand for "different people challenged", and the most meetings with one of them).
+    /// A person's challenge counters: the record's, and the social ones (made, hosted, the different people
+    /// met in completed challenges and the most challenges with one of them: `ChallengeQueries.socialCounts`).
     static func counters(of user: User.ID, in tx: Transaction) async throws -> [Badge.Counter: Int] {
         var counters = try await tx.challenges.records(of: [user])[user]?.counters ?? ChallengeRecord().counters
         let social = try await tx.challenges.socialCounts(of: user)

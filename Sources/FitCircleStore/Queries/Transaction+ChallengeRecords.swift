@@ -61,15 +61,27 @@ extension ChallengeQueries {
 
     public enum HostCount: String, Sendable { case created, hosted }
 
-    /// The badge counters kept for a person beside their record: what they made and hosted, the friends
-    /// they met in challenges and the most meetings with one of them.
+    /// The badge counters kept for a person beside their record: what they made and hosted, the different
+    /// people they took part in a completed challenge with ("Social Butterfly: challenge 20 different
+    /// people"), and the most such challenges with one of them ("Friendly Rivalry") — friends or not. Only
+    /// challenges made among people count: those of at most `ChallengeInput.defaultMaxParticipants`; a
+    /// public crowd of thousands is not challenging each of them.
     public func socialCounts(of user: User.ID) async throws -> (created: Int, hosted: Int, opponents: Int, mostWithOne: Int) {
+        let met: SQLQueryString = """
+            SELECT other.user_id AS person, COUNT(*) AS times
+            FROM challenge_participants me
+            JOIN challenges c ON c.id = me.challenge_id
+            JOIN challenge_participants other ON other.challenge_id = me.challenge_id AND other.user_id <> me.user_id
+            WHERE me.user_id = \(bind: user.rawValue) AND me.state = 'joined' AND other.state = 'joined'
+                AND c.settled_at IS NOT NULL AND c.cancelled_at IS NULL AND c.max_participants <= \(bind: ChallengeInput.defaultMaxParticipants)
+            GROUP BY other.user_id
+            """
         let row = try await self.tx.sql.raw(
             """
             SELECT (SELECT created FROM challenge_records WHERE user_id = \(bind: user.rawValue)) AS created,
                 (SELECT hosted FROM challenge_records WHERE user_id = \(bind: user.rawValue)) AS hosted,
-                (SELECT COUNT(*) FROM rivalries WHERE user_id = \(bind: user.rawValue)) AS opponents,
-                (SELECT MAX(meetings) FROM rivalries WHERE user_id = \(bind: user.rawValue)) AS most
+                (SELECT COUNT(*) FROM (\(met)) AS people) AS opponents,
+                (SELECT MAX(times) FROM (\(met)) AS people) AS most
             """
         ).first()
         return (

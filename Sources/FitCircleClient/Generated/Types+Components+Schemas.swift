@@ -1156,6 +1156,49 @@ extension Components {
             public var myState: Components.Schemas.Competition.MyStatePayload?
             /// - Remark: Generated from `#/components/schemas/Competition/myStake`.
             public var myStake: Swift.Int?
+            /// Once settled, how the caller finished (spec 004 R8.9, history with results): place, final value in the rule's unit, whether they won, and the XP paid to them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Competition/myResult`.
+            public struct MyResultPayload: Codable, Hashable, Sendable {
+                /// Absent when nothing of theirs counted.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Competition/myResult/rank`.
+                public var rank: Swift.Int?
+                /// - Remark: Generated from `#/components/schemas/Competition/myResult/value`.
+                public var value: Swift.Double?
+                /// - Remark: Generated from `#/components/schemas/Competition/myResult/won`.
+                public var won: Swift.Bool
+                /// - Remark: Generated from `#/components/schemas/Competition/myResult/payout`.
+                public var payout: Swift.Int
+                /// Creates a new `MyResultPayload`.
+                ///
+                /// - Parameters:
+                ///   - rank: Absent when nothing of theirs counted.
+                ///   - value:
+                ///   - won:
+                ///   - payout:
+                public init(
+                    rank: Swift.Int? = nil,
+                    value: Swift.Double? = nil,
+                    won: Swift.Bool,
+                    payout: Swift.Int
+                ) {
+                    self.rank = rank
+                    self.value = value
+                    self.won = won
+                    self.payout = payout
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case rank
+                    case value
+                    case won
+                    case payout
+                }
+            }
+            /// Once settled, how the caller finished (spec 004 R8.9, history with results): place, final value in the rule's unit, whether they won, and the XP paid to them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Competition/myResult`.
+            public var myResult: Components.Schemas.Competition.MyResultPayload?
             /// The template it was made from.
             ///
             /// - Remark: Generated from `#/components/schemas/Competition/templateId`.
@@ -1190,6 +1233,7 @@ extension Components {
             ///   - maxParticipants:
             ///   - myState: The caller's place; absent when they have none.
             ///   - myStake:
+            ///   - myResult: Once settled, how the caller finished (spec 004 R8.9, history with results): place, final value in the rule's unit, whether they won, and the XP paid to them.
             ///   - templateId: The template it was made from.
             ///   - templateVersion: The template's version then: a later edit of the catalog changes no challenge.
             ///   - createdAt:
@@ -1215,6 +1259,7 @@ extension Components {
                 maxParticipants: Swift.Int,
                 myState: Components.Schemas.Competition.MyStatePayload? = nil,
                 myStake: Swift.Int? = nil,
+                myResult: Components.Schemas.Competition.MyResultPayload? = nil,
                 templateId: Swift.String? = nil,
                 templateVersion: Swift.Int? = nil,
                 createdAt: Foundation.Date
@@ -1240,6 +1285,7 @@ extension Components {
                 self.maxParticipants = maxParticipants
                 self.myState = myState
                 self.myStake = myStake
+                self.myResult = myResult
                 self.templateId = templateId
                 self.templateVersion = templateVersion
                 self.createdAt = createdAt
@@ -1266,6 +1312,7 @@ extension Components {
                 case maxParticipants
                 case myState
                 case myStake
+                case myResult
                 case templateId
                 case templateVersion
                 case createdAt

@@ -39,7 +39,11 @@ extension Components.Schemas.Competition {
             startsAt: challenge.startsAt, endsAt: challenge.endsAt, settlesAt: challenge.settlesAt, status: try mapped(view.status),
             secondsRemaining: view.secondsRemaining, stake: challenge.stake, participantCount: view.participants, escrow: view.escrow,
             minParticipants: challenge.minParticipants, maxParticipants: challenge.maxParticipants,
-            myState: try view.me.map { try mapped($0.state) }, myStake: view.me?.staked, templateId: challenge.templateID,
+            myState: try view.me.map { try mapped($0.state) }, myStake: view.me?.staked,
+            myResult: view.me.flatMap { me in
+                guard challenge.settledAt != nil, me.state == .joined else { return nil }
+                return .init(rank: me.finalRank, value: me.finalValue, won: me.won, payout: me.payout)
+            }, templateId: challenge.templateID,
             templateVersion: challenge.templateVersion, createdAt: challenge.createdAt)
     }
 }

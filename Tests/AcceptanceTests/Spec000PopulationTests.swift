@@ -10,8 +10,9 @@ import Testing
 /// board, open their notifications — use the app through the API for sixty days in two far-apart zones
 /// while the clock moves and the jobs run as on a server. Two experiments run over them one after the
 /// other: daily step goals of 3,000 against 12,000 for thirty days, then two identical variants. Then the
-/// operator's report equals what an oracle computes on its own from the raw events, the first read-out finds
-/// the difference made by construction and the second finds none, on both databases.
+/// operator's report equals what an oracle computes from what the simulated people did — kept by the test
+/// as they act, never read back from the server's events — the first read-out finds the difference made by
+/// construction and the second finds none, on both databases.
 struct Spec000PopulationTests {
     static let zone = "Europe/Paris"
     static let zones = ["Europe/Paris", "America/Los_Angeles"]
@@ -67,10 +68,27 @@ struct Spec000PopulationTests {
     }
 
     struct Person {
+        var id: String
         var member: Member
         var habit: Habit
         var circle: String
         var difficulty: String
+    }
+
+    /// The oracle's own record of what the people did, by their local date: who used the app (every visit
+    /// reads the day's goals), checked in (with a sentiment), claimed their day, looked at a board, opened a
+    /// notification; and who signed up when. The server's jobs, triggers and the operator's reads are in
+    /// none of it: they are not people using the app.
+    struct Ledger {
+        var active: [String: Set<String>] = [:]
+        var checkIns: [String: Set<String>] = [:]
+        var sentiment: [String: Set<String>] = [:]
+        var claims: [String: Set<String>] = [:]
+        var viewers: [String: Set<String>] = [:]
+        var openers: [String: Set<String>] = [:]
+        var cohorts: [String: Set<String>] = [:]
+
+        func of(_ book: [String: Set<String>], _ day: String) -> Set<String> { book[day] ?? [] }
     }
 
     @Test(arguments: Backend.available)
@@ -106,6 +124,9 @@ struct Spec000PopulationTests {
 
             var twins = Twins()
             var people: [Person] = []
+            var ledger = Ledger()
+            let ownerID = try #require(try await app.store.read { tx in try await tx.user(withEmail: "owner@example.com") }?.id.rawValue)
+            ledger.cohorts[first.iso, default: []].insert(ownerID)
             for day in 0..<Self.days {
                 let date = first.adding(days: day).iso
                 if day == Self.switchDay {
@@ -118,7 +139,10 @@ struct Spec000PopulationTests {
                     var index = 0
                     while index < Self.signUpsPerDay || (day == Self.signUpDays - 1 && !twins.complete && index < Self.signUpsPerDay + 8) {
                         let circle = circles[people.count % Self.circles]
-                        people.append(try await Self.signUp("d\(day)p\(index)@example.com", circle: circle, twins: &twins, aaCheck: aaCheck, app: app))
+                        let person = try await Self.signUp("d\(day)p\(index)@example.com", circle: circle, twins: &twins, aaCheck: aaCheck, app: app)
+                        // The account's day is its creation's date where the person now is.
+                        ledger.cohorts[LocalDate(app.clock.now, in: TimeZone(identifier: person.habit.zone)!).iso, default: []].insert(person.id)
+                        people.append(person)
                         index += 1
                     }
                 }
@@ -130,7 +154,7 @@ struct Spec000PopulationTests {
                     try await world.run(until: date, time, step: Self.step)
                     for (index, person) in people.enumerated() where days[index].unit() < person.habit.opens / 2 {
                         let target = day >= Self.switchDay ? Self.identical : person.difficulty == "stretch" ? Self.stretch : Self.conservative
-                        try await Self.visit(person, day: &days[index], dayIndex: day, expecting: target, app: app)
+                        try await Self.visit(person, day: &days[index], dayIndex: day, date: date, expecting: target, ledger: &ledger, app: app)
                     }
                 }
                 for (index, person) in people.enumerated() where days[index].unit() < person.habit.syncs && !days[index].synced {
@@ -141,7 +165,7 @@ struct Spec000PopulationTests {
             try await world.run(until: first.adding(days: Self.days + 1).iso, "14:00", step: Self.step)
 
             let operatorToken = try await owner.token
-            try await Self.checkTheReport(app, owner: operatorToken, first: first, members: people.count + 1)
+            try await Self.checkTheReport(app, owner: operatorToken, first: first, members: people.count + 1, ledger: ledger)
             try await Self.checkTheReadOuts(app, owner: operatorToken, difficulty: difficulty, identical: identical, people: people)
             // Only operators read either.
             let member = try await people[0].member.token
@@ -176,20 +200,27 @@ struct Spec000PopulationTests {
         #expect(try await app.request(.post, "/api/fitcircles/join", token: token, json: ["code": circle.code]).status == .ok)
         let config = try await app.json("/api/config", token: token)
         let difficulty = try #require((config["experiments"] as? [String: String])?["goal_difficulty"])
-        return Person(member: Member(app: app, email: email), habit: habit, circle: circle.id, difficulty: difficulty)
+        return Person(id: id.rawValue, member: Member(app: app, email: email), habit: habit, circle: circle.id, difficulty: difficulty)
     }
 
     /// One visit: the day's goals (planned by the person's variant), perhaps a check-in, the day's data
     /// synced and claimed, the board, the newest unopened notification.
-    static func visit(_ person: Person, day: inout Day, dayIndex: Int, expecting target: Int, app: TestApp) async throws {
+    static func visit(
+        _ person: Person, day: inout Day, dayIndex: Int, date: String, expecting target: Int, ledger: inout Ledger, app: TestApp
+    ) async throws {
         let token = try await person.member.token
         let goals = try await app.json("/api/goals/daily", token: token)
+        ledger.active[date, default: []].insert(person.id)
         let planned = (goals["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "steps" }?["target"] as? Double
         #expect(planned == Double(target), "\(person.member.email) day \(dayIndex): \(goals)")
         if day.unit() < person.habit.checksIn {
             var body: [String: Any] = ["mood": 4, "energy": 3]
             if day.unit() < person.habit.sentiment { body["sentiment"] = "ok" }
-            _ = try await app.request(.post, "/api/streaks/checkin", token: token, json: body)  // a second one answers 409
+            let checkedIn = try await app.request(.post, "/api/streaks/checkin", token: token, json: body)  // a second one answers 409
+            if checkedIn.status == .created {
+                ledger.checkIns[date, default: []].insert(person.id)
+                if body["sentiment"] != nil { ledger.sentiment[date, default: []].insert(person.id) }
+            }
         }
         if day.unit() < person.habit.claims {
             if !day.synced {
@@ -197,21 +228,23 @@ struct Spec000PopulationTests {
                 day.synced = true
             }
             try await person.member.claim(person.circle, token: token)
+            ledger.claims[date, default: []].insert(person.id)
         }
         if day.unit() < person.habit.views {
             #expect(try await app.request(.get, "/api/fitcircles/\(person.circle)/leaderboard", token: token).status == .ok)
+            ledger.viewers[date, default: []].insert(person.id)
         }
         if day.unit() < person.habit.notices {
             let inbox = try await app.json("/api/notifications/inbox?limit=5", token: token)
             if let unopened = (inbox["items"] as? [[String: Any]])?.first(where: { $0["openedAt"] == nil }), let id = unopened["id"] as? String {
                 #expect(try await app.request(.post, "/api/notifications/\(id)/opened", token: token).status == .noContent)
+                ledger.openers[date, default: []].insert(person.id)
             }
         }
     }
 
-    /// The operator's report against the oracle: the raw events and accounts, read whole and counted here by
-    /// the test's own code.
-    static func checkTheReport(_ app: TestApp, owner: String, first: LocalDate, members: Int) async throws {
+    /// The operator's report against the oracle: what the people did, counted here by the test's own code.
+    static func checkTheReport(_ app: TestApp, owner: String, first: LocalDate, members: Int, ledger: Ledger) async throws {
         let last = first.adding(days: Self.days - 1)
         let report = try await app.request(.get, "/api/admin/metrics?from=\(first.iso)&to=\(last.iso)", token: owner)
         #expect(report.status == .ok, "\(report.text)")
@@ -221,37 +254,25 @@ struct Spec000PopulationTests {
             return Dictionary(uniqueKeysWithValues: points.map { ($0["period"] as! String, ($0["numerator"] as! Double, $0["denominator"] as! Double)) })
         }
         func pair(_ id: String, _ day: String) -> [Double]? { reported(id)[day].map { [$0.numerator, $0.denominator] } }
-
-        let (stored, everyone) = try await app.store.read { tx in
-            (try await tx.events.all(limit: 1_000_000), try await tx.users(withRole: .member) + tx.users(withRole: .operator))
-        }
-        let events = stored.map { (user: $0.userID.rawValue, name: $0.name, source: $0.source.rawValue, day: $0.localDate.iso, properties: $0.properties) }
-        let accounts = everyone.map { (id: $0.id.rawValue, day: $0.localDate(at: $0.createdAt).iso) }
-        let activeNames: Set = ["app_opened", "goal_viewed", "leaderboard_viewed", "checkin_completed", "data_submitted", "notification_opened", "notification_acted", "preference_changed"]
-        var activeByDay: [String: Set<String>] = [:]
-        for event in events where event.source == "app" || activeNames.contains(event.name) { activeByDay[event.day, default: []].insert(event.user) }
-        func active(on day: String) -> Set<String> { activeByDay[day] ?? [] }
-        func users(_ name: String, on day: String, where condition: ([String: EventValue]) -> Bool = { _ in true }) -> Set<String> {
-            Set(events.filter { $0.name == name && $0.day == day && condition($0.properties) }.map(\.user))
-        }
+        func active(on day: String) -> Set<String> { ledger.of(ledger.active, day) }
         func activeOver(_ days: Int, endingOn offset: Int) -> Set<String> {
             (0..<days).reduce(into: Set<String>()) { $0.formUnion(active(on: first.adding(days: offset - $1).iso)) }
         }
+        func accounts(through day: String) -> Int { ledger.cohorts.filter { $0.key <= day }.reduce(0) { $0 + $1.value.count } }
         var (activeDays, opened) = (0, 0)
         for offset in 0..<Self.days {
             let day = first.adding(days: offset).iso
             let dau = active(on: day)
-            #expect(pair("dau", day) == [Double(dau.count), Double(accounts.filter { $0.day <= day }.count)], "DAU, accounts \(day)")
+            #expect(pair("dau", day) == [Double(dau.count), Double(accounts(through: day))], "DAU, accounts \(day)")
             #expect(reported("wau")[day]?.numerator == Double(activeOver(7, endingOn: offset).count), "WAU \(day)")
             #expect(reported("mau")[day]?.numerator == Double(activeOver(30, endingOn: offset).count), "MAU \(day)")
-            let checkIns = users("checkin_completed", on: day)
+            let checkIns = ledger.of(ledger.checkIns, day)
             #expect(pair("checkin_completion", day) == [Double(checkIns.intersection(dau).count), Double(dau.count)], "check-ins \(day)")
-            let sentiment = users("checkin_completed", on: day) { $0["sentiment"] == .boolean(true) }
-            #expect(reported("checkin_sentiment")[day]?.numerator == Double(sentiment.count), "sentiment \(day)")
-            #expect(reported("data_submission")[day]?.numerator == Double(users("data_submitted", on: day).intersection(dau).count), "claims \(day)")
-            let openers = users("notification_opened", on: day).intersection(dau)
+            #expect(pair("checkin_sentiment", day) == [Double(ledger.of(ledger.sentiment, day).count), Double(checkIns.count)], "sentiment \(day)")
+            #expect(pair("data_submission", day) == [Double(ledger.of(ledger.claims, day).intersection(dau).count), Double(dau.count)], "claims \(day)")
+            let openers = ledger.of(ledger.openers, day).intersection(dau)
             #expect(pair("notification_return", day) == [Double(openers.count), Double(dau.count)], "notification-driven return \(day)")
-            let cohort = Set(accounts.filter { $0.day == day }.map(\.id))
+            let cohort = ledger.of(ledger.cohorts, day)
             for (id, after) in [("d1_retention", 1), ("d7_retention", 7), ("d30_retention", 30)] where offset + after < Self.days {
                 let back = active(on: first.adding(days: offset + after).iso)
                 #expect(pair(id, day) == [Double(cohort.intersection(back).count), Double(cohort.count)], "\(id) \(day)")
@@ -260,10 +281,14 @@ struct Spec000PopulationTests {
             opened += openers.count
         }
         #expect(activeDays > 300 && opened > 5, "sixty days of a population: \(activeDays) active user-days, \(opened) opened a notification")
+        let reportedDays = Int(reported("dau").values.reduce(0) { $0 + $1.numerator })
+        let checkIns = ledger.checkIns.values.reduce(0) { $0 + $1.count }
+        let reportedCheckIns = Int(reported("checkin_completion").values.reduce(0) { $0 + $1.numerator })
+        print("population oracle: \(activeDays) active user-days (report \(reportedDays)), \(checkIns) check-ins (report \(reportedCheckIns)), \(opened) notification returns, \(accounts(through: last.iso)) accounts")
         #expect((reported("d30_retention")[first.iso]?.denominator ?? 0) > 0, "the first cohort is read on its 30th day")
         // Each Sunday ends a week: the circle's members who looked at a board that week.
         for sunday in stride(from: 6, to: Self.days, by: 7) {
-            let viewers = (0..<7).reduce(into: Set<String>()) { $0.formUnion(users("leaderboard_viewed", on: first.adding(days: sunday - $1).iso)) }
+            let viewers = (0..<7).reduce(into: Set<String>()) { $0.formUnion(ledger.of(ledger.viewers, first.adding(days: sunday - $1).iso)) }
             #expect(pair("leaderboard_view_rate", first.adding(days: sunday).iso) == [Double(viewers.count), Double(members)], "board views, week to day \(sunday)")
         }
 

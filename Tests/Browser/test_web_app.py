@@ -1,6 +1,5 @@
 """The web app in a real browser (issue 25): headless Chromium against a demo server started for the run.
 Each page is checked with axe-core and photographed at desktop and phone width."""
-import datetime
 import time
 import unittest
 import uuid
@@ -241,9 +240,8 @@ class WebAppTests(harness.BrowserCase):
         self.assertIn("Operators only", visible(d, "h1").text)
         self.check_page("console-refused")
 
+        # The demo rolled its three weeks up when it seeded: the charts draw without running anything.
         server.cli("operator", "grant", email)
-        today = datetime.date.today()
-        server.cli("metrics", "--from", (today - datetime.timedelta(days=21)).isoformat(), "--to", (today - datetime.timedelta(days=1)).isoformat())
         d.get(f"{server.url}/admin")
         visible(d, ".metric svg.chart")
         dau = d.find_element(By.CSS_SELECTOR, "section[aria-labelledby='m-dau']")

@@ -6,8 +6,9 @@ import FitCircleStore
 /// through (`fitcircle serve --demo`). Seeded once, through the same use cases as the API, dated back
 /// from now: steps, runs, push-up series, three weeks of app opens and check-ins with a few misses (what
 /// `fitcircle simulate` replays under another freeze policy), yesterday's and today's check-ins; a
-/// circle the three compete in, with today's claims on its boards, its feed and an encouragement; and
-/// friendships, a reaction and a running challenge (`social`).
+/// circle the three compete in, with today's claims on its boards, its feed and an encouragement;
+/// friendships, a reaction and a running challenge (`social`); and the operators' metrics rolled up for
+/// the three weeks, so the console's curves, cohorts and funnels show at once.
 public enum DemoData {
     public static let accounts: [(email: String, name: String, timeZone: String)] = [
         ("ana@demo.fitcircle.dev", "Ana", "Europe/Paris"),
@@ -34,6 +35,11 @@ public enum DemoData {
         }
         try await Self.circle(of: users, engine: engine, now: now)
         try await Self.social(of: users, engine: engine, now: now)
+        // The accounts are as old as their history, so the console's cohorts have a first day to read.
+        let created = now.addingTimeInterval(-21 * 86_400 - 3_600)
+        try await engine.accounts.store.transaction { [users] tx in for user in users { try await tx.backdate(user, createdAt: created) } }
+        let today = LocalDate(now, in: .gmt)
+        try await engine.metrics.rollUp(from: today.adding(days: -22), to: today.adding(days: -1))
         return true
     }
 

@@ -131,6 +131,12 @@ extension Transaction {
         try await self.changed(.user(user))
     }
 
+    /// Dates an account's creation back (the demo's accounts, seeded with weeks of history, are as old as it).
+    public func backdate(_ user: User.ID, createdAt: Date) async throws {
+        try await self.sql.raw("UPDATE users SET created_at = \(bind: createdAt) WHERE id = \(bind: user.rawValue)").run()
+        try await self.changed(.user(user))
+    }
+
     /// Disables an account (its tokens stop working) or, with `nil`, enables it again.
     public func setDisabled(_ disabledAt: Date?, of user: User.ID) async throws {
         try await self.sql.raw("UPDATE users SET disabled_at = \(bind: disabledAt) WHERE id = \(bind: user.rawValue)").run()

@@ -79,15 +79,20 @@ struct EmailDeliveryTests {
             let claim = try await app.request(
                 .post, "/api/fitcircles/\(circleID)/submit", token: try await ScheduledNotificationTests.signIn(app, "walker@example.com").1)
             #expect(claim.status == .created, "\(claim.text)")
+            let checkIn = try await app.request(
+                .post, "/api/streaks/checkin", token: try await ScheduledNotificationTests.signIn(app, "walker@example.com").1, json: ["mood": 4, "energy": 4])
+            #expect(checkIn.status == .created, "\(checkIn.text)")
             try await ReminderTests.run(app, hours: 10)  // past Sunday 20:00 in Paris
 
             let digest = try #require(smtp.received.first { $0.subject.hasPrefix("Your Week in Review") }, "\(smtp.received.map(\.subject))")
-            #expect(digest.subject == "Your Week in Review: 21,000 steps, 0-day streak 🔥")
+            #expect(digest.subject == "Your Week in Review: 21,000 steps, 1-day streak 🔥")
             let text = try Self.part(digest, "text/plain")
             // Spec 000 F2: 50,000 a week while the daily goal is a default (a two-day-old account).
             #expect(text.contains("- Steps: 21,000 (42% of goal)"), "\(text)")
             #expect(text.contains("- Weight: -0.6 kg") && text.contains("- Leaderboard: #1 in \"Work Warriors\""), "\(text)")
             #expect(text.contains("You hit your daily goal 2 out of 7 days."), "\(text)")
+            #expect(text.contains("- Streak: 1 day maintained"), "a count's word agrees with it: \(text)")
+            #expect(try Self.part(digest, "text/html").contains("Streak: 1 day maintained"))
             #expect(text.contains("Your weekly step goal is 50,000 steps.\n\nView Full Dashboard: \(Self.publicURL)/api/emails/click/"), "\(text)")
             // An optional type: one-click unsubscribe (RFC 8058) in the headers and the footer.
             #expect(digest.headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click")

@@ -158,7 +158,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
     /// The copy (of the first variant `data` matches, else the type's) and deep link with `{name}` replaced
     /// by `data["name"]`; unknown variables stay as written.
     /// Each `{count:one|other}` of `text` as `one` when the data's `count` is 1, else `other`.
-    static func agreeing(_ text: String, with data: [String: String]) -> String {
+    public static func agreeing(_ text: String, with data: [String: String]) -> String {
         var text = text
         for (key, value) in data {
             let opening = "{\(key):"

@@ -59,12 +59,15 @@ public struct EmailComposer: Sendable {
             ]
         }
         let name = self.templates.getTemplate(named: "html/\(record.type)") == nil ? "notification" : record.type
-        let subject = (self.templates.render(context, withTemplate: "subject/\(name)") ?? record.title).trimmingCharacters(in: .whitespacesAndNewlines)
+        // The templates write a count's word as the catalog's copy does, `{streak:day|days}`.
+        func render(_ template: String) -> String? {
+            self.templates.render(context, withTemplate: template).map { NotificationType.agreeing($0, with: record.data) }
+        }
+        let subject = (render("subject/\(name)") ?? record.title).trimmingCharacters(in: .whitespacesAndNewlines)
         context["subject"] = subject
         let message = EmailMessage(
             from: self.settings.from, to: Mailbox(user.email, name: user.profile.displayName.isEmpty ? nil : user.profile.displayName),
-            subject: subject, html: self.templates.render(context, withTemplate: "html/\(name)") ?? record.body,
-            text: self.templates.render(context, withTemplate: "text/\(name)") ?? record.body, headers: headers,
+            subject: subject, html: render("html/\(name)") ?? record.body, text: render("text/\(name)") ?? record.body, headers: headers,
             messageID: "<\(record.id.rawValue)@\(self.settings.domain)>")
         return Composed(message: message, links: links)
     }

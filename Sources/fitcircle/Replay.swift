@@ -23,7 +23,10 @@ struct ReplayCommand: AsyncParsableCommand {
         let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
         let (differences, habits, rewards, escrow, records) = try await runtime.withStore { store in
             try await store.checkSchemaVersion()
-            let replay = Replay(store: store, profile: profile, clock: runtime.clock)
+            // Progress on standard error, the report on standard output.
+            let replay = Replay(store: store, profile: profile, clock: runtime.clock) { line in
+                FileHandle.standardError.write(Data("\(line)\n".utf8))
+            }
             return (
                 try await replay.run(fix: self.fix), try await replay.sendHabitDifferences(fix: self.fix), try await replay.rewardDifferences(),
                 try await replay.escrowDifferences(), try await replay.challengeRecordDifferences(fix: self.fix)

@@ -9,11 +9,19 @@ public struct Replay: Sendable {
     let store: Store
     let profile: RuleProfile
     let clock: WallClock
+    /// Told how far each part has gone ("daily tracking: 300 of 1,200 people"), for a long audit.
+    let progress: @Sendable (String) -> Void
 
-    public init(store: Store, profile: RuleProfile, clock: WallClock) {
+    public init(store: Store, profile: RuleProfile, clock: WallClock, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
         self.profile = profile
         self.clock = clock
+        self.progress = progress
+    }
+
+    /// Tells the progress of `done` of `total` people every hundred and at the end.
+    func tell(_ part: String, _ done: Int, of total: Int) {
+        if done % 100 == 0 || done == total { self.progress("\(part): \(done) of \(total) people") }
     }
 
     /// A day whose stored state is not what its events make.
@@ -42,8 +50,9 @@ public struct Replay: Sendable {
         let audit = RewardAudit(profile: self.profile)
         let users = try await self.store.read { try await $0.usersWithActivities() }
         var differences: [UserDifference] = []
-        for user in users {
+        for (index, user) in users.enumerated() {
             differences += try await self.store.read { tx in try await audit.differences(of: user, in: tx) }.map { UserDifference(user: user, problem: $0) }
+            self.tell("points ledger", index + 1, of: users.count)
         }
         return differences
     }
@@ -90,7 +99,8 @@ public struct Replay: Sendable {
     public func run(fix: Bool = false) async throws -> [Difference] {
         let users = try await self.store.transaction { try await $0.usersWithActivities() }
         var differences: [Difference] = []
-        for user in users {
+        for (index, user) in users.enumerated() {
+            defer { self.tell("daily tracking", index + 1, of: users.count) }
             differences += try await self.store.transaction { tx in
                 if fix { try await tx.lockUser(user) }
                 var found: [Difference] = []

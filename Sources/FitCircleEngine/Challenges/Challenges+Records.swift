@@ -122,9 +122,10 @@ extension Replay {
         try await self.store.transaction { tx in
             var records: [User.ID: ChallengeRecord] = [:]
             var rivalries: [String: (user: User.ID, rival: User.ID, rivalry: Rivalry)] = [:]
-            var after: (Date, Challenge.ID)?
-            while true {
-                let page = try await tx.challenges.settled(after: after, limit: 200)
+            let order = try await tx.challenges.settledOrder()
+            for start in stride(from: 0, to: order.count, by: 200) {
+                let page = try await tx.challenges.challenges(Array(order[start..<min(start + 200, order.count)]))
+                self.progress("challenge records: \(min(start + 200, order.count)) of \(order.count) settled challenges")
                 for challenge in page {
                     let results = try await tx.challenges.participants(of: challenge.id)
                     let facts = try await Challenges.winFacts(results, of: challenge, in: tx)
@@ -138,8 +139,6 @@ extension Replay {
                         rivalries[key] = (pair.user, pair.rival, before.adding(mine, against: theirs, winners: winners, at: challenge.settledAt ?? challenge.endsAt))
                     }
                 }
-                guard let last = page.last, let settled = last.settledAt else { break }
-                after = (settled, last.id)
             }
             let stored = try await tx.challenges.allRecords()
             // What set a win apart (levels then, the first workouts then) is a fact of its time, as a

@@ -207,11 +207,22 @@ extension ChallengeQueries {
     }
 
     /// Every settled challenge in the order it settled, for replay.
-    public func settled(after: (Date, Challenge.ID)?, limit: Int) async throws -> [Challenge] {
-        let bound: SQLQueryString = after.map { "AND (settled_at > \(bind: $0.0) OR (settled_at = \(bind: $0.0) AND id > \(bind: $0.1.rawValue)))" } ?? ""
-        return try await self.tx.sql.raw(
-            "SELECT * FROM challenges WHERE settled_at IS NOT NULL \(bound) ORDER BY settled_at, id LIMIT \(bind: limit)"
-        ).all().map { try Self.challenge(from: $0) }
+
+    /// Every settled challenge's id, in settlement order (ties by id). Replay pages through these exact keys:
+    /// a settlement instant read back and bound again is not always the same double (SQLite keeps REAL
+    /// seconds since 1970, `Date` seconds since 2001), and a keyset on it could return its last row forever.
+    public func settledOrder() async throws -> [Challenge.ID] {
+        try await self.tx.sql.raw("SELECT id FROM challenges WHERE settled_at IS NOT NULL ORDER BY settled_at, id").all()
+            .map { Challenge.ID(try $0.decode(column: "id", as: String.self)) }
+    }
+
+    /// The challenges of `ids`, in that order.
+    public func challenges(_ ids: [Challenge.ID]) async throws -> [Challenge] {
+        guard !ids.isEmpty else { return [] }
+        let found = try await self.tx.sql.raw("SELECT * FROM challenges WHERE id IN (\(SQLList(ids.map { SQLBind($0.rawValue) })))").all()
+            .map { try Self.challenge(from: $0) }
+        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byID[$0] }
     }
 
     /// Every stored record and rivalry, for replay's comparison.

@@ -148,13 +148,16 @@ class Member:
             text = response.read().decode()
             return json.loads(text) if text else None
 
-    def run(self, meters, minutes=30):
-        """A run recorded by the phone as it ends (now: after the start of a challenge made a moment ago)."""
+    def run(self, meters, minutes=30, route=None):
+        """A run recorded by the phone as it starts (now: after the start of a challenge made a moment ago);
+        `route` an encoded polyline."""
         now = datetime.datetime.now(datetime.timezone.utc)
+        workout = {"type": "running", "durationSeconds": minutes * 60, "distanceMeters": meters}
+        if route:
+            workout["route"] = route
         return self.call("POST", "/api/activities", {
             "clientEventId": f"run-{now.timestamp()}", "type": "workout", "source": "app",
-            "occurredAt": now.isoformat(timespec="seconds").replace("+00:00", "Z"),
-            "workout": {"type": "running", "durationSeconds": minutes * 60, "distanceMeters": meters}})
+            "occurredAt": now.isoformat(timespec="seconds").replace("+00:00", "Z"), "workout": workout})
 
     def befriend(self, other):
         """Friends with `other` (another Member): asked and accepted."""
@@ -180,3 +183,22 @@ class BrowserCase(unittest.TestCase):
         screenshots(self.driver, name)
         violations = accessibility(self.driver, name)
         self.assertEqual([], [(v["id"], v["impact"], v["help"]) for v in violations], f"axe on {name}")
+
+
+def encode_polyline(points):
+    """Google's encoded polyline of [(latitude, longitude)] at 1e-5 degrees."""
+    out, last = [], (0, 0)
+    for lat, lon in points:
+        here = (round(lat * 1e5), round(lon * 1e5))
+        for value in (here[0] - last[0], here[1] - last[1]):
+            value = ~(value << 1) if value < 0 else value << 1
+            while value >= 0x20:
+                out.append(chr((0x20 | (value & 0x1f)) + 63))
+                value >>= 5
+            out.append(chr(value + 63))
+        last = here
+    return "".join(out)
+
+
+# A loop around the Jardin du Luxembourg.
+LOOP = encode_polyline([(48.8462, 2.3371), (48.8490, 2.3352), (48.8496, 2.3390), (48.8478, 2.3417), (48.8452, 2.3400), (48.8462, 2.3371)])

@@ -75,10 +75,12 @@ class FriendsTests(harness.BrowserCase):
         visible(d, "#friend-feed")
         time.sleep(1)  # the stream is listening
         started = time.time()
-        run = pal.run(5200)
+        run = pal.run(5200, route=harness.LOOP)
         card = f"#friend-feed li[data-activity='{run['id']}']"
         wait(d, lambda driver: reads(driver, card, lambda e: "5.2 km" in e.text), 10)
         self.assertLess(time.time() - started, 10)
+        # Its route, drawn from the feed's thumbnail.
+        self.assertEqual(6, len(visible(d, f"{card} svg.route polyline").get_attribute("points").split()))
         d.find_element(By.CSS_SELECTOR, f"{card} button[data-reaction='🔥']").click()
         wait(d, lambda driver: reads(driver, f"{card} button[data-reaction='🔥']",
                                      lambda e: e.get_attribute("aria-pressed") == "true" and "1" in e.text))

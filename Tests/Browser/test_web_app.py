@@ -105,6 +105,11 @@ class WebAppTests(harness.BrowserCase):
         visible(d, ".rings .ring")
         self.assertRegex(d.find_element(By.ID, "streak-current").text, r"🔥 \d+ days?")
         self.assertEqual(7, len(d.find_elements(By.CSS_SELECTOR, ".week .day")))
+        # The last 30 days: three weeks of steps and push-ups, each a line described in words.
+        steps = visible(d, ".thirty-days [data-series=steps] svg.sparkline")
+        self.assertIn("Steps, last 30 days:", steps.get_attribute("aria-label"))
+        self.assertGreaterEqual(len(d.find_element(By.CSS_SELECTOR, ".thirty-days [data-series=steps] polyline").get_attribute("points").split()), 21)
+        visible(d, ".thirty-days [data-series=pushups] svg.sparkline")
         self.check_page("dashboard-demo")
 
     def test_aClaimMovesTheBoardAndAnotherMembersAppearsLiveWithoutAReload(self):

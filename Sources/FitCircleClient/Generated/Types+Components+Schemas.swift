@@ -2471,6 +2471,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/FriendFeedItem/routeThumbnail`.
             public var routeThumbnail: Swift.String?
+            /// A push-up series: its push-ups.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendFeedItem/reps`.
+            public var reps: Swift.Int?
+            /// A push-up series: its number in the day.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendFeedItem/series`.
+            public var series: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/FriendFeedItem/reactions`.
             public var reactions: Components.Schemas.Reactions
             /// Creates a new `FriendFeedItem`.
@@ -2487,6 +2495,8 @@ extension Components {
             ///   - paceSecondsPerKm:
             ///   - calories:
             ///   - routeThumbnail: At most 32 points of the route as an encoded polyline.
+            ///   - reps: A push-up series: its push-ups.
+            ///   - series: A push-up series: its number in the day.
             ///   - reactions:
             public init(
                 activityId: Swift.String,
@@ -2500,6 +2510,8 @@ extension Components {
                 paceSecondsPerKm: Swift.Double? = nil,
                 calories: Swift.Double? = nil,
                 routeThumbnail: Swift.String? = nil,
+                reps: Swift.Int? = nil,
+                series: Swift.Int? = nil,
                 reactions: Components.Schemas.Reactions
             ) {
                 self.activityId = activityId
@@ -2513,6 +2525,8 @@ extension Components {
                 self.paceSecondsPerKm = paceSecondsPerKm
                 self.calories = calories
                 self.routeThumbnail = routeThumbnail
+                self.reps = reps
+                self.series = series
                 self.reactions = reactions
             }
             public enum CodingKeys: String, CodingKey {
@@ -2527,6 +2541,8 @@ extension Components {
                 case paceSecondsPerKm
                 case calories
                 case routeThumbnail
+                case reps
+                case series
                 case reactions
             }
         }

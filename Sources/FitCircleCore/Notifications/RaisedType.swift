@@ -50,12 +50,13 @@ public enum RaisedType: String, CaseIterable, Sendable {
     case dataSubmission = "data_submission"
     case dailyGoalsReady = "daily_goals_ready"
     case stepsToGo = "steps_to_go"
+    case firstWeekNudge = "first_week_nudge"
 
     /// Raised at the times a profile schedules them, by `ScheduledTriggers`.
     public var isScheduled: Bool {
         switch self {
         case .dailyCheckInReminder, .streakReminder, .dailyCheckInEmail, .streakAtRisk, .weeklyGoalProgress, .weeklyDigest,
-            .monthlyReport, .newWeeklyChallenge, .weeklyReminder, .dataSubmission, .dailyGoalsReady, .stepsToGo:
+            .monthlyReport, .newWeeklyChallenge, .weeklyReminder, .dataSubmission, .dailyGoalsReady, .stepsToGo, .firstWeekNudge:
             true
         default: false
         }
@@ -65,7 +66,7 @@ public enum RaisedType: String, CaseIterable, Sendable {
     /// be untrue, so its candidate carries the day (`NotificationCandidate.day`).
     public var isDayBound: Bool {
         switch self {
-        case .dailyCheckInReminder, .streakReminder, .dailyCheckInEmail, .streakAtRisk, .dailyGoalsReady, .stepsToGo:
+        case .dailyCheckInReminder, .streakReminder, .dailyCheckInEmail, .streakAtRisk, .dailyGoalsReady, .stepsToGo, .firstWeekNudge:
             true
         default: false
         }

@@ -17,6 +17,11 @@ public struct User: Equatable, Sendable {
         LocalDate(instant, in: TimeZone(identifier: self.profile.timeZone) ?? .gmt)
     }
 
+    /// Which day of the account `date` is: 1 on the day it was made, where the user is.
+    public func accountDay(_ date: LocalDate) -> Int {
+        date.days(since: self.localDate(at: self.createdAt)) + 1
+    }
+
     /// What an account may do beyond its own data.
     public enum Role: String, CaseIterable, Equatable, Sendable, Codable {
         case member

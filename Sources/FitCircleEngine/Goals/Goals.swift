@@ -317,9 +317,7 @@ public struct Goals: Sendable {
     }
 
     /// 1 on the day the account was created, in the user's zone.
-    private func accountDay(_ date: LocalDate, of user: User) -> Int {
-        date.days(since: user.localDate(at: user.createdAt)) + 1
-    }
+    private func accountDay(_ date: LocalDate, of user: User) -> Int { user.accountDay(date) }
 
     func locked(_ user: User.ID, in tx: Transaction) async throws -> (User, LocalDate) {
         guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }

@@ -46,7 +46,7 @@ extension Components.Schemas.FriendFeedItem {
             activityId: event.id.rawValue, userId: event.userID.rawValue, displayName: entry.activity.authorName,
             photoUrl: entry.showsPhoto ? photoURL(of: event.userID) : nil, workoutType: try mapped(workout.type), occurredAt: event.occurredAt,
             durationSeconds: workout.durationSeconds, distanceMeters: workout.distanceMeters, paceSecondsPerKm: workout.paceSecondsPerKilometer,
-            calories: workout.calories, routeThumbnail: entry.routeThumbnail,
+            calories: workout.calories, routeThumbnail: entry.routeThumbnail, reps: workout.reps, series: workout.series,
             reactions: .init(Friends.Reactions(counts: entry.activity.reactions, mine: entry.activity.mine)))
     }
 }

@@ -45,6 +45,7 @@ export function ago(iso, now = Date.now()) {
 /** A workout's figures on one line: "6.0 km · 30:00 · 5:00 /km · 342 kcal". */
 export function workoutFigures(item, unit) {
   return [
+    item.reps ? `${number(item.reps)} push-up${item.reps === 1 ? "" : "s"}${item.series ? ` (series ${item.series})` : ""}` : null,
     item.distanceMeters ? distance(item.distanceMeters, unit) : null,
     item.durationSeconds ? duration(item.durationSeconds) : null,
     item.paceSecondsPerKm ? pace(item.paceSecondsPerKm) : null,

@@ -1,7 +1,8 @@
-// Today (spec 000 F1, F2, F4, F5): the day's goals as rings, the streak, the week's bars and the
-// "Submit today's data" widget.
+// Today (spec 000 F1, F2, F4, F5): the day's goals as rings, the streak, the week's bars, the
+// "Submit today's data" widget and the last 30 days as small lines.
 import { api } from "../api.js";
 import { h, show, svg, number } from "../dom.js";
+import { lastThirtyDays, thirtyDatesEnding } from "../sparkline.js";
 
 const ringNames = { steps: "Steps", weight: "Weight", check_in: "Check-in", workout: "Workout", water: "Water", pushups: "Push-ups", active_days: "Active days" };
 
@@ -103,6 +104,8 @@ export async function render(main, context) {
     api("GET", "/api/goals/daily"), api("GET", "/api/goals/weekly"), api("GET", "/api/streaks/current"), api("GET", "/api/user/submissions/pending"),
     trainingNotices(context.config), api("GET", "/api/goals/daily/history?days=2"), api("GET", "/api/fitcircles"),
   ]);
+  const dates = thirtyDatesEnding(daily.start);
+  const tracked = await api("GET", `/api/tracking/daily?from=${dates[0]}&to=${dates[29]}`);
   const status = h("p", { role: "status", class: "fine" });
   const onSubmit = async (event) => {
     event.target.disabled = true;
@@ -124,6 +127,7 @@ export async function render(main, context) {
       h("div", { class: "rings" }, daily.goals.map(ring)),
       yesterdayLine(history, daily.start)),
     h("div", { class: "grid" }, streakCard(streak), weekCard(weekly, context.profile?.timeZone), submitCard(pending, circles.items.length, onSubmit)),
+    lastThirtyDays(tracked.days, dates, context.profile?.weight?.unit),
     status);
   // Bar heights as CSS custom properties would need inline styles, which the CSP refuses: set them here.
   for (const bar of main.querySelectorAll(".week .bar")) bar.style.height = `${bar.dataset.height}%`;

@@ -6,6 +6,7 @@ import { live } from "../live.js";
 import { tabs, selectTab } from "../tabs.js";
 import { actionButton as action, showProblem } from "../forms.js";
 import { ago, distance, duration, workoutFigures, workoutIcons, workoutNames } from "../format.js";
+import { routeThumbnail } from "../route.js";
 
 const sections = [["feed", "Feed"], ["friends", "Friends"], ["requests", "Requests"], ["find", "Find people"]];
 let stopStream = null;
@@ -48,6 +49,7 @@ function feedItem(item, context) {
       item.userId === context.profile.id ? "You" : personLink(item.userId, item.displayName),
       ` · ${workoutNames[item.workoutType] ?? item.workoutType}`),
     h("p", { class: "figures" }, workoutFigures(item, context.config.units.distance)),
+    routeThumbnail(item.routeThumbnail),
     h("p", { class: "fine" }, h("time", { datetime: item.occurredAt }, ago(item.occurredAt))),
     reactionButtons(item, context.config.reactions));
 }

@@ -105,9 +105,11 @@ struct Spec001Tests {
     /// WEEKLY-02, WEEKLY-03 and CHAL-01 on one week: Monday 100 push-ups against a cap of 75 (25 tracked
     /// apart), then 60 on Tuesday, Wednesday and Thursday: 255 counted reach the 250 target on Thursday, and
     /// the +500 is booked to Sunday's total. On Sunday the popup shows this week so far, counted as the bonus
-    /// counts; the challenge (350) runs the same week and starts again on Monday.
+    /// counts. The challenge (350) keeps its own week, Sunday to Saturday: on Saturday it holds the week's
+    /// push-ups; on Sunday it "resets" (CHAL-01), the day NOTIF-04 announces it at 08:00 — one reading in
+    /// which the Monday-to-Sunday training week, the Sunday reset and the Sunday announcement all hold.
     @Test(arguments: Backend.available)
-    func weekly02_03_chal01_theSundayPopupShowsTheWeekSoFar_theBonusIsBookedToSunday(_ backend: Backend) async throws {
+    func weekly02_03_chal01_theSundayPopupShowsTheWeekSoFar_theBonusIsBookedToSunday_theChallengeResetsThatSunday(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
             let ana = try await Member.onboarded("ana@example.com", in: "UTC", app: app)
             for (day, reps) in [100, 60, 60, 60].enumerated() {
@@ -121,7 +123,13 @@ struct Spec001Tests {
             let sunday = try await app.json("/api/points/daily?from=2026-03-08&to=2026-03-08", token: try await ana.token)
             #expect(((sunday["days"] as? [[String: Any]])?.first)?["points"] as? Int == 500)
 
-            app.clock.advance(by: 2 * Self.day)  // Sunday 8 March, noon
+            app.clock.advance(by: Self.day)  // Saturday 7 March, noon: the challenge's last day
+            let saturday = try #require(try await ana.points()["weeklyChallenge"] as? [String: Any])
+            #expect(saturday["weekStart"] as? String == "2026-03-01")
+            #expect(saturday["progress"] as? Int == 255)
+            #expect(saturday["target"] as? Int == 350)
+
+            app.clock.advance(by: Self.day)  // Sunday 8 March, noon
             let popup = try await app.json("/api/goals/weekly/summary", token: try await ana.token)
             #expect(popup["weekStart"] as? String == "2026-03-02")
             #expect(popup["reps"] as? Int == 255)
@@ -130,13 +138,13 @@ struct Spec001Tests {
             #expect(popup["percent"] as? Int == 102)
             #expect(popup["reached"] as? Bool == true)
             let challenge = try #require(try await ana.points()["weeklyChallenge"] as? [String: Any])
-            #expect(challenge["weekStart"] as? String == "2026-03-02")
-            #expect(challenge["progress"] as? Int == 255)
+            #expect(challenge["weekStart"] as? String == "2026-03-08")  // a new challenge this Sunday
+            #expect(challenge["progress"] as? Int == 0)
             #expect(challenge["target"] as? Int == 350)
 
-            app.clock.advance(by: Self.day)  // Monday 9 March: a new week, a new challenge
+            app.clock.advance(by: Self.day)  // Monday 9 March: a new training week, the challenge's second day
             let next = try #require(try await ana.points()["weeklyChallenge"] as? [String: Any])
-            #expect(next["weekStart"] as? String == "2026-03-09")
+            #expect(next["weekStart"] as? String == "2026-03-08")
             #expect(next["progress"] as? Int == 0)
             #expect(try await ana.goal(.weekly)?["actual"] as? Double == 0)
             try await Self.expectReplayAgrees(app)

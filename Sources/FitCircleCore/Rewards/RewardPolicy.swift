@@ -136,10 +136,19 @@ public struct RewardPolicy: Equatable, Sendable, Codable {
     public struct WeeklyChallenge: Equatable, Sendable, Codable {
         public var goalDays: Int
         public var points: Int
+        /// The challenge's own week, when it is not the profile's: spec 001's "challenge resets every
+        /// Sunday", announced at 08:00 that Sunday (NOTIF-04), while the training week runs Monday to Sunday.
+        public var weekStartsOn: Weekday?
 
-        public init(goalDays: Int, points: Int) {
+        public init(goalDays: Int, points: Int, weekStartsOn: Weekday? = nil) {
             self.goalDays = goalDays
             self.points = points
+            self.weekStartsOn = weekStartsOn
+        }
+
+        /// The first day of the challenge's week holding `date`.
+        public func start(holding date: LocalDate, profileWeekStartsOn: Weekday) -> LocalDate {
+            date.startOfWeek(startingOn: self.weekStartsOn ?? profileWeekStartsOn)
         }
     }
 

@@ -41,11 +41,12 @@ struct RewardKeeper: Sendable {
     ) async throws -> [ActivityEvent.ID: Reward] {
         let weekStart = self.profile.week.startsOn
         let dates = events.map(\.localDate)
-        guard let first = dates.min()?.startOfWeek(startingOn: weekStart), let last = dates.max()?.startOfWeek(startingOn: weekStart).adding(days: 6) else {
+        let weeks = Set(dates.map { $0.startOfWeek(startingOn: weekStart) })
+        let challengeWeeks = Set(dates.map { date in self.policy.weeklyChallenge.map { $0.start(holding: date, profileWeekStartsOn: weekStart) } ?? date })
+        guard let first = weeks.union(challengeWeeks).min(), let last = weeks.union(challengeWeeks).max()?.adding(days: 6) else {
             return [:]
         }
-        let weeks = Set(dates.map { $0.startOfWeek(startingOn: weekStart) })
-        let weeklyKeys = weeks.flatMap { ["weekly_bonus:\($0.iso)", "weekly_challenge:\($0.iso)"] }
+        let weeklyKeys = weeks.map { "weekly_bonus:\($0.iso)" } + challengeWeeks.map { "weekly_challenge:\($0.iso)" }
         let hasSeries = self.policy.series != nil && events.contains { if case .workout(let workout) = $0.payload { workout.type == .pushups } else { false } }
         let training = hasSeries ? try await tx.trainingSettings(of: user.id) ?? .defaults : TrainingSettings.defaults
         var streakState = Streak()
@@ -213,7 +214,7 @@ struct RewardKeeper: Sendable {
         return award
     }
 
-    /// The weekly bonus and the weekly challenge of the week holding `date`, once each.
+    /// The weekly bonus of the week holding `date` and the weekly challenge of its own week holding it, once each.
     private func creditWeek(holding date: LocalDate, training: TrainingSettings, now: Date, into books: inout Books) {
         let start = date.startOfWeek(startingOn: self.profile.week.startsOn)
         let counted = (0..<7).reduce(0) { $0 + (books.days[start.adding(days: $1)]?.pushupsCounted ?? 0) }
@@ -225,9 +226,11 @@ struct RewardKeeper: Sendable {
                 into: &books, now: now)
             books.events.append(self.event(.weeklyBonus, on: lastDay, ["weekStart": start.iso, "points": "\(bonus)"], now: now))
         }
-        if let challenge = self.policy.weeklyChallenge, counted >= training.dailyGoal * challenge.goalDays,
-            !books.credited.contains("weekly_challenge:\(start.iso)")
-        {
+        guard let challenge = self.policy.weeklyChallenge else { return }
+        let challengeStart = challenge.start(holding: date, profileWeekStartsOn: self.profile.week.startsOn)
+        let challengeCounted = (0..<7).reduce(0) { $0 + (books.days[challengeStart.adding(days: $1)]?.pushupsCounted ?? 0) }
+        if challengeCounted >= training.dailyGoal * challenge.goalDays, !books.credited.contains("weekly_challenge:\(challengeStart.iso)") {
+            let start = challengeStart
             let badge = UnlockedBadge(badgeID: "weekly-challenge-\(start.iso)", name: "Weekly Challenge \(start.iso)", date: date, unlockedAt: now)
             books.badges.append(badge)
             books.unlocked.insert(badge.badgeID)

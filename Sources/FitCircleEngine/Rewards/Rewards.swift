@@ -64,10 +64,12 @@ public struct Rewards: Sendable {
             let training = needsGoal ? try await tx.trainingSettings(of: user.id) ?? .defaults : .defaults
             var challenge: WeeklyChallengeProgress?
             if let rule = self.policy.weeklyChallenge {
-                let badge = "weekly-challenge-\(weekStart.iso)"
+                let start = rule.start(holding: today, profileWeekStartsOn: self.profile.week.startsOn)
+                let badge = "weekly-challenge-\(start.iso)"
                 let unlocked = try await tx.unlockedBadges(of: user.id).first { $0.badgeID == badge }
+                let challengeDays = start == weekStart ? days : PointsDay.summarize(try await tx.pointsLines(of: user.id, from: start, to: start.adding(days: 6)))
                 challenge = WeeklyChallengeProgress(
-                    weekStart: weekStart, target: training.dailyGoal * rule.goalDays, progress: days.reduce(0) { $0 + $1.pushupsCounted },
+                    weekStart: start, target: training.dailyGoal * rule.goalDays, progress: challengeDays.reduce(0) { $0 + $1.pushupsCounted },
                     completed: unlocked != nil, badge: unlocked?.name)
             }
             return Stats(

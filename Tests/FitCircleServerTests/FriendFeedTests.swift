@@ -204,6 +204,27 @@ struct FriendFeedTests {
             #expect((statistics["recentWorkouts"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [run])
             let records = try #require((statistics["personalRecords"] as? [[String: Any]])?.first)
             #expect(records["longestDistanceMeters"] as? Double == 5000)
+            // The last 30 days as the page's small chart: today's steps, the push-ups of the series a friend
+            // may see (not the private one), no weight for a viewer its audience (only me) leaves out.
+            let now = ActivityLedgerTests.iso(app.clock.now)
+            for (id, body) in [
+                ("steps", ["type": "steps", "steps": 8_000] as [String: Any]), ("weight", ["type": "weight", "weightKg": 70.5]),
+                ("series", ["type": "workout", "workout": ["type": "pushups", "durationSeconds": 90, "reps": 20, "series": 1]]),
+                ("hidden-series", ["type": "workout", "visibility": "private", "workout": ["type": "pushups", "durationSeconds": 90, "reps": 30, "series": 2]]),
+            ] {
+                var event = body
+                (event["clientEventId"], event["occurredAt"], event["source"]) = (id, now, "app")
+                #expect(try await app.request(.post, "/api/activities", token: try await bo.token(app), json: event).status == .created)
+            }
+            func lastDays(seenBy viewer: Person) async throws -> [[String: Any]] {
+                let statistics = try await profile(of: bo, seenBy: viewer).jsonObject()["statistics"] as? [String: Any]
+                return try #require(statistics?["lastThirtyDays"] as? [[String: Any]])
+            }
+            let days = try await lastDays(seenBy: ana)
+            #expect(days.count == 30 && days.last?["date"] as? String == LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!).iso)
+            #expect(days.last?["steps"] as? Int == 8_000 && days.last?["pushups"] as? Int == 20 && days.last?["weightKg"] == nil, "\(days.last ?? [:])")
+            #expect(days.dropLast().allSatisfy { $0["steps"] as? Int == 0 })
+            #expect(try await lastDays(seenBy: bo).last?["weightKg"] as? Double == 70.5)
             // A stranger: the name, none of the fields for friends, no statistics (not zeros).
             let stranger = try await profile(of: bo, seenBy: cy).jsonObject()
             #expect(stranger["displayName"] as? String == "Bo" && stranger["friendship"] as? String == "none")

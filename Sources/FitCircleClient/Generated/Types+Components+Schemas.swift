@@ -2326,6 +2326,49 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/recentWorkouts`.
                 public var recentWorkouts: [Components.Schemas.Activity]
+                /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/LastThirtyDaysPayload`.
+                public struct LastThirtyDaysPayloadPayload: Codable, Hashable, Sendable {
+                    /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/LastThirtyDaysPayload/date`.
+                    public var date: Swift.String
+                    /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/LastThirtyDaysPayload/steps`.
+                    public var steps: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/LastThirtyDaysPayload/pushups`.
+                    public var pushups: Swift.Int
+                    /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/LastThirtyDaysPayload/weightKg`.
+                    public var weightKg: Swift.Double?
+                    /// Creates a new `LastThirtyDaysPayloadPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - date:
+                    ///   - steps:
+                    ///   - pushups:
+                    ///   - weightKg:
+                    public init(
+                        date: Swift.String,
+                        steps: Swift.Int,
+                        pushups: Swift.Int,
+                        weightKg: Swift.Double? = nil
+                    ) {
+                        self.date = date
+                        self.steps = steps
+                        self.pushups = pushups
+                        self.weightKg = weightKg
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case date
+                        case steps
+                        case pushups
+                        case weightKg
+                    }
+                }
+                /// Their last 30 days, oldest first, ending today where they are: steps, the push-ups of workouts the caller may see, and the weight only when its audience takes the caller in.
+                ///
+                /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/lastThirtyDays`.
+                public typealias LastThirtyDaysPayload = [Components.Schemas.PersonProfile.StatisticsPayload.LastThirtyDaysPayloadPayload]
+                /// Their last 30 days, oldest first, ending today where they are: steps, the push-ups of workouts the caller may see, and the weight only when its audience takes the caller in.
+                ///
+                /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/lastThirtyDays`.
+                public var lastThirtyDays: Components.Schemas.PersonProfile.StatisticsPayload.LastThirtyDaysPayload
                 /// Creates a new `StatisticsPayload`.
                 ///
                 /// - Parameters:
@@ -2334,18 +2377,21 @@ extension Components {
                 ///   - durationSeconds:
                 ///   - personalRecords:
                 ///   - recentWorkouts: The latest 5
+                ///   - lastThirtyDays: Their last 30 days, oldest first, ending today where they are: steps, the push-ups of workouts the caller may see, and the weight only when its audience takes the caller in.
                 public init(
                     workouts: Swift.Int,
                     distanceMeters: Swift.Double,
                     durationSeconds: Swift.Double,
                     personalRecords: [Components.Schemas.PersonalRecord],
-                    recentWorkouts: [Components.Schemas.Activity]
+                    recentWorkouts: [Components.Schemas.Activity],
+                    lastThirtyDays: Components.Schemas.PersonProfile.StatisticsPayload.LastThirtyDaysPayload
                 ) {
                     self.workouts = workouts
                     self.distanceMeters = distanceMeters
                     self.durationSeconds = durationSeconds
                     self.personalRecords = personalRecords
                     self.recentWorkouts = recentWorkouts
+                    self.lastThirtyDays = lastThirtyDays
                 }
                 public enum CodingKeys: String, CodingKey {
                     case workouts
@@ -2353,6 +2399,7 @@ extension Components {
                     case durationSeconds
                     case personalRecords
                     case recentWorkouts
+                    case lastThirtyDays
                 }
             }
             /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics`.

@@ -26,6 +26,17 @@ extension Profiles {
         public var records: [PersonalRecords]
         /// Their latest workouts, newest first.
         public var recentWorkouts: [ActivityEvent]
+        /// Their last 30 days, oldest first, ending today where they are.
+        public var lastThirtyDays: [DaySummary]
+    }
+
+    /// One day of a person's page: steps, push-ups of the workouts the viewer may see, and the weight when
+    /// its audience takes the viewer in.
+    public struct DaySummary: Equatable, Sendable {
+        public var date: LocalDate
+        public var steps: Int
+        public var pushups: Int
+        public var weightKg: Double?
     }
 
     /// How many recent workouts a profile shows.
@@ -48,7 +59,9 @@ extension Profiles {
                 statistics = Statistics(
                     workouts: totals.workouts, distanceMeters: totals.distanceMeters, durationSeconds: totals.durationSeconds,
                     records: try await tx.personalRecords(of: id, visible: visible),
-                    recentWorkouts: try await tx.recentWorkouts(of: id, visible: visible, limit: Self.recentWorkoutsShown))
+                    recentWorkouts: try await tx.recentWorkouts(of: id, visible: visible, limit: Self.recentWorkoutsShown),
+                    lastThirtyDays: try await self.lastThirtyDays(
+                        of: person, visible: visible, showsWeight: ProfileAccess.mayView(profile.visibility.weight, relationship), in: tx))
             }
             return PersonView(
                 userID: id, displayName: profile.displayName,
@@ -57,6 +70,24 @@ extension Profiles {
                 weightKg: ProfileAccess.mayView(profile.visibility.weight, relationship) ? profile.weightKg : nil,
                 heightCm: ProfileAccess.mayView(profile.visibility.height, relationship) ? profile.heightCm : nil,
                 edge: edge, isSelf: isSelf, statistics: statistics)
+        }
+    }
+
+    /// The person's last 30 days: their step totals, the push-ups of workouts of `visible` (a private
+    /// series counts on nobody's page but in their own totals), the weight only when `showsWeight`.
+    private func lastThirtyDays(of person: User, visible: Set<ActivityVisibility>, showsWeight: Bool, in tx: Transaction) async throws -> [DaySummary] {
+        let today = person.localDate(at: self.clock.now())
+        let first = today.adding(days: -29)
+        let days = Dictionary(try await tx.days(of: person.id, from: first, to: today).map { ($0.date, $0) }, uniquingKeysWith: { _, last in last })
+        var pushups: [LocalDate: Int] = [:]
+        let zone = TimeZone(identifier: person.profile.timeZone) ?? .gmt
+        let from = first.start(in: zone), to = today.adding(days: 1).start(in: zone)
+        for event in try await tx.challenges.workouts(of: person.id, from: from, to: to) where visible.contains(event.visibility) {
+            if case .workout(let workout) = event.payload, workout.type == .pushups { pushups[event.localDate, default: 0] += workout.reps ?? 0 }
+        }
+        return (0..<30).map { offset in
+            let date = first.adding(days: offset)
+            return DaySummary(date: date, steps: days[date]?.steps ?? 0, pushups: pushups[date] ?? 0, weightKg: showsWeight ? days[date]?.weightKg : nil)
         }
     }
 }

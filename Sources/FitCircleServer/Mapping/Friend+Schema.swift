@@ -65,7 +65,10 @@ extension Components.Schemas.PersonProfile {
                 .init(
                     workouts: statistics.workouts, distanceMeters: statistics.distanceMeters, durationSeconds: statistics.durationSeconds,
                     personalRecords: try statistics.records.map(Components.Schemas.PersonalRecord.init),
-                    recentWorkouts: try statistics.recentWorkouts.map { try Components.Schemas.Activity($0, withRoute: false) })
+                    recentWorkouts: try statistics.recentWorkouts.map { try Components.Schemas.Activity($0, withRoute: false) },
+                    lastThirtyDays: statistics.lastThirtyDays.map { day in
+                        .init(date: day.date.iso, steps: day.steps, pushups: day.pushups, weightKg: day.weightKg)
+                    })
             })
     }
 }

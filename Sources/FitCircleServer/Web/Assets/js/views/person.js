@@ -5,6 +5,7 @@ import { api, Problem } from "../api.js";
 import { actionButton } from "../forms.js";
 import { h, show, number } from "../dom.js";
 import { distance, duration, pace, workoutIcons, workoutNames } from "../format.js";
+import { lastThirtyDays } from "../sparkline.js";
 
 const categoryIcons = { streak: "🔥", participation: "🏅", victory: "🏆", specialty: "⭐", social: "🤝" };
 const standing = {
@@ -91,6 +92,11 @@ export async function render(main, context, { id }) {
     rivalry ? headToHeadCard(person, rivalry) : null,
     h("div", { class: "grid" },
       person.statistics ? statisticsCard(person.statistics, context.config.units.distance) : null,
+      person.statistics
+        ? lastThirtyDays(
+          person.statistics.lastThirtyDays.map((day) => ({ date: day.date, steps: day.steps, pushupReps: day.pushups, weightKg: day.weightKg })),
+          person.statistics.lastThirtyDays.map((day) => day.date), context.profile?.weight?.unit)
+        : null,
       record ? recordCard(record) : null),
     badges?.badges.length ? h("section", { class: "card", "aria-labelledby": "their-badges" },
       h("h2", { id: "their-badges" }, "Badges"),

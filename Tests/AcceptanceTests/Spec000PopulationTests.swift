@@ -84,6 +84,8 @@ struct Spec000PopulationTests {
         var checkIns: [String: Set<String>] = [:]
         var sentiment: [String: Set<String>] = [:]
         var claims: [String: Set<String>] = [:]
+        /// The local hour of each submitter's first claim of the day.
+        var firstClaimHours: [String: [String: Int]] = [:]
         var viewers: [String: Set<String>] = [:]
         var openers: [String: Set<String>] = [:]
         var cohorts: [String: Set<String>] = [:]
@@ -229,6 +231,8 @@ struct Spec000PopulationTests {
             }
             try await person.member.claim(person.circle, token: token)
             ledger.claims[date, default: []].insert(person.id)
+            let hour = LocalTime(app.clock.now, in: TimeZone(identifier: person.habit.zone)!).hour
+            ledger.firstClaimHours[date, default: [:]][person.id] = min(ledger.firstClaimHours[date]?[person.id] ?? hour, hour)
         }
         if day.unit() < person.habit.views {
             #expect(try await app.request(.get, "/api/fitcircles/\(person.circle)/leaderboard", token: token).status == .ok)
@@ -270,6 +274,8 @@ struct Spec000PopulationTests {
             #expect(pair("checkin_completion", day) == [Double(checkIns.intersection(dau).count), Double(dau.count)], "check-ins \(day)")
             #expect(pair("checkin_sentiment", day) == [Double(ledger.of(ledger.sentiment, day).count), Double(checkIns.count)], "sentiment \(day)")
             #expect(pair("data_submission", day) == [Double(ledger.of(ledger.claims, day).intersection(dau).count), Double(dau.count)], "claims \(day)")
+            let firstHours = ledger.firstClaimHours[day] ?? [:]
+            #expect(pair("submission_before_18", day) == [Double(firstHours.values.filter { $0 < 18 }.count), Double(firstHours.count)], "before 18:00 \(day)")
             let openers = ledger.of(ledger.openers, day).intersection(dau)
             #expect(pair("notification_return", day) == [Double(openers.count), Double(dau.count)], "notification-driven return \(day)")
             let cohort = ledger.of(ledger.cohorts, day)

@@ -22,7 +22,7 @@ public enum MetricCatalog {
         .init(id: "checkin_completion", name: "Check-in completion", definition: "Of the day's active users, the share who checked in for the day.", kind: .share, target: 0.85),
         .init(id: "checkin_sentiment", name: "Check-ins with sentiment", definition: "Of the day's check-ins, the share that acknowledged yesterday with a sentiment.", kind: .share),
         .init(id: "data_submission", name: "Data submission rate", definition: "Of the day's active users, the share who claimed the day's data in a circle.", kind: .share, target: 0.75),
-        .init(id: "submission_before_18", name: "Submissions before 18:00", definition: "Of the day's data submissions, the share made before 18:00 local time.", kind: .share),
+        .init(id: "submission_before_18", name: "Submissions before 18:00", definition: "Of the day's submitters, the share whose first claim of the day came before 18:00 local time.", kind: .share),
         .init(id: "leaderboard_view_rate", name: "Leaderboard view rate", definition: "Of the users in a circle during the week ending on the day, the share who looked at a circle's board that week.", kind: .share, target: 0.80),
         .init(id: "push_opt_in", name: "Push opt-in", definition: "Of all users when the day was rolled up, the share with an active push device.", kind: .share, target: 0.75),
         .init(id: "push_open_rate", name: "Push open rate (1 hour)", definition: "Of the notifications delivered by push on the day, the share opened within an hour of being sent.", kind: .share, target: 0.25),

@@ -83,7 +83,9 @@ public struct Metrics: Sendable {
             facts.checkIns[event.userID] = event.properties["sentiment"] == .boolean(true)
         }
         for event in try await metrics.events(named: ServerEvent.dataSubmitted.rawValue, from: day, to: day) {
-            if case .integer(let hour)? = event.properties["localHour"] { facts.submissions[event.userID] = hour }
+            // A submitter's first claim of the day decides whether they were early (a later re-claim updates
+            // the figure; it does not make them late).
+            if case .integer(let hour)? = event.properties["localHour"] { facts.submissions[event.userID] = min(facts.submissions[event.userID] ?? hour, hour) }
         }
         facts.pushUsers = try await metrics.pushUserCount()
         let delivered = try await metrics.events(named: ServerEvent.notificationDelivered.rawValue, from: day, to: day)

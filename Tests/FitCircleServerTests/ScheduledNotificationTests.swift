@@ -123,35 +123,6 @@ struct ScheduledNotificationTests {
         }
     }
 
-    /// Spec 000's research takeaway, "guide new users to 4+ check-ins in week 1 through aggressive onboarding
-    /// nudges": at noon on each of the account's first 7 days while the week has fewer than 4 check-ins and
-    /// today's is not done; never from the eighth day.
-    @Test(arguments: Backend.available)
-    func newUsersAreNudgedTowardFourCheckInsInTheirFirstWeek(_ backend: Backend) async throws {
-        try await withTestApp(backend) { app async throws in
-            app.clock.set(Date(timeIntervalSince1970: 1_772_431_200))  // Monday 2 March 2026, 06:00 UTC (07:00 in Paris)
-            _ = try await app.onboardedUser("new@example.com")
-            let (user, _) = try await Self.signIn(app, "new@example.com")
-            _ = try await app.engine.notifications.register(platform: .ios, token: "apns-new", environment: .production, for: user)
-            // Check-ins on days 1, 3, 5 and 7 at 09:00; nothing on the others.
-            for day in 1...9 {
-                try await ReminderTests.run(app, hours: 2)
-                if day % 2 == 1 && day <= 7 {
-                    let token = try await Self.signIn(app, "new@example.com").1
-                    #expect(try await app.request(.post, "/api/streaks/checkin", token: token, json: ["mood": 4, "energy": 3]).status == .created)
-                }
-                try await ReminderTests.run(app, hours: 22)
-            }
-            let nudges = try await Self.sent(app, user, "first_week_nudge").reversed()
-            #expect(nudges.map { Self.localTime($0) } == ["2026-03-03 12:00", "2026-03-05 12:00", "2026-03-07 12:00"])
-            #expect(nudges.map(\.body) == [
-                "👋 Day 2 of your first week: 1 of 4 check-ins so far. Check in today and make it a habit!",
-                "👋 Day 4 of your first week: 2 of 4 check-ins so far. Check in today and make it a habit!",
-                "👋 One more check-in makes 4 in your first week. Check in today and make it a habit!",
-            ])
-        }
-    }
-
     /// Spec 001: NOTIF-02 "almost there" once a day within 5 push-ups of the goal; the bonus and badges as
     /// achievements (WEEKLY-03); NOTIF-01 the weekly push-up streak at risk after two days without a workout.
     @Test(arguments: Backend.available)

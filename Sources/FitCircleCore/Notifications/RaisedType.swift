@@ -50,13 +50,12 @@ public enum RaisedType: String, CaseIterable, Sendable {
     case dataSubmission = "data_submission"
     case dailyGoalsReady = "daily_goals_ready"
     case stepsToGo = "steps_to_go"
-    case firstWeekNudge = "first_week_nudge"
 
     /// Raised at the times a profile schedules them, by `ScheduledTriggers`.
     public var isScheduled: Bool {
         switch self {
         case .dailyCheckInReminder, .streakReminder, .dailyCheckInEmail, .streakAtRisk, .weeklyGoalProgress, .weeklyDigest,
-            .monthlyReport, .newWeeklyChallenge, .weeklyReminder, .dataSubmission, .dailyGoalsReady, .stepsToGo, .firstWeekNudge:
+            .monthlyReport, .newWeeklyChallenge, .weeklyReminder, .dataSubmission, .dailyGoalsReady, .stepsToGo:
             true
         default: false
         }
@@ -66,7 +65,7 @@ public enum RaisedType: String, CaseIterable, Sendable {
     /// be untrue, so its candidate carries the day (`NotificationCandidate.day`).
     public var isDayBound: Bool {
         switch self {
-        case .dailyCheckInReminder, .streakReminder, .dailyCheckInEmail, .streakAtRisk, .dailyGoalsReady, .stepsToGo, .firstWeekNudge:
+        case .dailyCheckInReminder, .streakReminder, .dailyCheckInEmail, .streakAtRisk, .dailyGoalsReady, .stepsToGo:
             true
         default: false
         }

@@ -6,9 +6,6 @@ import Foundation
 /// type reads what is true at that moment (has the user checked in? how far is the week's goal?). The
 /// policy decides after that (preferences, quiet hours, caps, budget).
 struct ScheduledTriggers: Sendable {
-    /// Check-ins in the first week that make a habit (spec 000's research: 4 or more).
-    static let firstWeekCheckIns = 4
-
     let store: Store
     let profile: RuleProfile
     let goals: Goals
@@ -42,19 +39,6 @@ struct ScheduledTriggers: Sendable {
             return NotificationCandidate(type: type, dedupeKey: key, data: ["streak": "\(streak)"], goalMet: days.first?.checkedIn ?? false)
         case .streakAtRisk:
             return try await self.streakAtRisk(user, on: date, key: key)
-        case .firstWeekNudge:
-            // Spec 000's research takeaway: "guide new users to 4+ check-ins in week 1 through aggressive
-            // onboarding nudges" — each of the account's first 7 days while the week has fewer than 4.
-            let (account, days) = try await self.store.read { tx -> (User?, [DailyTracking]) in
-                guard let account = try await tx.user(user) else { return (nil, []) }
-                return (account, try await tx.days(of: user, from: account.localDate(at: account.createdAt), to: date))
-            }
-            guard let account, (1...7).contains(account.accountDay(date)) else { return nil }
-            let checkIns = days.filter(\.checkedIn).count
-            guard checkIns < Self.firstWeekCheckIns else { return nil }
-            return NotificationCandidate(
-                type: type, dedupeKey: key, data: ["day": "\(account.accountDay(date))", "checkIns": "\(checkIns)", "goal": "\(Self.firstWeekCheckIns)"],
-                goalMet: days.contains { $0.date == date && $0.checkedIn })
         case .weeklyGoalProgress:
             // Spec 000: mid-week, under half of the week's step goal.
             guard let steps = try await self.goals.weekly(of: user).goals.first(where: { $0.goal.kind == .steps }), steps.goal.target > 0 else {

@@ -82,6 +82,7 @@ extension Profiles {
         var pushups: [LocalDate: Int] = [:]
         let zone = TimeZone(identifier: person.profile.timeZone) ?? .gmt
         let from = first.start(in: zone), to = today.adding(days: 1).start(in: zone)
+        // The workouts started in the span, as a challenge reads them; only those the viewer may see count.
         for event in try await tx.challenges.workouts(of: person.id, from: from, to: to) where visible.contains(event.visibility) {
             if case .workout(let workout) = event.payload, workout.type == .pushups { pushups[event.localDate, default: 0] += workout.reps ?? 0 }
         }

@@ -42,7 +42,10 @@ struct RewardKeeper: Sendable {
         let weekStart = self.profile.week.startsOn
         let dates = events.map(\.localDate)
         let weeks = Set(dates.map { $0.startOfWeek(startingOn: weekStart) })
-        let challengeWeeks = Set(dates.map { date in self.policy.weeklyChallenge.map { $0.start(holding: date, profileWeekStartsOn: weekStart) } ?? date })
+        // The weekly challenge may keep its own week (from Sunday while the profile's starts on Monday).
+        let challengeWeeks: Set<LocalDate> = self.policy.weeklyChallenge.map { rule in
+            Set(dates.map { rule.start(holding: $0, profileWeekStartsOn: weekStart) })
+        } ?? []
         guard let first = weeks.union(challengeWeeks).min(), let last = weeks.union(challengeWeeks).max()?.adding(days: 6) else {
             return [:]
         }

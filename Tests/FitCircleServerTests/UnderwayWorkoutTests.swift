@@ -6,18 +6,24 @@ import Testing
 /// made may have started a few seconds before it (the phone's clock behind the server's). Neither is lost:
 /// it counts on the board at once, and the challenge settles with it.
 struct UnderwayWorkoutTests {
+    /// Ana's day-long distance challenge with 50 XP at stake, made now, and Ben in it.
+    static func duel(_ app: TestApp, _ name: String) async throws -> (ChallengeTests.Person, ChallengeTests.Person, String) {
+        let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 300)
+        let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 300)
+        try await ChallengeTests.befriend(app, ana, ben)
+        let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+            "name": name, "type": "distance", "durationDays": 1, "stake": 50, "invitees": [ben.id],
+        ])
+        #expect(created.status == .created, "\(created.text)")
+        let id = try #require(try created.jsonObject()["id"] as? String)
+        #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+        return (ana, ben, id)
+    }
+
     @Test(arguments: Backend.available)
     func aRunRecordedAsItStartsCountsAndWinsTheChallenge(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 300)
-            let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 300)
-            try await ChallengeTests.befriend(app, ana, ben)
-            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-                "name": "Sunday long run", "type": "distance", "durationDays": 1, "stake": 50, "invitees": [ben.id],
-            ])
-            #expect(created.status == .created, "\(created.text)")
-            let id = try #require(try created.jsonObject()["id"] as? String)
-            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+            let (ana, ben, id) = try await Self.duel(app, "Sunday long run")
 
             app.clock.advance(by: 3600)
             // Started 10 seconds ago, 35 minutes long: it ends in the future.
@@ -38,14 +44,7 @@ struct UnderwayWorkoutTests {
     @Test(arguments: Backend.available)
     func aRunStartedSecondsBeforeAChallengeMadeOnTheSpotCounts(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 300)
-            let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 300)
-            try await ChallengeTests.befriend(app, ana, ben)
-            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-                "name": "Race you home", "type": "distance", "durationDays": 1, "stake": 50, "invitees": [ben.id],
-            ])
-            let id = try #require(try created.jsonObject()["id"] as? String)
-            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+            let (ana, ben, id) = try await Self.duel(app, "Race you home")
             // Ana's phone started the run 10 seconds before the challenge began; Ben's started 6 minutes
             // before, more than any clock is off: his is a run of before the challenge.
             for (person, run) in [

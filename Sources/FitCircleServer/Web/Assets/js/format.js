@@ -53,7 +53,8 @@ export function workoutFigures(item, unit) {
   ].filter(Boolean).join(" · ");
 }
 
-const ruleUnits = { km: "km", minutes: "min", kcal: "kcal", workouts: "workouts", xp: "XP", days: "days", seconds_per_km: "s/km" };
+const ruleUnits = { km: "km", minutes: "min", kcal: "kcal", workouts: "workouts", xp: "XP", days: "days", seconds_per_km: "s/km", weeks: "weeks" };
+const metricUnits = { distance: "km", duration: "min", calories: "kcal", workouts: "workouts", xp: "XP", active_days: "days" };
 const aggregations = { total: "in total", longest: "in one workout", fastest_pace: "fastest pace", consecutive_days: "days in a row" };
 
 /** A challenge's rule in words: "Most km in total · running · weekends only". */
@@ -63,7 +64,9 @@ export function challengeRule(rule) {
   const head = rule.goal === "first_to" ? `First to ${target}` : rule.goal === "everyone_to" ? `Everyone to ${target}` : `Most ${unit}`;
   const filter = rule.filter ?? {};
   return [
-    `${head} ${aggregations[rule.aggregation] ?? ""}`.trim(),
+    rule.aggregation === "weeks_met"
+      ? `${head} of ${number(rule.weeklyTarget ?? 0)} ${metricUnits[rule.metric] ?? ""} each`.trim()
+      : `${head} ${aggregations[rule.aggregation] ?? ""}`.trim(),
     filter.workoutTypes?.length ? filter.workoutTypes.map((t) => workoutNames[t] ?? t).join(", ") : null,
     filter.weekendsOnly ? "weekends only" : null,
     filter.startsAfter ? `from ${filter.startsAfter}` : null,

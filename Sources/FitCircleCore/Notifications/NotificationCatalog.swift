@@ -155,8 +155,6 @@ public struct NotificationType: Equatable, Sendable, Codable {
         return true
     }
 
-    /// The copy (of the first variant `data` matches, else the type's) and deep link with `{name}` replaced
-    /// by `data["name"]`; unknown variables stay as written.
     /// Each `{count:one|other}` of `text` as `one` when the data's `count` is 1, else `other`.
     public static func agreeing(_ text: String, with data: [String: String]) -> String {
         var text = text
@@ -173,6 +171,8 @@ public struct NotificationType: Equatable, Sendable, Codable {
         return text
     }
 
+    /// The copy (of the first variant `data` matches, else the type's) and deep link with `{name}` replaced
+    /// by `data["name"]`; unknown variables stay as written.
     public func render(_ data: [String: String]) -> (title: String, body: String, deepLink: String?) {
         func fill(_ template: String) -> String {
             Self.agreeing(data.reduce(template) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value) }, with: data)

@@ -154,7 +154,7 @@ public struct Goals: Sendable {
             let training = try await tx.trainingSettings(of: user) ?? .defaults
             let recent = try await tx.days(of: user, from: next.adding(days: -policy.steps.baselineDays), to: next.adding(days: -1))
             let daily = GoalPlanner.dailySteps(
-                on: next, accountDay: self.accountDay(next, of: account), baseline: .of(account.profile, level: training.level), recent: recent,
+                on: next, accountDay: account.accountDay(next), baseline: .of(account.profile, level: training.level), recent: recent,
                 policy: policy.steps)
             let circleSteps = try await self.circleWeeklySteps(of: user, weekStart: next, in: tx)
             return GoalPlanner.weekly(dailySteps: daily, training: training, circleSteps: circleSteps, policy: policy).first { $0.kind == .steps }?.target
@@ -201,7 +201,7 @@ public struct Goals: Sendable {
     /// The step goal of `date`, planned now if that day's goals never were (the check-in's look back at
     /// yesterday); none for a day before the account existed, which has no goals to miss.
     func stepGoal(on date: LocalDate, of user: User, in tx: Transaction) async throws -> Goal? {
-        guard self.accountDay(date, of: user) >= 1 else { return nil }
+        guard user.accountDay(date) >= 1 else { return nil }
         try await self.plan(.daily, start: date, of: user, in: tx, replacing: [])
         return try await tx.goals(of: user.id, span: .daily, from: date, to: date).first { $0.kind == .steps }
     }
@@ -234,7 +234,7 @@ public struct Goals: Sendable {
         // A weight goal exists only for members of weight-loss circles: its absence alone plans nothing.
         guard !replacing.isEmpty || !Set(kinds).subtracting([.weight]).isSubset(of: existing.map(\.kind)) else { return }
         let training = try await tx.trainingSettings(of: user.id) ?? .defaults
-        let accountDay = self.accountDay(start, of: user)
+        let accountDay = user.accountDay(start)
         let recent = policy.daily.contains(.steps) || policy.weekly.contains(.steps)
             ? try await tx.days(of: user.id, from: start.adding(days: -policy.steps.baselineDays), to: start.adding(days: -1))
             : []
@@ -315,9 +315,6 @@ public struct Goals: Sendable {
         }
         return Period(start: start, goals: progress)
     }
-
-    /// 1 on the day the account was created, in the user's zone.
-    private func accountDay(_ date: LocalDate, of user: User) -> Int { user.accountDay(date) }
 
     func locked(_ user: User.ID, in tx: Transaction) async throws -> (User, LocalDate) {
         guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }

@@ -233,18 +233,17 @@ struct RewardKeeper: Sendable {
         let challengeStart = challenge.start(holding: date, profileWeekStartsOn: self.profile.week.startsOn)
         let challengeCounted = (0..<7).reduce(0) { $0 + (books.days[challengeStart.adding(days: $1)]?.pushupsCounted ?? 0) }
         if challengeCounted >= training.dailyGoal * challenge.goalDays, !books.credited.contains("weekly_challenge:\(challengeStart.iso)") {
-            let start = challengeStart
-            let badge = UnlockedBadge(badgeID: "weekly-challenge-\(start.iso)", name: "Weekly Challenge \(start.iso)", date: date, unlockedAt: now)
+            let badge = UnlockedBadge(badgeID: "weekly-challenge-\(challengeStart.iso)", name: "Weekly Challenge \(challengeStart.iso)", date: date, unlockedAt: now)
             books.badges.append(badge)
             books.unlocked.insert(badge.badgeID)
             books.stats.counters[.weeklyChallenges, default: 0] += 1
             self.credit(
-                line(date, challenge.points, .weeklyChallenge, "weekly_challenge:\(start.iso)", now: now,
-                     detail: .init(level: books.stats.level, dailyGoal: training.dailyGoal, weekStart: start,
+                line(date, challenge.points, .weeklyChallenge, "weekly_challenge:\(challengeStart.iso)", now: now,
+                     detail: .init(level: books.stats.level, dailyGoal: training.dailyGoal, weekStart: challengeStart,
                                    target: training.dailyGoal * challenge.goalDays, badgeID: badge.badgeID)),
                 into: &books, now: now)
             books.events.append(
-                self.event(.weeklyChallengeCompleted, on: date, ["weekStart": start.iso, "badge": badge.name, "points": "\(challenge.points)"], now: now))
+                self.event(.weeklyChallengeCompleted, on: date, ["weekStart": challengeStart.iso, "badge": badge.name, "points": "\(challenge.points)"], now: now))
         }
     }
 

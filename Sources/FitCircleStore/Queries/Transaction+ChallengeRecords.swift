@@ -80,8 +80,8 @@ extension ChallengeQueries {
             """
             SELECT (SELECT created FROM challenge_records WHERE user_id = \(bind: user.rawValue)) AS created,
                 (SELECT hosted FROM challenge_records WHERE user_id = \(bind: user.rawValue)) AS hosted,
-                (SELECT COUNT(*) FROM (\(met)) AS people) AS opponents,
-                (SELECT MAX(times) FROM (\(met)) AS people) AS most
+                people.opponents, people.most
+            FROM (SELECT COUNT(*) AS opponents, MAX(times) AS most FROM (\(met)) AS met) AS people
             """
         ).first()
         return (
@@ -205,8 +205,6 @@ extension ChallengeQueries {
             (try Self.challenge(from: row), try Self.participant(from: row, prefix: "a_"), try Self.participant(from: row, prefix: "b_"))
         }
     }
-
-    /// Every settled challenge in the order it settled, for replay.
 
     /// Every settled challenge's id, in settlement order (ties by id). Replay pages through these exact keys:
     /// a settlement instant read back and bound again is not always the same double (SQLite keeps REAL

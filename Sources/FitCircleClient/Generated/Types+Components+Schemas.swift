@@ -6942,7 +6942,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/MetricSeries/definition`.
             public var definition: Swift.String
-            /// share: numerator ÷ denominator from 0 to 1; ratio: the same, any size; dailyCount: users a day (a period averages its days); windowCount: users over a trailing window (a period shows its last day).
+            /// share: numerator ÷ denominator from 0 to 1; ratio: the same, any size; dailyCount: users a day (a period averages its days); windowCount: users over a trailing window (a period shows its last day); windowShare: a share over a trailing window (a period shows its last day).
             ///
             /// - Remark: Generated from `#/components/schemas/MetricSeries/kind`.
             @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
@@ -6950,8 +6950,9 @@ extension Components {
                 case ratio = "ratio"
                 case dailyCount = "dailyCount"
                 case windowCount = "windowCount"
+                case windowShare = "windowShare"
             }
-            /// share: numerator ÷ denominator from 0 to 1; ratio: the same, any size; dailyCount: users a day (a period averages its days); windowCount: users over a trailing window (a period shows its last day).
+            /// share: numerator ÷ denominator from 0 to 1; ratio: the same, any size; dailyCount: users a day (a period averages its days); windowCount: users over a trailing window (a period shows its last day); windowShare: a share over a trailing window (a period shows its last day).
             ///
             /// - Remark: Generated from `#/components/schemas/MetricSeries/kind`.
             public var kind: Components.Schemas.MetricSeries.KindPayload
@@ -6967,7 +6968,7 @@ extension Components {
             ///   - id:
             ///   - name:
             ///   - definition: What the figure counts.
-            ///   - kind: share: numerator ÷ denominator from 0 to 1; ratio: the same, any size; dailyCount: users a day (a period averages its days); windowCount: users over a trailing window (a period shows its last day).
+            ///   - kind: share: numerator ÷ denominator from 0 to 1; ratio: the same, any size; dailyCount: users a day (a period averages its days); windowCount: users over a trailing window (a period shows its last day); windowShare: a share over a trailing window (a period shows its last day).
             ///   - target: Spec 000's target, when it sets one.
             ///   - points:
             public init(

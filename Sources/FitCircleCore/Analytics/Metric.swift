@@ -19,6 +19,9 @@ public struct Metric: Equatable, Sendable {
         case windowCount
         /// numerator ÷ denominator, any size (sessions per user); a period adds both up.
         case ratio
+        /// numerator ÷ denominator, from 0 to 1, over a trailing window ending on the day; a period shows
+        /// its last day's.
+        case windowShare
     }
 
     public init(id: String, name: String, definition: String, kind: Kind, target: Double? = nil) {
@@ -32,7 +35,7 @@ public struct Metric: Equatable, Sendable {
     /// The value of summed `numerator` and `denominator` (nil when nothing was counted).
     public func value(numerator: Double, denominator: Double, days: Int) -> Double? {
         switch self.kind {
-        case .share, .ratio: denominator > 0 ? numerator / denominator : nil
+        case .share, .ratio, .windowShare: denominator > 0 ? numerator / denominator : nil
         case .dailyCount: days > 0 ? numerator / Double(days) : nil
         case .windowCount: numerator
         }

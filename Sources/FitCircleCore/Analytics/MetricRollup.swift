@@ -38,9 +38,10 @@ public struct DayFacts: Sendable {
     public var boardViewers: Set<User.ID> = []
     public var circleMembers: Set<User.ID>?
     public var sessionsInWeek = 0
-    /// Each user's highest streak on the day.
+    /// Where each active user's streak stood on the day (`Streak.standing`).
     public var streaks: [User.ID: Int] = [:]
-    public var streakPeriods: (closed: Int, frozen: Int) = (0, 0)
+    /// Of the users active in the 30 days ending with the day, those a freeze covered in those days.
+    public var frozenInMonth = 0
     /// Each user's check-in for the day: with a sentiment or not.
     public var checkIns: [User.ID: Bool] = [:]
     /// Each user's first claim of the day's data: the local hour.
@@ -88,7 +89,7 @@ public struct DayFacts: Sendable {
         let activeStreaks = self.streaks.filter { self.active.contains($0.key) }.values
         add("streak_7_share", activeStreaks.filter { $0 >= 7 }.count, self.active.count)
         add("streak_30_share", activeStreaks.filter { $0 >= 30 }.count, self.active.count)
-        add("freeze_usage", self.streakPeriods.frozen, self.streakPeriods.closed)
+        add("freeze_usage", self.frozenInMonth, self.activeMonth)
         add("checkin_completion", self.checkIns.keys.filter(self.active.contains).count, self.active.count)
         add("checkin_sentiment", self.checkIns.values.filter { $0 }.count, self.checkIns.count)
         add("data_submission", self.submissions.keys.filter(self.active.contains).count, self.active.count)

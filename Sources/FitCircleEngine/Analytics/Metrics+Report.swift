@@ -69,7 +69,7 @@ extension Metrics {
             for start in periods {
                 let inPeriod = (byPeriod[start] ?? []).sorted { $0.day < $1.day }
                 var (numerator, denominator) = (inPeriod.reduce(0) { $0 + $1.numerator }, inPeriod.reduce(0) { $0 + $1.denominator })
-                if metric.kind == .windowCount, let latest = inPeriod.last { (numerator, denominator) = (latest.numerator, latest.denominator) }
+                if metric.kind == .windowCount || metric.kind == .windowShare, let latest = inPeriod.last { (numerator, denominator) = (latest.numerator, latest.denominator) }
                 let value = inPeriod.isEmpty ? nil : metric.value(numerator: numerator, denominator: denominator, days: inPeriod.count)
                 let before = points.last?.value
                 let change = value.flatMap { now in before.flatMap { $0 == 0 ? nil : (now - $0) / $0 } }

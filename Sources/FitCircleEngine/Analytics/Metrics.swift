@@ -75,10 +75,10 @@ public struct Metrics: Sendable {
             facts.circleMembers = try await metrics.circleMembers(from: weekStart.start(in: .gmt), to: day.adding(days: 1).start(in: .gmt))
             facts.sessionsInWeek = try await metrics.count(named: ServerEvent.appOpened.rawValue, from: weekStart, to: day)
         }
-        for event in try await metrics.events(named: ServerEvent.streakUpdated.rawValue, from: day, to: day) {
-            if case .integer(let current)? = event.properties["current"] { facts.streaks[event.userID] = max(facts.streaks[event.userID] ?? 0, current) }
+        for (user, closed) in try await metrics.closedStreakPeriods(ofActiveOn: day) {
+            facts.streaks[user] = Streak.standing(on: day, after: closed)
         }
-        facts.streakPeriods = try await metrics.streakPeriods(day)
+        facts.frozenInMonth = try await metrics.frozenActiveCount(from: day.adding(days: -29), to: day)
         for event in try await metrics.events(named: ServerEvent.checkInCompleted.rawValue, from: day, to: day) {
             facts.checkIns[event.userID] = event.properties["sentiment"] == .boolean(true)
         }

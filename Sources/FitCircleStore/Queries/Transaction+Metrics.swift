@@ -106,15 +106,36 @@ public struct MetricQueries: Sendable {
         return (try row?.decode(column: "users", as: Int.self) ?? 0, try row?.decode(column: "completed", as: Int.self) ?? 0)
     }
 
-    /// The streak periods closed for `period`: how many, and how many a freeze covered.
-    public func streakPeriods(_ period: LocalDate) async throws -> (closed: Int, frozen: Int) {
-        let row = try await self.sql.raw(
+    /// The closed streak periods of the users active on `day`, from the 13 days before it (two weekly
+    /// periods) to `day`, oldest first: where each streak stood that day (`Streak.standing`).
+    public func closedStreakPeriods(ofActiveOn day: LocalDate) async throws -> [User.ID: [Streak.Closed]] {
+        let rows = try await self.sql.raw(
             """
-            SELECT COUNT(*) AS closed, COALESCE(SUM(CASE WHEN status = 'frozen' THEN 1 ELSE 0 END), 0) AS frozen
-            FROM streak_entries WHERE period = \(bind: period.iso)
+            SELECT user_id, period, streak FROM streak_entries
+            WHERE period >= \(bind: day.adding(days: -13).iso) AND period <= \(bind: day.iso)
+            AND user_id IN (SELECT user_id FROM analytics_events WHERE \(Self.active(from: day, to: day)))
+            ORDER BY user_id, period
             """
-        ).first()
-        return (try row?.decode(column: "closed", as: Int.self) ?? 0, try row?.decode(column: "frozen", as: Int.self) ?? 0)
+        ).all()
+        var closed: [User.ID: [Streak.Closed]] = [:]
+        for row in rows {
+            let period = try row.decode(column: "period", as: String.self)
+            guard let period = LocalDate(iso: period) else { continue }
+            closed[User.ID(try row.decode(column: "user_id", as: String.self)), default: []]
+                .append(Streak.Closed(period: period, count: try row.decode(column: "streak", as: Int.self)))
+        }
+        return closed
+    }
+
+    /// How many of the users active from `first` to `last` a freeze covered in a period of those days.
+    public func frozenActiveCount(from first: LocalDate, to last: LocalDate) async throws -> Int {
+        try await self.sql.raw(
+            """
+            SELECT COUNT(DISTINCT user_id) AS n FROM streak_entries
+            WHERE status = 'frozen' AND period >= \(bind: first.iso) AND period <= \(bind: last.iso)
+            AND user_id IN (SELECT user_id FROM analytics_events WHERE \(Self.active(from: first, to: last)))
+            """
+        ).first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
     /// Users who were members of a circle at some instant from `start` to `end`.

@@ -5,7 +5,7 @@ import { h, show } from "../dom.js";
 import { funnel, curves, lineChart, pointsTable } from "../chart.js";
 
 function formatter(kind) {
-  if (kind === "share") return (v) => `${(v * 100).toFixed(v < 0.1 && v > 0 ? 1 : 0)} %`;
+  if (kind === "share" || kind === "windowShare") return (v) => `${(v * 100).toFixed(v < 0.1 && v > 0 ? 1 : 0)} %`;
   if (kind === "ratio") return (v) => v.toFixed(2);
   return (v) => new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }).format(v);
 }

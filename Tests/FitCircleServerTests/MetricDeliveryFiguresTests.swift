@@ -1,0 +1,114 @@
+import FitCircleCore
+import FitCircleEngine
+import FitCircleTesting
+import Foundation
+import Testing
+
+/// Issue 48: the metrics of notifications, emails and challenges against spec 000's wording ("% of
+/// notifications opened within 1 hour", "% of emails not bounced", spec 002's template share), each
+/// figure counted from what the test made happen through real transports and the HTTP API.
+struct MetricDeliveryFiguresTests {
+    /// Sends a notification of `type` to `user` as an operator would (`POST /api/notifications/send`).
+    static func send(_ app: TestApp, _ type: String, to user: String, key: String) async throws -> String {
+        let body: [String: Any] = [
+            "userId": user, "type": type, "dedupeKey": key, "data": ["streak": "14", "steps": "8,000", "left": "2,000", "freezesLeft": "1"],
+        ]
+        let sent = try await app.request(.post, "/api/notifications/send", token: try await NotificationLogTests.operatorToken(app), json: body)
+        #expect(sent.status == .ok, "\(sent.text)")
+        return try #require(try sent.jsonObject()["id"] as? String)
+    }
+
+    static func figure(_ rows: [MetricRow], _ metric: String) -> [Double]? {
+        rows.first { $0.metric == metric }.map { [$0.numerator, $0.denominator] }
+    }
+
+    /// Three pushes reach Ana's phone through FCM at 13:00: she opens one half an hour later, one two hours
+    /// later, and never the third. One of three was opened within the hour.
+    @Test(arguments: Backend.available)
+    func pushOpenRateCountsOpensWithinAnHourOfThePushesDelivered(_ backend: Backend) async throws {
+        try await DeliveryTests.withFCM(backend) { app, fcm, ana in
+            var sent: [String] = []
+            for type in ["daily_checkin_reminder", "streak_at_risk", "steps_to_go"] { sent.append(try await Self.send(app, type, to: ana, key: type)) }
+            try await DeliveryTests.runJobs(app)
+            #expect(fcm.received.count == 3)
+            for (notification, after) in [(sent[0], 30.0), (sent[1], 90.0)] {
+                app.clock.advance(by: after * 60)
+                let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+                #expect(try await app.request(.post, "/api/notifications/\(notification)/opened", token: token).status == .noContent)
+            }
+
+            let rows = try await app.engine.metrics.rollUp(LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!))
+            #expect(Self.figure(rows, "push_open_rate") == [1, 3])
+            // She came back through a notification; the operator, who only sent, did not.
+            #expect(Self.figure(rows, "notification_return") == [1, 1])
+        }
+    }
+
+    /// An operator, Ana and someone whose address bounces sign up (each is welcomed by email); Ana is sent
+    /// the week's digest and the evening's check-in email, the other the digest. Ana opens the digest,
+    /// follows its link and unsubscribes from it in one click. Of the six emails four were delivered (the
+    /// operator's and Ana's) and two bounced; of the four, one was opened and clicked, and one unsubscribe
+    /// came.
+    @Test(arguments: Backend.available)
+    func emailFiguresCountDeliveredBouncedOpenedClickedAndUnsubscribed(_ backend: Backend) async throws {
+        try await EmailDeliveryTests.withEmail(backend) { app, smtp in
+            _ = try await NotificationLogTests.operatorToken(app)
+            _ = try await app.onboardedUser()
+            _ = try await app.onboardedUser("bounce@example.com")
+            let ana = try await NotificationLogTests.anaID(app)
+            let bounce = try #require((try await app.devSignIn("bounce@example.com")["user"] as? [String: Any])?["id"] as? String)
+            _ = try await Self.send(app, "weekly_digest", to: ana, key: "digest")
+            _ = try await Self.send(app, "weekly_digest", to: bounce, key: "digest")
+            _ = try await Self.send(app, "daily_checkin_email", to: ana, key: "checkin")
+            try await DeliveryTests.runJobs(app)
+            #expect(smtp.received.count == 4, "\(smtp.received.map(\.subject))")
+            let digest = try #require(smtp.received.last { $0.subject.hasPrefix("Your Week in Review") })
+            let html = try EmailDeliveryTests.part(digest, "text/html")
+            #expect(try await app.request(.get, EmailLinkTests.path(try EmailLinkTests.firstURL(in: html, starting: "/api/emails/open/"))).status == .ok)
+            #expect(try await app.request(.get, EmailLinkTests.path(try EmailLinkTests.firstURL(in: html, starting: "/api/emails/click/"))).status == .found)
+            let unsubscribe = try EmailLinkTests.firstURL(in: try #require(digest.headers["List-Unsubscribe"]), starting: "/api/emails/unsubscribe?token=")
+            let done = try await app.request(
+                .post, EmailLinkTests.path(unsubscribe), body: Data("List-Unsubscribe=One-Click".utf8), headers: [.contentType: "application/x-www-form-urlencoded"])
+            #expect(done.status == .ok)
+
+            let rows = try await app.engine.metrics.rollUp(LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!))
+            #expect(Self.figure(rows, "email_deliverability") == [4, 6])
+            #expect(Self.figure(rows, "email_open_rate") == [1, 4])
+            #expect(Self.figure(rows, "email_click_rate") == [1, 4])
+            #expect(Self.figure(rows, "email_unsubscribe_rate") == [1, 4])
+        }
+    }
+
+    /// On one day Ana makes a 5 km race for three from a template and a fortnight's challenge of her own;
+    /// a week later the race settles: Ana ran 6 km, Ben 3 and Cat nothing. One of its three participants
+    /// completed it, and one of the day's two challenges came from a template.
+    @Test(arguments: Backend.available)
+    func challengeCompletionAndTemplateShareCountParticipantsAndChallenges(_ backend: Backend) async throws {
+        try await withTestApp(backend, profile: "famefit") { app async throws in
+            let ana = try await ChallengeTests.person(app, "ana@example.com")
+            let ben = try await ChallengeTests.person(app, "ben@example.com")
+            let cat = try await ChallengeTests.person(app, "cat@example.com")
+            let race = try await app.request(.post, "/api/competitions", token: try await ana.token, json: ["templateId": "five-k-face-off", "visibility": "public"])
+            #expect(race.status == .created, "\(race.text)")
+            let id = try #require(try race.jsonObject()["id"] as? String)
+            for person in [ben, cat] { #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await person.token, json: [:]).status == .ok) }
+            let own = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
+                "name": "Fortnight", "type": "distance", "goal": "most", "durationDays": 14, "visibility": "public",
+            ])
+            #expect(own.status == .created, "\(own.text)")
+            let paris = TimeZone(identifier: "Europe/Paris")!
+            let created = try await app.engine.metrics.rollUp(LocalDate(app.clock.now, in: paris))
+            #expect(Self.figure(created, "template_share") == [1, 2])
+
+            app.clock.advance(by: 3_600)
+            for (person, km) in [(ana, 6.0), (ben, 3.0)] {
+                let ran = try await app.request(.post, "/api/activities", token: try await person.token, json: ChallengeTests.run(app, "run-\(person.id)", km: km, minutes: 40, startedMinutesAgo: 45))
+                #expect(ran.status == .created, "\(ran.text)")
+            }
+            try await ChallengeKindTests.settleAfter(app, days: 7)
+            #expect(try await ChallengeKindTests.winners(app, id, as: ana) == [ana.id])
+            let settled = try await app.engine.metrics.rollUp(LocalDate(app.clock.now, in: paris))
+            #expect(Self.figure(settled, "challenge_completion") == [1, 3])
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import FitCircleStore
 import FitCircleTesting
 import Foundation
 import Testing
@@ -20,6 +21,9 @@ struct Spec000Flow2DayTests {
                 profile["activityBaseline"] = "moderate"  // 7,000 steps
                 _ = try await app.request(.put, "/api/user/profile", token: token, json: profile)
                 members.append(Member(app: app, email: email))
+                // Returning users: their accounts are a month old (a first week's copy is another flow's).
+                let id = try #require(try await app.store.read { tx in try await tx.user(withEmail: email) }?.id)
+                try await app.store.transaction { tx in try await tx.backdate(id, createdAt: app.clock.now.addingTimeInterval(-30 * 86_400)) }
             }
             try await world.run(until: "2026-03-02", "08:15")
             for member in members {

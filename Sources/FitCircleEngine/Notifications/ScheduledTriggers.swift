@@ -27,7 +27,9 @@ struct ScheduledTriggers: Sendable {
             // Dropped by the policy as "goal already met" once the day counts for the streak.
             let standing = try await self.streaks.current(of: user).standing
             return NotificationCandidate(
-                type: type, dedupeKey: key, data: ["streak": "\(standing.current)", "next": "\(standing.current + 1)"], goalMet: standing.met)
+                type: type, dedupeKey: key,
+                data: ["streak": "\(standing.current)", "next": "\(standing.current + 1)"].merging(try await self.firstWeek(of: user, on: date)) { $1 },
+                goalMet: standing.met)
         case .dailyCheckInEmail:
             // Spec 000's email table: only for users no push reaches — no device, or push switched off
             // (F7: "As a user who disabled push, I want email reminders").
@@ -69,7 +71,8 @@ struct ScheduledTriggers: Sendable {
             // Spec 000 Flow 2, morning: "Good morning! Your daily goals are ready." (planned at 00:00).
             let steps = try await self.goals.daily(of: user).goals.first { $0.goal.kind == .steps }
             return NotificationCandidate(
-                type: type, dedupeKey: key, data: ["steps": steps.map { NotificationCopy.count(Int($0.goal.target)) } ?? ""],
+                type: type, dedupeKey: key,
+                data: ["steps": steps.map { NotificationCopy.count(Int($0.goal.target)) } ?? ""].merging(try await self.firstWeek(of: user, on: date)) { $1 },
                 goalMet: steps?.completed ?? false)
         case .stepsToGo:
             // Flow 2, evening: "You're at 7,200 steps—only 1,300 to go!", for someone past half of the day's
@@ -84,6 +87,18 @@ struct ScheduledTriggers: Sendable {
             return NotificationCandidate(type: type, dedupeKey: key)
         default:
             return nil
+        }
+    }
+
+    /// Where a new account stands against the first week's four check-ins (`FirstWeekNudge`), counted
+    /// before `date`: the reminders of the day say so until the day's check-in.
+    private func firstWeek(of user: User.ID, on date: LocalDate) async throws -> [String: String] {
+        try await self.store.read { tx in
+            guard let account = try await tx.user(user) else { return [:] }
+            let accountDay = account.accountDay(date)
+            guard (1...FirstWeekNudge.days).contains(accountDay) else { return [:] }
+            let days = try await tx.days(of: user, from: date.adding(days: 1 - accountDay), to: date.adding(days: -1))
+            return FirstWeekNudge.data(accountDay: accountDay, checkIns: days.filter(\.checkedIn).count)
         }
     }
 

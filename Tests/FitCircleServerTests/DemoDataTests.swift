@@ -43,6 +43,19 @@ struct DemoDataTests {
             let chloe = try await app.devSignIn(DemoData.accounts[2].email)["accessToken"] as! String
             let invited = try await app.request(.get, "/api/competitions", token: chloe).jsonObject()["items"] as? [[String: Any]]
             #expect(invited?.map { $0["myState"] as? String } == ["invited"])
+            // A challenge already won: Ana's "Demo run-off", 25 XP a head, Ben's stake hers; on the
+            // fitcircle profile its news reached her, and her two newest notifications are opened.
+            let runOff = try #require(challenges.first { $0["name"] as? String == "Demo run-off" })
+            #expect(runOff["status"] as? String == "settled" && (runOff["myResult"] as? [String: Any])?["won"] as? Bool == true, "\(runOff)")
+            #expect((runOff["myResult"] as? [String: Any])?["payout"] as? Int == 50)
+            let final = try await app.request(.get, "/api/competitions/\(runOff["id"] as! String)/leaderboard", token: token).jsonObject()
+            #expect((final["rows"] as? [[String: Any]])?.map { "\($0["displayName"]!) \($0["won"] as? Bool == true)" } == ["Ana true", "Ben false"])
+            if profile == "fitcircle" {
+                let won = try await app.request(.get, "/api/notifications/history?type=challenge_won", token: token).jsonObject()["items"] as? [[String: Any]]
+                #expect(won?.map { $0["body"] as? String } == ["You won 'Demo run-off' against Ben!"])
+            }
+            let inbox = try await app.request(.get, "/api/notifications/inbox?limit=2", token: token).jsonObject()["items"] as? [[String: Any]] ?? []
+            #expect(!inbox.isEmpty && inbox.allSatisfy { $0["openedAt"] is String }, "\(inbox)")
             #expect(try await app.engine.replay.run() == [])
             #expect(try await app.engine.replay.sendHabitDifferences().map(\.description) == [])
             #expect(try await app.engine.replay.rewardDifferences() == [])

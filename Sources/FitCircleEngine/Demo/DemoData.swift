@@ -7,7 +7,8 @@ import FitCircleStore
 /// from now: steps, runs, push-up series, three weeks of app opens and check-ins with a few misses (what
 /// `fitcircle simulate` replays under another freeze policy), yesterday's and today's check-ins; a
 /// circle the three compete in, with today's claims on its boards, its feed and an encouragement;
-/// friendships, a reaction and a running challenge (`social`); and the operators' metrics rolled up for
+/// friendships, a reaction and a running challenge (`social`); a challenge with stakes already won and
+/// its news opened (`settledChallenge`); and the operators' metrics rolled up for
 /// the three weeks, so the console's curves, cohorts and funnels show at once.
 public enum DemoData {
     public static let accounts: [(email: String, name: String, timeZone: String)] = [
@@ -35,6 +36,7 @@ public enum DemoData {
         }
         try await Self.circle(of: users, engine: engine, now: now)
         try await Self.social(of: users, engine: engine, now: now)
+        try await Self.settledChallenge(of: users, engine: engine, now: now)
         // The accounts are as old as their history, so the console's cohorts have a first day to read.
         let created = now.addingTimeInterval(-21 * 86_400 - 3_600)
         try await engine.accounts.store.transaction { [users] tx in for user in users { try await tx.backdate(user, createdAt: created) } }

@@ -1,6 +1,6 @@
 """Gives a signed-up user `friends` friends with `workouts` workouts each (and 50 of their own), written
 straight into a migrated FitCircle database: the rows `POST /api/friends/*` and `POST /api/activities`
-would write. scripts/bench-feed.sh uses it. Usage: seed_feed.py sqlite|postgres TARGET VIEWER_ID FRIENDS WORKOUTS
+(and the job that follows a workout) would write. scripts/bench-feed.sh uses it. Usage: seed_feed.py sqlite|postgres TARGET VIEWER_ID FRIENDS WORKOUTS
 """
 import json, random, sqlite3, sys, time
 
@@ -45,6 +45,13 @@ cursor.executemany(
     f"INSERT INTO activity_events (id, user_id, client_event_id, kind, occurred_at, time_zone, local_date, source, received_at, payload, "
     f"flags, workout_type, duration_seconds, distance_meters) VALUES ({p}, {p}, {p}, 'workout', {p}, 'UTC', {p}, 'app', {p}, {p}, '[]', {p}, {p}, {p})",
     events)
+# The feed's index per reader, as recording the workouts (the author's row) and the job that follows (the
+# friends' rows) would have written it.
+cursor.execute("INSERT INTO feed_entries (reader_id, activity_id, author_id, occurred_at, workout_type) "
+               "SELECT user_id, id, user_id, occurred_at, workout_type FROM activity_events WHERE kind = 'workout'")
+cursor.execute("INSERT INTO feed_entries (reader_id, activity_id, author_id, occurred_at, workout_type) "
+               "SELECT f.user_id, a.id, a.user_id, a.occurred_at, a.workout_type "
+               "FROM friendships f JOIN activity_events a ON a.user_id = f.friend_id AND a.kind = 'workout'")
 connection.commit()
 # The planner's statistics, as autovacuum would gather them: committed, or PostgreSQL forgets them (the
 # first runs of this benchmark measured plans made without any).

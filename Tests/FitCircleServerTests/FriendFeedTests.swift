@@ -33,7 +33,10 @@ struct FriendFeedTests {
         return try #require(try response.jsonObject()["id"] as? String)
     }
 
-    static func feed(_ app: TestApp, of person: Person, query: String = "") async throws -> [String: Any] {
+    /// The person's feed, read once the jobs that follow the workouts recorded so far have run (they write
+    /// each workout into its author's friends' feeds) — unless `afterJobs` is false.
+    static func feed(_ app: TestApp, of person: Person, query: String = "", afterJobs: Bool = true) async throws -> [String: Any] {
+        if afterJobs { try await DeliveryTests.runJobs(app) }
         let response = try await app.request(.get, "/api/feed\(query)", token: try await person.token(app))
         #expect(response.status == .ok, "\(response.text)")
         return try response.jsonObject()
@@ -115,6 +118,48 @@ struct FriendFeedTests {
                 #expect(seen.count == expected.count && Set(seen) == Set(expected.map(\.id)), "\(query)")
                 #expect(seen.compactMap { minutes[$0] } == seen.compactMap { minutes[$0] }.sorted(), "\(query): newest first")
             }
+        }
+    }
+
+    /// The feed is an index per reader (issue 42): a workout is in its author's feed at once and in the
+    /// friends' after the job that follows it; a friendship made brings the new friend's history in, and
+    /// an unfriending, a block, a deletion or a visibility change shows on the very next read.
+    @Test(arguments: Backend.available)
+    func r7_theFeedIndexFollowsFriendshipsAndPrivacyOnTheNextRead(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let (ana, bo, cy) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"))
+            try await Self.befriend(app, ana, bo)
+            let run = try await Self.workout(app, by: bo, "run", minutesAgo: 30)
+            #expect(Self.ids(try await Self.feed(app, of: bo, afterJobs: false)) == [run])
+            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [])
+            #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
+            // The job run again writes nothing twice.
+            #expect(try await app.store.transaction { tx in try await tx.fanOutToFriends(ActivityEvent.ID(run)) } == 0)
+            #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
+
+            // Cy's history arrives with the friendship, no job needed.
+            let (ride, walk) = (try await Self.workout(app, by: cy, "ride", minutesAgo: 20), try await Self.workout(app, by: cy, "walk", minutesAgo: 40))
+            try await DeliveryTests.runJobs(app)
+            #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
+            try await Self.befriend(app, cy, ana)
+            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [ride, run, walk])
+            #expect(Self.ids(try await Self.feed(app, of: cy, afterJobs: false)) == [ride, walk])
+
+            // Hidden, deleted, unfriended, blocked: gone at the next read.
+            _ = try await app.request(.put, "/api/activities/\(ride)/visibility", token: try await cy.token(app), json: ["visibility": "private"])
+            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [run, walk])
+            #expect(try await app.request(.delete, "/api/activities/\(walk)", token: try await cy.token(app)).status == .noContent)
+            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [run])
+            #expect(try await app.request(.delete, "/api/friends/\(bo.id)", token: try await ana.token(app)).status == .noContent)
+            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [])
+            _ = try await app.request(.put, "/api/activities/\(ride)/visibility", token: try await cy.token(app), json: ["visibility": "friends"])
+            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [ride])
+            #expect(try await FriendsTests.post(app, "/api/friends/blocks", by: cy, to: ana).status == .noContent)
+            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [])
+            #expect(Self.ids(try await Self.feed(app, of: cy, afterJobs: false)) == [ride])
+            // Friends again: Bo's run is back.
+            try await Self.befriend(app, bo, ana)
+            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [run])
         }
     }
 

@@ -145,11 +145,12 @@ struct Ingest: Sendable {
         try await self.award(&outcomes, candidates, users: users, streaks: streaks, in: tx, now: now)
         // Workouts move their challenges' boards; so do points on XP challenges (any created input may earn).
         try await self.challenges.restate(Set(candidates.filter { $0.isCreated(in: outcomes) }.map(\.event.userID)), in: tx, now: now)
-        // Friends who asked to hear of each new workout hear of it (`friend_activity`), from a job.
-        let announcements = try candidates.filter { $0.isCreated(in: outcomes) }.compactMap { candidate in
-            try Friends.announcing(candidate.event, catalog: self.profile.notifications, ids: self.ids, at: now)
-        }
-        try await tx.enqueue(announcements, at: now)
+        // Friends who asked to hear of each new workout hear of it (`friend_activity`), and each new workout
+        // enters the friends' feeds (its author's at once, by the store), from jobs.
+        let created = candidates.filter { $0.isCreated(in: outcomes) }.map(\.event)
+        let announcements = try created.compactMap { try Friends.announcing($0, catalog: self.profile.notifications, ids: self.ids, at: now) }
+        let fanOuts = try created.compactMap { try Friends.fanningOut($0, ids: self.ids, at: now) }
+        try await tx.enqueue(announcements + fanOuts, at: now)
 
         return submissions.enumerated().map { index, submission in
             guard users[submission.user] != nil else {

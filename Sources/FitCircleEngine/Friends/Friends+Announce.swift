@@ -27,7 +27,10 @@ extension Friends {
     }
 
     public var handlers: [String: JobHandler] {
-        [Self.announceWorkout: { job in try await self.announce(try JSONDecoder().decode(Announcement.self, from: Data(job.payload.utf8))) }]
+        [
+            Self.announceWorkout: { job in try await self.announce(try JSONDecoder().decode(Announcement.self, from: Data(job.payload.utf8))) },
+            Self.fanOutWorkout: { job in try await self.fanOut(try JSONDecoder().decode(Announcement.self, from: Data(job.payload.utf8))) },
+        ]
     }
 
     private func announce(_ announcement: Announcement) async throws {

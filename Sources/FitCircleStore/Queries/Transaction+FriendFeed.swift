@@ -30,60 +30,30 @@ extension Transaction {
     /// Workouts of `viewer` and their friends that `audience` allows, newest first, before `cursor` (the last
     /// row's instant and id).
     ///
-    /// A page is found in two steps, so that it reads a few rows per friend, not every friend's history.
-    /// First each author's newest row (one probe of the feed index per author); the `limit`-th newest of
-    /// those is a floor that at least `limit` rows reach, so the page lies at or above it. Then only the
-    /// authors whose newest row reaches the floor give their rows above it. 500 friends: ~500 index probes
-    /// and a few dozen rows, where reading each author's newest page would read 10,000.
+    /// A page walks the viewer's own feed index (`feed_entries`, newest first) and stops once it has `limit`
+    /// rows the viewer may see: each row's workout, its author's friendship with the viewer and the workout's
+    /// visibility are checked as it is read, so a page costs its rows (and any it passes over), not the
+    /// friends' histories.
     public func friendFeed(
         of viewer: User.ID, audience: FeedAudience, workoutType: WorkoutType?, before cursor: (Date, ActivityEvent.ID)?, limit: Int
     ) async throws -> [FeedActivity] {
-        let type = workoutType.map { SQLQueryString("AND b.workout_type = \(bind: $0.rawValue)") } ?? ""
-        let before = cursor.map { SQLQueryString("AND (b.occurred_at < \(bind: $0.0) OR (b.occurred_at = \(bind: $0.0) AND b.id < \(bind: $0.1.rawValue)))") } ?? ""
-        let visible: SQLQueryString = """
-            AND ((t.is_self = 1 \(Self.visibility(audience.own, column: "b.visibility")))
-                OR (t.is_self = 0 \(Self.visibility(audience.friends, column: "b.visibility"))))
-            """
+        guard limit > 0 else { return [] }
         let me = viewer.rawValue
-        let authors: SQLQueryString = """
-            WITH authors (author_id, is_self) AS (
-                SELECT CAST(\(bind: me) AS TEXT), 1
-                UNION ALL SELECT friend_id, 0 FROM friendships WHERE user_id = \(bind: me)
-            )
-            """
-        func newest(_ columns: String, from floor: Date?, count: Int) -> SQLQueryString {
-            let above = floor.map { SQLQueryString("AND b.occurred_at >= \(bind: $0)") } ?? ""
-            return """
-                SELECT \(unsafeRaw: columns) FROM activity_events b
-                WHERE b.user_id = t.author_id AND b.kind = 'workout' AND b.deleted_at IS NULL \(visible) \(type) \(before) \(above)
-                ORDER BY b.occurred_at DESC, b.id DESC LIMIT \(unsafeRaw: String(count))
-                """
-        }
-        var heads: [(author: String, at: Date)] = []
-        for row in try await self.sql.raw(
-            "\(authors) SELECT t.author_id, (\(newest("b.occurred_at", from: nil, count: 1))) AS head FROM authors t"
-        ).all() {
-            if let head = try row.decode(column: "head", as: Date?.self) { heads.append((try row.decode(column: "author_id", as: String.self), head)) }
-        }
-        guard !heads.isEmpty, limit > 0 else { return [] }
-        heads.sort { $0.at > $1.at }
-        // A millisecond below, so that an instant's trip through the driver cannot lose the floor's own row.
-        let floor = heads.count >= limit ? heads[limit - 1].at.addingTimeInterval(-0.001) : nil
-        let reaching = heads.filter { head in floor.map { head.at >= $0 } ?? true }.map { SQLBind($0.author) }
-        let postgres = self.dialect == .postgres
-        // Each author's rows: a LATERAL join on PostgreSQL (which would otherwise test every row of the table
-        // against each author's subquery), a correlated IN on SQLite, which has no LATERAL and walks the
-        // subquery per author by itself.
-        let perAuthor: SQLQueryString =
-            postgres ? "CROSS JOIN LATERAL (\(newest("b.*", from: floor, count: limit))) a" : "JOIN activity_events a ON a.id IN (\(newest("b.id", from: floor, count: limit)))"
+        let type = workoutType.map { SQLQueryString("AND e.workout_type = \(bind: $0.rawValue)") } ?? ""
+        let before = cursor.map {
+            SQLQueryString("AND (e.occurred_at < \(bind: $0.0) OR (e.occurred_at = \(bind: $0.0) AND e.activity_id < \(bind: $0.1.rawValue)))")
+        } ?? ""
         let rows = try await self.sql.raw(
             """
-            \(authors)
             SELECT a.*, u.display_name AS author_name, u.photo_key AS author_photo_key, u.visibility_photo AS author_photo_audience
-            FROM authors t JOIN users u ON u.id = t.author_id
-            \(perAuthor)
-            WHERE t.author_id IN (\(SQLList(reaching)))
-            ORDER BY a.occurred_at DESC, a.id DESC LIMIT \(unsafeRaw: String(limit))
+            FROM feed_entries e
+            JOIN activity_events a ON a.id = e.activity_id
+            JOIN users u ON u.id = e.author_id
+            WHERE e.reader_id = \(bind: me) \(type) \(before) AND a.deleted_at IS NULL
+                AND ((e.author_id = \(bind: me) \(Self.visibility(audience.own, column: "a.visibility")))
+                    OR (e.author_id <> \(bind: me) \(Self.visibility(audience.friends, column: "a.visibility"))
+                        AND EXISTS (SELECT 1 FROM friendships f WHERE f.user_id = \(bind: me) AND f.friend_id = e.author_id)))
+            ORDER BY e.occurred_at DESC, e.activity_id DESC LIMIT \(unsafeRaw: String(limit))
             """
         ).all()
         var items = try rows.map { row in

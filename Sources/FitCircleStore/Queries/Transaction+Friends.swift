@@ -86,17 +86,20 @@ extension Transaction {
                 """
             ).run()
         }
+        try await self.indexFeeds(between: user, other)
     }
 
     /// Ends the friendship; whether there was one.
     public func unfriend(_ user: User.ID, _ other: User.ID) async throws -> Bool {
-        !(try await self.sql.raw(
+        let ended = !(try await self.sql.raw(
             """
             DELETE FROM friendships WHERE (user_id = \(bind: user.rawValue) AND friend_id = \(bind: other.rawValue))
                 OR (user_id = \(bind: other.rawValue) AND friend_id = \(bind: user.rawValue))
             RETURNING user_id
             """
         ).all()).isEmpty
+        if ended { try await self.unindexFeeds(between: user, other) }
+        return ended
     }
 
     /// `user` blocks `other`: besides the block, the friendship and the requests between them end.

@@ -68,7 +68,7 @@ struct AccountDeletionTests {
                 }
             }
             let challenge = try await app.request(.post, "/api/competitions", token: try await ana.token(app), json: [
-                "name": "Ana's race", "type": "distance", "durationDays": 3, "stake": 50, "invitees": [bo.id],
+                "name": "The race", "type": "distance", "durationDays": 3, "stake": 50, "invitees": [bo.id],
             ]).jsonObject()
             let challengeID = try #require(challenge["id"] as? String, "\(challenge)")
             #expect(try await app.request(.post, "/api/competitions/\(challengeID)/join", token: try await bo.token(app), json: [:]).status == .ok)

@@ -18,6 +18,13 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
+        /// The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
+        /// body. Tags are of the answer's bytes as this caller gets it, so a tag never brings another person's
+        /// answer, and an answer that differs for this viewer has another tag.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/IfNoneMatch`.
+        public typealias IfNoneMatch = Swift.String
         /// Makes the POST safe to retry: the same key with the same body returns the first response again
         /// (with `Idempotent-Replayed: true`); the same key with a different body is refused with 422; while
         /// the first request is still running, 409. Keys are remembered for 24 hours, per user. A request that

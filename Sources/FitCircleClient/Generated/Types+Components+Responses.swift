@@ -18,6 +18,31 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/responses` section of the OpenAPI document.
     public enum Responses {
+        public struct NotModified: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/NotModified/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                ///
+                /// - Remark: Generated from `#/components/responses/NotModified/headers/ETag`.
+                public var eTag: Components.Headers.ETag?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                public init(eTag: Components.Headers.ETag? = nil) {
+                    self.eTag = eTag
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.NotModified.Headers
+            /// Creates a new `NotModified`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            public init(headers: Components.Responses.NotModified.Headers = .init()) {
+                self.headers = headers
+            }
+        }
         public struct Forbidden: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/Forbidden/content`.
             @frozen public enum Body: Sendable, Hashable {

@@ -1048,12 +1048,24 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/config/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
+                /// body. Tags are of the answer's bytes as this caller gets it, so a tag never brings another person's
+                /// answer, and an answer that differs for this viewer has another tag.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/config/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConfig.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConfig.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetConfig.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -1068,6 +1080,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/config/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/config/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    public init(eTag: Components.Headers.ETag? = nil) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetConfig.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/api/config/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/api/config/GET/responses/200/content/application\/json`.
@@ -1090,8 +1118,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.GetConfig.Output.Ok.Body) {
+                public init(
+                    headers: Operations.GetConfig.Output.Ok.Headers = .init(),
+                    body: Operations.GetConfig.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -1113,6 +1146,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The answer is the one the client holds (its `If-None-Match`); no body.
+            ///
+            /// - Remark: Generated from `#/paths//api/config/get(getConfig)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }
@@ -2745,12 +2801,24 @@ public enum Operations {
             public var path: Operations.GetUserProfile.Input.Path
             /// - Remark: Generated from `#/paths/api/users/{id}/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
+                /// body. Tags are of the answer's bytes as this caller gets it, so a tag never brings another person's
+                /// answer, and an answer that differs for this viewer has another tag.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/users/{id}/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUserProfile.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUserProfile.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetUserProfile.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -2770,6 +2838,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/users/{id}/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/{id}/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    public init(eTag: Components.Headers.ETag? = nil) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetUserProfile.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/api/users/{id}/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/api/users/{id}/GET/responses/200/content/application\/json`.
@@ -2792,8 +2876,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.GetUserProfile.Output.Ok.Body) {
+                public init(
+                    headers: Operations.GetUserProfile.Output.Ok.Headers = .init(),
+                    body: Operations.GetUserProfile.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -2815,6 +2904,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The answer is the one the client holds (its `If-None-Match`); no body.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/{id}/get(getUserProfile)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }
@@ -6193,7 +6305,8 @@ public enum Operations {
     /// The workouts of the caller and their friends, newest first (spec 004, R7)
     ///
     /// Private workouts appear to nobody, not even in their owner's feed (their own list of activities has
-    /// them). A friend's new workout is here as soon as it is recorded. Each item carries distance,
+    /// them). The caller's own new workout is here at once, a friend's once the job that follows it has run
+    /// (within seconds). Each item carries distance,
     /// duration, pace, a route thumbnail (at most 32 points of the route, as an encoded polyline) when the
     /// workout has a route, the reaction counts and the caller's own reactions.
     ///
@@ -6236,12 +6349,24 @@ public enum Operations {
             public var query: Operations.GetFriendFeed.Input.Query
             /// - Remark: Generated from `#/paths/api/feed/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
+                /// body. Tags are of the answer's bytes as this caller gets it, so a tag never brings another person's
+                /// answer, and an answer that differs for this viewer has another tag.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/feed/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFriendFeed.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFriendFeed.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFriendFeed.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -6261,6 +6386,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/feed/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/feed/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    public init(eTag: Components.Headers.ETag? = nil) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetFriendFeed.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/api/feed/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/api/feed/GET/responses/200/content/application\/json`.
@@ -6283,8 +6424,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.GetFriendFeed.Output.Ok.Body) {
+                public init(
+                    headers: Operations.GetFriendFeed.Output.Ok.Headers = .init(),
+                    body: Operations.GetFriendFeed.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -6306,6 +6452,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The answer is the one the client holds (its `If-None-Match`); no body.
+            ///
+            /// - Remark: Generated from `#/paths//api/feed/get(getFriendFeed)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }
@@ -8151,12 +8320,24 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/goals/daily/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
+                /// body. Tags are of the answer's bytes as this caller gets it, so a tag never brings another person's
+                /// answer, and an answer that differs for this viewer has another tag.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/goals/daily/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetDailyGoals.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetDailyGoals.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetDailyGoals.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -8171,6 +8352,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/goals/daily/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/goals/daily/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    public init(eTag: Components.Headers.ETag? = nil) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetDailyGoals.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/api/goals/daily/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/api/goals/daily/GET/responses/200/content/application\/json`.
@@ -8193,8 +8390,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.GetDailyGoals.Output.Ok.Body) {
+                public init(
+                    headers: Operations.GetDailyGoals.Output.Ok.Headers = .init(),
+                    body: Operations.GetDailyGoals.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -8216,6 +8418,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The answer is the one the client holds (its `If-None-Match`); no body.
+            ///
+            /// - Remark: Generated from `#/paths//api/goals/daily/get(getDailyGoals)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }
@@ -9068,12 +9293,24 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/goals/weekly/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
+                /// body. Tags are of the answer's bytes as this caller gets it, so a tag never brings another person's
+                /// answer, and an answer that differs for this viewer has another tag.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/goals/weekly/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetWeeklyGoals.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetWeeklyGoals.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetWeeklyGoals.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -9088,6 +9325,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/goals/weekly/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/goals/weekly/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    public init(eTag: Components.Headers.ETag? = nil) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetWeeklyGoals.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/api/goals/weekly/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/api/goals/weekly/GET/responses/200/content/application\/json`.
@@ -9110,8 +9363,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.GetWeeklyGoals.Output.Ok.Body) {
+                public init(
+                    headers: Operations.GetWeeklyGoals.Output.Ok.Headers = .init(),
+                    body: Operations.GetWeeklyGoals.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -9133,6 +9391,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The answer is the one the client holds (its `If-None-Match`); no body.
+            ///
+            /// - Remark: Generated from `#/paths//api/goals/weekly/get(getWeeklyGoals)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }
@@ -18153,12 +18434,24 @@ public enum Operations {
             public var query: Operations.GetCompetitionLeaderboard.Input.Query
             /// - Remark: Generated from `#/paths/api/competitions/{id}/leaderboard/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
+                /// body. Tags are of the answer's bytes as this caller gets it, so a tag never brings another person's
+                /// answer, and an answer that differs for this viewer has another tag.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/competitions/{id}/leaderboard/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCompetitionLeaderboard.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCompetitionLeaderboard.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCompetitionLeaderboard.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -18181,6 +18474,22 @@ public enum Operations {
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/competitions/{id}/leaderboard/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/competitions/{id}/leaderboard/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    public init(eTag: Components.Headers.ETag? = nil) {
+                        self.eTag = eTag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.GetCompetitionLeaderboard.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/api/competitions/{id}/leaderboard/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/api/competitions/{id}/leaderboard/GET/responses/200/content/application\/json`.
@@ -18203,8 +18512,13 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.GetCompetitionLeaderboard.Output.Ok.Body) {
+                public init(
+                    headers: Operations.GetCompetitionLeaderboard.Output.Ok.Headers = .init(),
+                    body: Operations.GetCompetitionLeaderboard.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
@@ -18226,6 +18540,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The answer is the one the client holds (its `If-None-Match`); no body.
+            ///
+            /// - Remark: Generated from `#/paths//api/competitions/{id}/leaderboard/get(getCompetitionLeaderboard)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }
@@ -22525,12 +22862,24 @@ public enum Operations {
             public var query: Operations.GetFitCircleLeaderboard.Input.Query
             /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
+                /// body. Tags are of the answer's bytes as this caller gets it, so a tag never brings another person's
+                /// answer, and an answer that differs for this viewer has another tag.
+                ///
+                ///
+                /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/GET/header/If-None-Match`.
+                public var ifNoneMatch: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFitCircleLeaderboard.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - ifNoneMatch: The `ETag` of the answer the client holds: when the answer would be the same, it is a 304 without a
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFitCircleLeaderboard.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    ifNoneMatch: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFitCircleLeaderboard.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.ifNoneMatch = ifNoneMatch
                     self.accept = accept
                 }
             }
@@ -22555,6 +22904,10 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/GET/responses/200/headers/ETag`.
+                    public var eTag: Components.Headers.ETag?
                     /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/GET/responses/200/headers/FitCircle-Board-Source`.
                     @frozen public enum FitCircleBoardSourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
                         case index = "index"
@@ -22567,8 +22920,13 @@ public enum Operations {
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     ///   - fitCircleBoardSource: `index` when this node's in-memory index answered, `database` when SQL did (the board then loads).
-                    public init(fitCircleBoardSource: Operations.GetFitCircleLeaderboard.Output.Ok.Headers.FitCircleBoardSourcePayload? = nil) {
+                    public init(
+                        eTag: Components.Headers.ETag? = nil,
+                        fitCircleBoardSource: Operations.GetFitCircleLeaderboard.Output.Ok.Headers.FitCircleBoardSourcePayload? = nil
+                    ) {
+                        self.eTag = eTag
                         self.fitCircleBoardSource = fitCircleBoardSource
                     }
                 }
@@ -22624,6 +22982,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The answer is the one the client holds (its `If-None-Match`); no body.
+            ///
+            /// - Remark: Generated from `#/paths//api/fitcircles/{id}/leaderboard/get(getFitCircleLeaderboard)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }

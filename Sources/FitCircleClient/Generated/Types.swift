@@ -282,7 +282,8 @@ public protocol APIProtocol: Sendable {
     /// The workouts of the caller and their friends, newest first (spec 004, R7)
     ///
     /// Private workouts appear to nobody, not even in their owner's feed (their own list of activities has
-    /// them). A friend's new workout is here as soon as it is recorded. Each item carries distance,
+    /// them). The caller's own new workout is here at once, a friend's once the job that follows it has run
+    /// (within seconds). Each item carries distance,
     /// duration, pace, a route thumbnail (at most 32 points of the route, as an encoded polyline) when the
     /// workout has a route, the reaction counts and the caller's own reactions.
     ///
@@ -1409,7 +1410,8 @@ extension APIProtocol {
     /// The workouts of the caller and their friends, newest first (spec 004, R7)
     ///
     /// Private workouts appear to nobody, not even in their owner's feed (their own list of activities has
-    /// them). A friend's new workout is here as soon as it is recorded. Each item carries distance,
+    /// them). The caller's own new workout is here at once, a friend's once the job that follows it has run
+    /// (within seconds). Each item carries distance,
     /// duration, pace, a route thumbnail (at most 32 points of the route, as an encoded polyline) when the
     /// workout has a route, the reaction counts and the caller's own reactions.
     ///

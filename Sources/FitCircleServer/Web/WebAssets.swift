@@ -8,6 +8,8 @@ struct WebAssets: Sendable {
         var contentType: String
         /// A page (`*.html`): served at its route with the page headers, never under `/assets/`.
         var isPage: Bool
+        /// The `ETag` of `bytes` (`EntityTag`), computed once when the files are loaded.
+        var tag: String
     }
 
     private let files: [String: File]
@@ -32,7 +34,8 @@ struct WebAssets: Sendable {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(base.count))
             let type = Self.contentTypes[url.pathExtension.lowercased()] ?? "application/octet-stream"
-            files[path] = File(bytes: Array(try Data(contentsOf: url)), contentType: type, isPage: url.pathExtension == "html")
+            let bytes = Array(try Data(contentsOf: url))
+            files[path] = File(bytes: bytes, contentType: type, isPage: url.pathExtension == "html", tag: EntityTag.of(bytes))
         }
         return WebAssets(files: files)
     }

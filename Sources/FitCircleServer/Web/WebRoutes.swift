@@ -78,7 +78,10 @@ struct WebRoutes {
         guard let file = self.assets.file(path), !file.isPage else { throw ProblemDocument.notFound("There is no asset \(path).") }
         var headers = Self.securityHeaders
         headers[.contentType] = file.contentType
+        // Kept by the browser and asked for again with its tag: an unchanged file is a 304 without a body.
         headers[.cacheControl] = "no-cache"
+        headers[.eTag] = file.tag
+        if EntityTag.matches(request.headers[.ifNoneMatch], file.tag) { return Response(status: .notModified, headers: headers) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
 

@@ -75,7 +75,7 @@ public final class FitCircle: Sendable {
         }
         self.api = Client(
             serverURL: configuration.baseURL, transport: configuration.transport,
-            middlewares: [ProblemMiddleware(), AuthenticationMiddleware(authenticator: self.authenticator)])
+            middlewares: [ProblemMiddleware(), AuthenticationMiddleware(authenticator: self.authenticator), ConditionalReadMiddleware()])
         self.outbox = try Outbox(directory: configuration.storageDirectory)
         self.streakKeeper = LocalStreakKeeper(url: configuration.storageDirectory.appendingPathComponent("streak.json"))
         self.synchronizer = await Synchronizer(

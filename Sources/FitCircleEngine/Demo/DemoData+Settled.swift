@@ -6,7 +6,7 @@ import Logging
 
 extension DemoData {
     /// A challenge already played, so the challenge pages and the notifications show how one ends: Ana's
-    /// "Demo run-off", 25 XP a head, began ten days ago with Ben; Ana ran 12 km in it and Ben 7, so Ana won
+    /// "Demo run-off", 25 XP a head (where the profile gave them), began ten days ago with Ben; Ana ran 12 km in it and Ben 7, so Ana won
     /// Ben's stake ("You won the challenge against Ben!"). It is made and joined as of ten days ago (a
     /// challenge cannot be made in the past), played through the use cases, settled and paid; then the
     /// work that follows (the results' notifications) runs, and Ana opens her two newest notifications.
@@ -17,9 +17,14 @@ extension DemoData {
         let then = Challenges(
             store: challenges.store, profile: challenges.profile, ids: challenges.ids, clock: .fixed(began), events: challenges.events,
             analytics: challenges.analytics)
+        // 25 XP a head where both have them (a profile that awards no points plays it for nothing).
+        let balances = try await challenges.store.read { tx in
+            [try await tx.rewardStats(of: ana)?.totalPoints ?? 0, try await tx.rewardStats(of: ben)?.totalPoints ?? 0]
+        }
+        let stake = min(25, balances.min() ?? 0)
         let input = ChallengeInput(
-            name: "Demo run-off", description: "Who runs furthest in a week? 25 XP a head.", type: .distance, goal: .most,
-            startsAt: began, durationDays: 7, stake: 25, invitees: [ben])
+            name: "Demo run-off", description: "Who runs furthest in a week?", type: .distance, goal: .most,
+            startsAt: began, durationDays: 7, stake: stake, invitees: [ben])
         let challenge = try await then.create(input, by: ana).challenge
         _ = try await then.join(challenge.id, code: nil, by: ben)
         for (index, user) in [ana, ben].enumerated() {

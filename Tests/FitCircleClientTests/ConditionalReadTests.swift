@@ -1,0 +1,67 @@
+@testable import FitCircleClient
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Synchronization
+import Testing
+
+/// Issue 42: the SDK asks for a board again with the tag of the answer it holds, and an unchanged board
+/// comes back as a bodiless 304 that the SDK hands on as the board it had; a changed one is read in full.
+struct ConditionalReadTests {
+    /// The in-process transport, noting the status of each `GET` of a board.
+    final class Recording: ClientTransport {
+        let inner: InProcessTransport
+        let statuses = Mutex<[Int]>([])
+
+        init(inner: InProcessTransport) { self.inner = inner }
+
+        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+            let (response, responseBody) = try await self.inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
+            if operationID == "getFitCircleLeaderboard" { self.statuses.withLock { $0.append(response.status.code) } }
+            return (response, responseBody)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func anUnchangedBoardIsA304HandedOnAsTheBoardHeld(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app in
+            let storage = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: storage) }
+            let transport = Recording(inner: InProcessTransport(app: app))
+            let device = try await FitCircle(
+                .init(
+                    baseURL: URL(string: "http://in-process")!, storageDirectory: storage, sessionStore: MemorySessionStore(),
+                    now: { app.clock.now }, transport: transport))
+            let token = try await app.onboardedUser("ana@example.com")
+            try await device.signInForDevelopment(email: "ana@example.com")
+            let created = try await app.request(.post, "/api/fitcircles", token: token, json: ["name": "Walkers", "metric": "steps"]).jsonObject()
+            let circle = try #require(created["id"] as? String)
+
+            let first = try await device.leaderboard(circle: circle, period: .daily)
+            let second = try await device.leaderboard(circle: circle, period: .daily)
+            #expect(second == first)
+            #expect(transport.statuses.withLock { $0 } == [200, 304])
+
+            try await device.record(.steps(6_000, at: app.clock.now, id: "steps-today"))
+            try await device.sync()
+            #expect(try await app.request(.post, "/api/fitcircles/\(circle)/submit", token: token).status.code < 300)
+            let moved = try await device.leaderboard(circle: circle, period: .daily)
+            #expect(moved != first && transport.statuses.withLock { $0 } == [200, 304, 200])
+        }
+    }
+
+    @Test func theAnswersHeldAreBoundedAndTheLeastRecentlyUsedLeaveFirst() async {
+        let answers = ConditionalReadMiddleware.Answers()
+        func key(_ index: Int) -> ConditionalReadMiddleware.Answers.Key { .init(path: "/api/x/\(index)", credentials: "Bearer a") }
+        for index in 0...ConditionalReadMiddleware.capacity {
+            if index == ConditionalReadMiddleware.capacity { _ = await answers.answer(for: key(0)) }  // 0 used again
+            await answers.keep(.init(tag: "\"\(index)\"", headers: [:], body: Data()), for: key(index))
+        }
+        #expect(await answers.count == ConditionalReadMiddleware.capacity)
+        #expect(await answers.answer(for: key(0)) != nil)
+        #expect(await answers.answer(for: key(1)) == nil)
+        // Another person's credentials share nothing.
+        #expect(await answers.answer(for: .init(path: "/api/x/2", credentials: "Bearer b")) == nil)
+    }
+}

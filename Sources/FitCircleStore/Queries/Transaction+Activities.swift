@@ -168,8 +168,9 @@ extension Transaction {
     }
 
     private static func activity(from row: any SQLRow, decoder: JSONDecoder) throws -> StoredActivity {
-        let payload = try decoder.decode(ActivityPayload.self, from: Data(try row.decode(column: "payload", as: String.self).utf8))
-        let flags = try decoder.decode([String].self, from: Data(try row.decode(column: "flags", as: String.self).utf8))
+        let payload = try ActivityPayloads.shared.payload(try row.decode(column: "payload", as: String.self), decoder: decoder)
+        let flagsText = try row.decode(column: "flags", as: String.self)
+        let flags = flagsText == "[]" ? [] : try decoder.decode([String].self, from: Data(flagsText.utf8))
         let dateText = try row.decode(column: "local_date", as: String.self)
         guard let date = LocalDate(iso: dateText),
             let source = ActivitySource(rawValue: try row.decode(column: "source", as: String.self)),

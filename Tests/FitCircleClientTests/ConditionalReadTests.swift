@@ -1,34 +1,17 @@
 @testable import FitCircleClient
 import FitCircleTesting
 import Foundation
-import HTTPTypes
-import OpenAPIRuntime
-import Synchronization
 import Testing
 
 /// Issue 42: the SDK asks for a board again with the tag of the answer it holds, and an unchanged board
 /// comes back as a bodiless 304 that the SDK hands on as the board it had; a changed one is read in full.
 struct ConditionalReadTests {
-    /// The in-process transport, noting the status of each `GET` of a board.
-    final class Recording: ClientTransport {
-        let inner: InProcessTransport
-        let statuses = Mutex<[Int]>([])
-
-        init(inner: InProcessTransport) { self.inner = inner }
-
-        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-            let (response, responseBody) = try await self.inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
-            if operationID == "getFitCircleLeaderboard" { self.statuses.withLock { $0.append(response.status.code) } }
-            return (response, responseBody)
-        }
-    }
-
     @Test(arguments: Backend.available)
     func anUnchangedBoardIsA304HandedOnAsTheBoardHeld(_ backend: Backend) async throws {
         try await withTestApp(backend) { app in
             let storage = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: storage) }
-            let transport = Recording(inner: InProcessTransport(app: app))
+            let transport = RecordingTransport(app: app)
             let device = try await FitCircle(
                 .init(
                     baseURL: URL(string: "http://in-process")!, storageDirectory: storage, sessionStore: MemorySessionStore(),
@@ -41,13 +24,13 @@ struct ConditionalReadTests {
             let first = try await device.leaderboard(circle: circle, period: .daily)
             let second = try await device.leaderboard(circle: circle, period: .daily)
             #expect(second == first)
-            #expect(transport.statuses.withLock { $0 } == [200, 304])
+            #expect(transport.statuses(of: "getFitCircleLeaderboard") == [200, 304])
 
             try await device.record(.steps(6_000, at: app.clock.now, id: "steps-today"))
             try await device.sync()
             #expect(try await app.request(.post, "/api/fitcircles/\(circle)/submit", token: token).status.code < 300)
             let moved = try await device.leaderboard(circle: circle, period: .daily)
-            #expect(moved != first && transport.statuses.withLock { $0 } == [200, 304, 200])
+            #expect(moved != first && transport.statuses(of: "getFitCircleLeaderboard") == [200, 304, 200])
         }
     }
 

@@ -10,25 +10,12 @@ import Testing
 /// updates" — the SDK's `feed()` sends what waits in the outbox first, so the person's latest workout is in
 /// the page it reads.
 struct FeedSyncOrderTests {
-    /// The in-process transport, noting each operation in the order it was sent.
-    final class Recording: ClientTransport {
-        let inner: InProcessTransport
-        let sent = Mutex<[String]>([])
-
-        init(inner: InProcessTransport) { self.inner = inner }
-
-        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-            self.sent.withLock { $0.append(operationID) }
-            return try await self.inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
-        }
-    }
-
     @Test(arguments: Backend.available)
     func r12_6_thePersonsOwnWaitingWorkoutIsSentBeforeTheFeedIsRead(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app in
             let storage = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: storage) }
-            let transport = Recording(inner: InProcessTransport(app: app))
+            let transport = RecordingTransport(app: app)
             let device = try await FitCircle(
                 .init(
                     baseURL: URL(string: "http://in-process")!, storageDirectory: storage, sessionStore: MemorySessionStore(),
@@ -41,7 +28,7 @@ struct FeedSyncOrderTests {
             transport.sent.withLock { $0 = [] }
 
             let page = try await device.feed()
-            let order = transport.sent.withLock { $0 }
+            let order = transport.operations
             let sent = try #require(order.firstIndex(of: "recordActivityBatch"), "\(order)")
             let read = try #require(order.firstIndex(of: "getFriendFeed"), "\(order)")
             #expect(sent < read, "\(order)")

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import OpenAPIRuntime
+import Synchronization
 
 /// The SDK's calls handed to a `TestApp` in this process, on the test's clock: for what needs the server's
 /// time moved (a month of days in a second).
@@ -15,4 +16,22 @@ struct InProcessTransport: ClientTransport {
         let response = try await self.app.request(request.method, request.path ?? "/", body: data, headers: request.headerFields)
         return (response.head, HTTPBody(Data(response.body.readableBytesView)))
     }
+}
+
+/// The in-process transport, noting each operation sent and the status it was answered with, in order.
+final class RecordingTransport: ClientTransport {
+    let inner: InProcessTransport
+    let sent = Mutex<[(operation: String, status: Int)]>([])
+
+    init(app: TestApp) { self.inner = InProcessTransport(app: app) }
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await self.inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
+        self.sent.withLock { $0.append((operationID, response.status.code)) }
+        return (response, responseBody)
+    }
+
+    var operations: [String] { self.sent.withLock { $0.map(\.operation) } }
+
+    func statuses(of operation: String) -> [Int] { self.sent.withLock { $0.filter { $0.operation == operation }.map(\.status) } }
 }

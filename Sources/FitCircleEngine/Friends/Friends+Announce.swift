@@ -10,7 +10,8 @@ import Foundation
 extension Friends {
     public static let announceWorkout = "friends.announce_workout"
 
-    struct Announcement: Codable {
+    /// A workout just recorded, as the jobs that follow it carry it (the announcement, the feed's fan-out).
+    struct PostedWorkout: Codable {
         var author: User.ID
         var activity: ActivityEvent.ID
     }
@@ -22,18 +23,18 @@ extension Friends {
         else { return nil }
         return JobRecord(
             id: ids.make(JobRecord.self).rawValue, kind: Self.announceWorkout,
-            payload: String(decoding: try JSONEncoder().encode(Announcement(author: event.userID, activity: event.id)), as: UTF8.self),
+            payload: String(decoding: try JSONEncoder().encode(PostedWorkout(author: event.userID, activity: event.id)), as: UTF8.self),
             dedupeKey: "announce:\(event.id)", runAt: now, maxAttempts: 8)
     }
 
     public var handlers: [String: JobHandler] {
         [
-            Self.announceWorkout: { job in try await self.announce(try JSONDecoder().decode(Announcement.self, from: Data(job.payload.utf8))) },
-            Self.fanOutWorkout: { job in try await self.fanOut(try JSONDecoder().decode(Announcement.self, from: Data(job.payload.utf8))) },
+            Self.announceWorkout: { job in try await self.announce(try JSONDecoder().decode(PostedWorkout.self, from: Data(job.payload.utf8))) },
+            Self.fanOutWorkout: { job in try await self.fanOut(try JSONDecoder().decode(PostedWorkout.self, from: Data(job.payload.utf8))) },
         ]
     }
 
-    private func announce(_ announcement: Announcement) async throws {
+    private func announce(_ announcement: PostedWorkout) async throws {
         guard let kind = self.profile.notifications[RaisedType.friendActivity] else { return }
         let now = self.clock.now()
         try await self.store.transaction { tx in

@@ -16,11 +16,11 @@ extension Friends {
         guard event.kind == .workout else { return nil }
         return JobRecord(
             id: ids.make(JobRecord.self).rawValue, kind: Self.fanOutWorkout,
-            payload: String(decoding: try JSONEncoder().encode(Announcement(author: event.userID, activity: event.id)), as: UTF8.self),
+            payload: String(decoding: try JSONEncoder().encode(PostedWorkout(author: event.userID, activity: event.id)), as: UTF8.self),
             dedupeKey: "fan_out:\(event.id)", runAt: now, maxAttempts: 8)
     }
 
-    func fanOut(_ workout: Announcement) async throws {
+    func fanOut(_ workout: PostedWorkout) async throws {
         _ = try await self.store.transaction { tx in try await tx.fanOutToFriends(workout.activity) }
     }
 }

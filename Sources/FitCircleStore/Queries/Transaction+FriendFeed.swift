@@ -43,9 +43,22 @@ extension Transaction {
         let before = cursor.map {
             SQLQueryString("AND (e.occurred_at < \(bind: $0.0) OR (e.occurred_at = \(bind: $0.0) AND e.activity_id < \(bind: $0.1.rawValue)))")
         } ?? ""
+        // Each row's reactions come with it as one text (reaction, count and whether the viewer left it, the
+        // fields split by the ASCII unit separator and the reactions by the record separator), so a page is one
+        // statement — one round trip to PostgreSQL, not two.
+        let postgres = self.dialect == .postgres
+        let (unit, record) = postgres ? ("chr(31)", "chr(30)") : ("char(31)", "char(30)")
+        let concatenate = postgres ? "string_agg(x, \(record))" : "group_concat(x, \(record))"
+        let reactions: SQLQueryString = """
+            (SELECT \(unsafeRaw: concatenate) FROM (
+                SELECT r.reaction || \(unsafeRaw: unit) || COUNT(*) || \(unsafeRaw: unit) || MAX(CASE WHEN r.user_id = \(bind: me) THEN 1 ELSE 0 END) AS x
+                FROM activity_reactions r WHERE r.activity_id = a.id GROUP BY r.reaction
+            ) AS counted) AS reactions_text
+            """
         let rows = try await self.sql.raw(
             """
-            SELECT a.*, u.display_name AS author_name, u.photo_key AS author_photo_key, u.visibility_photo AS author_photo_audience
+            SELECT a.*, u.display_name AS author_name, u.photo_key AS author_photo_key, u.visibility_photo AS author_photo_audience,
+                \(reactions)
             FROM feed_entries e
             JOIN activity_events a ON a.id = e.activity_id
             JOIN users u ON u.id = e.author_id
@@ -56,17 +69,26 @@ extension Transaction {
             ORDER BY e.occurred_at DESC, e.activity_id DESC LIMIT \(unsafeRaw: String(limit))
             """
         ).all()
-        var items = try rows.map { row in
-            FeedActivity(
+        return try rows.map { row in
+            let (counts, mine) = Self.reactions(from: try row.decode(column: "reactions_text", as: String?.self))
+            return FeedActivity(
                 event: try Self.activity(from: row).event, authorName: try row.decode(column: "author_name", as: String.self),
-                authorPhoto: try Self.photo(row, key: "author_photo_key", audience: "author_photo_audience"), reactions: [:], mine: [])
+                authorPhoto: try Self.photo(row, key: "author_photo_key", audience: "author_photo_audience"), reactions: counts, mine: mine)
         }
-        let counts = try await self.reactions(to: items.map(\.event.id), seenBy: viewer)
-        for index in items.indices {
-            items[index].reactions = counts[items[index].event.id]?.counts ?? [:]
-            items[index].mine = counts[items[index].event.id]?.mine ?? []
+    }
+
+    /// A row's reactions as the page's statement writes them: reaction, count and mine (1 or 0) split by the
+    /// unit separator, the reactions by the record separator.
+    static func reactions(from text: String?) -> (counts: [String: Int], mine: Set<String>) {
+        var counts: [String: Int] = [:]
+        var mine: Set<String> = []
+        for entry in (text ?? "").split(separator: "\u{1E}") {
+            let parts = entry.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+            guard parts.count == 3, let count = Int(parts[1]) else { continue }
+            counts[String(parts[0])] = count
+            if parts[2] == "1" { mine.insert(String(parts[0])) }
         }
-        return items
+        return (counts, mine)
     }
 
     /// Each activity's reaction counts, and which the viewer left.

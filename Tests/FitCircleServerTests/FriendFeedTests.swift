@@ -210,6 +210,7 @@ struct FriendFeedTests {
             #expect(try after.jsonObject()["mine"] as? [String] == ["🔥"])
             let item = try #require((try await Self.feed(app, of: ana)["items"] as? [[String: Any]])?.first)
             #expect((item["reactions"] as? [String: Any])?["mine"] as? [String] == ["💪", "🔥"])
+            #expect((item["reactions"] as? [String: Any])?["counts"] as? [String: Int] == ["🔥": 2, "💪": 1])
             // Three reactions within a minute: Bo hears of the first only.
             #expect(try await FriendsTests.inbox(app, of: bo).filter { $0.contains("reacted") } == ["Ana reacted 🔥 to your run."])
             app.clock.advance(by: 61)

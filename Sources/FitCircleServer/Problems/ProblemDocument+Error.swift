@@ -13,7 +13,11 @@ extension ProblemDocument {
         case let problem as ProblemDocument:
             return problem
         case let error as ServerError:
-            // The OpenAPI layer wraps what went wrong; the cause decides the answer.
+            // The OpenAPI layer wraps what went wrong; the cause decides the answer. A query item that does not
+            // decode comes with no coding path: it is named from the request instead of as "body".
+            if let decoding = error.underlyingError as? DecodingError, let field = Self.queryItem(failing: decoding, in: error.request) {
+                return .validationFailed([FieldViolation(field: field, reason: Self.reason(decoding))])
+            }
             if let problem = Self.from(error.underlyingError) { return problem }
             return Self.fromStatus(error.httpStatus, detail: error.causeDescription)
         case let error as ValidationError:
@@ -97,6 +101,40 @@ extension ProblemDocument {
         case .notAcceptable: .notAcceptable(detail)
         case .unprocessableContent: .validationFailed([])
         default: status.code >= 500 ? nil : ProblemDocument(slug: "http-\(status.code)", title: status.reasonPhrase, status: status, detail: detail)
+        }
+    }
+
+    /// The query item a decoding error with no coding path was about: the one whose value cannot be the
+    /// type the error names (or, for an enumeration, whose value the error quotes); nil when the error has a
+    /// path, or no single item fits.
+    static func queryItem(failing error: DecodingError, in request: HTTPRequest) -> String? {
+        let (codingPath, fits): ([any CodingKey], (String) -> Bool)
+        switch error {
+        case .typeMismatch(let type, let context):
+            codingPath = context.codingPath
+            switch type {
+            case is Int.Type, is Int64.Type, is Int32.Type: fits = { Int($0) != nil }
+            case is Double.Type, is Float.Type: fits = { Double($0)?.isFinite == true }
+            case is Bool.Type: fits = { $0 == "true" || $0 == "false" }
+            default: fits = { _ in true }
+            }
+        case .dataCorrupted(let context):
+            codingPath = context.codingPath
+            let quoted = context.debugDescription.range(of: " value ", options: .backwards).map { String(context.debugDescription[$0.upperBound...]) }
+            fits = { $0 != quoted }
+        default:
+            return nil
+        }
+        guard codingPath.isEmpty, let path = request.path, let items = URLComponents(string: path)?.queryItems else { return nil }
+        let failing = Set(items.filter { !fits($0.value ?? "") }.map(\.name))
+        return failing.count == 1 ? failing.first : nil
+    }
+
+    private static func reason(_ error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(let type, _): "must be \(Self.name(of: type))"
+        case .dataCorrupted(let context): "has an invalid value (\(Self.readable(context.debugDescription)))"
+        default: "is invalid"
         }
     }
 

@@ -88,7 +88,7 @@ public func buildRouter(
         configuration: Configuration(dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: [
             authentication, RateLimitMiddleware(limits: limits, limiter: limiter, shared: engine.rateLimits, now: clock.now),
-            IdempotencyMiddleware(idempotency: engine.idempotency), ConditionalGetMiddleware(),
+            IdempotencyMiddleware(idempotency: engine.idempotency), ConditionalGetMiddleware(operations: routes.conditionalOperationIDs),
         ]
     )
     return router

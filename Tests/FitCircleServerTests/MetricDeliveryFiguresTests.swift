@@ -8,14 +8,10 @@ import Testing
 /// notifications opened within 1 hour", "% of emails not bounced", spec 002's template share), each
 /// figure counted from what the test made happen through real transports and the HTTP API.
 struct MetricDeliveryFiguresTests {
-    /// Sends a notification of `type` to `user` as an operator would (`POST /api/notifications/send`).
+    /// Sends a notification of `type` to `user`, with data enough for every type used here; answers its id.
     static func send(_ app: TestApp, _ type: String, to user: String, key: String) async throws -> String {
-        let body: [String: Any] = [
-            "userId": user, "type": type, "dedupeKey": key, "data": ["streak": "14", "steps": "8,000", "left": "2,000", "freezesLeft": "1"],
-        ]
-        let sent = try await app.request(.post, "/api/notifications/send", token: try await NotificationLogTests.operatorToken(app), json: body)
-        #expect(sent.status == .ok, "\(sent.text)")
-        return try #require(try sent.jsonObject()["id"] as? String)
+        let data = ["streak": "14", "steps": "8,000", "left": "2,000", "freezesLeft": "1"]
+        return try #require(try await NotificationLogTests.send(app, type, key: key, to: user, data: data)["id"] as? String)
     }
 
     static func figure(_ rows: [MetricRow], _ metric: String) -> [Double]? {

@@ -22,8 +22,14 @@ struct NotificationLogTests {
         try #require((try await app.devSignIn()["user"] as? [String: Any])?["id"] as? String)
     }
 
-    static func send(_ app: TestApp, _ type: String, key: String? = nil) async throws -> [String: Any] {
-        var body: [String: Any] = ["userId": try await Self.anaID(app), "type": type, "data": ["streak": "14", "next": "15"]]
+    /// Sends a notification of `type` as an operator would (`POST /api/notifications/send`), to Ana unless
+    /// `user` is given.
+    static func send(
+        _ app: TestApp, _ type: String, key: String? = nil, to user: String? = nil, data: [String: String] = ["streak": "14", "next": "15"]
+    ) async throws -> [String: Any] {
+        let target: String
+        if let user { target = user } else { target = try await Self.anaID(app) }
+        var body: [String: Any] = ["userId": target, "type": type, "data": data]
         if let key { body["dedupeKey"] = key }
         let response = try await app.request(.post, "/api/notifications/send", token: try await Self.operatorToken(app), json: body)
         #expect(response.status == .ok, "\(response.text)")

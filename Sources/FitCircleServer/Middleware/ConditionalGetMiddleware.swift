@@ -6,11 +6,9 @@ import OpenAPIRuntime
 /// goals and the configuration. Each answer carries its `ETag` (`EntityTag`, of its bytes as this caller
 /// gets them) with `Cache-Control: private, no-cache`, so a browser keeps it and asks again with
 /// `If-None-Match`; an unchanged answer is then a `304` without a body. The operations are those whose
-/// `openapi.yaml` entry declares the `304` (a test holds the two lists equal).
+/// `openapi.yaml` entry declares the `304`, read from the document itself (`RouteTable`).
 struct ConditionalGetMiddleware: ServerMiddleware {
-    static let operations: Set<String> = [
-        "getFriendFeed", "getFitCircleLeaderboard", "getCompetitionLeaderboard", "getUserProfile", "getDailyGoals", "getWeeklyGoals", "getConfig",
-    ]
+    let operations: Set<String>
 
     func intercept(
         _ request: HTTPRequest,
@@ -20,7 +18,7 @@ struct ConditionalGetMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, metadata)
-        guard request.method == .get, Self.operations.contains(operationID), response.status == .ok, let responseBody else {
+        guard request.method == .get, self.operations.contains(operationID), response.status == .ok, let responseBody else {
             return (response, responseBody)
         }
         // These answers are small JSON documents, already bounded by their pages.

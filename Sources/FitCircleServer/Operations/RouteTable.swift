@@ -2,13 +2,15 @@ import Foundation
 import Yams
 
 /// The operations of the OpenAPI document, read from the document itself: which paths exist with which
-/// methods (for 405 answers) and which operations need no token (`security: []`).
+/// methods (for 405 answers), which operations need no token (`security: []`) and which answer a conditional
+/// read with a `304`.
 struct RouteTable: Sendable {
     struct Operation: Sendable, Equatable {
         var method: String
         var path: String
         var operationID: String
         var isPublic: Bool
+        var isConditional: Bool
     }
 
     let operations: [Operation]
@@ -21,8 +23,11 @@ struct RouteTable: Sendable {
             for (method, value) in item as? [String: Any] ?? [:] {
                 guard let operation = value as? [String: Any], let id = operation["operationId"] as? String else { continue }
                 let security = operation["security"] as? [Any]
+                let responses = operation["responses"] as? [String: Any] ?? [:]
                 operations.append(
-                    Operation(method: method.uppercased(), path: path, operationID: id, isPublic: security?.isEmpty == true)
+                    Operation(
+                        method: method.uppercased(), path: path, operationID: id, isPublic: security?.isEmpty == true,
+                        isConditional: responses["304"] != nil)
                 )
             }
         }
@@ -32,6 +37,11 @@ struct RouteTable: Sendable {
     /// The operations anyone may call without an access token.
     var publicOperationIDs: Set<String> {
         Set(self.operations.filter(\.isPublic).map(\.operationID))
+    }
+
+    /// The operations whose answers carry an `ETag` and may be a `304` (`ConditionalGetMiddleware`).
+    var conditionalOperationIDs: Set<String> {
+        Set(self.operations.filter(\.isConditional).map(\.operationID))
     }
 
     /// The methods allowed on a concrete path (`/api/user/profile`), or `nil` when no template matches it.

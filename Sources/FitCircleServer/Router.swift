@@ -80,6 +80,8 @@ public func buildRouter(
         onboardingRequired: engine.profile.onboarding.required,
         secureCookies: web.secureCookies
     )
+    let rateLimits = RateLimitMiddleware(limits: limits, limiter: limiter, shared: engine.rateLimits, now: clock.now)
+    router.add(middleware: HotReadMiddleware(HotReads.all(engine: engine), authentication: authentication, rateLimits: rateLimits))
     let streams = OpenStreams(perUser: limits.streamsPerUser, perNode: limits.streamsPerNode)
     try API(engine: engine, streams: streams).registerHandlers(
         on: router,
@@ -87,8 +89,8 @@ public func buildRouter(
         // pretty-prints, whitespace no client reads.
         configuration: Configuration(dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
         middlewares: [
-            authentication, RateLimitMiddleware(limits: limits, limiter: limiter, shared: engine.rateLimits, now: clock.now),
-            IdempotencyMiddleware(idempotency: engine.idempotency), ConditionalGetMiddleware(operations: routes.conditionalOperationIDs),
+            authentication, rateLimits, IdempotencyMiddleware(idempotency: engine.idempotency),
+            ConditionalGetMiddleware(operations: routes.conditionalOperationIDs),
         ]
     )
     return router

@@ -31,15 +31,16 @@ struct ErrorResponseTests {
         }
     }
 
-    /// A query parameter's value outside its enum is the query's fault, not a missing body.
+    /// A query parameter's value outside its enum is the query's fault, not a missing body, and the error
+    /// names the parameter.
     @Test(arguments: Backend.available)
-    func anUnknownEnumValueInTheQueryIsA422NamingTheQuery(_ backend: Backend) async throws {
+    func anUnknownEnumValueInTheQueryIsA422NamingTheParameter(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
-            for path in ["/api/activities?type=bogus", "/api/admin/metrics?granularity=year"] {
+            for (path, field) in [("/api/activities?type=bogus&limit=5", "type"), ("/api/admin/metrics?granularity=year", "granularity")] {
                 let response = try await app.request(.get, path, token: token)
                 #expect(response.status == .unprocessableContent, "\(path): \(response.text)")
-                #expect((try response.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == "query")
+                #expect((try response.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == field, "\(response.text)")
             }
         }
     }

@@ -21,9 +21,22 @@ struct RateLimitMiddleware: ServerMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let who = RequestCaller.current.map { "user:\($0.userID.rawValue)" } ?? "address:\(RequestPeer.address)"
+        let shown = try await self.admit(RequestCaller.current, operationID: operationID)
+        var (response, responseBody) = try await next(request, body, metadata)
+        if let (limit, decision) = shown {
+            response.headerFields[.rateLimitPolicy] = limit.policyHeader
+            response.headerFields[.rateLimit] = limit.header(decision)
+        }
+        return (response, responseBody)
+    }
+
+    /// Counts the request against the caller's budget (the address's before sign-in) and the operation's,
+    /// throwing the 429 problem of the first one spent; the narrowest limit checked is the one the answer
+    /// shows (`RateLimit-Policy`, `RateLimit`). The hot reads (`HotReads`) are counted here too.
+    func admit(_ caller: Caller?, operationID: String) async throws -> (RateLimit, RateLimit.Decision)? {
+        let who = caller.map { "user:\($0.userID.rawValue)" } ?? "address:\(RequestPeer.address)"
         var shown: (RateLimit, RateLimit.Decision)?
-        if RequestCaller.current != nil {
+        if caller != nil {
             let limit = self.limits.userLimit
             let decision = self.limiter.decide(who, limit, at: self.now())
             guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many user requests; slow down.") }
@@ -32,13 +45,8 @@ struct RateLimitMiddleware: ServerMiddleware {
         if let limit = self.limits.operationLimit(operationID) {
             let decision = try await self.shared.decide(who, limit)
             guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many \(limit.name) requests; slow down.") }
-            shown = (limit, decision)  // the narrowest limit checked is the one the answer shows
+            shown = (limit, decision)
         }
-        var (response, responseBody) = try await next(request, body, metadata)
-        if let (limit, decision) = shown {
-            response.headerFields[.rateLimitPolicy] = limit.policyHeader
-            response.headerFields[.rateLimit] = limit.header(decision)
-        }
-        return (response, responseBody)
+        return shown
     }
 }

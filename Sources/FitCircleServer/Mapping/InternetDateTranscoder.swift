@@ -12,9 +12,19 @@ struct InternetDateTranscoder: DateTranscoder {
     private let standard = ISO8601DateTranscoder()
 
     func encode(_ date: Date) throws -> String {
+        try Self.written(date) ?? self.standard.encode(date)
+    }
+
+    /// The text of a date as `encode` writes it, for the answers written by hand (`JSONWriter`).
+    static func text(_ date: Date) -> String {
+        Self.written(date) ?? ISO8601DateFormatter().string(from: date)
+    }
+
+    /// The usual dates, written by hand; nil for a year before 1583 or after 9999.
+    private static func written(_ date: Date) -> String? {
         let (days, second) = CivilCalendar.day(ofSeconds: Int(date.timeIntervalSince1970.rounded(.down)))
         let (year, month, day) = CivilCalendar.date(ordinal: days)
-        guard (1583...9999).contains(year) else { return try self.standard.encode(date) }
+        guard (1583...9999).contains(year) else { return nil }
         var text = Array("0000-00-00T00:00:00Z".utf8)
         CivilCalendar.write(year, digits: 4, into: &text, at: 0)
         CivilCalendar.write(month, digits: 2, into: &text, at: 5)

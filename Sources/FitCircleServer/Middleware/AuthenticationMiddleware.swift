@@ -54,6 +54,18 @@ struct AuthenticationMiddleware: ServerMiddleware {
         }
     }
 
+    /// The caller of a request to an operation that needs one: its token verified, a cookie's write
+    /// carrying the CSRF token, onboarding done where the operation needs it. The hot reads (`HotReads`)
+    /// sign their requests in here too.
+    func caller(of request: HTTPRequest, operationID: String) async throws -> Caller {
+        let caller = try await self.accounts.authenticate(accessToken: try Self.accessToken(of: request))
+        try self.checkCSRF(of: request, caller)
+        guard OnboardingAccess.mayCall(operationID, isOnboarded: caller.user.profile.isOnboarded, onboardingRequired: self.onboardingRequired) else {
+            throw DomainError.onboardingRequired
+        }
+        return caller
+    }
+
     func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -64,11 +76,7 @@ struct AuthenticationMiddleware: ServerMiddleware {
         if self.publicOperations.contains(operationID) {
             return try await next(request, body, metadata)
         }
-        let caller = try await self.accounts.authenticate(accessToken: try Self.accessToken(of: request))
-        try self.checkCSRF(of: request, caller)
-        guard OnboardingAccess.mayCall(operationID, isOnboarded: caller.user.profile.isOnboarded, onboardingRequired: self.onboardingRequired) else {
-            throw DomainError.onboardingRequired
-        }
+        let caller = try await self.caller(of: request, operationID: operationID)
         return try await RequestCaller.$current.withValue(caller) {
             try await next(request, body, metadata)
         }

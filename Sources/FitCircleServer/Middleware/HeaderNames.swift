@@ -15,6 +15,7 @@ extension HTTPField.Name {
     static let csrfToken = declared("X-CSRF-Token")
     static let referrerPolicy = declared("Referrer-Policy")
     static let frameOptions = declared("X-Frame-Options")
+    static let fitCircleBoardSource = declared("FitCircle-Board-Source")
 
     /// Every name above, for the test that reads them back.
     static var declaredNames: [(name: Self, text: String)] {
@@ -22,6 +23,7 @@ extension HTTPField.Name {
             (.requestID, "X-Request-Id"), (.idempotencyKey, "Idempotency-Key"), (.idempotentReplayed, "Idempotent-Replayed"),
             (.xForwardedFor, "X-Forwarded-For"), (.rateLimitPolicy, "RateLimit-Policy"), (.rateLimit, "RateLimit"), (.csrfToken, "X-CSRF-Token"),
             (.referrerPolicy, "Referrer-Policy"), (.frameOptions, "X-Frame-Options"),
+            (.fitCircleBoardSource, "FitCircle-Board-Source"),
         ]
     }
 

@@ -65,10 +65,11 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             if body.readableBytes == 0 {
                 // Without a body, what did not decode is a query parameter's value (an enum's unknown case:
-                // the decoder's error names no key, only the value it refused).
+                // the decoder's error names no key, only the value it refused, which names the parameter).
                 if let query = request.uri.query, !query.isEmpty {
+                    let field = ProblemDocument.queryItem(failing: .dataCorrupted(detail), in: request.head) ?? "query"
                     throw ProblemDocument.validationFailed([
-                        FieldViolation(field: "query", reason: "a parameter has a value this operation does not take (\(ProblemDocument.readable(detail.debugDescription)))")
+                        FieldViolation(field: field, reason: "has a value this operation does not take (\(ProblemDocument.readable(detail.debugDescription)))")
                     ])
                 }
                 throw ProblemDocument.badRequest("The body is empty; this operation expects a JSON document.")

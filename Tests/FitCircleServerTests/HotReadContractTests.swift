@@ -1,0 +1,181 @@
+import FitCircleAPI
+import FitCircleCore
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import FitCircleServer
+
+/// The hot reads (issue 42, `HotReads`) write their JSON by hand. Every such answer must be the generated
+/// path's: the same bytes (so the same `ETag`), and decoded with the generated types, the same values. The
+/// generated path answers the same read when a parameter the hot read leaves alone is sent (`limit=50`, the
+/// default), so each board below is read both ways, by each viewer, for each period.
+struct HotReadContractTests {
+    typealias Person = CirclesTests.Person
+
+    /// The hot answer and the generated one of one read, compared byte for byte and value for value.
+    static func compare(_ app: TestApp, _ path: String, generic: String, as person: Person, _ note: String) async throws {
+        let token = try await person.token(app)
+        let hot = try await app.request(.get, path, token: token)
+        let generated = try await app.request(.get, generic, token: token)
+        #expect(hot.status == .ok && generated.status == .ok, "\(note): \(hot.text)")
+        #expect(hot.text == generated.text, "\(note)")
+        #expect(hot.headers[.eTag] != nil && hot.headers[.eTag] == generated.headers[.eTag], "\(note)")
+        #expect(hot.headers[.contentType] == generated.headers[.contentType], "\(note)")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let hotValue = try decoder.decode(Components.Schemas.Leaderboard.self, from: Data(hot.text.utf8))
+        let generatedValue = try decoder.decode(Components.Schemas.Leaderboard.self, from: Data(generated.text.utf8))
+        #expect(hotValue == generatedValue, "\(note)")
+    }
+
+    /// Small circles (the whole roster, members yet to claim last), every period, names as each viewer may
+    /// see them (one hidden from non-friends, one with quotes, a backslash, a slash and an emoji), photos,
+    /// and a weight-loss board whose kilograms are hidden from some viewers.
+    @Test(arguments: Backend.available)
+    func aBoardWrittenByHandIsTheGeneratedAnswerForEveryViewer(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
+            let ana = try await LeaderboardTests.named(app, "Ana")
+            let bo = try await LeaderboardTests.named(app, "Bo")
+            try await PrivacyEverywhereTests.setVisibility(app, bo, name: #"Bo "the \ rock" / 🏃"#, [:])
+            let cy = try await LeaderboardTests.named(app, "Cy")
+            let dee = try await LeaderboardTests.named(app, "Dee")
+            try await PrivacyEverywhereTests.setVisibility(app, cy, name: "Cy", ["boardName": "friends", "weight": "friends"])
+            try await PrivacyEverywhereTests.photo(app, ana)
+            try await FriendFeedTests.befriend(app, PrivacyEverywhereTests.friend(ana), PrivacyEverywhereTests.friend(cy))
+            let walkers = try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps", "privacy": "public"])
+            let steps = try #require(walkers["id"] as? String)
+            let kilos = try await CirclesTests.create(
+                app, by: ana, ["name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "startingWeightKg": 80, "targetWeightKg": 70])
+            let kilosID = try #require(kilos["id"] as? String)
+            for person in [bo, cy, dee] {
+                #expect(try await app.request(.post, "/api/fitcircles/join", token: try await person.token(app), json: ["code": walkers["joinCode"]!]).status == .ok)
+            }
+            for person in [bo, cy] {
+                let joined = try await app.request(
+                    .post, "/api/fitcircles/join", token: try await person.token(app),
+                    json: ["code": kilos["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80])
+                #expect(joined.status == .ok, "\(joined.text)")
+            }
+            for (person, count) in [(ana, 4_000), (bo, 9_000), (cy, 6_500)] {
+                app.clock.advance(by: 60)
+                _ = try await LeaderboardTests.claim(app, person, count, in: steps)
+            }
+            for (person, kg) in [(ana, 76.0), (cy, 95.5)] {
+                app.clock.advance(by: 60)
+                let weighIn = try await app.request(
+                    .post, "/api/activities", token: try await person.token(app),
+                    json: [
+                        "clientEventId": "w-\(person.id)", "type": "weight", "source": "manual",
+                        "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "weightKg": kg,
+                    ])
+                #expect(weighIn.status == .created, "\(weighIn.text)")
+                #expect(try await app.request(.post, "/api/fitcircles/\(kilosID)/submit", token: try await person.token(app)).status == .created)
+            }
+            for circle in [steps, kilosID] {
+                try await LeaderboardTests.untilLoaded(app, circle, as: ana)
+                for period in ["", "?period=daily", "?period=weekly", "?period=monthly", "?period=all_time"] {
+                    let generic = "/api/fitcircles/\(circle)/leaderboard\(period.isEmpty ? "?" : "\(period)&")limit=50"
+                    for viewer in [ana, bo, cy, dee] where circle == steps || viewer.id != dee.id {
+                        try await Self.compare(app, "/api/fitcircles/\(circle)/leaderboard\(period)", generic: generic, as: viewer, "\(circle)\(period) as \(viewer.email)")
+                    }
+                }
+            }
+            // What each viewer saw is what privacy allows: Cy by name to her friend Ana only.
+            let names = { (viewer: Person) in LeaderboardTests.rows(try await LeaderboardTests.board(app, steps, as: viewer)).map { $0["displayName"] as? String } }
+            #expect(try await names(ana) == [#"Bo "the \ rock" / 🏃"#, "Cy", "Ana", "Dee"])
+            #expect(try await names(bo) == [#"Bo "the \ rock" / 🏃"#, "A member", "Ana", "Dee"])
+        }
+    }
+
+    /// A large circle: the top 10 and the caller's neighbourhood, with its cursor, from the index and from SQL.
+    @Test(arguments: Backend.available)
+    func aLargeBoardWrittenByHandIsTheGeneratedAnswer(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))
+            let owner = try await LeaderboardTests.named(app, "Owner")
+            let circle = try await CirclesTests.create(app, by: owner, ["name": "Everyone", "metric": "steps", "privacy": "public", "memberLimit": 500])
+            let id = FitCircle.ID(try #require(circle["id"] as? String))
+            var members: [User.ID] = []
+            for index in 0..<60 {
+                members.append(User.ID(try #require((try await app.devSignIn("m\(index)@example.com")["user"] as? [String: Any])?["id"] as? String)))
+            }
+            let (now, joined) = (app.clock.now, members)
+            try await app.store.transaction { tx in
+                for (index, member) in joined.enumerated() {
+                    try await tx.insert(CircleMembership(circleID: id, userID: member, role: .member, joinedAt: now))
+                    try await tx.save(
+                        CircleSubmission(
+                            circleID: id, userID: member, date: LocalDate(year: 2026, month: 3, day: 2)!, steps: 1_000 + (index % 20) * 100,
+                            weightKg: nil, checkinStreak: 0, submittedAt: now.addingTimeInterval(Double(index)), updatedAt: now.addingTimeInterval(Double(index))))
+                }
+            }
+            let refreshed = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await NotificationLogTests.operatorToken(app))
+            #expect(refreshed.status == .ok)
+            _ = try await app.onboardedUser("m30@example.com")
+            let caller = Person(id: members[30].rawValue, email: "m30@example.com")
+            let path = "/api/fitcircles/\(id)/leaderboard"
+            for period in ["daily", "weekly"] {
+                app.engine.circles.events.indexes.drop(circle: id)
+                try await Self.compare(app, "\(path)?period=\(period)", generic: "\(path)?period=\(period)&limit=50", as: caller, "\(period), from SQL")
+                try await LeaderboardTests.untilLoaded(app, id.rawValue, as: caller)
+                try await Self.compare(app, "\(path)?period=\(period)", generic: "\(path)?period=\(period)&limit=50", as: caller, "\(period), from the index")
+                try await Self.compare(app, "\(path)?period=\(period)", generic: "\(path)?period=\(period)&limit=50", as: owner, "\(period), unranked")
+            }
+            let layout = try await LeaderboardTests.board(app, id.rawValue, as: caller)["layout"] as? String
+            #expect(layout == "top_and_around")
+        }
+    }
+
+    /// What the hot read does not know it leaves to the generated path, which answers it as always; what it
+    /// answers, it answers as that path would, errors and limits included.
+    @Test(arguments: Backend.available)
+    func aHotReadRefusesAndCountsAsTheGeneratedPathDoes(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await LeaderboardTests.named(app, "Ana")
+            let eve = try await LeaderboardTests.named(app, "Eve")
+            let circle = try #require(try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps"])["id"] as? String)
+            let path = "/api/fitcircles/\(circle)/leaderboard"
+            let token = try await ana.token(app)
+
+            let bad = try await app.request(.get, "\(path)?period=fortnightly", token: token)
+            #expect(bad.status == .unprocessableContent && bad.headers[.contentType] == "application/problem+json", "\(bad.text)")
+            #expect(try bad.jsonObject()["errors"] as? [[String: String]] == [["field": "period", "reason": "has a value this operation does not take ('fortnightly' is not one of the values it takes)"]])
+            #expect(try await app.request(.get, "\(path)?period=daily&period=weekly", token: token).status == .ok)
+            #expect(try await app.request(.get, path).status == .unauthorized)
+            #expect(try await app.request(.get, path, token: "not-a-token").status == .unauthorized)
+            // Someone outside the circle is refused by the use case, whichever path reads.
+            for query in ["", "?limit=50"] {
+                let refused = try await app.request(.get, "\(path)\(query)", token: try await eve.token(app))
+                #expect(refused.status == .forbidden || refused.status == .notFound, "\(refused.text)")
+                #expect(refused.headers[.contentType] == "application/problem+json")
+            }
+            let unknown = try await app.request(.get, "/api/fitcircles/nope/leaderboard", token: token)
+            #expect(unknown.headers[.contentType] == "application/problem+json")
+            #expect(unknown.status == (try await app.request(.get, "/api/fitcircles/nope/leaderboard?limit=50", token: token)).status)
+
+            // Each read counts against the caller's budget and says so.
+            #expect(try await app.request(.get, path, token: token).headers[.rateLimitPolicy] != nil)
+            // A 304 for the tag just given.
+            let tag = try #require(try await app.request(.get, path, token: token).headers[.eTag])
+            #expect(try await app.request(.get, path, token: token, headers: [.ifNoneMatch: tag]).status == .notModified)
+        }
+    }
+
+    /// A hot read spends the caller's budget as any read does: refused with a 429 once it is spent.
+    @Test(arguments: Backend.available)
+    func aHotReadSpendsTheCallersBudget(_ backend: Backend) async throws {
+        try await withTestApp(backend, limits: RequestLimits(perUser: 8)) { app async throws in
+            let token = try await app.onboardedUser("ana@example.com")
+            let created = try await app.request(.post, "/api/fitcircles", token: token, json: ["name": "Walkers", "metric": "steps"])
+            let path = "/api/fitcircles/\(try #require(try created.jsonObject()["id"] as? String))/leaderboard"
+            var statuses: [Int] = []
+            for _ in 0..<8 { statuses.append(Int(try await app.request(.get, path, token: token).status.code)) }
+            #expect(statuses.first == 200 && statuses.last == 429 && statuses == statuses.sorted(), "\(statuses)")
+            let refused = try await app.request(.get, path, token: token)
+            #expect(refused.status == .tooManyRequests && refused.headers[.contentType] == "application/problem+json")
+        }
+    }
+}

@@ -156,6 +156,83 @@ extension TwoNodeTests {
     }
 }
 
+extension TwoNodeTests {
+    /// Every per-node cache a warm board read uses (the index, the people, their privacy, the blockers) stays
+    /// exact across nodes: a claim, a rename, a name hidden from non-friends and a block made on node A show on
+    /// node B's board, which answers from memory (`HotReadMiddleware`), within the bound.
+    @Test(arguments: Backend.available.filter { $0 == .postgres })
+    func aClaimANameAPrivacySettingAndABlockOnOneNodeShowOnTheOthersBoard(_ backend: Backend) async throws {
+        try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
+            let ana = try await Self.member("ana@example.com", on: nodeA)
+            let bo = try await Self.member("bo@example.com", on: nodeB)
+            let cy = try await Self.member("cy@example.com", on: nodeA)
+            for (person, name) in [(ana, "Ana"), (bo, "Bo"), (cy, "Cy")] {
+                var named = TestApp.validProfile()
+                named["displayName"] = name
+                #expect(try await nodeA.post("/api/user/profile", token: person.token, json: named, method: .PUT).0 == 200)
+            }
+            let created = try await nodeA.post("/api/fitcircles", token: ana.token, json: ["name": "Caches", "metric": "steps", "privacy": "public"])
+            let circle = Self.json(created.1)
+            let id = try #require(circle["id"] as? String)
+            for person in [bo, cy] {
+                #expect(try await nodeA.post("/api/fitcircles/join", token: person.token, json: ["code": circle["joinCode"]!]).0 == 200)
+            }
+            for (index, (person, steps)) in [(ana, 5_000), (cy, 3_000)].enumerated() {
+                let sync: [String: Any] = [
+                    "clientEventId": "sync-\(index)", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": steps,
+                ]
+                #expect(try await nodeA.post("/api/activities", token: person.token, json: sync).0 == 201)
+                #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: person.token, json: [:]).0 == 201)
+            }
+            var loaded = false
+            for _ in 0..<100 where !loaded {
+                loaded = try await nodeB.source(id, token: bo.token) == "index"
+                if !loaded { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(loaded)
+
+            /// Bo's board on node B, as (name, value) rows.
+            func boardOnB() async throws -> [(String, Double?)] {
+                let (_, body) = try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token)
+                return (Self.json(body)["rows"] as? [[String: Any]] ?? []).map { ($0["displayName"] as? String ?? "", $0["value"] as? Double) }
+            }
+            /// How long until Bo's board on node B satisfies `done` (at most 5 s).
+            func untilNodeB(_ what: String, _ done: ([(String, Double?)]) -> Bool) async throws {
+                let start = ContinuousClock.now
+                var rows: [(String, Double?)] = []
+                while ContinuousClock.now - start < .seconds(5) {
+                    rows = try await boardOnB()
+                    if done(rows) { break }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                let took = ContinuousClock.now - start
+                #expect(took < Self.notifyBound, "node B showed \(what) after \(took): \(rows)")
+            }
+            let names = { (rows: [(String, Double?)]) in rows.map(\.0) }
+            #expect(try await boardOnB().map(\.0) == ["Ana", "Cy", "Bo"])
+
+            let sync: [String: Any] = [
+                "clientEventId": "sync-more", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": 7_000,
+            ]
+            #expect(try await nodeA.post("/api/activities", token: cy.token, json: sync).0 == 201)
+            #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: cy.token, json: [:]).0 == 200)
+            try await untilNodeB("Cy's claim") { $0.first?.0 == "Cy" && $0.first?.1 == 7_000 }
+
+            var profile = TestApp.validProfile()
+            profile["displayName"] = "Ana B."
+            #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: profile, method: .PUT).0 == 200)
+            try await untilNodeB("Ana's new name") { names($0).contains("Ana B.") }
+
+            profile["visibility"] = ["age": "friends", "weight": "only_me", "height": "friends", "boardName": "friends"]
+            #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: profile, method: .PUT).0 == 200)
+            try await untilNodeB("Ana's name hidden from non-friends") { !names($0).contains("Ana B.") && names($0).contains("A member") }
+
+            #expect(try await nodeA.post("/api/friends/blocks", token: cy.token, json: ["userId": bo.id]).0 == 204)
+            try await untilNodeB("Cy's block") { names($0).filter { $0 == "A member" }.count == 2 }
+        }
+    }
+}
+
 extension CrashDurabilityTests.Server {
     /// What answered a read of the circle's weekly board on this node: its `index` or the `database`.
     func source(_ circle: String, token: String) async throws -> String? {

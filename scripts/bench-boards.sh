@@ -3,14 +3,16 @@
 #  1. the in-memory rank index on 1,000,000 entries (update, rank, top 10, ±3 neighbours) and its memory per
 #     entry, next to Redis's sorted set on the same work (`redis-benchmark` on loopback, one client without
 #     pipelining, and 50 clients pipelining 16), with Redis's own memory per entry;
-#  2. `GET /api/fitcircles/{id}/leaderboard` of a 50,000-member circle under `wrk`, next to `GET /healthz` of
-#     the same server (release build, SQLite), all warm, with the generated stack's lightest reads for scale.
+#  2. `GET /api/fitcircles/{id}/leaderboard` of circles of each size in MEMBERS (a comma-separated list) under
+#     `wrk`, next to `GET /healthz` of the same server (release build, SQLite), all warm: one member polling,
+#     200 members in turn (each their own rows), a poll answered 304, and the generated stack's profile read.
 # Redis and wrk come from Debian; neither is a runtime dependency of FitCircle.
 # Usage: scripts/bench-boards.sh [entries] [members] [part]   (defaults 1000000, 50000 and all; part: index or http)
+#        scripts/bench-boards.sh 0 500,5000,50000 http        (the table of Benchmarks/README.md, Boards)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 entries=${1:-1000000}
-members=${2:-50000}
+sizes=${2:-50000}
 part=${3:-all}
 
 if ! command -v redis-server >/dev/null || ! command -v wrk >/dev/null; then
@@ -48,31 +50,55 @@ done
 fi
 [ "$part" = index ] && exit 0
 
-echo "== GET /api/fitcircles/{id}/leaderboard, $members members, next to GET /healthz, /api/config and /api/user/profile (wrk, 2 threads, 32 connections, 10 s each)"
-database="sqlite://$work/boards.sqlite"
-circle=$("$bench" seed "$database" "$members" | tail -1)
 port=18093
 # wrk sends everything from one address: the per-address and per-user limits would measure themselves.
-FITCIRCLE_LIMITS_PER_ADDRESS=1000000000 FITCIRCLE_LIMITS_PER_USER=1000000000 FITCIRCLE_LIMITS_SIGN_INS=1000000000 \
-    .build/release/fitcircle serve --dev-login --port "$port" --database-url "$database" --log-level error >/dev/null 2>&1 &
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-token=$(curl -sf -X POST "http://127.0.0.1:$port/api/auth/dev" -H 'Content-Type: application/json' \
-    -d "{\"email\": \"member$((members / 2))@bench.example\"}" | python3 -c 'import json, sys; print(json.load(sys.stdin)["accessToken"])')
-board="http://127.0.0.1:$port/api/fitcircles/$circle/leaderboard?period=weekly"
-for _ in $(seq 100); do
-    [ "$(curl -s -o /dev/null -D - -H "Authorization: Bearer $token" "$board" | tr -d '\r' | awk -F': ' 'tolower($1) == "fitcircle-board-source" {print $2}')" = index ] && break
-    sleep 0.1
-done
-curl -s -H "Authorization: Bearer $token" "$board" | python3 -c 'import json, sys; b = json.load(sys.stdin); print("layout", b["layout"], "entries", b["entries"], "rows", len(b["rows"]))'
-# The references: /healthz (Hummingbird alone), GET /api/config (the generated OpenAPI stack, no sign-in) and
-# GET /api/user/profile (the generated stack with sign-in, one cached row): the floor a board read sits on.
-declare -A rate
-for target in "$board" "http://127.0.0.1:$port/healthz" "http://127.0.0.1:$port/api/config" "http://127.0.0.1:$port/api/user/profile"; do
-    name=$(basename "${target%%\?*}")
-    wrk -t2 -c32 -d3s -H "Authorization: Bearer $token" "$target" >/dev/null
-    rate[$name]=$(wrk -t2 -c32 -d10s -H "Authorization: Bearer $token" "$target" | awk '/Requests\/sec/ {print $2}')
-    printf '%-24s %10.0f requests/s\n' "$name" "${rate[$name]}"
-done
-for name in leaderboard config profile; do
-    awk -v name="$name" -v r="${rate[$name]}" -v h="${rate[healthz]}" 'BEGIN { printf "%-24s %.2f of /healthz\n", name, r / h }'
+measure() {  # measure NAME URL [wrk options…]: requests/s of 10 s after 3 s of warm-up
+    local name=$1 url=$2
+    shift 2
+    wrk -t2 -c32 -d3s "$@" "$url" >/dev/null
+    rate[$name]=$(wrk -t2 -c32 -d10s "$@" "$url" | awk '/Requests\/sec/ {print $2}')
+}
+printf '%-8s %-14s %12s %12s %12s %12s %12s\n' members layout healthz board board×200 "board 304" profile
+for members in ${sizes//,/ }; do
+    database="sqlite://$work/boards-$members.sqlite"
+    circle=$("$bench" seed "$database" "$members" | tail -1)
+    FITCIRCLE_LIMITS_PER_ADDRESS=1000000000 FITCIRCLE_LIMITS_PER_USER=1000000000 FITCIRCLE_LIMITS_SIGN_INS=1000000000 \
+        .build/release/fitcircle serve --dev-login --port "$port" --database-url "$database" --log-level error >/dev/null 2>&1 &
+    server=$!
+    for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+    sign_in() {
+        curl -sf -X POST "http://127.0.0.1:$port/api/auth/dev" -H 'Content-Type: application/json' -d "{\"email\": \"member$1@bench.example\"}" \
+            | python3 -c 'import json, sys; print(json.load(sys.stdin)["accessToken"])'
+    }
+    token=$(sign_in $((members / 2)))
+    : >"$work/tokens"
+    for index in $(seq 0 199); do sign_in $((index * members / 200)) >>"$work/tokens"; done
+    # Each wrk thread walks the 200 tokens in turn: 200 members reading the board, each with their own rows.
+    cat >"$work/viewers.lua" <<LUA
+tokens = {}
+for line in io.lines("$work/tokens") do tokens[#tokens + 1] = line end
+next_token = 0
+request = function()
+    next_token = next_token % #tokens + 1
+    return wrk.format("GET", nil, { ["Authorization"] = "Bearer " .. tokens[next_token] })
+end
+LUA
+    board="http://127.0.0.1:$port/api/fitcircles/$circle/leaderboard?period=weekly"
+    for _ in $(seq 100); do
+        [ "$(curl -s -o /dev/null -D - -H "Authorization: Bearer $token" "$board" | tr -d '\r' | awk -F': ' 'tolower($1) == "fitcircle-board-source" {print $2}')" = index ] && break
+        sleep 0.1
+    done
+    layout=$(curl -s -H "Authorization: Bearer $token" "$board" | python3 -c 'import json, sys; b = json.load(sys.stdin); print(b["layout"])')
+    tag=$(curl -s -o /dev/null -D - -H "Authorization: Bearer $token" "$board" | tr -d '\r' | awk -F': ' 'tolower($1) == "etag" {print $2}')
+    declare -A rate
+    measure healthz "http://127.0.0.1:$port/healthz"
+    measure board "$board" -H "Authorization: Bearer $token"
+    measure viewers "$board" -s "$work/viewers.lua"
+    measure unchanged "$board" -H "Authorization: Bearer $token" -H "If-None-Match: $tag"
+    measure profile "http://127.0.0.1:$port/api/user/profile" -H "Authorization: Bearer $token"
+    ratio() { awk -v r="$1" -v h="${rate[healthz]}" 'BEGIN { printf "%.0f (%.2f)", r, r / h }'; }
+    printf '%-8s %-14s %12.0f %12s %12s %12s %12s\n' "$members" "$layout" "${rate[healthz]}" "$(ratio "${rate[board]}")" \
+        "$(ratio "${rate[viewers]}")" "$(ratio "${rate[unchanged]}")" "$(ratio "${rate[profile]}")"
+    kill "$server"
+    wait "$server" 2>/dev/null || true
 done

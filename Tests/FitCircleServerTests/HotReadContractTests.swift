@@ -95,25 +95,7 @@ struct HotReadContractTests {
     func aLargeBoardWrittenByHandIsTheGeneratedAnswer(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))
-            let owner = try await LeaderboardTests.named(app, "Owner")
-            let circle = try await CirclesTests.create(app, by: owner, ["name": "Everyone", "metric": "steps", "privacy": "public", "memberLimit": 500])
-            let id = FitCircle.ID(try #require(circle["id"] as? String))
-            var members: [User.ID] = []
-            for index in 0..<60 {
-                members.append(User.ID(try #require((try await app.devSignIn("m\(index)@example.com")["user"] as? [String: Any])?["id"] as? String)))
-            }
-            let (now, joined) = (app.clock.now, members)
-            try await app.store.transaction { tx in
-                for (index, member) in joined.enumerated() {
-                    try await tx.insert(CircleMembership(circleID: id, userID: member, role: .member, joinedAt: now))
-                    try await tx.save(
-                        CircleSubmission(
-                            circleID: id, userID: member, date: LocalDate(year: 2026, month: 3, day: 2)!, steps: 1_000 + (index % 20) * 100,
-                            weightKg: nil, checkinStreak: 0, submittedAt: now.addingTimeInterval(Double(index)), updatedAt: now.addingTimeInterval(Double(index))))
-                }
-            }
-            let refreshed = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await NotificationLogTests.operatorToken(app))
-            #expect(refreshed.status == .ok)
+            let (id, owner, members) = try await LeaderboardTests.largeCircle(app, members: 60, distinctValues: 20)
             _ = try await app.onboardedUser("m30@example.com")
             let caller = Person(id: members[30].rawValue, email: "m30@example.com")
             let path = "/api/fitcircles/\(id)/leaderboard"

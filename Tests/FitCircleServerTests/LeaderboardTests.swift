@@ -35,6 +35,32 @@ struct LeaderboardTests {
         return try response.jsonObject()
     }
 
+    /// A circle of `count` members besides its owner ("Owner"), member i signed in as `m<i>@example.com`, their
+    /// claims of Monday 2 March 2026 (the clock's day) written straight to the store — 1,000 + (i mod
+    /// `distinctValues`) × 100 steps, reached a second apart — then boarded by a refresh.
+    static func largeCircle(_ app: TestApp, members count: Int, distinctValues: Int) async throws -> (id: FitCircle.ID, owner: Person, members: [User.ID]) {
+        let owner = try await Self.named(app, "Owner")
+        let circle = try await CirclesTests.create(app, by: owner, ["name": "Everyone", "metric": "steps", "privacy": "public", "memberLimit": 500])
+        let id = FitCircle.ID(try #require(circle["id"] as? String))
+        var members: [User.ID] = []
+        for index in 0..<count {
+            members.append(User.ID(try #require((try await app.devSignIn("m\(index)@example.com")["user"] as? [String: Any])?["id"] as? String)))
+        }
+        let (now, joined) = (app.clock.now, members)
+        try await app.store.transaction { tx in
+            for (index, member) in joined.enumerated() {
+                try await tx.insert(CircleMembership(circleID: id, userID: member, role: .member, joinedAt: now))
+                try await tx.save(
+                    CircleSubmission(
+                        circleID: id, userID: member, date: LocalDate(year: 2026, month: 3, day: 2)!, steps: 1_000 + (index % distinctValues) * 100,
+                        weightKg: nil, checkinStreak: 0, submittedAt: now.addingTimeInterval(Double(index)), updatedAt: now.addingTimeInterval(Double(index))))
+            }
+        }
+        let refreshed = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await NotificationLogTests.operatorToken(app))
+        #expect(refreshed.status == .ok)
+        return (id, owner, members)
+    }
+
     static func rows(_ board: [String: Any]) -> [[String: Any]] { board["rows"] as? [[String: Any]] ?? [] }
 
     static func feedTexts(_ app: TestApp, _ circle: String, as person: Person) async throws -> [String] {
@@ -161,26 +187,7 @@ struct LeaderboardTests {
     func aLargeCircleShowsTheTopAndTheCallersNeighbourhoodAndPagesThroughTheRest(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
-            let owner = try await Self.named(app, "Owner")
-            let circle = try await CirclesTests.create(app, by: owner, ["name": "Everyone", "metric": "steps", "privacy": "public", "memberLimit": 500])
-            let id = FitCircle.ID(try #require(circle["id"] as? String))
-            // 120 more members whose claims are written straight to the store, then boarded by a refresh.
-            var members: [User.ID] = []
-            for index in 0..<120 {
-                members.append(User.ID(try #require((try await app.devSignIn("m\(index)@example.com")["user"] as? [String: Any])?["id"] as? String)))
-            }
-            let (now, joined) = (app.clock.now, members)
-            try await app.store.transaction { tx in
-                for (index, member) in joined.enumerated() {
-                    try await tx.insert(CircleMembership(circleID: id, userID: member, role: .member, joinedAt: now))
-                    try await tx.save(
-                        CircleSubmission(
-                            circleID: id, userID: member, date: LocalDate(year: 2026, month: 3, day: 2)!, steps: 1_000 + (index % 40) * 100,
-                            weightKg: nil, checkinStreak: 0, submittedAt: now.addingTimeInterval(Double(index)), updatedAt: now.addingTimeInterval(Double(index))))
-                }
-            }
-            let refreshed = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await NotificationLogTests.operatorToken(app))
-            #expect(refreshed.status == .ok)
+            let (id, _, members) = try await Self.largeCircle(app, members: 120, distinctValues: 40)
             _ = try await app.onboardedUser("m60@example.com")
             let caller = Person(id: members[60].rawValue, email: "m60@example.com")
             app.engine.circles.events.indexes.drop(circle: id)

@@ -81,7 +81,8 @@ public func buildRouter(
         secureCookies: web.secureCookies
     )
     let rateLimits = RateLimitMiddleware(limits: limits, limiter: limiter, shared: engine.rateLimits, now: clock.now)
-    router.add(middleware: HotReadMiddleware(HotReads.all(engine: engine), authentication: authentication, rateLimits: rateLimits))
+    router.add(
+        middleware: HotReadMiddleware(HotReads.all(engine: engine), authentication: authentication, rateLimits: rateLimits, metrics: factory))
     let streams = OpenStreams(perUser: limits.streamsPerUser, perNode: limits.streamsPerNode)
     try API(engine: engine, streams: streams).registerHandlers(
         on: router,

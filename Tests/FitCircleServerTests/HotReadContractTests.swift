@@ -160,4 +160,70 @@ struct HotReadContractTests {
             #expect(refused.status == .tooManyRequests && refused.headers[.contentType] == "application/problem+json")
         }
     }
+
+    /// How many board pages this node served again from what it kept (`fitcircle_hot_reads_total`).
+    static func keptPages(_ app: TestApp) async throws -> Int {
+        try await app.request(.get, "/metrics").text.split(separator: "\n")
+            .filter { $0.hasPrefix("fitcircle_hot_reads_total{") && $0.contains(#"answer="kept""#) }
+            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0) { $0 + Int($1) }
+    }
+
+    /// A page kept for its viewer is served again only while nothing it shows has changed: after a claim, a
+    /// rename, a name hidden from non-friends, a friendship that shows it again, a block, a member leaving and
+    /// a new day, the next read is the generated path's answer (built again), and the one after it is kept.
+    @Test(arguments: Backend.available)
+    func aKeptPageIsServedAgainUntilAnythingOnItChanges(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
+            let (ana, bo, cy, dee) = (
+                try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"), try await LeaderboardTests.named(app, "Cy"),
+                try await LeaderboardTests.named(app, "Dee")
+            )
+            let walkers = try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps", "privacy": "public"])
+            let circle = try #require(walkers["id"] as? String)
+            for person in [bo, cy, dee] {
+                #expect(try await app.request(.post, "/api/fitcircles/join", token: try await person.token(app), json: ["code": walkers["joinCode"]!]).status == .ok)
+            }
+            _ = try await LeaderboardTests.claim(app, ana, 4_000, in: circle)
+            _ = try await LeaderboardTests.claim(app, cy, 3_000, in: circle)
+            try await LeaderboardTests.untilLoaded(app, circle, as: bo)
+
+            var shown: [String: String] = [:]
+            /// Bo's page of `period`, read twice: the first read is the generated path's answer and differs from
+            /// the last one shown (something changed), the second is served again from what was kept.
+            func changed(_ what: String, period: String = "weekly") async throws {
+                let path = "/api/fitcircles/\(circle)/leaderboard?period=\(period)"
+                try await Self.compare(app, path, generic: "\(path)&limit=50", as: bo, what)
+                let page = try await app.request(.get, path, token: try await bo.token(app)).text
+                #expect(shown[period] != page, "\(what): the page did not change")
+                shown[period] = page
+                let kept = try await Self.keptPages(app)
+                #expect(try await app.request(.get, path, token: try await bo.token(app)).text == page, "\(what)")
+                #expect(try await Self.keptPages(app) == kept + 1, "\(what): the unchanged page was built again")
+            }
+            try await changed("the first read")
+            try await changed("the first read of the daily board", period: "daily")
+
+            _ = try await LeaderboardTests.claim(app, cy, 6_000, in: circle)
+            try await changed("Cy's claim")
+            var profile = TestApp.validProfile()
+            profile["displayName"] = "Ana B."
+            #expect(try await app.request(.put, "/api/user/profile", token: try await ana.token(app), json: profile).status == .ok)
+            try await changed("Ana's new name")
+            try await PrivacyEverywhereTests.setVisibility(app, cy, name: "Cy", ["boardName": "friends"])
+            try await changed("Cy's name hidden from non-friends")
+            // The friendship alone, through the store (accepting a request by HTTP changes more than that).
+            let now = app.clock.now
+            try await app.store.transaction { tx in try await tx.befriend(User.ID(bo.id), User.ID(cy.id), at: now) }
+            try await changed("Bo and Cy's friendship")
+            _ = try await app.store.transaction { tx in try await tx.unfriend(User.ID(bo.id), User.ID(cy.id)) }
+            try await changed("Bo and Cy's friendship ending")
+            #expect(try await app.request(.post, "/api/friends/blocks", token: try await ana.token(app), json: ["userId": bo.id]).status == .noContent)
+            try await changed("Ana's block")
+            #expect(try await app.request(.post, "/api/fitcircles/\(circle)/leave", token: try await dee.token(app)).status == .noContent)
+            try await changed("Dee leaving")
+            app.clock.advance(by: 24 * 3_600)
+            try await changed("a new day", period: "daily")
+        }
+    }
 }

@@ -51,6 +51,8 @@ extension Circles {
         public var nextCursor: BoardKey?
         /// Whether this node's index served the ranks (else SQL did).
         public var fromIndex: Bool
+        /// The first page's version, when it was made from memory alone (`firstPageVersion`).
+        public var version: PageVersion?
     }
 
     public static let fullRosterLimit = 50
@@ -68,13 +70,12 @@ extension Circles {
     /// The live board of `period` as the caller looks at it (a view of the board): the whole roster, the top
     /// and the caller's neighbourhood, or the page after `cursor`.
     public func leaderboard(of id: FitCircle.ID, period: BoardPeriod, after cursor: BoardKey?, limit: Int, for caller: Caller) async throws -> Leaderboard {
-        let (now, user) = (self.clock.now(), caller.userID)
+        let (generation, now, user) = (self.store.cacheGeneration, self.clock.now(), caller.userID)
         let found = try await self.allowed(.read, id, by: user)
         let (circle, memberCount) = (found.circle, found.memberCount)
-        try await self.analytics.recordView(
-            .leaderboardViewed, of: "board:\(id.rawValue)", by: caller, at: now,
-            properties: ["board": .string("circle"), "circleId": .string(id.rawValue)], in: self.store)
+        try await self.recordBoardView(of: id, by: caller, at: now)
         let board = self.liveBoard(of: circle, period: period, now: now)
+        let version = cursor == nil ? self.pageVersion(of: board, in: circle, now: now, generation: generation) : nil
         let reader = BoardReader(board: board, indexes: self.events.indexes, store: self.store)
         let fromIndex = reader.fromIndex
         let entries = try await reader.count()
@@ -109,7 +110,7 @@ extension Circles {
         let rows = try await self.rows(ranked, unranked: unranked, on: board, measure: measure, caller: user, today: circle.today(at: now))
         return Leaderboard(
             board: board, metric: circle.metric, measure: measure, end: period.end(startingOn: board.start), entries: entries, memberCount: memberCount,
-            layout: layout, rows: rows, nextCursor: next, fromIndex: fromIndex)
+            layout: layout, rows: rows, nextCursor: next, fromIndex: fromIndex, version: version)
     }
 
     /// Where one member stands on each live board.

@@ -19,10 +19,20 @@ public final class BoardIndexes: Sendable {
         /// A tick per read, so the boards read least recently can be found.
         var lastRead: [BoardID: UInt64] = [:]
         var tick: UInt64 = 0
+        /// Each loaded board's version: the count of changes to any board when it last changed, so a version
+        /// is never given twice, not even to a board dropped and loaded again (`version(of:)`).
+        var versions: [BoardID: UInt64] = [:]
+        var changes: UInt64 = 0
 
         mutating func forget(_ board: BoardID) {
             self.slots[board] = nil
             self.lastRead[board] = nil
+            self.versions[board] = nil
+        }
+
+        mutating func changed(_ board: BoardID) {
+            self.changes += 1
+            self.versions[board] = self.changes
         }
     }
 
@@ -63,6 +73,7 @@ public final class BoardIndexes: Sendable {
                 for change in pending { change.apply(to: &index) }
             }
             state.slots[board] = .ready(index)
+            state.changed(board)
             state.tick += 1
             state.lastRead[board] = state.tick
             var total = state.slots.values.reduce(0) { total, slot in if case .ready(let loaded) = slot { total + loaded.count } else { total } }
@@ -103,6 +114,7 @@ public final class BoardIndexes: Sendable {
                     state.slots[change.board] = nil  // keeps the index uniquely referenced: no copy on write
                     change.apply(to: &index)
                     state.slots[change.board] = .ready(index)
+                    state.changed(change.board)
                 case .loading(var pending):
                     pending.append(change)
                     state.slots[change.board] = .loading(pending: pending)
@@ -111,6 +123,12 @@ public final class BoardIndexes: Sendable {
                 }
             }
         }
+    }
+
+    /// The loaded board's version, which moves on with every change applied to it; nil when it is not
+    /// loaded. What was read from the index after reading its version is at least that new.
+    public func version(of board: BoardID) -> UInt64? {
+        self.state.withLock { $0.versions[board] }
     }
 
     /// The boards loaded now.

@@ -4,9 +4,18 @@ import FitCircleEngine
 import Hummingbird
 
 /// `GET /api/fitcircles/{id}/leaderboard`'s first page (what an app polls): the same use case and mapping
-/// as the generated handler, written by hand. A `cursor` or `limit` goes the generated way.
+/// as the generated handler, written by hand. A `cursor` or `limit` goes the generated way. Each viewer's
+/// page is kept with its version (`Circles.PageVersion`) and served again, without its rows or its JSON
+/// being made, while nothing it is made of has changed.
 struct CircleBoardRead: HotRead {
+    struct PageKey: Hashable, Sendable {
+        var viewer: User.ID
+        var circle: FitCircle.ID
+        var period: BoardPeriod
+    }
+
     let engine: Engine
+    let kept: KeptAnswers<PageKey, Circles.PageVersion>
     let operationID = "getFitCircleLeaderboard"
     let path = "/api/fitcircles/{id}/leaderboard"
 
@@ -16,10 +25,21 @@ struct CircleBoardRead: HotRead {
     }
 
     func answer(_ input: (circle: FitCircle.ID, period: BoardPeriod), for caller: Caller) async throws -> HotAnswer {
-        let board = try await self.engine.circles.leaderboard(of: input.circle, period: input.period, after: nil, limit: 50, for: caller)
+        let key = PageKey(viewer: caller.userID, circle: input.circle, period: input.period)
+        let circles = self.engine.circles
+        // The version is asked for only when a page is kept; asking decides access and records the view.
+        if self.kept.holds(key), let version = try await circles.firstPageVersion(of: input.circle, period: input.period, for: caller),
+            var answer = self.kept.answer(key, at: version)
+        {
+            answer.wasKept = true
+            return answer
+        }
+        let board = try await circles.leaderboard(of: input.circle, period: input.period, after: nil, limit: 50, for: caller)
         var json = JSONWriter(capacity: 4096)
         try Components.Schemas.Leaderboard(board).json(&json)
-        return HotAnswer(json: json.bytes, headers: [.fitCircleBoardSource: board.fromIndex ? "index" : "database"])
+        let answer = HotAnswer(json: json.bytes, headers: [.fitCircleBoardSource: board.fromIndex ? "index" : "database"])
+        if let version = board.version { self.kept.keep(answer, for: key, at: version) }
+        return answer
     }
 
     /// The period of a query that has nothing but `period` (weekly when absent); nil for anything else.

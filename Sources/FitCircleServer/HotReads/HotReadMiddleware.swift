@@ -3,6 +3,7 @@ import FitCircleEngine
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Metrics
 import NIOCore
 
 /// One of the few hottest reads (issue 42; docs/architecture.md, "Hot reads"), answered before the generated
@@ -27,7 +28,17 @@ protocol HotRead: Sendable {
 
 struct HotAnswer: Sendable {
     var json: [UInt8]
-    var headers: HTTPFields = [:]
+    var headers: HTTPFields
+    /// The bytes' `EntityTag`, computed once.
+    let tag: String
+    /// Whether the answer was served again from what was kept (`KeptAnswers`), rather than built.
+    var wasKept = false
+
+    init(json: [UInt8], headers: HTTPFields = [:]) {
+        self.json = json
+        self.headers = headers
+        self.tag = EntityTag.of(json)
+    }
 }
 
 /// Serves the hot reads: signs the caller in and counts the request against their budget exactly as the
@@ -39,12 +50,15 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
     private let endings: [String]
     let authentication: AuthenticationMiddleware
     let rateLimits: RateLimitMiddleware
+    /// Counts `fitcircle_hot_reads_total` by operation and answer (`built`, `kept`).
+    let metrics: any MetricsFactory
 
-    init(_ reads: [any HotRead], authentication: AuthenticationMiddleware, rateLimits: RateLimitMiddleware) {
+    init(_ reads: [any HotRead], authentication: AuthenticationMiddleware, rateLimits: RateLimitMiddleware, metrics: any MetricsFactory) {
         self.reads = reads.map { (Substring($0.path).split(separator: "/"), RouterPath($0.path).description, $0) }
         self.endings = Array(Set(self.reads.compactMap { $0.template.last.map { $0.first == "{" ? "" : "/\($0)" } }))
         self.authentication = authentication
         self.rateLimits = rateLimits
+        self.metrics = metrics
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -88,7 +102,9 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
             headers[.rateLimitPolicy] = limit.policyHeader
             headers[.rateLimit] = limit.header(decision)
         }
-        let tag = EntityTag.of(answer.json)
+        Counter(label: "fitcircle_hot_reads_total", dimensions: [("operation", read.operationID), ("answer", answer.wasKept ? "kept" : "built")], factory: self.metrics)
+            .increment()
+        let tag = answer.tag
         headers[.eTag] = tag
         headers[.cacheControl] = "private, no-cache"
         guard !EntityTag.matches(request.headers[.ifNoneMatch], tag) else {
@@ -103,6 +119,6 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
 /// Every hot read of the server.
 enum HotReads {
     static func all(engine: Engine) -> [any HotRead] {
-        [CircleBoardRead(engine: engine)]
+        [CircleBoardRead(engine: engine, kept: KeptAnswers())]
     }
 }

@@ -49,6 +49,11 @@ extension Store {
     /// Whether reads are served from this node's memory (on PostgreSQL: while it listens).
     public var cacheServes: Bool { self.cache.generation() != nil }
 
+    /// The generation of this node's memory, which moves on with every change to what it holds (accounts,
+    /// sessions, circles, rosters, people, blockers, friendships), here or on another node; nil when it does
+    /// not serve. What was read from it after reading the generation is at least that new.
+    public var cacheGeneration: UInt64? { self.cache.generation() }
+
     /// Reads with `read` and keeps what `entries` makes of the answer, unless a change landed meanwhile.
     private func readAndKeep<Found: Sendable>(
         _ read: @Sendable (Transaction) async throws -> Found?,

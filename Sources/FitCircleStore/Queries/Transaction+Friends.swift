@@ -87,6 +87,9 @@ extension Transaction {
             ).run()
         }
         try await self.indexFeeds(between: user, other)
+        // Not held in any node's memory, but what a viewer may see moves the cache's generation on: pages kept
+        // for their viewers are versioned by it (`Store.cacheGeneration`).
+        try await self.changed(.user(user), .user(other))
     }
 
     /// Ends the friendship; whether there was one.
@@ -98,7 +101,10 @@ extension Transaction {
             RETURNING user_id
             """
         ).all()).isEmpty
-        if ended { try await self.unindexFeeds(between: user, other) }
+        if ended {
+            try await self.unindexFeeds(between: user, other)
+            try await self.changed(.user(user), .user(other))
+        }
         return ended
     }
 

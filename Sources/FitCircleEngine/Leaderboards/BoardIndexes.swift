@@ -23,6 +23,8 @@ public final class BoardIndexes: Sendable {
         /// is never given twice, not even to a board dropped and loaded again (`version(of:)`).
         var versions: [BoardID: UInt64] = [:]
         var changes: UInt64 = 0
+        /// Each circle's live boards when `retain` last looked.
+        var live: [FitCircle.ID: [BoardID]] = [:]
 
         mutating func forget(_ board: BoardID) {
             self.slots[board] = nil
@@ -92,9 +94,12 @@ public final class BoardIndexes: Sendable {
         self.state.withLock { $0.forget(board) }
     }
 
-    /// Drops the boards of `circle` other than `live` (periods that closed).
+    /// Drops the boards of `circle` other than `live` (periods that closed). Every board read asks, so the
+    /// boards are looked through only when a circle's live boards are not the ones seen last (a period closed).
     public func retain(_ live: [BoardID], of circle: FitCircle.ID) {
         self.state.withLock { state in
+            guard state.live[circle] != live else { return }
+            state.live[circle] = live
             for board in state.slots.keys where board.owner == .circle(circle) && !live.contains(board) { state.forget(board) }
         }
     }
@@ -102,6 +107,7 @@ public final class BoardIndexes: Sendable {
     /// Drops every board of `circle` (a refresh reloads them).
     public func drop(circle: FitCircle.ID) {
         self.state.withLock { state in
+            state.live[circle] = nil
             for board in state.slots.keys where board.owner == .circle(circle) { state.forget(board) }
         }
     }

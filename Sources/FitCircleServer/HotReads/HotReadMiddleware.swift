@@ -50,15 +50,22 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
     private let endings: [String]
     let authentication: AuthenticationMiddleware
     let rateLimits: RateLimitMiddleware
-    /// Counts `fitcircle_hot_reads_total` by operation and answer (`built`, `kept`).
-    let metrics: any MetricsFactory
+    /// `fitcircle_hot_reads_total` by operation and answer (`built`, `kept`), made once.
+    private let counters: [String: (built: Counter, kept: Counter)]
 
     init(_ reads: [any HotRead], authentication: AuthenticationMiddleware, rateLimits: RateLimitMiddleware, metrics: any MetricsFactory) {
         self.reads = reads.map { (Substring($0.path).split(separator: "/"), RouterPath($0.path).description, $0) }
         self.endings = Array(Set(self.reads.compactMap { $0.template.last.map { $0.first == "{" ? "" : "/\($0)" } }))
         self.authentication = authentication
         self.rateLimits = rateLimits
-        self.metrics = metrics
+        self.counters = Dictionary(
+            reads.map { read in
+                let counter = { (answer: String) in
+                    Counter(label: "fitcircle_hot_reads_total", dimensions: [("operation", read.operationID), ("answer", answer)], factory: metrics)
+                }
+                return (read.operationID, (counter("built"), counter("kept")))
+            }
+        ) { first, _ in first }
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -68,7 +75,10 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func match(_ path: String) -> (any HotRead, String, [Substring])? {
-        guard self.endings.contains(where: { path.hasSuffix($0) }) else { return nil }
+        // Compared as bytes: `String.hasSuffix` compares characters, in Unicode's canonical equivalence.
+        guard self.endings.contains(where: { path.utf8.count >= $0.utf8.count && path.utf8.suffix($0.utf8.count).elementsEqual($0.utf8) }) else {
+            return nil
+        }
         let parts = Substring(path).split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         for (template, route, read) in self.reads where template.count == parts.count {
             var values: [Substring] = []
@@ -102,8 +112,7 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
             headers[.rateLimitPolicy] = limit.policyHeader
             headers[.rateLimit] = limit.header(decision)
         }
-        Counter(label: "fitcircle_hot_reads_total", dimensions: [("operation", read.operationID), ("answer", answer.wasKept ? "kept" : "built")], factory: self.metrics)
-            .increment()
+        if let counters = self.counters[read.operationID] { (answer.wasKept ? counters.kept : counters.built).increment() }
         let tag = answer.tag
         headers[.eTag] = tag
         headers[.cacheControl] = "private, no-cache"

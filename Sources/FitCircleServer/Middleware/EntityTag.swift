@@ -16,11 +16,14 @@ enum EntityTag {
     /// any). A value that is not a list of tags names nothing.
     static func matches(_ ifNoneMatch: String?, _ tag: String) -> Bool {
         guard let ifNoneMatch, ifNoneMatch.utf8.count <= 8 * 1024 else { return false }
-        for candidate in ifNoneMatch.split(separator: ",") {
-            var trimmed = candidate.trimmingCharacters(in: .whitespaces)
-            if trimmed == "*" { return true }
-            if trimmed.hasPrefix("W/") { trimmed.removeFirst(2) }
-            if trimmed == tag { return true }
+        if ifNoneMatch == tag { return true }  // what a client sends back, most of the time
+        for candidate in ifNoneMatch.utf8.split(separator: UInt8(ascii: ",")) {
+            let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var trimmed = candidate.drop(while: isBlank)
+            while let last = trimmed.last, isBlank(last) { trimmed = trimmed.dropLast() }
+            if trimmed.elementsEqual("*".utf8) { return true }
+            if trimmed.starts(with: "W/".utf8) { trimmed = trimmed.dropFirst(2) }
+            if trimmed.elementsEqual(tag.utf8) { return true }
         }
         return false
     }

@@ -86,7 +86,7 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
             for (expected, part) in zip(template, parts) {
                 if expected.first == "{" {
                     // A value with escapes or nothing in it is the router's to decode or refuse.
-                    guard !part.isEmpty, !part.contains("%") else { return nil }
+                    guard !part.isEmpty, !part.utf8.contains(UInt8(ascii: "%")) else { return nil }
                     values.append(part)
                 } else if expected != part {
                     matched = false

@@ -8,7 +8,7 @@
 #     200 members in turn (each their own rows), a poll answered 304, and the generated stack's profile read.
 # Redis and wrk come from Debian; neither is a runtime dependency of FitCircle.
 # Usage: scripts/bench-boards.sh [entries] [members] [part]   (defaults 1000000, 50000 and all; part: index or http)
-#        scripts/bench-boards.sh 0 500,5000,50000 http        (the table of Benchmarks/README.md, Boards)
+#        BACKENDS="sqlite postgres" scripts/bench-boards.sh 0 500,5000,50000 http   (Benchmarks/README.md, Boards)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 entries=${1:-1000000}
@@ -58,9 +58,20 @@ measure() {  # measure NAME URL [wrk options…]: requests/s of 10 s after 3 s o
     wrk -t2 -c32 -d3s "$@" "$url" >/dev/null
     rate[$name]=$(wrk -t2 -c32 -d10s "$@" "$url" | awk '/Requests\/sec/ {print $2}')
 }
-printf '%-8s %-14s %12s %12s %12s %12s %12s\n' members layout healthz board board×200 "board 304" profile
+backends=${BACKENDS:-sqlite}
+if [[ " $backends " == *" postgres "* ]]; then
+    source scripts/postgres.sh
+    trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"; fitcircle_pg_stop' EXIT
+fi
+printf '%-9s %-8s %-14s %12s %12s %12s %12s %12s\n' database members layout healthz board board×200 "board 304" profile
+for backend in $backends; do
 for members in ${sizes//,/ }; do
-    database="sqlite://$work/boards-$members.sqlite"
+    if [ "$backend" = postgres ]; then
+        "$fitcircle_pg_bin/psql" -h 127.0.0.1 -p "$fitcircle_pg_port" -U postgres -qc "CREATE DATABASE boards_$members" >/dev/null
+        database="postgres://postgres@127.0.0.1:$fitcircle_pg_port/boards_$members?sslmode=disable"
+    else
+        database="sqlite://$work/boards-$members.sqlite"
+    fi
     circle=$("$bench" seed "$database" "$members" | tail -1)
     FITCIRCLE_LIMITS_PER_ADDRESS=1000000000 FITCIRCLE_LIMITS_PER_USER=1000000000 FITCIRCLE_LIMITS_SIGN_INS=1000000000 \
         .build/release/fitcircle serve --dev-login --port "$port" --database-url "$database" --log-level error >/dev/null 2>&1 &
@@ -97,8 +108,9 @@ LUA
     measure unchanged "$board" -H "Authorization: Bearer $token" -H "If-None-Match: $tag"
     measure profile "http://127.0.0.1:$port/api/user/profile" -H "Authorization: Bearer $token"
     ratio() { awk -v r="$1" -v h="${rate[healthz]}" 'BEGIN { printf "%.0f (%.2f)", r, r / h }'; }
-    printf '%-8s %-14s %12.0f %12s %12s %12s %12s\n' "$members" "$layout" "${rate[healthz]}" "$(ratio "${rate[board]}")" \
+    printf '%-9s %-8s %-14s %12.0f %12s %12s %12s %12s\n' "$backend" "$members" "$layout" "${rate[healthz]}" "$(ratio "${rate[board]}")" \
         "$(ratio "${rate[viewers]}")" "$(ratio "${rate[unchanged]}")" "$(ratio "${rate[profile]}")"
     kill "$server"
     wait "$server" 2>/dev/null || true
+done
 done

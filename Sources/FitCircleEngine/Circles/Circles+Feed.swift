@@ -108,13 +108,13 @@ extension Circles {
     /// node clears), so a removed member hears nothing more. Who is named how is read again at most every
     /// few seconds (a friendship or a block changed meanwhile reaches the stream then).
     public func stream(of id: FitCircle.ID, for user: User.ID, for duration: Duration) async throws -> AsyncStream<StreamUpdate> {
-        let (firstNaming, metric) = try await self.store.read { tx in
+        let (firstNaming, circle) = try await self.store.read { tx in
             let circle = try await self.allowed(.participate, id, by: user, in: tx).circle
-            return (Naming(viewer: user, friends: try await tx.friendIDs(of: user), blockers: try await tx.blockers(of: user)), circle.metric)
+            return (Naming(viewer: user, friends: try await tx.friendIDs(of: user), blockers: try await tx.blockers(of: user)), circle)
         }
+        let metric = circle.metric
         let events = self.events.subscribe(to: .circle(id))
         return AsyncStream.lasting(duration) { continuation in
-            var people: [User.ID: BoardPerson] = [:]
             var memberships: [User.ID: CircleMembership] = [:]
             var (naming, namedAt) = (firstNaming, ContinuousClock.now)
             for await event in events {
@@ -122,12 +122,15 @@ extension Circles {
                 if ContinuousClock.now - namedAt > Self.namingLifetime, let fresh = try? await Naming.of(user, for: [.friends], store: self.store) {
                     (naming, namedAt) = (fresh, ContinuousClock.now)
                 }
-                let unknown = Array(Set(event.ranks.map(\.user) + event.feed.map(\.actorID)).filter { people[$0] == nil })
-                if !unknown.isEmpty, let found = try? await self.store.read({ tx in
-                    (try await tx.people(unknown), metric == .weightLossPct ? try await tx.latestMemberships(of: unknown, in: id) : [:])
-                }) {
-                    people.merge(found.0) { _, new in new }
-                    memberships.merge(found.1) { _, new in new }
+                // The people as the circle's boards show them, from this node's memory: every stream of the circle
+                // shares one read of an event's people (thousands of streams used to read them each), and a
+                // rename or a privacy change shows at the next event.
+                let named = Array(Set(event.ranks.map(\.user) + event.feed.map(\.actorID)))
+                let board = self.liveBoard(of: circle, period: .weekly, now: self.clock.now())
+                let people = (try? await self.store.cachedPeople(named, rankedIn: board)) ?? [:]
+                let unknown = named.filter { memberships[$0] == nil }
+                if metric == .weightLossPct, !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.latestMemberships(of: unknown, in: id) }) {
+                    memberships.merge(found) { _, new in new }
                 }
                 let ranks = event.ranks.map { update in
                     var update = update

@@ -9,28 +9,24 @@ struct ConditionalReadTests {
     @Test(arguments: Backend.available)
     func anUnchangedBoardIsA304HandedOnAsTheBoardHeld(_ backend: Backend) async throws {
         try await withTestApp(backend) { app in
-            let storage = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: storage) }
             let transport = RecordingTransport(app: app)
-            let device = try await FitCircle(
-                .init(
-                    baseURL: URL(string: "http://in-process")!, storageDirectory: storage, sessionStore: MemorySessionStore(),
-                    now: { app.clock.now }, transport: transport))
-            let token = try await app.onboardedUser("ana@example.com")
-            try await device.signInForDevelopment(email: "ana@example.com")
-            let created = try await app.request(.post, "/api/fitcircles", token: token, json: ["name": "Walkers", "metric": "steps"]).jsonObject()
-            let circle = try #require(created["id"] as? String)
+            try await FitCircle.withInProcessDevice(app, transport: transport) { device in
+                let token = try await app.onboardedUser("ana@example.com")
+                try await device.signInForDevelopment(email: "ana@example.com")
+                let created = try await app.request(.post, "/api/fitcircles", token: token, json: ["name": "Walkers", "metric": "steps"]).jsonObject()
+                let circle = try #require(created["id"] as? String)
 
-            let first = try await device.leaderboard(circle: circle, period: .daily)
-            let second = try await device.leaderboard(circle: circle, period: .daily)
-            #expect(second == first)
-            #expect(transport.statuses(of: "getFitCircleLeaderboard") == [200, 304])
+                let first = try await device.leaderboard(circle: circle, period: .daily)
+                let second = try await device.leaderboard(circle: circle, period: .daily)
+                #expect(second == first)
+                #expect(transport.statuses(of: "getFitCircleLeaderboard") == [200, 304])
 
-            try await device.record(.steps(6_000, at: app.clock.now, id: "steps-today"))
-            try await device.sync()
-            #expect(try await app.request(.post, "/api/fitcircles/\(circle)/submit", token: token).status.code < 300)
-            let moved = try await device.leaderboard(circle: circle, period: .daily)
-            #expect(moved != first && transport.statuses(of: "getFitCircleLeaderboard") == [200, 304, 200])
+                try await device.record(.steps(6_000, at: app.clock.now, id: "steps-today"))
+                try await device.sync()
+                #expect(try await app.request(.post, "/api/fitcircles/\(circle)/submit", token: token).status.code < 300)
+                let moved = try await device.leaderboard(circle: circle, period: .daily)
+                #expect(moved != first && transport.statuses(of: "getFitCircleLeaderboard") == [200, 304, 200])
+            }
         }
     }
 

@@ -5,6 +5,8 @@ import NIOCore
 import OpenAPIRuntime
 import Synchronization
 
+@testable import FitCircleClient
+
 /// The SDK's calls handed to a `TestApp` in this process, on the test's clock: for what needs the server's
 /// time moved (a month of days in a second).
 struct InProcessTransport: ClientTransport {
@@ -34,4 +36,20 @@ final class RecordingTransport: ClientTransport {
     var operations: [String] { self.sent.withLock { $0.map(\.operation) } }
 
     func statuses(of operation: String) -> [Int] { self.sent.withLock { $0.filter { $0.operation == operation }.map(\.status) } }
+}
+
+extension FitCircle {
+    /// A device talking to `app` in this process through `transport`, on the app's clock, with its storage in
+    /// a fresh directory that is removed when `body` returns.
+    static func withInProcessDevice<Result>(
+        _ app: TestApp, transport: some ClientTransport, _ body: (FitCircle) async throws -> Result
+    ) async throws -> Result {
+        let storage = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: storage) }
+        let device = try await FitCircle(
+            .init(
+                baseURL: URL(string: "http://in-process")!, storageDirectory: storage, sessionStore: MemorySessionStore(),
+                now: { app.clock.now }, transport: transport))
+        return try await body(device)
+    }
 }

@@ -16,6 +16,12 @@ struct HotReadContractTests {
 
     /// The hot answer and the generated one of one read, compared byte for byte and value for value.
     static func compare(_ app: TestApp, _ path: String, generic: String, as person: Person, _ note: String) async throws {
+        try await Self.compare(app, path, generic: generic, as: person, Components.Schemas.Leaderboard.self, note)
+    }
+
+    static func compare<Answer: Decodable & Equatable>(
+        _ app: TestApp, _ path: String, generic: String, as person: Person, _ type: Answer.Type, _ note: String
+    ) async throws {
         let token = try await person.token(app)
         let hot = try await app.request(.get, path, token: token)
         let generated = try await app.request(.get, generic, token: token)
@@ -25,8 +31,8 @@ struct HotReadContractTests {
         #expect(hot.headers[.contentType] == generated.headers[.contentType], "\(note)")
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let hotValue = try decoder.decode(Components.Schemas.Leaderboard.self, from: Data(hot.text.utf8))
-        let generatedValue = try decoder.decode(Components.Schemas.Leaderboard.self, from: Data(generated.text.utf8))
+        let hotValue = try decoder.decode(Answer.self, from: Data(hot.text.utf8))
+        let generatedValue = try decoder.decode(Answer.self, from: Data(generated.text.utf8))
         #expect(hotValue == generatedValue, "\(note)")
     }
 
@@ -161,7 +167,7 @@ struct HotReadContractTests {
         }
     }
 
-    /// How many board pages this node served again from what it kept (`fitcircle_hot_reads_total`).
+    /// How many pages (boards, feeds) this node served again from what it kept (`fitcircle_hot_reads_total`).
     static func keptPages(_ app: TestApp) async throws -> Int {
         try await app.request(.get, "/metrics").text.split(separator: "\n")
             .filter { $0.hasPrefix("fitcircle_hot_reads_total{") && $0.contains(#"answer="kept""#) }

@@ -233,6 +233,68 @@ extension TwoNodeTests {
     }
 }
 
+extension TwoNodeTests {
+    /// A reader's first page of the feed is kept on each node (`FeedRead`); what changes it on the other node —
+    /// a friend's new workout, a reaction, a rename, a workout made private, a block — shows on this one's
+    /// next reads within a second (NOTIFY), never the page kept before it.
+    @Test(arguments: Backend.available.filter { $0 == .postgres })
+    func aWorkoutAReactionANameAVisibilityAndABlockOnOneNodeShowInTheOthersFeed(_ backend: Backend) async throws {
+        try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
+            let ana = try await Self.member("ana@example.com", on: nodeA)
+            let bo = try await Self.member("bo@example.com", on: nodeB)
+            let cy = try await Self.member("cy@example.com", on: nodeA)
+            for (one, other) in [(ana, bo), (ana, cy)] {
+                #expect(try await nodeA.post("/api/friends/request", token: one.token, json: ["userId": other.id]).0 == 200)
+                #expect(try await nodeB.post("/api/friends/accept", token: other.token, json: ["userId": one.id]).0 == 204)
+            }
+            func workout(_ id: String, minutesAgo: Double) async throws -> String {
+                let body: [String: Any] = [
+                    "clientEventId": id, "type": "workout", "source": "app", "workout": ["type": "running", "durationSeconds": 1_500],
+                    "occurredAt": ISO8601DateFormatter().string(from: Date().addingTimeInterval(-minutesAgo * 60)),
+                ]
+                let (status, answer) = try await nodeA.post("/api/activities", token: ana.token, json: body)
+                #expect(status == 201)
+                return try #require(Self.json(answer)["id"] as? String)
+            }
+            let run = try await workout("run", minutesAgo: 30)
+            /// Bo's first page on node B.
+            func feedOnB() async throws -> [[String: Any]] {
+                Self.json(try await nodeB.get("/api/feed", token: bo.token).1)["items"] as? [[String: Any]] ?? []
+            }
+            /// How long until Bo's feed on node B satisfies `done` (at most 5 s).
+            func untilNodeB(_ what: String, within bound: Duration = Self.notifyBound, _ done: ([[String: Any]]) -> Bool) async throws {
+                let start = ContinuousClock.now
+                var items: [[String: Any]] = []
+                while ContinuousClock.now - start < .seconds(5) {
+                    items = try await feedOnB()
+                    if done(items) { break }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+                let took = ContinuousClock.now - start
+                #expect(took < bound, "node B showed \(what) after \(took): \(items)")
+            }
+            try await untilNodeB("Ana's run, fanned out by a job") { $0.map { $0["activityId"] as? String } == [run] }
+
+            let ride = try await workout("ride", minutesAgo: 5)
+            try await untilNodeB("Ana's ride, fanned out by a job", within: .seconds(5)) { $0.first?["activityId"] as? String == ride }
+
+            #expect(try await nodeA.post("/api/activities/\(run)/reactions", token: cy.token, json: ["reaction": "👍"]).0 == 200)
+            try await untilNodeB("Cy's reaction") { (($0.last?["reactions"] as? [String: Any])?["counts"] as? [String: Int]) == ["👍": 1] }
+
+            var profile = TestApp.validProfile()
+            profile["displayName"] = "Ana B."
+            #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: profile, method: .PUT).0 == 200)
+            try await untilNodeB("Ana's new name") { $0.allSatisfy { $0["displayName"] as? String == "Ana B." } }
+
+            #expect(try await nodeA.post("/api/activities/\(ride)/visibility", token: ana.token, json: ["visibility": "private"], method: .PUT).0 == 200)
+            try await untilNodeB("Ana's ride made private") { $0.map { $0["activityId"] as? String } == [run] }
+
+            #expect(try await nodeA.post("/api/friends/blocks", token: ana.token, json: ["userId": bo.id]).0 == 204)
+            try await untilNodeB("Ana's block") { $0.isEmpty }
+        }
+    }
+}
+
 extension CrashDurabilityTests.Server {
     /// What answered a read of the circle's weekly board on this node: its `index` or the `database`.
     func source(_ circle: String, token: String) async throws -> String? {

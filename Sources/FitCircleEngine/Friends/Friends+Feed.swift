@@ -13,6 +13,28 @@ extension Friends {
         public var routeThumbnail: String?
     }
 
+    /// A page's workouts when the caller does not say.
+    public static let feedPageSize = 20
+
+    /// The caller's first page of the feed (every type, `feedPageSize` workouts), with the mark of what it was
+    /// built from (nil while the store's memory does not serve): an answer made of it may be served again
+    /// while `isCurrent(mark)` (issue 42, `FeedRead`).
+    public func firstFeedPage(of user: User.ID) async throws -> (entries: [FeedEntry], mark: ChangeMark?) {
+        // Read before the page, so that a change landing meanwhile leaves the page's mark already stale.
+        let stamp = self.store.changeStamp
+        let entries = try await self.feed(of: user, type: nil, before: nil, limit: Self.feedPageSize)
+        let mark = stamp.map { stamp in
+            self.store.feedPageMark(
+                of: user, authors: entries.map(\.activity.event.userID), workouts: entries.map(\.activity.event.id), readAfter: stamp)
+        }
+        return (entries, mark)
+    }
+
+    /// Whether a first page built under `mark` is what a read would build now.
+    public func isCurrent(_ mark: ChangeMark) -> Bool {
+        self.store.unchanged(mark)
+    }
+
     public func feed(of user: User.ID, type: WorkoutType?, before cursor: (Date, ActivityEvent.ID)?, limit: Int) async throws -> [FeedEntry] {
         let audience = FeedAudience(
             own: ActivityAccess.visibleInFeed(isSelf: true, isFriend: false), friends: ActivityAccess.visibleInFeed(isSelf: false, isFriend: true))

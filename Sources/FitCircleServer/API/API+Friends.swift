@@ -75,13 +75,12 @@ extension API {
 extension API {
     func getFriendFeed(_ input: Operations.GetFriendFeed.Input) async throws -> Operations.GetFriendFeed.Output {
         let caller = try RequestCaller.required().userID
-        let limit = input.query.limit ?? 20
+        let limit = input.query.limit ?? Friends.feedPageSize
         guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
         let cursor = try input.query.cursor.map(ActivityCursor.decode)
         let entries = try await self.engine.friends.feed(
             of: caller, type: input.query._type.map(mapped), before: cursor.map { ($0.occurredAt, $0.id) }, limit: limit)
-        let next = entries.count == limit ? entries.last.map { ActivityCursor.encode(occurredAt: $0.activity.event.occurredAt, id: $0.activity.event.id) } : nil
-        return .ok(.init(body: .json(.init(items: try entries.compactMap(Components.Schemas.FriendFeedItem.init), nextCursor: next))))
+        return .ok(.init(body: .json(try .init(entries, limit: limit))))
     }
 
     func streamFriendFeed(_ input: Operations.StreamFriendFeed.Input) async throws -> Operations.StreamFriendFeed.Output {

@@ -39,6 +39,13 @@ struct JSONWriter {
         self.needsComma = false
     }
 
+    /// A member's key that is data (a dictionary's), escaped as any string; its value is written next.
+    mutating func key(_ text: String) {
+        self.string(text)
+        self.bytes.append(UInt8(ascii: ":"))
+        self.needsComma = false
+    }
+
     mutating func string(_ text: String) {
         self.separate()
         self.bytes.append(UInt8(ascii: "\""))

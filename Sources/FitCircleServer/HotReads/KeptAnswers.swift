@@ -4,7 +4,7 @@ import Synchronization
 /// The answers a hot read wrote, each kept with the version it was built at, to be served again while the
 /// version is unchanged (`CircleBoardRead`). Bounded by `RecentlyUsed`: at most `capacity` answers (a board's
 /// page is about 3 KB), those read again lately staying.
-final class KeptAnswers<Key: Hashable & Sendable, Version: Hashable & Sendable>: Sendable {
+final class KeptAnswers<Key: Hashable & Sendable, Version: Sendable>: Sendable {
     struct Kept: Sendable {
         var version: Version
         var answer: HotAnswer
@@ -17,8 +17,14 @@ final class KeptAnswers<Key: Hashable & Sendable, Version: Hashable & Sendable>:
     }
 
     /// The answer kept for `key` at `version`, if any.
-    func answer(_ key: Key, at version: Version) -> HotAnswer? {
-        self.state.withLock { state in state.value(for: key).flatMap { $0.version == version ? $0.answer : nil } }
+    func answer(_ key: Key, at version: Version) -> HotAnswer? where Version: Equatable {
+        self.answer(key) { $0 == version }
+    }
+
+    /// The answer kept for `key` if its version is `current`.
+    func answer(_ key: Key, if current: (Version) -> Bool) -> HotAnswer? {
+        guard let kept = self.state.withLock({ $0.value(for: key) }), current(kept.version) else { return nil }
+        return kept.answer
     }
 
     /// Whether anything is kept for `key` (at any version): only then is the version worth asking for.

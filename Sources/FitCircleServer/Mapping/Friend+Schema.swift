@@ -37,6 +37,14 @@ extension Components.Schemas.Reactions {
     }
 }
 
+extension Components.Schemas.FriendFeedPage {
+    /// A page of at most `limit` entries; a full one tells where the next starts.
+    init(_ entries: [Friends.FeedEntry], limit: Int) throws {
+        let next = entries.count == limit ? entries.last.map { ActivityCursor.encode(occurredAt: $0.activity.event.occurredAt, id: $0.activity.event.id) } : nil
+        self.init(items: try entries.compactMap(Components.Schemas.FriendFeedItem.init), nextCursor: next)
+    }
+}
+
 extension Components.Schemas.FriendFeedItem {
     /// Only workouts are in the feed; anything else maps to nothing.
     init?(_ entry: Friends.FeedEntry) throws {

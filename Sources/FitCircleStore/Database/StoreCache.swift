@@ -19,14 +19,31 @@ final class StoreCache: Sendable {
 
     private struct State {
         var serving: Bool
+        /// Moves on with every change of what the entries below are made of (not with a feed's).
         var generation: UInt64 = 0
+        /// Moves on with every change of anything tagged: what `changedAt` and kept answers count in.
+        var stamp: UInt64 = 0
+        /// When each tag last changed, by `stamp`; a tag not here changed at `changedFloor` at the latest.
+        var changedAt: [CacheTag: UInt64] = [:]
+        var changedFloor: UInt64 = 0
         var sessions = TaggedMap<Session.ID, SessionEntry>()
         var circles = TaggedMap<CircleViewKey, CircleView>()
         var rosters = TaggedMap<FitCircle.ID, [User.ID]>()
         var people = TaggedMap<PersonKey, BoardPerson>()
         var blockers = TaggedMap<User.ID, Set<User.ID>>()
 
+        /// Tags whose last change is remembered one by one; past it, all of them count as changed.
+        static var changesRemembered: Int { 200_000 }
+
         mutating func forget(_ tags: Set<CacheTag>) {
+            self.stamp &+= 1
+            if self.changedAt.count + tags.count > Self.changesRemembered {
+                self.changedAt.removeAll()
+                self.changedFloor = self.stamp
+            }
+            for tag in tags { self.changedAt[tag] = self.stamp }
+            // A feed's tags hold no entries: they leave the generation (and the boards' pages) alone.
+            guard tags.contains(where: { !$0.isFeeds }) else { return }
             self.generation &+= 1
             self.sessions.forget(tags)
             self.circles.forget(tags)
@@ -36,6 +53,9 @@ final class StoreCache: Sendable {
         }
 
         mutating func forgetAll() {
+            self.stamp &+= 1
+            self.changedAt.removeAll()
+            self.changedFloor = self.stamp
             self.generation &+= 1
             self.sessions.removeAll()
             self.circles.removeAll()
@@ -88,6 +108,21 @@ final class StoreCache: Sendable {
     /// The generation a read that may be kept starts under; nil when the cache does not serve.
     func generation() -> UInt64? {
         self.state.withLock { $0.serving ? $0.generation : nil }
+    }
+
+    /// The stamp an answer kept outside the cache is read under (`unchanged(_:since:)`); nil when the cache
+    /// does not serve.
+    func stamp() -> UInt64? {
+        self.state.withLock { $0.serving ? $0.stamp : nil }
+    }
+
+    /// Whether none of `tags` changed since `stamp` was read: an answer built from what they cover after
+    /// reading it is still what a read would build.
+    func unchanged(_ tags: some Sequence<CacheTag>, since stamp: UInt64) -> Bool {
+        self.state.withLock { state in
+            guard state.serving, state.changedFloor <= stamp else { return false }
+            return tags.allSatisfy { (state.changedAt[$0] ?? 0) <= stamp }
+        }
     }
 
     func session(_ id: Session.ID) -> SessionEntry? {
@@ -185,10 +220,22 @@ enum CacheTag: Hashable, Sendable {
     case session(Session.ID)
     /// The circle's row, its memberships and its snapshots.
     case circle(FitCircle.ID)
+    /// Which workouts a reader's friends' feed holds, in which order and visibility (`feed_entries`).
+    case feed(User.ID)
+    /// A workout as feeds show it: its reactions, or its deletion.
+    case activity(ActivityEvent.ID)
+
+    /// Tags of the friends' feeds, which no entry of the cache is filed under.
+    var isFeeds: Bool {
+        switch self {
+        case .feed, .activity: true
+        case .user, .session, .circle: false
+        }
+    }
 
     static let prefix = "changed "
 
-    /// `changed <node> u:<id> s:<id> c:<id> …` from the node that made the change, in messages well under
+    /// `changed <node> u:<id> s:<id> c:<id> f:<id> a:<id> …` from the node that made the change, in messages well under
     /// `NOTIFY`'s 8,000 bytes.
     static func messages(_ tags: Set<CacheTag>, from node: String) -> [String] {
         let words = tags.map { tag in
@@ -196,6 +243,8 @@ enum CacheTag: Hashable, Sendable {
             case .user(let id): "u:\(id.rawValue)"
             case .session(let id): "s:\(id.rawValue)"
             case .circle(let id): "c:\(id.rawValue)"
+            case .feed(let id): "f:\(id.rawValue)"
+            case .activity(let id): "a:\(id.rawValue)"
             }
         }
         return stride(from: 0, to: words.count, by: 100).map {
@@ -215,6 +264,8 @@ enum CacheTag: Hashable, Sendable {
             case "u:": tags.insert(.user(User.ID(id)))
             case "s:": tags.insert(.session(Session.ID(id)))
             case "c:": tags.insert(.circle(FitCircle.ID(id)))
+            case "f:": tags.insert(.feed(User.ID(id)))
+            case "a:": tags.insert(.activity(ActivityEvent.ID(id)))
             default: continue
             }
         }

@@ -49,6 +49,10 @@ extension Transaction {
     /// Notes a change of what the store's cache may hold: this node forgets it when the transaction
     /// commits, and on PostgreSQL the other nodes hear of it in the same commit.
     func changed(_ tags: CacheTag...) async throws {
+        try await self.changed(tags)
+    }
+
+    func changed(_ tags: [CacheTag]) async throws {
         for message in CacheTag.messages(self.changes.record(tags), from: self.node) { try await self.notify(message) }
     }
 

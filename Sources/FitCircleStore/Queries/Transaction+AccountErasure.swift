@@ -71,6 +71,9 @@ extension Transaction {
             WHERE banned_by = \(bind: id)
             """
         ).run()
+        // Their reactions go with them (cascading), from workouts whose pages show other authors.
+        let reacted = try await self.sql.raw("SELECT DISTINCT activity_id FROM activity_reactions WHERE user_id = \(bind: id)").all()
+        try await self.changed(try reacted.map { .activity(ActivityEvent.ID(try $0.decode(column: "activity_id", as: String.self))) })
         try await self.sql.raw("DELETE FROM users WHERE id = \(bind: id)").run()
         try await self.changed(.user(user.id))
     }

@@ -145,6 +145,7 @@ extension Transaction {
             WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue) AND deleted_at IS NULL
             """
         ).run()
+        try await self.changed(.activity(id))
     }
 
     /// Every user id that has events, for replay.

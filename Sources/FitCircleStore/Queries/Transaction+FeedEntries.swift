@@ -8,7 +8,8 @@ import SQLKit
 /// the workout's visibility, the friendship and the deletion are checked when the page is read
 /// (`friendFeed`). The rows are kept by the writes that change who may read what: a workout recorded
 /// (its author's row at once, its friends' by the job that follows, `fanOutToFriends`), edited
-/// (`replaceActivity`), two people becoming friends or no longer being (`befriend`, `unfriend`).
+/// (`replaceActivity`), two people becoming friends or no longer being (`befriend`, `unfriend`). Each notes
+/// the feeds it changed (`CacheTag.feed`), so that pages kept for their readers go (`Store.feedPageMark`).
 extension Transaction {
     /// The authors' own rows for the workouts among `events` just stored.
     func indexOwnWorkouts(_ events: [ActivityEvent], stored: Set<ActivityEvent.ID>) async throws {
@@ -25,12 +26,13 @@ extension Transaction {
                 """
             ).run()
         }
+        try await self.changed(Set(workouts.map(\.userID)).map(CacheTag.feed))
     }
 
     /// The rows of the author's friends for a workout (at most `FriendLimits.maximumFriends`); answers how
     /// many were written. Run again, it writes nothing twice.
     public func fanOutToFriends(_ activity: ActivityEvent.ID) async throws -> Int {
-        try await self.sql.raw(
+        let readers = try await self.sql.raw(
             """
             INSERT INTO feed_entries (reader_id, activity_id, author_id, occurred_at, workout_type)
             SELECT f.user_id, a.id, a.user_id, a.occurred_at, a.workout_type
@@ -39,7 +41,9 @@ extension Transaction {
             ON CONFLICT (reader_id, activity_id) DO NOTHING
             RETURNING reader_id
             """
-        ).all().count
+        ).all()
+        try await self.changed(try readers.map { .feed(User.ID(try $0.decode(column: "reader_id", as: String.self))) })
+        return readers.count
     }
 
     /// Two new friends: each one's workouts enter the other's feed.
@@ -54,6 +58,7 @@ extension Transaction {
                 """
             ).run()
         }
+        try await self.changed(.feed(user), .feed(other))
     }
 
     /// Friends no more: each one's workouts leave the other's feed.
@@ -64,17 +69,26 @@ extension Transaction {
                 OR (author_id = \(bind: other.rawValue) AND reader_id = \(bind: user.rawValue))
             """
         ).run()
+        try await self.changed(.feed(user), .feed(other))
     }
 
     /// An edited workout keeps its place in every feed by its (new) instant and type.
     func reindexFeeds(of event: ActivityEvent) async throws {
         guard event.kind == .workout else { return }
-        try await self.sql.raw(
+        let readers = try await self.sql.raw(
             """
             UPDATE feed_entries SET occurred_at = \(bind: event.occurredAt), workout_type = \(bind: Self.workoutType(of: event))
             WHERE activity_id = \(bind: event.id.rawValue)
+            RETURNING reader_id
             """
-        ).run()
+        ).all()
+        try await self.changed(try readers.map { .feed(User.ID(try $0.decode(column: "reader_id", as: String.self))) })
+    }
+
+    /// The workout's visibility changed: it may enter or leave the feeds that index it.
+    func feedsChanged(by activity: ActivityEvent.ID) async throws {
+        let readers = try await self.sql.raw("SELECT reader_id FROM feed_entries WHERE activity_id = \(bind: activity.rawValue)").all()
+        try await self.changed(try readers.map { .feed(User.ID(try $0.decode(column: "reader_id", as: String.self))) })
     }
 
     private static func workoutType(of event: ActivityEvent) -> String? {

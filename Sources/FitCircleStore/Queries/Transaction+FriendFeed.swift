@@ -114,24 +114,28 @@ extension Transaction {
 
     /// Records `user`'s `reaction`; false when they had left it already.
     public func addReaction(_ reaction: String, to activity: ActivityEvent.ID, by user: User.ID, at now: Date) async throws -> Bool {
-        !(try await self.sql.raw(
+        let added = !(try await self.sql.raw(
             """
             INSERT INTO activity_reactions (activity_id, user_id, reaction, created_at)
             VALUES (\(bind: activity.rawValue), \(bind: user.rawValue), \(bind: reaction), \(bind: now))
             ON CONFLICT (activity_id, user_id, reaction) DO NOTHING RETURNING activity_id
             """
         ).all()).isEmpty
+        if added { try await self.changed(.activity(activity)) }
+        return added
     }
 
     /// Takes `user`'s `reaction` back; false when there was none.
     public func removeReaction(_ reaction: String, from activity: ActivityEvent.ID, by user: User.ID) async throws -> Bool {
-        !(try await self.sql.raw(
+        let removed = !(try await self.sql.raw(
             """
             DELETE FROM activity_reactions
             WHERE activity_id = \(bind: activity.rawValue) AND user_id = \(bind: user.rawValue) AND reaction = \(bind: reaction)
             RETURNING activity_id
             """
         ).all()).isEmpty
+        if removed { try await self.changed(.activity(activity)) }
+        return removed
     }
 
     /// An activity by id whoever owns it, deleted or not (the engine decides who may see it).
@@ -144,5 +148,6 @@ extension Transaction {
         try await self.sql.raw(
             "UPDATE activity_events SET visibility = \(bind: visibility.rawValue) WHERE id = \(bind: activity.rawValue) AND user_id = \(bind: owner.rawValue)"
         ).run()
+        try await self.feedsChanged(by: activity)
     }
 }

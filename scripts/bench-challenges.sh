@@ -6,6 +6,8 @@
 #  2. `GET /api/competitions/{id}/leaderboard` of a 10,000-participant challenge under `wrk`, next to
 #     `GET /healthz` of the same server.
 # Usage: scripts/bench-challenges.sh [challenges] [participants] [seconds]   (defaults 10000, 10000, 10)
+#        BOARD_ONLY=1 scripts/bench-challenges.sh 0 1000   (the board alone, at another size; then a poll that
+#        sends the last answer's tag, as an app does)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 challenges=${1:-10000}
@@ -44,14 +46,32 @@ board() {
             | awk -v r="${route%%\?*}" '/Requests\/sec/ {print "  " r ": " $2 " requests/s"} / 50%/ {print "    p50 " $2} / 99%/ {print "    p99 " $2}
                 /Non-2xx/ {print "    NOT 200: " $0}'
     done
+    # An app polling the board with the tag of the last answer it got: a 304 while the page is unchanged
+    # (a running challenge's time remaining changes it every second, so each connection gets a 200 a second).
+    cat >"$work/poll.lua" <<LUA
+local tag = ""
+request = function()
+    return wrk.format("GET", "/api/competitions/$id/leaderboard", {["Authorization"] = "Bearer $token", ["If-None-Match"] = tag})
+end
+response = function(status, headers, body)
+    for name, value in pairs(headers) do if string.lower(name) == "etag" then tag = value end end
+end
+LUA
+    wrk -t2 -c16 -d"${seconds}s" --latency -s "$work/poll.lua" "http://127.0.0.1:$port" \
+        | awk '/Requests\/sec/ {print "  polled with the last tag: " $2 " requests/s"} / 50%/ {print "    p50 " $2} / 99%/ {print "    p99 " $2}
+            /Non-2xx/ {print "    answered 304 (not 200): " $0}'
     kill $server; wait $server 2>/dev/null || true
 }
 
+if [ -z "${BOARD_ONLY:-}" ]; then
 echo "== SQLite: settling $challenges challenges due at the same minute"
 .build/release/ChallengeBenchmark settle "sqlite://$work/settle.sqlite" "$challenges" 3
+fi
 echo "== SQLite: a board of $participants participants"
 board "sqlite://$work/board.sqlite"
+if [ -z "${BOARD_ONLY:-}" ]; then
 echo "== PostgreSQL: settling $challenges challenges due at the same minute"
 .build/release/ChallengeBenchmark settle "$(schema_url settle)" "$challenges" 3
+fi
 echo "== PostgreSQL: a board of $participants participants"
 board "$(schema_url board)"

@@ -3,6 +3,7 @@
 # same user on the same server in the same run (wrk, release build), on SQLite and PostgreSQL. The friends
 # and workouts are written straight into the database (Benchmarks/FeedBenchmark/seed_feed.py).
 # Usage: scripts/bench-feed.sh [friends] [workouts each] [seconds]   (defaults 500, 200, 10)
+#        CHURN=20 scripts/bench-feed.sh …   (the page changed 20 times a second while it is read)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 friends=${1:-500}
@@ -33,12 +34,31 @@ run() {
     local items
     items=$(curl -s "http://127.0.0.1:$port/api/feed" -H "authorization: Bearer $token" | python3 -c 'import sys, json; print(len(json.load(sys.stdin)["items"]))')
     echo "$backend: a page of the feed holds $items workouts"
+    local churner=""
+    if [ "${CHURN:-0}" != 0 ]; then
+        # A reaction given and taken back on the newest workout of the page, CHURN times a second: each one
+        # changes the page, which is built again at the next read.
+        local newest
+        newest=$(curl -s "http://127.0.0.1:$port/api/feed" -H "authorization: Bearer $token" | python3 -c 'import sys, json; print(json.load(sys.stdin)["items"][0]["activityId"])')
+        (while true; do
+            curl -s -o /dev/null -X POST "http://127.0.0.1:$port/api/activities/$newest/reactions" -H "authorization: Bearer $token" \
+                -H 'content-type: application/json' -d '{"reaction": "👍"}'
+            sleep "$(python3 -c "print(1 / $CHURN)")"
+            curl -s -o /dev/null -X DELETE "http://127.0.0.1:$port/api/activities/$newest/reactions/%F0%9F%91%8D" -H "authorization: Bearer $token"
+            sleep "$(python3 -c "print(1 / $CHURN)")"
+        done) &
+        churner=$!
+        echo "  with the page changed $CHURN times a second"
+    fi
     for route in /api/user/profile /api/feed; do
         wrk -t2 -c16 -d2s -H "Authorization: Bearer $token" "http://127.0.0.1:$port$route" >/dev/null  # warm-up
         wrk -t2 -c16 -d"${seconds}s" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$port$route" \
             | awk -v r="$route" '/Requests\/sec/ {print "  " r ": " $2 " requests/s"} / 50%/ {print "    p50 " $2} / 99%/ {print "    p99 " $2}
                 /Non-2xx/ {print "    NOT 200: " $0}'
     done
+    [ -n "$churner" ] && kill "$churner"
+    # How many pages were built and how many served again as kept (warm-up included).
+    curl -s "http://127.0.0.1:$port/metrics" | awk '/^fitcircle_hot_reads_total\{.*getFriendFeed/ {print "  " $0}'
     kill $server; wait $server 2>/dev/null || true
 }
 

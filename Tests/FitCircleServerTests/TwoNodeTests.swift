@@ -295,6 +295,35 @@ extension TwoNodeTests {
     }
 }
 
+extension TwoNodeTests {
+    /// A challenge's board is kept on each node (`ChallengeBoardRead`, the challenge and its participants in
+    /// the node's memory): someone joining on the other node shows on this one's board within a second.
+    @Test(arguments: Backend.available.filter { $0 == .postgres })
+    func someoneJoiningAChallengeOnOneNodeShowsOnTheOthersBoard(_ backend: Backend) async throws {
+        try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
+            let ana = try await Self.member("ana@example.com", on: nodeA)
+            let bo = try await Self.member("bo@example.com", on: nodeB)
+            let created = try await nodeA.post(
+                "/api/competitions", token: ana.token, json: ["name": "Most km", "type": "distance", "goal": "most", "durationDays": 7, "visibility": "public"])
+            let id = try #require(Self.json(created.1)["id"] as? String)
+            func boardOnB() async throws -> (count: Int?, rows: Int) {
+                let board = Self.json(try await nodeB.get("/api/competitions/\(id)/leaderboard", token: ana.token).1)
+                return ((board["competition"] as? [String: Any])?["participantCount"] as? Int, (board["rows"] as? [Any])?.count ?? 0)
+            }
+            #expect(try await boardOnB().count == 1)
+            #expect(try await boardOnB().count == 1)  // kept
+            #expect(try await nodeA.post("/api/competitions/\(id)/join", token: bo.token, json: [:]).0 == 200)
+            let start = ContinuousClock.now
+            var board = try await boardOnB()
+            while board.count != 2 || board.rows != 2, ContinuousClock.now - start < .seconds(5) {
+                try await Task.sleep(for: .milliseconds(20))
+                board = try await boardOnB()
+            }
+            #expect(ContinuousClock.now - start < Self.notifyBound, "node B showed Bo joining after \(ContinuousClock.now - start): \(board)")
+        }
+    }
+}
+
 extension CrashDurabilityTests.Server {
     /// What answered a read of the circle's weekly board on this node: its `index` or the `database`.
     func source(_ circle: String, token: String) async throws -> String? {

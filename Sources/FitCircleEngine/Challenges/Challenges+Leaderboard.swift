@@ -5,7 +5,9 @@ public import Foundation
 /// A challenge's board (spec 004 R9): every participant ranked by the rule's measure, the caller's own
 /// row always there and marked, the time remaining, and once settled who won and what each was paid.
 /// Read like a circle's board (`BoardReader`: this node's index when loaded, else SQL), names as each
-/// person's board-name audience allows.
+/// person's board-name audience allows; the challenge, the caller's row, the people and the roster from
+/// this node's memory (`Store+Cached`), so a warm read of a running challenge's board runs no SQL (a
+/// settled one reads its page's results).
 extension Challenges {
     public struct Row: Equatable, Sendable {
         /// Nil for a participant with nothing counted yet.
@@ -29,18 +31,20 @@ extension Challenges {
         /// Participants on the board (with something counted).
         public var entries: Int
         public var nextCursor: BoardKey?
+        /// The first page's version when it was made from memory alone (`PageVersion`); nil otherwise.
+        public var version: PageVersion?
     }
 
+    /// A page's rows when the caller does not say.
+    public static let boardPageSize = 50
+
     /// The first `limit` rows (or those after `cursor`), and the caller's own wherever it is; a view of the board.
-    public func leaderboard(_ id: Challenge.ID, for caller: Caller, after cursor: BoardKey? = nil, limit: Int = 50) async throws -> Leaderboard {
-        let (now, user) = (self.clock.now(), caller.userID)
-        let view = try await self.store.read { tx in
-            let (challenge, _) = try await self.allowed(.read, id, by: user, in: tx)
-            return try await self.view(challenge, for: user, in: tx, now: now)
-        }
-        try await self.analytics.recordView(
-            .leaderboardViewed, of: "board:\(id.rawValue)", by: caller, at: now,
-            properties: ["board": .string("challenge"), "challengeId": .string(id.rawValue)], in: self.store)
+    public func leaderboard(_ id: Challenge.ID, for caller: Caller, after cursor: BoardKey? = nil, limit: Int = boardPageSize) async throws -> Leaderboard {
+        let (generation, now, user) = (self.store.cacheGeneration, self.clock.now(), caller.userID)
+        let found = try await self.allowedFromMemory(.read, id, by: user)
+        let view = self.view(found.challenge, me: found.me, tally: found.tally, now: now)
+        try await self.recordBoardView(of: id, by: caller, at: now)
+        let version = cursor == nil && limit == Self.boardPageSize ? self.pageVersion(of: view, generation: generation) : nil
         let reader = BoardReader(board: view.challenge.board, indexes: self.events.indexes, store: self.store)
         reader.loadInBackground()
         let page = try await reader.page(after: cursor, limit: limit)
@@ -57,7 +61,7 @@ extension Challenges {
         if cursor == nil, entries <= limit, view.participants <= limit {
             // A small board lists everyone in it, those yet to count anything last.
             let onBoard = Set(ranked.map(\.key.user))
-            unranked = try await self.store.read { tx in try await tx.challenges.participants(of: id) }.map(\.userID).filter { !onBoard.contains($0) }
+            unranked = try await self.store.cachedChallengeParticipants(of: id).filter { !onBoard.contains($0) }
         }
         let shownUsers = ranked.map(\.key.user) + unranked
         let people = try await self.store.cachedPeople(shownUsers, rankedIn: view.challenge.board)
@@ -74,7 +78,7 @@ extension Challenges {
                 won: settled ? results[person]?.won ?? false : nil, payout: settled ? results[person]?.payout ?? 0 : nil)
         }
         let rows = ranked.map { row($0.key.user, rank: $0.rank, key: $0.key) } + unranked.map { row($0, rank: nil, key: nil) }
-        return Leaderboard(view: view, rows: rows, entries: entries, nextCursor: page.count == limit ? page.last?.key : nil)
+        return Leaderboard(view: view, rows: rows, entries: entries, nextCursor: page.count == limit ? page.last?.key : nil, version: version)
     }
 }
 

@@ -150,15 +150,39 @@ public struct Challenges: Sendable {
         let found = !id.isWellFormed ? nil : locked ? try await tx.challenges.locked(id) : try await tx.challenges.challenge(id)
         guard let challenge = found else { throw DomainError.notFound(resource: "challenge", id: id.rawValue) }
         let me = try await tx.challenges.participant(user, in: id)
+        try await Self.decide(
+            action, challenge, me: me, by: user, code: code, blockedByCreator: { try await tx.hasBlocked(challenge.creatorID, user) },
+            isOperator: { try await tx.user(user)?.role == .operator })
+        return (challenge, me)
+    }
+
+    /// The same decision from this node's memory (`Store.cachedChallenge`), for the board a warm read makes
+    /// without SQL; operator rights, asked only when the rest refuses, are read fresh.
+    func allowedFromMemory(_ action: ChallengeAccess.Action, _ id: Challenge.ID, by user: User.ID) async throws
+        -> (challenge: Challenge, me: ChallengeParticipant?, tally: (participants: Int, escrow: Int))
+    {
+        guard id.isWellFormed, let found = try await self.store.cachedChallenge(id, seenBy: user) else {
+            throw DomainError.notFound(resource: "challenge", id: id.rawValue)
+        }
+        try await Self.decide(
+            action, found.challenge, me: found.participant, by: user, code: nil,
+            blockedByCreator: { try await self.store.cachedBlockers(of: user).contains(found.challenge.creatorID) },
+            isOperator: { try await self.store.read { tx in try await tx.user(user)?.role == .operator } })
+        return (found.challenge, found.participant, found.tally)
+    }
+
+    /// `ChallengeAccess`'s decision on what the caller's row and the challenge say, the block and operator
+    /// rights asked only when they matter; throws the refusal.
+    private static func decide(
+        _ action: ChallengeAccess.Action, _ challenge: Challenge, me: ChallengeParticipant?, by user: User.ID, code: String?,
+        blockedByCreator: () async throws -> Bool, isOperator: () async throws -> Bool
+    ) async throws {
         var facts = ChallengeAccess.Facts(
             visibility: challenge.visibility, state: me?.state, isCreator: challenge.creatorID == user,
             holdsCode: code.map { $0.uppercased() == challenge.joinCode } ?? false)
-        if challenge.creatorID != user, me?.state != .joined { facts.blockedByCreator = try await tx.hasBlocked(challenge.creatorID, user) }
-        if ChallengeAccess.decide(action, facts) != .allowed {
-            facts.isOperator = try await tx.user(user)?.role == .operator
-        }
-        try ChallengeAccess.decide(action, facts).require("challenge", id.rawValue)
-        return (challenge, me)
+        if challenge.creatorID != user, me?.state != .joined { facts.blockedByCreator = try await blockedByCreator() }
+        if ChallengeAccess.decide(action, facts) != .allowed { facts.isOperator = try await isOperator() }
+        try ChallengeAccess.decide(action, facts).require("challenge", challenge.id.rawValue)
     }
 
     /// Each invitee must be someone the creator may ask (`ChallengeAccess.mayInvite`); refused, the field names them.

@@ -20,12 +20,12 @@ extension Circles {
                 blockers: try await tx.blockers(of: viewer))
         }
 
-        /// The same from this node's memory where it can (a warm board read runs no SQL): the blockers are
-        /// cached; the friends are read only when some audience asks.
+        /// The same from this node's memory (a warm board read runs no SQL); the friends only when some
+        /// audience asks.
         static func of(_ viewer: User.ID, for audiences: [Audience], store: Store) async throws -> Naming {
             let blockers = try await store.cachedBlockers(of: viewer)
             guard audiences.contains(.friends) else { return Naming(viewer: viewer, friends: [], blockers: blockers) }
-            return Naming(viewer: viewer, friends: try await store.read { tx in try await tx.friendIDs(of: viewer) }, blockers: blockers)
+            return Naming(viewer: viewer, friends: try await store.cachedFriendIDs(of: viewer), blockers: blockers)
         }
 
         func relationship(to user: User.ID) -> ProfileAccess.Relationship {

@@ -47,7 +47,7 @@ extension API {
     }
 
     func getCompetitionLeaderboard(_ input: Operations.GetCompetitionLeaderboard.Input) async throws -> Operations.GetCompetitionLeaderboard.Output {
-        let limit = input.query.limit ?? 50
+        let limit = input.query.limit ?? Challenges.boardPageSize
         guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
         let cursor = try input.query.cursor.map(BoardCursor.decode)
         let board = try await self.engine.challenges.leaderboard(

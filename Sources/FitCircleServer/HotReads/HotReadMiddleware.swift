@@ -128,6 +128,9 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
 /// Every hot read of the server.
 enum HotReads {
     static func all(engine: Engine) -> [any HotRead] {
-        [CircleBoardRead(engine: engine, kept: KeptAnswers()), FeedRead(engine: engine, kept: KeptAnswers())]
+        [
+            CircleBoardRead(engine: engine, kept: KeptAnswers()), ChallengeBoardRead(engine: engine, kept: KeptAnswers()),
+            FeedRead(engine: engine, kept: KeptAnswers()),
+        ]
     }
 }

@@ -129,7 +129,8 @@ extension JSONWriter {
         self.double(value)
     }
 
-    mutating func member(_ name: StaticString, _ value: Bool) {
+    mutating func member(_ name: StaticString, _ value: Bool?) {
+        guard let value else { return }
         self.key(name)
         self.bool(value)
     }

@@ -46,6 +46,34 @@ extension Store {
         return try await self.readAndKeep({ try await $0.blockers(of: user) }) { [.blockers(user, $0)] } ?? []
     }
 
+    /// The user's friends (`Transaction.friendIDs(of:)`): boards read them for names shown to friends only.
+    public func cachedFriendIDs(of user: User.ID) async throws -> Set<User.ID> {
+        if let friends = self.cache.friends(of: user) { return friends }
+        return try await self.readAndKeep({ try await $0.friendIDs(of: user) }) { [.friends(user, $0)] } ?? []
+    }
+
+    /// A challenge with `user`'s row in it, its participant count and escrow (`ChallengeQueries.challenge`,
+    /// `participant`, `tally`).
+    public func cachedChallenge(_ id: Challenge.ID, seenBy user: User.ID) async throws
+        -> (challenge: Challenge, participant: ChallengeParticipant?, tally: (participants: Int, escrow: Int))?
+    {
+        let key = StoreCache.ChallengeViewKey(challenge: id, user: user)
+        if let view = self.cache.challenge(key) { return (view.challenge, view.participant, (view.participants, view.escrow)) }
+        let found = try await self.readAndKeep({ tx -> StoreCache.ChallengeView? in
+            guard let challenge = try await tx.challenges.challenge(id) else { return nil }
+            let tally = try await tx.challenges.tally(of: id)
+            return StoreCache.ChallengeView(
+                challenge: challenge, participant: try await tx.challenges.participant(user, in: id), participants: tally.participants, escrow: tally.escrow)
+        }) { [.challenge(key, $0)] }
+        return found.map { ($0.challenge, $0.participant, ($0.participants, $0.escrow)) }
+    }
+
+    /// The ids of a challenge's joined participants (`ChallengeQueries.participants(of:)`).
+    public func cachedChallengeParticipants(of id: Challenge.ID) async throws -> [User.ID] {
+        if let roster = self.cache.challengeRoster(id) { return roster }
+        return try await self.readAndKeep({ try await $0.challenges.participants(of: id).map(\.userID) }) { [.challengeRoster(id, $0)] } ?? []
+    }
+
     /// Whether reads are served from this node's memory (on PostgreSQL: while it listens).
     public var cacheServes: Bool { self.cache.generation() != nil }
 

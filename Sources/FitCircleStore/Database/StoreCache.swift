@@ -31,6 +31,9 @@ final class StoreCache: Sendable {
         var rosters = TaggedMap<FitCircle.ID, [User.ID]>()
         var people = TaggedMap<PersonKey, BoardPerson>()
         var blockers = TaggedMap<User.ID, Set<User.ID>>()
+        var friends = TaggedMap<User.ID, Set<User.ID>>()
+        var challenges = TaggedMap<ChallengeViewKey, ChallengeView>()
+        var challengeRosters = TaggedMap<Challenge.ID, [User.ID]>()
 
         /// Tags whose last change is remembered one by one; past it, all of them count as changed.
         static var changesRemembered: Int { 200_000 }
@@ -50,6 +53,9 @@ final class StoreCache: Sendable {
             self.rosters.forget(tags)
             self.people.forget(tags)
             self.blockers.forget(tags)
+            self.friends.forget(tags)
+            self.challenges.forget(tags)
+            self.challengeRosters.forget(tags)
         }
 
         mutating func forgetAll() {
@@ -62,6 +68,9 @@ final class StoreCache: Sendable {
             self.rosters.removeAll()
             self.people.removeAll()
             self.blockers.removeAll()
+            self.friends.removeAll()
+            self.challenges.removeAll()
+            self.challengeRosters.removeAll()
         }
     }
 
@@ -82,6 +91,19 @@ final class StoreCache: Sendable {
         var memberCount: Int
     }
 
+    struct ChallengeViewKey: Hashable, Sendable {
+        var challenge: Challenge.ID
+        var user: User.ID
+    }
+
+    /// A challenge with one user's row in it, its participant count and its escrow.
+    struct ChallengeView: Sendable {
+        var challenge: Challenge
+        var participant: ChallengeParticipant?
+        var participants: Int
+        var escrow: Int
+    }
+
     struct PersonKey: Hashable, Sendable {
         var user: User.ID
         var baseline: BoardID
@@ -95,6 +117,12 @@ final class StoreCache: Sendable {
         case person(PersonKey, BoardPerson)
         /// Those who blocked a user, tagged with the user (a block or an unblock of them changes it).
         case blockers(User.ID, Set<User.ID>)
+        /// A user's friends, tagged with the user (a friendship made or ended notes both). A friend who
+        /// deletes their account stays in the set until then: an id that names nobody, never shown.
+        case friends(User.ID, Set<User.ID>)
+        case challenge(ChallengeViewKey, ChallengeView)
+        /// The ids of a challenge's joined participants.
+        case challengeRoster(Challenge.ID, [User.ID])
     }
 
     private let state: Mutex<State>
@@ -141,6 +169,18 @@ final class StoreCache: Sendable {
         self.state.withLock { $0.serving ? $0.blockers[user] : nil }
     }
 
+    func friends(of user: User.ID) -> Set<User.ID>? {
+        self.state.withLock { $0.serving ? $0.friends[user] : nil }
+    }
+
+    func challenge(_ key: ChallengeViewKey) -> ChallengeView? {
+        self.state.withLock { $0.serving ? $0.challenges[key] : nil }
+    }
+
+    func challengeRoster(_ challenge: Challenge.ID) -> [User.ID]? {
+        self.state.withLock { $0.serving ? $0.challengeRosters[challenge] : nil }
+    }
+
     /// Those of `users` the cache holds for `baseline`.
     func people(_ users: [User.ID], baseline: BoardID) -> [User.ID: BoardPerson] {
         self.state.withLock { state in
@@ -170,6 +210,12 @@ final class StoreCache: Sendable {
                     state.people.keep(person, for: key, tags: [.user(key.user)] + owner)
                 case .blockers(let user, let blockers):
                     state.blockers.keep(blockers, for: user, tags: [.user(user)])
+                case .friends(let user, let friends):
+                    state.friends.keep(friends, for: user, tags: [.user(user)])
+                case .challenge(let key, let view):
+                    state.challenges.keep(view, for: key, tags: [.challenge(key.challenge)])
+                case .challengeRoster(let challenge, let roster):
+                    state.challengeRosters.keep(roster, for: challenge, tags: [.challenge(challenge)])
                 }
             }
         }
@@ -224,18 +270,20 @@ enum CacheTag: Hashable, Sendable {
     case feed(User.ID)
     /// A workout as feeds show it: its reactions, or its deletion.
     case activity(ActivityEvent.ID)
+    /// A challenge's row and its participants' rows.
+    case challenge(Challenge.ID)
 
     /// Tags of the friends' feeds, which no entry of the cache is filed under.
     var isFeeds: Bool {
         switch self {
         case .feed, .activity: true
-        case .user, .session, .circle: false
+        case .user, .session, .circle, .challenge: false
         }
     }
 
     static let prefix = "changed "
 
-    /// `changed <node> u:<id> s:<id> c:<id> f:<id> a:<id> …` from the node that made the change, in messages well under
+    /// `changed <node> u:<id> s:<id> c:<id> f:<id> a:<id> h:<id> …` from the node that made the change, in messages well under
     /// `NOTIFY`'s 8,000 bytes.
     static func messages(_ tags: Set<CacheTag>, from node: String) -> [String] {
         let words = tags.map { tag in
@@ -245,6 +293,7 @@ enum CacheTag: Hashable, Sendable {
             case .circle(let id): "c:\(id.rawValue)"
             case .feed(let id): "f:\(id.rawValue)"
             case .activity(let id): "a:\(id.rawValue)"
+            case .challenge(let id): "h:\(id.rawValue)"
             }
         }
         return stride(from: 0, to: words.count, by: 100).map {
@@ -266,6 +315,7 @@ enum CacheTag: Hashable, Sendable {
             case "c:": tags.insert(.circle(FitCircle.ID(id)))
             case "f:": tags.insert(.feed(User.ID(id)))
             case "a:": tags.insert(.activity(ActivityEvent.ID(id)))
+            case "h:": tags.insert(.challenge(Challenge.ID(id)))
             default: continue
             }
         }

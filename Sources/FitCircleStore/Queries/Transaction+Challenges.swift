@@ -8,7 +8,8 @@ extension Transaction {
 }
 
 /// Challenges, their participants and what a participant's score is computed from. The board's rows are
-/// the board engine's (`board_scores`, owner `challenge`).
+/// the board engine's (`board_scores`, owner `challenge`). Each write of a challenge or a participant
+/// notes it (`CacheTag.challenge`): the nodes' memories hold challenges as their participants see them.
 public struct ChallengeQueries: Sendable {
     let tx: Transaction
 
@@ -27,6 +28,7 @@ public struct ChallengeQueries: Sendable {
                 \(bind: challenge.templateVersion), \(bind: challenge.createdAt))
             """
         ).run()
+        try await self.tx.changed(.challenge(challenge.id))
     }
 
     public func challenge(_ id: Challenge.ID) async throws -> Challenge? {
@@ -56,14 +58,17 @@ public struct ChallengeQueries: Sendable {
             WHERE id = \(bind: id.rawValue)
             """
         ).run()
+        try await self.tx.changed(.challenge(id))
     }
 
     public func markSettled(_ id: Challenge.ID, at now: Date) async throws {
         try await self.sql.raw("UPDATE challenges SET settled_at = \(bind: now) WHERE id = \(bind: id.rawValue)").run()
+        try await self.tx.changed(.challenge(id))
     }
 
     public func markCancelled(_ id: Challenge.ID, at now: Date) async throws {
         try await self.sql.raw("UPDATE challenges SET cancelled_at = \(bind: now) WHERE id = \(bind: id.rawValue)").run()
+        try await self.tx.changed(.challenge(id))
     }
 
     /// Counts one more challenge made from the template.
@@ -87,6 +92,13 @@ public struct ChallengeQueries: Sendable {
     /// them (their ledger goes too, so the books still balance), and what they made or whom they invited
     /// names nobody.
     public func forget(_ user: User.ID) async throws {
+        let touched = try await self.sql.raw(
+            """
+            SELECT challenge_id AS id FROM challenge_participants WHERE user_id = \(bind: user.rawValue) OR invited_by = \(bind: user.rawValue)
+            UNION SELECT id FROM challenges WHERE creator_id = \(bind: user.rawValue)
+            """
+        ).all()
+        try await self.tx.changed(try touched.map { .challenge(Challenge.ID(try $0.decode(column: "id", as: String.self))) })
         try await self.sql.raw(
             """
             UPDATE challenges SET
@@ -124,6 +136,7 @@ public struct ChallengeQueries: Sendable {
                 payout = excluded.payout, paid_at = excluded.paid_at
             """
         ).run()
+        try await self.tx.changed(.challenge(participant.challengeID))
     }
 
     /// The challenge's participants in `states`, by user id.

@@ -22,6 +22,7 @@ extension Friends {
     /// policy hides from them or they blocked.
     public func search(_ query: NameSearch.Query, by user: User.ID) async throws -> [Found] {
         try await self.store.read { tx in
+            let relationships = try await tx.relationships(of: user)
             var kept: [(term: String, person: PersonFound)] = []
             var seen: Set<User.ID> = []
             func keep(_ person: PersonFound, by term: String) {
@@ -32,11 +33,11 @@ extension Friends {
             }
             switch query {
             case .email(let address):
-                for person in try await tx.people(withEmail: address, seenBy: user) { keep(person, by: address) }
+                for person in try await tx.people(withEmail: address, seenBy: relationships) { keep(person, by: address) }
             case .name(let prefix):
                 var cursor: (term: String, user: User.ID)?
                 for _ in 0..<Self.searchBatches where kept.count < NameSearch.maximumResults {
-                    let page = try await tx.people(matching: prefix, after: cursor, limit: Self.searchBatch, seenBy: user)
+                    let page = try await tx.people(matching: prefix, after: cursor, limit: Self.searchBatch, seenBy: relationships)
                     for (term, person) in page { keep(person, by: term) }
                     guard page.count == Self.searchBatch, let last = page.last else { break }
                     cursor = (last.term, last.person.userID)
@@ -45,7 +46,8 @@ extension Friends {
             // The closest matches first (the shortest term with the prefix), then by name.
             kept.sort { ($0.term, $0.person.displayName.lowercased(), $0.person.userID) < ($1.term, $1.person.displayName.lowercased(), $1.person.userID) }
             return kept.map(\.person).map { person in
-                let relationship = ProfileAccess.Relationship(isSelf: false, sharesCircle: person.sharesCircle)
+                // Friends are never found; no audience asks whether the two share a circle.
+                let relationship = ProfileAccess.Relationship(isSelf: false, blocked: person.edge.blockedByThem)
                 return Found(
                     userID: person.userID, displayName: person.displayName,
                     showsPhoto: ProfileAccess.mayView(photo: person.photo, relationship), pending: person.edge.pending)

@@ -49,17 +49,26 @@ board() {
     # An app polling the board with the tag of the last answer it got: a 304 while the page is unchanged
     # (a running challenge's time remaining changes it every second, so each connection gets a 200 a second).
     cat >"$work/poll.lua" <<LUA
-local tag = ""
+local threads = {}
+setup = function(thread) table.insert(threads, thread) end
+local tag, unchanged, answers = "", 0, 0
 request = function()
     return wrk.format("GET", "/api/competitions/$id/leaderboard", {["Authorization"] = "Bearer $token", ["If-None-Match"] = tag})
 end
 response = function(status, headers, body)
+    answers = answers + 1
+    if status == 304 then unchanged = unchanged + 1 end
     for name, value in pairs(headers) do if string.lower(name) == "etag" then tag = value end end
+end
+done = function(summary, latency, requests)
+    local u, a = 0, 0
+    for _, thread in ipairs(threads) do u = u + thread:get("unchanged"); a = a + thread:get("answers") end
+    io.write(string.format("    answered 304: %d of %d\\n", u, a))
 end
 LUA
     wrk -t2 -c16 -d"${seconds}s" --latency -s "$work/poll.lua" "http://127.0.0.1:$port" \
         | awk '/Requests\/sec/ {print "  polled with the last tag: " $2 " requests/s"} / 50%/ {print "    p50 " $2} / 99%/ {print "    p99 " $2}
-            /Non-2xx/ {print "    answered 304 (not 200): " $0}'
+            /Non-2xx/ {print "    NOT 200 or 304: " $0} /answered 304/ {print}'
     kill $server; wait $server 2>/dev/null || true
 }
 

@@ -58,7 +58,7 @@ struct MigrationTests {
             #expect(reports.withLock { $0 }.last?.hasSuffix("1206 names indexed") == true)
             #expect(reports.withLock { $0 }.count == 2)
             let terms = try await store.read { tx in
-                try await tx.people(matching: .init(text: "angel", whole: false), after: nil, limit: 10, seenBy: Relationships())
+                try await tx.people(matching: .init(text: "angel", whole: false), after: nil, limit: 10, seenBy: User.ID("u1"))
             }
             #expect(terms.map(\.person.userID) == [User.ID("jose")])
             // The index pages from a cursor: every "person" once, in term order.
@@ -66,7 +66,7 @@ struct MigrationTests {
             while true {
                 let after = cursor
                 let page = try await store.read { tx in
-                    try await tx.people(matching: .init(text: "person", whole: false), after: after, limit: 50, seenBy: Relationships())
+                    try await tx.people(matching: .init(text: "person", whole: false), after: after, limit: 50, seenBy: User.ID("jose"))
                 }
                 seen += page.map(\.person.userID.rawValue)
                 guard let last = page.last else { break }

@@ -41,56 +41,30 @@ extension Transaction {
     }
 
     /// People whose name has a term starting with `prefix`, in term order after `cursor` (the last term and
-    /// id of the page before), `limit` index entries at most: someone matching twice appears twice. Each
-    /// row costs its index entry and its account: the edges come from the searcher's `relationships`.
+    /// id of the page before), `limit` index entries at most: someone matching twice appears twice.
     public func people(
-        matching prefix: NameSearch.Term, after cursor: (term: String, user: User.ID)?, limit: Int, seenBy relationships: Relationships
+        matching prefix: NameSearch.Term, after cursor: (term: String, user: User.ID)?, limit: Int, seenBy viewer: User.ID
     ) async throws -> [(term: String, person: PersonFound)] {
         let after = cursor.map { SQLQueryString("AND (t.term > \(bind: $0.term) OR (t.term = \(bind: $0.term) AND t.user_id > \(bind: $0.user.rawValue)))") }
         return try await self.sql.raw(
             """
-            SELECT t.term, u.id, u.display_name, u.photo_key, u.visibility_photo
+            SELECT t.term, u.id, u.display_name, u.photo_key, u.visibility_photo, \(Self.edgeColumns(viewer))
             FROM user_search_terms t JOIN users u ON u.id = t.user_id
             WHERE t.whole = \(bind: prefix.whole) AND t.term >= \(bind: prefix.text)
                 AND t.term < \(bind: NameSearch.upperBound(of: prefix.text)) \(after ?? "") AND u.disabled_at IS NULL
             ORDER BY t.term, t.user_id LIMIT \(unsafeRaw: String(limit))
             """
-        ).all().map { row in (try row.decode(column: "term", as: String.self), try Self.personFound(from: row, relationships)) }
+        ).all().map { row in (try row.decode(column: "term", as: String.self), try Self.personFound(from: row)) }
     }
 
     /// The accounts with exactly this (lowercased) address.
-    public func people(withEmail email: String, seenBy relationships: Relationships) async throws -> [PersonFound] {
+    public func people(withEmail email: String, seenBy viewer: User.ID) async throws -> [PersonFound] {
         try await self.sql.raw(
             """
-            SELECT u.id, u.display_name, u.photo_key, u.visibility_photo
+            SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, \(Self.edgeColumns(viewer))
             FROM users u WHERE u.email = \(bind: email) AND u.disabled_at IS NULL ORDER BY u.created_at, u.id LIMIT 20
             """
-        ).all().map { try Self.personFound(from: $0, relationships) }
-    }
-
-    /// Everyone `viewer` stands in some relation to, in one statement (a friend count is capped at 1,000).
-    public func relationships(of viewer: User.ID) async throws -> Relationships {
-        let me = viewer.rawValue
-        var found = Relationships()
-        for row in try await self.sql.raw(
-            """
-            SELECT 'f' AS kind, friend_id AS other FROM friendships WHERE user_id = \(bind: me)
-            UNION ALL SELECT 'r', to_user FROM friend_requests WHERE from_user = \(bind: me)
-            UNION ALL SELECT 'q', from_user FROM friend_requests WHERE to_user = \(bind: me)
-            UNION ALL SELECT 'b', blocked_id FROM user_blocks WHERE blocker_id = \(bind: me)
-            UNION ALL SELECT 'k', blocker_id FROM user_blocks WHERE blocked_id = \(bind: me)
-            """
-        ).all() {
-            let other = User.ID(try row.decode(column: "other", as: String.self))
-            switch try row.decode(column: "kind", as: String.self) {
-            case "f": found.friends.insert(other)
-            case "r": found.requested.insert(other)
-            case "q": found.requestedBy.insert(other)
-            case "b": found.blocked.insert(other)
-            default: found.blockedBy.insert(other)
-            }
-        }
-        return found
+        ).all().map(Self.personFound(from:))
     }
 
     /// How `u` stands to `viewer`: the columns `friendEdge(from:)` reads.
@@ -114,9 +88,11 @@ extension Transaction {
             blockedByThem: try row.decode(column: "blocked_by_them", as: Bool.self))
     }
 
-    private static func personFound(from row: any SQLRow, _ relationships: Relationships) throws -> PersonFound {
-        let id = User.ID(try row.decode(column: "id", as: String.self))
-        return PersonFound(
-            userID: id, displayName: try row.decode(column: "display_name", as: String.self), photo: try Self.photo(row), edge: relationships.edge(to: id))
+    private static func personFound(from row: any SQLRow) throws -> PersonFound {
+        PersonFound(
+            userID: User.ID(try row.decode(column: "id", as: String.self)),
+            displayName: try row.decode(column: "display_name", as: String.self),
+            photo: try Self.photo(row),
+            edge: try Self.friendEdge(from: row))
     }
 }

@@ -2,37 +2,37 @@ public import FitCircleCore
 public import FitCircleJobs
 
 /// Every use case of FitCircle, grouped by feature. The HTTP layer holds one of these.
-public struct Engine: Sendable {
+public final class Engine: Sendable {
     /// The app's rule profile, and each person's under the experiments they are in.
-    public var rules: Rules
-    public var accounts: Accounts
-    public var profiles: Profiles
-    public var activities: Activities
-    public var streaks: Streaks
-    public var goals: Goals
-    public var training: Training
-    public var rewards: Rewards
-    public var dayRollover: DayRollover
-    public var notifications: Notifications
-    public var deliveries: Deliveries
-    public var emails: Emails
-    public var circles: Circles
-    public var friends: Friends
-    public var challenges: Challenges
-    public var weeklyContents: WeeklyContents
-    public var events: Events
-    public var metrics: Metrics
-    public var experiments: Experiments
-    public var webhooks: Webhooks
-    public var eventForwarding: EventForwarding
-    public var boardClosing: BoardClosing
-    public var reminders: ReminderPlanner
-    public var idempotency: Idempotency
-    public var replay: Replay
-    public var rateLimits: SharedRateLimits
-    public var housekeeping: Housekeeping
-    public var accountLife: AccountLife
-    public var console: Console
+    public let rules: Rules
+    public let accounts: Accounts
+    public let profiles: Profiles
+    public let activities: Activities
+    public let streaks: Streaks
+    public let goals: Goals
+    public let training: Training
+    public let rewards: Rewards
+    public let dayRollover: DayRollover
+    public let notifications: Notifications
+    public let deliveries: Deliveries
+    public let emails: Emails
+    public let circles: Circles
+    public let friends: Friends
+    public let challenges: Challenges
+    public let weeklyContents: WeeklyContents
+    public let events: Events
+    public let metrics: Metrics
+    public let experiments: Experiments
+    public let webhooks: Webhooks
+    public let eventForwarding: EventForwarding
+    public let boardClosing: BoardClosing
+    public let reminders: ReminderPlanner
+    public let idempotency: Idempotency
+    public let replay: Replay
+    public let rateLimits: SharedRateLimits
+    public let housekeeping: Housekeeping
+    public let accountLife: AccountLife
+    public let console: Console
 
     public init(
         rules: Rules,

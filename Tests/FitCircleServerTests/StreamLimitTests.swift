@@ -68,8 +68,7 @@ struct ClosedStreamTests {
             let caller = try await app.engine.accounts.authenticate(accessToken: try await app.onboardedUser())
             let streams = OpenStreams(perUser: 1, perNode: 10, heartbeat: .milliseconds(50))
             func open() async throws -> HTTPBody {
-                let events = try await streams.stream(of: caller, accounts: app.engine.accounts) { AsyncStream<ServerSentEvent> { _ in } }
-                return LiveEvents.body(events.asEncodedServerSentEvents(), heartbeat: streams.heartbeat)
+                try await streams.body(of: caller, accounts: app.engine.accounts) { AsyncStream<ServerSentEvent> { _ in } } encode: { [$0] }
             }
             var reader: HTTPBody.Iterator? = try await open().makeAsyncIterator()
             #expect(try await reader?.next() == LiveEvents.heartbeat, "a quiet stream beats")

@@ -59,11 +59,12 @@ extension API {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let caller = try RequestCaller.required()
-        let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
-            let updates = try await self.engine.challenges.stream(of: Challenge.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
-            return LiveEvents.afterReady(updates) { ranks in try ranks.map { try CircleStreamEvent.rank(update: $0.update, anonymous: $0.anonymous).encoded } }
+        let body = try await self.streams.body(of: caller, accounts: self.engine.accounts, first: [LiveEvents.ready]) {
+            try await self.engine.challenges.stream(of: Challenge.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
+        } encode: { ranks in
+            try ranks.map { try CircleStreamEvent.rank(update: $0.update, anonymous: $0.anonymous).encoded }
         }
-        return .ok(.init(body: .textEventStream(LiveEvents.body(open.asEncodedServerSentEvents(), heartbeat: self.streams.heartbeat))))
+        return .ok(.init(body: .textEventStream(body)))
     }
 
     func getChallengeRecord(_ input: Operations.GetChallengeRecord.Input) async throws -> Operations.GetChallengeRecord.Output {

@@ -87,18 +87,17 @@ extension API {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let caller = try RequestCaller.required()
-        let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
-            let updates = try await self.engine.friends.feedUpdates(
+        let body = try await self.streams.body(of: caller, accounts: self.engine.accounts, first: [LiveEvents.ready]) {
+            try await self.engine.friends.feedUpdates(
                 of: caller.userID, type: input.query._type.map(mapped), after: input.headers.lastEventID.map(ActivityEvent.ID.init),
                 for: .seconds(seconds))
-            return LiveEvents.afterReady(updates) { entry in
-                let encoder = JSONEncoder()
-                encoder.dateEncodingStrategy = .iso8601
-                guard let item = try Components.Schemas.FriendFeedItem(entry), let data = try? encoder.encode(item) else { return [] }
-                return [ServerSentEvent(id: entry.activity.event.id.rawValue, event: "activity", data: String(decoding: data, as: UTF8.self))]
-            }
+        } encode: { entry in
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            guard let item = try Components.Schemas.FriendFeedItem(entry), let data = try? encoder.encode(item) else { return [] }
+            return [ServerSentEvent(id: entry.activity.event.id.rawValue, event: "activity", data: String(decoding: data, as: UTF8.self))]
         }
-        return .ok(.init(body: .textEventStream(LiveEvents.body(open.asEncodedServerSentEvents(), heartbeat: self.streams.heartbeat))))
+        return .ok(.init(body: .textEventStream(body)))
     }
 
     func addReaction(_ input: Operations.AddReaction.Input) async throws -> Operations.AddReaction.Output {

@@ -85,15 +85,15 @@ extension API {
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let caller = try RequestCaller.required()
         let circle = FitCircle.ID(input.path.id)
-        let open = try await self.streams.stream(
-            of: caller, accounts: self.engine.accounts, allowed: { [engine = self.engine] in await engine.circles.mayTakePart(in: circle, caller.userID) }
+        let body = try await self.streams.body(
+            of: caller, accounts: self.engine.accounts, allowed: { [engine = self.engine] in await engine.circles.mayTakePart(in: circle, caller.userID) },
+            first: [LiveEvents.ready]
         ) {
-            let events = try await self.engine.circles.stream(of: circle, for: caller.userID, for: .seconds(seconds))
-            return LiveEvents.afterReady(events) { update in
-                try (update.ranks.map(CircleStreamEvent.rank) + update.feed.map(CircleStreamEvent.feed)).map { try $0.encoded }
-            }
+            try await self.engine.circles.stream(of: circle, for: caller.userID, for: .seconds(seconds))
+        } encode: { update in
+            try (update.ranks.map(CircleStreamEvent.rank) + update.feed.map(CircleStreamEvent.feed)).map { try $0.encoded }
         }
-        return .ok(.init(body: .textEventStream(LiveEvents.body(open.asEncodedServerSentEvents(), heartbeat: self.streams.heartbeat))))
+        return .ok(.init(body: .textEventStream(body)))
     }
 }
 

@@ -42,17 +42,13 @@ extension API {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let caller = try RequestCaller.required()
-        let open = try await self.streams.stream(of: caller, accounts: self.engine.accounts) {
-            self.engine.notifications.inboxUpdates(
-                of: caller.userID, after: input.headers.lastEventID.map(NotificationRecord.ID.init), for: .seconds(seconds)
-            ).map { update in
-                ServerSentEventWithJSONData(
-                    event: update.notification == nil ? "unread" : "notification",
-                    data: Components.Schemas.InboxEvent(notification: try update.notification.map { try Components.Schemas.Notification($0) }, unread: update.unread),
-                    id: update.notification?.id.rawValue)
-            }
+        let body = try await self.streams.body(of: caller, accounts: self.engine.accounts) {
+            self.engine.notifications.inboxUpdates(of: caller.userID, after: input.headers.lastEventID.map(NotificationRecord.ID.init), for: .seconds(seconds))
+        } encode: { update in
+            let data = Components.Schemas.InboxEvent(notification: try update.notification.map { try Components.Schemas.Notification($0) }, unread: update.unread)
+            return [try LiveEvents.event(id: update.notification?.id.rawValue, event: update.notification == nil ? "unread" : "notification", json: data)]
         }
-        return .ok(.init(body: .textEventStream(LiveEvents.body(open.asEncodedServerSentEventsWithJSONData(), heartbeat: self.streams.heartbeat))))
+        return .ok(.init(body: .textEventStream(body)))
     }
 
     func getNotificationHistory(_ input: Operations.GetNotificationHistory.Input) async throws -> Operations.GetNotificationHistory.Output {

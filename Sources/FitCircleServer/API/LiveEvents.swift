@@ -1,66 +1,48 @@
+import Foundation
 import OpenAPIRuntime
 
-/// The body of a live stream: first `ready` (the stream listens already, so a client may act knowing it
-/// will hear the result), then the events each update becomes, until the updates end or the client goes.
+/// The bytes of live streams (`OpenStreams.body`): events as `text/event-stream` writes them, and the heartbeat.
 enum LiveEvents {
-    static func afterReady<Updates: AsyncSequence & Sendable>(
-        _ updates: Updates, _ events: @escaping @Sendable (Updates.Element) throws -> [ServerSentEvent]
-    ) -> AsyncStream<ServerSentEvent> where Updates.Element: Sendable {
-        AsyncStream { continuation in
-            continuation.yield(ServerSentEvent(event: "ready", data: "{}"))
-            let task = Task {
-                do {
-                    for try await update in updates {
-                        for event in try events(update) { continuation.yield(event) }
-                    }
-                } catch {}
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
-}
+    /// The first event of a stream that says it listens already, so a client may act knowing it will hear
+    /// the result.
+    static let ready = ServerSentEvent(event: "ready", data: "{}")
 
-extension LiveEvents {
-    /// The comment line a stream sends when it has been quiet for a while (`:` starts a comment, which
-    /// every event-stream client skips).
+    /// The comment line a stream sends every `OpenStreams.heartbeat` (`:` starts a comment, which every
+    /// event-stream client skips). Writing is how the server learns that the client went: the write to a
+    /// closed connection fails, the body ends and the stream gives its place back, within about two beats
+    /// rather than when the stream's time runs out. It also keeps proxies from cutting a quiet stream as idle.
     static let heartbeat = ArraySlice(":\n\n".utf8)
 
-    /// A stream's encoded events as the response body, with a heartbeat every `interval` between them.
-    /// Writing is how the server learns that the client went: the write to a closed connection fails, the
-    /// body ends and the stream gives its place back (`OpenStreams`), within about two beats rather than
-    /// when the stream's time runs out. It also keeps proxies from cutting a quiet stream as idle.
-    static func body<Bytes: AsyncSequence & Sendable>(_ bytes: Bytes, heartbeat interval: Duration) -> HTTPBody
-    where Bytes.Element == ArraySlice<UInt8> {
-        let beating = AsyncThrowingStream<ArraySlice<UInt8>, any Error> { continuation in
-            let pump = continuation.forwarding(bytes)
-            let beat = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    guard !Task.isCancelled else { break }
-                    continuation.yield(Self.heartbeat)
-                }
-            }
-            continuation.onTermination = { _ in
-                pump.cancel()
-                beat.cancel()
-            }
+    /// An event as OpenAPIRuntime's `asEncodedServerSentEvents` writes it: `id`, `event` and `retry` without
+    /// line breaks, the data a `data:` line per line, and a blank line.
+    static func encoded(_ event: ServerSentEvent) -> ArraySlice<UInt8> {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32 + (event.data?.utf8.count ?? 0))
+        func field(_ name: String, _ value: some StringProtocol) {
+            bytes.append(contentsOf: name.utf8)
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(UInt8(ascii: "\n"))
         }
-        return HTTPBody(beating, length: .unknown, iterationBehavior: .single)
+        func oneLine(_ value: String) -> String { value.filter { $0 != "\n" && $0 != "\r" && $0 != "\r\n" } }
+        if let id = event.id { field("id", oneLine(id)) }
+        if let name = event.event { field("event", oneLine(name)) }
+        if let retry = event.retry { field("retry", String(retry)) }
+        if let data = event.data {
+            let lines = data.contains(where: \.isNewline)
+                ? data.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+                : [Substring(data)]
+            for line in lines { field("data", line) }
+        }
+        bytes.append(UInt8(ascii: "\n"))
+        return ArraySlice(bytes)
     }
-}
 
-extension AsyncThrowingStream.Continuation where Failure == any Error, Element: Sendable {
-    /// A task that yields every element of `sequence` into this stream and then finishes it (with the
-    /// sequence's error, if it throws); cancelling the task stops it.
-    func forwarding<Source: AsyncSequence & Sendable>(_ sequence: Source) -> Task<Void, Never> where Source.Element == Element {
-        Task {
-            do {
-                for try await element in sequence { self.yield(element) }
-                self.finish()
-            } catch {
-                self.finish(throwing: error)
-            }
-        }
+    /// An event whose data is `value` as JSON (sorted keys, slashes as they are), as
+    /// `asEncodedServerSentEventsWithJSONData` writes it.
+    static func event(id: String? = nil, event: String, json value: some Encodable) throws -> ServerSentEvent {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return ServerSentEvent(id: id, event: event, data: String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }

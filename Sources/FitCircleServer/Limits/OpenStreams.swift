@@ -1,21 +1,38 @@
 import FitCircleCore
 import FitCircleEngine
+import Foundation
+import OpenAPIRuntime
 import ServiceLifecycle
 import Synchronization
 
 /// The server-sent event streams open on this node: at most `perUser` for one person (429 past it) and
-/// `perNode` in all (503), since each holds a connection and a task for up to an hour. A stream ends when
-/// its session does (signed out, revoked, its account disabled), checked every `sessionCheck` from the
-/// session cache, which sign-outs on other nodes reach too; when what it shows is no longer the caller's to
-/// see (`allowed`, asked as often: a removal from a circle); when the client goes (found by the heartbeat's
-/// failed write, `LiveEvents.body`); and when the node begins to stop (SIGTERM).
+/// `perNode` in all (503), since each holds a connection for up to an hour. A stream ends when its session
+/// does (signed out, revoked, its account disabled), checked every `sessionCheck` from the session cache,
+/// which sign-outs on other nodes reach too; when what it shows is no longer the caller's to see (`allowed`,
+/// asked as often: a removal from a circle); when the client goes (found by the heartbeat's failed write);
+/// and when the node begins to stop (SIGTERM).
+///
+/// A stream is one task (its events, encoded, into the body) beside the connection's: the heartbeats and the
+/// session checks of every stream are made by one task of the node (`sweep`), which runs while streams are
+/// open. Ten thousand streams were eight tasks and five timers each (issue 42).
 final class OpenStreams: Sendable {
     let perUser: Int
     let perNode: Int
     let sessionCheck: Duration
-    /// How often a quiet stream writes a comment, by which a closed connection is found (`LiveEvents.body`).
+    /// How often a stream writes a comment, by which a closed connection is found (and proxies keep it).
     let heartbeat: Duration
     private let open = Mutex<(total: Int, byUser: [User.ID: Int])>((0, [:]))
+    private let watched = Mutex<(streams: [Int: Watched], next: Int, sweeper: Task<Void, Never>?)>(([:], 0, nil))
+
+    /// What the sweep keeps of an open stream.
+    private struct Watched: Sendable {
+        let caller: Caller
+        let accounts: Accounts
+        let allowed: @Sendable () async -> Bool
+        let body: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation
+        var beaten: ContinuousClock.Instant
+        var checked: ContinuousClock.Instant
+    }
 
     init(perUser: Int, perNode: Int, sessionCheck: Duration = .seconds(2), heartbeat: Duration = .seconds(5)) {
         self.perUser = perUser
@@ -50,12 +67,14 @@ final class OpenStreams: Sendable {
         }
     }
 
-    /// The events `open` makes, as the caller's stream: counted against the caps while it is open, and
-    /// ended when the caller's session ends. Throws at once when a cap is reached, before `open` runs: a
-    /// refused stream subscribes to nothing.
-    func stream<Events: AsyncSequence & Sendable>(
-        of caller: Caller, accounts: Accounts, allowed: @escaping @Sendable () async -> Bool = { true }, _ open: () async throws -> Events
-    ) async throws -> AsyncThrowingStream<Events.Element, any Error> where Events.Element: Sendable {
+    /// The body of one of the caller's streams: `first`, then the events `encode` makes of each element of
+    /// what `open` answers, until it ends, the caller may no longer see it, or the client goes; counted
+    /// against the caps while open. Throws at once when a cap is reached, before `open` runs: a refused
+    /// stream subscribes to nothing.
+    func body<Events: AsyncSequence & Sendable>(
+        of caller: Caller, accounts: Accounts, allowed: @escaping @Sendable () async -> Bool = { true }, first: [ServerSentEvent] = [],
+        _ open: () async throws -> Events, encode: @escaping @Sendable (Events.Element) throws -> [ServerSentEvent]
+    ) async throws -> HTTPBody where Events.Element: Sendable {
         try self.enter(caller.userID)
         let events: Events
         do {
@@ -64,33 +83,71 @@ final class OpenStreams: Sendable {
             self.leave(caller.userID)
             throw error
         }
-        let interval = self.sessionCheck
-        return AsyncThrowingStream { continuation in
-            let pump = continuation.forwarding(events)
-            let watch = Task {
-                // A node told to stop ends its streams at once: the server waits for open requests to finish
-                // before it stops, and a stream would hold it for up to an hour (the handler is the server
-                // service's, inherited by this task; without a service group there is none).
-                await withGracefulShutdownHandler {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: interval)
-                        guard !Task.isCancelled else { break }
-                        let signedIn = await accounts.isSignedIn(caller)
-                        let stillAllowed = signedIn ? await allowed() : false
-                        if !stillAllowed {
-                            pump.cancel()
-                            continuation.finish()
-                        }
+        let (bytes, body) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
+        for event in first { body.yield(LiveEvents.encoded(event)) }
+        let task = Task {
+            // A node told to stop ends its streams at once: the server waits for open requests to finish before
+            // it stops, and a stream would hold it for up to an hour (the handler is the server service's,
+            // inherited by this task; without a service group there is none).
+            await withGracefulShutdownHandler {
+                do {
+                    for try await element in events {
+                        for event in try encode(element) { body.yield(LiveEvents.encoded(event)) }
                     }
-                } onGracefulShutdown: {
-                    pump.cancel()
-                    continuation.finish()
-                }
+                } catch {}
+            } onGracefulShutdown: {
+                body.finish()
             }
-            continuation.onTermination = { _ in
-                pump.cancel()
-                watch.cancel()
-                self.leave(caller.userID)
+            body.finish()
+        }
+        let id = self.watch(Watched(caller: caller, accounts: accounts, allowed: allowed, body: body, beaten: .now, checked: .now))
+        body.onTermination = { _ in
+            task.cancel()
+            self.watched.withLock { _ = $0.streams.removeValue(forKey: id) }
+            self.leave(caller.userID)
+        }
+        return HTTPBody(bytes, length: .unknown, iterationBehavior: .single)
+    }
+
+    /// Files a stream for the sweep, starting it when it is not running.
+    private func watch(_ stream: Watched) -> Int {
+        self.watched.withLock { watched in
+            let id = watched.next
+            watched.next += 1
+            watched.streams[id] = stream
+            if watched.sweeper == nil { watched.sweeper = Task { await self.sweep() } }
+            return id
+        }
+    }
+
+    /// Every open stream's heartbeat and session check, as they fall due; it stops when no stream is open.
+    private func sweep() async {
+        let tick = min(self.heartbeat, self.sessionCheck) / 2
+        while true {
+            try? await Task.sleep(for: tick)
+            let now = ContinuousClock.now
+            let due: [Watched]? = self.watched.withLock { watched in
+                guard !watched.streams.isEmpty else {
+                    watched.sweeper = nil
+                    return nil
+                }
+                var due: [Watched] = []
+                for (id, stream) in watched.streams {
+                    if now - stream.beaten >= self.heartbeat {
+                        stream.body.yield(LiveEvents.heartbeat)
+                        watched.streams[id]?.beaten = now
+                    }
+                    if now - stream.checked >= self.sessionCheck {
+                        due.append(stream)
+                        watched.streams[id]?.checked = now
+                    }
+                }
+                return due
+            }
+            guard let due else { return }
+            for stream in due {
+                let stillAllowed = await stream.accounts.isSignedIn(stream.caller) ? await stream.allowed() : false
+                if !stillAllowed { stream.body.finish() }
             }
         }
     }

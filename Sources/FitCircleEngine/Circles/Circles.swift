@@ -6,7 +6,7 @@ import Foundation
 /// or code, leave, remove, roles. Membership is kept over time (each stint with its join and leave instants);
 /// only members claim days, so a period's board holds those who were members when they claimed. A private
 /// circle is invisible to those who are neither members nor invited: they get 404, not 403.
-public struct Circles: Sendable {
+public final class Circles: Sendable {
     let store: Store
     let rules: Rules
     let ids: IDGenerator

@@ -167,6 +167,20 @@ struct HotReadContractTests {
         }
     }
 
+    /// After a change: the next read of `path` is the generated path's answer and differs from `shown` (the
+    /// page read last, which it replaces: something changed), and the read after it is served again as kept.
+    static func expectChangedThenKept<Answer: Decodable & Equatable>(
+        _ app: TestApp, _ path: String, generic: String, as person: Person, _ type: Answer.Type, shown: inout String, _ what: String
+    ) async throws {
+        try await Self.compare(app, path, generic: generic, as: person, type, what)
+        let page = try await app.request(.get, path, token: try await person.token(app)).text
+        #expect(shown != page, "\(what): the page did not change")
+        shown = page
+        let kept = try await Self.keptPages(app)
+        #expect(try await app.request(.get, path, token: try await person.token(app)).text == page, "\(what)")
+        #expect(try await Self.keptPages(app) == kept + 1, "\(what): the unchanged page was built again")
+    }
+
     /// How many pages (boards, feeds) this node served again from what it kept (`fitcircle_hot_reads_total`).
     static func keptPages(_ app: TestApp) async throws -> Int {
         try await app.request(.get, "/metrics").text.split(separator: "\n")
@@ -199,13 +213,8 @@ struct HotReadContractTests {
             /// the last one shown (something changed), the second is served again from what was kept.
             func changed(_ what: String, period: String = "weekly") async throws {
                 let path = "/api/fitcircles/\(circle)/leaderboard?period=\(period)"
-                try await Self.compare(app, path, generic: "\(path)&limit=50", as: bo, what)
-                let page = try await app.request(.get, path, token: try await bo.token(app)).text
-                #expect(shown[period] != page, "\(what): the page did not change")
-                shown[period] = page
-                let kept = try await Self.keptPages(app)
-                #expect(try await app.request(.get, path, token: try await bo.token(app)).text == page, "\(what)")
-                #expect(try await Self.keptPages(app) == kept + 1, "\(what): the unchanged page was built again")
+                try await Self.expectChangedThenKept(
+                    app, path, generic: "\(path)&limit=50", as: bo, Components.Schemas.Leaderboard.self, shown: &shown[period, default: ""], what)
             }
             try await changed("the first read")
             try await changed("the first read of the daily board", period: "daily")

@@ -83,6 +83,23 @@ struct ClosedStreamTests {
         }
     }
 
+    /// A stream whose events end at once (its time up, say) ends its body and gives its place back: the
+    /// place is taken before the stream's task starts, and given back however soon it ends.
+    @Test func aStreamWhoseEventsEndAtOnceGivesItsPlaceBack() async throws {
+        try await withTestApp(.sqlite) { app async throws in
+            let caller = try await app.engine.accounts.authenticate(accessToken: try await app.onboardedUser())
+            let streams = OpenStreams(perUser: 1, perNode: 10)
+            for round in 0..<3 {
+                let body = try await streams.body(of: caller, accounts: app.engine.accounts, first: [LiveEvents.ready]) {
+                    AsyncStream<ServerSentEvent> { $0.finish() }
+                } encode: { [$0] }
+                var chunks = 0
+                for try await _ in body { chunks += 1 }
+                #expect(chunks == 1, "round \(round): the ready event, then the end")
+            }
+        }
+    }
+
     /// End to end with the real binary: a client that resets its connection gets its place back within a few
     /// 5 s beats (6–13 s here). Its socket is close-on-exec: when a server another test spawned inherited it,
     /// closing it here closed nothing, and the place stayed taken — a harness fault, not the server's.

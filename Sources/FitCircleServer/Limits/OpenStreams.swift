@@ -85,6 +85,14 @@ final class OpenStreams: Sendable {
         }
         let (bytes, body) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
         for event in first { body.yield(LiveEvents.encoded(event)) }
+        // Filed and given its ending before its task starts: events that end at once still give the place back.
+        let id = self.watch(Watched(caller: caller, accounts: accounts, allowed: allowed, body: body, beaten: .now, checked: .now))
+        let running = RunningTask()
+        body.onTermination = { _ in
+            running.task.withLock { $0?.cancel() }
+            self.watched.withLock { _ = $0.streams.removeValue(forKey: id) }
+            self.leave(caller.userID)
+        }
         let task = Task {
             // A node told to stop ends its streams at once: the server waits for open requests to finish before
             // it stops, and a stream would hold it for up to an hour (the handler is the server service's,
@@ -100,12 +108,7 @@ final class OpenStreams: Sendable {
             }
             body.finish()
         }
-        let id = self.watch(Watched(caller: caller, accounts: accounts, allowed: allowed, body: body, beaten: .now, checked: .now))
-        body.onTermination = { _ in
-            task.cancel()
-            self.watched.withLock { _ = $0.streams.removeValue(forKey: id) }
-            self.leave(caller.userID)
-        }
+        running.task.withLock { $0 = task }
         return HTTPBody(bytes, length: .unknown, iterationBehavior: .single)
     }
 
@@ -151,4 +154,9 @@ final class OpenStreams: Sendable {
             }
         }
     }
+}
+
+/// A stream's task, for its ending to cancel (set once the task is made).
+private final class RunningTask: Sendable {
+    let task = Mutex<Task<Void, Never>?>(nil)
 }

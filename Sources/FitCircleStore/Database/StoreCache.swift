@@ -31,7 +31,8 @@ final class StoreCache: Sendable {
         var rosters = TaggedMap<FitCircle.ID, [User.ID]>()
         var people = TaggedMap<PersonKey, BoardPerson>()
         var blockers = TaggedMap<User.ID, Set<User.ID>>()
-        var friends = TaggedMap<User.ID, Set<User.ID>>()
+        /// Fewer: a set may hold 1,000 friends (`FriendLimits.maximumFriends`).
+        var friends = TaggedMap<User.ID, Set<User.ID>>(capacity: 5_000)
         var challenges = TaggedMap<ChallengeViewKey, ChallengeView>()
         var challengeRosters = TaggedMap<Challenge.ID, [User.ID]>()
 
@@ -330,12 +331,16 @@ struct TaggedMap<Key: Hashable & Sendable, Value: Sendable> {
     private var keysByTag: [CacheTag: Set<Key>] = [:]
     /// Keys filed under tags since the last start; a key forgotten by one tag stays filed under its others.
     private var filed = 0
-    static var capacity: Int { 50_000 }
+    let capacity: Int
+
+    init(capacity: Int = 50_000) {
+        self.capacity = capacity
+    }
 
     subscript(key: Key) -> Value? { self.values[key] }
 
     mutating func keep(_ value: Value, for key: Key, tags: [CacheTag]) {
-        if self.values.count >= Self.capacity || self.filed >= 4 * Self.capacity { self.removeAll() }
+        if self.values.count >= self.capacity || self.filed >= 4 * self.capacity { self.removeAll() }
         self.values[key] = value
         for tag in tags { self.keysByTag[tag, default: []].insert(key) }
         self.filed += tags.count

@@ -118,7 +118,8 @@ final class OpenStreams: Sendable {
             let id = watched.next
             watched.next += 1
             watched.streams[id] = stream
-            if watched.sweeper == nil { watched.sweeper = Task { await self.sweep() } }
+            // Detached: it serves every stream, not the request that happened to start it (nor its task-locals).
+            if watched.sweeper == nil { watched.sweeper = Task.detached { await self.sweep() } }
             return id
         }
     }

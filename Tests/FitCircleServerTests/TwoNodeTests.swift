@@ -24,6 +24,21 @@ struct TwoNodeTests {
         return (token, try #require((signIn["user"] as? [String: Any])?["id"] as? String))
     }
 
+    /// Reads with `read` until `done` holds of what it answers (for at most 5 s), and expects that within
+    /// `bound`: how soon the other node showed `what`.
+    static func until<Value>(
+        _ what: String, within bound: Duration = Self.notifyBound, read: () async throws -> Value, _ done: (Value) -> Bool
+    ) async throws {
+        let start = ContinuousClock.now
+        var value = try await read()
+        while !done(value), ContinuousClock.now - start < .seconds(5) {
+            try await Task.sleep(for: .milliseconds(5))
+            value = try await read()
+        }
+        let took = ContinuousClock.now - start
+        #expect(took < bound, "node B showed \(what) after \(took): \(value)")
+    }
+
     /// Runs `body` with two `fitcircle serve` processes on one fresh schema.
     static func withTwoNodes(
         _ backend: Backend, environment: [String: String] = [:], _ body: (Server, Server, _ database: String) async throws -> Void
@@ -196,17 +211,8 @@ extension TwoNodeTests {
                 let (_, body) = try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token)
                 return (Self.json(body)["rows"] as? [[String: Any]] ?? []).map { ($0["displayName"] as? String ?? "", $0["value"] as? Double) }
             }
-            /// How long until Bo's board on node B satisfies `done` (at most 5 s).
             func untilNodeB(_ what: String, _ done: ([(String, Double?)]) -> Bool) async throws {
-                let start = ContinuousClock.now
-                var rows: [(String, Double?)] = []
-                while ContinuousClock.now - start < .seconds(5) {
-                    rows = try await boardOnB()
-                    if done(rows) { break }
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                let took = ContinuousClock.now - start
-                #expect(took < Self.notifyBound, "node B showed \(what) after \(took): \(rows)")
+                try await Self.until(what, read: boardOnB, done)
             }
             let names = { (rows: [(String, Double?)]) in rows.map(\.0) }
             #expect(try await boardOnB().map(\.0) == ["Ana", "Cy", "Bo"])
@@ -261,17 +267,8 @@ extension TwoNodeTests {
             func feedOnB() async throws -> [[String: Any]] {
                 Self.json(try await nodeB.get("/api/feed", token: bo.token).1)["items"] as? [[String: Any]] ?? []
             }
-            /// How long until Bo's feed on node B satisfies `done` (at most 5 s).
             func untilNodeB(_ what: String, within bound: Duration = Self.notifyBound, _ done: ([[String: Any]]) -> Bool) async throws {
-                let start = ContinuousClock.now
-                var items: [[String: Any]] = []
-                while ContinuousClock.now - start < .seconds(5) {
-                    items = try await feedOnB()
-                    if done(items) { break }
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                let took = ContinuousClock.now - start
-                #expect(took < bound, "node B showed \(what) after \(took): \(items)")
+                try await Self.until(what, within: bound, read: feedOnB, done)
             }
             try await untilNodeB("Ana's run, fanned out by a job") { $0.map { $0["activityId"] as? String } == [run] }
 
@@ -313,13 +310,7 @@ extension TwoNodeTests {
             #expect(try await boardOnB().count == 1)
             #expect(try await boardOnB().count == 1)  // kept
             #expect(try await nodeA.post("/api/competitions/\(id)/join", token: bo.token, json: [:]).0 == 200)
-            let start = ContinuousClock.now
-            var board = try await boardOnB()
-            while board.count != 2 || board.rows != 2, ContinuousClock.now - start < .seconds(5) {
-                try await Task.sleep(for: .milliseconds(20))
-                board = try await boardOnB()
-            }
-            #expect(ContinuousClock.now - start < Self.notifyBound, "node B showed Bo joining after \(ContinuousClock.now - start): \(board)")
+            try await Self.until("Bo joining", read: boardOnB) { $0.count == 2 && $0.rows == 2 }
         }
     }
 }

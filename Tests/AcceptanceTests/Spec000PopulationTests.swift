@@ -117,9 +117,14 @@ struct Spec000PopulationTests {
                 let changed = try await app.request(.patch, "/api/admin/experiments/\(id)", token: try await owner.token, json: ["state": state])
                 #expect(changed.status == .ok, "\(changed.text)")
             }
+            // The difficulty test plans step goals only: the check-in goal, met alike in both variants, would
+            // dilute the difference it is built to show.
             let difficulty = try await make(
                 "goal_difficulty",
-                [["name": "conservative", "control": true, "overlay": Self.steps(Self.conservative)], ["name": "stretch", "overlay": Self.steps(Self.stretch)]])
+                [
+                    ["name": "conservative", "control": true, "overlay": Self.steps(Self.conservative, only: true)],
+                    ["name": "stretch", "overlay": Self.steps(Self.stretch, only: true)],
+                ])
             let identical = try await make("aa_check", [["name": "a", "overlay": Self.steps(Self.identical)], ["name": "b", "overlay": Self.steps(Self.identical)]])
             try await change(difficulty, to: "running")
             let aaCheck = try #require(try await app.store.read { tx in try await tx.experiments.experiment(Experiment.ID(identical)) })
@@ -176,8 +181,11 @@ struct Spec000PopulationTests {
         }
     }
 
-    static func steps(_ target: Int) -> [String: Any] {
-        ["goals": ["steps": ["sedentaryDefault": target, "moderateDefault": target, "introductoryDays": 60]]]
+    /// An overlay setting the daily step goal to `target`; `only`: the step goal is the day's only goal.
+    static func steps(_ target: Int, only: Bool = false) -> [String: Any] {
+        var goals: [String: Any] = ["steps": ["sedentaryDefault": target, "moderateDefault": target, "introductoryDays": 60]]
+        if only { goals["daily"] = ["steps"] }
+        return ["goals": goals]
     }
 
     /// A person's day as it goes: what they walk, whether the phone has synced it yet, and the seeded draws
@@ -326,6 +334,7 @@ struct Spec000PopulationTests {
         let conservative = try measure(read, "conservative", "goal_completion")
         let stretch = try measure(read, "stretch", "goal_completion")
         let comparison = try #require(stretch["comparison"] as? [String: Any])
+        print("difficulty read-out: conservative \(conservative["successes"] ?? 0)/\(conservative["trials"] ?? 0), stretch \(stretch["successes"] ?? 0)/\(stretch["trials"] ?? 0), difference \(comparison["low"] ?? 0)…\(comparison["high"] ?? 0)")
         #expect(comparison["significant"] as? Bool == true && (comparison["high"] as? Double ?? 0) < 0, "\(conservative) \(stretch)")
         #expect((stretch["value"] as? Double ?? 1) < (conservative["value"] as? Double ?? 0))
         // Fewer than 20 people in a variant is said to be too few, whatever the days add up to.

@@ -126,7 +126,7 @@ extension Circles {
                 // shares one read of an event's people (thousands of streams used to read them each), and a
                 // rename or a privacy change shows at the next event.
                 let named = Array(Set(event.ranks.map(\.user) + event.feed.map(\.actorID)))
-                let board = self.liveBoard(of: circle, period: .weekly, now: self.clock.now())
+                let board = self.liveBoard(of: circle, period: .weekly, today: circle.today(at: self.clock.now()))
                 let people = (try? await self.store.cachedPeople(named, rankedIn: board)) ?? [:]
                 let unknown = named.filter { memberships[$0] == nil }
                 if metric == .weightLossPct, !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.latestMemberships(of: unknown, in: id) }) {

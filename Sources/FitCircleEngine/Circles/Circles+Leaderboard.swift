@@ -74,8 +74,9 @@ extension Circles {
         let found = try await self.allowed(.read, id, by: user)
         let (circle, memberCount) = (found.circle, found.memberCount)
         try await self.recordBoardView(of: id, by: caller, at: now)
-        let board = self.liveBoard(of: circle, period: period, now: now)
-        let version = cursor == nil ? self.pageVersion(of: board, in: circle, now: now, generation: generation) : nil
+        let today = circle.today(at: now)
+        let board = self.liveBoard(of: circle, period: period, today: today)
+        let version = cursor == nil ? self.pageVersion(of: board, in: circle, today: today, generation: generation) : nil
         let reader = BoardReader(board: board, indexes: self.events.indexes, store: self.store)
         let fromIndex = reader.fromIndex
         let entries = try await reader.count()
@@ -107,7 +108,7 @@ extension Circles {
         }
         if !fromIndex { reader.loadInBackground() }
         let measure = BoardMeasure.of(circle.metric, period)
-        let rows = try await self.rows(ranked, unranked: unranked, on: board, measure: measure, caller: user, today: circle.today(at: now))
+        let rows = try await self.rows(ranked, unranked: unranked, on: board, measure: measure, caller: user, today: today)
         return Leaderboard(
             board: board, metric: circle.metric, measure: measure, end: period.end(startingOn: board.start), entries: entries, memberCount: memberCount,
             layout: layout, rows: rows, nextCursor: next, fromIndex: fromIndex, version: version)
@@ -148,11 +149,12 @@ extension Circles {
         return standings
     }
 
-    func liveBoard(of circle: FitCircle, period: BoardPeriod, now: Date) -> BoardID {
-        let live = self.keeper.liveBoards(of: circle, now: now)
+    /// `today`: the circle's day (`FitCircle.today(at:)`), found once per read: its zone's offset is the
+    /// dearest part of a warm board read's version.
+    func liveBoard(of circle: FitCircle, period: BoardPeriod, today: LocalDate) -> BoardID {
         // Boards of periods that closed leave this node's memory as soon as the circle is read again.
-        self.events.indexes.retain(live, of: circle.id)
-        return self.keeper.board(of: circle, period: period, holding: circle.today(at: now))
+        self.events.indexes.retain(self.keeper.boards(of: circle, holding: today), of: circle.id)
+        return self.keeper.board(of: circle, period: period, holding: today)
     }
 
     /// The rows, with names, values as the caller may see them and the baseline ranks.

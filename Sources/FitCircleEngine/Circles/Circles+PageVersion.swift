@@ -26,14 +26,15 @@ extension Circles {
         let (generation, now) = (self.store.cacheGeneration, self.clock.now())
         let circle = try await self.allowed(.read, id, by: caller.userID).circle
         try await self.recordBoardView(of: id, by: caller, at: now)
-        return self.pageVersion(of: self.liveBoard(of: circle, period: period, now: now), in: circle, now: now, generation: generation)
+        let today = circle.today(at: now)
+        return self.pageVersion(of: self.liveBoard(of: circle, period: period, today: today), in: circle, today: today, generation: generation)
     }
 
-    func pageVersion(of board: BoardID, in circle: FitCircle, now: Date, generation: UInt64?) -> PageVersion? {
+    func pageVersion(of board: BoardID, in circle: FitCircle, today: LocalDate, generation: UInt64?) -> PageVersion? {
         guard let generation, !BoardMeasure.of(circle.metric, board.period).revealsWeight, let index = self.events.indexes.version(of: board) else {
             return nil
         }
-        return PageVersion(board: board, index: index, memory: generation, today: circle.today(at: now))
+        return PageVersion(board: board, index: index, memory: generation, today: today)
     }
 
     func recordBoardView(of id: FitCircle.ID, by caller: Caller, at now: Date) async throws {

@@ -45,17 +45,22 @@ struct HotAnswer: Sendable {
 /// generated stack's middleware does (the same functions), then answers with the `ETag` of the bytes and a
 /// `304` when the client holds them (as `ConditionalGetMiddleware` does).
 struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
-    private let reads: [(template: [Substring], route: String, read: any HotRead)]
-    /// The last part of every hot read's path (`/leaderboard`): a request's path is split only when it ends so.
-    private let endings: [String]
+    /// Each hot read by its route as the router names the route it matched (`RouterPath.description`), with
+    /// the names of the route's parameters in order: the router has resolved the path before any middleware
+    /// runs, so a request is matched by one dictionary lookup, not by splitting its path again.
+    private let reads: [String: (parameters: [Substring], read: any HotRead)]
     let authentication: AuthenticationMiddleware
     let rateLimits: RateLimitMiddleware
     /// `fitcircle_hot_reads_total` by operation and answer (`built`, `kept`), made once.
     private let counters: [String: (built: Counter, kept: Counter)]
 
     init(_ reads: [any HotRead], authentication: AuthenticationMiddleware, rateLimits: RateLimitMiddleware, metrics: any MetricsFactory) {
-        self.reads = reads.map { (Substring($0.path).split(separator: "/"), RouterPath($0.path).description, $0) }
-        self.endings = Array(Set(self.reads.compactMap { $0.template.last.map { $0.first == "{" ? "" : "/\($0)" } }))
+        self.reads = Dictionary(
+            reads.map { read in
+                let parameters = Substring(read.path).split(separator: "/").filter { $0.first == "{" }.map { $0.dropFirst().dropLast() }
+                return (RouterPath(read.path).description, (parameters, read))
+            }
+        ) { first, _ in first }
         self.authentication = authentication
         self.rateLimits = rateLimits
         self.counters = Dictionary(
@@ -69,42 +74,32 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .get, let (read, route, values) = self.match(request.uri.path) else { return try await next(request, context) }
-        if let response = try await self.serve(read, values, route: route, request, context) { return response }
+        guard request.method == .get, let route = context.endpointPath, let (read, values) = self.match(route, context.parameters) else {
+            return try await next(request, context)
+        }
+        if let response = try await self.serve(read, values, request, context) { return response }
         return try await next(request, context)
     }
 
-    private func match(_ path: String) -> (any HotRead, String, [Substring])? {
-        // Compared as bytes: `String.hasSuffix` compares characters, in Unicode's canonical equivalence.
-        guard self.endings.contains(where: { path.utf8.count >= $0.utf8.count && path.utf8.suffix($0.utf8.count).elementsEqual($0.utf8) }) else {
-            return nil
+    /// The hot read of the route the router matched and the values of its parameters, in order.
+    private func match(_ route: String, _ parameters: Parameters) -> (any HotRead, [Substring])? {
+        guard let (names, read) = self.reads[route] else { return nil }
+        var values: [Substring] = []
+        values.reserveCapacity(names.count)
+        for name in names {
+            // A value with escapes or nothing in it is the generated handler's to decode or refuse.
+            guard let value = parameters[name], !value.isEmpty, !value.utf8.contains(UInt8(ascii: "%")) else { return nil }
+            values.append(value)
         }
-        let parts = Substring(path).split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        for (template, route, read) in self.reads where template.count == parts.count {
-            var values: [Substring] = []
-            var matched = true
-            for (expected, part) in zip(template, parts) {
-                if expected.first == "{" {
-                    // A value with escapes or nothing in it is the router's to decode or refuse.
-                    guard !part.isEmpty, !part.utf8.contains(UInt8(ascii: "%")) else { return nil }
-                    values.append(part)
-                } else if expected != part {
-                    matched = false
-                    break
-                }
-            }
-            if matched { return (read, route, values) }
-        }
-        return nil
+        return (read, values)
     }
 
     private func serve<Read: HotRead>(
-        _ read: Read, _ values: [Substring], route: String, _ request: Request, _ context: Context
+        _ read: Read, _ values: [Substring], _ request: Request, _ context: Context
     ) async throws -> Response? {
         guard let input = read.input(path: values, query: request.uri.queryParameters),
             let caller = try? await self.authentication.caller(of: request.head, operationID: read.operationID)
         else { return nil }
-        context.coreContext.endpointPath.value = route
         let limit = try await self.rateLimits.admit(caller, operationID: read.operationID)
         let answer = try await RequestCaller.$current.withValue(caller) { try await read.answer(input, for: caller) }
         var headers = answer.headers

@@ -68,7 +68,7 @@ struct ClosedStreamTests {
             let caller = try await app.engine.accounts.authenticate(accessToken: try await app.onboardedUser())
             let streams = OpenStreams(perUser: 1, perNode: 10, heartbeat: .milliseconds(50))
             func open() async throws -> HTTPBody {
-                try await streams.body(of: caller, accounts: app.engine.accounts) { AsyncStream<ServerSentEvent> { _ in } } encode: { [$0] }
+                try await streams.body(of: caller, accounts: app.engine.accounts, for: .seconds(60)) { AsyncStream<ServerSentEvent> { _ in } } encode: { [$0] }
             }
             var reader: HTTPBody.Iterator? = try await open().makeAsyncIterator()
             #expect(try await reader?.next() == LiveEvents.heartbeat, "a quiet stream beats")
@@ -90,7 +90,7 @@ struct ClosedStreamTests {
             let caller = try await app.engine.accounts.authenticate(accessToken: try await app.onboardedUser())
             let streams = OpenStreams(perUser: 1, perNode: 10)
             for round in 0..<3 {
-                let body = try await streams.body(of: caller, accounts: app.engine.accounts, first: [LiveEvents.ready]) {
+                let body = try await streams.body(of: caller, accounts: app.engine.accounts, for: .seconds(60), first: [LiveEvents.ready]) {
                     AsyncStream<ServerSentEvent> { $0.finish() }
                 } encode: { [$0] }
                 var chunks = 0

@@ -83,23 +83,21 @@ extension Challenges {
 }
 
 extension Challenges {
-    /// The board's changes as they happen (spec 004 R9.2), for whoever may read it, until `duration`
-    /// passes: each participant's new value (in the rule's unit) and rank, named as the reader sees them.
-    public func stream(of id: Challenge.ID, for user: User.ID, for duration: Duration) async throws -> AsyncStream<[(update: RankUpdate, anonymous: Bool)]> {
+    /// The board's changes as they happen (spec 004 R9.2), for whoever may read it: each participant's new
+    /// value (in the rule's unit) and rank, named as the reader sees them. How long it lasts is the caller's
+    /// (the server's `OpenStreams` ends it). The state kept between events: the people read so far.
+    public func stream(of id: Challenge.ID, for user: User.ID) async throws -> ToldEvents<[User.ID: BoardPerson], [(update: RankUpdate, anonymous: Bool)]> {
         let naming = try await self.store.read { tx in
             _ = try await self.allowed(.read, id, by: user, in: tx)
             return Circles.Naming(viewer: user, friends: try await tx.friendIDs(of: user), blockers: try await tx.blockers(of: user))
         }
-        let events = self.events.subscribe(to: .challenge(id))
-        return AsyncStream.lasting(duration) { continuation in
-            var people: [User.ID: BoardPerson] = [:]
-            for await event in events {
-                let unknown = Array(Set(event.ranks.map(\.user)).filter { people[$0] == nil })
-                if !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.people(unknown) }) {
-                    people.merge(found) { _, new in new }
-                }
-                continuation.yield(event.ranks.map { ($0, naming.shown(people[$0.user], $0.user).anonymous) })
+        return ToldEvents(self.events.subscribe(to: .challenge(id)), state: [:]) { people, event in
+            let unknown = Array(Set(event.ranks.map(\.user)).filter { people[$0] == nil })
+            if !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.people(unknown) }) {
+                people.merge(found) { _, new in new }
             }
+            let known = people
+            return event.ranks.map { ($0, naming.shown(known[$0.user], $0.user).anonymous) }
         }
     }
 }

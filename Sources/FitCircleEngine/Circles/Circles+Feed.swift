@@ -103,50 +103,55 @@ extension Circles {
         public var feed: [FeedRow]
     }
 
-    /// The circle's events as they happen, for a member, until `duration` passes, or until the member may
-    /// no longer take part: each event is authorised again (from this node's memory, which a removal on any
-    /// node clears), so a removed member hears nothing more. Who is named how is read again at most every
-    /// few seconds (a friendship or a block changed meanwhile reaches the stream then).
-    public func stream(of id: FitCircle.ID, for user: User.ID, for duration: Duration) async throws -> AsyncStream<StreamUpdate> {
+    /// What one member's stream keeps between events: who is named how (read again at most every
+    /// `namingLifetime`), and the weights' memberships read so far.
+    public struct StreamReader: Sendable {
+        var naming: Naming
+        var namedAt: ContinuousClock.Instant
+        var memberships: [User.ID: CircleMembership] = [:]
+    }
+
+    /// The circle's events as they happen, for a member, while the member may take part: each event is
+    /// authorised again (from this node's memory, which a removal on any node clears), so a removed member
+    /// hears nothing more and the stream ends. Who is named how is read again at most every few seconds (a
+    /// friendship or a block changed meanwhile reaches the stream then). How long it lasts is the caller's
+    /// (the server's `OpenStreams` ends it).
+    public func stream(of id: FitCircle.ID, for user: User.ID) async throws -> ToldEvents<StreamReader, StreamUpdate> {
         let (firstNaming, circle) = try await self.store.read { tx in
             let circle = try await self.allowed(.participate, id, by: user, in: tx).circle
             return (Naming(viewer: user, friends: try await tx.friendIDs(of: user), blockers: try await tx.blockers(of: user)), circle)
         }
         let metric = circle.metric
-        let events = self.events.subscribe(to: .circle(id))
-        return AsyncStream.lasting(duration) { continuation in
-            var memberships: [User.ID: CircleMembership] = [:]
-            var (naming, namedAt) = (firstNaming, ContinuousClock.now)
-            for await event in events {
-                guard await self.mayTakePart(in: id, user) else { break }
-                if ContinuousClock.now - namedAt > Self.namingLifetime, let fresh = try? await Naming.of(user, for: [.friends], store: self.store) {
-                    (naming, namedAt) = (fresh, ContinuousClock.now)
-                }
-                // The people as the circle's boards show them, from this node's memory: every stream of the circle
-                // shares one read of an event's people (thousands of streams used to read them each), and a
-                // rename or a privacy change shows at the next event.
-                let named = Array(Set(event.ranks.map(\.user) + event.feed.map(\.actorID)))
-                let board = self.liveBoard(of: circle, period: .weekly, today: circle.today(at: self.clock.now()))
-                let people = (try? await self.store.cachedPeople(named, rankedIn: board)) ?? [:]
-                let unknown = named.filter { memberships[$0] == nil }
-                if metric == .weightLossPct, !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.latestMemberships(of: unknown, in: id) }) {
-                    memberships.merge(found) { _, new in new }
-                }
-                let ranks = event.ranks.map { update in
-                    var update = update
-                    let shown = naming.shown(update.value, on: .of(metric, update.period), of: people[update.user], update.user, membership: memberships[update.user])
-                    (update.value, update.percentOfGoal) = shown
-                    return (update, naming.shown(people[update.user], update.user).anonymous)
-                }
-                let feed = event.feed.map { item in
-                    let person = people[item.actorID]
-                    return naming.shown(
-                        FeedRow(
-                            item: item, actorName: person?.name ?? item.data["name"] ?? "", actorPhoto: person?.photo,
-                            actorNameAudience: person?.nameAudience ?? .onlyMe, encouragements: 0, encouraged: false))
-                }
-                continuation.yield(StreamUpdate(ranks: ranks, feed: feed))
+        return ToldEvents(self.events.subscribe(to: .circle(id)), state: StreamReader(naming: firstNaming, namedAt: .now)) { reader, event in
+            guard await self.mayTakePart(in: id, user) else { return nil }
+            if ContinuousClock.now - reader.namedAt > Self.namingLifetime, let fresh = try? await Naming.of(user, for: [.friends], store: self.store) {
+                (reader.naming, reader.namedAt) = (fresh, ContinuousClock.now)
             }
+            // The people as the circle's boards show them, from this node's memory: every stream of the circle
+            // shares one read of an event's people (thousands of streams used to read them each), and a
+            // rename or a privacy change shows at the next event.
+            let named = Array(Set(event.ranks.map(\.user) + event.feed.map(\.actorID)))
+            let board = self.liveBoard(of: circle, period: .weekly, today: circle.today(at: self.clock.now()))
+            let people = (try? await self.store.cachedPeople(named, rankedIn: board)) ?? [:]
+            let unknown = named.filter { reader.memberships[$0] == nil }
+            if metric == .weightLossPct, !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.latestMemberships(of: unknown, in: id) }) {
+                reader.memberships.merge(found) { _, new in new }
+            }
+            let (naming, memberships) = (reader.naming, reader.memberships)
+            let ranks = event.ranks.map { update in
+                var update = update
+                let shown = naming.shown(update.value, on: .of(metric, update.period), of: people[update.user], update.user, membership: memberships[update.user])
+                (update.value, update.percentOfGoal) = shown
+                return (update, naming.shown(people[update.user], update.user).anonymous)
+            }
+            let feed = event.feed.map { item in
+                let person = people[item.actorID]
+                return naming.shown(
+                    FeedRow(
+                        item: item, actorName: person?.name ?? item.data["name"] ?? "", actorPhoto: person?.photo,
+                        actorNameAudience: person?.nameAudience ?? .onlyMe, encouragements: 0, encouraged: false))
+            }
+            return StreamUpdate(ranks: ranks, feed: feed)
         }
     }
 }

@@ -59,8 +59,8 @@ extension API {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let caller = try RequestCaller.required()
-        let body = try await self.streams.body(of: caller, accounts: self.engine.accounts, first: [LiveEvents.ready]) {
-            try await self.engine.challenges.stream(of: Challenge.ID(input.path.id), for: caller.userID, for: .seconds(seconds))
+        let body = try await self.streams.body(of: caller, accounts: self.engine.accounts, for: .seconds(seconds), first: [LiveEvents.ready]) {
+            try await self.engine.challenges.stream(of: Challenge.ID(input.path.id), for: caller.userID)
         } encode: { ranks in
             try ranks.map { try CircleStreamEvent.rank(update: $0.update, anonymous: $0.anonymous).encoded }
         }

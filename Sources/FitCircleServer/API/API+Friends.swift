@@ -87,7 +87,7 @@ extension API {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let caller = try RequestCaller.required()
-        let body = try await self.streams.body(of: caller, accounts: self.engine.accounts, first: [LiveEvents.ready]) {
+        let body = try await self.streams.body(of: caller, accounts: self.engine.accounts, for: .seconds(seconds), first: [LiveEvents.ready]) {
             try await self.engine.friends.feedUpdates(
                 of: caller.userID, type: input.query._type.map(mapped), after: input.headers.lastEventID.map(ActivityEvent.ID.init),
                 for: .seconds(seconds))

@@ -86,10 +86,11 @@ extension API {
         let caller = try RequestCaller.required()
         let circle = FitCircle.ID(input.path.id)
         let body = try await self.streams.body(
-            of: caller, accounts: self.engine.accounts, allowed: { [engine = self.engine] in await engine.circles.mayTakePart(in: circle, caller.userID) },
+            of: caller, accounts: self.engine.accounts, for: .seconds(seconds),
+            allowed: { [engine = self.engine] in await engine.circles.mayTakePart(in: circle, caller.userID) },
             first: [LiveEvents.ready]
         ) {
-            try await self.engine.circles.stream(of: circle, for: caller.userID, for: .seconds(seconds))
+            try await self.engine.circles.stream(of: circle, for: caller.userID)
         } encode: { update in
             try (update.ranks.map(CircleStreamEvent.rank) + update.feed.map(CircleStreamEvent.feed)).map { try $0.encoded }
         }

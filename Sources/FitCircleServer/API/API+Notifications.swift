@@ -42,7 +42,7 @@ extension API {
         let seconds = input.query.seconds ?? 300
         guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
         let caller = try RequestCaller.required()
-        let body = try await self.streams.body(of: caller, accounts: self.engine.accounts) {
+        let body = try await self.streams.body(of: caller, accounts: self.engine.accounts, for: .seconds(seconds)) {
             self.engine.notifications.inboxUpdates(of: caller.userID, after: input.headers.lastEventID.map(NotificationRecord.ID.init), for: .seconds(seconds))
         } encode: { update in
             let data = Components.Schemas.InboxEvent(notification: try update.notification.map { try Components.Schemas.Notification($0) }, unread: update.unread)

@@ -10,11 +10,11 @@ import Synchronization
 /// does (signed out, revoked, its account disabled), checked every `sessionCheck` from the session cache,
 /// which sign-outs on other nodes reach too; when what it shows is no longer the caller's to see (`allowed`,
 /// asked as often: a removal from a circle); when the client goes (found by the heartbeat's failed write);
-/// and when the node begins to stop (SIGTERM).
+/// when its time (`seconds`) is up; and when the node begins to stop (SIGTERM).
 ///
-/// A stream is one task (its events, encoded, into the body) beside the connection's: the heartbeats and the
-/// session checks of every stream are made by one task of the node (`sweep`), which runs while streams are
-/// open. Ten thousand streams were eight tasks and five timers each (issue 42).
+/// A stream is one task (its events, encoded, into the body) beside the connection's: the heartbeats, the
+/// session checks and the ends of every stream are made by one task of the node (`sweep`), which runs while
+/// streams are open. Ten thousand streams were eight tasks and five timers each (issue 42).
 final class OpenStreams: Sendable {
     let perUser: Int
     let perNode: Int
@@ -32,6 +32,8 @@ final class OpenStreams: Sendable {
         let body: AsyncThrowingStream<ArraySlice<UInt8>, any Error>.Continuation
         var beaten: ContinuousClock.Instant
         var checked: ContinuousClock.Instant
+        /// When its time is up.
+        let ends: ContinuousClock.Instant
     }
 
     init(perUser: Int, perNode: Int, sessionCheck: Duration = .seconds(2), heartbeat: Duration = .seconds(5)) {
@@ -68,11 +70,12 @@ final class OpenStreams: Sendable {
     }
 
     /// The body of one of the caller's streams: `first`, then the events `encode` makes of each element of
-    /// what `open` answers, until it ends, the caller may no longer see it, or the client goes; counted
-    /// against the caps while open. Throws at once when a cap is reached, before `open` runs: a refused
+    /// what `open` answers, until it ends, `duration` passes (within a tick of the sweep), the caller may no
+    /// longer see it, or the client goes; counted against the caps while open. Throws at once when a cap is reached, before `open` runs: a refused
     /// stream subscribes to nothing.
     func body<Events: AsyncSequence & Sendable>(
-        of caller: Caller, accounts: Accounts, allowed: @escaping @Sendable () async -> Bool = { true }, first: [ServerSentEvent] = [],
+        of caller: Caller, accounts: Accounts, for duration: Duration, allowed: @escaping @Sendable () async -> Bool = { true },
+        first: [ServerSentEvent] = [],
         _ open: () async throws -> Events, encode: @escaping @Sendable (Events.Element) throws -> [ServerSentEvent]
     ) async throws -> HTTPBody where Events.Element: Sendable {
         try self.enter(caller.userID)
@@ -86,7 +89,8 @@ final class OpenStreams: Sendable {
         let (bytes, body) = AsyncThrowingStream<ArraySlice<UInt8>, any Error>.makeStream()
         for event in first { body.yield(LiveEvents.encoded(event)) }
         // Filed and given its ending before its task starts: events that end at once still give the place back.
-        let id = self.watch(Watched(caller: caller, accounts: accounts, allowed: allowed, body: body, beaten: .now, checked: .now))
+        let now = ContinuousClock.now
+        let id = self.watch(Watched(caller: caller, accounts: accounts, allowed: allowed, body: body, beaten: now, checked: now, ends: now + duration))
         let running = RunningTask()
         body.onTermination = { _ in
             running.task.withLock { $0?.cancel() }
@@ -124,31 +128,38 @@ final class OpenStreams: Sendable {
         }
     }
 
-    /// Every open stream's heartbeat and session check, as they fall due; it stops when no stream is open.
+    /// Every open stream's heartbeat, session check and end, as they fall due; it stops when no stream is open.
     private func sweep() async {
         let tick = min(self.heartbeat, self.sessionCheck) / 2
         while true {
             try? await Task.sleep(for: tick)
             let now = ContinuousClock.now
-            let due: [Watched]? = self.watched.withLock { watched in
+            // Decided under the lock, done outside it: ending a body runs its `onTermination`, which takes the lock.
+            let found: (ended: [Watched], beats: [Watched], due: [Watched])? = self.watched.withLock { watched in
                 guard !watched.streams.isEmpty else {
                     watched.sweeper = nil
                     return nil
                 }
-                var due: [Watched] = []
+                var found: (ended: [Watched], beats: [Watched], due: [Watched]) = ([], [], [])
                 for (id, stream) in watched.streams {
+                    if now >= stream.ends {
+                        found.ended.append(stream)
+                        continue
+                    }
                     if now - stream.beaten >= self.heartbeat {
-                        stream.body.yield(LiveEvents.heartbeat)
+                        found.beats.append(stream)
                         watched.streams[id]?.beaten = now
                     }
                     if now - stream.checked >= self.sessionCheck {
-                        due.append(stream)
+                        found.due.append(stream)
                         watched.streams[id]?.checked = now
                     }
                 }
-                return due
+                return found
             }
-            guard let due else { return }
+            guard let (ended, beats, due) = found else { return }
+            for stream in ended { stream.body.finish() }
+            for stream in beats { stream.body.yield(LiveEvents.heartbeat) }
             for stream in due {
                 let stillAllowed = await stream.accounts.isSignedIn(stream.caller) ? await stream.allowed() : false
                 if !stillAllowed { stream.body.finish() }

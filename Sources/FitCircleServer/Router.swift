@@ -39,6 +39,7 @@ public func buildRouter(
     let factory = PrometheusMetricsFactory(registry: registry)
 
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: StreamTaskMiddleware(streamPaths: routes.streamPaths))
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestMetricsMiddleware(factory: factory))
     router.add(middleware: PageHeadersMiddleware())

@@ -1,7 +1,11 @@
+import FitCircleAPI
 @testable import FitCircleServer
 import FitCircleTesting
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import OpenAPIRuntime
+import Synchronization
 import Testing
 
 /// Event streams hold a connection for up to an hour: they are capped per user and per node, and end with
@@ -100,6 +104,27 @@ struct ClosedStreamTests {
         }
     }
 
+    /// The four streams of the document are answered in a child task (`StreamTaskMiddleware`: what their
+    /// request needed is given back when the answer's head is made), every other route in the connection's.
+    @Test func streamsAreAnsweredInATaskOfTheirOwn() async throws {
+        let routes = try RouteTable(openAPIDocument: OpenAPIDocument.yaml())
+        #expect(routes.streamPaths == ["/api/feed/stream", "/api/notifications/stream", "/api/competitions/{id}/stream", "/api/fitcircles/{id}/stream"])
+        let outer = TaskMarker()
+        let router = Router()
+        router.add(middleware: TaskMarker.Recording(marker: outer))
+        router.add(middleware: StreamTaskMiddleware(streamPaths: ["/things/{id}/stream"]))
+        for path in ["/things/{id}/stream", "/things/{id}"] {
+            router.get(RouterPath(path)) { _, _ in TaskMarker.current }
+        }
+        let app = Application(router: router)
+        try await app.test(.router) { client in
+            for (path, own) in [("/things/1/stream", true), ("/things/1", false)] {
+                let answer = try await client.execute(uri: path, method: .get)
+                #expect((String(buffer: answer.body) != outer.seen.withLock { $0 }) == own, "\(path)")
+            }
+        }
+    }
+
     /// End to end with the real binary: a client that resets its connection gets its place back within a few
     /// 5 s beats (6–13 s here). Its socket is close-on-exec: when a server another test spawned inherited it,
     /// closing it here closed nothing, and the place stayed taken — a harness fault, not the server's.
@@ -130,5 +155,23 @@ struct ClosedStreamTests {
         }
         #expect(status == 200)
         #expect(ContinuousClock.now - gone < .seconds(45), "a few heartbeats, not the stream's five minutes")
+    }
+}
+
+/// The task a middleware ran in, for `streamsAreAnsweredInATaskOfTheirOwn`.
+private final class TaskMarker: Sendable {
+    let seen = Mutex("")
+
+    static var current: String {
+        withUnsafeCurrentTask { task in task.map { "\($0.hashValue)" } ?? "" }
+    }
+
+    /// Records the task that calls the next middleware (`StreamTaskMiddleware`).
+    struct Recording<Context: RequestContext>: RouterMiddleware {
+        let marker: TaskMarker
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            self.marker.seen.withLock { $0 = TaskMarker.current }
+            return try await next(request, context)
+        }
     }
 }

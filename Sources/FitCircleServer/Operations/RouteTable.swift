@@ -2,8 +2,8 @@ import Foundation
 import Yams
 
 /// The operations of the OpenAPI document, read from the document itself: which paths exist with which
-/// methods (for 405 answers), which operations need no token (`security: []`) and which answer a conditional
-/// read with a `304`.
+/// methods (for 405 answers), which operations need no token (`security: []`), which answer a conditional
+/// read with a `304` and which answer a live stream (`text/event-stream`).
 struct RouteTable: Sendable {
     struct Operation: Sendable, Equatable {
         var method: String
@@ -11,6 +11,7 @@ struct RouteTable: Sendable {
         var operationID: String
         var isPublic: Bool
         var isConditional: Bool
+        var isStream: Bool
     }
 
     let operations: [Operation]
@@ -24,10 +25,11 @@ struct RouteTable: Sendable {
                 guard let operation = value as? [String: Any], let id = operation["operationId"] as? String else { continue }
                 let security = operation["security"] as? [Any]
                 let responses = operation["responses"] as? [String: Any] ?? [:]
+                let ok = (responses["200"] as? [String: Any])?["content"] as? [String: Any] ?? [:]
                 operations.append(
                     Operation(
                         method: method.uppercased(), path: path, operationID: id, isPublic: security?.isEmpty == true,
-                        isConditional: responses["304"] != nil)
+                        isConditional: responses["304"] != nil, isStream: ok["text/event-stream"] != nil)
                 )
             }
         }
@@ -42,6 +44,11 @@ struct RouteTable: Sendable {
     /// The operations whose answers carry an `ETag` and may be a `304` (`ConditionalGetMiddleware`).
     var conditionalOperationIDs: Set<String> {
         Set(self.operations.filter(\.isConditional).map(\.operationID))
+    }
+
+    /// The paths (templates, `/api/fitcircles/{id}/stream`) whose answer is a live stream (`StreamTaskMiddleware`).
+    var streamPaths: Set<String> {
+        Set(self.operations.filter(\.isStream).map(\.path))
     }
 
     /// The methods allowed on a concrete path (`/api/user/profile`), or `nil` when no template matches it.

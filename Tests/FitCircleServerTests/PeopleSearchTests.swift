@@ -68,6 +68,21 @@ struct PeopleSearchTests {
         }
     }
 
+    /// A search reads only its index (issue 42), which carries a copy of what a result shows: the copy follows
+    /// the account at once — disabled, it is found by nobody; enabled again, it is.
+    @Test(arguments: Backend.available)
+    func aDisabledAccountIsFoundByNobodyUntilItIsEnabledAgain(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await FriendsTests.person(app, "Ana Seeker")
+            let bo = try await FriendsTests.person(app, "Bo Quiet")
+            #expect(Self.names(try await Self.search(app, "quiet", by: ana)) == ["Bo Quiet"])
+            try await app.store.transaction { try await $0.setDisabled(app.clock.now, of: User.ID(bo.id)) }
+            #expect(try await Self.search(app, "quiet", by: ana).isEmpty)
+            try await app.store.transaction { try await $0.setDisabled(nil, of: User.ID(bo.id)) }
+            #expect(Self.names(try await Self.search(app, "quiet", by: ana)) == ["Bo Quiet"])
+        }
+    }
+
     @Test(arguments: Backend.available)
     func r15_6_aQueryOfFewerThanThreeLettersIs400AndSearchesNothing(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in

@@ -35,8 +35,8 @@ struct MigrationTests {
         }
     }
 
-    /// Accounts made before the people search index existed are indexed by the migration that made it, with
-    /// its progress reported.
+    /// Accounts made before the people search index existed are indexed by a later migration (41, whose entries
+    /// carry what a result shows), with its progress reported.
     @Test(arguments: Backend.available)
     func theSearchIndexMigrationIndexesTheNamesOfEveryExistingAccount(_ backend: Backend) async throws {
         let location = try await backend.makeLocation()

@@ -7,22 +7,23 @@ struct Migration: Sendable {
     /// rule of `FitCircleCore` over existing rows); it reports progress as it goes.
     var backfill: (@Sendable (Transaction, _ progress: @Sendable (String) -> Void) async throws -> Void)? = nil
 
-    /// A statement with its SQLite and PostgreSQL texts; most are the same.
+    /// A statement with its SQLite and PostgreSQL texts; most are the same, and a step one database does not
+    /// need is `nil` there.
     struct Statement: Sendable {
-        var sqlite: String
-        var postgres: String
+        var sqlite: String?
+        var postgres: String?
 
         init(_ both: String) {
             self.sqlite = both
             self.postgres = both
         }
 
-        init(sqlite: String, postgres: String) {
+        init(sqlite: String?, postgres: String?) {
             self.sqlite = sqlite
             self.postgres = postgres
         }
 
-        func text(for dialect: Store.Dialect) -> String {
+        func text(for dialect: Store.Dialect) -> String? {
             switch dialect {
             case .sqlite: self.sqlite
             case .postgres: self.postgres

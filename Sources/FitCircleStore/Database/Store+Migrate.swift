@@ -21,7 +21,8 @@ extension Store {
                 }
                 guard current < migration.version else { return false }
                 for statement in migration.statements {
-                    try await tx.sql.raw(SQLQueryString(statement.text(for: self.dialect))).run()
+                    guard let text = statement.text(for: self.dialect) else { continue }
+                    try await tx.sql.raw(SQLQueryString(text)).run()
                 }
                 if let backfill = migration.backfill {
                     try await backfill(tx) { progress("migration \(migration.version) (\(migration.name)): \($0)") }

@@ -9,25 +9,37 @@ public struct PersonFound: Equatable, Sendable {
     public var edge: FriendEdge
 }
 
-/// The people search index (`NameSearch`): each account's name terms, rewritten whenever the name is.
+/// The people search index (`NameSearch`): each account's name terms, with what a result shows of it (its
+/// name and photo, who may see the photo, whether it is disabled), rewritten from its row whenever the row
+/// changes, so that a search reads nothing else.
 extension Transaction {
-    /// Replaces the index entries of `user` with those of `displayName`.
+    /// Replaces the index entries of `user` with those of `displayName`, copying what a result shows from the
+    /// account's row as it is now.
     func indexName(of user: User.ID, _ displayName: String) async throws {
         try await self.sql.raw("DELETE FROM user_search_terms WHERE user_id = \(bind: user.rawValue)").run()
         for term in NameSearch.terms(of: displayName) {
             try await self.sql.raw(
-                "INSERT INTO user_search_terms (whole, term, user_id) VALUES (\(bind: term.whole), \(bind: term.text), \(bind: user.rawValue))"
+                """
+                INSERT INTO user_search_terms (whole, term, user_id, display_name, photo_key, visibility_photo, disabled)
+                SELECT \(bind: term.whole), \(bind: term.text), id, display_name, photo_key, visibility_photo, disabled_at IS NOT NULL
+                FROM users WHERE id = \(bind: user.rawValue)
+                """
             ).run()
         }
     }
 
-    /// Indexes every account's name, a thousand at a time in id order (the migration that made the index).
+    /// Indexes the name of every account that has no entries yet, a thousand at a time in id order (accounts
+    /// made before the index existed).
     func indexEveryName(progress: @Sendable (String) -> Void) async throws {
         var after = ""
         var indexed = 0
         while true {
             let rows = try await self.sql.raw(
-                "SELECT id, display_name FROM users WHERE id > \(bind: after) ORDER BY id LIMIT 1000"
+                """
+                SELECT id, display_name FROM users u
+                WHERE id > \(bind: after) AND NOT EXISTS (SELECT 1 FROM user_search_terms t WHERE t.user_id = u.id)
+                ORDER BY id LIMIT 1000
+                """
             ).all()
             guard let last = rows.last else { break }
             for row in rows {
@@ -48,10 +60,10 @@ extension Transaction {
         let after = cursor.map { SQLQueryString("AND (t.term > \(bind: $0.term) OR (t.term = \(bind: $0.term) AND t.user_id > \(bind: $0.user.rawValue)))") }
         return try await self.sql.raw(
             """
-            SELECT t.term, u.id, u.display_name, u.photo_key, u.visibility_photo, \(Self.edgeColumns(viewer))
-            FROM user_search_terms t JOIN users u ON u.id = t.user_id
+            SELECT t.term, t.user_id AS id, t.display_name, t.photo_key, t.visibility_photo, \(Self.edgeColumns(viewer, of: "t.user_id"))
+            FROM user_search_terms t
             WHERE t.whole = \(bind: prefix.whole) AND t.term >= \(bind: prefix.text)
-                AND t.term < \(bind: NameSearch.upperBound(of: prefix.text)) \(after ?? "") AND u.disabled_at IS NULL
+                AND t.term < \(bind: NameSearch.upperBound(of: prefix.text)) \(after ?? "") AND NOT t.disabled
             ORDER BY t.term, t.user_id LIMIT \(unsafeRaw: String(limit))
             """
         ).all().map { row in (try row.decode(column: "term", as: String.self), try Self.personFound(from: row)) }
@@ -67,15 +79,15 @@ extension Transaction {
         ).all().map(Self.personFound(from:))
     }
 
-    /// How `u` stands to `viewer`: the columns `friendEdge(from:)` reads.
-    static func edgeColumns(_ viewer: User.ID) -> SQLQueryString {
-        let me = viewer.rawValue
+    /// How the person whose id is the column `person` stands to `viewer`: the columns `friendEdge(from:)` reads.
+    static func edgeColumns(_ viewer: User.ID, of person: StaticString = "u.id") -> SQLQueryString {
+        let (me, them) = (viewer.rawValue, SQLQueryString("\(unsafeRaw: "\(person)")"))
         return """
-            EXISTS (SELECT 1 FROM friendships f WHERE f.user_id = \(bind: me) AND f.friend_id = u.id) AS are_friends,
-            EXISTS (SELECT 1 FROM friend_requests r WHERE r.from_user = \(bind: me) AND r.to_user = u.id) AS requested_by_me,
-            EXISTS (SELECT 1 FROM friend_requests r WHERE r.from_user = u.id AND r.to_user = \(bind: me)) AS requested_by_them,
-            EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = \(bind: me) AND b.blocked_id = u.id) AS blocked_by_me,
-            EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = u.id AND b.blocked_id = \(bind: me)) AS blocked_by_them
+            EXISTS (SELECT 1 FROM friendships f WHERE f.user_id = \(bind: me) AND f.friend_id = \(them)) AS are_friends,
+            EXISTS (SELECT 1 FROM friend_requests r WHERE r.from_user = \(bind: me) AND r.to_user = \(them)) AS requested_by_me,
+            EXISTS (SELECT 1 FROM friend_requests r WHERE r.from_user = \(them) AND r.to_user = \(bind: me)) AS requested_by_them,
+            EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = \(bind: me) AND b.blocked_id = \(them)) AS blocked_by_me,
+            EXISTS (SELECT 1 FROM user_blocks b WHERE b.blocker_id = \(them) AND b.blocked_id = \(bind: me)) AS blocked_by_them
             """
     }
 

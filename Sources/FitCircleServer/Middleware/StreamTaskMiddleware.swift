@@ -5,8 +5,8 @@ import Hummingbird
 /// to an hour, does not keep what the request needed.
 ///
 /// Why: a Swift task keeps the stack slabs its deepest frames needed until it ends. The chain of middleware,
-/// the sign-in, the access check and the handler left about 70 KB of slabs in each connection that went on to
-/// stream; ten thousand open streams held 700 MB for nothing (issue 42, found with `heaptrack`). A child task
+/// the sign-in, the access check and the handler left about 55 KB of slabs in each connection that went on to
+/// stream; ten thousand open streams held 550 MB for nothing (issue 42, found with `heaptrack`). A child task
 /// frees its slabs when it ends. Other requests go on in the connection's task: their task ends soon anyway.
 struct StreamTaskMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The route templates that answer a stream (`RouteTable.streamPaths`).

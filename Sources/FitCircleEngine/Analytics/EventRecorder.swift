@@ -38,13 +38,18 @@ public struct EventRecorder: Sendable {
     /// is one: it takes the request's `Caller`, which only authentication makes. The server's own reads of
     /// the same things (planning goals at midnight, the reminders' triggers, the digest) have none, and
     /// record nothing.
-    func recordView(_ event: ServerEvent, of what: String, by caller: Caller, at now: Date, properties: [String: EventValue] = [:], in store: Store) async throws {
+    /// `properties` are made only when the view is written (a board polled every few seconds asks this each time).
+    func recordView(
+        _ event: ServerEvent, of what: String, by caller: Caller, at now: Date, properties: @autoclosure () -> [String: EventValue] = [:],
+        in store: Store
+    ) async throws {
         let user = caller.userID
         guard !self.viewed.contains(user, what, at: now) else { return }
+        let written = properties()
         try await store.transaction { tx in
             guard let account = try await tx.user(user) else { return }
             let day = account.localDate(at: now)
-            try await self.record(event, key: "\(what):\(day.iso)", of: account, at: now, properties: properties, in: tx)
+            try await self.record(event, key: "\(what):\(day.iso)", of: account, at: now, properties: written, in: tx)
         }
         self.viewed.insert(user, what, at: now)
     }
@@ -55,19 +60,24 @@ public struct EventRecorder: Sendable {
 /// local day is always written, and a later write in the same day finds its row (the key is per local day)
 /// and adds nothing.
 private final class RecentViews: Sendable {
-    private let state = Mutex<(quarter: Int, seen: Set<String>)>((0, []))
+    private struct Seen: Hashable {
+        var user: User.ID
+        var what: String
+    }
+
+    private let state = Mutex<(quarter: Int, seen: Set<Seen>)>((0, []))
     private static let limit = 200_000
 
     func contains(_ user: User.ID, _ what: String, at now: Date) -> Bool {
         let quarter = Int((now.timeIntervalSince1970 / 900).rounded(.down))
-        return self.state.withLock { $0.quarter == quarter && $0.seen.contains("\(user.rawValue) \(what)") }
+        return self.state.withLock { $0.quarter == quarter && $0.seen.contains(Seen(user: user, what: what)) }
     }
 
     func insert(_ user: User.ID, _ what: String, at now: Date) {
         let quarter = Int((now.timeIntervalSince1970 / 900).rounded(.down))
         self.state.withLock { state in
             if state.quarter != quarter || state.seen.count >= Self.limit { state = (quarter, []) }
-            state.seen.insert("\(user.rawValue) \(what)")
+            state.seen.insert(Seen(user: user, what: what))
         }
     }
 }

@@ -47,7 +47,7 @@ struct AuthenticationMiddleware: ServerMiddleware {
 
     /// A request the session cookie signed in may change something only with the CSRF token of its session.
     private func checkCSRF(of request: HTTPRequest, _ caller: Caller) throws {
-        guard request.headerFields[.authorization] == nil, !WebSession.isSafe(request.method) else { return }
+        guard !WebSession.isSafe(request.method), request.headerFields[.authorization] == nil else { return }
         guard WebSession.hasCSRFToken(request.headerFields, secure: self.secureCookies, { self.accounts.csrf.isValid($0, for: caller.sessionID) }) else {
             throw DomainError.forbidden(
                 reason: "A request signed in by the session cookie must send the \(WebSession.csrfCookieName(secure: self.secureCookies)) cookie's value as X-CSRF-Token.")

@@ -81,7 +81,8 @@ extension Transaction {
 
     /// How the person whose id is the column `person` stands to `viewer`: the columns `friendEdge(from:)` reads.
     static func edgeColumns(_ viewer: User.ID, of person: StaticString = "u.id") -> SQLQueryString {
-        let (me, them) = (viewer.rawValue, SQLQueryString("\(unsafeRaw: "\(person)")"))
+        let me = viewer.rawValue
+        let them: SQLQueryString = "\(unsafeRaw: person.description)"
         return """
             EXISTS (SELECT 1 FROM friendships f WHERE f.user_id = \(bind: me) AND f.friend_id = \(them)) AS are_friends,
             EXISTS (SELECT 1 FROM friend_requests r WHERE r.from_user = \(bind: me) AND r.to_user = \(them)) AS requested_by_me,

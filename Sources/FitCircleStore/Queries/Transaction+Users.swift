@@ -140,10 +140,8 @@ extension Transaction {
     /// Disables an account (its tokens stop working) or, with `nil`, enables it again.
     public func setDisabled(_ disabledAt: Date?, of user: User.ID) async throws {
         try await self.sql.raw("UPDATE users SET disabled_at = \(bind: disabledAt) WHERE id = \(bind: user.rawValue)").run()
-        // Out of people search while disabled (its entries say so), back when enabled.
-        if let name = try await self.sql.raw("SELECT display_name FROM users WHERE id = \(bind: user.rawValue)").first(decodingColumn: "display_name", as: String.self) {
-            try await self.indexName(of: user, name)
-        }
+        // Out of people search while disabled (its entries say so), back when enabled; its terms are unchanged.
+        try await self.sql.raw("UPDATE user_search_terms SET disabled = \(bind: disabledAt != nil) WHERE user_id = \(bind: user.rawValue)").run()
         try await self.changed(.user(user))
     }
 

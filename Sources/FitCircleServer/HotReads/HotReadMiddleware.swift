@@ -94,28 +94,42 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
         return (read, values)
     }
 
+    /// The query's fields as written (`name=value`, `&` between), or nil when anything in it is escaped
+    /// (`%`, `+`): those are the generated stack's to decode. Read by hand because Hummingbird's
+    /// `queryParameters` builds a dictionary on every read (issue 42).
+    static func plainQuery(_ query: String?) -> [(key: Substring, value: Substring)]? {
+        guard let query, !query.isEmpty else { return [] }
+        guard !query.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return nil }
+        return query.split(separator: "&").map { field in
+            guard let equals = field.firstIndex(of: "=") else { return (field, "") }
+            return (field[..<equals], field[field.index(after: equals)...])
+        }
+    }
+
     private func serve<Read: HotRead>(
         _ read: Read, _ values: [Substring], _ request: Request, _ context: Context
     ) async throws -> Response? {
-        guard let input = read.input(path: values, query: request.uri.queryParameters),
+        guard let query = Self.plainQuery(request.uri.query), let input = read.input(path: values, query: query),
             let caller = try? await self.authentication.caller(of: request.head, operationID: read.operationID)
         else { return nil }
         let limit = try await self.rateLimits.admit(caller, operationID: read.operationID)
         let answer = try await RequestCaller.$current.withValue(caller) { try await read.answer(input, for: caller) }
+        // Appended, not set: none of these is among the answer's own, so no field need be looked for.
         var headers = answer.headers
+        headers.reserveCapacity(headers.count + 7)
         if let (limit, decision) = limit {
-            headers[.rateLimitPolicy] = limit.policyHeader
-            headers[.rateLimit] = limit.header(decision)
+            headers.append(HTTPField(name: .rateLimitPolicy, value: limit.policyHeader))
+            headers.append(HTTPField(name: .rateLimit, value: limit.header(decision)))
         }
         if let counters = self.counters[read.operationID] { (answer.wasKept ? counters.kept : counters.built).increment() }
         let tag = answer.tag
-        headers[.eTag] = tag
-        headers[.cacheControl] = "private, no-cache"
-        guard !EntityTag.matches(request.headers[.ifNoneMatch], tag) else {
+        headers.append(HTTPField(name: .eTag, value: tag))
+        headers.append(HTTPField(name: .cacheControl, value: "private, no-cache"))
+        guard !EntityTag.matches(request.headers.value(.ifNoneMatch), tag) else {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentType] = "application/json; charset=utf-8"
-        headers[.contentLength] = String(answer.json.count)
+        headers.append(HTTPField(name: .contentType, value: "application/json; charset=utf-8"))
+        headers.append(HTTPField(name: .contentLength, value: String(answer.json.count)))
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.json)))
     }
 }

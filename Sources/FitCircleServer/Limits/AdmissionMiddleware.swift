@@ -28,13 +28,13 @@ struct AddressGate<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if AdmissionMiddleware<Context>.exempt.contains(request.uri.path) { return try await next(request, context) }
-        let address = self.limits.clientAddress(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[.xForwardedFor])
+        if AdmissionExempt.paths.contains(request.uri.path) { return try await next(request, context) }
+        let address = self.limits.clientAddress(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers.value(.xForwardedFor))
         let limit = self.limits.addressLimit
         let decision = self.limiter.decide("address:\(address)", limit, at: self.now())
         guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many requests from this address.") }
         var response = try await RequestPeer.$address.withValue(address) { try await next(request, context) }
-        if response.headers[.rateLimitPolicy] == nil {
+        if !response.headers.contains(.rateLimitPolicy) {
             response.headers[.rateLimitPolicy] = limit.policyHeader
             response.headers[.rateLimit] = limit.header(decision)
         }
@@ -42,14 +42,17 @@ struct AddressGate<Context: RemoteAddressRequestContext>: RouterMiddleware {
     }
 }
 
+/// The operations routes that always answer, however busy the node: neither gate counts them.
+enum AdmissionExempt {
+    static let paths: Set<String> = ["/healthz", "/readyz", "/metrics"]
+}
+
 struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
     let limits: RequestLimits
     let inFlight: InFlight
 
-    static var exempt: Set<String> { ["/healthz", "/readyz", "/metrics"] }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if Self.exempt.contains(request.uri.path) { return try await next(request, context) }
+        if AdmissionExempt.paths.contains(request.uri.path) { return try await next(request, context) }
         guard self.inFlight.enter(limit: self.limits.maxInFlight) else {
             var problem = ProblemDocument.unavailable("The server is at capacity; try again in a moment.")
             problem.retryAfter = 1

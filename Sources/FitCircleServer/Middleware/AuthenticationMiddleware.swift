@@ -26,14 +26,17 @@ struct AuthenticationMiddleware: ServerMiddleware {
 
     /// The token of `Authorization: Bearer <token>`.
     static func bearerToken(_ header: String) -> String? {
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else { return nil }
-        return String(parts[1])
+        // Read without splitting or lowercasing (no strings made): the scheme is ASCII letters, compared
+        // without case by their low bits.
+        guard let space = header.utf8.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+        let scheme = header.utf8[..<space], token = header[header.utf8.index(after: space)...]
+        guard scheme.elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }), !token.isEmpty else { return nil }
+        return String(token)
     }
 
     /// The bearer token, or the session cookie's when there is no Authorization header.
     static func accessToken(of request: HTTPRequest) throws -> String {
-        if let header = request.headerFields[.authorization] {
+        if let header = request.headerFields.value(.authorization) {
             guard let token = Self.bearerToken(header) else {
                 throw DomainError.unauthenticated(reason: "The Authorization header must be 'Bearer <token>'.")
             }

@@ -29,3 +29,17 @@ extension HTTPField.Name {
 
     static func declared(_ name: String) -> Self { Self(name) ?? .via }
 }
+
+extension HTTPFields {
+    /// What `self[name]` reads (the values of every field with that name, joined), without building a new
+    /// string in the usual case of one field: the subscript joins through generic lazy sequences on every
+    /// read, which showed in a hot read's profile (issue 42).
+    func value(_ name: HTTPField.Name) -> String? {
+        var found: String?
+        for field in self where field.name == name {
+            guard found == nil else { return self[name] }
+            found = field.value
+        }
+        return found
+    }
+}

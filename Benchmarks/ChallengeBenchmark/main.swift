@@ -99,7 +99,7 @@ func settleBenchmark(_ url: String, challenges: Int, participants: Int) async th
     let generator = IDGenerator(clock: clock)
     let engine = Challenges(store: store, profile: profile, ids: generator, clock: clock, events: BoardEvents(indexes: BoardIndexes()),
         analytics: EventRecorder(forward: false, webhooks: WebhookFanout(ids: generator)))
-    let runner = JobRunner(store: store, handlers: engine.handlers, clock: clock, logger: logger)
+    let runner = JobRunner(store: store, handlers: try JobRegistry(owners: [engine]).handlers, clock: clock, logger: logger)
     var jobs = 0
     let settling = try await ContinuousClock().measure {
         while true {

@@ -73,7 +73,7 @@ extension Engine {
         let rewards = Rewards(store: store, profile: profile, clock: clock)
         let deliveries = Deliveries(
             store: store, transports: transports, composer: composer, catalog: profile.notifications, ids: ids, clock: clock, analytics: analytics)
-        return Engine(
+        return try Engine(
             rules: rules,
             accounts: accounts,
             profiles: Profiles(store: store, blobs: blobs, rules: rules, ids: ids, clock: clock),

@@ -33,6 +33,8 @@ public final class Engine: Sendable {
     public let housekeeping: Housekeeping
     public let accountLife: AccountLife
     public let console: Console
+    /// Every durable job kind with its handler and every zone schedule, as the features registered them.
+    public let jobs: JobRegistry
 
     public init(
         rules: Rules,
@@ -64,7 +66,7 @@ public final class Engine: Sendable {
         housekeeping: Housekeeping,
         accountLife: AccountLife,
         console: Console
-    ) {
+    ) throws(JobRegistry.Conflict) {
         self.rules = rules
         self.accounts = accounts
         self.profiles = profiles
@@ -94,22 +96,15 @@ public final class Engine: Sendable {
         self.housekeeping = housekeeping
         self.accountLife = accountLife
         self.console = console
+        // The features that run durable jobs register them here; a kind registered twice stops the node at start.
+        self.jobs = try JobRegistry(owners: [
+            dayRollover, notifications, deliveries, reminders, boardClosing, circles, housekeeping, friends, challenges, metrics, eventForwarding,
+            webhooks,
+        ])
     }
 }
 
 extension Engine {
     /// The app's own rule profile (what everyone is under but for the experiments they are in).
     public var profile: RuleProfile { self.rules.base }
-
-    /// Every durable job this engine can run.
-    public var jobHandlers: [String: JobHandler] {
-        [self.dayRollover.handlers, self.notifications.handlers, self.deliveries.handlers, self.reminders.handlers, self.boardClosing.handlers, self.circles.handlers, self.housekeeping.handlers, self.friends.handlers, self.challenges.handlers, self.metrics.handlers, self.eventForwarding.handlers, self.webhooks.handlers].reduce(into: [:]) { all, handlers in
-            all.merge(handlers) { first, _ in first }
-        }
-    }
-
-    /// Every per-zone schedule the jobs above need.
-    public static var zoneSchedules: [ZoneSchedule] {
-        DayRollover.schedules + ReminderPlanner.schedules + BoardClosing.schedules + Housekeeping.schedules + Challenges.schedules + Metrics.schedules
-    }
 }

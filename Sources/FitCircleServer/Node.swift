@@ -16,9 +16,9 @@ public struct NodeServices: OptionSet, Sendable {
 
     /// Hears the other nodes (`Engine.listen`): circle events and inbox wakes.
     public static let listener = NodeServices(rawValue: 1)
-    /// Runs due jobs (`JobRunner`, every handler of `Engine.jobHandlers`).
+    /// Runs due jobs (`JobRunner`, every handler of `Engine.jobs`).
     public static let jobs = NodeServices(rawValue: 2)
-    /// Queues the zone jobs each minute (`ZoneScheduler`, `Engine.zoneSchedules`).
+    /// Queues the zone jobs each minute (`ZoneScheduler`, `Engine.jobs`).
     public static let scheduler = NodeServices(rawValue: 4)
     public static let all: NodeServices = [.listener, .jobs, .scheduler]
 }
@@ -73,7 +73,7 @@ public func buildApplication(
         background.append(BackgroundService { await cancelWhenGracefulShutdown { await engine.listen(to: store, logger: logger) } })
     }
     if services.contains(.jobs) {
-        let runner = JobRunner(store: store, handlers: engine.jobHandlers, clock: clock, logger: logger)
+        let runner = JobRunner(store: store, handlers: engine.jobs.handlers, clock: clock, logger: logger)
         background.append(
             BackgroundService {
                 let stopping = StopFlag()
@@ -87,7 +87,7 @@ public func buildApplication(
             })
     }
     if services.contains(.scheduler) {
-        let scheduler = ZoneScheduler(store: store, schedules: Engine.zoneSchedules, clock: clock, logger: logger)
+        let scheduler = ZoneScheduler(store: store, schedules: engine.jobs.schedules, clock: clock, logger: logger)
         background.append(BackgroundService { await cancelWhenGracefulShutdown { await scheduler.run() } })
     }
     return Application(

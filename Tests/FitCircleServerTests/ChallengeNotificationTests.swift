@@ -19,8 +19,8 @@ struct ChallengeNotificationTests {
 
     /// Runs the zone scheduler and the jobs every `step` of the test clock (15 minutes) until `instant`.
     static func run(_ app: TestApp, until instant: Date, step: TimeInterval = 900) async throws {
-        let scheduler = ZoneScheduler(store: app.store, schedules: Engine.zoneSchedules, clock: app.clock.wallClock, logger: Logger(label: "test"))
-        let runner = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        let scheduler = ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
         while app.clock.now < instant {
             app.clock.set(min(instant, app.clock.now.addingTimeInterval(step)))
             try await scheduler.tick()

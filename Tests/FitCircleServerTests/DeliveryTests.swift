@@ -37,7 +37,7 @@ struct DeliveryTests {
 
     /// Runs the due jobs (a retry is due only once the clock reaches it).
     static func runJobs(_ app: TestApp) async throws {
-        let runner = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
         while try await runner.runDue(limit: 50) > 0 {}
     }
 

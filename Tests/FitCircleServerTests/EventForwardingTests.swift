@@ -78,7 +78,7 @@ struct EventForwardingTests {
             let event: [String: Any] = ["clientEventId": "e", "name": "screen_viewed", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "properties": ["screen": "home"]]
             #expect(try await app.request(.post, "/api/events", token: try await luna.token, json: ["events": [event]]).status == .ok)
             #expect(try await Self.pending(app) == 0)
-            #expect(app.engine.jobHandlers[EventForwarding.forward] == nil)
+            #expect(app.engine.jobs.handlers[EventForwarding.forward] == nil)
         }
     }
 }

@@ -37,7 +37,7 @@ struct HousekeepingTests {
             _ = try await app.devSignIn("kathmandu@example.com", timeZone: "Asia/Kathmandu")
             _ = try await app.devSignIn("new-york@example.com", timeZone: "America/New_York")
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // 2026-03-02 00:00 UTC
-            let scheduler = ZoneScheduler(store: app.store, schedules: Engine.zoneSchedules, clock: app.clock.wallClock, logger: Self.logger)
+            let scheduler = ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: Self.logger)
             for _ in 0..<(48 * 4) {  // two days, every 15 minutes
                 try await scheduler.tick()
                 app.clock.advance(by: 900)

@@ -187,7 +187,7 @@ struct JobsTests {
             let checkIn = try await app.request(.post, "/api/streaks/checkin", token: try await app.devSignIn()["accessToken"] as? String, json: ["mood": 4, "energy": 3])
             #expect(checkIn.status == .created || checkIn.status == .ok, "\(checkIn.text)")
             let scheduler = ZoneScheduler(store: app.store, schedules: DayRollover.schedules, clock: app.clock.wallClock, logger: Self.logger)
-            let runner = JobRunner(store: app.store, handlers: app.engine.dayRollover.handlers, clock: app.clock.wallClock, logger: Self.logger)
+            let runner = JobRunner(store: app.store, handlers: try JobRegistry(owners: [app.engine.dayRollover]).handlers, clock: app.clock.wallClock, logger: Self.logger)
             for _ in 0..<(48 * 4) {  // two days, every 15 minutes
                 try await scheduler.tick()
                 try await runner.runDue()

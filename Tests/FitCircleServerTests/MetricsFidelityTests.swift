@@ -19,8 +19,8 @@ struct MetricsFidelityTests {
             let signUpDay = LocalDate(app.clock.now, in: .gmt)
             for index in 0..<10 { _ = try await app.onboardedUser("person\(index)@example.com", timeZone: "UTC") }
             let nextDay = signUpDay.adding(days: 1)
-            let scheduler = ZoneScheduler(store: app.store, schedules: Engine.zoneSchedules, clock: app.clock.wallClock, logger: Logger(label: "test"))
-            let runner = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+            let scheduler = ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: Logger(label: "test"))
+            let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
             func run(until instant: Date) async throws {
                 while app.clock.now < instant {
                     app.clock.set(min(instant, app.clock.now.addingTimeInterval(900)))

@@ -88,7 +88,7 @@ struct NotificationLogTests {
             let deferred = try await Self.send(app, "streak_at_risk")
             #expect(deferred["status"] as? String == "deferred")
             #expect(deferred["reason"] as? String == "quiet hours until 07:00")
-            let runner = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+            let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
             // The welcome onboarding raised (deferred too at this hour) and the evening's reminders planned at onboarding.
             while try await runner.runDue() > 0 {}
             app.clock.advance(by: 8 * 3_600)  // 07:00

@@ -13,8 +13,8 @@ struct ReminderTests {
 
     /// Runs the scheduler and the jobs every 15 minutes for `hours`.
     static func run(_ app: TestApp, hours: Int) async throws {
-        let scheduler = ZoneScheduler(store: app.store, schedules: Engine.zoneSchedules, clock: app.clock.wallClock, logger: Logger(label: "test"))
-        let runner = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        let scheduler = ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
         for _ in 0..<(hours * 4) {
             try await scheduler.tick()
             while try await runner.runDue(limit: 50) > 0 {}
@@ -137,9 +137,9 @@ struct ReminderTests {
                 _ = try await app.engine.notifications.register(platform: .android, token: "token-\(index)", environment: .production, for: User.ID(id))
             }
             let logger = Logger(label: "test")
-            let schedulers = (0..<2).map { _ in ZoneScheduler(store: app.store, schedules: Engine.zoneSchedules, clock: app.clock.wallClock, logger: logger) }
+            let schedulers = (0..<2).map { _ in ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: logger) }
             // The outbox stays as the triggers leave it: delivering is not this test's subject.
-            let handlers = app.engine.jobHandlers.filter { $0.key != Notifications.deliver }
+            let handlers = app.engine.jobs.handlers.filter { $0.key != Notifications.deliver }
             let survivor = JobRunner(store: app.store, handlers: handlers, clock: app.clock.wallClock, logger: logger, owner: "survivor")
             // Until 20:00 in Paris (19:00 UTC): plan the day.
             for _ in 0..<(19 * 4) {
@@ -163,12 +163,12 @@ struct ReminderTests {
             payload["users"] = (payload["users"] as? [String])?.prefix(3).map { $0 }
             var half = trigger
             half.payload = String(decoding: try JSONSerialization.data(withJSONObject: payload), as: UTF8.self)
-            try await app.engine.jobHandlers[trigger.kind]!(half)
+            try await app.engine.jobs.handlers[trigger.kind]!(half)
             #expect(try await survivor.runDue(limit: 50) == 0)
             app.clock.advance(by: 121)
             #expect(try await survivor.runDue(limit: 50) == leased.count)
             // It comes back and runs the whole jobs it had leased.
-            for job in leased { try await app.engine.jobHandlers[job.kind]!(job) }
+            for job in leased { try await app.engine.jobs.handlers[job.kind]!(job) }
 
             var reminderIDs: [String] = []
             for user in users {

@@ -12,7 +12,7 @@ import Foundation
 /// 5xx) is retried by the job with backoff, never lost. No lock is held while the service answers, so a
 /// batch may reach it twice (an answer lost, two runs at once); each event carries its identity as
 /// `messageId`, by which such services count it once.
-public struct EventForwarding: Sendable {
+public struct EventForwarding: JobOwner {
     let store: Store
     let transport: AnalyticsForwardTransport?
     let ids: IDGenerator
@@ -31,9 +31,9 @@ public struct EventForwarding: Sendable {
     }
 
     /// Only a node that can forward takes the job.
-    public var handlers: [String: JobHandler] {
-        guard self.transport != nil else { return [:] }
-        return [Self.forward: { _ in try await self.run() }]
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        guard self.transport != nil else { return }
+        try jobs.register(Self.forward) { _ in try await self.run() }
     }
 
     /// Queues the current minute's run (a node does so when it starts; queued already: nothing changes).

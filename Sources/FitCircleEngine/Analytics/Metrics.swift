@@ -6,7 +6,7 @@ import Foundation
 /// Spec 000's success metrics for operators (issue 24): a daily rollup job turns each closed local day
 /// into one numerator and denominator per metric (`metric_rollups`), and a report adds up the rows of its
 /// range — never the raw events.
-public struct Metrics: Sendable {
+public struct Metrics: JobOwner {
     let store: Store
     let profile: RuleProfile
     let clock: WallClock
@@ -22,11 +22,12 @@ public struct Metrics: Sendable {
     public static let rollup = "metrics.rollup"
     public static let schedules = [ZoneSchedule(kind: Self.rollup, hour: 12, minute: 30, zone: "UTC")]
 
-    public var handlers: [String: JobHandler] {
-        [Self.rollup: { job in
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Self.rollup) { job in
             let date = try ZoneBatch(job).date
             for day in [date.adding(days: -2), date.adding(days: -1)] { _ = try await self.rollUp(day) }
-        }]
+        }
+        jobs.schedule(Self.schedules)
     }
 
     /// Computes and saves the rows of local day `day` (again: the same rows, or newer ones).

@@ -24,8 +24,8 @@ extension Challenges {
         }
     }
 
-    var badgeHandlers: [String: JobHandler] {
-        [Self.badges: { job in try await self.syncBadges(try JSONDecoder().decode(BadgeSync.self, from: Data(job.payload.utf8)).users) }]
+    func registerBadgeJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Self.badges) { job in try await self.syncBadges(try JSONDecoder().decode(BadgeSync.self, from: Data(job.payload.utf8)).users) }
     }
 
     /// Each person in a transaction of their own: their lock, their counters now, their badges.

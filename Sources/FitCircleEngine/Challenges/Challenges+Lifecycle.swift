@@ -11,7 +11,7 @@ import Foundation
 /// moves XP out of escrow in a transaction of its own under the person's lock. Every step checks the
 /// challenge's state under its lock and each ledger line is keyed once, so a job run twice, on two nodes,
 /// or again after a crash between settlement and payout, pays exactly once.
-extension Challenges {
+extension Challenges: JobOwner {
     public static let start = "challenges.start"
     public static let settle = "challenges.settle"
     public static let payout = "challenges.payout"
@@ -20,13 +20,12 @@ extension Challenges {
         var challenge: Challenge.ID
     }
 
-    public var handlers: [String: JobHandler] {
-        let lifecycle: [String: JobHandler] = [
-            Self.start: { job in try await self.begin(try Self.decode(job).challenge) },
-            Self.settle: { job in try await self.settle(try Self.decode(job).challenge) },
-            Self.payout: { job in try await self.payOut(try Self.decode(job).challenge) },
-        ]
-        return lifecycle.merging(self.notificationHandlers) { first, _ in first }.merging(self.badgeHandlers) { first, _ in first }
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Self.start) { job in try await self.begin(try Self.decode(job).challenge) }
+        try jobs.register(Self.settle) { job in try await self.settle(try Self.decode(job).challenge) }
+        try jobs.register(Self.payout) { job in try await self.payOut(try Self.decode(job).challenge) }
+        try self.registerNotificationJobs(in: &jobs)
+        try self.registerBadgeJobs(in: &jobs)
     }
 
     func lifecycleJobs(of challenge: Challenge) throws -> [JobRecord] {

@@ -58,11 +58,10 @@ extension Challenges {
         }
     }
 
-    var notificationHandlers: [String: JobHandler] {
-        [
-            Self.remind: { job in try await self.remind(try JSONDecoder().decode(Reminder.self, from: Data(job.payload.utf8))) },
-            Self.progress: { job in try await self.tellProgress(try ZoneBatch(job)) },
-        ]
+    func registerNotificationJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Self.remind) { job in try await self.remind(try JSONDecoder().decode(Reminder.self, from: Data(job.payload.utf8))) }
+        try jobs.register(Self.progress) { job in try await self.tellProgress(try ZoneBatch(job)) }
+        jobs.schedule(Self.schedules)
     }
 
     /// A reminder's moment: every participant of a challenge still on hears it.

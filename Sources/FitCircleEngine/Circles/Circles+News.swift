@@ -6,7 +6,7 @@ import Foundation
 /// A member's news for their circles' feeds (a badge, a streak milestone), raised where it happens (the
 /// rewards and streaks of an ingest) as a job queued in that transaction: it posts the item to every circle
 /// the member is in when it runs, and the circles' streams hear of it.
-extension Circles {
+extension Circles: JobOwner {
     public static let postNews = "circles.post_news"
 
     struct News: Codable, Equatable, Sendable {
@@ -25,8 +25,8 @@ extension Circles {
             dedupeKey: "news:\(news.user):\(news.key)", runAt: now, maxAttempts: 8)
     }
 
-    public var handlers: [String: JobHandler] {
-        [Self.postNews: { job in try await self.post(try JSONDecoder().decode(News.self, from: Data(job.payload.utf8))) }]
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Self.postNews) { job in try await self.post(try JSONDecoder().decode(News.self, from: Data(job.payload.utf8))) }
     }
 
     private func post(_ news: News) async throws {

@@ -37,7 +37,7 @@ extension DemoData {
         try await challenges.settle(challenge.id)
         try await challenges.payOut(challenge.id)
 
-        let runner = JobRunner(store: challenges.store, handlers: engine.jobHandlers, clock: challenges.clock, logger: Logger(label: "fitcircle.demo"))
+        let runner = JobRunner(store: challenges.store, handlers: engine.jobs.handlers, clock: challenges.clock, logger: Logger(label: "fitcircle.demo"))
         while try await runner.runDue(limit: 50) > 0 {}
         for notification in try await engine.notifications.inbox(of: ana, limit: 2).items {
             try await engine.notifications.mark(notification.id, .opened, by: ana)

@@ -7,7 +7,7 @@ import Foundation
 /// default). Recording a workout queues one job in its transaction; the job finds, among the author's
 /// friends, those who turned the type on, and raises it for each — so the ingest path does no more than
 /// queue, and nobody who did not ask is even considered for a notification.
-extension Friends {
+extension Friends: JobOwner {
     public static let announceWorkout = "friends.announce_workout"
 
     /// A workout just recorded, as the jobs that follow it carry it (the announcement, the feed's fan-out).
@@ -27,11 +27,9 @@ extension Friends {
             dedupeKey: "announce:\(event.id)", runAt: now, maxAttempts: 8)
     }
 
-    public var handlers: [String: JobHandler] {
-        [
-            Self.announceWorkout: { job in try await self.announce(try JSONDecoder().decode(PostedWorkout.self, from: Data(job.payload.utf8))) },
-            Self.fanOutWorkout: { job in try await self.fanOut(try JSONDecoder().decode(PostedWorkout.self, from: Data(job.payload.utf8))) },
-        ]
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Self.announceWorkout) { job in try await self.announce(try JSONDecoder().decode(PostedWorkout.self, from: Data(job.payload.utf8))) }
+        try jobs.register(Self.fanOutWorkout) { job in try await self.fanOut(try JSONDecoder().decode(PostedWorkout.self, from: Data(job.payload.utf8))) }
     }
 
     private func announce(_ announcement: PostedWorkout) async throws {

@@ -5,7 +5,7 @@ import FitCircleStore
 /// keys past their retention, rate-limit keys at rest, app analytics events past theirs and the used
 /// nonces of web sign-ins whose tokens have expired. All are also
 /// harmless if kept: a purge that does not run only lets the tables grow.
-public struct Housekeeping: Sendable {
+public struct Housekeeping: JobOwner {
     public static let purge = "housekeeping.purge"
     public static let schedules = [ZoneSchedule(kind: Self.purge, hour: 3, minute: 30, zone: "UTC")]
     /// Rows deleted per transaction, so that a purge never holds locks for long.
@@ -23,8 +23,9 @@ public struct Housekeeping: Sendable {
         self.accounts = accounts
     }
 
-    public var handlers: [String: JobHandler] {
-        [Self.purge: { _ in _ = try await self.run() }]
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Self.purge) { _ in _ = try await self.run() }
+        jobs.schedule(Self.schedules)
     }
 
     /// Runs `delete` (up to `limit` rows, answering how many went) a transaction at a time until a batch

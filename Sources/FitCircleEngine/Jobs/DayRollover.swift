@@ -8,7 +8,7 @@ import Foundation
 /// who do not open the app, so that reminders, boards and digests see closed days. A zone's users are taken
 /// a page at a time, each page a job of its own (queued by the one before), and every step is idempotent:
 /// planning or closing twice changes nothing.
-public struct DayRollover: Sendable {
+public struct DayRollover: JobOwner {
     public static let planGoals = "goals.plan_day"
     public static let closeStreaks = "streaks.close_day"
     public static let schedules = [
@@ -22,11 +22,10 @@ public struct DayRollover: Sendable {
     let streaks: Streaks
     let clock: WallClock
 
-    public var handlers: [String: JobHandler] {
-        [
-            Self.planGoals: { job in try await self.forEachUser(of: job) { _ = try await self.goals.daily(of: $0) } },
-            Self.closeStreaks: { job in try await self.forEachUser(of: job) { _ = try await self.streaks.current(of: $0) } },
-        ]
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Self.planGoals) { job in try await self.forEachUser(of: job) { _ = try await self.goals.daily(of: $0) } }
+        try jobs.register(Self.closeStreaks) { job in try await self.forEachUser(of: job) { _ = try await self.streaks.current(of: $0) } }
+        jobs.schedule(Self.schedules)
     }
 
     /// Runs `work` for one page of the zone's users, then queues the next page.

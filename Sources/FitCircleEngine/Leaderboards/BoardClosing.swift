@@ -7,7 +7,7 @@ import Foundation
 /// own members can no longer claim it, the final ranks of the day (and of the week or month that ended
 /// with it, and the all-time board as of that day) are kept as snapshots: the baselines of the arrows and
 /// the history. A later claim from a member further west retakes the snapshot it lands in.
-public struct BoardClosing: Sendable {
+public struct BoardClosing: JobOwner {
     public static let closeDay = "boards.close_day"
     public static let schedules = [ZoneSchedule(kind: Self.closeDay, hour: 0, minute: 31)]
 
@@ -21,8 +21,9 @@ public struct BoardClosing: Sendable {
         self.clock = clock
     }
 
-    public var handlers: [String: JobHandler] {
-        [Self.closeDay: { job in try await self.close(try ZoneBatch(job)) }]
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Self.closeDay) { job in try await self.close(try ZoneBatch(job)) }
+        jobs.schedule(Self.schedules)
     }
 
     /// Snapshots the boards that closed with the day before `batch.date` in its zone.

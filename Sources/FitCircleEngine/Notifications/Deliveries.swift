@@ -46,7 +46,7 @@ public struct Transports: Sendable {
 /// job: up to 3 more times, with growing waits, never before a `Retry-After`). A retry tries again only the
 /// targets still open, so no device gets a message twice. A push that fails for good (no target took it,
 /// none will) goes by email instead when its type allows (`emailFallback`) and the user lets email through.
-public struct Deliveries: Sendable {
+public struct Deliveries: JobOwner {
     let store: Store
     let transports: Transports
     let composer: EmailComposer?
@@ -75,8 +75,9 @@ public struct Deliveries: Sendable {
         self.clock = clock
     }
 
-    public var handlers: [String: JobHandler] {
-        [Notifications.deliver: { job in try await self.deliver(job) }, Self.emailInvitation: { job in try await self.emailInvitation(job) }]
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Notifications.deliver) { job in try await self.deliver(job) }
+        try jobs.register(Self.emailInvitation) { job in try await self.emailInvitation(job) }
     }
 
     /// Someone a notification goes to on one channel.

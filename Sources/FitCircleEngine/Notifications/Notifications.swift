@@ -8,7 +8,7 @@ import Foundation
 /// in-app inbox. A send becomes outbox jobs, one per channel, for the transports; a deferral becomes a job
 /// that decides again when its time comes. A candidate's dedupe key is unique per user: however often a
 /// trigger fires, on however many nodes, it is decided once.
-public struct Notifications: Sendable {
+public struct Notifications: JobOwner {
     let store: Store
     let rules: Rules
     let ids: IDGenerator
@@ -141,14 +141,12 @@ public struct Notifications: Sendable {
     }
 
     /// The job handlers of deciding (`Deliveries` runs `deliver`).
-    public var handlers: [String: JobHandler] {
-        [
-            Self.redecide: { job in try await self.decideAgain(job) },
-            Self.raise: { job in
-                let raised = try JSONDecoder().decode(Raised.self, from: Data(job.payload.utf8))
-                _ = try await self.notify(raised.candidate, to: User.ID(raised.user))
-            },
-        ]
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Self.redecide) { job in try await self.decideAgain(job) }
+        try jobs.register(Self.raise) { job in
+            let raised = try JSONDecoder().decode(Raised.self, from: Data(job.payload.utf8))
+            _ = try await self.notify(raised.candidate, to: User.ID(raised.user))
+        }
     }
 
     private struct Raised: Codable {

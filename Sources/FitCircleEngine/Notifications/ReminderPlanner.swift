@@ -17,7 +17,7 @@ import Foundation
 /// with when to reach them (their reminder time, quiet hours and habitual time are on their row) and one
 /// inserts a handful of trigger jobs. Dedupe keys make every step once per zone, date, type and page, and
 /// `notify` makes each user's notification once per type and date, whatever runs twice.
-public struct ReminderPlanner: Sendable {
+public struct ReminderPlanner: JobOwner {
     public static let planDay = "notifications.plan_day"
     public static let trigger = "notification.trigger"
     static let planTime = LocalTime.at(0, 10)
@@ -30,11 +30,10 @@ public struct ReminderPlanner: Sendable {
     let triggers: ScheduledTriggers
     let clock: WallClock
 
-    public var handlers: [String: JobHandler] {
-        [
-            Self.planDay: { job in try await self.plan(job) },
-            Self.trigger: { job in try await self.fire(job) },
-        ]
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(Self.planDay) { job in try await self.plan(job) }
+        try jobs.register(Self.trigger) { job in try await self.fire(job) }
+        jobs.schedule(Self.schedules)
     }
 
     /// The users of one zone who hear about one type at one instant, as planned at `plannedAt` (a plan

@@ -9,15 +9,15 @@ public import Foundation
 /// a delivery. A delivery is a job: sent signed (`WebhookSender`), retried with the runner's backoff while
 /// the endpoint may take it later (no answer, 408, 429, 5xx), failed for good on any other answer or after
 /// its last try — then it waits in the log for a replay.
-public struct Webhooks: Sendable {
+public struct Webhooks: JobOwner {
     let store: Store
     let fanout: WebhookFanout
     let sender: WebhookSender
     let ids: IDGenerator
     let clock: WallClock
 
-    public var handlers: [String: JobHandler] {
-        [WebhookFanout.deliver: { job in try await self.deliver(job) }]
+    public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+        try jobs.register(WebhookFanout.deliver) { job in try await self.deliver(job) }
     }
 
     /// Registers an endpoint; the answer holds its signing secret, which is never shown again.

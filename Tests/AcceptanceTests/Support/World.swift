@@ -16,8 +16,8 @@ struct World {
     init(_ app: TestApp, zone: String) {
         self.app = app
         self.zone = TimeZone(identifier: zone)!
-        self.scheduler = ZoneScheduler(store: app.store, schedules: Engine.zoneSchedules, clock: app.clock.wallClock, logger: Logger(label: "acceptance"))
-        self.runner = JobRunner(store: app.store, handlers: app.engine.jobHandlers, clock: app.clock.wallClock, logger: Logger(label: "acceptance"))
+        self.scheduler = ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: Logger(label: "acceptance"))
+        self.runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "acceptance"))
     }
 
     /// The instant of a local date and time in the world's zone: `at("2026-03-02", "20:00")`.

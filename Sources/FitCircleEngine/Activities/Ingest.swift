@@ -14,19 +14,35 @@ struct Submission: Sendable {
 
 /// Writes a group of submissions in one transaction with a fixed number of statements, however many
 /// events the group holds: lock the users, read the 28-day step bests, insert the events, read back any
-/// client id that was taken, read the touched days' events and save those days. In the same transaction
-/// follow the notifications the new days raise (`ActivityNudges`), the habitual times of users with a new
-/// check-in or workout (`SendHabits`), the streaks whose days changed, the points, levels and badges
-/// of the inputs created (`RewardKeeper`), their challenges' boards (`ChallengeScoring`), and the server's
-/// analytics events of app opens, check-ins and streaks moved (`EventRecorder`).
+/// client id that was taken, read the touched days' events and save those days. Then, in the same
+/// transaction, each feature's reaction to what was created (`reactions`, in order): the notifications the
+/// new days raise, habitual times, streaks, analytics, points and badges, challenge boards, friends' news.
+/// So `run` reads validate → insert → recompute → react.
 struct Ingest: Sendable {
     let profile: RuleProfile
     let ids: IDGenerator
+    /// Kept for what undoes or edits an input (`Activities.delete`, `edit`), which moves the same state.
     let streaks: StreakKeeper
     let rewards: RewardKeeper
-    let nudges: ActivityNudges
     let challenges: ChallengeScoring
-    let analytics: EventRecorder
+    /// What follows a group's new inputs, in the order it runs: a reaction may read what one before it left
+    /// (`RewardCredits` the streaks of `StreakMoves`).
+    let reactions: [any IngestReaction]
+
+    init(
+        profile: RuleProfile, ids: IDGenerator, streaks: StreakKeeper, rewards: RewardKeeper, nudges: ActivityNudges, challenges: ChallengeScoring,
+        analytics: EventRecorder
+    ) {
+        self.profile = profile
+        self.ids = ids
+        self.streaks = streaks
+        self.rewards = rewards
+        self.challenges = challenges
+        self.reactions = [
+            nudges, HabitRefresh(), StreakMoves(streaks: streaks, profile: profile, ids: ids), InputAnalytics(analytics: analytics),
+            RewardCredits(rewards: rewards, streaks: streaks), challenges, WorkoutNews(profile: profile, ids: ids),
+        ]
+    }
 
     /// An input that passed validation, as the event it would store.
     private struct Candidate {
@@ -100,57 +116,14 @@ struct Ingest: Sendable {
             }
         }
         let days = try await self.recompute(touched, in: tx, now: now)
-        try await self.nudges.raise(after: days, of: users, in: tx, now: now)
-        try await SendHabits.refresh(
-            Set(candidates.filter { SendHabits.matters($0.event.payload) && $0.isCreated(in: outcomes) }.map(\.event.userID)), in: tx)
-        var streakChanges: [User.ID: LocalDate] = [:]
-        for candidate in candidates where self.streaks.matters(candidate.event.payload) && candidate.isCreated(in: outcomes) {
-            streakChanges[candidate.event.userID] = min(streakChanges[candidate.event.userID] ?? candidate.event.localDate, candidate.event.localDate)
+        let created = candidates.filter { $0.isCreated(in: outcomes) }
+        var ingested = Ingested(users: users, created: created.map(\.event), days: days, now: now)
+        for reaction in self.reactions {
+            try await reaction.react(to: &ingested, in: tx)
         }
-        var streaks: [User.ID: Streak] = [:]
-        var analytics = candidates.filter { $0.isCreated(in: outcomes) }.compactMap { candidate in
-            users[candidate.event.userID].flatMap { Self.analyticsEvent(of: candidate.event, by: $0, now: now) }
+        for candidate in created {
+            outcomes[candidate.submission][candidate.item] = .created(candidate.event, reward: ingested.rewards[candidate.event.id])
         }
-        // Candidates exist only for the users found, so every lookup below finds its user.
-        for (user, changedFrom) in streakChanges.sorted(by: { $0.key < $1.key }) {
-            guard let account = users[user] else { continue }
-            let view = try await self.streaks.refresh(account, in: tx, now: now, changedFrom: changedFrom)
-            var state = view.state
-            state.longest = view.standing.longest
-            streaks[user] = state
-            analytics.append(
-                .server(
-                    .streakUpdated, key: "\(view.period.iso):\(view.standing.current)", of: account, at: now,
-                    properties: ["current": .integer(view.standing.current), "longest": .integer(view.standing.longest)]))
-            // A milestone reached in the open period is news for the member's circles and for the member
-            // (`streak_milestone`, spec 000 Flow 1 day 7), once.
-            if view.standing.met, let milestone = view.policy.milestones.first(where: { $0.count == view.standing.current }) {
-                let news = Circles.News(
-                    user: user, kind: .streakMilestone, subject: "\(view.standing.current)",
-                    key: "streak:\(view.standing.current):\(view.period.iso)")
-                let celebration = NotificationCandidate(
-                    type: .streakMilestone, dedupeKey: "streak_milestone:\(milestone.count):\(view.period.iso)",
-                    data: ["streak": "\(milestone.count)", "badge": milestone.badge])
-                try await tx.enqueue(
-                    [try Circles.posting(news, ids: self.ids, at: now)]
-                        + [try Notifications.raising(celebration, for: user, catalog: self.profile.notifications, ids: self.ids, at: now)].compactMap { $0 },
-                    at: now)
-                analytics.append(
-                    .server(
-                        .streakMilestone, key: "\(milestone.count):\(view.period.iso)", of: account, at: now,
-                        properties: ["streak": .integer(milestone.count), "badge": .string(milestone.badge)]))
-            }
-        }
-        try await self.analytics.record(analytics, in: tx)
-        try await self.award(&outcomes, candidates, users: users, streaks: streaks, in: tx, now: now)
-        // Workouts move their challenges' boards; so do points on XP challenges (any created input may earn).
-        try await self.challenges.restate(Set(candidates.filter { $0.isCreated(in: outcomes) }.map(\.event.userID)), in: tx, now: now)
-        // Friends who asked to hear of each new workout hear of it (`friend_activity`), and each new workout
-        // enters the friends' feeds (its author's at once, by the store), from jobs.
-        let created = candidates.filter { $0.isCreated(in: outcomes) }.map(\.event)
-        let announcements = try created.compactMap { try Friends.announcing($0, catalog: self.profile.notifications, ids: self.ids, at: now) }
-        let fanOuts = try created.compactMap { try Friends.fanningOut($0, ids: self.ids, at: now) }
-        try await tx.enqueue(announcements + fanOuts, at: now)
 
         return submissions.enumerated().map { index, submission in
             guard users[submission.user] != nil else {
@@ -161,44 +134,6 @@ struct Ingest: Sendable {
             // as such rather than trapping.
             guard decided.count == outcomes[index].count else { return .failure(IngestDefect(submission: index)) }
             return .success(decided)
-        }
-    }
-
-    /// The server's analytics event of a new input, when it tells one: an app open, a check-in (with or
-    /// without yesterday's sentiment; late when it is for a past day).
-    private static func analyticsEvent(of event: ActivityEvent, by user: User, now: Date) -> AnalyticsEvent? {
-        var recorded: AnalyticsEvent
-        switch event.payload {
-        case .appOpen:
-            recorded = .server(.appOpened, key: event.clientEventID, of: user, at: event.occurredAt)
-        case .checkIn(let checkIn):
-            recorded = .server(
-                .checkInCompleted, key: event.localDate.iso, of: user, at: event.occurredAt,
-                properties: ["sentiment": .boolean(checkIn.sentiment != nil), "late": .boolean(event.localDate < user.localDate(at: now))])
-        default:
-            return nil
-        }
-        // The day the input belongs to (a late check-in's, a traveller's), received now.
-        recorded.localDate = event.localDate
-        recorded.receivedAt = now
-        return recorded
-    }
-
-    /// Credits the created inputs that earn points or move badges, user by user, each in input order.
-    private func award(
-        _ outcomes: inout [[Activities.Outcome?]], _ candidates: [Candidate], users: [User.ID: User], streaks: [User.ID: Streak],
-        in tx: Transaction, now: Date
-    ) async throws {
-        var created: [User.ID: [Candidate]] = [:]
-        for candidate in candidates where self.rewards.matters(candidate.event.payload, streaks: self.streaks) && candidate.isCreated(in: outcomes) {
-            created[candidate.event.userID, default: []].append(candidate)
-        }
-        for (user, candidates) in created.sorted(by: { $0.key < $1.key }) {
-            guard let account = users[user] else { continue }
-            let rewards = try await self.rewards.award(candidates.map(\.event), of: account, streak: streaks[user], in: tx, now: now)
-            for candidate in candidates {
-                outcomes[candidate.submission][candidate.item] = .created(candidate.event, reward: rewards[candidate.event.id])
-            }
         }
     }
 

@@ -91,3 +91,10 @@ struct ChallengeScoring: Sendable {
         return try await tx.countBefore(key, on: board) + 1
     }
 }
+
+extension ChallengeScoring: IngestReaction {
+    /// Workouts move their challenges' boards; so do points on XP challenges (any created input may earn).
+    func react(to ingested: inout Ingested, in tx: Transaction) async throws {
+        try await self.restate(Set(ingested.created.map(\.userID)), in: tx, now: ingested.now)
+    }
+}

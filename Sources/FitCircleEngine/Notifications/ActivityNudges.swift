@@ -27,3 +27,9 @@ struct ActivityNudges: Sendable {
         try await tx.enqueue(jobs, at: now)
     }
 }
+
+extension ActivityNudges: IngestReaction {
+    func react(to ingested: inout Ingested, in tx: Transaction) async throws {
+        try await self.raise(after: ingested.days, of: ingested.users, in: tx, now: ingested.now)
+    }
+}

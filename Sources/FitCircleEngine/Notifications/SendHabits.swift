@@ -31,3 +31,10 @@ enum SendHabits {
         try await tx.saveSendHabits(try await Self.replayed(for: users.sorted(), in: tx))
     }
 }
+
+/// New check-ins and workouts move their users' habitual times.
+struct HabitRefresh: IngestReaction {
+    func react(to ingested: inout Ingested, in tx: Transaction) async throws {
+        try await SendHabits.refresh(Set(ingested.created.filter { SendHabits.matters($0.payload) }.map(\.userID)), in: tx)
+    }
+}

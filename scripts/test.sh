@@ -17,6 +17,8 @@ python3 -c "import aiosmtpd" 2>/dev/null || pip install -q aiosmtpd
 
 # No trap a request or a job can reach: no force-unwrap, try! or fatalError in Sources (seconds).
 bash scripts/check-traps.sh
+# Every file laid out by `swift format` (scripts/format.sh; seconds).
+bash scripts/format.sh --check
 
 # Build every product first: the crash-durability tests start the real `fitcircle` binary.
 swift build --build-tests

@@ -34,7 +34,11 @@ func indexBenchmark(entries: Int) {
     let users = (0..<entries).map { User.ID("m:\($0)") }
     let start = Date(timeIntervalSince1970: 1_772_442_000)
     func key(_ member: Int, _ value: Int) -> BoardKey {
-        BoardKey(value: Double(value), reachedAt: start.addingTimeInterval(Double(random.next(86_400))), user: users[member])
+        BoardKey(
+            value: Double(value),
+            reachedAt: start.addingTimeInterval(Double(random.next(86_400))),
+            user: users[member]
+        )
     }
     let before = residentBytes()
     var index = RankIndex()
@@ -42,13 +46,17 @@ func indexBenchmark(entries: Int) {
         for member in 0..<entries { index.upsert(key(member, random.next(100_000))) }
     }
     let bytes = residentBytes() - before
-    print("built \(entries) entries in \(String(format: "%.2f", seconds(built))) s; resident memory \(bytes / 1_048_576) MiB = \(bytes / entries) bytes per entry")
+    print(
+        "built \(entries) entries in \(String(format: "%.2f", seconds(built))) s; resident memory \(bytes / 1_048_576) MiB = \(bytes / entries) bytes per entry"
+    )
 
     let operations = 1_000_000
     func run(_ label: String, _ body: (Int) -> Void) {
         let members = (0..<operations).map { _ in random.next(entries) }
         let elapsed = ContinuousClock().measure { for member in members { body(member) } }
-        print("\(label.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%10.0f ops/s  (%.2f µs/op)", Double(operations) / seconds(elapsed), seconds(elapsed) * 1e6 / Double(operations)))")
+        print(
+            "\(label.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%10.0f ops/s  (%.2f µs/op)", Double(operations) / seconds(elapsed), seconds(elapsed) * 1e6 / Double(operations)))"
+        )
     }
     var sink = 0
     run("update (move a member to a new value)") { index.upsert(key($0, random.next(100_000))) }
@@ -75,33 +83,76 @@ func seed(_ url: String, members: Int) async throws {
     let today = LocalDate(now, in: zone)
     let weekStart = today.startOfWeek(startingOn: .monday)
     let circle = FitCircle(
-        id: FitCircle.ID(UUID().uuidString.lowercased()), name: "Everyone", description: nil, metric: .steps, startDate: weekStart, endDate: nil,
-        timeZone: zone.identifier, privacy: .public, memberLimit: 100_000, ownerID: User.ID("bench-0"), joinCode: "BENCH" + String(Int.random(in: 100...999)),
-        createdAt: now)
+        id: FitCircle.ID(UUID().uuidString.lowercased()),
+        name: "Everyone",
+        description: nil,
+        metric: .steps,
+        startDate: weekStart,
+        endDate: nil,
+        timeZone: zone.identifier,
+        privacy: .public,
+        memberLimit: 100_000,
+        ownerID: User.ID("bench-0"),
+        joinCode: "BENCH" + String(Int.random(in: 100...999)),
+        createdAt: now
+    )
     for first in stride(from: 0, to: members, by: 1_000) {
         try await store.transaction { tx in
             var random = Random(state: UInt64(first + 1) &* 0x9E37_79B9)
             for member in first..<min(members, first + 1_000) {
                 let id = User.ID("bench-\(member)")
                 let email = "member\(member)@bench.example"
-                let profile = UserProfile(displayName: "Member \(member)", age: 30, weightKg: 70, timeZone: zone.identifier, onboardedAt: now)
-                try await tx.insert(User(id: id, email: email, profile: profile, createdAt: now), provider: "dev", subject: email)
+                let profile = UserProfile(
+                    displayName: "Member \(member)",
+                    age: 30,
+                    weightKg: 70,
+                    timeZone: zone.identifier,
+                    onboardedAt: now
+                )
+                try await tx.insert(
+                    User(id: id, email: email, profile: profile, createdAt: now),
+                    provider: "dev",
+                    subject: email
+                )
                 if member == 0 { try await tx.insert(circle) }
-                try await tx.insert(CircleMembership(circleID: circle.id, userID: id, role: member == 0 ? .owner : .member, joinedAt: now))
+                try await tx.insert(
+                    CircleMembership(
+                        circleID: circle.id,
+                        userID: id,
+                        role: member == 0 ? .owner : .member,
+                        joinedAt: now
+                    )
+                )
                 var claims: [CircleSubmission] = []
                 for day in 0...today.days(since: weekStart) {
                     let at = now.addingTimeInterval(-Double(random.next(86_400 * 7)))
                     let claim = CircleSubmission(
-                        circleID: circle.id, userID: id, date: weekStart.adding(days: day), steps: 2_000 + random.next(14_000), weightKg: nil,
-                        checkinStreak: 0, submittedAt: at, updatedAt: at)
+                        circleID: circle.id,
+                        userID: id,
+                        date: weekStart.adding(days: day),
+                        steps: 2_000 + random.next(14_000),
+                        weightKg: nil,
+                        checkinStreak: 0,
+                        submittedAt: at,
+                        updatedAt: at
+                    )
                     try await tx.save(claim)
                     claims.append(claim)
                 }
                 for period in BoardPeriod.allCases {
                     let start = period.start(of: today, weekStart: .monday, circleStart: weekStart)
-                    if let score = BoardScore.score(.steps, on: period, startingOn: start, claims: claims, membership: nil, circleEnd: nil) {
+                    if let score = BoardScore.score(
+                        .steps,
+                        on: period,
+                        startingOn: start,
+                        claims: claims,
+                        membership: nil,
+                        circleEnd: nil
+                    ) {
                         try await tx.saveScore(
-                            BoardKey.truncated(value: score.value, reachedAt: score.reachedAt, user: id), on: BoardID(circle: circle.id, period: period, start: start))
+                            BoardKey.truncated(value: score.value, reachedAt: score.reachedAt, user: id),
+                            on: BoardID(circle: circle.id, period: period, start: start)
+                        )
                     }
                 }
             }

@@ -36,11 +36,31 @@ func people(_ count: Int, in store: Store, now: Date) async throws -> [User.ID] 
         try await store.transaction { tx in
             for index in first..<min(count, first + 1_000) {
                 let email = "member\(index)@bench.example"
-                let profile = UserProfile(displayName: "Member \(index)", age: 30, weightKg: 70, timeZone: "Europe/Paris", onboardedAt: now)
-                try await tx.insert(User(id: ids[index], email: email, profile: profile, createdAt: now), provider: "dev", subject: email)
+                let profile = UserProfile(
+                    displayName: "Member \(index)",
+                    age: 30,
+                    weightKg: 70,
+                    timeZone: "Europe/Paris",
+                    onboardedAt: now
+                )
+                try await tx.insert(
+                    User(id: ids[index], email: email, profile: profile, createdAt: now),
+                    provider: "dev",
+                    subject: email
+                )
                 try await tx.append(
-                    [PointsLine(id: .init("seed-\(index)"), date: LocalDate(now, in: .gmt), amount: 100_000, reason: .goalMet, sourceKey: "seed", createdAt: now)],
-                    of: ids[index])
+                    [
+                        PointsLine(
+                            id: .init("seed-\(index)"),
+                            date: LocalDate(now, in: .gmt),
+                            amount: 100_000,
+                            reason: .goalMet,
+                            sourceKey: "seed",
+                            createdAt: now
+                        )
+                    ],
+                    of: ids[index]
+                )
                 try await tx.save(RewardStats(totalPoints: 100_000, level: 30), of: ids[index], at: now)
             }
         }
@@ -49,17 +69,51 @@ func people(_ count: Int, in store: Store, now: Date) async throws -> [User.ID] 
 }
 
 /// A challenge of `members` (staked, on the board), ending at `end`.
-func challenge(_ index: Int, members: [User.ID], end: Date, stake: Int, visibility: Challenge.Visibility, in tx: Transaction, now: Date) async throws -> Challenge {
+func challenge(
+    _ index: Int,
+    members: [User.ID],
+    end: Date,
+    stake: Int,
+    visibility: Challenge.Visibility,
+    in tx: Transaction,
+    now: Date
+) async throws -> Challenge {
     let challenge = Challenge(
-        id: Challenge.ID(String(format: "c%08d", index)), name: "Bench \(index)", description: nil, type: .distance, rule: ChallengeType.distance.rule,
-        visibility: visibility, joinCode: String(format: "B%07d", index), creatorID: members[0], timeZone: "Europe/Paris",
-        startsAt: end.addingTimeInterval(-7 * 86_400), endsAt: end, stake: stake, minParticipants: 2, maxParticipants: 100_000, createdAt: now)
+        id: Challenge.ID(String(format: "c%08d", index)),
+        name: "Bench \(index)",
+        description: nil,
+        type: .distance,
+        rule: ChallengeType.distance.rule,
+        visibility: visibility,
+        joinCode: String(format: "B%07d", index),
+        creatorID: members[0],
+        timeZone: "Europe/Paris",
+        startsAt: end.addingTimeInterval(-7 * 86_400),
+        endsAt: end,
+        stake: stake,
+        minParticipants: 2,
+        maxParticipants: 100_000,
+        createdAt: now
+    )
     try await tx.challenges.insert(challenge)
     for (offset, member) in members.enumerated() {
-        try await tx.challenges.save(ChallengeParticipant(challengeID: challenge.id, userID: member, state: .joined, staked: stake, updatedAt: now))
+        try await tx.challenges.save(
+            ChallengeParticipant(
+                challengeID: challenge.id,
+                userID: member,
+                state: .joined,
+                staked: stake,
+                updatedAt: now
+            )
+        )
         try await tx.saveScore(
-            BoardKey.truncated(value: Double((index * 7 + offset * 13) % 50) + 1, reachedAt: end.addingTimeInterval(-Double(offset * 60 + 60)), user: member),
-            on: challenge.board)
+            BoardKey.truncated(
+                value: Double((index * 7 + offset * 13) % 50) + 1,
+                reachedAt: end.addingTimeInterval(-Double(offset * 60 + 60)),
+                user: member
+            ),
+            on: challenge.board
+        )
     }
     try await tx.challenges.adjust(challenge.id, participants: members.count, escrow: stake * members.count)
     return challenge
@@ -78,28 +132,62 @@ func settleBenchmark(_ url: String, challenges: Int, participants: Int) async th
             var made: [Challenge.ID] = []
             for index in first..<min(challenges, first + 500) {
                 let members = (0..<participants).map { people[(index * participants + $0 * 7) % people.count] }
-                let one = try await challenge(index, members: Array(Set(members)).sorted(), end: end, stake: 10, visibility: .private, in: tx, now: now)
+                let one = try await challenge(
+                    index,
+                    members: Array(Set(members)).sorted(),
+                    end: end,
+                    stake: 10,
+                    visibility: .private,
+                    in: tx,
+                    now: now
+                )
                 made.append(one.id)
                 try await tx.enqueue(
-                    [JobRecord(id: "settle-\(index)", kind: Challenges.settle, payload: "{\"challenge\":\"\(one.id)\"}", dedupeKey: "settle:\(one.id)", runAt: end, maxAttempts: 20)],
-                    at: now)
+                    [
+                        JobRecord(
+                            id: "settle-\(index)",
+                            kind: Challenges.settle,
+                            payload: "{\"challenge\":\"\(one.id)\"}",
+                            dedupeKey: "settle:\(one.id)",
+                            runAt: end,
+                            maxAttempts: 20
+                        )
+                    ],
+                    at: now
+                )
             }
             return made
         }
     }
-    print("seeded \(challenges) challenges of \(participants) in \(String(format: "%.1f", seconds(ContinuousClock.now - seeding))) s")
+    print(
+        "seeded \(challenges) challenges of \(participants) in \(String(format: "%.1f", seconds(ContinuousClock.now - seeding))) s"
+    )
 
     let baseline = try await ContinuousClock().measure {
         var rows = 0
         for id in ids { rows += try await store.read { tx in try await tx.challenges.participants(of: id).count } }
         precondition(rows >= challenges * 2)
     }
-    let profile = try RuleProfileLoader.load(named: "famefit", from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("profiles"))
+    let profile = try RuleProfileLoader.load(
+        named: "famefit",
+        from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("profiles")
+    )
     let clock = WallClock.system
     let generator = IDGenerator(clock: clock)
-    let engine = Challenges(store: store, profile: profile, ids: generator, clock: clock, events: BoardEvents(indexes: BoardIndexes()),
-        analytics: EventRecorder(forward: false, webhooks: WebhookFanout(ids: generator)))
-    let runner = JobRunner(store: store, handlers: try JobRegistry(owners: [engine]).handlers, clock: clock, logger: logger)
+    let engine = Challenges(
+        store: store,
+        profile: profile,
+        ids: generator,
+        clock: clock,
+        events: BoardEvents(indexes: BoardIndexes()),
+        analytics: EventRecorder(forward: false, webhooks: WebhookFanout(ids: generator))
+    )
+    let runner = JobRunner(
+        store: store,
+        handlers: try JobRegistry(owners: [engine]).handlers,
+        clock: clock,
+        logger: logger
+    )
     var jobs = 0
     let settling = try await ContinuousClock().measure {
         while true {
@@ -110,8 +198,21 @@ func settleBenchmark(_ url: String, challenges: Int, participants: Int) async th
     }
     let settled = try await store.read { tx in try await tx.challenges.escrowBooks() }
     precondition(settled.allSatisfy { $0.escrow == 0 }, "every pot paid out")
-    print(String(format: "plain read of their participant rows, challenge by challenge: %6.2f s = %8.0f challenges/s", seconds(baseline), Double(challenges) / seconds(baseline)))
-    print(String(format: "settled, paid out and badge counters set (%d jobs):            %6.2f s = %8.0f challenges/s", jobs, seconds(settling), Double(challenges) / seconds(settling)))
+    print(
+        String(
+            format: "plain read of their participant rows, challenge by challenge: %6.2f s = %8.0f challenges/s",
+            seconds(baseline),
+            Double(challenges) / seconds(baseline)
+        )
+    )
+    print(
+        String(
+            format: "settled, paid out and badge counters set (%d jobs):            %6.2f s = %8.0f challenges/s",
+            jobs,
+            seconds(settling),
+            Double(challenges) / seconds(settling)
+        )
+    )
     print(String(format: "ratio (settlement time / plain read time): %.1f", seconds(settling) / seconds(baseline)))
 }
 
@@ -121,15 +222,30 @@ func boardSeed(_ url: String, participants: Int) async throws {
     let now = Date()
     let people = try await people(participants, in: store, now: now)
     let made = try await store.transaction { tx in
-        try await challenge(0, members: [people[0]], end: now.addingTimeInterval(3 * 86_400), stake: 0, visibility: .public, in: tx, now: now)
+        try await challenge(
+            0,
+            members: [people[0]],
+            end: now.addingTimeInterval(3 * 86_400),
+            stake: 0,
+            visibility: .public,
+            in: tx,
+            now: now
+        )
     }
     for first in stride(from: 1, to: participants, by: 1_000) {
         try await store.transaction { tx in
             for (offset, member) in people[first..<min(participants, first + 1_000)].enumerated() {
-                try await tx.challenges.save(ChallengeParticipant(challengeID: made.id, userID: member, state: .joined, updatedAt: now))
+                try await tx.challenges.save(
+                    ChallengeParticipant(challengeID: made.id, userID: member, state: .joined, updatedAt: now)
+                )
                 try await tx.saveScore(
-                    BoardKey.truncated(value: Double((first + offset) * 37 % 42_000) / 1_000, reachedAt: now.addingTimeInterval(-Double(offset)), user: member),
-                    on: made.board)
+                    BoardKey.truncated(
+                        value: Double((first + offset) * 37 % 42_000) / 1_000,
+                        reachedAt: now.addingTimeInterval(-Double(offset)),
+                        user: member
+                    ),
+                    on: made.board
+                )
             }
             try await tx.challenges.adjust(made.id, participants: min(participants, first + 1_000) - first, escrow: 0)
         }
@@ -141,10 +257,15 @@ let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "settle" where arguments.count > 2:
     try await settleBenchmark(
-        arguments[2], challenges: arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000, participants: arguments.count > 4 ? Int(arguments[4]) ?? 3 : 3)
+        arguments[2],
+        challenges: arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000,
+        participants: arguments.count > 4 ? Int(arguments[4]) ?? 3 : 3
+    )
 case "board" where arguments.count > 2:
     try await boardSeed(arguments[2], participants: arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000)
 default:
-    print("usage: ChallengeBenchmark settle <database URL> [challenges] [participants each] | ChallengeBenchmark board <database URL> [participants]")
+    print(
+        "usage: ChallengeBenchmark settle <database URL> [challenges] [participants each] | ChallengeBenchmark board <database URL> [participants]"
+    )
     exit(2)
 }

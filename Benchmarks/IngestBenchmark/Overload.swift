@@ -22,8 +22,13 @@ struct OfferedLoad {
     var summary: String {
         String(
             format: "offered %6d, admitted %6d, refused %5.1f%%, failed %d; admitted p50 %6.1f ms, p99 %7.1f ms",
-            self.offered, self.admitted, 100 * Double(self.refused) / Double(max(self.offered, 1)), self.failed,
-            self.percentile(0.5) * 1000, self.percentile(0.99) * 1000)
+            self.offered,
+            self.admitted,
+            100 * Double(self.refused) / Double(max(self.offered, 1)),
+            self.failed,
+            self.percentile(0.5) * 1000,
+            self.percentile(0.99) * 1000
+        )
     }
 }
 

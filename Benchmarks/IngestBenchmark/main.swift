@@ -13,7 +13,10 @@ import NIOCore
 import NIOHTTP1
 
 let arguments = CommandLine.arguments
-let databaseURL = arguments.count > 1 && !arguments[1].isEmpty ? arguments[1] : "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("ingest-bench-\(UUID()).sqlite").path
+let databaseURL =
+    arguments.count > 1 && !arguments[1].isEmpty
+    ? arguments[1]
+    : "sqlite://" + FileManager.default.temporaryDirectory.appendingPathComponent("ingest-bench-\(UUID()).sqlite").path
 let concurrency = arguments.count > 2 ? Int(arguments[2]) ?? 8 : 8
 let singleEvents = arguments.count > 3 ? Int(arguments[3]) ?? 4000 : 4000
 let batchedEvents = singleEvents * 5
@@ -29,15 +32,21 @@ logger.logLevel = .warning
 let clock = WallClock.system
 let location = try DatabaseLocation(url: databaseURL)
 let store = try await Store.open(location, logger: logger)
-let profilesDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("profiles")
+let profilesDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
+    "profiles"
+)
 let profile = try RuleProfileLoader.load(named: "fitcircle", from: profilesDirectory)
 
 /// A distinct steps event; the same shape for the API and the baseline. Events spread over the last four
 /// weeks, so a user's day holds a few of them, as in real use.
 func stepsEvent(_ index: Int, run: String) -> (json: [String: Any], occurredAt: Date) {
     let occurredAt = Date().addingTimeInterval(-Double(index % (28 * 24)) * 3600 - 60)
-    return (["clientEventId": "\(run)-\(index)", "type": "steps", "steps": 1000 + index % 5000,
-             "occurredAt": occurredAt.formatted(.iso8601), "source": "manual", "timeZone": "Europe/Paris"], occurredAt)
+    return (
+        [
+            "clientEventId": "\(run)-\(index)", "type": "steps", "steps": 1000 + index % 5000,
+            "occurredAt": occurredAt.formatted(.iso8601), "source": "manual", "timeZone": "Europe/Paris",
+        ], occurredAt
+    )
 }
 
 func measure(_ label: String, events: Int, _ body: @Sendable () async throws -> Void) async rethrows -> Double {
@@ -46,7 +55,9 @@ func measure(_ label: String, events: Int, _ body: @Sendable () async throws -> 
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let rate = Double(events) / seconds
-    print("\(label.padding(toLength: 48, withPad: " ", startingAt: 0)) \(String(format: "%7d events in %6.2f s = %7.0f events/s", events, seconds, rate))")
+    print(
+        "\(label.padding(toLength: 48, withPad: " ", startingAt: 0)) \(String(format: "%7d events in %6.2f s = %7.0f events/s", events, seconds, rate))"
+    )
     return rate
 }
 
@@ -83,19 +94,35 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { await store.run() }
     try await store.migrate(now: clock.now())
     let engine = try await Engine.make(
-        store: store, profile: profile, auth: AuthConfiguration(devLogin: true), jwks: [:],
-        blobs: LocalDiskBlobStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs")), clock: clock)
+        store: store,
+        profile: profile,
+        auth: AuthConfiguration(devLogin: true),
+        jwks: [:],
+        blobs: LocalDiskBlobStore(
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs")
+        ),
+        clock: clock
+    )
     let router = try buildRouter(engine: engine, store: store, limits: .generous, clock: .system)
     // As `serve` does: on PostgreSQL the node authenticates from memory only while it hears the others.
     group.addTask { await engine.listen(to: store, logger: logger) }
     let port = 18_000 + Int.random(in: 0..<1000)
-    let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
+    let app = Application(
+        router: router,
+        configuration: .init(address: .hostname("127.0.0.1", port: port)),
+        logger: logger
+    )
     group.addTask { try await app.runService(gracefulShutdownSignals: []) }
     try await Task.sleep(for: .milliseconds(500))
 
     // Open-loop load needs a connection per request in flight, or the client would queue what the server should see.
     let connections = overloadMode ? 2048 : concurrency
-    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)))
+    let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: .init(
+            connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
+        )
+    )
     @Sendable func post(_ path: String, token: String? = nil, json object: Any) async throws -> (Int, Data) {
         try await post(path, token: token, body: try JSONSerialization.data(withJSONObject: object))
     }
@@ -123,9 +150,14 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         request.method = .PUT
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: [
-            "displayName": "Bench", "age": 30, "weight": ["value": 70, "unit": "kg"], "timeZone": "Europe/Paris",
-        ])))
+        request.body = .bytes(
+            ByteBuffer(
+                bytes: try JSONSerialization.data(withJSONObject: [
+                    "displayName": "Bench", "age": 30, "weight": ["value": 70, "unit": "kg"],
+                    "timeZone": "Europe/Paris",
+                ])
+            )
+        )
         _ = try await client.execute(request, timeout: .seconds(10))
     }
     let frozenTokens = tokens
@@ -149,32 +181,61 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         let tightPort = port + 1000
         let tightApp = Application(
             router: try buildRouter(engine: engine, store: store, limits: tight, clock: .system),
-            configuration: .init(address: .hostname("127.0.0.1", port: tightPort)), logger: logger)
+            configuration: .init(address: .hostname("127.0.0.1", port: tightPort)),
+            logger: logger
+        )
         var standard = RequestLimits.generous
         standard.maxInFlight = RequestLimits.default.maxInFlight
         let standardPort = port + 2000
         let standardApp = Application(
             router: try buildRouter(engine: engine, store: store, limits: standard, clock: .system),
-            configuration: .init(address: .hostname("127.0.0.1", port: standardPort)), logger: logger)
+            configuration: .init(address: .hostname("127.0.0.1", port: standardPort)),
+            logger: logger
+        )
         group.addTask { try await tightApp.runService(gracefulShutdownSignals: []) }
         group.addTask { try await standardApp.runService(gracefulShutdownSignals: []) }
         try await Task.sleep(for: .milliseconds(500))
 
         func phase(_ label: String, rate: Double, port: Int, run: String) async -> OfferedLoad {
             let load = await offer(rate: rate, seconds: 10) { index in
-                guard let body = try? JSONSerialization.data(withJSONObject: stepsEvent(index, run: run).json) else { return nil }
+                guard let body = try? JSONSerialization.data(withJSONObject: stepsEvent(index, run: run).json) else {
+                    return nil
+                }
                 return try? await post("/api/activities", token: frozenTokens[index % users], body: body, port: port).0
             }
-            print("\(label.padding(toLength: 52, withPad: " ", startingAt: 0)) \(String(format: "%5.0f/s", rate)): \(load.summary)")
+            print(
+                "\(label.padding(toLength: 52, withPad: " ", startingAt: 0)) \(String(format: "%5.0f/s", rate)): \(load.summary)"
+            )
             try? await Task.sleep(for: .seconds(3))  // the backlog drains before the next phase
             return load
         }
-        let calm = await phase("sustainable, maxInFlight \(standard.maxInFlight)", rate: sustainable, port: standardPort, run: "calm")
-        let flooded = await phase("2 × sustainable, maxInFlight \(standard.maxInFlight)", rate: 2 * sustainable, port: standardPort, run: "flood")
-        let shed = await phase("2 × sustainable, maxInFlight \(tightInFlight)", rate: 2 * sustainable, port: tightPort, run: "shed")
-        print(String(format: "p99 admitted at 2× / at sustainable: %.1f (maxInFlight %d), %.1f (maxInFlight %d)",
-                     flooded.percentile(0.99) / calm.percentile(0.99), standard.maxInFlight,
-                     shed.percentile(0.99) / calm.percentile(0.99), tightInFlight))
+        let calm = await phase(
+            "sustainable, maxInFlight \(standard.maxInFlight)",
+            rate: sustainable,
+            port: standardPort,
+            run: "calm"
+        )
+        let flooded = await phase(
+            "2 × sustainable, maxInFlight \(standard.maxInFlight)",
+            rate: 2 * sustainable,
+            port: standardPort,
+            run: "flood"
+        )
+        let shed = await phase(
+            "2 × sustainable, maxInFlight \(tightInFlight)",
+            rate: 2 * sustainable,
+            port: tightPort,
+            run: "shed"
+        )
+        print(
+            String(
+                format: "p99 admitted at 2× / at sustainable: %.1f (maxInFlight %d), %.1f (maxInFlight %d)",
+                flooded.percentile(0.99) / calm.percentile(0.99),
+                standard.maxInFlight,
+                shed.percentile(0.99) / calm.percentile(0.99),
+                tightInFlight
+            )
+        )
         try await client.shutdown()
         group.cancelAll()
         return
@@ -184,9 +245,16 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         try await concurrently(singleEvents) { index in
             let event = stepsEvent(index, run: "base1")
             let row = ActivityEvent(
-                id: .init(UUID().uuidString), userID: frozenUsers[index % users], clientEventID: event.json["clientEventId"] as! String,
-                occurredAt: event.occurredAt, timeZone: "Europe/Paris", localDate: LocalDate(event.occurredAt, in: TimeZone(identifier: "Europe/Paris")!),
-                source: .manual, receivedAt: Date(), payload: .steps(.init(steps: 1000)))
+                id: .init(UUID().uuidString),
+                userID: frozenUsers[index % users],
+                clientEventID: event.json["clientEventId"] as! String,
+                occurredAt: event.occurredAt,
+                timeZone: "Europe/Paris",
+                localDate: LocalDate(event.occurredAt, in: TimeZone(identifier: "Europe/Paris")!),
+                source: .manual,
+                receivedAt: Date(),
+                payload: .steps(.init(steps: 1000))
+            )
             _ = try await store.transaction { try await $0.insert([row]) }
         }
     }
@@ -202,15 +270,24 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         return (0..<batchSize).map { offset -> ActivityEvent in
             let event = stepsEvent(batch * batchSize + offset, run: run)
             return ActivityEvent(
-                id: .init(UUID().uuidString), userID: user, clientEventID: event.json["clientEventId"] as! String,
-                occurredAt: event.occurredAt, timeZone: "Europe/Paris",
+                id: .init(UUID().uuidString),
+                userID: user,
+                clientEventID: event.json["clientEventId"] as! String,
+                occurredAt: event.occurredAt,
+                timeZone: "Europe/Paris",
                 localDate: LocalDate(event.occurredAt, in: TimeZone(identifier: "Europe/Paris")!),
-                source: .manual, receivedAt: Date(), payload: .steps(.init(steps: 1000)))
+                source: .manual,
+                receivedAt: Date(),
+                payload: .steps(.init(steps: 1000))
+            )
         }
     }
     // Two baselines for batches: one INSERT statement per row, and the stronger one the API is held to,
     // all rows in one multi-row INSERT (as the API writes them).
-    let baselineRowByRow = try await measure("baseline: \(batchSize) one-row INSERTs per transaction", events: batchedEvents) {
+    let baselineRowByRow = try await measure(
+        "baseline: \(batchSize) one-row INSERTs per transaction",
+        events: batchedEvents
+    ) {
         try await concurrently(batchedEvents / batchSize) { batch in
             let rows = baselineRows(batch, run: "base2")
             _ = try await store.transaction { tx in
@@ -218,7 +295,10 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             }
         }
     }
-    let baselineBatched = try await measure("baseline: one \(batchSize)-row INSERT per transaction", events: batchedEvents) {
+    let baselineBatched = try await measure(
+        "baseline: one \(batchSize)-row INSERT per transaction",
+        events: batchedEvents
+    ) {
         try await concurrently(batchedEvents / batchSize) { batch in
             let rows = baselineRows(batch, run: "base3")
             _ = try await store.transaction { tx in try await tx.insert(rows) }

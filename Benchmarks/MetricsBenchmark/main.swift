@@ -42,17 +42,35 @@ let first = last.adding(days: -(days - 1))
 /// operator has been inserted as the app inserts anyone.
 func seedInSQL() async throws {
     try await store.transaction { tx in
-        let profile = UserProfile(displayName: "Member 0", age: 30, weightKg: 70, timeZone: "Europe/Paris", onboardedAt: now)
-        try await tx.insert(User(id: User.ID("bench-0"), email: "member0@bench.example", role: .operator, profile: profile, createdAt: now), provider: "dev", subject: "member0@bench.example")
+        let profile = UserProfile(
+            displayName: "Member 0",
+            age: 30,
+            weightKg: 70,
+            timeZone: "Europe/Paris",
+            onboardedAt: now
+        )
+        try await tx.insert(
+            User(
+                id: User.ID("bench-0"),
+                email: "member0@bench.example",
+                role: .operator,
+                profile: profile,
+                createdAt: now
+            ),
+            provider: "dev",
+            subject: "member0@bench.example"
+        )
     }
     for start in stride(from: 1, to: users, by: 100_000) {
-        try await store.execute(unsafeSQL: """
-            INSERT INTO users (id, email, role, display_name, weight_unit, height_unit, time_zone, visibility_age, visibility_weight,
-                visibility_height, created_at, updated_at)
-            SELECT 'bench-' || i, 'member' || i || '@bench.example', 'member', 'Member ' || i, 'kg', 'cm', 'Europe/Paris', 'friends',
-                'friends', 'friends', now() - (i::bigint * 7919 % \(days * 86_400)) * interval '1 second', now()
-            FROM generate_series(\(start), \(min(users, start + 100_000) - 1)) AS i
-            """)
+        try await store.execute(
+            unsafeSQL: """
+                INSERT INTO users (id, email, role, display_name, weight_unit, height_unit, time_zone, visibility_age, visibility_weight,
+                    visibility_height, created_at, updated_at)
+                SELECT 'bench-' || i, 'member' || i || '@bench.example', 'member', 'Member ' || i, 'kg', 'cm', 'Europe/Paris', 'friends',
+                    'friends', 'friends', now() - (i::bigint * 7919 % \(days * 86_400)) * interval '1 second', now()
+                FROM generate_series(\(start), \(min(users, start + 100_000) - 1)) AS i
+                """
+        )
         print("  \(min(users, start + 100_000) - 1) accounts…")
     }
     try await store.execute(unsafeSQL: "ANALYZE users")
@@ -64,11 +82,25 @@ let seeding = try await ContinuousClock().measure {
         try await store.transaction { tx in
             for index in start..<min(users, start + 2_000) {
                 let email = "member\(index)@bench.example"
-                let profile = UserProfile(displayName: "Member \(index)", age: 30, weightKg: 70, timeZone: "Europe/Paris", onboardedAt: now)
+                let profile = UserProfile(
+                    displayName: "Member \(index)",
+                    age: 30,
+                    weightKg: 70,
+                    timeZone: "Europe/Paris",
+                    onboardedAt: now
+                )
                 let made = now.addingTimeInterval(-Double((index * 7_919) % (days * 86_400)))  // spread over the range
                 try await tx.insert(
-                    User(id: User.ID("bench-\(index)"), email: email, role: index == 0 ? .operator : .member, profile: profile, createdAt: made),
-                    provider: "dev", subject: email)
+                    User(
+                        id: User.ID("bench-\(index)"),
+                        email: email,
+                        role: index == 0 ? .operator : .member,
+                        profile: profile,
+                        createdAt: made
+                    ),
+                    provider: "dev",
+                    subject: email
+                )
             }
         }
         if start % 100_000 == 0 { print("  \(start) accounts…") }
@@ -79,7 +111,8 @@ let seeding = try await ContinuousClock().measure {
         var facts = DayFacts(day: day)
         facts.accounts = users
         facts.users = users
-        facts.active = Set((0..<(users / 1_000)).map { User.ID("a\($0)") })  // the rows carry counts; their size is what matters
+        // the rows carry counts; their size is what matters
+        facts.active = Set((0..<(users / 1_000)).map { User.ID("a\($0)") })
         facts.activeWeek = users / 2
         facts.activeMonth = users * 7 / 10
         facts.dailyGoals = (users / 3, users / 5)
@@ -88,7 +121,9 @@ let seeding = try await ContinuousClock().measure {
         facts.pushUsers = users * 3 / 4
         facts.pushDelivered = users / 2
         facts.emailsDelivered = users / 10
-        let rows = facts.rows.map { MetricRow(day: $0.day, metric: $0.metric, numerator: $0.numerator * 1_000, denominator: $0.denominator) }  // counts at scale
+        let rows = facts.rows.map {
+            MetricRow(day: $0.day, metric: $0.metric, numerator: $0.numerator * 1_000, denominator: $0.denominator)
+        }  // counts at scale
         try await store.transaction { tx in try await tx.metrics.save(rows, at: now) }
         day = day.adding(days: 1)
     }
@@ -98,12 +133,22 @@ print("seeded \(users) accounts and \(rows) rollup rows (\(days) days) in \(Int(
 
 let operatorAccount = try await store.read { tx in try await tx.user(User.ID("bench-0")) }!
 let caller = Caller(user: operatorAccount, sessionID: Session.ID("bench"))
-let metrics = Metrics(store: store, profile: try RuleProfileLoader.load(named: "fitcircle", from: URL(fileURLWithPath: "profiles")), clock: .system)
+let metrics = Metrics(
+    store: store,
+    profile: try RuleProfileLoader.load(named: "fitcircle", from: URL(fileURLWithPath: "profiles")),
+    clock: .system
+)
 var (byDay, byWeek, counts): ([Double], [Double], [Double]) = ([], [], [])
 for round in 0..<(requests + 10) {
-    let count = try await ContinuousClock().measure { _ = try await store.read { tx in try await tx.metrics.userCount() } }
-    let daily = try await ContinuousClock().measure { _ = try await metrics.report(from: first, to: last, granularity: .day, by: caller) }
-    let weekly = try await ContinuousClock().measure { _ = try await metrics.report(from: first, to: last, granularity: .week, by: caller) }
+    let count = try await ContinuousClock().measure {
+        _ = try await store.read { tx in try await tx.metrics.userCount() }
+    }
+    let daily = try await ContinuousClock().measure {
+        _ = try await metrics.report(from: first, to: last, granularity: .day, by: caller)
+    }
+    let weekly = try await ContinuousClock().measure {
+        _ = try await metrics.report(from: first, to: last, granularity: .week, by: caller)
+    }
     if round >= 10 {  // the first ten warm up
         counts.append(milliseconds(count))
         byDay.append(milliseconds(daily))
@@ -111,10 +156,21 @@ for round in 0..<(requests + 10) {
     }
 }
 func line(_ name: String, _ values: [Double]) -> String {
-    String(format: "%@ p50 %8.2f ms   p99 %8.2f ms", name.padding(toLength: 48, withPad: " ", startingAt: 0), percentile(values, 0.5), percentile(values, 0.99))
+    String(
+        format: "%@ p50 %8.2f ms   p99 %8.2f ms",
+        name.padding(toLength: 48, withPad: " ", startingAt: 0),
+        percentile(values, 0.5),
+        percentile(values, 0.99)
+    )
 }
 print(line("SELECT COUNT(*) FROM users (baseline)", counts))
 print(line("metrics report, \(days) days by day", byDay))
 print(line("metrics report, \(days) days by week", byWeek))
-print(String(format: "ratio of medians (report by day / COUNT(*)): %.2f; by week: %.2f", percentile(byDay, 0.5) / percentile(counts, 0.5), percentile(byWeek, 0.5) / percentile(counts, 0.5)))
+print(
+    String(
+        format: "ratio of medians (report by day / COUNT(*)): %.2f; by week: %.2f",
+        percentile(byDay, 0.5) / percentile(counts, 0.5),
+        percentile(byWeek, 0.5) / percentile(counts, 0.5)
+    )
+)
 running.cancel()

@@ -8,10 +8,10 @@ import FitCircleClient
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let appends = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 2_000
@@ -28,7 +28,10 @@ func temporary(_ name: String) -> URL {
 
 /// A record about as large as an outbox item's: a steps activity's JSON.
 func body(_ index: Int) -> Data {
-    Data(#"{"clientEventId":"bench-\#(index)","occurredAt":1764000000000,"source":"app","steps":\#(index % 90 + 10),"timeZone":"Europe/Paris","type":"steps"}"#.utf8)
+    Data(
+        #"{"clientEventId":"bench-\#(index)","occurredAt":1764000000000,"source":"app","steps":\#(index % 90 + 10),"timeZone":"Europe/Paris","type":"steps"}"#
+            .utf8
+    )
 }
 
 /// Raw appends with one fsync per `perSync` records: the baseline.
@@ -54,7 +57,11 @@ func outboxAppends(_ count: Int, perCall: Int) async throws -> Double {
     let outbox = try Outbox(directory: url)
     let start = clock.now
     for first in stride(from: 0, to: count, by: perCall) {
-        try await outbox.add((first..<min(first + perCall, count)).map { OutboxItem(kind: .activity, body: body($0), recordedAt: Date()) })
+        try await outbox.add(
+            (first..<min(first + perCall, count)).map {
+                OutboxItem(kind: .activity, body: body($0), recordedAt: Date())
+            }
+        )
     }
     return Double(count) / seconds(clock.now - start)
 }
@@ -66,7 +73,15 @@ for perCall in [1, 100] {
         raw = max(raw, try rawAppends(appends, perSync: perCall))
         outbox = max(outbox, try await outboxAppends(appends, perCall: perCall))
     }
-    print(String(format: "  %3d per call: outbox %8.0f/s   raw write+fsync %8.0f/s   ratio %.2f", perCall, outbox, raw, outbox / raw))
+    print(
+        String(
+            format: "  %3d per call: outbox %8.0f/s   raw write+fsync %8.0f/s   ratio %.2f",
+            perCall,
+            outbox,
+            raw,
+            outbox / raw
+        )
+    )
 }
 
 guard let server else { exit(0) }
@@ -75,10 +90,20 @@ guard let server else { exit(0) }
 func device(_ email: String) async throws -> FitCircle {
     let storage = temporary("device")
     let fitCircle = try await FitCircle(
-        .init(baseURL: server, storageDirectory: storage, sessionStore: MemorySessionStore(), syncPolicy: SyncPolicy(batchSize: 500)))
+        .init(
+            baseURL: server,
+            storageDirectory: storage,
+            sessionStore: MemorySessionStore(),
+            syncPolicy: SyncPolicy(batchSize: 500)
+        )
+    )
     try await fitCircle.signInForDevelopment(email: email)
     _ = try await fitCircle.call {
-        try await $0.updateProfile(body: .json(.init(displayName: "Bench", age: 30, weight: .init(value: 70, unit: .kg), timeZone: "Europe/Paris"))).ok
+        try await $0.updateProfile(
+            body: .json(
+                .init(displayName: "Bench", age: 30, weight: .init(value: 70, unit: .kg), timeZone: "Europe/Paris")
+            )
+        ).ok
     }
     return fitCircle
 }
@@ -105,7 +130,9 @@ for round in 1...2 {
     let encoder = JSONEncoder()
     encoder.dateEncodingStrategy = .iso8601
     let inputs = history("raw", events)
-    let bodies = try stride(from: 0, to: events, by: 500).map { try encoder.encode(["events": Array(inputs[$0..<min($0 + 500, events)])]) }
+    let bodies = try stride(from: 0, to: events, by: 500).map {
+        try encoder.encode(["events": Array(inputs[$0..<min($0 + 500, events)])])
+    }
     let rawStart = clock.now
     for body in bodies {
         var request = URLRequest(url: server.appendingPathComponent("api/activities/batch"))
@@ -116,5 +143,13 @@ for round in 1...2 {
         precondition((response as? HTTPURLResponse)?.statusCode == 200)
     }
     let rawRate = Double(events) / seconds(clock.now - rawStart)
-    print(String(format: "  round %d: SDK sync %6.0f events/s   direct batch POSTs %6.0f events/s   ratio %.2f", round, sdkRate, rawRate, sdkRate / rawRate))
+    print(
+        String(
+            format: "  round %d: SDK sync %6.0f events/s   direct batch POSTs %6.0f events/s   ratio %.2f",
+            round,
+            sdkRate,
+            rawRate,
+            sdkRate / rawRate
+        )
+    )
 }

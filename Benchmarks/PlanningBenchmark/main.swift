@@ -22,7 +22,9 @@ var logger = Logger(label: "bench")
 logger.logLevel = .warning
 let clock = WallClock.system
 let store = try await Store.open(try DatabaseLocation(url: arguments[1]), logger: logger)
-let profilesDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("profiles")
+let profilesDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
+    "profiles"
+)
 let profile = try RuleProfileLoader.load(named: "fitcircle", from: profilesDirectory)
 let zones = TimeZone.knownTimeZoneIdentifiers.filter { TimeZone(identifier: $0) != nil }.sorted()
 
@@ -32,7 +34,9 @@ func seconds(_ duration: Duration) -> Double {
 
 func report(_ label: String, rows: Int, _ elapsed: Duration) -> Double {
     let time = seconds(elapsed)
-    print("\(label.padding(toLength: 58, withPad: " ", startingAt: 0)) \(String(format: "%8d users in %6.2f s = %8.0f users/s", rows, time, Double(rows) / time))")
+    print(
+        "\(label.padding(toLength: 58, withPad: " ", startingAt: 0)) \(String(format: "%8d users in %6.2f s = %8.0f users/s", rows, time, Double(rows) / time))"
+    )
     return time
 }
 
@@ -42,28 +46,34 @@ func report(_ label: String, rows: Int, _ elapsed: Duration) -> Double {
 /// for them. Seeded in SQL: the benchmark measures planning, not seeding.
 func seed() async throws {
     let zoneArray = "ARRAY[" + zones.map { "'\($0)'" }.joined(separator: ",") + "]"
-    try await store.execute(unsafeSQL: """
-        INSERT INTO users (id, email, role, display_name, weight_unit, height_unit, time_zone, visibility_age, visibility_weight,
-            visibility_height, created_at, updated_at, reminder_time, quiet_start, quiet_end, send_habit)
-        SELECT 'u' || lpad(i::text, 8, '0'), 'bench' || i || '@example.com', 'member', 'Bench', 'kg', 'cm',
-            (\(zoneArray))[1 + i % \(zones.count)], 'friends', 'friends', 'friends', now(), now(),
-            lpad((18 + i % 4)::text, 2, '0') || CASE WHEN i % 2 = 0 THEN ':00' ELSE ':30' END, lpad((21 + i % 3)::text, 2, '0') || ':00',
-            '07:00', CASE WHEN i < \(withHistory) THEN '07:' || lpad((10 + i % 7)::text, 2, '0') END
-        FROM generate_series(0, \(userCount - 1)) AS i
-        """)
-    try await store.execute(unsafeSQL: """
-        INSERT INTO notification_preferences (user_id, preferences, updated_at)
-        SELECT id, json_build_object('push', true, 'email', true, 'inApp', true, 'types', '{}'::json, 'reminderTime', reminder_time,
-                'quietStart', quiet_start, 'quietEnd', quiet_end, 'pauseWeekends', false, 'digest', '[]'::json)::text, now()
-        FROM users
-        """)
-    try await store.execute(unsafeSQL: """
-        INSERT INTO activity_events (id, user_id, client_event_id, kind, occurred_at, time_zone, local_date, source, received_at, payload, flags)
-        SELECT u.id || '-' || d, u.id, 'check-in-' || d, 'check_in',
-            ('2026-03-01 07:10'::timestamp - d * interval '1 day' + (d % 7) * interval '1 minute') AT TIME ZONE u.time_zone,
-            u.time_zone, to_char(date '2026-03-01' - d, 'YYYY-MM-DD'), 'app', now(), '{}', '[]'
-        FROM (SELECT id, time_zone FROM users ORDER BY id LIMIT \(withHistory)) AS u CROSS JOIN generate_series(0, 19) AS d
-        """)
+    try await store.execute(
+        unsafeSQL: """
+            INSERT INTO users (id, email, role, display_name, weight_unit, height_unit, time_zone, visibility_age, visibility_weight,
+                visibility_height, created_at, updated_at, reminder_time, quiet_start, quiet_end, send_habit)
+            SELECT 'u' || lpad(i::text, 8, '0'), 'bench' || i || '@example.com', 'member', 'Bench', 'kg', 'cm',
+                (\(zoneArray))[1 + i % \(zones.count)], 'friends', 'friends', 'friends', now(), now(),
+                lpad((18 + i % 4)::text, 2, '0') || CASE WHEN i % 2 = 0 THEN ':00' ELSE ':30' END, lpad((21 + i % 3)::text, 2, '0') || ':00',
+                '07:00', CASE WHEN i < \(withHistory) THEN '07:' || lpad((10 + i % 7)::text, 2, '0') END
+            FROM generate_series(0, \(userCount - 1)) AS i
+            """
+    )
+    try await store.execute(
+        unsafeSQL: """
+            INSERT INTO notification_preferences (user_id, preferences, updated_at)
+            SELECT id, json_build_object('push', true, 'email', true, 'inApp', true, 'types', '{}'::json, 'reminderTime', reminder_time,
+                    'quietStart', quiet_start, 'quietEnd', quiet_end, 'pauseWeekends', false, 'digest', '[]'::json)::text, now()
+            FROM users
+            """
+    )
+    try await store.execute(
+        unsafeSQL: """
+            INSERT INTO activity_events (id, user_id, client_event_id, kind, occurred_at, time_zone, local_date, source, received_at, payload, flags)
+            SELECT u.id || '-' || d, u.id, 'check-in-' || d, 'check_in',
+                ('2026-03-01 07:10'::timestamp - d * interval '1 day' + (d % 7) * interval '1 minute') AT TIME ZONE u.time_zone,
+                u.time_zone, to_char(date '2026-03-01' - d, 'YYYY-MM-DD'), 'app', now(), '{}', '[]'
+            FROM (SELECT id, time_zone FROM users ORDER BY id LIMIT \(withHistory)) AS u CROSS JOIN generate_series(0, 19) AS d
+            """
+    )
     try await store.execute(unsafeSQL: "ANALYZE")
 }
 
@@ -71,14 +81,23 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { await store.run() }
     try await store.migrate(now: clock.now())
     let engine = try await Engine.make(
-        store: store, profile: profile, auth: AuthConfiguration(devLogin: true), jwks: [:],
-        blobs: LocalDiskBlobStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs")), clock: clock)
+        store: store,
+        profile: profile,
+        auth: AuthConfiguration(devLogin: true),
+        jwks: [:],
+        blobs: LocalDiskBlobStore(
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs")
+        ),
+        clock: clock
+    )
 
     // A database seeded by an earlier run is planned again from scratch (profiling runs reuse it).
     if try await store.read({ tx in try await tx.users(inTimeZone: zones[0], after: nil, limit: 1) }).isEmpty {
         let seeding = ContinuousClock.now
         try await seed()
-        print("seeded \(userCount) users over \(zones.count) zones (\(withHistory) with 20 check-ins) in \(String(format: "%.1f", seconds(ContinuousClock.now - seeding))) s")
+        print(
+            "seeded \(userCount) users over \(zones.count) zones (\(withHistory) with 20 check-ins) in \(String(format: "%.1f", seconds(ContinuousClock.now - seeding))) s"
+        )
     } else {
         try await store.execute(unsafeSQL: "DELETE FROM jobs")
         print("reusing the seeded database")
@@ -93,7 +112,9 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             var after: User.ID?
             while true {
                 let cursor = after
-                let page = try await store.read { tx in try await tx.users(inTimeZone: zone, after: cursor, limit: pageSize) }
+                let page = try await store.read { tx in
+                    try await tx.users(inTimeZone: zone, after: cursor, limit: pageSize)
+                }
                 rows += page.count
                 guard page.count == pageSize else { break }
                 after = page.last
@@ -104,7 +125,11 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     _ = try await scan()  // warm the cache for both
     let scanStart = ContinuousClock.now
     let scanned = try await scan()
-    let scanTime = report("baseline: SELECT the users, zone by zone, 1,000 a page", rows: scanned, ContinuousClock.now - scanStart)
+    let scanTime = report(
+        "baseline: SELECT the users, zone by zone, 1,000 a page",
+        rows: scanned,
+        ContinuousClock.now - scanStart
+    )
 
     let planStart = ContinuousClock.now
     for zone in zones {
@@ -123,7 +148,9 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         let payload = try JSONSerialization.jsonObject(with: Data(job.payload.utf8)) as! [String: Any]
         planned[payload["type"] as! String, default: 0] += (payload["users"] as! [String]).count
     }
-    print("queued \(triggers.count) trigger jobs; users per type: \(planned.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+    print(
+        "queued \(triggers.count) trigger jobs; users per type: \(planned.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+    )
     let missing = planned.values.contains { $0 != userCount } || planned.count != daily.count
     group.cancelAll()
     if missing {

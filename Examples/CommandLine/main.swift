@@ -26,7 +26,14 @@ do {
             let name = String(email.prefix { $0 != "@" })
             _ = try await fitCircle.call {
                 try await $0.updateProfile(
-                    body: .json(.init(displayName: name, age: 30, weight: .init(value: 70, unit: .kg), timeZone: TimeZone.current.identifier))
+                    body: .json(
+                        .init(
+                            displayName: name,
+                            age: 30,
+                            weight: .init(value: 70, unit: .kg),
+                            timeZone: TimeZone.current.identifier
+                        )
+                    )
                 ).ok
             }
             print("Completed the profile of \(name)")
@@ -38,7 +45,9 @@ do {
     // Recorded on the device first: these survive the app being killed before they are sent.
     try await fitCircle.record(.appOpen(at: Date()))
     try await fitCircle.record(.steps(2_400, at: Date()))
-    try await fitCircle.record(.workout(.running, duration: 1_800, distanceMeters: 5_000, at: Date().addingTimeInterval(-3_600)))
+    try await fitCircle.record(
+        .workout(.running, duration: 1_800, distanceMeters: 5_000, at: Date().addingTimeInterval(-3_600))
+    )
     print("Waiting to be sent: \(await fitCircle.syncStatus.pending)")
 
     do {
@@ -59,7 +68,9 @@ do {
         print("\(circle.name):")
         for row in board.rows.prefix(5) {
             let rank = row.rank.map { "\($0)." } ?? "–"
-            print("  \(rank) \(row.displayName) \(row.value.map { "\(Int($0))" } ?? "–")\(row.isCaller ? "  ← you" : "")")
+            print(
+                "  \(rank) \(row.displayName) \(row.value.map { "\(Int($0))" } ?? "–")\(row.isCaller ? "  ← you" : "")"
+            )
         }
     }
 } catch {

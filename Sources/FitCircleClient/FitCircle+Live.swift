@@ -2,7 +2,7 @@ public import Foundation
 import HTTPTypes
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension FitCircle {
@@ -26,7 +26,9 @@ extension FitCircle {
 
     /// The in-app inbox live: the unread count when it opens, then each notification as it lands (with the
     /// unread count then). Reconnects by itself and resumes after the last notification it told.
-    public func inboxUpdates(resumingAfter notificationID: String? = nil) -> AsyncThrowingStream<Components.Schemas.InboxEvent, any Error> {
+    public func inboxUpdates(resumingAfter notificationID: String? = nil) -> AsyncThrowingStream<
+        Components.Schemas.InboxEvent, any Error
+    > {
         self.live("api/notifications/stream", resumingAfter: notificationID) { event in
             event.event == "unread" || event.event == "notification" ? try Self.decode(event.data) : nil
         }
@@ -34,8 +36,14 @@ extension FitCircle {
 
     /// The friends' feed live. Reconnects by itself and resumes after the last workout it told (or, past
     /// the feed's newest 100, from the newest).
-    public func feedUpdates(resumingAfter activityID: String? = nil, seconds: Int = 300) -> AsyncThrowingStream<FeedUpdate, any Error> {
-        self.live("api/feed/stream", query: [URLQueryItem(name: "seconds", value: "\(seconds)")], resumingAfter: activityID) { event in
+    public func feedUpdates(resumingAfter activityID: String? = nil, seconds: Int = 300) -> AsyncThrowingStream<
+        FeedUpdate, any Error
+    > {
+        self.live(
+            "api/feed/stream",
+            query: [URLQueryItem(name: "seconds", value: "\(seconds)")],
+            resumingAfter: activityID
+        ) { event in
             switch event.event {
             case "ready": .listening
             case "activity": .activity(try Self.decode(event.data))
@@ -59,13 +67,17 @@ extension FitCircle {
     /// fresh token and `Last-Event-ID`. It finishes with an error when the server refuses it for good (not
     /// a member, no such circle, the session ended), and when the caller stops iterating.
     public func events(
-        at path: String, query: [URLQueryItem] = [], resumingAfter lastEventID: String? = nil
+        at path: String,
+        query: [URLQueryItem] = [],
+        resumingAfter lastEventID: String? = nil
     ) -> AsyncThrowingStream<ServerSentEvent, any Error> {
         self.live(path, query: query, resumingAfter: lastEventID) { $0 }
     }
 
     private func live<Element: Sendable>(
-        _ path: String, query: [URLQueryItem] = [], resumingAfter lastEventID: String? = nil,
+        _ path: String,
+        query: [URLQueryItem] = [],
+        resumingAfter lastEventID: String? = nil,
         decode: @escaping @Sendable (ServerSentEvent) throws -> Element?
     ) -> AsyncThrowingStream<Element, any Error> {
         let base = self.configuration.baseURL.appendingPathComponent(path)
@@ -110,7 +122,11 @@ extension FitCircle {
                             }
                             var fields = HTTPFields()
                             fields[.retryAfter] = refusal.retryAfter
-                            throw ProblemMiddleware.problem(status: .init(code: refusal.status), headers: fields, body: refusal.body)
+                            throw ProblemMiddleware.problem(
+                                status: .init(code: refusal.status),
+                                headers: fields,
+                                body: refusal.body
+                            )
                         }
                     } catch is CancellationError {
                         break
@@ -121,7 +137,9 @@ extension FitCircle {
                             return
                         }
                         failures += 1
-                        try? await Task.sleep(for: policy.backoff(afterFailures: failures, retryAfter: error.fitCircleProblem?.retryAfter))
+                        try? await Task.sleep(
+                            for: policy.backoff(afterFailures: failures, retryAfter: error.fitCircleProblem?.retryAfter)
+                        )
                     }
                 }
                 continuation.finish()
@@ -147,7 +165,9 @@ extension FitCircle {
             if let date = format.date(from: text) { return date }
             format.formatOptions.insert(.withFractionalSeconds)
             guard let date = format.date(from: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date: \(text)")
+                )
             }
             return date
         }
@@ -156,6 +176,7 @@ extension FitCircle {
 
     /// An id as one path segment.
     private static func segment(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id
+        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+            ?? id
     }
 }

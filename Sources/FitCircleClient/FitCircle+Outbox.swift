@@ -28,8 +28,12 @@ extension FitCircle {
             activity.timeZone = activity.timeZone ?? zone
             items.append(
                 OutboxItem(
-                    id: activity.clientEventId, kind: .activity, body: try OutboxCoding.encoder.encode(activity),
-                    recordedAt: self.configuration.now()))
+                    id: activity.clientEventId,
+                    kind: .activity,
+                    body: try OutboxCoding.encoder.encode(activity),
+                    recordedAt: self.configuration.now()
+                )
+            )
             if activity._type == .appOpen, let zone = activity.timeZone.flatMap(TimeZone.init(identifier:)) {
                 appOpenDays.append(LocalDate(activity.occurredAt, in: zone))
             }
@@ -47,7 +51,12 @@ extension FitCircle {
         var activity = activity
         activity.timeZone = activity.timeZone ?? self.configuration.timeZone().identifier
         return try await self.enqueue(
-            kind: .edit, body: Components.Schemas.ActivityEdit(modifiedAt: modifiedAt ?? self.configuration.now(), activity: activity))
+            kind: .edit,
+            body: Components.Schemas.ActivityEdit(
+                modifiedAt: modifiedAt ?? self.configuration.now(),
+                activity: activity
+            )
+        )
     }
 
     /// Today's check-in (mood, energy, how yesterday felt), sent when online; answers its id.
@@ -83,7 +92,12 @@ extension FitCircle {
     }
 
     private func enqueue(kind: OutboxItem.Kind, body: some Encodable, target: [String] = []) async throws -> String {
-        let item = OutboxItem(kind: kind, body: try OutboxCoding.encoder.encode(body), target: target, recordedAt: self.configuration.now())
+        let item = OutboxItem(
+            kind: kind,
+            body: try OutboxCoding.encoder.encode(body),
+            target: target,
+            recordedAt: self.configuration.now()
+        )
         try await self.enqueue([item])
         return item.id
     }
@@ -128,17 +142,31 @@ extension FitCircle {
 
 extension Components.Schemas.ActivityInput {
     /// Steps counted since the previous record, e.g. from the pedometer.
-    public static func steps(_ steps: Int, at date: Date, source: Components.Schemas.ActivitySource = .app, id: String = UUID().uuidString) -> Self {
+    public static func steps(
+        _ steps: Int,
+        at date: Date,
+        source: Components.Schemas.ActivitySource = .app,
+        id: String = UUID().uuidString
+    ) -> Self {
         Self(clientEventId: id, _type: .steps, occurredAt: date, source: source, steps: steps)
     }
 
     public static func workout(
-        _ type: Components.Schemas.WorkoutType, duration: TimeInterval, distanceMeters: Double? = nil, calories: Double? = nil,
-        at date: Date, source: Components.Schemas.ActivitySource = .app, id: String = UUID().uuidString
+        _ type: Components.Schemas.WorkoutType,
+        duration: TimeInterval,
+        distanceMeters: Double? = nil,
+        calories: Double? = nil,
+        at date: Date,
+        source: Components.Schemas.ActivitySource = .app,
+        id: String = UUID().uuidString
     ) -> Self {
         Self(
-            clientEventId: id, _type: .workout, occurredAt: date, source: source,
-            workout: .init(_type: type, durationSeconds: duration, distanceMeters: distanceMeters, calories: calories))
+            clientEventId: id,
+            _type: .workout,
+            occurredAt: date,
+            source: source,
+            workout: .init(_type: type, durationSeconds: duration, distanceMeters: distanceMeters, calories: calories)
+        )
     }
 
     public static func weight(kilograms: Double, at date: Date, id: String = UUID().uuidString) -> Self {

@@ -31,14 +31,20 @@ extension FitCircle {
         try await self.call { try await $0.listFitCircles().ok.body.json.items }
     }
 
-    public func leaderboard(circle id: String, period: Components.Schemas.BoardPeriod? = nil) async throws -> Leaderboard {
-        try await self.call { try await $0.getFitCircleLeaderboard(path: .init(id: id), query: .init(period: period)).ok.body.json }
+    public func leaderboard(circle id: String, period: Components.Schemas.BoardPeriod? = nil) async throws
+        -> Leaderboard
+    {
+        try await self.call {
+            try await $0.getFitCircleLeaderboard(path: .init(id: id), query: .init(period: period)).ok.body.json
+        }
     }
 
     /// The friends' feed. The person's own waiting items are sent first (spec 004, R12.6), so their latest
     /// workout is in it; if they cannot be sent, the feed is read all the same.
     public func feed(cursor: String? = nil, limit: Int? = nil) async throws -> FeedPage {
         try? await self.sync()
-        return try await self.call { try await $0.getFriendFeed(query: .init(limit: limit, cursor: cursor)).ok.body.json }
+        return try await self.call {
+            try await $0.getFriendFeed(query: .init(limit: limit, cursor: cursor)).ok.body.json
+        }
     }
 }

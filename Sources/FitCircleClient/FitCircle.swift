@@ -31,16 +31,23 @@ public final class FitCircle: Sendable {
         public var transport: any ClientTransport
 
         public init(
-            baseURL: URL, storageDirectory: URL, sessionStore: (any SessionStore)? = nil, syncPolicy: SyncPolicy = SyncPolicy(),
-            refreshMargin: TimeInterval = 60, timeZone: @escaping @Sendable () -> TimeZone = { TimeZone.current },
-            now: @escaping @Sendable () -> Date = { Date() }, transport: (any ClientTransport)? = nil
+            baseURL: URL,
+            storageDirectory: URL,
+            sessionStore: (any SessionStore)? = nil,
+            syncPolicy: SyncPolicy = SyncPolicy(),
+            refreshMargin: TimeInterval = 60,
+            timeZone: @escaping @Sendable () -> TimeZone = { TimeZone.current },
+            now: @escaping @Sendable () -> Date = { Date() },
+            transport: (any ClientTransport)? = nil
         ) {
             self.baseURL = baseURL
             self.storageDirectory = storageDirectory
             #if canImport(Security)
-            self.sessionStore = sessionStore ?? KeychainSessionStore(service: "fitcircle.session", account: baseURL.absoluteString)
+                self.sessionStore =
+                    sessionStore ?? KeychainSessionStore(service: "fitcircle.session", account: baseURL.absoluteString)
             #else
-            self.sessionStore = sessionStore ?? FileSessionStore(url: storageDirectory.appendingPathComponent("session.json"))
+                self.sessionStore =
+                    sessionStore ?? FileSessionStore(url: storageDirectory.appendingPathComponent("session.json"))
             #endif
             self.syncPolicy = syncPolicy
             self.refreshMargin = refreshMargin
@@ -64,22 +71,37 @@ public final class FitCircle: Sendable {
 
     public init(_ configuration: Configuration) async throws {
         self.configuration = configuration
-        let open = Client(serverURL: configuration.baseURL, transport: configuration.transport, middlewares: [ProblemMiddleware()])
+        let open = Client(
+            serverURL: configuration.baseURL,
+            transport: configuration.transport,
+            middlewares: [ProblemMiddleware()]
+        )
         self.openClient = open
         self.authenticator = Authenticator(
-            store: configuration.sessionStore, refreshMargin: configuration.refreshMargin, now: configuration.now
+            store: configuration.sessionStore,
+            refreshMargin: configuration.refreshMargin,
+            now: configuration.now
         ) { refreshToken in
             try await ClientCall.run {
                 StoredSession(try await open.refreshTokens(body: .json(.init(refreshToken: refreshToken))).ok.body.json)
             }
         }
         self.api = Client(
-            serverURL: configuration.baseURL, transport: configuration.transport,
-            middlewares: [ProblemMiddleware(), AuthenticationMiddleware(authenticator: self.authenticator), ConditionalReadMiddleware()])
+            serverURL: configuration.baseURL,
+            transport: configuration.transport,
+            middlewares: [
+                ProblemMiddleware(), AuthenticationMiddleware(authenticator: self.authenticator),
+                ConditionalReadMiddleware(),
+            ]
+        )
         self.outbox = try Outbox(directory: configuration.storageDirectory)
         self.streakKeeper = LocalStreakKeeper(url: configuration.storageDirectory.appendingPathComponent("streak.json"))
         self.synchronizer = await Synchronizer(
-            outbox: self.outbox, sender: OutboxSender(client: self.api), policy: configuration.syncPolicy, now: configuration.now)
+            outbox: self.outbox,
+            sender: OutboxSender(client: self.api),
+            policy: configuration.syncPolicy,
+            now: configuration.now
+        )
     }
 
     // MARK: Calls

@@ -20,10 +20,12 @@ public struct Identifier<Subject>: Hashable, Comparable, Sendable, Codable, Cust
     /// Whether it could name something FitCircle made (a UUID's letters, digits and hyphens, at most 64):
     /// anything else names nothing, and is refused before it reaches a query.
     public var isWellFormed: Bool {
-        (1...64).contains(self.rawValue.utf8.count) && self.rawValue.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
-        }
+        (1...64).contains(self.rawValue.utf8.count)
+            && self.rawValue.utf8.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-")
+            }
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -26,16 +26,29 @@ struct ProviderCall: Sendable {
         func milliseconds() -> Int { (ContinuousClock.now - started).wholeMilliseconds }
         do {
             let response = try await self.send(try await request())
-            return DeliveryAttempt(provider: self.provider, outcome: classify(response), status: response.status, latencyMilliseconds: milliseconds())
+            return DeliveryAttempt(
+                provider: self.provider,
+                outcome: classify(response),
+                status: response.status,
+                latencyMilliseconds: milliseconds()
+            )
         } catch {
             return DeliveryAttempt(
-                provider: self.provider, outcome: .retryable(reason: "no answer: \(error)"), status: nil, latencyMilliseconds: milliseconds())
+                provider: self.provider,
+                outcome: .retryable(reason: "no answer: \(error)"),
+                status: nil,
+                latencyMilliseconds: milliseconds()
+            )
         }
     }
 
     func send(_ request: HTTPClientRequest) async throws -> ProviderResponse {
         let response = try await self.http.execute(request, timeout: self.timeout)
         let body = try await response.body.collect(upTo: 1 << 20)
-        return ProviderResponse(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
+        return ProviderResponse(
+            status: Int(response.status.code),
+            headers: response.headers,
+            body: Data(body.readableBytesView)
+        )
     }
 }

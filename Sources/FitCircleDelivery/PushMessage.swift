@@ -16,7 +16,16 @@ public struct PushMessage: Equatable, Sendable {
     /// After this the provider drops the message rather than deliver it late (APNs `apns-expiration`).
     public var expiresAt: Date?
 
-    public init(title: String, body: String, type: String, deepLink: String?, badge: Int? = nil, sound: String = "default", collapseID: String? = nil, expiresAt: Date? = nil) {
+    public init(
+        title: String,
+        body: String,
+        type: String,
+        deepLink: String?,
+        badge: Int? = nil,
+        sound: String = "default",
+        collapseID: String? = nil,
+        expiresAt: Date? = nil
+    ) {
         self.title = title
         self.body = body
         self.type = type

@@ -98,7 +98,8 @@ public final class Engine: Sendable {
         self.console = console
         // The features that run durable jobs register them here; a kind registered twice stops the node at start.
         self.jobs = try JobRegistry(owners: [
-            dayRollover, notifications, deliveries, reminders, boardClosing, circles, housekeeping, friends, challenges, metrics, eventForwarding,
+            dayRollover, notifications, deliveries, reminders, boardClosing, circles, housekeeping, friends, challenges,
+            metrics, eventForwarding,
             webhooks,
         ])
     }

@@ -19,7 +19,13 @@ public struct JobRunner: Sendable {
     public var lease: TimeInterval = 120
     public var backoff = Backoff()
 
-    public init(store: Store, handlers: [String: JobHandler], clock: WallClock, logger: Logger, owner: String = UUID().uuidString) {
+    public init(
+        store: Store,
+        handlers: [String: JobHandler],
+        clock: WallClock,
+        logger: Logger,
+        owner: String = UUID().uuidString
+    ) {
         self.store = store
         self.handlers = handlers
         self.clock = clock
@@ -34,7 +40,12 @@ public struct JobRunner: Sendable {
         let now = self.clock.now()
         let jobs = try await self.store.transaction { tx in
             try await tx.claimJobs(
-                kinds: Set(self.handlers.keys), limit: limit, owner: self.owner, leaseUntil: now.addingTimeInterval(self.lease), now: now)
+                kinds: Set(self.handlers.keys),
+                limit: limit,
+                owner: self.owner,
+                leaseUntil: now.addingTimeInterval(self.lease),
+                now: now
+            )
         }
         for (index, job) in jobs.enumerated() {
             if isStopping() {
@@ -49,7 +60,9 @@ public struct JobRunner: Sendable {
 
     /// Runs until cancelled or `isStopping` (then the job running finishes and the rest are given back),
     /// looking for due jobs every `interval` when the queue is idle.
-    public func run(every interval: Duration = .seconds(1), isStopping: @Sendable @escaping () -> Bool = { false }) async {
+    public func run(every interval: Duration = .seconds(1), isStopping: @Sendable @escaping () -> Bool = { false })
+        async
+    {
         while !Task.isCancelled && !isStopping() {
             do {
                 if try await self.runDue(isStopping: isStopping) > 0 { continue }
@@ -65,17 +78,35 @@ public struct JobRunner: Sendable {
             // Only kinds this runner handles are claimed (`claimJobs(kinds:)`).
             guard let handler = self.handlers[job.kind] else { throw UnhandledJobKind(kind: job.kind) }
             try await handler(job)
-            let kept = try await self.store.transaction { tx in try await tx.completeJob(job.id, owner: self.owner, at: self.clock.now()) }
-            if !kept { self.logger.warning("A job's lease expired while it ran", metadata: ["job": "\(job.id)", "kind": "\(job.kind)"]) }
+            let kept = try await self.store.transaction { tx in
+                try await tx.completeJob(job.id, owner: self.owner, at: self.clock.now())
+            }
+            if !kept {
+                self.logger.warning(
+                    "A job's lease expired while it ran",
+                    metadata: ["job": "\(job.id)", "kind": "\(job.kind)"]
+                )
+            }
         } catch {
             let backoff = self.backoff.delay(afterAttempt: job.attempts, random: Double.random(in: 0...1))
-            let retryAt = job.attempts < job.maxAttempts
+            let retryAt =
+                job.attempts < job.maxAttempts
                 ? self.clock.now().addingTimeInterval(max(backoff, (error as? RetryLater)?.after ?? 0))
                 : nil
             self.logger.warning(
-                "A job failed", metadata: ["job": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempts)", "error": "\(error)"])
+                "A job failed",
+                metadata: [
+                    "job": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempts)", "error": "\(error)",
+                ]
+            )
             try? await self.store.transaction { tx in
-                try await tx.failJob(job.id, owner: self.owner, error: "\(error)", retryAt: retryAt, at: self.clock.now())
+                try await tx.failJob(
+                    job.id,
+                    owner: self.owner,
+                    error: "\(error)",
+                    retryAt: retryAt,
+                    at: self.clock.now()
+                )
             }
         }
     }

@@ -36,12 +36,19 @@ public struct ZoneBatch: Codable, Equatable, Sendable {
     public func job(_ kind: String, runAt: Date, maxAttempts: Int = 8) throws -> JobRecord {
         let key = Self.dedupeKey(kind, zone: self.zone, date: self.date) + (self.after.map { ":after:\($0)" } ?? "")
         return JobRecord(
-            id: UUID().uuidString.lowercased(), kind: kind, payload: String(decoding: try JSONEncoder().encode(self), as: UTF8.self),
-            dedupeKey: key, runAt: runAt, maxAttempts: maxAttempts)
+            id: UUID().uuidString.lowercased(),
+            kind: kind,
+            payload: String(decoding: try JSONEncoder().encode(self), as: UTF8.self),
+            dedupeKey: key,
+            runAt: runAt,
+            maxAttempts: maxAttempts
+        )
     }
 
     /// The dedupe key of the first page's job of `kind` in `zone` on `date`.
-    public static func dedupeKey(_ kind: String, zone: String, date: LocalDate) -> String { "\(kind):\(zone):\(date.iso)" }
+    public static func dedupeKey(_ kind: String, zone: String, date: LocalDate) -> String {
+        "\(kind):\(zone):\(date.iso)"
+    }
 
     public init(_ job: JobRecord) throws {
         self = try JSONDecoder().decode(ZoneBatch.self, from: Data(job.payload.utf8))
@@ -79,7 +86,8 @@ public struct ZoneScheduler: Sendable {
             for schedule in self.schedules {
                 for zone in schedule.zone.map({ [$0] }) ?? zones {
                     guard let timeZone = TimeZone(identifier: zone),
-                        let (date, due) = Self.occurrence(of: schedule, in: timeZone, before: now), now.timeIntervalSince(due) < self.catchUp
+                        let (date, due) = Self.occurrence(of: schedule, in: timeZone, before: now),
+                        now.timeIntervalSince(due) < self.catchUp
                     else {
                         continue
                     }
@@ -104,7 +112,8 @@ public struct ZoneScheduler: Sendable {
 
     /// The latest local date on which `schedule`'s time has come by `now` in `zone`, and the instant it
     /// came (today's if it has passed, else yesterday's).
-    public static func occurrence(of schedule: ZoneSchedule, in zone: TimeZone, before now: Date) -> (LocalDate, Date)? {
+    public static func occurrence(of schedule: ZoneSchedule, in zone: TimeZone, before now: Date) -> (LocalDate, Date)?
+    {
         let today = LocalDate(now, in: zone)
         let time = LocalTime.at(schedule.hour, schedule.minute)
         for date in [today, today.adding(days: -1)] {

@@ -1,9 +1,9 @@
+import AsyncHTTPClient
 public import Configuration
 public import FitCircleCore
+public import FitCircleDelivery
 public import FitCircleEngine
 public import FitCircleStore
-import AsyncHTTPClient
-public import FitCircleDelivery
 public import Foundation
 
 /// Every setting of `fitcircle serve`, read from flags, `FITCIRCLE_*` environment variables, an optional
@@ -33,9 +33,18 @@ public struct AppConfiguration: Sendable {
     /// The HTTP side of the node, from the settings above.
     public var node: NodeSettings {
         NodeSettings(
-            host: self.host, port: self.port, maxBodyBytes: self.maxBodyBytes, limits: self.limits, connectionDeadlines: self.connectionDeadlines,
-            web: WebSettings(publicURL: self.publicURL, googleClientID: self.googleWebClientID, appleClientID: self.appleWebClientID),
-            metricsToken: self.metricsToken)
+            host: self.host,
+            port: self.port,
+            maxBodyBytes: self.maxBodyBytes,
+            limits: self.limits,
+            connectionDeadlines: self.connectionDeadlines,
+            web: WebSettings(
+                publicURL: self.publicURL,
+                googleClientID: self.googleWebClientID,
+                appleClientID: self.appleWebClientID
+            ),
+            metricsToken: self.metricsToken
+        )
     }
     /// What `/metrics` asks of a scraper (`metrics.token`); none: only this machine may read it.
     public var metricsToken: String?
@@ -114,7 +123,9 @@ public struct AppConfiguration: Sendable {
         self.host = reader.string(forKey: "host", default: "127.0.0.1")
         self.port = reader.int(forKey: "port", default: 8080)
         let defaultDatabase = "sqlite://" + workingDirectory.appendingPathComponent("fitcircle.sqlite").path
-        self.database = try DatabaseLocation(url: reader.string(forKey: "database.url", isSecret: true, default: defaultDatabase))
+        self.database = try DatabaseLocation(
+            url: reader.string(forKey: "database.url", isSecret: true, default: defaultDatabase)
+        )
         let synchronous = reader.string(forKey: "sqlite.synchronous", default: "normal")
         guard let mode = Store.SQLiteSynchronous(rawValue: synchronous.uppercased()) else {
             throw InvalidSetting(key: "sqlite.synchronous", expected: "normal or full", found: synchronous)
@@ -123,14 +134,24 @@ public struct AppConfiguration: Sendable {
         self.maxConnections = reader.int(forKey: "database.maxConnections", default: 20)
         let connectionWait = reader.int(forKey: "database.connectionWaitSeconds", default: 5)
         guard connectionWait > 0 else {
-            throw InvalidSetting(key: "database.connectionWaitSeconds", expected: "a number of seconds above 0", found: "\(connectionWait)")
+            throw InvalidSetting(
+                key: "database.connectionWaitSeconds",
+                expected: "a number of seconds above 0",
+                found: "\(connectionWait)"
+            )
         }
         let statementSeconds = reader.int(forKey: "database.statementSeconds", default: 60)
         guard statementSeconds >= 0 else {
-            throw InvalidSetting(key: "database.statementSeconds", expected: "a number of seconds, or 0 for no limit", found: "\(statementSeconds)")
+            throw InvalidSetting(
+                key: "database.statementSeconds",
+                expected: "a number of seconds, or 0 for no limit",
+                found: "\(statementSeconds)"
+            )
         }
         self.databaseDeadlines = Store.Deadlines(
-            connection: .seconds(connectionWait), statement: statementSeconds == 0 ? nil : .seconds(statementSeconds))
+            connection: .seconds(connectionWait),
+            statement: statementSeconds == 0 ? nil : .seconds(statementSeconds)
+        )
         self.profileName = reader.string(forKey: "profile", default: "fitcircle")
         self.profilesDirectory = URL(
             fileURLWithPath: reader.string(forKey: "profiles.directory", default: "profiles"),
@@ -145,7 +166,8 @@ public struct AppConfiguration: Sendable {
         let refreshDays = reader.int(forKey: "auth.refreshTokenDays", default: 30)
         let sessionDays = reader.int(forKey: "auth.sessionDays", default: 90)
         for (key, value, most) in [
-            ("auth.accessTokenSeconds", accessSeconds, 86_400), ("auth.refreshTokenDays", refreshDays, 3_650), ("auth.sessionDays", sessionDays, 3_650),
+            ("auth.accessTokenSeconds", accessSeconds, 86_400), ("auth.refreshTokenDays", refreshDays, 3_650),
+            ("auth.sessionDays", sessionDays, 3_650),
         ] where !(1...most).contains(value) {
             throw InvalidSetting(key: key, expected: "a whole number from 1 to \(most)", found: "\(value)")
         }
@@ -167,23 +189,35 @@ public struct AppConfiguration: Sendable {
         {
             throw InvalidSetting(
                 key: "devLogin",
-                expected: "off when listening beyond loopback (or devLogin.dangerouslyAllowOnPublicHost, if anyone may sign in as anyone)",
-                found: "on, with host \(self.host)")
+                expected:
+                    "off when listening beyond loopback (or devLogin.dangerouslyAllowOnPublicHost, if anyone may sign in as anyone)",
+                found: "on, with host \(self.host)"
+            )
         }
-        self.googleJWKS = reader.string(forKey: "auth.google.jwks", default: "https://www.googleapis.com/oauth2/v3/certs")
+        self.googleJWKS = reader.string(
+            forKey: "auth.google.jwks",
+            default: "https://www.googleapis.com/oauth2/v3/certs"
+        )
         self.appleJWKS = reader.string(forKey: "auth.apple.jwks", default: "https://appleid.apple.com/auth/keys")
         self.signingKey = reader.string(forKey: "auth.signingKey", isSecret: true).map { Data($0.utf8) }
         self.maxBodyBytes = reader.int(forKey: "http.maxBodyBytes", default: 6 * 1024 * 1024)
         let idleSeconds = reader.int(forKey: "http.idleSeconds", default: 60)
         let requestReadSeconds = reader.int(forKey: "http.requestReadSeconds", default: 30)
-        let anonymousReadSeconds = reader.int(forKey: "http.anonymousRequestReadSeconds", default: min(5, requestReadSeconds))
+        let anonymousReadSeconds = reader.int(
+            forKey: "http.anonymousRequestReadSeconds",
+            default: min(5, requestReadSeconds)
+        )
         for (key, value) in [
-            ("http.idleSeconds", idleSeconds), ("http.requestReadSeconds", requestReadSeconds), ("http.anonymousRequestReadSeconds", anonymousReadSeconds),
+            ("http.idleSeconds", idleSeconds), ("http.requestReadSeconds", requestReadSeconds),
+            ("http.anonymousRequestReadSeconds", anonymousReadSeconds),
         ] where !(1...3_600).contains(value) {
             throw InvalidSetting(key: key, expected: "a whole number of seconds from 1 to 3600", found: "\(value)")
         }
         self.connectionDeadlines = ConnectionDeadlines(
-            idle: .seconds(idleSeconds), requestRead: .seconds(requestReadSeconds), anonymousRequestRead: .seconds(anonymousReadSeconds))
+            idle: .seconds(idleSeconds),
+            requestRead: .seconds(requestReadSeconds),
+            anonymousRequestRead: .seconds(anonymousReadSeconds)
+        )
         let defaults = RequestLimits.default
         let maxInFlight = reader.int(forKey: "limits.maxInFlight", default: defaults.maxInFlight)
         self.limits = RequestLimits(
@@ -196,13 +230,19 @@ public struct AppConfiguration: Sendable {
             friendRequests: reader.int(forKey: "limits.friendRequests", default: defaults.friendRequests),
             searches: reader.int(forKey: "limits.searches", default: defaults.searches),
             maxInFlight: maxInFlight,
-            perAddressBodies: reader.int(forKey: "limits.perAddressBodies", default: RequestLimits.defaultPerAddressBodies(maxInFlight: maxInFlight)),
+            perAddressBodies: reader.int(
+                forKey: "limits.perAddressBodies",
+                default: RequestLimits.defaultPerAddressBodies(maxInFlight: maxInFlight)
+            ),
             streamsPerUser: reader.int(forKey: "limits.streamsPerUser", default: defaults.streamsPerUser),
             streamsPerNode: reader.int(forKey: "limits.streamsPerNode", default: defaults.streamsPerNode),
-            trustForwardedFor: reader.bool(forKey: "limits.trustForwardedFor", default: false))
+            trustForwardedFor: reader.bool(forKey: "limits.trustForwardedFor", default: false)
+        )
         for (key, value) in [
-            ("limits.perAddress", self.limits.perAddress), ("limits.perUser", self.limits.perUser), ("limits.signIns", self.limits.signIns),
-            ("limits.refreshes", self.limits.refreshes), ("limits.joins", self.limits.joins), ("limits.invitations", self.limits.invitations),
+            ("limits.perAddress", self.limits.perAddress), ("limits.perUser", self.limits.perUser),
+            ("limits.signIns", self.limits.signIns),
+            ("limits.refreshes", self.limits.refreshes), ("limits.joins", self.limits.joins),
+            ("limits.invitations", self.limits.invitations),
             ("limits.friendRequests", self.limits.friendRequests), ("limits.searches", self.limits.searches),
             ("limits.maxInFlight", self.limits.maxInFlight), ("limits.perAddressBodies", self.limits.perAddressBodies),
             ("limits.streamsPerUser", self.limits.streamsPerUser),
@@ -215,10 +255,19 @@ public struct AppConfiguration: Sendable {
         self.apnsKeyID = reader.string(forKey: "delivery.apns.keyId")
         self.apnsTeamID = reader.string(forKey: "delivery.apns.teamId")
         self.apnsTopic = reader.string(forKey: "delivery.apns.topic")
-        self.apnsProductionURL = reader.string(forKey: "delivery.apns.productionUrl", default: "https://api.push.apple.com")
-        self.apnsSandboxURL = reader.string(forKey: "delivery.apns.sandboxUrl", default: "https://api.sandbox.push.apple.com")
+        self.apnsProductionURL = reader.string(
+            forKey: "delivery.apns.productionUrl",
+            default: "https://api.push.apple.com"
+        )
+        self.apnsSandboxURL = reader.string(
+            forKey: "delivery.apns.sandboxUrl",
+            default: "https://api.sandbox.push.apple.com"
+        )
         if self.apnsKey != nil {
-            for (key, value) in [("delivery.apns.keyId", self.apnsKeyID), ("delivery.apns.teamId", self.apnsTeamID), ("delivery.apns.topic", self.apnsTopic)]
+            for (key, value) in [
+                ("delivery.apns.keyId", self.apnsKeyID), ("delivery.apns.teamId", self.apnsTeamID),
+                ("delivery.apns.topic", self.apnsTopic),
+            ]
             where value?.isEmpty ?? true {
                 throw InvalidSetting(key: key, expected: "a value, since delivery.apns.key is set", found: value ?? "")
             }
@@ -228,13 +277,21 @@ public struct AppConfiguration: Sendable {
         self.webhookURL = reader.string(forKey: "delivery.webhook.url")
         self.webhookSecret = reader.string(forKey: "delivery.webhook.secret", isSecret: true)
         if self.webhookURL != nil, (self.webhookSecret?.utf8.count ?? 0) < 32 {
-            throw InvalidSetting(key: "delivery.webhook.secret", expected: "a secret of at least 32 bytes", found: "\(self.webhookSecret?.utf8.count ?? 0) bytes")
+            throw InvalidSetting(
+                key: "delivery.webhook.secret",
+                expected: "a secret of at least 32 bytes",
+                found: "\(self.webhookSecret?.utf8.count ?? 0) bytes"
+            )
         }
         self.analyticsForwardURL = reader.string(forKey: "analytics.forward.url")
         self.webhooksAllowPrivateTargets = reader.bool(forKey: "webhooks.allowPrivateTargets", default: false)
         self.metricsToken = reader.string(forKey: "metrics.token", isSecret: true)
         if let token = self.metricsToken, token.utf8.count < 16 {
-            throw InvalidSetting(key: "metrics.token", expected: "at least 16 bytes", found: "\(token.utf8.count) bytes")
+            throw InvalidSetting(
+                key: "metrics.token",
+                expected: "at least 16 bytes",
+                found: "\(token.utf8.count) bytes"
+            )
         }
         self.analyticsWriteKey = reader.string(forKey: "analytics.forward.writeKey", isSecret: true)
         if let url = self.analyticsForwardURL, !(url.hasPrefix("https://") || url.hasPrefix("http://")) {
@@ -246,22 +303,35 @@ public struct AppConfiguration: Sendable {
                 throw InvalidSetting(key: "delivery.smtp.security", expected: "starttls, tls or none", found: security)
             }
             self.smtp = SMTPTransport.Settings(
-                host: host, port: reader.int(forKey: "delivery.smtp.port", default: 587), security: mode,
-                username: reader.string(forKey: "delivery.smtp.username"), password: reader.string(forKey: "delivery.smtp.password", isSecret: true))
+                host: host,
+                port: reader.int(forKey: "delivery.smtp.port", default: 587),
+                security: mode,
+                username: reader.string(forKey: "delivery.smtp.username"),
+                password: reader.string(forKey: "delivery.smtp.password", isSecret: true)
+            )
         }
         self.emailAPIKey = reader.string(forKey: "delivery.emailApi.key", isSecret: true)
         self.emailAPIURL = reader.string(forKey: "delivery.emailApi.url", default: "https://api.resend.com")
         if self.smtp != nil, self.emailAPIKey != nil {
-            throw InvalidSetting(key: "delivery.emailApi.key", expected: "no email API when delivery.smtp.host is set (one email transport)", found: "a key")
+            throw InvalidSetting(
+                key: "delivery.emailApi.key",
+                expected: "no email API when delivery.smtp.host is set (one email transport)",
+                found: "a key"
+            )
         }
         let from = reader.string(forKey: "email.from", default: "FitCircle <noreply@localhost>")
-        guard let sender = Self.mailbox(from) else { throw InvalidSetting(key: "email.from", expected: "an address, or Name <address>", found: from) }
+        guard let sender = Self.mailbox(from) else {
+            throw InvalidSetting(key: "email.from", expected: "an address, or Name <address>", found: from)
+        }
         self.emailFrom = sender
         self.publicURL = reader.string(forKey: "server.publicUrl", default: "http://\(self.host):\(self.port)")
         // EHLO names this server, as the world knows it.
         self.smtp?.clientName = URL(string: self.publicURL)?.host ?? "localhost"
         self.unsubscribeMailbox = reader.string(forKey: "email.unsubscribeMailbox")
-        self.preferencesURL = reader.string(forKey: "email.preferencesUrl", default: "fitcircle://settings/notifications")
+        self.preferencesURL = reader.string(
+            forKey: "email.preferencesUrl",
+            default: "fitcircle://settings/notifications"
+        )
     }
 
     /// `Name <address>` or a bare address.
@@ -277,7 +347,8 @@ public struct AppConfiguration: Sendable {
 
     /// Whether `host` only listens on this machine (127.0.0.0/8, ::1, localhost).
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.") && host.split(separator: ".").count == 4
+        host == "localhost" || host == "::1" || host == "[::1]"
+            || host.hasPrefix("127.") && host.split(separator: ".").count == 4
     }
 
     private static func list(_ text: String?) -> Set<String> {
@@ -290,36 +361,67 @@ public struct InvalidSetting: Error, CustomStringConvertible {
     public var key: String
     public var expected: String
     public var found: String
-    public var description: String { "Configuration key '\(self.key)': expected \(self.expected), found '\(self.found)'" }
+    public var description: String {
+        "Configuration key '\(self.key)': expected \(self.expected), found '\(self.found)'"
+    }
 }
 
 extension AppConfiguration {
     /// The delivery transports that are configured (`Transports.missing` says what is off).
     public func transports(clock: WallClock) async throws -> Transports {
         var transports = Transports()
-        if let path = self.apnsKey, let keyID = self.apnsKeyID, let teamID = self.apnsTeamID, let topic = self.apnsTopic {
+        if let path = self.apnsKey, let keyID = self.apnsKeyID, let teamID = self.apnsTeamID, let topic = self.apnsTopic
+        {
             let key = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
             transports.apns = try await APNsTransport(
-                credentials: APNsCredentials(privateKey: key, keyID: keyID, teamID: teamID, topic: topic), productionURL: self.apnsProductionURL,
-                sandboxURL: self.apnsSandboxURL, http: .shared, clock: clock)
+                credentials: APNsCredentials(privateKey: key, keyID: keyID, teamID: teamID, topic: topic),
+                productionURL: self.apnsProductionURL,
+                sandboxURL: self.apnsSandboxURL,
+                http: .shared,
+                clock: clock
+            )
         }
         if let path = self.fcmServiceAccount {
             let account = try FCMServiceAccount(json: Data(contentsOf: URL(fileURLWithPath: path)))
-            transports.fcm = try await FCMTransport(account: account, baseURL: self.fcmBaseURL, http: .shared, clock: clock)
+            transports.fcm = try await FCMTransport(
+                account: account,
+                baseURL: self.fcmBaseURL,
+                http: .shared,
+                clock: clock
+            )
         }
         if let url = self.webhookURL, let secret = self.webhookSecret {
             transports.webhook = WebhookTransport(url: url, secret: Data(secret.utf8), http: .shared, clock: clock)
         }
-        transports.webhookSender = WebhookSender(http: .shared, clock: clock, allowPrivateTargets: self.webhooksAllowPrivateTargets)
+        transports.webhookSender = WebhookSender(
+            http: .shared,
+            clock: clock,
+            allowPrivateTargets: self.webhooksAllowPrivateTargets
+        )
         if let url = self.analyticsForwardURL {
-            transports.analytics = AnalyticsForwardTransport(url: url, writeKey: self.analyticsWriteKey ?? "", http: .shared, clock: clock)
+            transports.analytics = AnalyticsForwardTransport(
+                url: url,
+                writeKey: self.analyticsWriteKey ?? "",
+                http: .shared,
+                clock: clock
+            )
         }
         let settings = EmailSettings(
-            from: self.emailFrom, publicURL: self.publicURL, unsubscribeMailbox: self.unsubscribeMailbox, preferencesURL: self.preferencesURL)
+            from: self.emailFrom,
+            publicURL: self.publicURL,
+            unsubscribeMailbox: self.unsubscribeMailbox,
+            preferencesURL: self.preferencesURL
+        )
         if let smtp = self.smtp {
-            transports.email = EmailChannel(transport: try SMTPTransport(settings: smtp, clock: clock), settings: settings)
+            transports.email = EmailChannel(
+                transport: try SMTPTransport(settings: smtp, clock: clock),
+                settings: settings
+            )
         } else if let key = self.emailAPIKey {
-            transports.email = EmailChannel(transport: EmailAPITransport(baseURL: self.emailAPIURL, apiKey: key, http: .shared, clock: clock), settings: settings)
+            transports.email = EmailChannel(
+                transport: EmailAPITransport(baseURL: self.emailAPIURL, apiKey: key, http: .shared, clock: clock),
+                settings: settings
+            )
         }
         return transports
     }

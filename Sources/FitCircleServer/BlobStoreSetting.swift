@@ -1,5 +1,5 @@
-public import Configuration
 import AsyncHTTPClient
+public import Configuration
 public import FitCircleStore
 public import Foundation
 
@@ -22,14 +22,23 @@ public enum BlobStoreSetting: Sendable {
                 throw InvalidSetting(key: "blobs.s3.endpoint", expected: "an http(s) URL", found: endpoint)
             }
             func required(_ value: String?, _ key: String) throws -> String {
-                guard let value, !value.isEmpty else { throw InvalidSetting(key: key, expected: "a value, since blobs.store is s3", found: "") }
+                guard let value, !value.isEmpty else {
+                    throw InvalidSetting(key: key, expected: "a value, since blobs.store is s3", found: "")
+                }
                 return value
             }
             self = .s3(
                 S3BlobStore.Settings(
-                    endpoint: url, bucket: try required(reader.string(forKey: "blobs.s3.bucket"), "blobs.s3.bucket"), region: region,
+                    endpoint: url,
+                    bucket: try required(reader.string(forKey: "blobs.s3.bucket"), "blobs.s3.bucket"),
+                    region: region,
                     accessKeyID: try required(reader.string(forKey: "blobs.s3.accessKeyId"), "blobs.s3.accessKeyId"),
-                    secretAccessKey: try required(reader.string(forKey: "blobs.s3.secretAccessKey", isSecret: true), "blobs.s3.secretAccessKey")))
+                    secretAccessKey: try required(
+                        reader.string(forKey: "blobs.s3.secretAccessKey", isSecret: true),
+                        "blobs.s3.secretAccessKey"
+                    )
+                )
+            )
         default:
             throw InvalidSetting(key: "blobs.store", expected: "disk, database or s3", found: kind)
         }

@@ -36,8 +36,13 @@ public struct NodeSettings: Sendable {
     public var metricsToken: String?
 
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 6 * 1024 * 1024, limits: RequestLimits = .default,
-        connectionDeadlines: ConnectionDeadlines = ConnectionDeadlines(), web: WebSettings = WebSettings(), metricsToken: String? = nil
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        maxBodyBytes: Int = 6 * 1024 * 1024,
+        limits: RequestLimits = .default,
+        connectionDeadlines: ConnectionDeadlines = ConnectionDeadlines(),
+        web: WebSettings = WebSettings(),
+        metricsToken: String? = nil
     ) {
         self.web = web
         self.metricsToken = metricsToken
@@ -65,12 +70,21 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let router = try buildRouter(
-        engine: engine, store: store, registry: registry, maxBodyBytes: settings.maxBodyBytes, limits: settings.limits,
-        web: settings.web, metricsToken: settings.metricsToken, clock: clock)
+        engine: engine,
+        store: store,
+        registry: registry,
+        maxBodyBytes: settings.maxBodyBytes,
+        limits: settings.limits,
+        web: settings.web,
+        metricsToken: settings.metricsToken,
+        clock: clock
+    )
     // Shut down in the reverse order: the server (Hummingbird's, last) first, then these from the end.
     var background: [any Service] = []
     if services.contains(.listener) {
-        background.append(BackgroundService { await cancelWhenGracefulShutdown { await engine.listen(to: store, logger: logger) } })
+        background.append(
+            BackgroundService { await cancelWhenGracefulShutdown { await engine.listen(to: store, logger: logger) } }
+        )
     }
     if services.contains(.jobs) {
         let runner = JobRunner(store: store, handlers: engine.jobs.handlers, clock: clock, logger: logger)
@@ -78,13 +92,16 @@ public func buildApplication(
             BackgroundService {
                 let stopping = StopFlag()
                 // The analytics forwarder's chain of runs, if forwarding is configured (already queued: nothing).
-                do { try await engine.eventForwarding.start() } catch { logger.error("the analytics forwarder did not start: \(error)") }
+                do { try await engine.eventForwarding.start() } catch {
+                    logger.error("the analytics forwarder did not start: \(error)")
+                }
                 await withGracefulShutdownHandler {
                     await runner.run { stopping.isSet }
                 } onGracefulShutdown: {
                     stopping.set()
                 }
-            })
+            }
+        )
     }
     if services.contains(.scheduler) {
         let scheduler = ZoneScheduler(store: store, schedules: engine.jobs.schedules, clock: clock, logger: logger)

@@ -52,11 +52,15 @@ public func buildRouter(
     router.add(middleware: AddressGate(limits: limits, limiter: limiter, now: clock.now))
     router.add(
         middleware: RequestBodyMiddleware(
-            limit: maxBodyBytes, anonymousLimit: 64 * 1024, perAddress: limits.perAddressBodies, sending: OpenPerAddress()
+            limit: maxBodyBytes,
+            anonymousLimit: 64 * 1024,
+            perAddress: limits.perAddressBodies,
+            sending: OpenPerAddress()
         ) { request in
             guard let token = try? AuthenticationMiddleware.accessToken(of: request) else { return false }
             return (try? await engine.accounts.authenticate(accessToken: token)) != nil
-        })
+        }
+    )
     router.add(middleware: AdmissionMiddleware(limits: limits, inFlight: inFlight))
     router.add(middleware: RedirectLocationMiddleware())
 
@@ -71,8 +75,13 @@ public func buildRouter(
     ).register(on: router)
 
     WebRoutes(
-        accounts: engine.accounts, operators: Operators(store: store), assets: try WebAssets.load(), limits: limits,
-        shared: engine.rateLimits, web: web, now: clock.now
+        accounts: engine.accounts,
+        operators: Operators(store: store),
+        assets: try WebAssets.load(),
+        limits: limits,
+        shared: engine.rateLimits,
+        web: web,
+        now: clock.now
     ).register(on: router)
 
     let authentication = AuthenticationMiddleware(
@@ -83,13 +92,22 @@ public func buildRouter(
     )
     let rateLimits = RateLimitMiddleware(limits: limits, limiter: limiter, shared: engine.rateLimits, now: clock.now)
     router.add(
-        middleware: HotReadMiddleware(HotReads.all(engine: engine), authentication: authentication, rateLimits: rateLimits, metrics: factory))
+        middleware: HotReadMiddleware(
+            HotReads.all(engine: engine),
+            authentication: authentication,
+            rateLimits: rateLimits,
+            metrics: factory
+        )
+    )
     let streams = OpenStreams(perUser: limits.streamsPerUser, perNode: limits.streamsPerNode)
     try API(engine: engine, streams: streams).registerHandlers(
         on: router,
         // Compact JSON, keys still sorted so that equal answers are equal bytes: the generator's default also
         // pretty-prints, whitespace no client reads.
-        configuration: Configuration(dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
+        configuration: Configuration(
+            dateTranscoder: InternetDateTranscoder(),
+            jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]
+        ),
         middlewares: [
             authentication, rateLimits, IdempotencyMiddleware(idempotency: engine.idempotency),
             ConditionalGetMiddleware(operations: routes.conditionalOperationIDs),

@@ -1,6 +1,5 @@
 public import FitCircleStore
 public import Foundation
-
 import Logging
 import PostgresNIO
 
@@ -51,7 +50,12 @@ public enum Backend: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     private static func execute(_ statement: String, on location: DatabaseLocation.PostgresLocation) async throws {
-        let store = try await Store.open(.postgres(location), maximumConnections: 1, deadlines: .tests, logger: Logger(label: "tests"))
+        let store = try await Store.open(
+            .postgres(location),
+            maximumConnections: 1,
+            deadlines: .tests,
+            logger: Logger(label: "tests")
+        )
         try await withRunning(store) { try await store.execute(unsafeSQL: statement) }
     }
 }

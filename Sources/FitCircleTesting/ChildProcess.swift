@@ -2,7 +2,7 @@ public import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-public import Glibc
+    public import Glibc
 #endif
 
 /// A process the tests start (`fitcircle serve`, the fake SMTP server), by `posix_spawn`. Foundation's
@@ -34,8 +34,12 @@ public final class ChildProcess: Sendable {
     /// Starts `executable` (a path; `/usr/bin/env` to look one up) with `arguments` and this process's
     /// environment, with `environment`'s variables added or replaced.
     public init(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
-        input: Stream = .discard, output: Stream = .discard, errors: Stream = .inherit
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        input: Stream = .discard,
+        output: Stream = .discard,
+        errors: Stream = .inherit
     ) throws {
         precondition(errors != .pipe, "the child's standard error goes to the test's or nowhere")
         (self.pid, self.input, self.output) = try Self.launching.withLock { _ in
@@ -54,7 +58,13 @@ public final class ChildProcess: Sendable {
                 case .inherit:
                     kept.append(-1)
                 case .discard:
-                    posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
+                    posix_spawn_file_actions_addopen(
+                        &actions,
+                        target,
+                        "/dev/null",
+                        target == STDIN_FILENO ? O_RDONLY : O_WRONLY,
+                        0
+                    )
                     kept.append(-1)
                 case .pipe:
                     var ends: [Int32] = [-1, -1]

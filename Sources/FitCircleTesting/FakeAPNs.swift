@@ -72,7 +72,9 @@ public final class FakeAPNs: Sendable {
         self.now = now
         self.latency = latency
         var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .certificates([try! NIOSSLCertificate(bytes: Array(TestCertificateAuthority.shared.certificatePEM.utf8), format: .pem)])
+        tls.trustRoots = .certificates([
+            try! NIOSSLCertificate(bytes: Array(TestCertificateAuthority.shared.certificatePEM.utf8), format: .pem)
+        ])
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
         configuration.httpVersion = .automatic
         self.client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
@@ -80,7 +82,12 @@ public final class FakeAPNs: Sendable {
 
     /// The credentials an app's developer account would give a server.
     public var credentials: APNsCredentials {
-        APNsCredentials(privateKey: Self.key.pemRepresentation, keyID: Self.keyID, teamID: Self.teamID, topic: Self.topic)
+        APNsCredentials(
+            privateKey: Self.key.pemRepresentation,
+            keyID: Self.keyID,
+            teamID: Self.teamID,
+            topic: Self.topic
+        )
     }
 
     /// Makes the next sends to `deviceToken` answer `answers`, in order.
@@ -104,12 +111,21 @@ public final class FakeAPNs: Sendable {
 
     /// Runs `body` with the fake listening on two free loopback ports, telling time by `now`.
     public static func run<Result: Sendable>(
-        now: @escaping @Sendable () -> Date, latency: TimeAmount? = nil, _ body: @Sendable (FakeAPNs) async throws -> Result
+        now: @escaping @Sendable () -> Date,
+        latency: TimeAmount? = nil,
+        _ body: @Sendable (FakeAPNs) async throws -> Result
     ) async throws -> Result {
         let tls = {
             var tls = TLSConfiguration.makeServerConfiguration(
-                certificateChain: [.certificate(try! NIOSSLCertificate(bytes: Array(TestCertificateAuthority.shared.leafPEM.utf8), format: .pem))],
-                privateKey: .privateKey(try! NIOSSLPrivateKey(bytes: Array(TestCertificateAuthority.shared.leafKeyPEM.utf8), format: .pem)))
+                certificateChain: [
+                    .certificate(
+                        try! NIOSSLCertificate(bytes: Array(TestCertificateAuthority.shared.leafPEM.utf8), format: .pem)
+                    )
+                ],
+                privateKey: .privateKey(
+                    try! NIOSSLPrivateKey(bytes: Array(TestCertificateAuthority.shared.leafKeyPEM.utf8), format: .pem)
+                )
+            )
             tls.applicationProtocols = ["h2"]
             return tls
         }()
@@ -127,10 +143,14 @@ public final class FakeAPNs: Sendable {
                     return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                         _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
+                            mode: .server,
+                            connectionConfiguration: .init(),
+                            streamConfiguration: .init()
                         ) { stream in
                             stream.eventLoop.makeCompletedFuture {
-                                try stream.pipeline.syncOperations.addHandler(StreamHandler(fake: fake, environment: environment, connection: connection))
+                                try stream.pipeline.syncOperations.addHandler(
+                                    StreamHandler(fake: fake, environment: environment, connection: connection)
+                                )
                             }
                         }
                     }
@@ -139,7 +159,12 @@ public final class FakeAPNs: Sendable {
         }
         let production = try await listen("production")
         let sandbox = try await listen("sandbox")
-        let started = FakeAPNs(productionPort: production.localAddress!.port!, sandboxPort: sandbox.localAddress!.port!, now: now, latency: latency)
+        let started = FakeAPNs(
+            productionPort: production.localAddress!.port!,
+            sandboxPort: sandbox.localAddress!.port!,
+            now: now,
+            latency: latency
+        )
         fake.withLock { $0 = started }
         defer {
             production.close(promise: nil)
@@ -162,22 +187,35 @@ public final class FakeAPNs: Sendable {
         let path = headers.first(name: ":path") ?? ""
         guard path.hasPrefix("/3/device/") else { return fail(404, "BadPath") }
         let deviceToken = String(path.dropFirst("/3/device/".count))
-        guard let authorization = headers.first(name: "authorization"), authorization.lowercased().hasPrefix("bearer ") else {
+        guard let authorization = headers.first(name: "authorization"), authorization.lowercased().hasPrefix("bearer ")
+        else {
             return fail(403, "MissingProviderToken")
         }
         let providerToken = String(authorization.dropFirst("bearer ".count))
         // A token verified once is known by its text, as APNs keeps it (verifying each time costs the
         // shared cores of a benchmark more than the send).
         let (known, expiredBefore) = self.state.withLock { ($0.verifiedTokens[providerToken], $0.expiredBefore) }
-        guard let issuedAt = known ?? Self.verifiedIssuedAt(providerToken) else { return fail(403, "InvalidProviderToken") }
+        guard let issuedAt = known ?? Self.verifiedIssuedAt(providerToken) else {
+            return fail(403, "InvalidProviderToken")
+        }
         if known == nil { self.state.withLock { $0.verifiedTokens[providerToken] = issuedAt } }
-        if self.now().timeIntervalSince(issuedAt) > 3_600 || expiredBefore.map({ issuedAt <= $0 }) == true { return fail(403, "ExpiredProviderToken") }
+        if self.now().timeIntervalSince(issuedAt) > 3_600 || expiredBefore.map({ issuedAt <= $0 }) == true {
+            return fail(403, "ExpiredProviderToken")
+        }
         guard let topic = headers.first(name: "apns-topic") else { return fail(400, "MissingTopic") }
         guard topic == Self.topic else { return fail(400, "TopicDisallowed") }
-        guard ["alert", "background"].contains(headers.first(name: "apns-push-type")) else { return fail(400, "InvalidPushType") }
-        if let priority = headers.first(name: "apns-priority"), !["5", "10"].contains(priority) { return fail(400, "BadPriority") }
-        if let expiration = headers.first(name: "apns-expiration"), Int(expiration) == nil { return fail(400, "BadExpirationDate") }
-        if let collapseID = headers.first(name: "apns-collapse-id"), collapseID.utf8.count > 64 { return fail(400, "BadCollapseId") }
+        guard ["alert", "background"].contains(headers.first(name: "apns-push-type")) else {
+            return fail(400, "InvalidPushType")
+        }
+        if let priority = headers.first(name: "apns-priority"), !["5", "10"].contains(priority) {
+            return fail(400, "BadPriority")
+        }
+        if let expiration = headers.first(name: "apns-expiration"), Int(expiration) == nil {
+            return fail(400, "BadExpirationDate")
+        }
+        if let collapseID = headers.first(name: "apns-collapse-id"), collapseID.utf8.count > 64 {
+            return fail(400, "BadCollapseId")
+        }
         guard body.readableBytes <= 4_096 else { return fail(413, "PayloadTooLarge") }
         guard let payload = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
             let aps = payload["aps"] as? [String: Any]
@@ -187,24 +225,35 @@ public final class FakeAPNs: Sendable {
         var named: [String: String] = [:]
         for (name, value, _) in headers where !name.hasPrefix(":") { named[name.lowercased()] = value }
         let received = Received(
-            deviceToken: deviceToken, environment: environment, headers: named, title: alert?["title"], body: alert?["body"],
-            badge: aps["badge"] as? Int, sound: aps["sound"] as? String, data: payload["data"] as? [String: String] ?? [:],
-            providerToken: providerToken, connection: connection)
+            deviceToken: deviceToken,
+            environment: environment,
+            headers: named,
+            title: alert?["title"],
+            body: alert?["body"],
+            badge: aps["badge"] as? Int,
+            sound: aps["sound"] as? String,
+            data: payload["data"] as? [String: String] ?? [:],
+            providerToken: providerToken,
+            connection: connection
+        )
         return self.state.withLock { state in
             state.received.append(received)
             state.providerTokens.insert(providerToken)
-            return state.answers[deviceToken]?.isEmpty == false ? state.answers[deviceToken]!.removeFirst() : .status(200)
+            return state.answers[deviceToken]?.isEmpty == false
+                ? state.answers[deviceToken]!.removeFirst() : .status(200)
         }
     }
 
     /// The token's `iat` when it is an ES256 JWT from the team's key (`kid`, `iss`), else nil.
     static func verifiedIssuedAt(_ jwt: String) -> Date? {
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerData = Data(base64URLEncoded: parts[0]), let claimsData = Data(base64URLEncoded: parts[1]),
+        guard parts.count == 3, let headerData = Data(base64URLEncoded: parts[0]),
+            let claimsData = Data(base64URLEncoded: parts[1]),
             let signatureData = Data(base64URLEncoded: parts[2]),
             let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
             let claims = try? JSONSerialization.jsonObject(with: claimsData) as? [String: Any],
-            header["alg"] as? String == "ES256", header["kid"] as? String == Self.keyID, claims["iss"] as? String == Self.teamID,
+            header["alg"] as? String == "ES256", header["kid"] as? String == Self.keyID,
+            claims["iss"] as? String == Self.teamID,
             let issuedAt = (claims["iat"] as? NSNumber)?.doubleValue,
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
             Self.key.publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8))
@@ -244,7 +293,12 @@ private final class StreamHandler: ChannelInboundHandler {
     }
 
     private func respond(context: ChannelHandlerContext) {
-        let answer = self.fake.answer(headers: self.headers, body: self.body, environment: self.environment, connection: self.connection)
+        let answer = self.fake.answer(
+            headers: self.headers,
+            body: self.body,
+            environment: self.environment,
+            connection: self.connection
+        )
         guard case .status(let status, let reason, let retryAfter) = answer else {
             context.channel.parent?.close(promise: nil)
             return
@@ -253,13 +307,19 @@ private final class StreamHandler: ChannelInboundHandler {
         if let retryAfter { headers.add(name: "retry-after", value: retryAfter) }
         let write = {
             guard let reason else {
-                context.writeAndFlush(self.wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
+                context.writeAndFlush(
+                    self.wrapOutboundOut(.headers(.init(headers: headers, endStream: true))),
+                    promise: nil
+                )
                 return
             }
             headers.add(name: "content-type", value: "application/json")
             context.write(self.wrapOutboundOut(.headers(.init(headers: headers))), promise: nil)
             let json = ByteBuffer(string: #"{"reason":"\#(reason)"}"#)
-            context.writeAndFlush(self.wrapOutboundOut(.data(.init(data: .byteBuffer(json), endStream: true))), promise: nil)
+            context.writeAndFlush(
+                self.wrapOutboundOut(.data(.init(data: .byteBuffer(json), endStream: true))),
+                promise: nil
+            )
         }
         if let delay = self.fake.latency {
             context.eventLoop.assumeIsolated().scheduleTask(in: delay) { write() }

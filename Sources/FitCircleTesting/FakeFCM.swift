@@ -1,4 +1,3 @@
-import _CryptoExtras
 public import FitCircleDelivery
 public import Foundation
 import HTTPTypes
@@ -8,6 +7,7 @@ import JWTKit
 import Logging
 import NIOCore
 import Synchronization
+import _CryptoExtras
 
 /// FCM HTTP v1 and Google's OAuth token endpoint, on loopback, checking what Google checks: the token
 /// request's assertion must be signed RS256 by the service account's key, name the account as issuer, the
@@ -64,8 +64,11 @@ public final class FakeFCM: Sendable {
     /// The service account whose key file a server would be given.
     public var account: FCMServiceAccount {
         FCMServiceAccount(
-            projectID: Self.project, clientEmail: "push@\(Self.project).iam.gserviceaccount.com", privateKey: Self.key.pkcs8PEMRepresentation,
-            tokenURI: "\(self.baseURL)/token")
+            projectID: Self.project,
+            clientEmail: "push@\(Self.project).iam.gserviceaccount.com",
+            privateKey: Self.key.pkcs8PEMRepresentation,
+            tokenURI: "\(self.baseURL)/token"
+        )
     }
 
     /// Makes the next sends to `registrationToken` answer `answers`, in order.
@@ -85,11 +88,16 @@ public final class FakeFCM: Sendable {
     }
 
     /// Runs `body` with a fake listening on a free loopback port, telling time by `now`.
-    public static func run<Result: Sendable>(now: @escaping @Sendable () -> Date, _ body: @Sendable (FakeFCM) async throws -> Result) async throws -> Result {
+    public static func run<Result: Sendable>(
+        now: @escaping @Sendable () -> Date,
+        _ body: @Sendable (FakeFCM) async throws -> Result
+    ) async throws -> Result {
         let fake = Mutex<FakeFCM?>(nil)
         let router = Router()
         router.post("/token") { request, _ in try await fake.withLock { $0! }.token(request) }
-        router.post("/v1/projects/\(Self.project)/messages:send") { request, _ in try await fake.withLock { $0! }.send(request) }
+        router.post("/v1/projects/\(Self.project)/messages:send") { request, _ in
+            try await fake.withLock { $0! }.send(request)
+        }
         return try await Application(router: router, logger: Logger(label: "fake-fcm")).test(.live) { client in
             let started = try await FakeFCM(port: client.port!, now: now)
             fake.withLock { $0 = started }
@@ -101,7 +109,9 @@ public final class FakeFCM: Sendable {
         let form = String(buffer: try await request.body.collect(upTo: 1 << 16))
         var fields: [String: String] = [:]
         for pair in form.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).removingPercentEncoding ?? String($0)
+            }
             if parts.count == 2 { fields[parts[0]] = parts[1] }
         }
         guard fields["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer", let jwt = fields["assertion"],
@@ -122,32 +132,64 @@ public final class FakeFCM: Sendable {
     private func send(_ request: Request) async throws -> Response {
         let bearer = request.headers[.authorization].map { String($0.dropFirst("Bearer ".count)) } ?? ""
         guard self.state.withLock({ $0.accessTokens.contains(bearer) }) else {
-            return Self.json(.unauthorized, ["error": ["code": 401, "status": "UNAUTHENTICATED", "message": "Request had invalid authentication credentials."]])
+            return Self.json(
+                .unauthorized,
+                [
+                    "error": [
+                        "code": 401, "status": "UNAUTHENTICATED",
+                        "message": "Request had invalid authentication credentials.",
+                    ]
+                ]
+            )
         }
         let body = try await request.body.collect(upTo: 1 << 16)
         guard let json = try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
             let message = json["message"] as? [String: Any], let token = message["token"] as? String,
-            let notification = message["notification"] as? [String: String], let data = message["data"] as? [String: String]
+            let notification = message["notification"] as? [String: String],
+            let data = message["data"] as? [String: String]
         else {
             return Self.json(.badRequest, ["error": ["code": 400, "status": "INVALID_ARGUMENT"]])
         }
         let answer = self.state.withLock { state -> Answer in
             state.received.append(
                 Received(
-                    registrationToken: token, title: notification["title"], body: notification["body"], data: data,
-                    androidPriority: (message["android"] as? [String: String])?["priority"], at: .now))
+                    registrationToken: token,
+                    title: notification["title"],
+                    body: notification["body"],
+                    data: data,
+                    androidPriority: (message["android"] as? [String: String])?["priority"],
+                    at: .now
+                )
+            )
             return state.answers[token]?.isEmpty == false ? state.answers[token]!.removeFirst() : Answer(200)
         }
-        guard answer.status != 200 else { return Self.json(.ok, ["name": "projects/\(Self.project)/messages/\(UUID().uuidString)"]) }
+        guard answer.status != 200 else {
+            return Self.json(.ok, ["name": "projects/\(Self.project)/messages/\(UUID().uuidString)"])
+        }
         var response = Self.json(
             HTTPResponse.Status(code: answer.status),
-            ["error": ["code": answer.status, "status": "ERROR", "details": [["@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": answer.errorCode ?? "INTERNAL"]]]])
+            [
+                "error": [
+                    "code": answer.status, "status": "ERROR",
+                    "details": [
+                        [
+                            "@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError",
+                            "errorCode": answer.errorCode ?? "INTERNAL",
+                        ]
+                    ],
+                ]
+            ]
+        )
         if let retryAfter = answer.retryAfter { response.headers[.retryAfter] = retryAfter }
         return response
     }
 
     private static func json(_ status: HTTPResponse.Status, _ object: [String: Any]) -> Response {
         let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
-        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        )
     }
 }

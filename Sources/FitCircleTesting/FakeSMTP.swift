@@ -48,32 +48,49 @@ public final class FakeSMTP: Sendable {
     /// AUTH refused.
     public func settings(password: String = FakeSMTP.password) -> SMTPTransport.Settings {
         var tls = TLSConfiguration.makeClientConfiguration()
-        tls.trustRoots = .certificates([try! NIOSSLCertificate(bytes: Array(TestCertificateAuthority.shared.certificatePEM.utf8), format: .pem)])
+        tls.trustRoots = .certificates([
+            try! NIOSSLCertificate(bytes: Array(TestCertificateAuthority.shared.certificatePEM.utf8), format: .pem)
+        ])
         return SMTPTransport.Settings(
-            host: "localhost", port: self.port, security: self.security, username: Self.user, password: password, clientName: "fitcircle.test",
-            tls: tls)
+            host: "localhost",
+            port: self.port,
+            security: self.security,
+            username: Self.user,
+            password: password,
+            clientName: "fitcircle.test",
+            tls: tls
+        )
     }
 
     /// The messages accepted so far, in order.
     public var received: [Received] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: self.directory.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: self.directory.path)) ?? []).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         return names.compactMap { name in
-            (try? Data(contentsOf: self.directory.appendingPathComponent(name))).flatMap { try? JSONDecoder().decode(Received.self, from: $0) }
+            (try? Data(contentsOf: self.directory.appendingPathComponent(name))).flatMap {
+                try? JSONDecoder().decode(Received.self, from: $0)
+            }
         }
     }
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Tests/Fixtures/fake_smtp.py")
 
     /// Runs `body` with the server listening; it stops afterwards.
     /// - Parameter loginOnly: offer AUTH LOGIN and not PLAIN.
     public static func run<Result: Sendable>(
-        security: SMTPTransport.Security = .startTLS, loginOnly: Bool = false, _ body: @Sendable (FakeSMTP) async throws -> Result
+        security: SMTPTransport.Security = .startTLS,
+        loginOnly: Bool = false,
+        _ body: @Sendable (FakeSMTP) async throws -> Result
     ) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (certificate, key) = (directory.appendingPathComponent("cert.pem"), directory.appendingPathComponent("key.pem"))
+        let (certificate, key) = (
+            directory.appendingPathComponent("cert.pem"), directory.appendingPathComponent("key.pem")
+        )
         try TestCertificateAuthority.shared.leafPEM.write(to: certificate, atomically: true, encoding: .utf8)
         try TestCertificateAuthority.shared.leafKeyPEM.write(to: key, atomically: true, encoding: .utf8)
         let output = directory.appendingPathComponent("mail")
@@ -82,10 +99,13 @@ public final class FakeSMTP: Sendable {
         let process = try ChildProcess(
             "/usr/bin/env",
             [
-                "python3", Self.script.path, "--security", security.rawValue, "--cert", certificate.path, "--key", key.path, "--out", output.path,
+                "python3", Self.script.path, "--security", security.rawValue, "--cert", certificate.path, "--key",
+                key.path, "--out", output.path,
                 "--user", Self.user, "--password", Self.password,
             ] + (loginOnly ? ["--login-only"] : []),
-            input: .pipe, output: .pipe)
+            input: .pipe,
+            output: .pipe
+        )
         defer {
             // The script ends when its standard input does.
             try? process.input?.close()
@@ -98,7 +118,9 @@ public final class FakeSMTP: Sendable {
             guard !chunk.isEmpty else { throw FakeSMTPDidNotStart(output: String(decoding: printed, as: UTF8.self)) }
             printed.append(chunk)
         }
-        guard let line = String(decoding: printed, as: UTF8.self).split(separator: "\n").first, line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
+        guard let line = String(decoding: printed, as: UTF8.self).split(separator: "\n").first, line.hasPrefix("PORT "),
+            let port = Int(line.dropFirst(5))
+        else {
             throw FakeSMTPDidNotStart(output: String(decoding: printed, as: UTF8.self))
         }
         return try await body(FakeSMTP(port: port, security: security, directory: output))
@@ -106,6 +128,8 @@ public final class FakeSMTP: Sendable {
 
     struct FakeSMTPDidNotStart: Error, CustomStringConvertible {
         var output: String
-        var description: String { "the fake SMTP server did not start (is aiosmtpd installed? `pip install aiosmtpd`): \(self.output)" }
+        var description: String {
+            "the fake SMTP server did not start (is aiosmtpd installed? `pip install aiosmtpd`): \(self.output)"
+        }
     }
 }

@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A PostgreSQL cluster of one test's own, on loopback, which the test may stop and start again (an outage)
@@ -36,8 +36,12 @@ public final class PrivatePostgres: Sendable {
     /// Creates and starts a cluster on a free port: drawn below Linux's ephemeral range (32768–60999), where
     /// outgoing connections and the tests' own servers take theirs, and apart from the nodes' (`Server.start`).
     public static func create() async throws -> PrivatePostgres {
-        guard let binaries = Self.binaries else { throw TestSetupError("no PostgreSQL server binaries (initdb) on this machine") }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fitcircle-pg-\(UUID().uuidString.prefix(8))").path
+        guard let binaries = Self.binaries else {
+            throw TestSetupError("no PostgreSQL server binaries (initdb) on this machine")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fitcircle-pg-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if getuid() == 0 { _ = chmod(directory, 0o777) }
         let cluster = PrivatePostgres(port: Int.random(in: 32_000..<32_700), directory: directory, binaries: binaries)
@@ -47,8 +51,19 @@ public final class PrivatePostgres: Sendable {
     }
 
     public func start() async throws {
-        let options = "-p \(self.port) -k \(self.directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
-        try await self.run("pg_ctl", "-D", "\(self.directory)/data", "-l", "\(self.directory)/server.log", "-o", options, "-w", "start")
+        let options =
+            "-p \(self.port) -k \(self.directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
+        try await self.run(
+            "pg_ctl",
+            "-D",
+            "\(self.directory)/data",
+            "-l",
+            "\(self.directory)/server.log",
+            "-o",
+            options,
+            "-w",
+            "start"
+        )
     }
 
     /// Stops the server as an operator would (`pg_ctl stop -m fast`: sessions are ended, transactions rolled back).
@@ -70,6 +85,8 @@ public final class PrivatePostgres: Sendable {
             ? try ChildProcess("/usr/sbin/runuser", ["-u", "postgres", "--", command] + arguments, errors: .discard)
             : try ChildProcess(command, arguments, errors: .discard)
         let status = try await process.exitStatus()
-        guard status == 0 else { throw TestSetupError("\(tool) \(arguments.joined(separator: " ")) exited with \(status)") }
+        guard status == 0 else {
+            throw TestSetupError("\(tool) \(arguments.joined(separator: " ")) exited with \(status)")
+        }
     }
 }

@@ -23,7 +23,12 @@ public func withRunning<Result: Sendable>(_ store: Store, _ body: () async throw
         try? await Task.sleep(for: .milliseconds(100))
     }
     if !stopped.isSet {
-        FileHandle.standardError.write(Data("warning: a test store (\(store.location)) did not stop within 10 s of its cancellation; left behind\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "warning: a test store (\(store.location)) did not stop within 10 s of its cancellation; left behind\n"
+                    .utf8
+            )
+        )
     }
     return try outcome.get()
 }

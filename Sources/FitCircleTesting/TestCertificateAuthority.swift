@@ -21,26 +21,40 @@ public struct TestCertificateAuthority: Sendable {
         let caKey = P256.Signing.PrivateKey()
         let caName = try DistinguishedName { CommonName("FitCircle Test CA") }
         let ca = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(caKey.publicKey),
-            notValidBefore: now.addingTimeInterval(-3_600), notValidAfter: now.addingTimeInterval(30 * 86_400), issuer: caName, subject: caName,
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: Certificate.PublicKey(caKey.publicKey),
+            notValidBefore: now.addingTimeInterval(-3_600),
+            notValidAfter: now.addingTimeInterval(30 * 86_400),
+            issuer: caName,
+            subject: caName,
             signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                 Critical(KeyUsage(keyCertSign: true))
             },
-            issuerPrivateKey: Certificate.PrivateKey(caKey))
+            issuerPrivateKey: Certificate.PrivateKey(caKey)
+        )
         let leafKey = P256.Signing.PrivateKey()
         let leaf = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(leafKey.publicKey),
-            notValidBefore: now.addingTimeInterval(-3_600), notValidAfter: now.addingTimeInterval(30 * 86_400), issuer: caName,
-            subject: try DistinguishedName { CommonName("localhost") }, signatureAlgorithm: .ecdsaWithSHA256,
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: Certificate.PublicKey(leafKey.publicKey),
+            notValidBefore: now.addingTimeInterval(-3_600),
+            notValidAfter: now.addingTimeInterval(30 * 86_400),
+            issuer: caName,
+            subject: try DistinguishedName { CommonName("localhost") },
+            signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
                 try ExtendedKeyUsage([.serverAuth])
-                SubjectAlternativeNames([.dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
+                SubjectAlternativeNames([
+                    .dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
+                ])
             },
-            issuerPrivateKey: Certificate.PrivateKey(caKey))
+            issuerPrivateKey: Certificate.PrivateKey(caKey)
+        )
         self.certificatePEM = try ca.serializeAsPEM().pemString
         self.leafPEM = try leaf.serializeAsPEM().pemString
         self.leafKeyPEM = leafKey.pemRepresentation

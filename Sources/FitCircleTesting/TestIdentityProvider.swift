@@ -1,8 +1,8 @@
-import _CryptoExtras
 public import FitCircleCore
 public import FitCircleEngine
 public import Foundation
 import JWTKit
+import _CryptoExtras
 
 /// Plays Google or Apple in tests: signs ID tokens with a local RSA key and publishes its key set, so no
 /// test ever calls a real provider.
@@ -82,7 +82,11 @@ public struct TestIdentityProvider: Sendable {
     /// the classic algorithm-confusion forgery.
     public func hmacConfusionToken(_ claims: IdentityClaims) async throws -> String {
         let keys = JWTKeyCollection()
-        await keys.add(hmac: HMACKey(from: Data(self.jwksJSON.utf8)), digestAlgorithm: .sha256, kid: JWKIdentifier(string: self.keyID))
+        await keys.add(
+            hmac: HMACKey(from: Data(self.jwksJSON.utf8)),
+            digestAlgorithm: .sha256,
+            kid: JWKIdentifier(string: self.keyID)
+        )
         let payload = TestIDTokenPayload(
             iss: .init(value: claims.issuer),
             sub: .init(value: claims.subject),

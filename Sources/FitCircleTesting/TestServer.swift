@@ -1,11 +1,11 @@
+import AsyncHTTPClient
 public import FitCircleCore
+import FitCircleDelivery
 public import FitCircleEngine
 public import FitCircleServer
 public import FitCircleStore
 public import Foundation
 public import HTTPTypes
-import AsyncHTTPClient
-import FitCircleDelivery
 import Hummingbird
 public import HummingbirdTesting
 import Logging
@@ -53,15 +53,26 @@ public struct TestApp: Sendable {
         var body: [String: Any] = ["email": email]
         if let timeZone { body["timeZone"] = timeZone }
         let response = try await self.request(.post, "/api/auth/dev", json: body)
-        guard response.status == .ok else { throw TestSetupError("dev sign-in answered \(response.status): \(response.text)") }
+        guard response.status == .ok else {
+            throw TestSetupError("dev sign-in answered \(response.status): \(response.text)")
+        }
         return try response.jsonObject()
     }
 
     /// Signs in and completes onboarding with valid values; returns the access token.
-    public func onboardedUser(_ email: String = "ana@example.com", timeZone: String = "Europe/Paris") async throws -> String {
+    public func onboardedUser(_ email: String = "ana@example.com", timeZone: String = "Europe/Paris") async throws
+        -> String
+    {
         let token = try await self.devSignIn(email)["accessToken"] as! String
-        let response = try await self.request(.put, "/api/user/profile", token: token, json: Self.validProfile(timeZone: timeZone))
-        guard response.status == .ok else { throw TestSetupError("onboarding answered \(response.status): \(response.text)") }
+        let response = try await self.request(
+            .put,
+            "/api/user/profile",
+            token: token,
+            json: Self.validProfile(timeZone: timeZone)
+        )
+        guard response.status == .ok else {
+            throw TestSetupError("onboarding answered \(response.status): \(response.text)")
+        }
         return token
     }
 
@@ -88,7 +99,9 @@ public func withTestApp<Result: Sendable>(
     let google = TestIdentityProvider(.google)
     let apple = TestIdentityProvider(.apple)
     let blobs = LocalDiskBlobStore(
-        directory: FileManager.default.temporaryDirectory.appendingPathComponent("fitcircle-tests/blobs-\(UUID().uuidString)")
+        directory: FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fitcircle-tests/blobs-\(UUID().uuidString)"
+        )
     )
     defer { try? FileManager.default.removeItem(at: blobs.directory) }
     return try await withStore(backend, now: clock.now) { store in
@@ -110,14 +123,21 @@ public func withTestApp<Result: Sendable>(
         // The node as `serve` builds it, but for its jobs and scheduler, which the tests run themselves on
         // their clock.
         let app = try buildApplication(
-            engine: engine, store: store, settings: NodeSettings(maxBodyBytes: maxBodyBytes, limits: limits, web: web), services: [.listener],
-            clock: clock.wallClock, logger: Logger(label: "tests"))
+            engine: engine,
+            store: store,
+            settings: NodeSettings(maxBodyBytes: maxBodyBytes, limits: limits, web: web),
+            services: [.listener],
+            clock: clock.wallClock,
+            logger: Logger(label: "tests")
+        )
         return try await app.test(.router) { client in
             // On PostgreSQL the node hears its own NOTIFYs, and authenticates from memory only while it does.
             if store.dialect == .postgres {
                 for _ in 0..<200 where !store.cacheServes { try await Task.sleep(for: .milliseconds(10)) }
             }
-            return try await body(TestApp(client: client, clock: clock, store: store, engine: engine, google: google, apple: apple))
+            return try await body(
+                TestApp(client: client, clock: clock, store: store, engine: engine, google: google, apple: apple)
+            )
         }
     }
 }
@@ -126,7 +146,8 @@ extension TestResponse {
     public var text: String { String(buffer: self.body) }
 
     public func jsonObject() throws -> [String: Any] {
-        guard let object = try JSONSerialization.jsonObject(with: Data(self.body.readableBytesView)) as? [String: Any] else {
+        guard let object = try JSONSerialization.jsonObject(with: Data(self.body.readableBytesView)) as? [String: Any]
+        else {
             throw TestSetupError("expected a JSON object, got: \(self.text)")
         }
         return object
@@ -144,7 +165,9 @@ extension Transports {
     /// registered may point there (`webhooks.allowPrivateTargets`).
     func allowingPrivateWebhooks(clock: WallClock) -> Transports {
         var transports = self
-        if transports.webhookSender == nil { transports.webhookSender = WebhookSender(http: .shared, clock: clock, allowPrivateTargets: true) }
+        if transports.webhookSender == nil {
+            transports.webhookSender = WebhookSender(http: .shared, clock: clock, allowPrivateTargets: true)
+        }
         return transports
     }
 }

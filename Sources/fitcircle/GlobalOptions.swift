@@ -1,7 +1,7 @@
 import ArgumentParser
 import Configuration
-import SystemPackage
 import Foundation
+import SystemPackage
 
 /// Flags every command shares. Each one overrides the `FITCIRCLE_*` environment variable and the config file.
 struct GlobalOptions: ParsableArguments {
@@ -11,13 +11,18 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "Address to listen on (FITCIRCLE_HOST; default 127.0.0.1).")
     var host: String?
 
-    @Option(help: "postgres://user:password@host:port/database or sqlite:///absolute/path.sqlite (FITCIRCLE_DATABASE_URL).")
+    @Option(
+        help: "postgres://user:password@host:port/database or sqlite:///absolute/path.sqlite (FITCIRCLE_DATABASE_URL)."
+    )
     var databaseURL: String?
 
     @Option(help: "Rule profile to load from the profiles directory (FITCIRCLE_PROFILE; default fitcircle).")
     var profile: String?
 
-    @Option(name: .customLong("profiles-dir"), help: "Directory of rule profiles (FITCIRCLE_PROFILES_DIRECTORY; default ./profiles).")
+    @Option(
+        name: .customLong("profiles-dir"),
+        help: "Directory of rule profiles (FITCIRCLE_PROFILES_DIRECTORY; default ./profiles)."
+    )
     var profilesDirectory: String?
 
     @Flag(help: "Enable POST /api/auth/dev: sign in by email alone. Never in production (FITCIRCLE_DEV_LOGIN).")

@@ -8,7 +8,8 @@ import Foundation
 struct MetricsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "metrics",
-        abstract: "Roll up the operators' metrics for a range of local days (a backfill; the daily job does yesterday).",
+        abstract:
+            "Roll up the operators' metrics for a range of local days (a backfill; the daily job does yesterday).",
         discussion: "Each day is computed from the analytics events and derived tables and replaces its stored rows."
     )
 
@@ -23,10 +24,15 @@ struct MetricsCommand: AsyncParsableCommand {
     func run() async throws {
         let runtime = try await Runtime(options: self.options)
         let configuration = runtime.configuration
-        let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
+        let profile = try RuleProfileLoader.load(
+            named: configuration.profileName,
+            from: configuration.profilesDirectory
+        )
         func day(_ text: String?, _ name: String) throws -> LocalDate? {
             guard let text else { return nil }
-            guard let date = LocalDate(iso: text) else { throw ValidationError("--\(name) must be a date such as 2026-11-01") }
+            guard let date = LocalDate(iso: text) else {
+                throw ValidationError("--\(name) must be a date such as 2026-11-01")
+            }
             return date
         }
         let last = try day(self.to, "to") ?? LocalDate(runtime.clock.now(), in: .gmt).adding(days: -1)
@@ -34,7 +40,10 @@ struct MetricsCommand: AsyncParsableCommand {
         guard first <= last else { throw ValidationError("--from must not be after --to") }
         try await runtime.withStore { store in
             try await store.checkSchemaVersion()
-            try await Metrics(store: store, profile: profile, clock: runtime.clock).rollUp(from: first, to: last) { day, done, total in
+            try await Metrics(store: store, profile: profile, clock: runtime.clock).rollUp(from: first, to: last) {
+                day,
+                done,
+                total in
                 print("rolled up \(day.iso) (\(done)/\(total))")
             }
         }

@@ -5,7 +5,9 @@ import FitCircleStore
 import Logging
 
 struct Migrate: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Apply the database migrations this build knows, then exit.")
+    static let configuration = CommandConfiguration(
+        abstract: "Apply the database migrations this build knows, then exit."
+    )
 
     @OptionGroup var options: GlobalOptions
 

@@ -13,9 +13,12 @@ struct OperatorCommand: AsyncParsableCommand {
     )
 
     struct Grant: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make the account with this email (or this id) an operator.")
+        static let configuration = CommandConfiguration(
+            abstract: "Make the account with this email (or this id) an operator."
+        )
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "The account's email address, or its id when several accounts share the address.") var email: String
+        @Argument(help: "The account's email address, or its id when several accounts share the address.") var email:
+            String
 
         func run() async throws {
             let user = try await OperatorCommand.set(true, email: self.email, options: self.options)
@@ -24,9 +27,12 @@ struct OperatorCommand: AsyncParsableCommand {
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Take operator rights from the account with this email (or this id).")
+        static let configuration = CommandConfiguration(
+            abstract: "Take operator rights from the account with this email (or this id)."
+        )
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "The account's email address, or its id when several accounts share the address.") var email: String
+        @Argument(help: "The account's email address, or its id when several accounts share the address.") var email:
+            String
 
         func run() async throws {
             let user = try await OperatorCommand.set(false, email: self.email, options: self.options)
@@ -57,7 +63,9 @@ struct OperatorCommand: AsyncParsableCommand {
                 return try await Operators(store: store).set(isOperator, email: email)
             }
         } catch DomainError.notFound {
-            throw ValidationError("No account has the email address (or id) \(email); the person must sign in once first.")
+            throw ValidationError(
+                "No account has the email address (or id) \(email); the person must sign in once first."
+            )
         } catch DomainError.conflict(let reason) {
             throw ValidationError(reason)
         }

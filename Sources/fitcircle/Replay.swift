@@ -20,7 +20,10 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         let runtime = try await Runtime(options: self.options)
         let configuration = runtime.configuration
-        let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
+        let profile = try RuleProfileLoader.load(
+            named: configuration.profileName,
+            from: configuration.profilesDirectory
+        )
         let (differences, habits, rewards, escrow, records) = try await runtime.withStore { store in
             try await store.checkSchemaVersion()
             // Progress on standard error, the report on standard output.
@@ -28,14 +31,17 @@ struct ReplayCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("\(line)\n".utf8))
             }
             return (
-                try await replay.run(fix: self.fix), try await replay.sendHabitDifferences(fix: self.fix), try await replay.rewardDifferences(),
+                try await replay.run(fix: self.fix), try await replay.sendHabitDifferences(fix: self.fix),
+                try await replay.rewardDifferences(),
                 try await replay.escrowDifferences(), try await replay.challengeRecordDifferences(fix: self.fix)
             )
         }
         for difference in differences {
             print(difference)
         }
-        print("\(differences.count) difference(s) in daily tracking\(self.fix && !differences.isEmpty ? ", fixed" : "")")
+        print(
+            "\(differences.count) difference(s) in daily tracking\(self.fix && !differences.isEmpty ? ", fixed" : "")"
+        )
         for difference in habits {
             print(difference)
         }
@@ -43,7 +49,9 @@ struct ReplayCommand: AsyncParsableCommand {
         for difference in rewards {
             print(difference)
         }
-        print("\(rewards.count) difference(s) in points, levels and badges (the ledger is append-only: reported, never fixed)")
+        print(
+            "\(rewards.count) difference(s) in points, levels and badges (the ledger is append-only: reported, never fixed)"
+        )
         for difference in escrow {
             print(difference)
         }
@@ -51,8 +59,12 @@ struct ReplayCommand: AsyncParsableCommand {
         for difference in records {
             print(difference)
         }
-        print("\(records.count) difference(s) in challenge records and rivalries\(self.fix && !records.isEmpty ? ", fixed" : "")")
-        if ((!differences.isEmpty || !habits.isEmpty || !records.isEmpty) && !self.fix) || !rewards.isEmpty || !escrow.isEmpty {
+        print(
+            "\(records.count) difference(s) in challenge records and rivalries\(self.fix && !records.isEmpty ? ", fixed" : "")"
+        )
+        if ((!differences.isEmpty || !habits.isEmpty || !records.isEmpty) && !self.fix) || !rewards.isEmpty
+            || !escrow.isEmpty
+        {
             throw ExitCode(1)
         }
     }

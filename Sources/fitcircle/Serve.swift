@@ -1,19 +1,22 @@
 import ArgumentParser
+import FitCircleCore
 import FitCircleEngine
 import FitCircleJobs
 import FitCircleServer
 import FitCircleStore
-import FitCircleCore
 import Foundation
-import Logging
 import Hummingbird
+import Logging
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the HTTP server (the default command).")
 
     @OptionGroup var options: GlobalOptions
 
-    @Flag(help: "Seed demo accounts (ana@, ben@, chloe@demo.fitcircle.dev) with three weeks of activity when they do not exist yet; implies --dev-login.")
+    @Flag(
+        help:
+            "Seed demo accounts (ana@, ben@, chloe@demo.fitcircle.dev) with three weeks of activity when they do not exist yet; implies --dev-login."
+    )
     var demo = false
 
     func run() async throws {
@@ -24,14 +27,21 @@ struct Serve: AsyncParsableCommand {
         if configuration.auth.devLogin {
             runtime.logger.warning(
                 "Dev login is ON: anyone can sign in as any email address with POST /api/auth/dev. Never on a server others can reach.",
-                metadata: ["fitcircle.host": "\(configuration.host)"])
+                metadata: ["fitcircle.host": "\(configuration.host)"]
+            )
         }
-        let profile = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
+        let profile = try RuleProfileLoader.load(
+            named: configuration.profileName,
+            from: configuration.profilesDirectory
+        )
         try await runtime.withStore { store in
             try await store.migrate(now: runtime.clock.now()) { [logger = runtime.logger] in logger.info("\($0)") }
             let transports = try await configuration.transports(clock: runtime.clock)
             if !transports.missing.isEmpty {
-                runtime.logger.notice("Delivery channels off (not configured)", metadata: ["fitcircle.delivery.off": "\(transports.missing)"])
+                runtime.logger.notice(
+                    "Delivery channels off (not configured)",
+                    metadata: ["fitcircle.delivery.off": "\(transports.missing)"]
+                )
             }
             let engine = try await Engine.make(
                 store: store,
@@ -44,10 +54,17 @@ struct Serve: AsyncParsableCommand {
                 transports: transports
             )
             if self.demo, try await DemoData.seed(engine, now: runtime.clock.now()) {
-                runtime.logger.info("Seeded the demo accounts", metadata: ["fitcircle.demo": "\(DemoData.accounts.map(\.email))"])
+                runtime.logger.info(
+                    "Seeded the demo accounts",
+                    metadata: ["fitcircle.demo": "\(DemoData.accounts.map(\.email))"]
+                )
             }
             let app = try buildApplication(
-                engine: engine, store: store, settings: configuration.node, clock: runtime.clock, logger: runtime.logger,
+                engine: engine,
+                store: store,
+                settings: configuration.node,
+                clock: runtime.clock,
+                logger: runtime.logger,
                 onServerRunning: { _ in
                     runtime.logger.info(
                         "FitCircle is listening",

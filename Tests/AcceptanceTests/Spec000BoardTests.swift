@@ -16,10 +16,20 @@ struct Spec000BoardTests {
             for index in 0..<13 {
                 members.append(try await Member.onboarded("m\(index)@example.com", in: Self.zone, app: app))
             }
-            let circle = try await app.request(.post, "/api/fitcircles", token: try await members[0].token, json: ["name": "Thirteen", "metric": "steps"]).jsonObject()
+            let circle = try await app.request(
+                .post,
+                "/api/fitcircles",
+                token: try await members[0].token,
+                json: ["name": "Thirteen", "metric": "steps"]
+            ).jsonObject()
             let id = try #require(circle["id"] as? String)
             for member in members.dropFirst() {
-                let joined = try await app.request(.post, "/api/fitcircles/join", token: try await member.token, json: ["code": circle["joinCode"] as? String ?? ""])
+                let joined = try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await member.token,
+                    json: ["code": circle["joinCode"] as? String ?? ""]
+                )
                 #expect(joined.status == .ok, "\(joined.text)")
             }
             // Twelve claim (m0 the most steps, m11 the fewest); m12 never does.
@@ -37,7 +47,9 @@ struct Spec000BoardTests {
             #expect(rows.last?["isCaller"] as? Bool == true)
             // Someone yet to claim sees the top 10 and their own row, unranked.
             let newcomer = try await board("daily", for: members[12])["rows"] as? [[String: Any]] ?? []
-            #expect(newcomer.count == 11 && newcomer.last?["rank"] == nil && newcomer.last?["isCaller"] as? Bool == true)
+            #expect(
+                newcomer.count == 11 && newcomer.last?["rank"] == nil && newcomer.last?["isCaller"] as? Bool == true
+            )
 
             for period in ["weekly", "monthly", "all_time"] {
                 let full = try await board(period, for: members[11])

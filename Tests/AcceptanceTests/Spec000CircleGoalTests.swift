@@ -15,7 +15,9 @@ struct Spec000CircleGoalTests {
     /// kilograms lost this month, the all-time board the kilograms lost since joining — with a member who
     /// hides their weight shown by percentages only.
     @Test(arguments: Backend.available)
-    func f1_f2_f3_weightGoalsFollowTheCircleFromDay8Within0_1To0_3LbAndItsBoardsRankEachPeriodAsTheTableSays(_ backend: Backend) async throws {
+    func f1_f2_f3_weightGoalsFollowTheCircleFromDay8Within0_1To0_3LbAndItsBoardsRankEachPeriodAsTheTableSays(
+        _ backend: Backend
+    ) async throws {
         try await withTestApp(backend) { app async throws in
             let world = World(app, zone: Self.zone)
             world.start(at: "2026-03-02", "09:00")
@@ -30,16 +32,24 @@ struct Spec000CircleGoalTests {
             #expect(try await goal(ana, "weekly") == nil)
 
             let created = try await app.request(
-                .post, "/api/fitcircles", token: try await ana.token,
+                .post,
+                "/api/fitcircles",
+                token: try await ana.token,
                 json: [
-                    "name": "Lighter", "metric": "weight_loss_pct", "startDate": "2026-03-02", "endDate": "2026-03-29", "startingWeightKg": 82,
+                    "name": "Lighter", "metric": "weight_loss_pct", "startDate": "2026-03-02", "endDate": "2026-03-29",
+                    "startingWeightKg": 82,
                     "targetWeightKg": 72,
-                ])
+                ]
+            )
             #expect(created.status == .created, "\(created.text)")
             let circle = try created.jsonObject()
             let id = try #require(circle["id"] as? String)
             let joined = try await app.request(
-                .post, "/api/fitcircles/join", token: try await bo.token, json: ["code": circle["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80])
+                .post,
+                "/api/fitcircles/join",
+                token: try await bo.token,
+                json: ["code": circle["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80]
+            )
             #expect(joined.status == .ok, "\(joined.text)")
 
             // F2: (82 − 72) / 4 weeks = 2.5 kg this week. F1: "Days 1-7: no daily goal" for weight.
@@ -55,7 +65,11 @@ struct Spec000CircleGoalTests {
                 try await app.json("/api/fitcircles/\(id)/leaderboard?period=\(period)", token: try await member.token)
             }
             func values(_ board: [String: Any]) -> [String: Double?] {
-                Dictionary(uniqueKeysWithValues: (board["rows"] as? [[String: Any]] ?? []).map { ($0["displayName"] as? String ?? "", $0["value"] as? Double) })
+                Dictionary(
+                    uniqueKeysWithValues: (board["rows"] as? [[String: Any]] ?? []).map {
+                        ($0["displayName"] as? String ?? "", $0["value"] as? Double)
+                    }
+                )
             }
 
             try await weighIn(ana, 81, "ana-1")
@@ -86,7 +100,9 @@ struct Spec000CircleGoalTests {
             #expect(values(monthly) == ["Bo": nil, "Ana": 2])
             let hidden = (monthly["rows"] as? [[String: Any]] ?? []).first { $0["displayName"] as? String == "Bo" }
             #expect(hidden?["percentOfGoal"] as? Double == 15)
-            let own = (try await board("all_time", as: bo)["rows"] as? [[String: Any]] ?? []).first { $0["displayName"] as? String == "Bo" }
+            let own = (try await board("all_time", as: bo)["rows"] as? [[String: Any]] ?? []).first {
+                $0["displayName"] as? String == "Bo"
+            }
             #expect(own?["value"] as? Double == 3 && own?["percentOfGoal"] as? Double == 15)
             // Bo lets everyone see his weight: Ana sees his kilograms.
             var profile = TestApp.validProfile(timeZone: Self.zone)
@@ -95,7 +111,10 @@ struct Spec000CircleGoalTests {
             let shared = try await app.request(.put, "/api/user/profile", token: try await bo.token, json: profile)
             #expect(shared.status == .ok, "\(shared.text)")
             #expect(values(try await board("all_time", as: ana)) == ["Bo": 3, "Ana": 2])
-            let history = try await app.json("/api/fitcircles/\(id)/leaderboard/history?period=weekly", token: try await ana.token)
+            let history = try await app.json(
+                "/api/fitcircles/\(id)/leaderboard/history?period=weekly",
+                token: try await ana.token
+            )
             let closed = ((history["items"] as? [[String: Any]])?.first?["rows"] as? [[String: Any]]) ?? []
             #expect(closed.map { $0["value"] as? Double } == [40, 20])  // percentages stay shown
 
@@ -103,11 +122,18 @@ struct Spec000CircleGoalTests {
             // leaves and his weight goals end.
             try await world.run(until: "2026-03-11", "12:00")
             let cyJoins = try await app.request(
-                .post, "/api/fitcircles/join", token: try await cy.token, json: ["code": circle["joinCode"]!, "startingWeightKg": 90, "targetWeightKg": 85])
+                .post,
+                "/api/fitcircles/join",
+                token: try await cy.token,
+                json: ["code": circle["joinCode"]!, "startingWeightKg": 90, "targetWeightKg": 85]
+            )
             #expect(cyJoins.status == .ok, "\(cyJoins.text)")
             #expect(try await goal(cy, "weekly")?["target"] as? Double == 1.67)
             #expect(try await goal(cy, "daily")?["target"] as? Double == 0.13)  // a seventh, 0.24 kg, over 0.3 lb
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await bo.token).status == .noContent)
+            #expect(
+                try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await bo.token).status
+                    == .noContent
+            )
             #expect(try await goal(bo, "weekly") == nil)
             #expect(try await goal(bo, "daily") == nil)
         }
@@ -124,15 +150,26 @@ struct Spec000CircleGoalTests {
             let ana = try await Member.onboarded("ana@example.com", named: "Ana", in: Self.zone, app: app)
             func weeklySteps() async throws -> Double? {
                 let period = try await app.json("/api/goals/weekly", token: try await ana.token)
-                return (period["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "steps" }?["target"] as? Double
+                return (period["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "steps" }?["target"]
+                    as? Double
             }
             #expect(try await weeklySteps() == 50_000)
             let refused = try await app.request(
-                .post, "/api/fitcircles", token: try await ana.token, json: ["name": "Open", "metric": "steps", "stepGoal": 280_000])
+                .post,
+                "/api/fitcircles",
+                token: try await ana.token,
+                json: ["name": "Open", "metric": "steps", "stepGoal": 280_000]
+            )
             #expect(refused.status == .unprocessableContent && refused.text.contains("stepGoal"), "\(refused.text)")
             let created = try await app.request(
-                .post, "/api/fitcircles", token: try await ana.token,
-                json: ["name": "Walkers", "metric": "steps", "startDate": "2026-03-02", "endDate": "2026-03-29", "stepGoal": 280_000])
+                .post,
+                "/api/fitcircles",
+                token: try await ana.token,
+                json: [
+                    "name": "Walkers", "metric": "steps", "startDate": "2026-03-02", "endDate": "2026-03-29",
+                    "stepGoal": 280_000,
+                ]
+            )
             #expect(created.status == .created, "\(created.text)")
             let id = try #require(try created.jsonObject()["id"] as? String)
             #expect(try created.jsonObject()["stepGoal"] as? Int == 280_000)
@@ -146,11 +183,18 @@ struct Spec000CircleGoalTests {
             }
             try await world.run(until: "2026-03-09", "09:00")
             // Sunday's digest already showed that as "Next Week's Challenge".
-            let anaID = User.ID(try #require((try await app.devSignIn(ana.email)["user"] as? [String: Any])?["id"] as? String))
-            let digest = try await app.store.read { tx in try await tx.notifications(of: anaID, type: "weekly_digest", limit: 1) }.first
+            let anaID = User.ID(
+                try #require((try await app.devSignIn(ana.email)["user"] as? [String: Any])?["id"] as? String)
+            )
+            let digest = try await app.store.read { tx in
+                try await tx.notifications(of: anaID, type: "weekly_digest", limit: 1)
+            }.first
             #expect(digest?.data["nextGoal"] == "73,400", "\(String(describing: digest?.data))")
             #expect(try await weeklySteps() == 73_400)
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await ana.token).status == .noContent)
+            #expect(
+                try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await ana.token).status
+                    == .noContent
+            )
             // Back on her own baseline: day 8, 6 days of 10,000 + 10 % = 11,000 a day, × 7.
             #expect(try await weeklySteps() == 77_000)
         }

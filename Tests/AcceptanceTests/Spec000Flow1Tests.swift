@@ -29,13 +29,20 @@ struct Spec000Flow1Tests {
     }
 
     @Test(arguments: Backend.available)
-    func flow1_day1_aNewReminderTimeOrZoneIsPlannedForTheRestOfTheDayAndTheOldTimeIsPassedOver(_ backend: Backend) async throws {
+    func flow1_day1_aNewReminderTimeOrZoneIsPlannedForTheRestOfTheDayAndTheOldTimeIsPassedOver(_ backend: Backend)
+        async throws
+    {
         try await withTestApp(backend) { app async throws in
             let world = World(app, zone: Self.zone)
             world.start(at: "2026-03-02", "09:00")
             let alex = try await Member.onboarded("alex@example.com", in: Self.zone, app: app)
             try await world.run(until: "2026-03-02", "12:00")
-            let saved = try await app.request(.put, "/api/notifications/preferences", token: try await alex.token, json: ["reminderTime": "21:30"])
+            let saved = try await app.request(
+                .put,
+                "/api/notifications/preferences",
+                token: try await alex.token,
+                json: ["reminderTime": "21:30"]
+            )
             #expect(saved.status == .ok, "\(saved.text)")
             try await world.run(until: "2026-03-02", "22:00")
             let reminders = try await app.notifications("daily_checkin_reminder", token: try await alex.token)
@@ -54,7 +61,12 @@ struct Spec000Flow1Tests {
             paris.start(at: "2026-03-02", "09:00")
             let alex = try await Member.onboarded("alex@example.com", in: Self.zone, app: app)
             try await paris.run(until: "2026-03-02", "12:00")
-            let moved = try await app.request(.put, "/api/user/profile", token: try await alex.token, json: TestApp.validProfile(timeZone: "America/New_York"))
+            let moved = try await app.request(
+                .put,
+                "/api/user/profile",
+                token: try await alex.token,
+                json: TestApp.validProfile(timeZone: "America/New_York")
+            )
             #expect(moved.status == .ok, "\(moved.text)")
             try await newYork.run(until: "2026-03-02", "21:00")
             let reminders = try await app.notifications("daily_checkin_reminder", token: try await alex.token)
@@ -64,7 +76,9 @@ struct Spec000Flow1Tests {
     }
 
     @Test(arguments: Backend.available)
-    func flow1_days1to8_checkIns_aFrozenDay5_theAtRiskPush_the7DayMilestoneAndPersonalisedGoals(_ backend: Backend) async throws {
+    func flow1_days1to8_checkIns_aFrozenDay5_theAtRiskPush_the7DayMilestoneAndPersonalisedGoals(_ backend: Backend)
+        async throws
+    {
         try await withTestApp(backend) { app async throws in
             let world = World(app, zone: Self.zone)
             world.start(at: "2026-03-02", "10:00")
@@ -78,11 +92,16 @@ struct Spec000Flow1Tests {
             #expect((first["streak"] as? [String: Any])?["current"] as? Int == 1)
             try await sync(1)
             try await world.run(until: "2026-03-02", "23:00")
-            #expect(try await app.notifications("daily_checkin_reminder", token: try await alex.token).first?["status"] as? String == "dropped")
+            #expect(
+                try await app.notifications("daily_checkin_reminder", token: try await alex.token).first?["status"]
+                    as? String == "dropped"
+            )
 
             // Day 2: reminded at 20:00 to keep it going, then checks in.
             try await world.run(until: "2026-03-03", "20:15")
-            let reminder = try #require(try await app.notifications("daily_checkin_reminder", token: try await alex.token).first)
+            let reminder = try #require(
+                try await app.notifications("daily_checkin_reminder", token: try await alex.token).first
+            )
             #expect(reminder["body"] as? String == "⏰ Keep it going! Complete your check-in for a 2-day streak.")
             #expect(reminder["status"] as? String == "sent")
             // Acknowledging day 1's steps against day 1's goal.
@@ -101,7 +120,10 @@ struct Spec000Flow1Tests {
             try await sync(5)
             try await world.run(until: "2026-03-07", "09:15")
             let atRisk = try #require(try await app.notifications("streak_at_risk", token: try await alex.token).first)
-            #expect(atRisk["body"] as? String == "🔥 Your 4-day streak is at risk! Your freeze covered yesterday; check in today to keep it going.")
+            #expect(
+                atRisk["body"] as? String
+                    == "🔥 Your 4-day streak is at risk! Your freeze covered yesterday; check in today to keep it going."
+            )
             let streak = try await app.json("/api/streaks/current", token: try await alex.token)
             #expect(streak["current"] as? Int == 4)
             #expect((streak["recent"] as? [[String: Any]])?.first?["status"] as? String == "frozen")
@@ -118,8 +140,12 @@ struct Spec000Flow1Tests {
             #expect((seventh["milestone"] as? [String: Any])?["badge"] as? String == "1 Week Warrior")
             #expect(seventh["message"] as? String == "🎉 1 Week Warrior unlocked!")
             try await world.run(until: "2026-03-09", "12:15")
-            let milestone = try #require(try await app.notifications("streak_milestone", token: try await alex.token).first)
-            #expect(milestone["body"] as? String == "🎉 You did it! 7-day streak complete. 1 Week Warrior badge unlocked!")
+            let milestone = try #require(
+                try await app.notifications("streak_milestone", token: try await alex.token).first
+            )
+            #expect(
+                milestone["body"] as? String == "🎉 You did it! 7-day streak complete. 1 Week Warrior badge unlocked!"
+            )
             #expect(milestone["status"] as? String == "sent")
 
             // Day 8's goals follow the first week: the average of 7 days with steps (7,317) + 10 %, to 8,000,
@@ -129,10 +155,14 @@ struct Spec000Flow1Tests {
             #expect(stepGoal?["target"] as? Double == 8_000)
             let announced = try await app.notifications("goals_personalized", token: try await alex.token)
             #expect(announced.count == 1)
-            #expect(announced.first?["body"] as? String == "📈 Your daily goals are now personalized based on your baseline: 8,000 steps a day.")
+            #expect(
+                announced.first?["body"] as? String
+                    == "📈 Your daily goals are now personalized based on your baseline: 8,000 steps a day."
+            )
             #expect(announced.first?["status"] as? String == "sent")
             // F2: the new week (Monday 9 March) totals the personalised daily goal × 7.
-            let weekly = try await app.json("/api/goals/weekly", token: try await alex.token)["goals"] as? [[String: Any]] ?? []
+            let weekly =
+                try await app.json("/api/goals/weekly", token: try await alex.token)["goals"] as? [[String: Any]] ?? []
             #expect(weekly.first { $0["type"] as? String == "steps" }?["target"] as? Double == 56_000)
         }
     }
@@ -144,7 +174,9 @@ struct Spec000Flow1Tests {
         try await withTestApp(backend) { app async throws in
             let world = World(app, zone: Self.zone)
             world.start(at: "2026-03-02", "10:00")
-            for (email, baseline, expected) in [("sam@example.com", "sedentary", 5_000.0), ("mo@example.com", "moderate", 7_000.0)] {
+            for (email, baseline, expected) in [
+                ("sam@example.com", "sedentary", 5_000.0), ("mo@example.com", "moderate", 7_000.0),
+            ] {
                 let token = try await app.devSignIn(email)["accessToken"] as! String
                 var profile = TestApp.validProfile(timeZone: Self.zone)
                 profile["activityBaseline"] = baseline
@@ -152,7 +184,10 @@ struct Spec000Flow1Tests {
                 #expect(try saved.jsonObject()["activityBaseline"] as? String == baseline, "\(saved.text)")
                 let daily = try await app.json("/api/goals/daily", token: token)["goals"] as? [[String: Any]] ?? []
                 #expect(daily.compactMap { $0["type"] as? String }.sorted() == ["check_in", "steps"])
-                #expect(daily.first { $0["type"] as? String == "steps" }?["target"] as? Double == expected, "\(baseline)")
+                #expect(
+                    daily.first { $0["type"] as? String == "steps" }?["target"] as? Double == expected,
+                    "\(baseline)"
+                )
                 let weekly = try await app.json("/api/goals/weekly", token: token)["goals"] as? [[String: Any]] ?? []
                 #expect(weekly.first { $0["type"] as? String == "steps" }?["target"] as? Double == 50_000)
             }

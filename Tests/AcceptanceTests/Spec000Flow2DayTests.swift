@@ -23,12 +23,18 @@ struct Spec000Flow2DayTests {
                 members.append(Member(app: app, email: email))
                 // Returning users: their accounts are a month old (a first week's copy is another flow's).
                 let id = try #require(try await app.store.read { tx in try await tx.user(withEmail: email) }?.id)
-                try await app.store.transaction { tx in try await tx.backdate(id, createdAt: app.clock.now.addingTimeInterval(-30 * 86_400)) }
+                try await app.store.transaction { tx in
+                    try await tx.backdate(id, createdAt: app.clock.now.addingTimeInterval(-30 * 86_400))
+                }
             }
             try await world.run(until: "2026-03-02", "08:15")
             for member in members {
                 let morning = try await app.notifications("daily_goals_ready", token: try await member.token)
-                #expect(morning.first?["body"] as? String == "☀️ Good morning! Your daily goals are ready: 7,000 steps and a check-in.", "\(member.email)")
+                #expect(
+                    morning.first?["body"] as? String
+                        == "☀️ Good morning! Your daily goals are ready: 7,000 steps and a check-in.",
+                    "\(member.email)"
+                )
             }
             for (member, steps) in zip(members, [5_700, 1_000, 7_400]) {
                 try await member.sync(steps: steps, "s-\(member.email)")
@@ -37,7 +43,11 @@ struct Spec000Flow2DayTests {
             let near = try await app.notifications("steps_to_go", token: try await members[0].token)
             #expect(near.map { $0["body"] as? String } == ["🚶 You're at 5,700 steps—only 1,300 to go!"])
             #expect(try await app.notifications("steps_to_go", token: try await members[1].token).isEmpty)
-            #expect(try await app.notifications("steps_to_go", token: try await members[2].token).allSatisfy { $0["status"] as? String == "dropped" })
+            #expect(
+                try await app.notifications("steps_to_go", token: try await members[2].token).allSatisfy {
+                    $0["status"] as? String == "dropped"
+                }
+            )
         }
     }
 }

@@ -11,16 +11,35 @@ struct Spec000Flow2Tests {
     static let zone = "Europe/Paris"
 
     @Test(arguments: Backend.available)
-    func flow2_aTenThousandStepDayIsPushedToCircleMatesOnce_smallerClaimsStayInTheFeedSoEveryClaimDoesNotSpendTheirBudget(_ backend: Backend) async throws {
+    func
+        flow2_aTenThousandStepDayIsPushedToCircleMatesOnce_smallerClaimsStayInTheFeedSoEveryClaimDoesNotSpendTheirBudget(
+            _ backend: Backend
+        ) async throws
+    {
         try await withTestApp(backend) { app async throws in
             let world = World(app, zone: Self.zone)
             world.start(at: "2026-03-03", "09:00")
             let alex = try await Member.onboarded("alex@example.com", in: Self.zone, app: app)
             let ben = try await Member.onboarded("ben@example.com", in: Self.zone, app: app)
-            _ = try await app.request(.put, "/api/user/profile", token: try await alex.token, json: ["displayName": "Alex", "age": 31, "weight": ["value": 70, "unit": "kg"], "timeZone": Self.zone])
-            let circle = try await app.request(.post, "/api/fitcircles", token: try await alex.token, json: ["name": "Work Warriors", "metric": "steps"]).jsonObject()
+            _ = try await app.request(
+                .put,
+                "/api/user/profile",
+                token: try await alex.token,
+                json: ["displayName": "Alex", "age": 31, "weight": ["value": 70, "unit": "kg"], "timeZone": Self.zone]
+            )
+            let circle = try await app.request(
+                .post,
+                "/api/fitcircles",
+                token: try await alex.token,
+                json: ["name": "Work Warriors", "metric": "steps"]
+            ).jsonObject()
             let id = try #require(circle["id"] as? String)
-            let joined = try await app.request(.post, "/api/fitcircles/join", token: try await ben.token, json: ["code": circle["joinCode"] as? String ?? ""])
+            let joined = try await app.request(
+                .post,
+                "/api/fitcircles/join",
+                token: try await ben.token,
+                json: ["code": circle["joinCode"] as? String ?? ""]
+            )
             #expect(joined.status == .ok, "\(joined.text)")
 
             func claim(_ member: Member, steps: Int, _ id: String, circle: String) async throws {

@@ -15,7 +15,10 @@ struct Spec000GoalMilestoneTests {
             world.start(at: "2026-03-02", "09:00")
             let ana = try await Member.onboarded("ana@example.com", in: Self.zone, app: app)  // 62.5 kg
             let circle = try await app.request(
-                .post, "/api/fitcircles", token: try await ana.token, json: ["name": "Lighter", "metric": "weight_loss_pct", "targetWeightKg": 58.5]
+                .post,
+                "/api/fitcircles",
+                token: try await ana.token,
+                json: ["name": "Lighter", "metric": "weight_loss_pct", "targetWeightKg": 58.5]
             ).jsonObject()
             let id = try #require(circle["id"] as? String, "\(circle)")
 
@@ -27,18 +30,26 @@ struct Spec000GoalMilestoneTests {
             }
             try await world.run(until: "2026-03-07", "12:15")
 
-            let pushes = try await app.notifications("challenge_milestone", token: try await ana.token).reversed().compactMap { $0["body"] as? String }
-            #expect(pushes == [
-                "🎉 A quarter of the way! You're 25% to your weight loss goal.",
-                "🎉 Halfway there! You're 50% to your weight loss goal.",
-                "🎉 Three quarters there! You're 75% to your weight loss goal.",
-                "🎉 Goal reached! You're 100% to your weight loss goal.",
-            ])
+            let pushes = try await app.notifications("challenge_milestone", token: try await ana.token).reversed()
+                .compactMap { $0["body"] as? String }
+            #expect(
+                pushes == [
+                    "🎉 A quarter of the way! You're 25% to your weight loss goal.",
+                    "🎉 Halfway there! You're 50% to your weight loss goal.",
+                    "🎉 Three quarters there! You're 75% to your weight loss goal.",
+                    "🎉 Goal reached! You're 100% to your weight loss goal.",
+                ]
+            )
             let emails = try await app.notifications("challenge_milestone_email", token: try await ana.token).reversed()
-            #expect(emails.compactMap { $0["body"] as? String } == [
-                "🎉 Halfway there! You're 50% to your weight loss goal.", "🎉 Goal reached! You're 100% to your weight loss goal.",
-            ])
-            #expect(emails.allSatisfy { ($0["channels"] as? [String]) == ["email"] && $0["status"] as? String == "sent" })
+            #expect(
+                emails.compactMap { $0["body"] as? String } == [
+                    "🎉 Halfway there! You're 50% to your weight loss goal.",
+                    "🎉 Goal reached! You're 100% to your weight loss goal.",
+                ]
+            )
+            #expect(
+                emails.allSatisfy { ($0["channels"] as? [String]) == ["email"] && $0["status"] as? String == "sent" }
+            )
         }
     }
 
@@ -51,14 +62,31 @@ struct Spec000GoalMilestoneTests {
             world.start(at: "2026-03-02", "09:00")
             let ana = try await Member.onboarded("ana@example.com", named: "Ana", in: Self.zone, app: app)
             let circle = try await app.request(
-                .post, "/api/fitcircles", token: try await ana.token,
-                json: ["name": "Spring Steps", "metric": "steps", "startDate": "2026-03-02", "endDate": "2026-03-29", "stepGoal": 40_000]
+                .post,
+                "/api/fitcircles",
+                token: try await ana.token,
+                json: [
+                    "name": "Spring Steps", "metric": "steps", "startDate": "2026-03-02", "endDate": "2026-03-29",
+                    "stepGoal": 40_000,
+                ]
             ).jsonObject()
             let id = try #require(circle["id"] as? String, "\(circle)")
             var mates: [Member] = []
             for name in ["Bo", "Cy", "Di"] {
-                let mate = try await Member.onboarded("\(name.lowercased())@example.com", named: name, in: Self.zone, app: app)
-                #expect(try await app.request(.post, "/api/fitcircles/join", token: try await mate.token, json: ["code": circle["joinCode"]!]).status == .ok)
+                let mate = try await Member.onboarded(
+                    "\(name.lowercased())@example.com",
+                    named: name,
+                    in: Self.zone,
+                    app: app
+                )
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/fitcircles/join",
+                        token: try await mate.token,
+                        json: ["code": circle["joinCode"]!]
+                    ).status == .ok
+                )
                 mates.append(mate)
             }
             // Monday: the mates claim 9,000, 8,000 and 7,000; Ana 6,000 (15 % of 40,000: no milestone), 4th.
@@ -81,17 +109,25 @@ struct Spec000GoalMilestoneTests {
             try await ana.claim(id)
             try await world.run(until: "2026-03-05", "12:15")
 
-            let pushes = try await app.notifications("challenge_milestone", token: try await ana.token).reversed().compactMap { $0["body"] as? String }
-            #expect(pushes == [
-                "🎉 A quarter of the way! You're 25% to your step goal in 'Spring Steps'.",
-                "🎉 Halfway there! You're 50% to your step goal in 'Spring Steps'.",
-                "🎉 Goal reached! You're 100% to your step goal in 'Spring Steps'.",
-            ])
+            let pushes = try await app.notifications("challenge_milestone", token: try await ana.token).reversed()
+                .compactMap { $0["body"] as? String }
+            #expect(
+                pushes == [
+                    "🎉 A quarter of the way! You're 25% to your step goal in 'Spring Steps'.",
+                    "🎉 Halfway there! You're 50% to your step goal in 'Spring Steps'.",
+                    "🎉 Goal reached! You're 100% to your step goal in 'Spring Steps'.",
+                ]
+            )
             let emails = try await app.notifications("challenge_milestone_email", token: try await ana.token).reversed()
-            #expect(emails.compactMap { $0["body"] as? String } == [
-                "🎉 Halfway there! You're 50% to your step goal in 'Spring Steps'.", "🎉 Goal reached! You're 100% to your step goal in 'Spring Steps'.",
-            ])
-            let climbs = try await app.notifications("leaderboard_change", token: try await ana.token).compactMap { $0["body"] as? String }
+            #expect(
+                emails.compactMap { $0["body"] as? String } == [
+                    "🎉 Halfway there! You're 50% to your step goal in 'Spring Steps'.",
+                    "🎉 Goal reached! You're 100% to your step goal in 'Spring Steps'.",
+                ]
+            )
+            let climbs = try await app.notifications("leaderboard_change", token: try await ana.token).compactMap {
+                $0["body"] as? String
+            }
             #expect(climbs == ["📈 You moved up to #1 in 'Spring Steps'! 🏆"])
         }
     }

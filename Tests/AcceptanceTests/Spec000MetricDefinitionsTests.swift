@@ -31,13 +31,28 @@ struct Spec000MetricDefinitionsTests {
             try await world.run(until: "2026-03-02", "07:00", step: 3_600)
             var people: [String: Member] = [:]
             for name in ["ann", "ben", "cat", "dan"] {
-                people[name] = try await Member.onboarded("\(name)@example.com", named: name.capitalized, in: Self.zone, app: app)
+                people[name] = try await Member.onboarded(
+                    "\(name)@example.com",
+                    named: name.capitalized,
+                    in: Self.zone,
+                    app: app
+                )
             }
             let (ann, ben, cat, dan) = (people["ann"]!, people["ben"]!, people["cat"]!, people["dan"]!)
-            let device = try await app.request(.post, "/api/notifications/register", token: try await ann.token, json: ["platform": "ios", "token": "ann-phone"])
+            let device = try await app.request(
+                .post,
+                "/api/notifications/register",
+                token: try await ann.token,
+                json: ["platform": "ios", "token": "ann-phone"]
+            )
             #expect(device.status == .created, "\(device.text)")
             func preferences(_ member: Member, _ body: [String: Any]) async throws {
-                let saved = try await app.request(.put, "/api/notifications/preferences", token: try await member.token, json: body)
+                let saved = try await app.request(
+                    .put,
+                    "/api/notifications/preferences",
+                    token: try await member.token,
+                    json: body
+                )
                 #expect(saved.status == .ok, "\(saved.text)")
             }
             let allOff: [String: Any] = ["push": false, "email": false, "inApp": false]
@@ -71,12 +86,18 @@ struct Spec000MetricDefinitionsTests {
             try await preferences(ben, allOff)
             try await world.run(until: "2026-04-02", "15:00", step: 4 * 3_600)
 
-            let report = try await app.request(.get, "/api/admin/metrics?from=2026-03-02&to=2026-03-09", token: try await Member(app: app, email: "op@example.com").token)
+            let report = try await app.request(
+                .get,
+                "/api/admin/metrics?from=2026-03-02&to=2026-03-09",
+                token: try await Member(app: app, email: "op@example.com").token
+            )
             #expect(report.status == .ok, "\(report.text)")
             let series = try #require(try report.jsonObject()["metrics"] as? [[String: Any]])
             func figure(_ id: String, _ day: String) -> [Double]? {
                 let points = series.first { $0["id"] as? String == id }?["points"] as? [[String: Any]] ?? []
-                return points.first { $0["period"] as? String == day }.map { [$0["numerator"] as! Double, $0["denominator"] as! Double] }
+                return points.first { $0["period"] as? String == day }.map {
+                    [$0["numerator"] as! Double, $0["denominator"] as! Double]
+                }
             }
 
             // Sunday: Ann (7), Ben (6: the frozen Saturday adds nothing) and Dan (7) were active; Cat was not.
@@ -86,13 +107,18 @@ struct Spec000MetricDefinitionsTests {
             #expect(figure("streak_30_share", "2026-03-09") == [0, 3])
             // The month's active users are the four; a freeze covered Cat (Tuesday), then Ben (Saturday),
             // then Dan (Monday, a new week's freeze).
-            for (day, frozen) in [("2026-03-02", 0.0), ("2026-03-03", 1), ("2026-03-07", 2), ("2026-03-08", 2), ("2026-03-09", 3)] {
+            for (day, frozen) in [
+                ("2026-03-02", 0.0), ("2026-03-03", 1), ("2026-03-07", 2), ("2026-03-08", 2), ("2026-03-09", 3),
+            ] {
                 #expect(figure("freeze_usage", day) == [frozen, 4], "freeze usage \(day)")
             }
             // Everyone has the day's goals (a check-in and steps); only Ann meets them all — the operator
             // included, five people.
             for day in 1..<7 {
-                #expect(figure("daily_goal_completion", monday.adding(days: day).iso) == [1, 5], "daily goals \(monday.adding(days: day).iso)")
+                #expect(
+                    figure("daily_goal_completion", monday.adding(days: day).iso) == [1, 5],
+                    "daily goals \(monday.adding(days: day).iso)"
+                )
             }
             #expect(figure("weekly_goal_completion", "2026-03-08") == [1, 5])
             // Ann's 14 app opens and Ben's 6 in the week, over the four active in it.

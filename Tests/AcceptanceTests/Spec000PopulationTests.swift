@@ -42,8 +42,16 @@ struct Spec000PopulationTests {
         static func draw(_ random: inout SeededRandom) -> Habit {
             func unit() -> Double { Double.random(in: 0..<1, using: &random) }
             return Habit(
-                zone: Spec000PopulationTests.zones[Int(random.next() % 2)], opens: 0.2 + 0.8 * unit(), checksIn: unit(), sentiment: unit(),
-                syncs: 0.5 + 0.5 * unit(), claims: unit(), views: unit(), notices: unit(), seed: random.next())
+                zone: Spec000PopulationTests.zones[Int(random.next() % 2)],
+                opens: 0.2 + 0.8 * unit(),
+                checksIn: unit(),
+                sentiment: unit(),
+                syncs: 0.5 + 0.5 * unit(),
+                claims: unit(),
+                views: unit(),
+                notices: unit(),
+                seed: random.next()
+            )
         }
     }
 
@@ -94,7 +102,9 @@ struct Spec000PopulationTests {
     }
 
     @Test(arguments: Backend.available)
-    func sixtyDaysOfAPopulation_theFiguresEqualAnOracle_andTheReadOutsFindWhatWasBuiltIn(_ backend: Backend) async throws {
+    func sixtyDaysOfAPopulation_theFiguresEqualAnOracle_andTheReadOutsFindWhatWasBuiltIn(_ backend: Backend)
+        async throws
+    {
         try await withTestApp(backend) { app async throws in
             let world = World(app, zone: Self.zone)
             world.start(at: "2026-03-02", "07:00")  // a Monday
@@ -105,16 +115,31 @@ struct Spec000PopulationTests {
             // Small circles, as friends make them (the owner runs them all).
             var circles: [(id: String, code: String)] = []
             for index in 0..<Self.circles {
-                let circle = try await app.request(.post, "/api/fitcircles", token: ownerToken, json: ["name": "Circle \(index)", "metric": "steps"]).jsonObject()
+                let circle = try await app.request(
+                    .post,
+                    "/api/fitcircles",
+                    token: ownerToken,
+                    json: ["name": "Circle \(index)", "metric": "steps"]
+                ).jsonObject()
                 circles.append((try #require(circle["id"] as? String), try #require(circle["joinCode"] as? String)))
             }
             func make(_ name: String, _ variants: [[String: Any]]) async throws -> String {
-                let made = try await app.request(.post, "/api/admin/experiments", token: try await owner.token, json: ["name": name, "variants": variants])
+                let made = try await app.request(
+                    .post,
+                    "/api/admin/experiments",
+                    token: try await owner.token,
+                    json: ["name": name, "variants": variants]
+                )
                 #expect(made.status == .created, "\(made.text)")
                 return try #require(try made.jsonObject()["id"] as? String)
             }
             func change(_ id: String, to state: String) async throws {
-                let changed = try await app.request(.patch, "/api/admin/experiments/\(id)", token: try await owner.token, json: ["state": state])
+                let changed = try await app.request(
+                    .patch,
+                    "/api/admin/experiments/\(id)",
+                    token: try await owner.token,
+                    json: ["state": state]
+                )
                 #expect(changed.status == .ok, "\(changed.text)")
             }
             // The difficulty test plans step goals only: the check-in goal, met alike in both variants, would
@@ -124,15 +149,26 @@ struct Spec000PopulationTests {
                 [
                     ["name": "conservative", "control": true, "overlay": Self.steps(Self.conservative, only: true)],
                     ["name": "stretch", "overlay": Self.steps(Self.stretch, only: true)],
-                ])
-            let identical = try await make("aa_check", [["name": "a", "overlay": Self.steps(Self.identical)], ["name": "b", "overlay": Self.steps(Self.identical)]])
+                ]
+            )
+            let identical = try await make(
+                "aa_check",
+                [
+                    ["name": "a", "overlay": Self.steps(Self.identical)],
+                    ["name": "b", "overlay": Self.steps(Self.identical)],
+                ]
+            )
             try await change(difficulty, to: "running")
-            let aaCheck = try #require(try await app.store.read { tx in try await tx.experiments.experiment(Experiment.ID(identical)) })
+            let aaCheck = try #require(
+                try await app.store.read { tx in try await tx.experiments.experiment(Experiment.ID(identical)) }
+            )
 
             var twins = Twins()
             var people: [Person] = []
             var ledger = Ledger()
-            let ownerID = try #require(try await app.store.read { tx in try await tx.user(withEmail: "owner@example.com") }?.id.rawValue)
+            let ownerID = try #require(
+                try await app.store.read { tx in try await tx.user(withEmail: "owner@example.com") }?.id.rawValue
+            )
             ledger.cohorts[first.iso, default: []].insert(ownerID)
             for day in 0..<Self.days {
                 let date = first.adding(days: day).iso
@@ -144,27 +180,55 @@ struct Spec000PopulationTests {
                 try await world.run(until: date, "07:00", step: Self.step)
                 if day < Self.signUpDays {
                     var index = 0
-                    while index < Self.signUpsPerDay || (day == Self.signUpDays - 1 && !twins.complete && index < Self.signUpsPerDay + 8) {
+                    while index < Self.signUpsPerDay
+                        || (day == Self.signUpDays - 1 && !twins.complete && index < Self.signUpsPerDay + 8)
+                    {
                         let circle = circles[people.count % Self.circles]
-                        let person = try await Self.signUp("d\(day)p\(index)@example.com", circle: circle, twins: &twins, aaCheck: aaCheck, app: app)
+                        let person = try await Self.signUp(
+                            "d\(day)p\(index)@example.com",
+                            circle: circle,
+                            twins: &twins,
+                            aaCheck: aaCheck,
+                            app: app
+                        )
                         // The account's day is its creation's date where the person now is.
-                        ledger.cohorts[LocalDate(app.clock.now, in: TimeZone(identifier: person.habit.zone)!).iso, default: []].insert(person.id)
+                        ledger.cohorts[
+                            LocalDate(app.clock.now, in: TimeZone(identifier: person.habit.zone)!).iso,
+                            default: []
+                        ].insert(person.id)
                         people.append(person)
                         index += 1
                     }
                 }
                 // Everyone's day: visits at 09:00 and 20:00 in Paris (midnight or 1:00 and 11:00 or 12:00 in
                 // Los Angeles, the same date), and the phone's background sync in the evening.
-                var days = people.map { Day(steps: 0, synced: false, random: SeededRandom(seed: $0.habit.seed &+ UInt64(day) &* 0x9E37_79B9)) }
+                var days = people.map {
+                    Day(
+                        steps: 0,
+                        synced: false,
+                        random: SeededRandom(seed: $0.habit.seed &+ UInt64(day) &* 0x9E37_79B9)
+                    )
+                }
                 for index in people.indices { days[index].steps = 3_000 + Int(days[index].unit() * 12_000) }
                 for time in ["09:00", "20:00"] {
                     try await world.run(until: date, time, step: Self.step)
                     for (index, person) in people.enumerated() where days[index].unit() < person.habit.opens / 2 {
-                        let target = day >= Self.switchDay ? Self.identical : person.difficulty == "stretch" ? Self.stretch : Self.conservative
-                        try await Self.visit(person, day: &days[index], dayIndex: day, date: date, expecting: target, ledger: &ledger, app: app)
+                        let target =
+                            day >= Self.switchDay
+                            ? Self.identical : person.difficulty == "stretch" ? Self.stretch : Self.conservative
+                        try await Self.visit(
+                            person,
+                            day: &days[index],
+                            dayIndex: day,
+                            date: date,
+                            expecting: target,
+                            ledger: &ledger,
+                            app: app
+                        )
                     }
                 }
-                for (index, person) in people.enumerated() where days[index].unit() < person.habit.syncs && !days[index].synced {
+                for (index, person) in people.enumerated()
+                where days[index].unit() < person.habit.syncs && !days[index].synced {
                     try await person.member.sync(steps: days[index].steps, "steps-\(day)")
                 }
             }
@@ -172,18 +236,35 @@ struct Spec000PopulationTests {
             try await world.run(until: first.adding(days: Self.days + 1).iso, "14:00", step: Self.step)
 
             let operatorToken = try await owner.token
-            try await Self.checkTheReport(app, owner: operatorToken, first: first, members: people.count + 1, ledger: ledger)
-            try await Self.checkTheReadOuts(app, owner: operatorToken, difficulty: difficulty, identical: identical, people: people)
+            try await Self.checkTheReport(
+                app,
+                owner: operatorToken,
+                first: first,
+                members: people.count + 1,
+                ledger: ledger
+            )
+            try await Self.checkTheReadOuts(
+                app,
+                owner: operatorToken,
+                difficulty: difficulty,
+                identical: identical,
+                people: people
+            )
             // Only operators read either.
             let member = try await people[0].member.token
             #expect(try await app.request(.get, "/api/admin/metrics", token: member).status == .forbidden)
-            #expect(try await app.request(.get, "/api/admin/experiments/\(difficulty)/results", token: member).status == .forbidden)
+            #expect(
+                try await app.request(.get, "/api/admin/experiments/\(difficulty)/results", token: member).status
+                    == .forbidden
+            )
         }
     }
 
     /// An overlay setting the daily step goal to `target`; `only`: the step goal is the day's only goal.
     static func steps(_ target: Int, only: Bool = false) -> [String: Any] {
-        var goals: [String: Any] = ["steps": ["sedentaryDefault": target, "moderateDefault": target, "introductoryDays": 60]]
+        var goals: [String: Any] = [
+            "steps": ["sedentaryDefault": target, "moderateDefault": target, "introductoryDays": 60]
+        ]
         if only { goals["daily"] = ["steps"] }
         return ["goals": goals]
     }
@@ -201,32 +282,60 @@ struct Spec000PopulationTests {
     /// Signs someone up, gives them the habit their A/A variant's twin waits for (or a new one), sets their
     /// zone and joins them to the circle; reads their difficulty variant from `/api/config`.
     static func signUp(
-        _ email: String, circle: (id: String, code: String), twins: inout Twins, aaCheck: Experiment, app: TestApp
+        _ email: String,
+        circle: (id: String, code: String),
+        twins: inout Twins,
+        aaCheck: Experiment,
+        app: TestApp
     ) async throws -> Person {
         let token = try await app.devSignIn(email)["accessToken"] as! String
         let id = try #require(try await app.store.read { tx in try await tx.user(withEmail: email) }?.id)
         let habit = twins.habit(for: try #require(ExperimentAssignment.variant(of: id, in: aaCheck)).name)
-        #expect(try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile(timeZone: habit.zone)).status == .ok)
-        #expect(try await app.request(.post, "/api/fitcircles/join", token: token, json: ["code": circle.code]).status == .ok)
+        #expect(
+            try await app.request(
+                .put,
+                "/api/user/profile",
+                token: token,
+                json: TestApp.validProfile(timeZone: habit.zone)
+            ).status == .ok
+        )
+        #expect(
+            try await app.request(.post, "/api/fitcircles/join", token: token, json: ["code": circle.code]).status
+                == .ok
+        )
         let config = try await app.json("/api/config", token: token)
         let difficulty = try #require((config["experiments"] as? [String: String])?["goal_difficulty"])
-        return Person(id: id.rawValue, member: Member(app: app, email: email), habit: habit, circle: circle.id, difficulty: difficulty)
+        return Person(
+            id: id.rawValue,
+            member: Member(app: app, email: email),
+            habit: habit,
+            circle: circle.id,
+            difficulty: difficulty
+        )
     }
 
     /// One visit: the day's goals (planned by the person's variant), perhaps a check-in, the day's data
     /// synced and claimed, the board, the newest unopened notification.
     static func visit(
-        _ person: Person, day: inout Day, dayIndex: Int, date: String, expecting target: Int, ledger: inout Ledger, app: TestApp
+        _ person: Person,
+        day: inout Day,
+        dayIndex: Int,
+        date: String,
+        expecting target: Int,
+        ledger: inout Ledger,
+        app: TestApp
     ) async throws {
         let token = try await person.member.token
         let goals = try await app.json("/api/goals/daily", token: token)
         ledger.active[date, default: []].insert(person.id)
-        let planned = (goals["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "steps" }?["target"] as? Double
+        let planned =
+            (goals["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "steps" }?["target"] as? Double
         #expect(planned == Double(target), "\(person.member.email) day \(dayIndex): \(goals)")
         if day.unit() < person.habit.checksIn {
             var body: [String: Any] = ["mood": 4, "energy": 3]
             if day.unit() < person.habit.sentiment { body["sentiment"] = "ok" }
-            let checkedIn = try await app.request(.post, "/api/streaks/checkin", token: token, json: body)  // a second one answers 409
+            // a second one answers 409
+            let checkedIn = try await app.request(.post, "/api/streaks/checkin", token: token, json: body)
             if checkedIn.status == .created {
                 ledger.checkIns[date, default: []].insert(person.id)
                 if body["sentiment"] != nil { ledger.sentiment[date, default: []].insert(person.id) }
@@ -240,37 +349,56 @@ struct Spec000PopulationTests {
             try await person.member.claim(person.circle, token: token)
             ledger.claims[date, default: []].insert(person.id)
             let hour = LocalTime(app.clock.now, in: TimeZone(identifier: person.habit.zone)!).hour
-            ledger.firstClaimHours[date, default: [:]][person.id] = min(ledger.firstClaimHours[date]?[person.id] ?? hour, hour)
+            ledger.firstClaimHours[date, default: [:]][person.id] = min(
+                ledger.firstClaimHours[date]?[person.id] ?? hour,
+                hour
+            )
         }
         if day.unit() < person.habit.views {
-            #expect(try await app.request(.get, "/api/fitcircles/\(person.circle)/leaderboard", token: token).status == .ok)
+            #expect(
+                try await app.request(.get, "/api/fitcircles/\(person.circle)/leaderboard", token: token).status == .ok
+            )
             ledger.viewers[date, default: []].insert(person.id)
         }
         if day.unit() < person.habit.notices {
             let inbox = try await app.json("/api/notifications/inbox?limit=5", token: token)
-            if let unopened = (inbox["items"] as? [[String: Any]])?.first(where: { $0["openedAt"] == nil }), let id = unopened["id"] as? String {
-                #expect(try await app.request(.post, "/api/notifications/\(id)/opened", token: token).status == .noContent)
+            if let unopened = (inbox["items"] as? [[String: Any]])?.first(where: { $0["openedAt"] == nil }),
+                let id = unopened["id"] as? String
+            {
+                #expect(
+                    try await app.request(.post, "/api/notifications/\(id)/opened", token: token).status == .noContent
+                )
                 ledger.openers[date, default: []].insert(person.id)
             }
         }
     }
 
     /// The operator's report against the oracle: what the people did, counted here by the test's own code.
-    static func checkTheReport(_ app: TestApp, owner: String, first: LocalDate, members: Int, ledger: Ledger) async throws {
+    static func checkTheReport(_ app: TestApp, owner: String, first: LocalDate, members: Int, ledger: Ledger)
+        async throws
+    {
         let last = first.adding(days: Self.days - 1)
         let report = try await app.request(.get, "/api/admin/metrics?from=\(first.iso)&to=\(last.iso)", token: owner)
         #expect(report.status == .ok, "\(report.text)")
         let series = try #require(try report.jsonObject()["metrics"] as? [[String: Any]])
         func reported(_ id: String) -> [String: (numerator: Double, denominator: Double)] {
             let points = series.first { $0["id"] as? String == id }?["points"] as? [[String: Any]] ?? []
-            return Dictionary(uniqueKeysWithValues: points.map { ($0["period"] as! String, ($0["numerator"] as! Double, $0["denominator"] as! Double)) })
+            return Dictionary(
+                uniqueKeysWithValues: points.map {
+                    ($0["period"] as! String, ($0["numerator"] as! Double, $0["denominator"] as! Double))
+                }
+            )
         }
-        func pair(_ id: String, _ day: String) -> [Double]? { reported(id)[day].map { [$0.numerator, $0.denominator] } }
+        func pair(_ id: String, _ day: String) -> [Double]? {
+            reported(id)[day].map { [$0.numerator, $0.denominator] }
+        }
         func active(on day: String) -> Set<String> { ledger.of(ledger.active, day) }
         func activeOver(_ days: Int, endingOn offset: Int) -> Set<String> {
             (0..<days).reduce(into: Set<String>()) { $0.formUnion(active(on: first.adding(days: offset - $1).iso)) }
         }
-        func accounts(through day: String) -> Int { ledger.cohorts.filter { $0.key <= day }.reduce(0) { $0 + $1.value.count } }
+        func accounts(through day: String) -> Int {
+            ledger.cohorts.filter { $0.key <= day }.reduce(0) { $0 + $1.value.count }
+        }
         var (activeDays, opened) = (0, 0)
         for offset in 0..<Self.days {
             let day = first.adding(days: offset).iso
@@ -279,47 +407,105 @@ struct Spec000PopulationTests {
             #expect(reported("wau")[day]?.numerator == Double(activeOver(7, endingOn: offset).count), "WAU \(day)")
             #expect(reported("mau")[day]?.numerator == Double(activeOver(30, endingOn: offset).count), "MAU \(day)")
             let checkIns = ledger.of(ledger.checkIns, day)
-            #expect(pair("checkin_completion", day) == [Double(checkIns.intersection(dau).count), Double(dau.count)], "check-ins \(day)")
-            #expect(pair("checkin_sentiment", day) == [Double(ledger.of(ledger.sentiment, day).count), Double(checkIns.count)], "sentiment \(day)")
-            #expect(pair("data_submission", day) == [Double(ledger.of(ledger.claims, day).intersection(dau).count), Double(dau.count)], "claims \(day)")
+            #expect(
+                pair("checkin_completion", day) == [Double(checkIns.intersection(dau).count), Double(dau.count)],
+                "check-ins \(day)"
+            )
+            #expect(
+                pair("checkin_sentiment", day) == [
+                    Double(ledger.of(ledger.sentiment, day).count), Double(checkIns.count),
+                ],
+                "sentiment \(day)"
+            )
+            #expect(
+                pair("data_submission", day) == [
+                    Double(ledger.of(ledger.claims, day).intersection(dau).count), Double(dau.count),
+                ],
+                "claims \(day)"
+            )
             let firstHours = ledger.firstClaimHours[day] ?? [:]
-            #expect(pair("submission_before_18", day) == [Double(firstHours.values.filter { $0 < 18 }.count), Double(firstHours.count)], "before 18:00 \(day)")
+            #expect(
+                pair("submission_before_18", day) == [
+                    Double(firstHours.values.filter { $0 < 18 }.count), Double(firstHours.count),
+                ],
+                "before 18:00 \(day)"
+            )
             let openers = ledger.of(ledger.openers, day).intersection(dau)
-            #expect(pair("notification_return", day) == [Double(openers.count), Double(dau.count)], "notification-driven return \(day)")
+            #expect(
+                pair("notification_return", day) == [Double(openers.count), Double(dau.count)],
+                "notification-driven return \(day)"
+            )
             let cohort = ledger.of(ledger.cohorts, day)
-            for (id, after) in [("d1_retention", 1), ("d7_retention", 7), ("d30_retention", 30)] where offset + after < Self.days {
+            for (id, after) in [("d1_retention", 1), ("d7_retention", 7), ("d30_retention", 30)]
+            where offset + after < Self.days {
                 let back = active(on: first.adding(days: offset + after).iso)
-                #expect(pair(id, day) == [Double(cohort.intersection(back).count), Double(cohort.count)], "\(id) \(day)")
+                #expect(
+                    pair(id, day) == [Double(cohort.intersection(back).count), Double(cohort.count)],
+                    "\(id) \(day)"
+                )
             }
             activeDays += dau.count
             opened += openers.count
         }
-        #expect(activeDays > 300 && opened > 5, "sixty days of a population: \(activeDays) active user-days, \(opened) opened a notification")
+        #expect(
+            activeDays > 300 && opened > 5,
+            "sixty days of a population: \(activeDays) active user-days, \(opened) opened a notification"
+        )
         let reportedDays = Int(reported("dau").values.reduce(0) { $0 + $1.numerator })
         let checkIns = ledger.checkIns.values.reduce(0) { $0 + $1.count }
         let reportedCheckIns = Int(reported("checkin_completion").values.reduce(0) { $0 + $1.numerator })
-        print("population oracle: \(activeDays) active user-days (report \(reportedDays)), \(checkIns) check-ins (report \(reportedCheckIns)), \(opened) notification returns, \(accounts(through: last.iso)) accounts")
-        #expect((reported("d30_retention")[first.iso]?.denominator ?? 0) > 0, "the first cohort is read on its 30th day")
+        print(
+            "population oracle: \(activeDays) active user-days (report \(reportedDays)), \(checkIns) check-ins (report \(reportedCheckIns)), \(opened) notification returns, \(accounts(through: last.iso)) accounts"
+        )
+        #expect(
+            (reported("d30_retention")[first.iso]?.denominator ?? 0) > 0,
+            "the first cohort is read on its 30th day"
+        )
         // Each Sunday ends a week: the circle's members who looked at a board that week.
         for sunday in stride(from: 6, to: Self.days, by: 7) {
-            let viewers = (0..<7).reduce(into: Set<String>()) { $0.formUnion(ledger.of(ledger.viewers, first.adding(days: sunday - $1).iso)) }
-            #expect(pair("leaderboard_view_rate", first.adding(days: sunday).iso) == [Double(viewers.count), Double(members)], "board views, week to day \(sunday)")
+            let viewers = (0..<7).reduce(into: Set<String>()) {
+                $0.formUnion(ledger.of(ledger.viewers, first.adding(days: sunday - $1).iso))
+            }
+            #expect(
+                pair("leaderboard_view_rate", first.adding(days: sunday).iso) == [
+                    Double(viewers.count), Double(members),
+                ],
+                "board views, week to day \(sunday)"
+            )
         }
 
         // The same report by week adds the days up, and as CSV has a line per metric and day.
-        let weekly = try await app.request(.get, "/api/admin/metrics?from=\(first.iso)&to=\(last.iso)&granularity=week", token: owner)
-        let weeks = try #require(try weekly.jsonObject()["metrics"] as? [[String: Any]]).first { $0["id"] as? String == "checkin_completion" }?["points"] as? [[String: Any]]
-        let secondWeek = (7..<14).map { reported("checkin_completion")[first.adding(days: $0).iso]?.numerator ?? 0 }.reduce(0, +)
+        let weekly = try await app.request(
+            .get,
+            "/api/admin/metrics?from=\(first.iso)&to=\(last.iso)&granularity=week",
+            token: owner
+        )
+        let weeks =
+            try #require(try weekly.jsonObject()["metrics"] as? [[String: Any]]).first {
+                $0["id"] as? String == "checkin_completion"
+            }?["points"] as? [[String: Any]]
+        let secondWeek = (7..<14).map { reported("checkin_completion")[first.adding(days: $0).iso]?.numerator ?? 0 }
+            .reduce(0, +)
         #expect(weeks?.count == 9 && weeks?[1]["numerator"] as? Double == secondWeek, "\(weeks ?? [])")
-        let csv = try await app.request(.get, "/api/admin/metrics?from=\(first.iso)&to=\(last.iso)&format=csv", token: owner)
+        let csv = try await app.request(
+            .get,
+            "/api/admin/metrics?from=\(first.iso)&to=\(last.iso)&format=csv",
+            token: owner
+        )
         #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true)
         #expect(csv.text.split(separator: "\r\n").count == 1 + MetricCatalog.all.count * Self.days)
     }
 
     /// The difficulty test finds its difference, pooled over people; the A/A test finds none.
-    static func checkTheReadOuts(_ app: TestApp, owner: String, difficulty: String, identical: String, people: [Person]) async throws {
+    static func checkTheReadOuts(_ app: TestApp, owner: String, difficulty: String, identical: String, people: [Person])
+        async throws
+    {
         func readOut(_ id: String) async throws -> [String: Any] {
-            let results = try await app.request(.get, "/api/admin/experiments/\(id)/results?confidence=0.99", token: owner)
+            let results = try await app.request(
+                .get,
+                "/api/admin/experiments/\(id)/results?confidence=0.99",
+                token: owner
+            )
             #expect(results.status == .ok, "\(results.text)")
             return try results.jsonObject()
         }
@@ -334,8 +520,13 @@ struct Spec000PopulationTests {
         let conservative = try measure(read, "conservative", "goal_completion")
         let stretch = try measure(read, "stretch", "goal_completion")
         let comparison = try #require(stretch["comparison"] as? [String: Any])
-        print("difficulty read-out: conservative \(conservative["successes"] ?? 0)/\(conservative["trials"] ?? 0), stretch \(stretch["successes"] ?? 0)/\(stretch["trials"] ?? 0), difference \(comparison["low"] ?? 0)…\(comparison["high"] ?? 0)")
-        #expect(comparison["significant"] as? Bool == true && (comparison["high"] as? Double ?? 0) < 0, "\(conservative) \(stretch)")
+        print(
+            "difficulty read-out: conservative \(conservative["successes"] ?? 0)/\(conservative["trials"] ?? 0), stretch \(stretch["successes"] ?? 0)/\(stretch["trials"] ?? 0), difference \(comparison["low"] ?? 0)…\(comparison["high"] ?? 0)"
+        )
+        #expect(
+            comparison["significant"] as? Bool == true && (comparison["high"] as? Double ?? 0) < 0,
+            "\(conservative) \(stretch)"
+        )
         #expect((stretch["value"] as? Double ?? 1) < (conservative["value"] as? Double ?? 0))
         // Fewer than 20 people in a variant is said to be too few, whatever the days add up to.
         let sizes = ["conservative", "stretch"].map { name in people.filter { $0.difficulty == name }.count }

@@ -14,7 +14,9 @@ struct Spec000WeeklyDigestTests {
     /// steps, + 10 % = 8,200 a day (rounded to 100), so 57,400 — where the example, whose figures follow no
     /// stated rule, says 55,000.
     @Test(arguments: Backend.available)
-    func f5_f7_theWeekInReviewOfTheExample_nextWeeksGoalByF1Is57400_andFlow3_theWinnerIsToldTheyWon(_ backend: Backend) async throws {
+    func f5_f7_theWeekInReviewOfTheExample_nextWeeksGoalByF1Is57400_andFlow3_theWinnerIsToldTheyWon(_ backend: Backend)
+        async throws
+    {
         try await withTestApp(backend) { app async throws in
             let world = World(app, zone: Self.zone)
             world.start(at: "2026-03-02", "07:00")
@@ -22,28 +24,58 @@ struct Spec000WeeklyDigestTests {
             let sarah = try await Member.onboarded("sarah@example.com", named: "Sarah", in: Self.zone, app: app)
             var profile = TestApp.validProfile(timeZone: Self.zone)
             (profile["displayName"], profile["weight"]) = ("Sam", ["value": 176.4, "unit": "lb"])
-            #expect(try await app.request(.put, "/api/user/profile", token: try await sam.token, json: profile).status == .ok)
-            let circle = try await app.request(.post, "/api/fitcircles", token: try await sarah.token, json: ["name": "Work Warriors", "metric": "steps"])
-                .jsonObject()
+            #expect(
+                try await app.request(.put, "/api/user/profile", token: try await sam.token, json: profile).status
+                    == .ok
+            )
+            let circle = try await app.request(
+                .post,
+                "/api/fitcircles",
+                token: try await sarah.token,
+                json: ["name": "Work Warriors", "metric": "steps"]
+            )
+            .jsonObject()
             let id = try #require(circle["id"] as? String)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await sam.token, json: ["code": circle["joinCode"]!]).status == .ok)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await sam.token,
+                    json: ["code": circle["joinCode"]!]
+                ).status == .ok
+            )
 
             // Monday to Saturday 8,000 steps (the 7,000 goal met), Sunday 4,341; a check-in every day; Sarah
             // walks more. Weights: 80.000 kg on Monday, 79.456 on Sunday (−1.2 lb).
-            for (day, date) in ["2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06", "2026-03-07", "2026-03-08"].enumerated() {
+            for (day, date) in [
+                "2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06", "2026-03-07", "2026-03-08",
+            ].enumerated() {
                 try await world.run(until: date, "12:00")
                 try await sam.sync(steps: day == 6 ? 4_341 : 8_000, "sam-\(day)")
                 try await sarah.sync(steps: 9_000, "sarah-\(day)")
-                if day == 0 || day == 6 { try await sam.record("w-\(day)", ["type": "weight", "source": "manual", "weightKg": day == 0 ? 80.0 : 79.456]) }
+                if day == 0 || day == 6 {
+                    try await sam.record(
+                        "w-\(day)",
+                        ["type": "weight", "source": "manual", "weightKg": day == 0 ? 80.0 : 79.456]
+                    )
+                }
                 try await app.checkIn(token: try await sam.token)
                 try await sam.claim(id)
                 try await sarah.claim(id)
             }
             try await world.run(until: "2026-03-08", "20:15")
 
-            let samID = User.ID(try #require((try await app.devSignIn(sam.email)["user"] as? [String: Any])?["id"] as? String))
-            let digest = try #require(try await app.store.read { tx in try await tx.notifications(of: samID, type: "weekly_digest", limit: 1) }.first)
-            #expect(world.decided(["decidedAt": ISO8601DateFormatter().string(from: digest.decidedAt)]) == "2026-03-08 20:00")
+            let samID = User.ID(
+                try #require((try await app.devSignIn(sam.email)["user"] as? [String: Any])?["id"] as? String)
+            )
+            let digest = try #require(
+                try await app.store.read { tx in try await tx.notifications(of: samID, type: "weekly_digest", limit: 1)
+                }.first
+            )
+            #expect(
+                world.decided(["decidedAt": ISO8601DateFormatter().string(from: digest.decidedAt)])
+                    == "2026-03-08 20:00"
+            )
             #expect(digest.status == .sent, "\(digest)")
             #expect(digest.body == "📅 Week in Review: 52,341 steps, 7-day streak maintained, #2 in Work Warriors")
             #expect(digest.data["goalPercent"] == "104")
@@ -52,8 +84,14 @@ struct Spec000WeeklyDigestTests {
             #expect(digest.data["nextGoal"] == "57,400")
 
             // Flow 3's Sunday evening: the one who finished first reads "You won Work Warriors this week! 🏆".
-            let sarahID = User.ID(try #require((try await app.devSignIn(sarah.email)["user"] as? [String: Any])?["id"] as? String))
-            let won = try #require(try await app.store.read { tx in try await tx.notifications(of: sarahID, type: "weekly_digest", limit: 1) }.first)
+            let sarahID = User.ID(
+                try #require((try await app.devSignIn(sarah.email)["user"] as? [String: Any])?["id"] as? String)
+            )
+            let won = try #require(
+                try await app.store.read { tx in
+                    try await tx.notifications(of: sarahID, type: "weekly_digest", limit: 1)
+                }.first
+            )
             #expect(won.body == "📅 You won Work Warriors this week! 🏆 63,000 steps, 0-day streak")
         }
     }

@@ -32,13 +32,17 @@ struct Spec001Tests {
             #expect(five["points"] as? Int == 65)
 
             let ten = try #require(try await ana.series("s10", number: 10, reps: 10)["reward"] as? [String: Any])
-            let tenAward = try #require(((ten["lines"] as? [[String: Any]])?.first?["detail"] as? [String: Any])?["series"] as? [String: Any])
+            let tenAward = try #require(
+                ((ten["lines"] as? [[String: Any]])?.first?["detail"] as? [String: Any])?["series"] as? [String: Any]
+            )
             #expect(tenAward["repMultiplier"] as? Double == 3.0)
             #expect(tenAward["seriesMultiplier"] as? Double == 8.0)
             #expect(ten["points"] as? Int == 110)
             #expect(ten["totalPoints"] as? Int == 175)
 
-            let lines = try #require(try await app.json("/api/points/ledger", token: try await ana.token)["items"] as? [[String: Any]])
+            let lines = try #require(
+                try await app.json("/api/points/ledger", token: try await ana.token)["items"] as? [[String: Any]]
+            )
             #expect(lines.map { $0["reason"] as? String } == ["series", "badge", "series"])
             #expect(lines.map { $0["amount"] as? Int } == [110, 10, 55])
             #expect(lines.reduce(0) { $0 + ($1["amount"] as? Int ?? 0) } == 175)
@@ -56,8 +60,12 @@ struct Spec001Tests {
     /// ANTCHEAT-01…02, read by the tiers of its table (the formula beside it, goal × (1 + level × 0.1),
     /// disagrees with the table; the table wins): goal × 1.5 to level 5, × 2.0 from level 6, × 2.5 from
     /// level 11; push-ups beyond the cap are tracked, not counted.
-    @Test(arguments: Backend.available, [(1249, 5, 75), (1250, 6, 100), (4999, 10, 100), (5000, 11, 125)] as [(Int, Int, Int)])
-    func antcheat01_theCapFollowsTheTableAtEachLevelBoundary(_ backend: Backend, boundary: (Int, Int, Int)) async throws {
+    @Test(
+        arguments: Backend.available,
+        [(1249, 5, 75), (1250, 6, 100), (4999, 10, 100), (5000, 11, 125)] as [(Int, Int, Int)]
+    )
+    func antcheat01_theCapFollowsTheTableAtEachLevelBoundary(_ backend: Backend, boundary: (Int, Int, Int)) async throws
+    {
         let (points, level, cap) = boundary
         try await withTestApp(backend, profile: "pushups") { app async throws in
             let ana = try await Member.onboarded("ana@example.com", in: "UTC", app: app)
@@ -65,7 +73,9 @@ struct Spec001Tests {
             let stats = try await ana.points()
             #expect(stats["level"] as? Int == level)
             #expect(stats["pushupCap"] as? Int == cap)
-            let reward = try #require(try await ana.series("over", number: 1, reps: cap + 10)["reward"] as? [String: Any])
+            let reward = try #require(
+                try await ana.series("over", number: 1, reps: cap + 10)["reward"] as? [String: Any]
+            )
             #expect(reward["counted"] as? Int == cap)
             #expect(reward["excess"] as? Int == 10)
             try await Self.expectReplayAgrees(app)
@@ -84,18 +94,31 @@ struct Spec001Tests {
             var settings = try await app.json("/api/settings/training", token: try await ana.token)
             settings["dailyGoal"] = 60
             settings["saved"] = nil
-            let saved = try await app.request(.put, "/api/settings/training", token: try await ana.token, json: settings)
+            let saved = try await app.request(
+                .put,
+                "/api/settings/training",
+                token: try await ana.token,
+                json: settings
+            )
             #expect(saved.status == .ok, "\(saved.text)")
             #expect(try await ana.goal(.weekly)?["target"] as? Double == 300)
             #expect(try await ana.goal(.daily)?["target"] as? Double == 60)
-            #expect(try await ana.points()["weeklyChallenge"].flatMap { $0 as? [String: Any] }?["target"] as? Int == 420)
+            #expect(
+                try await ana.points()["weeklyChallenge"].flatMap { $0 as? [String: Any] }?["target"] as? Int == 420
+            )
             // A day already met stays met when the goal rises: Thursday's 55 of 50, then a goal of 70.
             app.clock.advance(by: Self.day)
             try await ana.series("thu", number: 1, reps: 55)
             settings["dailyGoal"] = 50
-            #expect(try await app.request(.put, "/api/settings/training", token: try await ana.token, json: settings).status == .ok)
+            #expect(
+                try await app.request(.put, "/api/settings/training", token: try await ana.token, json: settings).status
+                    == .ok
+            )
             settings["dailyGoal"] = 70
-            #expect(try await app.request(.put, "/api/settings/training", token: try await ana.token, json: settings).status == .ok)
+            #expect(
+                try await app.request(.put, "/api/settings/training", token: try await ana.token, json: settings).status
+                    == .ok
+            )
             let thursday = try #require(try await ana.goal(.daily))
             #expect(thursday["target"] as? Double == 50 && thursday["completed"] as? Bool == true, "\(thursday)")
             #expect(try await ana.goal(.weekly)?["target"] as? Double == 350)
@@ -109,7 +132,9 @@ struct Spec001Tests {
     /// push-ups; on Sunday it "resets" (CHAL-01), the day NOTIF-04 announces it at 08:00 — one reading in
     /// which the Monday-to-Sunday training week, the Sunday reset and the Sunday announcement all hold.
     @Test(arguments: Backend.available)
-    func weekly02_03_chal01_theSundayPopupShowsTheWeekSoFar_theBonusIsBookedToSunday_theChallengeResetsThatSunday(_ backend: Backend) async throws {
+    func weekly02_03_chal01_theSundayPopupShowsTheWeekSoFar_theBonusIsBookedToSunday_theChallengeResetsThatSunday(
+        _ backend: Backend
+    ) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
             let ana = try await Member.onboarded("ana@example.com", in: "UTC", app: app)
             for (day, reps) in [100, 60, 60, 60].enumerated() {
@@ -117,10 +142,15 @@ struct Spec001Tests {
                 app.clock.advance(by: Self.day)
             }
             let bonus = try #require(
-                (try await app.json("/api/points/ledger", token: try await ana.token)["items"] as? [[String: Any]])?.first { $0["reason"] as? String == "weekly_bonus" })
+                (try await app.json("/api/points/ledger", token: try await ana.token)["items"] as? [[String: Any]])?
+                    .first { $0["reason"] as? String == "weekly_bonus" }
+            )
             #expect(bonus["amount"] as? Int == 500)
             #expect(bonus["date"] as? String == "2026-03-08")
-            let sunday = try await app.json("/api/points/daily?from=2026-03-08&to=2026-03-08", token: try await ana.token)
+            let sunday = try await app.json(
+                "/api/points/daily?from=2026-03-08&to=2026-03-08",
+                token: try await ana.token
+            )
             #expect(((sunday["days"] as? [[String: Any]])?.first)?["points"] as? Int == 500)
 
             app.clock.advance(by: Self.day)  // Saturday 7 March, noon: the challenge's last day
@@ -178,17 +208,22 @@ extension Member {
     @discardableResult
     func series(_ id: String, number: Int, reps: Int) async throws -> [String: Any] {
         let body: [String: Any] = [
-            "clientEventId": id, "type": "workout", "occurredAt": ISO8601DateFormatter().string(from: self.app.clock.now),
+            "clientEventId": id, "type": "workout",
+            "occurredAt": ISO8601DateFormatter().string(from: self.app.clock.now),
             "workout": ["type": "pushups", "durationSeconds": 60, "series": number, "reps": reps],
         ]
         let response = try await self.app.request(.post, "/api/activities", token: try await self.token, json: body)
-        guard response.status == .created || response.status == .ok else { throw TestSetupError("the series answered \(response.status): \(response.text)") }
+        guard response.status == .created || response.status == .ok else {
+            throw TestSetupError("the series answered \(response.status): \(response.text)")
+        }
         return try response.jsonObject()
     }
 
     /// The `points` of `GET /api/user/stats`.
     func points() async throws -> [String: Any] {
-        try #require(try await self.app.json("/api/user/stats", token: try await self.token)["points"] as? [String: Any])
+        try #require(
+            try await self.app.json("/api/user/stats", token: try await self.token)["points"] as? [String: Any]
+        )
     }
 
     /// The current day's or week's push-up goal.
@@ -199,13 +234,25 @@ extension Member {
 
     /// Seeds the ledger with `amount` points (as a challenge payout would) so a story starts at a level.
     func seed(points amount: Int) async throws {
-        let user = User.ID(try #require((try await self.app.devSignIn(self.email)["user"] as? [String: Any])?["id"] as? String))
+        let user = User.ID(
+            try #require((try await self.app.devSignIn(self.email)["user"] as? [String: Any])?["id"] as? String)
+        )
         let level = self.app.engine.profile.rewards.levels.level(for: amount)
         let now = self.app.clock.now
         try await self.app.store.transaction { tx in
             try await tx.append(
-                [PointsLine(id: .init("seed"), date: LocalDate(year: 2026, month: 3, day: 1)!, amount: amount, reason: .stakePayout, sourceKey: "seed", createdAt: now)],
-                of: user)
+                [
+                    PointsLine(
+                        id: .init("seed"),
+                        date: LocalDate(year: 2026, month: 3, day: 1)!,
+                        amount: amount,
+                        reason: .stakePayout,
+                        sourceKey: "seed",
+                        createdAt: now
+                    )
+                ],
+                of: user
+            )
             try await tx.save(RewardStats(totalPoints: amount, level: level), of: user, at: now)
         }
     }

@@ -51,7 +51,9 @@ struct Spec003Tests {
             let world = World(app, zone: Self.zone)
             world.start(at: "2026-03-04", "12:00")  // a Wednesday
             let luna = try await Member.onboarded("luna@example.com", in: Self.zone, app: app)
-            for (day, date) in ["2026-03-04", "2026-03-05", "2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09", "2026-03-10"].enumerated() {
+            for (day, date) in [
+                "2026-03-04", "2026-03-05", "2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09", "2026-03-10",
+            ].enumerated() {
                 try await world.run(until: date, "12:00")
                 try await Self.open(luna, "open-\(day)")
             }
@@ -83,7 +85,11 @@ struct Spec003Tests {
             #expect(sent.map { world.decided($0) } == ["2026-03-04 20:00"], "\(reminders)")
             #expect(sent.first?["body"] as? String == "Open AstroFriends today to keep your 2-night streak.")
             // The evenings after an open were decided and dropped: the night already counts.
-            #expect(reminders.filter { $0["status"] as? String == "dropped" }.map { world.decided($0) } == ["2026-03-03 20:00", "2026-03-02 20:00"])
+            #expect(
+                reminders.filter { $0["status"] as? String == "dropped" }.map { world.decided($0) } == [
+                    "2026-03-03 20:00", "2026-03-02 20:00",
+                ]
+            )
             let never = try await app.notifications("streak_reminder", token: try await sol.token)
             #expect(never.first?["body"] as? String == "Open AstroFriends tonight to start a streak.")
         }
@@ -99,28 +105,60 @@ struct Spec003Tests {
             let luna = try await Member.onboarded("luna@example.com", in: "Asia/Tokyo", app: app)
             let sol = try await Member.onboarded("sol@example.com", in: Self.zone, app: app)
             let editor = try await Member.onboarded("editor@example.com", in: "UTC", app: app)
-            let editorID = try #require((try await app.devSignIn(editor.email)["user"] as? [String: Any])?["id"] as? String)
+            let editorID = try #require(
+                (try await app.devSignIn(editor.email)["user"] as? [String: Any])?["id"] as? String
+            )
             try await app.store.transaction { tx in try await tx.setRole(.operator, of: User.ID(editorID)) }
-            for (key, week) in [("horoscope:aries", "2026-W10"), ("horoscope:aries", "2026-W11"), ("compatibility:aries-leo", "2026-W11")] {
-                let published = try await app.request(.put, "/api/content/weekly/\(key)/\(week)", token: try await editor.token)
+            for (key, week) in [
+                ("horoscope:aries", "2026-W10"), ("horoscope:aries", "2026-W11"),
+                ("compatibility:aries-leo", "2026-W11"),
+            ] {
+                let published = try await app.request(
+                    .put,
+                    "/api/content/weekly/\(key)/\(week)",
+                    token: try await editor.token
+                )
                 #expect(published.status == .ok, "\(published.text)")
             }
-            #expect(try await app.request(.put, "/api/content/weekly/horoscope:leo/2026-W11", token: try await luna.token).status == .forbidden)
-            let badWeek = try await app.request(.put, "/api/content/weekly/horoscope:leo/2025-W53", token: try await editor.token)
+            #expect(
+                try await app.request(.put, "/api/content/weekly/horoscope:leo/2026-W11", token: try await luna.token)
+                    .status == .forbidden
+            )
+            let badWeek = try await app.request(
+                .put,
+                "/api/content/weekly/horoscope:leo/2025-W53",
+                token: try await editor.token
+            )
             #expect(badWeek.status == .unprocessableContent && badWeek.text.contains("week"))
 
             func new(_ member: Member) async throws -> (week: String?, keys: [String]) {
                 let answer = try await app.json("/api/content/new", token: try await member.token)
-                return (answer["week"] as? String, (answer["items"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String })
+                return (
+                    answer["week"] as? String,
+                    (answer["items"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+                )
             }
             #expect(try await new(sol) == ("2026-W10", ["horoscope:aries"]))
             #expect(try await new(luna) == ("2026-W11", ["compatibility:aries-leo", "horoscope:aries"]))
             for _ in 0..<2 {  // seeing it again changes nothing
-                #expect(try await app.request(.post, "/api/content/weekly/horoscope:aries/seen", token: try await luna.token).status == .ok)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/content/weekly/horoscope:aries/seen",
+                        token: try await luna.token
+                    ).status == .ok
+                )
             }
             #expect(try await new(luna) == ("2026-W11", ["compatibility:aries-leo"]))
-            #expect(try await app.request(.post, "/api/content/weekly/horoscope:leo/seen", token: try await luna.token).status == .notFound)
-            let badKey = try await app.request(.post, "/api/content/weekly/Horoscope%20Leo/seen", token: try await luna.token)
+            #expect(
+                try await app.request(.post, "/api/content/weekly/horoscope:leo/seen", token: try await luna.token)
+                    .status == .notFound
+            )
+            let badKey = try await app.request(
+                .post,
+                "/api/content/weekly/Horoscope%20Leo/seen",
+                token: try await luna.token
+            )
             #expect(badKey.status == .unprocessableContent && badKey.text.contains("key"), "\(badKey.text)")
 
             // Monday in Los Angeles: Sol's new week, nothing of it seen yet.

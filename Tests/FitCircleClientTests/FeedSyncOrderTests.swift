@@ -1,10 +1,11 @@
-@testable import FitCircleClient
 import FitCircleTesting
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Synchronization
 import Testing
+
+@testable import FitCircleClient
 
 /// Spec 004 R12.6: "THE App SHALL prioritize syncing the user's own activities before fetching social feed
 /// updates" — the SDK's `feed()` sends what waits in the outbox first, so the person's latest workout is in
@@ -18,7 +19,15 @@ struct FeedSyncOrderTests {
                 _ = try await app.onboardedUser("ana@example.com")
                 try await device.signInForDevelopment(email: "ana@example.com")
                 // Recorded while the app was offline (the background sync never started): it waits in the outbox.
-                try await device.record(.workout(.running, duration: 1_800, distanceMeters: 5_000, at: app.clock.now.addingTimeInterval(-3_600), id: "morning-run"))
+                try await device.record(
+                    .workout(
+                        .running,
+                        duration: 1_800,
+                        distanceMeters: 5_000,
+                        at: app.clock.now.addingTimeInterval(-3_600),
+                        id: "morning-run"
+                    )
+                )
                 #expect(await device.syncStatus.pending == 1)
                 transport.sent.withLock { $0 = [] }
 

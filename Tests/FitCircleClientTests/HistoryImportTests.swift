@@ -1,25 +1,40 @@
-@testable import FitCircleClient
 import FitCircleStore
 import FitCircleTesting
 import Foundation
 import Synchronization
 import Testing
 
+@testable import FitCircleClient
+
 /// An import of local history (spec 004, R14) through the SDK, against the real binary.
 @Suite(.serialized)
 struct HistoryImportTests {
     @Test(arguments: Backend.available)
-    func fiveThousandHistoricalActivitiesAreConfirmedBeforeTheImportSaysDoneEvenThroughAKill(_ backend: Backend) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: LiveServer.binary.path), "build the fitcircle product first")
+    func fiveThousandHistoricalActivitiesAreConfirmedBeforeTheImportSaysDoneEvenThroughAKill(_ backend: Backend)
+        async throws
+    {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let first = try await LiveServer.start(on: location)
-        let device = try await FitCircle.device(on: first, email: "ana@example.com", policy: SyncPolicy(batchSize: 250, initialBackoff: .milliseconds(50)))
+        let device = try await FitCircle.device(
+            on: first,
+            email: "ana@example.com",
+            policy: SyncPolicy(batchSize: 250, initialBackoff: .milliseconds(50))
+        )
 
         // Sixty days of an older app's history.
         let now = Date()
         let history: [Components.Schemas.ActivityInput] = (0..<5_000).map { index in
-            .steps(20 + index % 11, at: now.addingTimeInterval(-Double(index) * 1_000), source: .manual, id: "history-\(index)")
+            .steps(
+                20 + index % 11,
+                at: now.addingTimeInterval(-Double(index) * 1_000),
+                source: .manual,
+                id: "history-\(index)"
+            )
         }
         let seen = Mutex<[MigrationProgress]>([])
 

@@ -12,10 +12,17 @@ import Synchronization
 struct InProcessTransport: ClientTransport {
     let app: TestApp
 
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
         var data: Data?
         if let body { data = try await Data(collecting: body, upTo: 16 << 20) }
-        let response = try await self.app.request(request.method, request.path ?? "/", body: data, headers: request.headerFields)
+        let response = try await self.app.request(
+            request.method,
+            request.path ?? "/",
+            body: data,
+            headers: request.headerFields
+        )
         return (response.head, HTTPBody(Data(response.body.readableBytesView)))
     }
 }
@@ -27,29 +34,45 @@ final class RecordingTransport: ClientTransport {
 
     init(app: TestApp) { self.inner = InProcessTransport(app: app) }
 
-    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let (response, responseBody) = try await self.inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+        HTTPResponse, HTTPBody?
+    ) {
+        let (response, responseBody) = try await self.inner.send(
+            request,
+            body: body,
+            baseURL: baseURL,
+            operationID: operationID
+        )
         self.sent.withLock { $0.append((operationID, response.status.code)) }
         return (response, responseBody)
     }
 
     var operations: [String] { self.sent.withLock { $0.map(\.operation) } }
 
-    func statuses(of operation: String) -> [Int] { self.sent.withLock { $0.filter { $0.operation == operation }.map(\.status) } }
+    func statuses(of operation: String) -> [Int] {
+        self.sent.withLock { $0.filter { $0.operation == operation }.map(\.status) }
+    }
 }
 
 extension FitCircle {
     /// A device talking to `app` in this process through `transport`, on the app's clock, with its storage in
     /// a fresh directory that is removed when `body` returns.
     static func withInProcessDevice<Result>(
-        _ app: TestApp, transport: some ClientTransport, _ body: (FitCircle) async throws -> Result
+        _ app: TestApp,
+        transport: some ClientTransport,
+        _ body: (FitCircle) async throws -> Result
     ) async throws -> Result {
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
         let device = try await FitCircle(
             .init(
-                baseURL: URL(string: "http://in-process")!, storageDirectory: storage, sessionStore: MemorySessionStore(),
-                now: { app.clock.now }, transport: transport))
+                baseURL: URL(string: "http://in-process")!,
+                storageDirectory: storage,
+                sessionStore: MemorySessionStore(),
+                now: { app.clock.now },
+                transport: transport
+            )
+        )
         return try await body(device)
     }
 }

@@ -4,7 +4,7 @@ import FitCircleTesting
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The real `fitcircle serve` binary, started by a test on a database of its own, killed (SIGKILL) and
@@ -24,7 +24,11 @@ struct LiveServer {
     /// Ports are drawn below Linux's ephemeral range (see `CrashDurabilityTests.Server.start`).
     static func start(on location: DatabaseLocation, environment: [String: String] = [:]) async throws -> LiveServer {
         for _ in 0..<5 {
-            if let server = try await Self.start(database: Self.databaseURL(of: location), port: Int.random(in: 20_000..<32_000), environment: environment) {
+            if let server = try await Self.start(
+                database: Self.databaseURL(of: location),
+                port: Int.random(in: 20_000..<32_000),
+                environment: environment
+            ) {
                 return server
             }
         }
@@ -33,7 +37,8 @@ struct LiveServer {
 
     /// The same node again, after `kill`.
     func restart() async throws -> LiveServer {
-        guard let server = try await Self.start(database: self.database, port: self.port, environment: self.environment) else {
+        guard let server = try await Self.start(database: self.database, port: self.port, environment: self.environment)
+        else {
             throw TestSetupError("fitcircle did not start again on port \(self.port)")
         }
         return server
@@ -48,13 +53,18 @@ struct LiveServer {
         let process = try ChildProcess(
             Self.binary.path,
             [
-                "serve", "--dev-login", "--port", "\(port)", "--database-url", database, "--profiles-dir", profilesDirectory.path,
+                "serve", "--dev-login", "--port", "\(port)", "--database-url", database, "--profiles-dir",
+                profilesDirectory.path,
                 "--log-level", "error",
             ],
-            environment: ["FITCIRCLE_DATABASE_CONNECTION_WAIT_SECONDS": "30"].merging(environment) { $1 }, errors: .inherit)
+            environment: ["FITCIRCLE_DATABASE_CONNECTION_WAIT_SECONDS": "30"].merging(environment) { $1 },
+            errors: .inherit
+        )
         let server = LiveServer(process: process, port: port, database: database, environment: environment)
         for _ in 0..<150 where !process.hasExited() {
-            if let (_, response) = try? await URLSession.shared.data(from: server.url.appendingPathComponent("healthz")),
+            if let (_, response) = try? await URLSession.shared.data(
+                from: server.url.appendingPathComponent("healthz")
+            ),
                 (response as? HTTPURLResponse)?.statusCode == 200, !process.hasExited()
             {
                 return server
@@ -79,18 +89,35 @@ extension FitCircle {
     /// A device of a person who signed in on `server` and finished onboarding, keeping its outbox in a fresh
     /// directory.
     static func device(
-        on server: LiveServer, email: String, storage: URL = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)"),
-        policy: SyncPolicy = SyncPolicy(), refreshMargin: TimeInterval = 60, signIn: Bool = true
+        on server: LiveServer,
+        email: String,
+        storage: URL = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)"),
+        policy: SyncPolicy = SyncPolicy(),
+        refreshMargin: TimeInterval = 60,
+        signIn: Bool = true
     ) async throws -> FitCircle {
         let device = try await FitCircle(
             .init(
-                baseURL: server.url, storageDirectory: storage, sessionStore: FileSessionStore(url: storage.appendingPathComponent("session.json")),
-                syncPolicy: policy, refreshMargin: refreshMargin, timeZone: { TimeZone(identifier: "Europe/Paris")! }))
+                baseURL: server.url,
+                storageDirectory: storage,
+                sessionStore: FileSessionStore(url: storage.appendingPathComponent("session.json")),
+                syncPolicy: policy,
+                refreshMargin: refreshMargin,
+                timeZone: { TimeZone(identifier: "Europe/Paris")! }
+            )
+        )
         if signIn {
             try await device.signInForDevelopment(email: email)
             _ = try await device.call {
                 try await $0.updateProfile(
-                    body: .json(.init(displayName: "Ana", age: 34, weight: .init(value: 62, unit: .kg), timeZone: "Europe/Paris"))
+                    body: .json(
+                        .init(
+                            displayName: "Ana",
+                            age: 34,
+                            weight: .init(value: 62, unit: .kg),
+                            timeZone: "Europe/Paris"
+                        )
+                    )
                 ).ok
             }
         }
@@ -101,7 +128,9 @@ extension FitCircle {
     func allActivities() async throws -> [Components.Schemas.Activity] {
         var (items, cursor) = ([Components.Schemas.Activity](), String?.none)
         repeat {
-            let page = try await self.call { try await $0.listActivities(query: .init(cursor: cursor, limit: 200)).ok.body.json }
+            let page = try await self.call {
+                try await $0.listActivities(query: .init(cursor: cursor, limit: 200)).ok.body.json
+            }
             items += page.items
             cursor = page.nextCursor
         } while cursor != nil

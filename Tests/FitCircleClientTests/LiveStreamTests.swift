@@ -1,21 +1,28 @@
-@testable import FitCircleClient
 import FitCircleStore
 import FitCircleTesting
 import Foundation
 import Testing
+
+@testable import FitCircleClient
 
 /// The SDK's event streams: the parser on any cut of the bytes, and the friends' feed against the real
 /// binary, resumed with `Last-Event-ID` and reopened by itself when the server ends it.
 @Suite(.serialized)
 struct LiveStreamTests {
     @Test func theParserReadsEventsHoweverTheBytesAreCut() throws {
-        let stream = ": comment\r\nevent: ready\r\ndata: {}\r\n\r\nid: 7\nevent: activity\ndata: line one\ndata: line two\n\ndata: plain\r\r"
-        let whole = try { var parser = ServerSentEventParser(); return try parser.feed(Array(stream.utf8)) }()
+        let stream =
+            ": comment\r\nevent: ready\r\ndata: {}\r\n\r\nid: 7\nevent: activity\ndata: line one\ndata: line two\n\ndata: plain\r\r"
+        let whole = try {
+            var parser = ServerSentEventParser()
+            return try parser.feed(Array(stream.utf8))
+        }()
         #expect(
             whole == [
-                ServerSentEvent(event: "ready", data: "{}"), ServerSentEvent(event: "activity", id: "7", data: "line one\nline two"),
+                ServerSentEvent(event: "ready", data: "{}"),
+                ServerSentEvent(event: "activity", id: "7", data: "line one\nline two"),
                 ServerSentEvent(event: "message", id: "7", data: "plain"),
-            ])
+            ]
+        )
         // Byte by byte, and cut between the CR and the LF of a line end, it reads the same.
         var parser = ServerSentEventParser()
         var oneByOne: [ServerSentEvent] = []
@@ -25,7 +32,10 @@ struct LiveStreamTests {
 
     @Test(arguments: Backend.available)
     func theFeedStreamResumesAfterTheLastWorkoutItToldAndReopensWhenTheServerEndsIt(_ backend: Backend) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: LiveServer.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let server = try await LiveServer.start(on: location)
@@ -38,16 +48,30 @@ struct LiveStreamTests {
         _ = try await bo.call { try await $0.acceptFriendRequest(body: .json(.init(userId: anaID))).noContent }
 
         func run(_ name: String, minutesAgo: Double) async throws {
-            try await bo.record(.workout(.running, duration: 1_200, distanceMeters: 3_000, at: Date().addingTimeInterval(-minutesAgo * 60), id: name))
+            try await bo.record(
+                .workout(
+                    .running,
+                    duration: 1_200,
+                    distanceMeters: 3_000,
+                    at: Date().addingTimeInterval(-minutesAgo * 60),
+                    id: name
+                )
+            )
             try await bo.sync()
         }
 
         // Told live, then the stream is left.
         var told: [String] = []
         var first = ana.feedUpdates(seconds: 20).makeAsyncIterator()
-        guard case .listening = try await first.next() else { Issue.record("no ready event"); return }
+        guard case .listening = try await first.next() else {
+            Issue.record("no ready event")
+            return
+        }
         try await run("run-1", minutesAgo: 40)
-        guard case .activity(let one) = try await first.next() else { Issue.record("run-1 was not told"); return }
+        guard case .activity(let one) = try await first.next() else {
+            Issue.record("run-1 was not told")
+            return
+        }
         told.append(one.activityId)
 
         // Two more while nobody listens; a stream resumed after the first tells both, then ends (6 s), is

@@ -1,8 +1,9 @@
-@testable import FitCircleClient
 import FitCircleStore
 import FitCircleTesting
 import Foundation
 import Testing
+
+@testable import FitCircleClient
 
 /// The SDK against the real `fitcircle` binary: what a device records offline reaches the server exactly once,
 /// through a server killed mid-sync and an access token that expires mid-sync.
@@ -18,7 +19,10 @@ struct LiveSyncTests {
 
     @Test(arguments: Backend.available)
     func aThousandActivitiesRecordedOfflineArriveOnceThroughAKilledServer(_ backend: Backend) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: LiveServer.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let first = try await LiveServer.start(on: location)
@@ -60,13 +64,21 @@ struct LiveSyncTests {
 
     @Test(arguments: Backend.available)
     func anAccessTokenThatExpiresMidSyncIsRefreshedOnceForEveryCallRacingOnIt(_ backend: Backend) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: LiveServer.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         // One-second tokens, and no refresh ahead of expiry: every expiry is met as a 401.
         let server = try await LiveServer.start(on: location, environment: ["FITCIRCLE_AUTH_ACCESS_TOKEN_SECONDS": "1"])
         defer { server.kill() }
-        let device = try await FitCircle.device(on: server, email: "ana@example.com", policy: SyncPolicy(batchSize: 5), refreshMargin: 0)
+        let device = try await FitCircle.device(
+            on: server,
+            email: "ana@example.com",
+            policy: SyncPolicy(batchSize: 5),
+            refreshMargin: 0
+        )
 
         let recorded = Self.offlineSteps(150)
         try await device.record(recorded)
@@ -92,7 +104,10 @@ struct LiveSyncTests {
 
     @Test(arguments: Backend.available)
     func anItemTheServerRefusesLeavesWithItsProblemAndDoesNotHoldUpTheRest(_ backend: Backend) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: LiveServer.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let server = try await LiveServer.start(on: location)
@@ -115,7 +130,12 @@ struct LiveSyncTests {
 
         // The session and the refusal are still there at the next launch.
         let relaunched = try await FitCircle(
-            .init(baseURL: server.url, storageDirectory: storage, sessionStore: FileSessionStore(url: storage.appendingPathComponent("session.json"))))
+            .init(
+                baseURL: server.url,
+                storageDirectory: storage,
+                sessionStore: FileSessionStore(url: storage.appendingPathComponent("session.json"))
+            )
+        )
         #expect(await relaunched.outbox.rejections.map(\.item.id) == ["offline-2"])
         #expect(try await relaunched.profile().displayName == "Ana")
     }
@@ -127,7 +147,10 @@ struct LiveSyncTests {
 struct TwoDeviceEditTests {
     @Test(arguments: Backend.available)
     func twoDevicesThatEditedOfflineEndOnTheLatestEditWhicheverSyncsFirst(_ backend: Backend) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: LiveServer.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let server = try await LiveServer.start(on: location)

@@ -1,6 +1,7 @@
-@testable import FitCircleClient
 import Foundation
 import Testing
+
+@testable import FitCircleClient
 
 /// The outbox on its own: what was added survives reopening, leaves once, and a torn write at the end of the
 /// journal (a crash mid-append) loses only that record.
@@ -10,7 +11,12 @@ struct OutboxTests {
     }
 
     static func item(_ number: Int) -> OutboxItem {
-        OutboxItem(id: "item-\(number)", kind: .activity, body: Data("{\"n\":\(number)}".utf8), recordedAt: Date(timeIntervalSince1970: Double(number)))
+        OutboxItem(
+            id: "item-\(number)",
+            kind: .activity,
+            body: Data("{\"n\":\(number)}".utf8),
+            recordedAt: Date(timeIntervalSince1970: Double(number))
+        )
     }
 
     @Test func whatWasAddedSurvivesReopeningAndLeavesOnce() async throws {
@@ -21,7 +27,10 @@ struct OutboxTests {
             try await outbox.add((0..<10).map(Self.item))
             try await outbox.add(Self.item(3))  // the same id again is the same item
             try await outbox.accept(["item-0", "item-1"])
-            try await outbox.reject("item-2", FitCircleProblem(type: "/problems/validation-failed", title: "Invalid", status: 422))
+            try await outbox.reject(
+                "item-2",
+                FitCircleProblem(type: "/problems/validation-failed", title: "Invalid", status: 422)
+            )
             #expect(await outbox.count == 7)
         }
         let reopened = try Outbox(directory: directory)
@@ -61,7 +70,10 @@ struct OutboxTests {
             try await outbox.accept(["item-\(round)"])
         }
         try await outbox.add(Self.item(-1))
-        let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("outbox.journal").path)[.size] as! Int
+        let size =
+            try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("outbox.journal").path)[
+                .size
+            ] as! Int
         #expect(size < 10_000)
         #expect(try await Outbox(directory: directory).items == [Self.item(-1)])
     }

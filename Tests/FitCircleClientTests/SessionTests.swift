@@ -1,7 +1,8 @@
-@testable import FitCircleClient
 import FitCircleTesting
 import Foundation
 import Testing
+
+@testable import FitCircleClient
 
 /// Sign-in with a provider's ID token, the session kept in a 0600 file across launches, the token refreshed
 /// before it expires, and sign-out — in process, on the test clock.
@@ -15,11 +16,18 @@ struct SessionTests {
             func launch() async throws -> FitCircle {
                 try await FitCircle(
                     .init(
-                        baseURL: URL(string: "http://in-process")!, storageDirectory: storage, sessionStore: FileSessionStore(url: file),
-                        now: { app.clock.now }, transport: InProcessTransport(app: app)))
+                        baseURL: URL(string: "http://in-process")!,
+                        storageDirectory: storage,
+                        sessionStore: FileSessionStore(url: file),
+                        now: { app.clock.now },
+                        transport: InProcessTransport(app: app)
+                    )
+                )
             }
             let device = try await launch()
-            let profile = try await device.signIn(google: try await app.google.idToken(app.google.claims(now: app.clock.now)))
+            let profile = try await device.signIn(
+                google: try await app.google.idToken(app.google.claims(now: app.clock.now))
+            )
             #expect(profile.email == "ana@example.com")
             let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
             #expect(permissions == 0o600)
@@ -33,7 +41,10 @@ struct SessionTests {
             #expect(await relaunched.authenticator.refreshes == 1)
             let second = try #require(await relaunched.session)
             #expect(second.accessToken != first.accessToken && second.refreshToken != first.refreshToken)
-            #expect(try FileSessionStore(url: file).load() == second, "the refreshed pair is what the next launch reads")
+            #expect(
+                try FileSessionStore(url: file).load() == second,
+                "the refreshed pair is what the next launch reads"
+            )
 
             // Signing out ends it on the server too: the old tokens are refused, and the file is gone.
             await relaunched.signOut()
@@ -43,7 +54,12 @@ struct SessionTests {
             await #expect(throws: FitCircleError.self) { _ = try await relaunched.profile() }
 
             // Apple's one-time name reaches the new account.
-            let apple = try await device.signIn(apple: try await app.apple.idToken(app.apple.claims(subject: "001.apple", now: app.clock.now, email: "bo@example.com", name: nil)), name: "Bo Lind")
+            let apple = try await device.signIn(
+                apple: try await app.apple.idToken(
+                    app.apple.claims(subject: "001.apple", now: app.clock.now, email: "bo@example.com", name: nil)
+                ),
+                name: "Bo Lind"
+            )
             #expect(apple.displayName == "Bo Lind")
         }
     }
@@ -55,8 +71,13 @@ struct SessionTests {
             defer { try? FileManager.default.removeItem(at: storage) }
             let device = try await FitCircle(
                 .init(
-                    baseURL: URL(string: "http://in-process")!, storageDirectory: storage, sessionStore: MemorySessionStore(),
-                    now: { app.clock.now }, transport: InProcessTransport(app: app)))
+                    baseURL: URL(string: "http://in-process")!,
+                    storageDirectory: storage,
+                    sessionStore: MemorySessionStore(),
+                    now: { app.clock.now },
+                    transport: InProcessTransport(app: app)
+                )
+            )
             try await device.signInForDevelopment(email: "ana@example.com")
             // Signed out on another device of the same session: the refresh token is revoked too.
             let session = try #require(await device.session)

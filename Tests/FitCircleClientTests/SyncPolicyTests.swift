@@ -1,9 +1,10 @@
-@testable import FitCircleClient
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Synchronization
 import Testing
+
+@testable import FitCircleClient
 
 /// Retries without a server: the backoff's growth and jitter, `Retry-After` honoured, the status's failure
 /// count and `needsAttention`, and `retryNow` cutting a long wait short.
@@ -30,7 +31,9 @@ struct SyncPolicyTests {
             self.script = Mutex(script)
         }
 
-        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+            HTTPResponse, HTTPBody?
+        ) {
             self.attempts.withLock { $0.append(.now) }
             if let (status, retryAfter) = self.script.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
                 if status == 0 { throw URLError(.cannotConnectToHost) }
@@ -39,27 +42,46 @@ struct SyncPolicyTests {
                 let problem = #"{"type":"/problems/unavailable","title":"Unavailable","status":\#(status)}"#
                 return (HTTPResponse(status: .init(code: status), headerFields: fields), HTTPBody(problem))
             }
-            let sent = try JSONSerialization.jsonObject(with: try await Data(collecting: body!, upTo: 1 << 20)) as! [String: Any]
+            let sent =
+                try JSONSerialization.jsonObject(with: try await Data(collecting: body!, upTo: 1 << 20))
+                as! [String: Any]
             let ids = (sent["events"] as! [[String: Any]]).map { $0["clientEventId"] as! String }
-            let results = ids.enumerated().map { #"{"index":\#($0.offset),"clientEventId":"\#($0.element)","status":"created"}"# }
-            let answer = #"{"results":[\#(results.joined(separator: ","))],"created":\#(ids.count),"replayed":0,"rejected":0}"#
+            let results = ids.enumerated().map {
+                #"{"index":\#($0.offset),"clientEventId":"\#($0.element)","status":"created"}"#
+            }
+            let answer =
+                #"{"results":[\#(results.joined(separator: ","))],"created":\#(ids.count),"replayed":0,"rejected":0}"#
             return (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(answer))
         }
     }
 
     static func device(_ server: ScriptedServer, policy: SyncPolicy) async throws -> FitCircle {
         let session = StoredSession(
-            userID: "u1", accessToken: "token", accessTokenExpiresAt: Date().addingTimeInterval(3_600), refreshToken: "refresh",
-            refreshTokenExpiresAt: Date().addingTimeInterval(86_400))
+            userID: "u1",
+            accessToken: "token",
+            accessTokenExpiresAt: Date().addingTimeInterval(3_600),
+            refreshToken: "refresh",
+            refreshTokenExpiresAt: Date().addingTimeInterval(86_400)
+        )
         return try await FitCircle(
             .init(
-                baseURL: URL(string: "http://scripted")!, storageDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)"),
-                sessionStore: MemorySessionStore(session), syncPolicy: policy, transport: server))
+                baseURL: URL(string: "http://scripted")!,
+                storageDirectory: FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "sdk-\(UUID().uuidString)"
+                ),
+                sessionStore: MemorySessionStore(session),
+                syncPolicy: policy,
+                transport: server
+            )
+        )
     }
 
     @Test func aBusyServerIsRetriedAfterItsRetryAfterAndTheStatusCountsTheFailures() async throws {
         let server = ScriptedServer([(503, "1"), (503, "1")])
-        let device = try await Self.device(server, policy: SyncPolicy(initialBackoff: .milliseconds(10), attentionAfter: 2))
+        let device = try await Self.device(
+            server,
+            policy: SyncPolicy(initialBackoff: .milliseconds(10), attentionAfter: 2)
+        )
         try await device.record(.steps(100, at: Date(), id: "s1"))
         var seen: [SyncStatus] = []
         let updates = await device.syncStatusUpdates()
@@ -80,7 +102,10 @@ struct SyncPolicyTests {
 
     @Test func anUnreachableServerIsRetriedWithTheBackoffNotTheIdleMinute() async throws {
         let server = ScriptedServer([(0, nil), (0, nil)])
-        let device = try await Self.device(server, policy: SyncPolicy(initialBackoff: .milliseconds(200), attentionAfter: 2))
+        let device = try await Self.device(
+            server,
+            policy: SyncPolicy(initialBackoff: .milliseconds(200), attentionAfter: 2)
+        )
         try await device.record(.steps(100, at: Date(), id: "s1"))
         var failures: [Int] = []
         let updates = await device.syncStatusUpdates()

@@ -1,6 +1,7 @@
-@testable import FitCircleCore
 import Foundation
 import Testing
+
+@testable import FitCircleCore
 
 /// The hand-written base64url against the Foundation-based one it replaced (the oracle below).
 struct Base64URLTests {
@@ -30,9 +31,16 @@ struct Base64URLTests {
     @Test func readsAndRefusesWhatFoundationReadsAndRefuses() {
         var random = SystemRandomNumberGenerator()
         let characters = Array("AQgw-_+/=. é\n")
-        var texts = ["", "=", "==", "Q", "QQ", "QQ=", "QQ==", "QQ===", "QR==", "QUI", "QUJ=", "Q===", "QQ==QQ==", "QUJD", "QUJD="]
+        var texts = [
+            "", "=", "==", "Q", "QQ", "QQ=", "QQ==", "QQ===", "QR==", "QUI", "QUJ=", "Q===", "QQ==QQ==", "QUJD",
+            "QUJD=",
+        ]
         for _ in 0..<5_000 {
-            texts.append(String((0..<Int.random(in: 0...10, using: &random)).map { _ in characters.randomElement(using: &random)! }))
+            texts.append(
+                String(
+                    (0..<Int.random(in: 0...10, using: &random)).map { _ in characters.randomElement(using: &random)! }
+                )
+            )
         }
         for text in texts {
             let unpadded = String(text.reversed().drop(while: { $0 == "=" }).reversed())

@@ -6,19 +6,40 @@ import Testing
 struct BoardRulesTests {
     static func day(_ iso: String) -> LocalDate { LocalDate(iso: iso)! }
 
-    static func claim(_ date: String, steps: Int = 0, weight: Double? = nil, streak: Int = 0, at: TimeInterval) -> CircleSubmission {
+    static func claim(_ date: String, steps: Int = 0, weight: Double? = nil, streak: Int = 0, at: TimeInterval)
+        -> CircleSubmission
+    {
         CircleSubmission(
-            circleID: FitCircle.ID("c"), userID: User.ID("u"), date: Self.day(date), steps: steps, weightKg: weight, checkinStreak: streak,
-            submittedAt: Date(timeIntervalSince1970: at), updatedAt: Date(timeIntervalSince1970: at))
+            circleID: FitCircle.ID("c"),
+            userID: User.ID("u"),
+            date: Self.day(date),
+            steps: steps,
+            weightKg: weight,
+            checkinStreak: streak,
+            submittedAt: Date(timeIntervalSince1970: at),
+            updatedAt: Date(timeIntervalSince1970: at)
+        )
     }
 
     @Test func periodsStartAndEndWhereTheCalendarSays() {
         let date = Self.day("2026-03-04")  // a Wednesday
         #expect(BoardPeriod.daily.start(of: date, weekStart: .monday, circleStart: Self.day("2026-01-10")) == date)
-        #expect(BoardPeriod.weekly.start(of: date, weekStart: .monday, circleStart: Self.day("2026-01-10")) == Self.day("2026-03-02"))
-        #expect(BoardPeriod.weekly.start(of: date, weekStart: .sunday, circleStart: Self.day("2026-01-10")) == Self.day("2026-03-01"))
-        #expect(BoardPeriod.monthly.start(of: date, weekStart: .monday, circleStart: Self.day("2026-01-10")) == Self.day("2026-03-01"))
-        #expect(BoardPeriod.allTime.start(of: date, weekStart: .monday, circleStart: Self.day("2026-01-10")) == Self.day("2026-01-10"))
+        #expect(
+            BoardPeriod.weekly.start(of: date, weekStart: .monday, circleStart: Self.day("2026-01-10"))
+                == Self.day("2026-03-02")
+        )
+        #expect(
+            BoardPeriod.weekly.start(of: date, weekStart: .sunday, circleStart: Self.day("2026-01-10"))
+                == Self.day("2026-03-01")
+        )
+        #expect(
+            BoardPeriod.monthly.start(of: date, weekStart: .monday, circleStart: Self.day("2026-01-10"))
+                == Self.day("2026-03-01")
+        )
+        #expect(
+            BoardPeriod.allTime.start(of: date, weekStart: .monday, circleStart: Self.day("2026-01-10"))
+                == Self.day("2026-01-10")
+        )
         #expect(BoardPeriod.monthly.end(startingOn: Self.day("2026-02-01")) == Self.day("2026-02-28"))
         #expect(BoardPeriod.monthly.end(startingOn: Self.day("2028-02-01")) == Self.day("2028-02-29"))
         #expect(BoardPeriod.weekly.end(startingOn: Self.day("2026-03-02")) == Self.day("2026-03-08"))
@@ -28,20 +49,45 @@ struct BoardRulesTests {
         #expect(BoardPeriod.allTime.holds(Self.day("2027-01-01"), startingOn: Self.day("2026-01-10")))
         #expect(!BoardPeriod.allTime.holds(Self.day("2026-01-09"), startingOn: Self.day("2026-01-10")))
         // Baselines: the period before; for all-time, yesterday's close.
-        #expect(BoardPeriod.monthly.baseline(ofPeriodStarting: Self.day("2026-03-01"), today: date) == Self.day("2026-02-01"))
-        #expect(BoardPeriod.weekly.baseline(ofPeriodStarting: Self.day("2026-03-02"), today: date) == Self.day("2026-02-23"))
-        #expect(BoardPeriod.allTime.baseline(ofPeriodStarting: Self.day("2026-01-10"), today: date) == Self.day("2026-03-03"))
+        #expect(
+            BoardPeriod.monthly.baseline(ofPeriodStarting: Self.day("2026-03-01"), today: date)
+                == Self.day("2026-02-01")
+        )
+        #expect(
+            BoardPeriod.weekly.baseline(ofPeriodStarting: Self.day("2026-03-02"), today: date) == Self.day("2026-02-23")
+        )
+        #expect(
+            BoardPeriod.allTime.baseline(ofPeriodStarting: Self.day("2026-01-10"), today: date)
+                == Self.day("2026-03-03")
+        )
     }
 
     static func score(
-        _ metric: FitCircle.Metric, _ period: BoardPeriod, from start: String, _ claims: [CircleSubmission], _ membership: CircleMembership? = nil,
+        _ metric: FitCircle.Metric,
+        _ period: BoardPeriod,
+        from start: String,
+        _ claims: [CircleSubmission],
+        _ membership: CircleMembership? = nil,
         end: String? = nil
     ) -> (value: Double, reachedAt: Date)? {
-        BoardScore.score(metric, on: period, startingOn: Self.day(start), claims: claims, membership: membership, circleEnd: end.map(Self.day))
+        BoardScore.score(
+            metric,
+            on: period,
+            startingOn: Self.day(start),
+            claims: claims,
+            membership: membership,
+            circleEnd: end.map(Self.day)
+        )
     }
 
     static let member = CircleMembership(
-        circleID: FitCircle.ID("c"), userID: User.ID("u"), role: .member, joinedAt: .distantPast, startingWeightKg: 82, targetWeightKg: 72)
+        circleID: FitCircle.ID("c"),
+        userID: User.ID("u"),
+        role: .member,
+        joinedAt: .distantPast,
+        startingWeightKg: 82,
+        targetWeightKg: 72
+    )
 
     @Test func scoresComeFromTheClaimsOfThePeriod() {
         let claims = [
@@ -56,7 +102,8 @@ struct BoardRulesTests {
         let loss = Self.score(.weightLossPct, .daily, from: "2026-03-04", claims, Self.member)
         #expect(loss?.value == 35 && loss?.reachedAt == Date(timeIntervalSince1970: 200))
         #expect(Self.score(.weightLossPct, .daily, from: "2026-03-04", claims) == nil)
-        #expect(Self.score(.weightLossPct, .daily, from: "2026-03-03", claims, Self.member) == nil)  // no weight that day
+        // no weight that day
+        #expect(Self.score(.weightLossPct, .daily, from: "2026-03-03", claims, Self.member) == nil)
         #expect(Self.score(.checkinStreak, .weekly, from: "2026-03-02", claims)?.value == 5)
         #expect(Self.score(.steps, .weekly, from: "2026-03-02", []) == nil)
     }
@@ -67,9 +114,14 @@ struct BoardRulesTests {
     @Test func f3_weightLossBoardsRankTheWeeksTargetTheMonthsKilogramsAndAllTimeKilograms() {
         let claims = [Self.claim("2026-03-04", weight: 80, at: 100), Self.claim("2026-03-11", weight: 79, at: 200)]
         // Week 1 from 82: (82 − 72) / 4 weeks = 2.5 kg; 2 lost = 80 %.
-        #expect(Self.score(.weightLossPct, .weekly, from: "2026-03-02", claims, Self.member, end: "2026-03-29")?.value == 80)
+        #expect(
+            Self.score(.weightLossPct, .weekly, from: "2026-03-02", claims, Self.member, end: "2026-03-29")?.value == 80
+        )
         // Week 2 from 80 (the latest weight before it): (80 − 72) / 3 = 2.67 kg; 1 lost = 37.5 %.
-        #expect(Self.score(.weightLossPct, .weekly, from: "2026-03-09", claims, Self.member, end: "2026-03-29")?.value == 37.5)
+        #expect(
+            Self.score(.weightLossPct, .weekly, from: "2026-03-09", claims, Self.member, end: "2026-03-29")?.value
+                == 37.5
+        )
         // Open-ended: half a kilogram a week, so 1 kg is 200 %.
         #expect(Self.score(.weightLossPct, .weekly, from: "2026-03-09", claims, Self.member)?.value == 200)
         // March from the starting weight: 3 kg; all-time likewise; April from 79.
@@ -79,11 +131,24 @@ struct BoardRulesTests {
         #expect(Self.score(.weightLossPct, .monthly, from: "2026-04-01", april, Self.member)?.value == 0.8)
         #expect(Self.score(.weightLossPct, .allTime, from: "2026-03-02", april, Self.member)?.value == 3.8)
         // Gained: negative kilograms; at the target before the week: 100 %.
-        #expect(Self.score(.weightLossPct, .monthly, from: "2026-04-01", claims + [Self.claim("2026-04-02", weight: 79.5, at: 300)], Self.member)?.value == -0.5)
+        #expect(
+            Self.score(
+                .weightLossPct,
+                .monthly,
+                from: "2026-04-01",
+                claims + [Self.claim("2026-04-02", weight: 79.5, at: 300)],
+                Self.member
+            )?.value == -0.5
+        )
         let there = [Self.claim("2026-03-04", weight: 71.5, at: 100), Self.claim("2026-03-10", weight: 71.8, at: 200)]
-        #expect(Self.score(.weightLossPct, .weekly, from: "2026-03-09", there, Self.member, end: "2026-03-29")?.value == 100)
+        #expect(
+            Self.score(.weightLossPct, .weekly, from: "2026-03-09", there, Self.member, end: "2026-03-29")?.value == 100
+        )
         #expect(BoardScore.goalPercent(ofKilogramsLost: 3.8, membership: Self.member) == 38)
-        #expect(BoardMeasure.of(.weightLossPct, .monthly).revealsWeight && !BoardMeasure.of(.weightLossPct, .weekly).revealsWeight)
+        #expect(
+            BoardMeasure.of(.weightLossPct, .monthly).revealsWeight
+                && !BoardMeasure.of(.weightLossPct, .weekly).revealsWeight
+        )
     }
 
     @Test func f2_theWeeksWeightTargetSpreadsWhatIsLeftOverTheWeeksLeft() {
@@ -105,10 +170,30 @@ struct BoardRulesTests {
 
     @Test func aClaimMadeAgainKeepsWhenItsValueWasReachedUnlessTheValueChanged() {
         let first = Self.claim("2026-03-02", steps: 8_000, at: 100)
-        #expect(first.reclaimed(steps: 8_000, weightKg: nil, checkinStreak: 0, metric: .steps, at: Date(timeIntervalSince1970: 500)) == nil)
-        let weighed = first.reclaimed(steps: 8_000, weightKg: 70, checkinStreak: 0, metric: .steps, at: Date(timeIntervalSince1970: 500))
+        #expect(
+            first.reclaimed(
+                steps: 8_000,
+                weightKg: nil,
+                checkinStreak: 0,
+                metric: .steps,
+                at: Date(timeIntervalSince1970: 500)
+            ) == nil
+        )
+        let weighed = first.reclaimed(
+            steps: 8_000,
+            weightKg: 70,
+            checkinStreak: 0,
+            metric: .steps,
+            at: Date(timeIntervalSince1970: 500)
+        )
         #expect(weighed?.weightKg == 70 && weighed?.updatedAt == Date(timeIntervalSince1970: 100))
-        let walked = first.reclaimed(steps: 9_000, weightKg: nil, checkinStreak: 0, metric: .steps, at: Date(timeIntervalSince1970: 500))
+        let walked = first.reclaimed(
+            steps: 9_000,
+            weightKg: nil,
+            checkinStreak: 0,
+            metric: .steps,
+            at: Date(timeIntervalSince1970: 500)
+        )
         #expect(walked?.updatedAt == Date(timeIntervalSince1970: 500))
     }
 
@@ -118,24 +203,52 @@ struct BoardRulesTests {
             index.upsert(BoardKey(value: value, reachedAt: Date(timeIntervalSince1970: 0), user: User.ID(user)))
         }
         // D climbing to 8,000 would pass B and C: second place; C falling to 1,000 would be last (fourth).
-        #expect(index.countBefore(BoardKey(value: 8_000, reachedAt: Date(timeIntervalSince1970: 10), user: User.ID("d"))) == 1)
-        #expect(index.countBefore(BoardKey(value: 1_000, reachedAt: Date(timeIntervalSince1970: 10), user: User.ID("c"))) == 3)
-        let (first, keys) = index.entries(after: BoardKey(value: 7_000, reachedAt: Date(timeIntervalSince1970: 0), user: User.ID("b")), limit: 5)
+        #expect(
+            index.countBefore(BoardKey(value: 8_000, reachedAt: Date(timeIntervalSince1970: 10), user: User.ID("d")))
+                == 1
+        )
+        #expect(
+            index.countBefore(BoardKey(value: 1_000, reachedAt: Date(timeIntervalSince1970: 10), user: User.ID("c")))
+                == 3
+        )
+        let (first, keys) = index.entries(
+            after: BoardKey(value: 7_000, reachedAt: Date(timeIntervalSince1970: 0), user: User.ID("b")),
+            limit: 5
+        )
         #expect(first == 3 && keys.map(\.user.rawValue) == ["c", "d"])
     }
 
     @Test func keysKeepTheirInstantToTheMillisecondAsTheDatabaseDoes() {
-        let key = BoardKey.truncated(value: 1, reachedAt: Date(timeIntervalSince1970: 1_772_442_000.123_456_7), user: User.ID("u"))
+        let key = BoardKey.truncated(
+            value: 1,
+            reachedAt: Date(timeIntervalSince1970: 1_772_442_000.123_456_7),
+            user: User.ID("u")
+        )
         #expect(key.reachedMilliseconds == 1_772_442_000_123)
         #expect(key == BoardKey(value: 1, reachedMilliseconds: 1_772_442_000_123, user: User.ID("u")))
     }
 
     @Test func theFeedTellsARankOnlyWhenTheClaimEarnedIt() throws {
-        #expect(FeedText.submission(name: "Sam", metric: .steps, value: 11_800, rank: 1, previousRank: 2) == "🏃 Sam submitted 11,800 steps—now #1!")
-        #expect(FeedText.submission(name: "Sam", metric: .steps, value: 11_900, rank: 1, previousRank: 1) == "🏃 Sam submitted 11,900 steps")
-        #expect(FeedText.submission(name: "Bo", metric: .steps, value: 500, rank: 3, previousRank: 7) == "🏃 Bo submitted 500 steps—now in the top 3!")
-        #expect(FeedText.submission(name: "Bo", metric: .steps, value: 500, rank: 2, previousRank: nil) == "🏃 Bo submitted 500 steps")
-        #expect(FeedText.submission(name: "Cy", metric: .weightLossPct, value: 42.5, rank: 4, previousRank: 4) == "⚖️ Cy weighed in at 42.5% of their goal")
+        #expect(
+            FeedText.submission(name: "Sam", metric: .steps, value: 11_800, rank: 1, previousRank: 2)
+                == "🏃 Sam submitted 11,800 steps—now #1!"
+        )
+        #expect(
+            FeedText.submission(name: "Sam", metric: .steps, value: 11_900, rank: 1, previousRank: 1)
+                == "🏃 Sam submitted 11,900 steps"
+        )
+        #expect(
+            FeedText.submission(name: "Bo", metric: .steps, value: 500, rank: 3, previousRank: 7)
+                == "🏃 Bo submitted 500 steps—now in the top 3!"
+        )
+        #expect(
+            FeedText.submission(name: "Bo", metric: .steps, value: 500, rank: 2, previousRank: nil)
+                == "🏃 Bo submitted 500 steps"
+        )
+        #expect(
+            FeedText.submission(name: "Cy", metric: .weightLossPct, value: 42.5, rank: 4, previousRank: 4)
+                == "⚖️ Cy weighed in at 42.5% of their goal"
+        )
         #expect(throws: ValidationError.self) { try Encouragement.message(String(repeating: "x", count: 141)) }
         #expect(try Encouragement.message("  ") == nil)
     }

@@ -14,8 +14,15 @@ struct DailyTrackingTests {
         at offset: TimeInterval = 0
     ) -> ActivityEvent {
         ActivityEvent(
-            id: .init("e-\(id)"), userID: .init("u"), clientEventID: id, occurredAt: Self.t0.addingTimeInterval(offset),
-            timeZone: "UTC", localDate: Self.day, source: source, receivedAt: Self.t0, payload: payload
+            id: .init("e-\(id)"),
+            userID: .init("u"),
+            clientEventID: id,
+            occurredAt: Self.t0.addingTimeInterval(offset),
+            timeZone: "UTC",
+            localDate: Self.day,
+            source: source,
+            receivedAt: Self.t0,
+            payload: payload
         )
     }
 
@@ -35,7 +42,10 @@ struct DailyTrackingTests {
 
     @Test func sourcesDoNotAddUpButTheLargestCounts() {
         let day = DailyTracking.summarize(
-            [Self.event("phone", .steps(.init(steps: 7000))), Self.event("watch", .steps(.init(steps: 8200)), source: .wearable)],
+            [
+                Self.event("phone", .steps(.init(steps: 7000))),
+                Self.event("watch", .steps(.init(steps: 8200)), source: .wearable),
+            ],
             on: Self.day,
             manualSteps: .add
         )
@@ -62,8 +72,14 @@ struct DailyTrackingTests {
     @Test func workoutsWeightWaterAndAppOpensAddUpTheirWay() {
         let day = DailyTracking.summarize(
             [
-                Self.event("run", .workout(.init(type: .running, durationSeconds: 1800, distanceMeters: 5000, calories: 300))),
-                Self.event("push", .workout(.init(type: .pushups, durationSeconds: 120, calories: 10, series: 1, reps: 25))),
+                Self.event(
+                    "run",
+                    .workout(.init(type: .running, durationSeconds: 1800, distanceMeters: 5000, calories: 300))
+                ),
+                Self.event(
+                    "push",
+                    .workout(.init(type: .pushups, durationSeconds: 120, calories: 10, series: 1, reps: 25))
+                ),
                 Self.event("w1", .weight(kilograms: 80), at: 0),
                 Self.event("w2", .weight(kilograms: 79.5), at: 60),
                 Self.event("water1", .water(milliliters: 250), source: .manual),
@@ -76,8 +92,16 @@ struct DailyTrackingTests {
         #expect(
             day
                 == DailyTracking(
-                    date: Self.day, weightKg: 79.5, workouts: 2, activeMinutes: 32, distanceMeters: 5000, calories: 310,
-                    pushupReps: 25, waterMilliliters: 750, appOpened: true)
+                    date: Self.day,
+                    weightKg: 79.5,
+                    workouts: 2,
+                    activeMinutes: 32,
+                    distanceMeters: 5000,
+                    calories: 310,
+                    pushupReps: 25,
+                    waterMilliliters: 750,
+                    appOpened: true
+                )
         )
     }
 
@@ -103,15 +127,31 @@ struct DailyTrackingTests {
         switch Int.random(in: 0..<4, using: &random) {
         case 0:
             return Self.event(
-                "s\(index)", .steps(.init(steps: Int.random(in: 0...20_000, using: &random))),
-                source: sources.randomElement(using: &random)!, at: offset)
+                "s\(index)",
+                .steps(.init(steps: Int.random(in: 0...20_000, using: &random))),
+                source: sources.randomElement(using: &random)!,
+                at: offset
+            )
         case 1:
-            return Self.event("w\(index)", .weight(kilograms: Double(Int.random(in: 600...900, using: &random)) / 10), at: offset)
+            return Self.event(
+                "w\(index)",
+                .weight(kilograms: Double(Int.random(in: 600...900, using: &random)) / 10),
+                at: offset
+            )
         case 2:
             return Self.event(
                 "r\(index)",
-                .workout(.init(type: .running, durationSeconds: Double(Int.random(in: 600...3600, using: &random)), distanceMeters: 5000, calories: 250)),
-                source: .app, at: offset)
+                .workout(
+                    .init(
+                        type: .running,
+                        durationSeconds: Double(Int.random(in: 600...3600, using: &random)),
+                        distanceMeters: 5000,
+                        calories: 250
+                    )
+                ),
+                source: .app,
+                at: offset
+            )
         default:
             return Self.event("o\(index)", .appOpen, source: .app, at: offset)
         }

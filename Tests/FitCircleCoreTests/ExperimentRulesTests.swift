@@ -6,9 +6,14 @@ import Testing
 struct ExperimentRulesTests {
     static func experiment(_ weights: [Int], rollout: Int, id: String = "exp-1") -> Experiment {
         Experiment(
-            id: Experiment.ID(id), name: "test", description: "",
-            variants: weights.enumerated().map { ExperimentVariant(name: "v\($0.offset)", weight: $0.element) }, state: .running,
-            rolloutPercent: rollout, createdAt: Date(timeIntervalSince1970: 0))
+            id: Experiment.ID(id),
+            name: "test",
+            description: "",
+            variants: weights.enumerated().map { ExperimentVariant(name: "v\($0.offset)", weight: $0.element) },
+            state: .running,
+            rolloutPercent: rollout,
+            createdAt: Date(timeIntervalSince1970: 0)
+        )
     }
 
     static let users = (0..<20_000).map { User.ID("user-\($0)") }
@@ -19,9 +24,11 @@ struct ExperimentRulesTests {
         var previous: [User.ID: String] = [:]
         for rollout in [25, 50, 100] {
             let experiment = Self.experiment([1, 3], rollout: rollout)
-            let assigned = Dictionary(uniqueKeysWithValues: Self.users.compactMap { user in
-                ExperimentAssignment.variant(of: user, in: experiment).map { (user, $0.name) }
-            })
+            let assigned = Dictionary(
+                uniqueKeysWithValues: Self.users.compactMap { user in
+                    ExperimentAssignment.variant(of: user, in: experiment).map { (user, $0.name) }
+                }
+            )
             for (user, variant) in previous { #expect(assigned[user] == variant) }
             let share = Double(assigned.count) / Double(Self.users.count)
             #expect(abs(share - Double(rollout) / 100) < 0.02, "\(rollout): \(share)")
@@ -88,8 +95,11 @@ struct ExperimentRulesTests {
     func aSmallSampleIsFlagged() {
         let variants = [ExperimentVariant(name: "a", weight: 1), ExperimentVariant(name: "b", weight: 1)]
         let readout = ExperimentReadout(
-            variants: variants, control: "a", exposed: ["a": 12, "b": 400],
-            measures: ["a": [.d7Retention: Proportion(4, of: 12)], "b": [.d7Retention: Proportion(150, of: 400)]])
+            variants: variants,
+            control: "a",
+            exposed: ["a": 12, "b": 400],
+            measures: ["a": [.d7Retention: Proportion(4, of: 12)], "b": [.d7Retention: Proportion(150, of: 400)]]
+        )
         let b = readout.variants[1].figures.first { $0.measure == .d7Retention }!
         #expect(b.warning != nil)
         #expect(b.comparison != nil)
@@ -116,13 +126,21 @@ struct ExperimentRulesTests {
 
     @Test
     func aNewExperimentNamesEachBadField() {
-        let variants = [ExperimentVariant(name: "A", weight: 0), ExperimentVariant(name: "b", weight: 1, control: true), ExperimentVariant(name: "b", weight: 1, control: true)]
+        let variants = [
+            ExperimentVariant(name: "A", weight: 0), ExperimentVariant(name: "b", weight: 1, control: true),
+            ExperimentVariant(name: "b", weight: 1, control: true),
+        ]
         do {
             try Experiment.validate(name: "Bad Name", description: "", variants: variants, rolloutPercent: 0)
             Issue.record("accepted")
         } catch let error as ValidationError {
             let fields = Set(error.violations.map(\.field))
-            #expect(fields == ["name", "variants[0].name", "variants[0].weight", "variants[2].name", "variants", "rolloutPercent"], "\(fields)")
+            #expect(
+                fields == [
+                    "name", "variants[0].name", "variants[0].weight", "variants[2].name", "variants", "rolloutPercent",
+                ],
+                "\(fields)"
+            )
         } catch {
             Issue.record("\(error)")
         }

@@ -8,7 +8,9 @@ struct FriendRulesTests {
         #expect(terms.map(\.text) == ["angel", "jose", "ruiz", "jose angel ruiz"])
         #expect(terms.map(\.whole) == [false, false, false, true])
         #expect(NameSearch.terms(of: "Ana").map(\.text) == ["ana"])
-        #expect(NameSearch.terms(of: "Ana ana") == [.init(text: "ana", whole: false), .init(text: "ana ana", whole: true)])
+        #expect(
+            NameSearch.terms(of: "Ana ana") == [.init(text: "ana", whole: false), .init(text: "ana ana", whole: true)]
+        )
         #expect(NameSearch.terms(of: "🏃‍♀️").isEmpty)
     }
 
@@ -25,7 +27,9 @@ struct FriendRulesTests {
 
     @Test func everyTermWithThePrefixSortsBelowItsUpperBound() {
         let bound = NameSearch.upperBound(of: "ang")
-        for term in ["ang", "angel", "angzzzz", "ang\u{FFFF}", "ang😀"] { #expect(term.utf8.lexicographicallyPrecedes(bound.utf8)) }
+        for term in ["ang", "angel", "angzzzz", "ang\u{FFFF}", "ang😀"] {
+            #expect(term.utf8.lexicographicallyPrecedes(bound.utf8))
+        }
         #expect(!"anh".utf8.lexicographicallyPrecedes(bound.utf8))
     }
 
@@ -36,8 +40,14 @@ struct FriendRulesTests {
         }
         #expect(FriendAccess.decide(.find, isSelf: false, .strangers) == .allowed)
         #expect(FriendAccess.decide(.request, isSelf: false, .strangers) == .allowed)
-        #expect(FriendAccess.decide(.request, isSelf: true, .strangers) == .forbidden("You cannot send yourself a friend request."))
-        #expect(FriendAccess.decide(.request, isSelf: false, FriendEdge(blockedByMe: true)) == .forbidden("You blocked this person; unblock them first."))
+        #expect(
+            FriendAccess.decide(.request, isSelf: true, .strangers)
+                == .forbidden("You cannot send yourself a friend request.")
+        )
+        #expect(
+            FriendAccess.decide(.request, isSelf: false, FriendEdge(blockedByMe: true))
+                == .forbidden("You blocked this person; unblock them first.")
+        )
         #expect(FriendAccess.decide(.notify, isSelf: false, FriendEdge(blockedByMe: true)) != .allowed)
     }
 
@@ -60,7 +70,9 @@ struct FeedRulesTests {
 
     @Test func aRouteThumbnailKeepsTheEndsAndAtMostItsPoints() throws {
         // Google's example route: (38.5, -120.2), (40.7, -120.95), (43.252, -126.453).
-        #expect(Polyline.encode([(38.5, -120.2), (40.7, -120.95), (43.252, -126.453)]) == "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
+        #expect(
+            Polyline.encode([(38.5, -120.2), (40.7, -120.95), (43.252, -126.453)]) == "_p~iF~ps|U_ulLnnqC_mqNvxq`@"
+        )
         let long: [(latitude: Double, longitude: Double)] = (0..<500).map { index in
             let step = Double(index)
             return (48.0 + step * 0.0001, 2.0 + step * 0.0002)

@@ -25,7 +25,11 @@ struct IdentityClaimsTests {
 
     @Test func aFreshTokenForOurClientIsAccepted() throws {
         try self.claims().validate(provider: .google, clientIDs: ["app"], now: self.now)
-        try self.claims(issuer: "accounts.google.com").validate(provider: .google, clientIDs: ["app", "web"], now: self.now)
+        try self.claims(issuer: "accounts.google.com").validate(
+            provider: .google,
+            clientIDs: ["app", "web"],
+            now: self.now
+        )
     }
 
     @Test func anotherProvidersIssuerIsRefused() {
@@ -72,12 +76,17 @@ struct IdentityClaimsTests {
 struct PrivateAddressTests {
     @Test func loopbackPrivateLinkLocalAndUnspecifiedAddressesArePrivate() {
         for host in [
-            "localhost", "localhost.", "api.localhost", "127.0.0.1", "127.8.9.10", "10.0.0.1", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254",
-            "100.64.0.1", "0.0.0.0", "::1", "[::1]", "::", "fe80::1", "fd12:3456::1", "fc00::", "::ffff:10.0.0.1", "[::ffff:169.254.169.254]",
+            "localhost", "localhost.", "api.localhost", "127.0.0.1", "127.8.9.10", "10.0.0.1", "172.16.0.1",
+            "172.31.255.255", "192.168.1.1", "169.254.169.254",
+            "100.64.0.1", "0.0.0.0", "::1", "[::1]", "::", "fe80::1", "fd12:3456::1", "fc00::", "::ffff:10.0.0.1",
+            "[::ffff:169.254.169.254]",
         ] {
             #expect(PrivateAddress.isPrivate(host: host), "\(host)")
         }
-        for host in ["example.com", "8.8.8.8", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2001:db8::1", "::ffff:8.8.8.8", "1.2.3", "256.1.1.1", "10.0.0.1.example.com"] {
+        for host in [
+            "example.com", "8.8.8.8", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2001:db8::1", "::ffff:8.8.8.8",
+            "1.2.3", "256.1.1.1", "10.0.0.1.example.com",
+        ] {
             #expect(!PrivateAddress.isPrivate(host: host), "\(host)")
         }
     }

@@ -15,13 +15,17 @@ struct IsoWeekTests {
         #expect(IsoWeek("2026-W01")?.monday == LocalDate(iso: "2025-12-29"))
     }
 
-    @Test(arguments: ["2025-W53", "2026-W00", "2026-W54", "2026-W1", "26-W10", "2026W10", "2026-w10", "", "2026-W1O", "٢٠٢٦-W10"])
+    @Test(arguments: [
+        "2025-W53", "2026-W00", "2026-W54", "2026-W1", "26-W10", "2026W10", "2026-w10", "", "2026-W1O", "٢٠٢٦-W10",
+    ])
     func malformedWeeksAreRefused(_ text: String) {
         #expect(IsoWeek(text) == nil)
         #expect(throws: ValidationError.self) { try WeeklyContent.validatedWeek(text) }
     }
 
-    @Test(arguments: ["", "Horoscope", "horoscope leo", "-leading", String(repeating: "a", count: 101), "horoscope:é", "a\u{0}"])
+    @Test(arguments: [
+        "", "Horoscope", "horoscope leo", "-leading", String(repeating: "a", count: 101), "horoscope:é", "a\u{0}",
+    ])
     func keysOutsideTheAlphabetAreRefused(_ key: String) {
         #expect(throws: ValidationError.self) { try WeeklyContent.validatedKey(key) }
     }

@@ -74,8 +74,10 @@ struct LocalDateTests {
         #expect(LocalTime(midnightUTC, in: TimeZone(identifier: "Pacific/Pago_Pago")!) == LocalTime("13:00"))
         #expect(LocalTime(midnightUTC, in: TimeZone(identifier: "Pacific/Kiritimati")!) == LocalTime("14:00"))
         let newYork = TimeZone(identifier: "America/New_York")!
-        #expect(LocalTime(Date(timeIntervalSince1970: 1_772_953_140), in: newYork) == LocalTime("01:59"))  // 8 March, 06:59 UTC, EST
-        #expect(LocalTime(Date(timeIntervalSince1970: 1_772_953_200), in: newYork) == LocalTime("03:00"))  // 07:00 UTC, EDT
+        // 8 March, 06:59 UTC, EST
+        #expect(LocalTime(Date(timeIntervalSince1970: 1_772_953_140), in: newYork) == LocalTime("01:59"))
+        // 07:00 UTC, EDT
+        #expect(LocalTime(Date(timeIntervalSince1970: 1_772_953_200), in: newYork) == LocalTime("03:00"))
         #expect(LocalTime(Date(timeIntervalSince1970: -1), in: .gmt) == LocalTime("23:59"))
     }
 
@@ -86,10 +88,16 @@ struct LocalDateTests {
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = .gmt
         for _ in 0..<3_000 {
-            let (year, month, day) = (Int.random(in: 1583...9999, using: &random), Int.random(in: 0...13, using: &random), Int.random(in: 0...32, using: &random))
+            let (year, month, day) = (
+                Int.random(in: 1583...9999, using: &random), Int.random(in: 0...13, using: &random),
+                Int.random(in: 0...32, using: &random)
+            )
             var components = DateComponents(year: year, month: month, day: day)
             components.calendar = utc
-            #expect((LocalDate(year: year, month: month, day: day) != nil) == components.isValidDate, "\(year)-\(month)-\(day)")
+            #expect(
+                (LocalDate(year: year, month: month, day: day) != nil) == components.isValidDate,
+                "\(year)-\(month)-\(day)"
+            )
             guard let date = LocalDate(year: year, month: month, day: day) else { continue }
             let midnight = utc.date(from: components)!
             #expect(date.ordinal == Int((midnight.timeIntervalSince1970 / 86_400).rounded()), "\(date)")
@@ -103,12 +111,17 @@ struct LocalDateTests {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone
             // 1900 to 2100, a fifth of them a second either side of a local midnight.
-            var instant = Date(timeIntervalSince1970: Double.random(in: -2_208_988_800...4_102_444_800, using: &random).rounded(.down))
+            var instant = Date(
+                timeIntervalSince1970: Double.random(in: -2_208_988_800...4_102_444_800, using: &random).rounded(.down)
+            )
             if index % 5 == 0 {
                 instant = calendar.startOfDay(for: instant).addingTimeInterval(index % 2 == 0 ? 0 : -1)
             }
             let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-            #expect(LocalDate(instant, in: zone) == LocalDate(year: parts.year!, month: parts.month!, day: parts.day!), "\(instant) in \(zone.identifier)")
+            #expect(
+                LocalDate(instant, in: zone) == LocalDate(year: parts.year!, month: parts.month!, day: parts.day!),
+                "\(instant) in \(zone.identifier)"
+            )
         }
     }
 }

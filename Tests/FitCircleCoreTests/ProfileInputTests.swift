@@ -48,26 +48,43 @@ struct ProfileInputTests {
         (44, .lb, false), (45, .lb, true), (1102, .lb, true), (1103, .lb, false),
     ])
     func weightsAreCheckedInTheUnitGiven(weight: Double, unit: WeightUnit, valid: Bool) {
-        let result = Result { try self.input(weight: weight, unit: unit).applied(to: self.blank, limits: self.limits, now: self.now) }
+        let result = Result {
+            try self.input(weight: weight, unit: unit).applied(to: self.blank, limits: self.limits, now: self.now)
+        }
         #expect(((try? result.get()) != nil) == valid)
     }
 
     @Test func everyInvalidFieldIsReportedAtOnce() {
-        #expect(throws: ValidationError([
-            FieldViolation(field: "displayName", reason: "must be 1–50 characters (at most 200 bytes in UTF-8) after trimming"),
-            FieldViolation(field: "age", reason: "must be between 13 and 120"),
-            FieldViolation(field: "weight.value", reason: "must be between 20 and 500 kg"),
-            FieldViolation(field: "height.inches", reason: "must be at least 0 and less than 12"),
-            FieldViolation(field: "timeZone", reason: "must be an IANA time-zone identifier such as Europe/Paris"),
-        ])) {
-            try self.input(name: "   ", age: 7, weight: 900, height: .feetAndInches(feet: 5, inches: 12), timeZone: "Mars/Olympus")
-                .applied(to: self.blank, limits: self.limits, now: self.now)
+        #expect(
+            throws: ValidationError([
+                FieldViolation(
+                    field: "displayName",
+                    reason: "must be 1–50 characters (at most 200 bytes in UTF-8) after trimming"
+                ),
+                FieldViolation(field: "age", reason: "must be between 13 and 120"),
+                FieldViolation(field: "weight.value", reason: "must be between 20 and 500 kg"),
+                FieldViolation(field: "height.inches", reason: "must be at least 0 and less than 12"),
+                FieldViolation(field: "timeZone", reason: "must be an IANA time-zone identifier such as Europe/Paris"),
+            ])
+        ) {
+            try self.input(
+                name: "   ",
+                age: 7,
+                weight: 900,
+                height: .feetAndInches(feet: 5, inches: 12),
+                timeZone: "Mars/Olympus"
+            )
+            .applied(to: self.blank, limits: self.limits, now: self.now)
         }
     }
 
     @Test func aNameLongerThanFiftyCharactersIsRefused() {
         #expect(throws: ValidationError.self) {
-            try self.input(name: String(repeating: "a", count: 51)).applied(to: self.blank, limits: self.limits, now: self.now)
+            try self.input(name: String(repeating: "a", count: 51)).applied(
+                to: self.blank,
+                limits: self.limits,
+                now: self.now
+            )
         }
     }
 
@@ -78,14 +95,17 @@ struct ProfileInputTests {
     }
 
     @Test(arguments: [
-        "Europe/Paris", "America/New_York", "Pacific/Kiritimati", "Asia/Kathmandu", "UTC", "Asia/Kolkata", "Asia/Calcutta", "Etc/GMT-5",
+        "Europe/Paris", "America/New_York", "Pacific/Kiritimati", "Asia/Kathmandu", "UTC", "Asia/Kolkata",
+        "Asia/Calcutta", "Etc/GMT-5",
         "America/Indianapolis", "America/Buenos_Aires", "Asia/Saigon", "Asia/Istanbul", "EST",
     ])
     func ianaZonesAndLinksAreAcceptedAsSent(zone: String) {
         #expect(TimeZoneID.validated(zone) == zone)
     }
 
-    @Test(arguments: ["PST", "GMT+5", "", "Europe/Atlantis", "+02:00", "asia/kolkata", "Europe/Paris ", "../etc/passwd"])
+    @Test(arguments: [
+        "PST", "GMT+5", "", "Europe/Atlantis", "+02:00", "asia/kolkata", "Europe/Paris ", "../etc/passwd",
+    ])
     func namesNoIANADatabaseHasAreRefused(zone: String) {
         #expect(TimeZoneID.validated(zone) == nil)
     }
@@ -98,7 +118,11 @@ struct ProfileInputTests {
         #expect(names.count > 550, "\(names.count) names")
         let refused = names.filter { TimeZoneID.validated($0) == nil }
         #expect(refused.isEmpty, "refused: \(refused)")
-        #expect(names.allSatisfy { TimeZone(identifier: $0)?.secondsFromGMT(for: Date(timeIntervalSince1970: 1_750_000_000)) != nil })
+        #expect(
+            names.allSatisfy {
+                TimeZone(identifier: $0)?.secondsFromGMT(for: Date(timeIntervalSince1970: 1_750_000_000)) != nil
+            }
+        )
     }
 
     @Test func aNewAccountIsOnboardedOnlyWhenTheProfileAllowsSkipping() {
@@ -106,10 +130,24 @@ struct ProfileInputTests {
         let optional = RuleProfile.Onboarding(required: false, defaults: .init(timeZone: "UTC", age: 30, weightKg: 70))
         let units = RuleProfile.Units(weight: .kg, height: .cm, distance: .km)
         let strict = UserProfile.initial(
-            suggestedName: nil, email: "bo@example.com", timeZone: "Asia/Tokyo", onboarding: required, units: units, now: self.now)
+            suggestedName: nil,
+            email: "bo@example.com",
+            timeZone: "Asia/Tokyo",
+            onboarding: required,
+            units: units,
+            now: self.now
+        )
         let relaxed = UserProfile.initial(
-            suggestedName: "Bo", email: "bo@example.com", timeZone: "Nowhere/Land", onboarding: optional, units: units, now: self.now)
+            suggestedName: "Bo",
+            email: "bo@example.com",
+            timeZone: "Nowhere/Land",
+            onboarding: optional,
+            units: units,
+            now: self.now
+        )
         #expect(strict == UserProfile(displayName: "bo", timeZone: "Asia/Tokyo"))
-        #expect(relaxed == UserProfile(displayName: "Bo", age: 30, weightKg: 70, timeZone: "UTC", onboardedAt: self.now))
+        #expect(
+            relaxed == UserProfile(displayName: "Bo", age: 30, weightKg: 70, timeZone: "UTC", onboardedAt: self.now)
+        )
     }
 }

@@ -10,12 +10,23 @@ struct ProviderAnswerTests {
         #expect(ProviderAnswer.apns(status: 200, reason: nil) == .delivered)
         #expect(ProviderAnswer.apns(status: 410, reason: "Unregistered") == .targetDead(reason: "Unregistered"))
         #expect(ProviderAnswer.apns(status: 400, reason: "BadDeviceToken") == .targetSuspect(reason: "BadDeviceToken"))
-        #expect(ProviderAnswer.apns(status: 400, reason: "DeviceTokenNotForTopic") == .targetDead(reason: "DeviceTokenNotForTopic"))
+        #expect(
+            ProviderAnswer.apns(status: 400, reason: "DeviceTokenNotForTopic")
+                == .targetDead(reason: "DeviceTokenNotForTopic")
+        )
         #expect(ProviderAnswer.apns(status: 413, reason: "PayloadTooLarge") == .permanent(reason: "PayloadTooLarge"))
         #expect(ProviderAnswer.apns(status: 400, reason: "BadTopic") == .permanent(reason: "BadTopic"))
-        #expect(ProviderAnswer.apns(status: 403, reason: "ExpiredProviderToken") == .retryable(reason: "ExpiredProviderToken"))
-        #expect(ProviderAnswer.apns(status: 429, reason: "TooManyRequests", retryAfter: 30) == .retryable(reason: "TooManyRequests", after: 30))
-        #expect(ProviderAnswer.apns(status: 503, reason: "ServiceUnavailable") == .retryable(reason: "ServiceUnavailable"))
+        #expect(
+            ProviderAnswer.apns(status: 403, reason: "ExpiredProviderToken")
+                == .retryable(reason: "ExpiredProviderToken")
+        )
+        #expect(
+            ProviderAnswer.apns(status: 429, reason: "TooManyRequests", retryAfter: 30)
+                == .retryable(reason: "TooManyRequests", after: 30)
+        )
+        #expect(
+            ProviderAnswer.apns(status: 503, reason: "ServiceUnavailable") == .retryable(reason: "ServiceUnavailable")
+        )
     }
 
     @Test
@@ -23,10 +34,21 @@ struct ProviderAnswerTests {
         #expect(ProviderAnswer.fcm(status: 200, errorCode: nil) == .delivered)
         #expect(ProviderAnswer.fcm(status: 404, errorCode: "UNREGISTERED") == .targetDead(reason: "UNREGISTERED"))
         #expect(ProviderAnswer.fcm(status: 400, errorCode: "UNREGISTERED") == .targetDead(reason: "UNREGISTERED"))
-        #expect(ProviderAnswer.fcm(status: 403, errorCode: "SENDER_ID_MISMATCH") == .targetDead(reason: "SENDER_ID_MISMATCH"))
-        #expect(ProviderAnswer.fcm(status: 400, errorCode: "INVALID_ARGUMENT") == .permanent(reason: "INVALID_ARGUMENT"))
-        #expect(ProviderAnswer.fcm(status: 401, errorCode: "THIRD_PARTY_AUTH_ERROR") == .retryable(reason: "THIRD_PARTY_AUTH_ERROR"))
-        #expect(ProviderAnswer.fcm(status: 429, errorCode: "QUOTA_EXCEEDED", retryAfter: 60) == .retryable(reason: "QUOTA_EXCEEDED", after: 60))
+        #expect(
+            ProviderAnswer.fcm(status: 403, errorCode: "SENDER_ID_MISMATCH")
+                == .targetDead(reason: "SENDER_ID_MISMATCH")
+        )
+        #expect(
+            ProviderAnswer.fcm(status: 400, errorCode: "INVALID_ARGUMENT") == .permanent(reason: "INVALID_ARGUMENT")
+        )
+        #expect(
+            ProviderAnswer.fcm(status: 401, errorCode: "THIRD_PARTY_AUTH_ERROR")
+                == .retryable(reason: "THIRD_PARTY_AUTH_ERROR")
+        )
+        #expect(
+            ProviderAnswer.fcm(status: 429, errorCode: "QUOTA_EXCEEDED", retryAfter: 60)
+                == .retryable(reason: "QUOTA_EXCEEDED", after: 60)
+        )
         #expect(ProviderAnswer.fcm(status: 500, errorCode: nil) == .retryable(reason: "HTTP 500"))
     }
 

@@ -24,7 +24,9 @@ struct StreakStandingTests {
     }
 
     @Test func weeklyPeriodsStandForTheirWholeWeek() {
-        let weeks = [0, 7, 14].enumerated().map { Streak.Closed(period: Self.monday.adding(days: $0.element), count: [5, 6, 0][$0.offset]) }
+        let weeks = [0, 7, 14].enumerated().map {
+            Streak.Closed(period: Self.monday.adding(days: $0.element), count: [5, 6, 0][$0.offset])
+        }
         #expect(Streak.standing(on: Self.monday.adding(days: 10), after: weeks) == 6)  // the second week
         #expect(Streak.standing(on: Self.monday.adding(days: 20), after: weeks) == 6)  // the third, missed once over
         #expect(Streak.standing(on: Self.monday.adding(days: 21), after: weeks) == 0)  // the fourth, still open

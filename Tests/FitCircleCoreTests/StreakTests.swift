@@ -6,18 +6,35 @@ struct StreakTests {
     /// Spec 000's rule as the shipped profiles state it: one freeze a week covers a first missed day; a
     /// missed day with no freeze, or a second in a row, resets.
     static let daily = StreakPolicy(
-        basis: .checkIn, period: .day, freezes: .init(count: 1, per: .week, automatic: .onMiss), resetAfterMissed: 1,
-        milestones: [.init(count: 7, badge: "1 Week Warrior"), .init(count: 30, badge: "Monthly Master")])
+        basis: .checkIn,
+        period: .day,
+        freezes: .init(count: 1, per: .week, automatic: .onMiss),
+        resetAfterMissed: 1,
+        milestones: [.init(count: 7, badge: "1 Week Warrior"), .init(count: 30, badge: "Monthly Master")]
+    )
     static let weekly = StreakPolicy(
-        basis: .pushups, period: .week, freezes: .init(count: 1, per: .month, automatic: .onShortfall), resetAfterMissed: 1,
-        shortfallKeepsStreak: true)
+        basis: .pushups,
+        period: .week,
+        freezes: .init(count: 1, per: .month, automatic: .onShortfall),
+        resetAfterMissed: 1,
+        shortfallKeepsStreak: true
+    )
     static let appOpen = StreakPolicy(
-        basis: .appOpen, period: .day, freezes: .init(count: 0, per: .week, automatic: .never), resetAfterMissed: 1)
+        basis: .appOpen,
+        period: .day,
+        freezes: .init(count: 0, per: .week, automatic: .never),
+        resetAfterMissed: 1
+    )
     /// A Monday.
     static let monday = LocalDate(iso: "2026-03-02")!
 
     /// Closes consecutive periods from `start` with these activities.
-    static func run(_ activities: [Streak.Activity], policy: StreakPolicy, from start: LocalDate = monday, weekStartsOn: Weekday = .monday)
+    static func run(
+        _ activities: [Streak.Activity],
+        policy: StreakPolicy,
+        from start: LocalDate = monday,
+        weekStartsOn: Weekday = .monday
+    )
         -> (Streak, [Streak.Entry?])
     {
         var streak = Streak()
@@ -36,7 +53,10 @@ struct StreakTests {
     static let nothing = Streak.Activity(progress: 0)
 
     @Test func aSingleMissedDayIsFrozenAutomaticallyAndAddsNothing() {
-        let (streak, entries) = Self.run([Self.checkedIn, Self.checkedIn, Self.checkedIn, Self.checkedIn, Self.nothing, Self.checkedIn], policy: Self.daily)
+        let (streak, entries) = Self.run(
+            [Self.checkedIn, Self.checkedIn, Self.checkedIn, Self.checkedIn, Self.nothing, Self.checkedIn],
+            policy: Self.daily
+        )
         #expect(entries.map { $0?.status } == [.active, .active, .active, .active, .frozen, .active])
         #expect(entries.map { $0?.count } == [1, 2, 3, 4, 4, 5])
         #expect(entries[4]?.reason == "missed: a freeze was applied automatically")
@@ -47,7 +67,9 @@ struct StreakTests {
         // Monday to Wednesday, then Thursday is frozen and Friday missed: two days missed in a row, one of
         // them covered by a freeze, reset the streak (spec 000, Feature 4: "missing 2 consecutive days").
         let (streak, entries) = Self.run(
-            [Self.checkedIn, Self.checkedIn, Self.checkedIn, Self.nothing, Self.nothing, Self.nothing, Self.checkedIn], policy: Self.daily)
+            [Self.checkedIn, Self.checkedIn, Self.checkedIn, Self.nothing, Self.nothing, Self.nothing, Self.checkedIn],
+            policy: Self.daily
+        )
         #expect(entries.map { $0?.status } == [.active, .active, .active, .frozen, .reset, nil, .active])
         #expect(entries[4]?.count == 0)
         #expect(entries[4]?.reason == "2 days missed in a row: the 3-day streak was reset")
@@ -69,7 +91,8 @@ struct StreakTests {
 
     @Test func theFreezeAllowanceComesBackAtTheWeekStart() {
         // Sunday frozen with the first week's freeze, Monday checked in, Tuesday frozen with the second's.
-        let days = Array(repeating: Self.checkedIn, count: 6) + [Self.nothing, Self.checkedIn, Self.nothing, Self.checkedIn]
+        let days =
+            Array(repeating: Self.checkedIn, count: 6) + [Self.nothing, Self.checkedIn, Self.nothing, Self.checkedIn]
         let (streak, entries) = Self.run(days, policy: Self.daily)
         #expect(entries.map { $0?.status }.suffix(4) == [.frozen, .active, .frozen, .active])
         #expect(entries[7]?.milestone?.badge == "1 Week Warrior")
@@ -78,8 +101,15 @@ struct StreakTests {
 
     @Test func f4_milestonesAt7_30And100Days() {
         let policy = StreakPolicy(
-            basis: .checkIn, period: .day, freezes: .init(count: 1, per: .week, automatic: .onMiss), resetAfterMissed: 1,
-            milestones: [.init(count: 7, badge: "1 Week Warrior"), .init(count: 30, badge: "Monthly Master"), .init(count: 100, badge: "Centurion")])
+            basis: .checkIn,
+            period: .day,
+            freezes: .init(count: 1, per: .week, automatic: .onMiss),
+            resetAfterMissed: 1,
+            milestones: [
+                .init(count: 7, badge: "1 Week Warrior"), .init(count: 30, badge: "Monthly Master"),
+                .init(count: 100, badge: "Centurion"),
+            ]
+        )
         let (streak, entries) = Self.run(Array(repeating: Self.checkedIn, count: 100), policy: policy)
         let reached = entries.enumerated().compactMap { index, entry in entry?.milestone.map { (index + 1, $0.badge) } }
         #expect(reached.map(\.0) == [7, 30, 100])
@@ -90,7 +120,9 @@ struct StreakTests {
     @Test func f4_aMissedDayWithNoFreezeLeftResetsAtOnce() {
         // The week's freeze covered Tuesday; Thursday's miss has none left and resets the 3-day streak then.
         let (streak, entries) = Self.run(
-            [Self.checkedIn, Self.nothing, Self.checkedIn, Self.checkedIn, Self.nothing, Self.checkedIn], policy: Self.daily)
+            [Self.checkedIn, Self.nothing, Self.checkedIn, Self.checkedIn, Self.nothing, Self.checkedIn],
+            policy: Self.daily
+        )
         #expect(entries.map { $0?.status } == [.active, .frozen, .active, .active, .reset, .active])
         #expect(entries[4]?.reason == "1 day missed in a row: the 3-day streak was reset")
         #expect(entries[5]?.comeback == true)
@@ -120,7 +152,12 @@ struct StreakTests {
             Streak.Activity(progress: 0, target: goal),  // no streak: nothing recorded
             Streak.Activity(progress: 260, target: goal),  // April: met, a comeback
         ]
-        let (streak, entries) = Self.run(weeks, policy: Self.weekly, from: LocalDate(iso: "2026-03-01")!, weekStartsOn: .sunday)
+        let (streak, entries) = Self.run(
+            weeks,
+            policy: Self.weekly,
+            from: LocalDate(iso: "2026-03-01")!,
+            weekStartsOn: .sunday
+        )
         #expect(entries.map { $0?.status } == [.active, .frozen, .missed, .reset, nil, .active])
         #expect(entries.map { $0?.count } == [1, 1, 1, 0, nil, 1])
         #expect(entries[5]?.comeback == true)
@@ -129,8 +166,14 @@ struct StreakTests {
 
     @Test func aRequestedFreezeSavesAnEmptyPushupWeek() {
         let (_, entries) = Self.run(
-            [Streak.Activity(progress: 300, target: 250), Streak.Activity(progress: 0, target: 250, freezeRequested: true)],
-            policy: Self.weekly, from: LocalDate(iso: "2026-03-01")!, weekStartsOn: .sunday)
+            [
+                Streak.Activity(progress: 300, target: 250),
+                Streak.Activity(progress: 0, target: 250, freezeRequested: true),
+            ],
+            policy: Self.weekly,
+            from: LocalDate(iso: "2026-03-01")!,
+            weekStartsOn: .sunday
+        )
         #expect(entries[1]?.status == .frozen)
         #expect(entries[1]?.reason == "freeze used on request")
     }
@@ -146,10 +189,14 @@ struct StreakTests {
     static func randomActivities(_ random: inout SeededRandom, weekly: Bool) -> [Streak.Activity] {
         (0..<Int.random(in: 1...80, using: &random)).map { _ in
             let target = weekly ? 250 : 1
-            let progress = weekly ? [0, 0, 100, 250, 400].randomElement(using: &random)! : Int.random(in: 0...1, using: &random)
+            let progress =
+                weekly ? [0, 0, 100, 250, 400].randomElement(using: &random)! : Int.random(in: 0...1, using: &random)
             return Streak.Activity(
-                progress: progress, target: target, late: Bool.random(using: &random) && Bool.random(using: &random),
-                freezeRequested: Int.random(in: 0..<6, using: &random) == 0)
+                progress: progress,
+                target: target,
+                late: Bool.random(using: &random) && Bool.random(using: &random),
+                freezeRequested: Int.random(in: 0..<6, using: &random) == 0
+            )
         }
     }
 

@@ -51,7 +51,10 @@ struct TextRuleTests {
     }
 
     @Test func fiftyCharactersFitButNotFiftyOne() {
-        #expect(TextRule.displayName.cleaned(String(repeating: "é", count: 50)) == .success(String(repeating: "é", count: 50)))
+        #expect(
+            TextRule.displayName.cleaned(String(repeating: "é", count: 50))
+                == .success(String(repeating: "é", count: 50))
+        )
         #expect(TextRule.displayName.cleaned(String(repeating: "é", count: 51)) == .failure(.tooLong))
         #expect(TextRule.displayName.fitted(String(repeating: "é", count: 51)) == String(repeating: "é", count: 50))
         #expect(TextRule.displayName.fitted("\u{202E}\u{200B}") == nil)
@@ -82,7 +85,9 @@ struct Base64FragmentsTests {
                 #expect(fragments.contains { encoded.contains($0) }, "\(before), \(after)")
             }
         }
-        #expect(!fragments.contains { Data("019cae6b-6600-71e9-8cbe-530725e21218".utf8).base64EncodedString().contains($0) })
+        #expect(
+            !fragments.contains { Data("019cae6b-6600-71e9-8cbe-530725e21218".utf8).base64EncodedString().contains($0) }
+        )
         #expect(Base64Fragments.of("ab").isEmpty)
     }
 }

@@ -16,14 +16,26 @@ struct APNsDeliveryTests {
 
     /// Runs `body` with APNs configured against a fake and an onboarded user (Europe/Paris, 13:00 there)
     /// with one iPhone on a production token.
-    static func withAPNs(_ backend: Backend, _ body: @Sendable (TestApp, FakeAPNs, _ user: String) async throws -> Void) async throws {
+    static func withAPNs(_ backend: Backend, _ body: @Sendable (TestApp, FakeAPNs, _ user: String) async throws -> Void)
+        async throws
+    {
         let clock = TestClock()
         try await FakeAPNs.run(now: { clock.now }) { apns in
             let transport = try await APNsTransport(
-                credentials: apns.credentials, productionURL: apns.productionURL, sandboxURL: apns.sandboxURL, http: apns.client, clock: clock.wallClock)
+                credentials: apns.credentials,
+                productionURL: apns.productionURL,
+                sandboxURL: apns.sandboxURL,
+                http: apns.client,
+                clock: clock.wallClock
+            )
             try await withTestApp(backend, clock: clock, transports: Transports(apns: transport)) { app async throws in
                 let token = try await app.onboardedUser()
-                let device = try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "ios", "token": Self.phone])
+                let device = try await app.request(
+                    .post,
+                    "/api/notifications/register",
+                    token: token,
+                    json: ["platform": "ios", "token": Self.phone]
+                )
                 #expect(device.status == .created, "\(device.text)")
                 try await body(app, apns, try await NotificationLogTests.anaID(app))
             }
@@ -41,7 +53,11 @@ struct APNsDeliveryTests {
             let unread = try await app.store.read { tx in try await tx.unreadCount(of: User.ID(user)) }
             let token = try #require(try await app.devSignIn()["accessToken"] as? String)
             let sandbox = try await app.request(
-                .post, "/api/notifications/register", token: token, json: ["platform": "ios", "token": Self.devPhone, "environment": "sandbox"])
+                .post,
+                "/api/notifications/register",
+                token: token,
+                json: ["platform": "ios", "token": Self.devPhone, "environment": "sandbox"]
+            )
             #expect(sandbox.status == .created, "\(sandbox.text)")
             let sent = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")
             let id = try #require(sent["id"] as? String)
@@ -52,10 +68,21 @@ struct APNsDeliveryTests {
             #expect(received.first { $0.deviceToken == Self.phone }?.environment == "production")
             #expect(received.first { $0.deviceToken == Self.devPhone }?.environment == "sandbox")
             let push = try #require(received.first)
-            #expect(push.title == sent["title"] as? String && push.body == "⏰ Complete your check-in to keep your 14-day streak alive!")
-            #expect(push.data == ["type": "daily_checkin_reminder", "deep_link": try #require(sent["deepLink"] as? String)])
-            #expect(push.sound == "default" && push.badge == unread + 1, "badge: the unread notifications, this one included")
-            #expect(push.headers["apns-topic"] == FakeAPNs.topic && push.headers["apns-push-type"] == "alert" && push.headers["apns-priority"] == "10")
+            #expect(
+                push.title == sent["title"] as? String
+                    && push.body == "⏰ Complete your check-in to keep your 14-day streak alive!"
+            )
+            #expect(
+                push.data == ["type": "daily_checkin_reminder", "deep_link": try #require(sent["deepLink"] as? String)]
+            )
+            #expect(
+                push.sound == "default" && push.badge == unread + 1,
+                "badge: the unread notifications, this one included"
+            )
+            #expect(
+                push.headers["apns-topic"] == FakeAPNs.topic && push.headers["apns-push-type"] == "alert"
+                    && push.headers["apns-priority"] == "10"
+            )
             #expect(push.headers["apns-collapse-id"] == "daily_checkin_reminder")
             #expect(push.headers["apns-expiration"] == String(Int(app.clock.now.timeIntervalSince1970) + 86_400))
             #expect(try await Self.outcomes(app, id) == ["delivered", "delivered"])
@@ -76,7 +103,9 @@ struct APNsDeliveryTests {
     func anUnregisteredTokenIsDeactivatedAtOnceAndNeverUsedAgain(_ backend: Backend) async throws {
         try await Self.withAPNs(backend) { app, apns, user in
             apns.script(Self.phone, [.status(410, reason: "Unregistered")])
-            let first = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String)
+            let first = try #require(
+                try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String
+            )
             try await DeliveryTests.runJobs(app)
             #expect(try await Self.outcomes(app, first) == ["target_dead"])
             #expect(try await app.store.read { tx in try await tx.activeDevices(of: User.ID(user)) }.isEmpty)
@@ -91,11 +120,15 @@ struct APNsDeliveryTests {
     func aBadDeviceTokenTwiceInARowDeactivatesTheDevice(_ backend: Backend) async throws {
         try await Self.withAPNs(backend) { app, apns, user in
             apns.script(Self.phone, [.status(400, reason: "BadDeviceToken"), .status(400, reason: "BadDeviceToken")])
-            let first = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String)
+            let first = try #require(
+                try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String
+            )
             try await DeliveryTests.runJobs(app)
             #expect(try await Self.outcomes(app, first) == ["target_suspect"])
             #expect(try await app.store.read { tx in try await tx.activeDevices(of: User.ID(user)) }.count == 1)
-            let second = try #require(try await NotificationLogTests.send(app, "challenge_milestone", key: "two")["id"] as? String)
+            let second = try #require(
+                try await NotificationLogTests.send(app, "challenge_milestone", key: "two")["id"] as? String
+            )
             try await DeliveryTests.runJobs(app)
             #expect(try await Self.outcomes(app, second) == ["target_suspect"])
             #expect(try await app.store.read { tx in try await tx.activeDevices(of: User.ID(user)) }.isEmpty)
@@ -161,7 +194,9 @@ struct APNsDeliveryTests {
             try await DeliveryTests.runJobs(app)
             #expect(apns.providerTokens == 1)
             app.clock.advance(by: 12 * 60)
-            let third = try #require(try await NotificationLogTests.send(app, "challenge_milestone", key: "three")["id"] as? String)
+            let third = try #require(
+                try await NotificationLogTests.send(app, "challenge_milestone", key: "three")["id"] as? String
+            )
             try await DeliveryTests.runJobs(app)
             #expect(try await Self.outcomes(app, third) == ["delivered"])
             #expect(apns.providerTokens == 2)
@@ -169,7 +204,9 @@ struct APNsDeliveryTests {
             app.clock.advance(by: 60)
             apns.expireProviderTokens()
             app.clock.advance(by: 60)
-            let fourth = try #require(try await NotificationLogTests.send(app, "challenge_milestone", key: "four")["id"] as? String)
+            let fourth = try #require(
+                try await NotificationLogTests.send(app, "challenge_milestone", key: "four")["id"] as? String
+            )
             try await DeliveryTests.runJobs(app)
             #expect(try await Self.outcomes(app, fourth) == ["delivered"])
             #expect(apns.providerTokens == 3 && apns.received.count == 4)

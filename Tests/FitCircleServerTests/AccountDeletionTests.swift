@@ -10,7 +10,9 @@ import Testing
 struct AccountDeletionTests {
     typealias Person = CirclesTests.Person
 
-    static func named(_ app: TestApp, _ name: String) async throws -> Person { try await LeaderboardTests.named(app, name) }
+    static func named(_ app: TestApp, _ name: String) async throws -> Person {
+        try await LeaderboardTests.named(app, name)
+    }
 
     /// Where `needle` is, as text or inside base64 (remembered responses are stored so), by column.
     static func mentions(_ app: TestApp, _ needle: String) async throws -> [String: Int] {
@@ -29,58 +31,157 @@ struct AccountDeletionTests {
     @Test(arguments: Backend.available)
     func r11_7_aDeletedAccountLeavesNothingInAnyColumnOfAnyTable(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy, dee) = (try await Self.named(app, "Ana"), try await Self.named(app, "Bo"), try await Self.named(app, "Cy"), try await Self.named(app, "Dee"))
+            let (ana, bo, cy, dee) = (
+                try await Self.named(app, "Ana"), try await Self.named(app, "Bo"), try await Self.named(app, "Cy"),
+                try await Self.named(app, "Dee")
+            )
             let friends = FriendsTests.Person(id: ana.id, email: ana.email)
-            let (boFriend, cyFriend, deeFriend) = (FriendsTests.Person(id: bo.id, email: bo.email), FriendsTests.Person(id: cy.id, email: cy.email), FriendsTests.Person(id: dee.id, email: dee.email))
+            let (boFriend, cyFriend, deeFriend) = (
+                FriendsTests.Person(id: bo.id, email: bo.email), FriendsTests.Person(id: cy.id, email: cy.email),
+                FriendsTests.Person(id: dee.id, email: dee.email)
+            )
             try await FriendFeedTests.befriend(app, friends, boFriend)
             _ = try await FriendsTests.post(app, "/api/friends/request", by: cyFriend, to: friends)
             _ = try await FriendsTests.post(app, "/api/friends/block", by: friends, to: deeFriend)
-            let hers = try await FriendFeedTests.workout(app, by: friends, "hers", minutesAgo: 30, route: Polyline.encode([(48.85, 2.35), (48.86, 2.36)]))
+            let hers = try await FriendFeedTests.workout(
+                app,
+                by: friends,
+                "hers",
+                minutesAgo: 30,
+                route: Polyline.encode([(48.85, 2.35), (48.86, 2.36)])
+            )
             let his = try await FriendFeedTests.workout(app, by: boFriend, "his", minutesAgo: 20)
             for (person, activity) in [(bo, hers), (ana, his)] {
-                let reacted = try await app.request(.post, "/api/activities/\(activity)/reactions", token: try await person.token(app), json: ["reaction": "🔥"])
+                let reacted = try await app.request(
+                    .post,
+                    "/api/activities/\(activity)/reactions",
+                    token: try await person.token(app),
+                    json: ["reaction": "🔥"]
+                )
                 #expect(reacted.status == .ok || reacted.status == .created, "\(reacted.text)")
             }
             // Her circle, which Bo joins; Bo's, which she joins. Both claim on both.
-            let hersCircle = try #require(try await CirclesTests.create(app, by: ana, ["name": "Ana's", "metric": "steps"])["id"] as? String)
+            let hersCircle = try #require(
+                try await CirclesTests.create(app, by: ana, ["name": "Ana's", "metric": "steps"])["id"] as? String
+            )
             let hisCircle = try await CirclesTests.create(app, by: bo, ["name": "Bo's", "metric": "steps"])
             let hisID = try #require(hisCircle["id"] as? String)
-            let herCode = try #require(try await app.request(.get, "/api/fitcircles/\(hersCircle)", token: try await ana.token(app)).jsonObject()["joinCode"] as? String)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": herCode]).status == .ok)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await ana.token(app), json: ["code": hisCircle["joinCode"]!]).status == .ok)
+            let herCode = try #require(
+                try await app.request(.get, "/api/fitcircles/\(hersCircle)", token: try await ana.token(app))
+                    .jsonObject()["joinCode"] as? String
+            )
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await bo.token(app),
+                    json: ["code": herCode]
+                ).status == .ok
+            )
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await ana.token(app),
+                    json: ["code": hisCircle["joinCode"]!]
+                ).status == .ok
+            )
             for (offset, circle) in [hersCircle, hisID].enumerated() {
                 _ = try await LeaderboardTests.claim(app, ana, 9_000 + offset, in: circle)
                 _ = try await LeaderboardTests.claim(app, bo, 7_000 + offset, in: circle)
             }
-            let feed = try await app.request(.get, "/api/fitcircles/\(hisID)/feed", token: try await ana.token(app)).jsonObject()
-            let bosItem = try #require((feed["items"] as? [[String: Any]])?.first { $0["actorId"] as? String == bo.id }?["id"] as? String)
-            #expect(try await app.request(.post, "/api/fitcircles/\(hisID)/feed/\(bosItem)/encourage", token: try await ana.token(app), json: [:]).status.code < 300)
-            #expect(try await app.request(.post, "/api/fitcircles/\(hersCircle)/invite", token: try await ana.token(app), json: ["email": "someone@example.com"]).status == .created)
-            #expect(try await app.request(.post, "/api/fitcircles/\(hisID)/invite", token: try await bo.token(app), json: ["email": ana.email.uppercased()]).status == .created)
+            let feed = try await app.request(.get, "/api/fitcircles/\(hisID)/feed", token: try await ana.token(app))
+                .jsonObject()
+            let bosItem = try #require(
+                (feed["items"] as? [[String: Any]])?.first { $0["actorId"] as? String == bo.id }?["id"] as? String
+            )
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/\(hisID)/feed/\(bosItem)/encourage",
+                    token: try await ana.token(app),
+                    json: [:]
+                ).status.code < 300
+            )
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/\(hersCircle)/invite",
+                    token: try await ana.token(app),
+                    json: ["email": "someone@example.com"]
+                ).status == .created
+            )
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/\(hisID)/invite",
+                    token: try await bo.token(app),
+                    json: ["email": ana.email.uppercased()]
+                ).status == .created
+            )
             // Her challenge: Bo invited and in, both staked; she leads its board.
             for person in [ana, bo] {
                 let now = app.clock.now
                 try await app.store.transaction { tx in
                     try await tx.append(
-                        [PointsLine(id: .init("seed-\(person.id)"), date: LocalDate(now, in: .gmt), amount: 200, reason: .goalMet, sourceKey: "seed", createdAt: now)],
-                        of: User.ID(person.id))
+                        [
+                            PointsLine(
+                                id: .init("seed-\(person.id)"),
+                                date: LocalDate(now, in: .gmt),
+                                amount: 200,
+                                reason: .goalMet,
+                                sourceKey: "seed",
+                                createdAt: now
+                            )
+                        ],
+                        of: User.ID(person.id)
+                    )
                     try await tx.save(RewardStats(totalPoints: 200, level: 1), of: User.ID(person.id), at: now)
                 }
             }
-            let challenge = try await app.request(.post, "/api/competitions", token: try await ana.token(app), json: [
-                "name": "The race", "type": "distance", "durationDays": 3, "stake": 50, "invitees": [bo.id],
-            ]).jsonObject()
+            let challenge = try await app.request(
+                .post,
+                "/api/competitions",
+                token: try await ana.token(app),
+                json: [
+                    "name": "The race", "type": "distance", "durationDays": 3, "stake": 50, "invitees": [bo.id],
+                ]
+            ).jsonObject()
             let challengeID = try #require(challenge["id"] as? String, "\(challenge)")
-            #expect(try await app.request(.post, "/api/competitions/\(challengeID)/join", token: try await bo.token(app), json: [:]).status == .ok)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/competitions/\(challengeID)/join",
+                    token: try await bo.token(app),
+                    json: [:]
+                ).status == .ok
+            )
             _ = try await FriendFeedTests.workout(app, by: friends, "her-run", minutesAgo: 0)
             let token = try await ana.token(app)
-            #expect(try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "android", "token": "anas-phone"]).status == .created)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/notifications/register",
+                    token: token,
+                    json: ["platform": "android", "token": "anas-phone"]
+                ).status == .created
+            )
             let photo = try await app.request(
-                .post, "/api/user/profile/photo", token: token, body: Data(TestImages.png(withText: nil)), headers: [.contentType: "application/octet-stream"])
+                .post,
+                "/api/user/profile/photo",
+                token: token,
+                body: Data(TestImages.png(withText: nil)),
+                headers: [.contentType: "application/octet-stream"]
+            )
             #expect(photo.status == .ok)
             // Cy asks again, remembered under a key: Cy's stored response names Ana.
             let remembered = try await app.request(
-                .post, "/api/friends/request", token: try await cy.token(app), json: ["userId": ana.id], headers: [HTTPField.Name("Idempotency-Key")!: "cy-asks-ana"])
+                .post,
+                "/api/friends/request",
+                token: try await cy.token(app),
+                json: ["userId": ana.id],
+                headers: [HTTPField.Name("Idempotency-Key")!: "cy-asks-ana"]
+            )
             #expect(remembered.status == .created || remembered.status == .ok, "\(remembered.text)")
             _ = try await LeaderboardTests.notifications(app, bo, "reaction_received")  // every raise decided
             let before = try await Self.mentions(app, ana.id)
@@ -88,13 +189,22 @@ struct AccountDeletionTests {
             // An address that holds hers (mariana@… ⊃ ana@…) keeps everything: Jo's invitation of it and the
             // response remembered for it.
             let jo = try await Self.named(app, "Jo")
-            let josCircle = try #require(try await CirclesTests.create(app, by: jo, ["name": "Jo's", "metric": "steps"])["id"] as? String)
+            let josCircle = try #require(
+                try await CirclesTests.create(app, by: jo, ["name": "Jo's", "metric": "steps"])["id"] as? String
+            )
             let invited = try await app.request(
-                .post, "/api/fitcircles/\(josCircle)/invite", token: try await jo.token(app), json: ["email": "mariana@example.com"],
-                headers: [HTTPField.Name("Idempotency-Key")!: "jo-invites-mariana"])
+                .post,
+                "/api/fitcircles/\(josCircle)/invite",
+                token: try await jo.token(app),
+                json: ["email": "mariana@example.com"],
+                headers: [HTTPField.Name("Idempotency-Key")!: "jo-invites-mariana"]
+            )
             #expect(invited.status == .created, "\(invited.text)")
             let bystander = try await Self.mentions(app, "mariana@example.com")
-            #expect(bystander["idempotency_keys.body"] == 1 && bystander["circle_invitations.email"] == 1, "\(bystander)")
+            #expect(
+                bystander["idempotency_keys.body"] == 1 && bystander["circle_invitations.email"] == 1,
+                "\(bystander)"
+            )
 
             // A sign-in older than 10 minutes is not enough; nothing changes.
             app.clock.advance(by: 11 * 60)
@@ -105,7 +215,9 @@ struct AccountDeletionTests {
             let fresh = try await ana.token(app)
             #expect(try await app.request(.delete, "/api/user", token: fresh).status == .noContent)
             // Every token stops at once: the stale one, the fresh one.
-            for token in [token, fresh] { #expect(try await app.request(.get, "/api/user/profile", token: token).status == .unauthorized) }
+            for token in [token, fresh] {
+                #expect(try await app.request(.get, "/api/user/profile", token: token).status == .unauthorized)
+            }
 
             for needle in [ana.id, ana.email] {
                 let left = try await Self.mentions(app, needle)
@@ -114,20 +226,33 @@ struct AccountDeletionTests {
             }
             #expect(try await Self.mentions(app, "mariana@example.com") == bystander)
             // Her circle is Bo's now; neither board shows her; Bo's notifications name "Deleted user".
-            let handed = try await app.request(.get, "/api/fitcircles/\(hersCircle)", token: try await bo.token(app)).jsonObject()
+            let handed = try await app.request(.get, "/api/fitcircles/\(hersCircle)", token: try await bo.token(app))
+                .jsonObject()
             #expect((handed["myRole"] ?? handed["role"]) as? String == "owner", "\(handed)")
             for circle in [hersCircle, hisID] {
                 let rows = LeaderboardTests.rows(try await LeaderboardTests.board(app, circle, as: bo))
                 #expect(rows.map { $0["userId"] as? String } == [bo.id] && rows.first?["rank"] as? Int == 1, "\(rows)")
             }
-            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app)).jsonObject()
+            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app))
+                .jsonObject()
             let bodies = (inbox["items"] as? [[String: Any]] ?? []).compactMap { $0["body"] as? String }
-            #expect(bodies.contains { $0.hasPrefix("Deleted user reacted") } && !bodies.contains { $0.contains("Ana") }, "\(bodies)")
+            #expect(
+                bodies.contains { $0.hasPrefix("Deleted user reacted") } && !bodies.contains { $0.contains("Ana") },
+                "\(bodies)"
+            )
             #expect(try await FriendsTests.friendIDs(app, of: boFriend).isEmpty)
             // Her challenge goes on without her: made by nobody now, her stake gone from escrow with her ledger.
-            let race = try await app.request(.get, "/api/competitions/\(challengeID)/leaderboard", token: try await bo.token(app)).jsonObject()
+            let race = try await app.request(
+                .get,
+                "/api/competitions/\(challengeID)/leaderboard",
+                token: try await bo.token(app)
+            ).jsonObject()
             let raceView = try #require(race["competition"] as? [String: Any])
-            #expect(raceView["creatorId"] as? String == "deleted" && raceView["escrow"] as? Int == 50 && raceView["participantCount"] as? Int == 1, "\(raceView)")
+            #expect(
+                raceView["creatorId"] as? String == "deleted" && raceView["escrow"] as? Int == 50
+                    && raceView["participantCount"] as? Int == 1,
+                "\(raceView)"
+            )
             #expect(LeaderboardTests.rows(race).map { $0["userId"] as? String } == [bo.id], "\(race)")
             #expect(try await app.engine.replay.escrowDifferences().isEmpty)
         }
@@ -140,19 +265,33 @@ struct AccountDeletionTests {
         try await TwoNodeTests.withTwoNodes(backend) { nodeA, nodeB, _ in
             let ana = try await TwoNodeTests.member("ana@example.com", on: nodeA)
             let bo = try await TwoNodeTests.member("bo@example.com", on: nodeB)
-            let circle = TwoNodeTests.json(try await nodeB.post("/api/fitcircles", token: bo.token, json: ["name": "Two nodes", "metric": "steps"]).1)
+            let circle = TwoNodeTests.json(
+                try await nodeB.post(
+                    "/api/fitcircles",
+                    token: bo.token,
+                    json: ["name": "Two nodes", "metric": "steps"]
+                ).1
+            )
             let id = try #require(circle["id"] as? String)
-            let joined = try await nodeA.post("/api/fitcircles/join", token: ana.token, json: ["code": circle["joinCode"]!])
+            let joined = try await nodeA.post(
+                "/api/fitcircles/join",
+                token: ana.token,
+                json: ["code": circle["joinCode"]!]
+            )
             #expect(joined.0 == 200, "\(joined.0): \(String(decoding: joined.1, as: UTF8.self))")
             for (person, steps) in [(ana, 9_000), (bo, 7_000)] {
                 let sync: [String: Any] = [
-                    "clientEventId": "sync-\(steps)", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": steps,
+                    "clientEventId": "sync-\(steps)", "type": "steps", "source": "healthkit",
+                    "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": steps,
                 ]
                 #expect(try await nodeA.post("/api/activities", token: person.token, json: sync).0 == 201)
                 #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: person.token, json: [:]).0 == 201)
             }
             func boardOnB() async throws -> [String] {
-                let rows = TwoNodeTests.json(try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token).1)["rows"] as? [[String: Any]] ?? []
+                let rows =
+                    TwoNodeTests.json(try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token).1)[
+                        "rows"
+                    ] as? [[String: Any]] ?? []
                 return rows.compactMap { $0["userId"] as? String }
             }
             // Node B serves the board from its index, with Ana on it.

@@ -12,7 +12,10 @@ struct AccountExportTests {
 
     static func lines(_ app: TestApp, of person: Person) async throws -> [[String: Any]] {
         let response = try await app.request(.get, "/api/user/export", token: try await person.token(app))
-        #expect(response.status == .ok && response.headers[.contentType] == "application/x-ndjson", "\(response.status)")
+        #expect(
+            response.status == .ok && response.headers[.contentType] == "application/x-ndjson",
+            "\(response.status)"
+        )
         return try response.text.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         }
@@ -29,7 +32,12 @@ struct AccountExportTests {
             try await FriendFeedTests.befriend(app, ana, bo)
             let hers = try await FriendFeedTests.workout(app, by: ana, "hers", minutesAgo: 30)
             let his = try await FriendFeedTests.workout(app, by: bo, "his", minutesAgo: 20)
-            _ = try await app.request(.post, "/api/activities/\(his)/reactions", token: try await ana.token(app), json: ["reaction": "💪"])
+            _ = try await app.request(
+                .post,
+                "/api/activities/\(his)/reactions",
+                token: try await ana.token(app),
+                json: ["reaction": "💪"]
+            )
             let lines = try await Self.lines(app, of: ana)
 
             let header = try #require(lines.first)
@@ -49,7 +57,9 @@ struct AccountExportTests {
             #expect(Self.rows(lines, "reactionsGiven").map { $0["activityId"] as? String } == [his])
             #expect(!Self.rows(lines, "sessions").isEmpty && !Self.rows(lines, "identities").isEmpty)
             // Bo's own rows are not hers: his activity appears only as what she reacted to.
-            let text = lines.compactMap { try? String(decoding: JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }.joined()
+            let text = lines.compactMap {
+                try? String(decoding: JSONSerialization.data(withJSONObject: $0), as: UTF8.self)
+            }.joined()
             #expect(!text.contains(bo.email) && !text.contains("tokenHash"))
         }
     }
@@ -68,14 +78,23 @@ struct AccountExportTests {
                     sent.append("w\(n)")
                     return [
                         "clientEventId": "w\(n)", "type": "workout", "source": "app",
-                        "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-Double(n) * 3_600 * 36)),
+                        "occurredAt": ActivityLedgerTests.iso(
+                            app.clock.now.addingTimeInterval(-Double(n) * 3_600 * 36)
+                        ),
                         "workout": ["type": "walking", "durationSeconds": 600],
                     ]
                 }
-                let response = try await app.request(.post, "/api/activities/batch", token: token, json: ["events": events])
+                let response = try await app.request(
+                    .post,
+                    "/api/activities/batch",
+                    token: token,
+                    json: ["events": events]
+                )
                 #expect(response.status.code < 300, "\(response.text)")
             }
-            let exported = Self.rows(try await Self.lines(app, of: ana), "activities").compactMap { $0["clientEventId"] as? String }
+            let exported = Self.rows(try await Self.lines(app, of: ana), "activities").compactMap {
+                $0["clientEventId"] as? String
+            }
             #expect(exported.count == sent.count && Set(exported) == Set(sent))
 
             var chunks = 0
@@ -95,7 +114,10 @@ struct AccountExportTests {
             let joinedAt = app.clock.now.addingTimeInterval(0.100_000_1)
             let stored = joinedAt.timeIntervalSince1970
             let sinceReference = stored - Date.timeIntervalBetween1970AndReferenceDate
-            #expect(Date(timeIntervalSinceReferenceDate: (sinceReference * 1e6).rounded() / 1e6).timeIntervalSince1970 < stored)
+            #expect(
+                Date(timeIntervalSinceReferenceDate: (sinceReference * 1e6).rounded() / 1e6).timeIntervalSince1970
+                    < stored
+            )
             app.clock.set(joinedAt)
             let (ana, bo) = (try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"))
             let (_, code) = try await CircleModerationTests.circle(app, by: ana)
@@ -112,15 +134,23 @@ struct AccountExportTests {
                 return (first, try await tx.exportRows(section, columns: columns, of: user, after: key, limit: 10))
             }
             #expect(first.count == 1 && second.isEmpty, "\(first.count) rows, then \(second.count) again")
-            #expect(Self.rows(try await Self.lines(app, of: Person(id: bo.id, email: bo.email)), "circleMemberships").count == 1)
+            #expect(
+                Self.rows(try await Self.lines(app, of: Person(id: bo.id, email: bo.email)), "circleMemberships").count
+                    == 1
+            )
 
             // No section pages by a column that holds an instant or a fraction.
             let columns = try await app.store.read { tx in try await tx.schemaColumns() }
             for section in ExportSection.all {
                 for key in section.key {
-                    let column = try #require(columns.first { $0.table == section.table && $0.column == key }, "\(section.table).\(key)")
+                    let column = try #require(
+                        columns.first { $0.table == section.table && $0.column == key },
+                        "\(section.table).\(key)"
+                    )
                     let type: String = column.type.uppercased()
-                    let inexact = ["TIMESTAMP", "DOUBLE", "REAL", "FLOAT", "NUMERIC"].contains { (word: String) in type.contains(word) }
+                    let inexact = ["TIMESTAMP", "DOUBLE", "REAL", "FLOAT", "NUMERIC"].contains { (word: String) in
+                        type.contains(word)
+                    }
                     #expect(!inexact, "\(section.name) pages by \(key) (\(type))")
                 }
             }
@@ -132,7 +162,10 @@ struct AccountExportTests {
     @Test(arguments: Backend.available)
     func everyTableWithAPersonsRowsIsExported(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let people: Set<String> = ["user_id", "owner_id", "actor_id", "sender_id", "invited_by", "from_user", "to_user", "blocker_id", "friend_id"]
+            let people: Set<String> = [
+                "user_id", "owner_id", "actor_id", "sender_id", "invited_by", "from_user", "to_user", "blocker_id",
+                "friend_id",
+            ]
             // Secrets, machinery and derived indexes, not a person's data.
             let leftOut: Set<String> = ["refresh_tokens", "idempotency_keys", "user_search_terms"]
             let columns = try await app.store.read { tx in try await tx.schemaColumns() }

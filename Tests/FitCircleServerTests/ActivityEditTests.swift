@@ -9,7 +9,10 @@ struct ActivityEditTests {
     static func run(minutes: Double, calories: Double, at time: String, id: String = "run-1") -> [String: Any] {
         [
             "clientEventId": id, "type": "workout", "source": "app", "occurredAt": time,
-            "workout": ["type": "running", "durationSeconds": minutes * 60, "distanceMeters": minutes * 150, "calories": calories],
+            "workout": [
+                "type": "running", "durationSeconds": minutes * 60, "distanceMeters": minutes * 150,
+                "calories": calories,
+            ],
         ]
     }
 
@@ -22,23 +25,35 @@ struct ActivityEditTests {
         try await withTestApp(backend, profile: "famefit") { app in
             let token = try await app.onboardedUser()
             // 2026-03-02 13:00 in Paris; the run at 08:00 UTC that day, 30 min and 300 kcal: 30 × 4 + 30 = 150 XP.
-            let created = try await app.request(.post, "/api/activities", token: token, json: Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z"))
+            let created = try await app.request(
+                .post,
+                "/api/activities",
+                token: token,
+                json: Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z")
+            )
             #expect(created.status == .created)
             let id = try created.jsonObject()["id"] as! String
 
             func points() async throws -> Int {
                 let ledger = try await app.request(.get, "/api/points/ledger?limit=200", token: token).jsonObject()
-                return ((ledger["items"] as? [[String: Any]]) ?? []).filter { $0["sourceEventId"] as? String == id }.reduce(0) { $0 + ($1["amount"] as! Int) }
+                return ((ledger["items"] as? [[String: Any]]) ?? []).filter { $0["sourceEventId"] as? String == id }
+                    .reduce(0) { $0 + ($1["amount"] as! Int) }
             }
             func day(_ date: String) async throws -> [String: Any] {
-                let days = try await app.request(.get, "/api/tracking/daily?from=\(date)&to=\(date)", token: token).jsonObject()
+                let days = try await app.request(.get, "/api/tracking/daily?from=\(date)&to=\(date)", token: token)
+                    .jsonObject()
                 return (days["days"] as? [[String: Any]])?.first ?? [:]
             }
             #expect(try await points() == 150)
 
             // (The test clock reads 12:00 UTC.) Edited on a phone at 11:00: 45 min, 400 kcal, moved to the day before.
             let longer = Self.run(minutes: 45, calories: 400, at: "2026-03-01T08:00:00Z")
-            let first = try await app.request(.post, "/api/activities/edits", token: token, json: Self.edit(longer, madeAt: "2026-03-02T11:00:00Z"))
+            let first = try await app.request(
+                .post,
+                "/api/activities/edits",
+                token: token,
+                json: Self.edit(longer, madeAt: "2026-03-02T11:00:00Z")
+            )
             #expect(first.status == .ok, "\(first.text)")
             let applied = try first.jsonObject()
             #expect(applied["applied"] as? Bool == true)
@@ -53,23 +68,47 @@ struct ActivityEditTests {
 
             // An older edit (a tablet that was offline, edited at 10:00) changes nothing, and says so.
             let stale = try await app.request(
-                .post, "/api/activities/edits", token: token, json: Self.edit(Self.run(minutes: 10, calories: 50, at: "2026-03-02T08:00:00Z"), madeAt: "2026-03-02T10:00:00Z"))
+                .post,
+                "/api/activities/edits",
+                token: token,
+                json: Self.edit(
+                    Self.run(minutes: 10, calories: 50, at: "2026-03-02T08:00:00Z"),
+                    madeAt: "2026-03-02T10:00:00Z"
+                )
+            )
             #expect(try stale.jsonObject()["applied"] as? Bool == false)
             #expect((try stale.jsonObject()["activity"] as? [String: Any])?["revision"] as? Int == 1)
             // The same edit sent again changes nothing either.
-            let again = try await app.request(.post, "/api/activities/edits", token: token, json: Self.edit(longer, madeAt: "2026-03-02T11:00:00Z"))
+            let again = try await app.request(
+                .post,
+                "/api/activities/edits",
+                token: token,
+                json: Self.edit(longer, madeAt: "2026-03-02T11:00:00Z")
+            )
             #expect(try again.jsonObject()["applied"] as? Bool == false)
 
             // A later edit: what the first edit earned is taken back, the new version credited once.
             let latest = try await app.request(
-                .post, "/api/activities/edits", token: token, json: Self.edit(Self.run(minutes: 60, calories: 500, at: "2026-03-01T08:00:00Z"), madeAt: "2026-03-02T11:30:00Z"))
+                .post,
+                "/api/activities/edits",
+                token: token,
+                json: Self.edit(
+                    Self.run(minutes: 60, calories: 500, at: "2026-03-01T08:00:00Z"),
+                    madeAt: "2026-03-02T11:30:00Z"
+                )
+            )
             #expect((try latest.jsonObject()["activity"] as? [String: Any])?["revision"] as? Int == 2)
             #expect(try await points() == 240 + 50)
             let stats = try await app.request(.get, "/api/user/stats", token: token).jsonObject()
             #expect(stats["totalDistanceMeters"] as? Double == 9_000.0, "\(stats)")
 
             // The creation sent again (an outbox resending it) is a replay of the edited activity.
-            let replay = try await app.request(.post, "/api/activities", token: token, json: Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z"))
+            let replay = try await app.request(
+                .post,
+                "/api/activities",
+                token: token,
+                json: Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z")
+            )
             #expect(replay.status == .ok)
             #expect(try replay.jsonObject()["revision"] as? Int == 2)
             // Deleting it takes back what its last version earned.
@@ -82,26 +121,68 @@ struct ActivityEditTests {
     func anEditThatCannotBeIsRefusedByItsFieldAndChangesNothing(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "famefit") { app in
             let token = try await app.onboardedUser()
-            #expect(try await app.request(.post, "/api/activities", token: token, json: Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z")).status == .created)
             #expect(
-                try await app.request(.post, "/api/activities", token: token, json: ["clientEventId": "open-1", "type": "app_open", "occurredAt": "2026-03-02T08:00:00Z"])
-                    .status == .created)
+                try await app.request(
+                    .post,
+                    "/api/activities",
+                    token: token,
+                    json: Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z")
+                ).status == .created
+            )
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/activities",
+                    token: token,
+                    json: ["clientEventId": "open-1", "type": "app_open", "occurredAt": "2026-03-02T08:00:00Z"]
+                )
+                .status == .created
+            )
             let cases: [([String: Any], Int, String?)] = [
-                (Self.edit(["clientEventId": "run-1", "type": "steps", "occurredAt": "2026-03-02T08:00:00Z", "steps": 10], madeAt: "2026-03-02T11:00:00Z"), 422, "activity.type"),
-                (Self.edit(["clientEventId": "open-1", "type": "app_open", "occurredAt": "2026-03-02T09:00:00Z"], madeAt: "2026-03-02T11:00:00Z"), 422, "activity.type"),
-                (Self.edit(Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z", id: "nobody"), madeAt: "2026-03-02T11:00:00Z"), 404, nil),
-                (Self.edit(Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z"), madeAt: "2026-03-03T12:00:00Z"), 422, "modifiedAt"),
-                (Self.edit(Self.run(minutes: -5, calories: 300, at: "2026-03-02T08:00:00Z"), madeAt: "2026-03-02T11:00:00Z"), 422, "activity.durationSeconds"),
+                (
+                    Self.edit(
+                        ["clientEventId": "run-1", "type": "steps", "occurredAt": "2026-03-02T08:00:00Z", "steps": 10],
+                        madeAt: "2026-03-02T11:00:00Z"
+                    ), 422, "activity.type"
+                ),
+                (
+                    Self.edit(
+                        ["clientEventId": "open-1", "type": "app_open", "occurredAt": "2026-03-02T09:00:00Z"],
+                        madeAt: "2026-03-02T11:00:00Z"
+                    ), 422, "activity.type"
+                ),
+                (
+                    Self.edit(
+                        Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z", id: "nobody"),
+                        madeAt: "2026-03-02T11:00:00Z"
+                    ), 404, nil
+                ),
+                (
+                    Self.edit(
+                        Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z"),
+                        madeAt: "2026-03-03T12:00:00Z"
+                    ), 422, "modifiedAt"
+                ),
+                (
+                    Self.edit(
+                        Self.run(minutes: -5, calories: 300, at: "2026-03-02T08:00:00Z"),
+                        madeAt: "2026-03-02T11:00:00Z"
+                    ), 422, "activity.durationSeconds"
+                ),
             ]
             for (body, status, field) in cases {
                 let response = try await app.request(.post, "/api/activities/edits", token: token, json: body)
                 #expect(Int(response.status.code) == status, "\(body): \(response.text)")
                 if let field {
-                    let fields = ((try response.jsonObject()["errors"] as? [[String: Any]]) ?? []).compactMap { $0["field"] as? String }
+                    let fields = ((try response.jsonObject()["errors"] as? [[String: Any]]) ?? []).compactMap {
+                        $0["field"] as? String
+                    }
                     #expect(fields.contains(field), "\(fields)")
                 }
             }
-            let runs = try await app.request(.get, "/api/activities?type=workout", token: token).jsonObject()["items"] as? [[String: Any]]
+            let runs =
+                try await app.request(.get, "/api/activities?type=workout", token: token).jsonObject()["items"]
+                as? [[String: Any]]
             #expect(runs?.first?["revision"] as? Int == 0)
         }
     }

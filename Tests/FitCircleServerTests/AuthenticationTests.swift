@@ -9,19 +9,26 @@ import Testing
 struct AuthenticationTests {
     /// Every operation of the OpenAPI document that is not marked `security: []`.
     static let protectedOperations: [RouteTable.Operation] = {
-        let document = try! String(contentsOf: profilesDirectory.deletingLastPathComponent()
-            .appendingPathComponent("Sources/FitCircleAPI/openapi.yaml"), encoding: .utf8)
+        let document = try! String(
+            contentsOf: profilesDirectory.deletingLastPathComponent()
+                .appendingPathComponent("Sources/FitCircleAPI/openapi.yaml"),
+            encoding: .utf8
+        )
         return try! RouteTable(openAPIDocument: document).operations.filter { !$0.isPublic }
     }()
 
     /// Sign-in and refresh, and the links in emails (their signed tokens are the authority).
     @Test func onlySignInRefreshAndEmailLinksArePublic() throws {
-        let document = try String(contentsOf: profilesDirectory.deletingLastPathComponent()
-            .appendingPathComponent("Sources/FitCircleAPI/openapi.yaml"), encoding: .utf8)
+        let document = try String(
+            contentsOf: profilesDirectory.deletingLastPathComponent()
+                .appendingPathComponent("Sources/FitCircleAPI/openapi.yaml"),
+            encoding: .utf8
+        )
         #expect(
             try RouteTable(openAPIDocument: document).publicOperationIDs
                 == [
-                    "signInWithGoogle", "signInWithApple", "signInForDevelopment", "refreshTokens", "showEmailedInvitation", "showEmailUnsubscribe", "unsubscribeFromEmails",
+                    "signInWithGoogle", "signInWithApple", "signInForDevelopment", "refreshTokens",
+                    "showEmailedInvitation", "showEmailUnsubscribe", "unsubscribeFromEmails",
                     "emailOpened", "emailLinkClicked",
                 ]
         )
@@ -38,8 +45,15 @@ struct AuthenticationTests {
                     var headers: HTTPFields = [:]
                     if let authorization { headers[.authorization] = authorization }
                     let response = try await app.request(
-                        HTTPRequest.Method(operation.method)!, path, json: [String: String](), headers: headers)
-                    #expect(response.status == .unauthorized, "\(operation.method) \(path) with \(authorization ?? "no header")")
+                        HTTPRequest.Method(operation.method)!,
+                        path,
+                        json: [String: String](),
+                        headers: headers
+                    )
+                    #expect(
+                        response.status == .unauthorized,
+                        "\(operation.method) \(path) with \(authorization ?? "no header")"
+                    )
                     #expect(try response.problemType() == "/problems/unauthenticated")
                     #expect(response.headers[.wwwAuthenticate] == "Bearer")
                 }

@@ -38,7 +38,8 @@ struct World: Sendable {
     var invitation = ""
     var week = ""
     var feedItem = ""
-    var activity = "", run = "", goal = "", device = "", notification = "", migration = "", challenge = "", publicChallenge = "", experiment = "", webhook = "", webhookDelivery = "", spareWebhook = "", job = ""
+    var activity = "", run = "", goal = "", device = "", notification = "", migration = "", challenge = "",
+        publicChallenge = "", experiment = "", webhook = "", webhookDelivery = "", spareWebhook = "", job = ""
     /// The test clock's now, as requests give instants.
     var now = ""
 
@@ -57,15 +58,25 @@ struct World: Sendable {
         for caller in Caller.allCases where caller != .anonymous {
             let email = "\(caller.rawValue.lowercased())-\(tag)@example.com"
             world.tokens[caller] = try await app.onboardedUser(email)
-            world.ids[caller] = try #require((try await app.devSignIn(email)["user"] as? [String: Any])?["id"] as? String)
+            world.ids[caller] = try #require(
+                (try await app.devSignIn(email)["user"] as? [String: Any])?["id"] as? String
+            )
             let photo = try await app.request(
-                .post, "/api/user/profile/photo", token: world.tokens[caller], body: Data(TestImages.png(withText: nil)),
-                headers: [.contentType: "application/octet-stream"])
+                .post,
+                "/api/user/profile/photo",
+                token: world.tokens[caller],
+                body: Data(TestImages.png(withText: nil)),
+                headers: [.contentType: "application/octet-stream"]
+            )
             try #require(photo.status == .ok, "photo: \(photo.text)")
             // Yesterday claimed within the grace window: a streak for today's freeze to protect, today open
             // for a check-in.
             let claimed = try await app.request(
-                .post, "/api/streaks/checkin", token: world.tokens[caller], json: ["mood": 4, "energy": 3, "date": yesterday])
+                .post,
+                "/api/streaks/checkin",
+                token: world.tokens[caller],
+                json: ["mood": 4, "energy": 3, "date": yesterday]
+            )
             try #require(claimed.status == .created, "yesterday's check-in: \(claimed.text)")
         }
         let operatorID = try #require(world.ids[.operator])
@@ -78,7 +89,10 @@ struct World: Sendable {
 
         func create(_ privacy: String) async throws -> (String, String) {
             let created = try await app.request(
-                .post, "/api/fitcircles", token: owner, json: ["name": "Circle \(privacy)", "metric": "steps", "privacy": privacy]
+                .post,
+                "/api/fitcircles",
+                token: owner,
+                json: ["name": "Circle \(privacy)", "metric": "steps", "privacy": privacy]
             ).jsonObject()
             return (try #require(created["id"] as? String), try #require(created["joinCode"] as? String))
         }
@@ -86,12 +100,21 @@ struct World: Sendable {
         (world.publicCircle, world.publicCode) = try await create("public")
         for code in [world.privateCode, world.publicCode] {
             for caller in [Caller.member, .removed, .blocked, .blocker] {
-                let joined = try await app.request(.post, "/api/fitcircles/join", token: world.tokens[caller], json: ["code": code])
+                let joined = try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: world.tokens[caller],
+                    json: ["code": code]
+                )
                 try #require(joined.status == .ok, "\(caller) joins: \(joined.text)")
             }
         }
         for circle in [world.privateCircle, world.publicCircle] {
-            let removal = try await app.request(.delete, "/api/fitcircles/\(circle)/members/\(world.ids[.removed]!)", token: owner)
+            let removal = try await app.request(
+                .delete,
+                "/api/fitcircles/\(circle)/members/\(world.ids[.removed]!)",
+                token: owner
+            )
             try #require(removal.status == .noContent, "removal: \(removal.text)")
         }
         // Removal rotated the codes.
@@ -101,22 +124,38 @@ struct World: Sendable {
             if circle == world.privateCircle { world.privateCode = code } else { world.publicCode = code }
         }
         let invited = try await app.request(
-            .post, "/api/fitcircles/\(world.privateCircle)/invite", token: owner, json: ["userId": world.ids[.invitee]!]
+            .post,
+            "/api/fitcircles/\(world.privateCircle)/invite",
+            token: owner,
+            json: ["userId": world.ids[.invitee]!]
         ).jsonObject()
         world.invitation = try #require(invited["id"] as? String)
 
         // Friend edges, all about the member: the owner is their friend, the invitee asked them, the operator
         // blocked them.
         let member = try #require(world.ids[.member])
-        for (caller, path) in [(Caller.owner, "/api/friends/request"), (.invitee, "/api/friends/request"), (.operator, "/api/friends/blocks")] {
+        for (caller, path) in [
+            (Caller.owner, "/api/friends/request"), (.invitee, "/api/friends/request"),
+            (.operator, "/api/friends/blocks"),
+        ] {
             let sent = try await app.request(.post, path, token: world.tokens[caller], json: ["userId": member])
             try #require(sent.status == .ok || sent.status == .noContent, "\(caller) \(path): \(sent.text)")
         }
-        let accepted = try await app.request(.post, "/api/friends/accept", token: world.tokens[.member], json: ["userId": world.ids[.owner]!])
+        let accepted = try await app.request(
+            .post,
+            "/api/friends/accept",
+            token: world.tokens[.member],
+            json: ["userId": world.ids[.owner]!]
+        )
         try #require(accepted.status == .noContent, "accept: \(accepted.text)")
         // Blocks both ways around the owner: they blocked one member, another member blocked them.
         for (caller, target) in [(Caller.owner, Caller.blocked), (.blocker, .owner)] {
-            let blocked = try await app.request(.post, "/api/friends/blocks", token: world.tokens[caller], json: ["userId": world.ids[target]!])
+            let blocked = try await app.request(
+                .post,
+                "/api/friends/blocks",
+                token: world.tokens[caller],
+                json: ["userId": world.ids[target]!]
+            )
             try #require(blocked.status == .noContent, "\(caller) blocks \(target): \(blocked.text)")
         }
 
@@ -124,84 +163,178 @@ struct World: Sendable {
         try #require(submitted.status == .created || submitted.status == .ok, "submit: \(submitted.text)")
         let feed = try await app.request(.get, "/api/fitcircles/\(world.privateCircle)/feed", token: owner).jsonObject()
         world.feedItem = try #require(
-            (feed["items"] as? [[String: Any]])?.first { $0["actorId"] as? String == world.ids[.owner] }?["id"] as? String, "the owner's feed item: \(feed)")
+            (feed["items"] as? [[String: Any]])?.first { $0["actorId"] as? String == world.ids[.owner] }?["id"]
+                as? String,
+            "the owner's feed item: \(feed)"
+        )
 
         let activity = try await app.request(
-            .post, "/api/activities", token: owner,
+            .post,
+            "/api/activities",
+            token: owner,
             json: ["clientEventId": "matrix-1", "type": "app_open", "occurredAt": world.now]
         ).jsonObject()
         world.activity = try #require(activity["id"] as? String)
-        let run = try await app.request(.post, "/api/activities", token: owner, json: AuthorizationMatrixTests.matrixRun(at: world.now))
+        let run = try await app.request(
+            .post,
+            "/api/activities",
+            token: owner,
+            json: AuthorizationMatrixTests.matrixRun(at: world.now)
+        )
         try #require(run.status == .created, "a run: \(run.text)")
         world.run = try #require(try run.jsonObject()["id"] as? String)
         // A goal whose progress is reported (a check-in goal is met by checking in).
         let goals = try await app.request(.post, "/api/goals/daily/generate", token: owner).jsonObject()
         world.goal = try #require(
-            (goals["goals"] as? [[String: Any]])?.first { $0["type"] as? String != "check_in" }?["id"] as? String, "a daily goal: \(goals)")
-        let device = try await app.request(.post, "/api/notifications/register", token: owner, json: ["platform": "android", "token": "matrix-device"])
-            .jsonObject()
+            (goals["goals"] as? [[String: Any]])?.first { $0["type"] as? String != "check_in" }?["id"] as? String,
+            "a daily goal: \(goals)"
+        )
+        let device = try await app.request(
+            .post,
+            "/api/notifications/register",
+            token: owner,
+            json: ["platform": "android", "token": "matrix-device"]
+        )
+        .jsonObject()
         world.device = try #require(device["id"] as? String)
         let sent = try await app.request(
-            .post, "/api/notifications/send", token: world.tokens[.operator], json: ["userId": world.ids[.owner]!, "type": "welcome"])
+            .post,
+            "/api/notifications/send",
+            token: world.tokens[.operator],
+            json: ["userId": world.ids[.owner]!, "type": "welcome"]
+        )
         try #require(sent.status == .ok || sent.status == .created || sent.status == .accepted, "send: \(sent.text)")
         let history = try await app.request(.get, "/api/notifications/history", token: owner)
         world.notification = try #require(
-            (try history.jsonObject()["items"] as? [[String: Any]])?.first?["id"] as? String, "a notification: \(sent.text) \(history.text)")
-        let migration = try await app.request(.post, "/api/user/migrations", token: owner, json: ["expected": 1]).jsonObject()
+            (try history.jsonObject()["items"] as? [[String: Any]])?.first?["id"] as? String,
+            "a notification: \(sent.text) \(history.text)"
+        )
+        let migration = try await app.request(.post, "/api/user/migrations", token: owner, json: ["expected": 1])
+            .jsonObject()
         world.migration = try #require(migration["id"] as? String)
         // A webhook endpoint nobody listens at, and a delivery of the owner's challenge below to it.
         // Worlds share the app's endpoints (at most 50): the first world's is reused.
-        let hooks = try await app.request(.get, "/api/admin/webhooks", token: world.tokens[.operator]).jsonObject()["webhooks"] as? [[String: Any]]
-        if let existing = hooks?.first(where: { $0["url"] as? String == "http://127.0.0.1:9/matrix" })?["id"] as? String {
+        let hooks =
+            try await app.request(.get, "/api/admin/webhooks", token: world.tokens[.operator]).jsonObject()["webhooks"]
+            as? [[String: Any]]
+        if let existing = hooks?.first(where: { $0["url"] as? String == "http://127.0.0.1:9/matrix" })?["id"] as? String
+        {
             world.webhook = existing
         } else {
             let webhook = try await app.request(
-                .post, "/api/admin/webhooks", token: world.tokens[.operator], json: ["url": "http://127.0.0.1:9/matrix", "events": ["challenge_created"]])
+                .post,
+                "/api/admin/webhooks",
+                token: world.tokens[.operator],
+                json: ["url": "http://127.0.0.1:9/matrix", "events": ["challenge_created"]]
+            )
             world.webhook = try #require(try webhook.jsonObject()["id"] as? String, "a webhook: \(webhook.text)")
         }
         // One more for removing: this world's own, the earlier worlds' gone (endpoints are capped at 50).
         for hook in hooks ?? [] where hook["url"] as? String == "http://127.0.0.1:9/spare" {
-            _ = try await app.request(.delete, "/api/admin/webhooks/\(hook["id"] as? String ?? "")", token: world.tokens[.operator])
+            _ = try await app.request(
+                .delete,
+                "/api/admin/webhooks/\(hook["id"] as? String ?? "")",
+                token: world.tokens[.operator]
+            )
         }
         let spare = try await app.request(
-            .post, "/api/admin/webhooks", token: world.tokens[.operator], json: ["url": "http://127.0.0.1:9/spare", "events": ["level_up"]])
+            .post,
+            "/api/admin/webhooks",
+            token: world.tokens[.operator],
+            json: ["url": "http://127.0.0.1:9/spare", "events": ["level_up"]]
+        )
         world.spareWebhook = try #require(try spare.jsonObject()["id"] as? String, "a spare webhook: \(spare.text)")
         let challenge = try await app.request(
-            .post, "/api/competitions", token: owner,
-            json: ["name": "Matrix", "type": "distance", "durationDays": 7, "startsAt": ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(86_400)), "invitees": [member]]
+            .post,
+            "/api/competitions",
+            token: owner,
+            json: [
+                "name": "Matrix", "type": "distance", "durationDays": 7,
+                "startsAt": ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(86_400)),
+                "invitees": [member],
+            ]
         ).jsonObject()
         world.challenge = try #require(challenge["id"] as? String, "a challenge: \(challenge)")
         let open = try await app.request(
-            .post, "/api/competitions", token: owner,
-            json: ["name": "Open matrix", "type": "distance", "durationDays": 7, "visibility": "public", "startsAt": ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(86_400))]
+            .post,
+            "/api/competitions",
+            token: owner,
+            json: [
+                "name": "Open matrix", "type": "distance", "durationDays": 7, "visibility": "public",
+                "startsAt": ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(86_400)),
+            ]
         ).jsonObject()
         world.publicChallenge = try #require(open["id"] as? String, "a public challenge: \(open)")
-        let joinedChallenge = try await app.request(.post, "/api/competitions/\(world.challenge)/join", token: world.tokens[.member], json: [:])
+        let joinedChallenge = try await app.request(
+            .post,
+            "/api/competitions/\(world.challenge)/join",
+            token: world.tokens[.member],
+            json: [:]
+        )
         try #require(joinedChallenge.status == .ok, "join: \(joinedChallenge.text)")
         // This week's content, for marking it seen (every caller's week: the clock stands on a Monday noon).
         world.week = IsoWeek(containing: LocalDate(app.clock.now, in: .gmt)).description
-        let published = try await app.request(.put, "/api/content/weekly/matrix/\(world.week)", token: world.tokens[.operator])
+        let published = try await app.request(
+            .put,
+            "/api/content/weekly/matrix/\(world.week)",
+            token: world.tokens[.operator]
+        )
         try #require(published.status == .ok, "publish: \(published.text)")
         let experiment = try await app.request(
-            .post, "/api/admin/experiments", token: world.tokens[.operator],
-            json: ["name": "matrix-\(tag)", "variants": [["name": "a"], ["name": "b"]]])
-        world.experiment = try #require(try experiment.jsonObject()["id"] as? String, "an experiment: \(experiment.text)")
-        let log = try await app.request(.get, "/api/admin/webhooks/\(world.webhook)/deliveries?limit=500", token: world.tokens[.operator])
+            .post,
+            "/api/admin/experiments",
+            token: world.tokens[.operator],
+            json: ["name": "matrix-\(tag)", "variants": [["name": "a"], ["name": "b"]]]
+        )
+        world.experiment = try #require(
+            try experiment.jsonObject()["id"] as? String,
+            "an experiment: \(experiment.text)"
+        )
+        let log = try await app.request(
+            .get,
+            "/api/admin/webhooks/\(world.webhook)/deliveries?limit=500",
+            token: world.tokens[.operator]
+        )
         world.webhookDelivery = try #require(
-            (try log.jsonObject()["deliveries"] as? [[String: Any]])?.first { $0["userId"] as? String == world.ids[.owner] }?["id"] as? String, "a delivery: \(log.text)")
+            (try log.jsonObject()["deliveries"] as? [[String: Any]])?.first {
+                $0["userId"] as? String == world.ids[.owner]
+            }?["id"] as? String,
+            "a delivery: \(log.text)"
+        )
         // It failed (a replay is of a delivery that is over).
         let delivery = WebhookDelivery.ID(world.webhookDelivery)
         try await app.store.transaction { tx in
-            try await tx.webhooks.record(delivery, status: .failed, httpStatus: 400, error: "refused", at: app.clock.now)
+            try await tx.webhooks.record(
+                delivery,
+                status: .failed,
+                httpStatus: 400,
+                error: "refused",
+                at: app.clock.now
+            )
         }
         // A job that failed for good, for an operator to retry.
-        let doomed = JobRecord(id: UUID().uuidString.lowercased(), kind: "matrix", payload: "{}", dedupeKey: "matrix-\(tag)", runAt: app.clock.now, maxAttempts: 1)
+        let doomed = JobRecord(
+            id: UUID().uuidString.lowercased(),
+            kind: "matrix",
+            payload: "{}",
+            dedupeKey: "matrix-\(tag)",
+            runAt: app.clock.now,
+            maxAttempts: 1
+        )
         world.job = doomed.id
         try await app.store.transaction { tx in
             _ = try await tx.enqueue([doomed], at: app.clock.now)
-            let claimed = try await tx.claimJobs(kinds: ["matrix"], limit: 10, owner: "matrix", leaseUntil: app.clock.now.addingTimeInterval(60), now: app.clock.now)
+            let claimed = try await tx.claimJobs(
+                kinds: ["matrix"],
+                limit: 10,
+                owner: "matrix",
+                leaseUntil: app.clock.now.addingTimeInterval(60),
+                now: app.clock.now
+            )
             try #require(claimed.map(\.id).contains(doomed.id))
-            for job in claimed { try await tx.failJob(job.id, owner: "matrix", error: "refused", retryAt: nil, at: app.clock.now) }
+            for job in claimed {
+                try await tx.failJob(job.id, owner: "matrix", error: "refused", retryAt: nil, at: app.clock.now)
+            }
         }
         return world
     }

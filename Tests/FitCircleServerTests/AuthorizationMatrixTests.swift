@@ -8,7 +8,10 @@ import Testing
 struct AuthorizationMatrixTests {
     /// The owner's run of the world, as recorded and as edited.
     static func matrixRun(at now: String) -> [String: Any] {
-        ["clientEventId": "matrix-run", "type": "workout", "occurredAt": now, "workout": ["type": "running", "durationSeconds": 600]]
+        [
+            "clientEventId": "matrix-run", "type": "workout", "occurredAt": now,
+            "workout": ["type": "running", "durationSeconds": 600],
+        ]
     }
 
     /// What a caller may expect of an operation.
@@ -47,9 +50,13 @@ struct AuthorizationMatrixTests {
 
         /// The same rule, with other answers for some callers.
         func except(_ changes: [Caller: Answer]) -> Rule {
-            .per(Dictionary(uniqueKeysWithValues: Caller.allCases.filter { $0 != .anonymous }.compactMap { caller in
-                (changes[caller] ?? self.answer(for: caller)).map { (caller, $0) }
-            }))
+            .per(
+                Dictionary(
+                    uniqueKeysWithValues: Caller.allCases.filter { $0 != .anonymous }.compactMap { caller in
+                        (changes[caller] ?? self.answer(for: caller)).map { (caller, $0) }
+                    }
+                )
+            )
         }
 
         func answer(for caller: Caller) -> Answer? {
@@ -116,7 +123,8 @@ struct AuthorizationMatrixTests {
     // The owner's private challenge (the member invited and joined); for `outsiderOfPublic`, their public
     // one, which anyone signed in may read and join — but not someone they blocked or who blocked them.
     static let challengeRead: Rule = .per([
-        .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .allowed, .removed: .hidden, .invitee: .hidden,
+        .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .allowed, .removed: .hidden,
+        .invitee: .hidden,
         .operator: .allowed, .blocked: .hidden, .blocker: .hidden,
     ])
 
@@ -132,7 +140,13 @@ struct AuthorizationMatrixTests {
 
     /// Allowed to one caller, who holds the edge the operation acts on; to everyone else there is none.
     static func onlyFor(_ holders: Set<Caller>) -> Rule {
-        .per(Dictionary(uniqueKeysWithValues: Caller.allCases.filter { $0 != .anonymous }.map { ($0, holders.contains($0) ? Answer.allowed : .hidden) }))
+        .per(
+            Dictionary(
+                uniqueKeysWithValues: Caller.allCases.filter { $0 != .anonymous }.map {
+                    ($0, holders.contains($0) ? Answer.allowed : .hidden)
+                }
+            )
+        )
     }
 
     static let rows: [String: Row] = [
@@ -157,16 +171,29 @@ struct AuthorizationMatrixTests {
         "updateProfile": Row(rule: .signedIn, body: { _, _ in TestApp.validProfile() }),
         "uploadProfilePhoto": Row(rule: .signedIn, image: true),
         "getProfilePhoto": Row(rule: .signedIn),
-        "recordActivity": Row(rule: .signedIn, body: { world, caller in
-            ["clientEventId": "matrix-\(caller)", "type": "app_open", "occurredAt": world.now]
-        }, success: 201),
+        "recordActivity": Row(
+            rule: .signedIn,
+            body: { world, caller in
+                ["clientEventId": "matrix-\(caller)", "type": "app_open", "occurredAt": world.now]
+            },
+            success: 201
+        ),
         "listActivities": Row(rule: .signedIn),
         // The owner's run, edited: another caller has no activity of that client id (404).
-        "editActivity": Row(rule: .ownerOnly, body: { world, _ in ["modifiedAt": world.now, "activity": Self.matrixRun(at: world.now)] }),
-        "recordActivityBatch": Row(rule: .signedIn, body: { world, caller in
-            ["events": [["clientEventId": "matrix-batch-\(caller)", "type": "app_open", "occurredAt": world.now]]]
-        }),
-        "syncDailyTotals": Row(rule: .signedIn, body: { world, caller in ["steps": 1200, "source": "healthkit", "occurredAt": world.now] }),
+        "editActivity": Row(
+            rule: .ownerOnly,
+            body: { world, _ in ["modifiedAt": world.now, "activity": Self.matrixRun(at: world.now)] }
+        ),
+        "recordActivityBatch": Row(
+            rule: .signedIn,
+            body: { world, caller in
+                ["events": [["clientEventId": "matrix-batch-\(caller)", "type": "app_open", "occurredAt": world.now]]]
+            }
+        ),
+        "syncDailyTotals": Row(
+            rule: .signedIn,
+            body: { world, caller in ["steps": 1200, "source": "healthkit", "occurredAt": world.now] }
+        ),
         "listDailyTotals": Row(rule: .signedIn),
         "getUserStats": Row(rule: .signedIn),
         "checkIn": Row(rule: .signedIn, body: { _, _ in ["mood": 4, "energy": 3] }, success: 201),
@@ -186,12 +213,21 @@ struct AuthorizationMatrixTests {
         // The matrix's profile (fitcircle) keeps no push-up week, so there is never a choice to make (409);
         // `GoalsTests` makes one under the push-up profile.
         "chooseWeeklyGoal": Row(rule: Self.everyone(.answered(409)), body: { _, _ in ["choice": "maintain"] }),
-        "assessTraining": Row(rule: .signedIn, body: { _, _ in ["level": "beginner", "capacity": 12, "workoutDaysPerWeek": 3] }),
+        "assessTraining": Row(
+            rule: .signedIn,
+            body: { _, _ in ["level": "beginner", "capacity": 12, "workoutDaysPerWeek": 3] }
+        ),
         "confirmTraining": Row(rule: .signedIn, body: { _, _ in ["skipped": true] }),
         "getTrainingSettings": Row(rule: .signedIn),
-        "updateTrainingSettings": Row(rule: .signedIn, body: { _, _ in
-            ["level": "beginner", "capacity": 12, "workoutDaysPerWeek": 3, "dailyGoal": 30, "startingSeries": 2, "recoverySeconds": 60]
-        }),
+        "updateTrainingSettings": Row(
+            rule: .signedIn,
+            body: { _, _ in
+                [
+                    "level": "beginner", "capacity": 12, "workoutDaysPerWeek": 3, "dailyGoal": 30, "startingSeries": 2,
+                    "recoverySeconds": 60,
+                ]
+            }
+        ),
         "getPointsLedger": Row(rule: .signedIn),
         "getDailyPoints": Row(rule: .signedIn),
         "getBadges": Row(rule: .signedIn),
@@ -200,30 +236,54 @@ struct AuthorizationMatrixTests {
         "updateEmailPreferences": Row(rule: .signedIn, body: { _, _ in ["weeklySummary": true] }),
         "getNotificationPreferences": Row(rule: .signedIn),
         "updateNotificationPreferences": Row(rule: .signedIn, body: { _, _ in ["enabled": true] }),
-        "registerDevice": Row(rule: .signedIn, body: { _, caller in ["platform": "android", "token": "device-\(caller)"] }, success: 201),
+        "registerDevice": Row(
+            rule: .signedIn,
+            body: { _, caller in ["platform": "android", "token": "device-\(caller)"] },
+            success: 201
+        ),
         "getNotificationInbox": Row(rule: .signedIn),
         "streamNotificationInbox": Row(rule: .signedIn, query: "?seconds=1"),
         "streamFriendFeed": Row(rule: .signedIn, query: "?seconds=1"),
         "getNotificationHistory": Row(rule: .signedIn),
         "listFitCircles": Row(rule: .signedIn),
-        "createFitCircle": Row(rule: .signedIn, body: { _, _ in ["name": "Another", "metric": "steps"] }, success: 201),
+        "createFitCircle": Row(
+            rule: .signedIn,
+            body: { _, _ in ["name": "Another", "metric": "steps"] },
+            success: 201
+        ),
         "submitToAllFitCircles": Row(rule: .signedIn),
         "getPendingSubmissions": Row(rule: .signedIn),
         // The owner's photo is for their friends (the member); badges are public to anyone signed in.
-        "getUserPhoto": Row(rule: .per([
-            .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden,
-            .invitee: .hidden, .operator: .hidden, .blocked: .hidden, .blocker: .hidden,
-        ])),
+        "getUserPhoto": Row(
+            rule: .per([
+                .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .hidden, .removed: .hidden,
+                .invitee: .hidden, .operator: .hidden, .blocked: .hidden, .blocker: .hidden,
+            ])
+        ),
         "getUserBadges": Row(rule: Self.aboutOwner),
         // Friends: every caller acts on their own edges with the member (see `World`).
         "listFriends": Row(rule: .signedIn),
         "listFriendRequests": Row(rule: .signedIn),
         "listNewContent": Row(rule: .signedIn),
-        "recordEvents": Row(rule: .signedIn, body: { world, _ in
-            ["events": [["clientEventId": "matrix", "name": "screen_viewed", "occurredAt": world.now, "properties": ["screen": "home"]]]]
-        }),
+        "recordEvents": Row(
+            rule: .signedIn,
+            body: { world, _ in
+                [
+                    "events": [
+                        [
+                            "clientEventId": "matrix", "name": "screen_viewed", "occurredAt": world.now,
+                            "properties": ["screen": "home"],
+                        ]
+                    ]
+                ]
+            }
+        ),
         // The owner's private challenge: the member (their friend) invited and joined, the rest never asked.
-        "createCompetition": Row(rule: .signedIn, body: { _, _ in ["name": "Matrix", "type": "distance", "durationDays": 3] }, success: 201),
+        "createCompetition": Row(
+            rule: .signedIn,
+            body: { _, _ in ["name": "Matrix", "type": "distance", "durationDays": 3] },
+            success: 201
+        ),
         "listCompetitions": Row(rule: .signedIn),
         "listCompetitionTemplates": Row(rule: .signedIn),
         "getChallengeRecord": Row(rule: Self.aboutOwner),
@@ -232,27 +292,47 @@ struct AuthorizationMatrixTests {
         "getCompetition": Row(rule: Self.challengeRead),
         "getCompetitionLeaderboard": Row(rule: Self.challengeRead),
         "streamCompetition": Row(rule: Self.challengeRead, query: "?seconds=1"),
-        "joinCompetition": Row(rule: .per([
-            .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .allowed, .removed: .hidden, .invitee: .hidden,
-            .operator: .forbidden, .blocked: .hidden, .blocker: .hidden,
-        ]), body: { _, _ in [:] }, destructive: true),
-        "declineCompetition": Row(rule: .per([
-            .owner: .forbidden, .member: .forbidden, .stranger: .hidden, .outsiderOfPublic: .forbidden, .removed: .hidden, .invitee: .hidden,
-            .operator: .forbidden, .blocked: .hidden, .blocker: .hidden,
-        ])),
-        "leaveCompetition": Row(rule: .per([
-            .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .forbidden, .removed: .hidden, .invitee: .hidden,
-            .operator: .forbidden, .blocked: .hidden, .blocker: .hidden,
-        ]), destructive: true),
+        "joinCompetition": Row(
+            rule: .per([
+                .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .allowed, .removed: .hidden,
+                .invitee: .hidden,
+                .operator: .forbidden, .blocked: .hidden, .blocker: .hidden,
+            ]),
+            body: { _, _ in [:] },
+            destructive: true
+        ),
+        "declineCompetition": Row(
+            rule: .per([
+                .owner: .forbidden, .member: .forbidden, .stranger: .hidden, .outsiderOfPublic: .forbidden,
+                .removed: .hidden, .invitee: .hidden,
+                .operator: .forbidden, .blocked: .hidden, .blocker: .hidden,
+            ])
+        ),
+        "leaveCompetition": Row(
+            rule: .per([
+                .owner: .allowed, .member: .allowed, .stranger: .hidden, .outsiderOfPublic: .forbidden,
+                .removed: .hidden, .invitee: .hidden,
+                .operator: .forbidden, .blocked: .hidden, .blocker: .hidden,
+            ]),
+            destructive: true
+        ),
         "markContentSeen": Row(rule: .signedIn),
         "publishWeeklyContent": Row(rule: .operatorOnly),
         "getMetrics": Row(rule: .operatorOnly),
-        "createExperiment": Row(rule: .operatorOnly, body: { _, _ in ["name": UUID().uuidString.lowercased(), "variants": [["name": "a"], ["name": "b"]]] }, success: 201),
+        "createExperiment": Row(
+            rule: .operatorOnly,
+            body: { _, _ in ["name": UUID().uuidString.lowercased(), "variants": [["name": "a"], ["name": "b"]]] },
+            success: 201
+        ),
         "listExperiments": Row(rule: .operatorOnly),
         "getExperiment": Row(rule: .operatorOnly),
         "changeExperiment": Row(rule: .operatorOnly, body: { _, _ in ["rolloutPercent": 50] }),
         "getExperimentResults": Row(rule: .operatorOnly),
-        "registerWebhook": Row(rule: .operatorOnly, body: { _, _ in ["url": "http://127.0.0.1:9/spare", "events": ["level_up"]] }, success: 201),
+        "registerWebhook": Row(
+            rule: .operatorOnly,
+            body: { _, _ in ["url": "http://127.0.0.1:9/spare", "events": ["level_up"]] },
+            success: 201
+        ),
         "listWebhooks": Row(rule: .operatorOnly),
         "deleteWebhook": Row(rule: .operatorOnly, destructive: true, success: 204),
         "listWebhookDeliveries": Row(rule: .operatorOnly),
@@ -267,15 +347,35 @@ struct AuthorizationMatrixTests {
         "listAllCompetitions": Row(rule: .operatorOnly),
         "listBlockedUsers": Row(rule: .signedIn),
         "searchUsers": Row(rule: .signedIn, query: "?q=someone"),
-        "blockUser": Row(rule: Rule.signedIn.except([.member: .answered(422)]), body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true, success: 204),
+        "blockUser": Row(
+            rule: Rule.signedIn.except([.member: .answered(422)]),
+            body: { world, _ in ["userId": world.ids[.member]!] },
+            destructive: true,
+            success: 204
+        ),
         // Nobody befriends themself; the operator blocked the member; the owner is their friend already.
-        "requestFriend": Row(rule: .per([
-            .owner: .allowed, .member: .forbidden, .stranger: .allowed, .outsiderOfPublic: .allowed, .removed: .allowed,
-            .invitee: .allowed, .operator: .forbidden, .blocked: .allowed, .blocker: .allowed,
-        ]), body: { world, _ in ["userId": world.ids[.member]!] }, destructive: true),
+        "requestFriend": Row(
+            rule: .per([
+                .owner: .allowed, .member: .forbidden, .stranger: .allowed, .outsiderOfPublic: .allowed,
+                .removed: .allowed,
+                .invitee: .allowed, .operator: .forbidden, .blocked: .allowed, .blocker: .allowed,
+            ]),
+            body: { world, _ in ["userId": world.ids[.member]!] },
+            destructive: true
+        ),
         // Only the one asked answers a request; only the one who asked withdraws it.
-        "acceptFriendRequest": Row(rule: Self.onlyFor([.member]), body: { world, _ in ["userId": world.ids[.invitee]!] }, destructive: true, success: 204),
-        "declineFriendRequest": Row(rule: Self.onlyFor([.member]), body: { world, _ in ["userId": world.ids[.invitee]!] }, destructive: true, success: 204),
+        "acceptFriendRequest": Row(
+            rule: Self.onlyFor([.member]),
+            body: { world, _ in ["userId": world.ids[.invitee]!] },
+            destructive: true,
+            success: 204
+        ),
+        "declineFriendRequest": Row(
+            rule: Self.onlyFor([.member]),
+            body: { world, _ in ["userId": world.ids[.invitee]!] },
+            destructive: true,
+            success: 204
+        ),
         "cancelFriendRequest": Row(rule: Self.onlyFor([.invitee]), destructive: true, success: 204),
         "removeFriend": Row(rule: Self.onlyFor([.owner]), destructive: true, success: 204),
         "unblockUser": Row(rule: Self.onlyFor([.operator]), destructive: true, success: 204),
@@ -293,13 +393,20 @@ struct AuthorizationMatrixTests {
         "getNotificationWhy": Row(rule: .ownerOnly),
         "markNotification": Row(rule: .ownerOnly, success: 204),
         // Operators.
-        "sendNotification": Row(rule: .operatorOnly, body: { world, _ in ["userId": world.ids[.owner]!, "type": "welcome", "dedupeKey": UUID().uuidString] }),
+        "sendNotification": Row(
+            rule: .operatorOnly,
+            body: { world, _ in ["userId": world.ids[.owner]!, "type": "welcome", "dedupeKey": UUID().uuidString] }
+        ),
         "refreshFitCircleLeaderboard": Row(rule: circleRefresh),
         // Circles.
         // Who is in the circle already is told so (409).
         "joinFitCircle": Row(
-            rule: circleJoin.except([.owner: .answered(409), .member: .answered(409), .blocked: .answered(409), .blocker: .answered(409)]),
-            body: { world, caller in ["code": world.code(for: caller)] }, destructive: true),
+            rule: circleJoin.except([
+                .owner: .answered(409), .member: .answered(409), .blocked: .answered(409), .blocker: .answered(409),
+            ]),
+            body: { world, caller in ["code": world.code(for: caller)] },
+            destructive: true
+        ),
         "getFitCircle": Row(rule: circleRead),
         "listFitCircleMembers": Row(rule: circleRead),
         "getFitCircleLeaderboard": Row(rule: circleRead),
@@ -312,13 +419,24 @@ struct AuthorizationMatrixTests {
         // The owner's item: to the one they blocked it does not exist; who blocked them is told so; the owner
         // does not encourage their own news (409).
         "encourageFeedItem": Row(
-            rule: Self.circleParticipate.except([.owner: .answered(409), .blocked: .hidden, .blocker: .forbidden]), body: { _, _ in [:] }, success: 201),
+            rule: Self.circleParticipate.except([.owner: .answered(409), .blocked: .hidden, .blocker: .forbidden]),
+            body: { _, _ in [:] },
+            success: 201
+        ),
         // The member is the one encouraged, and nobody encourages themself (409).
-        "encourageFitCircleMember": Row(rule: circleParticipate.except([.member: .answered(409)]), body: { _, _ in [:] }, success: 201),
+        "encourageFitCircleMember": Row(
+            rule: circleParticipate.except([.member: .answered(409)]),
+            body: { _, _ in [:] },
+            success: 201
+        ),
         "streamFitCircle": Row(rule: circleParticipate, query: "?seconds=1"),
         "leaveFitCircle": Row(rule: circleParticipate, destructive: true, success: 204),
         "updateFitCircle": Row(rule: circleManage, body: { _, _ in ["name": "Renamed", "metric": "steps"] }),
-        "inviteToFitCircle": Row(rule: circleManage, body: { _, caller in ["email": "invited-by-\(caller)@example.com"] }, success: 201),
+        "inviteToFitCircle": Row(
+            rule: circleManage,
+            body: { _, caller in ["email": "invited-by-\(caller)@example.com"] },
+            success: 201
+        ),
         "listFitCircleInvitations": Row(rule: circleManage),
         "revokeFitCircleInvitation": Row(rule: circleManage, destructive: true, success: 204),
         "rotateFitCircleCode": Row(rule: circleManage, destructive: true),
@@ -342,13 +460,24 @@ struct AuthorizationMatrixTests {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/FitCircleAPI/openapi.yaml")
         var (operations, path, method) = ([Operation](), "", "")
-        for line in try String(contentsOf: document, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in try String(contentsOf: document, encoding: .utf8).split(
+            separator: "\n",
+            omittingEmptySubsequences: false
+        ) {
             if line.hasPrefix("  /"), line.hasSuffix(":"), !line.hasPrefix("   ") {
                 path = String(line.dropFirst(2).dropLast())
-            } else if line.hasPrefix("    "), !line.hasPrefix("     "), ["get:", "put:", "post:", "delete:", "patch:"].contains(line.dropFirst(4)) {
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "),
+                ["get:", "put:", "post:", "delete:", "patch:"].contains(line.dropFirst(4))
+            {
                 method = String(line.dropFirst(4).dropLast())
             } else if line.hasPrefix("      operationId: "), !path.isEmpty {
-                operations.append(Operation(id: String(line.dropFirst(19)), method: HTTPRequest.Method(method.uppercased())!, path: path))
+                operations.append(
+                    Operation(
+                        id: String(line.dropFirst(19)),
+                        method: HTTPRequest.Method(method.uppercased())!,
+                        path: path
+                    )
+                )
             } else if line.hasPrefix("components:") {
                 break
             }
@@ -407,7 +536,9 @@ struct AuthorizationMatrixTests {
                 guard let row = Self.rows[operation.id] else { continue }
                 var answers: [Caller: Int] = [:]
                 // Refused callers first: they must change nothing, so the world stays as it was.
-                let ordered = Caller.allCases.sorted { (row.rule.answer(for: $0) == .allowed ? 1 : 0) < (row.rule.answer(for: $1) == .allowed ? 1 : 0) }
+                let ordered = Caller.allCases.sorted {
+                    (row.rule.answer(for: $0) == .allowed ? 1 : 0) < (row.rule.answer(for: $1) == .allowed ? 1 : 0)
+                }
                 for caller in ordered {
                     let expected = row.rule.answer(for: caller)
                     let world = expected == .allowed && row.destructive ? try await World.make(app) : shared
@@ -415,22 +546,39 @@ struct AuthorizationMatrixTests {
                     let response =
                         row.image
                         ? try await app.request(
-                            operation.method, uri, token: world.tokens[caller], body: Data(TestImages.png(withText: nil)), headers: [.contentType: "image/png"])
-                        : try await app.request(operation.method, uri, token: world.tokens[caller], json: row.body?(world, caller))
+                            operation.method,
+                            uri,
+                            token: world.tokens[caller],
+                            body: Data(TestImages.png(withText: nil)),
+                            headers: [.contentType: "image/png"]
+                        )
+                        : try await app.request(
+                            operation.method,
+                            uri,
+                            token: world.tokens[caller],
+                            json: row.body?(world, caller)
+                        )
                     let status = Int(response.status.code)
                     answers[caller] = status
                     cells += 1
                     if let expected, row.status(for: expected) != status {
-                        unexpected.append("\(operation.id) as \(caller): expected \(row.status(for: expected)), got \(status) \(response.text.prefix(160))")
+                        unexpected.append(
+                            "\(operation.id) as \(caller): expected \(row.status(for: expected)), got \(status) \(response.text.prefix(160))"
+                        )
                     }
                 }
                 if case .open = row.rule, Set(answers.values).count > 1 {
                     unexpected.append("\(operation.id) answers differently by caller: \(answers)")
                 }
             }
-            #expect(unexpected.isEmpty, "\(unexpected.count) unexpected answers:\n\(unexpected.joined(separator: "\n"))")
+            #expect(
+                unexpected.isEmpty,
+                "\(unexpected.count) unexpected answers:\n\(unexpected.joined(separator: "\n"))"
+            )
             #expect(cells == operations.count * Caller.allCases.count)
-            print("authorisation matrix (\(backend)): \(operations.count) operations × \(Caller.allCases.count) callers = \(cells) answers, \(unexpected.count) unexpected")
+            print(
+                "authorisation matrix (\(backend)): \(operations.count) operations × \(Caller.allCases.count) callers = \(cells) answers, \(unexpected.count) unexpected"
+            )
         }
     }
 }

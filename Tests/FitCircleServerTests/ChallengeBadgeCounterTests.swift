@@ -8,7 +8,10 @@ import Testing
 /// from the record settlements keep (`ChallengeRecord.adding`, the same steps settlement and replay take).
 struct ChallengeBadgeCounterTests {
     static func badge(_ id: String) throws -> Badge {
-        try #require(try RuleProfileLoader.load(named: "famefit", from: profilesDirectory).rewards.badges.first { $0.id == id }, "\(id)")
+        try #require(
+            try RuleProfileLoader.load(named: "famefit", from: profilesDirectory).rewards.badges.first { $0.id == id },
+            "\(id)"
+        )
     }
 
     enum Result {
@@ -16,8 +19,21 @@ struct ChallengeBadgeCounterTests {
         case lost
 
         typealias WinFacts = ChallengeRecord.WinFacts
-        static func win(_ type: ChallengeType = .distance, stake: Int = 0, tenLevelsUp: Bool = false, fromLastPlace: Bool = false) -> Result {
-            .won(type, WinFacts(kind: WinFacts.kind(of: type, rule: type.rule), beatSomeoneTenLevelsUp: tenLevelsUp, fromLastPlace: fromLastPlace, stake: stake))
+        static func win(
+            _ type: ChallengeType = .distance,
+            stake: Int = 0,
+            tenLevelsUp: Bool = false,
+            fromLastPlace: Bool = false
+        ) -> Result {
+            .won(
+                type,
+                WinFacts(
+                    kind: WinFacts.kind(of: type, rule: type.rule),
+                    beatSomeoneTenLevelsUp: tenLevelsUp,
+                    fromLastPlace: fromLastPlace,
+                    stake: stake
+                )
+            )
         }
     }
 
@@ -26,8 +42,13 @@ struct ChallengeBadgeCounterTests {
         results.enumerated().reduce(ChallengeRecord()) { record, next in
             let (index, result) = next
             let participant = ChallengeParticipant(
-                challengeID: .init("c\(index)"), userID: .init("me"), state: .joined, updatedAt: Date(timeIntervalSince1970: 0), finalRank: 1,
-                won: { if case .won = result { true } else { false } }())
+                challengeID: .init("c\(index)"),
+                userID: .init("me"),
+                state: .joined,
+                updatedAt: Date(timeIntervalSince1970: 0),
+                finalRank: 1,
+                won: { if case .won = result { true } else { false } }()
+            )
             if case .won(_, let facts) = result { return record.adding(participant, facts: facts) }
             return record.adding(participant)
         }
@@ -39,7 +60,12 @@ struct ChallengeBadgeCounterTests {
 
     @Test func undefeated_fiveWinsInARow() throws {
         #expect(try Self.unlocks("undefeated", Array(repeating: .win(), count: 5)))
-        #expect(try !Self.unlocks("undefeated", Array(repeating: .win(), count: 4) + [.lost] + Array(repeating: .win(), count: 4)))
+        #expect(
+            try !Self.unlocks(
+                "undefeated",
+                Array(repeating: .win(), count: 4) + [.lost] + Array(repeating: .win(), count: 4)
+            )
+        )
     }
 
     @Test func comebackKid_aWinAfterThreeLosses() throws {

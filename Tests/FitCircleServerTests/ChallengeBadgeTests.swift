@@ -10,7 +10,9 @@ import Testing
 struct ChallengeBadgeTests {
     static func badges(_ app: TestApp, _ person: ChallengeTests.Person) async throws -> [String: [String: Any]] {
         let catalog = try await app.request(.get, "/api/badges", token: try await person.token).jsonObject()
-        return Dictionary(uniqueKeysWithValues: (catalog["badges"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0) })
+        return Dictionary(
+            uniqueKeysWithValues: (catalog["badges"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0) }
+        )
     }
 
     @Test(arguments: Backend.available)
@@ -18,17 +20,37 @@ struct ChallengeBadgeTests {
         try await withTestApp(backend, profile: "famefit") { app async throws in
             let ana = try await ChallengeTests.person(app, "ana@example.com")
             let ben = try await ChallengeTests.person(app, "ben@example.com")
-            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-                "name": "Distance duel", "type": "most_distance", "durationDays": 1, "visibility": "public",
-            ]).jsonObject()
+            let created = try await app.request(
+                .post,
+                "/api/competitions",
+                token: try await ana.token,
+                json: [
+                    "name": "Distance duel", "type": "most_distance", "durationDays": 1, "visibility": "public",
+                ]
+            ).jsonObject()
             let id = try #require(created["id"] as? String)
-            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+            #expect(
+                try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:])
+                    .status == .ok
+            )
             app.clock.advance(by: 5 * 3600)
             // Ben gets going first with 10 km; Ana starts last and edges past with 10.04 km: under 1 %.
-            #expect(try await app.request(.post, "/api/activities", token: try await ben.token,
-                                          json: ChallengeTests.run(app, "b", km: 10, minutes: 60, startedMinutesAgo: 240)).status == .created)
-            #expect(try await app.request(.post, "/api/activities", token: try await ana.token,
-                                          json: ChallengeTests.run(app, "a", km: 10.04, minutes: 60, startedMinutesAgo: 120)).status == .created)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/activities",
+                    token: try await ben.token,
+                    json: ChallengeTests.run(app, "b", km: 10, minutes: 60, startedMinutesAgo: 240)
+                ).status == .created
+            )
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/activities",
+                    token: try await ana.token,
+                    json: ChallengeTests.run(app, "a", km: 10.04, minutes: 60, startedMinutesAgo: 120)
+                ).status == .created
+            )
             app.clock.advance(by: 22 * 3600)
             try await DeliveryTests.runJobs(app)
 
@@ -37,19 +59,35 @@ struct ChallengeBadgeTests {
                 #expect(anas[badge]?["unlocked"] as? Bool == true, "\(badge): \(anas[badge] ?? [:])")
             }
             #expect(anas["challenge-regular"]?["unlocked"] as? Bool == false)
-            #expect(abs((anas["challenge-regular"]?["progress"] as? Double ?? 0) - 0.1) < 0.001, "\(anas["challenge-regular"] ?? [:])")
+            #expect(
+                abs((anas["challenge-regular"]?["progress"] as? Double ?? 0) - 0.1) < 0.001,
+                "\(anas["challenge-regular"] ?? [:])"
+            )
             #expect(abs((anas["challenge-creator"]?["progress"] as? Double ?? 0) - 0.04) < 0.001, "made one of 25")
             #expect(abs((anas["popular-host"]?["progress"] as? Double ?? 0) - 0.02) < 0.001, "one of 50 joined")
             #expect(abs((anas["versatile-victor"]?["progress"] as? Double ?? 0) - 1.0 / 6) < 0.001)
             // Ana and Ben are not friends: "challenge 20 different people" and "10 challenges with the same
             // person" count them all the same.
-            #expect(abs((anas["social-butterfly"]?["progress"] as? Double ?? 0) - 0.05) < 0.001, "\(anas["social-butterfly"] ?? [:])")
-            #expect(abs((anas["friendly-rivalry"]?["progress"] as? Double ?? 0) - 0.1) < 0.001, "\(anas["friendly-rivalry"] ?? [:])")
+            #expect(
+                abs((anas["social-butterfly"]?["progress"] as? Double ?? 0) - 0.05) < 0.001,
+                "\(anas["social-butterfly"] ?? [:])"
+            )
+            #expect(
+                abs((anas["friendly-rivalry"]?["progress"] as? Double ?? 0) - 0.1) < 0.001,
+                "\(anas["friendly-rivalry"] ?? [:])"
+            )
             let bens = try await Self.badges(app, ben)
-            #expect(bens["first-challenge"]?["unlocked"] as? Bool == true && bens["first-victory"]?["unlocked"] as? Bool == false)
+            #expect(
+                bens["first-challenge"]?["unlocked"] as? Bool == true
+                    && bens["first-victory"]?["unlocked"] as? Bool == false
+            )
             // The badges' XP is in the ledger, and the books still balance.
             let ledger = try await app.store.read { tx in try await tx.allPointsLines(of: User.ID(ana.id)) }
-            #expect(Set(ledger.filter { $0.reason == .badge }.compactMap(\.detail.badgeID)).isSuperset(of: ["first-challenge", "first-victory", "photo-finish", "underdog"]))
+            #expect(
+                Set(ledger.filter { $0.reason == .badge }.compactMap(\.detail.badgeID)).isSuperset(of: [
+                    "first-challenge", "first-victory", "photo-finish", "underdog",
+                ])
+            )
             #expect(try await app.engine.replay.rewardDifferences().isEmpty)
             #expect(try await app.engine.replay.challengeRecordDifferences().isEmpty)
         }

@@ -14,8 +14,13 @@ struct ChallengeHotReadTests {
     static func compare(_ app: TestApp, _ id: String, as person: Person, _ note: String) async throws {
         let path = "/api/competitions/\(id)/leaderboard"
         try await HotReadContractTests.compare(
-            app, path, generic: "\(path)?limit=50", as: CirclesTests.Person(id: person.id, email: person.email),
-            Components.Schemas.CompetitionLeaderboard.self, note)
+            app,
+            path,
+            generic: "\(path)?limit=50",
+            as: CirclesTests.Person(id: person.id, email: person.email),
+            Components.Schemas.CompetitionLeaderboard.self,
+            note
+        )
     }
 
     static func made(_ app: TestApp, by person: Person, _ body: [String: Any]) async throws -> String {
@@ -34,36 +39,67 @@ struct ChallengeHotReadTests {
             let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 300)
             let cy = try await ChallengeTests.person(app, "cy@example.com", xp: 300)
             let dee = try await ChallengeTests.person(app, "dee@example.com")
-            try await PrivacyEverywhereTests.setVisibility(app, CirclesTests.Person(id: cy.id, email: cy.email), name: #"Cy "the \ rock" 🏃"#, ["boardName": "friends"])
+            try await PrivacyEverywhereTests.setVisibility(
+                app,
+                CirclesTests.Person(id: cy.id, email: cy.email),
+                name: #"Cy "the \ rock" 🏃"#,
+                ["boardName": "friends"]
+            )
             try await ChallengeTests.befriend(app, ana, ben)
             try await ChallengeTests.befriend(app, ana, cy)
             let race = try await Self.made(
-                app, by: ana,
+                app,
+                by: ana,
                 [
-                    "name": "5K Face-Off", "description": "First to 5 km \"wins\"", "type": "distance", "goal": "first_to", "target": 5, "durationDays": 7,
+                    "name": "5K Face-Off", "description": "First to 5 km \"wins\"", "type": "distance",
+                    "goal": "first_to", "target": 5, "durationDays": 7,
                     "stake": 100, "invitees": [ben.id], "visibility": "public",
-                ])
+                ]
+            )
             let mornings = try await Self.made(
-                app, by: ana,
+                app,
+                by: ana,
                 [
-                    "name": "Weekend mornings", "type": "specific_workout", "goal": "most", "workoutTypes": ["running", "cycling"], "startsAfter": "06:00",
-                    "startsBefore": "09:30", "minDurationMinutes": 10, "maxDurationMinutes": 120.5, "minDistanceKm": 1.5, "weekendsOnly": true,
+                    "name": "Weekend mornings", "type": "specific_workout", "goal": "most",
+                    "workoutTypes": ["running", "cycling"], "startsAfter": "06:00",
+                    "startsBefore": "09:30", "minDurationMinutes": 10, "maxDurationMinutes": 120.5,
+                    "minDistanceKm": 1.5, "weekendsOnly": true,
                     "durationDays": 14, "visibility": "public",
-                ])
+                ]
+            )
             for person in [ben, cy] {
-                #expect(try await app.request(.post, "/api/competitions/\(race)/join", token: try await person.token, json: [:]).status == .ok)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/competitions/\(race)/join",
+                        token: try await person.token,
+                        json: [:]
+                    ).status == .ok
+                )
             }
-            for person in [ana, ben, cy, dee] { try await Self.compare(app, race, as: person, "nobody has run yet, as \(person.email)") }
-            for person in [ana, dee] { try await Self.compare(app, mornings, as: person, "every filter, as \(person.email)") }
+            for person in [ana, ben, cy, dee] {
+                try await Self.compare(app, race, as: person, "nobody has run yet, as \(person.email)")
+            }
+            for person in [ana, dee] {
+                try await Self.compare(app, mornings, as: person, "every filter, as \(person.email)")
+            }
             app.clock.advance(by: 3 * 3_600)
             for (person, run) in [
-                (ben, ChallengeTests.run(app, "b1", km: 3.25, minutes: 20, startedMinutesAgo: 120)), (cy, ChallengeTests.run(app, "c1", km: 2.5, minutes: 20, startedMinutesAgo: 60)),
+                (ben, ChallengeTests.run(app, "b1", km: 3.25, minutes: 20, startedMinutesAgo: 120)),
+                (cy, ChallengeTests.run(app, "c1", km: 2.5, minutes: 20, startedMinutesAgo: 60)),
             ] {
-                #expect(try await app.request(.post, "/api/activities", token: try await person.token, json: run).status == .created)
+                #expect(
+                    try await app.request(.post, "/api/activities", token: try await person.token, json: run).status
+                        == .created
+                )
             }
-            for person in [ana, ben, cy, dee] { try await Self.compare(app, race, as: person, "two have run, as \(person.email)") }
+            for person in [ana, ben, cy, dee] {
+                try await Self.compare(app, race, as: person, "two have run, as \(person.email)")
+            }
             try await ChallengeKindTests.settleAfter(app, days: 7)
-            for person in [ana, ben, cy, dee] { try await Self.compare(app, race, as: person, "settled, as \(person.email)") }
+            for person in [ana, ben, cy, dee] {
+                try await Self.compare(app, race, as: person, "settled, as \(person.email)")
+            }
         }
     }
 
@@ -77,11 +113,25 @@ struct ChallengeHotReadTests {
             let ana = try await ChallengeTests.person(app, "ana@example.com")
             let ben = try await ChallengeTests.person(app, "ben@example.com")
             let cy = try await ChallengeTests.person(app, "cy@example.com")
-            let race = try await Self.made(app, by: ana, ["name": "Most km", "type": "distance", "goal": "most", "durationDays": 7, "visibility": "public"])
-            #expect(try await app.request(.post, "/api/competitions/\(race)/join", token: try await ben.token, json: [:]).status == .ok)
+            let race = try await Self.made(
+                app,
+                by: ana,
+                ["name": "Most km", "type": "distance", "goal": "most", "durationDays": 7, "visibility": "public"]
+            )
+            #expect(
+                try await app.request(.post, "/api/competitions/\(race)/join", token: try await ben.token, json: [:])
+                    .status == .ok
+            )
             let path = "/api/competitions/\(race)/leaderboard"
             app.clock.advance(by: 3_600)
-            #expect(try await app.request(.post, "/api/activities", token: try await ana.token, json: ChallengeTests.run(app, "a1", km: 2, minutes: 12, startedMinutesAgo: 30)).status == .created)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/activities",
+                    token: try await ana.token,
+                    json: ChallengeTests.run(app, "a1", km: 2, minutes: 12, startedMinutesAgo: 30)
+                ).status == .created
+            )
             // The first reads load the board into this node's index; from then on its pages are kept.
             var loaded = false
             for _ in 0..<200 where !loaded {
@@ -94,23 +144,50 @@ struct ChallengeHotReadTests {
             var shown = ""
             func changed(_ what: String) async throws {
                 try await HotReadContractTests.expectChangedThenKept(
-                    app, path, generic: "\(path)?limit=50", as: CirclesTests.Person(id: ben.id, email: ben.email),
-                    Components.Schemas.CompetitionLeaderboard.self, shown: &shown, what)
+                    app,
+                    path,
+                    generic: "\(path)?limit=50",
+                    as: CirclesTests.Person(id: ben.id, email: ben.email),
+                    Components.Schemas.CompetitionLeaderboard.self,
+                    shown: &shown,
+                    what
+                )
             }
             try await changed("the first read")
-            #expect(try await app.request(.post, "/api/activities", token: try await ben.token, json: ChallengeTests.run(app, "b1", km: 3, minutes: 20, startedMinutesAgo: 25)).status == .created)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/activities",
+                    token: try await ben.token,
+                    json: ChallengeTests.run(app, "b1", km: 3, minutes: 20, startedMinutesAgo: 25)
+                ).status == .created
+            )
             try await changed("a workout that counts")
             var profile = TestApp.validProfile()
             profile["displayName"] = "Ana B."
-            #expect(try await app.request(.put, "/api/user/profile", token: try await ana.token, json: profile).status == .ok)
+            #expect(
+                try await app.request(.put, "/api/user/profile", token: try await ana.token, json: profile).status
+                    == .ok
+            )
             try await changed("a rename")
-            #expect(try await app.request(.post, "/api/competitions/\(race)/join", token: try await cy.token, json: [:]).status == .ok)
+            #expect(
+                try await app.request(.post, "/api/competitions/\(race)/join", token: try await cy.token, json: [:])
+                    .status == .ok
+            )
             try await changed("someone joining")
-            try await PrivacyEverywhereTests.setVisibility(app, CirclesTests.Person(id: ana.id, email: ana.email), name: "Ana B.", ["boardName": "friends"])
+            try await PrivacyEverywhereTests.setVisibility(
+                app,
+                CirclesTests.Person(id: ana.id, email: ana.email),
+                name: "Ana B.",
+                ["boardName": "friends"]
+            )
             try await changed("a name hidden from non-friends")
             app.clock.advance(by: 1)
             try await changed("a second passing")
-            #expect(try await app.request(.post, "/api/friends/blocks", token: try await cy.token, json: ["userId": ben.id]).status == .noContent)
+            #expect(
+                try await app.request(.post, "/api/friends/blocks", token: try await cy.token, json: ["userId": ben.id])
+                    .status == .noContent
+            )
             try await changed("a block")
             app.clock.advance(by: 7 * 86_400)
             try await changed("the end (settling is 2 hours later)")

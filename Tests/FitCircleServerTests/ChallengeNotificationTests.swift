@@ -19,8 +19,18 @@ struct ChallengeNotificationTests {
 
     /// Runs the zone scheduler and the jobs every `step` of the test clock (15 minutes) until `instant`.
     static func run(_ app: TestApp, until instant: Date, step: TimeInterval = 900) async throws {
-        let scheduler = ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: Logger(label: "test"))
-        let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        let scheduler = ZoneScheduler(
+            store: app.store,
+            schedules: app.engine.jobs.schedules,
+            clock: app.clock.wallClock,
+            logger: Logger(label: "test")
+        )
+        let runner = JobRunner(
+            store: app.store,
+            handlers: app.engine.jobs.handlers,
+            clock: app.clock.wallClock,
+            logger: Logger(label: "test")
+        )
         while app.clock.now < instant {
             app.clock.set(min(instant, app.clock.now.addingTimeInterval(step)))
             try await scheduler.tick()
@@ -29,7 +39,8 @@ struct ChallengeNotificationTests {
     }
 
     static func told(_ app: TestApp, _ person: ChallengeTests.Person, _ type: String) async throws -> [String] {
-        try await app.store.read { tx in try await tx.notifications(of: User.ID(person.id), type: type, limit: 10) }.map(\.body)
+        try await app.store.read { tx in try await tx.notifications(of: User.ID(person.id), type: type, limit: 10) }
+            .map(\.body)
     }
 
     static func workout(_ app: TestApp, _ person: ChallengeTests.Person, _ id: String, km: Double) async throws {
@@ -51,32 +62,64 @@ struct ChallengeNotificationTests {
             for (person, name) in [(ana, "Ana"), (ben, "Ben"), (cy, "Cy"), (dee, "Dee")] {
                 var profile = TestApp.validProfile()
                 profile["displayName"] = name
-                #expect(try await app.request(.put, "/api/user/profile", token: try await person.token, json: profile).status == .ok)
+                #expect(
+                    try await app.request(.put, "/api/user/profile", token: try await person.token, json: profile)
+                        .status == .ok
+                )
             }
-            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-                "name": "Race to 10K", "type": "distance", "goal": "first_to", "target": 10, "durationDays": 3, "visibility": "public",
-                "startsAt": ActivityLedgerTests.iso(Self.at(4, 10)), "invitees": [ben.id],
-            ]).jsonObject()
+            let created = try await app.request(
+                .post,
+                "/api/competitions",
+                token: try await ana.token,
+                json: [
+                    "name": "Race to 10K", "type": "distance", "goal": "first_to", "target": 10, "durationDays": 3,
+                    "visibility": "public",
+                    "startsAt": ActivityLedgerTests.iso(Self.at(4, 10)), "invitees": [ben.id],
+                ]
+            ).jsonObject()
             let id = try #require(created["id"] as? String)
             // A lonely one beside it: nobody else joins, and at its start it is called off.
-            let lonely = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-                "name": "Solo", "type": "workouts", "durationDays": 2, "startsAt": ActivityLedgerTests.iso(Self.at(3, 12)),
-            ])
+            let lonely = try await app.request(
+                .post,
+                "/api/competitions",
+                token: try await ana.token,
+                json: [
+                    "name": "Solo", "type": "workouts", "durationDays": 2,
+                    "startsAt": ActivityLedgerTests.iso(Self.at(3, 12)),
+                ]
+            )
             #expect(lonely.status == .created)
             try await Self.run(app, until: Self.at(2, 14))
-            #expect(try await Self.told(app, ben, "challenge_invitation") == ["Ana challenged you to 'Race to 10K'. Join or decline."])
+            #expect(
+                try await Self.told(app, ben, "challenge_invitation") == [
+                    "Ana challenged you to 'Race to 10K'. Join or decline."
+                ]
+            )
             for person in [ben, cy, dee] {
-                #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await person.token, json: [:]).status == .ok)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/competitions/\(id)/join",
+                        token: try await person.token,
+                        json: [:]
+                    ).status == .ok
+                )
             }
 
             try await Self.run(app, until: Self.at(3, 10, 15))
             for person in [ana, ben, cy, dee] {
-                #expect(try await Self.told(app, person, "challenge_starts_tomorrow") == ["Challenge starts tomorrow! Get ready 💪"])
+                #expect(
+                    try await Self.told(app, person, "challenge_starts_tomorrow") == [
+                        "Challenge starts tomorrow! Get ready 💪"
+                    ]
+                )
             }
             try await Self.run(app, until: Self.at(3, 12, 15))
             #expect(try await Self.told(app, ana, "challenge_expired") == ["'Solo' expired - better luck next time"])
             try await Self.run(app, until: Self.at(4, 9, 15))
-            #expect(try await Self.told(app, ben, "challenge_starts_soon") == ["Your challenge with Ana begins in 1 hour"])
+            #expect(
+                try await Self.told(app, ben, "challenge_starts_soon") == ["Your challenge with Ana begins in 1 hour"]
+            )
             #expect(try await Self.told(app, ana, "challenge_starts_soon").contains("Your challenge begins in 1 hour"))
             try await Self.run(app, until: Self.at(4, 10, 15))
             #expect(try await Self.told(app, cy, "challenge_started") == ["'Race to 10K' has started. Good luck!"])
@@ -90,35 +133,74 @@ struct ChallengeNotificationTests {
             try await Self.run(app, until: Self.at(4, 15))
             try await Self.workout(app, dee, "d2", km: 8.5)
             try await Self.run(app, until: Self.at(4, 15, 15))
-            #expect(try await Self.told(app, ben, "challenge_lead_taken") == ["Dee just took the lead in your challenge"])
-            #expect(try await Self.told(app, dee, "challenge_rank_change") == ["You moved up to #1 in 'Race to 10K'! 🚀"])
-            #expect(try await Self.told(app, dee, "challenge_near_goal") == ["You're 80% to your goal - one more workout!"])
+            #expect(
+                try await Self.told(app, ben, "challenge_lead_taken") == ["Dee just took the lead in your challenge"]
+            )
+            #expect(
+                try await Self.told(app, dee, "challenge_rank_change") == ["You moved up to #1 in 'Race to 10K'! 🚀"]
+            )
+            #expect(
+                try await Self.told(app, dee, "challenge_near_goal") == ["You're 80% to your goal - one more workout!"]
+            )
 
             // Thursday 08:00: each hears where they stand, in the tone of their place — but Ben, who opened
             // the app at 07:55, has seen it already.
             try await Self.run(app, until: Self.at(5, 7, 55))
-            let opened: [String: Any] = ["clientEventId": "open-thu", "type": "app_open", "occurredAt": ActivityLedgerTests.iso(app.clock.now)]
-            #expect(try await app.request(.post, "/api/activities", token: try await ben.token, json: opened).status == .created)
+            let opened: [String: Any] = [
+                "clientEventId": "open-thu", "type": "app_open", "occurredAt": ActivityLedgerTests.iso(app.clock.now),
+            ]
+            #expect(
+                try await app.request(.post, "/api/activities", token: try await ben.token, json: opened).status
+                    == .created
+            )
             try await Self.run(app, until: Self.at(5, 8, 15), step: 300)
-            #expect(try await Self.told(app, dee, "challenge_progress") == ["2 days left and you're in the lead. Keep it up! 🏆"])
-            #expect(try await Self.told(app, cy, "challenge_progress") == ["2 days left in your challenge - you're in #3 place!"])
-            #expect(try await Self.told(app, ana, "challenge_progress") == ["You're falling behind! Complete a workout to stay competitive"])
-            let benProgress = try await app.store.read { tx in try await tx.notifications(of: User.ID(ben.id), type: "challenge_progress", limit: 10) }
+            #expect(
+                try await Self.told(app, dee, "challenge_progress") == [
+                    "2 days left and you're in the lead. Keep it up! 🏆"
+                ]
+            )
+            #expect(
+                try await Self.told(app, cy, "challenge_progress") == [
+                    "2 days left in your challenge - you're in #3 place!"
+                ]
+            )
+            #expect(
+                try await Self.told(app, ana, "challenge_progress") == [
+                    "You're falling behind! Complete a workout to stay competitive"
+                ]
+            )
+            let benProgress = try await app.store.read { tx in
+                try await tx.notifications(of: User.ID(ben.id), type: "challenge_progress", limit: 10)
+            }
             #expect(benProgress.allSatisfy { $0.status == .dropped } && benProgress.count == 1, "\(benProgress)")
 
             // The last day, then Dee reaches 10 km first and wins; the others hear their place.
             try await Self.run(app, until: Self.at(6, 10, 15))
-            #expect(try await Self.told(app, ana, "challenge_last_day") == ["Last day of your challenge - make it count!"])
+            #expect(
+                try await Self.told(app, ana, "challenge_last_day") == ["Last day of your challenge - make it count!"]
+            )
             try await Self.workout(app, dee, "d3", km: 0.5)
             // Spec 002 §2's scheduler: "1 hour before end".
             try await Self.run(app, until: Self.at(7, 8, 45))
             #expect(try await Self.told(app, ana, "challenge_ends_soon").isEmpty)
             try await Self.run(app, until: Self.at(7, 9, 15))
-            #expect(try await Self.told(app, ana, "challenge_ends_soon") == ["1 hour left in your challenge - one more push!"])
+            #expect(
+                try await Self.told(app, ana, "challenge_ends_soon") == [
+                    "1 hour left in your challenge - one more push!"
+                ]
+            )
             try await Self.run(app, until: Self.at(7, 12, 30))
             #expect(try await Self.told(app, dee, "challenge_won") == ["You won 'Race to 10K'! 🎉"])
-            #expect(try await Self.told(app, ben, "challenge_complete") == ["Challenge complete! You finished #2 of 4 in 'Race to 10K'."])
-            #expect(try await Self.told(app, ana, "challenge_complete") == ["Challenge complete! You finished #4 of 4 in 'Race to 10K'."])
+            #expect(
+                try await Self.told(app, ben, "challenge_complete") == [
+                    "Challenge complete! You finished #2 of 4 in 'Race to 10K'."
+                ]
+            )
+            #expect(
+                try await Self.told(app, ana, "challenge_complete") == [
+                    "Challenge complete! You finished #4 of 4 in 'Race to 10K'."
+                ]
+            )
         }
     }
 
@@ -134,19 +216,34 @@ struct ChallengeNotificationTests {
             for (person, name) in [(ana, "Ana"), (ben, "Ben")] {
                 var profile = TestApp.validProfile()
                 profile["displayName"] = name
-                #expect(try await app.request(.put, "/api/user/profile", token: try await person.token, json: profile).status == .ok)
+                #expect(
+                    try await app.request(.put, "/api/user/profile", token: try await person.token, json: profile)
+                        .status == .ok
+                )
             }
-            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-                "name": "Duel", "type": "distance", "durationDays": 1, "stake": 50, "invitees": [ben.id],
-            ]).jsonObject()
+            let created = try await app.request(
+                .post,
+                "/api/competitions",
+                token: try await ana.token,
+                json: [
+                    "name": "Duel", "type": "distance", "durationDays": 1, "stake": 50, "invitees": [ben.id],
+                ]
+            ).jsonObject()
             let id = try #require(created["id"] as? String)
-            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+            #expect(
+                try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:])
+                    .status == .ok
+            )
             try await Self.run(app, until: Self.at(2, 15))
             try await Self.workout(app, ana, "a1", km: 5)
             try await Self.workout(app, ben, "b1", km: 3)
             try await Self.run(app, until: Self.at(3, 15, 30))
             #expect(try await Self.told(app, ana, "challenge_won") == ["You won the challenge against Ben! +50 XP 🎉"])
-            #expect(try await Self.told(app, ben, "challenge_complete") == ["Challenge complete! You finished #2 of 2 in 'Duel'."])
+            #expect(
+                try await Self.told(app, ben, "challenge_complete") == [
+                    "Challenge complete! You finished #2 of 2 in 'Duel'."
+                ]
+            )
         }
     }
 }

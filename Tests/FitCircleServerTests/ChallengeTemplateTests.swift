@@ -25,7 +25,10 @@ struct ChallengeTemplateTests {
         case "seven-day-step-up": return (0..<7).map { Workout(day: $0, minutes: 30, km: 2) }
         case "weekend-warrior":
             let weekend = (0..<7).filter { [.saturday, .sunday].contains(start.adding(days: $0).weekday) }
-            return [Workout(day: weekend[0], hour: 10), Workout(day: weekend[0], hour: 15), Workout(day: weekend[1], hour: 10)]
+            return [
+                Workout(day: weekend[0], hour: 10), Workout(day: weekend[0], hour: 15),
+                Workout(day: weekend[1], hour: 10),
+            ]
         case "five-k-face-off": return [Workout(day: 1, minutes: 30, km: 5.2, type: "running")]
         case "burn-battle": return (0..<5).map { Workout(day: $0, minutes: 45, kcal: 210) }
         case "morning-motivation": return (0..<5).map { Workout(day: $0, hour: 8) }
@@ -35,7 +38,8 @@ struct ChallengeTemplateTests {
         case "daily-dozen": return (0..<12).map { Workout(day: $0, hour: 18) }
         case "new-year-new-me": return (0..<31).map { Workout(day: $0) }
         // 2,100 kcal in each of the four weeks; one workout less leaves the last week short.
-        case "summer-shred": return (0..<4).flatMap { week in (0..<5).map { Workout(day: week * 7 + $0, minutes: 60, kcal: 420) } }
+        case "summer-shred":
+            return (0..<4).flatMap { week in (0..<5).map { Workout(day: week * 7 + $0, minutes: 60, kcal: 420) } }
         case "fall-into-fitness": return (0..<17).map { Workout(day: $0, minutes: 30, km: 5, type: "running") }
         case "holiday-hustle": return (0..<24).map { Workout(day: $0) }
         default: return []
@@ -52,21 +56,32 @@ struct ChallengeTemplateTests {
             // In season: the day before its start day (or t0, for the others).
             let clock = TestClock()
             if let start = template.season?.start {
-                clock.set(LocalDate(year: 2026, month: start.month, day: 1)!.adding(days: -1).start(in: Self.zone).addingTimeInterval(12 * 3600))
+                clock.set(
+                    LocalDate(year: 2026, month: start.month, day: 1)!.adding(days: -1).start(in: Self.zone)
+                        .addingTimeInterval(12 * 3600)
+                )
             }
             try await withTestApp(backend, profile: "famefit", clock: clock) { app async throws in
                 let ana = try await ChallengeTests.person(app, "ana@example.com")
                 let ben = try await ChallengeTests.person(app, "ben@example.com")
                 var body: [String: Any] = ["templateId": template.id, "visibility": "public"]
                 if template.season == nil {
-                    body["startsAt"] = ActivityLedgerTests.iso(LocalDate(app.clock.now, in: Self.zone).adding(days: 1).start(in: Self.zone))
+                    body["startsAt"] = ActivityLedgerTests.iso(
+                        LocalDate(app.clock.now, in: Self.zone).adding(days: 1).start(in: Self.zone)
+                    )
                 }
                 let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: body)
                 #expect(created.status == .created, "\(template.id): \(created.text)")
                 let challenge = try created.jsonObject()
                 let id = try #require(challenge["id"] as? String)
-                #expect(challenge["templateId"] as? String == template.id && challenge["templateVersion"] as? Int == template.version)
-                #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+                #expect(
+                    challenge["templateId"] as? String == template.id
+                        && challenge["templateVersion"] as? Int == template.version
+                )
+                #expect(
+                    try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:])
+                        .status == .ok
+                )
                 let startsAt = try #require(ISO8601DateFormatter().date(from: challenge["startsAt"] as? String ?? ""))
                 let endsAt = try #require(ISO8601DateFormatter().date(from: challenge["endsAt"] as? String ?? ""))
                 let first = LocalDate(startsAt, in: Self.zone)
@@ -78,46 +93,92 @@ struct ChallengeTemplateTests {
                         var details: [String: Any] = ["type": workout.type, "durationSeconds": workout.minutes * 60]
                         if workout.km > 0 { details["distanceMeters"] = workout.km * 1000 }
                         if let kcal = workout.kcal { details["calories"] = kcal }
-                        let at = first.adding(days: workout.day).instant(at: LocalTime(hour: workout.hour, minute: 0)!, in: Self.zone)!
-                        return ["clientEventId": "w\(index)", "type": "workout", "source": "app", "occurredAt": ActivityLedgerTests.iso(at), "workout": details]
+                        let at = first.adding(days: workout.day).instant(
+                            at: LocalTime(hour: workout.hour, minute: 0)!,
+                            in: Self.zone
+                        )!
+                        return [
+                            "clientEventId": "w\(index)", "type": "workout", "source": "app",
+                            "occurredAt": ActivityLedgerTests.iso(at), "workout": details,
+                        ]
                     }
                     if !events.isEmpty {
-                        let sent = try await app.request(.post, "/api/activities/batch", token: try await person.token, json: ["events": events])
+                        let sent = try await app.request(
+                            .post,
+                            "/api/activities/batch",
+                            token: try await person.token,
+                            json: ["events": events]
+                        )
                         #expect(sent.status == .ok, "\(template.id): \(sent.text)")
                     }
                 }
                 app.clock.advance(by: 3 * 3600)
                 try await DeliveryTests.runJobs(app)
-                let board = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ana.token).jsonObject()
-                #expect((board["competition"] as? [String: Any])?["status"] as? String == "settled", "\(template.id): \(board)")
-                let won = Dictionary(uniqueKeysWithValues: ChallengeTests.rows(board).map { ($0["userId"] as? String ?? "", $0["won"] as? Bool) })
+                let board = try await app.request(
+                    .get,
+                    "/api/competitions/\(id)/leaderboard",
+                    token: try await ana.token
+                ).jsonObject()
+                #expect(
+                    (board["competition"] as? [String: Any])?["status"] as? String == "settled",
+                    "\(template.id): \(board)"
+                )
+                let won = Dictionary(
+                    uniqueKeysWithValues: ChallengeTests.rows(board).map {
+                        ($0["userId"] as? String ?? "", $0["won"] as? Bool)
+                    }
+                )
                 #expect(won[ana.id] == true && won[ben.id] == false, "\(template.id): \(board)")
             }
         }
     }
 
     @Test(arguments: Backend.available)
-    func spec002_theCatalogOffersSeasonalTemplatesInTheirMonths_countsUse_andTemplateValuesCanBeChanged(_ backend: Backend) async throws {
+    func spec002_theCatalogOffersSeasonalTemplatesInTheirMonths_countsUse_andTemplateValuesCanBeChanged(
+        _ backend: Backend
+    ) async throws {
         try await withTestApp(backend, profile: "famefit") { app async throws in
             let ana = try await ChallengeTests.person(app, "ana@example.com")
             // 2 March: no seasonal template is offered.
-            let listed = try await app.request(.get, "/api/competitions/templates", token: try await ana.token).jsonObject()["items"] as? [[String: Any]] ?? []
+            let listed =
+                try await app.request(.get, "/api/competitions/templates", token: try await ana.token).jsonObject()[
+                    "items"
+                ] as? [[String: Any]] ?? []
             #expect(listed.count == 9 && !listed.contains { $0["category"] as? String == "seasonal" }, "\(listed)")
-            let summer = try await app.request(.post, "/api/competitions", token: try await ana.token, json: ["templateId": "summer-shred"])
+            let summer = try await app.request(
+                .post,
+                "/api/competitions",
+                token: try await ana.token,
+                json: ["templateId": "summer-shred"]
+            )
             #expect(summer.status == .unprocessableContent && summer.text.contains("\"templateId\""), "\(summer.text)")
-            let unknown = try await app.request(.post, "/api/competitions", token: try await ana.token, json: ["templateId": "nope"])
+            let unknown = try await app.request(
+                .post,
+                "/api/competitions",
+                token: try await ana.token,
+                json: ["templateId": "nope"]
+            )
             #expect(unknown.status == .unprocessableContent && unknown.text.contains("\"templateId\""))
             // Made twice, the second time longer and for 10 km: the most used comes first.
             for (days, target) in [(7, 5.0), (14, 10.0)] {
                 let made = try await app.request(
-                    .post, "/api/competitions", token: try await ana.token, json: ["templateId": "five-k-face-off", "durationDays": days, "target": target])
+                    .post,
+                    "/api/competitions",
+                    token: try await ana.token,
+                    json: ["templateId": "five-k-face-off", "durationDays": days, "target": target]
+                )
                 #expect(made.status == .created, "\(made.text)")
                 let rule = try made.jsonObject()["rule"] as? [String: Any]
                 #expect(rule?["target"] as? Double == target && rule?["goal"] as? String == "first_to")
                 #expect((rule?["filter"] as? [String: Any])?["workoutTypes"] as? [String] == ["running"])
             }
-            let popular = try await app.request(.get, "/api/competitions/templates?category=popular", token: try await ana.token).jsonObject()["items"] as? [[String: Any]]
-            #expect(popular?.first?["id"] as? String == "five-k-face-off" && popular?.first?["popularity"] as? Int == 2, "\(popular ?? [])")
+            let popular =
+                try await app.request(.get, "/api/competitions/templates?category=popular", token: try await ana.token)
+                .jsonObject()["items"] as? [[String: Any]]
+            #expect(
+                popular?.first?["id"] as? String == "five-k-face-off" && popular?.first?["popularity"] as? Int == 2,
+                "\(popular ?? [])"
+            )
             #expect(popular?.allSatisfy { $0["category"] as? String == "popular" } == true)
         }
     }

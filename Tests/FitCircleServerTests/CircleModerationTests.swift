@@ -10,8 +10,14 @@ import Testing
 struct CircleModerationTests {
     typealias Person = CirclesTests.Person
 
-    static func circle(_ app: TestApp, by owner: Person, privacy: String = "private") async throws -> (id: String, code: String) {
-        let created = try await CirclesTests.create(app, by: owner, ["name": "Walkers", "metric": "steps", "privacy": privacy])
+    static func circle(_ app: TestApp, by owner: Person, privacy: String = "private") async throws -> (
+        id: String, code: String
+    ) {
+        let created = try await CirclesTests.create(
+            app,
+            by: owner,
+            ["name": "Walkers", "metric": "steps", "privacy": privacy]
+        )
         return (try #require(created["id"] as? String), try #require(created["joinCode"] as? String))
     }
 
@@ -26,22 +32,39 @@ struct CircleModerationTests {
             let (id, code) = try await Self.circle(app, by: ana)
             #expect(try await Self.join(app, bo, ["code": code]).status == .ok)
             let owner = try await ana.token(app)
-            #expect(try await app.request(.delete, "/api/fitcircles/\(id)/members/\(bo.id)", token: owner).status == .noContent)
+            #expect(
+                try await app.request(.delete, "/api/fitcircles/\(id)/members/\(bo.id)", token: owner).status
+                    == .noContent
+            )
 
             // The code Bo knew no longer exists; the new one does not let him in either.
             #expect(try await Self.join(app, bo, ["code": code]).status == .notFound)
-            let newCode = try #require(try await app.request(.get, "/api/fitcircles/\(id)", token: owner).jsonObject()["joinCode"] as? String)
+            let newCode = try #require(
+                try await app.request(.get, "/api/fitcircles/\(id)", token: owner).jsonObject()["joinCode"] as? String
+            )
             #expect(newCode != code)
             let refused = try await Self.join(app, bo, ["code": newCode])
             #expect(refused.status == .forbidden)
             #expect(try refused.problemType() == "/problems/forbidden")
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/invite", token: owner, json: ["userId": bo.id]).status == .conflict)
+            #expect(
+                try await app.request(.post, "/api/fitcircles/\(id)/invite", token: owner, json: ["userId": bo.id])
+                    .status == .conflict
+            )
 
-            let bans = try await app.request(.get, "/api/fitcircles/\(id)/bans", token: owner).jsonObject()["items"] as? [[String: Any]]
+            let bans =
+                try await app.request(.get, "/api/fitcircles/\(id)/bans", token: owner).jsonObject()["items"]
+                as? [[String: Any]]
             #expect(bans?.map { $0["userId"] as? String } == [bo.id])
-            #expect(try await app.request(.get, "/api/fitcircles/\(id)/bans", token: try await bo.token(app)).status == .notFound)
-            #expect(try await app.request(.delete, "/api/fitcircles/\(id)/bans/\(bo.id)", token: owner).status == .noContent)
-            #expect(try await app.request(.delete, "/api/fitcircles/\(id)/bans/\(bo.id)", token: owner).status == .notFound)
+            #expect(
+                try await app.request(.get, "/api/fitcircles/\(id)/bans", token: try await bo.token(app)).status
+                    == .notFound
+            )
+            #expect(
+                try await app.request(.delete, "/api/fitcircles/\(id)/bans/\(bo.id)", token: owner).status == .noContent
+            )
+            #expect(
+                try await app.request(.delete, "/api/fitcircles/\(id)/bans/\(bo.id)", token: owner).status == .notFound
+            )
             #expect(try await Self.join(app, bo, ["code": newCode]).status == .ok)
         }
     }
@@ -49,11 +72,20 @@ struct CircleModerationTests {
     @Test(arguments: Backend.available)
     func aRotatedCodeReplacesTheOldOneAndOnlyManagersRotate(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy) = (try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"), try await CirclesTests.person(app, "cy"))
+            let (ana, bo, cy) = (
+                try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"),
+                try await CirclesTests.person(app, "cy")
+            )
             let (id, code) = try await Self.circle(app, by: ana)
             #expect(try await Self.join(app, bo, ["code": code]).status == .ok)
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/code", token: try await bo.token(app)).status == .forbidden)
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/code", token: try await cy.token(app)).status == .notFound)
+            #expect(
+                try await app.request(.post, "/api/fitcircles/\(id)/code", token: try await bo.token(app)).status
+                    == .forbidden
+            )
+            #expect(
+                try await app.request(.post, "/api/fitcircles/\(id)/code", token: try await cy.token(app)).status
+                    == .notFound
+            )
             let rotated = try await app.request(.post, "/api/fitcircles/\(id)/code", token: try await ana.token(app))
             #expect(rotated.status == .ok)
             let newCode = try #require(try rotated.jsonObject()["joinCode"] as? String)
@@ -66,25 +98,57 @@ struct CircleModerationTests {
     @Test(arguments: Backend.available)
     func anInvitationLapsesAfterFourteenDaysAndCanBeRevoked(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy) = (try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"), try await CirclesTests.person(app, "cy"))
+            let (ana, bo, cy) = (
+                try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"),
+                try await CirclesTests.person(app, "cy")
+            )
             let (id, _) = try await Self.circle(app, by: ana)
             let owner = try await ana.token(app)
-            let toBo = try await app.request(.post, "/api/fitcircles/\(id)/invite", token: owner, json: ["userId": bo.id]).jsonObject()
-            let toCy = try await app.request(.post, "/api/fitcircles/\(id)/invite", token: owner, json: ["userId": cy.id]).jsonObject()
-            let pending = try await app.request(.get, "/api/fitcircles/\(id)/invitations", token: owner).jsonObject()["items"] as? [[String: Any]]
-            #expect(Set(pending?.compactMap { $0["id"] as? String } ?? []) == Set([toBo["id"], toCy["id"]].compactMap { $0 as? String }))
+            let toBo = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/invite",
+                token: owner,
+                json: ["userId": bo.id]
+            ).jsonObject()
+            let toCy = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/invite",
+                token: owner,
+                json: ["userId": cy.id]
+            ).jsonObject()
+            let pending =
+                try await app.request(.get, "/api/fitcircles/\(id)/invitations", token: owner).jsonObject()["items"]
+                as? [[String: Any]]
+            #expect(
+                Set(pending?.compactMap { $0["id"] as? String } ?? [])
+                    == Set([toBo["id"], toCy["id"]].compactMap { $0 as? String })
+            )
             // Bo may know the circle (he is invited), not manage it.
-            #expect(try await app.request(.get, "/api/fitcircles/\(id)/invitations", token: try await bo.token(app)).status == .forbidden)
+            #expect(
+                try await app.request(.get, "/api/fitcircles/\(id)/invitations", token: try await bo.token(app)).status
+                    == .forbidden
+            )
 
-            #expect(try await app.request(.delete, "/api/fitcircles/\(id)/invitations/\(toCy["id"]!)", token: owner).status == .noContent)
-            #expect(try await app.request(.get, "/api/fitcircles/\(id)", token: try await cy.token(app)).status == .notFound)
+            #expect(
+                try await app.request(.delete, "/api/fitcircles/\(id)/invitations/\(toCy["id"]!)", token: owner).status
+                    == .noContent
+            )
+            #expect(
+                try await app.request(.get, "/api/fitcircles/\(id)", token: try await cy.token(app)).status == .notFound
+            )
             #expect(try await Self.join(app, cy, ["invitationId": toCy["id"]!]).status == .notFound)
 
             #expect(try await app.request(.get, "/api/fitcircles/\(id)", token: try await bo.token(app)).status == .ok)
             app.clock.advance(by: 14 * 86_400 + 1)
-            #expect(try await app.request(.get, "/api/fitcircles/\(id)", token: try await bo.token(app)).status == .notFound)
+            #expect(
+                try await app.request(.get, "/api/fitcircles/\(id)", token: try await bo.token(app)).status == .notFound
+            )
             #expect(try await Self.join(app, bo, ["invitationId": toBo["id"]!]).status == .notFound)
-            let lapsed = try await app.request(.get, "/api/fitcircles/\(id)/invitations", token: try await ana.token(app)).jsonObject()
+            let lapsed = try await app.request(
+                .get,
+                "/api/fitcircles/\(id)/invitations",
+                token: try await ana.token(app)
+            ).jsonObject()
             #expect((lapsed["items"] as? [Any])?.isEmpty == true)
         }
     }
@@ -96,8 +160,18 @@ struct CircleModerationTests {
             _ = try await CirclesTests.person(app, "bo")
             let (id, _) = try await Self.circle(app, by: ana)
             let owner = try await ana.token(app)
-            let known = try await app.request(.post, "/api/fitcircles/\(id)/invite", token: owner, json: ["email": "bo@example.com"])
-            let unknown = try await app.request(.post, "/api/fitcircles/\(id)/invite", token: owner, json: ["email": "nobody@example.com"])
+            let known = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/invite",
+                token: owner,
+                json: ["email": "bo@example.com"]
+            )
+            let unknown = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/invite",
+                token: owner,
+                json: ["email": "nobody@example.com"]
+            )
             #expect(known.status == unknown.status)
             #expect(Set(try known.jsonObject().keys) == Set(try unknown.jsonObject().keys))
             #expect(try known.jsonObject()["userId"] == nil)
@@ -112,21 +186,48 @@ struct CircleModerationTests {
             var circles: [String] = []
             for _ in 0...InvitationLimits.receivedPerDay { circles.append(try await Self.circle(app, by: ana).id) }
             for circle in circles.dropLast() {
-                #expect(try await app.request(.post, "/api/fitcircles/\(circle)/invite", token: owner, json: ["email": "target@example.com"]).status == .created)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/fitcircles/\(circle)/invite",
+                        token: owner,
+                        json: ["email": "target@example.com"]
+                    ).status == .created
+                )
             }
-            let capped = try await app.request(.post, "/api/fitcircles/\(circles.last!)/invite", token: owner, json: ["email": "target@example.com"])
+            let capped = try await app.request(
+                .post,
+                "/api/fitcircles/\(circles.last!)/invite",
+                token: owner,
+                json: ["email": "target@example.com"]
+            )
             #expect(capped.status == .tooManyRequests)
             #expect(try capped.problemType() == "/problems/rate-limited")
             #expect(Int(capped.headers[.retryAfter] ?? "") ?? 0 > 0)
 
             for index in 0..<(InvitationLimits.sentPerDay - InvitationLimits.receivedPerDay) {
-                let response = try await app.request(.post, "/api/fitcircles/\(circles[0])/invite", token: owner, json: ["email": "p\(index)@example.com"])
+                let response = try await app.request(
+                    .post,
+                    "/api/fitcircles/\(circles[0])/invite",
+                    token: owner,
+                    json: ["email": "p\(index)@example.com"]
+                )
                 #expect(response.status == .created)
             }
-            let senderCapped = try await app.request(.post, "/api/fitcircles/\(circles[0])/invite", token: owner, json: ["email": "one-more@example.com"])
+            let senderCapped = try await app.request(
+                .post,
+                "/api/fitcircles/\(circles[0])/invite",
+                token: owner,
+                json: ["email": "one-more@example.com"]
+            )
             #expect(senderCapped.status == .tooManyRequests)
             app.clock.advance(by: 86_400)
-            let nextDay = try await app.request(.post, "/api/fitcircles/\(circles[0])/invite", token: try await ana.token(app), json: ["email": "one-more@example.com"])
+            let nextDay = try await app.request(
+                .post,
+                "/api/fitcircles/\(circles[0])/invite",
+                token: try await ana.token(app),
+                json: ["email": "one-more@example.com"]
+            )
             #expect(nextDay.status == .created)
         }
     }

@@ -13,13 +13,18 @@ struct CirclesTests {
     struct Person {
         var id: String
         var email: String
-        func token(_ app: TestApp) async throws -> String { try #require(try await app.devSignIn(self.email)["accessToken"] as? String) }
+        func token(_ app: TestApp) async throws -> String {
+            try #require(try await app.devSignIn(self.email)["accessToken"] as? String)
+        }
     }
 
     static func person(_ app: TestApp, _ name: String, timeZone: String = "Europe/Paris") async throws -> Person {
         let email = "\(name)@example.com"
         _ = try await app.onboardedUser(email, timeZone: timeZone)
-        return Person(id: try #require((try await app.devSignIn(email)["user"] as? [String: Any])?["id"] as? String), email: email)
+        return Person(
+            id: try #require((try await app.devSignIn(email)["user"] as? [String: Any])?["id"] as? String),
+            email: email
+        )
     }
 
     static func create(_ app: TestApp, by person: Person, _ body: [String: Any]) async throws -> [String: Any] {
@@ -34,11 +39,22 @@ struct CirclesTests {
             let ana = try await Self.person(app, "ana", timeZone: "Asia/Tokyo")
             let token = try await ana.token(app)
             let refused = try await app.request(
-                .post, "/api/fitcircles", token: token,
-                json: ["name": "  ", "metric": "steps", "timeZone": "Mars/Olympus", "startDate": "2026-03-10", "endDate": "2026-03-01", "memberLimit": 1])
+                .post,
+                "/api/fitcircles",
+                token: token,
+                json: [
+                    "name": "  ", "metric": "steps", "timeZone": "Mars/Olympus", "startDate": "2026-03-10",
+                    "endDate": "2026-03-01", "memberLimit": 1,
+                ]
+            )
             #expect(refused.status == .unprocessableContent)
-            for field in ["name", "timeZone", "endDate", "memberLimit"] { #expect(refused.text.contains("\"\(field)\""), "\(field): \(refused.text)") }
-            #expect((try await app.request(.get, "/api/fitcircles", token: token).jsonObject()["items"] as? [Any])?.isEmpty == true)
+            for field in ["name", "timeZone", "endDate", "memberLimit"] {
+                #expect(refused.text.contains("\"\(field)\""), "\(field): \(refused.text)")
+            }
+            #expect(
+                (try await app.request(.get, "/api/fitcircles", token: token).jsonObject()["items"] as? [Any])?.isEmpty
+                    == true
+            )
 
             let circle = try await Self.create(app, by: ana, ["name": " Morning Walkers ", "metric": "steps"])
             #expect(circle["name"] as? String == "Morning Walkers")
@@ -47,9 +63,12 @@ struct CirclesTests {
             #expect(circle["memberLimit"] as? Int == 100)
             #expect(circle["memberCount"] as? Int == 1)
             #expect(circle["role"] as? String == "owner")
-            #expect(circle["startDate"] as? String == LocalDate(app.clock.now, in: TimeZone(identifier: "Asia/Tokyo")!).iso)
+            #expect(
+                circle["startDate"] as? String == LocalDate(app.clock.now, in: TimeZone(identifier: "Asia/Tokyo")!).iso
+            )
             #expect((circle["joinCode"] as? String)?.count == 8)
-            let mine = try await app.request(.get, "/api/fitcircles", token: token).jsonObject()["items"] as? [[String: Any]]
+            let mine =
+                try await app.request(.get, "/api/fitcircles", token: token).jsonObject()["items"] as? [[String: Any]]
             #expect(mine?.map { $0["id"] as? String } == [circle["id"] as? String])
         }
     }
@@ -59,38 +78,82 @@ struct CirclesTests {
     @Test(arguments: Backend.available)
     func aPrivateCircleIsJoinedByInvitationAndItsCodeWhileRoomLasts(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy) = (try await Self.person(app, "ana"), try await Self.person(app, "bo"), try await Self.person(app, "cy"))
+            let (ana, bo, cy) = (
+                try await Self.person(app, "ana"), try await Self.person(app, "bo"), try await Self.person(app, "cy")
+            )
             let circle = try await Self.create(app, by: ana, ["name": "Trio", "metric": "steps", "memberLimit": 2])
             let id = try #require(circle["id"] as? String)
-            #expect(try await app.request(.get, "/api/fitcircles/\(id)", token: try await bo.token(app)).status == .notFound)
+            #expect(
+                try await app.request(.get, "/api/fitcircles/\(id)", token: try await bo.token(app)).status == .notFound
+            )
 
-            let invited = try await app.request(.post, "/api/fitcircles/\(id)/invite", token: try await ana.token(app), json: ["email": "BO@example.com"])
+            let invited = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/invite",
+                token: try await ana.token(app),
+                json: ["email": "BO@example.com"]
+            )
             #expect(invited.status == .created, "\(invited.text)")
             let invitation = try invited.jsonObject()
-            #expect(invitation["userId"] == nil && invitation["email"] as? String == "bo@example.com")  // never tells whether the address has an account
-            let again = try await app.request(.post, "/api/fitcircles/\(id)/invite", token: try await ana.token(app), json: ["userId": bo.id])
+            // never tells whether the address has an account
+            #expect(invitation["userId"] == nil && invitation["email"] as? String == "bo@example.com")
+            let again = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/invite",
+                token: try await ana.token(app),
+                json: ["userId": bo.id]
+            )
             #expect(try again.jsonObject()["id"] as? String == invitation["id"] as? String)
             // Bo is invited, so he may know the circle exists: 403, not 404.
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/invite", token: try await bo.token(app), json: ["userId": cy.id]).status == .forbidden)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/\(id)/invite",
+                    token: try await bo.token(app),
+                    json: ["userId": cy.id]
+                ).status == .forbidden
+            )
 
             let seen = try await app.request(.get, "/api/fitcircles/\(id)", token: try await bo.token(app)).jsonObject()
             #expect(seen["role"] == nil && seen["joinCode"] == nil)
-            let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+            let runner = JobRunner(
+                store: app.store,
+                handlers: app.engine.jobs.handlers,
+                clock: app.clock.wallClock,
+                logger: Logger(label: "test")
+            )
             while try await runner.runDue() > 0 {}
-            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app)).jsonObject()
+            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app))
+                .jsonObject()
             let bodies = (inbox["items"] as? [[String: Any]])?.compactMap { $0["body"] as? String }
             #expect(bodies == ["Ana invited you to join 'Trio' on FitCircle."])
 
             app.clock.advance(by: 60)
-            let joined = try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["invitationId": invitation["id"]!])
+            let joined = try await app.request(
+                .post,
+                "/api/fitcircles/join",
+                token: try await bo.token(app),
+                json: ["invitationId": invitation["id"]!]
+            )
             #expect(joined.status == .ok, "\(joined.text)")
             #expect(try joined.jsonObject()["memberCount"] as? Int == 2)
-            let twice = try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["invitationId": invitation["id"]!])
+            let twice = try await app.request(
+                .post,
+                "/api/fitcircles/join",
+                token: try await bo.token(app),
+                json: ["invitationId": invitation["id"]!]
+            )
             #expect(twice.status == .notFound)  // the invitation was used
-            let full = try await app.request(.post, "/api/fitcircles/join", token: try await cy.token(app), json: ["code": circle["joinCode"]!])
+            let full = try await app.request(
+                .post,
+                "/api/fitcircles/join",
+                token: try await cy.token(app),
+                json: ["code": circle["joinCode"]!]
+            )
             #expect(full.status == .conflict)
             #expect(full.text.contains("full"))
-            let members = try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await bo.token(app)).jsonObject()
+            let members = try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await bo.token(app))
+                .jsonObject()
             #expect((members["items"] as? [[String: Any]])?.map { $0["userId"] as? String } == [ana.id, bo.id])
             #expect((members["items"] as? [[String: Any]])?.map { $0["role"] as? String } == ["owner", "member"])
         }
@@ -101,52 +164,133 @@ struct CirclesTests {
     @Test(arguments: Backend.available)
     func membershipIsKeptOverTimeAndTheCircleOutlivesItsOwner(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy) = (try await Self.person(app, "ana"), try await Self.person(app, "bo"), try await Self.person(app, "cy"))
-            let noTarget = try await app.request(.post, "/api/fitcircles", token: try await ana.token(app), json: ["name": "Lighter", "metric": "weight_loss_pct"])
+            let (ana, bo, cy) = (
+                try await Self.person(app, "ana"), try await Self.person(app, "bo"), try await Self.person(app, "cy")
+            )
+            let noTarget = try await app.request(
+                .post,
+                "/api/fitcircles",
+                token: try await ana.token(app),
+                json: ["name": "Lighter", "metric": "weight_loss_pct"]
+            )
             #expect(noTarget.status == .unprocessableContent)
             #expect(noTarget.text.contains("targetWeightKg"))
             let circle = try await Self.create(
-                app, by: ana, ["name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "targetWeightKg": 58])
+                app,
+                by: ana,
+                ["name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "targetWeightKg": 58]
+            )
             let id = try #require(circle["id"] as? String)
             let code = try #require(circle["joinCode"] as? String)
-            let above = try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": code, "targetWeightKg": 70])
+            let above = try await app.request(
+                .post,
+                "/api/fitcircles/join",
+                token: try await bo.token(app),
+                json: ["code": code, "targetWeightKg": 70]
+            )
             #expect(above.status == .unprocessableContent)  // the profile says 62.5 kg: a target must be below
             for person in [bo, cy] {
                 app.clock.advance(by: 60)
-                let joined = try await app.request(.post, "/api/fitcircles/join", token: try await person.token(app), json: ["code": code.lowercased(), "targetWeightKg": 60])
+                let joined = try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await person.token(app),
+                    json: ["code": code.lowercased(), "targetWeightKg": 60]
+                )
                 #expect(joined.status == .ok, "\(joined.text)")
             }
-            let members = try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await bo.token(app)).jsonObject()["items"] as? [[String: Any]]
+            let members =
+                try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await bo.token(app))
+                .jsonObject()["items"] as? [[String: Any]]
             // Weight is only Bo's to see by default (visibility.weight only_me): his own row carries it.
             #expect(members?.map { $0["startingWeightKg"] as? Double } == [nil, 62.5, nil])
             #expect(members?.map { $0["targetWeightKg"] as? Double } == [nil, 60, nil])
 
             // Roles: a member may not remove; the owner names Cy admin; an admin removes members, not the owner.
-            #expect(try await app.request(.delete, "/api/fitcircles/\(id)/members/\(cy.id)", token: try await bo.token(app)).status == .forbidden)
-            let promoted = try await app.request(.put, "/api/fitcircles/\(id)/members/\(cy.id)", token: try await ana.token(app), json: ["role": "admin"])
+            #expect(
+                try await app.request(.delete, "/api/fitcircles/\(id)/members/\(cy.id)", token: try await bo.token(app))
+                    .status == .forbidden
+            )
+            let promoted = try await app.request(
+                .put,
+                "/api/fitcircles/\(id)/members/\(cy.id)",
+                token: try await ana.token(app),
+                json: ["role": "admin"]
+            )
             #expect(try promoted.jsonObject()["role"] as? String == "admin")
-            #expect(try await app.request(.delete, "/api/fitcircles/\(id)/members/\(ana.id)", token: try await cy.token(app)).status == .forbidden)
-            #expect(try await app.request(.delete, "/api/fitcircles/\(id)/members/\(bo.id)", token: try await cy.token(app)).status == .noContent)
+            #expect(
+                try await app.request(
+                    .delete,
+                    "/api/fitcircles/\(id)/members/\(ana.id)",
+                    token: try await cy.token(app)
+                ).status == .forbidden
+            )
+            #expect(
+                try await app.request(.delete, "/api/fitcircles/\(id)/members/\(bo.id)", token: try await cy.token(app))
+                    .status == .noContent
+            )
             app.clock.advance(by: 3_600)
             // The removal sticks until an admin lifts it; the code Bo knew was replaced.
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": code, "targetWeightKg": 59]).status == .notFound)
-            let newCode = try #require(try await app.request(.get, "/api/fitcircles/\(id)", token: try await cy.token(app)).jsonObject()["joinCode"] as? String)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": newCode, "targetWeightKg": 59]).status == .forbidden)
-            #expect(try await app.request(.delete, "/api/fitcircles/\(id)/bans/\(bo.id)", token: try await cy.token(app)).status == .noContent)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": newCode, "targetWeightKg": 59]).status == .ok)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await bo.token(app),
+                    json: ["code": code, "targetWeightKg": 59]
+                ).status == .notFound
+            )
+            let newCode = try #require(
+                try await app.request(.get, "/api/fitcircles/\(id)", token: try await cy.token(app)).jsonObject()[
+                    "joinCode"
+                ] as? String
+            )
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await bo.token(app),
+                    json: ["code": newCode, "targetWeightKg": 59]
+                ).status == .forbidden
+            )
+            #expect(
+                try await app.request(.delete, "/api/fitcircles/\(id)/bans/\(bo.id)", token: try await cy.token(app))
+                    .status == .noContent
+            )
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await bo.token(app),
+                    json: ["code": newCode, "targetWeightKg": 59]
+                ).status == .ok
+            )
             let stints = try await app.store.read { tx in try await tx.memberships(of: FitCircle.ID(id)) }
             #expect(stints.map(\.userID.rawValue) == [ana.id, bo.id, cy.id, bo.id])
             #expect(stints.map { $0.leftAt != nil } == [false, true, false, false])
             #expect(stints.last?.targetWeightKg == 59)
 
             // The owner leaves: Cy, the admin, owns it; everyone leaves: archived, and nobody joins any more.
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await ana.token(app)).status == .noContent)
-            let handed = try await app.request(.get, "/api/fitcircles/\(id)", token: try await cy.token(app)).jsonObject()
+            #expect(
+                try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await ana.token(app)).status
+                    == .noContent
+            )
+            let handed = try await app.request(.get, "/api/fitcircles/\(id)", token: try await cy.token(app))
+                .jsonObject()
             #expect(handed["ownerId"] as? String == cy.id && handed["role"] as? String == "owner")
-            for person in [bo, cy] { _ = try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await person.token(app)) }
-            let archived = try await app.request(.get, "/api/fitcircles/\(id)", token: try await ana.token(app)).jsonObject()
+            for person in [bo, cy] {
+                _ = try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await person.token(app))
+            }
+            let archived = try await app.request(.get, "/api/fitcircles/\(id)", token: try await ana.token(app))
+                .jsonObject()
             #expect(archived["archivedAt"] != nil && archived["memberCount"] as? Int == 0)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await ana.token(app), json: ["code": newCode, "targetWeightKg": 58]).status == .conflict)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await ana.token(app),
+                    json: ["code": newCode, "targetWeightKg": 58]
+                ).status == .conflict
+            )
         }
     }
 
@@ -155,21 +299,59 @@ struct CirclesTests {
     func editsKeepWhatTheCompetitionStands(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await Self.person(app, "ana"), try await Self.person(app, "bo"))
-            let circle = try await Self.create(app, by: ana, ["name": "Walkers", "metric": "steps", "privacy": "public"])
+            let circle = try await Self.create(
+                app,
+                by: ana,
+                ["name": "Walkers", "metric": "steps", "privacy": "public"]
+            )
             let id = try #require(circle["id"] as? String)
-            _ = try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!])
+            _ = try await app.request(
+                .post,
+                "/api/fitcircles/join",
+                token: try await bo.token(app),
+                json: ["code": circle["joinCode"]!]
+            )
             let token = try await ana.token(app)
-            let metric = try await app.request(.put, "/api/fitcircles/\(id)", token: token, json: ["name": "Walkers", "metric": "checkin_streak"])
+            let metric = try await app.request(
+                .put,
+                "/api/fitcircles/\(id)",
+                token: token,
+                json: ["name": "Walkers", "metric": "checkin_streak"]
+            )
             #expect(metric.status == .conflict)
-            let limit = try await app.request(.put, "/api/fitcircles/\(id)", token: token, json: ["name": "Walkers", "metric": "steps", "memberLimit": 1])
+            let limit = try await app.request(
+                .put,
+                "/api/fitcircles/\(id)",
+                token: token,
+                json: ["name": "Walkers", "metric": "steps", "memberLimit": 1]
+            )
             #expect(limit.status == .unprocessableContent)
             let edited = try await app.request(
-                .put, "/api/fitcircles/\(id)", token: token, json: ["name": "Night Walkers", "metric": "steps", "memberLimit": 2, "privacy": "public"])
+                .put,
+                "/api/fitcircles/\(id)",
+                token: token,
+                json: ["name": "Night Walkers", "metric": "steps", "memberLimit": 2, "privacy": "public"]
+            )
             #expect(try edited.jsonObject()["name"] as? String == "Night Walkers")
-            #expect(try await app.request(.put, "/api/fitcircles/\(id)", token: try await bo.token(app), json: ["name": "Mine", "metric": "steps"]).status == .forbidden)
-            #expect(try await app.request(.delete, "/api/fitcircles/\(id)", token: try await bo.token(app)).status == .forbidden)
+            #expect(
+                try await app.request(
+                    .put,
+                    "/api/fitcircles/\(id)",
+                    token: try await bo.token(app),
+                    json: ["name": "Mine", "metric": "steps"]
+                ).status == .forbidden
+            )
+            #expect(
+                try await app.request(.delete, "/api/fitcircles/\(id)", token: try await bo.token(app)).status
+                    == .forbidden
+            )
             #expect(try await app.request(.delete, "/api/fitcircles/\(id)", token: token).status == .noContent)
-            let invite = try await app.request(.post, "/api/fitcircles/\(id)/invite", token: token, json: ["email": "new@example.com"])
+            let invite = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/invite",
+                token: token,
+                json: ["email": "new@example.com"]
+            )
             #expect(invite.status == .conflict)
         }
     }

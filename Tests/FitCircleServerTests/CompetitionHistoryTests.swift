@@ -13,39 +13,66 @@ struct CompetitionHistoryTests {
             let cy = try await ChallengeTests.person(app, "cy@example.com", xp: 300)
             try await ChallengeTests.befriend(app, ana, ben)
             try await ChallengeTests.befriend(app, ana, cy)
-            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-                "name": "Week of runs", "type": "most_distance", "durationDays": 2, "stake": 20, "invitees": [ben.id, cy.id],
-            ])
+            let created = try await app.request(
+                .post,
+                "/api/competitions",
+                token: try await ana.token,
+                json: [
+                    "name": "Week of runs", "type": "most_distance", "durationDays": 2, "stake": 20,
+                    "invitees": [ben.id, cy.id],
+                ]
+            )
             #expect(created.status == .created, "\(created.text)")
             let id = try #require(try created.jsonObject()["id"] as? String)
             try await DeliveryTests.runJobs(app)
 
             // R8.4: the invitation in Cy's inbox leads to the competition, where join and decline are offered.
             let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await cy.token).jsonObject()
-            let invitation = try #require((inbox["items"] as? [[String: Any]])?.first { $0["type"] as? String == "challenge_invitation" }, "\(inbox)")
+            let invitation = try #require(
+                (inbox["items"] as? [[String: Any]])?.first { $0["type"] as? String == "challenge_invitation" },
+                "\(inbox)"
+            )
             #expect(invitation["deepLink"] as? String == "fitcircle://competitions/\(id)")
             let declined = try await app.request(.post, "/api/competitions/\(id)/decline", token: try await cy.token)
             #expect(declined.status == .ok, "\(declined.text)")
             #expect(try declined.jsonObject()["myState"] as? String == "declined")
             #expect(try await ChallengeTests.balance(app, cy) == 300)  // nothing staked
-            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
-            let mine = try await app.request(.get, "/api/competitions", token: try await cy.token).jsonObject()["items"] as? [[String: Any]]
-            #expect(mine?.contains { $0["id"] as? String == id } == false, "a declined invitation leaves the caller's list")
+            #expect(
+                try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:])
+                    .status == .ok
+            )
+            let mine =
+                try await app.request(.get, "/api/competitions", token: try await cy.token).jsonObject()["items"]
+                as? [[String: Any]]
+            #expect(
+                mine?.contains { $0["id"] as? String == id } == false,
+                "a declined invitation leaves the caller's list"
+            )
 
             app.clock.advance(by: 3600)
             for (person, km) in [(ana, 4.0), (ben, 7.5)] {
                 let run = ChallengeTests.run(app, "\(person.email)-run", km: km, minutes: 40, startedMinutesAgo: 45)
-                #expect(try await app.request(.post, "/api/activities", token: try await person.token, json: run).status == .created)
+                #expect(
+                    try await app.request(.post, "/api/activities", token: try await person.token, json: run).status
+                        == .created
+                )
             }
             try await ChallengeKindTests.settleAfter(app, days: 2)
 
             // R8.9: the history, each past competition with how it finished for the caller.
-            let history = try await app.request(.get, "/api/competitions", token: try await ben.token).jsonObject()["items"] as? [[String: Any]]
+            let history =
+                try await app.request(.get, "/api/competitions", token: try await ben.token).jsonObject()["items"]
+                as? [[String: Any]]
             let past = try #require(history?.first { $0["id"] as? String == id })
             #expect(past["status"] as? String == "settled")
             let result = try #require(past["myResult"] as? [String: Any], "\(past)")
-            #expect(result["rank"] as? Int == 1 && result["value"] as? Double == 7.5 && result["won"] as? Bool == true && result["payout"] as? Int == 40)
-            let anas = try await app.request(.get, "/api/competitions", token: try await ana.token).jsonObject()["items"] as? [[String: Any]]
+            #expect(
+                result["rank"] as? Int == 1 && result["value"] as? Double == 7.5 && result["won"] as? Bool == true
+                    && result["payout"] as? Int == 40
+            )
+            let anas =
+                try await app.request(.get, "/api/competitions", token: try await ana.token).jsonObject()["items"]
+                as? [[String: Any]]
             let lost = try #require(anas?.first { $0["id"] as? String == id }?["myResult"] as? [String: Any])
             #expect(lost["rank"] as? Int == 2 && lost["won"] as? Bool == false && lost["payout"] as? Int == 0)
             // Who declined has no part in it, nor a result.

@@ -9,11 +9,25 @@ import Testing
 /// requests neither count twice nor lose each other's changes.
 struct ConcurrentUpdateTests {
     /// Sends every body at once and waits for all the answers.
-    static func concurrently(_ app: TestApp, _ method: HTTPRequest.Method, _ path: String, token: String, bodies: [[String: Any]]) async throws -> [HTTPResponse.Status] {
+    static func concurrently(
+        _ app: TestApp,
+        _ method: HTTPRequest.Method,
+        _ path: String,
+        token: String,
+        bodies: [[String: Any]]
+    ) async throws -> [HTTPResponse.Status] {
         let encoded = try bodies.map { try JSONSerialization.data(withJSONObject: $0) }
         return try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
             for body in encoded {
-                group.addTask { try await app.request(method, path, token: token, body: body, headers: [.contentType: "application/json"]).status }
+                group.addTask {
+                    try await app.request(
+                        method,
+                        path,
+                        token: token,
+                        body: body,
+                        headers: [.contentType: "application/json"]
+                    ).status
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -29,11 +43,18 @@ struct ConcurrentUpdateTests {
             for round in 1...5 {
                 let totals = [1000 * round + 300, 1000 * round + 600]
                 let statuses = try await Self.concurrently(
-                    app, .put, "/api/goals/daily/\(id)/progress", token: token, bodies: totals.map { ["value": $0] })
+                    app,
+                    .put,
+                    "/api/goals/daily/\(id)/progress",
+                    token: token,
+                    bodies: totals.map { ["value": $0] }
+                )
                 // The later writer sees the earlier total: it adds the difference, or is refused as below it.
                 #expect(statuses.contains(.ok))
                 #expect(statuses.allSatisfy { $0 == .ok || $0 == .unprocessableContent }, "\(statuses)")
-                let days = try await app.request(.get, "/api/tracking/daily", token: token).jsonObject()["days"] as? [[String: Any]]
+                let days =
+                    try await app.request(.get, "/api/tracking/daily", token: token).jsonObject()["days"]
+                    as? [[String: Any]]
                 let manual = try #require(days?.compactMap { $0["manualSteps"] as? Int }.max())
                 #expect(totals.contains(manual), "round \(round): \(manual) manual steps from totals \(totals)")
             }
@@ -49,16 +70,30 @@ struct ConcurrentUpdateTests {
             #expect(types.count >= 3)
             for on in [false, true] {
                 let statuses = try await Self.concurrently(
-                    app, .put, "/api/emails/preferences", token: token, bodies: types.map { ["types": [$0: on]] })
+                    app,
+                    .put,
+                    "/api/emails/preferences",
+                    token: token,
+                    bodies: types.map { ["types": [$0: on]] }
+                )
                 let refused = statuses.filter { $0 != .ok }.count
-                let saved = try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()["types"] as? [String: Bool]
+                let saved =
+                    try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()["types"]
+                    as? [String: Bool]
                 // A critical type cannot be turned off (422); every other change is kept.
                 #expect(saved?.values.filter { $0 == on }.count == types.count - (on ? 0 : refused))
             }
 
             let statuses = try await Self.concurrently(
-                app, .put, "/api/notifications/preferences", token: token,
-                bodies: [["pauseWeekends": true], ["reminderTime": "19:30"], ["quietHours": ["start": "23:00", "end": "06:30"]], ["inApp": false]])
+                app,
+                .put,
+                "/api/notifications/preferences",
+                token: token,
+                bodies: [
+                    ["pauseWeekends": true], ["reminderTime": "19:30"],
+                    ["quietHours": ["start": "23:00", "end": "06:30"]], ["inApp": false],
+                ]
+            )
             #expect(statuses.allSatisfy { $0 == .ok }, "\(statuses)")
             let saved = try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()
             #expect(saved["pauseWeekends"] as? Bool == true)
@@ -73,11 +108,17 @@ struct ConcurrentUpdateTests {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
             let statuses = try await Self.concurrently(
-                app, .post, "/api/streaks/checkin", token: token,
-                bodies: (1...4).map { ["mood": $0, "energy": 3, "weightKg": 60 + Double($0)] })
+                app,
+                .post,
+                "/api/streaks/checkin",
+                token: token,
+                bodies: (1...4).map { ["mood": $0, "energy": 3, "weightKg": 60 + Double($0)] }
+            )
             #expect(statuses.filter { $0 == .ok || $0 == .created }.count == 1, "\(statuses)")
             #expect(statuses.filter { $0 == .conflict }.count == 3, "\(statuses)")
-            let events = try await app.request(.get, "/api/activities?limit=200", token: token).jsonObject()["items"] as? [[String: Any]] ?? []
+            let events =
+                try await app.request(.get, "/api/activities?limit=200", token: token).jsonObject()["items"]
+                as? [[String: Any]] ?? []
             #expect(events.filter { $0["type"] as? String == "check_in" }.count == 1)
             #expect(events.filter { $0["type"] as? String == "weight" }.count == 1)
         }

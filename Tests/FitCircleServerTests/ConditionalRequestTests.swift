@@ -13,7 +13,9 @@ struct ConditionalRequestTests {
     typealias Person = FriendsTests.Person
 
     /// A GET's status, `ETag` and body, `If-None-Match` sent when given.
-    static func get(_ app: TestApp, _ path: String, as person: Person?, ifNoneMatch: String? = nil) async throws -> (status: Int, tag: String?, body: String) {
+    static func get(_ app: TestApp, _ path: String, as person: Person?, ifNoneMatch: String? = nil) async throws -> (
+        status: Int, tag: String?, body: String
+    ) {
         var headers: HTTPFields = [:]
         if let ifNoneMatch { headers[.ifNoneMatch] = ifNoneMatch }
         var token: String?
@@ -28,7 +30,10 @@ struct ConditionalRequestTests {
     @Test(arguments: Backend.available)
     func anUnchangedAnswerIsA304_aChangedOneOrAnotherViewersTagIsAnsweredInFull(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"))
+            let (ana, bo, cy) = (
+                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
+                try await FriendsTests.person(app, "Cy")
+            )
             try await FriendFeedTests.befriend(app, ana, bo)
             try await FriendFeedTests.workout(app, by: bo, "run", minutesAgo: 10)
             try await DeliveryTests.runJobs(app)
@@ -74,12 +79,19 @@ struct ConditionalRequestTests {
     func aBoardIsA304UntilAClaimMovesIt(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let ana = try await LeaderboardTests.named(app, "Ana")
-            let circle = try #require(try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps"])["id"] as? String)
+            let circle = try #require(
+                try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps"])["id"] as? String
+            )
             _ = try await LeaderboardTests.claim(app, ana, 4_000, in: circle)
             let path = "/api/fitcircles/\(circle)/leaderboard?period=daily"
             let board = try await app.request(.get, path, token: try await ana.token(app))
             let tag = try #require(board.headers[.eTag])
-            let unchanged = try await app.request(.get, path, token: try await ana.token(app), headers: [.ifNoneMatch: tag])
+            let unchanged = try await app.request(
+                .get,
+                path,
+                token: try await ana.token(app),
+                headers: [.ifNoneMatch: tag]
+            )
             #expect(unchanged.status == .notModified && unchanged.body.readableBytes == 0)
             _ = try await LeaderboardTests.claim(app, ana, 6_000, in: circle)
             let moved = try await app.request(.get, path, token: try await ana.token(app), headers: [.ifNoneMatch: tag])
@@ -95,7 +107,9 @@ struct ConditionalRequestTests {
             #expect(asset.status == .ok && asset.headers[.cacheControl] == "no-cache")
             let again = try await app.request(.get, "/assets/js/api.js", headers: [.ifNoneMatch: tag])
             #expect(again.status == .notModified && again.body.readableBytes == 0 && again.headers[.eTag] == tag)
-            #expect(try await app.request(.get, "/assets/js/api.js", headers: [.ifNoneMatch: "\"stale\""]).status == .ok)
+            #expect(
+                try await app.request(.get, "/assets/js/api.js", headers: [.ifNoneMatch: "\"stale\""]).status == .ok
+            )
         }
     }
 
@@ -106,10 +120,17 @@ struct ConditionalRequestTests {
         var operation: String?
         for line in try OpenAPIDocument.yaml().split(separator: "\n", omittingEmptySubsequences: false) {
             let text = line.trimmingCharacters(in: .whitespaces)
-            if text.hasPrefix("operationId:") { operation = String(text.dropFirst("operationId:".count)).trimmingCharacters(in: .whitespaces) }
+            if text.hasPrefix("operationId:") {
+                operation = String(text.dropFirst("operationId:".count)).trimmingCharacters(in: .whitespaces)
+            }
             if text.hasPrefix("'304':"), let operation { declared.insert(operation) }
         }
         #expect(declared == (try RouteTable(openAPIDocument: OpenAPIDocument.yaml())).conditionalOperationIDs)
-        #expect(declared == ["getFriendFeed", "getFitCircleLeaderboard", "getCompetitionLeaderboard", "getUserProfile", "getDailyGoals", "getWeeklyGoals", "getConfig"])
+        #expect(
+            declared == [
+                "getFriendFeed", "getFitCircleLeaderboard", "getCompetitionLeaderboard", "getUserProfile",
+                "getDailyGoals", "getWeeklyGoals", "getConfig",
+            ]
+        )
     }
 }

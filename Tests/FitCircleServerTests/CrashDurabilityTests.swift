@@ -38,7 +38,8 @@ struct CrashDurabilityTests {
                     ],
                     // Warnings and a crash's last words reach the test's output: a node that dies is to be seen.
                     environment: CrashDurabilityTests.patientDatabase.merging(environment) { $1 },
-                    errors: .inherit)
+                    errors: .inherit
+                )
                 let server = Server(process: process, port: port)
                 for _ in 0..<100 where !process.hasExited() {
                     if (try? await server.get("/healthz").0) == 200 {
@@ -69,7 +70,11 @@ struct CrashDurabilityTests {
         /// arrives, until the server ends the stream. `ready` hears of the stream's `readyEvent` (or of its
         /// end, if it never came).
         func arrivals(
-            of name: String, at path: String, token: String, ready: AsyncStream<Void>.Continuation, readyEvent: String = "ready"
+            of name: String,
+            at path: String,
+            token: String,
+            ready: AsyncStream<Void>.Continuation,
+            readyEvent: String = "ready"
         ) async throws -> [ContinuousClock.Instant] {
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.port)\(path)")
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -91,11 +96,19 @@ struct CrashDurabilityTests {
             return arrivals
         }
 
-        func post(_ path: String, token: String? = nil, json: [String: Any], method: HTTPMethod = .POST) async throws -> (Int, Data) {
+        func post(_ path: String, token: String? = nil, json: [String: Any], method: HTTPMethod = .POST) async throws
+            -> (Int, Data)
+        {
             try await self.send(method, path, token: token, body: try JSONSerialization.data(withJSONObject: json))
         }
 
-        func send(_ method: HTTPMethod, _ path: String, token: String?, body: Data?, contentType: String = "application/json") async throws -> (Int, Data) {
+        func send(
+            _ method: HTTPMethod,
+            _ path: String,
+            token: String?,
+            body: Data?,
+            contentType: String = "application/json"
+        ) async throws -> (Int, Data) {
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.port)\(path)")
             request.method = method
             if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -119,14 +132,19 @@ struct CrashDurabilityTests {
 
     @Test(arguments: Backend.available)
     func anAcknowledgedEventSurvivesKillDashNine(_ backend: Backend) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let database = Self.url(of: location)
 
         let first = try await Server.start(database: database)
         let (_, signIn) = try await first.post("/api/auth/dev", json: ["email": "ana@example.com"])
-        let token = try #require((try JSONSerialization.jsonObject(with: signIn) as? [String: Any])?["accessToken"] as? String)
+        let token = try #require(
+            (try JSONSerialization.jsonObject(with: signIn) as? [String: Any])?["accessToken"] as? String
+        )
         _ = try await first.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT)
         let now = ISO8601DateFormatter().string(from: Date())
         var acknowledged = 0
@@ -150,18 +168,41 @@ struct CrashDurabilityTests {
     /// stream of an hour with it: the server waits for open requests, so a stream left open held it.
     @Test(arguments: Backend.available)
     func sigtermStopsTheNodeWithItsServicesAndItsStreams(_ backend: Backend) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let server = try await Server.start(database: Self.url(of: location))
         defer { server.kill() }
-        let signIn = try JSONSerialization.jsonObject(with: try await server.post("/api/auth/dev", json: ["email": "ana@example.com"]).1) as? [String: Any]
+        let signIn =
+            try JSONSerialization.jsonObject(
+                with: try await server.post("/api/auth/dev", json: ["email": "ana@example.com"]).1
+            ) as? [String: Any]
         let token = try #require(signIn?["accessToken"] as? String)
-        #expect(try await server.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT).0 == 200)
-        let circle = try JSONSerialization.jsonObject(with: try await server.post("/api/fitcircles", token: token, json: ["name": "Stream", "metric": "steps"]).1) as? [String: Any]
+        #expect(
+            try await server.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT).0
+                == 200
+        )
+        let circle =
+            try JSONSerialization.jsonObject(
+                with: try await server.post(
+                    "/api/fitcircles",
+                    token: token,
+                    json: ["name": "Stream", "metric": "steps"]
+                ).1
+            ) as? [String: Any]
         let id = try #require(circle?["id"] as? String)
         let (listening, ready) = AsyncStream<Void>.makeStream()
-        let stream = Task { try await server.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=3600", token: token, ready: ready) }
+        let stream = Task {
+            try await server.arrivals(
+                of: "rank",
+                at: "/api/fitcircles/\(id)/stream?seconds=3600",
+                token: token,
+                ready: ready
+            )
+        }
         for await _ in listening { break }
         try await Task.sleep(for: .seconds(2))  // the services are up, and the first jobs and tick have run
         #expect(try await server.get("/readyz").0 == 200)

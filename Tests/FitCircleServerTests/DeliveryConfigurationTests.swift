@@ -10,23 +10,40 @@ struct DeliveryConfigurationTests {
         var keyed: [AbsoluteConfigKey: ConfigValue] = [:]
         for (key, value) in values {
             // Booleans as the environment provider decodes them ("true", "yes", "1").
-            keyed[AbsoluteConfigKey(stringLiteral: key)] = .init(value == "true" ? .bool(true) : .string(value), isSecret: false)
+            keyed[AbsoluteConfigKey(stringLiteral: key)] = .init(
+                value == "true" ? .bool(true) : .string(value),
+                isSecret: false
+            )
         }
-        return try AppConfiguration(reader: ConfigReader(providers: [InMemoryProvider(values: keyed)]), workingDirectory: URL(fileURLWithPath: "/tmp"))
+        return try AppConfiguration(
+            reader: ConfigReader(providers: [InMemoryProvider(values: keyed)]),
+            workingDirectory: URL(fileURLWithPath: "/tmp")
+        )
     }
 
     @Test func emailSettingsAreReadWithTheirDefaults() throws {
         let configuration = try Self.configuration([
-            "delivery.smtp.host": "smtp.example.com", "delivery.smtp.username": "mailer", "email.from": "FitCircle Team <hello@fitcircle.app>",
+            "delivery.smtp.host": "smtp.example.com", "delivery.smtp.username": "mailer",
+            "email.from": "FitCircle Team <hello@fitcircle.app>",
             "server.publicUrl": "https://api.fitcircle.app",
         ])
         let smtp = try #require(configuration.smtp)
-        #expect(smtp.port == 587 && smtp.security == .startTLS && smtp.username == "mailer" && smtp.clientName == "api.fitcircle.app")
+        #expect(
+            smtp.port == 587 && smtp.security == .startTLS && smtp.username == "mailer"
+                && smtp.clientName == "api.fitcircle.app"
+        )
         #expect(configuration.emailFrom == Mailbox("hello@fitcircle.app", name: "FitCircle Team"))
-        #expect(configuration.preferencesURL == "fitcircle://settings/notifications" && configuration.unsubscribeMailbox == nil)
+        #expect(
+            configuration.preferencesURL == "fitcircle://settings/notifications"
+                && configuration.unsubscribeMailbox == nil
+        )
         #expect(try Self.configuration([:]).smtp == nil && (try Self.configuration([:])).emailAPIKey == nil)
-        let forwarding = try Self.configuration(["analytics.forward.url": "https://api.segment.io/v1/batch", "analytics.forward.writeKey": "wk"])
-        #expect(forwarding.analyticsForwardURL == "https://api.segment.io/v1/batch" && forwarding.analyticsWriteKey == "wk")
+        let forwarding = try Self.configuration([
+            "analytics.forward.url": "https://api.segment.io/v1/batch", "analytics.forward.writeKey": "wk",
+        ])
+        #expect(
+            forwarding.analyticsForwardURL == "https://api.segment.io/v1/batch" && forwarding.analyticsWriteKey == "wk"
+        )
         #expect(try Self.configuration([:]).analyticsForwardURL == nil)
     }
 
@@ -49,7 +66,9 @@ struct DeliveryConfigurationTests {
         for host in ["127.0.0.1", "localhost", "::1", "127.0.0.2"] {
             #expect(try Self.configuration(["devLogin": "true", "host": host]).auth.devLogin)
         }
-        let overridden = try Self.configuration(["devLogin": "true", "host": "0.0.0.0", "devLogin.dangerouslyAllowOnPublicHost": "true"])
+        let overridden = try Self.configuration([
+            "devLogin": "true", "host": "0.0.0.0", "devLogin.dangerouslyAllowOnPublicHost": "true",
+        ])
         #expect(overridden.auth.devLogin)
         #expect(try Self.configuration(["host": "0.0.0.0"]).auth.devLogin == false)
     }

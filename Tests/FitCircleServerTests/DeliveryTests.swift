@@ -21,14 +21,27 @@ struct DeliveryTests {
     /// Runs `body` with FCM configured against a fake, and an onboarded user (Europe/Paris, 13:00 there)
     /// with one Android device.
     static func withFCM(
-        _ backend: Backend, _ body: @Sendable (TestApp, FakeFCM, _ user: String) async throws -> Void
+        _ backend: Backend,
+        _ body: @Sendable (TestApp, FakeFCM, _ user: String) async throws -> Void
     ) async throws {
         let clock = TestClock()
         try await FakeFCM.run(now: { clock.now }) { fcm in
-            let transports = Transports(fcm: try await FCMTransport(account: fcm.account, baseURL: fcm.baseURL, http: .shared, clock: clock.wallClock))
+            let transports = Transports(
+                fcm: try await FCMTransport(
+                    account: fcm.account,
+                    baseURL: fcm.baseURL,
+                    http: .shared,
+                    clock: clock.wallClock
+                )
+            )
             try await withTestApp(backend, clock: clock, transports: transports) { app async throws in
                 let token = try await app.onboardedUser()
-                let device = try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "android", "token": "android-1"])
+                let device = try await app.request(
+                    .post,
+                    "/api/notifications/register",
+                    token: token,
+                    json: ["platform": "android", "token": "android-1"]
+                )
                 #expect(device.status == .created, "\(device.text)")
                 try await body(app, fcm, try await NotificationLogTests.anaID(app))
             }
@@ -37,7 +50,12 @@ struct DeliveryTests {
 
     /// Runs the due jobs (a retry is due only once the clock reaches it).
     static func runJobs(_ app: TestApp) async throws {
-        let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        let runner = JobRunner(
+            store: app.store,
+            handlers: app.engine.jobs.handlers,
+            clock: app.clock.wallClock,
+            logger: Logger(label: "test")
+        )
         while try await runner.runDue(limit: 50) > 0 {}
     }
 
@@ -71,23 +89,47 @@ struct DeliveryTests {
             let id = try #require(sent["id"] as? String)
             try await Self.runJobs(app)
             let logged = try await Self.attempts(app, id)
-            let received = try #require(fcm.received.first, "attempts: \(logged.map { "\($0.outcome) \($0.reason ?? "")" })")
+            let received = try #require(
+                fcm.received.first,
+                "attempts: \(logged.map { "\($0.outcome) \($0.reason ?? "")" })"
+            )
             #expect(fcm.received.count == 1)
             #expect(received.registrationToken == "android-1")
-            #expect(received.title == sent["title"] as? String && received.body == "⏰ Complete your check-in to keep your 14-day streak alive!")
-            #expect(received.data == ["type": "daily_checkin_reminder", "deep_link": try #require(sent["deepLink"] as? String)])
+            #expect(
+                received.title == sent["title"] as? String
+                    && received.body == "⏰ Complete your check-in to keep your 14-day streak alive!"
+            )
+            #expect(
+                received.data == [
+                    "type": "daily_checkin_reminder", "deep_link": try #require(sent["deepLink"] as? String),
+                ]
+            )
             #expect(received.androidPriority == "high")
             let attempts = try await Self.attempts(app, id)
-            #expect(attempts.map(\.outcome) == ["delivered"] && attempts.first?.provider == "fcm" && attempts.first?.status == 200)
+            #expect(
+                attempts.map(\.outcome) == ["delivered"] && attempts.first?.provider == "fcm"
+                    && attempts.first?.status == 200
+            )
             #expect(try await Self.deliverJob(app, id).status == .done)
             #expect(fcm.tokensIssued == 1)
             // The attempt shows in the notification's "why".
-            let why = try await app.request(.get, "/api/notifications/\(id)/why", token: try #require(app.devSignIn()["accessToken"] as? String)).jsonObject()
+            let why = try await app.request(
+                .get,
+                "/api/notifications/\(id)/why",
+                token: try #require(app.devSignIn()["accessToken"] as? String)
+            ).jsonObject()
             let delivery = try #require((why["deliveries"] as? [[String: Any]])?.first)
-            #expect(delivery["outcome"] as? String == "delivered" && delivery["provider"] as? String == "fcm" && delivery["status"] as? Int == 200)
+            #expect(
+                delivery["outcome"] as? String == "delivered" && delivery["provider"] as? String == "fcm"
+                    && delivery["status"] as? Int == 200
+            )
             #expect(delivery["channel"] as? String == "push" && delivery["attempt"] as? Int == 1)
             // And in the history, with each item's attempts.
-            let history = try await app.request(.get, "/api/notifications/history", token: try #require(app.devSignIn()["accessToken"] as? String)).jsonObject()
+            let history = try await app.request(
+                .get,
+                "/api/notifications/history",
+                token: try #require(app.devSignIn()["accessToken"] as? String)
+            ).jsonObject()
             let item = try #require((history["items"] as? [[String: Any]])?.first { $0["id"] as? String == id })
             #expect((item["deliveries"] as? [[String: Any]])?.map { $0["outcome"] as? String } == ["delivered"])
         }
@@ -97,7 +139,9 @@ struct DeliveryTests {
     func anUnregisteredTokenIsDeactivatedAtOnceAndNeverUsedAgain(_ backend: Backend) async throws {
         try await Self.withFCM(backend) { app, fcm, user in
             fcm.script("android-1", [FakeFCM.Answer(404, "UNREGISTERED")])
-            let first = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String)
+            let first = try #require(
+                try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String
+            )
             try await Self.runJobs(app)
             #expect(try await Self.attempts(app, first).map(\.outcome) == ["target_dead"])
             #expect(try await app.store.read { tx in try await tx.activeDevices(of: User.ID(user)) }.isEmpty)
@@ -172,7 +216,9 @@ struct DeliveryTests {
             _ = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")
             try await Self.runJobs(app)
             fcm.revokeAccessTokens()
-            let second = try #require(try await NotificationLogTests.send(app, "challenge_milestone", key: "two")["id"] as? String)
+            let second = try #require(
+                try await NotificationLogTests.send(app, "challenge_milestone", key: "two")["id"] as? String
+            )
             try await Self.runJobs(app)
             #expect(fcm.received.count == 2)
             #expect(fcm.tokensIssued == 2)
@@ -194,11 +240,23 @@ struct DeliveryTests {
         }
         try await Application(router: router, logger: Logger(label: "fake-webhook")).test(.live) { client in
             let (clock, secret) = (TestClock(), Data(repeating: 7, count: 32))
-            let webhook = WebhookTransport(url: "http://127.0.0.1:\(client.port!)/hook", secret: secret, http: .shared, clock: clock.wallClock)
+            let webhook = WebhookTransport(
+                url: "http://127.0.0.1:\(client.port!)/hook",
+                secret: secret,
+                http: .shared,
+                clock: clock.wallClock
+            )
             try await withTestApp(backend, clock: clock, transports: Transports(webhook: webhook)) { app async throws in
                 let token = try await app.onboardedUser()
-                _ = try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "android", "token": "android-1"])
-                let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
+                _ = try await app.request(
+                    .post,
+                    "/api/notifications/register",
+                    token: token,
+                    json: ["platform": "android", "token": "android-1"]
+                )
+                let id = try #require(
+                    try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String
+                )
                 try await Self.runJobs(app)
                 app.clock.set(try await Self.deliverJob(app, id).runAt.addingTimeInterval(1))
                 try await Self.runJobs(app)
@@ -209,7 +267,9 @@ struct DeliveryTests {
                     let timestamp = try #require(headers[HTTPField.Name("FitCircle-Timestamp")!])
                     var signed = Data("\(timestamp).".utf8)
                     signed.append(body)
-                    let expected = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: secret)).map { String(format: "%02x", $0) }.joined()
+                    let expected = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: secret)).map {
+                        String(format: "%02x", $0)
+                    }.joined()
                     #expect(headers[HTTPField.Name("FitCircle-Signature")!] == "v1=\(expected)")
                     let json = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
                     #expect(json["id"] as? String == id && json["type"] as? String == "daily_checkin_reminder")
@@ -217,7 +277,11 @@ struct DeliveryTests {
                 }
                 let attempts = try await Self.attempts(app, id)
                 #expect(attempts.filter { $0.target == "webhook" }.map(\.outcome) == ["retryable", "delivered"])
-                #expect(attempts.filter { $0.target != "webhook" }.map { "\($0.outcome): \($0.reason ?? "")" } == ["permanent: FCM is not configured"])
+                #expect(
+                    attempts.filter { $0.target != "webhook" }.map { "\($0.outcome): \($0.reason ?? "")" } == [
+                        "permanent: FCM is not configured"
+                    ]
+                )
             }
         }
     }

@@ -16,7 +16,11 @@ struct EmailDeliveryTests {
         try await FakeSMTP.run { smtp in
             let channel = EmailChannel(
                 transport: try SMTPTransport(settings: smtp.settings(), clock: .system),
-                settings: EmailSettings(from: Mailbox("hello@fitcircle.test", name: "FitCircle"), publicURL: Self.publicURL))
+                settings: EmailSettings(
+                    from: Mailbox("hello@fitcircle.test", name: "FitCircle"),
+                    publicURL: Self.publicURL
+                )
+            )
             try await withTestApp(backend, transports: Transports(email: channel)) { app async throws in
                 try await body(app, smtp)
             }
@@ -27,7 +31,9 @@ struct EmailDeliveryTests {
     static func post(_ app: TestApp, _ token: String, _ events: [String: [String: Any]]) async throws {
         for (id, body) in events.sorted(by: { $0.key < $1.key }) {
             var event = body
-            (event["clientEventId"], event["source"], event["occurredAt"]) = (id, "healthkit", ISO8601DateFormatter().string(from: app.clock.now))
+            (event["clientEventId"], event["source"], event["occurredAt"]) = (
+                id, "healthkit", ISO8601DateFormatter().string(from: app.clock.now)
+            )
             let posted = try await app.request(.post, "/api/activities", token: token, json: event)
             #expect(posted.status == .created, "\(posted.text)")
         }
@@ -43,19 +49,33 @@ struct EmailDeliveryTests {
         try await Self.withEmail(backend) { app, smtp in
             _ = try await app.onboardedUser()
             try await DeliveryTests.runJobs(app)
-            let welcome = try #require(smtp.received.first { $0.subject.hasPrefix("Welcome") }, "\(smtp.received.map(\.subject))")
+            let welcome = try #require(
+                smtp.received.first { $0.subject.hasPrefix("Welcome") },
+                "\(smtp.received.map(\.subject))"
+            )
             #expect(welcome.subject == "Welcome to FitCircle! Let's get started 🎉")
             #expect(welcome.rcptTos == ["ana@example.com"] && welcome.from == "FitCircle <hello@fitcircle.test>")
             let (text, html) = (try Self.part(welcome, "text/plain"), try Self.part(welcome, "text/html"))
-            #expect(text.contains("Hi Ana,") && text.contains("✅ Complete your first daily check-in") && text.contains("See you inside!"))
+            #expect(
+                text.contains("Hi Ana,") && text.contains("✅ Complete your first daily check-in")
+                    && text.contains("See you inside!")
+            )
             #expect(html.contains("<p>Hi Ana,</p>") && html.contains("—The FitCircle Team"))
-            #expect(welcome.headers["List-Unsubscribe"] == nil && text.contains("Email preferences: fitcircle://settings/notifications"))
+            #expect(
+                welcome.headers["List-Unsubscribe"] == nil
+                    && text.contains("Email preferences: fitcircle://settings/notifications")
+            )
             #expect(html.contains("\(Self.publicURL)/api/emails/open/"))
             let user = User.ID(try await NotificationLogTests.anaID(app))
-            let record = try #require(try await app.store.read { tx in try await tx.notifications(of: user, type: "welcome", limit: 1) }.first)
+            let record = try #require(
+                try await app.store.read { tx in try await tx.notifications(of: user, type: "welcome", limit: 1) }.first
+            )
             #expect(welcome.messageId == "<\(record.id.rawValue)@fitcircle.test>")
             let attempts = try await DeliveryTests.attempts(app, record.id.rawValue)
-            #expect(attempts.map(\.outcome) == ["delivered"] && attempts.first?.provider == "smtp" && attempts.first?.status == 250)
+            #expect(
+                attempts.map(\.outcome) == ["delivered"] && attempts.first?.provider == "smtp"
+                    && attempts.first?.status == 250
+            )
             #expect(attempts.first?.target == "ana@example.com")
             let logged = try #require(try await app.store.read { tx in try await tx.emailLogEntry(of: record.id) })
             #expect(logged.subject == welcome.subject && logged.address == "ana@example.com")
@@ -67,37 +87,72 @@ struct EmailDeliveryTests {
     @Test(arguments: Backend.available)
     func theWeeklyDigestEmailCarriesTheWeeksRealFigures(_ backend: Backend) async throws {
         try await Self.withEmail(backend) { app, smtp in
-            app.clock.set(Date(timeIntervalSince1970: 1_772_236_800))  // Saturday 28 February 2026, 00:00 UTC (01:00 in Paris)
+            // Saturday 28 February 2026, 00:00 UTC (01:00 in Paris)
+            app.clock.set(Date(timeIntervalSince1970: 1_772_236_800))
             let first = try await app.onboardedUser("walker@example.com")
-            let circle = try await app.request(.post, "/api/fitcircles", token: first, json: ["name": "Work Warriors", "metric": "steps"]).jsonObject()
+            let circle = try await app.request(
+                .post,
+                "/api/fitcircles",
+                token: first,
+                json: ["name": "Work Warriors", "metric": "steps"]
+            ).jsonObject()
             let circleID = try #require(circle["id"] as? String)
-            try await Self.post(app, first, ["sat-steps": ["type": "steps", "steps": 12_000], "sat-weight": ["type": "weight", "weightKg": 80.0]])
+            try await Self.post(
+                app,
+                first,
+                ["sat-steps": ["type": "steps", "steps": 12_000], "sat-weight": ["type": "weight", "weightKg": 80.0]]
+            )
             try await ReminderTests.run(app, hours: 24)  // to Sunday 1 March, 01:00
             let token = try await ScheduledNotificationTests.signIn(app, "walker@example.com").1
-            try await Self.post(app, token, ["sun-steps": ["type": "steps", "steps": 9_000], "sun-weight": ["type": "weight", "weightKg": 79.4]])
+            try await Self.post(
+                app,
+                token,
+                ["sun-steps": ["type": "steps", "steps": 9_000], "sun-weight": ["type": "weight", "weightKg": 79.4]]
+            )
             app.clock.advance(by: 11 * 3_600)  // Sunday 12:00 in Paris
             let claim = try await app.request(
-                .post, "/api/fitcircles/\(circleID)/submit", token: try await ScheduledNotificationTests.signIn(app, "walker@example.com").1)
+                .post,
+                "/api/fitcircles/\(circleID)/submit",
+                token: try await ScheduledNotificationTests.signIn(app, "walker@example.com").1
+            )
             #expect(claim.status == .created, "\(claim.text)")
             let checkIn = try await app.request(
-                .post, "/api/streaks/checkin", token: try await ScheduledNotificationTests.signIn(app, "walker@example.com").1, json: ["mood": 4, "energy": 4])
+                .post,
+                "/api/streaks/checkin",
+                token: try await ScheduledNotificationTests.signIn(app, "walker@example.com").1,
+                json: ["mood": 4, "energy": 4]
+            )
             #expect(checkIn.status == .created, "\(checkIn.text)")
             try await ReminderTests.run(app, hours: 10)  // past Sunday 20:00 in Paris
 
-            let digest = try #require(smtp.received.first { $0.subject.hasPrefix("Your Week in Review") }, "\(smtp.received.map(\.subject))")
+            let digest = try #require(
+                smtp.received.first { $0.subject.hasPrefix("Your Week in Review") },
+                "\(smtp.received.map(\.subject))"
+            )
             #expect(digest.subject == "Your Week in Review: 21,000 steps, 1-day streak 🔥")
             let text = try Self.part(digest, "text/plain")
             // Spec 000 F2: 50,000 a week while the daily goal is a default (a two-day-old account).
             #expect(text.contains("- Steps: 21,000 (42% of goal)"), "\(text)")
-            #expect(text.contains("- Weight: -0.6 kg") && text.contains("- Leaderboard: #1 in \"Work Warriors\""), "\(text)")
+            #expect(
+                text.contains("- Weight: -0.6 kg") && text.contains("- Leaderboard: #1 in \"Work Warriors\""),
+                "\(text)"
+            )
             #expect(text.contains("You hit your daily goal 2 out of 7 days."), "\(text)")
             #expect(text.contains("- Streak: 1 day maintained"), "a count's word agrees with it: \(text)")
             #expect(try Self.part(digest, "text/html").contains("Streak: 1 day maintained"))
-            #expect(text.contains("Your weekly step goal is 50,000 steps.\n\nView Full Dashboard: \(Self.publicURL)/api/emails/click/"), "\(text)")
+            #expect(
+                text.contains(
+                    "Your weekly step goal is 50,000 steps.\n\nView Full Dashboard: \(Self.publicURL)/api/emails/click/"
+                ),
+                "\(text)"
+            )
             // An optional type: one-click unsubscribe (RFC 8058) in the headers and the footer.
             #expect(digest.headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click")
             let unsubscribe = try #require(digest.headers["List-Unsubscribe"])
-            #expect(unsubscribe.hasPrefix("<\(Self.publicURL)/api/emails/unsubscribe?token=") && unsubscribe.contains("<mailto:unsubscribe@fitcircle.test?subject="))
+            #expect(
+                unsubscribe.hasPrefix("<\(Self.publicURL)/api/emails/unsubscribe?token=")
+                    && unsubscribe.contains("<mailto:unsubscribe@fitcircle.test?subject=")
+            )
         }
     }
 }
@@ -111,23 +166,48 @@ extension EmailDeliveryTests {
             _ = try await app.onboardedUser()
             try await DeliveryTests.runJobs(app)  // the welcome
             let cases: [(type: String, data: [String: String], subject: String, line: String)] = [
-                ("daily_checkin_email", ["streak": "14"], "Your 14-day streak is waiting ⏰", "Your 14-day streak is waiting—it takes ten seconds."),
-                ("daily_checkin_email", ["streak": "0"], "Start your streak today ⏰", "Check in to start your streak—it takes ten seconds."),
-                ("streak_at_risk", ["streak": "21", "freezesLeft": "1", "freeze": "left"], "⚠️ Your 21-day streak is at risk!", "Good news: you have 1 freeze left this week."),
-                ("streak_at_risk", ["streak": "21", "freezesLeft": "0", "freeze": "used"], "⚠️ Your 21-day streak is at risk!",
-                 "Good news: your freeze covered yesterday, so the streak is still alive."),
-                ("monthly_report", ["month": "February 2026", "steps": "180,000", "checkIns": "25", "streak": "12"], "Your February 2026 progress report 📈",
-                 "- Check-ins: 25"),
-                ("circle_invitation", ["inviter": "Ben", "circle": "Work Warriors", "invitationId": "inv-1"],
-                 "Ben invited you to join \"Work Warriors\" on FitCircle", "Ben invited you to join \"Work Warriors\""),
-                ("challenge_milestone_email", ["milestone": "Halfway there", "percent": "50", "challengeId": "ch-1"], "🎉 Halfway there! You're 50% to your goal",
-                 "You're 50% of the way to your goal."),
+                (
+                    "daily_checkin_email", ["streak": "14"], "Your 14-day streak is waiting ⏰",
+                    "Your 14-day streak is waiting—it takes ten seconds."
+                ),
+                (
+                    "daily_checkin_email", ["streak": "0"], "Start your streak today ⏰",
+                    "Check in to start your streak—it takes ten seconds."
+                ),
+                (
+                    "streak_at_risk", ["streak": "21", "freezesLeft": "1", "freeze": "left"],
+                    "⚠️ Your 21-day streak is at risk!", "Good news: you have 1 freeze left this week."
+                ),
+                (
+                    "streak_at_risk", ["streak": "21", "freezesLeft": "0", "freeze": "used"],
+                    "⚠️ Your 21-day streak is at risk!",
+                    "Good news: your freeze covered yesterday, so the streak is still alive."
+                ),
+                (
+                    "monthly_report", ["month": "February 2026", "steps": "180,000", "checkIns": "25", "streak": "12"],
+                    "Your February 2026 progress report 📈",
+                    "- Check-ins: 25"
+                ),
+                (
+                    "circle_invitation", ["inviter": "Ben", "circle": "Work Warriors", "invitationId": "inv-1"],
+                    "Ben invited you to join \"Work Warriors\" on FitCircle",
+                    "Ben invited you to join \"Work Warriors\""
+                ),
+                (
+                    "challenge_milestone_email",
+                    ["milestone": "Halfway there", "percent": "50", "challengeId": "ch-1"],
+                    "🎉 Halfway there! You're 50% to your goal",
+                    "You're 50% of the way to your goal."
+                ),
             ]
             for (index, item) in cases.enumerated() {
                 // A day each: the types allow one a day.
                 app.clock.advance(by: 86_400)
                 let token = try await NotificationLogTests.operatorToken(app)
-                let body: [String: Any] = ["userId": try await NotificationLogTests.anaID(app), "type": item.type, "data": item.data, "dedupeKey": "t\(index)"]
+                let body: [String: Any] = [
+                    "userId": try await NotificationLogTests.anaID(app), "type": item.type, "data": item.data,
+                    "dedupeKey": "t\(index)",
+                ]
                 let sent = try await app.request(.post, "/api/notifications/send", token: token, json: body)
                 #expect(sent.status == .ok, "\(sent.text)")
                 try await DeliveryTests.runJobs(app)

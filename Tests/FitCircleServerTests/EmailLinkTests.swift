@@ -32,7 +32,9 @@ struct EmailLinkTests {
     }
 
     static func emailSwitch(_ app: TestApp, _ token: String, _ type: String) async throws -> Bool? {
-        (try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()["types"] as? [String: Bool])?[type]
+        (try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()["types"] as? [String: Bool])?[
+            type
+        ]
     }
 
     @Test(arguments: Backend.available)
@@ -50,28 +52,43 @@ struct EmailLinkTests {
             #expect(page.status == .ok && page.headers[.contentType]?.hasPrefix("text/html") == true)
             // Like every page of the server's: a Content-Security-Policy, never framed, no sniffing (issue 41).
             #expect(page.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
-            #expect(page.headers[HTTPField.Name("X-Frame-Options")!] == "DENY" && page.headers[.xContentTypeOptions] == "nosniff")
-            #expect(page.text.contains("Stop “Week in review” emails to <b>ana@example.com</b>?") && page.text.contains("method=\"post\""))
+            #expect(
+                page.headers[HTTPField.Name("X-Frame-Options")!] == "DENY"
+                    && page.headers[.xContentTypeOptions] == "nosniff"
+            )
+            #expect(
+                page.text.contains("Stop “Week in review” emails to <b>ana@example.com</b>?")
+                    && page.text.contains("method=\"post\"")
+            )
             #expect(try await Self.emailSwitch(app, ana, "weekly_digest") == true)
 
             // A forged token, and Ana's claims signed over as if for Ben, are refused and change nothing.
             let parts = token.split(separator: ".").map(String.init)
             let payload = try #require(Data(base64URLEncoded: parts[0]))
             var claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
-            claims["u"] = try #require((try await app.devSignIn("ben@example.com")["user"] as? [String: Any])?["id"] as? String)
+            claims["u"] = try #require(
+                (try await app.devSignIn("ben@example.com")["user"] as? [String: Any])?["id"] as? String
+            )
             let turned = try JSONSerialization.data(withJSONObject: claims).base64URLEncoded() + "." + parts[1]
             for forged in [parts[0] + "." + String(parts[1].reversed()), turned, "not-a-token"] {
                 let refused = try await app.request(.post, "/api/emails/unsubscribe?token=\(forged)")
                 let field = try Self.field(refused)
                 #expect(refused.status == .unprocessableContent && field == "token", "\(refused.text)")
-                #expect((try await app.request(.get, "/api/emails/unsubscribe?token=\(forged)")).status == .unprocessableContent)
+                #expect(
+                    (try await app.request(.get, "/api/emails/unsubscribe?token=\(forged)")).status
+                        == .unprocessableContent
+                )
             }
             #expect(try await Self.emailSwitch(app, ana, "weekly_digest") == true)
             #expect(try await Self.emailSwitch(app, ben, "weekly_digest") == true)
 
             // One click, as a mail client posts it: no session, the RFC 8058 body.
             let done = try await app.request(
-                .post, Self.path(url), body: Data("List-Unsubscribe=One-Click".utf8), headers: [.contentType: "application/x-www-form-urlencoded"])
+                .post,
+                Self.path(url),
+                body: Data("List-Unsubscribe=One-Click".utf8),
+                headers: [.contentType: "application/x-www-form-urlencoded"]
+            )
             #expect(done.status == .ok && done.text.contains("no more “Week in review” emails"), "\(done.text)")
             #expect(try await Self.emailSwitch(app, ana, "weekly_digest") == false)
             #expect(try await Self.emailSwitch(app, ana, "monthly_report") == true)
@@ -95,12 +112,21 @@ struct EmailLinkTests {
             let id = NotificationRecord.ID(String(email.messageId.dropFirst().prefix { $0 != "@" }))
             #expect(try await app.store.read { tx in try await tx.emailLogEntry(of: id) }?.openedAt == nil)
 
-            let pixel = try await app.request(.get, Self.path(try Self.firstURL(in: html, starting: "/api/emails/open/")))
-            #expect(pixel.status == .ok && pixel.headers[.contentType] == "image/gif" && String(buffer: pixel.body).hasPrefix("GIF89a"))
+            let pixel = try await app.request(
+                .get,
+                Self.path(try Self.firstURL(in: html, starting: "/api/emails/open/"))
+            )
+            #expect(
+                pixel.status == .ok && pixel.headers[.contentType] == "image/gif"
+                    && String(buffer: pixel.body).hasPrefix("GIF89a")
+            )
             let opened = try #require(try await app.store.read { tx in try await tx.emailLogEntry(of: id) })
             #expect(opened.openedAt == app.clock.now && opened.openCount == 1)
 
-            let click = try await app.request(.get, Self.path(try Self.firstURL(in: html, starting: "/api/emails/click/")))
+            let click = try await app.request(
+                .get,
+                Self.path(try Self.firstURL(in: html, starting: "/api/emails/click/"))
+            )
             #expect(click.status == .found && click.headers[.location] == "fitcircle://digest", "\(click.headers)")
             #expect(try await app.store.read { tx in try await tx.emailLogEntry(of: id) }?.clickCount == 1)
 
@@ -110,9 +136,17 @@ struct EmailLinkTests {
                 try await tx.serverSecret(named: "email-link-hmac", orCreate: { "unused" }, at: app.clock.now)
             }
             let links = EmailLinks(secret: Data(secret.utf8))
-            #expect((try await app.request(.get, "/api/emails/click/\(links.token(.click(notification: id, index: 1)))")).status == .notFound)
-            let unsubscribe = links.token(.unsubscribe(user: User.ID(try await NotificationLogTests.anaID(app)), type: "weekly_digest"))
-            for forged in [unsubscribe, EmailLinks(secret: Data(repeating: 1, count: 48)).token(.click(notification: id, index: 0))] {
+            #expect(
+                (try await app.request(.get, "/api/emails/click/\(links.token(.click(notification: id, index: 1)))"))
+                    .status == .notFound
+            )
+            let unsubscribe = links.token(
+                .unsubscribe(user: User.ID(try await NotificationLogTests.anaID(app)), type: "weekly_digest")
+            )
+            for forged in [
+                unsubscribe,
+                EmailLinks(secret: Data(repeating: 1, count: 48)).token(.click(notification: id, index: 0)),
+            ] {
                 let refused = try await app.request(.get, "/api/emails/click/\(forged)")
                 #expect(refused.status == .unprocessableContent && refused.headers[.location] == nil)
             }
@@ -128,20 +162,35 @@ struct EmailLinkTests {
             let token = try await app.onboardedUser()
             let read = try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()
             #expect(read["enabled"] as? Bool == true)
-            #expect((read["types"] as? [String: Bool])?.keys.sorted() == [
-                "challenge_milestone_email", "circle_invitation", "daily_checkin_email", "monthly_report", "streak_at_risk", "weekly_digest", "welcome",
-            ])
-            #expect((read["required"] as? [String])?.sorted() == ["challenge_milestone_email", "circle_invitation", "welcome"])
+            #expect(
+                (read["types"] as? [String: Bool])?.keys.sorted() == [
+                    "challenge_milestone_email", "circle_invitation", "daily_checkin_email", "monthly_report",
+                    "streak_at_risk", "weekly_digest", "welcome",
+                ]
+            )
+            #expect(
+                (read["required"] as? [String])?.sorted() == [
+                    "challenge_milestone_email", "circle_invitation", "welcome",
+                ]
+            )
 
-            let put = try await app.request(.put, "/api/emails/preferences", token: token, json: ["types": ["monthly_report": false]])
+            let put = try await app.request(
+                .put,
+                "/api/emails/preferences",
+                token: token,
+                json: ["types": ["monthly_report": false]]
+            )
             let putTypes = try put.jsonObject()["types"] as? [String: Bool]
             #expect(put.status == .ok && putTypes?["monthly_report"] == false)
             let notifications = try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()
-            let monthly = (notifications["types"] as? [[String: Any]])?.first { $0["type"] as? String == "monthly_report" }
+            let monthly = (notifications["types"] as? [[String: Any]])?.first {
+                $0["type"] as? String == "monthly_report"
+            }
             #expect((monthly?["channels"] as? [String: Bool])?["email"] == false, "\(monthly ?? [:])")
 
             for (body, field) in [
-                (["types": ["welcome": false]], "types.welcome.email"), (["types": ["leaderboard_change": false]], "types.leaderboard_change"),
+                (["types": ["welcome": false]], "types.welcome.email"),
+                (["types": ["leaderboard_change": false]], "types.leaderboard_change"),
             ] as [([String: Any], String)] {
                 let refused = try await app.request(.put, "/api/emails/preferences", token: token, json: body)
                 let named = try Self.field(refused)
@@ -149,8 +198,14 @@ struct EmailLinkTests {
             }
             let off = try await app.request(.put, "/api/emails/preferences", token: token, json: ["enabled": false])
             #expect((try off.jsonObject()["enabled"] as? Bool) == false)
-            #expect(try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()["email"] as? Bool == false)
-            #expect((try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()["types"] as? [String: Bool])?["monthly_report"] == false)
+            #expect(
+                try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()["email"]
+                    as? Bool == false
+            )
+            #expect(
+                (try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()["types"]
+                    as? [String: Bool])?["monthly_report"] == false
+            )
         }
     }
 
@@ -162,30 +217,59 @@ struct EmailLinkTests {
         try await FakeFCM.run(now: { clock.now }) { fcm in
             try await FakeSMTP.run { smtp in
                 let transports = Transports(
-                    fcm: try await FCMTransport(account: fcm.account, baseURL: fcm.baseURL, http: .shared, clock: clock.wallClock),
+                    fcm: try await FCMTransport(
+                        account: fcm.account,
+                        baseURL: fcm.baseURL,
+                        http: .shared,
+                        clock: clock.wallClock
+                    ),
                     email: EmailChannel(
                         transport: try SMTPTransport(settings: smtp.settings(), clock: clock.wallClock),
-                        settings: EmailSettings(from: Mailbox("hello@fitcircle.test", name: "FitCircle"), publicURL: EmailDeliveryTests.publicURL)))
+                        settings: EmailSettings(
+                            from: Mailbox("hello@fitcircle.test", name: "FitCircle"),
+                            publicURL: EmailDeliveryTests.publicURL
+                        )
+                    )
+                )
                 try await withTestApp(backend, clock: clock, transports: transports) { app async throws in
                     let token = try await app.onboardedUser()
                     try await DeliveryTests.runJobs(app)  // the welcome email
-                    _ = try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "android", "token": "android-1"])
+                    _ = try await app.request(
+                        .post,
+                        "/api/notifications/register",
+                        token: token,
+                        json: ["platform": "android", "token": "android-1"]
+                    )
                     fcm.script("android-1", [FakeFCM.Answer(404, "UNREGISTERED"), FakeFCM.Answer(404, "UNREGISTERED")])
                     // The operator who sends gets a welcome of their own: count Ana's mail.
                     let anas = { smtp.received.filter { $0.rcptTos == ["ana@example.com"] } }
                     let before = anas().count
 
-                    let risk = try #require(try await NotificationLogTests.send(app, "streak_at_risk", key: "risk")["id"] as? String)
+                    let risk = try #require(
+                        try await NotificationLogTests.send(app, "streak_at_risk", key: "risk")["id"] as? String
+                    )
                     try await DeliveryTests.runJobs(app)
                     let attempts = try await DeliveryTests.attempts(app, risk)
-                    #expect(attempts.map { "\($0.channel.rawValue) \($0.outcome)" }.sorted() == ["email delivered", "push target_dead"])
+                    #expect(
+                        attempts.map { "\($0.channel.rawValue) \($0.outcome)" }.sorted() == [
+                            "email delivered", "push target_dead",
+                        ]
+                    )
                     #expect(anas().count == before + 1, "\(anas().map(\.subject))")
                     #expect(anas().last?.subject == "⚠️ Your 14-day streak is at risk!")
 
                     // Another device, another dead token: a type without the fallback gets no email.
-                    _ = try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "android", "token": "android-2"])
+                    _ = try await app.request(
+                        .post,
+                        "/api/notifications/register",
+                        token: token,
+                        json: ["platform": "android", "token": "android-2"]
+                    )
                     fcm.script("android-2", [FakeFCM.Answer(404, "UNREGISTERED")])
-                    let reminder = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "reminder")["id"] as? String)
+                    let reminder = try #require(
+                        try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "reminder")["id"]
+                            as? String
+                    )
                     try await DeliveryTests.runJobs(app)
                     #expect(try await DeliveryTests.attempts(app, reminder).map(\.outcome) == ["target_dead"])
                     #expect(anas().count == before + 1)

@@ -1,8 +1,8 @@
 import FitCircleTesting
 import Foundation
 import HTTPTypes
-import NIOCore
 import HummingbirdTesting
+import NIOCore
 import Testing
 
 struct ErrorResponseTests {
@@ -18,14 +18,24 @@ struct ErrorResponseTests {
             for (method, path) in Self.jsonOperations {
                 for body in ["{", "[1,2", "nul", "{\"a\":}", "\u{0}"] {
                     let response = try await app.request(
-                        method, path, token: token, body: Data(body.utf8), headers: [.contentType: "application/json"])
+                        method,
+                        path,
+                        token: token,
+                        body: Data(body.utf8),
+                        headers: [.contentType: "application/json"]
+                    )
                     #expect(response.status == .badRequest, "\(method) \(path) with \(body)")
                     #expect(try response.problemType() == "/problems/malformed-json")
                 }
                 let wrongShape = try await app.request(method, path, token: token, json: [1, 2, 3])
                 #expect(wrongShape.status.code < 500, "\(method) \(path) with an array")
                 #expect(try wrongShape.problemType() != nil)
-                let empty = try await app.request(method, path, token: token, headers: [.contentType: "application/json"])
+                let empty = try await app.request(
+                    method,
+                    path,
+                    token: token,
+                    headers: [.contentType: "application/json"]
+                )
                 #expect(empty.status == .badRequest, "\(method) \(path) with no body")
             }
         }
@@ -37,10 +47,15 @@ struct ErrorResponseTests {
     func anUnknownEnumValueInTheQueryIsA422NamingTheParameter(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
-            for (path, field) in [("/api/activities?type=bogus&limit=5", "type"), ("/api/admin/metrics?granularity=year", "granularity")] {
+            for (path, field) in [
+                ("/api/activities?type=bogus&limit=5", "type"), ("/api/admin/metrics?granularity=year", "granularity"),
+            ] {
                 let response = try await app.request(.get, path, token: token)
                 #expect(response.status == .unprocessableContent, "\(path): \(response.text)")
-                #expect((try response.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == field, "\(response.text)")
+                #expect(
+                    (try response.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == field,
+                    "\(response.text)"
+                )
             }
         }
     }
@@ -68,7 +83,11 @@ struct ErrorResponseTests {
     func aBodyThatIsNotJSONIsA415(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let response = try await app.request(
-                .post, "/api/auth/dev", body: Data("email=ana@example.com".utf8), headers: [.contentType: "application/x-www-form-urlencoded"])
+                .post,
+                "/api/auth/dev",
+                body: Data("email=ana@example.com".utf8),
+                headers: [.contentType: "application/x-www-form-urlencoded"]
+            )
             #expect(response.status == .unsupportedMediaType)
             #expect(try response.problemType() == "/problems/unsupported-media-type")
         }
@@ -77,7 +96,11 @@ struct ErrorResponseTests {
     @Test(arguments: Backend.available)
     func aBodyOverTheLimitIsA413(_ backend: Backend) async throws {
         try await withTestApp(backend, maxBodyBytes: 1024) { app async throws in
-            let response = try await app.request(.post, "/api/auth/dev", json: ["email": String(repeating: "a", count: 2000)])
+            let response = try await app.request(
+                .post,
+                "/api/auth/dev",
+                json: ["email": String(repeating: "a", count: 2000)]
+            )
             #expect(response.status == .contentTooLarge)
             #expect(try response.problemType() == "/problems/payload-too-large")
         }
@@ -89,11 +112,20 @@ struct ErrorResponseTests {
             let token = try await app.onboardedUser()
             // 100 KB of activities: a signed-in batch of this size is read (and judged on its merits).
             let events = (0..<600).map { index in
-                ["clientEventId": "big-\(index)-" + String(repeating: "x", count: 100), "type": "app_open", "occurredAt": "2026-03-02T09:00:00Z"]
+                [
+                    "clientEventId": "big-\(index)-" + String(repeating: "x", count: 100), "type": "app_open",
+                    "occurredAt": "2026-03-02T09:00:00Z",
+                ]
             }
             let body = try JSONSerialization.data(withJSONObject: ["events": events])
             #expect(body.count > 64 * 1024)
-            let signedIn = try await app.request(.post, "/api/activities/batch", token: token, body: body, headers: [.contentType: "application/json"])
+            let signedIn = try await app.request(
+                .post,
+                "/api/activities/batch",
+                token: token,
+                body: body,
+                headers: [.contentType: "application/json"]
+            )
             #expect(signedIn.status != .contentTooLarge, "\(signedIn.text.prefix(200))")
             for header in [nil, "Bearer not-a-token", "Basic YTpi"] {
                 var headers: HTTPFields = [.contentType: "application/json"]

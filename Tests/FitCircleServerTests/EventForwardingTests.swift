@@ -31,13 +31,30 @@ struct EventForwardingTests {
         }
         try await Application(router: router, logger: Logger(label: "fake-analytics")).test(.live) { client in
             let clock = TestClock()
-            let transport = AnalyticsForwardTransport(url: "http://127.0.0.1:\(client.port!)/v1/batch", writeKey: "wk_test", http: .shared, clock: clock.wallClock)
-            try await withTestApp(backend, profile: "astrofriends", clock: clock, transports: Transports(analytics: transport)) { app async throws in
+            let transport = AnalyticsForwardTransport(
+                url: "http://127.0.0.1:\(client.port!)/v1/batch",
+                writeKey: "wk_test",
+                http: .shared,
+                clock: clock.wallClock
+            )
+            try await withTestApp(
+                backend,
+                profile: "astrofriends",
+                clock: clock,
+                transports: Transports(analytics: transport)
+            ) { app async throws in
                 let luna = try await ChallengeTests.person(app, "luna@example.com")
                 let events = (0..<150).map { index -> [String: Any] in
-                    ["clientEventId": "e\(index)", "name": "screen_viewed", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "properties": ["screen": "s\(index)"]]
+                    [
+                        "clientEventId": "e\(index)", "name": "screen_viewed",
+                        "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
+                        "properties": ["screen": "s\(index)"],
+                    ]
                 }
-                #expect(try await app.request(.post, "/api/events", token: try await luna.token, json: ["events": events]).status == .ok)
+                #expect(
+                    try await app.request(.post, "/api/events", token: try await luna.token, json: ["events": events])
+                        .status == .ok
+                )
                 #expect(try await Self.pending(app) == 150)
                 try await app.engine.eventForwarding.start()
                 try await DeliveryTests.runJobs(app)  // the first batch meets a 503: nothing is marked
@@ -48,7 +65,11 @@ struct EventForwardingTests {
 
                 let batches = received.withLock { $0 }
                 #expect(batches.count == 3)  // the refused one, then 100 and 50
-                #expect(batches.allSatisfy { $0.headers[.authorization] == "Basic " + Data("wk_test:".utf8).base64EncodedString() })
+                #expect(
+                    batches.allSatisfy {
+                        $0.headers[.authorization] == "Basic " + Data("wk_test:".utf8).base64EncodedString()
+                    }
+                )
                 var messages: [[String: Any]] = []
                 for (_, body) in batches.dropFirst() {
                     let json = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
@@ -57,11 +78,29 @@ struct EventForwardingTests {
                 }
                 #expect(Set(messages.compactMap { $0["messageId"] as? String }).count == 150)
                 let first = try #require(messages.first { ($0["messageId"] as? String) == "\(luna.id):app:e0" })
-                #expect(first["type"] as? String == "track" && first["event"] as? String == "screen_viewed" && first["userId"] as? String == luna.id)
+                #expect(
+                    first["type"] as? String == "track" && first["event"] as? String == "screen_viewed"
+                        && first["userId"] as? String == luna.id
+                )
                 #expect((first["properties"] as? [String: Any])?["screen"] as? String == "s0")
                 // New events go with the chain's next run.
-                #expect(try await app.request(.post, "/api/events", token: try await luna.token, json: ["events": [events[0], [
-                    "clientEventId": "late", "name": "screen_viewed", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "properties": ["screen": "x"]]]]).status == .ok)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/events",
+                        token: try await luna.token,
+                        json: [
+                            "events": [
+                                events[0],
+                                [
+                                    "clientEventId": "late", "name": "screen_viewed",
+                                    "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
+                                    "properties": ["screen": "x"],
+                                ],
+                            ]
+                        ]
+                    ).status == .ok
+                )
                 app.clock.advance(by: 61)
                 try await DeliveryTests.runJobs(app)
                 #expect(received.withLock { $0.count } == 4)
@@ -75,8 +114,14 @@ struct EventForwardingTests {
     func withoutForwardingNothingIsMarked(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "astrofriends") { app async throws in
             let luna = try await ChallengeTests.person(app, "luna@example.com")
-            let event: [String: Any] = ["clientEventId": "e", "name": "screen_viewed", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "properties": ["screen": "home"]]
-            #expect(try await app.request(.post, "/api/events", token: try await luna.token, json: ["events": [event]]).status == .ok)
+            let event: [String: Any] = [
+                "clientEventId": "e", "name": "screen_viewed",
+                "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "properties": ["screen": "home"],
+            ]
+            #expect(
+                try await app.request(.post, "/api/events", token: try await luna.token, json: ["events": [event]])
+                    .status == .ok
+            )
             #expect(try await Self.pending(app) == 0)
             #expect(app.engine.jobs.handlers[EventForwarding.forward] == nil)
         }

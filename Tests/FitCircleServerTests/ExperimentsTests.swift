@@ -35,8 +35,18 @@ struct ExperimentsTests {
             let member = try await ChallengeTests.person(app, "member@example.com")
             let token = try await ops.token
             // Members may not make, list or change experiments.
-            #expect(try await app.request(.post, "/api/admin/experiments", token: try await member.token, json: Self.freezes).status == .forbidden)
-            #expect(try await app.request(.get, "/api/admin/experiments", token: try await member.token).status == .forbidden)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/admin/experiments",
+                    token: try await member.token,
+                    json: Self.freezes
+                ).status == .forbidden
+            )
+            #expect(
+                try await app.request(.get, "/api/admin/experiments", token: try await member.token).status
+                    == .forbidden
+            )
 
             // Each bad field is named, down to the overlay's key; nothing is made.
             let bad: [String: Any] = [
@@ -52,12 +62,22 @@ struct ExperimentsTests {
             #expect(refused.status == .unprocessableContent, "\(refused.text)")
             #expect(
                 Set(try Self.fields(refused)) == [
-                    "name", "rolloutPercent", "variants[0].weight", "variants[0].overlay.streaks.basis", "variants[1].overlay.notifications.types.no_such_type",
+                    "name", "rolloutPercent", "variants[0].weight", "variants[0].overlay.streaks.basis",
+                    "variants[1].overlay.notifications.types.no_such_type",
                     "variants[2].overlay.streaks.checkInGraceDays", "variants[3].overlay.rewards",
-                ], "\(refused.text)")
-            let one = try await app.request(.post, "/api/admin/experiments", token: token, json: ["name": "solo", "variants": [["name": "only"]]])
+                ],
+                "\(refused.text)"
+            )
+            let one = try await app.request(
+                .post,
+                "/api/admin/experiments",
+                token: token,
+                json: ["name": "solo", "variants": [["name": "only"]]]
+            )
             #expect(try Self.fields(one) == ["variants"])
-            let none = try await app.request(.get, "/api/admin/experiments", token: token).jsonObject()["experiments"] as? [Any]
+            let none =
+                try await app.request(.get, "/api/admin/experiments", token: token).jsonObject()["experiments"]
+                as? [Any]
             #expect(none?.isEmpty == true)
 
             var body = Self.freezes
@@ -66,27 +86,71 @@ struct ExperimentsTests {
             #expect(created.status == .created, "\(created.text)")
             let id = try #require(try created.jsonObject()["id"] as? String)
             #expect(try created.jsonObject()["state"] as? String == "draft")
-            #expect(try await app.request(.post, "/api/admin/experiments", token: token, json: body).status == .conflict)
+            #expect(
+                try await app.request(.post, "/api/admin/experiments", token: token, json: body).status == .conflict
+            )
 
             // Start at 25 %, widen to 50 %; narrowing is refused, and a stopped one stays stopped.
-            let started = try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["state": "running"])
+            let started = try await app.request(
+                .patch,
+                "/api/admin/experiments/\(id)",
+                token: token,
+                json: ["state": "running"]
+            )
             #expect(started.status == .ok, "\(started.text)")
             #expect(try started.jsonObject()["startedAt"] is String)
-            #expect(try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["rolloutPercent": 50]).status == .ok)
-            let narrowed = try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["rolloutPercent": 25])
+            #expect(
+                try await app.request(
+                    .patch,
+                    "/api/admin/experiments/\(id)",
+                    token: token,
+                    json: ["rolloutPercent": 50]
+                ).status == .ok
+            )
+            let narrowed = try await app.request(
+                .patch,
+                "/api/admin/experiments/\(id)",
+                token: token,
+                json: ["rolloutPercent": 25]
+            )
             let narrowedFields = try Self.fields(narrowed)
-            #expect(narrowed.status == .unprocessableContent && narrowedFields == ["rolloutPercent"], "\(narrowed.text)")
-            #expect(try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["state": "paused"]).status == .ok)
-            #expect(try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["state": "stopped"]).status == .ok)
-            let revived = try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["state": "running"])
+            #expect(
+                narrowed.status == .unprocessableContent && narrowedFields == ["rolloutPercent"],
+                "\(narrowed.text)"
+            )
+            #expect(
+                try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["state": "paused"])
+                    .status == .ok
+            )
+            #expect(
+                try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["state": "stopped"])
+                    .status == .ok
+            )
+            let revived = try await app.request(
+                .patch,
+                "/api/admin/experiments/\(id)",
+                token: token,
+                json: ["state": "running"]
+            )
             #expect(revived.status == .conflict, "\(revived.text)")
-            #expect(try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["state": "draft"]).status == .unprocessableContent)
-            let listed = try await app.request(.get, "/api/admin/experiments", token: token).jsonObject()["experiments"] as? [[String: Any]]
+            #expect(
+                try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["state": "draft"])
+                    .status == .unprocessableContent
+            )
+            let listed =
+                try await app.request(.get, "/api/admin/experiments", token: token).jsonObject()["experiments"]
+                as? [[String: Any]]
             #expect(listed?.map { $0["state"] as? String } == ["stopped"])
             #expect(listed?.first?["rolloutPercent"] as? Int == 50)
             #expect(try await app.request(.get, "/api/admin/experiments/nope", token: token).status == .notFound)
-            #expect(try await app.request(.get, "/api/admin/experiments/\(id)/results?confidence=2", token: token).status == .unprocessableContent)
-            #expect(try await app.request(.get, "/api/admin/experiments/\(id)/results", token: try await member.token).status == .forbidden)
+            #expect(
+                try await app.request(.get, "/api/admin/experiments/\(id)/results?confidence=2", token: token).status
+                    == .unprocessableContent
+            )
+            #expect(
+                try await app.request(.get, "/api/admin/experiments/\(id)/results", token: try await member.token)
+                    .status == .forbidden
+            )
         }
     }
 
@@ -97,20 +161,35 @@ struct ExperimentsTests {
         try await withTestApp(backend) { app async throws in
             let ops = try await Self.operatorPerson(app)
             let token = try await ops.token
-            let freezes = try await app.request(.post, "/api/admin/experiments", token: token, json: Self.freezes).jsonObject()
+            let freezes = try await app.request(.post, "/api/admin/experiments", token: token, json: Self.freezes)
+                .jsonObject()
             let holdout = try await app.request(
-                .post, "/api/admin/experiments", token: token,
-                json: ["name": "holdout", "variants": [["name": "reached"], ["name": "held_out", "engagementNotifications": false]]]
+                .post,
+                "/api/admin/experiments",
+                token: token,
+                json: [
+                    "name": "holdout",
+                    "variants": [["name": "reached"], ["name": "held_out", "engagementNotifications": false]],
+                ]
             ).jsonObject()
             for experiment in [freezes, holdout] {
                 let id = try #require(experiment["id"] as? String)
-                #expect(try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["state": "running"]).status == .ok)
+                #expect(
+                    try await app.request(
+                        .patch,
+                        "/api/admin/experiments/\(id)",
+                        token: token,
+                        json: ["state": "running"]
+                    ).status == .ok
+                )
             }
             var seen: [String: Set<String>] = [:]
             for index in 0..<16 {
                 let person = try await ChallengeTests.person(app, "p\(index)@example.com")
                 let personal = try await person.token
-                let variants = try await app.request(.get, "/api/config", token: personal).jsonObject()["experiments"] as? [String: String] ?? [:]
+                let variants =
+                    try await app.request(.get, "/api/config", token: personal).jsonObject()["experiments"]
+                    as? [String: String] ?? [:]
                 let freeze = try #require(variants["freeze_policy"])
                 let held = try #require(variants["holdout"])
                 seen["freeze_policy", default: []].insert(freeze)
@@ -118,26 +197,53 @@ struct ExperimentsTests {
                 let streak = try await app.request(.get, "/api/streaks/current", token: personal).jsonObject()
                 #expect(streak["freezesLeft"] as? Int == (freeze == "two_a_month" ? 2 : 1), "\(freeze): \(streak)")
                 let sent = try await app.request(
-                    .post, "/api/notifications/send", token: token, json: ["userId": person.id, "type": "streak_at_risk", "data": ["streak": "3"]]
+                    .post,
+                    "/api/notifications/send",
+                    token: token,
+                    json: ["userId": person.id, "type": "streak_at_risk", "data": ["streak": "3"]]
                 ).jsonObject()
                 if held == "held_out" {
                     #expect(sent["status"] as? String == "dropped", "\(sent)")
                     #expect((sent["reason"] as? String)?.contains("held out") == true, "\(sent)")
                 } else {
-                    #expect(sent["status"] as? String != "dropped" || (sent["reason"] as? String)?.contains("held out") != true, "\(sent)")
+                    #expect(
+                        sent["status"] as? String != "dropped"
+                            || (sent["reason"] as? String)?.contains("held out") != true,
+                        "\(sent)"
+                    )
                 }
             }
             // 16 people fill both variants of both (a 1-in-32768 chance otherwise).
-            #expect(seen["freeze_policy"] == ["weekly", "two_a_month"] && seen["holdout"] == ["reached", "held_out"], "\(seen)")
-            let results = try await app.request(.get, "/api/admin/experiments/\(freezes["id"] as! String)/results", token: token).jsonObject()
+            #expect(
+                seen["freeze_policy"] == ["weekly", "two_a_month"] && seen["holdout"] == ["reached", "held_out"],
+                "\(seen)"
+            )
+            let results = try await app.request(
+                .get,
+                "/api/admin/experiments/\(freezes["id"] as! String)/results",
+                token: token
+            ).jsonObject()
             let exposed = (results["variants"] as? [[String: Any]])?.compactMap { $0["exposed"] as? Int }.reduce(0, +)
             #expect(exposed == 16, "\(results)")
 
             // Paused, everyone is back on the app's rules (one freeze a week) and told of no variant.
-            #expect(try await app.request(.patch, "/api/admin/experiments/\(freezes["id"] as! String)", token: token, json: ["state": "paused"]).status == .ok)
+            #expect(
+                try await app.request(
+                    .patch,
+                    "/api/admin/experiments/\(freezes["id"] as! String)",
+                    token: token,
+                    json: ["state": "paused"]
+                ).status == .ok
+            )
             let anyone = try await ChallengeTests.person(app, "p0@example.com")
-            #expect(try await app.request(.get, "/api/streaks/current", token: try await anyone.token).jsonObject()["freezesLeft"] as? Int == 1)
-            let variants = try await app.request(.get, "/api/config", token: try await anyone.token).jsonObject()["experiments"] as? [String: String]
+            #expect(
+                try await app.request(.get, "/api/streaks/current", token: try await anyone.token).jsonObject()[
+                    "freezesLeft"
+                ] as? Int == 1
+            )
+            let variants =
+                try await app.request(.get, "/api/config", token: try await anyone.token).jsonObject()["experiments"]
+                as? [String: String]
             #expect(variants?["freeze_policy"] == nil && variants?["holdout"] != nil)
         }
     }

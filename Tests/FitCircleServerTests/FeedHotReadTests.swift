@@ -14,8 +14,13 @@ struct FeedHotReadTests {
     static func compare(_ app: TestApp, as person: Person, _ note: String) async throws {
         try await DeliveryTests.runJobs(app)
         try await HotReadContractTests.compare(
-            app, "/api/feed", generic: "/api/feed?limit=20", as: CirclesTests.Person(id: person.id, email: person.email),
-            Components.Schemas.FriendFeedPage.self, note)
+            app,
+            "/api/feed",
+            generic: "/api/feed?limit=20",
+            as: CirclesTests.Person(id: person.id, email: person.email),
+            Components.Schemas.FriendFeedPage.self,
+            note
+        )
     }
 
     /// Every kind of workout (a route's thumbnail, a push-up series, calories), reactions of each kind with
@@ -25,35 +30,69 @@ struct FeedHotReadTests {
     func aFeedPageWrittenByHandIsTheGeneratedAnswer(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
             let (ana, bo, cy, dee) = (
-                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"),
+                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
+                try await FriendsTests.person(app, "Cy"),
                 try await FriendsTests.person(app, "Dee")
             )
             try await Self.compare(app, as: dee, "an empty feed")
             let bos = CirclesTests.Person(id: bo.id, email: bo.email)
-            try await PrivacyEverywhereTests.setVisibility(app, bos, name: #"Bo "the \ rock" / 🏃"#, ["photo": "friends"])
+            try await PrivacyEverywhereTests.setVisibility(
+                app,
+                bos,
+                name: #"Bo "the \ rock" / 🏃"#,
+                ["photo": "friends"]
+            )
             try await PrivacyEverywhereTests.photo(app, bos)
             try await FriendFeedTests.befriend(app, ana, bo)
             try await FriendFeedTests.befriend(app, ana, cy)
-            try await FriendFeedTests.workout(app, by: ana, "ana-run", minutesAgo: 30, route: "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
+            try await FriendFeedTests.workout(
+                app,
+                by: ana,
+                "ana-run",
+                minutesAgo: 30,
+                route: "_p~iF~ps|U_ulLnnqC_mqNvxq`@"
+            )
             try await Self.compare(app, as: ana, "one workout")
             let push = try await app.request(
-                .post, "/api/activities", token: try await bo.token(app),
+                .post,
+                "/api/activities",
+                token: try await bo.token(app),
                 json: [
                     "clientEventId": "bo-push", "type": "workout", "source": "app",
                     "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-600)),
                     "workout": ["type": "pushups", "durationSeconds": 60, "reps": 25, "calories": 12.5],
-                ])
+                ]
+            )
             #expect(push.status == .created, "\(push.text)")
-            let walk = try await FriendFeedTests.workout(app, by: cy, "cy-walk", type: "walking", minutesAgo: 20, meters: 2_345.6)
+            let walk = try await FriendFeedTests.workout(
+                app,
+                by: cy,
+                "cy-walk",
+                type: "walking",
+                minutesAgo: 20,
+                meters: 2_345.6
+            )
             for (person, reaction) in [(ana, "🔥"), (ana, "👍"), (bo, "🔥"), (cy, "💪")] {
-                let reacted = try await app.request(.post, "/api/activities/\(walk)/reactions", token: try await person.token(app), json: ["reaction": reaction])
+                let reacted = try await app.request(
+                    .post,
+                    "/api/activities/\(walk)/reactions",
+                    token: try await person.token(app),
+                    json: ["reaction": reaction]
+                )
                 #expect(reacted.status == .ok || person.id == bo.id, "\(reacted.text)")
             }
             try await Self.compare(app, as: ana, "three friends' workouts with reactions")
             try await Self.compare(app, as: bo, "a friend's photo and name")
             try await Self.compare(app, as: cy, "a reader's own reaction")
             for minute in 0..<25 {
-                try await FriendFeedTests.workout(app, by: cy, "cy-\(minute)", type: minute % 2 == 0 ? "cycling" : "strength", minutesAgo: Double(minute) + 0.5, meters: minute % 3 == 0 ? nil : 1_000.25 * Double(minute))
+                try await FriendFeedTests.workout(
+                    app,
+                    by: cy,
+                    "cy-\(minute)",
+                    type: minute % 2 == 0 ? "cycling" : "strength",
+                    minutesAgo: Double(minute) + 0.5,
+                    meters: minute % 3 == 0 ? nil : 1_000.25 * Double(minute)
+                )
             }
             try await Self.compare(app, as: ana, "a full page, with its cursor")
             try await Self.compare(app, as: cy, "a full page of one's own")
@@ -67,25 +106,46 @@ struct FeedHotReadTests {
     func aKeptFeedPageIsServedAgainUntilAnythingOnItChanges(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
             let (ana, bo, cy, dee) = (
-                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"),
+                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
+                try await FriendsTests.person(app, "Cy"),
                 try await FriendsTests.person(app, "Dee")
             )
             try await FriendFeedTests.befriend(app, ana, bo)
             try await FriendFeedTests.befriend(app, ana, cy)
             try await FriendFeedTests.befriend(app, bo, cy)
             let run = try await FriendFeedTests.workout(app, by: bo, "bo-run", minutesAgo: 30)
-            let hidden = try await FriendFeedTests.workout(app, by: bo, "bo-secret", minutesAgo: 10, visibility: "private")
+            let hidden = try await FriendFeedTests.workout(
+                app,
+                by: bo,
+                "bo-secret",
+                minutesAgo: 10,
+                visibility: "private"
+            )
             let walk = try await FriendFeedTests.workout(app, by: cy, "cy-walk", type: "walking", minutesAgo: 20)
             var shown = ""
             func changed(_ what: String) async throws {
                 try await DeliveryTests.runJobs(app)
                 try await HotReadContractTests.expectChangedThenKept(
-                    app, "/api/feed", generic: "/api/feed?limit=20", as: CirclesTests.Person(id: ana.id, email: ana.email),
-                    Components.Schemas.FriendFeedPage.self, shown: &shown, what)
+                    app,
+                    "/api/feed",
+                    generic: "/api/feed?limit=20",
+                    as: CirclesTests.Person(id: ana.id, email: ana.email),
+                    Components.Schemas.FriendFeedPage.self,
+                    shown: &shown,
+                    what
+                )
             }
-            func react(_ person: Person, _ reaction: String, to id: String, _ method: HTTPRequest.Method = .post) async throws {
-                let path = method == .post ? "/api/activities/\(id)/reactions" : "/api/activities/\(id)/reactions/\(reaction)"
-                let answer = try await app.request(method, path, token: try await person.token(app), json: method == .post ? ["reaction": reaction] : nil)
+            func react(_ person: Person, _ reaction: String, to id: String, _ method: HTTPRequest.Method = .post)
+                async throws
+            {
+                let path =
+                    method == .post ? "/api/activities/\(id)/reactions" : "/api/activities/\(id)/reactions/\(reaction)"
+                let answer = try await app.request(
+                    method,
+                    path,
+                    token: try await person.token(app),
+                    json: method == .post ? ["reaction": reaction] : nil
+                )
                 #expect(answer.status == .ok || answer.status == .noContent, "\(answer.text)")
             }
             try await changed("the first read")
@@ -99,28 +159,49 @@ struct FeedHotReadTests {
             try await changed("the reader's reaction taken back")
             var profile = TestApp.validProfile()
             profile["displayName"] = "Bo B."
-            #expect(try await app.request(.put, "/api/user/profile", token: try await bo.token(app), json: profile).status == .ok)
+            #expect(
+                try await app.request(.put, "/api/user/profile", token: try await bo.token(app), json: profile).status
+                    == .ok
+            )
             try await changed("an author's new name")
             try await PrivacyEverywhereTests.photo(app, CirclesTests.Person(id: cy.id, email: cy.email))
             try await changed("an author's photo")
             let shownToFriends = try await app.request(
-                .put, "/api/activities/\(hidden)/visibility", token: try await bo.token(app), json: ["visibility": "friends"])
+                .put,
+                "/api/activities/\(hidden)/visibility",
+                token: try await bo.token(app),
+                json: ["visibility": "friends"]
+            )
             #expect(shownToFriends.status == .ok, "\(shownToFriends.text)")
             try await changed("a private workout shown to friends")
-            #expect(try await app.request(.put, "/api/activities/\(walk)/visibility", token: try await cy.token(app), json: ["visibility": "private"]).status == .ok)
+            #expect(
+                try await app.request(
+                    .put,
+                    "/api/activities/\(walk)/visibility",
+                    token: try await cy.token(app),
+                    json: ["visibility": "private"]
+                ).status == .ok
+            )
             try await changed("a workout made private")
             let edit = try await app.request(
-                .post, "/api/activities/edits", token: try await bo.token(app),
+                .post,
+                "/api/activities/edits",
+                token: try await bo.token(app),
                 json: [
                     "modifiedAt": ActivityLedgerTests.iso(app.clock.now),
                     "activity": [
-                        "clientEventId": "bo-run", "type": "workout", "source": "app", "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-60)),
+                        "clientEventId": "bo-run", "type": "workout", "source": "app",
+                        "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-60)),
                         "workout": ["type": "running", "durationSeconds": 1_800, "distanceMeters": 6_000],
                     ],
-                ])
+                ]
+            )
             #expect(edit.status == .ok, "\(edit.text)")
             try await changed("a workout edited to be the newest")
-            #expect(try await app.request(.delete, "/api/activities/\(run)", token: try await bo.token(app)).status == .noContent)
+            #expect(
+                try await app.request(.delete, "/api/activities/\(run)", token: try await bo.token(app)).status
+                    == .noContent
+            )
             try await changed("a workout deleted")
             // A reactor who deletes their account takes their reactions with them.
             try await FriendFeedTests.befriend(app, dee, cy)
@@ -132,7 +213,14 @@ struct FeedHotReadTests {
             // The friendship alone, through the store (an HTTP block or unfriending changes more than that).
             _ = try await app.store.transaction { tx in try await tx.unfriend(User.ID(ana.id), User.ID(cy.id)) }
             try await changed("a friendship ended")
-            #expect(try await app.request(.post, "/api/friends/blocks", token: try await bo.token(app), json: ["userId": ana.id]).status == .noContent)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/friends/blocks",
+                    token: try await bo.token(app),
+                    json: ["userId": ana.id]
+                ).status == .noContent
+            )
             try await changed("a block")
         }
     }

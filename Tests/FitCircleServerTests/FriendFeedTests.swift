@@ -17,14 +17,21 @@ struct FriendFeedTests {
     /// Records a workout `minutesAgo` before the clock; answers its id.
     @discardableResult
     static func workout(
-        _ app: TestApp, by person: Person, _ id: String, type: String = "running", minutesAgo: Double, meters: Double? = 5000,
-        route: String? = nil, visibility: String? = nil
+        _ app: TestApp,
+        by person: Person,
+        _ id: String,
+        type: String = "running",
+        minutesAgo: Double,
+        meters: Double? = 5000,
+        route: String? = nil,
+        visibility: String? = nil
     ) async throws -> String {
         var workout: [String: Any] = ["type": type, "durationSeconds": 1500]
         if let meters { workout["distanceMeters"] = meters }
         if let route { workout["route"] = route }
         var body: [String: Any] = [
-            "clientEventId": id, "type": "workout", "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-minutesAgo * 60)),
+            "clientEventId": id, "type": "workout",
+            "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-minutesAgo * 60)),
             "source": "app", "workout": workout,
         ]
         if let visibility { body["visibility"] = visibility }
@@ -35,19 +42,26 @@ struct FriendFeedTests {
 
     /// The person's feed, read once the jobs that follow the workouts recorded so far have run (they write
     /// each workout into its author's friends' feeds) — unless `afterJobs` is false.
-    static func feed(_ app: TestApp, of person: Person, query: String = "", afterJobs: Bool = true) async throws -> [String: Any] {
+    static func feed(_ app: TestApp, of person: Person, query: String = "", afterJobs: Bool = true) async throws
+        -> [String: Any]
+    {
         if afterJobs { try await DeliveryTests.runJobs(app) }
         let response = try await app.request(.get, "/api/feed\(query)", token: try await person.token(app))
         #expect(response.status == .ok, "\(response.text)")
         return try response.jsonObject()
     }
 
-    static func ids(_ page: [String: Any]) -> [String] { (page["items"] as? [[String: Any]])?.compactMap { $0["activityId"] as? String } ?? [] }
+    static func ids(_ page: [String: Any]) -> [String] {
+        (page["items"] as? [[String: Any]])?.compactMap { $0["activityId"] as? String } ?? []
+    }
 
     @Test(arguments: Backend.available)
     func r7_1to3_theFeedHoldsMyAndMyFriendsWorkoutsNewestFirstWithTheirDetails(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"))
+            let (ana, bo, cy) = (
+                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
+                try await FriendsTests.person(app, "Cy")
+            )
             try await Self.befriend(app, ana, bo)
             let route = Polyline.encode((0..<200).map { (48.85 + Double($0) * 0.0001, 2.35) })
             let run = try await Self.workout(app, by: bo, "run", minutesAgo: 30, route: route)
@@ -69,14 +83,30 @@ struct FriendFeedTests {
             let first = try await Self.feed(app, of: ana, query: "?limit=2")
             #expect(Self.ids(first) == [fresh, mine])
             let cursor = try #require(first["nextCursor"] as? String)
-            let second = try await Self.feed(app, of: ana, query: "?limit=2&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+            let second = try await Self.feed(
+                app,
+                of: ana,
+                query: "?limit=2&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            )
             #expect(Self.ids(second) == [run] && second["nextCursor"] == nil)
             // Bad parameters name themselves and change nothing.
-            #expect(try await app.request(.get, "/api/feed?limit=0", token: try await ana.token(app)).status == .unprocessableContent)
-            #expect(try await app.request(.get, "/api/feed?cursor=bm9wZQ", token: try await ana.token(app)).status == .unprocessableContent)
-            #expect(try await app.request(.get, "/api/feed?type=flying", token: try await ana.token(app)).status == .unprocessableContent)
+            #expect(
+                try await app.request(.get, "/api/feed?limit=0", token: try await ana.token(app)).status
+                    == .unprocessableContent
+            )
+            #expect(
+                try await app.request(.get, "/api/feed?cursor=bm9wZQ", token: try await ana.token(app)).status
+                    == .unprocessableContent
+            )
+            #expect(
+                try await app.request(.get, "/api/feed?type=flying", token: try await ana.token(app)).status
+                    == .unprocessableContent
+            )
             // A friendship that ends takes the friend's workouts out of the feed.
-            #expect(try await app.request(.delete, "/api/friends/\(bo.id)", token: try await ana.token(app)).status == .noContent)
+            #expect(
+                try await app.request(.delete, "/api/friends/\(bo.id)", token: try await ana.token(app)).status
+                    == .noContent
+            )
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [mine])
         }
     }
@@ -102,21 +132,33 @@ struct FriendFeedTests {
                 let minutesAgo = Int.random(in: 1...40, using: &random)
                 let type = Bool.random(using: &random) ? "running" : "walking"
                 let hidden = author.id != ana.id && Int.random(in: 0..<6, using: &random) == 0
-                let id = try await Self.workout(app, by: author, "w\(index)", type: type, minutesAgo: Double(minutesAgo), visibility: hidden ? "private" : nil)
+                let id = try await Self.workout(
+                    app,
+                    by: author,
+                    "w\(index)",
+                    type: type,
+                    minutesAgo: Double(minutesAgo),
+                    visibility: hidden ? "private" : nil
+                )
                 if !hidden { visible.append((id, minutesAgo, type)) }
             }
             for (query, expected) in [("", visible), ("&type=walking", visible.filter { $0.type == "walking" })] {
                 var seen: [String] = []
                 var cursor: String?
                 repeat {
-                    let after = cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" } ?? ""
+                    let after =
+                        cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
+                        ?? ""
                     let page = try await Self.feed(app, of: ana, query: "?limit=4\(query)\(after)")
                     seen += Self.ids(page)
                     cursor = page["nextCursor"] as? String
                 } while cursor != nil && seen.count <= expected.count
                 let minutes = Dictionary(uniqueKeysWithValues: expected.map { ($0.id, $0.minutesAgo) })
                 #expect(seen.count == expected.count && Set(seen) == Set(expected.map(\.id)), "\(query)")
-                #expect(seen.compactMap { minutes[$0] } == seen.compactMap { minutes[$0] }.sorted(), "\(query): newest first")
+                #expect(
+                    seen.compactMap { minutes[$0] } == seen.compactMap { minutes[$0] }.sorted(),
+                    "\(query): newest first"
+                )
             }
             // A limit that is no number names its field, not the body the request does not have.
             for limit in ["abc", "1.5", "99999999999999999999"] {
@@ -133,7 +175,10 @@ struct FriendFeedTests {
     @Test(arguments: Backend.available)
     func r7_theFeedIndexFollowsFriendshipsAndPrivacyOnTheNextRead(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"))
+            let (ana, bo, cy) = (
+                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
+                try await FriendsTests.person(app, "Cy")
+            )
             try await Self.befriend(app, ana, bo)
             let run = try await Self.workout(app, by: bo, "run", minutesAgo: 30)
             #expect(Self.ids(try await Self.feed(app, of: bo, afterJobs: false)) == [run])
@@ -144,7 +189,10 @@ struct FriendFeedTests {
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
 
             // Cy's history arrives with the friendship, no job needed.
-            let (ride, walk) = (try await Self.workout(app, by: cy, "ride", minutesAgo: 20), try await Self.workout(app, by: cy, "walk", minutesAgo: 40))
+            let (ride, walk) = (
+                try await Self.workout(app, by: cy, "ride", minutesAgo: 20),
+                try await Self.workout(app, by: cy, "walk", minutesAgo: 40)
+            )
             try await DeliveryTests.runJobs(app)
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
             try await Self.befriend(app, cy, ana)
@@ -152,13 +200,29 @@ struct FriendFeedTests {
             #expect(Self.ids(try await Self.feed(app, of: cy, afterJobs: false)) == [ride, walk])
 
             // Hidden, deleted, unfriended, blocked: gone at the next read.
-            _ = try await app.request(.put, "/api/activities/\(ride)/visibility", token: try await cy.token(app), json: ["visibility": "private"])
+            _ = try await app.request(
+                .put,
+                "/api/activities/\(ride)/visibility",
+                token: try await cy.token(app),
+                json: ["visibility": "private"]
+            )
             #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [run, walk])
-            #expect(try await app.request(.delete, "/api/activities/\(walk)", token: try await cy.token(app)).status == .noContent)
+            #expect(
+                try await app.request(.delete, "/api/activities/\(walk)", token: try await cy.token(app)).status
+                    == .noContent
+            )
             #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [run])
-            #expect(try await app.request(.delete, "/api/friends/\(bo.id)", token: try await ana.token(app)).status == .noContent)
+            #expect(
+                try await app.request(.delete, "/api/friends/\(bo.id)", token: try await ana.token(app)).status
+                    == .noContent
+            )
             #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [])
-            _ = try await app.request(.put, "/api/activities/\(ride)/visibility", token: try await cy.token(app), json: ["visibility": "friends"])
+            _ = try await app.request(
+                .put,
+                "/api/activities/\(ride)/visibility",
+                token: try await cy.token(app),
+                json: ["visibility": "friends"]
+            )
             #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [ride])
             #expect(try await FriendsTests.post(app, "/api/friends/blocks", by: cy, to: ana).status == .noContent)
             #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [])
@@ -179,34 +243,75 @@ struct FriendFeedTests {
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [shared])
             #expect(Self.ids(try await Self.feed(app, of: bo)) == [shared])
             // Still his: in his own list and his day.
-            let own = try await app.request(.get, "/api/activities/\(secret)", token: try await bo.token(app)).jsonObject()
+            let own = try await app.request(.get, "/api/activities/\(secret)", token: try await bo.token(app))
+                .jsonObject()
             #expect(own["visibility"] as? String == "private")
             let friendList = try await app.request(.get, "/api/friends", token: try await ana.token(app)).jsonObject()
-            #expect(((friendList["items"] as? [[String: Any]])?.first?["recent"] as? [String: Any])?["workouts"] as? Int == 1)
+            #expect(
+                ((friendList["items"] as? [[String: Any]])?.first?["recent"] as? [String: Any])?["workouts"] as? Int
+                    == 1
+            )
             // Nobody else can react to it, or learn that it exists.
-            let react = try await app.request(.post, "/api/activities/\(secret)/reactions", token: try await ana.token(app), json: ["reaction": "🔥"])
+            let react = try await app.request(
+                .post,
+                "/api/activities/\(secret)/reactions",
+                token: try await ana.token(app),
+                json: ["reaction": "🔥"]
+            )
             #expect(react.status == .notFound)
             // Made visible to friends, it appears; made private again, it goes.
-            let shown = try await app.request(.put, "/api/activities/\(secret)/visibility", token: try await bo.token(app), json: ["visibility": "friends"])
+            let shown = try await app.request(
+                .put,
+                "/api/activities/\(secret)/visibility",
+                token: try await bo.token(app),
+                json: ["visibility": "friends"]
+            )
             #expect(try shown.jsonObject()["visibility"] as? String == "friends")
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [secret, shared])
-            _ = try await app.request(.put, "/api/activities/\(shared)/visibility", token: try await bo.token(app), json: ["visibility": "private"])
+            _ = try await app.request(
+                .put,
+                "/api/activities/\(shared)/visibility",
+                token: try await bo.token(app),
+                json: ["visibility": "private"]
+            )
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [secret])
             // Only the owner changes it, and only to a known value.
-            #expect(try await app.request(.put, "/api/activities/\(secret)/visibility", token: try await ana.token(app), json: ["visibility": "private"]).status == .notFound)
-            #expect(try await app.request(.put, "/api/activities/\(secret)/visibility", token: try await bo.token(app), json: ["visibility": "public"]).status == .unprocessableContent)
+            #expect(
+                try await app.request(
+                    .put,
+                    "/api/activities/\(secret)/visibility",
+                    token: try await ana.token(app),
+                    json: ["visibility": "private"]
+                ).status == .notFound
+            )
+            #expect(
+                try await app.request(
+                    .put,
+                    "/api/activities/\(secret)/visibility",
+                    token: try await bo.token(app),
+                    json: ["visibility": "public"]
+                ).status == .unprocessableContent
+            )
         }
     }
 
     @Test(arguments: Backend.available)
     func r7_4to6_reactionsAreCountedOncePerPersonAndTheOwnerHearsOnceAMinute(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
-            let (ana, bo, cy) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"))
+            let (ana, bo, cy) = (
+                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
+                try await FriendsTests.person(app, "Cy")
+            )
             try await Self.befriend(app, ana, bo)
             try await Self.befriend(app, cy, bo)
             let run = try await Self.workout(app, by: bo, "run", minutesAgo: 5)
             func react(_ person: Person, _ reaction: String) async throws -> TestResponse {
-                try await app.request(.post, "/api/activities/\(run)/reactions", token: try await person.token(app), json: ["reaction": reaction])
+                try await app.request(
+                    .post,
+                    "/api/activities/\(run)/reactions",
+                    token: try await person.token(app),
+                    json: ["reaction": reaction]
+                )
             }
             #expect(try await react(ana, "🔥").status == .ok)
             #expect(try await react(ana, "🔥").status == .ok)  // again: still one
@@ -218,15 +323,35 @@ struct FriendFeedTests {
             #expect((item["reactions"] as? [String: Any])?["mine"] as? [String] == ["💪", "🔥"])
             #expect((item["reactions"] as? [String: Any])?["counts"] as? [String: Int] == ["🔥": 2, "💪": 1])
             // Three reactions within a minute: Bo hears of the first only.
-            #expect(try await FriendsTests.inbox(app, of: bo).filter { $0.contains("reacted") } == ["Ana reacted 🔥 to your run."])
+            #expect(
+                try await FriendsTests.inbox(app, of: bo).filter { $0.contains("reacted") } == [
+                    "Ana reacted 🔥 to your run."
+                ]
+            )
             app.clock.advance(by: 61)
             #expect(try await react(cy, "👍").status == .ok)
-            #expect(try await FriendsTests.inbox(app, of: bo).filter { $0.contains("reacted") } == ["Cy reacted 👍 to your run.", "Ana reacted 🔥 to your run."])
+            #expect(
+                try await FriendsTests.inbox(app, of: bo).filter { $0.contains("reacted") } == [
+                    "Cy reacted 👍 to your run.", "Ana reacted 🔥 to your run.",
+                ]
+            )
 
             // Taken back once; a reaction not in the profile's list names its field.
             let encoded = "🔥".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            #expect(try await app.request(.delete, "/api/activities/\(run)/reactions/\(encoded)", token: try await ana.token(app)).status == .noContent)
-            #expect(try await app.request(.delete, "/api/activities/\(run)/reactions/\(encoded)", token: try await ana.token(app)).status == .notFound)
+            #expect(
+                try await app.request(
+                    .delete,
+                    "/api/activities/\(run)/reactions/\(encoded)",
+                    token: try await ana.token(app)
+                ).status == .noContent
+            )
+            #expect(
+                try await app.request(
+                    .delete,
+                    "/api/activities/\(run)/reactions/\(encoded)",
+                    token: try await ana.token(app)
+                ).status == .notFound
+            )
             let odd = try await react(ana, "🦄")
             #expect(odd.status == .unprocessableContent)
             #expect((try odd.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == "reaction")
@@ -239,7 +364,10 @@ struct FriendFeedTests {
     @Test(arguments: Backend.available)
     func r5_5_6_r6_8_aProfileShowsWhatTheViewerMaySee(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"))
+            let (ana, bo, cy) = (
+                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
+                try await FriendsTests.person(app, "Cy")
+            )
             try await Self.befriend(app, ana, bo)
             let run = try await Self.workout(app, by: bo, "run", minutesAgo: 30, meters: 5000)
             try await Self.workout(app, by: bo, "secret", minutesAgo: 20, meters: 8_000, visibility: "private")
@@ -260,21 +388,45 @@ struct FriendFeedTests {
             // may see (not the private one), no weight for a viewer its audience (only me) leaves out.
             let now = ActivityLedgerTests.iso(app.clock.now)
             for (id, body) in [
-                ("steps", ["type": "steps", "steps": 8_000] as [String: Any]), ("weight", ["type": "weight", "weightKg": 70.5]),
-                ("series", ["type": "workout", "workout": ["type": "pushups", "durationSeconds": 90, "reps": 20, "series": 1]]),
-                ("hidden-series", ["type": "workout", "visibility": "private", "workout": ["type": "pushups", "durationSeconds": 90, "reps": 30, "series": 2]]),
+                ("steps", ["type": "steps", "steps": 8_000] as [String: Any]),
+                ("weight", ["type": "weight", "weightKg": 70.5]),
+                (
+                    "series",
+                    [
+                        "type": "workout",
+                        "workout": ["type": "pushups", "durationSeconds": 90, "reps": 20, "series": 1],
+                    ]
+                ),
+                (
+                    "hidden-series",
+                    [
+                        "type": "workout", "visibility": "private",
+                        "workout": ["type": "pushups", "durationSeconds": 90, "reps": 30, "series": 2],
+                    ]
+                ),
             ] {
                 var event = body
                 (event["clientEventId"], event["occurredAt"], event["source"]) = (id, now, "app")
-                #expect(try await app.request(.post, "/api/activities", token: try await bo.token(app), json: event).status == .created)
+                #expect(
+                    try await app.request(.post, "/api/activities", token: try await bo.token(app), json: event).status
+                        == .created
+                )
             }
             func lastDays(seenBy viewer: Person) async throws -> [[String: Any]] {
                 let statistics = try await profile(of: bo, seenBy: viewer).jsonObject()["statistics"] as? [String: Any]
                 return try #require(statistics?["lastThirtyDays"] as? [[String: Any]])
             }
             let days = try await lastDays(seenBy: ana)
-            #expect(days.count == 30 && days.last?["date"] as? String == LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!).iso)
-            #expect(days.last?["steps"] as? Int == 8_000 && days.last?["pushups"] as? Int == 20 && days.last?["weightKg"] == nil, "\(days.last ?? [:])")
+            #expect(
+                days.count == 30
+                    && days.last?["date"] as? String
+                        == LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!).iso
+            )
+            #expect(
+                days.last?["steps"] as? Int == 8_000 && days.last?["pushups"] as? Int == 20
+                    && days.last?["weightKg"] == nil,
+                "\(days.last ?? [:])"
+            )
             #expect(days.dropLast().allSatisfy { $0["steps"] as? Int == 0 })
             #expect(try await lastDays(seenBy: bo).last?["weightKg"] as? Double == 70.5)
             // A stranger: the name, none of the fields for friends, no statistics (not zeros).
@@ -287,7 +439,9 @@ struct FriendFeedTests {
             _ = try await FriendsTests.post(app, "/api/friends/blocks", by: bo, to: cy)
             #expect(try await profile(of: bo, seenBy: cy).status == .notFound)
             #expect(try await profile(of: cy, seenBy: bo).jsonObject()["friendship"] as? String == "blocked")
-            #expect(try await app.request(.get, "/api/users/nobody", token: try await ana.token(app)).status == .notFound)
+            #expect(
+                try await app.request(.get, "/api/users/nobody", token: try await ana.token(app)).status == .notFound
+            )
         }
     }
 }
@@ -299,13 +453,17 @@ struct FriendFeedStreamTests {
 
     @Test(arguments: Backend.available)
     func r7_2_aFriendsNewWorkoutReachesAnOpenFeedStreamWithin30Seconds(_ backend: Backend) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let writer = try await Server.start(database: CrashDurabilityTests.url(of: location))
         defer { writer.kill() }
         // One process on SQLite; on PostgreSQL a second node streams what the first recorded.
-        let reader = backend == .postgres ? try await Server.start(database: CrashDurabilityTests.url(of: location)) : writer
+        let reader =
+            backend == .postgres ? try await Server.start(database: CrashDurabilityTests.url(of: location)) : writer
         defer { if backend == .postgres { reader.kill() } }
         let ana = try await TwoNodeTests.member("ana@example.com", on: writer)
         let bo = try await TwoNodeTests.member("bo@example.com", on: reader)
@@ -313,10 +471,16 @@ struct FriendFeedStreamTests {
         #expect(try await reader.post("/api/friends/accept", token: bo.token, json: ["userId": ana.id]).0 == 204)
 
         let (listening, ready) = AsyncStream.makeStream(of: Void.self)
-        async let arrivals = reader.arrivals(of: "activity", at: "/api/feed/stream?seconds=12", token: bo.token, ready: ready)
+        async let arrivals = reader.arrivals(
+            of: "activity",
+            at: "/api/feed/stream?seconds=12",
+            token: bo.token,
+            ready: ready
+        )
         for await _ in listening { break }
         let workout: [String: Any] = [
-            "clientEventId": "run-1", "type": "workout", "source": "app", "occurredAt": ISO8601DateFormatter().string(from: Date()),
+            "clientEventId": "run-1", "type": "workout", "source": "app",
+            "occurredAt": ISO8601DateFormatter().string(from: Date()),
             "workout": ["type": "running", "durationSeconds": 1_800, "distanceMeters": 5_000],
         ]
         #expect(try await writer.post("/api/activities", token: ana.token, json: workout).0 == 201)

@@ -14,7 +14,9 @@ struct FriendsTests {
     struct Person {
         var id: String
         var email: String
-        func token(_ app: TestApp) async throws -> String { try #require(try await app.devSignIn(self.email)["accessToken"] as? String) }
+        func token(_ app: TestApp) async throws -> String {
+            try #require(try await app.devSignIn(self.email)["accessToken"] as? String)
+        }
     }
 
     /// An onboarded person whose display name is `name` (the address is made from it).
@@ -25,7 +27,10 @@ struct FriendsTests {
         profile["displayName"] = name
         let saved = try await app.request(.put, "/api/user/profile", token: token, json: profile)
         guard saved.status == .ok else { throw TestSetupError("renaming answered \(saved.status): \(saved.text)") }
-        return Person(id: try #require((try await app.devSignIn(email)["user"] as? [String: Any])?["id"] as? String), email: email)
+        return Person(
+            id: try #require((try await app.devSignIn(email)["user"] as? [String: Any])?["id"] as? String),
+            email: email
+        )
     }
 
     static func post(_ app: TestApp, _ path: String, by person: Person, to other: Person) async throws -> TestResponse {
@@ -38,28 +43,44 @@ struct FriendsTests {
     }
 
     static func requests(_ app: TestApp, of person: Person) async throws -> (incoming: [String], outgoing: [String]) {
-        let lists = try await app.request(.get, "/api/friends/requests", token: try await person.token(app)).jsonObject()
-        func ids(_ key: String) -> [String] { (lists[key] as? [[String: Any]])?.compactMap { $0["userId"] as? String } ?? [] }
+        let lists = try await app.request(.get, "/api/friends/requests", token: try await person.token(app))
+            .jsonObject()
+        func ids(_ key: String) -> [String] {
+            (lists[key] as? [[String: Any]])?.compactMap { $0["userId"] as? String } ?? []
+        }
         return (ids("incoming"), ids("outgoing"))
     }
 
     /// The bodies in the person's in-app inbox, after running the jobs that decide raised notifications.
     static func inbox(_ app: TestApp, of person: Person) async throws -> [String] {
-        let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        let runner = JobRunner(
+            store: app.store,
+            handlers: app.engine.jobs.handlers,
+            clock: app.clock.wallClock,
+            logger: Logger(label: "test")
+        )
         while try await runner.runDue() > 0 {}
-        let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await person.token(app)).jsonObject()
+        let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await person.token(app))
+            .jsonObject()
         return (inbox["items"] as? [[String: Any]])?.compactMap { $0["body"] as? String } ?? []
     }
 
     @Test(arguments: Backend.available)
-    func r6_3to6_r10_1_aRequestIsPendingUntilAcceptedIntoAMutualFriendshipOrDeclinedIntoNothing(_ backend: Backend) async throws {
+    func r6_3to6_r10_1_aRequestIsPendingUntilAcceptedIntoAMutualFriendshipOrDeclinedIntoNothing(_ backend: Backend)
+        async throws
+    {
         try await withTestApp(backend, profile: "social") { app async throws in
-            let (ana, bo, cy) = (try await Self.person(app, "Ana"), try await Self.person(app, "Bo"), try await Self.person(app, "Cy"))
+            let (ana, bo, cy) = (
+                try await Self.person(app, "Ana"), try await Self.person(app, "Bo"), try await Self.person(app, "Cy")
+            )
             let sent = try await Self.post(app, "/api/friends/request", by: ana, to: bo)
             #expect(sent.status == .ok, "\(sent.text)")
             #expect(try sent.jsonObject()["status"] as? String == "requested")
             // Asking again while it waits answers the same and notifies no one again.
-            #expect(try await Self.post(app, "/api/friends/request", by: ana, to: bo).jsonObject()["status"] as? String == "requested")
+            #expect(
+                try await Self.post(app, "/api/friends/request", by: ana, to: bo).jsonObject()["status"] as? String
+                    == "requested"
+            )
             #expect(try await Self.requests(app, of: ana) == ([], [bo.id]))
             #expect(try await Self.requests(app, of: bo) == ([ana.id], []))
             #expect(try await Self.inbox(app, of: bo) == ["Ana wants to be your friend."])  // R10.1
@@ -71,7 +92,10 @@ struct FriendsTests {
             #expect(try await Self.requests(app, of: bo) == ([], []))
             #expect(try await Self.inbox(app, of: ana) == ["Bo accepted your friend request."])
             // Friends already: a request says so, and accepting again finds nothing to accept.
-            #expect(try await Self.post(app, "/api/friends/request", by: bo, to: ana).jsonObject()["status"] as? String == "friends")
+            #expect(
+                try await Self.post(app, "/api/friends/request", by: bo, to: ana).jsonObject()["status"] as? String
+                    == "friends"
+            )
             #expect(try await Self.post(app, "/api/friends/accept", by: bo, to: ana).status == .notFound)
 
             // Declined: the request is gone and Cy is told nothing.
@@ -93,27 +117,58 @@ struct FriendsTests {
     @Test(arguments: Backend.available)
     func r6_9_aFriendshipEndsForBothAndARequestCanBeWithdrawn(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy) = (try await Self.person(app, "Ana"), try await Self.person(app, "Bo"), try await Self.person(app, "Cy"))
+            let (ana, bo, cy) = (
+                try await Self.person(app, "Ana"), try await Self.person(app, "Bo"), try await Self.person(app, "Cy")
+            )
             _ = try await Self.post(app, "/api/friends/request", by: ana, to: bo)
             _ = try await Self.post(app, "/api/friends/accept", by: bo, to: ana)
-            #expect(try await app.request(.delete, "/api/friends/\(ana.id)", token: try await bo.token(app)).status == .noContent)
+            #expect(
+                try await app.request(.delete, "/api/friends/\(ana.id)", token: try await bo.token(app)).status
+                    == .noContent
+            )
             #expect(try await Self.friendIDs(app, of: ana) == [])
             #expect(try await Self.friendIDs(app, of: bo) == [])
-            #expect(try await app.request(.delete, "/api/friends/\(ana.id)", token: try await bo.token(app)).status == .notFound)
+            #expect(
+                try await app.request(.delete, "/api/friends/\(ana.id)", token: try await bo.token(app)).status
+                    == .notFound
+            )
 
             _ = try await Self.post(app, "/api/friends/request", by: ana, to: cy)
-            #expect(try await app.request(.delete, "/api/friends/requests/\(cy.id)", token: try await ana.token(app)).status == .noContent)
+            #expect(
+                try await app.request(.delete, "/api/friends/requests/\(cy.id)", token: try await ana.token(app)).status
+                    == .noContent
+            )
             #expect(try await Self.requests(app, of: cy) == ([], []))
-            #expect(try await app.request(.delete, "/api/friends/requests/\(cy.id)", token: try await ana.token(app)).status == .notFound)
+            #expect(
+                try await app.request(.delete, "/api/friends/requests/\(cy.id)", token: try await ana.token(app)).status
+                    == .notFound
+            )
 
             // Nobody befriends themself or an id that does not exist; a missing id names its field.
             #expect(try await Self.post(app, "/api/friends/request", by: ana, to: ana).status == .forbidden)
-            #expect(try await app.request(.post, "/api/friends/request", token: try await ana.token(app), json: ["userId": "nobody"]).status == .notFound)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/friends/request",
+                    token: try await ana.token(app),
+                    json: ["userId": "nobody"]
+                ).status == .notFound
+            )
             // A huge id is not echoed back whole.
-            let huge = try await app.request(.post, "/api/friends/request", token: try await ana.token(app), json: ["userId": String(repeating: "x", count: 100_000)])
+            let huge = try await app.request(
+                .post,
+                "/api/friends/request",
+                token: try await ana.token(app),
+                json: ["userId": String(repeating: "x", count: 100_000)]
+            )
             #expect(huge.status == .notFound)
             #expect(huge.body.readableBytes < 400)
-            let missing = try await app.request(.post, "/api/friends/request", token: try await ana.token(app), json: [:])
+            let missing = try await app.request(
+                .post,
+                "/api/friends/request",
+                token: try await ana.token(app),
+                json: [:]
+            )
             #expect(missing.status == .unprocessableContent)
             #expect((try missing.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == "userId")
         }
@@ -128,10 +183,19 @@ struct FriendsTests {
             let start = app.clock.now
             for (id, daysAgo, meters) in [("old", 8.0, 9000.0), ("run", 3.0, 5000.0), ("walk", 1.0, 2500.0)] {
                 let workout: [String: Any] = [
-                    "clientEventId": id, "type": "workout", "occurredAt": ActivityLedgerTests.iso(start.addingTimeInterval(-daysAgo * 86_400)),
-                    "source": "app", "workout": ["type": id == "walk" ? "walking" : "running", "durationSeconds": 1800, "distanceMeters": meters],
+                    "clientEventId": id, "type": "workout",
+                    "occurredAt": ActivityLedgerTests.iso(start.addingTimeInterval(-daysAgo * 86_400)),
+                    "source": "app",
+                    "workout": [
+                        "type": id == "walk" ? "walking" : "running", "durationSeconds": 1800, "distanceMeters": meters,
+                    ],
                 ]
-                let recorded = try await app.request(.post, "/api/activities", token: try await bo.token(app), json: workout)
+                let recorded = try await app.request(
+                    .post,
+                    "/api/activities",
+                    token: try await bo.token(app),
+                    json: workout
+                )
                 #expect(recorded.status == .created, "\(recorded.text)")
             }
             let list = try await app.request(.get, "/api/friends", token: try await ana.token(app)).jsonObject()
@@ -154,19 +218,27 @@ struct FriendsTests {
             #expect(try await Self.post(app, "/api/friends/blocks", by: cyra, to: ana).status == .noContent)
             #expect(try await Self.post(app, "/api/friends/blocks", by: cyra, to: ana).status == .noContent)
             #expect(try await Self.friendIDs(app, of: ana) == [])
-            let blocked = try await app.request(.get, "/api/friends/blocks", token: try await cyra.token(app)).jsonObject()
+            let blocked = try await app.request(.get, "/api/friends/blocks", token: try await cyra.token(app))
+                .jsonObject()
             #expect((blocked["items"] as? [[String: Any]])?.compactMap { $0["userId"] as? String } == [ana.id])
 
             // To Ana, Cyra no longer exists: not found by search, not requested, never notified.
-            let search = try await app.request(.get, "/api/users/search?q=cyr", token: try await ana.token(app)).jsonObject()
+            let search = try await app.request(.get, "/api/users/search?q=cyr", token: try await ana.token(app))
+                .jsonObject()
             #expect((search["items"] as? [[String: Any]])?.isEmpty == true)
             #expect(try await Self.post(app, "/api/friends/request", by: ana, to: cyra).status == .notFound)
             #expect(try await Self.requests(app, of: cyra) == ([], []))
             // Cyra may not request the one she blocked until she lifts the block.
             #expect(try await Self.post(app, "/api/friends/request", by: cyra, to: ana).status == .forbidden)
 
-            #expect(try await app.request(.delete, "/api/friends/blocks/\(ana.id)", token: try await cyra.token(app)).status == .noContent)
-            #expect(try await app.request(.delete, "/api/friends/blocks/\(ana.id)", token: try await cyra.token(app)).status == .notFound)
+            #expect(
+                try await app.request(.delete, "/api/friends/blocks/\(ana.id)", token: try await cyra.token(app)).status
+                    == .noContent
+            )
+            #expect(
+                try await app.request(.delete, "/api/friends/blocks/\(ana.id)", token: try await cyra.token(app)).status
+                    == .notFound
+            )
             #expect(try await Self.post(app, "/api/friends/request", by: ana, to: cyra).status == .ok)
             // The only notice Cyra has is the request after the block was lifted (the acceptance went to Ana).
             #expect(try await Self.inbox(app, of: cyra) == ["Ana wants to be your friend."])

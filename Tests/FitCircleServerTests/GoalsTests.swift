@@ -26,8 +26,13 @@ struct GoalsTests {
 
     static func sync(_ app: TestApp, steps: Int) async throws {
         let response = try await app.request(
-            .post, "/api/tracking/daily", token: try await Self.token(app),
-            json: ["steps": steps, "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now)])
+            .post,
+            "/api/tracking/daily",
+            token: try await Self.token(app),
+            json: [
+                "steps": steps, "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
+            ]
+        )
         #expect(response.status == .ok, "\(response.text)")
     }
 
@@ -73,15 +78,30 @@ struct GoalsTests {
             #expect(steps["actual"] as? Double == 0)
 
             // Manual progress is recorded in the ledger; the day and the goal follow.
-            let manual = try await app.request(.put, "/api/goals/daily/\(id)/progress", token: try await Self.token(app), json: ["value": 3000])
+            let manual = try await app.request(
+                .put,
+                "/api/goals/daily/\(id)/progress",
+                token: try await Self.token(app),
+                json: ["value": 3000]
+            )
             #expect(manual.status == .ok, "\(manual.text)")
             #expect(try manual.jsonObject()["actual"] as? Double == 3000)
             #expect(try manual.jsonObject()["percent"] as? Int == 42)
-            let lower = try await app.request(.put, "/api/goals/daily/\(id)/progress", token: try await Self.token(app), json: ["value": 2000])
+            let lower = try await app.request(
+                .put,
+                "/api/goals/daily/\(id)/progress",
+                token: try await Self.token(app),
+                json: ["value": 2000]
+            )
             #expect(lower.status == .unprocessableContent)
             #expect((try lower.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == "value")
 
-            let absurd = try await app.request(.put, "/api/goals/daily/\(id)/progress", token: try await Self.token(app), json: ["value": 1e12])
+            let absurd = try await app.request(
+                .put,
+                "/api/goals/daily/\(id)/progress",
+                token: try await Self.token(app),
+                json: ["value": 1e12]
+            )
             #expect(absurd.status == .unprocessableContent)
 
             // A health-data sync above the manual count wins (the profile combines them by maximum).
@@ -92,19 +112,39 @@ struct GoalsTests {
             #expect(met["percent"] as? Int == 100)
 
             let checkInGoal = try #require(Self.goal(goals, "check_in")?["id"] as? String)
-            let refused = try await app.request(.put, "/api/goals/daily/\(checkInGoal)/progress", token: try await Self.token(app), json: ["value": 1])
+            let refused = try await app.request(
+                .put,
+                "/api/goals/daily/\(checkInGoal)/progress",
+                token: try await Self.token(app),
+                json: ["value": 1]
+            )
             #expect(refused.status == .conflict)
-            _ = try await app.request(.post, "/api/streaks/checkin", token: try await Self.token(app), json: ["mood": 3, "energy": 3])
+            _ = try await app.request(
+                .post,
+                "/api/streaks/checkin",
+                token: try await Self.token(app),
+                json: ["mood": 3, "energy": 3]
+            )
             #expect(Self.goal(try await Self.get(app, "/api/goals/daily"), "check_in")?["completed"] as? Bool == true)
 
             // The next day's check-in acknowledges this day: 7,400 steps of a 7,000 goal.
             app.clock.advance(by: Self.day)
-            let next = try await app.request(.post, "/api/streaks/checkin", token: try await Self.token(app), json: ["mood": 3, "energy": 3])
+            let next = try await app.request(
+                .post,
+                "/api/streaks/checkin",
+                token: try await Self.token(app),
+                json: ["mood": 3, "energy": 3]
+            )
             let acknowledged = try #require(try next.jsonObject()["previousDay"] as? [String: Any])
             #expect(acknowledged["steps"] as? Int == 7400)
             #expect(acknowledged["goalPercent"] as? Int == 105)
 
-            let unknown = try await app.request(.put, "/api/goals/daily/nope/progress", token: try await Self.token(app), json: ["value": 1])
+            let unknown = try await app.request(
+                .put,
+                "/api/goals/daily/nope/progress",
+                token: try await Self.token(app),
+                json: ["value": 1]
+            )
             #expect(unknown.status == .notFound)
         }
     }
@@ -146,11 +186,15 @@ struct GoalsTests {
             // 60 push-ups a day, Monday to Friday: 300 against 250.
             for day in 0..<5 {
                 let response = try await app.request(
-                    .post, "/api/activities", token: try await Self.token(app),
+                    .post,
+                    "/api/activities",
+                    token: try await Self.token(app),
                     json: [
-                        "clientEventId": "p\(day)", "type": "workout", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
+                        "clientEventId": "p\(day)", "type": "workout",
+                        "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
                         "workout": ["type": "pushups", "durationSeconds": 300, "reps": 60, "series": 3],
-                    ])
+                    ]
+                )
                 #expect(response.status == .created, "\(response.text)")
                 app.clock.advance(by: Self.day)
             }
@@ -167,11 +211,21 @@ struct GoalsTests {
             #expect(options.map { $0["dailyGoal"] as? Int } == [50, 55, 60])
             #expect(try await Self.get(app, "/api/goals/weekly/summary")["alreadySeen"] as? Bool == true)
 
-            let chosen = try await app.request(.post, "/api/goals/weekly/summary/choice", token: try await Self.token(app), json: ["choice": "increase_10"])
+            let chosen = try await app.request(
+                .post,
+                "/api/goals/weekly/summary/choice",
+                token: try await Self.token(app),
+                json: ["choice": "increase_10"]
+            )
             #expect(chosen.status == .ok, "\(chosen.text)")
             #expect((try chosen.jsonObject()["settings"] as? [String: Any])?["dailyGoal"] as? Int == 55)
             #expect((try chosen.jsonObject()["summary"] as? [String: Any])?["reached"] as? Bool == true)
-            let again = try await app.request(.post, "/api/goals/weekly/summary/choice", token: try await Self.token(app), json: ["choice": "increase_20"])
+            let again = try await app.request(
+                .post,
+                "/api/goals/weekly/summary/choice",
+                token: try await Self.token(app),
+                json: ["choice": "increase_20"]
+            )
             #expect(again.status == .conflict)
             #expect(try await Self.get(app, "/api/settings/training")["dailyGoal"] as? Int == 55)
             #expect(Self.goal(try await Self.get(app, "/api/goals/daily"), "pushups")?["target"] as? Double == 55)
@@ -192,7 +246,12 @@ struct GoalsTests {
             let summary = try await Self.get(app, "/api/goals/weekly/summary")
             #expect(summary["reached"] as? Bool == false)
             #expect((summary["options"] as? [Any])?.isEmpty == true)
-            let refused = try await app.request(.post, "/api/goals/weekly/summary/choice", token: try await Self.token(app), json: ["choice": "maintain"])
+            let refused = try await app.request(
+                .post,
+                "/api/goals/weekly/summary/choice",
+                token: try await Self.token(app),
+                json: ["choice": "maintain"]
+            )
             #expect(refused.status == .conflict)
         }
     }

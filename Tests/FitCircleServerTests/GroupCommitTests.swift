@@ -1,6 +1,7 @@
-@testable import FitCircleEngine
 import Synchronization
 import Testing
+
+@testable import FitCircleEngine
 
 /// Jobs that arrive while a group is written are written together next, up to the weight limit, and every
 /// job gets its own answer.

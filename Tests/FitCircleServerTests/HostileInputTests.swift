@@ -1,5 +1,4 @@
 import FitCircleCore
-@testable import FitCircleDelivery
 import FitCircleEngine
 import FitCircleStore
 import FitCircleTesting
@@ -8,6 +7,8 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 
+@testable import FitCircleDelivery
+
 /// What an attacker or a clumsy client sends: each is refused with a problem naming the field, and the node
 /// lives on (a trap in the PostgreSQL driver once took the whole process down for one GET).
 struct HostileInputTests {
@@ -15,7 +16,8 @@ struct HostileInputTests {
     func anActivityCursorOutOfRangeIsRefused(_ backend: Backend, cursor: String) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
-            let encoded = Data(cursor.utf8).base64EncodedString()
+            let encoded =
+                Data(cursor.utf8).base64EncodedString()
                 .addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             let response = try await app.request(.get, "/api/activities?cursor=\(encoded)", token: token)
             #expect(response.status == .unprocessableContent, "\(response.text)")
@@ -38,7 +40,10 @@ struct HostileInputTests {
             for (path, field) in [("/api/users/search?q=abc%00def", "q"), ("/api/points/ledger?cursor=%00", "cursor")] {
                 let response = try await app.request(.get, path, token: token)
                 #expect(response.status == .badRequest, "\(path): \(response.text)")
-                #expect(try (response.jsonObject()["errors"] as? [[String: String]])?.first?["field"] == field, "\(path): \(response.text)")
+                #expect(
+                    try (response.jsonObject()["errors"] as? [[String: String]])?.first?["field"] == field,
+                    "\(path): \(response.text)"
+                )
             }
             #expect(try await app.request(.get, "/api/users/search?q=abcdef", token: token).status == .ok)
         }
@@ -54,15 +59,23 @@ struct HostileInputTests {
                 form["displayName"] = name
                 let response = try await app.request(.put, "/api/user/profile", token: token, json: form)
                 // NUL is refused while the body is read (400), the rest by the name's rules (422): both name the field.
-                #expect(response.status == (name.contains("\u{0}") ? .badRequest : .unprocessableContent), "\(response.text)")
-                #expect(try (response.jsonObject()["errors"] as? [[String: String]])?.map { $0["field"] } == ["displayName"])
+                #expect(
+                    response.status == (name.contains("\u{0}") ? .badRequest : .unprocessableContent),
+                    "\(response.text)"
+                )
+                #expect(
+                    try (response.jsonObject()["errors"] as? [[String: String]])?.map { $0["field"] } == ["displayName"]
+                )
             }
             #expect(try await app.request(.get, "/api/user/profile", token: token).text == before)
 
             var form = TestApp.validProfile()
             form["displayName"] = " Ame\u{301}lie 👩‍💻 "
             #expect(try await app.request(.put, "/api/user/profile", token: token, json: form).status == .ok)
-            #expect(try await app.request(.get, "/api/user/profile", token: token).jsonObject()["displayName"] as? String == "Am\u{E9}lie 👩‍💻")
+            #expect(
+                try await app.request(.get, "/api/user/profile", token: token).jsonObject()["displayName"] as? String
+                    == "Am\u{E9}lie 👩‍💻"
+            )
         }
     }
 
@@ -70,7 +83,13 @@ struct HostileInputTests {
     func aSuggestedNameIsCutToFitNotTakenWhole(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let response = try await app.request(
-                .post, "/api/auth/dev", json: ["email": "zed@example.com", "displayName": "\u{202E}Z" + String(repeating: "\u{301}", count: 20_000)])
+                .post,
+                "/api/auth/dev",
+                json: [
+                    "email": "zed@example.com",
+                    "displayName": "\u{202E}Z" + String(repeating: "\u{301}", count: 20_000),
+                ]
+            )
             #expect(response.status == .ok)
             let name = try #require((response.jsonObject()["user"] as? [String: Any])?["displayName"] as? String)
             #expect(name.utf8.count <= 200 && !name.unicodeScalars.contains("\u{202E}"))
@@ -84,11 +103,24 @@ struct HostileInputTests {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
             let refused = try await app.request(
-                .post, "/api/fitcircles", token: token,
-                json: ["name": "W" + String(repeating: "\u{308}", count: 300), "description": "x\u{202E}y", "metric": "steps"])
+                .post,
+                "/api/fitcircles",
+                token: token,
+                json: [
+                    "name": "W" + String(repeating: "\u{308}", count: 300), "description": "x\u{202E}y",
+                    "metric": "steps",
+                ]
+            )
             #expect(refused.status == .unprocessableContent)
-            #expect(try (refused.jsonObject()["errors"] as? [[String: String]])?.map { $0["field"] } == ["name", "description"])
-            #expect((try await app.request(.get, "/api/fitcircles", token: token).jsonObject()["items"] as? [Any])?.isEmpty == true)
+            #expect(
+                try (refused.jsonObject()["errors"] as? [[String: String]])?.map { $0["field"] } == [
+                    "name", "description",
+                ]
+            )
+            #expect(
+                (try await app.request(.get, "/api/fitcircles", token: token).jsonObject()["items"] as? [Any])?.isEmpty
+                    == true
+            )
         }
     }
 
@@ -103,12 +135,22 @@ struct HostileInputTests {
                 ]
             }
             for route in [String(repeating: "?", count: 70_000), "not a polyline", "~~~~~~~~~~~~~~~"] {
-                let response = try await app.request(.post, "/api/activities", token: token, json: run("bad", route: route))
+                let response = try await app.request(
+                    .post,
+                    "/api/activities",
+                    token: token,
+                    json: run("bad", route: route)
+                )
                 #expect(response.status == .unprocessableContent)
                 #expect(try (response.jsonObject()["errors"] as? [[String: String]])?.map { $0["field"] } == ["route"])
             }
             let route = "_p~iF~ps|U_ulLnnqC_mqNvxq`@"
-            let created = try await app.request(.post, "/api/activities", token: token, json: run("run-1", route: route)).jsonObject()
+            let created = try await app.request(
+                .post,
+                "/api/activities",
+                token: token,
+                json: run("run-1", route: route)
+            ).jsonObject()
             let id = try #require(created["id"] as? String)
             let one = try await app.request(.get, "/api/activities/\(id)", token: token).jsonObject()
             #expect((one["workout"] as? [String: Any])?["route"] as? String == route)
@@ -130,16 +172,26 @@ struct SocialHalfFindingsTests {
             let ops = try await ExperimentsTests.operatorPerson(app)
             let ana = try await ChallengeTests.person(app, "ana@example.com")
             let token = try await ana.token
-            #expect(try await app.request(.post, "/api/streaks/checkin", token: token, json: ["mood": 4, "energy": 3]).status.code < 300)
+            #expect(
+                try await app.request(.post, "/api/streaks/checkin", token: token, json: ["mood": 4, "energy": 3])
+                    .status.code < 300
+            )
             let created = try await app.request(
-                .post, "/api/competitions", token: token, json: ["name": "x", "type": "distance", "goal": "most", "durationDays": 1, "stake": 1])
+                .post,
+                "/api/competitions",
+                token: token,
+                json: ["name": "x", "type": "distance", "goal": "most", "durationDays": 1, "stake": 1]
+            )
             #expect(created.status == .created, "\(created.text)")
             let ledger = try await app.request(.get, "/api/points/ledger", token: token)
             #expect(ledger.status == .ok, "\(ledger.text)")
             let items = try ledger.jsonObject()["items"] as? [[String: Any]] ?? []
             let stake = try #require(items.first { $0["reason"] as? String == "stake" }, "\(ledger.text)")
             #expect(stake["amount"] as? Int == -1)
-            #expect((stake["detail"] as? [String: Any])?["challengeId"] as? String == (try created.jsonObject()["id"] as? String))
+            #expect(
+                (stake["detail"] as? [String: Any])?["challengeId"] as? String
+                    == (try created.jsonObject()["id"] as? String)
+            )
             let file = try await app.request(.get, "/api/admin/users/\(ana.id)", token: try await ops.token)
             #expect(file.status == .ok, "\(file.text)")
         }
@@ -156,12 +208,17 @@ struct SocialHalfFindingsTests {
                 ("/api/friends/request", "userId", ["userId": "\u{0}"], "userId"),
                 ("/api/friends/blocks", "userId", ["userId": "x\u{0}"], "userId"),
                 ("/api/notifications/register", "token", ["platform": "ios", "token": "ab\u{0}cd"], "token"),
-                ("/api/activities/batch", "events", ["events": [["clientEventId": "a\u{0}", "type": "app_open"]]], "events[0].clientEventId"),
+                (
+                    "/api/activities/batch", "events", ["events": [["clientEventId": "a\u{0}", "type": "app_open"]]],
+                    "events[0].clientEventId"
+                ),
             ]
             for (path, _, body, field) in cases {
                 let response = try await app.request(.post, path, token: token, json: body)
                 #expect(response.status == .badRequest, "\(path): \(response.text)")
-                let fields = (try response.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+                let fields = (try response.jsonObject()["errors"] as? [[String: Any]])?.compactMap {
+                    $0["field"] as? String
+                }
                 #expect(fields == [field], "\(path): \(response.text)")
             }
         }
@@ -180,17 +237,27 @@ struct SocialHalfFindingsTests {
                     "workout": ["type": "walking", "durationSeconds": 6 * 3_600],
                 ]
             }
-            let events = [walk("decade", daysAgo: 3_650), walk("month", daysAgo: 30), walk("week", daysAgo: 8), walk("recent", daysAgo: 6)]
+            let events = [
+                walk("decade", daysAgo: 3_650), walk("month", daysAgo: 30), walk("week", daysAgo: 8),
+                walk("recent", daysAgo: 6),
+            ]
             let batch = try await app.request(.post, "/api/activities/batch", token: token, json: ["events": events])
             #expect(batch.status.code < 300, "\(batch.text)")
-            let ledger = try await app.request(.get, "/api/points/ledger?limit=50", token: token).jsonObject()["items"] as? [[String: Any]] ?? []
+            let ledger =
+                try await app.request(.get, "/api/points/ledger?limit=50", token: token).jsonObject()["items"]
+                as? [[String: Any]] ?? []
             let workouts = ledger.filter { $0["reason"] as? String == "workout" }
             #expect(workouts.count == 4, "every input has its line")
             let late = workouts.filter { ($0["detail"] as? [String: Any])?["late"] as? Bool == true }
             #expect(late.count == 3 && late.allSatisfy { $0["amount"] as? Int == 0 }, "\(workouts)")
             #expect(workouts.filter { ($0["amount"] as? Int ?? 0) > 0 }.count == 1, "only the walk of 6 days ago earns")
-            let stats = try #require(try await app.request(.get, "/api/user/stats", token: token).jsonObject()["points"] as? [String: Any])
-            #expect((stats["totalPoints"] as? Int ?? .max) <= 1_500 + 10, "at most a day's maximum and the first-workout badge: \(stats)")
+            let stats = try #require(
+                try await app.request(.get, "/api/user/stats", token: token).jsonObject()["points"] as? [String: Any]
+            )
+            #expect(
+                (stats["totalPoints"] as? Int ?? .max) <= 1_500 + 10,
+                "at most a day's maximum and the first-workout badge: \(stats)"
+            )
             try await PointsTests.expectReplayAgrees(app)
         }
     }
@@ -202,11 +269,23 @@ struct SocialHalfFindingsTests {
         try await withTestApp(backend) { app async throws in
             let ana = try await ChallengeTests.person(app, "ana@example.com")
             let ben = try await ChallengeTests.person(app, "ben@example.com")
-            let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-                "name": "Distance", "type": "distance", "goal": "most", "durationDays": 7,
-            ]).jsonObject()
+            let created = try await app.request(
+                .post,
+                "/api/competitions",
+                token: try await ana.token,
+                json: [
+                    "name": "Distance", "type": "distance", "goal": "most", "durationDays": 7,
+                ]
+            ).jsonObject()
             let (id, code) = (try #require(created["id"] as? String), try #require(created["joinCode"] as? String))
-            #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: ["code": code]).status == .ok)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/competitions/\(id)/join",
+                    token: try await ben.token,
+                    json: ["code": code]
+                ).status == .ok
+            )
             app.clock.advance(by: 3_600)
             var shared = ChallengeTests.run(app, "shared", km: 5, minutes: 30, startedMinutesAgo: 50)
             shared["visibility"] = "friends"
@@ -219,14 +298,28 @@ struct SocialHalfFindingsTests {
                 ids.append(try #require(try recorded.jsonObject()["id"] as? String))
             }
             func bensValue() async throws -> Double? {
-                let board = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ana.token).jsonObject()
+                let board = try await app.request(
+                    .get,
+                    "/api/competitions/\(id)/leaderboard",
+                    token: try await ana.token
+                ).jsonObject()
                 return ChallengeTests.rows(board).first { $0["userId"] as? String == ben.id }?["value"] as? Double
             }
             #expect(try await bensValue() == 5, "the private 3 km do not show")
-            let turned = try await app.request(.put, "/api/activities/\(ids[0])/visibility", token: try await ben.token, json: ["visibility": "private"])
+            let turned = try await app.request(
+                .put,
+                "/api/activities/\(ids[0])/visibility",
+                token: try await ben.token,
+                json: ["visibility": "private"]
+            )
             #expect(turned.status == .ok, "\(turned.text)")
             #expect(try await bensValue() == nil, "nothing of his counts where Ana sees it")
-            _ = try await app.request(.put, "/api/activities/\(ids[1])/visibility", token: try await ben.token, json: ["visibility": "friends"])
+            _ = try await app.request(
+                .put,
+                "/api/activities/\(ids[1])/visibility",
+                token: try await ben.token,
+                json: ["visibility": "friends"]
+            )
             #expect(try await bensValue() == 3)
             // For himself, both runs count: his day has the 8 km.
             let days = try await app.request(.get, "/api/tracking/daily", token: try await ben.token)
@@ -242,37 +335,79 @@ struct SocialHalfFindingsTests {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"))
             let (anaToken, boToken) = (try await ana.token(app), try await bo.token(app))
-            let shared = try #require(try await CirclesTests.create(app, by: ana, ["name": "Shared", "metric": "steps", "privacy": "public"])["id"] as? String)
-            let hers = try #require(try await CirclesTests.create(app, by: ana, ["name": "Hers", "metric": "steps", "privacy": "public"])["id"] as? String)
-            let code = try #require(try await app.request(.get, "/api/fitcircles/\(shared)", token: anaToken).jsonObject()["joinCode"] as? String)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: boToken, json: ["code": code]).status == .ok)
+            let shared = try #require(
+                try await CirclesTests.create(
+                    app,
+                    by: ana,
+                    ["name": "Shared", "metric": "steps", "privacy": "public"]
+                )["id"] as? String
+            )
+            let hers = try #require(
+                try await CirclesTests.create(app, by: ana, ["name": "Hers", "metric": "steps", "privacy": "public"])[
+                    "id"
+                ] as? String
+            )
+            let code = try #require(
+                try await app.request(.get, "/api/fitcircles/\(shared)", token: anaToken).jsonObject()["joinCode"]
+                    as? String
+            )
+            #expect(
+                try await app.request(.post, "/api/fitcircles/join", token: boToken, json: ["code": code]).status == .ok
+            )
             _ = try await LeaderboardTests.claim(app, ana, 9_000, in: shared)
             let challenge = try await app.request(
-                .post, "/api/competitions", token: anaToken,
-                json: ["name": "Hers", "type": "distance", "goal": "most", "durationDays": 3, "visibility": "public"])
+                .post,
+                "/api/competitions",
+                token: anaToken,
+                json: ["name": "Hers", "type": "distance", "goal": "most", "durationDays": 3, "visibility": "public"]
+            )
             let challengeID = try #require(try challenge.jsonObject()["id"] as? String, "\(challenge.text)")
             let feed = try await app.request(.get, "/api/fitcircles/\(shared)/feed", token: boToken).jsonObject()
-            let herItem = try #require((feed["items"] as? [[String: Any]])?.first { $0["actorId"] as? String == ana.id }?["id"] as? String)
+            let herItem = try #require(
+                (feed["items"] as? [[String: Any]])?.first { $0["actorId"] as? String == ana.id }?["id"] as? String
+            )
 
-            #expect(try await app.request(.post, "/api/friends/blocks", token: anaToken, json: ["userId": bo.id]).status == .noContent)
+            #expect(
+                try await app.request(.post, "/api/friends/blocks", token: anaToken, json: ["userId": bo.id]).status
+                    == .noContent
+            )
 
             for path in [
-                "/api/users/\(ana.id)", "/api/users/\(ana.id)/badges", "/api/users/\(ana.id)/challenge-record", "/api/users/\(ana.id)/rivalry",
-                "/api/fitcircles/\(shared)/leaderboard/user/\(ana.id)", "/api/fitcircles/\(hers)", "/api/competitions/\(challengeID)",
+                "/api/users/\(ana.id)", "/api/users/\(ana.id)/badges", "/api/users/\(ana.id)/challenge-record",
+                "/api/users/\(ana.id)/rivalry",
+                "/api/fitcircles/\(shared)/leaderboard/user/\(ana.id)", "/api/fitcircles/\(hers)",
+                "/api/competitions/\(challengeID)",
             ] {
                 let response = try await app.request(.get, path, token: boToken)
                 #expect(response.status == .notFound, "\(path): \(response.status) \(response.text)")
             }
-            let encouraged = try await app.request(.post, "/api/fitcircles/\(shared)/feed/\(herItem)/encourage", token: boToken, json: [:])
+            let encouraged = try await app.request(
+                .post,
+                "/api/fitcircles/\(shared)/feed/\(herItem)/encourage",
+                token: boToken,
+                json: [:]
+            )
             #expect(encouraged.status == .notFound, "\(encouraged.text)")
-            let joined = try await app.request(.post, "/api/competitions/\(challengeID)/join", token: boToken, json: [:])
+            let joined = try await app.request(
+                .post,
+                "/api/competitions/\(challengeID)/join",
+                token: boToken,
+                json: [:]
+            )
             #expect(joined.status == .notFound, "\(joined.text)")
             let listed = try await app.request(.get, "/api/competitions?scope=open", token: boToken)
             #expect(!listed.text.contains(challengeID), "\(listed.text)")
 
             // In the circle they share she is "A member" to him: on the board, in the members and in the feed.
-            let board = try await app.request(.get, "/api/fitcircles/\(shared)/leaderboard?period=weekly", token: boToken)
-            #expect(board.status == .ok && !board.text.contains(ana.id) && !board.text.contains("\"ana\""), "\(board.text)")
+            let board = try await app.request(
+                .get,
+                "/api/fitcircles/\(shared)/leaderboard?period=weekly",
+                token: boToken
+            )
+            #expect(
+                board.status == .ok && !board.text.contains(ana.id) && !board.text.contains("\"ana\""),
+                "\(board.text)"
+            )
             let members = try await app.request(.get, "/api/fitcircles/\(shared)/members", token: boToken)
             #expect(members.status == .ok && !members.text.contains(ana.id), "\(members.text)")
             let seen = try await app.request(.get, "/api/fitcircles/\(shared)/feed", token: boToken)
@@ -288,13 +423,36 @@ struct SocialHalfFindingsTests {
     func aRemovedMembersStreamEndsAndHearsNothingMore(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"))
-            let circle = try await CirclesTests.create(app, by: ana, ["name": "Live", "metric": "steps", "privacy": "private"])
+            let circle = try await CirclesTests.create(
+                app,
+                by: ana,
+                ["name": "Live", "metric": "steps", "privacy": "private"]
+            )
             let id = try #require(circle["id"] as? String)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await bo.token(app),
+                    json: ["code": circle["joinCode"]!]
+                ).status == .ok
+            )
             let started = ContinuousClock.now
-            async let streamed = app.request(.get, "/api/fitcircles/\(id)/stream?seconds=20", token: try await bo.token(app))
-            for _ in 0..<300 where app.engine.circles.events.listeners(of: .circle(FitCircle.ID(id))) == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(try await app.request(.delete, "/api/fitcircles/\(id)/members/\(bo.id)", token: try await ana.token(app)).status == .noContent)
+            async let streamed = app.request(
+                .get,
+                "/api/fitcircles/\(id)/stream?seconds=20",
+                token: try await bo.token(app)
+            )
+            for _ in 0..<300 where app.engine.circles.events.listeners(of: .circle(FitCircle.ID(id))) == 0 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(
+                try await app.request(
+                    .delete,
+                    "/api/fitcircles/\(id)/members/\(bo.id)",
+                    token: try await ana.token(app)
+                ).status == .noContent
+            )
             _ = try await LeaderboardTests.claim(app, ana, 9_100, in: id)
             let response = try await streamed
             #expect(ContinuousClock.now - started < .seconds(15), "the stream lasted its whole 20 s")
@@ -312,7 +470,14 @@ struct SocialHalfFindingsTests {
             let person = try await ChallengeTests.person(app, "quota@example.com")
             let token = try await person.token
             func batch(_ round: Int) -> [String: Any] {
-                ["events": (0..<EventInput.maximumBatch).map { ["clientEventId": "e\(round)-\($0)", "name": "screen_viewed", "occurredAt": ActivityLedgerTests.iso(app.clock.now), "properties": ["screen": "today"]] }]
+                [
+                    "events": (0..<EventInput.maximumBatch).map {
+                        [
+                            "clientEventId": "e\(round)-\($0)", "name": "screen_viewed",
+                            "occurredAt": ActivityLedgerTests.iso(app.clock.now), "properties": ["screen": "today"],
+                        ]
+                    }
+                ]
             }
             let rounds = EventInput.dailyQuota / EventInput.maximumBatch
             for round in 0..<rounds {
@@ -322,11 +487,19 @@ struct SocialHalfFindingsTests {
             let refused = try await app.request(.post, "/api/events", token: token, json: batch(rounds))
             #expect(refused.status == .tooManyRequests, "\(refused.text)")
             #expect(refused.headers[.retryAfter] != nil)
-            let stored = { try await app.store.read { tx in try await tx.appEventCount(of: User.ID(person.id), receivedSince: Date(timeIntervalSince1970: 0)) } }
+            let stored = {
+                try await app.store.read { tx in
+                    try await tx.appEventCount(of: User.ID(person.id), receivedSince: Date(timeIntervalSince1970: 0))
+                }
+            }
             #expect(try await stored() == EventInput.dailyQuota, "the refused batch recorded nothing")
 
             app.clock.advance(by: 25 * 3_600)
-            #expect(try await app.request(.post, "/api/events", token: try await person.token, json: batch(rounds)).status.code < 300, "a new day, a new quota")
+            #expect(
+                try await app.request(.post, "/api/events", token: try await person.token, json: batch(rounds)).status
+                    .code < 300,
+                "a new day, a new quota"
+            )
             app.clock.advance(by: EventInput.retention + 3_600)
             let purged = try await app.engine.housekeeping.run()
             #expect(purged.appEvents == EventInput.dailyQuota + EventInput.maximumBatch)
@@ -339,22 +512,45 @@ struct SocialHalfFindingsTests {
     @Test(arguments: Backend.available)
     func aWebhookMayNotPointAtThisMachineOrAPrivateNetwork(_ backend: Backend) async throws {
         let clock = TestClock()
-        let strict = Transports(webhookSender: WebhookSender(http: .shared, clock: clock.wallClock, allowPrivateTargets: false))
+        let strict = Transports(
+            webhookSender: WebhookSender(http: .shared, clock: clock.wallClock, allowPrivateTargets: false)
+        )
         try await withTestApp(backend, clock: clock, transports: strict) { app async throws in
             let ops = try await ExperimentsTests.operatorPerson(app)
             for url in [
-                "http://127.0.0.1:9/hook", "http://169.254.169.254/latest/meta-data", "http://[::1]:8080/", "http://localhost/x",
-                "http://10.1.2.3/", "http://192.168.0.10/", "http://[fd00::1]/", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/",
+                "http://127.0.0.1:9/hook", "http://169.254.169.254/latest/meta-data", "http://[::1]:8080/",
+                "http://localhost/x",
+                "http://10.1.2.3/", "http://192.168.0.10/", "http://[fd00::1]/", "http://[::ffff:127.0.0.1]/",
+                "http://0.0.0.0/",
             ] {
-                let refused = try await app.request(.post, "/api/admin/webhooks", token: try await ops.token, json: ["url": url, "events": ["goal_completed"]])
-                #expect(refused.status == .unprocessableContent && refused.text.contains("\"url\""), "\(url): \(refused.text)")
+                let refused = try await app.request(
+                    .post,
+                    "/api/admin/webhooks",
+                    token: try await ops.token,
+                    json: ["url": url, "events": ["goal_completed"]]
+                )
+                #expect(
+                    refused.status == .unprocessableContent && refused.text.contains("\"url\""),
+                    "\(url): \(refused.text)"
+                )
             }
             let allowed = try await app.request(
-                .post, "/api/admin/webhooks", token: try await ops.token, json: ["url": "https://hooks.example.com/fitcircle", "events": ["goal_completed"]])
+                .post,
+                "/api/admin/webhooks",
+                token: try await ops.token,
+                json: ["url": "https://hooks.example.com/fitcircle", "events": ["goal_completed"]]
+            )
             #expect(allowed.status == .created, "\(allowed.text)")
             // A name registered elsewhere that resolves here is not called either: delivery resolves it first.
-            let attempt = await WebhookSender(http: .shared, clock: clock.wallClock).send(Data("{}".utf8), to: "http://localhost.:9/hook", secret: Data("s".utf8))
-            #expect(attempt.outcome == .permanent(reason: "localhost. is on this machine or a private network"), "\(attempt)")
+            let attempt = await WebhookSender(http: .shared, clock: clock.wallClock).send(
+                Data("{}".utf8),
+                to: "http://localhost.:9/hook",
+                secret: Data("s".utf8)
+            )
+            #expect(
+                attempt.outcome == .permanent(reason: "localhost. is on this machine or a private network"),
+                "\(attempt)"
+            )
             #expect(WebhookSender.addresses(of: "localhost").contains { PrivateAddress.isPrivate(address: $0) })
             #expect(await WebhookSender.resolvesPrivately("localhost"))
         }
@@ -367,11 +563,18 @@ struct SocialHalfFindingsTests {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
             let body = try await app.request(
-                .post, "/api/competitions", token: token, json: ["name": "x", "type": "distance", "durationDays": 1, "workoutTypes": ["swim"]])
+                .post,
+                "/api/competitions",
+                token: token,
+                json: ["name": "x", "type": "distance", "durationDays": 1, "workoutTypes": ["swim"]]
+            )
             let query = try await app.request(.get, "/api/notifications/history?channel=sms", token: token)
             for (response, value) in [(body, "swim"), (query, "sms")] {
                 #expect(response.status == .unprocessableContent, "\(response.text)")
-                #expect(response.text.contains("'\(value)' is not one of the values") && !response.text.contains("Payload"), "\(response.text)")
+                #expect(
+                    response.text.contains("'\(value)' is not one of the values") && !response.text.contains("Payload"),
+                    "\(response.text)"
+                )
             }
         }
     }

@@ -15,12 +15,18 @@ struct HotReadContractTests {
     typealias Person = CirclesTests.Person
 
     /// The hot answer and the generated one of one read, compared byte for byte and value for value.
-    static func compare(_ app: TestApp, _ path: String, generic: String, as person: Person, _ note: String) async throws {
+    static func compare(_ app: TestApp, _ path: String, generic: String, as person: Person, _ note: String) async throws
+    {
         try await Self.compare(app, path, generic: generic, as: person, Components.Schemas.Leaderboard.self, note)
     }
 
     static func compare<Answer: Decodable & Equatable>(
-        _ app: TestApp, _ path: String, generic: String, as person: Person, _ type: Answer.Type, _ note: String
+        _ app: TestApp,
+        _ path: String,
+        generic: String,
+        as person: Person,
+        _ type: Answer.Type,
+        _ note: String
     ) async throws {
         let token = try await person.token(app)
         let hot = try await app.request(.get, path, token: token)
@@ -48,21 +54,50 @@ struct HotReadContractTests {
             try await PrivacyEverywhereTests.setVisibility(app, bo, name: #"Bo "the \ rock" / 🏃"#, [:])
             let cy = try await LeaderboardTests.named(app, "Cy")
             let dee = try await LeaderboardTests.named(app, "Dee")
-            try await PrivacyEverywhereTests.setVisibility(app, cy, name: "Cy", ["boardName": "friends", "weight": "friends"])
+            try await PrivacyEverywhereTests.setVisibility(
+                app,
+                cy,
+                name: "Cy",
+                ["boardName": "friends", "weight": "friends"]
+            )
             try await PrivacyEverywhereTests.photo(app, ana)
-            try await FriendFeedTests.befriend(app, PrivacyEverywhereTests.friend(ana), PrivacyEverywhereTests.friend(cy))
-            let walkers = try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps", "privacy": "public"])
+            try await FriendFeedTests.befriend(
+                app,
+                PrivacyEverywhereTests.friend(ana),
+                PrivacyEverywhereTests.friend(cy)
+            )
+            let walkers = try await CirclesTests.create(
+                app,
+                by: ana,
+                ["name": "Walkers", "metric": "steps", "privacy": "public"]
+            )
             let steps = try #require(walkers["id"] as? String)
             let kilos = try await CirclesTests.create(
-                app, by: ana, ["name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "startingWeightKg": 80, "targetWeightKg": 70])
+                app,
+                by: ana,
+                [
+                    "name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "startingWeightKg": 80,
+                    "targetWeightKg": 70,
+                ]
+            )
             let kilosID = try #require(kilos["id"] as? String)
             for person in [bo, cy, dee] {
-                #expect(try await app.request(.post, "/api/fitcircles/join", token: try await person.token(app), json: ["code": walkers["joinCode"]!]).status == .ok)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/fitcircles/join",
+                        token: try await person.token(app),
+                        json: ["code": walkers["joinCode"]!]
+                    ).status == .ok
+                )
             }
             for person in [bo, cy] {
                 let joined = try await app.request(
-                    .post, "/api/fitcircles/join", token: try await person.token(app),
-                    json: ["code": kilos["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80])
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await person.token(app),
+                    json: ["code": kilos["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80]
+                )
                 #expect(joined.status == .ok, "\(joined.text)")
             }
             for (person, count) in [(ana, 4_000), (bo, 9_000), (cy, 6_500)] {
@@ -72,25 +107,44 @@ struct HotReadContractTests {
             for (person, kg) in [(ana, 76.0), (cy, 95.5)] {
                 app.clock.advance(by: 60)
                 let weighIn = try await app.request(
-                    .post, "/api/activities", token: try await person.token(app),
+                    .post,
+                    "/api/activities",
+                    token: try await person.token(app),
                     json: [
                         "clientEventId": "w-\(person.id)", "type": "weight", "source": "manual",
                         "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "weightKg": kg,
-                    ])
+                    ]
+                )
                 #expect(weighIn.status == .created, "\(weighIn.text)")
-                #expect(try await app.request(.post, "/api/fitcircles/\(kilosID)/submit", token: try await person.token(app)).status == .created)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/fitcircles/\(kilosID)/submit",
+                        token: try await person.token(app)
+                    ).status == .created
+                )
             }
             for circle in [steps, kilosID] {
                 try await LeaderboardTests.untilLoaded(app, circle, as: ana)
                 for period in ["", "?period=daily", "?period=weekly", "?period=monthly", "?period=all_time"] {
                     let generic = "/api/fitcircles/\(circle)/leaderboard\(period.isEmpty ? "?" : "\(period)&")limit=50"
                     for viewer in [ana, bo, cy, dee] where circle == steps || viewer.id != dee.id {
-                        try await Self.compare(app, "/api/fitcircles/\(circle)/leaderboard\(period)", generic: generic, as: viewer, "\(circle)\(period) as \(viewer.email)")
+                        try await Self.compare(
+                            app,
+                            "/api/fitcircles/\(circle)/leaderboard\(period)",
+                            generic: generic,
+                            as: viewer,
+                            "\(circle)\(period) as \(viewer.email)"
+                        )
                     }
                 }
             }
             // What each viewer saw is what privacy allows: Cy by name to her friend Ana only.
-            let names = { (viewer: Person) in LeaderboardTests.rows(try await LeaderboardTests.board(app, steps, as: viewer)).map { $0["displayName"] as? String } }
+            let names = { (viewer: Person) in
+                LeaderboardTests.rows(try await LeaderboardTests.board(app, steps, as: viewer)).map {
+                    $0["displayName"] as? String
+                }
+            }
             #expect(try await names(ana) == [#"Bo "the \ rock" / 🏃"#, "Cy", "Ana", "Dee"])
             #expect(try await names(bo) == [#"Bo "the \ rock" / 🏃"#, "A member", "Ana", "Dee"])
         }
@@ -107,10 +161,28 @@ struct HotReadContractTests {
             let path = "/api/fitcircles/\(id)/leaderboard"
             for period in ["daily", "weekly"] {
                 app.engine.circles.events.indexes.drop(circle: id)
-                try await Self.compare(app, "\(path)?period=\(period)", generic: "\(path)?period=\(period)&limit=50", as: caller, "\(period), from SQL")
+                try await Self.compare(
+                    app,
+                    "\(path)?period=\(period)",
+                    generic: "\(path)?period=\(period)&limit=50",
+                    as: caller,
+                    "\(period), from SQL"
+                )
                 try await LeaderboardTests.untilLoaded(app, id.rawValue, as: caller)
-                try await Self.compare(app, "\(path)?period=\(period)", generic: "\(path)?period=\(period)&limit=50", as: caller, "\(period), from the index")
-                try await Self.compare(app, "\(path)?period=\(period)", generic: "\(path)?period=\(period)&limit=50", as: owner, "\(period), unranked")
+                try await Self.compare(
+                    app,
+                    "\(path)?period=\(period)",
+                    generic: "\(path)?period=\(period)&limit=50",
+                    as: caller,
+                    "\(period), from the index"
+                )
+                try await Self.compare(
+                    app,
+                    "\(path)?period=\(period)",
+                    generic: "\(path)?period=\(period)&limit=50",
+                    as: owner,
+                    "\(period), unranked"
+                )
             }
             let layout = try await LeaderboardTests.board(app, id.rawValue, as: caller)["layout"] as? String
             #expect(layout == "top_and_around")
@@ -124,13 +196,26 @@ struct HotReadContractTests {
         try await withTestApp(backend) { app async throws in
             let ana = try await LeaderboardTests.named(app, "Ana")
             let eve = try await LeaderboardTests.named(app, "Eve")
-            let circle = try #require(try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps"])["id"] as? String)
+            let circle = try #require(
+                try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps"])["id"] as? String
+            )
             let path = "/api/fitcircles/\(circle)/leaderboard"
             let token = try await ana.token(app)
 
             let bad = try await app.request(.get, "\(path)?period=fortnightly", token: token)
-            #expect(bad.status == .unprocessableContent && bad.headers[.contentType] == "application/problem+json", "\(bad.text)")
-            #expect(try bad.jsonObject()["errors"] as? [[String: String]] == [["field": "period", "reason": "has a value this operation does not take ('fortnightly' is not one of the values it takes)"]])
+            #expect(
+                bad.status == .unprocessableContent && bad.headers[.contentType] == "application/problem+json",
+                "\(bad.text)"
+            )
+            #expect(
+                try bad.jsonObject()["errors"] as? [[String: String]] == [
+                    [
+                        "field": "period",
+                        "reason":
+                            "has a value this operation does not take ('fortnightly' is not one of the values it takes)",
+                    ]
+                ]
+            )
             #expect(try await app.request(.get, "\(path)?period=daily&period=weekly", token: token).status == .ok)
             #expect(try await app.request(.get, path).status == .unauthorized)
             #expect(try await app.request(.get, path, token: "not-a-token").status == .unauthorized)
@@ -142,13 +227,18 @@ struct HotReadContractTests {
             }
             let unknown = try await app.request(.get, "/api/fitcircles/nope/leaderboard", token: token)
             #expect(unknown.headers[.contentType] == "application/problem+json")
-            #expect(unknown.status == (try await app.request(.get, "/api/fitcircles/nope/leaderboard?limit=50", token: token)).status)
+            #expect(
+                unknown.status
+                    == (try await app.request(.get, "/api/fitcircles/nope/leaderboard?limit=50", token: token)).status
+            )
 
             // Each read counts against the caller's budget and says so.
             #expect(try await app.request(.get, path, token: token).headers[.rateLimitPolicy] != nil)
             // A 304 for the tag just given.
             let tag = try #require(try await app.request(.get, path, token: token).headers[.eTag])
-            #expect(try await app.request(.get, path, token: token, headers: [.ifNoneMatch: tag]).status == .notModified)
+            #expect(
+                try await app.request(.get, path, token: token, headers: [.ifNoneMatch: tag]).status == .notModified
+            )
         }
     }
 
@@ -157,7 +247,12 @@ struct HotReadContractTests {
     func aHotReadSpendsTheCallersBudget(_ backend: Backend) async throws {
         try await withTestApp(backend, limits: RequestLimits(perUser: 8)) { app async throws in
             let token = try await app.onboardedUser("ana@example.com")
-            let created = try await app.request(.post, "/api/fitcircles", token: token, json: ["name": "Walkers", "metric": "steps"])
+            let created = try await app.request(
+                .post,
+                "/api/fitcircles",
+                token: token,
+                json: ["name": "Walkers", "metric": "steps"]
+            )
             let path = "/api/fitcircles/\(try #require(try created.jsonObject()["id"] as? String))/leaderboard"
             var statuses: [Int] = []
             for _ in 0..<8 { statuses.append(Int(try await app.request(.get, path, token: token).status.code)) }
@@ -170,7 +265,13 @@ struct HotReadContractTests {
     /// After a change: the next read of `path` is the generated path's answer and differs from `shown` (the
     /// page read last, which it replaces: something changed), and the read after it is served again as kept.
     static func expectChangedThenKept<Answer: Decodable & Equatable>(
-        _ app: TestApp, _ path: String, generic: String, as person: Person, _ type: Answer.Type, shown: inout String, _ what: String
+        _ app: TestApp,
+        _ path: String,
+        generic: String,
+        as person: Person,
+        _ type: Answer.Type,
+        shown: inout String,
+        _ what: String
     ) async throws {
         try await Self.compare(app, path, generic: generic, as: person, type, what)
         let page = try await app.request(.get, path, token: try await person.token(app)).text
@@ -196,13 +297,25 @@ struct HotReadContractTests {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
             let (ana, bo, cy, dee) = (
-                try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"), try await LeaderboardTests.named(app, "Cy"),
+                try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"),
+                try await LeaderboardTests.named(app, "Cy"),
                 try await LeaderboardTests.named(app, "Dee")
             )
-            let walkers = try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps", "privacy": "public"])
+            let walkers = try await CirclesTests.create(
+                app,
+                by: ana,
+                ["name": "Walkers", "metric": "steps", "privacy": "public"]
+            )
             let circle = try #require(walkers["id"] as? String)
             for person in [bo, cy, dee] {
-                #expect(try await app.request(.post, "/api/fitcircles/join", token: try await person.token(app), json: ["code": walkers["joinCode"]!]).status == .ok)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/fitcircles/join",
+                        token: try await person.token(app),
+                        json: ["code": walkers["joinCode"]!]
+                    ).status == .ok
+                )
             }
             _ = try await LeaderboardTests.claim(app, ana, 4_000, in: circle)
             _ = try await LeaderboardTests.claim(app, cy, 3_000, in: circle)
@@ -214,7 +327,14 @@ struct HotReadContractTests {
             func changed(_ what: String, period: String = "weekly") async throws {
                 let path = "/api/fitcircles/\(circle)/leaderboard?period=\(period)"
                 try await Self.expectChangedThenKept(
-                    app, path, generic: "\(path)&limit=50", as: bo, Components.Schemas.Leaderboard.self, shown: &shown[period, default: ""], what)
+                    app,
+                    path,
+                    generic: "\(path)&limit=50",
+                    as: bo,
+                    Components.Schemas.Leaderboard.self,
+                    shown: &shown[period, default: ""],
+                    what
+                )
             }
             try await changed("the first read")
             try await changed("the first read of the daily board", period: "daily")
@@ -223,7 +343,10 @@ struct HotReadContractTests {
             try await changed("Cy's claim")
             var profile = TestApp.validProfile()
             profile["displayName"] = "Ana B."
-            #expect(try await app.request(.put, "/api/user/profile", token: try await ana.token(app), json: profile).status == .ok)
+            #expect(
+                try await app.request(.put, "/api/user/profile", token: try await ana.token(app), json: profile).status
+                    == .ok
+            )
             try await changed("Ana's new name")
             try await PrivacyEverywhereTests.setVisibility(app, cy, name: "Cy", ["boardName": "friends"])
             try await changed("Cy's name hidden from non-friends")
@@ -233,9 +356,19 @@ struct HotReadContractTests {
             try await changed("Bo and Cy's friendship")
             _ = try await app.store.transaction { tx in try await tx.unfriend(User.ID(bo.id), User.ID(cy.id)) }
             try await changed("Bo and Cy's friendship ending")
-            #expect(try await app.request(.post, "/api/friends/blocks", token: try await ana.token(app), json: ["userId": bo.id]).status == .noContent)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/friends/blocks",
+                    token: try await ana.token(app),
+                    json: ["userId": bo.id]
+                ).status == .noContent
+            )
             try await changed("Ana's block")
-            #expect(try await app.request(.post, "/api/fitcircles/\(circle)/leave", token: try await dee.token(app)).status == .noContent)
+            #expect(
+                try await app.request(.post, "/api/fitcircles/\(circle)/leave", token: try await dee.token(app)).status
+                    == .noContent
+            )
             try await changed("Dee leaving")
             app.clock.advance(by: 24 * 3_600)
             try await changed("a new day", period: "daily")

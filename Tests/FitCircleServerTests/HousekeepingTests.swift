@@ -16,8 +16,17 @@ struct HousekeepingTests {
     func expiredIdempotencyKeysAndRestedRateLimitsArePurged(_ backend: Backend) async throws {
         try await withTestApp(backend, limits: RequestLimits(signIns: 3)) { app async throws in
             let token = try await app.onboardedUser()  // a sign-in: a shared rate-limit key
-            let event: [String: Any] = ["clientEventId": "e-1", "type": "app_open", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now)]
-            let posted = try await app.request(.post, "/api/activities", token: token, json: event, headers: [HTTPField.Name("Idempotency-Key")!: "k-1"])
+            let event: [String: Any] = [
+                "clientEventId": "e-1", "type": "app_open",
+                "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
+            ]
+            let posted = try await app.request(
+                .post,
+                "/api/activities",
+                token: token,
+                json: event,
+                headers: [HTTPField.Name("Idempotency-Key")!: "k-1"]
+            )
             #expect(posted.status == .created)
 
             let early = try await app.engine.housekeeping.run()
@@ -37,13 +46,22 @@ struct HousekeepingTests {
             _ = try await app.devSignIn("kathmandu@example.com", timeZone: "Asia/Kathmandu")
             _ = try await app.devSignIn("new-york@example.com", timeZone: "America/New_York")
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // 2026-03-02 00:00 UTC
-            let scheduler = ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: Self.logger)
+            let scheduler = ZoneScheduler(
+                store: app.store,
+                schedules: app.engine.jobs.schedules,
+                clock: app.clock.wallClock,
+                logger: Self.logger
+            )
             for _ in 0..<(48 * 4) {  // two days, every 15 minutes
                 try await scheduler.tick()
                 app.clock.advance(by: 900)
             }
             let jobs = try await app.store.read { tx in try await tx.jobs(kind: Housekeeping.purge) }
-            #expect(jobs.map(\.dedupeKey).sorted() == ["housekeeping.purge:UTC:2026-03-02", "housekeeping.purge:UTC:2026-03-03"])
+            #expect(
+                jobs.map(\.dedupeKey).sorted() == [
+                    "housekeeping.purge:UTC:2026-03-02", "housekeeping.purge:UTC:2026-03-03",
+                ]
+            )
             #expect(jobs.map { Int($0.runAt.timeIntervalSince1970) % 86_400 } == [12_600, 12_600], "03:30 UTC")
         }
     }

@@ -11,9 +11,19 @@ struct InvitationEmailTests {
     func f7_anAddressWithNoAccountIsEmailedAJoinLinkAndFindsTheInvitationOnSigningUp(_ backend: Backend) async throws {
         try await EmailDeliveryTests.withEmail(backend) { app, smtp in
             let ana = try await app.onboardedUser("ana@example.com")
-            let circle = try await app.request(.post, "/api/fitcircles", token: ana, json: ["name": "Work <Warriors>", "metric": "steps"]).jsonObject()
+            let circle = try await app.request(
+                .post,
+                "/api/fitcircles",
+                token: ana,
+                json: ["name": "Work <Warriors>", "metric": "steps"]
+            ).jsonObject()
             let id = try #require(circle["id"] as? String)
-            let sent = try await app.request(.post, "/api/fitcircles/\(id)/invite", token: ana, json: ["email": " Newcomer@Example.com "])
+            let sent = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/invite",
+                token: ana,
+                json: ["email": " Newcomer@Example.com "]
+            )
             #expect(sent.status == .created, "\(sent.text)")
             let invitation = try #require(try sent.jsonObject()["id"] as? String)
             try await DeliveryTests.runJobs(app)
@@ -22,8 +32,13 @@ struct InvitationEmailTests {
             #expect(emails.count == 1, "\(smtp.received.map(\.subject))")
             let email = try #require(emails.first)
             #expect(email.subject == "Ana invited you to join \"Work <Warriors>\" on FitCircle")
-            let (text, html) = (try EmailDeliveryTests.part(email, "text/plain"), try EmailDeliveryTests.part(email, "text/html"))
-            #expect(text.contains("Hi there,") && text.contains("No account was made for you") && !text.contains("Email preferences"))
+            let (text, html) = (
+                try EmailDeliveryTests.part(email, "text/plain"), try EmailDeliveryTests.part(email, "text/html")
+            )
+            #expect(
+                text.contains("Hi there,") && text.contains("No account was made for you")
+                    && !text.contains("Email preferences")
+            )
             #expect(html.contains("Work &lt;Warriors&gt;") && !html.contains("/api/emails/open/"))
             let link = try #require(text.firstMatch(of: /Join the Circle: (\S+)/)?.output.1)
             #expect(link.hasPrefix("\(EmailDeliveryTests.publicURL)/api/emails/invitation?token="))
@@ -37,16 +52,33 @@ struct InvitationEmailTests {
             #expect(try await app.request(.get, "/api/emails/invitation?token=forged").status == .unprocessableContent)
 
             // Sent again: the same pending invitation, no second email.
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/invite", token: ana, json: ["email": "newcomer@example.com"]).status == .created)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/\(id)/invite",
+                    token: ana,
+                    json: ["email": "newcomer@example.com"]
+                ).status == .created
+            )
             try await DeliveryTests.runJobs(app)
             #expect(smtp.received.filter { $0.rcptTos == ["newcomer@example.com"] }.count == 1)
 
             // Signing up with the address: the invitation is in the inbox, and it lets them in.
             let newcomer = try await app.onboardedUser("newcomer@example.com")
             try await DeliveryTests.runJobs(app)
-            let told = try await app.request(.get, "/api/notifications/history?type=circle_invitation", token: newcomer).jsonObject()["items"] as? [[String: Any]]
-            #expect(told?.count == 1 && (told?.first?["body"] as? String)?.contains("Ana invited you") == true, "\(told ?? [])")
-            let joined = try await app.request(.post, "/api/fitcircles/join", token: newcomer, json: ["invitationId": invitation])
+            let told =
+                try await app.request(.get, "/api/notifications/history?type=circle_invitation", token: newcomer)
+                .jsonObject()["items"] as? [[String: Any]]
+            #expect(
+                told?.count == 1 && (told?.first?["body"] as? String)?.contains("Ana invited you") == true,
+                "\(told ?? [])"
+            )
+            let joined = try await app.request(
+                .post,
+                "/api/fitcircles/join",
+                token: newcomer,
+                json: ["invitationId": invitation]
+            )
             #expect(joined.status == .ok, "\(joined.text)")
             let closed = try await app.request(.get, path)
             #expect(closed.status == .ok && closed.text.contains("Invitation closed"))
@@ -58,10 +90,25 @@ struct InvitationEmailTests {
     func aRevokedInvitationIsNotEmailed(_ backend: Backend) async throws {
         try await EmailDeliveryTests.withEmail(backend) { app, smtp in
             let ana = try await app.onboardedUser("ana@example.com")
-            let id = try #require(try await app.request(.post, "/api/fitcircles", token: ana, json: ["name": "Walkers", "metric": "steps"]).jsonObject()["id"] as? String)
-            let sent = try await app.request(.post, "/api/fitcircles/\(id)/invite", token: ana, json: ["email": "gone@example.com"]).jsonObject()
+            let id = try #require(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles",
+                    token: ana,
+                    json: ["name": "Walkers", "metric": "steps"]
+                ).jsonObject()["id"] as? String
+            )
+            let sent = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/invite",
+                token: ana,
+                json: ["email": "gone@example.com"]
+            ).jsonObject()
             let invitation = try #require(sent["id"] as? String)
-            #expect(try await app.request(.delete, "/api/fitcircles/\(id)/invitations/\(invitation)", token: ana).status == .noContent)
+            #expect(
+                try await app.request(.delete, "/api/fitcircles/\(id)/invitations/\(invitation)", token: ana).status
+                    == .noContent
+            )
             try await DeliveryTests.runJobs(app)
             #expect(smtp.received.filter { $0.rcptTos == ["gone@example.com"] }.isEmpty)
         }

@@ -30,14 +30,21 @@ struct JSONWriterTests {
     func textAndNumbersAreWrittenAsTheEncoderWritesThem() throws {
         let controls = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }.joined()
         let texts = [
-            "", "Ana", #"Bo "the \ rock" / 🏃"#, controls, "\u{7F}\u{2028}\u{2029}\u{FEFF}", "e\u{301}", "👩‍👩‍👧‍👦", "</script>", "A member",
+            "", "Ana", #"Bo "the \ rock" / 🏃"#, controls, "\u{7F}\u{2028}\u{2029}\u{FEFF}", "e\u{301}", "👩‍👩‍👧‍👦",
+            "</script>", "A member",
             String(repeating: "ü", count: 300),
         ]
-        let numbers: [Double] = [0, -0.0, 1, 12.5, 0.1, 1e-7, 123_456_789_012, 1e21, 1e16, 33.333333333333336, 5e-324, -42.25, Double(Int32.max)]
+        let numbers: [Double] = [
+            0, -0.0, 1, 12.5, 0.1, 1e-7, 123_456_789_012, 1e21, 1e16, 33.333333333333336, 5e-324, -42.25,
+            Double(Int32.max),
+        ]
         for text in texts {
             for number in numbers {
                 let value = Value(text: text, number: number)
-                #expect(Self.written(value) == String(decoding: try Self.encoder().encode(value), as: UTF8.self), "\(text.debugDescription) \(number)")
+                #expect(
+                    Self.written(value) == String(decoding: try Self.encoder().encode(value), as: UTF8.self),
+                    "\(text.debugDescription) \(number)"
+                )
             }
         }
         // Random text too: any scalar, escapes and all.
@@ -46,8 +53,14 @@ struct JSONWriterTests {
             let scalars = (0..<Int.random(in: 0...12, using: &generator)).compactMap { _ in
                 UnicodeScalar(UInt32.random(in: 0...0x2FFF, using: &generator))
             }
-            let value = Value(text: String(String.UnicodeScalarView(scalars)), number: Double.random(in: -1e6...1e6, using: &generator))
-            #expect(Self.written(value) == String(decoding: try Self.encoder().encode(value), as: UTF8.self), "\(value.text.debugDescription)")
+            let value = Value(
+                text: String(String.UnicodeScalarView(scalars)),
+                number: Double.random(in: -1e6...1e6, using: &generator)
+            )
+            #expect(
+                Self.written(value) == String(decoding: try Self.encoder().encode(value), as: UTF8.self),
+                "\(value.text.debugDescription)"
+            )
         }
     }
 

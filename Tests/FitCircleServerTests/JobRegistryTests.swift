@@ -15,7 +15,9 @@ struct JobRegistryTests {
         }
     }
     struct Sweeper: JobOwner {
-        func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) { try jobs.register("tick") { _ in } }
+        func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+            try jobs.register("tick") { _ in }
+        }
     }
 
     @Test func aKindRegisteredTwiceIsRefusedNamingBothFeatures() throws {
@@ -34,7 +36,9 @@ struct JobRegistryTests {
         #expect(throws: JobRegistry.Conflict.scheduledButNotHandled(kind: "tock")) {
             try JobRegistry(owners: [Ticker(kinds: ["tick"], schedules: [schedule])])
         }
-        let registry = try JobRegistry(owners: [Ticker(kinds: ["tick"], schedules: [schedule]), Ticker(kinds: ["tock"])])
+        let registry = try JobRegistry(owners: [
+            Ticker(kinds: ["tick"], schedules: [schedule]), Ticker(kinds: ["tock"]),
+        ])
         #expect(Set(registry.handlers.keys) == ["tick", "tock"])
         #expect(registry.schedules == [schedule])
     }
@@ -44,15 +48,20 @@ struct JobRegistryTests {
         try await withTestApp(backend) { app async throws in
             let jobs = app.engine.jobs
             let kinds = [
-                DayRollover.planGoals, DayRollover.closeStreaks, ReminderPlanner.planDay, ReminderPlanner.trigger, BoardClosing.closeDay,
-                Housekeeping.purge, Metrics.rollup, Notifications.deliver, Notifications.raise, Challenges.remind, Challenges.progress,
+                DayRollover.planGoals, DayRollover.closeStreaks, ReminderPlanner.planDay, ReminderPlanner.trigger,
+                BoardClosing.closeDay,
+                Housekeeping.purge, Metrics.rollup, Notifications.deliver, Notifications.raise, Challenges.remind,
+                Challenges.progress,
                 Challenges.badges, Circles.postNews, Friends.announceWorkout, Friends.fanOutWorkout,
             ]
             for kind in kinds { #expect(jobs.handlers[kind] != nil, "\(kind)") }
-            #expect(Set(jobs.schedules.map(\.kind)) == [
-                DayRollover.planGoals, DayRollover.closeStreaks, ReminderPlanner.planDay, BoardClosing.closeDay, Housekeeping.purge,
-                Challenges.progress, Metrics.rollup,
-            ])
+            #expect(
+                Set(jobs.schedules.map(\.kind)) == [
+                    DayRollover.planGoals, DayRollover.closeStreaks, ReminderPlanner.planDay, BoardClosing.closeDay,
+                    Housekeeping.purge,
+                    Challenges.progress, Metrics.rollup,
+                ]
+            )
         }
     }
 }

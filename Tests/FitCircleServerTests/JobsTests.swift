@@ -21,7 +21,14 @@ struct JobsTests {
     }
 
     static func job(_ key: String, runAt: Date, maxAttempts: Int = 3) -> JobRecord {
-        JobRecord(id: UUID().uuidString.lowercased(), kind: "test", payload: "{}", dedupeKey: key, runAt: runAt, maxAttempts: maxAttempts)
+        JobRecord(
+            id: UUID().uuidString.lowercased(),
+            kind: "test",
+            payload: "{}",
+            dedupeKey: key,
+            runAt: runAt,
+            maxAttempts: maxAttempts
+        )
     }
 
     @Test(arguments: Backend.available)
@@ -29,24 +36,46 @@ struct JobsTests {
         try await withTestApp(backend) { app async throws in
             let now = app.clock.now
             let queued = try await app.store.transaction { tx in
-                try await tx.enqueue([Self.job("k1", runAt: now), Self.job("k1", runAt: now), Self.job("k2", runAt: now.addingTimeInterval(60))], at: now)
+                try await tx.enqueue(
+                    [
+                        Self.job("k1", runAt: now), Self.job("k1", runAt: now),
+                        Self.job("k2", runAt: now.addingTimeInterval(60)),
+                    ],
+                    at: now
+                )
             }
             #expect(queued == 2)
 
             // Runner A claims k1 and dies before finishing: its lease holds k1 for 120 s.
             let claimed = try await app.store.transaction { tx in
-                try await tx.claimJobs(kinds: ["test"], limit: 10, owner: "A", leaseUntil: now.addingTimeInterval(120), now: now)
+                try await tx.claimJobs(
+                    kinds: ["test"],
+                    limit: 10,
+                    owner: "A",
+                    leaseUntil: now.addingTimeInterval(120),
+                    now: now
+                )
             }
             #expect(claimed.map(\.dedupeKey) == ["k1"])
             let seen = Seen()
-            let runnerB = JobRunner(store: app.store, handlers: ["test": { seen.add($0.dedupeKey) }], clock: app.clock.wallClock, logger: Self.logger, owner: "B")
+            let runnerB = JobRunner(
+                store: app.store,
+                handlers: ["test": { seen.add($0.dedupeKey) }],
+                clock: app.clock.wallClock,
+                logger: Self.logger,
+                owner: "B"
+            )
             #expect(try await runnerB.runDue() == 0)
 
             app.clock.advance(by: 121)
             #expect(try await runnerB.runDue() == 2)  // k1 taken over, k2 now due
             #expect(seen.all == ["k1", "k2"])
             // A comes back and cannot complete a job it no longer holds.
-            #expect(try await app.store.transaction { tx in try await tx.completeJob(claimed[0].id, owner: "A", at: app.clock.now) } == false)
+            #expect(
+                try await app.store.transaction { tx in
+                    try await tx.completeJob(claimed[0].id, owner: "A", at: app.clock.now)
+                } == false
+            )
             let k1 = try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: "k1") })
             #expect(k1.status == .done && k1.attempts == 2)
             #expect(try await runnerB.runDue() == 0)
@@ -59,16 +88,23 @@ struct JobsTests {
     func aStoppingRunnerFinishesItsJobAndGivesTheOthersBack(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let now = app.clock.now
-            try await app.store.transaction { tx in try await tx.enqueue((1...3).map { Self.job("s\($0)", runAt: now) }, at: now) }
+            try await app.store.transaction { tx in
+                try await tx.enqueue((1...3).map { Self.job("s\($0)", runAt: now) }, at: now)
+            }
             let stopping = Mutex(false)
             let seen = Seen()
             let runnerA = JobRunner(
                 store: app.store,
-                handlers: ["test": { job in
-                    seen.add(job.dedupeKey)
-                    stopping.withLock { $0 = true }  // the stop comes while the first job runs
-                }],
-                clock: app.clock.wallClock, logger: Self.logger, owner: "A")
+                handlers: [
+                    "test": { job in
+                        seen.add(job.dedupeKey)
+                        stopping.withLock { $0 = true }  // the stop comes while the first job runs
+                    }
+                ],
+                clock: app.clock.wallClock,
+                logger: Self.logger,
+                owner: "A"
+            )
             #expect(try await runnerA.runDue(isStopping: { stopping.withLock { $0 } }) == 1)
             let ran = try #require(seen.all.first)
             #expect(seen.all.count == 1)
@@ -81,7 +117,13 @@ struct JobsTests {
                 }
             }
             // Another runner takes them at once.
-            let runnerB = JobRunner(store: app.store, handlers: ["test": { seen.add($0.dedupeKey) }], clock: app.clock.wallClock, logger: Self.logger, owner: "B")
+            let runnerB = JobRunner(
+                store: app.store,
+                handlers: ["test": { seen.add($0.dedupeKey) }],
+                clock: app.clock.wallClock,
+                logger: Self.logger,
+                owner: "B"
+            )
             #expect(try await runnerB.runDue() == 2)
             #expect(seen.all.sorted() == ["s1", "s2", "s3"])
         }
@@ -92,12 +134,22 @@ struct JobsTests {
     @Test(arguments: Backend.available)
     func aFailingJobBacksOffAndIsGivenUpAfterItsLastAttempt(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            try await app.store.transaction { tx in try await tx.enqueue([Self.job("f", runAt: app.clock.now, maxAttempts: 3)], at: app.clock.now) }
-            var runner = JobRunner(store: app.store, handlers: ["test": { _ in throw Flaky() }], clock: app.clock.wallClock, logger: Self.logger)
+            try await app.store.transaction { tx in
+                try await tx.enqueue([Self.job("f", runAt: app.clock.now, maxAttempts: 3)], at: app.clock.now)
+            }
+            var runner = JobRunner(
+                store: app.store,
+                handlers: ["test": { _ in throw Flaky() }],
+                clock: app.clock.wallClock,
+                logger: Self.logger
+            )
             runner.backoff = Backoff(base: 30, factor: 2, maximum: 3_600, jitter: 0)
             #expect(try await runner.runDue() == 1)
             var job = try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: "f") })
-            #expect(job.status == .pending && job.runAt == app.clock.now.addingTimeInterval(30) && job.lastError?.contains("Flaky") == true)
+            #expect(
+                job.status == .pending && job.runAt == app.clock.now.addingTimeInterval(30)
+                    && job.lastError?.contains("Flaky") == true
+            )
             #expect(try await runner.runDue() == 0)
             app.clock.advance(by: 30)
             #expect(try await runner.runDue() == 1)
@@ -119,7 +171,9 @@ struct JobsTests {
         #expect(backoff.delay(afterAttempt: 1, random: 1) == 36)
     }
 
-    static let zones = ["Pacific/Kiritimati", "Asia/Kathmandu", "Europe/Paris", "America/New_York", "Pacific/Pago_Pago"]
+    static let zones = [
+        "Pacific/Kiritimati", "Asia/Kathmandu", "Europe/Paris", "America/New_York", "Pacific/Pago_Pago",
+    ]
 
     /// Every zone's 00:05 job is queued at its own 00:05, by whichever of two schedulers leads the tick, once.
     @Test(arguments: Backend.available)
@@ -129,7 +183,9 @@ struct JobsTests {
                 _ = try await app.devSignIn("user\(index)@example.com", timeZone: zone)
             }
             let schedule = ZoneSchedule(kind: "test.close", hour: 0, minute: 5)
-            let schedulers = (0..<2).map { _ in ZoneScheduler(store: app.store, schedules: [schedule], clock: app.clock.wallClock, logger: Self.logger) }
+            let schedulers = (0..<2).map { _ in
+                ZoneScheduler(store: app.store, schedules: [schedule], clock: app.clock.wallClock, logger: Self.logger)
+            }
             var firstSeen: [String: Date] = [:]
             let start = Date(timeIntervalSince1970: 1_772_409_600)  // 2026-03-02 00:00 UTC
             app.clock.set(start)
@@ -137,7 +193,8 @@ struct JobsTests {
                 async let a = schedulers[0].tick()
                 async let b = schedulers[1].tick()
                 _ = try await (a, b)
-                for job in try await app.store.read({ tx in try await tx.jobs(kind: "test.close") }) where firstSeen[job.dedupeKey] == nil {
+                for job in try await app.store.read({ tx in try await tx.jobs(kind: "test.close") })
+                where firstSeen[job.dedupeKey] == nil {
                     firstSeen[job.dedupeKey] = app.clock.now
                 }
                 app.clock.advance(by: 300)
@@ -169,13 +226,20 @@ struct JobsTests {
     @Test func aSkippedLocalTimeRunsAtTheEndOfTheGapAndARepeatedOneOnce() {
         let newYork = TimeZone(identifier: "America/New_York")!
         let skipped = ZoneScheduler.occurrence(
-            of: ZoneSchedule(kind: "x", hour: 2, minute: 30), in: newYork, before: Date(timeIntervalSince1970: 1_772_971_200))  // 12:00 UTC
+            of: ZoneSchedule(kind: "x", hour: 2, minute: 30),
+            in: newYork,
+            before: Date(timeIntervalSince1970: 1_772_971_200)
+        )  // 12:00 UTC
         #expect(skipped?.0 == LocalDate(year: 2026, month: 3, day: 8))
         #expect(skipped?.1 == Date(timeIntervalSince1970: 1_772_953_200))  // 07:00 UTC = 03:00 EDT
         let repeated = ZoneScheduler.occurrence(
-            of: ZoneSchedule(kind: "x", hour: 1, minute: 30), in: newYork, before: Date(timeIntervalSince1970: 1_793_534_400))  // 12:00 UTC
+            of: ZoneSchedule(kind: "x", hour: 1, minute: 30),
+            in: newYork,
+            before: Date(timeIntervalSince1970: 1_793_534_400)
+        )  // 12:00 UTC
         #expect(repeated?.0 == LocalDate(year: 2026, month: 11, day: 1))
-        #expect(repeated?.1 == Date(timeIntervalSince1970: 1_793_511_000))  // the first 01:30 (EDT); the dedupe key holds the date
+        // the first 01:30 (EDT); the dedupe key holds the date
+        #expect(repeated?.1 == Date(timeIntervalSince1970: 1_793_511_000))
     }
 
     /// A user who checked in on Monday and never opened the app again: the 00:05 jobs close Monday and
@@ -184,10 +248,25 @@ struct JobsTests {
     func theRolloverClosesTheDayForUsersWhoDoNotOpenTheApp(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             _ = try await app.onboardedUser(timeZone: "Asia/Kathmandu")
-            let checkIn = try await app.request(.post, "/api/streaks/checkin", token: try await app.devSignIn()["accessToken"] as? String, json: ["mood": 4, "energy": 3])
+            let checkIn = try await app.request(
+                .post,
+                "/api/streaks/checkin",
+                token: try await app.devSignIn()["accessToken"] as? String,
+                json: ["mood": 4, "energy": 3]
+            )
             #expect(checkIn.status == .created || checkIn.status == .ok, "\(checkIn.text)")
-            let scheduler = ZoneScheduler(store: app.store, schedules: DayRollover.schedules, clock: app.clock.wallClock, logger: Self.logger)
-            let runner = JobRunner(store: app.store, handlers: try JobRegistry(owners: [app.engine.dayRollover]).handlers, clock: app.clock.wallClock, logger: Self.logger)
+            let scheduler = ZoneScheduler(
+                store: app.store,
+                schedules: DayRollover.schedules,
+                clock: app.clock.wallClock,
+                logger: Self.logger
+            )
+            let runner = JobRunner(
+                store: app.store,
+                handlers: try JobRegistry(owners: [app.engine.dayRollover]).handlers,
+                clock: app.clock.wallClock,
+                logger: Self.logger
+            )
             for _ in 0..<(48 * 4) {  // two days, every 15 minutes
                 try await scheduler.tick()
                 try await runner.runDue()
@@ -195,12 +274,21 @@ struct JobsTests {
             }
             let user = User.ID(try #require((try await app.devSignIn()["user"] as? [String: Any])?["id"] as? String))
             let entries = try await app.store.read { tx in
-                try await tx.streakEntries(of: user, from: LocalDate(year: 2026, month: 3, day: 1)!, to: LocalDate(year: 2026, month: 3, day: 10)!)
+                try await tx.streakEntries(
+                    of: user,
+                    from: LocalDate(year: 2026, month: 3, day: 1)!,
+                    to: LocalDate(year: 2026, month: 3, day: 10)!
+                )
             }
             #expect(entries.map(\.period.iso) == ["2026-03-02", "2026-03-03"])
             #expect(entries.first?.status == .active)
             let goals = try await app.store.read { tx in
-                try await tx.goals(of: user, span: .daily, from: LocalDate(year: 2026, month: 3, day: 3)!, to: LocalDate(year: 2026, month: 3, day: 4)!)
+                try await tx.goals(
+                    of: user,
+                    span: .daily,
+                    from: LocalDate(year: 2026, month: 3, day: 3)!,
+                    to: LocalDate(year: 2026, month: 3, day: 4)!
+                )
             }
             #expect(Set(goals.map(\.period.iso)) == ["2026-03-03", "2026-03-04"])
         }

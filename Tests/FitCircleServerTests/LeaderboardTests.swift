@@ -17,20 +17,42 @@ struct LeaderboardTests {
         let person = try await CirclesTests.person(app, name.lowercased(), timeZone: timeZone)
         var profile = TestApp.validProfile(timeZone: timeZone)
         profile["displayName"] = name
-        #expect(try await app.request(.put, "/api/user/profile", token: try await person.token(app), json: profile).status == .ok)
+        #expect(
+            try await app.request(.put, "/api/user/profile", token: try await person.token(app), json: profile).status
+                == .ok
+        )
         return person
     }
 
     /// Syncs the day's step total, then claims it for the circle; answers the claim.
     static func claim(_ app: TestApp, _ person: Person, _ steps: Int, in circle: String) async throws -> [String: Any] {
-        try await SubmissionTests.steps(app, person, steps, id: "sync-\(person.id)-\(steps)-\(app.clock.now.timeIntervalSince1970)")
-        let response = try await app.request(.post, "/api/fitcircles/\(circle)/submit", token: try await person.token(app))
+        try await SubmissionTests.steps(
+            app,
+            person,
+            steps,
+            id: "sync-\(person.id)-\(steps)-\(app.clock.now.timeIntervalSince1970)"
+        )
+        let response = try await app.request(
+            .post,
+            "/api/fitcircles/\(circle)/submit",
+            token: try await person.token(app)
+        )
         #expect(response.status == .created || response.status == .ok, "\(response.text)")
         return try response.jsonObject()
     }
 
-    static func board(_ app: TestApp, _ circle: String, _ period: String = "weekly", as person: Person, query: String = "") async throws -> [String: Any] {
-        let response = try await app.request(.get, "/api/fitcircles/\(circle)/leaderboard?period=\(period)\(query)", token: try await person.token(app))
+    static func board(
+        _ app: TestApp,
+        _ circle: String,
+        _ period: String = "weekly",
+        as person: Person,
+        query: String = ""
+    ) async throws -> [String: Any] {
+        let response = try await app.request(
+            .get,
+            "/api/fitcircles/\(circle)/leaderboard?period=\(period)\(query)",
+            token: try await person.token(app)
+        )
         #expect(response.status == .ok, "\(response.text)")
         return try response.jsonObject()
     }
@@ -38,13 +60,25 @@ struct LeaderboardTests {
     /// A circle of `count` members besides its owner ("Owner"), member i signed in as `m<i>@example.com`, their
     /// claims of Monday 2 March 2026 (the clock's day) written straight to the store — 1,000 + (i mod
     /// `distinctValues`) × 100 steps, reached a second apart — then boarded by a refresh.
-    static func largeCircle(_ app: TestApp, members count: Int, distinctValues: Int) async throws -> (id: FitCircle.ID, owner: Person, members: [User.ID]) {
+    static func largeCircle(_ app: TestApp, members count: Int, distinctValues: Int) async throws -> (
+        id: FitCircle.ID, owner: Person, members: [User.ID]
+    ) {
         let owner = try await Self.named(app, "Owner")
-        let circle = try await CirclesTests.create(app, by: owner, ["name": "Everyone", "metric": "steps", "privacy": "public", "memberLimit": 500])
+        let circle = try await CirclesTests.create(
+            app,
+            by: owner,
+            ["name": "Everyone", "metric": "steps", "privacy": "public", "memberLimit": 500]
+        )
         let id = FitCircle.ID(try #require(circle["id"] as? String))
         var members: [User.ID] = []
         for index in 0..<count {
-            members.append(User.ID(try #require((try await app.devSignIn("m\(index)@example.com")["user"] as? [String: Any])?["id"] as? String)))
+            members.append(
+                User.ID(
+                    try #require(
+                        (try await app.devSignIn("m\(index)@example.com")["user"] as? [String: Any])?["id"] as? String
+                    )
+                )
+            )
         }
         let (now, joined) = (app.clock.now, members)
         try await app.store.transaction { tx in
@@ -52,11 +86,23 @@ struct LeaderboardTests {
                 try await tx.insert(CircleMembership(circleID: id, userID: member, role: .member, joinedAt: now))
                 try await tx.save(
                     CircleSubmission(
-                        circleID: id, userID: member, date: LocalDate(year: 2026, month: 3, day: 2)!, steps: 1_000 + (index % distinctValues) * 100,
-                        weightKg: nil, checkinStreak: 0, submittedAt: now.addingTimeInterval(Double(index)), updatedAt: now.addingTimeInterval(Double(index))))
+                        circleID: id,
+                        userID: member,
+                        date: LocalDate(year: 2026, month: 3, day: 2)!,
+                        steps: 1_000 + (index % distinctValues) * 100,
+                        weightKg: nil,
+                        checkinStreak: 0,
+                        submittedAt: now.addingTimeInterval(Double(index)),
+                        updatedAt: now.addingTimeInterval(Double(index))
+                    )
+                )
             }
         }
-        let refreshed = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await NotificationLogTests.operatorToken(app))
+        let refreshed = try await app.request(
+            .post,
+            "/api/fitcircles/\(id)/leaderboard/refresh",
+            token: try await NotificationLogTests.operatorToken(app)
+        )
         #expect(refreshed.status == .ok)
         return (id, owner, members)
     }
@@ -64,15 +110,23 @@ struct LeaderboardTests {
     static func rows(_ board: [String: Any]) -> [[String: Any]] { board["rows"] as? [[String: Any]] ?? [] }
 
     static func feedTexts(_ app: TestApp, _ circle: String, as person: Person) async throws -> [String] {
-        let feed = try await app.request(.get, "/api/fitcircles/\(circle)/feed", token: try await person.token(app)).jsonObject()
+        let feed = try await app.request(.get, "/api/fitcircles/\(circle)/feed", token: try await person.token(app))
+            .jsonObject()
         return (feed["items"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
     }
 
     /// The decisions about `type` for the person, once the queued raises have run.
     static func notifications(_ app: TestApp, _ person: Person, _ type: String) async throws -> [NotificationRecord] {
-        let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        let runner = JobRunner(
+            store: app.store,
+            handlers: app.engine.jobs.handlers,
+            clock: app.clock.wallClock,
+            logger: Logger(label: "test")
+        )
         while try await runner.runDue(limit: 50) > 0 {}
-        return try await app.store.read { tx in try await tx.notifications(of: User.ID(person.id), type: type, limit: 10) }
+        return try await app.store.read { tx in
+            try await tx.notifications(of: User.ID(person.id), type: type, limit: 10)
+        }
     }
 
     @Test(arguments: Backend.available)
@@ -82,10 +136,21 @@ struct LeaderboardTests {
             let ana = try await Self.named(app, "Ana")
             let bo = try await Self.named(app, "Bo")
             let cy = try await Self.named(app, "Cy", timeZone: "America/Los_Angeles")
-            let circle = try await CirclesTests.create(app, by: ana, ["name": "Ties", "metric": "steps", "privacy": "public", "startDate": "2026-03-01"])
+            let circle = try await CirclesTests.create(
+                app,
+                by: ana,
+                ["name": "Ties", "metric": "steps", "privacy": "public", "startDate": "2026-03-01"]
+            )
             let id = try #require(circle["id"] as? String)
             for person in [bo, cy] {
-                #expect(try await app.request(.post, "/api/fitcircles/join", token: try await person.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/fitcircles/join",
+                        token: try await person.token(app),
+                        json: ["code": circle["joinCode"]!]
+                    ).status == .ok
+                )
             }
             // Cy (in Los Angeles, still Monday there) reaches 5,000 last; Bo first; Ana in between.
             _ = try await Self.claim(app, cy, 4_000, in: id)
@@ -98,13 +163,23 @@ struct LeaderboardTests {
             // A new weight on the same steps leaves Ana's claim as reached before.
             app.clock.advance(by: 60)
             let weighIn = try await app.request(
-                .post, "/api/activities", token: try await ana.token(app),
-                json: ["clientEventId": "w-1", "type": "weight", "source": "manual", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "weightKg": 61.0])
+                .post,
+                "/api/activities",
+                token: try await ana.token(app),
+                json: [
+                    "clientEventId": "w-1", "type": "weight", "source": "manual",
+                    "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "weightKg": 61.0,
+                ]
+            )
             #expect(weighIn.status == .created, "\(weighIn.text)")
             _ = try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app))
 
             let expected: [String?] = ["Bo", "Ana", "Cy"]
-            let response = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard", token: try await ana.token(app))
+            let response = try await app.request(
+                .get,
+                "/api/fitcircles/\(id)/leaderboard",
+                token: try await ana.token(app)
+            )
             #expect(response.headers[HTTPField.Name("FitCircle-Board-Source")!] == "database")
             #expect(Self.rows(try response.jsonObject()).map { $0["displayName"] as? String } == expected)
             try await Self.untilLoaded(app, id, as: ana)
@@ -116,27 +191,51 @@ struct LeaderboardTests {
 
             // A replay: the stored boards are wiped and rebuilt from the claims by an operator's refresh.
             try await app.store.execute(unsafeSQL: "DELETE FROM board_scores")
-            let member = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await ana.token(app))
+            let member = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/leaderboard/refresh",
+                token: try await ana.token(app)
+            )
             #expect(member.status == .forbidden)
-            let report = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await NotificationLogTests.operatorToken(app)).jsonObject()
-            let weeklyReport = try #require((report["items"] as? [[String: Any]])?.first { $0["period"] as? String == "weekly" })
+            let report = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/leaderboard/refresh",
+                token: try await NotificationLogTests.operatorToken(app)
+            ).jsonObject()
+            let weeklyReport = try #require(
+                (report["items"] as? [[String: Any]])?.first { $0["period"] as? String == "weekly" }
+            )
             #expect(weeklyReport["corrected"] as? Int == 3 && weeklyReport["entries"] as? Int == 3)
             #expect(Self.rows(try await Self.board(app, id, as: cy)).map { $0["displayName"] as? String } == expected)
-            let again = try await app.request(.post, "/api/fitcircles/\(id)/leaderboard/refresh", token: try await NotificationLogTests.operatorToken(app)).jsonObject()
+            let again = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/leaderboard/refresh",
+                token: try await NotificationLogTests.operatorToken(app)
+            ).jsonObject()
             // A second rebuild finds nothing to correct in any of the four periods.
             let items = try #require(again["items"] as? [[String: Any]])
             #expect(Set(items.compactMap { $0["period"] as? String }) == ["daily", "weekly", "monthly", "all_time"])
             #expect(items.map { $0["corrected"] as? Int } == Array(repeating: 0, count: items.count))
             #expect(items.map { $0["indexDifferences"] as? Int ?? 0 } == Array(repeating: 0, count: items.count))
-            let standings = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard/user/\(cy.id)", token: try await ana.token(app)).jsonObject()
-            let ranks = (standings["items"] as? [[String: Any]] ?? []).map { (($0["row"] as? [String: Any])?["rank"] as? Int) }
+            let standings = try await app.request(
+                .get,
+                "/api/fitcircles/\(id)/leaderboard/user/\(cy.id)",
+                token: try await ana.token(app)
+            ).jsonObject()
+            let ranks = (standings["items"] as? [[String: Any]] ?? []).map {
+                (($0["row"] as? [String: Any])?["rank"] as? Int)
+            }
             #expect(ranks == [3, 3, 3, 3])
         }
     }
 
     static func untilLoaded(_ app: TestApp, _ circle: String, as person: Person) async throws {
         for _ in 0..<200 {
-            let response = try await app.request(.get, "/api/fitcircles/\(circle)/leaderboard", token: try await person.token(app))
+            let response = try await app.request(
+                .get,
+                "/api/fitcircles/\(circle)/leaderboard",
+                token: try await person.token(app)
+            )
             if response.headers[HTTPField.Name("FitCircle-Board-Source")!] == "index" { return }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -149,11 +248,22 @@ struct LeaderboardTests {
     func aWarmBoardReadRunsNoSQLYetShowsEveryChangeAtOnce(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
-            let (ana, bo, cy) = (try await Self.named(app, "Ana"), try await Self.named(app, "Bo"), try await Self.named(app, "Cy"))
-            let circle = try await CirclesTests.create(app, by: ana, ["name": "Warm", "metric": "steps", "privacy": "public"])
+            let (ana, bo, cy) = (
+                try await Self.named(app, "Ana"), try await Self.named(app, "Bo"), try await Self.named(app, "Cy")
+            )
+            let circle = try await CirclesTests.create(
+                app,
+                by: ana,
+                ["name": "Warm", "metric": "steps", "privacy": "public"]
+            )
             let id = try #require(circle["id"] as? String)
             for person in [bo, cy] {
-                let joined = try await app.request(.post, "/api/fitcircles/join", token: try await person.token(app), json: ["code": circle["joinCode"]!])
+                let joined = try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await person.token(app),
+                    json: ["code": circle["joinCode"]!]
+                )
                 #expect(joined.status == .ok)
             }
             _ = try await Self.claim(app, ana, 5_000, in: id)
@@ -173,10 +283,16 @@ struct LeaderboardTests {
 
             var profile = TestApp.validProfile()
             profile["displayName"] = "Bo B."
-            #expect(try await app.request(.put, "/api/user/profile", token: try await bo.token(app), json: profile).status == .ok)
+            #expect(
+                try await app.request(.put, "/api/user/profile", token: try await bo.token(app), json: profile).status
+                    == .ok
+            )
             #expect(try await read() == (["Bo B.", "Ana", "Cy"], 3))
 
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await cy.token(app)).status == .noContent)
+            #expect(
+                try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await cy.token(app)).status
+                    == .noContent
+            )
             #expect(try await read() == (["Bo B.", "Ana"], 2))
         }
     }
@@ -192,10 +308,17 @@ struct LeaderboardTests {
             let caller = Person(id: members[60].rawValue, email: "m60@example.com")
             app.engine.circles.events.indexes.drop(circle: id)
             for source in ["database", "index"] {
-                let response = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard", token: try await caller.token(app))
+                let response = try await app.request(
+                    .get,
+                    "/api/fitcircles/\(id)/leaderboard",
+                    token: try await caller.token(app)
+                )
                 #expect(response.headers[HTTPField.Name("FitCircle-Board-Source")!] == source)
                 let board = try response.jsonObject()
-                #expect(board["layout"] as? String == "top_and_around" && board["entries"] as? Int == 120 && board["memberCount"] as? Int == 121)
+                #expect(
+                    board["layout"] as? String == "top_and_around" && board["entries"] as? Int == 120
+                        && board["memberCount"] as? Int == 121
+                )
                 let rows = Self.rows(board)
                 let own = try #require(rows.first { $0["isCaller"] as? Bool == true }?["rank"] as? Int)
                 #expect(rows.compactMap { $0["rank"] as? Int } == Array(1...10) + Array((own - 3)...(own + 3)))
@@ -214,7 +337,11 @@ struct LeaderboardTests {
                 #expect(walked == walked.sorted(by: >))
                 if source == "database" { try await Self.untilLoaded(app, id.rawValue, as: caller) }
             }
-            let bad = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard?cursor=nope", token: try await caller.token(app))
+            let bad = try await app.request(
+                .get,
+                "/api/fitcircles/\(id)/leaderboard?cursor=nope",
+                token: try await caller.token(app)
+            )
             #expect(bad.status == .unprocessableContent && bad.text.contains("cursor"))
         }
     }
@@ -227,24 +354,57 @@ struct LeaderboardTests {
             let ana = try await Self.named(app, "Ana")
             let bo = try await Self.named(app, "Bo")
             let outsider = try await Self.named(app, "Eve")
-            let circle = try await CirclesTests.create(app, by: ana, ["name": "Live", "metric": "steps", "privacy": "private"])
+            let circle = try await CirclesTests.create(
+                app,
+                by: ana,
+                ["name": "Live", "metric": "steps", "privacy": "private"]
+            )
             let id = try #require(circle["id"] as? String)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await bo.token(app),
+                    json: ["code": circle["joinCode"]!]
+                ).status == .ok
+            )
             let token = try await ana.token(app)
             async let streamed = app.request(.get, "/api/fitcircles/\(id)/stream?seconds=10", token: token)
-            for _ in 0..<300 where app.engine.circles.events.listeners(of: .circle(FitCircle.ID(id))) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<300 where app.engine.circles.events.listeners(of: .circle(FitCircle.ID(id))) == 0 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             _ = try await Self.claim(app, bo, 7_500, in: id)
             let response = try await streamed
             #expect(response.status == .ok)
             let events = try InboxStreamTests.events(response.text)
             #expect(events.first?.event == "ready")
             let ranks = events.filter { $0.event == "rank" }
-            #expect(Set(ranks.compactMap { $0.data["period"] as? String }) == ["daily", "weekly", "monthly", "all_time"])
-            #expect(ranks.allSatisfy { $0.data["userId"] as? String == bo.id && $0.data["rank"] as? Int == 1 && $0.data["value"] as? Double == 7_500 })
-            #expect(events.filter { $0.event == "feed" }.map { $0.data["text"] as? String } == ["🏃 Bo submitted 7,500 steps—now #1!"])
+            #expect(
+                Set(ranks.compactMap { $0.data["period"] as? String }) == ["daily", "weekly", "monthly", "all_time"]
+            )
+            #expect(
+                ranks.allSatisfy {
+                    $0.data["userId"] as? String == bo.id && $0.data["rank"] as? Int == 1
+                        && $0.data["value"] as? Double == 7_500
+                }
+            )
+            #expect(
+                events.filter { $0.event == "feed" }.map { $0.data["text"] as? String } == [
+                    "🏃 Bo submitted 7,500 steps—now #1!"
+                ]
+            )
 
-            #expect(try await app.request(.get, "/api/fitcircles/\(id)/stream?seconds=1", token: try await outsider.token(app)).status == .notFound)
-            #expect(try await app.request(.get, "/api/fitcircles/\(id)/stream?seconds=0", token: token).status == .unprocessableContent)
+            #expect(
+                try await app.request(
+                    .get,
+                    "/api/fitcircles/\(id)/stream?seconds=1",
+                    token: try await outsider.token(app)
+                ).status == .notFound
+            )
+            #expect(
+                try await app.request(.get, "/api/fitcircles/\(id)/stream?seconds=0", token: token).status
+                    == .unprocessableContent
+            )
         }
     }
 
@@ -258,15 +418,35 @@ struct LeaderboardTests {
             let bo = try await Self.named(app, "Bo")
             var circles: [String] = []
             for name in ["One", "Two"] {
-                let circle = try await CirclesTests.create(app, by: bo, ["name": name, "metric": "steps", "privacy": "public"])
-                #expect(try await app.request(.post, "/api/fitcircles/join", token: try await ana.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+                let circle = try await CirclesTests.create(
+                    app,
+                    by: bo,
+                    ["name": name, "metric": "steps", "privacy": "public"]
+                )
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/fitcircles/join",
+                        token: try await ana.token(app),
+                        json: ["code": circle["joinCode"]!]
+                    ).status == .ok
+                )
                 circles.append(try #require(circle["id"] as? String))
             }
             try await SubmissionTests.steps(app, ana, 3_000, id: "sync-1")
-            #expect(try await app.request(.post, "/api/user/submissions", token: try await ana.token(app)).status == .ok)
-            #expect(try await app.request(.post, "/api/fitcircles/\(circles[0])/submit", token: try await ana.token(app)).status == .ok)
+            #expect(
+                try await app.request(.post, "/api/user/submissions", token: try await ana.token(app)).status == .ok
+            )
+            #expect(
+                try await app.request(.post, "/api/fitcircles/\(circles[0])/submit", token: try await ana.token(app))
+                    .status == .ok
+            )
             let lines = try await app.store.read { tx in
-                try await tx.pointsLines(of: User.ID(ana.id), from: LocalDate(year: 2026, month: 3, day: 2)!, to: LocalDate(year: 2026, month: 3, day: 2)!)
+                try await tx.pointsLines(
+                    of: User.ID(ana.id),
+                    from: LocalDate(year: 2026, month: 3, day: 2)!,
+                    to: LocalDate(year: 2026, month: 3, day: 2)!
+                )
             }
             #expect(lines.filter { $0.reason == .submission }.map(\.amount) == [5])
 
@@ -286,7 +466,8 @@ struct LeaderboardTests {
     /// Board rows, members and feed items carry the member's photo, served to circle mates only; a member
     /// is encouraged on their newest item; a weight-loss board ranks the percent of each member's own goal.
     @Test(arguments: Backend.available)
-    func photosGoToCircleMatesMembersAreEncouragedAndWeightLossRanksThePercentOfTheGoal(_ backend: Backend) async throws {
+    func photosGoToCircleMatesMembersAreEncouragedAndWeightLossRanksThePercentOfTheGoal(_ backend: Backend) async throws
+    {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
             let ana = try await Self.named(app, "Ana")
@@ -294,22 +475,48 @@ struct LeaderboardTests {
             let eve = try await Self.named(app, "Eve")
             let png = Data(TestImages.png(withText: nil))
             #expect(
-                try await app.request(.post, "/api/user/profile/photo", token: try await ana.token(app), body: png, headers: [.contentType: "image/png"])
-                    .status == .ok)
+                try await app.request(
+                    .post,
+                    "/api/user/profile/photo",
+                    token: try await ana.token(app),
+                    body: png,
+                    headers: [.contentType: "image/png"]
+                )
+                .status == .ok
+            )
             // Ana starts at 80 kg aiming for 70; Bo at 100 aiming for 80.
             let circle = try await CirclesTests.create(
-                app, by: ana, ["name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "startingWeightKg": 80, "targetWeightKg": 70])
+                app,
+                by: ana,
+                [
+                    "name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "startingWeightKg": 80,
+                    "targetWeightKg": 70,
+                ]
+            )
             let id = try #require(circle["id"] as? String)
             let joined = try await app.request(
-                .post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80])
+                .post,
+                "/api/fitcircles/join",
+                token: try await bo.token(app),
+                json: ["code": circle["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80]
+            )
             #expect(joined.status == .ok, "\(joined.text)")
             for (person, kg) in [(ana, 76.0), (bo, 95.0)] {
                 app.clock.advance(by: 60)
                 let weighIn = try await app.request(
-                    .post, "/api/activities", token: try await person.token(app),
-                    json: ["clientEventId": "w-\(person.id)", "type": "weight", "source": "manual", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "weightKg": kg])
+                    .post,
+                    "/api/activities",
+                    token: try await person.token(app),
+                    json: [
+                        "clientEventId": "w-\(person.id)", "type": "weight", "source": "manual",
+                        "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "weightKg": kg,
+                    ]
+                )
                 #expect(weighIn.status == .created, "\(weighIn.text)")
-                #expect(try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await person.token(app)).status == .created)
+                #expect(
+                    try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await person.token(app))
+                        .status == .created
+                )
             }
             // The daily board ranks the share of the goal: Ana (80 − 76) / (80 − 70) = 40 %, Bo (100 − 95) /
             // (100 − 80) = 25 %. (The weekly board ranks this week's target, `Spec000WeightLossTests`.)
@@ -317,23 +524,51 @@ struct LeaderboardTests {
             #expect(rows.map { $0["displayName"] as? String } == ["Ana", "Bo"])
             #expect(rows.map { $0["value"] as? Double } == [40, 25])
             #expect(rows.map { $0["photoUrl"] as? String } == ["/api/users/\(ana.id)/photo", nil])
-            let members = try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await bo.token(app)).jsonObject()
-            let photos = (members["items"] as? [[String: Any]] ?? []).map { ($0["userId"] as? String ?? "", $0["photoUrl"] as? String) }
+            let members = try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await bo.token(app))
+                .jsonObject()
+            let photos = (members["items"] as? [[String: Any]] ?? []).map {
+                ($0["userId"] as? String ?? "", $0["photoUrl"] as? String)
+            }
             #expect(photos.filter { $0.1 != nil }.map(\.0) == [ana.id])
             let seen = try await app.request(.get, "/api/users/\(ana.id)/photo", token: try await bo.token(app))
             #expect(seen.status == .ok && seen.headers[.contentType] == "image/png")
-            #expect(try await app.request(.get, "/api/users/\(ana.id)/photo", token: try await eve.token(app)).status == .ok)  // `everyone` by default
-            #expect(try await app.request(.get, "/api/users/\(bo.id)/photo", token: try await ana.token(app)).status == .notFound)  // Bo has none
+            #expect(
+                try await app.request(.get, "/api/users/\(ana.id)/photo", token: try await eve.token(app)).status == .ok
+            )  // `everyone` by default
+            #expect(
+                try await app.request(.get, "/api/users/\(bo.id)/photo", token: try await ana.token(app)).status
+                    == .notFound
+            )  // Bo has none
 
             // Encouraging Ana lands on her newest item (her weigh-in), once.
-            let cheer = try await app.request(.post, "/api/fitcircles/\(id)/members/\(ana.id)/encourage", token: try await bo.token(app), json: [:])
+            let cheer = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/members/\(ana.id)/encourage",
+                token: try await bo.token(app),
+                json: [:]
+            )
             #expect(cheer.status == .created, "\(cheer.text)")
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/members/\(ana.id)/encourage", token: try await bo.token(app), json: [:]).status == .ok)
-            let feed = try await app.request(.get, "/api/fitcircles/\(id)/feed", token: try await ana.token(app)).jsonObject()
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/\(id)/members/\(ana.id)/encourage",
+                    token: try await bo.token(app),
+                    json: [:]
+                ).status == .ok
+            )
+            let feed = try await app.request(.get, "/api/fitcircles/\(id)/feed", token: try await ana.token(app))
+                .jsonObject()
             let cheered = (feed["items"] as? [[String: Any]] ?? []).filter { ($0["encouragements"] as? Int ?? 0) > 0 }
             #expect(cheered.map { $0["text"] as? String } == ["⚖️ Ana weighed in at 40% of their goal—now #1!"])
             #expect(cheered.first?["actorPhotoUrl"] as? String == "/api/users/\(ana.id)/photo")
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/members/\(eve.id)/encourage", token: try await bo.token(app), json: [:]).status == .notFound)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/\(id)/members/\(eve.id)/encourage",
+                    token: try await bo.token(app),
+                    json: [:]
+                ).status == .notFound
+            )
         }
     }
 }

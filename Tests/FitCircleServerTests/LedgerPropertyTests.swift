@@ -10,7 +10,10 @@ import Testing
 struct LedgerPropertyTests {
     static func inputs(seed: UInt64, now: Date) -> [ActivityInput] {
         var random = SeededRandom(seed: seed)
-        let zones = ["Europe/Paris", "America/New_York", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Asia/Kathmandu", "Australia/Lord_Howe"]
+        let zones = [
+            "Europe/Paris", "America/New_York", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Asia/Kathmandu",
+            "Australia/Lord_Howe",
+        ]
         return (0..<Int.random(in: 10...40, using: &random)).map { index in
             // Events over the last four days, often at the same minute so ties are exercised.
             let occurredAt = now.addingTimeInterval(-Double(Int.random(in: 0..<(4 * 96), using: &random)) * 900)
@@ -25,7 +28,9 @@ struct LedgerPropertyTests {
                 payload = .steps(.init(steps: Int.random(in: 1...3000, using: &random)))
                 source = .manual
             case 2:
-                payload = .workout(.init(type: .cycling, durationSeconds: Double(Int.random(in: 600...7200, using: &random))))
+                payload = .workout(
+                    .init(type: .cycling, durationSeconds: Double(Int.random(in: 600...7200, using: &random)))
+                )
                 source = .app
             case 3:
                 payload = .weight(kilograms: Double(Int.random(in: 600...900, using: &random)) / 10)
@@ -34,7 +39,13 @@ struct LedgerPropertyTests {
                 payload = .water(milliliters: 250)
                 source = .manual
             }
-            return ActivityInput(clientEventID: "e\(index)", occurredAt: occurredAt, timeZone: zone, source: source, payload: payload)
+            return ActivityInput(
+                clientEventID: "e\(index)",
+                occurredAt: occurredAt,
+                timeZone: zone,
+                source: source,
+                payload: payload
+            )
         }
     }
 
@@ -49,7 +60,8 @@ struct LedgerPropertyTests {
     func anyOrderSplitAndRepetitionGivesTheSameStateAndReplayAgrees(_ backend: Backend, seed: UInt64) async throws {
         try await withTestApp(backend) { app async throws in
             let inputs = Self.inputs(seed: seed, now: app.clock.now)
-            let ana = try #require(try await app.devSignIn("ana@example.com")["user"] as? [String: Any])["id"] as! String
+            let ana =
+                try #require(try await app.devSignIn("ana@example.com")["user"] as? [String: Any])["id"] as! String
             let bo = try #require(try await app.devSignIn("bo@example.com")["user"] as? [String: Any])["id"] as! String
 
             // Ana sends everything once, in order, one by one.
@@ -70,10 +82,13 @@ struct LedgerPropertyTests {
             }
             // Cleo's device sends the same shuffled, duplicated batches all at once, so group commit writes
             // several of them (and the same client ids twice) in one transaction.
-            let cleo = try #require(try await app.devSignIn("cleo@example.com")["user"] as? [String: Any])["id"] as! String
+            let cleo =
+                try #require(try await app.devSignIn("cleo@example.com")["user"] as? [String: Any])["id"] as! String
             var concurrent = inputs + inputs.prefix(Int.random(in: 1...inputs.count, using: &random))
             concurrent.shuffle(using: &random)
-            let batches = stride(from: 0, to: concurrent.count, by: 3).map { Array(concurrent[$0..<min($0 + 3, concurrent.count)]) }
+            let batches = stride(from: 0, to: concurrent.count, by: 3).map {
+                Array(concurrent[$0..<min($0 + 3, concurrent.count)])
+            }
             try await withThrowingTaskGroup(of: [Activities.Outcome].self) { group in
                 for batch in batches {
                     group.addTask { try await app.engine.activities.recordBatch(batch, for: User.ID(cleo)) }
@@ -99,7 +114,14 @@ struct LedgerPropertyTests {
             let id = try #require(try await app.devSignIn()["user"] as? [String: Any])["id"] as! String
             let user = User.ID(id)
             _ = try await app.engine.activities.record(
-                ActivityInput(clientEventID: "s", occurredAt: app.clock.now, source: .healthkit, payload: .steps(.init(steps: 4000))), for: user)
+                ActivityInput(
+                    clientEventID: "s",
+                    occurredAt: app.clock.now,
+                    source: .healthkit,
+                    payload: .steps(.init(steps: 4000))
+                ),
+                for: user
+            )
             var day = try #require(try await Self.state(of: user, in: app.store).first)
             day.steps = 99_999
             let drifted = day

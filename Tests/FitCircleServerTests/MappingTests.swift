@@ -20,24 +20,34 @@ struct MappingTests {
 
     /// Every case of `Core` has its twin in `Schema`.
     func writes<Core: CaseIterable & RawRepresentable<String>, Schema: RawRepresentable<String>>(
-        _: Core.Type, as _: Schema.Type, sourceLocation: SourceLocation = #_sourceLocation
+        _: Core.Type,
+        as _: Schema.Type,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         for value in Core.allCases {
-            #expect(throws: Never.self, "\(Core.self).\(value.rawValue)", sourceLocation: sourceLocation) { let _: Schema = try mapped(value) }
+            #expect(throws: Never.self, "\(Core.self).\(value.rawValue)", sourceLocation: sourceLocation) {
+                let _: Schema = try mapped(value)
+            }
         }
     }
 
     /// Every case of `Schema` has its twin in `Core`.
     func reads<Schema: CaseIterable & RawRepresentable<String>, Core: RawRepresentable<String>>(
-        _: Schema.Type, as _: Core.Type, sourceLocation: SourceLocation = #_sourceLocation
+        _: Schema.Type,
+        as _: Core.Type,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         for value in Schema.allCases {
-            #expect(throws: Never.self, "\(Schema.self).\(value.rawValue)", sourceLocation: sourceLocation) { let _: Core = try mapped(value) }
+            #expect(throws: Never.self, "\(Schema.self).\(value.rawValue)", sourceLocation: sourceLocation) {
+                let _: Core = try mapped(value)
+            }
         }
     }
 
     func both<Core: CaseIterable & RawRepresentable<String>, Schema: CaseIterable & RawRepresentable<String>>(
-        _ core: Core.Type, _ schema: Schema.Type, sourceLocation: SourceLocation = #_sourceLocation
+        _ core: Core.Type,
+        _ schema: Schema.Type,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         self.writes(core, as: schema, sourceLocation: sourceLocation)
         self.reads(schema, as: core, sourceLocation: sourceLocation)
@@ -74,7 +84,10 @@ struct MappingTests {
         self.both(TrainingSettings.Level.self, S.TrainingLevel.self)
         self.writes(Goals.WeeklySummary.Choice.self, as: S.WeeklySummary.ChoicePayload.self)
         self.writes(Goals.WeeklySummary.Choice.self, as: S.WeeklySummary.OptionsPayloadPayload.ChoicePayload.self)
-        self.reads(Operations.ChooseWeeklyGoal.Input.Body.JsonPayload.ChoicePayload.self, as: Goals.WeeklySummary.Choice.self)
+        self.reads(
+            Operations.ChooseWeeklyGoal.Input.Body.JsonPayload.ChoicePayload.self,
+            as: Goals.WeeklySummary.Choice.self
+        )
         // Points and badges.
         self.writes(PointsLine.Reason.self, as: S.PointsLine.ReasonPayload.self)
         self.writes(Badge.Category.self, as: S.Badge.CategoryPayload.self)
@@ -108,7 +121,10 @@ struct MappingTests {
         self.writes(ChallengeParticipant.State.self, as: S.Competition.MyStatePayload.self)
         self.writes(Rivalry.Outcome.self, as: S.RivalryDetail.LastFivePayloadPayload.OutcomePayload.self)
         self.both(ChallengeTemplate.Category.self, S.CompetitionTemplate.CategoryPayload.self)
-        self.reads(Operations.ListCompetitionTemplates.Input.Query.CategoryPayload.self, as: ChallengeTemplate.Category.self)
+        self.reads(
+            Operations.ListCompetitionTemplates.Input.Query.CategoryPayload.self,
+            as: ChallengeTemplate.Category.self
+        )
         // Every unit a rule can have.
         for metric in ChallengeRule.Metric.allCases {
             for aggregation in ChallengeRule.Aggregation.allCases {
@@ -127,10 +143,13 @@ struct MappingTests {
         self.reads(Operations.GetNotificationHistory.Input.Query.ChannelPayload.self, as: NotificationChannel.self)
         self.reads(Operations.ListDeliveries.Input.Query.ChannelPayload.self, as: NotificationChannel.self)
         let outcomes: [DeliveryOutcome] = [
-            .delivered, .retryable(reason: ""), .permanent(reason: ""), .targetDead(reason: ""), .targetSuspect(reason: ""),
+            .delivered, .retryable(reason: ""), .permanent(reason: ""), .targetDead(reason: ""),
+            .targetSuspect(reason: ""),
         ]
         for outcome in outcomes {
-            #expect(throws: Never.self, "\(outcome.name)") { let _: S.DeliveryAttempt.OutcomePayload = try mapped(raw: outcome.name) }
+            #expect(throws: Never.self, "\(outcome.name)") {
+                let _: S.DeliveryAttempt.OutcomePayload = try mapped(raw: outcome.name)
+            }
         }
         // The console, experiments, metrics and webhooks.
         for state in JobState.allCases.map(\.rawValue) + ["done"] {
@@ -164,8 +183,14 @@ struct InternetDateTranscoderTests {
         var random = SeededRandom(seed: 20_261_122)
         // The epoch, a second before it, leap days, the turn of centuries, the ends of the range, and random
         // instants (some with fractions of a second) from year 1 to 9999.
-        let fixed: [TimeInterval] = [0, -1, -0.5, 0.999, 951_782_400, 951_868_799.75, 4_107_542_400, 253_402_300_799, -62_135_596_800, 1_772_442_000]
-        let randomOnes = (0..<5_000).map { _ in Double(Int64.random(in: -62_135_596_800...253_402_300_799, using: &random)) + (Bool.random(using: &random) ? 0.25 : 0) }
+        let fixed: [TimeInterval] = [
+            0, -1, -0.5, 0.999, 951_782_400, 951_868_799.75, 4_107_542_400, 253_402_300_799, -62_135_596_800,
+            1_772_442_000,
+        ]
+        let randomOnes = (0..<5_000).map { _ in
+            Double(Int64.random(in: -62_135_596_800...253_402_300_799, using: &random))
+                + (Bool.random(using: &random) ? 0.25 : 0)
+        }
         for seconds in fixed + randomOnes {
             let date = Date(timeIntervalSince1970: seconds)
             #expect(try fast.encode(date) == (try standard.encode(date)), "at \(seconds)")
@@ -182,7 +207,10 @@ struct InternetDateTranscoderTests {
         #expect(try transcoder.decode("2026-03-02T09:00:00.250Z") == base)
         #expect(try transcoder.decode("2026-03-02T10:00:00.999+01:00") == base)
         #expect(try transcoder.decode("2026-03-02T09:00:00.123456789-00:00") == base)
-        for refused in ["2026-03-02T09:00:00.Z", "2026-03-02T09:00:00.1234567891Z", "2026-03-02T09:00:00.12a4Z", "2026-03-02T09:00:00.25"] {
+        for refused in [
+            "2026-03-02T09:00:00.Z", "2026-03-02T09:00:00.1234567891Z", "2026-03-02T09:00:00.12a4Z",
+            "2026-03-02T09:00:00.25",
+        ] {
             #expect(throws: (any Error).self, "\(refused)") { try transcoder.decode(refused) }
         }
     }
@@ -200,11 +228,17 @@ struct InternetDateTranscoderTests {
             "2026-03-02", "", "2026-13-02T09:00:00Z", "+026-03-02T09:00:00Z",
         ]
         for _ in 0..<3_000 {
-            let date = Date(timeIntervalSince1970: Double(Int64.random(in: -12_212_553_600...253_402_300_799, using: &random)))
+            let date = Date(
+                timeIntervalSince1970: Double(Int64.random(in: -12_212_553_600...253_402_300_799, using: &random))
+            )
             var text = try standard.encode(date)
             if Bool.random(using: &random) {
-                let (hours, minutes) = (Int.random(in: 0...18, using: &random), [0, 15, 30, 45, 59].randomElement(using: &random)!)
-                text = String(text.dropLast()) + String(format: "%@%02d:%02d", Bool.random(using: &random) ? "+" : "-", hours, minutes)
+                let (hours, minutes) = (
+                    Int.random(in: 0...18, using: &random), [0, 15, 30, 45, 59].randomElement(using: &random)!
+                )
+                text =
+                    String(text.dropLast())
+                    + String(format: "%@%02d:%02d", Bool.random(using: &random) ? "+" : "-", hours, minutes)
             }
             texts.append(text)
         }

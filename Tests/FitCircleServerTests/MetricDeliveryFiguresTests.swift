@@ -11,7 +11,9 @@ struct MetricDeliveryFiguresTests {
     /// Sends a notification of `type` to `user`, with data enough for every type used here; answers its id.
     static func send(_ app: TestApp, _ type: String, to user: String, key: String) async throws -> String {
         let data = ["streak": "14", "steps": "8,000", "left": "2,000", "freezesLeft": "1"]
-        return try #require(try await NotificationLogTests.send(app, type, key: key, to: user, data: data)["id"] as? String)
+        return try #require(
+            try await NotificationLogTests.send(app, type, key: key, to: user, data: data)["id"] as? String
+        )
     }
 
     static func figure(_ rows: [MetricRow], _ metric: String) -> [Double]? {
@@ -24,16 +26,23 @@ struct MetricDeliveryFiguresTests {
     func pushOpenRateCountsOpensWithinAnHourOfThePushesDelivered(_ backend: Backend) async throws {
         try await DeliveryTests.withFCM(backend) { app, fcm, ana in
             var sent: [String] = []
-            for type in ["daily_checkin_reminder", "streak_at_risk", "steps_to_go"] { sent.append(try await Self.send(app, type, to: ana, key: type)) }
+            for type in ["daily_checkin_reminder", "streak_at_risk", "steps_to_go"] {
+                sent.append(try await Self.send(app, type, to: ana, key: type))
+            }
             try await DeliveryTests.runJobs(app)
             #expect(fcm.received.count == 3)
             for (notification, after) in [(sent[0], 30.0), (sent[1], 90.0)] {
                 app.clock.advance(by: after * 60)
                 let token = try #require(try await app.devSignIn()["accessToken"] as? String)
-                #expect(try await app.request(.post, "/api/notifications/\(notification)/opened", token: token).status == .noContent)
+                #expect(
+                    try await app.request(.post, "/api/notifications/\(notification)/opened", token: token).status
+                        == .noContent
+                )
             }
 
-            let rows = try await app.engine.metrics.rollUp(LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!))
+            let rows = try await app.engine.metrics.rollUp(
+                LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!)
+            )
             #expect(Self.figure(rows, "push_open_rate") == [1, 3])
             // She came back through a notification; the operator, who only sent, did not.
             #expect(Self.figure(rows, "notification_return") == [1, 1])
@@ -52,7 +61,9 @@ struct MetricDeliveryFiguresTests {
             _ = try await app.onboardedUser()
             _ = try await app.onboardedUser("bounce@example.com")
             let ana = try await NotificationLogTests.anaID(app)
-            let bounce = try #require((try await app.devSignIn("bounce@example.com")["user"] as? [String: Any])?["id"] as? String)
+            let bounce = try #require(
+                (try await app.devSignIn("bounce@example.com")["user"] as? [String: Any])?["id"] as? String
+            )
             _ = try await Self.send(app, "weekly_digest", to: ana, key: "digest")
             _ = try await Self.send(app, "weekly_digest", to: bounce, key: "digest")
             _ = try await Self.send(app, "daily_checkin_email", to: ana, key: "checkin")
@@ -60,14 +71,33 @@ struct MetricDeliveryFiguresTests {
             #expect(smtp.received.count == 4, "\(smtp.received.map(\.subject))")
             let digest = try #require(smtp.received.last { $0.subject.hasPrefix("Your Week in Review") })
             let html = try EmailDeliveryTests.part(digest, "text/html")
-            #expect(try await app.request(.get, EmailLinkTests.path(try EmailLinkTests.firstURL(in: html, starting: "/api/emails/open/"))).status == .ok)
-            #expect(try await app.request(.get, EmailLinkTests.path(try EmailLinkTests.firstURL(in: html, starting: "/api/emails/click/"))).status == .found)
-            let unsubscribe = try EmailLinkTests.firstURL(in: try #require(digest.headers["List-Unsubscribe"]), starting: "/api/emails/unsubscribe?token=")
+            #expect(
+                try await app.request(
+                    .get,
+                    EmailLinkTests.path(try EmailLinkTests.firstURL(in: html, starting: "/api/emails/open/"))
+                ).status == .ok
+            )
+            #expect(
+                try await app.request(
+                    .get,
+                    EmailLinkTests.path(try EmailLinkTests.firstURL(in: html, starting: "/api/emails/click/"))
+                ).status == .found
+            )
+            let unsubscribe = try EmailLinkTests.firstURL(
+                in: try #require(digest.headers["List-Unsubscribe"]),
+                starting: "/api/emails/unsubscribe?token="
+            )
             let done = try await app.request(
-                .post, EmailLinkTests.path(unsubscribe), body: Data("List-Unsubscribe=One-Click".utf8), headers: [.contentType: "application/x-www-form-urlencoded"])
+                .post,
+                EmailLinkTests.path(unsubscribe),
+                body: Data("List-Unsubscribe=One-Click".utf8),
+                headers: [.contentType: "application/x-www-form-urlencoded"]
+            )
             #expect(done.status == .ok)
 
-            let rows = try await app.engine.metrics.rollUp(LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!))
+            let rows = try await app.engine.metrics.rollUp(
+                LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!)
+            )
             #expect(Self.figure(rows, "email_deliverability") == [4, 6])
             #expect(Self.figure(rows, "email_open_rate") == [1, 4])
             #expect(Self.figure(rows, "email_click_rate") == [1, 4])
@@ -84,13 +114,32 @@ struct MetricDeliveryFiguresTests {
             let ana = try await ChallengeTests.person(app, "ana@example.com")
             let ben = try await ChallengeTests.person(app, "ben@example.com")
             let cat = try await ChallengeTests.person(app, "cat@example.com")
-            let race = try await app.request(.post, "/api/competitions", token: try await ana.token, json: ["templateId": "five-k-face-off", "visibility": "public"])
+            let race = try await app.request(
+                .post,
+                "/api/competitions",
+                token: try await ana.token,
+                json: ["templateId": "five-k-face-off", "visibility": "public"]
+            )
             #expect(race.status == .created, "\(race.text)")
             let id = try #require(try race.jsonObject()["id"] as? String)
-            for person in [ben, cat] { #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await person.token, json: [:]).status == .ok) }
-            let own = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-                "name": "Fortnight", "type": "distance", "goal": "most", "durationDays": 14, "visibility": "public",
-            ])
+            for person in [ben, cat] {
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/competitions/\(id)/join",
+                        token: try await person.token,
+                        json: [:]
+                    ).status == .ok
+                )
+            }
+            let own = try await app.request(
+                .post,
+                "/api/competitions",
+                token: try await ana.token,
+                json: [
+                    "name": "Fortnight", "type": "distance", "goal": "most", "durationDays": 14, "visibility": "public",
+                ]
+            )
             #expect(own.status == .created, "\(own.text)")
             let paris = TimeZone(identifier: "Europe/Paris")!
             let created = try await app.engine.metrics.rollUp(LocalDate(app.clock.now, in: paris))
@@ -98,7 +147,12 @@ struct MetricDeliveryFiguresTests {
 
             app.clock.advance(by: 3_600)
             for (person, km) in [(ana, 6.0), (ben, 3.0)] {
-                let ran = try await app.request(.post, "/api/activities", token: try await person.token, json: ChallengeTests.run(app, "run-\(person.id)", km: km, minutes: 40, startedMinutesAgo: 45))
+                let ran = try await app.request(
+                    .post,
+                    "/api/activities",
+                    token: try await person.token,
+                    json: ChallengeTests.run(app, "run-\(person.id)", km: km, minutes: 40, startedMinutesAgo: 45)
+                )
                 #expect(ran.status == .created, "\(ran.text)")
             }
             try await ChallengeKindTests.settleAfter(app, days: 7)

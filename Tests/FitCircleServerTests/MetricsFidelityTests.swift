@@ -19,8 +19,18 @@ struct MetricsFidelityTests {
             let signUpDay = LocalDate(app.clock.now, in: .gmt)
             for index in 0..<10 { _ = try await app.onboardedUser("person\(index)@example.com", timeZone: "UTC") }
             let nextDay = signUpDay.adding(days: 1)
-            let scheduler = ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: Logger(label: "test"))
-            let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+            let scheduler = ZoneScheduler(
+                store: app.store,
+                schedules: app.engine.jobs.schedules,
+                clock: app.clock.wallClock,
+                logger: Logger(label: "test")
+            )
+            let runner = JobRunner(
+                store: app.store,
+                handlers: app.engine.jobs.handlers,
+                clock: app.clock.wallClock,
+                logger: Logger(label: "test")
+            )
             func run(until instant: Date) async throws {
                 while app.clock.now < instant {
                     app.clock.set(min(instant, app.clock.now.addingTimeInterval(900)))
@@ -32,16 +42,30 @@ struct MetricsFidelityTests {
             try await run(until: nextDay.instant(at: LocalTime.at(10, 0), in: .gmt) ?? app.clock.now)
             // Signing in again (the access tokens of yesterday have expired) is not using the app either.
             var tokens: [String] = []
-            for index in 0..<10 { tokens.append(try #require(try await app.devSignIn("person\(index)@example.com")["accessToken"] as? String)) }
+            for index in 0..<10 {
+                tokens.append(
+                    try #require(try await app.devSignIn("person\(index)@example.com")["accessToken"] as? String)
+                )
+            }
             var used: Set<Int> = []
             for index in [0, 1, 2] {
                 #expect(try await app.request(.get, "/api/goals/daily", token: tokens[index]).status == .ok)
                 used.insert(index)
             }
-            let checkIn = try await app.request(.post, "/api/streaks/checkin", token: tokens[3], json: ["mood": 4, "energy": 3])
+            let checkIn = try await app.request(
+                .post,
+                "/api/streaks/checkin",
+                token: tokens[3],
+                json: ["mood": 4, "energy": 3]
+            )
             #expect(checkIn.status == .created, "\(checkIn.text)")
             used.insert(3)
-            let circle = try await app.request(.post, "/api/fitcircles", token: tokens[4], json: ["name": "Board", "metric": "steps"]).jsonObject()
+            let circle = try await app.request(
+                .post,
+                "/api/fitcircles",
+                token: tokens[4],
+                json: ["name": "Board", "metric": "steps"]
+            ).jsonObject()
             let id = try #require(circle["id"] as? String)
             #expect(try await app.request(.get, "/api/fitcircles/\(id)/leaderboard", token: tokens[4]).status == .ok)
             used.insert(4)
@@ -51,7 +75,10 @@ struct MetricsFidelityTests {
             let rows = try await app.engine.metrics.rollUp(nextDay)
             func row(_ metric: String) -> MetricRow? { rows.first { $0.metric == metric } }
             #expect(row("dau")?.numerator == Double(used.count), "\(String(describing: row("dau")))")
-            #expect(row("d1_retention").map { ($0.numerator, $0.denominator) } ?? (0, 0) == (Double(used.count), 10), "\(String(describing: row("d1_retention")))")
+            #expect(
+                row("d1_retention").map { ($0.numerator, $0.denominator) } ?? (0, 0) == (Double(used.count), 10),
+                "\(String(describing: row("d1_retention")))"
+            )
             // Nobody was active on the sign-up day (signing up and onboarding are not using the app).
             let first = try await app.engine.metrics.rollUp(signUpDay)
             #expect(first.first { $0.metric == "dau" }?.numerator == 0)

@@ -1,7 +1,8 @@
 import FitCircleCore
-@testable import FitCircleEngine
 import FitCircleStore
 import Testing
+
+@testable import FitCircleEngine
 
 /// How a report adds the rollup's days up into periods (`Metrics.series`), and what a day's facts roll up to.
 struct MetricsReportTests {
@@ -19,7 +20,13 @@ struct MetricsReportTests {
             rows.append(Self.row(offset, "dau", Double(10 + offset), 100))
             rows.append(Self.row(offset, "wau", Double(20 + offset), 100))
         }
-        let series = Metrics.series(of: rows, from: Self.monday, to: Self.monday.adding(days: 13), granularity: .week, weekStart: .monday)
+        let series = Metrics.series(
+            of: rows,
+            from: Self.monday,
+            to: Self.monday.adding(days: 13),
+            granularity: .week,
+            weekStart: .monday
+        )
         func points(_ id: String) -> [Metrics.Point] { series.first { $0.metric.id == id }!.points }
         #expect(points("checkin_completion").map(\.period) == [Self.monday, Self.monday.adding(days: 7)])
         #expect(points("checkin_completion").map(\.numerator) == [21, 70])
@@ -29,7 +36,9 @@ struct MetricsReportTests {
         #expect(points("wau").map(\.value) == [26, 33])  // the week's last day
         // A metric with no rows has its periods, valueless.
         #expect(points("template_share").map(\.value) == [nil, nil])
-        let csv = Metrics.csv(Metrics.Report(from: Self.monday, to: Self.monday.adding(days: 13), granularity: .week, series: series))
+        let csv = Metrics.csv(
+            Metrics.Report(from: Self.monday, to: Self.monday.adding(days: 13), granularity: .week, series: series)
+        )
         #expect(csv.hasPrefix("period,metric,value,numerator,denominator,change\r\n"))
         #expect(csv.contains("2026-03-09,checkin_completion,1.0,70.0,70.0,"))
     }
@@ -44,7 +53,9 @@ struct MetricsReportTests {
         facts.customised = [cy]
         facts.checkIns = [ana: true, cy: false]  // cy checked in late without opening: not among the active
         facts.streaks = [ana: 7, ben: 30, cy: 40]
-        let rows = Dictionary(uniqueKeysWithValues: facts.rows.map { ("\($0.metric) \($0.day.iso)", [$0.numerator, $0.denominator]) })
+        let rows = Dictionary(
+            uniqueKeysWithValues: facts.rows.map { ("\($0.metric) \($0.day.iso)", [$0.numerator, $0.denominator]) }
+        )
         #expect(rows["d7_retention 2026-03-02"] == [1, 2])
         #expect(rows["d1_retention 2026-03-08"] == [0, 1])
         #expect(rows["preference_customisation 2026-03-02"] == [1, 2])

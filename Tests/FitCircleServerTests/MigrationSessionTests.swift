@@ -23,7 +23,14 @@ struct MigrationSessionTests {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser("ana@example.com")
             // Recorded before the migration: the app's local copy holds it too.
-            #expect(try await app.request(.post, "/api/activities", token: token, json: Self.workout(app, "e5", hoursAgo: 50)).status == .created)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/activities",
+                    token: token,
+                    json: Self.workout(app, "e5", hoursAgo: 50)
+                ).status == .created
+            )
             let opened = try await app.request(.post, "/api/user/migrations", token: token, json: ["expected": 5])
             #expect(opened.status == .created)
             let id = try #require(try opened.jsonObject()["id"] as? String)
@@ -34,7 +41,10 @@ struct MigrationSessionTests {
             broken["workout"] = ["type": "running", "durationSeconds": -5]
             let first: [String: Any] = [
                 "migrationId": id,
-                "events": [Self.workout(app, "e1", hoursAgo: 10), Self.workout(app, "e2", hoursAgo: 20), Self.workout(app, "e3", hoursAgo: 30), broken],
+                "events": [
+                    Self.workout(app, "e1", hoursAgo: 10), Self.workout(app, "e2", hoursAgo: 20),
+                    Self.workout(app, "e3", hoursAgo: 30), broken,
+                ],
             ]
             for _ in 0..<2 {  // sent twice (a retry after a timeout): the counts do not move
                 #expect(try await app.request(.post, "/api/activities/batch", token: token, json: first).status == .ok)
@@ -42,10 +52,16 @@ struct MigrationSessionTests {
                 #expect(Self.counts(session) == [4, 3, 0, 1] && session["complete"] as? Bool == false, "\(session)")
             }
             // The refused one fixed, and the one recorded before: everything is here.
-            let second: [String: Any] = ["migrationId": id, "events": [Self.workout(app, "e4", hoursAgo: 40), Self.workout(app, "e5", hoursAgo: 50)]]
+            let second: [String: Any] = [
+                "migrationId": id,
+                "events": [Self.workout(app, "e4", hoursAgo: 40), Self.workout(app, "e5", hoursAgo: 50)],
+            ]
             #expect(try await app.request(.post, "/api/activities/batch", token: token, json: second).status == .ok)
             let done = try await app.request(.get, "/api/user/migrations/\(id)", token: token).jsonObject()
-            #expect(Self.counts(done) == [5, 4, 1, 0] && done["complete"] as? Bool == true && done["expected"] as? Int == 5, "\(done)")
+            #expect(
+                Self.counts(done) == [5, 4, 1, 0] && done["complete"] as? Bool == true && done["expected"] as? Int == 5,
+                "\(done)"
+            )
             let listed = try await app.request(.get, "/api/activities?limit=200", token: token).jsonObject()
             #expect((listed["items"] as? [[String: Any]])?.count == 5)
         }
@@ -56,13 +72,19 @@ struct MigrationSessionTests {
         try await withTestApp(backend) { app async throws in
             let ana = try await app.onboardedUser("ana@example.com")
             let bo = try await app.onboardedUser("bo@example.com")
-            let id = try #require(try await app.request(.post, "/api/user/migrations", token: ana, json: [:]).jsonObject()["id"] as? String)
+            let id = try #require(
+                try await app.request(.post, "/api/user/migrations", token: ana, json: [:]).jsonObject()["id"]
+                    as? String
+            )
             #expect(try await app.request(.get, "/api/user/migrations/\(id)", token: bo).status == .notFound)
             // Bo's batch naming Ana's session: refused whole, nothing recorded.
             let batch: [String: Any] = ["migrationId": id, "events": [Self.workout(app, "b1", hoursAgo: 1)]]
             let refused = try await app.request(.post, "/api/activities/batch", token: bo, json: batch)
             #expect(refused.status == .unprocessableContent && refused.text.contains("migrationId"), "\(refused.text)")
-            #expect(((try await app.request(.get, "/api/activities", token: bo).jsonObject())["items"] as? [Any])?.isEmpty == true)
+            #expect(
+                ((try await app.request(.get, "/api/activities", token: bo).jsonObject())["items"] as? [Any])?.isEmpty
+                    == true
+            )
             for expected in [-1, 10_000_001] {
                 let bad = try await app.request(.post, "/api/user/migrations", token: ana, json: ["expected": expected])
                 #expect(bad.status == .unprocessableContent && bad.text.contains("expected"))

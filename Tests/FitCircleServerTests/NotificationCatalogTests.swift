@@ -22,7 +22,9 @@ struct NotificationCatalogTests {
     /// A candidate is made only from a `RaisedType`, so a type a profile lists outside the registry could
     /// never be raised.
     @Test func everyTypeAProfileListsIsOneTheEngineRaises() throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: profilesDirectory.path).filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: profilesDirectory.path).filter {
+            $0.hasSuffix(".yaml")
+        }.map { String($0.dropLast(5)) }
         #expect(names.count >= 5)
         for name in names {
             let untriggered = try Self.catalog(name).subtracting(Self.raisable)
@@ -34,9 +36,13 @@ struct NotificationCatalogTests {
     /// turn on is dead code.
     @Test func everyRegisteredTypeIsListedBySomeProfile() throws {
         let directory = profilesDirectory
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".yaml") }
+            .map { String($0.dropLast(5)) }
         let listed = try files.reduce(into: Set<String>()) { $0.formUnion(try Self.catalog($1)) }
-        #expect(Self.raisable.subtracting(listed).isEmpty, "registered, listed nowhere: \(Self.raisable.subtracting(listed).sorted())")
+        #expect(
+            Self.raisable.subtracting(listed).isEmpty,
+            "registered, listed nowhere: \(Self.raisable.subtracting(listed).sorted())"
+        )
     }
 
     /// `friend_activity` (spec 004: optional, off by default): only friends who turned it on hear of a
@@ -44,20 +50,36 @@ struct NotificationCatalogTests {
     @Test(arguments: Backend.available)
     func r10_2_r10_6_aFriendsWorkoutReachesOnlyFriendsWhoTurnedItOn(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
-            let (ana, bo, cy) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"), try await FriendsTests.person(app, "Cy"))
+            let (ana, bo, cy) = (
+                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
+                try await FriendsTests.person(app, "Cy")
+            )
             try await FriendFeedTests.befriend(app, ana, bo)
             try await FriendFeedTests.befriend(app, ana, cy)
-            let types = try await app.request(.get, "/api/notifications/preferences", token: try await bo.token(app)).jsonObject()["types"] as? [[String: Any]]
+            let types =
+                try await app.request(.get, "/api/notifications/preferences", token: try await bo.token(app))
+                .jsonObject()["types"] as? [[String: Any]]
             let offered = try #require(types?.first { $0["type"] as? String == "friend_activity" })
-            #expect((offered["channels"] as? [String: Bool])?.values.contains(true) == false, "off by default: \(offered)")
-            let on: [String: Any] = ["types": [["type": "friend_activity", "channels": ["push": true, "inApp": true]]]]
-            #expect(try await app.request(.put, "/api/notifications/preferences", token: try await bo.token(app), json: on).status == .ok)
+            #expect(
+                (offered["channels"] as? [String: Bool])?.values.contains(true) == false,
+                "off by default: \(offered)"
+            )
+            let on: [String: Any] = [
+                "types": [["type": "friend_activity", "channels": ["push": true, "inApp": true]]]
+            ]
+            #expect(
+                try await app.request(.put, "/api/notifications/preferences", token: try await bo.token(app), json: on)
+                    .status == .ok
+            )
 
             try await FriendFeedTests.workout(app, by: ana, "run", minutesAgo: 5)
             try await FriendFeedTests.workout(app, by: ana, "secret", minutesAgo: 3, visibility: "private")
             let person = { (p: FriendsTests.Person) in CirclesTests.Person(id: p.id, email: p.email) }
             let told = try await LeaderboardTests.notifications(app, person(bo), "friend_activity")
-            #expect(told.count == 1 && told.first?.body == "Ana just finished a run." && told.first?.status == .sent, "\(told)")
+            #expect(
+                told.count == 1 && told.first?.body == "Ana just finished a run." && told.first?.status == .sent,
+                "\(told)"
+            )
             #expect(try await LeaderboardTests.notifications(app, person(cy), "friend_activity").isEmpty)
         }
     }

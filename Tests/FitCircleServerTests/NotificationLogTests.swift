@@ -25,13 +25,22 @@ struct NotificationLogTests {
     /// Sends a notification of `type` as an operator would (`POST /api/notifications/send`), to Ana unless
     /// `user` is given.
     static func send(
-        _ app: TestApp, _ type: String, key: String? = nil, to user: String? = nil, data: [String: String] = ["streak": "14", "next": "15"]
+        _ app: TestApp,
+        _ type: String,
+        key: String? = nil,
+        to user: String? = nil,
+        data: [String: String] = ["streak": "14", "next": "15"]
     ) async throws -> [String: Any] {
         let target: String
         if let user { target = user } else { target = try await Self.anaID(app) }
         var body: [String: Any] = ["userId": target, "type": type, "data": data]
         if let key { body["dedupeKey"] = key }
-        let response = try await app.request(.post, "/api/notifications/send", token: try await Self.operatorToken(app), json: body)
+        let response = try await app.request(
+            .post,
+            "/api/notifications/send",
+            token: try await Self.operatorToken(app),
+            json: body
+        )
         #expect(response.status == .ok, "\(response.text)")
         return try response.jsonObject()
     }
@@ -40,7 +49,12 @@ struct NotificationLogTests {
     func aSendIsDecidedOnceQueuedPerChannelAndReadInTheInbox(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()  // Europe/Paris; 13:00 there
-            let device = try await app.request(.post, "/api/notifications/register", token: token, json: ["platform": "ios", "token": "abc123", "environment": "sandbox"])
+            let device = try await app.request(
+                .post,
+                "/api/notifications/register",
+                token: token,
+                json: ["platform": "ios", "token": "abc123", "environment": "sandbox"]
+            )
             #expect(device.status == .created, "\(device.text)")
 
             let first = try await Self.send(app, "daily_checkin_reminder")
@@ -53,7 +67,12 @@ struct NotificationLogTests {
             let outbox = try await app.store.read { tx in try await tx.jobs(kind: Notifications.deliver) }
             #expect(outbox.map(\.dedupeKey) == ["deliver:\(id):push"])
 
-            let member = try await app.request(.post, "/api/notifications/send", token: token, json: ["userId": try await Self.anaID(app), "type": "welcome"])
+            let member = try await app.request(
+                .post,
+                "/api/notifications/send",
+                token: token,
+                json: ["userId": try await Self.anaID(app), "type": "welcome"]
+            )
             #expect(member.status == .forbidden)
 
             var inbox = try await app.request(.get, "/api/notifications/inbox", token: token).jsonObject()
@@ -64,11 +83,19 @@ struct NotificationLogTests {
             #expect(try await app.request(.post, "/api/notifications/\(id)/opened", token: token).status == .noContent)
             #expect(try await app.request(.post, "/api/notifications/nope/opened", token: token).status == .notFound)
             // Acted on (issue 48: no test called it): recorded once, and someone else's notification is not theirs to mark.
-            for _ in 0..<2 { #expect(try await app.request(.post, "/api/notifications/\(id)/action", token: token).status == .noContent) }
+            for _ in 0..<2 {
+                #expect(
+                    try await app.request(.post, "/api/notifications/\(id)/action", token: token).status == .noContent
+                )
+            }
             let stranger = try await app.onboardedUser("zed@example.com")
-            #expect(try await app.request(.post, "/api/notifications/\(id)/action", token: stranger).status == .notFound)
+            #expect(
+                try await app.request(.post, "/api/notifications/\(id)/action", token: stranger).status == .notFound
+            )
             let today = LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!)
-            let acted = try await app.store.read { tx in try await tx.metrics.events(named: "notification_acted", from: today, to: today) }
+            let acted = try await app.store.read { tx in
+                try await tx.metrics.events(named: "notification_acted", from: today, to: today)
+            }
             #expect(acted.count == 1 && acted.first?.properties["notificationId"] == .string(id), "\(acted)")
 
             let why = try await app.request(.get, "/api/notifications/\(id)/why", token: token).jsonObject()
@@ -88,17 +115,27 @@ struct NotificationLogTests {
             let deferred = try await Self.send(app, "streak_at_risk")
             #expect(deferred["status"] as? String == "deferred")
             #expect(deferred["reason"] as? String == "quiet hours until 07:00")
-            let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+            let runner = JobRunner(
+                store: app.store,
+                handlers: app.engine.jobs.handlers,
+                clock: app.clock.wallClock,
+                logger: Logger(label: "test")
+            )
             // The welcome onboarding raised (deferred too at this hour) and the evening's reminders planned at onboarding.
             while try await runner.runDue() > 0 {}
             app.clock.advance(by: 8 * 3_600)  // 07:00
             #expect(try await runner.runDue() >= 1)
             let id = try #require(deferred["id"] as? String)
-            let why = try await app.request(.get, "/api/notifications/\(id)/why", token: try await app.devSignIn()["accessToken"] as! String).jsonObject()
+            let why = try await app.request(
+                .get,
+                "/api/notifications/\(id)/why",
+                token: try await app.devSignIn()["accessToken"] as! String
+            ).jsonObject()
             #expect((why["notification"] as? [String: Any])?["status"] as? String == "sent")
             let trail = try #require(why["trail"] as? [String])
             #expect(trail.contains { $0.hasPrefix("deferred until") })
-            #expect(trail.last == "sent now by email, in_app")  // no push device registered: email instead (emailFallback)
+            // no push device registered: email instead (emailFallback)
+            #expect(trail.last == "sent now by email, in_app")
             _ = token
         }
     }
@@ -107,7 +144,9 @@ struct NotificationLogTests {
     func theDaysBudgetDropsTheFourthAndTheHistorySaysWhy(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
-            for (index, type) in ["streak_at_risk", "weekly_goal_progress", "data_submission", "leaderboard_change"].enumerated() {
+            for (index, type) in ["streak_at_risk", "weekly_goal_progress", "data_submission", "leaderboard_change"]
+                .enumerated()
+            {
                 let decided = try await Self.send(app, type, key: "k\(index)")
                 #expect(decided["status"] as? String == (index < 3 ? "sent" : "dropped"), "\(type)")
             }
@@ -116,7 +155,8 @@ struct NotificationLogTests {
             #expect(items.count == 4)
             let dropped = try #require(items.first { $0["status"] as? String == "dropped" })
             #expect(dropped["reason"] as? String == "the day's budget of 3 is spent")
-            let filtered = try await app.request(.get, "/api/notifications/history?type=streak_at_risk", token: token).jsonObject()
+            let filtered = try await app.request(.get, "/api/notifications/history?type=streak_at_risk", token: token)
+                .jsonObject()
             #expect((filtered["items"] as? [[String: Any]])?.count == 1)
             let bad = try await app.request(.get, "/api/notifications/history?limit=0", token: token)
             #expect(bad.status == .unprocessableContent)
@@ -134,7 +174,8 @@ struct InboxStreamTests {
                 let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 if parts.count == 2 { fields[parts[0]] = parts[1] }
             }
-            let data = try JSONSerialization.jsonObject(with: Data((fields["data"] ?? "{}").utf8)) as? [String: Any] ?? [:]
+            let data =
+                try JSONSerialization.jsonObject(with: Data((fields["data"] ?? "{}").utf8)) as? [String: Any] ?? [:]
             return (fields["event"] ?? "", fields["id"], data)
         }
     }
@@ -146,7 +187,8 @@ struct InboxStreamTests {
             let ana = User.ID(try await NotificationLogTests.anaID(app))
             _ = try await NotificationLogTests.operatorToken(app)
             // Live: the stream opens with the unread count, and a send wakes it with the notification.
-            var updates = app.engine.notifications.inboxUpdates(of: ana, after: nil, for: .seconds(60)).makeAsyncIterator()
+            var updates = app.engine.notifications.inboxUpdates(of: ana, after: nil, for: .seconds(60))
+                .makeAsyncIterator()
             #expect(try await updates.next()?.unread == 0)
             let first = try await NotificationLogTests.send(app, "social_engagement", key: "cheer-1")
             let landed = try await updates.next()
@@ -156,15 +198,23 @@ struct InboxStreamTests {
             // Over HTTP: while the client was away, another one landed; the reconnect gets it, and only it.
             let second = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "reminder-1")
             let resumed = try await app.request(
-                .get, "/api/notifications/stream?seconds=1", token: token, headers: [HTTPField.Name("Last-Event-ID")!: first["id"] as! String])
+                .get,
+                "/api/notifications/stream?seconds=1",
+                token: token,
+                headers: [HTTPField.Name("Last-Event-ID")!: first["id"] as! String]
+            )
             #expect(resumed.status == .ok)
             #expect(resumed.headers[.contentType]?.hasPrefix("text/event-stream") == true)
             let events = try Self.events(resumed.text)
             #expect(events.map(\.event) == ["unread", "notification"], "\(resumed.text)")
             #expect(events.first?.data["unread"] as? Int == 2)
             #expect(events.last?.id == second["id"] as? String)
-            #expect((events.last?.data["notification"] as? [String: Any])?["type"] as? String == "daily_checkin_reminder")
-            let fresh = try Self.events(try await app.request(.get, "/api/notifications/stream?seconds=1", token: token).text)
+            #expect(
+                (events.last?.data["notification"] as? [String: Any])?["type"] as? String == "daily_checkin_reminder"
+            )
+            let fresh = try Self.events(
+                try await app.request(.get, "/api/notifications/stream?seconds=1", token: token).text
+            )
             #expect(fresh.map(\.event) == ["unread"])
 
             let refused = try await app.request(.get, "/api/notifications/stream?seconds=0", token: token)

@@ -12,7 +12,10 @@ struct NotificationPreferencesTests {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
             let preferences = try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()
-            #expect(preferences["push"] as? Bool == true && preferences["email"] as? Bool == true && preferences["inApp"] as? Bool == true)
+            #expect(
+                preferences["push"] as? Bool == true && preferences["email"] as? Bool == true
+                    && preferences["inApp"] as? Bool == true
+            )
             #expect(preferences["reminderTime"] as? String == "20:00")
             #expect(preferences["quietHours"] as? [String: String] == ["start": "22:00", "end": "07:00"])
             #expect(preferences["pauseWeekends"] as? Bool == false)
@@ -22,7 +25,9 @@ struct NotificationPreferencesTests {
             #expect(reminder["critical"] as? Bool == true)
             #expect(reminder["channels"] as? [String: Bool] == ["push": true, "inApp": true])
             let stored = try await app.store.read { tx in
-                try await tx.notificationPreferences(of: User.ID(try #require((try await app.devSignIn()["user"] as? [String: Any])?["id"] as? String)))
+                try await tx.notificationPreferences(
+                    of: User.ID(try #require((try await app.devSignIn()["user"] as? [String: Any])?["id"] as? String))
+                )
             }
             #expect(stored == .defaults)
         }
@@ -33,7 +38,8 @@ struct NotificationPreferencesTests {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
             let change: [String: Any] = [
-                "email": false, "reminderTime": "07:30", "quietHours": ["start": "23:00", "end": "06:30"], "pauseWeekends": true,
+                "email": false, "reminderTime": "07:30", "quietHours": ["start": "23:00", "end": "06:30"],
+                "pauseWeekends": true,
                 "types": [["type": "social_engagement", "channels": ["push": false], "digest": true]],
             ]
             let saved = try await app.request(.put, "/api/notifications/preferences", token: token, json: change)
@@ -48,15 +54,34 @@ struct NotificationPreferencesTests {
             #expect(social?["digest"] as? Bool == true)
 
             let refused = try await app.request(
-                .put, "/api/notifications/preferences", token: token,
-                json: ["pauseWeekends": false, "reminderTime": "05:00", "types": [["type": "daily_checkin_reminder", "channels": ["push": false]]]])
+                .put,
+                "/api/notifications/preferences",
+                token: token,
+                json: [
+                    "pauseWeekends": false, "reminderTime": "05:00",
+                    "types": [["type": "daily_checkin_reminder", "channels": ["push": false]]],
+                ]
+            )
             #expect(refused.status == .unprocessableContent)
             let fields = (try refused.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
             #expect(fields == ["types.daily_checkin_reminder.push", "reminderTime"])
-            let badTime = try await app.request(.put, "/api/notifications/preferences", token: token, json: ["quietHours": ["start": "25:00", "end": "7"]])
-            #expect((try badTime.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } == ["quietHours.start", "quietHours.end"])
+            let badTime = try await app.request(
+                .put,
+                "/api/notifications/preferences",
+                token: token,
+                json: ["quietHours": ["start": "25:00", "end": "7"]]
+            )
+            #expect(
+                (try badTime.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } == [
+                    "quietHours.start", "quietHours.end",
+                ]
+            )
             // Nothing of a refused change is kept.
-            #expect(try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()["pauseWeekends"] as? Bool == true)
+            #expect(
+                try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()[
+                    "pauseWeekends"
+                ] as? Bool == true
+            )
         }
     }
 }

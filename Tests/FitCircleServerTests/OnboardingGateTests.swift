@@ -2,8 +2,8 @@ import FitCircleCore
 import FitCircleEngine
 import FitCircleTesting
 import HTTPTypes
-import OpenAPIRuntime
 import HummingbirdTesting
+import OpenAPIRuntime
 import Testing
 
 @testable import FitCircleServer
@@ -11,7 +11,12 @@ import Testing
 struct OnboardingGateTests {
     /// Drives the middleware directly with an operation that is not part of onboarding.
     func call(_ operationID: String, token: String, app: TestApp, required: Bool) async throws -> Bool {
-        let middleware = AuthenticationMiddleware(accounts: app.engine.accounts, publicOperations: [], onboardingRequired: required, secureCookies: false)
+        let middleware = AuthenticationMiddleware(
+            accounts: app.engine.accounts,
+            publicOperations: [],
+            onboardingRequired: required,
+            secureCookies: false
+        )
         var request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/")
         request.headerFields[.authorization] = "Bearer \(token)"
         _ = try await middleware.intercept(request, body: nil, metadata: .init(), operationID: operationID) { _, _, _ in
@@ -57,7 +62,10 @@ struct OnboardingGateHTTPTests {
             #expect(blocked.status == .forbidden)
             #expect(try blocked.problemType() == "/problems/onboarding-required")
             #expect(try await app.request(.get, "/api/user/profile", token: token).status == .ok)
-            #expect(try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile()).status == .ok)
+            #expect(
+                try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile()).status
+                    == .ok
+            )
             #expect(try await app.request(.get, "/api/activities", token: token).status == .ok)
         }
     }

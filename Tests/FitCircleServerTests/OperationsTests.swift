@@ -31,7 +31,11 @@ struct OperationsTests {
         try await withTestApp(backend) { app async throws in
             let given = try await app.request(.get, "/healthz", headers: [HTTPField.Name("X-Request-Id")!: "abc-123"])
             #expect(given.headers[HTTPField.Name("X-Request-Id")!] == "abc-123")
-            let hostile = try await app.request(.get, "/healthz", headers: [HTTPField.Name("X-Request-Id")!: "<script>"])
+            let hostile = try await app.request(
+                .get,
+                "/healthz",
+                headers: [HTTPField.Name("X-Request-Id")!: "<script>"]
+            )
             let madeUp = try #require(hostile.headers[HTTPField.Name("X-Request-Id")!])
             // A random lowercase UUID (version 4), another for each request.
             #expect(UUID(uuidString: madeUp) != nil && madeUp == madeUp.lowercased() && Array(madeUp)[14] == "4")
@@ -51,9 +55,17 @@ struct OperationsTests {
             #expect(docs.text.contains("signInWithGoogle"))
             // Readable: the descriptions' Markdown rendered (the error table, bold), schemas as tables of
             // their properties with examples, and no script (a policy of the server's own files only).
-            #expect(docs.text.contains("<strong>Authentication.</strong>") && docs.text.contains("<td><code>/problems/malformed-json</code></td>"))
+            #expect(
+                docs.text.contains("<strong>Authentication.</strong>")
+                    && docs.text.contains("<td><code>/problems/malformed-json</code></td>")
+            )
             #expect(docs.text.contains("id=\"schema-FitCircleJoin\"") && docs.text.contains("<code>K7QM2XPA</code>"))
-            #expect(docs.text.contains("you get back as <code>Authorization: Bearer &lt;token&gt;</code> on every other call"), "a wrapped line is one paragraph")
+            #expect(
+                docs.text.contains(
+                    "you get back as <code>Authorization: Bearer &lt;token&gt;</code> on every other call"
+                ),
+                "a wrapped line is one paragraph"
+            )
             #expect(!docs.text.contains("<script") && !docs.text.contains("<style"))
             #expect(docs.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("script-src 'self'") == true)
         }

@@ -27,7 +27,11 @@ struct PeopleSearchTests {
             _ = try await FriendsTests.person(app, "Angela Smith")
             _ = try await FriendsTests.person(app, "Bo Angström", email: "bo@example.com")
             _ = try await FriendsTests.person(app, "Mango Lee")
-            #expect(Self.names(try await Self.search(app, "ANG", by: ana)) == ["José Ángel Ruiz", "Angela Smith", "Bo Angström"])
+            #expect(
+                Self.names(try await Self.search(app, "ANG", by: ana)) == [
+                    "José Ángel Ruiz", "Angela Smith", "Bo Angström",
+                ]
+            )
             #expect(Self.names(try await Self.search(app, "jose an", by: ana)) == ["José Ángel Ruiz"])
             #expect(Self.names(try await Self.search(app, "smi", by: ana)) == ["Angela Smith"])
             // An address matches only whole, so addresses cannot be enumerated by prefix.
@@ -38,7 +42,10 @@ struct PeopleSearchTests {
             let bo = try await FriendsTests.person(app, "Bo Angström", email: "bo@example.com")
             var profile = TestApp.validProfile()
             profile["displayName"] = "Bob Marsh"
-            #expect(try await app.request(.put, "/api/user/profile", token: try await bo.token(app), json: profile).status == .ok)
+            #expect(
+                try await app.request(.put, "/api/user/profile", token: try await bo.token(app), json: profile).status
+                    == .ok
+            )
             #expect(Self.names(try await Self.search(app, "ang", by: ana)) == ["José Ángel Ruiz", "Angela Smith"])
             #expect(Self.names(try await Self.search(app, "mars", by: ana)) == ["Bob Marsh"])
         }
@@ -103,7 +110,9 @@ struct PeopleSearchTests {
         limits.searches = 3
         try await withTestApp(backend, limits: limits) { app async throws in
             let token = try await app.onboardedUser()
-            for _ in 1...3 { #expect(try await app.request(.get, "/api/users/search?q=someone", token: token).status == .ok) }
+            for _ in 1...3 {
+                #expect(try await app.request(.get, "/api/users/search?q=someone", token: token).status == .ok)
+            }
             let refused = try await app.request(.get, "/api/users/search?q=someone", token: token)
             #expect(refused.status == .tooManyRequests)
             #expect(refused.headers[.retryAfter] != nil)

@@ -18,13 +18,19 @@ struct PointsTests {
 
     /// Records one push-up series now (or at `at`) and returns the answer's JSON.
     @discardableResult
-    static func series(_ app: TestApp, _ id: String, number: Int, reps: Int, at: Date? = nil) async throws -> [String: Any] {
+    static func series(_ app: TestApp, _ id: String, number: Int, reps: Int, at: Date? = nil) async throws -> [String:
+        Any]
+    {
         let response = try await app.request(
-            .post, "/api/activities", token: try await Self.token(app),
+            .post,
+            "/api/activities",
+            token: try await Self.token(app),
             json: [
-                "clientEventId": id, "type": "workout", "occurredAt": ISO8601DateFormatter().string(from: at ?? app.clock.now),
+                "clientEventId": id, "type": "workout",
+                "occurredAt": ISO8601DateFormatter().string(from: at ?? app.clock.now),
                 "workout": ["type": "pushups", "durationSeconds": 60, "series": number, "reps": reps],
-            ])
+            ]
+        )
         #expect(response.status == .created || response.status == .ok, "\(response.text)")
         return try response.jsonObject()
     }
@@ -36,7 +42,10 @@ struct PointsTests {
     }
 
     static func stats(_ app: TestApp) async throws -> [String: Any] {
-        try #require(try await app.request(.get, "/api/user/stats", token: try await Self.token(app)).jsonObject()["points"] as? [String: Any])
+        try #require(
+            try await app.request(.get, "/api/user/stats", token: try await Self.token(app)).jsonObject()["points"]
+                as? [String: Any]
+        )
     }
 
     static func userID(_ app: TestApp) async throws -> String {
@@ -50,12 +59,15 @@ struct PointsTests {
             #expect(try await Self.stats(app)["pushupCap"] as? Int == 75)
             let start = app.clock.now
             try await Self.series(app, "a", number: 1, reps: 60)
-            let crossing = try #require(try await Self.series(app, "b", number: 2, reps: 30)["reward"] as? [String: Any])
+            let crossing = try #require(
+                try await Self.series(app, "b", number: 2, reps: 30)["reward"] as? [String: Any]
+            )
             #expect(crossing["counted"] as? Int == 15)
             #expect(crossing["excess"] as? Int == 15)
             #expect(crossing["capReached"] as? Bool == true)
             #expect(crossing["message"] as? String == "Daily cap reached. Push-ups still tracked but not rewarded.")
-            #expect((crossing["lines"] as? [[String: Any]])?.first?["amount"] as? Int == 61)  // 10 × (15 × 0.3 + 2 × 0.8)
+            // 10 × (15 × 0.3 + 2 × 0.8)
+            #expect((crossing["lines"] as? [[String: Any]])?.first?["amount"] as? Int == 61)
             let over = try #require(try await Self.series(app, "c", number: 3, reps: 10)["reward"] as? [String: Any])
             #expect(over["counted"] as? Int == 0)
             #expect(over["points"] as? Int == 0)
@@ -65,13 +77,21 @@ struct PointsTests {
             try await Self.series(app, "late", number: 4, reps: 20, at: app.clock.now.addingTimeInterval(-Self.day))
             let today = try #require(try await Self.stats(app)["today"] as? [String: Any])
             #expect(today["pushupsCounted"] as? Int == 0)
-            let days = try await app.request(.get, "/api/points/daily?from=2026-03-02&to=2026-03-03", token: try await Self.token(app)).jsonObject()
+            let days = try await app.request(
+                .get,
+                "/api/points/daily?from=2026-03-02&to=2026-03-03",
+                token: try await Self.token(app)
+            ).jsonObject()
             let first = try #require((days["days"] as? [[String: Any]])?.first)
             #expect(first["date"] as? String == "2026-03-02")
             #expect(first["pushupsCounted"] as? Int == 75)
             #expect(first["pushupsExcess"] as? Int == 45)
             // Tracked, not counted: the day still holds every rep.
-            let tracked = try await app.request(.get, "/api/tracking/daily?from=2026-03-02&to=2026-03-02", token: try await Self.token(app))
+            let tracked = try await app.request(
+                .get,
+                "/api/tracking/daily?from=2026-03-02&to=2026-03-02",
+                token: try await Self.token(app)
+            )
             #expect(((try tracked.jsonObject()["days"] as? [[String: Any]])?.first)?["pushupReps"] as? Int == 120)
 
             // A replay of the same client id credits nothing again.
@@ -90,11 +110,14 @@ struct PointsTests {
                 for index in 0..<20 {
                     group.addTask {
                         let response = try await app.request(
-                            .post, "/api/activities", token: token,
+                            .post,
+                            "/api/activities",
+                            token: token,
                             json: [
                                 "clientEventId": "c\(index)", "type": "workout", "occurredAt": occurredAt,
                                 "workout": ["type": "pushups", "durationSeconds": 60, "series": index + 1, "reps": 10],
-                            ])
+                            ]
+                        )
                         let reward = try #require(try response.jsonObject()["reward"] as? [String: Any])
                         return (try #require(reward["counted"] as? Int), try #require(reward["excess"] as? Int))
                     }
@@ -103,7 +126,9 @@ struct PointsTests {
             }
             #expect(rewards.reduce(0) { $0 + $1.counted } == 75)
             #expect(rewards.reduce(0) { $0 + $1.excess } == 125)
-            let lines = try await app.store.read { tx in try await tx.allPointsLines(of: User.ID(try await Self.userID(app))) }
+            let lines = try await app.store.read { tx in
+                try await tx.allPointsLines(of: User.ID(try await Self.userID(app)))
+            }
             #expect(lines.filter { $0.sourceKey == "badge:first-series" }.count == 1)
             #expect(lines.filter { $0.reason == .series }.count == 20)
             let today = try #require(try await Self.stats(app)["today"] as? [String: Any])
@@ -117,14 +142,23 @@ struct PointsTests {
         try await withTestApp(backend, profile: "pushups") { app async throws in
             let occurredAt = ISO8601DateFormatter().string(from: app.clock.now)
             let events = (1...10).map { number -> [String: Any] in
-                ["clientEventId": "b\(number)", "type": "workout", "occurredAt": occurredAt,
-                 "workout": ["type": "pushups", "durationSeconds": 60, "series": number, "reps": 10]]
+                [
+                    "clientEventId": "b\(number)", "type": "workout", "occurredAt": occurredAt,
+                    "workout": ["type": "pushups", "durationSeconds": 60, "series": number, "reps": 10],
+                ]
             }
             for _ in 1...2 {  // the second time, every item is a replay and nothing more is credited
-                let response = try await app.request(.post, "/api/activities/batch", token: try await Self.token(app), json: ["events": events])
+                let response = try await app.request(
+                    .post,
+                    "/api/activities/batch",
+                    token: try await Self.token(app),
+                    json: ["events": events]
+                )
                 #expect(response.status == .ok, "\(response.text)")
             }
-            let lines = try await app.store.read { tx in try await tx.allPointsLines(of: User.ID(try await Self.userID(app))) }
+            let lines = try await app.store.read { tx in
+                try await tx.allPointsLines(of: User.ID(try await Self.userID(app)))
+            }
             let series = lines.filter { $0.reason == .series }
             #expect(series.map(\.counted) == [10, 10, 10, 10, 10, 10, 10, 5, 0, 0])
             #expect(series.map(\.excess) == [0, 0, 0, 0, 0, 0, 0, 5, 10, 10])
@@ -138,8 +172,15 @@ struct PointsTests {
             let created = try await Self.series(app, "x", number: 1, reps: 20)
             let id = try #require(created["id"] as? String)
             let earned = try #require((created["reward"] as? [String: Any])?["points"] as? Int)
-            #expect(try await app.request(.delete, "/api/activities/\(id)", token: try await Self.token(app)).status == .noContent)
-            let ledger = try #require(try await app.request(.get, "/api/points/ledger", token: try await Self.token(app)).jsonObject()["items"] as? [[String: Any]])
+            #expect(
+                try await app.request(.delete, "/api/activities/\(id)", token: try await Self.token(app)).status
+                    == .noContent
+            )
+            let ledger = try #require(
+                try await app.request(.get, "/api/points/ledger", token: try await Self.token(app)).jsonObject()[
+                    "items"
+                ] as? [[String: Any]]
+            )
             #expect(ledger.first?["reason"] as? String == "reversal")
             #expect(ledger.first?["amount"] as? Int == -68)  // 10 × (20 × 0.3 + 0.8)
             #expect(ledger.first?["counted"] as? Int == -20)
@@ -178,12 +219,19 @@ struct PointsTests {
             var cursor: String?
             repeat {
                 let page = try await app.request(
-                    .get, "/api/points/ledger?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), token: try await Self.token(app)).jsonObject()
+                    .get,
+                    "/api/points/ledger?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""),
+                    token: try await Self.token(app)
+                ).jsonObject()
                 seen += (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
                 cursor = page["nextCursor"] as? String
             } while cursor != nil
             #expect(seen.count == 6 && Set(seen).count == 6)  // five series and "First Series"
-            let bad = try await app.request(.get, "/api/points/ledger?cursor=abc&limit=0", token: try await Self.token(app))
+            let bad = try await app.request(
+                .get,
+                "/api/points/ledger?cursor=abc&limit=0",
+                token: try await Self.token(app)
+            )
             #expect(bad.status == .unprocessableContent)
             let fields = (try bad.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
             #expect(fields == ["cursor", "limit"])

@@ -21,7 +21,10 @@ struct PostgresOutageTests {
 
     @Test(.enabled(if: PrivatePostgres.isAvailable))
     func writesFailFastDuringAnOutageAndResumeWithinFiveSecondsOfEachRestart() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            "build the fitcircle product first"
+        )
         let postgres = try await PrivatePostgres.create()
         defer { Task { await postgres.remove() } }
         // Four clients on one address write far faster than a person: the limits are not what is tested.
@@ -30,14 +33,20 @@ struct PostgresOutageTests {
             environment: [
                 "FITCIRCLE_LIMITS_PER_ADDRESS": "1000000", "FITCIRCLE_LIMITS_PER_USER": "1000000",
                 "FITCIRCLE_DATABASE_CONNECTION_WAIT_SECONDS": "5",
-            ])
+            ]
+        )
         defer { server.kill() }
 
         var tokens: [String] = []
         for index in 0..<4 {
             let (_, signIn) = try await server.post("/api/auth/dev", json: ["email": "writer\(index)@example.com"])
-            let token = try #require((try JSONSerialization.jsonObject(with: signIn) as? [String: Any])?["accessToken"] as? String)
-            #expect(try await server.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT).0 == 200)
+            let token = try #require(
+                (try JSONSerialization.jsonObject(with: signIn) as? [String: Any])?["accessToken"] as? String
+            )
+            #expect(
+                try await server.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT).0
+                    == 200
+            )
             tokens.append(token)
         }
 
@@ -49,9 +58,13 @@ struct PostgresOutageTests {
                     while tally.writing.load(ordering: .relaxed) {
                         sequence += 1
                         let id = "\(token.suffix(8))-\(sequence)"
-                        let event: [String: Any] = ["clientEventId": id, "type": "app_open", "occurredAt": ISO8601DateFormatter().string(from: Date())]
+                        let event: [String: Any] = [
+                            "clientEventId": id, "type": "app_open",
+                            "occurredAt": ISO8601DateFormatter().string(from: Date()),
+                        ]
                         // `post` gives up after 10 s: a write that waits that long counts as never answered.
-                        guard let (status, _) = try? await server.post("/api/activities", token: token, json: event) else {
+                        guard let (status, _) = try? await server.post("/api/activities", token: token, json: event)
+                        else {
                             tally.state.withLock { $0.unanswered += 1 }
                             return
                         }
@@ -72,8 +85,13 @@ struct PostgresOutageTests {
                 #expect(try await server.get("/readyz").0 == 503)
                 let started = ContinuousClock.now
                 let (status, _) = try await server.post(
-                    "/api/activities", token: tokens[0],
-                    json: ["clientEventId": UUID().uuidString, "type": "app_open", "occurredAt": ISO8601DateFormatter().string(from: Date())])
+                    "/api/activities",
+                    token: tokens[0],
+                    json: [
+                        "clientEventId": UUID().uuidString, "type": "app_open",
+                        "occurredAt": ISO8601DateFormatter().string(from: Date()),
+                    ]
+                )
                 #expect(status == 503)
                 // PostgreSQL stays down until this write has answered, so before the fix it never did. Alone it
                 // answers within a second or two; the bound leaves room for a machine running the whole suite.
@@ -85,7 +103,10 @@ struct PostgresOutageTests {
                 let restarted = ContinuousClock.now
                 var resumed = false
                 while !resumed && ContinuousClock.now - restarted < .seconds(5) {
-                    let event: [String: Any] = ["clientEventId": UUID().uuidString, "type": "app_open", "occurredAt": ISO8601DateFormatter().string(from: Date())]
+                    let event: [String: Any] = [
+                        "clientEventId": UUID().uuidString, "type": "app_open",
+                        "occurredAt": ISO8601DateFormatter().string(from: Date()),
+                    ]
                     resumed = (try? await server.post("/api/activities", token: tokens[1], json: event).0) == 201
                     if !resumed { try await Task.sleep(for: .milliseconds(100)) }
                 }
@@ -111,7 +132,10 @@ struct PostgresOutageTests {
                 cursor = (page?["nextCursor"] as? String).map { "&cursor=\($0)" } ?? ""
             } while !cursor.isEmpty
             let acknowledged = seen.acknowledged[token, default: []]
-            #expect(acknowledged.isSubset(of: stored), "\(acknowledged.subtracting(stored).count) acknowledged events missing")
+            #expect(
+                acknowledged.isSubset(of: stored),
+                "\(acknowledged.subtracting(stored).count) acknowledged events missing"
+            )
         }
     }
 }

@@ -10,33 +10,54 @@ import Testing
 struct PrivacyEverywhereTests {
     typealias Person = CirclesTests.Person
 
-    static func setVisibility(_ app: TestApp, _ person: Person, name: String, _ visibility: [String: String]) async throws {
+    static func setVisibility(_ app: TestApp, _ person: Person, name: String, _ visibility: [String: String])
+        async throws
+    {
         var profile = TestApp.validProfile()
         profile["displayName"] = name
-        profile["visibility"] = ["age": "friends", "weight": "only_me", "height": "friends"].merging(visibility) { _, new in new }
+        profile["visibility"] = ["age": "friends", "weight": "only_me", "height": "friends"].merging(visibility) {
+            _,
+            new in new
+        }
         let saved = try await app.request(.put, "/api/user/profile", token: try await person.token(app), json: profile)
         #expect(saved.status == .ok, "\(saved.text)")
     }
 
-    static func friend(_ person: Person) -> FriendsTests.Person { FriendsTests.Person(id: person.id, email: person.email) }
+    static func friend(_ person: Person) -> FriendsTests.Person {
+        FriendsTests.Person(id: person.id, email: person.email)
+    }
 
     static func photo(_ app: TestApp, _ person: Person) async throws {
         let upload = try await app.request(
-            .post, "/api/user/profile/photo", token: try await person.token(app), body: Data(TestImages.png(withText: nil)),
-            headers: [.contentType: "application/octet-stream"])
+            .post,
+            "/api/user/profile/photo",
+            token: try await person.token(app),
+            body: Data(TestImages.png(withText: nil)),
+            headers: [.contentType: "application/octet-stream"]
+        )
         #expect(upload.status == .ok)
     }
 
     @Test(arguments: Backend.available)
     func r5_7_aPhotoIsShownToItsAudienceInEveryList(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy, dee) = (try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"), try await LeaderboardTests.named(app, "Cy"), try await LeaderboardTests.named(app, "Dee"))
+            let (ana, bo, cy, dee) = (
+                try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"),
+                try await LeaderboardTests.named(app, "Cy"), try await LeaderboardTests.named(app, "Dee")
+            )
             try await Self.photo(app, ana)
             try await FriendFeedTests.befriend(app, Self.friend(ana), Self.friend(bo))
             let circle = try await CirclesTests.create(app, by: ana, ["name": "Photos", "metric": "steps"])
             let id = try #require(circle["id"] as? String)
             for person in [bo, cy] {
-                #expect(try await app.request(.post, "/api/fitcircles/join", token: try await person.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/fitcircles/join",
+                        token: try await person.token(app),
+                        json: ["code": circle["joinCode"]!]
+                    ).status == .ok
+                )
             }
             _ = try await LeaderboardTests.claim(app, ana, 9_000, in: id)
 
@@ -44,25 +65,39 @@ struct PrivacyEverywhereTests {
                 let token = try await viewer.token(app)
                 let direct = try await app.request(.get, "/api/users/\(ana.id)/photo", token: token).status == .ok
                 let members = try await app.request(.get, "/api/fitcircles/\(id)/members", token: token).jsonObject()
-                let listed = (members["items"] as? [[String: Any]])?.first { $0["userId"] as? String == ana.id }?["photoUrl"] != nil
-                let board = LeaderboardTests.rows(try await LeaderboardTests.board(app, id, as: viewer)).first { $0["userId"] as? String == ana.id }?["photoUrl"] != nil
+                let listed =
+                    (members["items"] as? [[String: Any]])?.first { $0["userId"] as? String == ana.id }?["photoUrl"]
+                    != nil
+                let board =
+                    LeaderboardTests.rows(try await LeaderboardTests.board(app, id, as: viewer)).first {
+                        $0["userId"] as? String == ana.id
+                    }?["photoUrl"] != nil
                 let found = try await app.request(.get, "/api/users/search?q=ana", token: token).jsonObject()
-                let search = (found["items"] as? [[String: Any]])?.first { $0["userId"] as? String == ana.id }?["photoUrl"] != nil
+                let search =
+                    (found["items"] as? [[String: Any]])?.first { $0["userId"] as? String == ana.id }?["photoUrl"]
+                    != nil
                 return (direct, listed, board, search)
             }
             // `everyone` (the default): the circle mate and the stranger see it too.
             #expect(try await seen(by: cy) == (true, true, true, true))
-            #expect(try await app.request(.get, "/api/users/\(ana.id)/photo", token: try await dee.token(app)).status == .ok)
+            #expect(
+                try await app.request(.get, "/api/users/\(ana.id)/photo", token: try await dee.token(app)).status == .ok
+            )
             // `friends`: Bo (a friend, in search he is one so he is not listed) sees it; Cy, in the circle, does not.
             try await Self.setVisibility(app, ana, name: "Ana", ["photo": "friends"])
             #expect(try await seen(by: cy) == (false, false, false, false))
             let bo_ = try await seen(by: bo)
             #expect(bo_.direct && bo_.members && bo_.board)
-            #expect(try await app.request(.get, "/api/users/\(ana.id)/photo", token: try await dee.token(app)).status == .notFound)
+            #expect(
+                try await app.request(.get, "/api/users/\(ana.id)/photo", token: try await dee.token(app)).status
+                    == .notFound
+            )
             // `only_me`: nobody else; she still does.
             try await Self.setVisibility(app, ana, name: "Ana", ["photo": "only_me"])
             #expect(try await seen(by: bo).direct == false)
-            #expect(try await app.request(.get, "/api/user/profile/photo", token: try await ana.token(app)).status == .ok)
+            #expect(
+                try await app.request(.get, "/api/user/profile/photo", token: try await ana.token(app)).status == .ok
+            )
             // An update that leaves the photo's audience out keeps it.
             try await Self.setVisibility(app, ana, name: "Ana", [:])
             let profile = try await app.request(.get, "/api/user/profile", token: try await ana.token(app)).jsonObject()
@@ -75,42 +110,84 @@ struct PrivacyEverywhereTests {
     @Test(arguments: Backend.available)
     func r11_aMemberWhoOptsOutOfBoardsByNameIsAMemberToOthers(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo, cy) = (try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"), try await LeaderboardTests.named(app, "Cy"))
+            let (ana, bo, cy) = (
+                try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"),
+                try await LeaderboardTests.named(app, "Cy")
+            )
             try await Self.photo(app, ana)
             try await FriendFeedTests.befriend(app, Self.friend(ana), Self.friend(bo))
             try await Self.setVisibility(app, ana, name: "Ana", ["boardName": "friends"])
             let circle = try await CirclesTests.create(app, by: cy, ["name": "Quiet", "metric": "steps"])
             let id = try #require(circle["id"] as? String)
             for person in [ana, bo] {
-                #expect(try await app.request(.post, "/api/fitcircles/join", token: try await person.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/fitcircles/join",
+                        token: try await person.token(app),
+                        json: ["code": circle["joinCode"]!]
+                    ).status == .ok
+                )
             }
             _ = try await LeaderboardTests.claim(app, cy, 5_000, in: id)
             _ = try await LeaderboardTests.claim(app, ana, 9_000, in: id)  // passes Cy
 
             // Cy, not her friend: "A member", no id, no photo; on the board, in the feed, in the notification.
             let top = try #require(LeaderboardTests.rows(try await LeaderboardTests.board(app, id, as: cy)).first)
-            #expect(top["displayName"] as? String == "A member" && top["userId"] == nil && top["photoUrl"] == nil && top["value"] as? Double == 9_000)
-            let feed = try await app.request(.get, "/api/fitcircles/\(id)/feed", token: try await cy.token(app)).jsonObject()
+            #expect(
+                top["displayName"] as? String == "A member" && top["userId"] == nil && top["photoUrl"] == nil
+                    && top["value"] as? Double == 9_000
+            )
+            let feed = try await app.request(.get, "/api/fitcircles/\(id)/feed", token: try await cy.token(app))
+                .jsonObject()
             let items = feed["items"] as? [[String: Any]] ?? []
-            #expect(!items.contains { ($0["text"] as? String ?? "").contains("Ana") || $0["actorId"] as? String == ana.id }, "\(items)")
-            #expect(items.contains { $0["text"] as? String == "🏃 A member submitted 9,000 steps—now #1!" && $0["actorName"] as? String == "A member" })
+            #expect(
+                !items.contains { ($0["text"] as? String ?? "").contains("Ana") || $0["actorId"] as? String == ana.id },
+                "\(items)"
+            )
+            #expect(
+                items.contains {
+                    $0["text"] as? String == "🏃 A member submitted 9,000 steps—now #1!"
+                        && $0["actorName"] as? String == "A member"
+                }
+            )
             let passed = try await LeaderboardTests.notifications(app, cy, "leaderboard_passed")
-            #expect(passed.first?.body.hasPrefix("📉 A member just passed you") == true && passed.first?.data["actorId"] == nil, "\(passed)")
-            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await cy.token(app)).jsonObject()
+            #expect(
+                passed.first?.body.hasPrefix("📉 A member just passed you") == true
+                    && passed.first?.data["actorId"] == nil,
+                "\(passed)"
+            )
+            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await cy.token(app))
+                .jsonObject()
             #expect(!(inbox.description.contains("Ana")), "\(inbox)")
             // Her standing cannot be looked up by id either.
-            #expect(try await app.request(.get, "/api/fitcircles/\(id)/leaderboard/user/\(ana.id)", token: try await cy.token(app)).status == .notFound)
+            #expect(
+                try await app.request(
+                    .get,
+                    "/api/fitcircles/\(id)/leaderboard/user/\(ana.id)",
+                    token: try await cy.token(app)
+                ).status == .notFound
+            )
 
             // Bo, her friend, and Ana herself see her name.
             for viewer in [bo, ana] {
                 let row = LeaderboardTests.rows(try await LeaderboardTests.board(app, id, as: viewer)).first
                 #expect(row?["displayName"] as? String == "Ana" && row?["userId"] as? String == ana.id)
-                #expect(try await LeaderboardTests.feedTexts(app, id, as: viewer).contains("🏃 Ana submitted 9,000 steps—now #1!"))
+                #expect(
+                    try await LeaderboardTests.feedTexts(app, id, as: viewer).contains(
+                        "🏃 Ana submitted 9,000 steps—now #1!"
+                    )
+                )
             }
             // Named to everyone again, and renamed: the stored feed item reads as she is called now.
             try await Self.setVisibility(app, ana, name: "Ana B.", ["boardName": "everyone"])
-            #expect(try await LeaderboardTests.feedTexts(app, id, as: cy).contains("🏃 Ana B. submitted 9,000 steps—now #1!"))
-            #expect(LeaderboardTests.rows(try await LeaderboardTests.board(app, id, as: cy)).first?["displayName"] as? String == "Ana B.")
+            #expect(
+                try await LeaderboardTests.feedTexts(app, id, as: cy).contains("🏃 Ana B. submitted 9,000 steps—now #1!")
+            )
+            #expect(
+                LeaderboardTests.rows(try await LeaderboardTests.board(app, id, as: cy)).first?["displayName"]
+                    as? String == "Ana B."
+            )
         }
     }
 
@@ -121,12 +198,27 @@ struct PrivacyEverywhereTests {
             let (ana, bo) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"))
             try await FriendFeedTests.befriend(app, ana, bo)
             let his = try await FriendFeedTests.workout(app, by: bo, "his", minutesAgo: 10)
-            #expect(try await app.request(.post, "/api/activities/\(his)/reactions", token: try await ana.token(app), json: ["reaction": "🔥"]).status.code < 300)
-            _ = try await LeaderboardTests.notifications(app, CirclesTests.Person(id: bo.id, email: bo.email), "reaction_received")
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/activities/\(his)/reactions",
+                    token: try await ana.token(app),
+                    json: ["reaction": "🔥"]
+                ).status.code < 300
+            )
+            _ = try await LeaderboardTests.notifications(
+                app,
+                CirclesTests.Person(id: bo.id, email: bo.email),
+                "reaction_received"
+            )
             var profile = TestApp.validProfile()
             profile["displayName"] = "Ana Lima"
-            #expect(try await app.request(.put, "/api/user/profile", token: try await ana.token(app), json: profile).status == .ok)
-            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app)).jsonObject()
+            #expect(
+                try await app.request(.put, "/api/user/profile", token: try await ana.token(app), json: profile).status
+                    == .ok
+            )
+            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app))
+                .jsonObject()
             let bodies = (inbox["items"] as? [[String: Any]] ?? []).compactMap { $0["body"] as? String }
             #expect(bodies.contains { $0.hasPrefix("Ana Lima reacted 🔥") }, "\(bodies)")
         }

@@ -13,25 +13,47 @@ struct PrivacyTests {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"))
             let circle = try await CirclesTests.create(
-                app, by: ana, ["name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "targetWeightKg": 58])
+                app,
+                by: ana,
+                ["name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "targetWeightKg": 58]
+            )
             let id = try #require(circle["id"] as? String)
             let code = try #require(circle["joinCode"] as? String)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": code, "targetWeightKg": 60]).status == .ok)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await bo.token(app),
+                    json: ["code": code, "targetWeightKg": 60]
+                ).status == .ok
+            )
             func weights(seenBy person: CirclesTests.Person) async throws -> [String: [Double?]] {
-                let rows = try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await person.token(app)).jsonObject()["items"] as? [[String: Any]] ?? []
-                return Dictionary(uniqueKeysWithValues: rows.map {
-                    ($0["userId"] as! String, [$0["startingWeightKg"] as? Double, $0["targetWeightKg"] as? Double])
-                })
+                let rows =
+                    try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await person.token(app))
+                    .jsonObject()["items"] as? [[String: Any]] ?? []
+                return Dictionary(
+                    uniqueKeysWithValues: rows.map {
+                        ($0["userId"] as! String, [$0["startingWeightKg"] as? Double, $0["targetWeightKg"] as? Double])
+                    }
+                )
             }
             #expect(try await weights(seenBy: bo) == [ana.id: [nil, nil], bo.id: [62.5, 60]])
             #expect(try await weights(seenBy: ana) == [ana.id: [62.5, 58], bo.id: [nil, nil]])
             // Promoting Bo answers his row as Ana may see it.
-            let promoted = try await app.request(.put, "/api/fitcircles/\(id)/members/\(bo.id)", token: try await ana.token(app), json: ["role": "admin"])
+            let promoted = try await app.request(
+                .put,
+                "/api/fitcircles/\(id)/members/\(bo.id)",
+                token: try await ana.token(app),
+                json: ["role": "admin"]
+            )
             #expect(try promoted.jsonObject()["startingWeightKg"] == nil)
 
             var form = TestApp.validProfile()
             form["visibility"] = ["age": "friends", "weight": "everyone", "height": "friends"]
-            #expect(try await app.request(.put, "/api/user/profile", token: try await ana.token(app), json: form).status == .ok)
+            #expect(
+                try await app.request(.put, "/api/user/profile", token: try await ana.token(app), json: form).status
+                    == .ok
+            )
             #expect(try await weights(seenBy: bo) == [ana.id: [62.5, 58], bo.id: [62.5, 60]])
         }
     }

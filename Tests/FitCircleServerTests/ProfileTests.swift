@@ -21,10 +21,18 @@ struct ProfileTests {
             #expect(profile["displayName"] as? String == "Ana Lima")
             #expect(profile["age"] as? Int == 34)
             #expect(profile["weight"] as? NSDictionary == ["value": 150, "unit": "lb"] as NSDictionary)
-            #expect(profile["height"] as? NSDictionary == ["unit": "ft_in", "feet": 5, "inches": 7, "centimeters": 170.2] as NSDictionary)
+            #expect(
+                profile["height"] as? NSDictionary == ["unit": "ft_in", "feet": 5, "inches": 7, "centimeters": 170.2]
+                    as NSDictionary
+            )
             #expect(profile["gender"] as? String == "female")
             #expect(profile["timeZone"] as? String == "America/New_York")
-            #expect(profile["visibility"] as? [String: String] == ["age": "only_me", "weight": "friends", "height": "friends", "photo": "everyone", "boardName": "everyone"])
+            #expect(
+                profile["visibility"] as? [String: String] == [
+                    "age": "only_me", "weight": "friends", "height": "friends", "photo": "everyone",
+                    "boardName": "everyone",
+                ]
+            )
             #expect(profile["onboardingCompleted"] as? Bool == true)
             #expect(profile["onboardingRequired"] as? Bool == false)
         }
@@ -48,16 +56,19 @@ struct ProfileTests {
     }
 
     /// (field, its value as JSON, the field the problem must name)
-    @Test(arguments: Backend.available, [
-        ("age", #""x""#, "age"),
-        ("age", "34.5", "body"),
-        ("weight", #"{"value": 70}"#, "weight.unit"),
-        ("weight", #"{"value": 70, "unit": "stone"}"#, "weight.unit"),
-        ("timeZone", #""PST""#, "timeZone"),
-        ("height", #"{"unit": "cm"}"#, "height.centimeters"),
-        ("gender", #""robot""#, "gender"),
-        ("displayName", "null", "displayName"),
-    ])
+    @Test(
+        arguments: Backend.available,
+        [
+            ("age", #""x""#, "age"),
+            ("age", "34.5", "body"),
+            ("weight", #"{"value": 70}"#, "weight.unit"),
+            ("weight", #"{"value": 70, "unit": "stone"}"#, "weight.unit"),
+            ("timeZone", #""PST""#, "timeZone"),
+            ("height", #"{"unit": "cm"}"#, "height.centimeters"),
+            ("gender", #""robot""#, "gender"),
+            ("displayName", "null", "displayName"),
+        ]
+    )
     func eachInvalidFieldIsNamed(_ backend: Backend, field: (String, String, String)) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try #require(try await app.devSignIn()["accessToken"] as? String)
@@ -90,7 +101,12 @@ struct ProfileTests {
             let token = try await app.onboardedUser()
             let png = Data(TestImages.png(withText: nil))
             let upload = try await app.request(
-                .post, "/api/user/profile/photo", token: token, body: png, headers: [.contentType: "application/octet-stream"])
+                .post,
+                "/api/user/profile/photo",
+                token: token,
+                body: png,
+                headers: [.contentType: "application/octet-stream"]
+            )
             #expect(upload.status == .ok)
             #expect(try upload.jsonObject()["photoUrl"] as? String == "/api/user/profile/photo")
             let photo = try await app.request(.get, "/api/user/profile/photo", token: token)
@@ -105,7 +121,12 @@ struct ProfileTests {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
             let response = try await app.request(
-                .post, "/api/user/profile/photo", token: token, body: Data("<svg onload=alert(1)>".utf8), headers: [.contentType: "image/png"])
+                .post,
+                "/api/user/profile/photo",
+                token: token,
+                body: Data("<svg onload=alert(1)>".utf8),
+                headers: [.contentType: "image/png"]
+            )
             #expect(response.status == .unsupportedMediaType)
             let photo = try await app.request(.get, "/api/user/profile/photo", token: token)
             #expect(photo.status == .notFound, "\(photo.text)")
@@ -118,7 +139,12 @@ struct ProfileTests {
             let token = try await app.onboardedUser()
             let jpeg = Data([0xFF, 0xD8, 0xFF]) + Data(repeating: 0, count: ImageFormat.maximumPhotoBytes)
             let response = try await app.request(
-                .post, "/api/user/profile/photo", token: token, body: jpeg, headers: [.contentType: "image/jpeg"])
+                .post,
+                "/api/user/profile/photo",
+                token: token,
+                body: jpeg,
+                headers: [.contentType: "image/jpeg"]
+            )
             #expect(response.status == .contentTooLarge)
             #expect(try response.problemType() == "/problems/payload-too-large")
         }
@@ -157,14 +183,28 @@ struct ProfileTests {
                 (TestImages.jpeg(withExif: true), TestImages.jpeg(withExif: false), "image/jpeg"),
                 (TestImages.png(withText: "GPS 48.8584 N 2.2945 E"), TestImages.png(withText: nil), "image/png"),
             ] {
-                let upload = try await app.request(.post, "/api/user/profile/photo", token: token, body: Data(image), headers: [.contentType: type])
+                let upload = try await app.request(
+                    .post,
+                    "/api/user/profile/photo",
+                    token: token,
+                    body: Data(image),
+                    headers: [.contentType: type]
+                )
                 #expect(upload.status == .ok, "\(upload.text)")
-                let served = Array(try await app.request(.get, "/api/user/profile/photo", token: token).body.readableBytesView)
+                let served = Array(
+                    try await app.request(.get, "/api/user/profile/photo", token: token).body.readableBytesView
+                )
                 #expect(served == clean)
                 #expect(!String(decoding: served, as: UTF8.self).contains("GPS"))
             }
             let truncated = Data(TestImages.jpeg(withExif: true).prefix(40))
-            let refused = try await app.request(.post, "/api/user/profile/photo", token: token, body: truncated, headers: [.contentType: "image/jpeg"])
+            let refused = try await app.request(
+                .post,
+                "/api/user/profile/photo",
+                token: token,
+                body: truncated,
+                headers: [.contentType: "image/jpeg"]
+            )
             #expect(refused.status == .unprocessableContent)
         }
     }
@@ -192,8 +232,10 @@ enum TestImages {
     static func png(withText text: String?) -> [UInt8] {
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let body = Array(type.utf8) + data
-            let length = UInt32(data.count), crc = crc32(body)
-            return [24, 16, 8, 0].map { UInt8((length >> $0) & 0xFF) } + body + [24, 16, 8, 0].map { UInt8((crc >> $0) & 0xFF) }
+            let length = UInt32(data.count)
+            let crc = crc32(body)
+            return [24, 16, 8, 0].map { UInt8((length >> $0) & 0xFF) } + body
+                + [24, 16, 8, 0].map { UInt8((crc >> $0) & 0xFF) }
         }
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         bytes += chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
@@ -218,21 +260,43 @@ struct TimeZoneNameTests {
     @Test(arguments: Backend.available)
     func aZoneOrLinkOfTheIANADatabaseIsTakenAsSentAndOthersAreRefused(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            app.clock.set(Date(timeIntervalSince1970: 1_772_481_600))  // Monday 2 March 2026, 20:00 UTC = 01:30 on the 3rd in Kolkata
+            // Monday 2 March 2026, 20:00 UTC = 01:30 on the 3rd in Kolkata
+            app.clock.set(Date(timeIntervalSince1970: 1_772_481_600))
             let token = try await app.onboardedUser()
             for zone in ["Asia/Kolkata", "America/Indianapolis", "Etc/GMT-5"] {
-                let saved = try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile(timeZone: zone))
+                let saved = try await app.request(
+                    .put,
+                    "/api/user/profile",
+                    token: token,
+                    json: TestApp.validProfile(timeZone: zone)
+                )
                 #expect(saved.status == .ok, "\(zone): \(saved.text)")
                 #expect(try saved.jsonObject()["timeZone"] as? String == zone)
             }
             // A day is the zone's: India is 5 h 30 ahead of UTC, so 20:00 UTC is tomorrow there.
-            _ = try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile(timeZone: "Asia/Kolkata"))
-            let sync: [String: Any] = ["clientEventId": "k1", "type": "steps", "source": "healthkit", "occurredAt": ActivityLedgerTests.iso(app.clock.now), "steps": 1_000]
+            _ = try await app.request(
+                .put,
+                "/api/user/profile",
+                token: token,
+                json: TestApp.validProfile(timeZone: "Asia/Kolkata")
+            )
+            let sync: [String: Any] = [
+                "clientEventId": "k1", "type": "steps", "source": "healthkit",
+                "occurredAt": ActivityLedgerTests.iso(app.clock.now), "steps": 1_000,
+            ]
             let recorded = try await app.request(.post, "/api/activities", token: token, json: sync)
             #expect((try recorded.jsonObject()["localDate"] as? String) == "2026-03-03", "\(recorded.text)")
             for zone in ["PST", "GMT+5", "asia/kolkata"] {
-                let refused = try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile(timeZone: zone))
-                #expect(refused.status == .unprocessableContent && refused.text.contains("timeZone"), "\(zone): \(refused.text)")
+                let refused = try await app.request(
+                    .put,
+                    "/api/user/profile",
+                    token: token,
+                    json: TestApp.validProfile(timeZone: zone)
+                )
+                #expect(
+                    refused.status == .unprocessableContent && refused.text.contains("timeZone"),
+                    "\(zone): \(refused.text)"
+                )
             }
         }
     }

@@ -9,12 +9,24 @@ import Testing
 
 /// The daily check-in reminder, planned per zone and sent at each user's own time.
 struct ReminderTests {
-    static let zones = ["Pacific/Kiritimati", "Asia/Kathmandu", "Europe/Paris", "America/New_York", "Pacific/Pago_Pago"]
+    static let zones = [
+        "Pacific/Kiritimati", "Asia/Kathmandu", "Europe/Paris", "America/New_York", "Pacific/Pago_Pago",
+    ]
 
     /// Runs the scheduler and the jobs every 15 minutes for `hours`.
     static func run(_ app: TestApp, hours: Int) async throws {
-        let scheduler = ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: Logger(label: "test"))
-        let runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "test"))
+        let scheduler = ZoneScheduler(
+            store: app.store,
+            schedules: app.engine.jobs.schedules,
+            clock: app.clock.wallClock,
+            logger: Logger(label: "test")
+        )
+        let runner = JobRunner(
+            store: app.store,
+            handlers: app.engine.jobs.handlers,
+            clock: app.clock.wallClock,
+            logger: Logger(label: "test")
+        )
         for _ in 0..<(hours * 4) {
             try await scheduler.tick()
             while try await runner.runDue(limit: 50) > 0 {}
@@ -23,7 +35,8 @@ struct ReminderTests {
     }
 
     static func reminders(_ app: TestApp, of user: User.ID) async throws -> [NotificationRecord] {
-        try await app.store.read { tx in try await tx.notifications(of: user, type: "daily_checkin_reminder", limit: 10) }
+        try await app.store.read { tx in try await tx.notifications(of: user, type: "daily_checkin_reminder", limit: 10)
+        }
     }
 
     @Test(arguments: Backend.available)
@@ -32,7 +45,11 @@ struct ReminderTests {
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // 2026-03-02 00:00 UTC
             var users: [(User.ID, TimeZone)] = []
             for (index, zone) in Self.zones.enumerated() {
-                let id = try #require((try await app.devSignIn("user\(index)@example.com", timeZone: zone)["user"] as? [String: Any])?["id"] as? String)
+                let id = try #require(
+                    (try await app.devSignIn("user\(index)@example.com", timeZone: zone)["user"] as? [String: Any])?[
+                        "id"
+                    ] as? String
+                )
                 users.append((User.ID(id), TimeZone(identifier: zone)!))
             }
             // Paris (01:00 there) checks in on 2 March.
@@ -48,8 +65,12 @@ struct ReminderTests {
                     let local = calendar.dateComponents([.hour, .minute], from: reminder.decidedAt)
                     #expect(local.hour == 20 && local.minute! < 15, "\(zone.identifier): \(reminder.decidedAt)")
                     #expect(reminder.date == LocalDate(reminder.decidedAt, in: zone))
-                    let expected: NotificationRecord.Status = user == users[2].0 && reminder.date.iso == "2026-03-02" ? .dropped : .sent
-                    #expect(reminder.status == expected, "\(zone.identifier) \(reminder.date): \(reminder.reason ?? "")")
+                    let expected: NotificationRecord.Status =
+                        user == users[2].0 && reminder.date.iso == "2026-03-02" ? .dropped : .sent
+                    #expect(
+                        reminder.status == expected,
+                        "\(zone.identifier) \(reminder.date): \(reminder.reason ?? "")"
+                    )
                 }
             }
             let paris = try await Self.reminders(app, of: users[2].0).first { $0.date.iso == "2026-03-02" }
@@ -64,18 +85,39 @@ struct ReminderTests {
     func aRemindersDayThatIsOverIsNotRemindedOfNextMorning(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let paris = TimeZone(identifier: "Europe/Paris")!
-            app.clock.set(LocalDate(clampingYear: 2026, month: 10, day: 24).instant(at: LocalTime.at(12, 0), in: paris) ?? app.clock.now)
-            let id = try #require((try await app.devSignIn("ana@example.com", timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"] as? String)
+            app.clock.set(
+                LocalDate(clampingYear: 2026, month: 10, day: 24).instant(at: LocalTime.at(12, 0), in: paris)
+                    ?? app.clock.now
+            )
+            let id = try #require(
+                (try await app.devSignIn("ana@example.com", timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"]
+                    as? String
+            )
             // Up to 19:45, when the node stops: Saturday's 20:00 trigger is due and nobody runs it.
             try await Self.run(app, hours: 8)
-            #expect(try await Self.reminders(app, of: User.ID(id)).filter { $0.date.iso == "2026-10-24" && $0.status == .sent }.isEmpty)
+            #expect(
+                try await Self.reminders(app, of: User.ID(id)).filter {
+                    $0.date.iso == "2026-10-24" && $0.status == .sent
+                }.isEmpty
+            )
             // Back at 00:14 on Sunday (the clocks go back at 03:00 that night), within the scheduler's catch-up.
-            app.clock.set(LocalDate(clampingYear: 2026, month: 10, day: 25).instant(at: LocalTime.at(0, 14), in: paris) ?? app.clock.now)
+            app.clock.set(
+                LocalDate(clampingYear: 2026, month: 10, day: 25).instant(at: LocalTime.at(0, 14), in: paris)
+                    ?? app.clock.now
+            )
             try await Self.run(app, hours: 14)
             // The record is of the day it was decided on; the dedupe key names the day it was about.
-            let saturday = try await Self.reminders(app, of: User.ID(id)).filter { $0.dedupeKey.hasSuffix("2026-10-24") }
-            #expect(!saturday.isEmpty && saturday.allSatisfy { $0.status == .dropped }, "\(saturday.map { "\($0.dedupeKey) \($0.status) \($0.reason ?? "")" })")
-            #expect(saturday.contains { $0.reason == "its day (2026-10-24) is over where the user is" }, "\(saturday.map { $0.reason ?? "" })")
+            let saturday = try await Self.reminders(app, of: User.ID(id)).filter {
+                $0.dedupeKey.hasSuffix("2026-10-24")
+            }
+            #expect(
+                !saturday.isEmpty && saturday.allSatisfy { $0.status == .dropped },
+                "\(saturday.map { "\($0.dedupeKey) \($0.status) \($0.reason ?? "")" })"
+            )
+            #expect(
+                saturday.contains { $0.reason == "its day (2026-10-24) is over where the user is" },
+                "\(saturday.map { $0.reason ?? "" })"
+            )
         }
     }
 
@@ -85,7 +127,11 @@ struct ReminderTests {
         try await withTestApp(backend) { app async throws in
             let paris = TimeZone(identifier: "Europe/Paris")!
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // 2026-03-02 00:00 UTC, 01:00 in Paris
-            let id = try #require((try await app.devSignIn("early@example.com", timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"] as? String)
+            let id = try #require(
+                (try await app.devSignIn("early@example.com", timeZone: "Europe/Paris")["user"] as? [String: Any])?[
+                    "id"
+                ] as? String
+            )
             let user = User.ID(id)
             _ = try await app.engine.notifications.update(of: user) { preferences in
                 var preferences = preferences
@@ -97,8 +143,13 @@ struct ReminderTests {
                 let date = LocalDate(year: 2026, month: 3, day: 2)!.adding(days: -daysAgo)
                 let at = date.instant(at: LocalTime(hour: 7, minute: 5 + daysAgo % 11)!, in: paris)!
                 return ActivityInput(
-                    clientEventID: "check-in:\(date.iso)", occurredAt: at, timeZone: "Europe/Paris", source: .app,
-                    payload: .checkIn(CheckIn(mood: 4, energy: 3)), date: date)
+                    clientEventID: "check-in:\(date.iso)",
+                    occurredAt: at,
+                    timeZone: "Europe/Paris",
+                    source: .app,
+                    payload: .checkIn(CheckIn(mood: 4, energy: 3)),
+                    date: date
+                )
             }
             let outcomes = try await app.engine.activities.recordBatch(inputs, for: user)
             #expect(outcomes.allSatisfy { $0.event != nil }, "\(outcomes)")
@@ -115,11 +166,18 @@ struct ReminderTests {
             // A time the user sets wins over the learned one (spec 000 F8): from the next day, 21:00.
             let token = try await app.devSignIn("early@example.com")["accessToken"] as! String
             _ = try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile())
-            let saved = try await app.request(.put, "/api/notifications/preferences", token: token, json: ["reminderTime": "21:00"])
+            let saved = try await app.request(
+                .put,
+                "/api/notifications/preferences",
+                token: token,
+                json: ["reminderTime": "21:00"]
+            )
             #expect(saved.status == .ok, "\(saved.text)")
             try await Self.run(app, hours: 40)
             let chosen = try #require(try await Self.reminders(app, of: user).first { $0.date.iso == "2026-03-03" })
-            #expect(calendar.dateComponents([.hour, .minute], from: chosen.decidedAt) == DateComponents(hour: 21, minute: 0))
+            #expect(
+                calendar.dateComponents([.hour, .minute], from: chosen.decidedAt) == DateComponents(hour: 21, minute: 0)
+            )
         }
     }
 
@@ -132,15 +190,36 @@ struct ReminderTests {
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // 2026-03-02 00:00 UTC
             var users: [User.ID] = []
             for index in 0..<6 {
-                let id = try #require((try await app.devSignIn("u\(index)@example.com", timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"] as? String)
+                let id = try #require(
+                    (try await app.devSignIn("u\(index)@example.com", timeZone: "Europe/Paris")["user"]
+                        as? [String: Any])?["id"] as? String
+                )
                 users.append(User.ID(id))
-                _ = try await app.engine.notifications.register(platform: .android, token: "token-\(index)", environment: .production, for: User.ID(id))
+                _ = try await app.engine.notifications.register(
+                    platform: .android,
+                    token: "token-\(index)",
+                    environment: .production,
+                    for: User.ID(id)
+                )
             }
             let logger = Logger(label: "test")
-            let schedulers = (0..<2).map { _ in ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: logger) }
+            let schedulers = (0..<2).map { _ in
+                ZoneScheduler(
+                    store: app.store,
+                    schedules: app.engine.jobs.schedules,
+                    clock: app.clock.wallClock,
+                    logger: logger
+                )
+            }
             // The outbox stays as the triggers leave it: delivering is not this test's subject.
             let handlers = app.engine.jobs.handlers.filter { $0.key != Notifications.deliver }
-            let survivor = JobRunner(store: app.store, handlers: handlers, clock: app.clock.wallClock, logger: logger, owner: "survivor")
+            let survivor = JobRunner(
+                store: app.store,
+                handlers: handlers,
+                clock: app.clock.wallClock,
+                logger: logger,
+                owner: "survivor"
+            )
             // Until 20:00 in Paris (19:00 UTC): plan the day.
             for _ in 0..<(19 * 4) {
                 async let a = schedulers[0].tick()
@@ -154,11 +233,19 @@ struct ReminderTests {
             // and dies.
             let now = app.clock.now
             let leased = try await app.store.transaction { tx in
-                try await tx.claimJobs(kinds: [ReminderPlanner.trigger], limit: 100, owner: "doomed", leaseUntil: now.addingTimeInterval(120), now: now)
+                try await tx.claimJobs(
+                    kinds: [ReminderPlanner.trigger],
+                    limit: 100,
+                    owner: "doomed",
+                    leaseUntil: now.addingTimeInterval(120),
+                    now: now
+                )
             }
             #expect(leased.count == 2)
             let trigger = try #require(leased.first { $0.payload.contains("daily_checkin_reminder") })
-            var payload = try #require(try JSONSerialization.jsonObject(with: Data(trigger.payload.utf8)) as? [String: Any])
+            var payload = try #require(
+                try JSONSerialization.jsonObject(with: Data(trigger.payload.utf8)) as? [String: Any]
+            )
             #expect((payload["users"] as? [String])?.count == users.count)
             payload["users"] = (payload["users"] as? [String])?.prefix(3).map { $0 }
             var half = trigger
@@ -178,7 +265,8 @@ struct ReminderTests {
                 reminderIDs += reminders.map(\.id.rawValue)
             }
             // The reminders' deliveries (the morning's "goals ready" has its own).
-            let outbox = try await app.store.read { tx in try await tx.jobs(kind: Notifications.deliver) }.filter { job in
+            let outbox = try await app.store.read { tx in try await tx.jobs(kind: Notifications.deliver) }.filter {
+                job in
                 reminderIDs.contains { job.dedupeKey.hasPrefix("deliver:\($0):") }
             }
             #expect(outbox.count == users.count)
@@ -191,10 +279,14 @@ struct ReminderTests {
     @Test(arguments: Backend.available)
     func aMissedDayPutsTheStreakAtRiskAt0900(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            app.clock.set(Date(timeIntervalSince1970: 1_772_434_800))  // Monday 2 March 2026, 07:00 UTC (08:00 in Paris)
+            // Monday 2 March 2026, 07:00 UTC (08:00 in Paris)
+            app.clock.set(Date(timeIntervalSince1970: 1_772_434_800))
             var users: [User.ID] = []
             for email in ["missed@example.com", "steady@example.com"] {
-                let id = try #require((try await app.devSignIn(email, timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"] as? String)
+                let id = try #require(
+                    (try await app.devSignIn(email, timeZone: "Europe/Paris")["user"] as? [String: Any])?["id"]
+                        as? String
+                )
                 users.append(User.ID(id))
             }
             for day in 0..<4 {
@@ -204,13 +296,20 @@ struct ReminderTests {
                 try await Self.run(app, hours: 24)
             }
             let (missedUser, steadyUser) = (users[0], users[1])
-            let missed = try await app.store.read { tx in try await tx.notifications(of: missedUser, type: "streak_at_risk", limit: 10) }
+            let missed = try await app.store.read { tx in
+                try await tx.notifications(of: missedUser, type: "streak_at_risk", limit: 10)
+            }
             #expect(missed.map(\.date.iso) == ["2026-03-05"])
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "Europe/Paris")!
             #expect(missed.first.map { calendar.component(.hour, from: $0.decidedAt) } == 9)
-            #expect(missed.first?.body == "🔥 Your 2-day streak is at risk! Your freeze covered yesterday; check in today to keep it going.")
-            let steady = try await app.store.read { tx in try await tx.notifications(of: steadyUser, type: "streak_at_risk", limit: 10) }
+            #expect(
+                missed.first?.body
+                    == "🔥 Your 2-day streak is at risk! Your freeze covered yesterday; check in today to keep it going."
+            )
+            let steady = try await app.store.read { tx in
+                try await tx.notifications(of: steadyUser, type: "streak_at_risk", limit: 10)
+            }
             #expect(steady.isEmpty)
         }
     }

@@ -17,24 +17,41 @@ struct ReplayAuditTests {
             let ben = try await ChallengeTests.person(app, "ben@example.com")
             try await ChallengeTests.befriend(app, ana, ben)
             for round in 0..<3 {
-                let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-                    "name": "Round \(round)", "type": "distance", "durationDays": 1, "invitees": [ben.id],
-                ])
+                let created = try await app.request(
+                    .post,
+                    "/api/competitions",
+                    token: try await ana.token,
+                    json: [
+                        "name": "Round \(round)", "type": "distance", "durationDays": 1, "invitees": [ben.id],
+                    ]
+                )
                 let id = try #require(try created.jsonObject()["id"] as? String, "\(created.text)")
-                #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+                #expect(
+                    try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:])
+                        .status == .ok
+                )
                 app.clock.advance(by: 600.123_4)
                 let run = ChallengeTests.run(app, "r\(round)", km: 3 + Double(round), minutes: 20, startedMinutesAgo: 5)
-                #expect(try await app.request(.post, "/api/activities", token: try await ben.token, json: run).status == .created)
+                #expect(
+                    try await app.request(.post, "/api/activities", token: try await ben.token, json: run).status
+                        == .created
+                )
                 try await ChallengeKindTests.settleAfter(app, days: 1)
             }
             let told = Mutex<[String]>([])
-            let replay = Replay(store: app.store, profile: app.engine.rules.base, clock: app.clock.wallClock) { line in told.withLock { $0.append(line) } }
+            let replay = Replay(store: app.store, profile: app.engine.rules.base, clock: app.clock.wallClock) { line in
+                told.withLock { $0.append(line) }
+            }
             #expect(try await replay.challengeRecordDifferences().isEmpty)
             #expect(try await replay.run().isEmpty)
             let lines = told.withLock { $0 }
             #expect(lines.contains("challenge records: 3 of 3 settled challenges"), "\(lines)")
             #expect(lines.contains("daily tracking: 1 of 1 people"), "\(lines)")
-            let record = try await app.request(.get, "/api/users/\(ben.id)/challenge-record", token: try await ana.token).jsonObject()
+            let record = try await app.request(
+                .get,
+                "/api/users/\(ben.id)/challenge-record",
+                token: try await ana.token
+            ).jsonObject()
             #expect(record["challenges"] as? Int == 3 && record["wins"] as? Int == 3, "\(record)")
         }
     }

@@ -16,7 +16,10 @@ struct RequestLimitTests {
                 let response = try await app.request(.post, "/api/auth/dev", json: ["email": "u\(index)@example.com"])
                 #expect(response.status == .ok)
                 #expect(response.headers[HTTPField.Name("RateLimit-Policy")!] == #""sign-in";q=3;w=60"#)
-                #expect(response.headers[HTTPField.Name("RateLimit")!] == #""sign-in";r=\#(2 - index);t=\#(20 * (index + 1))"#)
+                #expect(
+                    response.headers[HTTPField.Name("RateLimit")!]
+                        == #""sign-in";r=\#(2 - index);t=\#(20 * (index + 1))"#
+                )
             }
             let refused = try await app.request(.post, "/api/auth/dev", json: ["email": "u9@example.com"])
             #expect(refused.status == .tooManyRequests)
@@ -71,9 +74,14 @@ struct RequestLimitTests {
 
     @Test(arguments: Backend.available)
     func behindATrustedProxyEachForwardedClientHasItsOwnBudget(_ backend: Backend) async throws {
-        try await withTestApp(backend, limits: RequestLimits(perAddress: 1, trustForwardedFor: true)) { app async throws in
+        try await withTestApp(backend, limits: RequestLimits(perAddress: 1, trustForwardedFor: true)) {
+            app async throws in
             func get(from address: String) async throws -> HTTPResponse.Status {
-                try await app.request(.get, "/openapi.yaml", headers: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.9, \(address)"]).status
+                try await app.request(
+                    .get,
+                    "/openapi.yaml",
+                    headers: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.9, \(address)"]
+                ).status
             }
             #expect(try await get(from: "198.51.100.1") == .ok)
             #expect(try await get(from: "198.51.100.2") == .ok)
@@ -85,12 +93,17 @@ struct RequestLimitTests {
     /// joining a circle does (issue 41: it was not limited at all).
     @Test(arguments: Backend.available)
     func guessingChallengeCodesIsRateLimited(_ backend: Backend) async throws {
-        try await withTestApp(backend, limits: RequestLimits(perAddress: 1 << 20, perUser: 1 << 20, joins: 3)) { app async throws in
+        try await withTestApp(backend, limits: RequestLimits(perAddress: 1 << 20, perUser: 1 << 20, joins: 3)) {
+            app async throws in
             let guesser = try await ChallengeTests.person(app, "guesser@example.com")
             var statuses: [Int] = []
             for guess in 0..<4 {
                 let response = try await app.request(
-                    .post, "/api/competitions/019cae6b-6600-7000-8000-00000000000\(guess)/join", token: try await guesser.token, json: ["code": "AAAA\(guess)"])
+                    .post,
+                    "/api/competitions/019cae6b-6600-7000-8000-00000000000\(guess)/join",
+                    token: try await guesser.token,
+                    json: ["code": "AAAA\(guess)"]
+                )
                 statuses.append(Int(response.status.code))
             }
             #expect(statuses == [404, 404, 404, 429], "\(statuses)")

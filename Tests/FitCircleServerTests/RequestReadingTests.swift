@@ -10,7 +10,10 @@ import Testing
         for header in ["Bearer abc.def", "bearer abc.def", "BEARER abc.def", "bEaReR abc.def"] {
             #expect(AuthenticationMiddleware.bearerToken(header) == "abc.def", "\(header)")
         }
-        for header in ["Bearer", "Bearer ", "Basic YTpi", "Bearerx abc", "Beare abc", "Bearer\tabc", " abc", "Bëarer abc", "Dearer abc"] {
+        for header in [
+            "Bearer", "Bearer ", "Basic YTpi", "Bearerx abc", "Beare abc", "Bearer\tabc", " abc", "Bëarer abc",
+            "Dearer abc",
+        ] {
             #expect(AuthenticationMiddleware.bearerToken(header) == nil, "\(header)")
         }
     }

@@ -24,7 +24,8 @@ struct RuleProfileLoaderTests {
         ("age: { min: 13, max: 120 }", "age: { min: 130, max: 120 }", "limits.age"),
         ("  weight: kg\n", "", "units.weight"),
     ])
-    func anInvalidProfileIsRefusedNamingTheFileAndTheKey(replace: String, with replacement: String, key: String) throws {
+    func anInvalidProfileIsRefusedNamingTheFileAndTheKey(replace: String, with replacement: String, key: String) throws
+    {
         let text = try String(contentsOf: profilesDirectory.appendingPathComponent("fitcircle.yaml"), encoding: .utf8)
         #expect(text.contains(replace))
         let broken = text.replacingOccurrences(of: replace, with: replacement)

@@ -10,14 +10,18 @@ import Testing
 struct ScheduledNotificationTests {
     static let paris = TimeZone(identifier: "Europe/Paris")!
 
-    static func signIn(_ app: TestApp, _ email: String, timeZone: String = "Europe/Paris") async throws -> (User.ID, String) {
+    static func signIn(_ app: TestApp, _ email: String, timeZone: String = "Europe/Paris") async throws -> (
+        User.ID, String
+    ) {
         let answer = try await app.devSignIn(email, timeZone: timeZone)
         let id = try #require((answer["user"] as? [String: Any])?["id"] as? String)
         return (User.ID(id), try #require(answer["accessToken"] as? String))
     }
 
     static func sent(_ app: TestApp, _ user: User.ID, _ type: String) async throws -> [NotificationRecord] {
-        try await app.store.read { tx in try await tx.notifications(of: user, type: type, limit: 50) }.filter { $0.status == .sent }
+        try await app.store.read { tx in try await tx.notifications(of: user, type: type, limit: 50) }.filter {
+            $0.status == .sent
+        }
     }
 
     static func localTime(_ record: NotificationRecord, in zone: TimeZone = Self.paris) -> String {
@@ -26,11 +30,15 @@ struct ScheduledNotificationTests {
 
     static func steps(_ app: TestApp, _ email: String, _ steps: Int, id: String) async throws {
         let response = try await app.request(
-            .post, "/api/activities", token: try await Self.signIn(app, email).1,
+            .post,
+            "/api/activities",
+            token: try await Self.signIn(app, email).1,
             json: [
-                "clientEventId": id, "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
+                "clientEventId": id, "type": "steps", "source": "healthkit",
+                "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
                 "steps": steps,
-            ])
+            ]
+        )
         #expect(response.status == .created, "\(response.text)")
     }
 
@@ -39,7 +47,8 @@ struct ScheduledNotificationTests {
     @Test(arguments: Backend.available)
     func weeklyAndMonthlyTypesGoOutOnTheirDayAtTheirTime(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            app.clock.set(Date(timeIntervalSince1970: 1_772_236_800))  // Saturday 28 February 2026, 00:00 UTC (01:00 in Paris)
+            // Saturday 28 February 2026, 00:00 UTC (01:00 in Paris)
+            app.clock.set(Date(timeIntervalSince1970: 1_772_236_800))
             _ = try await app.onboardedUser("walker@example.com")
             let (walker, _) = try await Self.signIn(app, "walker@example.com")
             let (idle, _) = try await Self.signIn(app, "idle@example.com")
@@ -62,7 +71,10 @@ struct ScheduledNotificationTests {
             #expect(try await Self.sent(app, walker, "weekly_goal_progress").isEmpty)
             let progress = try await Self.sent(app, idle, "weekly_goal_progress")
             #expect(progress.map { Self.localTime($0) } == ["2026-03-04 18:00"])
-            #expect(progress.first?.body == "📊 You're halfway through the week but only at 0% of your step goal. You've got this!")
+            #expect(
+                progress.first?.body
+                    == "📊 You're halfway through the week but only at 0% of your step goal. You've got this!"
+            )
         }
     }
 
@@ -73,11 +85,23 @@ struct ScheduledNotificationTests {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // Monday 2 March 2026, 00:00 UTC
             let (withDevice, _) = try await Self.signIn(app, "phone@example.com")
-            _ = try await app.engine.notifications.register(platform: .ios, token: "apns-1", environment: .production, for: withDevice)
+            _ = try await app.engine.notifications.register(
+                platform: .ios,
+                token: "apns-1",
+                environment: .production,
+                for: withDevice
+            )
             let (withoutDevice, _) = try await Self.signIn(app, "web@example.com")
             _ = try await app.onboardedUser("web@example.com")
             let token = try await Self.signIn(app, "web@example.com").1
-            #expect(try await app.request(.put, "/api/user/profile", token: token, json: TestApp.validProfile(timeZone: "Europe/Paris")).status == .ok)
+            #expect(
+                try await app.request(
+                    .put,
+                    "/api/user/profile",
+                    token: token,
+                    json: TestApp.validProfile(timeZone: "Europe/Paris")
+                ).status == .ok
+            )
             try await ReminderTests.run(app, hours: 24)
 
             #expect(try await Self.sent(app, withDevice, "daily_checkin_email").isEmpty)
@@ -99,11 +123,23 @@ struct ScheduledNotificationTests {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // Monday 2 March 2026, 00:00 UTC
             var people: [User.ID] = []
-            for (email, preferences) in [("push-off@example.com", ["push": false]), ("all-off@example.com", ["push": false, "email": false])] {
+            for (email, preferences) in [
+                ("push-off@example.com", ["push": false]), ("all-off@example.com", ["push": false, "email": false]),
+            ] {
                 _ = try await app.onboardedUser(email)
                 let (user, token) = try await Self.signIn(app, email)
-                _ = try await app.engine.notifications.register(platform: .ios, token: "apns-\(email)", environment: .production, for: user)
-                let saved = try await app.request(.put, "/api/notifications/preferences", token: token, json: preferences)
+                _ = try await app.engine.notifications.register(
+                    platform: .ios,
+                    token: "apns-\(email)",
+                    environment: .production,
+                    for: user
+                )
+                let saved = try await app.request(
+                    .put,
+                    "/api/notifications/preferences",
+                    token: token,
+                    json: preferences
+                )
                 #expect(saved.status == .ok, "\(saved.text)")
                 people.append(user)
             }
@@ -115,7 +151,11 @@ struct ScheduledNotificationTests {
 
             // Through the policy: the streak at risk (push and in-app, email when push cannot reach).
             app.clock.advance(by: 9 * 3600)  // Tuesday 10:00 in Paris, out of quiet hours
-            let candidate = NotificationCandidate(type: .streakAtRisk, dedupeKey: "f7", data: ["streak": "4", "freezesLeft": "0", "freeze": "left"])
+            let candidate = NotificationCandidate(
+                type: .streakAtRisk,
+                dedupeKey: "f7",
+                data: ["streak": "4", "freezesLeft": "0", "freeze": "left"]
+            )
             let told = try await app.engine.notifications.notify(candidate, to: people[0])
             #expect(told.channels == [.email, .inApp], "\(told.trail)")
             #expect(told.trail.contains("push cannot reach the user: by email instead"))
@@ -128,7 +168,8 @@ struct ScheduledNotificationTests {
     @Test(arguments: Backend.available)
     func pushupNudgesAchievementsAndTheWeeklyStreakAtRisk(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
-            app.clock.set(Date(timeIntervalSince1970: 1_772_445_600))  // Monday 2 March 2026, 10:00 UTC (11:00 in Paris)
+            // Monday 2 March 2026, 10:00 UTC (11:00 in Paris)
+            app.clock.set(Date(timeIntervalSince1970: 1_772_445_600))
             let (user, _) = try await Self.signIn(app, "ana@example.com")
             try await PointsTests.series(app, "s1", number: 1, reps: 30)
             try await PointsTests.series(app, "s2", number: 2, reps: 15)  // 45 of 50: 5 left
@@ -156,12 +197,22 @@ struct ScheduledNotificationTests {
             // nothing changes.
             try await ReminderTests.run(app, hours: 24 * 6)
             let risks = try await Self.sent(app, user, "streak_at_risk").sorted { $0.decidedAt < $1.decidedAt }
-            #expect(risks.map { Self.localTime($0) } == ["2026-03-09 09:00", "2026-03-10 09:00", "2026-03-11 09:00"], "\(risks.map { Self.localTime($0) })")
+            #expect(
+                risks.map { Self.localTime($0) } == ["2026-03-09 09:00", "2026-03-10 09:00", "2026-03-11 09:00"],
+                "\(risks.map { Self.localTime($0) })"
+            )
             #expect(risks.first?.body == "Your streak is at risk! Complete a workout today to keep it going.")
 
             // NOTIF-03, "User can manually set notification time": a time set wins from the next day.
             let token = try await app.devSignIn("ana@example.com")["accessToken"] as! String
-            #expect(try await app.request(.put, "/api/notifications/preferences", token: token, json: ["reminderTime": "19:30"]).status == .ok)
+            #expect(
+                try await app.request(
+                    .put,
+                    "/api/notifications/preferences",
+                    token: token,
+                    json: ["reminderTime": "19:30"]
+                ).status == .ok
+            )
             try await ReminderTests.run(app, hours: 32)
             let later = try await Self.sent(app, user, "streak_at_risk").sorted { $0.decidedAt < $1.decidedAt }
             #expect(later.last.map { Self.localTime($0) } == "2026-03-12 19:30")
@@ -179,15 +230,28 @@ struct ScheduledNotificationTests {
             for index in 0..<12 {
                 let zone = ReminderTests.zones[index % ReminderTests.zones.count]
                 let (user, _) = try await Self.signIn(app, "user\(index)@example.com", timeZone: zone)
-                _ = try await app.engine.notifications.register(platform: .android, token: "fcm-\(index)", environment: .production, for: user)
+                _ = try await app.engine.notifications.register(
+                    platform: .android,
+                    token: "fcm-\(index)",
+                    environment: .production,
+                    for: user
+                )
                 users.append((user, TimeZone(identifier: zone)!))
             }
             var random = SeededRandom(seed: 7)
             for hour in 0..<(24 * 4) {
                 for (index, (user, _)) in users.enumerated() where Int.random(in: 0..<4, using: &random) == 0 {
-                    let type = [RaisedType.socialEngagement, .leaderboardChange, .streakAtRisk].randomElement(using: &random)!
+                    let type = [RaisedType.socialEngagement, .leaderboardChange, .streakAtRisk].randomElement(
+                        using: &random
+                    )!
                     _ = try await app.engine.notifications.notify(
-                        NotificationCandidate(type: type, dedupeKey: "event:\(hour):\(index)", data: ["name": "Bo", "rank": "2"]), to: user)
+                        NotificationCandidate(
+                            type: type,
+                            dedupeKey: "event:\(hour):\(index)",
+                            data: ["name": "Bo", "rank": "2"]
+                        ),
+                        to: user
+                    )
                 }
                 try await ReminderTests.run(app, hours: 1)
             }

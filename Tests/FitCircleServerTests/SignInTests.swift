@@ -11,7 +11,11 @@ struct SignInTests {
     func aValidGoogleTokenCreatesTheAccountOnceAndSignsIn(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.google.idToken(app.google.claims(now: app.clock.now))
-            let first = try await app.request(.post, "/api/auth/google", json: ["idToken": token, "timeZone": "Asia/Kathmandu"])
+            let first = try await app.request(
+                .post,
+                "/api/auth/google",
+                json: ["idToken": token, "timeZone": "Asia/Kathmandu"]
+            )
             #expect(first.status == .ok)
             let body = try first.jsonObject()
             #expect(body["isNewUser"] as? Bool == true)
@@ -40,15 +44,36 @@ struct SignInTests {
         try await withTestApp(backend) { app async throws in
             let dev = try #require(try await app.devSignIn("ana@example.com")["user"] as? [String: Any])
             let google = try await app.request(
-                .post, "/api/auth/google", json: ["idToken": try await app.google.idToken(app.google.claims(subject: "g-ana", now: app.clock.now, email: "Ana@Example.com"))])
+                .post,
+                "/api/auth/google",
+                json: [
+                    "idToken": try await app.google.idToken(
+                        app.google.claims(subject: "g-ana", now: app.clock.now, email: "Ana@Example.com")
+                    )
+                ]
+            )
             #expect(try google.jsonObject()["isNewUser"] as? Bool == false, "\(google.text)")
             #expect((try google.jsonObject()["user"] as? [String: Any])?["id"] as? String == dev["id"] as? String)
             let apple = try await app.request(
-                .post, "/api/auth/apple", json: ["idToken": try await app.apple.idToken(app.apple.claims(subject: "a-ana", now: app.clock.now, email: "ana@example.com"))])
+                .post,
+                "/api/auth/apple",
+                json: [
+                    "idToken": try await app.apple.idToken(
+                        app.apple.claims(subject: "a-ana", now: app.clock.now, email: "ana@example.com")
+                    )
+                ]
+            )
             #expect((try apple.jsonObject()["user"] as? [String: Any])?["id"] as? String == dev["id"] as? String)
             // Without an address, a subject is an account of its own.
             let anonymous = try await app.request(
-                .post, "/api/auth/apple", json: ["idToken": try await app.apple.idToken(app.apple.claims(subject: "a-none", now: app.clock.now, email: nil))])
+                .post,
+                "/api/auth/apple",
+                json: [
+                    "idToken": try await app.apple.idToken(
+                        app.apple.claims(subject: "a-none", now: app.clock.now, email: nil)
+                    )
+                ]
+            )
             #expect(try anonymous.jsonObject()["isNewUser"] as? Bool == true)
         }
     }
@@ -58,11 +83,23 @@ struct SignInTests {
     @Test(arguments: Backend.available)
     func operatorRightsGoToOneAccountNamedWithoutAGuess(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let first = try #require((try await app.devSignIn("bo@example.com")["user"] as? [String: Any])?["id"] as? String)
+            let first = try #require(
+                (try await app.devSignIn("bo@example.com")["user"] as? [String: Any])?["id"] as? String
+            )
             let now = app.clock.now
-            let twin = User(id: User.ID("twin-of-bo"), email: "bo@example.com", profile: .initial(
-                suggestedName: nil, email: "bo@example.com", timeZone: "UTC", onboarding: app.engine.profile.onboarding, units: app.engine.profile.units, now: now),
-                createdAt: now.addingTimeInterval(1))
+            let twin = User(
+                id: User.ID("twin-of-bo"),
+                email: "bo@example.com",
+                profile: .initial(
+                    suggestedName: nil,
+                    email: "bo@example.com",
+                    timeZone: "UTC",
+                    onboarding: app.engine.profile.onboarding,
+                    units: app.engine.profile.units,
+                    now: now
+                ),
+                createdAt: now.addingTimeInterval(1)
+            )
             try await app.store.transaction { tx in try await tx.insert(twin, provider: "legacy", subject: "bo") }
             let operators = Operators(store: app.store)
             await #expect(throws: DomainError.self) { try await operators.set(true, email: "bo@example.com") }
@@ -75,7 +112,9 @@ struct SignInTests {
     @Test(arguments: Backend.available)
     func aValidAppleTokenSignsIn(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let token = try await app.apple.idToken(app.apple.claims(subject: "001.apple", now: app.clock.now, name: nil))
+            let token = try await app.apple.idToken(
+                app.apple.claims(subject: "001.apple", now: app.clock.now, name: nil)
+            )
             let response = try await app.request(.post, "/api/auth/apple", json: ["idToken": token, "name": "Bo"])
             #expect(response.status == .ok)
             #expect((try response.jsonObject()["user"] as? [String: Any])?["displayName"] as? String == "Bo")
@@ -84,7 +123,8 @@ struct SignInTests {
 
     /// Every way an ID token can be wrong; none may sign anybody in.
     enum BadToken: String, CaseIterable, CustomTestStringConvertible {
-        case expired, issuedInTheFuture, wrongAudience, wrongIssuer, forgedSignature, hmacAlgorithmConfusion, garbage, otherProvider
+        case expired, issuedInTheFuture, wrongAudience, wrongIssuer, forgedSignature, hmacAlgorithmConfusion, garbage,
+            otherProvider
 
         var testDescription: String { self.rawValue }
     }

@@ -12,17 +12,28 @@ import Testing
 struct SimulationTests {
     static func candidate(_ name: String) throws -> RuleProfile {
         try RuleProfileLoader.parse(
-            String(contentsOf: profilesDirectory.appendingPathComponent("candidates/\(name)-two-freezes-a-month.yaml"), encoding: .utf8), file: name)
+            String(
+                contentsOf: profilesDirectory.appendingPathComponent("candidates/\(name)-two-freezes-a-month.yaml"),
+                encoding: .utf8
+            ),
+            file: name
+        )
     }
 
     @Test(arguments: Backend.available)
     func twoFreezesAMonthKeepTheAppOpenStreakTheDemoLost(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "astrofriends") { app async throws in
             #expect(try await DemoData.seed(app.engine, now: app.clock.now))
-            let chloe = try #require((try await app.devSignIn(DemoData.accounts[2].email)["user"] as? [String: Any])?["id"] as? String)
+            let chloe = try #require(
+                (try await app.devSignIn(DemoData.accounts[2].email)["user"] as? [String: Any])?["id"] as? String
+            )
             let token = try await app.devSignIn(DemoData.accounts[2].email)["accessToken"] as! String
             // The app's profile lost Chloé's streak to the day she missed: the ledger says so.
-            let history = try await app.request(.get, "/api/streaks/history?from=2026-02-08&to=2026-03-02", token: token).jsonObject()
+            let history = try await app.request(
+                .get,
+                "/api/streaks/history?from=2026-02-08&to=2026-03-02",
+                token: token
+            ).jsonObject()
             let statuses = (history["entries"] as? [[String: Any]] ?? []).compactMap { $0["status"] as? String }
             #expect(statuses.contains("reset"), "\(history)")
 
@@ -30,12 +41,18 @@ struct SimulationTests {
             let today = LocalDate(app.clock.now, in: .gmt)
             let simulation = Simulation(store: app.store, actual: app.engine.profile, clock: app.clock.wallClock)
             let progress = ProgressLog()
-            let report = try await simulation.run(candidate: try Self.candidate("astrofriends"), from: today.adding(days: -21), to: today) { done, total in
+            let report = try await simulation.run(
+                candidate: try Self.candidate("astrofriends"),
+                from: today.adding(days: -21),
+                to: today
+            ) { done, total in
                 progress.add(done, total)
             }
             #expect(report.people == 3)
             #expect(progress.values.count == 3 && progress.values.last.map { $0.0 == $0.1 } == true)
-            let ben = try #require((try await app.devSignIn(DemoData.accounts[1].email)["user"] as? [String: Any])?["id"] as? String)
+            let ben = try #require(
+                (try await app.devSignIn(DemoData.accounts[1].email)["user"] as? [String: Any])?["id"] as? String
+            )
             #expect(Set(report.keptOnlyByCandidate) == [User.ID(chloe), User.ID(ben)], "\(report)")
             #expect(report.keptOnlyByActual.isEmpty)
             // Actual: Ana twice (the first miss, and the first of the two in a row), Ben twice, Chloé once;
@@ -49,7 +66,9 @@ struct SimulationTests {
             // A candidate whose streak counts something else cannot replay this history.
             var other = try Self.candidate("astrofriends")
             other.streaks.basis = .checkIn
-            await #expect(throws: ValidationError.self) { try await simulation.run(candidate: other, from: nil, to: nil) }
+            await #expect(throws: ValidationError.self) {
+                try await simulation.run(candidate: other, from: nil, to: nil)
+            }
         }
     }
 
@@ -57,15 +76,23 @@ struct SimulationTests {
     func twoFreezesAMonthKeepTheCheckInStreakBenLostToASecondMissInAWeek(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             #expect(try await DemoData.seed(app.engine, now: app.clock.now))
-            let ben = try #require((try await app.devSignIn(DemoData.accounts[1].email)["user"] as? [String: Any])?["id"] as? String)
+            let ben = try #require(
+                (try await app.devSignIn(DemoData.accounts[1].email)["user"] as? [String: Any])?["id"] as? String
+            )
             let today = LocalDate(app.clock.now, in: .gmt)
             let report = try await Simulation(store: app.store, actual: app.engine.profile, clock: app.clock.wallClock)
                 .run(candidate: try Self.candidate("fitcircle"), from: today.adding(days: -21), to: today)
-            #expect(report.actual.streaksLost == 2 && report.candidate.streaksLost == 1, "Ana's two days in a row, and Ben's second miss: \(report)")
+            #expect(
+                report.actual.streaksLost == 2 && report.candidate.streaksLost == 1,
+                "Ana's two days in a row, and Ben's second miss: \(report)"
+            )
             #expect(report.keptOnlyByCandidate == [User.ID(ben)] && report.keptOnlyByActual.isEmpty, "\(report)")
             // Actual: a freeze for Ana's, Ben's and Chloé's first misses; candidate: also Ana's and Ben's second.
             #expect(report.actual.freezesUsed == 3 && report.candidate.freezesUsed == 5, "\(report)")
-            #expect(report.candidate.stepGoalsMet == report.actual.stepGoalsMet && report.candidate.scheduledNotifications == report.actual.scheduledNotifications)
+            #expect(
+                report.candidate.stepGoalsMet == report.actual.stepGoalsMet
+                    && report.candidate.scheduledNotifications == report.actual.scheduledNotifications
+            )
         }
     }
 
@@ -74,8 +101,21 @@ struct SimulationTests {
         try await app.store.read { tx in
             var counts: [Int] = []
             for user in try await tx.usersWithActivities() {
-                counts.append(try await tx.streakEntries(of: user, from: LocalDate(iso: "2026-01-01")!, to: LocalDate(iso: "2026-12-31")!).count)
-                counts.append(try await tx.goals(of: user, span: .daily, from: LocalDate(iso: "2026-01-01")!, to: LocalDate(iso: "2026-12-31")!).count)
+                counts.append(
+                    try await tx.streakEntries(
+                        of: user,
+                        from: LocalDate(iso: "2026-01-01")!,
+                        to: LocalDate(iso: "2026-12-31")!
+                    ).count
+                )
+                counts.append(
+                    try await tx.goals(
+                        of: user,
+                        span: .daily,
+                        from: LocalDate(iso: "2026-01-01")!,
+                        to: LocalDate(iso: "2026-12-31")!
+                    ).count
+                )
             }
             return counts
         }

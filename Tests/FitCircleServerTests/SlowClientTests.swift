@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A client that holds a connection without finishing its request (slow-loris) is cut off: the real
@@ -22,7 +22,9 @@ struct SlowClientTests {
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(self.fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(self.fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             guard connected == 0 else { throw TestSetupError("connect failed: \(errno)") }
         }
@@ -81,12 +83,16 @@ struct SlowClientTests {
     }
 
     @Test func aClientThatNeverFinishesItsHeadersOrItsBodyIsCutOff() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await Backend.sqlite.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let server = try await CrashDurabilityTests.Server.start(
             database: CrashDurabilityTests.url(of: location),
-            environment: ["FITCIRCLE_HTTP_IDLE_SECONDS": "1", "FITCIRCLE_HTTP_REQUEST_READ_SECONDS": "2"])
+            environment: ["FITCIRCLE_HTTP_IDLE_SECONDS": "1", "FITCIRCLE_HTTP_REQUEST_READ_SECONDS": "2"]
+        )
         defer { server.kill() }
         // 40 bytes a quarter second apart: 10 s, if nobody stopped it.
         let forty = String(repeating: "a", count: 40)
@@ -94,13 +100,23 @@ struct SlowClientTests {
         // Headers a byte at a time: bytes that make no whole head are not activity.
         let headers = try RawConnection(port: server.port)
         #expect(headers.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: "))
-        let headersCut = try #require(try await headers.trickle(forty, every: .milliseconds(250)), "the connection stayed open")
+        let headersCut = try #require(
+            try await headers.trickle(forty, every: .milliseconds(250)),
+            "the connection stayed open"
+        )
         #expect(headersCut < .seconds(5))
 
         // A whole head, then a body a byte at a time: the idle timer sees activity, the read deadline does not.
         let body = try RawConnection(port: server.port)
-        #expect(body.send("POST /api/auth/dev HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"))
-        let bodyCut = try #require(try await body.trickle(forty, every: .milliseconds(250)), "the connection stayed open")
+        #expect(
+            body.send(
+                "POST /api/auth/dev HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+            )
+        )
+        let bodyCut = try #require(
+            try await body.trickle(forty, every: .milliseconds(250)),
+            "the connection stayed open"
+        )
         #expect(bodyCut < .seconds(6))
 
         // A client that asks in time is served as ever.
@@ -112,21 +128,27 @@ struct SlowClientTests {
     /// trickles in now holds no place of the node, one address holds at most its small share, and a request
     /// without credentials has a short deadline for its body.
     @Test func bodiesThatTrickleInHoldNoPlaceOfTheNodeAndOneAddressOnlyItsShare() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await Backend.sqlite.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let server = try await CrashDurabilityTests.Server.start(
             database: CrashDurabilityTests.url(of: location),
             environment: [
-                "FITCIRCLE_LIMITS_MAX_IN_FLIGHT": "8", "FITCIRCLE_LIMITS_PER_ADDRESS_BODIES": "4", "FITCIRCLE_LIMITS_TRUST_FORWARDED_FOR": "true",
+                "FITCIRCLE_LIMITS_MAX_IN_FLIGHT": "8", "FITCIRCLE_LIMITS_PER_ADDRESS_BODIES": "4",
+                "FITCIRCLE_LIMITS_TRUST_FORWARDED_FOR": "true",
                 "FITCIRCLE_HTTP_ANONYMOUS_REQUEST_READ_SECONDS": "3",
-            ])
+            ]
+        )
         defer { server.kill() }
         func trickling(from address: String) throws -> RawConnection {
             let connection = try RawConnection(port: server.port)
             _ = connection.send(
                 "POST /api/auth/refresh HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: \(address)\r\n"
-                    + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+                    + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+            )
             return connection
         }
 
@@ -152,7 +174,10 @@ struct SlowClientTests {
     /// `/metrics` was public (issue 41): without `metrics.token` it answers only this machine (not what a
     /// proxy forwards), and with one only a scraper that sends it.
     @Test func metricsAnswerThisMachineOrTheirTokenOnly() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            "build the fitcircle product first"
+        )
         func status(_ port: Int, _ headers: String) async throws -> Int? {
             let connection = try RawConnection(port: port)
             _ = connection.send("GET /metrics HTTP/1.1\r\nHost: localhost\r\n\(headers)Connection: close\r\n\r\n")
@@ -162,7 +187,9 @@ struct SlowClientTests {
             let location = try await Backend.sqlite.makeLocation()
             defer { Task { await Backend.drop(location) } }
             let server = try await CrashDurabilityTests.Server.start(
-                database: CrashDurabilityTests.url(of: location), environment: token.map { ["FITCIRCLE_METRICS_TOKEN": $0] } ?? [:])
+                database: CrashDurabilityTests.url(of: location),
+                environment: token.map { ["FITCIRCLE_METRICS_TOKEN": $0] } ?? [:]
+            )
             defer { server.kill() }
             if let token {
                 #expect(try await status(server.port, "") == 401)

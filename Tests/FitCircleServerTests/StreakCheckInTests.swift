@@ -15,7 +15,11 @@ struct StreakCheckInTests {
         try await app.devSignIn(email)["accessToken"] as! String
     }
 
-    static func checkIn(_ app: TestApp, _ email: String = "ana@example.com", body: [String: Any] = ["mood": 4, "energy": 3, "sentiment": "great"])
+    static func checkIn(
+        _ app: TestApp,
+        _ email: String = "ana@example.com",
+        body: [String: Any] = ["mood": 4, "energy": 3, "sentiment": "great"]
+    )
         async throws -> TestResponse
     {
         try await app.request(.post, "/api/streaks/checkin", token: try await Self.token(app, email), json: body)
@@ -27,8 +31,14 @@ struct StreakCheckInTests {
         return try response.jsonObject()
     }
 
-    static func history(_ app: TestApp, _ email: String = "ana@example.com", from: String, to: String) async throws -> [[String: Any]] {
-        let response = try await app.request(.get, "/api/streaks/history?from=\(from)&to=\(to)", token: try await Self.token(app, email))
+    static func history(_ app: TestApp, _ email: String = "ana@example.com", from: String, to: String) async throws
+        -> [[String: Any]]
+    {
+        let response = try await app.request(
+            .get,
+            "/api/streaks/history?from=\(from)&to=\(to)",
+            token: try await Self.token(app, email)
+        )
         return try #require(try response.jsonObject()["entries"] as? [[String: Any]])
     }
 
@@ -74,19 +84,26 @@ struct StreakCheckInTests {
             #expect(day8["message"] as? String == "🎉 1 Week Warrior unlocked!")
 
             app.clock.advance(by: Self.day)
-            let milestones = try await app.request(.get, "/api/streaks/milestones", token: try await Self.token(app)).jsonObject()
+            let milestones = try await app.request(.get, "/api/streaks/milestones", token: try await Self.token(app))
+                .jsonObject()
             let first = try #require((milestones["milestones"] as? [[String: Any]])?.first)
             #expect(first["badge"] as? String == "1 Week Warrior")
             #expect(first["reachedOn"] as? String == "2026-03-09")
             let ledger = try await Self.history(app, from: "2026-03-02", to: "2026-03-09")
-            #expect(ledger.map { $0["status"] as? String } == ["active", "active", "active", "active", "frozen", "active", "active", "active"])
+            #expect(
+                ledger.map { $0["status"] as? String } == [
+                    "active", "active", "active", "active", "frozen", "active", "active", "active",
+                ]
+            )
             #expect(ledger.map { $0["streak"] as? Int } == [1, 2, 3, 4, 4, 5, 6, 7])
             #expect(try await app.engine.replay.run() == [])
         }
     }
 
     @Test(arguments: Backend.available)
-    func twoMissedDaysInARowResetEvenWhenAFreezeCoveredTheFirstAndTheNextCheckInSaysYoureBack(_ backend: Backend) async throws {
+    func twoMissedDaysInARowResetEvenWhenAFreezeCoveredTheFirstAndTheNextCheckInSaysYoureBack(_ backend: Backend)
+        async throws
+    {
         try await withTestApp(backend) { app async throws in
             _ = try await app.onboardedUser()
             for _ in 1...3 {
@@ -115,9 +132,21 @@ struct StreakCheckInTests {
             _ = try await app.onboardedUser()
             let token = try await Self.token(app)
             let body: [String: Any] = ["mood": 5, "energy": 4, "sentiment": "ok", "weightKg": 61.8]
-            let first = try await app.request(.post, "/api/streaks/checkin", token: token, json: body, headers: [HTTPField.Name("Idempotency-Key")!: "c-1"])
+            let first = try await app.request(
+                .post,
+                "/api/streaks/checkin",
+                token: token,
+                json: body,
+                headers: [HTTPField.Name("Idempotency-Key")!: "c-1"]
+            )
             #expect(first.status == .created)
-            let retry = try await app.request(.post, "/api/streaks/checkin", token: token, json: body, headers: [HTTPField.Name("Idempotency-Key")!: "c-1"])
+            let retry = try await app.request(
+                .post,
+                "/api/streaks/checkin",
+                token: token,
+                json: body,
+                headers: [HTTPField.Name("Idempotency-Key")!: "c-1"]
+            )
             #expect(retry.status == .created)
             #expect(retry.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
             #expect(retry.text == first.text)
@@ -127,7 +156,8 @@ struct StreakCheckInTests {
             #expect(try second.problemType() == "/problems/conflict")
 
             // The weight landed in the ledger with the check-in; the day shows both.
-            let days = try await app.request(.get, "/api/tracking/daily?from=2026-03-02&to=2026-03-02", token: token).jsonObject()
+            let days = try await app.request(.get, "/api/tracking/daily?from=2026-03-02&to=2026-03-02", token: token)
+                .jsonObject()
             let day = try #require((days["days"] as? [[String: Any]])?.first)
             #expect(day["weightKg"] as? Double == 61.8)
             #expect(day["checkedIn"] as? Bool == true)
@@ -137,16 +167,21 @@ struct StreakCheckInTests {
         }
     }
 
-    @Test(arguments: Backend.available, [
-        (["mood": 0, "energy": 3] as [String: any Sendable], "mood"),
-        (["mood": 6, "energy": 3], "mood"),
-        (["mood": 3, "energy": 9], "energy"),
-        (["mood": 3, "energy": 3, "sentiment": "meh"], "sentiment"),
-        (["mood": 3, "energy": 3, "date": "2026-03-03"], "date"),
-        (["mood": 3, "energy": 3, "date": "2026-02-27"], "date"),
-        (["mood": 3, "energy": 3, "weightKg": 4], "weightKg"),
-    ])
-    func badCheckInsAreRefusedNamingTheFieldAndChangeNothing(_ backend: Backend, bad: ([String: any Sendable], String)) async throws {
+    @Test(
+        arguments: Backend.available,
+        [
+            (["mood": 0, "energy": 3] as [String: any Sendable], "mood"),
+            (["mood": 6, "energy": 3], "mood"),
+            (["mood": 3, "energy": 9], "energy"),
+            (["mood": 3, "energy": 3, "sentiment": "meh"], "sentiment"),
+            (["mood": 3, "energy": 3, "date": "2026-03-03"], "date"),
+            (["mood": 3, "energy": 3, "date": "2026-02-27"], "date"),
+            (["mood": 3, "energy": 3, "weightKg": 4], "weightKg"),
+        ]
+    )
+    func badCheckInsAreRefusedNamingTheFieldAndChangeNothing(_ backend: Backend, bad: ([String: any Sendable], String))
+        async throws
+    {
         let (body, field) = bad
         try await withTestApp(backend) { app async throws in
             _ = try await app.onboardedUser()
@@ -156,7 +191,8 @@ struct StreakCheckInTests {
             let fields = (problem["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } ?? []
             #expect(fields.contains(field), "\(response.text)")
             #expect(try await Self.current(app)["current"] as? Int == 0)
-            let activities = try await app.request(.get, "/api/activities", token: try await Self.token(app)).jsonObject()
+            let activities = try await app.request(.get, "/api/activities", token: try await Self.token(app))
+                .jsonObject()
             #expect((activities["items"] as? [Any])?.isEmpty == true)
         }
     }
@@ -197,7 +233,10 @@ struct StreakCheckInTests {
             let summary = try frozen.jsonObject()
             #expect(summary["freezeActive"] as? Bool == true)
             #expect(summary["freezesLeft"] as? Int == 0)
-            #expect(try await app.request(.post, "/api/streaks/freeze", token: try await Self.token(app)).status == .conflict)
+            #expect(
+                try await app.request(.post, "/api/streaks/freeze", token: try await Self.token(app)).status
+                    == .conflict
+            )
 
             app.clock.advance(by: Self.day)
             let ledger = try await Self.history(app, from: "2026-03-03", to: "2026-03-03")
@@ -220,8 +259,14 @@ struct StreakCheckInTests {
             #expect(pago["date"] as? String == "2026-03-04")
             // A day later both check in again: each has a two-day streak on their own dates.
             app.clock.advance(by: Self.day)
-            #expect(try await (Self.checkIn(app, "kiri@example.com").jsonObject()["streak"] as? [String: Any])?["current"] as? Int == 2)
-            #expect(try await (Self.checkIn(app, "pago@example.com").jsonObject()["streak"] as? [String: Any])?["current"] as? Int == 2)
+            #expect(
+                try await (Self.checkIn(app, "kiri@example.com").jsonObject()["streak"] as? [String: Any])?["current"]
+                    as? Int == 2
+            )
+            #expect(
+                try await (Self.checkIn(app, "pago@example.com").jsonObject()["streak"] as? [String: Any])?["current"]
+                    as? Int == 2
+            )
             #expect(try await Self.history(app, "kiri@example.com", from: "2026-03-05", to: "2026-03-05").count == 1)
             #expect(try await Self.history(app, "pago@example.com", from: "2026-03-04", to: "2026-03-04").count == 1)
         }
@@ -271,7 +316,10 @@ struct StreakCheckInTests {
             let often = try await Self.history(app, "often@example.com", from: "2026-03-01", to: "2026-03-31")
             let rarely = try await Self.history(app, "rarely@example.com", from: "2026-03-01", to: "2026-03-31")
             #expect(often.count > 10)
-            #expect(often.map { "\($0["period"]!) \($0["status"]!) \($0["streak"]!)" } == rarely.map { "\($0["period"]!) \($0["status"]!) \($0["streak"]!)" })
+            #expect(
+                often.map { "\($0["period"]!) \($0["status"]!) \($0["streak"]!)" }
+                    == rarely.map { "\($0["period"]!) \($0["status"]!) \($0["streak"]!)" }
+            )
         }
     }
 }

@@ -1,5 +1,4 @@
 import FitCircleAPI
-@testable import FitCircleServer
 import FitCircleTesting
 import Foundation
 import Hummingbird
@@ -8,6 +7,8 @@ import OpenAPIRuntime
 import Synchronization
 import Testing
 
+@testable import FitCircleServer
+
 /// Event streams hold a connection for up to an hour: they are capped per user and per node, and end with
 /// their session.
 struct StreamLimitTests {
@@ -15,7 +16,12 @@ struct StreamLimitTests {
     func signingOutEndsTheSessionsOpenStreams(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
-            let circle = try await app.request(.post, "/api/fitcircles", token: token, json: ["name": "Morning crew", "metric": "steps", "privacy": "private"]).jsonObject()
+            let circle = try await app.request(
+                .post,
+                "/api/fitcircles",
+                token: token,
+                json: ["name": "Morning crew", "metric": "steps", "privacy": "private"]
+            ).jsonObject()
             let circleID = try #require(circle["id"] as? String)
             let started = ContinuousClock.now
             try await withThrowingTaskGroup(of: (String, Int).self) { group in
@@ -45,7 +51,9 @@ struct StreamLimitTests {
                 for (who, token) in [("ana", ana), ("ana", ana), ("ana", ana), ("ben", ben)] {
                     group.addTask {
                         let response = try await app.request(.get, "/api/notifications/stream?seconds=3", token: token)
-                        return (who, Int(response.status.code), try response.problemType(), response.headers[.retryAfter])
+                        return (
+                            who, Int(response.status.code), try response.problemType(), response.headers[.retryAfter]
+                        )
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -72,7 +80,11 @@ struct ClosedStreamTests {
             let caller = try await app.engine.accounts.authenticate(accessToken: try await app.onboardedUser())
             let streams = OpenStreams(perUser: 1, perNode: 10, heartbeat: .milliseconds(50))
             func open() async throws -> HTTPBody {
-                try await streams.body(of: caller, accounts: app.engine.accounts, for: .seconds(60)) { AsyncStream<ServerSentEvent> { _ in } } encode: { [$0] }
+                try await streams.body(of: caller, accounts: app.engine.accounts, for: .seconds(60)) {
+                    AsyncStream<ServerSentEvent> { _ in }
+                } encode: {
+                    [$0]
+                }
             }
             var reader: HTTPBody.Iterator? = try await open().makeAsyncIterator()
             #expect(try await reader?.next() == LiveEvents.heartbeat, "a quiet stream beats")
@@ -94,9 +106,16 @@ struct ClosedStreamTests {
             let caller = try await app.engine.accounts.authenticate(accessToken: try await app.onboardedUser())
             let streams = OpenStreams(perUser: 1, perNode: 10)
             for round in 0..<3 {
-                let body = try await streams.body(of: caller, accounts: app.engine.accounts, for: .seconds(60), first: [LiveEvents.ready]) {
+                let body = try await streams.body(
+                    of: caller,
+                    accounts: app.engine.accounts,
+                    for: .seconds(60),
+                    first: [LiveEvents.ready]
+                ) {
                     AsyncStream<ServerSentEvent> { $0.finish() }
-                } encode: { [$0] }
+                } encode: {
+                    [$0]
+                }
                 var chunks = 0
                 for try await _ in body { chunks += 1 }
                 #expect(chunks == 1, "round \(round): the ready event, then the end")
@@ -108,7 +127,12 @@ struct ClosedStreamTests {
     /// request needed is given back when the answer's head is made), every other route in the connection's.
     @Test func streamsAreAnsweredInATaskOfTheirOwn() async throws {
         let routes = try RouteTable(openAPIDocument: OpenAPIDocument.yaml())
-        #expect(routes.streamPaths == ["/api/feed/stream", "/api/notifications/stream", "/api/competitions/{id}/stream", "/api/fitcircles/{id}/stream"])
+        #expect(
+            routes.streamPaths == [
+                "/api/feed/stream", "/api/notifications/stream", "/api/competitions/{id}/stream",
+                "/api/fitcircles/{id}/stream",
+            ]
+        )
         let outer = TaskMarker()
         let router = Router()
         router.add(middleware: TaskMarker.Recording(marker: outer))
@@ -130,20 +154,38 @@ struct ClosedStreamTests {
     /// closing it here closed nothing, and the place stayed taken — a harness fault, not the server's.
     @Test
     func aStreamWhoseClientWentGivesItsPlaceBackWithinSeconds() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await Backend.sqlite.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let server = try await CrashDurabilityTests.Server.start(
-            database: CrashDurabilityTests.url(of: location), environment: ["FITCIRCLE_LIMITS_STREAMS_PER_USER": "1"])
+            database: CrashDurabilityTests.url(of: location),
+            environment: ["FITCIRCLE_LIMITS_STREAMS_PER_USER": "1"]
+        )
         defer { server.kill() }
-        let signIn = try JSONSerialization.jsonObject(with: try await server.post("/api/auth/dev", json: ["email": "ana@example.com"]).1) as? [String: Any]
+        let signIn =
+            try JSONSerialization.jsonObject(
+                with: try await server.post("/api/auth/dev", json: ["email": "ana@example.com"]).1
+            ) as? [String: Any]
         let token = try #require(signIn?["accessToken"] as? String)
-        #expect(try await server.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT).0 == 200)
+        #expect(
+            try await server.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT).0
+                == 200
+        )
 
         var stream: SlowClientTests.RawConnection? = try SlowClientTests.RawConnection(port: server.port)
-        #expect(stream?.send("GET /api/notifications/stream?seconds=300 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n\r\n") == true)
+        #expect(
+            stream?.send(
+                "GET /api/notifications/stream?seconds=300 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n\r\n"
+            ) == true
+        )
         #expect(try await stream?.status(within: .seconds(5)) == 200)
-        #expect(try await server.get("/api/notifications/stream?seconds=1", token: token).0 == 429, "one stream is all she may have")
+        #expect(
+            try await server.get("/api/notifications/stream?seconds=1", token: token).0 == 429,
+            "one stream is all she may have"
+        )
         stream?.resetOnClose()
         stream = nil  // the app goes away without a word
 
@@ -169,7 +211,9 @@ private final class TaskMarker: Sendable {
     /// Records the task that calls the next middleware (`StreamTaskMiddleware`).
     struct Recording<Context: RequestContext>: RouterMiddleware {
         let marker: TaskMarker
-        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+            async throws -> Response
+        {
             self.marker.seen.withLock { $0 = TaskMarker.current }
             return try await next(request, context)
         }

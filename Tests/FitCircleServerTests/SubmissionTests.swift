@@ -10,21 +10,39 @@ import Testing
 struct SubmissionTests {
     static func steps(_ app: TestApp, _ person: CirclesTests.Person, _ count: Int, id: String) async throws {
         let response = try await app.request(
-            .post, "/api/activities", token: try await person.token(app),
-            json: ["clientEventId": id, "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "steps": count])
+            .post,
+            "/api/activities",
+            token: try await person.token(app),
+            json: [
+                "clientEventId": id, "type": "steps", "source": "healthkit",
+                "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "steps": count,
+            ]
+        )
         #expect(response.status == .created, "\(response.text)")
     }
 
     @Test(arguments: Backend.available)
     func aDayIsClaimedOnceUpdatedByALaterSyncAndLockedAfterTheGrace(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 09:00 UTC (10:00 in Paris)
+            // Monday 2 March 2026, 09:00 UTC (10:00 in Paris)
+            app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))
             let ana = try await CirclesTests.person(app, "ana")
             let bo = try await CirclesTests.person(app, "bo", timeZone: "Asia/Tokyo")
-            let circle = try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps", "privacy": "public"])
+            let circle = try await CirclesTests.create(
+                app,
+                by: ana,
+                ["name": "Walkers", "metric": "steps", "privacy": "public"]
+            )
             let id = try #require(circle["id"] as? String)
             app.clock.advance(by: 60)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await bo.token(app),
+                    json: ["code": circle["joinCode"]!]
+                ).status == .ok
+            )
 
             try await Self.steps(app, ana, 6_000, id: "sync-1")
             let first = try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app))
@@ -35,32 +53,55 @@ struct SubmissionTests {
             #expect(try again.jsonObject()["replayed"] as? Bool == true)
             app.clock.advance(by: 2 * 3_600)
             try await Self.steps(app, ana, 8_500, id: "sync-2")
-            let updated = try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app)).jsonObject()
+            let updated = try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app))
+                .jsonObject()
             #expect(updated["steps"] as? Int == 8_500 && updated["replayed"] as? Bool == false)
-            let claims = try await app.store.read { tx in try await tx.submissions(to: FitCircle.ID(id), on: LocalDate(year: 2026, month: 3, day: 2)!) }
+            let claims = try await app.store.read { tx in
+                try await tx.submissions(to: FitCircle.ID(id), on: LocalDate(year: 2026, month: 3, day: 2)!)
+            }
             #expect(claims.map(\.steps) == [8_500])
 
             // Who has submitted: Ana two hours ago (her first claim), Bo not yet; Bo's pending list names the circle.
-            let today = try await app.request(.get, "/api/fitcircles/\(id)/submissions/today", token: try await bo.token(app)).jsonObject()
+            let today = try await app.request(
+                .get,
+                "/api/fitcircles/\(id)/submissions/today",
+                token: try await bo.token(app)
+            ).jsonObject()
             #expect(today["date"] as? String == "2026-03-02")
             let rows = try #require(today["items"] as? [[String: Any]])
             #expect(rows.map { $0["submitted"] as? Bool } == [true, false])
             #expect(rows.first?["ago"] as? String == "2 hours ago")
-            let pending = try await app.request(.get, "/api/user/submissions/pending", token: try await bo.token(app)).jsonObject()
+            let pending = try await app.request(.get, "/api/user/submissions/pending", token: try await bo.token(app))
+                .jsonObject()
             #expect((pending["items"] as? [[String: Any]])?.map { $0["circleId"] as? String } == [id])
             let all = try await app.request(.post, "/api/user/submissions", token: try await bo.token(app)).jsonObject()
             #expect((all["items"] as? [[String: Any]])?.count == 1)
-            #expect(((try await app.request(.get, "/api/user/submissions/pending", token: try await bo.token(app)).jsonObject())["items"] as? [Any])?.isEmpty == true)
+            #expect(
+                ((try await app.request(.get, "/api/user/submissions/pending", token: try await bo.token(app))
+                    .jsonObject())["items"] as? [Any])?.isEmpty == true
+            )
 
             // The window: Monday can be claimed until 00:30 on Tuesday in Paris, then it is locked.
             app.clock.set(Date(timeIntervalSince1970: 1_772_493_600))  // Monday 23:20 UTC = Tuesday 00:20 in Paris
-            let late = try await app.request(.post, "/api/fitcircles/\(id)/submit?date=2026-03-02", token: try await ana.token(app))
+            let late = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/submit?date=2026-03-02",
+                token: try await ana.token(app)
+            )
             #expect(late.status == .ok, "\(late.text)")
             app.clock.advance(by: 11 * 60)
-            let locked = try await app.request(.post, "/api/fitcircles/\(id)/submit?date=2026-03-02", token: try await ana.token(app))
+            let locked = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/submit?date=2026-03-02",
+                token: try await ana.token(app)
+            )
             #expect(locked.status == .conflict)
             #expect(locked.text.contains("locked"))
-            let future = try await app.request(.post, "/api/fitcircles/\(id)/submit?date=2026-03-04", token: try await ana.token(app))
+            let future = try await app.request(
+                .post,
+                "/api/fitcircles/\(id)/submit?date=2026-03-04",
+                token: try await ana.token(app)
+            )
             #expect(future.status == .unprocessableContent)
             #expect(future.text.contains("\"date\""))
         }
@@ -73,13 +114,30 @@ struct SubmissionTests {
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // Monday 2 March 2026, 00:00 UTC
             let ana = try await CirclesTests.person(app, "ana")
             let bo = try await CirclesTests.person(app, "bo")
-            let circle = try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps", "privacy": "public"])
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+            let circle = try await CirclesTests.create(
+                app,
+                by: ana,
+                ["name": "Walkers", "metric": "steps", "privacy": "public"]
+            )
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await bo.token(app),
+                    json: ["code": circle["joinCode"]!]
+                ).status == .ok
+            )
             try await Self.steps(app, bo, 4_200, id: "sync-bo")
-            #expect(try await app.request(.post, "/api/user/submissions", token: try await ana.token(app)).status == .ok)
+            #expect(
+                try await app.request(.post, "/api/user/submissions", token: try await ana.token(app)).status == .ok
+            )
             try await ReminderTests.run(app, hours: 24)
-            for (person, expected) in [(ana, [String]()), (bo, ["🏃 Submit today's 4,200 steps to your FitCircles before midnight!"])] {
-                let sent = try await app.store.read { tx in try await tx.notifications(of: User.ID(person.id), type: "data_submission", limit: 5) }
+            for (person, expected) in [
+                (ana, [String]()), (bo, ["🏃 Submit today's 4,200 steps to your FitCircles before midnight!"]),
+            ] {
+                let sent = try await app.store.read { tx in
+                    try await tx.notifications(of: User.ID(person.id), type: "data_submission", limit: 5)
+                }
                 #expect(sent.filter { $0.status == .sent }.map(\.body) == expected, "\(person.email)")
             }
         }
@@ -93,27 +151,56 @@ struct SubmissionTests {
             let ana = try await CirclesTests.person(app, "ana")
             let bo = try await CirclesTests.person(app, "bo")
             let cy = try await CirclesTests.person(app, "cy")
-            let circle = try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps", "privacy": "public"])
+            let circle = try await CirclesTests.create(
+                app,
+                by: ana,
+                ["name": "Walkers", "metric": "steps", "privacy": "public"]
+            )
             let id = try #require(circle["id"] as? String)
             app.clock.advance(by: 60)
-            #expect(try await app.request(.post, "/api/fitcircles/join", token: try await bo.token(app), json: ["code": circle["joinCode"]!]).status == .ok)
+            #expect(
+                try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await bo.token(app),
+                    json: ["code": circle["joinCode"]!]
+                ).status == .ok
+            )
             try await Self.steps(app, ana, 8_500, id: "ana-mon")
             try await Self.steps(app, bo, 9_000, id: "bo-mon")
             try await Self.steps(app, cy, 30_000, id: "cy-mon")  // not a member: never counts
-            for person in [ana, bo] { #expect(try await app.request(.post, "/api/user/submissions", token: try await person.token(app)).status == .ok) }
+            for person in [ana, bo] {
+                #expect(
+                    try await app.request(.post, "/api/user/submissions", token: try await person.token(app)).status
+                        == .ok
+                )
+            }
             app.clock.advance(by: 86_400)
             try await Self.steps(app, ana, 3_000, id: "ana-tue")
-            #expect(try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app)).status == .created)
+            #expect(
+                try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app)).status
+                    == .created
+            )
             try await Self.steps(app, bo, 2_000, id: "bo-tue")  // synced, never claimed
 
-            let weeks = try await app.request(.get, "/api/goals/weekly/team", token: try await bo.token(app)).jsonObject()["items"] as? [[String: Any]]
+            let weeks =
+                try await app.request(.get, "/api/goals/weekly/team", token: try await bo.token(app)).jsonObject()[
+                    "items"
+                ] as? [[String: Any]]
             let week = try #require(weeks?.first)
             #expect(week["weekStart"] as? String == "2026-03-02")
             #expect((week["days"] as? [[String: Any]])?.map { $0["steps"] as? Int } == [17_500, 3_000, 0, 0, 0, 0, 0])
-            #expect(week["totalSteps"] as? Int == 20_500 && week["members"] as? Int == 2 && week["contributors"] as? Int == 2)
+            #expect(
+                week["totalSteps"] as? Int == 20_500 && week["members"] as? Int == 2
+                    && week["contributors"] as? Int == 2
+            )
             #expect((week["top"] as? [[String: Any]])?.map { $0["userId"] as? String } == [ana.id, bo.id])
             #expect(week["yourSteps"] as? Int == 9_000)
-            let outsider = try await app.request(.get, "/api/goals/weekly/team?circleId=\(id)", token: try await cy.token(app))
+            let outsider = try await app.request(
+                .get,
+                "/api/goals/weekly/team?circleId=\(id)",
+                token: try await cy.token(app)
+            )
             #expect(outsider.status == .forbidden)
         }
     }

@@ -49,9 +49,15 @@ struct TokenLifecycleTests {
             let signOut = try await app.request(.post, "/api/auth/signout", token: phoneAccess)
             #expect(signOut.status == .noContent)
             #expect(try await app.request(.get, "/api/user/profile", token: phoneAccess).status == .unauthorized)
-            let refresh = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": phone["refreshToken"]!])
+            let refresh = try await app.request(
+                .post,
+                "/api/auth/refresh",
+                json: ["refreshToken": phone["refreshToken"]!]
+            )
             #expect(refresh.status == .unauthorized)
-            #expect(try await app.request(.get, "/api/user/profile", token: tablet["accessToken"] as? String).status == .ok)
+            #expect(
+                try await app.request(.get, "/api/user/profile", token: tablet["accessToken"] as? String).status == .ok
+            )
         }
     }
 
@@ -73,7 +79,10 @@ struct TokenLifecycleTests {
         try await withTestApp(backend) { app async throws in
             let refresh = try #require(try await app.devSignIn()["refreshToken"] as? String)
             app.clock.advance(by: 31 * 86_400)
-            #expect(try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": refresh]).status == .unauthorized)
+            #expect(
+                try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": refresh]).status
+                    == .unauthorized
+            )
         }
     }
 
@@ -84,7 +93,11 @@ struct TokenLifecycleTests {
             // Refreshed every 20 days: each refresh token is young, but the session is not.
             for _ in 0..<4 {
                 app.clock.advance(by: 20 * 86_400)
-                let refreshed = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": tokens["refreshToken"]!])
+                let refreshed = try await app.request(
+                    .post,
+                    "/api/auth/refresh",
+                    json: ["refreshToken": tokens["refreshToken"]!]
+                )
                 #expect(refreshed.status == .ok)
                 tokens = try refreshed.jsonObject()
             }
@@ -95,12 +108,22 @@ struct TokenLifecycleTests {
             }
             #expect(abs(try instant("refreshTokenExpiresAt", of: tokens).timeIntervalSince(sessionEnd)) < 1)
             app.clock.advance(by: 10 * 86_400 - 600)
-            let late = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": tokens["refreshToken"]!])
+            let late = try await app.request(
+                .post,
+                "/api/auth/refresh",
+                json: ["refreshToken": tokens["refreshToken"]!]
+            )
             #expect(late.status == .ok)
             let last = try late.jsonObject()
-            #expect(abs(try instant("accessTokenExpiresAt", of: last).timeIntervalSince(sessionEnd)) < 1, "the access token ends with the session, 10 minutes on")
+            #expect(
+                abs(try instant("accessTokenExpiresAt", of: last).timeIntervalSince(sessionEnd)) < 1,
+                "the access token ends with the session, 10 minutes on"
+            )
             app.clock.advance(by: 601)
-            #expect(try await app.request(.get, "/api/user/profile", token: last["accessToken"] as? String).status == .unauthorized)
+            #expect(
+                try await app.request(.get, "/api/user/profile", token: last["accessToken"] as? String).status
+                    == .unauthorized
+            )
             let ended = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": last["refreshToken"]!])
             #expect(ended.status == .unauthorized)
         }
@@ -112,8 +135,14 @@ struct TokenLifecycleTests {
             let signIn = try await app.devSignIn()
             let id = try #require((signIn["user"] as? [String: Any])?["id"] as? String)
             try await app.store.transaction { try await $0.setDisabled(app.clock.now, of: User.ID(id)) }
-            #expect(try await app.request(.get, "/api/user/profile", token: signIn["accessToken"] as? String).status == .unauthorized)
-            #expect(try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": signIn["refreshToken"]!]).status == .unauthorized)
+            #expect(
+                try await app.request(.get, "/api/user/profile", token: signIn["accessToken"] as? String).status
+                    == .unauthorized
+            )
+            #expect(
+                try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": signIn["refreshToken"]!])
+                    .status == .unauthorized
+            )
         }
     }
 }
@@ -134,7 +163,10 @@ struct AccountCacheTests {
             var profile = TestApp.validProfile()
             profile["displayName"] = "Bea"
             #expect(try await app.request(.put, "/api/user/profile", token: token, json: profile).status == .ok)
-            #expect(try await app.request(.get, "/api/user/profile", token: token).jsonObject()["displayName"] as? String == "Bea")
+            #expect(
+                try await app.request(.get, "/api/user/profile", token: token).jsonObject()["displayName"] as? String
+                    == "Bea"
+            )
 
             try await app.store.transaction { try await $0.setRole(.operator, of: first.userID) }
             #expect(try await accounts.authenticate(accessToken: token).user.role == .operator)

@@ -14,22 +14,32 @@ struct TrainingAndOtherStreaksTests {
         try await app.devSignIn("ana@example.com")["accessToken"] as! String
     }
 
-    @Test(arguments: Backend.available, [
-        (8, "beginner", 1, 60), (15, "intermediate", 2, 45), (30, "advanced", 5, 30), (50, "advanced", 10, 30),
-    ] as [(Int, String, Int, Int)])
+    @Test(
+        arguments: Backend.available,
+        [
+            (8, "beginner", 1, 60), (15, "intermediate", 2, 45), (30, "advanced", 5, 30), (50, "advanced", 10, 30),
+        ] as [(Int, String, Int, Int)]
+    )
     func theAssessmentRecommendsWithoutSaving(_ backend: Backend, answer: (Int, String, Int, Int)) async throws {
         let (capacity, level, series, recovery) = answer
         try await withTestApp(backend, profile: "pushups") { app async throws in
             let token = try await Self.token(app)
             let response = try await app.request(
-                .post, "/api/onboarding/assessment", token: token, json: ["level": level, "capacity": capacity, "workoutDaysPerWeek": 5])
+                .post,
+                "/api/onboarding/assessment",
+                token: token,
+                json: ["level": level, "capacity": capacity, "workoutDaysPerWeek": 5]
+            )
             #expect(response.status == .ok, "\(response.text)")
             let recommended = try response.jsonObject()
             #expect(recommended["startingSeries"] as? Int == series)
             #expect(recommended["recoverySeconds"] as? Int == recovery)
             #expect(recommended["dailyGoal"] as? Int == Int((Double(capacity) * 2.5 / 5).rounded()) * 5)
             #expect(recommended["saved"] as? Bool == false)
-            #expect(try await app.request(.get, "/api/settings/training", token: token).jsonObject()["saved"] as? Bool == false)
+            #expect(
+                try await app.request(.get, "/api/settings/training", token: token).jsonObject()["saved"] as? Bool
+                    == false
+            )
         }
     }
 
@@ -38,8 +48,14 @@ struct TrainingAndOtherStreaksTests {
         try await withTestApp(backend, profile: "pushups") { app async throws in
             let token = try await Self.token(app)
             let confirmed = try await app.request(
-                .post, "/api/onboarding/confirm", token: token,
-                json: ["level": "beginner", "capacity": 12, "workoutDaysPerWeek": 3, "dailyGoal": 40, "recoverySeconds": 75])
+                .post,
+                "/api/onboarding/confirm",
+                token: token,
+                json: [
+                    "level": "beginner", "capacity": 12, "workoutDaysPerWeek": 3, "dailyGoal": 40,
+                    "recoverySeconds": 75,
+                ]
+            )
             #expect(confirmed.status == .ok, "\(confirmed.text)")
             let settings = try await app.request(.get, "/api/settings/training", token: token).jsonObject()
             #expect(settings["dailyGoal"] as? Int == 40)
@@ -48,21 +64,35 @@ struct TrainingAndOtherStreaksTests {
             #expect(settings["recoverySeconds"] as? Int == 75)
             #expect(settings["saved"] as? Bool == true)
 
-            let skipped = try await app.request(.post, "/api/onboarding/confirm", token: token, json: ["skipped": true]).jsonObject()
+            let skipped = try await app.request(.post, "/api/onboarding/confirm", token: token, json: ["skipped": true])
+                .jsonObject()
             #expect(skipped["level"] as? String == "intermediate")
             #expect(skipped["capacity"] as? Int == 20)
             #expect(skipped["workoutDaysPerWeek"] as? Int == 5)
             #expect(skipped["dailyGoal"] as? Int == 50)
 
             let absurd = try await app.request(
-                .post, "/api/onboarding/assessment", token: token, json: ["level": "beginner", "capacity": 1_000_000_000_000, "workoutDaysPerWeek": 0])
+                .post,
+                "/api/onboarding/assessment",
+                token: token,
+                json: ["level": "beginner", "capacity": 1_000_000_000_000, "workoutDaysPerWeek": 0]
+            )
             #expect(absurd.status == .unprocessableContent)
-            let absurdFields = (try absurd.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+            let absurdFields = (try absurd.jsonObject()["errors"] as? [[String: Any]])?.compactMap {
+                $0["field"] as? String
+            }
             #expect(absurdFields == ["capacity", "workoutDaysPerWeek"])
 
-            let incomplete = try await app.request(.post, "/api/onboarding/confirm", token: token, json: ["capacity": 12])
+            let incomplete = try await app.request(
+                .post,
+                "/api/onboarding/confirm",
+                token: token,
+                json: ["capacity": 12]
+            )
             #expect(incomplete.status == .unprocessableContent)
-            let fields = (try incomplete.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+            let fields = (try incomplete.jsonObject()["errors"] as? [[String: Any]])?.compactMap {
+                $0["field"] as? String
+            }
             #expect(fields == ["level", "workoutDaysPerWeek"])
         }
     }
@@ -72,7 +102,8 @@ struct TrainingAndOtherStreaksTests {
         try await withTestApp(backend, profile: "pushups") { app async throws in
             let token = try await Self.token(app)
             let valid: [String: Any] = [
-                "level": "advanced", "capacity": 45, "workoutDaysPerWeek": 6, "dailyGoal": 120, "startingSeries": 10, "recoverySeconds": 30,
+                "level": "advanced", "capacity": 45, "workoutDaysPerWeek": 6, "dailyGoal": 120, "startingSeries": 10,
+                "recoverySeconds": 30,
             ]
             #expect(try await app.request(.put, "/api/settings/training", token: token, json: valid).status == .ok)
             var invalid = valid
@@ -82,17 +113,24 @@ struct TrainingAndOtherStreaksTests {
             #expect(refused.status == .unprocessableContent)
             let fields = (try refused.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
             #expect(fields == ["workoutDaysPerWeek", "recoverySeconds"])
-            #expect(try await app.request(.get, "/api/settings/training", token: token).jsonObject()["workoutDaysPerWeek"] as? Int == 6)
+            #expect(
+                try await app.request(.get, "/api/settings/training", token: token).jsonObject()["workoutDaysPerWeek"]
+                    as? Int == 6
+            )
         }
     }
 
     static func pushups(_ app: TestApp, _ id: String, reps: Int) async throws {
         let response = try await app.request(
-            .post, "/api/activities", token: try await Self.token(app),
+            .post,
+            "/api/activities",
+            token: try await Self.token(app),
             json: [
-                "clientEventId": id, "type": "workout", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
+                "clientEventId": id, "type": "workout",
+                "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
                 "workout": ["type": "pushups", "durationSeconds": 120, "reps": reps],
-            ])
+            ]
+        )
         #expect(response.status == .created, "\(response.text)")
     }
 
@@ -108,16 +146,23 @@ struct TrainingAndOtherStreaksTests {
                 app.clock.advance(by: 7 * Self.day)
             }
             // Monday 30 March.
-            let streak = try await app.request(.get, "/api/streaks/current", token: try await Self.token(app)).jsonObject()
+            let streak = try await app.request(.get, "/api/streaks/current", token: try await Self.token(app))
+                .jsonObject()
             #expect(streak["period"] as? String == "week")
             #expect(streak["periodStart"] as? String == "2026-03-30")
             #expect(streak["current"] as? Int == 0)
             #expect(streak["longest"] as? Int == 1)
-            let history = try await app.request(.get, "/api/streaks/history?from=2026-03-01&to=2026-03-29", token: try await Self.token(app))
-                .jsonObject()
+            let history = try await app.request(
+                .get,
+                "/api/streaks/history?from=2026-03-01&to=2026-03-29",
+                token: try await Self.token(app)
+            )
+            .jsonObject()
             let entries = try #require(history["entries"] as? [[String: Any]])
             #expect(entries.map { $0["status"] as? String } == ["active", "frozen", "missed", "reset"])
-            #expect(entries.map { $0["period"] as? String } == ["2026-03-02", "2026-03-09", "2026-03-16", "2026-03-23"])
+            #expect(
+                entries.map { $0["period"] as? String } == ["2026-03-02", "2026-03-09", "2026-03-16", "2026-03-23"]
+            )
             #expect((entries[1]["reason"] as? String)?.contains("a freeze was applied automatically") == true)
         }
     }
@@ -131,7 +176,8 @@ struct TrainingAndOtherStreaksTests {
             #expect(frozen.status == .ok, "\(frozen.text)")
             #expect(try frozen.jsonObject()["freezeActive"] as? Bool == true)
             app.clock.advance(by: 7 * Self.day)
-            let streak = try await app.request(.get, "/api/streaks/current", token: try await Self.token(app)).jsonObject()
+            let streak = try await app.request(.get, "/api/streaks/current", token: try await Self.token(app))
+                .jsonObject()
             #expect(streak["current"] as? Int == 1)
             #expect(((streak["recent"] as? [[String: Any]])?.first)?["status"] as? String == "frozen")
         }
@@ -143,10 +189,17 @@ struct TrainingAndOtherStreaksTests {
         try await withTestApp(backend, profile: "astrofriends") { app async throws in
             func open(_ id: String) async throws -> [String: Any] {
                 let response = try await app.request(
-                    .post, "/api/activities", token: try await Self.token(app),
-                    json: ["clientEventId": id, "type": "app_open", "occurredAt": ISO8601DateFormatter().string(from: app.clock.now)])
+                    .post,
+                    "/api/activities",
+                    token: try await Self.token(app),
+                    json: [
+                        "clientEventId": id, "type": "app_open",
+                        "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
+                    ]
+                )
                 #expect(response.status == .created, "\(response.text)")
-                return try await app.request(.get, "/api/streaks/current", token: try await Self.token(app)).jsonObject()
+                return try await app.request(.get, "/api/streaks/current", token: try await Self.token(app))
+                    .jsonObject()
             }
             #expect(try await open("a")["current"] as? Int == 1)
             #expect(try await open("b")["current"] as? Int == 1)

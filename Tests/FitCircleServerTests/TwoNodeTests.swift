@@ -14,20 +14,34 @@ struct TwoNodeTests {
     /// still tells NOTIFY from the look-ups without it (every 30 s) and from missing it altogether.
     static let notifyBound = Duration.seconds(3)
 
-    static func json(_ data: Data) -> [String: Any] { (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:] }
+    static func json(_ data: Data) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
 
     /// Signs in on `node` and completes onboarding; answers the token and the user id.
-    static func member(_ email: String, on node: Server, timeZone: String = "Europe/Paris") async throws -> (token: String, id: String) {
+    static func member(_ email: String, on node: Server, timeZone: String = "Europe/Paris") async throws -> (
+        token: String, id: String
+    ) {
         let signIn = Self.json(try await node.post("/api/auth/dev", json: ["email": email]).1)
         let token = try #require(signIn["accessToken"] as? String)
-        #expect(try await node.post("/api/user/profile", token: token, json: TestApp.validProfile(timeZone: timeZone), method: .PUT).0 == 200)
+        #expect(
+            try await node.post(
+                "/api/user/profile",
+                token: token,
+                json: TestApp.validProfile(timeZone: timeZone),
+                method: .PUT
+            ).0 == 200
+        )
         return (token, try #require((signIn["user"] as? [String: Any])?["id"] as? String))
     }
 
     /// Reads with `read` until `done` holds of what it answers (for at most 5 s), and expects that within
     /// `bound`: how soon the other node showed `what`.
     static func until<Value>(
-        _ what: String, within bound: Duration = Self.notifyBound, read: () async throws -> Value, _ done: (Value) -> Bool
+        _ what: String,
+        within bound: Duration = Self.notifyBound,
+        read: () async throws -> Value,
+        _ done: (Value) -> Bool
     ) async throws {
         let start = ContinuousClock.now
         var value = try await read()
@@ -41,9 +55,14 @@ struct TwoNodeTests {
 
     /// Runs `body` with two `fitcircle serve` processes on one fresh schema.
     static func withTwoNodes(
-        _ backend: Backend, environment: [String: String] = [:], _ body: (Server, Server, _ database: String) async throws -> Void
+        _ backend: Backend,
+        environment: [String: String] = [:],
+        _ body: (Server, Server, _ database: String) async throws -> Void
     ) async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path), "build the fitcircle product first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            "build the fitcircle product first"
+        )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         let nodeA = try await Server.start(database: CrashDurabilityTests.url(of: location), environment: environment)
@@ -72,16 +91,41 @@ struct TwoNodeTests {
             let ops = try await Self.member("ops@example.com", on: nodeA)
             // The binaries run on the real clock: Ana lives where it is day now, outside quiet hours.
             let daytime = try #require(
-                ["Pacific/Honolulu", "America/Los_Angeles", "America/New_York", "Europe/London", "Europe/Athens", "Asia/Dubai", "Asia/Bangkok", "Asia/Tokyo", "Pacific/Auckland"]
-                    .first { zone in (11..<17).contains(Calendar.current.dateComponents(in: TimeZone(identifier: zone)!, from: Date()).hour!) })
+                [
+                    "Pacific/Honolulu", "America/Los_Angeles", "America/New_York", "Europe/London", "Europe/Athens",
+                    "Asia/Dubai", "Asia/Bangkok", "Asia/Tokyo", "Pacific/Auckland",
+                ]
+                .first { zone in
+                    (11..<17).contains(
+                        Calendar.current.dateComponents(in: TimeZone(identifier: zone)!, from: Date()).hour!
+                    )
+                }
+            )
             let ana = try await Self.member("ana@example.com", on: nodeB, timeZone: daytime)
-            #expect(try await OperatorCommandTests.run(["operator", "grant", "ops@example.com", "--database-url", database, "--profiles-dir", profilesDirectory.path]))
+            #expect(
+                try await OperatorCommandTests.run([
+                    "operator", "grant", "ops@example.com", "--database-url", database, "--profiles-dir",
+                    profilesDirectory.path,
+                ])
+            )
             // Ana's inbox is open on node B; the operator sends on node A.
             let (listening, ready) = AsyncStream.makeStream(of: Void.self)
-            async let onB = nodeB.arrivals(of: "notification", at: "/api/notifications/stream?seconds=6", token: ana.token, ready: ready, readyEvent: "unread")
+            async let onB = nodeB.arrivals(
+                of: "notification",
+                at: "/api/notifications/stream?seconds=6",
+                token: ana.token,
+                ready: ready,
+                readyEvent: "unread"
+            )
             for await _ in listening { break }
             let sent = try await nodeA.post(
-                "/api/notifications/send", token: ops.token, json: ["userId": ana.id, "type": "daily_checkin_reminder", "data": ["streak": "3"], "dedupeKey": "two-nodes"])
+                "/api/notifications/send",
+                token: ops.token,
+                json: [
+                    "userId": ana.id, "type": "daily_checkin_reminder", "data": ["streak": "3"],
+                    "dedupeKey": "two-nodes",
+                ]
+            )
             #expect(sent.0 == 200)
             let acknowledged = ContinuousClock.now
             let first = try #require(try await onB.first, "node B's inbox stream heard nothing")
@@ -95,10 +139,17 @@ struct TwoNodeTests {
         try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
             let ana = try await Self.member("ana@example.com", on: nodeA)
             let bo = try await Self.member("bo@example.com", on: nodeB)
-            let created = try await nodeA.post("/api/fitcircles", token: ana.token, json: ["name": "Two nodes", "metric": "steps", "privacy": "public"])
+            let created = try await nodeA.post(
+                "/api/fitcircles",
+                token: ana.token,
+                json: ["name": "Two nodes", "metric": "steps", "privacy": "public"]
+            )
             let circle = Self.json(created.1)
             let id = try #require(circle["id"] as? String)
-            #expect(try await nodeB.post("/api/fitcircles/join", token: bo.token, json: ["code": circle["joinCode"]!]).0 == 200)
+            #expect(
+                try await nodeB.post("/api/fitcircles/join", token: bo.token, json: ["code": circle["joinCode"]!]).0
+                    == 200
+            )
 
             // Node B loads the weekly board into its index before the claim.
             var loaded = false
@@ -110,15 +161,26 @@ struct TwoNodeTests {
 
             // One stream on each node; then Ana claims her steps on node A.
             let (listening, ready) = AsyncStream.makeStream(of: Void.self)
-            async let onA = nodeA.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=10", token: ana.token, ready: ready)
-            async let onB = nodeB.arrivals(of: "rank", at: "/api/fitcircles/\(id)/stream?seconds=10", token: bo.token, ready: ready)
+            async let onA = nodeA.arrivals(
+                of: "rank",
+                at: "/api/fitcircles/\(id)/stream?seconds=10",
+                token: ana.token,
+                ready: ready
+            )
+            async let onB = nodeB.arrivals(
+                of: "rank",
+                at: "/api/fitcircles/\(id)/stream?seconds=10",
+                token: bo.token,
+                ready: ready
+            )
             var streams = 0
             for await _ in listening {
                 streams += 1
                 if streams == 2 { break }
             }
             let sync: [String: Any] = [
-                "clientEventId": "sync-1", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": 9_000,
+                "clientEventId": "sync-1", "type": "steps", "source": "healthkit",
+                "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": 9_000,
             ]
             #expect(try await nodeA.post("/api/activities", token: ana.token, json: sync).0 == 201)
             #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: ana.token, json: [:]).0 == 201)
@@ -146,7 +208,10 @@ extension TwoNodeTests {
     func aProfileChangeAndASignOutOnOneNodeReachTheOtherWithinASecond(_ backend: Backend) async throws {
         try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
             let ana = try await Self.member("ana@example.com", on: nodeA)
-            #expect(Self.json(try await nodeB.get("/api/user/profile", token: ana.token).1)["displayName"] as? String == "Ana")
+            #expect(
+                Self.json(try await nodeB.get("/api/user/profile", token: ana.token).1)["displayName"] as? String
+                    == "Ana"
+            )
 
             /// How long until a profile read on node B satisfies `done` (at most 5 s).
             func untilNodeB(_ done: (Int, [String: Any]) -> Bool) async throws -> Duration {
@@ -184,17 +249,30 @@ extension TwoNodeTests {
             for (person, name) in [(ana, "Ana"), (bo, "Bo"), (cy, "Cy")] {
                 var named = TestApp.validProfile()
                 named["displayName"] = name
-                #expect(try await nodeA.post("/api/user/profile", token: person.token, json: named, method: .PUT).0 == 200)
+                #expect(
+                    try await nodeA.post("/api/user/profile", token: person.token, json: named, method: .PUT).0 == 200
+                )
             }
-            let created = try await nodeA.post("/api/fitcircles", token: ana.token, json: ["name": "Caches", "metric": "steps", "privacy": "public"])
+            let created = try await nodeA.post(
+                "/api/fitcircles",
+                token: ana.token,
+                json: ["name": "Caches", "metric": "steps", "privacy": "public"]
+            )
             let circle = Self.json(created.1)
             let id = try #require(circle["id"] as? String)
             for person in [bo, cy] {
-                #expect(try await nodeA.post("/api/fitcircles/join", token: person.token, json: ["code": circle["joinCode"]!]).0 == 200)
+                #expect(
+                    try await nodeA.post(
+                        "/api/fitcircles/join",
+                        token: person.token,
+                        json: ["code": circle["joinCode"]!]
+                    ).0 == 200
+                )
             }
             for (index, (person, steps)) in [(ana, 5_000), (cy, 3_000)].enumerated() {
                 let sync: [String: Any] = [
-                    "clientEventId": "sync-\(index)", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": steps,
+                    "clientEventId": "sync-\(index)", "type": "steps", "source": "healthkit",
+                    "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": steps,
                 ]
                 #expect(try await nodeA.post("/api/activities", token: person.token, json: sync).0 == 201)
                 #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: person.token, json: [:]).0 == 201)
@@ -209,7 +287,9 @@ extension TwoNodeTests {
             /// Bo's board on node B, as (name, value) rows.
             func boardOnB() async throws -> [(String, Double?)] {
                 let (_, body) = try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token)
-                return (Self.json(body)["rows"] as? [[String: Any]] ?? []).map { ($0["displayName"] as? String ?? "", $0["value"] as? Double) }
+                return (Self.json(body)["rows"] as? [[String: Any]] ?? []).map {
+                    ($0["displayName"] as? String ?? "", $0["value"] as? Double)
+                }
             }
             func untilNodeB(_ what: String, _ done: ([(String, Double?)]) -> Bool) async throws {
                 try await Self.until(what, read: boardOnB, done)
@@ -218,7 +298,8 @@ extension TwoNodeTests {
             #expect(try await boardOnB().map(\.0) == ["Ana", "Cy", "Bo"])
 
             let sync: [String: Any] = [
-                "clientEventId": "sync-more", "type": "steps", "source": "healthkit", "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": 7_000,
+                "clientEventId": "sync-more", "type": "steps", "source": "healthkit",
+                "occurredAt": ISO8601DateFormatter().string(from: Date()), "steps": 7_000,
             ]
             #expect(try await nodeA.post("/api/activities", token: cy.token, json: sync).0 == 201)
             #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: cy.token, json: [:]).0 == 200)
@@ -229,9 +310,13 @@ extension TwoNodeTests {
             #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: profile, method: .PUT).0 == 200)
             try await untilNodeB("Ana's new name") { names($0).contains("Ana B.") }
 
-            profile["visibility"] = ["age": "friends", "weight": "only_me", "height": "friends", "boardName": "friends"]
+            profile["visibility"] = [
+                "age": "friends", "weight": "only_me", "height": "friends", "boardName": "friends",
+            ]
             #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: profile, method: .PUT).0 == 200)
-            try await untilNodeB("Ana's name hidden from non-friends") { !names($0).contains("Ana B.") && names($0).contains("A member") }
+            try await untilNodeB("Ana's name hidden from non-friends") {
+                !names($0).contains("Ana B.") && names($0).contains("A member")
+            }
 
             #expect(try await nodeA.post("/api/friends/blocks", token: cy.token, json: ["userId": bo.id]).0 == 204)
             try await untilNodeB("Cy's block") { names($0).filter { $0 == "A member" }.count == 2 }
@@ -250,12 +335,17 @@ extension TwoNodeTests {
             let bo = try await Self.member("bo@example.com", on: nodeB)
             let cy = try await Self.member("cy@example.com", on: nodeA)
             for (one, other) in [(ana, bo), (ana, cy)] {
-                #expect(try await nodeA.post("/api/friends/request", token: one.token, json: ["userId": other.id]).0 == 200)
-                #expect(try await nodeB.post("/api/friends/accept", token: other.token, json: ["userId": one.id]).0 == 204)
+                #expect(
+                    try await nodeA.post("/api/friends/request", token: one.token, json: ["userId": other.id]).0 == 200
+                )
+                #expect(
+                    try await nodeB.post("/api/friends/accept", token: other.token, json: ["userId": one.id]).0 == 204
+                )
             }
             func workout(_ id: String, minutesAgo: Double) async throws -> String {
                 let body: [String: Any] = [
-                    "clientEventId": id, "type": "workout", "source": "app", "workout": ["type": "running", "durationSeconds": 1_500],
+                    "clientEventId": id, "type": "workout", "source": "app",
+                    "workout": ["type": "running", "durationSeconds": 1_500],
                     "occurredAt": ISO8601DateFormatter().string(from: Date().addingTimeInterval(-minutesAgo * 60)),
                 ]
                 let (status, answer) = try await nodeA.post("/api/activities", token: ana.token, json: body)
@@ -267,23 +357,41 @@ extension TwoNodeTests {
             func feedOnB() async throws -> [[String: Any]] {
                 Self.json(try await nodeB.get("/api/feed", token: bo.token).1)["items"] as? [[String: Any]] ?? []
             }
-            func untilNodeB(_ what: String, within bound: Duration = Self.notifyBound, _ done: ([[String: Any]]) -> Bool) async throws {
+            func untilNodeB(
+                _ what: String,
+                within bound: Duration = Self.notifyBound,
+                _ done: ([[String: Any]]) -> Bool
+            ) async throws {
                 try await Self.until(what, within: bound, read: feedOnB, done)
             }
             try await untilNodeB("Ana's run, fanned out by a job") { $0.map { $0["activityId"] as? String } == [run] }
 
             let ride = try await workout("ride", minutesAgo: 5)
-            try await untilNodeB("Ana's ride, fanned out by a job", within: .seconds(5)) { $0.first?["activityId"] as? String == ride }
+            try await untilNodeB("Ana's ride, fanned out by a job", within: .seconds(5)) {
+                $0.first?["activityId"] as? String == ride
+            }
 
-            #expect(try await nodeA.post("/api/activities/\(run)/reactions", token: cy.token, json: ["reaction": "👍"]).0 == 200)
-            try await untilNodeB("Cy's reaction") { (($0.last?["reactions"] as? [String: Any])?["counts"] as? [String: Int]) == ["👍": 1] }
+            #expect(
+                try await nodeA.post("/api/activities/\(run)/reactions", token: cy.token, json: ["reaction": "👍"]).0
+                    == 200
+            )
+            try await untilNodeB("Cy's reaction") {
+                (($0.last?["reactions"] as? [String: Any])?["counts"] as? [String: Int]) == ["👍": 1]
+            }
 
             var profile = TestApp.validProfile()
             profile["displayName"] = "Ana B."
             #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: profile, method: .PUT).0 == 200)
             try await untilNodeB("Ana's new name") { $0.allSatisfy { $0["displayName"] as? String == "Ana B." } }
 
-            #expect(try await nodeA.post("/api/activities/\(ride)/visibility", token: ana.token, json: ["visibility": "private"], method: .PUT).0 == 200)
+            #expect(
+                try await nodeA.post(
+                    "/api/activities/\(ride)/visibility",
+                    token: ana.token,
+                    json: ["visibility": "private"],
+                    method: .PUT
+                ).0 == 200
+            )
             try await untilNodeB("Ana's ride made private") { $0.map { $0["activityId"] as? String } == [run] }
 
             #expect(try await nodeA.post("/api/friends/blocks", token: ana.token, json: ["userId": bo.id]).0 == 204)
@@ -301,11 +409,19 @@ extension TwoNodeTests {
             let ana = try await Self.member("ana@example.com", on: nodeA)
             let bo = try await Self.member("bo@example.com", on: nodeB)
             let created = try await nodeA.post(
-                "/api/competitions", token: ana.token, json: ["name": "Most km", "type": "distance", "goal": "most", "durationDays": 7, "visibility": "public"])
+                "/api/competitions",
+                token: ana.token,
+                json: [
+                    "name": "Most km", "type": "distance", "goal": "most", "durationDays": 7, "visibility": "public",
+                ]
+            )
             let id = try #require(Self.json(created.1)["id"] as? String)
             func boardOnB() async throws -> (count: Int?, rows: Int) {
                 let board = Self.json(try await nodeB.get("/api/competitions/\(id)/leaderboard", token: ana.token).1)
-                return ((board["competition"] as? [String: Any])?["participantCount"] as? Int, (board["rows"] as? [Any])?.count ?? 0)
+                return (
+                    (board["competition"] as? [String: Any])?["participantCount"] as? Int,
+                    (board["rows"] as? [Any])?.count ?? 0
+                )
             }
             #expect(try await boardOnB().count == 1)
             #expect(try await boardOnB().count == 1)  // kept
@@ -320,6 +436,8 @@ extension CrashDurabilityTests.Server {
     func source(_ circle: String, token: String) async throws -> String? {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.port)/api/fitcircles/\(circle)/leaderboard")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        return try await HTTPClient.shared.execute(request, timeout: .seconds(10)).headers.first(name: "FitCircle-Board-Source")
+        return try await HTTPClient.shared.execute(request, timeout: .seconds(10)).headers.first(
+            name: "FitCircle-Board-Source"
+        )
     }
 }

@@ -7,16 +7,26 @@ import Testing
 /// it counts on the board at once, and the challenge settles with it.
 struct UnderwayWorkoutTests {
     /// Ana's day-long distance challenge with 50 XP at stake, made now, and Ben in it.
-    static func duel(_ app: TestApp, _ name: String) async throws -> (ChallengeTests.Person, ChallengeTests.Person, String) {
+    static func duel(_ app: TestApp, _ name: String) async throws -> (
+        ChallengeTests.Person, ChallengeTests.Person, String
+    ) {
         let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 300)
         let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 300)
         try await ChallengeTests.befriend(app, ana, ben)
-        let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: [
-            "name": name, "type": "distance", "durationDays": 1, "stake": 50, "invitees": [ben.id],
-        ])
+        let created = try await app.request(
+            .post,
+            "/api/competitions",
+            token: try await ana.token,
+            json: [
+                "name": name, "type": "distance", "durationDays": 1, "stake": 50, "invitees": [ben.id],
+            ]
+        )
         #expect(created.status == .created, "\(created.text)")
         let id = try #require(try created.jsonObject()["id"] as? String)
-        #expect(try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status == .ok)
+        #expect(
+            try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status
+                == .ok
+        )
         return (ana, ben, id)
     }
 
@@ -30,7 +40,8 @@ struct UnderwayWorkoutTests {
             let run = ChallengeTests.run(app, "underway", km: 6, minutes: 35, startedMinutesAgo: 10.0 / 60)
             let recorded = try await app.request(.post, "/api/activities", token: try await ana.token, json: run)
             #expect(recorded.status == .created, "\(recorded.text)")
-            let live = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ben.token).jsonObject()
+            let live = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ben.token)
+                .jsonObject()
             #expect(ChallengeTests.rows(live).first?["userId"] as? String == ana.id, "\(live)")
             #expect(ChallengeTests.rows(live).first?["value"] as? Double == 6)
 
@@ -51,9 +62,13 @@ struct UnderwayWorkoutTests {
                 (ana, ChallengeTests.run(app, "ana-run", km: 6, minutes: 35, startedMinutesAgo: 10.0 / 60)),
                 (ben, ChallengeTests.run(app, "ben-run", km: 9, minutes: 50, startedMinutesAgo: 6)),
             ] {
-                #expect(try await app.request(.post, "/api/activities", token: try await person.token, json: run).status == .created)
+                #expect(
+                    try await app.request(.post, "/api/activities", token: try await person.token, json: run).status
+                        == .created
+                )
             }
-            let live = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ben.token).jsonObject()
+            let live = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ben.token)
+                .jsonObject()
             #expect(ChallengeTests.rows(live).map { $0["value"] as? Double } == [6, nil], "\(live)")
             try await ChallengeKindTests.settleAfter(app, days: 1)
             #expect(try await ChallengeKindTests.winners(app, id, as: ana) == [ana.id])

@@ -9,24 +9,40 @@ import Testing
 /// Google's and Apple's sign-in on the web (`WebSignInFlow`): to the provider with a state and a nonce in
 /// a cookie of the flow's own; back with an ID token that must answer that state and carry that nonce.
 struct WebProviderSignInTests {
-    static let web = WebSettings(publicURL: "https://fit.example.com", googleClientID: TestApp.clientID, appleClientID: TestApp.clientID)
+    static let web = WebSettings(
+        publicURL: "https://fit.example.com",
+        googleClientID: TestApp.clientID,
+        appleClientID: TestApp.clientID
+    )
 
     /// Starts the flow: the provider's URL, and the flow's cookie value.
-    static func start(_ app: TestApp, _ provider: String, zone: String = "Asia/Tokyo") async throws -> (url: URLComponents, cookie: String) {
+    static func start(_ app: TestApp, _ provider: String, zone: String = "Asia/Tokyo") async throws -> (
+        url: URLComponents, cookie: String
+    ) {
         let response = try await app.request(.get, "/web/auth/\(provider)?timeZone=\(zone)")
         #expect(response.status == .seeOther, "\(response.text)")
         let location = try #require(response.headers[.location].flatMap(URLComponents.init(string:)))
         let setCookie = try #require(response.headers[values: .setCookie].first { $0.hasPrefix("fc_oauth=") })
-        #expect(setCookie.contains("HttpOnly") && setCookie.contains("Secure") && setCookie.contains("SameSite=None") && setCookie.contains("Path=/web/auth"))
+        #expect(
+            setCookie.contains("HttpOnly") && setCookie.contains("Secure") && setCookie.contains("SameSite=None")
+                && setCookie.contains("Path=/web/auth")
+        )
         return (location, String(setCookie.split(separator: ";")[0].dropFirst("fc_oauth=".count)))
     }
 
-    static func callback(_ app: TestApp, _ provider: String, cookie: String?, fields: [String: String]) async throws -> TestResponse {
+    static func callback(_ app: TestApp, _ provider: String, cookie: String?, fields: [String: String]) async throws
+        -> TestResponse
+    {
         var components = URLComponents()
         components.queryItems = fields.map { URLQueryItem(name: $0.key, value: $0.value) }
         var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
         if let cookie { headers[.cookie] = "fc_oauth=\(cookie)" }
-        return try await app.request(.post, "/web/auth/\(provider)/callback", body: Data((components.percentEncodedQuery ?? "").utf8), headers: headers)
+        return try await app.request(
+            .post,
+            "/web/auth/\(provider)/callback",
+            body: Data((components.percentEncodedQuery ?? "").utf8),
+            headers: headers
+        )
     }
 
     @Test(arguments: Backend.available, ["google", "apple"])
@@ -43,7 +59,13 @@ struct WebProviderSignInTests {
             let nonce = try #require(query["nonce"])
 
             let identity = provider == "google" ? app.google : app.apple
-            var claims = identity.claims(subject: "web-\(provider)", audience: TestApp.clientID, now: app.clock.now, email: "web-\(provider)@example.com", name: nil)
+            var claims = identity.claims(
+                subject: "web-\(provider)",
+                audience: TestApp.clientID,
+                now: app.clock.now,
+                email: "web-\(provider)@example.com",
+                name: nil
+            )
             claims.nonce = nonce
             var fields = ["state": state, "id_token": try await identity.idToken(claims)]
             if provider == "apple" { fields["user"] = #"{"name":{"firstName":"Mei","lastName":"Tanaka"}}"# }
@@ -76,17 +98,26 @@ struct WebProviderSignInTests {
 
             for (cookie, fields, reason) in [
                 (nil, ["state": state, "id_token": good], "expired"),  // no flow cookie: another browser
-                (cookie, ["state": String(repeating: "0", count: 64), "id_token": good], "expired"),  // another request's state
+                // another request's state
+                (cookie, ["state": String(repeating: "0", count: 64), "id_token": good], "expired"),
                 (cookie, ["state": state, "id_token": withoutNonce], "refused"),  // a token not issued for this request
                 (cookie, ["state": state, "error": "access_denied"], "cancelled"),
             ] as [(String?, [String: String], String)] {
                 let answer = try await Self.callback(app, "google", cookie: cookie, fields: fields)
-                #expect(answer.status == .seeOther && answer.headers[.location] == "/?error=\(reason)", "\(fields.keys.sorted()) → \(answer.headers)")
+                #expect(
+                    answer.status == .seeOther && answer.headers[.location] == "/?error=\(reason)",
+                    "\(fields.keys.sorted()) → \(answer.headers)"
+                )
                 #expect(!answer.headers[values: .setCookie].contains { $0.hasPrefix("fc_access=") })
             }
             // A cookie of Apple's flow does not finish Google's.
             let apple = try await Self.start(app, "apple")
-            let crossed = try await Self.callback(app, "google", cookie: apple.cookie, fields: ["state": state, "id_token": good])
+            let crossed = try await Self.callback(
+                app,
+                "google",
+                cookie: apple.cookie,
+                fields: ["state": state, "id_token": good]
+            )
             #expect(crossed.headers[.location] == "/?error=expired")
         }
     }
@@ -115,7 +146,9 @@ struct WebProviderSignInTests {
 
             // An app's token (the app's client, no nonce) still signs in there, as often as it is sent.
             let appToken = try await app.google.idToken(app.google.claims(subject: "web-once", now: app.clock.now))
-            for _ in 0..<2 { #expect(try await app.request(.post, "/api/auth/google", json: ["idToken": appToken]).status == .ok) }
+            for _ in 0..<2 {
+                #expect(try await app.request(.post, "/api/auth/google", json: ["idToken": appToken]).status == .ok)
+            }
 
             // The spent nonce is forgotten once its token has expired.
             app.clock.advance(by: 2 * 3_600)
@@ -125,7 +158,10 @@ struct WebProviderSignInTests {
 
     @Test(arguments: Backend.available)
     func withoutAWebClientOrOverPlainHttpTheFlowIsNotOffered(_ backend: Backend) async throws {
-        try await withTestApp(backend, web: WebSettings(publicURL: "http://127.0.0.1:8080", googleClientID: TestApp.clientID)) { app async throws in
+        try await withTestApp(
+            backend,
+            web: WebSettings(publicURL: "http://127.0.0.1:8080", googleClientID: TestApp.clientID)
+        ) { app async throws in
             #expect(try await app.request(.get, "/web/auth/google").status == .notFound)
             #expect(try await app.request(.get, "/web/auth/apple").status == .notFound)
             #expect(try await app.request(.get, "/web/auth/github").status == .notFound)

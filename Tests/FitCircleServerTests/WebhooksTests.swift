@@ -22,7 +22,10 @@ struct WebhooksTests {
     }
 
     static func steps(_ app: TestApp, _ token: String, _ steps: Int, _ id: String) async throws {
-        let body: [String: Any] = ["clientEventId": id, "type": "steps", "source": "healthkit", "steps": steps, "occurredAt": ISO8601DateFormatter().string(from: app.clock.now)]
+        let body: [String: Any] = [
+            "clientEventId": id, "type": "steps", "source": "healthkit", "steps": steps,
+            "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
+        ]
         #expect(try await app.request(.post, "/api/activities", token: token, json: body).status == .created)
     }
 
@@ -42,19 +45,43 @@ struct WebhooksTests {
                 let member = try await ChallengeTests.person(app, "walker@example.com")
                 let url = "http://127.0.0.1:\(client.port!)/hook"
                 // Members may not; bad fields are named; nothing is registered.
-                #expect(try await app.request(.post, "/api/admin/webhooks", token: try await member.token, json: ["url": url, "events": ["goal_completed"]]).status == .forbidden)
-                let bad = try await app.request(.post, "/api/admin/webhooks", token: try await ops.token, json: ["url": "ftp://x", "events": ["goal_completed", "goal_completed"]])
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/admin/webhooks",
+                        token: try await member.token,
+                        json: ["url": url, "events": ["goal_completed"]]
+                    ).status == .forbidden
+                )
+                let bad = try await app.request(
+                    .post,
+                    "/api/admin/webhooks",
+                    token: try await ops.token,
+                    json: ["url": "ftp://x", "events": ["goal_completed", "goal_completed"]]
+                )
                 let badFields = Set(try ExperimentsTests.fields(bad))
                 #expect(bad.status == .unprocessableContent && badFields == ["url", "events"], "\(bad.text)")
-                let unknown = try await app.request(.post, "/api/admin/webhooks", token: try await ops.token, json: ["url": url, "events": ["goal_done"]])
+                let unknown = try await app.request(
+                    .post,
+                    "/api/admin/webhooks",
+                    token: try await ops.token,
+                    json: ["url": url, "events": ["goal_done"]]
+                )
                 #expect(unknown.status == .unprocessableContent || unknown.status == .badRequest, "\(unknown.text)")
 
                 let made = try await app.request(
-                    .post, "/api/admin/webhooks", token: try await ops.token, json: ["url": url, "events": ["goal_completed", "level_up"], "description": "CRM"])
+                    .post,
+                    "/api/admin/webhooks",
+                    token: try await ops.token,
+                    json: ["url": url, "events": ["goal_completed", "level_up"], "description": "CRM"]
+                )
                 #expect(made.status == .created, "\(made.text)")
                 let endpoint = try #require(try made.jsonObject()["id"] as? String)
                 let secret = try #require(try made.jsonObject()["secret"] as? String)
-                let listed = try await app.request(.get, "/api/admin/webhooks", token: try await ops.token).jsonObject()["webhooks"] as? [[String: Any]]
+                let listed =
+                    try await app.request(.get, "/api/admin/webhooks", token: try await ops.token).jsonObject()[
+                        "webhooks"
+                    ] as? [[String: Any]]
                 #expect(listed?.count == 1 && listed?.first?["secret"] == nil)
 
                 // The member meets the step goal: one goal_completed (the app opens and syncs are not subscribed).
@@ -63,29 +90,51 @@ struct WebhooksTests {
                 #expect(try await app.request(.get, "/api/goals/daily", token: try await member.token).status == .ok)
                 try await DeliveryTests.runJobs(app)
                 #expect(received.withLock { $0.count } == 1)  // answered 503
-                let pending = try await app.request(.get, "/api/admin/webhooks/\(endpoint)/deliveries?status=pending", token: try await ops.token)
-                let first = try #require((try pending.jsonObject()["deliveries"] as? [[String: Any]])?.first, "\(pending.text)")
+                let pending = try await app.request(
+                    .get,
+                    "/api/admin/webhooks/\(endpoint)/deliveries?status=pending",
+                    token: try await ops.token
+                )
+                let first = try #require(
+                    (try pending.jsonObject()["deliveries"] as? [[String: Any]])?.first,
+                    "\(pending.text)"
+                )
                 #expect(first["attempts"] as? Int == 1 && first["lastStatus"] as? Int == 503, "\(first)")
                 let firstID = try #require(first["id"] as? String)
-                let job = try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: "webhook:\(firstID)") })
+                let job = try #require(
+                    try await app.store.read { tx in try await tx.job(withDedupeKey: "webhook:\(firstID)") }
+                )
                 app.clock.set(job.runAt.addingTimeInterval(1))
                 try await DeliveryTests.runJobs(app)
                 let sent = received.withLock { $0 }
-                #expect(sent.count == 2 && Set(sent.map { $0.json["id"] as? String }) == [first["id"] as? String], "the same delivery, twice")
+                #expect(
+                    sent.count == 2 && Set(sent.map { $0.json["id"] as? String }) == [first["id"] as? String],
+                    "the same delivery, twice"
+                )
                 #expect(sent.allSatisfy { $0.json["type"] as? String == "goal_completed" })
                 for delivery in sent {
                     let timestamp = try #require(delivery.headers[HTTPField.Name("FitCircle-Timestamp")!])
                     var signed = Data("\(timestamp).".utf8)
                     signed.append(delivery.body)
-                    let expected = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Data(secret.utf8))).map { String(format: "%02x", $0) }.joined()
+                    let expected = HMAC<SHA256>.authenticationCode(
+                        for: signed,
+                        using: SymmetricKey(data: Data(secret.utf8))
+                    ).map { String(format: "%02x", $0) }.joined()
                     #expect(delivery.headers[HTTPField.Name("FitCircle-Signature")!] == "v1=\(expected)")
                     #expect(delivery.headers[HTTPField.Name("FitCircle-Event")!] == "goal_completed")
                     #expect(delivery.json["userId"] as? String == member.id)
                 }
                 let goal = try #require(sent.first?.json["data"] as? [String: Any])
                 #expect(goal["kind"] as? String == "steps" && goal["span"] as? String == "daily", "\(goal)")
-                let delivered = try await app.request(.get, "/api/admin/webhooks/\(endpoint)/deliveries?status=delivered", token: try await ops.token)
-                let done = try #require((try delivered.jsonObject()["deliveries"] as? [[String: Any]])?.first, "\(delivered.text)")
+                let delivered = try await app.request(
+                    .get,
+                    "/api/admin/webhooks/\(endpoint)/deliveries?status=delivered",
+                    token: try await ops.token
+                )
+                let done = try #require(
+                    (try delivered.jsonObject()["deliveries"] as? [[String: Any]])?.first,
+                    "\(delivered.text)"
+                )
                 #expect(done["attempts"] as? Int == 2 && done["lastStatus"] as? Int == 204, "\(done)")
 
                 // The next day's goal: a refusal fails it at once; the log shows it; a replay sends it again, the same.
@@ -95,27 +144,69 @@ struct WebhooksTests {
                 try await Self.steps(app, try await member.token, 15_000, "walk-2")
                 #expect(try await app.request(.get, "/api/goals/daily", token: try await member.token).status == .ok)
                 try await DeliveryTests.runJobs(app)
-                let failedLog = try await app.request(.get, "/api/admin/webhooks/\(endpoint)/deliveries?status=failed", token: try await ops.token)
-                let failed = try #require((try failedLog.jsonObject()["deliveries"] as? [[String: Any]])?.first, "\(failedLog.text)")
+                let failedLog = try await app.request(
+                    .get,
+                    "/api/admin/webhooks/\(endpoint)/deliveries?status=failed",
+                    token: try await ops.token
+                )
+                let failed = try #require(
+                    (try failedLog.jsonObject()["deliveries"] as? [[String: Any]])?.first,
+                    "\(failedLog.text)"
+                )
                 #expect(failed["attempts"] as? Int == 1 && failed["lastStatus"] as? Int == 400, "\(failed)")
                 let failedID = try #require(failed["id"] as? String)
-                let replayed = try await app.request(.post, "/api/admin/webhooks/\(endpoint)/deliveries/\(failedID)/replay", token: try await ops.token)
+                let replayed = try await app.request(
+                    .post,
+                    "/api/admin/webhooks/\(endpoint)/deliveries/\(failedID)/replay",
+                    token: try await ops.token
+                )
                 #expect(replayed.status == .accepted, "\(replayed.text)")
-                #expect(try await app.request(.post, "/api/admin/webhooks/\(endpoint)/deliveries/\(failedID)/replay", token: try await ops.token).status == .conflict)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/admin/webhooks/\(endpoint)/deliveries/\(failedID)/replay",
+                        token: try await ops.token
+                    ).status == .conflict
+                )
                 try await DeliveryTests.runJobs(app)
                 // That day's goal also took the member up a level: both are subscribed.
                 let secondDay = received.withLock { $0 }
                 #expect(Set(secondDay.compactMap { $0.json["type"] as? String }) == ["goal_completed", "level_up"])
                 #expect(secondDay.filter { $0.json["id"] as? String == failedID }.count == 2, "refused, then replayed")
-                #expect(Set(secondDay.filter { $0.json["id"] as? String == failedID }.map(\.body)).count == 1, "the same body")
-                let after = try await app.request(.get, "/api/admin/webhooks/\(endpoint)/deliveries?status=delivered", token: try await ops.token)
+                #expect(
+                    Set(secondDay.filter { $0.json["id"] as? String == failedID }.map(\.body)).count == 1,
+                    "the same body"
+                )
+                let after = try await app.request(
+                    .get,
+                    "/api/admin/webhooks/\(endpoint)/deliveries?status=delivered",
+                    token: try await ops.token
+                )
                 #expect((try after.jsonObject()["deliveries"] as? [[String: Any]])?.count == 3, "\(after.text)")
-                #expect(try await app.request(.post, "/api/admin/webhooks/\(endpoint)/deliveries/nope/replay", token: try await ops.token).status == .notFound)
+                #expect(
+                    try await app.request(
+                        .post,
+                        "/api/admin/webhooks/\(endpoint)/deliveries/nope/replay",
+                        token: try await ops.token
+                    ).status == .notFound
+                )
 
                 // Removal: members may not; then 404, and nothing more is queued for it.
-                #expect(try await app.request(.delete, "/api/admin/webhooks/\(endpoint)", token: try await member.token).status == .forbidden)
-                #expect(try await app.request(.delete, "/api/admin/webhooks/\(endpoint)", token: try await ops.token).status == .noContent)
-                #expect(try await app.request(.get, "/api/admin/webhooks/\(endpoint)/deliveries", token: try await ops.token).status == .notFound)
+                #expect(
+                    try await app.request(.delete, "/api/admin/webhooks/\(endpoint)", token: try await member.token)
+                        .status == .forbidden
+                )
+                #expect(
+                    try await app.request(.delete, "/api/admin/webhooks/\(endpoint)", token: try await ops.token).status
+                        == .noContent
+                )
+                #expect(
+                    try await app.request(
+                        .get,
+                        "/api/admin/webhooks/\(endpoint)/deliveries",
+                        token: try await ops.token
+                    ).status == .notFound
+                )
                 app.clock.advance(by: 86_400)
                 try await Self.steps(app, try await member.token, 15_000, "walk-3")
                 #expect(try await app.request(.get, "/api/goals/daily", token: try await member.token).status == .ok)

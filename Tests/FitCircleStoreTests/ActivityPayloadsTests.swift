@@ -19,7 +19,10 @@ struct ActivityPayloadsTests {
         #expect(payloads.count <= 4)
         // A text too large to keep is decoded all the same.
         let small = ActivityPayloads(capacity: 4, largestText: 8)
-        #expect(try small.payload(Self.text(7_000), decoder: JSONDecoder()) == .steps(StepTotals(steps: 7_000)) && small.count == 0)
+        #expect(
+            try small.payload(Self.text(7_000), decoder: JSONDecoder()) == .steps(StepTotals(steps: 7_000))
+                && small.count == 0
+        )
         #expect(throws: (any Error).self) { try payloads.payload("{\"kind\": \"nonsense\"}", decoder: JSONDecoder()) }
     }
 }

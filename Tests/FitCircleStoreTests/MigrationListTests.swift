@@ -16,7 +16,9 @@ struct MigrationListTests {
     }
 
     @Test func everyFileIsListedAndDeclaresTheStepItsNameNumbers() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".swift") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter {
+            $0.hasSuffix(".swift")
+        }.sorted()
         #expect(files.count == Migrations.all.count, "a file per migration, and nothing else in the folder")
         for (file, migration) in zip(files, Migrations.all) {
             let number = String(format: "%03d", migration.version)

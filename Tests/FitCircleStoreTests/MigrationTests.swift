@@ -18,7 +18,10 @@ struct MigrationTests {
     @Test(arguments: Backend.available)
     func aDatabaseFromANewerFitCircleIsRefused(_ backend: Backend) async throws {
         try await withStore(backend) { store async throws in
-            try await store.execute(unsafeSQL: "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', CURRENT_TIMESTAMP)")
+            try await store.execute(
+                unsafeSQL:
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', CURRENT_TIMESTAMP)"
+            )
             await #expect(throws: StoreError.databaseNewer(found: 999, supported: Store.supportedSchemaVersion)) {
                 try await store.migrate(now: .t0)
             }
@@ -52,13 +55,22 @@ struct MigrationTests {
                     INSERT INTO users (id, email, role, display_name, weight_unit, height_unit, time_zone, visibility_age,
                         visibility_weight, visibility_height, created_at, updated_at)
                     VALUES \(rows.joined(separator: ", "))
-                    """)
+                    """
+            )
             let reports = Mutex<[String]>([])
-            #expect(try await store.migrate(now: .t0) { message in reports.withLock { $0.append(message) } } == Array(18...Store.supportedSchemaVersion))
+            #expect(
+                try await store.migrate(now: .t0) { message in reports.withLock { $0.append(message) } }
+                    == Array(18...Store.supportedSchemaVersion)
+            )
             #expect(reports.withLock { $0 }.last?.hasSuffix("1206 names indexed") == true)
             #expect(reports.withLock { $0 }.count == 2)
             let terms = try await store.read { tx in
-                try await tx.people(matching: .init(text: "angel", whole: false), after: nil, limit: 10, seenBy: User.ID("u1"))
+                try await tx.people(
+                    matching: .init(text: "angel", whole: false),
+                    after: nil,
+                    limit: 10,
+                    seenBy: User.ID("u1")
+                )
             }
             #expect(terms.map(\.person.userID) == [User.ID("jose")])
             // The index pages from a cursor: every "person" once, in term order.
@@ -66,7 +78,12 @@ struct MigrationTests {
             while true {
                 let after = cursor
                 let page = try await store.read { tx in
-                    try await tx.people(matching: .init(text: "person", whole: false), after: after, limit: 50, seenBy: User.ID("jose"))
+                    try await tx.people(
+                        matching: .init(text: "person", whole: false),
+                        after: after,
+                        limit: 50,
+                        seenBy: User.ID("jose")
+                    )
                 }
                 seen += page.map(\.person.userID.rawValue)
                 guard let last = page.last else { break }

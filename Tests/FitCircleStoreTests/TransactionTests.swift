@@ -8,7 +8,12 @@ struct TransactionTests {
     struct Boom: Error {}
 
     func user(_ id: String) -> User {
-        User(id: User.ID(id), email: "\(id)@example.com", profile: UserProfile(displayName: id, timeZone: "UTC"), createdAt: .t0)
+        User(
+            id: User.ID(id),
+            email: "\(id)@example.com",
+            profile: UserProfile(displayName: id, timeZone: "UTC"),
+            createdAt: .t0
+        )
     }
 
     @Test(arguments: Backend.available)
@@ -41,10 +46,17 @@ struct TransactionTests {
             var edited = self.user("u1")
             try await store.transaction { try await $0.insert(self.user("u1"), provider: "dev", subject: "u1") }
             edited.profile = UserProfile(
-                displayName: "Ana", age: 34, weightKg: 62.5, weightUnit: .lb, heightCm: 170.18, heightUnit: .ftIn,
-                gender: .nonBinary, timeZone: "Pacific/Kiritimati",
+                displayName: "Ana",
+                age: 34,
+                weightKg: 62.5,
+                weightUnit: .lb,
+                heightCm: 170.18,
+                heightUnit: .ftIn,
+                gender: .nonBinary,
+                timeZone: "Pacific/Kiritimati",
                 visibility: FieldVisibility(age: .onlyMe, weight: .friends, height: .onlyMe),
-                photoKey: "photos/u1/p", onboardedAt: .t0.addingTimeInterval(60)
+                photoKey: "photos/u1/p",
+                onboardedAt: .t0.addingTimeInterval(60)
             )
             let user = edited
             try await store.transaction { try await $0.save(user.profile, of: user.id, at: .t0) }
@@ -59,7 +71,9 @@ struct TransactionTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<20 {
                     group.addTask {
-                        try await store.transaction { try await $0.insert(self.user("u\(index)"), provider: "dev", subject: "u\(index)") }
+                        try await store.transaction {
+                            try await $0.insert(self.user("u\(index)"), provider: "dev", subject: "u\(index)")
+                        }
                     }
                 }
                 try await group.waitForAll()

@@ -10,7 +10,9 @@ struct UnavailableDatabaseTests {
     @Test func aPingOfAnUnreachablePostgreSQLFailsWithinItsDeadline() async throws {
         // Port 9 (discard) on loopback: nothing listens there, so every connection is refused.
         let store = try await Store.open(
-            try DatabaseLocation(url: "postgres://postgres@127.0.0.1:9/nothing?sslmode=disable"), logger: Logger(label: "tests"))
+            try DatabaseLocation(url: "postgres://postgres@127.0.0.1:9/nothing?sslmode=disable"),
+            logger: Logger(label: "tests")
+        )
         try await withRunning(store) {
             // Without the deadline this would wait for a connection as long as the pool keeps trying.
             await #expect(throws: StoreError.unavailable) { try await store.ping(within: .seconds(1)) }
@@ -25,7 +27,12 @@ struct DatabaseDeadlineTests {
     func withStore(_ deadlines: Store.Deadlines, _ body: @Sendable (Store) async throws -> Void) async throws {
         let location = try await Backend.postgres.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let store = try await Store.open(location, maximumConnections: 1, deadlines: deadlines, logger: Logger(label: "tests"))
+        let store = try await Store.open(
+            location,
+            maximumConnections: 1,
+            deadlines: deadlines,
+            logger: Logger(label: "tests")
+        )
         try await withRunning(store) {
             try await body(store)
         }
@@ -96,7 +103,10 @@ extension DatabaseDeadlineTests {
                     return try await waiters.reduce(into: [Bool]()) { $0.append($1) }
                 }
                 #expect(outcomes.count == 50 && !outcomes.contains(true))
-                #expect(ContinuousClock.now - started < .seconds(5), "the waiters gave up before the connection came free")
+                #expect(
+                    ContinuousClock.now - started < .seconds(5),
+                    "the waiters gave up before the connection came free"
+                )
                 try await group.waitForAll()
             }
             try await store.execute(unsafeSQL: "SELECT 1")

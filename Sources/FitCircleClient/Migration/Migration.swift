@@ -31,7 +31,9 @@ extension FitCircle {
     /// policy's backoff, `attempts` times in a row at most. Returns once the server has answered every item,
     /// with its own count of them: mark the local data migrated only if `isComplete`.
     public func migrate(
-        _ history: [ActivityInput], attempts: Int = 8, progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
+        _ history: [ActivityInput],
+        attempts: Int = 8,
+        progress: @escaping @Sendable (MigrationProgress) -> Void = { _ in }
     ) async throws -> MigrationReport {
         let directory = self.configuration.storageDirectory.appendingPathComponent("migration")
         let outbox = try Outbox(directory: directory)
@@ -40,19 +42,26 @@ extension FitCircle {
         if let saved = try state.load(), await outbox.count > 0 {
             sessionID = saved  // resuming an import cut short
         } else {
-            let session = try await self.call { try await $0.openMigration(body: .json(.init(expected: history.count))).created.body.json }
+            let session = try await self.call {
+                try await $0.openMigration(body: .json(.init(expected: history.count))).created.body.json
+            }
             try state.save(session.id)
             sessionID = session.id
         }
         try await outbox.add(try await self.outboxItems(history))
 
         let synchronizer = await Synchronizer(
-            outbox: outbox, sender: OutboxSender(client: self.api, migrationID: sessionID), policy: self.configuration.syncPolicy,
-            now: self.configuration.now)
+            outbox: outbox,
+            sender: OutboxSender(client: self.api, migrationID: sessionID),
+            policy: self.configuration.syncPolicy,
+            now: self.configuration.now
+        )
         let total = history.count
         let watching = Task {
             for await status in await synchronizer.updates() {
-                progress(MigrationProgress(total: total, answered: max(0, total - status.pending), refused: status.rejected))
+                progress(
+                    MigrationProgress(total: total, answered: max(0, total - status.pending), refused: status.rejected)
+                )
             }
         }
         defer { watching.cancel() }
@@ -63,7 +72,12 @@ extension FitCircle {
                 break
             } catch let error where Self.isTransient(error) && failures + 1 < attempts {
                 failures += 1
-                try await Task.sleep(for: self.configuration.syncPolicy.backoff(afterFailures: failures, retryAfter: error.fitCircleProblem?.retryAfter))
+                try await Task.sleep(
+                    for: self.configuration.syncPolicy.backoff(
+                        afterFailures: failures,
+                        retryAfter: error.fitCircleProblem?.retryAfter
+                    )
+                )
             }
         }
         // Done only on the server's word.

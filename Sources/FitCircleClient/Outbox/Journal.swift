@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// An append-only file of records, each on disk before `append` returns. A record is its length and CRC-32
@@ -122,7 +122,7 @@ final class Journal {
     /// To the disk itself: on Apple platforms `fsync` only reaches the drive's cache, `F_FULLFSYNC` its media.
     private func synchronize(_ descriptor: Int32) throws {
         #if canImport(Darwin)
-        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
         #endif
         guard fsync(descriptor) == 0 else { throw JournalError.io("fsync", errno) }
     }

@@ -36,7 +36,9 @@ public actor Outbox {
                 ids.forEach { added[$0] = nil }
                 self.settledRecords += 1
             case .rejected(let id, let problem):
-                if let item = added.removeValue(forKey: id) { self.rejections.append(OutboxRejection(item: item, problem: problem)) }
+                if let item = added.removeValue(forKey: id) {
+                    self.rejections.append(OutboxRejection(item: item, problem: problem))
+                }
                 self.settledRecords += 1
             }
         }
@@ -90,7 +92,9 @@ public actor Outbox {
         try self.journal.append([try OutboxCoding.encoder.encode(Record.rejected(id, problem))])
         self.remove([id])
         self.rejections.append(OutboxRejection(item: item, problem: problem))
-        if self.rejections.count > Self.keptRejections { self.rejections.removeFirst(self.rejections.count - Self.keptRejections) }
+        if self.rejections.count > Self.keptRejections {
+            self.rejections.removeFirst(self.rejections.count - Self.keptRejections)
+        }
         try self.compactIfWorthIt()
     }
 
@@ -103,9 +107,13 @@ public actor Outbox {
     /// Rewrites the journal with the waiting items and the kept rejections only. Settled ids are forgotten
     /// then: an item added again after that is a new item (the server still answers it as a replay).
     private func compactIfWorthIt() throws {
-        guard self.settledRecords >= Self.compactionThreshold || (self.pending.isEmpty && self.settledRecords >= 64) else { return }
+        guard self.settledRecords >= Self.compactionThreshold || (self.pending.isEmpty && self.settledRecords >= 64)
+        else { return }
         var records = try self.rejections.flatMap {
-            [try OutboxCoding.encoder.encode(Record.added($0.item)), try OutboxCoding.encoder.encode(Record.rejected($0.item.id, $0.problem))]
+            [
+                try OutboxCoding.encoder.encode(Record.added($0.item)),
+                try OutboxCoding.encoder.encode(Record.rejected($0.item.id, $0.problem)),
+            ]
         }
         records += try self.pending.map { try OutboxCoding.encoder.encode(Record.added($0)) }
         try self.journal.replace(with: records)

@@ -22,7 +22,12 @@ public struct FitCircleProblem: Error, Sendable, Equatable, Codable, CustomStrin
     }
 
     public init(
-        type: String, title: String, status: Int, detail: String? = nil, fieldErrors: [FieldError] = [], retryAfter: Duration? = nil
+        type: String,
+        title: String,
+        status: Int,
+        detail: String? = nil,
+        fieldErrors: [FieldError] = [],
+        retryAfter: Duration? = nil
     ) {
         self.type = type
         self.title = title

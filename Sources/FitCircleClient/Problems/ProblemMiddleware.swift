@@ -9,7 +9,10 @@ struct ProblemMiddleware: ClientMiddleware {
     static let largestProblem = 64 * 1024
 
     func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
@@ -20,11 +23,16 @@ struct ProblemMiddleware: ClientMiddleware {
     }
 
     static func problem(status: HTTPResponse.Status, headers: HTTPFields, body: Data) -> FitCircleProblem {
-        var problem = (try? JSONDecoder().decode(Document.self, from: body)).map {
-            FitCircleProblem(
-                type: $0.type ?? "about:blank", title: $0.title ?? status.reasonPhrase, status: $0.status ?? status.code,
-                detail: $0.detail, fieldErrors: $0.errors ?? [])
-        } ?? FitCircleProblem(type: "about:blank", title: status.reasonPhrase, status: status.code)
+        var problem =
+            (try? JSONDecoder().decode(Document.self, from: body)).map {
+                FitCircleProblem(
+                    type: $0.type ?? "about:blank",
+                    title: $0.title ?? status.reasonPhrase,
+                    status: $0.status ?? status.code,
+                    detail: $0.detail,
+                    fieldErrors: $0.errors ?? []
+                )
+            } ?? FitCircleProblem(type: "about:blank", title: status.reasonPhrase, status: status.code)
         problem.retryAfter = headers[.retryAfter].flatMap(Self.retryAfter)
         return problem
     }

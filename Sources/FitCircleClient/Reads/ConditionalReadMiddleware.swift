@@ -14,7 +14,10 @@ struct ConditionalReadMiddleware: ClientMiddleware {
     let answers = Answers()
 
     func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard request.method == .get, let path = request.path else { return try await next(request, body, baseURL) }
@@ -28,7 +31,9 @@ struct ConditionalReadMiddleware: ClientMiddleware {
             answered.headerFields[.eTag] = held.tag
             return (answered, HTTPBody(held.body))
         }
-        guard response.status == .ok, let tag = response.headerFields[.eTag], let responseBody else { return (response, responseBody) }
+        guard response.status == .ok, let tag = response.headerFields[.eTag], let responseBody else {
+            return (response, responseBody)
+        }
         let bytes = try await Data(collecting: responseBody, upTo: .max)
         if bytes.count <= Self.largestAnswer {
             var headers = HTTPFields()

@@ -17,7 +17,10 @@ struct AuthenticationMiddleware: ClientMiddleware {
     ]
 
     func intercept(
-        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard !Self.open.contains(operationID) else { return try await next(request, body, baseURL) }

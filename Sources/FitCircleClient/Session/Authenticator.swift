@@ -14,7 +14,9 @@ actor Authenticator {
     private(set) var refreshes = 0
 
     init(
-        store: any SessionStore, refreshMargin: TimeInterval, now: @escaping @Sendable () -> Date,
+        store: any SessionStore,
+        refreshMargin: TimeInterval,
+        now: @escaping @Sendable () -> Date,
         exchange: @escaping @Sendable (_ refreshToken: String) async throws -> StoredSession
     ) {
         self.store = store
@@ -45,7 +47,9 @@ actor Authenticator {
     func token() async throws -> String {
         if let refreshing { return try await refreshing.value.accessToken }
         guard let session else { throw FitCircleError.notSignedIn }
-        if session.accessTokenExpiresAt.timeIntervalSince(self.now()) > self.refreshMargin { return session.accessToken }
+        if session.accessTokenExpiresAt.timeIntervalSince(self.now()) > self.refreshMargin {
+            return session.accessToken
+        }
         return try await self.refresh(replacing: session.accessToken).accessToken
     }
 

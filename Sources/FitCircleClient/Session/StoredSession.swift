@@ -1,11 +1,11 @@
 public import Foundation
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// What a signed-in device keeps: the token pair and when each stops working.
@@ -16,7 +16,13 @@ public struct StoredSession: Codable, Sendable, Equatable {
     public var refreshToken: String
     public var refreshTokenExpiresAt: Date
 
-    public init(userID: String, accessToken: String, accessTokenExpiresAt: Date, refreshToken: String, refreshTokenExpiresAt: Date) {
+    public init(
+        userID: String,
+        accessToken: String,
+        accessTokenExpiresAt: Date,
+        refreshToken: String,
+        refreshTokenExpiresAt: Date
+    ) {
         self.userID = userID
         self.accessToken = accessToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
@@ -26,8 +32,12 @@ public struct StoredSession: Codable, Sendable, Equatable {
 
     init(_ session: Components.Schemas.AuthSession) {
         self.init(
-            userID: session.user.id, accessToken: session.accessToken, accessTokenExpiresAt: session.accessTokenExpiresAt,
-            refreshToken: session.refreshToken, refreshTokenExpiresAt: session.refreshTokenExpiresAt)
+            userID: session.user.id,
+            accessToken: session.accessToken,
+            accessTokenExpiresAt: session.accessTokenExpiresAt,
+            refreshToken: session.refreshToken,
+            refreshTokenExpiresAt: session.refreshTokenExpiresAt
+        )
     }
 }
 
@@ -71,10 +81,17 @@ public struct FileSessionStore: SessionStore {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         let data = try encoder.encode(session)
-        try FileManager.default.createDirectory(at: self.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: self.url.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         // Written beside the file with owner-only permissions before anything is in it, then renamed over it.
         let temporary = self.url.appendingPathExtension("new")
-        _ = FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(
+            atPath: temporary.path,
+            contents: nil,
+            attributes: [.posixPermissions: 0o600]
+        )
         let handle = try FileHandle(forWritingTo: temporary)
         try handle.write(contentsOf: data)
         try handle.synchronize()

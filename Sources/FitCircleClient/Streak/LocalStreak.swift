@@ -36,7 +36,8 @@ actor LocalStreakKeeper {
 
     init(url: URL) {
         self.url = url
-        self.saved = (try? JSONDecoder().decode(Saved.self, from: Data(contentsOf: url))) ?? Saved(rules: nil, appOpenDays: [])
+        self.saved =
+            (try? JSONDecoder().decode(Saved.self, from: Data(contentsOf: url))) ?? Saved(rules: nil, appOpenDays: [])
     }
 
     func noteAppOpens(on days: [LocalDate]) {
@@ -54,13 +55,20 @@ actor LocalStreakKeeper {
     /// The streak at `now`, or nil before the server's rules are known or when the streak counts something
     /// the device does not keep (check-ins, push-ups).
     func standing(at now: Date) -> LocalStreak? {
-        guard let rules = self.saved.rules, rules.policy.basis == .appOpen, let zone = TimeZone(identifier: rules.timeZone) else { return nil }
+        guard let rules = self.saved.rules, rules.policy.basis == .appOpen,
+            let zone = TimeZone(identifier: rules.timeZone)
+        else { return nil }
         let today = LocalDate(now, in: zone)
         let days = self.saved.appOpenDays.filter { $0 <= today }.map { DailyTracking(date: $0, appOpened: true) }
         let (_, standing) = Streak.replay(days, through: today, policy: rules.policy, weekStartsOn: rules.weekStartsOn)
         return LocalStreak(
-            current: standing.current, longest: standing.longest, counted: standing.met, atRisk: standing.atRisk,
-            freezesLeft: standing.freezesLeft, periodStart: Streak.period(of: today, policy: rules.policy, weekStartsOn: rules.weekStartsOn))
+            current: standing.current,
+            longest: standing.longest,
+            counted: standing.met,
+            atRisk: standing.atRisk,
+            freezesLeft: standing.freezesLeft,
+            periodStart: Streak.period(of: today, policy: rules.policy, weekStartsOn: rules.weekStartsOn)
+        )
     }
 
     private func save() {
@@ -80,9 +88,16 @@ extension LocalStreakKeeper.Rules {
         else { return nil }
         self.init(
             policy: StreakPolicy(
-                basis: basis, period: period, freezes: .init(count: rules.freezes, per: per, automatic: automatic),
-                resetAfterMissed: rules.resetAfterMissed, shortfallKeepsStreak: rules.shortfallKeepsStreak,
-                milestones: rules.milestones.map { .init(count: $0.count, badge: $0.badge) }, checkInGraceDays: rules.checkInGraceDays),
-            weekStartsOn: weekStartsOn, timeZone: summary.timeZone)
+                basis: basis,
+                period: period,
+                freezes: .init(count: rules.freezes, per: per, automatic: automatic),
+                resetAfterMissed: rules.resetAfterMissed,
+                shortfallKeepsStreak: rules.shortfallKeepsStreak,
+                milestones: rules.milestones.map { .init(count: $0.count, badge: $0.badge) },
+                checkInGraceDays: rules.checkInGraceDays
+            ),
+            weekStartsOn: weekStartsOn,
+            timeZone: summary.timeZone
+        )
     }
 }

@@ -52,7 +52,11 @@ struct ServerSentEventParser {
                 self.data = []
             }
             guard !self.data.isEmpty else { return nil }
-            return ServerSentEvent(event: self.event.isEmpty ? "message" : self.event, id: self.id, data: self.data.joined(separator: "\n"))
+            return ServerSentEvent(
+                event: self.event.isEmpty ? "message" : self.event,
+                id: self.id,
+                data: self.data.joined(separator: "\n")
+            )
         }
         if line.hasPrefix(":") { return nil }
         let field: Substring

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One open HTTP connection whose body is handed over chunk by chunk as it arrives, through URLSession's
@@ -34,11 +34,15 @@ final class StreamConnection: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 
     func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         let http = response as? HTTPURLResponse
-        self.continuation.yield(.response(status: http?.statusCode ?? 0, retryAfter: http?.value(forHTTPHeaderField: "Retry-After")))
+        self.continuation.yield(
+            .response(status: http?.statusCode ?? 0, retryAfter: http?.value(forHTTPHeaderField: "Retry-After"))
+        )
         completionHandler(.allow)
     }
 

@@ -19,7 +19,8 @@ struct OutboxSender: Sendable {
         var sent: [OutboxItem] = []
         for item in items {
             // An item this SDK wrote cannot fail to decode; one that does is refused here, not resent forever.
-            guard let event = try? OutboxCoding.decoder.decode(Components.Schemas.ActivityInput.self, from: item.body) else {
+            guard let event = try? OutboxCoding.decoder.decode(Components.Schemas.ActivityInput.self, from: item.body)
+            else {
                 results.rejected.append((item.id, .unreadable))
                 continue
             }
@@ -28,7 +29,8 @@ struct OutboxSender: Sendable {
         }
         guard !events.isEmpty else { return results }
         let answer = try await ClientCall.run {
-            try await self.client.recordActivityBatch(body: .json(.init(events: events, migrationId: self.migrationID))).ok.body.json
+            try await self.client.recordActivityBatch(body: .json(.init(events: events, migrationId: self.migrationID)))
+                .ok.body.json
         }
         for result in answer.results where sent.indices.contains(result.index) {
             let id = sent[result.index].id
@@ -45,16 +47,26 @@ struct OutboxSender: Sendable {
             switch item.kind {
             case .activity:
                 _ = try await self.client.recordActivity(
-                    headers: .init(idempotencyKey: item.id), body: .json(self.decode(item))
+                    headers: .init(idempotencyKey: item.id),
+                    body: .json(self.decode(item))
                 )
                 .created
             case .dailyTotals:
-                _ = try await self.client.syncDailyTotals(headers: .init(idempotencyKey: item.id), body: .json(self.decode(item))).ok
+                _ = try await self.client.syncDailyTotals(
+                    headers: .init(idempotencyKey: item.id),
+                    body: .json(self.decode(item))
+                ).ok
             case .checkIn:
-                _ = try await self.client.checkIn(headers: .init(idempotencyKey: item.id), body: .json(self.decode(item))).created
+                _ = try await self.client.checkIn(
+                    headers: .init(idempotencyKey: item.id),
+                    body: .json(self.decode(item))
+                ).created
             case .submission:
                 let day: Day = try self.decode(item)
-                _ = try await self.client.submitToAllFitCircles(query: .init(date: day.date), headers: .init(idempotencyKey: item.id)).ok
+                _ = try await self.client.submitToAllFitCircles(
+                    query: .init(date: day.date),
+                    headers: .init(idempotencyKey: item.id)
+                ).ok
             case .reaction:
                 guard let activity = item.target.first else { throw FitCircleProblem.unreadable }
                 _ = try await self.client.addReaction(path: .init(id: activity), body: .json(self.decode(item))).ok
@@ -62,7 +74,8 @@ struct OutboxSender: Sendable {
                 _ = try await self.client.editActivity(body: .json(self.decode(item))).ok
             case .reactionRemoval:
                 guard item.target.count == 2 else { throw FitCircleProblem.unreadable }
-                _ = try await self.client.removeReaction(path: .init(id: item.target[0], reaction: item.target[1])).noContent
+                _ = try await self.client.removeReaction(path: .init(id: item.target[0], reaction: item.target[1]))
+                    .noContent
             }
         }
     }
@@ -83,13 +96,20 @@ struct OutboxSender: Sendable {
 extension FitCircleProblem {
     /// An outbox item whose stored body is not what its kind sends.
     static let unreadable = FitCircleProblem(
-        type: "/problems/unreadable-outbox-item", title: "Unreadable outbox item", status: 422,
-        detail: "The item's stored body is not a request this SDK can send.")
+        type: "/problems/unreadable-outbox-item",
+        title: "Unreadable outbox item",
+        status: 422,
+        detail: "The item's stored body is not a request this SDK can send."
+    )
 
     init(_ problem: Components.Schemas.Problem) {
         self.init(
-            type: problem._type, title: problem.title, status: problem.status, detail: problem.detail,
-            fieldErrors: (problem.errors ?? []).map { FieldError(field: $0.field, reason: $0.reason) })
+            type: problem._type,
+            title: problem.title,
+            status: problem.status,
+            detail: problem.detail,
+            fieldErrors: (problem.errors ?? []).map { FieldError(field: $0.field, reason: $0.reason) }
+        )
     }
 }
 
@@ -105,7 +125,9 @@ enum ClientCall {
             case let error as FitCircleError: throw error
             default:
                 // With a response, it was not the answer the document describes; without, none came back.
-                if let response = error.response { throw FitCircleError.unexpectedResponse(status: response.status.code) }
+                if let response = error.response {
+                    throw FitCircleError.unexpectedResponse(status: response.status.code)
+                }
                 throw FitCircleError.unreachable(underlying: "\(error.underlyingError)")
             }
         }

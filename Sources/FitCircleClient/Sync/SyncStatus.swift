@@ -20,8 +20,14 @@ public struct SyncStatus: Sendable, Equatable {
     public var signedOut: Bool
 
     public init(
-        pending: Int = 0, isSyncing: Bool = false, lastSuccess: Date? = nil, lastError: String? = nil, consecutiveFailures: Int = 0,
-        needsAttention: Bool = false, rejected: Int = 0, signedOut: Bool = false
+        pending: Int = 0,
+        isSyncing: Bool = false,
+        lastSuccess: Date? = nil,
+        lastError: String? = nil,
+        consecutiveFailures: Int = 0,
+        needsAttention: Bool = false,
+        rejected: Int = 0,
+        signedOut: Bool = false
     ) {
         self.pending = pending
         self.isSyncing = isSyncing
@@ -45,7 +51,12 @@ public struct SyncPolicy: Sendable {
     /// Failures in a row after which `SyncStatus.needsAttention` is set.
     public var attentionAfter: Int
 
-    public init(batchSize: Int = 500, initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(300), attentionAfter: Int = 5) {
+    public init(
+        batchSize: Int = 500,
+        initialBackoff: Duration = .seconds(1),
+        maximumBackoff: Duration = .seconds(300),
+        attentionAfter: Int = 5
+    ) {
         self.batchSize = max(1, min(batchSize, 500))
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff

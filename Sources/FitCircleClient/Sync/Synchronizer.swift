@@ -86,7 +86,10 @@ actor Synchronizer {
                 } catch FitCircleError.notSignedIn, FitCircleError.sessionEnded {
                     // Nothing to send until the person signs in again (which calls `signedIn`).
                 } catch {
-                    delay = self.policy.backoff(afterFailures: self.status.consecutiveFailures, retryAfter: error.fitCircleProblem?.retryAfter)
+                    delay = self.policy.backoff(
+                        afterFailures: self.status.consecutiveFailures,
+                        retryAfter: error.fitCircleProblem?.retryAfter
+                    )
                     backoff = true
                 }
                 await self.pause(delay, backoff: backoff)

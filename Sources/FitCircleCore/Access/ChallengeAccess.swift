@@ -27,8 +27,12 @@ public enum ChallengeAccess {
         public var blockedByCreator: Bool
 
         public init(
-            visibility: Challenge.Visibility, state: ChallengeParticipant.State?, isCreator: Bool = false, holdsCode: Bool = false,
-            isOperator: Bool = false, blockedByCreator: Bool = false
+            visibility: Challenge.Visibility,
+            state: ChallengeParticipant.State?,
+            isCreator: Bool = false,
+            holdsCode: Bool = false,
+            isOperator: Bool = false,
+            blockedByCreator: Bool = false
         ) {
             self.blockedByCreator = blockedByCreator
             self.visibility = visibility
@@ -42,7 +46,8 @@ public enum ChallengeAccess {
         /// creator, whoever was asked or took part, who holds the code, and operators.
         public var knowsOf: Bool {
             if self.blockedByCreator && self.state != .joined && !self.isOperator { return false }
-            return self.visibility == .public || self.state != nil || self.isCreator || self.holdsCode || self.isOperator
+            return self.visibility == .public || self.state != nil || self.isCreator || self.holdsCode
+                || self.isOperator
         }
     }
 
@@ -54,16 +59,22 @@ public enum ChallengeAccess {
             // Someone the creator blocked cannot come in, whatever the code or the invitation.
             if facts.blockedByCreator && facts.state != .joined { return .hidden }
             // Those already in may ask again (the answer is the same).
-            if facts.visibility == .public || facts.holdsCode || facts.state == .invited || facts.state == .joined || facts.isCreator { return .allowed }
+            if facts.visibility == .public || facts.holdsCode || facts.state == .invited || facts.state == .joined
+                || facts.isCreator
+            {
+                return .allowed
+            }
             return denied(facts, "This challenge is private: join with its code or an invitation.")
         case .decline:
-            return facts.state == .invited ? .allowed : denied(facts, "Only someone invited and not yet in may decline.")
+            return facts.state == .invited
+                ? .allowed : denied(facts, "Only someone invited and not yet in may decline.")
         case .leave:
             return facts.state == .joined ? .allowed : denied(facts, "Only participants may leave.")
         case .invite:
             return facts.isCreator ? .allowed : denied(facts, "Only the challenge's creator may invite people.")
         case .seeCode:
-            return facts.isCreator || facts.state == .joined ? .allowed : denied(facts, "Only the creator and participants see the join code.")
+            return facts.isCreator || facts.state == .joined
+                ? .allowed : denied(facts, "Only the creator and participants see the join code.")
         }
     }
 

@@ -30,7 +30,11 @@ public enum CircleAccess {
         public var blockedByOwner: Bool
 
         public init(
-            privacy: FitCircle.Privacy, role: CircleRole?, invited: Bool = false, banned: Bool = false, isOperator: Bool = false,
+            privacy: FitCircle.Privacy,
+            role: CircleRole?,
+            invited: Bool = false,
+            banned: Bool = false,
+            isOperator: Bool = false,
             blockedByOwner: Bool = false
         ) {
             self.blockedByOwner = blockedByOwner
@@ -58,7 +62,8 @@ public enum CircleAccess {
             return facts.role != nil ? .allowed : denied(facts, "Only the circle's members may do this.")
         case .join:
             if facts.blockedByOwner { return .hidden }
-            return facts.banned ? .forbidden("You were removed from this circle; its owner or an admin can let you back in.") : .allowed
+            return facts.banned
+                ? .forbidden("You were removed from this circle; its owner or an admin can let you back in.") : .allowed
         case .edit, .invite, .manageInvitations, .rotateCode, .liftBan:
             return facts.role?.manages == true ? .allowed : denied(facts, managers)
         case .archive, .setRoles:
@@ -66,7 +71,8 @@ public enum CircleAccess {
         case .remove(let target):
             switch facts.role {
             case .owner: return .allowed
-            case .admin: return target == .member ? .allowed : .forbidden("Only the owner may remove an admin or the owner.")
+            case .admin:
+                return target == .member ? .allowed : .forbidden("Only the owner may remove an admin or the owner.")
             case .member, nil: return denied(facts, managers)
             }
         case .refreshBoards:

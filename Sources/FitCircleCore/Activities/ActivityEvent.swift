@@ -70,7 +70,8 @@ public struct ActivityEvent: Equatable, Sendable, Identifiable {
     /// Whether `other` records the same input as this one (same client id, same content): a replay. Who may
     /// see it is not content: its owner may have changed it since.
     public func isReplay(of other: ActivityEvent) -> Bool {
-        self.clientEventID == other.clientEventID && self.occurredAt == other.occurredAt && self.timeZone == other.timeZone
+        self.clientEventID == other.clientEventID && self.occurredAt == other.occurredAt
+            && self.timeZone == other.timeZone
             && self.localDate == other.localDate
             && self.source == other.source && self.payload.withoutEstimates == other.payload.withoutEstimates
     }

@@ -75,14 +75,21 @@ public enum ActivityRules {
         var validator = Validator()
         let id = input.clientEventID
         validator.check(
-            !id.isEmpty && id.utf8.count <= 128 && !id.unicodeScalars.contains { $0.properties.generalCategory == .control },
-            prefix + "clientEventId", "must be 1–128 bytes in UTF-8, without control characters")
+            !id.isEmpty && id.utf8.count <= 128
+                && !id.unicodeScalars.contains { $0.properties.generalCategory == .control },
+            prefix + "clientEventId",
+            "must be 1–128 bytes in UTF-8, without control characters"
+        )
         validator.check(
             input.occurredAt <= now.addingTimeInterval(self.maximumFutureSkew),
             prefix + "occurredAt",
             "must not be more than 5 minutes in the future"
         )
-        validator.check(input.occurredAt >= self.earliestInstant, prefix + "occurredAt", "must be in the year 2000 or later")
+        validator.check(
+            input.occurredAt >= self.earliestInstant,
+            prefix + "occurredAt",
+            "must be in the year 2000 or later"
+        )
         let zoneName = input.timeZone ?? defaultTimeZone
         let zone = TimeZoneID.validated(zoneName).flatMap(TimeZone.init(identifier:))
         validator.check(zone != nil, prefix + "timeZone", "must be an IANA time-zone identifier such as Europe/Paris")
@@ -90,19 +97,39 @@ public enum ActivityRules {
         switch input.payload {
         case .steps(let totals):
             validator.check(
-                (0...self.maximumStepsPerDay).contains(totals.steps), prefix + "steps",
-                "must be between 0 and \(self.maximumStepsPerDay) in a day")
-            validator.check((totals.distanceMeters ?? 0) >= 0 && (totals.distanceMeters ?? 0) <= 1_000_000, prefix + "distanceMeters", "must be between 0 and 1,000 km")
-            validator.check((totals.activeMinutes ?? 0) >= 0 && (totals.activeMinutes ?? 0) <= 1440, prefix + "activeMinutes", "must be between 0 and 1440")
-            validator.check((totals.calories ?? 0) >= 0 && (totals.calories ?? 0) <= 20_000, prefix + "calories", "must be between 0 and 20,000")
+                (0...self.maximumStepsPerDay).contains(totals.steps),
+                prefix + "steps",
+                "must be between 0 and \(self.maximumStepsPerDay) in a day"
+            )
+            validator.check(
+                (totals.distanceMeters ?? 0) >= 0 && (totals.distanceMeters ?? 0) <= 1_000_000,
+                prefix + "distanceMeters",
+                "must be between 0 and 1,000 km"
+            )
+            validator.check(
+                (totals.activeMinutes ?? 0) >= 0 && (totals.activeMinutes ?? 0) <= 1440,
+                prefix + "activeMinutes",
+                "must be between 0 and 1440"
+            )
+            validator.check(
+                (totals.calories ?? 0) >= 0 && (totals.calories ?? 0) <= 20_000,
+                prefix + "calories",
+                "must be between 0 and 20,000"
+            )
         case .weight(let kilograms):
             validator.check(
-                kilograms.isFinite && limits.weightKg.contains(kilograms), prefix + "weightKg",
-                "must be between \(Int(limits.weightKg.lowerBound)) and \(Int(limits.weightKg.upperBound)) kg")
+                kilograms.isFinite && limits.weightKg.contains(kilograms),
+                prefix + "weightKg",
+                "must be between \(Int(limits.weightKg.lowerBound)) and \(Int(limits.weightKg.upperBound)) kg"
+            )
         case .workout(let workout):
             self.check(workout, into: &validator, prefix: prefix)
         case .water(let milliliters):
-            validator.check(milliliters > 0 && milliliters <= 20_000, prefix + "waterMl", "must be between 0 and 20,000 ml")
+            validator.check(
+                milliliters > 0 && milliliters <= 20_000,
+                prefix + "waterMl",
+                "must be between 0 and 20,000 ml"
+            )
         case .appOpen:
             break
         case .checkIn(let checkIn):
@@ -111,36 +138,67 @@ public enum ActivityRules {
         }
         let readOn = zone.map { LocalDate(input.occurredAt, in: $0) }
         if let date = input.date {
-            validator.check([.steps, .checkIn].contains(input.payload.kind), prefix + "date", "may only be given for step totals and check-ins")
-            validator.check(readOn.map { date <= $0 } ?? true, prefix + "date", "must not be after the day of occurredAt")
+            validator.check(
+                [.steps, .checkIn].contains(input.payload.kind),
+                prefix + "date",
+                "may only be given for step totals and check-ins"
+            )
+            validator.check(
+                readOn.map { date <= $0 } ?? true,
+                prefix + "date",
+                "must not be after the day of occurredAt"
+            )
         }
         try validator.throwIfInvalid()
         // The zone was checked above, so a day is always read; the guard keeps the compiler from needing `!`.
-        guard let day = input.date ?? readOn else { throw ValidationError(field: prefix + "timeZone", reason: "must be an IANA time-zone identifier") }
+        guard let day = input.date ?? readOn else {
+            throw ValidationError(field: prefix + "timeZone", reason: "must be an IANA time-zone identifier")
+        }
         return (zoneName, day)
     }
 
     private static func check(_ workout: Workout, into validator: inout Validator, prefix: String) {
         let duration = workout.durationSeconds
         validator.check(
-            duration.isFinite && duration > 0 && duration <= self.maximumWorkoutSeconds, prefix + "durationSeconds",
-            "must be more than 0 and at most 24 hours")
+            duration.isFinite && duration > 0 && duration <= self.maximumWorkoutSeconds,
+            prefix + "durationSeconds",
+            "must be more than 0 and at most 24 hours"
+        )
         if let distance = workout.distanceMeters {
-            validator.check(distance.isFinite && distance >= 0 && distance <= 1_000_000, prefix + "distanceMeters", "must be between 0 and 1,000 km")
-            if let limit = self.maximumSpeed(for: workout.type, distance: distance), duration > 0, distance / duration > limit {
-                validator.fail(prefix + "distanceMeters", "is faster than the world record for \(workout.type.rawValue)")
+            validator.check(
+                distance.isFinite && distance >= 0 && distance <= 1_000_000,
+                prefix + "distanceMeters",
+                "must be between 0 and 1,000 km"
+            )
+            if let limit = self.maximumSpeed(for: workout.type, distance: distance), duration > 0,
+                distance / duration > limit
+            {
+                validator.fail(
+                    prefix + "distanceMeters",
+                    "is faster than the world record for \(workout.type.rawValue)"
+                )
             }
         }
         if let route = workout.route {
             validator.check(
-                Polyline.isValid(route), prefix + "route",
-                "must be an encoded polyline of at most \(Polyline.maximumBytes) bytes whose points lie on the globe")
+                Polyline.isValid(route),
+                prefix + "route",
+                "must be an encoded polyline of at most \(Polyline.maximumBytes) bytes whose points lie on the globe"
+            )
         }
         if let calories = workout.calories {
-            validator.check(calories.isFinite && calories >= 0 && calories <= 20_000, prefix + "calories", "must be between 0 and 20,000")
+            validator.check(
+                calories.isFinite && calories >= 0 && calories <= 20_000,
+                prefix + "calories",
+                "must be between 0 and 20,000"
+            )
         }
         if workout.type == .pushups {
-            validator.check((1...10_000).contains(workout.reps ?? 0), prefix + "reps", "must be between 1 and 10,000 for push-ups")
+            validator.check(
+                (1...10_000).contains(workout.reps ?? 0),
+                prefix + "reps",
+                "must be between 1 and 10,000 for push-ups"
+            )
             validator.check((1...100).contains(workout.series ?? 1), prefix + "series", "must be between 1 and 100")
         }
     }

@@ -16,7 +16,8 @@ public enum CalorieEstimate {
             return speed < 3.2 ? 2.8 : speed < 4.8 ? 3.5 : speed < 5.6 ? 4.3 : speed < 6.4 ? 5.0 : 7.0
         case .running:
             guard let speed else { return 9.8 }
-            return speed < 8 ? 8.3 : speed < 9.7 ? 9.8 : speed < 11.3 ? 11.0 : speed < 12.9 ? 11.8 : speed < 14.5 ? 12.8 : 14.5
+            return speed < 8
+                ? 8.3 : speed < 9.7 ? 9.8 : speed < 11.3 ? 11.0 : speed < 12.9 ? 11.8 : speed < 14.5 ? 12.8 : 14.5
         case .cycling:
             guard let speed else { return 7.5 }
             return speed < 16 ? 4.0 : speed < 19 ? 6.8 : speed < 22.5 ? 8.0 : speed < 25.7 ? 10.0 : 12.0

@@ -81,7 +81,9 @@ public struct DailyTracking: Equatable, Sendable, Codable {
     /// Synced step totals are replaced, not summed: per source the reading with the latest `occurredAt` wins
     /// (ties: the larger client event id, so arrival order never matters), and across sources the largest, since a phone and a watch count the same
     /// walk. Distance, active minutes and calories take the larger of the synced totals and the workouts' sum.
-    public static func summarize(_ events: [ActivityEvent], on date: LocalDate, manualSteps: ManualSteps) -> DailyTracking {
+    public static func summarize(_ events: [ActivityEvent], on date: LocalDate, manualSteps: ManualSteps)
+        -> DailyTracking
+    {
         var day = DailyTracking(date: date)
         var latestSynced: [ActivitySource: ActivityEvent] = [:]
         var latestWeight: ActivityEvent?
@@ -113,7 +115,9 @@ public struct DailyTracking: Equatable, Sendable, Codable {
                 day.appOpened = true
             case .checkIn(let checkIn):
                 // One check-in per day (its client id is the date); it is late when it arrived after the day.
-                let late = TimeZone(identifier: event.timeZone).map { event.receivedAt >= date.adding(days: 1).start(in: $0) } ?? false
+                let late =
+                    TimeZone(identifier: event.timeZone).map { event.receivedAt >= date.adding(days: 1).start(in: $0) }
+                    ?? false
                 if !day.checkedIn || (day.checkedInLate && !late) {
                     day.checkedInLate = late
                     day.mood = checkIn.mood

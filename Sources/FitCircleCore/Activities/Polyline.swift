@@ -9,9 +9,11 @@ public enum Polyline {
     public static func decode(_ text: String) -> [(latitude: Double, longitude: Double)]? {
         var points: [(latitude: Double, longitude: Double)] = []
         var iterator = text.utf8.makeIterator()
-        var latitude = 0, longitude = 0
+        var latitude = 0
+        var longitude = 0
         func next() -> Int?? {
-            var result = 0, shift = 0
+            var result = 0
+            var shift = 0
             while let byte = iterator.next() {
                 guard (63...126).contains(byte), shift <= 30 else { return .some(nil) }
                 let chunk = Int(byte) - 63
@@ -49,7 +51,9 @@ public enum Polyline {
             text.unicodeScalars.append(Unicode.Scalar(UInt8(value + 63)))
         }
         for point in points {
-            let (nextLatitude, nextLongitude) = (Int((point.latitude * 1e5).rounded()), Int((point.longitude * 1e5).rounded()))
+            let (nextLatitude, nextLongitude) = (
+                Int((point.latitude * 1e5).rounded()), Int((point.longitude * 1e5).rounded())
+            )
             write(nextLatitude - latitude)
             write(nextLongitude - longitude)
             (latitude, longitude) = (nextLatitude, nextLongitude)

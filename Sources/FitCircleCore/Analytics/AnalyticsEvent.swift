@@ -19,8 +19,14 @@ public struct AnalyticsEvent: Equatable, Sendable {
     public var receivedAt: Date
 
     public init(
-        userID: User.ID, key: String, name: String, source: Source, occurredAt: Date, localDate: LocalDate,
-        properties: [String: EventValue] = [:], receivedAt: Date
+        userID: User.ID,
+        key: String,
+        name: String,
+        source: Source,
+        occurredAt: Date,
+        localDate: LocalDate,
+        properties: [String: EventValue] = [:],
+        receivedAt: Date
     ) {
         self.userID = userID
         self.key = key
@@ -34,17 +40,33 @@ public struct AnalyticsEvent: Equatable, Sendable {
 
     /// A server event of `user`'s, dated in their zone.
     public static func server(
-        _ event: ServerEvent, key: String, of user: User, at now: Date, properties: [String: EventValue] = [:]
+        _ event: ServerEvent,
+        key: String,
+        of user: User,
+        at now: Date,
+        properties: [String: EventValue] = [:]
     ) -> AnalyticsEvent {
         .server(event, key: key, of: user.id, on: user.localDate(at: now), at: now, properties: properties)
     }
 
     /// A server event of `user` on their local day `date` (where only the day is at hand).
     public static func server(
-        _ event: ServerEvent, key: String, of user: User.ID, on date: LocalDate, at now: Date, properties: [String: EventValue] = [:]
+        _ event: ServerEvent,
+        key: String,
+        of user: User.ID,
+        on date: LocalDate,
+        at now: Date,
+        properties: [String: EventValue] = [:]
     ) -> AnalyticsEvent {
         AnalyticsEvent(
-            userID: user, key: "\(event.rawValue):\(key)", name: event.rawValue, source: .server, occurredAt: now, localDate: date,
-            properties: properties, receivedAt: now)
+            userID: user,
+            key: "\(event.rawValue):\(key)",
+            name: event.rawValue,
+            source: .server,
+            occurredAt: now,
+            localDate: date,
+            properties: properties,
+            receivedAt: now
+        )
     }
 }

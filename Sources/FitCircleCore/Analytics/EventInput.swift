@@ -26,20 +26,41 @@ public struct EventInput: Equatable, Sendable {
     public static let retention: TimeInterval = 90 * 86_400
 
     /// Checks a batch against the app's schemas: all or nothing, every bad field named (`events[3].name`).
-    public static func validate(_ batch: [EventInput], schemas: [String: EventSchema], now: Date) throws(ValidationError) {
+    public static func validate(_ batch: [EventInput], schemas: [String: EventSchema], now: Date)
+        throws(ValidationError)
+    {
         var validator = Validator()
-        validator.check(!batch.isEmpty && batch.count <= self.maximumBatch, "events", "must hold 1 to \(self.maximumBatch) events")
+        validator.check(
+            !batch.isEmpty && batch.count <= self.maximumBatch,
+            "events",
+            "must hold 1 to \(self.maximumBatch) events"
+        )
         var seen = Set<String>()
         for (index, event) in batch.prefix(self.maximumBatch).enumerated() {
             let field = "events[\(index)]"
             let id = event.clientEventID
             validator.check(
-                !id.isEmpty && id.utf8.count <= 128 && !id.unicodeScalars.contains { $0.properties.generalCategory == .control },
-                field + ".clientEventId", "must be 1–128 bytes in UTF-8, without control characters")
+                !id.isEmpty && id.utf8.count <= 128
+                    && !id.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                field + ".clientEventId",
+                "must be 1–128 bytes in UTF-8, without control characters"
+            )
             validator.check(seen.insert(id).inserted, field + ".clientEventId", "is given twice in the batch")
-            validator.check(event.occurredAt <= now.addingTimeInterval(300), field + ".occurredAt", "must not be more than 5 minutes in the future")
-            validator.check(event.occurredAt >= now.addingTimeInterval(-self.maximumAge), field + ".occurredAt", "must be within the last 30 days")
-            validator.check(event.properties.count <= self.maximumProperties, field + ".properties", "must hold at most \(self.maximumProperties) properties")
+            validator.check(
+                event.occurredAt <= now.addingTimeInterval(300),
+                field + ".occurredAt",
+                "must not be more than 5 minutes in the future"
+            )
+            validator.check(
+                event.occurredAt >= now.addingTimeInterval(-self.maximumAge),
+                field + ".occurredAt",
+                "must be within the last 30 days"
+            )
+            validator.check(
+                event.properties.count <= self.maximumProperties,
+                field + ".properties",
+                "must hold at most \(self.maximumProperties) properties"
+            )
             if let schema = schemas[event.name] {
                 if event.properties.count <= self.maximumProperties {
                     schema.check(event.properties, into: &validator, field: field + ".properties")
@@ -49,7 +70,8 @@ public struct EventInput: Equatable, Sendable {
             } else {
                 validator.fail(
                     field + ".name",
-                    "'\(EventSchema.printable(event.name))' is not an event of this app; known: \(schemas.keys.sorted().joined(separator: ", "))")
+                    "'\(EventSchema.printable(event.name))' is not an event of this app; known: \(schemas.keys.sorted().joined(separator: ", "))"
+                )
             }
         }
         try validator.throwIfInvalid()

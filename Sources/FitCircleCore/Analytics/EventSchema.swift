@@ -44,7 +44,8 @@ public struct EventSchema: Equatable, Sendable, Codable {
 
     /// Checks `properties` against the schema, naming each bad one under `field`.
     public func check(_ properties: [String: EventValue], into validator: inout Validator, field: String) {
-        for (name, property) in self.properties.sorted(by: { $0.key < $1.key }) where property.required && properties[name] == nil {
+        for (name, property) in self.properties.sorted(by: { $0.key < $1.key })
+        where property.required && properties[name] == nil {
             validator.fail("\(field).\(name)", "is required")
         }
         for (name, value) in properties.sorted(by: { $0.key < $1.key }) {
@@ -56,8 +57,11 @@ public struct EventSchema: Equatable, Sendable, Codable {
             switch (property.type, value) {
             case (.string, .string(let text)):
                 validator.check(
-                    text.unicodeScalars.count <= Self.maximumStringLength && !text.unicodeScalars.contains { $0.properties.generalCategory == .control },
-                    path, "must be at most \(Self.maximumStringLength) characters, without control characters")
+                    text.unicodeScalars.count <= Self.maximumStringLength
+                        && !text.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                    path,
+                    "must be at most \(Self.maximumStringLength) characters, without control characters"
+                )
                 if let values = property.values {
                     validator.check(values.contains(text), path, "must be one of \(values.joined(separator: ", "))")
                 }
@@ -75,6 +79,10 @@ public struct EventSchema: Equatable, Sendable, Codable {
 
     /// A name as it may appear in a problem: at most 64 characters, control characters dropped.
     static func printable(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(64)))
+        String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(64)
+            )
+        )
     }
 }

@@ -68,14 +68,27 @@ public struct DayFacts: Sendable {
         let activeCount = Double(self.active.count)
         var rows: [MetricRow] = []
         func add(_ metric: String, _ numerator: Int, _ denominator: Int, on day: LocalDate? = nil) {
-            rows.append(MetricRow(day: day ?? self.day, metric: metric, numerator: Double(numerator), denominator: Double(denominator)))
+            rows.append(
+                MetricRow(
+                    day: day ?? self.day,
+                    metric: metric,
+                    numerator: Double(numerator),
+                    denominator: Double(denominator)
+                )
+            )
         }
         for (k, metric) in [(1, "d1_retention"), (7, "d7_retention"), (30, "d30_retention")] {
             let cohort = self.cohorts[k] ?? []
             add(metric, cohort.intersection(self.active).count, cohort.count, on: self.day.adding(days: -k))
         }
-        let week = self.cohorts[7] ?? [], month = self.cohorts[30] ?? []
-        add("preference_customisation", week.intersection(self.customised).count, week.count, on: self.day.adding(days: -7))
+        let week = self.cohorts[7] ?? []
+        let month = self.cohorts[30] ?? []
+        add(
+            "preference_customisation",
+            week.intersection(self.customised).count,
+            week.count,
+            on: self.day.adding(days: -7)
+        )
         add("opt_out", month.intersection(self.optedOut).count, month.count, on: self.day.adding(days: -30))
         rows.append(MetricRow(day: self.day, metric: "dau", numerator: activeCount, denominator: Double(self.accounts)))
         add("wau", self.activeWeek, self.accounts)

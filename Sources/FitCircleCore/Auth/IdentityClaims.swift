@@ -52,7 +52,9 @@ public struct IdentityClaims: Equatable, Sendable {
 
     /// Checks issuer, audience, expiry and issue time against `now` (OpenID Connect Core, 3.1.3.7), and the
     /// nonce when the web flow sent one (3.1.3.7, 11).
-    public func validate(provider: IdentityProvider, clientIDs: Set<String>, now: Date, nonce: String? = nil) throws(Rejection) {
+    public func validate(provider: IdentityProvider, clientIDs: Set<String>, now: Date, nonce: String? = nil)
+        throws(Rejection)
+    {
         guard provider.issuers.contains(self.issuer) else { throw .wrongIssuer(self.issuer) }
         guard !self.audiences.isEmpty, self.audiences.allSatisfy(clientIDs.contains) else {
             throw .wrongAudience(self.audiences)
@@ -65,7 +67,9 @@ public struct IdentityClaims: Equatable, Sendable {
         // An address is trusted only when the provider says it verified it. Google always says so for an
         // address it verified: one without `email_verified` is not (issue 41 found such tokens accepted).
         // Apple leaves the claim out for some accounts; a `false` is refused there too.
-        if self.email != nil, self.emailVerified == false || (provider == .google && self.emailVerified != true) { throw .unverifiedEmail }
+        if self.email != nil, self.emailVerified == false || (provider == .google && self.emailVerified != true) {
+            throw .unverifiedEmail
+        }
         if let nonce, self.nonce != nonce { throw .wrongNonce }
     }
 }

@@ -9,18 +9,27 @@ public enum WebSignInFlow {
     public static let lifetime: TimeInterval = 600
 
     /// The provider's authorization request.
-    public static func authorizationURL(for provider: IdentityProvider, clientID: String, redirectURI: String, state: String, nonce: String) -> String {
-        let (responseType, scope) = switch provider {
-        case .google: ("id_token", "openid email profile")
-        case .apple: ("code id_token", "name email")
-        }
+    public static func authorizationURL(
+        for provider: IdentityProvider,
+        clientID: String,
+        redirectURI: String,
+        state: String,
+        nonce: String
+    ) -> String {
+        let (responseType, scope) =
+            switch provider {
+            case .google: ("id_token", "openid email profile")
+            case .apple: ("code id_token", "name email")
+            }
         var components = URLComponents()
         components.scheme = "https"
         (components.host, components.path) = Self.location(of: provider)
         components.queryItems = [
             URLQueryItem(name: "client_id", value: clientID), URLQueryItem(name: "redirect_uri", value: redirectURI),
-            URLQueryItem(name: "response_type", value: responseType), URLQueryItem(name: "response_mode", value: "form_post"),
-            URLQueryItem(name: "scope", value: scope), URLQueryItem(name: "state", value: state), URLQueryItem(name: "nonce", value: nonce),
+            URLQueryItem(name: "response_type", value: responseType),
+            URLQueryItem(name: "response_mode", value: "form_post"),
+            URLQueryItem(name: "scope", value: scope), URLQueryItem(name: "state", value: state),
+            URLQueryItem(name: "nonce", value: nonce),
         ]
         // URLComponents leaves `+` as it is, which servers read as a space.
         return (components.url?.absoluteString ?? "").replacingOccurrences(of: "+", with: "%2B")
@@ -56,7 +65,9 @@ public enum WebSignInFlow {
 
         public init?(cookieValue: String) {
             let parts = cookieValue.split(separator: "~", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 4, let provider = IdentityProvider(rawValue: parts[0]), parts[1].count == 64, parts[2].count == 64 else { return nil }
+            guard parts.count == 4, let provider = IdentityProvider(rawValue: parts[0]), parts[1].count == 64,
+                parts[2].count == 64
+            else { return nil }
             self.init(provider: provider, state: parts[1], nonce: parts[2], timeZone: parts[3].isEmpty ? nil : parts[3])
         }
     }

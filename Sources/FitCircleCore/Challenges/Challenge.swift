@@ -46,9 +46,25 @@ public struct Challenge: Equatable, Sendable, Identifiable {
     public var cancelledAt: Date?
 
     public init(
-        id: ID, name: String, description: String?, type: ChallengeType, rule: ChallengeRule, visibility: Visibility, joinCode: String,
-        creatorID: User.ID, timeZone: String, startsAt: Date, endsAt: Date, stake: Int, minParticipants: Int, maxParticipants: Int,
-        templateID: String? = nil, templateVersion: Int? = nil, createdAt: Date, settledAt: Date? = nil, cancelledAt: Date? = nil
+        id: ID,
+        name: String,
+        description: String?,
+        type: ChallengeType,
+        rule: ChallengeRule,
+        visibility: Visibility,
+        joinCode: String,
+        creatorID: User.ID,
+        timeZone: String,
+        startsAt: Date,
+        endsAt: Date,
+        stake: Int,
+        minParticipants: Int,
+        maxParticipants: Int,
+        templateID: String? = nil,
+        templateVersion: Int? = nil,
+        createdAt: Date,
+        settledAt: Date? = nil,
+        cancelledAt: Date? = nil
     ) {
         self.id = id
         self.name = name
@@ -129,7 +145,11 @@ public enum ChallengeType: String, CaseIterable, Equatable, Sendable, Codable {
         case .longestActivity: ChallengeRule(metric: .distance, aggregation: .longest)
         /// On foot (a ride's pace is no match for a run's), over at least one kilometre.
         case .fastestPace:
-            ChallengeRule(metric: .distance, aggregation: .fastestPace, filter: .init(workoutTypes: [.running, .walking], minDistanceKm: 1))
+            ChallengeRule(
+                metric: .distance,
+                aggregation: .fastestPace,
+                filter: .init(workoutTypes: [.running, .walking], minDistanceKm: 1)
+            )
         }
     }
 }
@@ -161,8 +181,17 @@ public struct ChallengeParticipant: Equatable, Sendable {
     public var paidAt: Date?
 
     public init(
-        challengeID: Challenge.ID, userID: User.ID, state: State, staked: Int = 0, invitedBy: User.ID? = nil, updatedAt: Date,
-        finalRank: Int? = nil, finalValue: Double? = nil, won: Bool = false, payout: Int = 0, paidAt: Date? = nil
+        challengeID: Challenge.ID,
+        userID: User.ID,
+        state: State,
+        staked: Int = 0,
+        invitedBy: User.ID? = nil,
+        updatedAt: Date,
+        finalRank: Int? = nil,
+        finalValue: Double? = nil,
+        won: Bool = false,
+        payout: Int = 0,
+        paidAt: Date? = nil
     ) {
         self.challengeID = challengeID
         self.userID = userID

@@ -20,8 +20,17 @@ public struct ChallengeRecord: Equatable, Sendable, Codable {
     public var largestStakeWon: Int
 
     public init(
-        challenges: Int = 0, wins: Int = 0, currentWinStreak: Int = 0, longestWinStreak: Int = 0, lossesInARow: Int = 0, placementSum: Int = 0,
-        placed: Int = 0, xpWon: Int = 0, xpLost: Int = 0, winsByKind: [String: Int] = [:], largestStakeWon: Int = 0
+        challenges: Int = 0,
+        wins: Int = 0,
+        currentWinStreak: Int = 0,
+        longestWinStreak: Int = 0,
+        lossesInARow: Int = 0,
+        placementSum: Int = 0,
+        placed: Int = 0,
+        xpWon: Int = 0,
+        xpLost: Int = 0,
+        winsByKind: [String: Int] = [:],
+        largestStakeWon: Int = 0
     ) {
         self.winsByKind = winsByKind
         self.largestStakeWon = largestStakeWon
@@ -40,29 +49,37 @@ public struct ChallengeRecord: Equatable, Sendable, Codable {
     public var averagePlacement: Double? { self.placed == 0 ? nil : Double(self.placementSum) / Double(self.placed) }
 
     private enum CodingKeys: String, CodingKey {
-        case challenges, wins, currentWinStreak, longestWinStreak, lossesInARow, placementSum, placed, xpWon, xpLost, winsByKind, largestStakeWon
+        case challenges, wins, currentWinStreak, longestWinStreak, lossesInARow, placementSum, placed, xpWon, xpLost,
+            winsByKind, largestStakeWon
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            challenges: try container.decode(Int.self, forKey: .challenges), wins: try container.decode(Int.self, forKey: .wins),
+            challenges: try container.decode(Int.self, forKey: .challenges),
+            wins: try container.decode(Int.self, forKey: .wins),
             currentWinStreak: try container.decode(Int.self, forKey: .currentWinStreak),
             longestWinStreak: try container.decode(Int.self, forKey: .longestWinStreak),
-            lossesInARow: try container.decode(Int.self, forKey: .lossesInARow), placementSum: try container.decode(Int.self, forKey: .placementSum),
-            placed: try container.decode(Int.self, forKey: .placed), xpWon: try container.decode(Int.self, forKey: .xpWon),
+            lossesInARow: try container.decode(Int.self, forKey: .lossesInARow),
+            placementSum: try container.decode(Int.self, forKey: .placementSum),
+            placed: try container.decode(Int.self, forKey: .placed),
+            xpWon: try container.decode(Int.self, forKey: .xpWon),
             xpLost: try container.decode(Int.self, forKey: .xpLost),
             winsByKind: try container.decodeIfPresent([String: Int].self, forKey: .winsByKind) ?? [:],
-            largestStakeWon: try container.decodeIfPresent(Int.self, forKey: .largestStakeWon) ?? 0)
+            largestStakeWon: try container.decodeIfPresent(Int.self, forKey: .largestStakeWon) ?? 0
+        )
     }
 
     /// The badge counters this record holds.
     public var counters: [Badge.Counter: Int] {
         var counters: [Badge.Counter: Int] = [
-            .challengesCompleted: self.challenges, .challengesWon: self.wins, .challengeWinStreak: self.longestWinStreak,
+            .challengesCompleted: self.challenges, .challengesWon: self.wins,
+            .challengeWinStreak: self.longestWinStreak,
             .largestStakeWon: self.largestStakeWon,
         ]
-        for (kind, count) in self.winsByKind { if let counter = Badge.Counter(rawValue: kind) { counters[counter] = count } }
+        for (kind, count) in self.winsByKind {
+            if let counter = Badge.Counter(rawValue: kind) { counters[counter] = count }
+        }
         return counters
     }
 
@@ -75,7 +92,13 @@ public struct ChallengeRecord: Equatable, Sendable, Codable {
         public var byLessThanOnePercent: Bool
         public var stake: Int
 
-        public init(kind: Badge.Counter, beatSomeoneTenLevelsUp: Bool = false, fromLastPlace: Bool = false, byLessThanOnePercent: Bool = false, stake: Int = 0) {
+        public init(
+            kind: Badge.Counter,
+            beatSomeoneTenLevelsUp: Bool = false,
+            fromLastPlace: Bool = false,
+            byLessThanOnePercent: Bool = false,
+            stake: Int = 0
+        ) {
             self.kind = kind
             self.beatSomeoneTenLevelsUp = beatSomeoneTenLevelsUp
             self.fromLastPlace = fromLastPlace
@@ -107,7 +130,9 @@ public struct ChallengeRecord: Equatable, Sendable, Codable {
         if result.won, let facts {
             record.winsByKind[facts.kind.rawValue, default: 0] += 1
             if record.lossesInARow >= 3 { record.winsByKind[Badge.Counter.comebackWins.rawValue, default: 0] += 1 }
-            if facts.beatSomeoneTenLevelsUp { record.winsByKind[Badge.Counter.higherLevelWins.rawValue, default: 0] += 1 }
+            if facts.beatSomeoneTenLevelsUp {
+                record.winsByKind[Badge.Counter.higherLevelWins.rawValue, default: 0] += 1
+            }
             if facts.fromLastPlace { record.winsByKind[Badge.Counter.lastPlaceWins.rawValue, default: 0] += 1 }
             if facts.byLessThanOnePercent { record.winsByKind[Badge.Counter.photoFinishWins.rawValue, default: 0] += 1 }
             record.largestStakeWon = max(record.largestStakeWon, facts.stake)
@@ -144,7 +169,15 @@ public struct Rivalry: Equatable, Sendable, Codable {
     public var streak: Int
     public var lastMetAt: Date?
 
-    public init(wins: Int = 0, losses: Int = 0, draws: Int = 0, xpWon: Int = 0, xpLost: Int = 0, streak: Int = 0, lastMetAt: Date? = nil) {
+    public init(
+        wins: Int = 0,
+        losses: Int = 0,
+        draws: Int = 0,
+        xpWon: Int = 0,
+        xpLost: Int = 0,
+        streak: Int = 0,
+        lastMetAt: Date? = nil
+    ) {
         self.wins = wins
         self.losses = losses
         self.draws = draws
@@ -176,7 +209,12 @@ public struct Rivalry: Equatable, Sendable, Codable {
     }
 
     /// The rivalry after one more meeting.
-    public func adding(_ mine: ChallengeParticipant, against theirs: ChallengeParticipant, winners: Int, at instant: Date) -> Rivalry {
+    public func adding(
+        _ mine: ChallengeParticipant,
+        against theirs: ChallengeParticipant,
+        winners: Int,
+        at instant: Date
+    ) -> Rivalry {
         var rivalry = self
         switch Self.outcome(of: mine, against: theirs) {
         case .win:

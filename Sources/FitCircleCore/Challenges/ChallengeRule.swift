@@ -57,8 +57,13 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
         public var minDistanceKm: Double?
 
         public init(
-            workoutTypes: [WorkoutType]? = nil, startsAfter: LocalTime? = nil, startsBefore: LocalTime? = nil, minDurationMinutes: Double? = nil,
-            maxDurationMinutes: Double? = nil, weekendsOnly: Bool = false, minDistanceKm: Double? = nil
+            workoutTypes: [WorkoutType]? = nil,
+            startsAfter: LocalTime? = nil,
+            startsBefore: LocalTime? = nil,
+            minDurationMinutes: Double? = nil,
+            maxDurationMinutes: Double? = nil,
+            weekendsOnly: Bool = false,
+            minDistanceKm: Double? = nil
         ) {
             self.workoutTypes = workoutTypes
             self.startsAfter = startsAfter
@@ -70,7 +75,8 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case workoutTypes, startsAfter, startsBefore, minDurationMinutes, maxDurationMinutes, weekendsOnly, minDistanceKm
+            case workoutTypes, startsAfter, startsBefore, minDurationMinutes, maxDurationMinutes, weekendsOnly,
+                minDistanceKm
         }
 
         /// Every field optional (a template names only what it narrows).
@@ -83,7 +89,8 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
                 minDurationMinutes: try container.decodeIfPresent(Double.self, forKey: .minDurationMinutes),
                 maxDurationMinutes: try container.decodeIfPresent(Double.self, forKey: .maxDurationMinutes),
                 weekendsOnly: try container.decodeIfPresent(Bool.self, forKey: .weekendsOnly) ?? false,
-                minDistanceKm: try container.decodeIfPresent(Double.self, forKey: .minDistanceKm))
+                minDistanceKm: try container.decodeIfPresent(Double.self, forKey: .minDistanceKm)
+            )
         }
 
         public func admits(_ workout: ChallengeEntry.WorkoutFacts) -> Bool {
@@ -109,7 +116,11 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
     public var filter: Filter
 
     public init(
-        metric: Metric, aggregation: Aggregation = .total, goal: Goal = .most, target: Double? = nil, weeklyTarget: Double? = nil,
+        metric: Metric,
+        aggregation: Aggregation = .total,
+        goal: Goal = .most,
+        target: Double? = nil,
+        weeklyTarget: Double? = nil,
         filter: Filter = Filter()
     ) {
         self.metric = metric
@@ -155,7 +166,8 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
             for entry in ordered { if let amount = self.amount(of: entry) { offer(amount, entry.at) } }
         case .fastestPace:
             for entry in ordered {
-                guard case .workout(let workout) = entry.kind, self.filter.admits(workout), let kilometres = workout.distanceKm,
+                guard case .workout(let workout) = entry.kind, self.filter.admits(workout),
+                    let kilometres = workout.distanceKm,
                     kilometres >= max(self.filter.minDistanceKm ?? 0, 0.001), workout.durationSeconds > 0
                 else { continue }
                 offer(-(workout.durationSeconds / kilometres).rounded(), entry.at)
@@ -166,9 +178,15 @@ public struct ChallengeRule: Equatable, Sendable, Codable {
                 guard self.amount(of: entry) != nil, days.insert(entry.localDate).inserted else { continue }
                 var run = 1
                 var back = entry.localDate.adding(days: -1)
-                while days.contains(back) { run += 1; back = back.adding(days: -1) }
+                while days.contains(back) {
+                    run += 1
+                    back = back.adding(days: -1)
+                }
                 var ahead = entry.localDate.adding(days: 1)
-                while days.contains(ahead) { run += 1; ahead = ahead.adding(days: 1) }
+                while days.contains(ahead) {
+                    run += 1
+                    ahead = ahead.adding(days: 1)
+                }
                 offer(self.capped(Double(run)), entry.at)
             }
         case .weeksMet:
@@ -264,7 +282,14 @@ public struct ChallengeEntry: Equatable, Sendable {
         public var localStart: LocalTime
         public var weekday: Weekday
 
-        public init(type: WorkoutType, durationSeconds: Double, distanceKm: Double?, calories: Double?, localStart: LocalTime, weekday: Weekday) {
+        public init(
+            type: WorkoutType,
+            durationSeconds: Double,
+            distanceKm: Double?,
+            calories: Double?,
+            localStart: LocalTime,
+            weekday: Weekday
+        ) {
             self.type = type
             self.durationSeconds = durationSeconds
             self.distanceKm = distanceKm
@@ -292,10 +317,19 @@ public struct ChallengeEntry: Equatable, Sendable {
     public static func workout(_ workout: Workout, startedAt: Date, in zone: TimeZone, key: String) -> ChallengeEntry {
         let date = LocalDate(startedAt, in: zone)
         return ChallengeEntry(
-            at: startedAt.addingTimeInterval(workout.durationSeconds), localDate: date,
-            kind: .workout(WorkoutFacts(
-                type: workout.type, durationSeconds: workout.durationSeconds, distanceKm: workout.distanceMeters.map { $0 / 1000 },
-                calories: workout.calories, localStart: LocalTime(startedAt, in: zone), weekday: date.weekday)),
-            key: key)
+            at: startedAt.addingTimeInterval(workout.durationSeconds),
+            localDate: date,
+            kind: .workout(
+                WorkoutFacts(
+                    type: workout.type,
+                    durationSeconds: workout.durationSeconds,
+                    distanceKm: workout.distanceMeters.map { $0 / 1000 },
+                    calories: workout.calories,
+                    localStart: LocalTime(startedAt, in: zone),
+                    weekday: date.weekday
+                )
+            ),
+            key: key
+        )
     }
 }

@@ -37,7 +37,8 @@ public enum ChallengeSettlement {
         switch rule.goal {
         case .most:
             if let top = ordered.first, top.value != 0 || !rule.higherWins {
-                winners = ordered.filter { $0.value == top.value && $0.reachedMilliseconds == top.reachedMilliseconds }.map(\.user)
+                winners = ordered.filter { $0.value == top.value && $0.reachedMilliseconds == top.reachedMilliseconds }
+                    .map(\.user)
             }
         case .firstTo:
             if let top = ordered.first, rule.reachesTarget(top.value) { winners = [top.user] }

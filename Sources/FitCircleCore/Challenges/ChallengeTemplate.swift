@@ -22,7 +22,9 @@ public struct ChallengeTemplate: Equatable, Sendable, Codable {
 
         public var start: (month: Int, day: Int)? {
             let parts = self.startsOn.split(separator: "-")
-            guard parts.count == 2, let month = Int(parts[0]), let day = Int(parts[1]), (1...12).contains(month), (1...31).contains(day) else { return nil }
+            guard parts.count == 2, let month = Int(parts[0]), let day = Int(parts[1]), (1...12).contains(month),
+                (1...31).contains(day)
+            else { return nil }
             return (month, day)
         }
 
@@ -61,9 +63,23 @@ public struct ChallengeTemplate: Equatable, Sendable, Codable {
     public var season: Season?
 
     public init(
-        id: String, version: Int, name: String, description: String, icon: String, category: Category, tags: [String], type: ChallengeType,
-        metric: ChallengeRule.Metric? = nil, aggregation: ChallengeRule.Aggregation? = nil, goal: ChallengeRule.Goal, target: Double?,
-        weeklyTarget: Double? = nil, durationDays: Int, suggestedStake: Int, filter: ChallengeRule.Filter = .init(), season: Season? = nil
+        id: String,
+        version: Int,
+        name: String,
+        description: String,
+        icon: String,
+        category: Category,
+        tags: [String],
+        type: ChallengeType,
+        metric: ChallengeRule.Metric? = nil,
+        aggregation: ChallengeRule.Aggregation? = nil,
+        goal: ChallengeRule.Goal,
+        target: Double?,
+        weeklyTarget: Double? = nil,
+        durationDays: Int,
+        suggestedStake: Int,
+        filter: ChallengeRule.Filter = .init(),
+        season: Season? = nil
     ) {
         self.metric = metric
         self.aggregation = aggregation
@@ -85,7 +101,8 @@ public struct ChallengeTemplate: Equatable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, version, name, description, icon, category, tags, type, metric, aggregation, goal, target, weeklyTarget, durationDays, suggestedStake, filter
+        case id, version, name, description, icon, category, tags, type, metric, aggregation, goal, target,
+            weeklyTarget, durationDays, suggestedStake, filter
         case season
     }
 

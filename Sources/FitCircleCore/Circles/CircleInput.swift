@@ -17,8 +17,15 @@ public struct CircleInput: Equatable, Sendable {
     public static let defaultMemberLimit = 100
 
     public init(
-        name: String, description: String? = nil, metric: FitCircle.Metric, startDate: LocalDate? = nil, endDate: LocalDate? = nil,
-        timeZone: String? = nil, privacy: FitCircle.Privacy? = nil, memberLimit: Int? = nil, stepGoal: Int? = nil
+        name: String,
+        description: String? = nil,
+        metric: FitCircle.Metric,
+        startDate: LocalDate? = nil,
+        endDate: LocalDate? = nil,
+        timeZone: String? = nil,
+        privacy: FitCircle.Privacy? = nil,
+        memberLimit: Int? = nil,
+        stepGoal: Int? = nil
     ) {
         self.name = name
         self.description = description
@@ -43,20 +50,41 @@ public struct CircleInput: Equatable, Sendable {
         let start = self.startDate ?? today
         if let end = self.endDate {
             validator.check(end >= start, "endDate", "must be on or after startDate (\(start.iso))")
-            validator.check(end >= today, "endDate", "must not be in the past (today is \(today.iso) in the circle's zone)")
+            validator.check(
+                end >= today,
+                "endDate",
+                "must not be in the past (today is \(today.iso) in the circle's zone)"
+            )
         }
         let limit = self.memberLimit ?? Self.defaultMemberLimit
         validator.check(Self.memberLimits.contains(limit), "memberLimit", "must be between 2 and 100000")
         if let goal = self.stepGoal {
             validator.check(self.metric == .steps, "stepGoal", "is for step circles only")
             validator.check(Self.stepGoals.contains(goal), "stepGoal", "must be between 1000 and 10000000 steps")
-            validator.check(self.endDate != nil, "stepGoal", "needs an endDate: the goal is spread over the competition's weeks")
+            validator.check(
+                self.endDate != nil,
+                "stepGoal",
+                "needs an endDate: the goal is spread over the competition's weeks"
+            )
         }
         try validator.throwIfInvalid()
-        guard let zone else { throw ValidationError(field: "timeZone", reason: "must be an IANA time-zone identifier such as Europe/Paris") }
+        guard let zone else {
+            throw ValidationError(
+                field: "timeZone",
+                reason: "must be an IANA time-zone identifier such as Europe/Paris"
+            )
+        }
         return Valid(
-            name: name, description: description?.isEmpty == true ? nil : description, metric: self.metric, startDate: start, endDate: self.endDate,
-            timeZone: zone, privacy: self.privacy ?? .private, memberLimit: limit, stepGoal: self.stepGoal)
+            name: name,
+            description: description?.isEmpty == true ? nil : description,
+            metric: self.metric,
+            startDate: start,
+            endDate: self.endDate,
+            timeZone: zone,
+            privacy: self.privacy ?? .private,
+            memberLimit: limit,
+            stepGoal: self.stepGoal
+        )
     }
 
     /// A validated circle's fields.
@@ -86,13 +114,19 @@ public struct WeightGoalInput: Equatable, Sendable {
     /// The weights to store: none for other metrics; for weight loss a target below the start, the start
     /// defaulting to the profile's weight.
     public func validated(
-        for metric: FitCircle.Metric, profileWeightKg: Double?, limits: ClosedRange<Double>
+        for metric: FitCircle.Metric,
+        profileWeightKg: Double?,
+        limits: ClosedRange<Double>
     ) throws(ValidationError) -> (starting: Double?, target: Double?) {
         guard metric == .weightLossPct else { return (nil, nil) }
         var validator = Validator()
         let starting = self.startingWeightKg ?? profileWeightKg
         let range = "\(Int(limits.lowerBound.rounded()))–\(Int(limits.upperBound.rounded())) kg"
-        validator.check(starting.map { $0.isFinite && limits.contains($0) } ?? false, "startingWeightKg", "must be given (no weight in the profile) and within \(range)")
+        validator.check(
+            starting.map { $0.isFinite && limits.contains($0) } ?? false,
+            "startingWeightKg",
+            "must be given (no weight in the profile) and within \(range)"
+        )
         if let target = self.targetWeightKg {
             validator.check(target.isFinite && limits.contains(target), "targetWeightKg", "must be within \(range)")
             validator.check(starting.map { target < $0 } ?? true, "targetWeightKg", "must be below the starting weight")

@@ -21,8 +21,16 @@ public struct CircleSubmission: Equatable, Sendable {
     public var rankChange: Int?
 
     public init(
-        circleID: FitCircle.ID, userID: User.ID, date: LocalDate, steps: Int, weightKg: Double?, checkinStreak: Int, submittedAt: Date,
-        updatedAt: Date, rankAfter: Int? = nil, rankChange: Int? = nil
+        circleID: FitCircle.ID,
+        userID: User.ID,
+        date: LocalDate,
+        steps: Int,
+        weightKg: Double?,
+        checkinStreak: Int,
+        submittedAt: Date,
+        updatedAt: Date,
+        rankAfter: Int? = nil,
+        rankChange: Int? = nil
     ) {
         self.circleID = circleID
         self.userID = userID
@@ -47,7 +55,9 @@ public struct CircleSubmission: Equatable, Sendable {
 
     /// The same claim made again at `now` with what the ledger says now; `updatedAt` moves only when the
     /// circle's own value changed. Nil when nothing at all changed (a replay).
-    public func reclaimed(steps: Int, weightKg: Double?, checkinStreak: Int, metric: FitCircle.Metric, at now: Date) -> CircleSubmission? {
+    public func reclaimed(steps: Int, weightKg: Double?, checkinStreak: Int, metric: FitCircle.Metric, at now: Date)
+        -> CircleSubmission?
+    {
         var claim = self
         (claim.steps, claim.weightKg, claim.checkinStreak) = (steps, weightKg, checkinStreak)
         guard claim != self else { return nil }
@@ -66,10 +76,14 @@ public enum SubmissionWindow {
     public static func day(_ requested: LocalDate?, now: Date, in zone: TimeZone) throws -> LocalDate {
         let today = LocalDate(now, in: zone)
         let date = requested ?? today
-        if date > today { throw ValidationError(field: "date", reason: "must not be after today (\(today.iso) where you are)") }
+        if date > today {
+            throw ValidationError(field: "date", reason: "must not be after today (\(today.iso) where you are)")
+        }
         let closes = date.adding(days: 1).start(in: zone).addingTimeInterval(Self.grace)
         guard now < closes else {
-            throw DomainError.conflict(reason: "The day \(date.iso) is locked: its submissions closed at 00:30 the next day.")
+            throw DomainError.conflict(
+                reason: "The day \(date.iso) is locked: its submissions closed at 00:30 the next day."
+            )
         }
         return date
     }

@@ -22,7 +22,15 @@ public struct FeedItem: Equatable, Sendable, Codable {
     public var data: [String: String]
     public var createdAt: Date
 
-    public init(id: ID, circleID: FitCircle.ID, kind: Kind, actorID: User.ID, text: String, data: [String: String], createdAt: Date) {
+    public init(
+        id: ID,
+        circleID: FitCircle.ID,
+        kind: Kind,
+        actorID: User.ID,
+        text: String,
+        data: [String: String],
+        createdAt: Date
+    ) {
         self.id = id
         self.circleID = circleID
         self.kind = kind
@@ -50,7 +58,9 @@ extension FeedItem {
 public enum FeedText {
     /// "🏃 Ana submitted 10,234 steps—now #1!": the rank is told when the claim took the member to #1, or
     /// from further down into the top 3 of the week.
-    public static func submission(name: String, metric: FitCircle.Metric, value: Double, rank: Int?, previousRank: Int?) -> String {
+    public static func submission(name: String, metric: FitCircle.Metric, value: Double, rank: Int?, previousRank: Int?)
+        -> String
+    {
         let what: String =
             switch metric {
             case .steps: "🏃 \(name) submitted \(NotificationCopy.count(Int(value))) steps"
@@ -80,7 +90,8 @@ public enum FeedText {
 /// A tap of encouragement on a feed item (spec 000: 1-tap, an optional preset message).
 public enum Encouragement {
     public static let presets = [
-        "💪 Great pace today!", "🔥 Great hustle today!", "👏 Keep it up!", "🚀 You're on fire!", "💪 You too—see you at the top tomorrow!",
+        "💪 Great pace today!", "🔥 Great hustle today!", "👏 Keep it up!", "🚀 You're on fire!",
+        "💪 You too—see you at the top tomorrow!",
     ]
 
     /// The message as kept (`TextRule.message`), nil when blank.

@@ -39,8 +39,20 @@ public struct FitCircle: Equatable, Sendable {
     public var createdAt: Date
 
     public init(
-        id: ID, name: String, description: String?, metric: Metric, startDate: LocalDate, endDate: LocalDate?, timeZone: String,
-        privacy: Privacy, memberLimit: Int, stepGoal: Int? = nil, ownerID: User.ID, joinCode: String, archivedAt: Date? = nil, createdAt: Date
+        id: ID,
+        name: String,
+        description: String?,
+        metric: Metric,
+        startDate: LocalDate,
+        endDate: LocalDate?,
+        timeZone: String,
+        privacy: Privacy,
+        memberLimit: Int,
+        stepGoal: Int? = nil,
+        ownerID: User.ID,
+        joinCode: String,
+        archivedAt: Date? = nil,
+        createdAt: Date
     ) {
         self.id = id
         self.name = name
@@ -69,7 +81,9 @@ public struct FitCircle: Equatable, Sendable {
     /// The circle edited to `valid` (`startGiven`: the client named a start; else the start stays). Once the
     /// competition has begun (`today` in its zone on or after the start) its metric, start and zone stay
     /// (a conflict); the member limit never falls below the `members` it has.
-    public func edited(with valid: CircleInput.Valid, startGiven: Bool, today: LocalDate, members: Int) throws -> FitCircle {
+    public func edited(with valid: CircleInput.Valid, startGiven: Bool, today: LocalDate, members: Int) throws
+        -> FitCircle
+    {
         if self.startDate <= today {
             for (field, changed) in [
                 ("metric", valid.metric != self.metric), ("startDate", startGiven && valid.startDate != self.startDate),
@@ -79,7 +93,10 @@ public struct FitCircle: Equatable, Sendable {
             }
         }
         guard valid.memberLimit >= members else {
-            throw ValidationError(field: "memberLimit", reason: "must be at least the \(members) members the circle has")
+            throw ValidationError(
+                field: "memberLimit",
+                reason: "must be at least the \(members) members the circle has"
+            )
         }
         var edited = self
         edited.name = valid.name
@@ -109,7 +126,8 @@ public struct FitCircle: Equatable, Sendable {
     /// before the week, over the weeks remaining, rounded up to 100. Nil without a step goal, without an
     /// end, outside the competition or once the goal is met (their own baseline then applies).
     public func weeklyStepShare(claimedBefore claimed: Int, weekStart: LocalDate) -> Int? {
-        guard let goal = self.stepGoal, let end = self.endDate, weekStart <= end, self.startDate <= weekStart.adding(days: 6),
+        guard let goal = self.stepGoal, let end = self.endDate, weekStart <= end,
+            self.startDate <= weekStart.adding(days: 6),
             let weeks = Self.weeksRemaining(from: max(weekStart, self.startDate), to: end), goal > claimed
         else { return nil }
         let share = (goal - claimed + weeks - 1) / weeks
@@ -149,7 +167,12 @@ public struct CircleMembership: Equatable, Sendable {
     public var targetWeightKg: Double?
 
     public init(
-        circleID: FitCircle.ID, userID: User.ID, role: CircleRole, joinedAt: Date, leftAt: Date? = nil, startingWeightKg: Double? = nil,
+        circleID: FitCircle.ID,
+        userID: User.ID,
+        role: CircleRole,
+        joinedAt: Date,
+        leftAt: Date? = nil,
+        startingWeightKg: Double? = nil,
         targetWeightKg: Double? = nil
     ) {
         self.circleID = circleID
@@ -188,7 +211,13 @@ public struct CircleInvitation: Equatable, Sendable {
     public static let lifetime: TimeInterval = 14 * 86_400
 
     public init(
-        id: ID, circleID: FitCircle.ID, userID: User.ID?, email: String?, invitedBy: User.ID, createdAt: Date, acceptedAt: Date? = nil,
+        id: ID,
+        circleID: FitCircle.ID,
+        userID: User.ID?,
+        email: String?,
+        invitedBy: User.ID,
+        createdAt: Date,
+        acceptedAt: Date? = nil,
         revokedAt: Date? = nil
     ) {
         self.id = id

@@ -24,14 +24,18 @@ public struct WeeklyContent: Equatable, Sendable {
         validator.check(
             Self.keyLength.contains(key.unicodeScalars.count) && key.unicodeScalars.allSatisfy(allowed.contains)
                 && key.unicodeScalars.first.map { CharacterSet.alphanumerics.contains($0) } == true,
-            field, "must be 1–100 of a–z, 0–9 and . _ : -, starting with a letter or digit")
+            field,
+            "must be 1–100 of a–z, 0–9 and . _ : -, starting with a letter or digit"
+        )
         try validator.throwIfInvalid()
         return key
     }
 
     /// The week as given ("2026-W10").
     public static func validatedWeek(_ text: String, field: String = "week") throws(ValidationError) -> IsoWeek {
-        guard let week = IsoWeek(text) else { throw ValidationError(field: field, reason: "must be an ISO week such as 2026-W10") }
+        guard let week = IsoWeek(text) else {
+            throw ValidationError(field: field, reason: "must be an ISO week such as 2026-W10")
+        }
         return week
     }
 }

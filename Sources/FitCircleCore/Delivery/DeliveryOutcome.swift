@@ -32,7 +32,8 @@ public enum DeliveryOutcome: Equatable, Sendable {
     public var reason: String? {
         switch self {
         case .delivered: nil
-        case .retryable(let reason, _), .permanent(let reason), .targetDead(let reason), .targetSuspect(let reason): reason
+        case .retryable(let reason, _), .permanent(let reason), .targetDead(let reason), .targetSuspect(let reason):
+            reason
         }
     }
 }

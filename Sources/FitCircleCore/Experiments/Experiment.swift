@@ -30,8 +30,15 @@ public struct Experiment: Equatable, Sendable, Codable {
     public var stoppedAt: Date?
 
     public init(
-        id: ID, name: String, description: String, variants: [ExperimentVariant], state: State = .draft, rolloutPercent: Int,
-        createdAt: Date, startedAt: Date? = nil, stoppedAt: Date? = nil
+        id: ID,
+        name: String,
+        description: String,
+        variants: [ExperimentVariant],
+        state: State = .draft,
+        rolloutPercent: Int,
+        createdAt: Date,
+        startedAt: Date? = nil,
+        stoppedAt: Date? = nil
     ) {
         self.id = id
         self.name = name
@@ -50,19 +57,25 @@ public struct Experiment: Equatable, Sendable, Codable {
     public var control: ExperimentVariant { self.variants.first(where: \.control) ?? self.variants[0] }
 
     /// Checks a new experiment's name, variants and rollout; every problem is named by its field.
-    public static func validate(name: String, description: String, variants: [ExperimentVariant], rolloutPercent: Int) throws {
+    public static func validate(name: String, description: String, variants: [ExperimentVariant], rolloutPercent: Int)
+        throws
+    {
         var violations: [FieldViolation] = []
         if name.wholeMatch(of: /[a-z0-9][a-z0-9_-]{0,63}/) == nil {
             violations.append(.init(field: "name", reason: "must be 1 to 64 lowercase letters, digits, _ or -"))
         }
-        if description.count > 2_000 { violations.append(.init(field: "description", reason: "must be at most 2000 characters")) }
+        if description.count > 2_000 {
+            violations.append(.init(field: "description", reason: "must be at most 2000 characters"))
+        }
         if !(2...Self.maximumVariants).contains(variants.count) {
             violations.append(.init(field: "variants", reason: "must have 2 to \(Self.maximumVariants) variants"))
         }
         var seen: Set<String> = []
         for (index, variant) in variants.enumerated() {
             if variant.name.wholeMatch(of: /[a-z0-9][a-z0-9_-]{0,31}/) == nil {
-                violations.append(.init(field: "variants[\(index)].name", reason: "must be 1 to 32 lowercase letters, digits, _ or -"))
+                violations.append(
+                    .init(field: "variants[\(index)].name", reason: "must be 1 to 32 lowercase letters, digits, _ or -")
+                )
             } else if !seen.insert(variant.name).inserted {
                 violations.append(.init(field: "variants[\(index)].name", reason: "is used by another variant"))
             }
@@ -84,19 +97,27 @@ public struct Experiment: Equatable, Sendable, Codable {
     public func changed(to state: State?, rolloutPercent: Int?, at now: Date) throws -> Experiment {
         var next = self
         if let rolloutPercent {
-            guard (1...100).contains(rolloutPercent) else { throw ValidationError(field: "rolloutPercent", reason: "must be from 1 to 100") }
+            guard (1...100).contains(rolloutPercent) else {
+                throw ValidationError(field: "rolloutPercent", reason: "must be from 1 to 100")
+            }
             guard self.state == .draft || rolloutPercent >= self.rolloutPercent else {
-                throw ValidationError(field: "rolloutPercent", reason: "cannot narrow from \(self.rolloutPercent) once started: people in it would leave")
+                throw ValidationError(
+                    field: "rolloutPercent",
+                    reason: "cannot narrow from \(self.rolloutPercent) once started: people in it would leave"
+                )
             }
             guard self.state != .stopped else { throw DomainError.conflict(reason: "The experiment is stopped.") }
             next.rolloutPercent = rolloutPercent
         }
         if let state, state != self.state {
             switch (self.state, state) {
-            case (.draft, .running), (.paused, .running), (.running, .paused), (.running, .stopped), (.paused, .stopped), (.draft, .stopped):
+            case (.draft, .running), (.paused, .running), (.running, .paused), (.running, .stopped),
+                (.paused, .stopped), (.draft, .stopped):
                 break
             default:
-                throw DomainError.conflict(reason: "An experiment cannot go from \(self.state.rawValue) to \(state.rawValue).")
+                throw DomainError.conflict(
+                    reason: "An experiment cannot go from \(self.state.rawValue) to \(state.rawValue)."
+                )
             }
             next.state = state
             if state == .running, next.startedAt == nil { next.startedAt = now }
@@ -118,7 +139,13 @@ public struct ExperimentVariant: Equatable, Sendable, Codable {
     /// The variant the others are compared with.
     public var control: Bool
 
-    public init(name: String, weight: Int, overlay: ProfileOverlay = .none, engagementNotifications: Bool = true, control: Bool = false) {
+    public init(
+        name: String,
+        weight: Int,
+        overlay: ProfileOverlay = .none,
+        engagementNotifications: Bool = true,
+        control: Bool = false
+    ) {
         self.name = name
         self.weight = weight
         self.overlay = overlay

@@ -17,8 +17,10 @@ public struct ExperimentReadout: Equatable, Sendable {
                 "Of the people exposed at least 8 days ago, the share active in the app on the 7th day after their first exposure (in their zone)."
             case .d30Retention:
                 "Of the people exposed at least 31 days ago, the share active in the app on the 30th day after their first exposure."
-            case .goalCompletion: "Of the daily goals planned for the variant's people from their exposure on, the share met."
-            case .optOut: "Of the people exposed, the share who switched every notification channel off after their exposure."
+            case .goalCompletion:
+                "Of the daily goals planned for the variant's people from their exposure on, the share met."
+            case .optOut:
+                "Of the people exposed, the share who switched every notification channel off after their exposure."
             case .streakSaves:
                 "Of the streak periods the variant's people missed after their exposure, the share a freeze covered: why streaks survive."
             }
@@ -47,7 +49,11 @@ public struct ExperimentReadout: Equatable, Sendable {
 
     /// Reads the counts of each variant (`measures[variant][measure]`) against the control's.
     public init(
-        variants: [ExperimentVariant], control: String, exposed: [String: Int], measures: [String: [Measure: Proportion]], confidence: Double = 0.95
+        variants: [ExperimentVariant],
+        control: String,
+        exposed: [String: Int],
+        measures: [String: [Measure: Proportion]],
+        confidence: Double = 0.95
     ) {
         self.confidence = confidence
         let baseline = measures[control] ?? [:]
@@ -59,13 +65,24 @@ public struct ExperimentReadout: Equatable, Sendable {
                 let reference = baseline[measure] ?? Proportion(0, of: 0)
                 var warning: String?
                 if !proportion.isLargeEnough || (!isControl && !reference.isLargeEnough) {
-                    warning = "Too small a sample to conclude: a z-test needs at least 30 trials (people, days, periods), 5 of each outcome and, where a person counts several days or periods, 20 people, in both this variant and the control."
+                    warning =
+                        "Too small a sample to conclude: a z-test needs at least 30 trials (people, days, periods), 5 of each outcome and, where a person counts several days or periods, 20 people, in both this variant and the control."
                 }
                 return Figure(
-                    measure: measure, proportion: proportion, interval: proportion.interval(confidence: confidence),
-                    comparison: isControl ? nil : TwoProportionTest(proportion, against: reference, confidence: confidence), warning: warning)
+                    measure: measure,
+                    proportion: proportion,
+                    interval: proportion.interval(confidence: confidence),
+                    comparison: isControl
+                        ? nil : TwoProportionTest(proportion, against: reference, confidence: confidence),
+                    warning: warning
+                )
             }
-            return Variant(name: variant.name, control: isControl, exposed: exposed[variant.name] ?? 0, figures: figures)
+            return Variant(
+                name: variant.name,
+                control: isControl,
+                exposed: exposed[variant.name] ?? 0,
+                figures: figures
+            )
         }
     }
 }

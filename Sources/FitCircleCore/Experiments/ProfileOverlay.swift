@@ -30,7 +30,12 @@ public struct ProfileOverlay: Equatable, Sendable, Codable {
         var violations: [FieldViolation] = []
         for (section, value) in sections.sorted(by: { $0.key < $1.key }) {
             guard let keys = Self.allowed[section] else {
-                violations.append(.init(field: "\(field).\(section)", reason: "cannot differ per person; overlay streaks, goals or notifications"))
+                violations.append(
+                    .init(
+                        field: "\(field).\(section)",
+                        reason: "cannot differ per person; overlay streaks, goals or notifications"
+                    )
+                )
                 continue
             }
             guard let members = value.members else {
@@ -39,21 +44,38 @@ public struct ProfileOverlay: Equatable, Sendable, Codable {
             }
             if let keys {
                 for key in members.keys.sorted() where !keys.contains(key) {
-                    violations.append(.init(field: "\(field).\(section).\(key)", reason: "cannot differ per person; may overlay \(keys.sorted().joined(separator: ", "))"))
+                    violations.append(
+                        .init(
+                            field: "\(field).\(section).\(key)",
+                            reason: "cannot differ per person; may overlay \(keys.sorted().joined(separator: ", "))"
+                        )
+                    )
                 }
             }
             if section == "notifications", let types = members["types"] {
                 guard let byName = types.members else {
-                    violations.append(.init(field: "\(field).notifications.types", reason: "must be an object keyed by notification type"))
+                    violations.append(
+                        .init(
+                            field: "\(field).notifications.types",
+                            reason: "must be an object keyed by notification type"
+                        )
+                    )
                     continue
                 }
                 for (name, change) in byName.sorted(by: { $0.key < $1.key }) {
                     guard let changes = change.members else {
-                        violations.append(.init(field: "\(field).notifications.types.\(name)", reason: "must be an object"))
+                        violations.append(
+                            .init(field: "\(field).notifications.types.\(name)", reason: "must be an object")
+                        )
                         continue
                     }
                     for key in changes.keys.sorted() where Self.fixedTypeKeys.contains(key) {
-                        violations.append(.init(field: "\(field).notifications.types.\(name).\(key)", reason: "cannot differ per person"))
+                        violations.append(
+                            .init(
+                                field: "\(field).notifications.types.\(name).\(key)",
+                                reason: "cannot differ per person"
+                            )
+                        )
                     }
                 }
             }
@@ -83,9 +105,16 @@ public struct ProfileOverlay: Equatable, Sendable, Codable {
         if var notifications = patch["notifications"]?.members, let byName = notifications["types"]?.members,
             case .array(let types)? = base.members?["notifications"]?.members?["types"]
         {
-            let known = Set(types.compactMap { type -> String? in if case .string(let name)? = type.members?["type"] { name } else { nil } })
+            let known = Set(
+                types.compactMap { type -> String? in
+                    if case .string(let name)? = type.members?["type"] { name } else { nil }
+                }
+            )
             if let unknown = byName.keys.sorted().first(where: { !known.contains($0) }) {
-                throw ValidationError(field: "\(field).notifications.types.\(unknown)", reason: "is not a notification type of this app")
+                throw ValidationError(
+                    field: "\(field).notifications.types.\(unknown)",
+                    reason: "is not a notification type of this app"
+                )
             }
             let merged = types.map { type -> JSONTree in
                 guard case .string(let name)? = type.members?["type"], let change = byName[name] else { return type }
@@ -105,7 +134,9 @@ public struct ProfileOverlay: Equatable, Sendable, Codable {
 
     private static func describe(_ error: DecodingError) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(
+                in: CharacterSet(charactersIn: ".")
+            )
         }
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):

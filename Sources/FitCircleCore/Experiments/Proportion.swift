@@ -67,7 +67,8 @@ public struct Proportion: Equatable, Sendable, Codable {
     /// Whether the normal approximation behind the z-test can be trusted: at least 30 trials and 5 of each
     /// outcome, and for pooled trials at least 20 people (the approximation is over people then).
     public var isLargeEnough: Bool {
-        self.trials >= 30 && self.successes >= 5 && self.trials - self.successes >= 5 && (self.pooling?.people ?? 20) >= 20
+        self.trials >= 30 && self.successes >= 5 && self.trials - self.successes >= 5
+            && (self.pooling?.people ?? 20) >= 20
     }
 }
 

@@ -10,7 +10,10 @@ public struct FriendEdge: Equatable, Sendable {
     public var blockedByThem: Bool
 
     public init(
-        areFriends: Bool = false, requestedByMe: Bool = false, requestedByThem: Bool = false, blockedByMe: Bool = false,
+        areFriends: Bool = false,
+        requestedByMe: Bool = false,
+        requestedByThem: Bool = false,
+        blockedByMe: Bool = false,
         blockedByThem: Bool = false
     ) {
         self.areFriends = areFriends

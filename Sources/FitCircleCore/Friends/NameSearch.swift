@@ -57,8 +57,11 @@ public enum NameSearch {
 
     /// Case and accents folded, split at anything but letters and digits.
     static func words(of text: String) -> [String] {
-        let folded = text.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            .lowercased()
+        let folded = text.precomposedStringWithCanonicalMapping.folding(
+            options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive],
+            locale: nil
+        )
+        .lowercased()
         // Letters (with the marks scripts spell with, which are alphabetic) and digits; not the variation
         // selectors and joiners of emoji.
         return folded.unicodeScalars.split { !($0.properties.isAlphabetic || $0.properties.numericType == .decimal) }

@@ -27,7 +27,15 @@ public struct Goal: Equatable, Sendable, Identifiable {
     public var basis: String
     public var completedAt: Date?
 
-    public init(id: ID, span: Span, period: LocalDate, kind: Kind, target: Double, basis: String, completedAt: Date? = nil) {
+    public init(
+        id: ID,
+        span: Span,
+        period: LocalDate,
+        kind: Kind,
+        target: Double,
+        basis: String,
+        completedAt: Date? = nil
+    ) {
         self.id = id
         self.span = span
         self.period = period
@@ -44,7 +52,9 @@ public struct Goal: Equatable, Sendable, Identifiable {
         switch self.kind {
         case .steps: Double(days.reduce(0) { $0 + $1.steps })
         case .weight:
-            if let before = weightBefore, let latest = days.sorted(by: { $0.date < $1.date }).compactMap(\.weightKg).last {
+            if let before = weightBefore,
+                let latest = days.sorted(by: { $0.date < $1.date }).compactMap(\.weightKg).last
+            {
                 max(0, WeightLossPace.lost(from: before, to: latest))
             } else {
                 0

@@ -12,7 +12,14 @@ public struct GoalPolicy: Equatable, Sendable, Codable {
     public var activeDayMinimumSteps: Int
     public var activeDaysTarget: Int
 
-    public init(daily: [Goal.Kind], weekly: [Goal.Kind], steps: Steps, waterMl: Double, activeDayMinimumSteps: Int, activeDaysTarget: Int) {
+    public init(
+        daily: [Goal.Kind],
+        weekly: [Goal.Kind],
+        steps: Steps,
+        waterMl: Double,
+        activeDayMinimumSteps: Int,
+        activeDaysTarget: Int
+    ) {
         self.daily = daily
         self.weekly = weekly
         self.steps = steps
@@ -44,8 +51,15 @@ public struct GoalPolicy: Equatable, Sendable, Codable {
         public var weeklyDefault: Int?
 
         public init(
-            sedentaryDefault: Int, moderateDefault: Int, introductoryDays: Int, baselineDays: Int, minimumDaysWithData: Int, uplift: Double,
-            cap: Int, roundTo: Int, weeklyDefault: Int? = nil
+            sedentaryDefault: Int,
+            moderateDefault: Int,
+            introductoryDays: Int,
+            baselineDays: Int,
+            minimumDaysWithData: Int,
+            uplift: Double,
+            cap: Int,
+            roundTo: Int,
+            weeklyDefault: Int? = nil
         ) {
             self.sedentaryDefault = sedentaryDefault
             self.moderateDefault = moderateDefault

@@ -8,7 +8,9 @@ public enum WeightLossPace {
     /// Kilograms to lose in the week starting `weekStart`: `(weight − target) / weeks remaining`, the weight
     /// being where the member stands as the week begins and the weeks counted from this one to the circle's
     /// last day (a part week counts whole); at most what is left; 0 once the target is reached. To 10 g.
-    public static func weeklyKg(from weight: Double, to target: Double, weekStart: LocalDate, circleEnd: LocalDate?) -> Double {
+    public static func weeklyKg(from weight: Double, to target: Double, weekStart: LocalDate, circleEnd: LocalDate?)
+        -> Double
+    {
         let left = weight - target
         guard left.isFinite, left > 0 else { return 0 }
         let weekly: Double

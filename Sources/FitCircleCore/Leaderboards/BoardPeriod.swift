@@ -99,7 +99,9 @@ public struct BoardID: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// The same owner and period from another day (a snapshot's key, a baseline).
-    public func starting(_ start: LocalDate) -> BoardID { BoardID(owner: self.owner, period: self.period, start: start) }
+    public func starting(_ start: LocalDate) -> BoardID {
+        BoardID(owner: self.owner, period: self.period, start: start)
+    }
 
     public var description: String { "\(self.owner)/\(self.period.rawValue)/\(self.start.iso)" }
 }

@@ -13,8 +13,12 @@ public enum BoardScore {
     /// - kilograms lost: from that same reference (all-time: the starting weight), to 10 g;
     /// - streak days: the streak of the period's latest claimed day.
     public static func score(
-        _ metric: FitCircle.Metric, on period: BoardPeriod, startingOn start: LocalDate, claims all: [CircleSubmission],
-        membership: CircleMembership?, circleEnd: LocalDate?
+        _ metric: FitCircle.Metric,
+        on period: BoardPeriod,
+        startingOn start: LocalDate,
+        claims all: [CircleSubmission],
+        membership: CircleMembership?,
+        circleEnd: LocalDate?
     ) -> (value: Double, reachedAt: Date)? {
         let claims = all.filter { period.holds($0.date, startingOn: start) }
         switch BoardMeasure.of(metric, period) {
@@ -25,14 +29,21 @@ public enum BoardScore {
             guard let latest = claims.max(by: { $0.date < $1.date }) else { return nil }
             return (Double(latest.checkinStreak), latest.updatedAt)
         case .goalPercent, .weeklyTargetPercent, .kilogramsLost:
-            guard let latest = claims.filter({ $0.weightKg != nil }).max(by: { $0.date < $1.date }), let current = latest.weightKg,
+            guard let latest = claims.filter({ $0.weightKg != nil }).max(by: { $0.date < $1.date }),
+                let current = latest.weightKg,
                 let starting = membership?.startingWeightKg, let target = membership?.targetWeightKg, starting > target
             else { return nil }
-            let reference = all.filter { $0.date < start && $0.weightKg != nil }.max { $0.date < $1.date }?.weightKg ?? starting
+            let reference =
+                all.filter { $0.date < start && $0.weightKg != nil }.max { $0.date < $1.date }?.weightKg ?? starting
             let value: Double
             switch BoardMeasure.of(metric, period) {
             case .weeklyTargetPercent:
-                let weekly = WeightLossPace.weeklyKg(from: reference, to: target, weekStart: start, circleEnd: circleEnd)
+                let weekly = WeightLossPace.weeklyKg(
+                    from: reference,
+                    to: target,
+                    weekStart: start,
+                    circleEnd: circleEnd
+                )
                 value = weekly > 0 ? Self.tenth((reference - current) / weekly * 100) : (current <= target ? 100 : 0)
             case .kilogramsLost:
                 value = WeightLossPace.lost(from: period == .allTime ? starting : reference, to: current)
@@ -46,7 +57,8 @@ public enum BoardScore {
     /// A share of a member's whole goal, to a tenth of a percent, for kilograms lost on a board whose
     /// kilograms the viewer may not see.
     public static func goalPercent(ofKilogramsLost kilograms: Double, membership: CircleMembership?) -> Double? {
-        guard let starting = membership?.startingWeightKg, let target = membership?.targetWeightKg, starting > target else { return nil }
+        guard let starting = membership?.startingWeightKg, let target = membership?.targetWeightKg, starting > target
+        else { return nil }
         return Self.tenth(kilograms / (starting - target) * 100)
     }
 

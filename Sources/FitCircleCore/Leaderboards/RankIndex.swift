@@ -30,8 +30,10 @@ public struct BoardKey: Comparable, Hashable, Sendable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            value: try container.decode(Double.self, forKey: .value), reachedMilliseconds: try container.decode(Int64.self, forKey: .reachedMs),
-            user: try container.decode(User.ID.self, forKey: .user))
+            value: try container.decode(Double.self, forKey: .value),
+            reachedMilliseconds: try container.decode(Int64.self, forKey: .reachedMs),
+            user: try container.decode(User.ID.self, forKey: .user)
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -41,7 +43,9 @@ public struct BoardKey: Comparable, Hashable, Sendable, Codable {
         try container.encode(self.user, forKey: .user)
     }
 
-    private static func milliseconds(_ instant: Date) -> Int64 { Int64((instant.timeIntervalSince1970 * 1_000).rounded(.down)) }
+    private static func milliseconds(_ instant: Date) -> Int64 {
+        Int64((instant.timeIntervalSince1970 * 1_000).rounded(.down))
+    }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         if lhs.value != rhs.value { return lhs.value > rhs.value }
@@ -178,7 +182,9 @@ public struct RankIndex: Sendable {
         self.seed ^= self.seed << 5
         if let node = self.freed.popLast() {
             let index = Int(node)
-            (self.keys[index], self.left[index], self.right[index], self.size[index], self.priority[index]) = (key, -1, -1, 1, self.seed)
+            (self.keys[index], self.left[index], self.right[index], self.size[index], self.priority[index]) = (
+                key, -1, -1, 1, self.seed
+            )
             return node
         }
         self.keys.append(key)

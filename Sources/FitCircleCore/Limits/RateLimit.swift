@@ -34,16 +34,27 @@ public struct RateLimit: Equatable, Sendable {
         let earliest = next.addingTimeInterval(-self.window)
         if now < earliest {
             return Decision(
-                allowed: false, remaining: 0, resetSeconds: max(1, Int(earliest.timeIntervalSince(now).rounded(.up))), arrival: arrival ?? now)
+                allowed: false,
+                remaining: 0,
+                resetSeconds: max(1, Int(earliest.timeIntervalSince(now).rounded(.up))),
+                arrival: arrival ?? now
+            )
         }
         let used = next.timeIntervalSince(now)
         let remaining = max(0, Int(((self.window - used) / interval).rounded(.down)))
-        return Decision(allowed: true, remaining: remaining, resetSeconds: max(0, Int(used.rounded(.up))), arrival: next)
+        return Decision(
+            allowed: true,
+            remaining: remaining,
+            resetSeconds: max(0, Int(used.rounded(.up))),
+            arrival: next
+        )
     }
 
     /// `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers): the quota and its window.
     public var policyHeader: String { "\"\(self.name)\";q=\(self.quota);w=\(Int(self.window))" }
 
     /// `RateLimit`: what is left now and when it is whole again.
-    public func header(_ decision: Decision) -> String { "\"\(self.name)\";r=\(decision.remaining);t=\(decision.resetSeconds)" }
+    public func header(_ decision: Decision) -> String {
+        "\"\(self.name)\";r=\(decision.remaining);t=\(decision.resetSeconds)"
+    }
 }

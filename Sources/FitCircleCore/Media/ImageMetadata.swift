@@ -22,7 +22,10 @@ public enum ImageMetadata {
         while true {
             guard at + 4 <= bytes.count, bytes[at] == 0xFF else { throw .truncated }
             let marker = bytes[at + 1]
-            if marker == 0xFF { at += 1; continue }  // fill byte
+            if marker == 0xFF {
+                at += 1
+                continue
+            }  // fill byte
             let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
             guard length >= 2, at + 2 + length <= bytes.count else { throw .truncated }
             if marker == 0xDA {  // start of scan: the rest is image data
@@ -36,7 +39,9 @@ public enum ImageMetadata {
         }
     }
 
-    private static let pngKept: Set<String> = ["IHDR", "PLTE", "IDAT", "IEND", "tRNS", "gAMA", "cHRM", "sRGB", "iCCP", "sBIT", "pHYs", "bKGD"]
+    private static let pngKept: Set<String> = [
+        "IHDR", "PLTE", "IDAT", "IEND", "tRNS", "gAMA", "cHRM", "sRGB", "iCCP", "sBIT", "pHYs", "bKGD",
+    ]
 
     /// Chunks up to IEND, keeping the critical ones and those that change how pixels look.
     private static func png(_ bytes: [UInt8]) throws(Malformed) -> [UInt8] {

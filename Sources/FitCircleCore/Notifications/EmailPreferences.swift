@@ -17,7 +17,9 @@ public struct EmailPreferences: Equatable, Sendable {
 
     public init(_ preferences: NotificationPreferences, catalog: NotificationCatalog) {
         self.enabled = preferences.email
-        self.types = Dictionary(uniqueKeysWithValues: Self.emailTypes(in: catalog).map { ($0.type, preferences.typeSwitch($0, on: .email)) })
+        self.types = Dictionary(
+            uniqueKeysWithValues: Self.emailTypes(in: catalog).map { ($0.type, preferences.typeSwitch($0, on: .email)) }
+        )
     }
 
     /// A partial update of the email part: what the request names changes, the rest stays as stored. It is
@@ -33,7 +35,9 @@ public struct EmailPreferences: Equatable, Sendable {
 
         /// `preferences` with this change; a type that cannot go by email, or a critical one turned off, is
         /// refused with its field named.
-        public func applied(to preferences: NotificationPreferences, catalog: NotificationCatalog) throws -> NotificationPreferences {
+        public func applied(to preferences: NotificationPreferences, catalog: NotificationCatalog) throws
+            -> NotificationPreferences
+        {
             var validator = Validator()
             let emailTypes = Set(EmailPreferences.emailTypes(in: catalog).map(\.type))
             for type in self.types.keys.sorted() where !emailTypes.contains(type) {

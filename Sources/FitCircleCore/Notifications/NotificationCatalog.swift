@@ -85,10 +85,28 @@ public struct NotificationType: Equatable, Sendable, Codable {
     }
 
     public init(
-        type: String, critical: Bool = false, channels: [NotificationChannel] = [.push, .inApp], emailFallback: Bool = false, at: LocalTime? = nil,
-        weekday: Weekday? = nil, monthDay: Int? = nil, followsReminderTime: Bool = false, personalised: Bool = false, habitLead: Int = SendTime.defaultLeadMinutes, perDay: Int? = nil, perWeek: Int? = nil, perHour: Int? = nil, unlessGoalMet: Bool = false,
-        digestible: Bool = false, outsideBudget: Bool = false, optIn: Bool = false, unlessActive: Bool = false, title: String, body: String,
-        variants: [CopyVariant] = [], deepLink: String? = nil
+        type: String,
+        critical: Bool = false,
+        channels: [NotificationChannel] = [.push, .inApp],
+        emailFallback: Bool = false,
+        at: LocalTime? = nil,
+        weekday: Weekday? = nil,
+        monthDay: Int? = nil,
+        followsReminderTime: Bool = false,
+        personalised: Bool = false,
+        habitLead: Int = SendTime.defaultLeadMinutes,
+        perDay: Int? = nil,
+        perWeek: Int? = nil,
+        perHour: Int? = nil,
+        unlessGoalMet: Bool = false,
+        digestible: Bool = false,
+        outsideBudget: Bool = false,
+        optIn: Bool = false,
+        unlessActive: Bool = false,
+        title: String,
+        body: String,
+        variants: [CopyVariant] = [],
+        deepLink: String? = nil
     ) {
         self.unlessActive = unlessActive
         self.type = type
@@ -115,7 +133,9 @@ public struct NotificationType: Equatable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case type, critical, channels, emailFallback, at, weekday, monthDay, followsReminderTime, personalised, habitLead, perDay, perWeek, perHour, unlessGoalMet, digestible, outsideBudget, optIn, unlessActive, title, body, variants, deepLink
+        case type, critical, channels, emailFallback, at, weekday, monthDay, followsReminderTime, personalised,
+            habitLead, perDay, perWeek, perHour, unlessGoalMet, digestible, outsideBudget, optIn, unlessActive, title,
+            body, variants, deepLink
     }
 
     /// Only `type`, `title` and `body` are required in a profile.
@@ -161,8 +181,14 @@ public struct NotificationType: Equatable, Sendable, Codable {
         for (key, value) in data {
             let opening = "{\(key):"
             var from = text.startIndex
-            while let start = text.range(of: opening, range: from..<text.endIndex), let end = text[start.upperBound...].firstIndex(of: "}") {
-                let forms = text[start.upperBound..<end].split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+            while let start = text.range(of: opening, range: from..<text.endIndex),
+                let end = text[start.upperBound...].firstIndex(of: "}")
+            {
+                let forms = text[start.upperBound..<end].split(
+                    separator: "|",
+                    maxSplits: 1,
+                    omittingEmptySubsequences: false
+                )
                 let word = String(forms.count == 2 && value != "1" ? forms[1] : forms[0])
                 text.replaceSubrange(start.lowerBound...end, with: word)
                 from = text.index(start.lowerBound, offsetBy: word.count)
@@ -175,7 +201,11 @@ public struct NotificationType: Equatable, Sendable, Codable {
     /// by `data["name"]`; unknown variables stay as written.
     public func render(_ data: [String: String]) -> (title: String, body: String, deepLink: String?) {
         func fill(_ template: String) -> String {
-            Self.agreeing(data.reduce(template) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value) }, with: data)
+            Self.agreeing(
+                data.reduce(template) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value)
+                },
+                with: data
+            )
         }
         let variant = self.variants.first { $0.matches(data) }
         return (fill(variant?.title ?? self.title), fill(variant?.body ?? self.body), self.deepLink.map(fill))

@@ -14,7 +14,10 @@ public enum NotificationCopy {
     }
 
     public static func month(_ date: LocalDate) -> String {
-        let names = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        let names = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
         return "\(names[date.month - 1]) \(date.year)"
     }
 }

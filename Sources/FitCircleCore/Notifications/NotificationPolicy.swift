@@ -16,7 +16,14 @@ public struct NotificationCandidate: Equatable, Sendable, Codable {
 
     /// `actor`: the person the copy names (who reacted, invited, overtook), kept in `data` under
     /// `NotificationNaming.actorKey` so the name can be read again when shown, and erased with them.
-    public init(type: RaisedType, dedupeKey: String, data: [String: String] = [:], actor: User.ID? = nil, goalMet: Bool = false, day: LocalDate? = nil) {
+    public init(
+        type: RaisedType,
+        dedupeKey: String,
+        data: [String: String] = [:],
+        actor: User.ID? = nil,
+        goalMet: Bool = false,
+        day: LocalDate? = nil
+    ) {
         self.type = type.rawValue
         self.dedupeKey = dedupeKey
         self.data = data
@@ -47,9 +54,19 @@ public struct NotificationContext: Equatable, Sendable {
     public var blockedActor: Bool
 
     public init(
-        now: Date, timeZone: TimeZone, hasPushDevice: Bool = true, hasEmail: Bool = true, sentToday: Int = 0, sentThisWeek: Int = 0,
-        sentOfTypeToday: Int = 0, sentOfTypeThisWeek: Int = 0, sentOfTypeLastHour: Int = 0, goalMetToday: Bool = false, lastActiveAt: Date? = nil,
-        heldOut: Bool = false, blockedActor: Bool = false
+        now: Date,
+        timeZone: TimeZone,
+        hasPushDevice: Bool = true,
+        hasEmail: Bool = true,
+        sentToday: Int = 0,
+        sentThisWeek: Int = 0,
+        sentOfTypeToday: Int = 0,
+        sentOfTypeThisWeek: Int = 0,
+        sentOfTypeLastHour: Int = 0,
+        goalMetToday: Bool = false,
+        lastActiveAt: Date? = nil,
+        heldOut: Bool = false,
+        blockedActor: Bool = false
     ) {
         self.blockedActor = blockedActor
         self.now = now
@@ -95,27 +112,43 @@ public enum NotificationPolicy {
     public static let activeWindow: TimeInterval = 15 * 60
 
     public static func decide(
-        _ candidate: NotificationCandidate, catalog: NotificationCatalog, preferences: NotificationPreferences, context: NotificationContext
+        _ candidate: NotificationCandidate,
+        catalog: NotificationCatalog,
+        preferences: NotificationPreferences,
+        context: NotificationContext
     ) -> NotificationDecision {
         self.explain(candidate, catalog: catalog, preferences: preferences, context: context).decision
     }
 
     /// The decision with the trail of rules it went through ("why did I (not) get this?").
     public static func explain(
-        _ candidate: NotificationCandidate, catalog: NotificationCatalog, preferences: NotificationPreferences, context: NotificationContext
+        _ candidate: NotificationCandidate,
+        catalog: NotificationCatalog,
+        preferences: NotificationPreferences,
+        context: NotificationContext
     ) -> (decision: NotificationDecision, trail: [String]) {
         var trail: [String] = []
-        let decision = Self.decide(candidate, catalog: catalog, preferences: preferences, context: context, trail: &trail)
+        let decision = Self.decide(
+            candidate,
+            catalog: catalog,
+            preferences: preferences,
+            context: context,
+            trail: &trail
+        )
         switch decision {
         case .sendNow(let channels): trail.append("sent now by \(channels.map(\.rawValue).joined(separator: ", "))")
-        case .deferUntil(let instant, let reason): trail.append("deferred until \(instant.formatted(.iso8601)): \(reason)")
+        case .deferUntil(let instant, let reason):
+            trail.append("deferred until \(instant.formatted(.iso8601)): \(reason)")
         case .drop(let reason): trail.append("dropped: \(reason)")
         }
         return (decision, trail)
     }
 
     private static func decide(
-        _ candidate: NotificationCandidate, catalog: NotificationCatalog, preferences: NotificationPreferences, context: NotificationContext,
+        _ candidate: NotificationCandidate,
+        catalog: NotificationCatalog,
+        preferences: NotificationPreferences,
+        context: NotificationContext,
         trail: inout [String]
     ) -> NotificationDecision {
         guard let kind = catalog[candidate.type] else { return .drop(reason: "unknown type '\(candidate.type)'") }
@@ -123,7 +156,9 @@ public enum NotificationPolicy {
         calendar.timeZone = context.timeZone
         let local = LocalTime(context.now, in: context.timeZone)
         let weekday = calendar.component(.weekday, from: context.now)
-        trail.append("'\(kind.type)'\(kind.critical ? ", critical" : ""), at \(local) in \(context.timeZone.identifier)")
+        trail.append(
+            "'\(kind.type)'\(kind.critical ? ", critical" : ""), at \(local) in \(context.timeZone.identifier)"
+        )
         if context.heldOut && !kind.critical {
             return .drop(reason: "held out: the user's experiment variant gets no engagement notifications")
         }
@@ -139,7 +174,8 @@ public enum NotificationPolicy {
         // Push cannot reach the user (no device, or they switched push off): a type with the fallback goes
         // by email instead, if their email switches let it (spec 000 F7: "As a user who disabled push, I
         // want email reminders").
-        if kind.channels.contains(.push) && !channels.contains(.push) && kind.emailFallback && preferences.delivers(kind, on: .email)
+        if kind.channels.contains(.push) && !channels.contains(.push) && kind.emailFallback
+            && preferences.delivers(kind, on: .email)
             && !channels.contains(.email)
         {
             channels.append(.email)
@@ -147,7 +183,9 @@ public enum NotificationPolicy {
         }
         if !context.hasEmail { channels.removeAll { $0 == .email } }
         channels = NotificationChannel.allCases.filter(channels.contains)
-        guard !channels.isEmpty else { return .drop(reason: "no channel left: the user turned them off or has no device") }
+        guard !channels.isEmpty else {
+            return .drop(reason: "no channel left: the user turned them off or has no device")
+        }
         trail.append("channels allowed and reachable: \(channels.map(\.rawValue).joined(separator: ", "))")
 
         if preferences.isQuiet(at: local) {
@@ -164,24 +202,41 @@ public enum NotificationPolicy {
         if kind.unlessGoalMet && (candidate.goalMet || context.goalMetToday) {
             return .drop(reason: "the day's goal is already met")
         }
-        if !kind.critical, let active = context.lastActiveAt, context.now.timeIntervalSince(active) < Self.activeWindow, active <= context.now {
-            if kind.unlessActive { return .drop(reason: "the user was in the app in the last 15 minutes and has seen it there") }
-            guard channels.contains(.inApp) else { return .drop(reason: "the user was active in the app in the last 15 minutes") }
+        if !kind.critical, let active = context.lastActiveAt, context.now.timeIntervalSince(active) < Self.activeWindow,
+            active <= context.now
+        {
+            if kind.unlessActive {
+                return .drop(reason: "the user was in the app in the last 15 minutes and has seen it there")
+            }
+            guard channels.contains(.inApp) else {
+                return .drop(reason: "the user was active in the app in the last 15 minutes")
+            }
             channels = [.inApp]
             trail.append("active in the app in the last 15 minutes: in the app only")
         }
-        for (limit, sent, span) in [(kind.perHour, context.sentOfTypeLastHour, "hour"), (kind.perDay, context.sentOfTypeToday, "day"),
-                                    (kind.perWeek, context.sentOfTypeThisWeek, "week")] {
+        for (limit, sent, span) in [
+            (kind.perHour, context.sentOfTypeLastHour, "hour"), (kind.perDay, context.sentOfTypeToday, "day"),
+            (kind.perWeek, context.sentOfTypeThisWeek, "week"),
+        ] {
             if let limit, sent >= limit { return .drop(reason: "at most \(limit) '\(kind.type)' a \(span)") }
         }
         trail.append("within the type's caps")
         if !kind.critical && !kind.outsideBudget {
-            if context.sentToday >= catalog.nonCriticalPerDay { return .drop(reason: "the day's budget of \(catalog.nonCriticalPerDay) is spent") }
-            if context.sentThisWeek >= catalog.nonCriticalPerWeek { return .drop(reason: "the week's budget of \(catalog.nonCriticalPerWeek) is spent") }
+            if context.sentToday >= catalog.nonCriticalPerDay {
+                return .drop(reason: "the day's budget of \(catalog.nonCriticalPerDay) is spent")
+            }
+            if context.sentThisWeek >= catalog.nonCriticalPerWeek {
+                return .drop(reason: "the week's budget of \(catalog.nonCriticalPerWeek) is spent")
+            }
         }
-        if !kind.critical { trail.append("within the budget: \(context.sentToday) of \(catalog.nonCriticalPerDay) today") }
+        if !kind.critical {
+            trail.append("within the budget: \(context.sentToday) of \(catalog.nonCriticalPerDay) today")
+        }
         if kind.digestible && preferences.digest.contains(kind.type) && local != preferences.reminderTime {
-            return .deferUntil(Self.next(preferences.reminderTime, after: context.now, calendar: calendar), reason: "gathered into the digest")
+            return .deferUntil(
+                Self.next(preferences.reminderTime, after: context.now, calendar: calendar),
+                reason: "gathered into the digest"
+            )
         }
         return .sendNow(channels)
     }
@@ -189,6 +244,8 @@ public enum NotificationPolicy {
     /// The next instant at or after `now` when the local clock shows `time` (DST gaps resolve forward).
     static func next(_ time: LocalTime, after now: Date, calendar: Calendar) -> Date {
         let today = LocalDate(now, in: calendar.timeZone)
-        return [today, today.adding(days: 1), today.adding(days: 2)].lazy.compactMap { $0.instant(at: time, in: calendar.timeZone) }.first { $0 >= now } ?? now
+        return [today, today.adding(days: 1), today.adding(days: 2)].lazy.compactMap {
+            $0.instant(at: time, in: calendar.timeZone)
+        }.first { $0 >= now } ?? now
     }
 }

@@ -20,9 +20,15 @@ public struct NotificationPreferences: Equatable, Sendable, Codable {
     public var digest: Set<String>
 
     public init(
-        push: Bool = true, email: Bool = true, inApp: Bool = true, types: [String: [NotificationChannel: Bool]] = [:],
-        reminderTime: LocalTime = LocalTime.at(20), quietStart: LocalTime = LocalTime.at(22),
-        quietEnd: LocalTime = LocalTime.at(7), pauseWeekends: Bool = false, digest: Set<String> = [],
+        push: Bool = true,
+        email: Bool = true,
+        inApp: Bool = true,
+        types: [String: [NotificationChannel: Bool]] = [:],
+        reminderTime: LocalTime = LocalTime.at(20),
+        quietStart: LocalTime = LocalTime.at(22),
+        quietEnd: LocalTime = LocalTime.at(7),
+        pauseWeekends: Bool = false,
+        digest: Set<String> = [],
         reminderTimeChosen: Bool = false
     ) {
         self.push = push
@@ -52,9 +58,11 @@ public struct NotificationPreferences: Equatable, Sendable, Codable {
             quietStart: try container.decode(LocalTime.self, forKey: .quietStart),
             quietEnd: try container.decode(LocalTime.self, forKey: .quietEnd),
             pauseWeekends: try container.decode(Bool.self, forKey: .pauseWeekends),
-            digest: try container.decode(Set<String>.self, forKey: .digest))
+            digest: try container.decode(Set<String>.self, forKey: .digest)
+        )
         self.reminderTimeChosen =
-            try container.decodeIfPresent(Bool.self, forKey: .reminderTimeChosen) ?? (self.reminderTime != Self.defaults.reminderTime)
+            try container.decodeIfPresent(Bool.self, forKey: .reminderTimeChosen)
+            ?? (self.reminderTime != Self.defaults.reminderTime)
     }
 
     /// The channel's master switch.
@@ -94,8 +102,13 @@ public struct NotificationPreferences: Equatable, Sendable, Codable {
                 validator.check(false, "types.\(type)", "is not a notification type of this app")
                 continue
             }
-            for (channel, on) in channels.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where !on && entry.critical {
-                validator.check(false, "types.\(type).\(channel.rawValue)", "'\(type)' is critical and cannot be turned off")
+            for (channel, on) in channels.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where !on && entry.critical
+            {
+                validator.check(
+                    false,
+                    "types.\(type).\(channel.rawValue)",
+                    "'\(type)' is critical and cannot be turned off"
+                )
             }
         }
         for type in self.digest.sorted() {
@@ -103,7 +116,9 @@ public struct NotificationPreferences: Equatable, Sendable, Codable {
         }
         validator.check(
             LocalTime.at(6) <= self.reminderTime && self.reminderTime <= LocalTime.at(23),
-            "reminderTime", "must be between 06:00 and 23:00")
+            "reminderTime",
+            "must be between 06:00 and 23:00"
+        )
         try validator.throwIfInvalid()
     }
 }

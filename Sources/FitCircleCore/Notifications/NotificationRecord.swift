@@ -31,9 +31,24 @@ public struct NotificationRecord: Equatable, Sendable, Identifiable {
     }
 
     public init(
-        id: ID, type: String, dedupeKey: String, critical: Bool, title: String, body: String, deepLink: String?, data: [String: String],
-        status: Status, reason: String?, channels: [NotificationChannel], date: LocalDate, decidedAt: Date, deliverAt: Date? = nil,
-        readAt: Date? = nil, openedAt: Date? = nil, actionAt: Date? = nil, trail: [String]
+        id: ID,
+        type: String,
+        dedupeKey: String,
+        critical: Bool,
+        title: String,
+        body: String,
+        deepLink: String?,
+        data: [String: String],
+        status: Status,
+        reason: String?,
+        channels: [NotificationChannel],
+        date: LocalDate,
+        decidedAt: Date,
+        deliverAt: Date? = nil,
+        readAt: Date? = nil,
+        openedAt: Date? = nil,
+        actionAt: Date? = nil,
+        trail: [String]
     ) {
         self.id = id
         self.type = type
@@ -70,7 +85,14 @@ public struct PushDevice: Equatable, Sendable, Identifiable {
     public enum Platform: String, Equatable, Sendable, Codable, CaseIterable { case ios, android, web }
     public enum Environment: String, Equatable, Sendable, Codable, CaseIterable { case sandbox, production }
 
-    public init(id: ID, platform: Platform, token: String, environment: Environment, active: Bool = true, registeredAt: Date) {
+    public init(
+        id: ID,
+        platform: Platform,
+        token: String,
+        environment: Environment,
+        active: Bool = true,
+        registeredAt: Date
+    ) {
         self.id = id
         self.platform = platform
         self.token = token

@@ -54,7 +54,8 @@ public enum RaisedType: String, CaseIterable, Sendable {
     /// Raised at the times a profile schedules them, by `ScheduledTriggers`.
     public var isScheduled: Bool {
         switch self {
-        case .dailyCheckInReminder, .streakReminder, .dailyCheckInEmail, .streakAtRisk, .weeklyGoalProgress, .weeklyDigest,
+        case .dailyCheckInReminder, .streakReminder, .dailyCheckInEmail, .streakAtRisk, .weeklyGoalProgress,
+            .weeklyDigest,
             .monthlyReport, .newWeeklyChallenge, .weeklyReminder, .dataSubmission, .dailyGoalsReady, .stepsToGo:
             true
         default: false
@@ -74,7 +75,8 @@ public enum RaisedType: String, CaseIterable, Sendable {
     /// Raised by friends and circles: the social app's catalog (spec 004) must list every one.
     public var isSocial: Bool {
         switch self {
-        case .circleInvitation, .leaderboardChange, .leaderboardPassed, .socialEngagement, .challengeMilestone, .challengeMilestoneEmail,
+        case .circleInvitation, .leaderboardChange, .leaderboardPassed, .socialEngagement, .challengeMilestone,
+            .challengeMilestoneEmail,
             .friendRequest, .friendAccepted, .reactionReceived, .friendActivity:
             true
         default: false

@@ -20,7 +20,12 @@ public enum SendTime {
 
     /// The habitual time less `lead` minutes, or `fallback`; moved out of quiet hours to their end, and kept
     /// within 06:00–23:00.
-    public static func plan(fallback: LocalTime, habitual: LocalTime?, lead: Int = Self.defaultLeadMinutes, preferences: NotificationPreferences) -> LocalTime {
+    public static func plan(
+        fallback: LocalTime,
+        habitual: LocalTime?,
+        lead: Int = Self.defaultLeadMinutes,
+        preferences: NotificationPreferences
+    ) -> LocalTime {
         var minutes = habitual.map { $0.minutes - lead } ?? fallback.minutes
         minutes = min(max(minutes, 6 * 60), 23 * 60)
         let planned = LocalTime(minutesSinceMidnight: minutes)

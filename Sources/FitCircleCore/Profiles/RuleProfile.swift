@@ -64,7 +64,11 @@ public struct RuleProfile: Equatable, Sendable, Codable {
 
         public static let defaultReactions = ["👍", "🔥", "💪"]
 
-        public init(manualSteps: DailyTracking.ManualSteps, defaultVisibility: ActivityVisibility = .friends, reactions: [String] = Self.defaultReactions) {
+        public init(
+            manualSteps: DailyTracking.ManualSteps,
+            defaultVisibility: ActivityVisibility = .friends,
+            reactions: [String] = Self.defaultReactions
+        ) {
             self.manualSteps = manualSteps
             self.defaultVisibility = defaultVisibility
             self.reactions = reactions
@@ -73,7 +77,8 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.manualSteps = try container.decode(DailyTracking.ManualSteps.self, forKey: .manualSteps)
-            self.defaultVisibility = try container.decodeIfPresent(ActivityVisibility.self, forKey: .defaultVisibility) ?? .friends
+            self.defaultVisibility =
+                try container.decodeIfPresent(ActivityVisibility.self, forKey: .defaultVisibility) ?? .friends
             self.reactions = try container.decodeIfPresent([String].self, forKey: .reactions) ?? Self.defaultReactions
         }
     }
@@ -142,7 +147,9 @@ public struct RuleProfile: Equatable, Sendable, Codable {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.age = try container.decode(Bounds<Int>.self, forKey: .age).range(codingPath: container.codingPath + [CodingKeys.age])
+            self.age = try container.decode(Bounds<Int>.self, forKey: .age).range(
+                codingPath: container.codingPath + [CodingKeys.age]
+            )
             self.weightKg = try container.decode(Bounds<Double>.self, forKey: .weightKg)
                 .range(codingPath: container.codingPath + [CodingKeys.weightKg])
             self.heightCm = try container.decode(Bounds<Double>.self, forKey: .heightCm)
@@ -152,8 +159,14 @@ public struct RuleProfile: Equatable, Sendable, Codable {
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(Bounds(min: self.age.lowerBound, max: self.age.upperBound), forKey: .age)
-            try container.encode(Bounds(min: self.weightKg.lowerBound, max: self.weightKg.upperBound), forKey: .weightKg)
-            try container.encode(Bounds(min: self.heightCm.lowerBound, max: self.heightCm.upperBound), forKey: .heightCm)
+            try container.encode(
+                Bounds(min: self.weightKg.lowerBound, max: self.weightKg.upperBound),
+                forKey: .weightKg
+            )
+            try container.encode(
+                Bounds(min: self.heightCm.lowerBound, max: self.heightCm.upperBound),
+                forKey: .heightCm
+            )
         }
     }
 }
@@ -166,7 +179,10 @@ private struct Bounds<Value: Comparable & Codable>: Codable {
     func range(codingPath: [any CodingKey]) throws -> ClosedRange<Value> {
         guard self.min <= self.max else {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath, debugDescription: "expected min (\(self.min)) to be at most max (\(self.max))")
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "expected min (\(self.min)) to be at most max (\(self.max))"
+                )
             )
         }
         return self.min...self.max

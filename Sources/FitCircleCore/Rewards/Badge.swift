@@ -11,7 +11,14 @@ public struct Badge: Equatable, Sendable, Codable, Identifiable {
     public var xp: Int
 
     public init(
-        id: String, name: String, description: String, icon: String, category: Category, rarity: Rarity, requirement: Requirement, xp: Int
+        id: String,
+        name: String,
+        description: String,
+        icon: String,
+        category: Category,
+        rarity: Rarity,
+        requirement: Requirement,
+        xp: Int
     ) {
         self.id = id
         self.name = name

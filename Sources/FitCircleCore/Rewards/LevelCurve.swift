@@ -39,6 +39,11 @@ public struct LevelCurve: Equatable, Sendable, Codable {
     public func standing(for points: Int) -> Standing {
         let level = self.level(for: points)
         let next = self.threshold(of: level + 1)
-        return Standing(level: level, levelStartsAt: self.threshold(of: level), nextLevelAt: next, pointsToNextLevel: max(0, next - points))
+        return Standing(
+            level: level,
+            levelStartsAt: self.threshold(of: level),
+            nextLevelAt: next,
+            pointsToNextLevel: max(0, next - points)
+        )
     }
 }

@@ -21,17 +21,30 @@ public enum Points {
     /// `base × (counted × perRep + series × perSeries) × StreakMult`. Only the reps under the cap count; a
     /// series with none under it earns nothing.
     public static func series(
-        number: Int, reps: Int, countedBefore: Int, cap: Int?, streakMultiplier: Double, policy: RewardPolicy.SeriesPoints
+        number: Int,
+        reps: Int,
+        countedBefore: Int,
+        cap: Int?,
+        streakMultiplier: Double,
+        policy: RewardPolicy.SeriesPoints
     ) -> SeriesAward {
         let room = cap.map { max(0, $0 - countedBefore) } ?? reps
         let counted = min(reps, room)
         let repMultiplier = Double(counted) * policy.perRep
         let seriesMultiplier = Double(number) * policy.perSeries
-        let points = counted == 0 ? 0 : Int((policy.base * (repMultiplier + seriesMultiplier) * streakMultiplier).rounded())
+        let points =
+            counted == 0 ? 0 : Int((policy.base * (repMultiplier + seriesMultiplier) * streakMultiplier).rounded())
         return SeriesAward(
-            series: number, reps: reps, counted: counted, excess: reps - counted, cap: cap,
-            repMultiplier: Self.tidy(repMultiplier), seriesMultiplier: Self.tidy(seriesMultiplier),
-            streakMultiplier: Self.tidy(streakMultiplier), points: points)
+            series: number,
+            reps: reps,
+            counted: counted,
+            excess: reps - counted,
+            cap: cap,
+            repMultiplier: Self.tidy(repMultiplier),
+            seriesMultiplier: Self.tidy(seriesMultiplier),
+            streakMultiplier: Self.tidy(streakMultiplier),
+            points: points
+        )
     }
 
     /// XP for one workout: minutes × the type's rate + calories × perCalorie, within what is left of the

@@ -24,8 +24,18 @@ public struct PointsLine: Equatable, Sendable, Identifiable {
     public var sequence: Int64?
 
     public init(
-        id: ID, date: LocalDate, amount: Int, reason: Reason, sourceKey: String, sourceEventID: ActivityEvent.ID? = nil,
-        multiplier: Double? = nil, counted: Int = 0, excess: Int = 0, detail: Detail = Detail(), createdAt: Date, sequence: Int64? = nil
+        id: ID,
+        date: LocalDate,
+        amount: Int,
+        reason: Reason,
+        sourceKey: String,
+        sourceEventID: ActivityEvent.ID? = nil,
+        multiplier: Double? = nil,
+        counted: Int = 0,
+        excess: Int = 0,
+        detail: Detail = Detail(),
+        createdAt: Date,
+        sequence: Int64? = nil
     ) {
         self.id = id
         self.date = date
@@ -78,8 +88,16 @@ public struct PointsLine: Equatable, Sendable, Identifiable {
         public var late: Bool?
 
         public init(
-            series: Points.SeriesAward? = nil, level: Int? = nil, dailyGoal: Int? = nil, streak: Int? = nil, weekStart: LocalDate? = nil,
-            target: Int? = nil, badgeID: String? = nil, goalID: String? = nil, reverses: Reason? = nil, challengeID: String? = nil,
+            series: Points.SeriesAward? = nil,
+            level: Int? = nil,
+            dailyGoal: Int? = nil,
+            streak: Int? = nil,
+            weekStart: LocalDate? = nil,
+            target: Int? = nil,
+            badgeID: String? = nil,
+            goalID: String? = nil,
+            reverses: Reason? = nil,
+            challengeID: String? = nil,
             late: Bool? = nil
         ) {
             self.challengeID = challengeID
@@ -107,7 +125,14 @@ public struct PointsDay: Equatable, Sendable {
     public var pushupsExcess: Int
     public var workoutPoints: Int
 
-    public init(date: LocalDate, points: Int = 0, multiplier: Double = 1, pushupsCounted: Int = 0, pushupsExcess: Int = 0, workoutPoints: Int = 0) {
+    public init(
+        date: LocalDate,
+        points: Int = 0,
+        multiplier: Double = 1,
+        pushupsCounted: Int = 0,
+        pushupsExcess: Int = 0,
+        workoutPoints: Int = 0
+    ) {
         self.date = date
         self.points = points
         self.multiplier = multiplier

@@ -60,7 +60,8 @@ public struct RewardPolicy: Equatable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case unit, series, streakMultiplier, workouts, checkIn, goalMet, submission, weeklyBonus, weeklyChallenge, levels, pushupCap, badges, lateDays
+        case unit, series, streakMultiplier, workouts, checkIn, goalMet, submission, weeklyBonus, weeklyChallenge,
+            levels, pushupCap, badges, lateDays
     }
 
     /// Everything but `levels` may be left out of a profile.
@@ -69,7 +70,8 @@ public struct RewardPolicy: Equatable, Sendable, Codable {
         self.init(
             unit: try container.decodeIfPresent(String.self, forKey: .unit) ?? "points",
             series: try container.decodeIfPresent(SeriesPoints.self, forKey: .series),
-            streakMultiplier: try container.decodeIfPresent(StreakMultiplier.self, forKey: .streakMultiplier) ?? .init(step: 0, maximum: 1),
+            streakMultiplier: try container.decodeIfPresent(StreakMultiplier.self, forKey: .streakMultiplier)
+                ?? .init(step: 0, maximum: 1),
             workouts: try container.decodeIfPresent(WorkoutPoints.self, forKey: .workouts),
             checkIn: try container.decodeIfPresent(Int.self, forKey: .checkIn),
             goalMet: try container.decodeIfPresent(Int.self, forKey: .goalMet),

@@ -12,7 +12,14 @@ public struct Streak: Equatable, Sendable, Codable {
     /// The streak was reset and nothing has counted since: the next counted period is a comeback.
     public var resetPending: Bool
 
-    public init(count: Int = 0, longest: Int = 0, missed: Int = 0, allowancePeriod: LocalDate? = nil, freezesUsed: Int = 0, resetPending: Bool = false) {
+    public init(
+        count: Int = 0,
+        longest: Int = 0,
+        missed: Int = 0,
+        allowancePeriod: LocalDate? = nil,
+        freezesUsed: Int = 0,
+        resetPending: Bool = false
+    ) {
         self.count = count
         self.longest = longest
         self.missed = missed
@@ -60,7 +67,11 @@ public struct Streak: Equatable, Sendable, Codable {
         public var milestone: StreakPolicy.Milestone?
 
         public init(
-            period: LocalDate, status: Status, reason: String, state: Streak, comeback: Bool = false,
+            period: LocalDate,
+            status: Status,
+            reason: String,
+            state: Streak,
+            comeback: Bool = false,
             milestone: StreakPolicy.Milestone? = nil
         ) {
             self.period = period
@@ -77,11 +88,28 @@ public struct Streak: Equatable, Sendable, Codable {
 
     /// Closes one period. Returns no entry for a period that changes nothing worth recording (no streak to
     /// keep and nothing done).
-    public func close(_ period: LocalDate, with activity: Activity, policy: StreakPolicy, weekStartsOn: Weekday) -> (Streak, Entry?) {
+    public func close(_ period: LocalDate, with activity: Activity, policy: StreakPolicy, weekStartsOn: Weekday) -> (
+        Streak, Entry?
+    ) {
         var next = self.rolledOver(to: period, policy: policy, weekStartsOn: weekStartsOn)
         let freezeLeft = next.freezesUsed < policy.freezes.count
-        func entry(_ status: Entry.Status, _ reason: String, comeback: Bool = false, milestone: StreakPolicy.Milestone? = nil) -> (Streak, Entry?) {
-            (next, Entry(period: period, status: status, reason: reason, state: next, comeback: comeback, milestone: milestone))
+        func entry(
+            _ status: Entry.Status,
+            _ reason: String,
+            comeback: Bool = false,
+            milestone: StreakPolicy.Milestone? = nil
+        ) -> (Streak, Entry?) {
+            (
+                next,
+                Entry(
+                    period: period,
+                    status: status,
+                    reason: reason,
+                    state: next,
+                    comeback: comeback,
+                    milestone: milestone
+                )
+            )
         }
 
         if activity.isMet {
@@ -93,7 +121,12 @@ public struct Streak: Equatable, Sendable, Codable {
             let milestone = policy.milestones.first { $0.count == next.count }
             let what = Self.describe(activity, basis: policy.basis)
             return activity.late
-                ? entry(.repaired, "\(what), claimed late within the grace window", comeback: comeback, milestone: milestone)
+                ? entry(
+                    .repaired,
+                    "\(what), claimed late within the grace window",
+                    comeback: comeback,
+                    milestone: milestone
+                )
                 : entry(.active, what, comeback: comeback, milestone: milestone)
         }
         guard next.count > 0 else { return (next, nil) }
@@ -102,7 +135,10 @@ public struct Streak: Equatable, Sendable, Codable {
             if freezeLeft && (activity.freezeRequested || policy.freezes.automatic == .onShortfall) {
                 next.freezesUsed += 1
                 next.missed = 0
-                return entry(.frozen, "\(what), short of the goal: a freeze was applied\(activity.freezeRequested ? " on request" : " automatically")")
+                return entry(
+                    .frozen,
+                    "\(what), short of the goal: a freeze was applied\(activity.freezeRequested ? " on request" : " automatically")"
+                )
             }
             next.missed = 0
             return entry(.missed, "\(what), short of the goal; the streak is kept because the period was not empty")
@@ -114,13 +150,19 @@ public struct Streak: Equatable, Sendable, Codable {
         next.missed += 1
         if firstMiss && freezeLeft && (activity.freezeRequested || policy.freezes.automatic == .onMiss) {
             next.freezesUsed += 1
-            return entry(.frozen, activity.freezeRequested ? "freeze used on request" : "missed: a freeze was applied automatically")
+            return entry(
+                .frozen,
+                activity.freezeRequested ? "freeze used on request" : "missed: a freeze was applied automatically"
+            )
         }
         if next.missed >= policy.resetAfterMissed {
             let streak = next.count
             next.count = 0
             next.resetPending = true
-            return entry(.reset, "\(next.missed) \(policy.period == .day ? "day" : "week")\(next.missed == 1 ? "" : "s") missed in a row: the \(streak)-\(policy.period) streak was reset")
+            return entry(
+                .reset,
+                "\(next.missed) \(policy.period == .day ? "day" : "week")\(next.missed == 1 ? "" : "s") missed in a row: the \(streak)-\(policy.period) streak was reset"
+            )
         }
         return entry(.missed, "nothing counted and no freeze left: one more missed \(policy.period) resets the streak")
     }
@@ -142,14 +184,20 @@ public struct Streak: Equatable, Sendable, Codable {
         public var comeback: Bool
     }
 
-    public func standing(in period: LocalDate, with activity: Activity, policy: StreakPolicy, weekStartsOn: Weekday) -> Standing {
+    public func standing(in period: LocalDate, with activity: Activity, policy: StreakPolicy, weekStartsOn: Weekday)
+        -> Standing
+    {
         let (after, entry) = self.close(period, with: activity, policy: policy, weekStartsOn: weekStartsOn)
         let met = activity.isMet
         return Standing(
             current: met ? after.count : self.count,
             longest: max(self.longest, met ? after.count : 0),
             met: met,
-            freezesLeft: max(0, self.freezesLeft(for: period, policy: policy, weekStartsOn: weekStartsOn) - (activity.freezeRequested && !met ? 1 : 0)),
+            freezesLeft: max(
+                0,
+                self.freezesLeft(for: period, policy: policy, weekStartsOn: weekStartsOn)
+                    - (activity.freezeRequested && !met ? 1 : 0)
+            ),
             freezeRequested: activity.freezeRequested,
             atRisk: !met && self.count > 0 && (entry?.status == .missed || entry?.status == .reset),
             comeback: met && self.resetPending
@@ -158,7 +206,10 @@ public struct Streak: Equatable, Sendable, Codable {
 
     /// Freezes still available for a period starting on `period`.
     public func freezesLeft(for period: LocalDate, policy: StreakPolicy, weekStartsOn: Weekday) -> Int {
-        max(0, policy.freezes.count - self.rolledOver(to: period, policy: policy, weekStartsOn: weekStartsOn).freezesUsed)
+        max(
+            0,
+            policy.freezes.count - self.rolledOver(to: period, policy: policy, weekStartsOn: weekStartsOn).freezesUsed
+        )
     }
 
     /// The state with the freeze allowance renewed if `period` falls in a new allowance period.
@@ -204,7 +255,11 @@ extension Streak.Activity {
     /// What each period holds, from the user's days and the periods they asked a freeze for: the pure half
     /// of the streak ledger, shared with what-if simulation.
     public static func byPeriod(
-        days: [DailyTracking], freezeRequests: Set<LocalDate>, policy: StreakPolicy, weekStartsOn: Weekday, nothing: Streak.Activity
+        days: [DailyTracking],
+        freezeRequests: Set<LocalDate>,
+        policy: StreakPolicy,
+        weekStartsOn: Weekday,
+        nothing: Streak.Activity
     ) -> [LocalDate: Streak.Activity] {
         var activities: [LocalDate: Streak.Activity] = [:]
         for day in days {

@@ -29,7 +29,8 @@ public struct TextRule: Equatable, Sendable {
     public static let message = TextRule(characters: 1...140, bytes: 560)
 
     public enum Refusal: Error, Equatable, Sendable {
-        case tooLong, tooShort, forbiddenCharacter(Unicode.Scalar)
+        case tooLong, tooShort
+        case forbiddenCharacter(Unicode.Scalar)
         /// Nothing in it can be seen.
         case invisible
     }
@@ -39,7 +40,9 @@ public struct TextRule: Equatable, Sendable {
         // Measured before normalising too, so a huge input costs no more than reading it.
         guard raw.utf8.count <= self.bytes * 4 else { return .failure(.tooLong) }
         let text = raw.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let bad = text.unicodeScalars.first(where: { !self.allows($0) }) { return .failure(.forbiddenCharacter(bad)) }
+        if let bad = text.unicodeScalars.first(where: { !self.allows($0) }) {
+            return .failure(.forbiddenCharacter(bad))
+        }
         guard text.utf8.count <= self.bytes, text.count <= self.characters.upperBound else { return .failure(.tooLong) }
         guard text.count >= self.characters.lowerBound else { return .failure(.tooShort) }
         guard text.isEmpty || text.unicodeScalars.contains(where: Self.isVisible) else { return .failure(.invisible) }
@@ -57,7 +60,9 @@ public struct TextRule: Equatable, Sendable {
     public func fitted(_ raw: String) -> String? {
         let kept = String(String.UnicodeScalarView(raw.unicodeScalars.prefix(self.bytes).filter(self.allows)))
         // A character keeps at most 16 code points: enough for any emoji sequence, not for a pile of marks.
-        let tamed = kept.map { $0.unicodeScalars.count <= 16 ? String($0) : String(String.UnicodeScalarView($0.unicodeScalars.prefix(16))) }.joined()
+        let tamed = kept.map {
+            $0.unicodeScalars.count <= 16 ? String($0) : String(String.UnicodeScalarView($0.unicodeScalars.prefix(16)))
+        }.joined()
         var text = tamed.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.count > self.characters.upperBound { text = String(text.prefix(self.characters.upperBound)) }
         while text.utf8.count > self.bytes { text.removeLast() }
@@ -67,11 +72,13 @@ public struct TextRule: Equatable, Sendable {
 
     /// What a refusal says, for a field's problem.
     public func reason(_ refusal: Refusal) -> String {
-        let length = "must be \(self.characters.lowerBound)–\(self.characters.upperBound) characters (at most \(self.bytes) bytes in UTF-8) after trimming"
+        let length =
+            "must be \(self.characters.lowerBound)–\(self.characters.upperBound) characters (at most \(self.bytes) bytes in UTF-8) after trimming"
         switch refusal {
         case .tooLong, .tooShort: return length
         case .forbiddenCharacter(let scalar):
-            return "must not contain control, invisible, private-use or unassigned characters (found \(String(format: "U+%04X", scalar.value)))"
+            return
+                "must not contain control, invisible, private-use or unassigned characters (found \(String(format: "U+%04X", scalar.value)))"
         case .invisible:
             return "must contain something that can be seen, not only blank characters"
         }
@@ -89,7 +96,8 @@ public struct TextRule: Equatable, Sendable {
             return (0x1F000...0x1FAFF).contains(scalar.value)
         default:
             // Noncharacters, and the Hangul fillers (letters by category, blanks on screen).
-            return !scalar.properties.isNoncharacterCodePoint && ![0x115F, 0x1160, 0x3164, 0xFFA0].contains(scalar.value)
+            return !scalar.properties.isNoncharacterCodePoint
+                && ![0x115F, 0x1160, 0x3164, 0xFFA0].contains(scalar.value)
         }
     }
 }

@@ -10,7 +10,9 @@ public enum Instant {
 
     /// The instant `seconds` after 1970 when it is finite and in range, else `nil`.
     public static func supported(secondsSince1970 seconds: Double) -> Date? {
-        guard seconds.isFinite, (earliest.timeIntervalSince1970...latest.timeIntervalSince1970).contains(seconds) else { return nil }
+        guard seconds.isFinite, (earliest.timeIntervalSince1970...latest.timeIntervalSince1970).contains(seconds) else {
+            return nil
+        }
         return Date(timeIntervalSince1970: seconds)
     }
 

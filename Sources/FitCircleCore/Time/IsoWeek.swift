@@ -14,7 +14,8 @@ public struct IsoWeek: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// A week as written, "2026-W10"; nil when malformed or when the year has no such week.
     public init?(_ text: String) {
         let parts = text.split(separator: "-W", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let week = Int(parts[1]),
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]),
+            let week = Int(parts[1]),
             (1...9999).contains(year), week >= 1, week <= Self.weeks(in: year)
         else { return nil }
         (self.year, self.week) = (year, week)

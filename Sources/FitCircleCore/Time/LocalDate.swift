@@ -8,7 +8,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// A valid Gregorian date; `nil` for `2026-02-30` and the like.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...9999).contains(year), (1...12).contains(month), (1...CivilCalendar.days(inMonth: month, of: year)).contains(day) else {
+        guard (1...9999).contains(year), (1...12).contains(month),
+            (1...CivilCalendar.days(inMonth: month, of: year)).contains(day)
+        else {
             return nil
         }
         self.year = year
@@ -34,14 +36,17 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public init?(iso text: some StringProtocol) {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-            let year = CivilCalendar.read(digits: 4, of: bytes, at: 0), let month = CivilCalendar.read(digits: 2, of: bytes, at: 5),
+            let year = CivilCalendar.read(digits: 4, of: bytes, at: 0),
+            let month = CivilCalendar.read(digits: 2, of: bytes, at: 5),
             let day = CivilCalendar.read(digits: 2, of: bytes, at: 8)
         else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
     public var iso: String {
-        guard (0...9999).contains(self.year) else { return String(format: "%04d-%02d-%02d", self.year, self.month, self.day) }
+        guard (0...9999).contains(self.year) else {
+            return String(format: "%04d-%02d-%02d", self.year, self.month, self.day)
+        }
         var text = Array("0000-00-00".utf8)
         CivilCalendar.write(self.year, digits: 4, into: &text, at: 0)
         CivilCalendar.write(self.month, digits: 2, into: &text, at: 5)
@@ -80,7 +85,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = LocalDate(iso: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected YYYY-MM-DD, found \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "expected YYYY-MM-DD, found \(text)")
+            )
         }
         self = date
     }
@@ -112,7 +119,11 @@ extension LocalDate {
     /// The dates a `from`/`to` query asks for: by default the `defaultDays` ending `today`; at most
     /// `maximumDays` in all.
     public static func queried(
-        from: LocalDate?, to: LocalDate?, today: LocalDate, defaultDays: Int = 7, maximumDays: Int = 366
+        from: LocalDate?,
+        to: LocalDate?,
+        today: LocalDate,
+        defaultDays: Int = 7,
+        maximumDays: Int = 366
     ) throws -> (first: LocalDate, last: LocalDate) {
         let last = to ?? today
         let first = from ?? last.adding(days: -(defaultDays - 1))

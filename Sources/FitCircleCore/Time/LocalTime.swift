@@ -20,11 +20,15 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
     }
 
     /// `hour:minute`, wrapped into the day like `init(minutesSinceMidnight:)`.
-    public static func at(_ hour: Int, _ minute: Int = 0) -> LocalTime { LocalTime(minutesSinceMidnight: hour * 60 + minute) }
+    public static func at(_ hour: Int, _ minute: Int = 0) -> LocalTime {
+        LocalTime(minutesSinceMidnight: hour * 60 + minute)
+    }
 
     public init?(_ text: some StringProtocol) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]) else { return nil }
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hour = Int(parts[0]),
+            let minute = Int(parts[1])
+        else { return nil }
         self.init(hour: hour, minute: minute)
     }
 
@@ -47,7 +51,9 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let time = LocalTime(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected HH:MM, found \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "expected HH:MM, found \(text)")
+            )
         }
         self = time
     }
@@ -64,9 +70,12 @@ extension LocalDate {
     public func instant(at time: LocalTime, in zone: TimeZone) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        guard let instant = calendar.nextDate(
-            after: self.start(in: zone).addingTimeInterval(-1), matching: DateComponents(hour: time.hour, minute: time.minute, second: 0),
-            matchingPolicy: .nextTime), LocalDate(instant, in: zone) == self
+        guard
+            let instant = calendar.nextDate(
+                after: self.start(in: zone).addingTimeInterval(-1),
+                matching: DateComponents(hour: time.hour, minute: time.minute, second: 0),
+                matchingPolicy: .nextTime
+            ), LocalDate(instant, in: zone) == self
         else { return nil }
         return instant
     }

@@ -17,7 +17,13 @@ public struct FieldVisibility: Equatable, Sendable, Codable {
     public var photo: Audience
     public var boardName: Audience
 
-    public init(age: Audience = .friends, weight: Audience = .onlyMe, height: Audience = .friends, photo: Audience = .everyone, boardName: Audience = .everyone) {
+    public init(
+        age: Audience = .friends,
+        weight: Audience = .onlyMe,
+        height: Audience = .friends,
+        photo: Audience = .everyone,
+        boardName: Audience = .everyone
+    ) {
         self.age = age
         self.weight = weight
         self.height = height

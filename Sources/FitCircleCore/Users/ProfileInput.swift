@@ -22,7 +22,13 @@ public struct ProfileInput: Equatable, Sendable {
         public var photo: Audience?
         public var boardName: Audience?
 
-        public init(age: Audience, weight: Audience, height: Audience, photo: Audience? = nil, boardName: Audience? = nil) {
+        public init(
+            age: Audience,
+            weight: Audience,
+            height: Audience,
+            photo: Audience? = nil,
+            boardName: Audience? = nil
+        ) {
             self.age = age
             self.weight = weight
             self.height = height
@@ -32,7 +38,12 @@ public struct ProfileInput: Equatable, Sendable {
 
         func applied(to visibility: FieldVisibility) -> FieldVisibility {
             FieldVisibility(
-                age: self.age, weight: self.weight, height: self.height, photo: self.photo ?? visibility.photo, boardName: self.boardName ?? visibility.boardName)
+                age: self.age,
+                weight: self.weight,
+                height: self.height,
+                photo: self.photo ?? visibility.photo,
+                boardName: self.boardName ?? visibility.boardName
+            )
         }
     }
 
@@ -66,10 +77,16 @@ public struct ProfileInput: Equatable, Sendable {
 
     /// Applies this form to `profile` when every field is valid; otherwise throws every violation and
     /// leaves nothing half-applied (the caller's value is untouched).
-    public func applied(to profile: UserProfile, limits: RuleProfile.Limits, now: Date) throws(ValidationError) -> UserProfile {
+    public func applied(to profile: UserProfile, limits: RuleProfile.Limits, now: Date) throws(ValidationError)
+        -> UserProfile
+    {
         var validator = Validator()
         let name = validator.text(self.displayName, "displayName", .displayName)
-        validator.check(limits.age.contains(self.age), "age", "must be between \(limits.age.lowerBound) and \(limits.age.upperBound)")
+        validator.check(
+            limits.age.contains(self.age),
+            "age",
+            "must be between \(limits.age.lowerBound) and \(limits.age.upperBound)"
+        )
 
         let weightKg = self.weightUnit.kilograms(self.weight)
         let weightRange = limits.weightKg.lowerBound.rounded()...limits.weightKg.upperBound.rounded()

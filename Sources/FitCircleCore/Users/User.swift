@@ -29,7 +29,14 @@ public struct User: Equatable, Sendable {
         case `operator`
     }
 
-    public init(id: ID, email: String, role: Role = .member, profile: UserProfile, createdAt: Date, disabledAt: Date? = nil) {
+    public init(
+        id: ID,
+        email: String,
+        role: Role = .member,
+        profile: UserProfile,
+        createdAt: Date,
+        disabledAt: Date? = nil
+    ) {
         self.id = id
         self.email = email
         self.role = role

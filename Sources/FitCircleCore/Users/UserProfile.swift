@@ -56,7 +56,8 @@ public struct UserProfile: Equatable, Sendable {
         now: Date
     ) -> UserProfile {
         let fromEmail = email.split(separator: "@").first.map(String.init) ?? email
-        let name = suggestedName.flatMap(TextRule.displayName.fitted) ?? TextRule.displayName.fitted(fromEmail) ?? "Athlete"
+        let name =
+            suggestedName.flatMap(TextRule.displayName.fitted) ?? TextRule.displayName.fitted(fromEmail) ?? "Athlete"
         return UserProfile(
             displayName: name,
             age: onboarding.required ? nil : onboarding.defaults.age,

@@ -22,7 +22,9 @@ public enum PrivateAddress {
         guard parts.count == 4 else { return nil }
         var bytes: [UInt8] = []
         for part in parts {
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCII), let value = UInt8(part) else { return nil }
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCII), let value = UInt8(part) else {
+                return nil
+            }
             bytes.append(value)
         }
         return bytes

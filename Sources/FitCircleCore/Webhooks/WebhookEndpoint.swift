@@ -33,16 +33,24 @@ public struct WebhookEndpoint: Equatable, Sendable {
     /// Checks a registration, naming each bad field. Plain `http` is allowed; anything but an absolute
     /// http(s) URL is not, and neither is a host on this machine or a private network (`PrivateAddress`)
     /// unless `allowPrivateTargets` (a backend on the same host or network, when the operator says so).
-    public static func validate(url: String, events: [String], description: String, allowPrivateTargets: Bool = false) throws {
+    public static func validate(url: String, events: [String], description: String, allowPrivateTargets: Bool = false)
+        throws
+    {
         var violations: [FieldViolation] = []
         if url.utf8.count > 2_000 {
             violations.append(.init(field: "url", reason: "must be at most 2000 bytes"))
-        } else if let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
+        } else if let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+            ["http", "https"].contains(scheme),
             let host = parsed.host, !host.isEmpty, parsed.user == nil, parsed.password == nil
         {
             if !allowPrivateTargets && PrivateAddress.isPrivate(host: host) {
                 violations.append(
-                    .init(field: "url", reason: "must not point at this machine or a private network (the server's webhooks.allowPrivateTargets allows it)"))
+                    .init(
+                        field: "url",
+                        reason:
+                            "must not point at this machine or a private network (the server's webhooks.allowPrivateTargets allows it)"
+                    )
+                )
             }
         } else {
             violations.append(.init(field: "url", reason: "must be an absolute http or https URL without credentials"))
@@ -51,10 +59,19 @@ public struct WebhookEndpoint: Equatable, Sendable {
             violations.append(.init(field: "events", reason: "must name 1 to \(ServerEvent.allCases.count) events"))
         }
         for (index, event) in events.enumerated() where !Self.subscribable.contains(event) {
-            violations.append(.init(field: "events[\(index)]", reason: "is not an event the server records; see ServerEvent in the API reference"))
+            violations.append(
+                .init(
+                    field: "events[\(index)]",
+                    reason: "is not an event the server records; see ServerEvent in the API reference"
+                )
+            )
         }
-        if Set(events).count != events.count { violations.append(.init(field: "events", reason: "names an event twice")) }
-        if description.count > 500 { violations.append(.init(field: "description", reason: "must be at most 500 characters")) }
+        if Set(events).count != events.count {
+            violations.append(.init(field: "events", reason: "names an event twice"))
+        }
+        if description.count > 500 {
+            violations.append(.init(field: "description", reason: "must be at most 500 characters"))
+        }
         guard violations.isEmpty else { throw ValidationError(violations) }
     }
 }
@@ -82,8 +99,17 @@ public struct WebhookDelivery: Equatable, Sendable {
     public var deliveredAt: Date?
 
     public init(
-        id: ID, endpoint: WebhookEndpoint.ID, event: String, user: User.ID, payload: String, status: Status = .pending, attempts: Int = 0,
-        lastStatus: Int? = nil, lastError: String? = nil, createdAt: Date, deliveredAt: Date? = nil
+        id: ID,
+        endpoint: WebhookEndpoint.ID,
+        event: String,
+        user: User.ID,
+        payload: String,
+        status: Status = .pending,
+        attempts: Int = 0,
+        lastStatus: Int? = nil,
+        lastError: String? = nil,
+        createdAt: Date,
+        deliveredAt: Date? = nil
     ) {
         self.id = id
         self.endpoint = endpoint

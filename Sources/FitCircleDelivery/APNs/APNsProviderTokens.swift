@@ -18,13 +18,18 @@ final class APNsProviderTokens: Sendable {
         self.credentials = credentials
         self.clock = clock
         self.keys = JWTKeyCollection()
-        await self.keys.add(ecdsa: try ES256PrivateKey(pem: credentials.privateKey), kid: JWKIdentifier(string: credentials.keyID))
+        await self.keys.add(
+            ecdsa: try ES256PrivateKey(pem: credentials.privateKey),
+            kid: JWKIdentifier(string: credentials.keyID)
+        )
     }
 
     /// The token in use, or a new one once it is `lifetime` old.
     func token() async throws -> String {
         let now = self.clock.now()
-        if let current = self.current.withLock({ $0 }), now.timeIntervalSince(current.issuedAt) < Self.lifetime { return current.token }
+        if let current = self.current.withLock({ $0 }), now.timeIntervalSince(current.issuedAt) < Self.lifetime {
+            return current.token
+        }
         return try await self.refreshed()
     }
 
@@ -33,7 +38,8 @@ final class APNsProviderTokens: Sendable {
         let now = self.clock.now()
         let token = try await self.keys.sign(
             APNsProviderClaims(iss: IssuerClaim(value: self.credentials.teamID), iat: IssuedAtClaim(value: now)),
-            kid: JWKIdentifier(string: self.credentials.keyID))
+            kid: JWKIdentifier(string: self.credentials.keyID)
+        )
         self.current.withLock { $0 = (token, now) }
         return token
     }

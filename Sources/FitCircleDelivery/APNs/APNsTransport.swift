@@ -22,8 +22,11 @@ public final class APNsTransport: Sendable {
     ///   - productionURL: `https://api.push.apple.com` in production; a fake provider's in tests.
     ///   - http: a client that may speak HTTP/2 (AsyncHTTPClient negotiates it with ALPN).
     public init(
-        credentials: APNsCredentials, productionURL: String = "https://api.push.apple.com",
-        sandboxURL: String = "https://api.sandbox.push.apple.com", http: HTTPClient, clock: WallClock
+        credentials: APNsCredentials,
+        productionURL: String = "https://api.push.apple.com",
+        sandboxURL: String = "https://api.sandbox.push.apple.com",
+        http: HTTPClient,
+        clock: WallClock
     ) async throws {
         self.credentials = credentials
         (self.productionURL, self.sandboxURL) = (productionURL, sandboxURL)
@@ -34,29 +37,44 @@ public final class APNsTransport: Sendable {
 
     /// Sends `message` to one device token; when APNs calls the provider token expired or invalid, a new
     /// one is signed and the message tried once more.
-    public func send(_ message: PushMessage, to token: String, in environment: PushDevice.Environment) async -> DeliveryAttempt {
+    public func send(_ message: PushMessage, to token: String, in environment: PushDevice.Environment) async
+        -> DeliveryAttempt
+    {
         let first = await self.attempt(message, to: token, in: environment, refreshing: false)
         guard first.status == 403, case .retryable = first.outcome else { return first }
         return await self.attempt(message, to: token, in: environment, refreshing: true)
     }
 
-    private func attempt(_ message: PushMessage, to token: String, in environment: PushDevice.Environment, refreshing: Bool) async -> DeliveryAttempt {
+    private func attempt(
+        _ message: PushMessage,
+        to token: String,
+        in environment: PushDevice.Environment,
+        refreshing: Bool
+    ) async -> DeliveryAttempt {
         await self.call.attempt {
             let providerToken = refreshing ? try await self.tokens.refreshed() : try await self.tokens.token()
-            let host = switch environment {
-            case .production: self.productionURL
-            case .sandbox: self.sandboxURL
-            }
+            let host =
+                switch environment {
+                case .production: self.productionURL
+                case .sandbox: self.sandboxURL
+                }
             var request = HTTPClientRequest(url: "\(host)/3/device/\(token)")
             request.method = .POST
             request.headers.add(name: "authorization", value: "bearer \(providerToken)")
-            for (name, value) in Self.headers(message, topic: self.credentials.topic) { request.headers.add(name: name, value: value) }
+            for (name, value) in Self.headers(message, topic: self.credentials.topic) {
+                request.headers.add(name: name, value: value)
+            }
             request.body = .bytes(ByteBuffer(bytes: try Self.payload(message)))
             return request
         } classify: { response in
             ProviderAnswer.apns(
-                status: response.status, reason: Self.reason(in: response.body),
-                retryAfter: ProviderAnswer.retryAfter(response.headers.first(name: "Retry-After"), now: self.clock.now()))
+                status: response.status,
+                reason: Self.reason(in: response.body),
+                retryAfter: ProviderAnswer.retryAfter(
+                    response.headers.first(name: "Retry-After"),
+                    now: self.clock.now()
+                )
+            )
         }
     }
 
@@ -93,7 +111,15 @@ public final class APNsTransport: Sendable {
 
     static func payload(_ message: PushMessage) throws -> Data {
         try JSONEncoder().encode(
-            Payload(aps: Payload.APS(alert: ["title": message.title, "body": message.body], badge: message.badge, sound: message.sound), data: message.data))
+            Payload(
+                aps: Payload.APS(
+                    alert: ["title": message.title, "body": message.body],
+                    badge: message.badge,
+                    sound: message.sound
+                ),
+                data: message.data
+            )
+        )
     }
 
     /// The `reason` of an error answer (`{"reason": "BadDeviceToken"}`).

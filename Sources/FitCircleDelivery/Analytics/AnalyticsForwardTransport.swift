@@ -27,11 +27,20 @@ public final class AnalyticsForwardTransport: Sendable {
             var request = HTTPClientRequest(url: self.url)
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.headers.add(name: "Authorization", value: "Basic " + Data("\(self.writeKey):".utf8).base64EncodedString())
+            request.headers.add(
+                name: "Authorization",
+                value: "Basic " + Data("\(self.writeKey):".utf8).base64EncodedString()
+            )
             request.body = .bytes(ByteBuffer(bytes: try Self.batch(events, sentAt: self.clock.now())))
             return request
         } classify: { response in
-            ProviderAnswer.http(status: response.status, retryAfter: ProviderAnswer.retryAfter(response.headers.first(name: "Retry-After"), now: self.clock.now()))
+            ProviderAnswer.http(
+                status: response.status,
+                retryAfter: ProviderAnswer.retryAfter(
+                    response.headers.first(name: "Retry-After"),
+                    now: self.clock.now()
+                )
+            )
         }
     }
 
@@ -57,10 +66,18 @@ public final class AnalyticsForwardTransport: Sendable {
             Batch(
                 batch: events.map { event in
                     Message(
-                        messageId: "\(event.userID.rawValue):\(event.key)", userId: event.userID.rawValue, event: event.name,
-                        properties: event.properties.merging(["localDate": .string(event.localDate.iso)]) { own, _ in own },
-                        timestamp: event.occurredAt, context: ["library": ["name": "fitcircle"], "source": ["name": event.source.rawValue]])
+                        messageId: "\(event.userID.rawValue):\(event.key)",
+                        userId: event.userID.rawValue,
+                        event: event.name,
+                        properties: event.properties.merging(["localDate": .string(event.localDate.iso)]) { own, _ in
+                            own
+                        },
+                        timestamp: event.occurredAt,
+                        context: ["library": ["name": "fitcircle"], "source": ["name": event.source.rawValue]]
+                    )
                 },
-                sentAt: sentAt))
+                sentAt: sentAt
+            )
+        )
     }
 }

@@ -29,7 +29,13 @@ public struct EmailAPITransport: EmailTransport {
             request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(Self.body(message))))
             return request
         } classify: { response in
-            ProviderAnswer.http(status: response.status, retryAfter: ProviderAnswer.retryAfter(response.headers.first(name: "Retry-After"), now: self.clock.now()))
+            ProviderAnswer.http(
+                status: response.status,
+                retryAfter: ProviderAnswer.retryAfter(
+                    response.headers.first(name: "Retry-After"),
+                    now: self.clock.now()
+                )
+            )
         }
     }
 
@@ -46,7 +52,12 @@ public struct EmailAPITransport: EmailTransport {
         var headers = Dictionary(message.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
         headers["Message-ID"] = message.messageID
         return Body(
-            from: MIMEMessage.mailbox(message.from), to: [MIMEMessage.mailbox(message.to)], subject: message.subject, html: message.html,
-            text: message.text, headers: headers)
+            from: MIMEMessage.mailbox(message.from),
+            to: [MIMEMessage.mailbox(message.to)],
+            subject: message.subject,
+            html: message.html,
+            text: message.text,
+            headers: headers
+        )
     }
 }

@@ -23,7 +23,15 @@ public struct EmailMessage: Sendable {
     /// `<id@domain>`, unique per message; kept in the email log so a bounce or a complaint can be matched.
     public var messageID: String
 
-    public init(from: Mailbox, to: Mailbox, subject: String, html: String, text: String, headers: [(name: String, value: String)] = [], messageID: String) {
+    public init(
+        from: Mailbox,
+        to: Mailbox,
+        subject: String,
+        html: String,
+        text: String,
+        headers: [(name: String, value: String)] = [],
+        messageID: String
+    ) {
         self.from = from
         self.to = to
         self.subject = subject

@@ -4,7 +4,9 @@ public import Foundation
 /// text as RFC 2047 encoded words (UTF-8, base64); `multipart/alternative` with the plain-text part first
 /// and the HTML part last (the one a mail client prefers), each base64.
 public enum MIMEMessage {
-    public static func render(_ message: EmailMessage, date: Date, boundary: String = "fitcircle-\(UUID().uuidString)") -> String {
+    public static func render(_ message: EmailMessage, date: Date, boundary: String = "fitcircle-\(UUID().uuidString)")
+        -> String
+    {
         var lines: [String] = [
             "From: \(Self.mailbox(message.from))",
             "To: \(Self.mailbox(message.to))",
@@ -73,6 +75,8 @@ public enum MIMEMessage {
 
     /// Base64 in lines of 76 characters (RFC 2045).
     static func base64Lines(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString(options: [.lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
+        Data(text.utf8).base64EncodedString(options: [
+            .lineLength76Characters, .endLineWithCarriageReturn, .endLineWithLineFeed,
+        ])
     }
 }

@@ -30,7 +30,12 @@ public struct SMTPTransport: EmailTransport {
         public var tls: TLSConfiguration
 
         public init(
-            host: String, port: Int, security: Security, username: String? = nil, password: String? = nil, clientName: String = "localhost",
+            host: String,
+            port: Int,
+            security: Security,
+            username: String? = nil,
+            password: String? = nil,
+            clientName: String = "localhost",
             tls: TLSConfiguration = .makeClientConfiguration()
         ) {
             self.host = host
@@ -57,7 +62,12 @@ public struct SMTPTransport: EmailTransport {
     public func send(_ message: EmailMessage) async -> DeliveryAttempt {
         let started = ContinuousClock.now
         func attempt(_ outcome: DeliveryOutcome, _ status: Int?) -> DeliveryAttempt {
-            DeliveryAttempt(provider: "smtp", outcome: outcome, status: status, latencyMilliseconds: (ContinuousClock.now - started).wholeMilliseconds)
+            DeliveryAttempt(
+                provider: "smtp",
+                outcome: outcome,
+                status: status,
+                latencyMilliseconds: (ContinuousClock.now - started).wholeMilliseconds
+            )
         }
         // An address goes into the conversation as is: one that could end a command never does.
         for address in [message.from.address, message.to.address] where !Self.isSafe(address) {
@@ -100,7 +110,9 @@ public struct SMTPTransport: EmailTransport {
             .connect(host: settings.host, port: settings.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if settings.security == .implicitTLS {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: context, serverHostname: sniName))
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLClientHandler(context: context, serverHostname: sniName)
+                        )
                     }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -111,7 +123,10 @@ public struct SMTPTransport: EmailTransport {
                 try await channel.executeThenClose { inbound, outbound in
                     var session = SMTPSession(lines: inbound.makeAsyncIterator(), outbound: outbound)
                     return try await session.run(message, settings: settings, date: self.clock.now()) {
-                        try await channel.channel.pipeline.addHandler(NIOSSLClientHandler(context: context, serverHostname: sniName), position: .first)
+                        try await channel.channel.pipeline.addHandler(
+                            NIOSSLClientHandler(context: context, serverHostname: sniName),
+                            position: .first
+                        )
                     }
                 }
             }
@@ -121,7 +136,9 @@ public struct SMTPTransport: EmailTransport {
                 throw NoReply(seconds: self.timeout.nanoseconds / 1_000_000_000)
             }
             // Both tasks end in a reply or an error, so the first to end answers.
-            guard let reply = try await group.next() else { throw NoReply(seconds: self.timeout.nanoseconds / 1_000_000_000) }
+            guard let reply = try await group.next() else {
+                throw NoReply(seconds: self.timeout.nanoseconds / 1_000_000_000)
+            }
             group.cancelAll()
             return reply
         }
@@ -140,13 +157,20 @@ struct SMTPSession {
     var lines: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
 
-    mutating func run(_ message: EmailMessage, settings: SMTPTransport.Settings, date: Date, startTLS: () async throws -> Void) async throws -> SMTPReply {
+    mutating func run(
+        _ message: EmailMessage,
+        settings: SMTPTransport.Settings,
+        date: Date,
+        startTLS: () async throws -> Void
+    ) async throws -> SMTPReply {
         var reply = try await self.reply()
         guard reply.code == 220 else { return reply }
         reply = try await self.command("EHLO \(settings.clientName)")
         guard reply.code == 250 else { return reply }
         if settings.security == .startTLS {
-            guard Self.offers("STARTTLS", in: reply) else { throw SMTPTransport.Refusal(reason: "the server does not offer STARTTLS") }
+            guard Self.offers("STARTTLS", in: reply) else {
+                throw SMTPTransport.Refusal(reason: "the server does not offer STARTTLS")
+            }
             reply = try await self.command("STARTTLS")
             guard reply.code == 220 else { return reply }
             try await startTLS()
@@ -156,7 +180,9 @@ struct SMTPSession {
         if let username = settings.username, let password = settings.password {
             let mechanisms = Self.authMechanisms(in: reply)
             if mechanisms.contains("PLAIN") {
-                reply = try await self.command("AUTH PLAIN \(Data("\0\(username)\0\(password)".utf8).base64EncodedString())")
+                reply = try await self.command(
+                    "AUTH PLAIN \(Data("\0\(username)\0\(password)".utf8).base64EncodedString())"
+                )
             } else if mechanisms.contains("LOGIN") {
                 reply = try await self.command("AUTH LOGIN")
                 guard reply.code == 334 else { return reply }
@@ -164,7 +190,9 @@ struct SMTPSession {
                 guard reply.code == 334 else { return reply }
                 reply = try await self.command(Data(password.utf8).base64EncodedString())
             } else {
-                throw SMTPTransport.Refusal(reason: "the server offers no AUTH mechanism this server speaks (PLAIN, LOGIN)")
+                throw SMTPTransport.Refusal(
+                    reason: "the server offers no AUTH mechanism this server speaks (PLAIN, LOGIN)"
+                )
             }
             guard reply.code == 235 else { return reply }
         }
@@ -193,7 +221,9 @@ struct SMTPSession {
             let line = String(buffer: buffer)
             lines.append(String(line.dropFirst(4)))
             let bytes = Array(line.utf8)
-            guard bytes.count >= 3, let code = Int(String(line.prefix(3))) else { throw ChannelError.inappropriateOperationForState }
+            guard bytes.count >= 3, let code = Int(String(line.prefix(3))) else {
+                throw ChannelError.inappropriateOperationForState
+            }
             if bytes.count == 3 || bytes[3] != UInt8(ascii: "-") {
                 return SMTPReply(code: code, text: lines.joined(separator: " "), lines: lines)
             }
@@ -206,7 +236,11 @@ struct SMTPSession {
     }
 
     static func authMechanisms(in reply: SMTPReply) -> Set<String> {
-        Set(reply.lines.filter { $0.uppercased().hasPrefix("AUTH ") }.flatMap { $0.uppercased().split(separator: " ").dropFirst().map(String.init) })
+        Set(
+            reply.lines.filter { $0.uppercased().hasPrefix("AUTH ") }.flatMap {
+                $0.uppercased().split(separator: " ").dropFirst().map(String.init)
+            }
+        )
     }
 
     /// The message as DATA carries it: CRLF line ends, a line that starts with "." gets another (RFC 5321 §4.5.2).

@@ -14,7 +14,12 @@ public final class FCMTransport: Sendable {
     private let clock: WallClock
 
     /// - Parameter baseURL: `https://fcm.googleapis.com` in production; a fake provider's in tests.
-    public init(account: FCMServiceAccount, baseURL: String = "https://fcm.googleapis.com", http: HTTPClient, clock: WallClock) async throws {
+    public init(
+        account: FCMServiceAccount,
+        baseURL: String = "https://fcm.googleapis.com",
+        http: HTTPClient,
+        clock: WallClock
+    ) async throws {
         self.account = account
         self.baseURL = baseURL
         self.call = ProviderCall(provider: "fcm", http: http, timeout: .seconds(10))
@@ -41,8 +46,13 @@ public final class FCMTransport: Sendable {
             return request
         } classify: { response in
             ProviderAnswer.fcm(
-                status: response.status, errorCode: Self.errorCode(in: response.body),
-                retryAfter: ProviderAnswer.retryAfter(response.headers.first(name: "Retry-After"), now: self.clock.now()))
+                status: response.status,
+                errorCode: Self.errorCode(in: response.body),
+                retryAfter: ProviderAnswer.retryAfter(
+                    response.headers.first(name: "Retry-After"),
+                    now: self.clock.now()
+                )
+            )
         }
     }
 
@@ -59,7 +69,12 @@ public final class FCMTransport: Sendable {
     static func body(_ message: PushMessage, to token: String) -> Body {
         Body(
             message: Body.Message(
-                token: token, notification: ["title": message.title, "body": message.body], data: message.data, android: ["priority": "high"]))
+                token: token,
+                notification: ["title": message.title, "body": message.body],
+                data: message.data,
+                android: ["priority": "high"]
+            )
+        )
     }
 
     /// The `errorCode` of the error's `FcmError` detail, else its `status` (`{"error": {"status", "details"}}`).

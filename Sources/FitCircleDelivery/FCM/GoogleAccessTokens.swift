@@ -29,7 +29,9 @@ final class GoogleAccessTokens: Sendable {
     /// A token good for at least another minute.
     func token() async throws -> String {
         let now = self.clock.now()
-        if let current = self.current.withLock({ $0 }), current.expiresAt > now.addingTimeInterval(60) { return current.token }
+        if let current = self.current.withLock({ $0 }), current.expiresAt > now.addingTimeInterval(60) {
+            return current.token
+        }
         return try await self.refreshed()
     }
 
@@ -38,15 +40,27 @@ final class GoogleAccessTokens: Sendable {
         let now = self.clock.now()
         let assertion = try await self.keys.sign(
             ServiceAccountAssertion(
-                iss: IssuerClaim(value: self.account.clientEmail), scope: Self.scope, aud: AudienceClaim(value: self.account.tokenURI),
-                iat: IssuedAtClaim(value: now), exp: ExpirationClaim(value: now.addingTimeInterval(3_600))))
+                iss: IssuerClaim(value: self.account.clientEmail),
+                scope: Self.scope,
+                aud: AudienceClaim(value: self.account.tokenURI),
+                iat: IssuedAtClaim(value: now),
+                exp: ExpirationClaim(value: now.addingTimeInterval(3_600))
+            )
+        )
         var request = HTTPClientRequest(url: self.account.tokenURI)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.body = .bytes(ByteBuffer(string: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"))
+        request.body = .bytes(
+            ByteBuffer(
+                string: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"
+            )
+        )
         let response = try await self.call.send(request)
         guard response.status == 200, let granted = try? JSONDecoder().decode(Granted.self, from: response.body) else {
-            throw TokenRefused(status: response.status, body: String(decoding: response.body.prefix(200), as: UTF8.self))
+            throw TokenRefused(
+                status: response.status,
+                body: String(decoding: response.body.prefix(200), as: UTF8.self)
+            )
         }
         let expiresAt = now.addingTimeInterval(TimeInterval(granted.expiresIn))
         self.current.withLock { $0 = (granted.accessToken, expiresAt) }

@@ -7,9 +7,9 @@ import NIOCore
 import NIOHTTP1
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A signed `POST` of JSON to an app's backend, for notifications an app delivers itself and for the
@@ -31,10 +31,16 @@ public final class WebhookSender: Sendable {
     }
 
     /// One attempt, with `headers` beside the signature's.
-    public func send(_ body: Data, to url: String, secret: Data, headers: [(String, String)] = []) async -> DeliveryAttempt {
+    public func send(_ body: Data, to url: String, secret: Data, headers: [(String, String)] = []) async
+        -> DeliveryAttempt
+    {
         if !self.allowsPrivateTargets, let host = URL(string: url)?.host, await Self.resolvesPrivately(host) {
             return DeliveryAttempt(
-                provider: "webhook", outcome: .permanent(reason: "\(host) is on this machine or a private network"), status: nil, latencyMilliseconds: 0)
+                provider: "webhook",
+                outcome: .permanent(reason: "\(host) is on this machine or a private network"),
+                status: nil,
+                latencyMilliseconds: 0
+            )
         }
         let key = SymmetricKey(data: secret)
         return await self.call.attempt {
@@ -43,12 +49,21 @@ public final class WebhookSender: Sendable {
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
             request.headers.add(name: "FitCircle-Timestamp", value: timestamp)
-            request.headers.add(name: "FitCircle-Signature", value: "v1=" + Self.signature(of: body, at: timestamp, with: key))
+            request.headers.add(
+                name: "FitCircle-Signature",
+                value: "v1=" + Self.signature(of: body, at: timestamp, with: key)
+            )
             for (name, value) in headers { request.headers.add(name: name, value: value) }
             request.body = .bytes(ByteBuffer(bytes: body))
             return request
         } classify: { response in
-            ProviderAnswer.http(status: response.status, retryAfter: ProviderAnswer.retryAfter(response.headers.first(name: "Retry-After"), now: self.clock.now()))
+            ProviderAnswer.http(
+                status: response.status,
+                retryAfter: ProviderAnswer.retryAfter(
+                    response.headers.first(name: "Retry-After"),
+                    now: self.clock.now()
+                )
+            )
         }
     }
 
@@ -57,7 +72,11 @@ public final class WebhookSender: Sendable {
         if PrivateAddress.isPrivate(host: host) { return true }
         // getaddrinfo blocks: off the cooperative pool.
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Self.addresses(of: host).contains(where: PrivateAddress.isPrivate(address:))) }
+            DispatchQueue.global().async {
+                continuation.resume(
+                    returning: Self.addresses(of: host).contains(where: PrivateAddress.isPrivate(address:))
+                )
+            }
         }
     }
 

@@ -48,7 +48,16 @@ public struct AccountExport: AsyncSequence, Sendable {
                 let (user, after, known) = (self.export.user, self.after, self.columns)
                 let (columns, rows) = try await self.export.store.read { tx -> (ExportColumns, [ExportRow]) in
                     let columns = if let known { known } else { try await tx.columns(of: section) }
-                    return (columns, try await tx.exportRows(section, columns: columns, of: user, after: after, limit: AccountExport.page))
+                    return (
+                        columns,
+                        try await tx.exportRows(
+                            section,
+                            columns: columns,
+                            of: user,
+                            after: after,
+                            limit: AccountExport.page
+                        )
+                    )
                 }
                 self.columns = columns
                 guard let last = rows.last else {
@@ -70,7 +79,9 @@ public struct AccountExport: AsyncSequence, Sendable {
         }
 
         static func line(_ object: [String: Any]) throws -> ArraySlice<UInt8> {
-            var bytes = [UInt8](try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            var bytes = [UInt8](
+                try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            )
             bytes.append(UInt8(ascii: "\n"))
             return bytes[...]
         }
@@ -95,7 +106,8 @@ enum ExportJSON {
         case .double(let value): value.isFinite ? value : NSNull()
         case .text(let value): value
         case .instant(let value): Self.instant(value)
-        case .json(let text): (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) ?? text
+        case .json(let text):
+            (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) ?? text
         }
     }
 
@@ -105,6 +117,7 @@ enum ExportJSON {
 
     static func camelCase(_ column: String) -> String {
         let words = column.split(separator: "_")
-        return (words.first.map(String.init) ?? "") + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        return (words.first.map(String.init) ?? "")
+            + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 }

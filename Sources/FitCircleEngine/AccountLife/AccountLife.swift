@@ -27,7 +27,9 @@ public struct AccountLife: Sendable {
     public func delete(_ caller: Caller) async throws {
         let now = self.clock.now()
         let (user, events) = try await self.store.transaction { tx in
-            guard let session = try await tx.session(caller.sessionID), let user = try await tx.lockedUser(caller.userID) else {
+            guard let session = try await tx.session(caller.sessionID),
+                let user = try await tx.lockedUser(caller.userID)
+            else {
                 throw DomainError.unauthenticated(reason: "The account is gone.")
             }
             try AccountAccess.mayDelete(sessionStartedAt: session.createdAt, now: now).require("user", user.id.rawValue)

@@ -19,11 +19,22 @@ extension Activities {
             throw ValidationError(field: "modifiedAt", reason: "must not be in the future")
         }
         return try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
-            guard let stored = try await tx.activity(of: user, clientEventID: input.clientEventID), stored.deletedAt == nil else {
+            guard let account = try await tx.lockedUser(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
+            guard let stored = try await tx.activity(of: user, clientEventID: input.clientEventID),
+                stored.deletedAt == nil
+            else {
                 throw DomainError.notFound(resource: "activity", id: input.clientEventID)
             }
-            return try await self.ingest.edit(stored.event, to: input, modifiedAt: modifiedAt, of: account, in: tx, now: now)
+            return try await self.ingest.edit(
+                stored.event,
+                to: input,
+                modifiedAt: modifiedAt,
+                of: account,
+                in: tx,
+                now: now
+            )
         }
     }
 }
@@ -33,15 +44,29 @@ extension Ingest {
     /// the same transaction: both local days, the streak, the points (the old version's taken back, the new
     /// one's credited under its revision's keys), the habitual time and the challenges' boards.
     func edit(
-        _ stored: ActivityEvent, to input: ActivityInput, modifiedAt: Date, of user: User, in tx: Transaction, now: Date
+        _ stored: ActivityEvent,
+        to input: ActivityInput,
+        modifiedAt: Date,
+        of user: User,
+        in tx: Transaction,
+        now: Date
     ) async throws -> Activities.EditOutcome {
         guard input.payload.kind == stored.kind else {
-            throw ValidationError(field: "activity.type", reason: "cannot change: an edit keeps the activity's type (\(stored.kind.rawValue))")
+            throw ValidationError(
+                field: "activity.type",
+                reason: "cannot change: an edit keeps the activity's type (\(stored.kind.rawValue))"
+            )
         }
         guard stored.kind != .appOpen && stored.kind != .checkIn else {
             throw ValidationError(field: "activity.type", reason: "\(stored.kind.rawValue) cannot be edited")
         }
-        let placed = try ActivityRules.validate(input, defaultTimeZone: user.profile.timeZone, limits: self.profile.limits, now: now, field: "activity.")
+        let placed = try ActivityRules.validate(
+            input,
+            defaultTimeZone: user.profile.timeZone,
+            limits: self.profile.limits,
+            now: now,
+            field: "activity."
+        )
         guard stored.isSuperseded(byEditAt: modifiedAt) else { return .init(applied: false, event: stored) }
         var edited = self.event(input, placed: placed, of: user, now: now)
         edited.id = stored.id
@@ -52,9 +77,18 @@ extension Ingest {
         edited.modifiedAt = modifiedAt
         try await tx.replaceActivity(edited)
 
-        try await self.recompute([UserDay(user: user.id, date: stored.localDate), UserDay(user: user.id, date: edited.localDate)], in: tx, now: now)
+        try await self.recompute(
+            [UserDay(user: user.id, date: stored.localDate), UserDay(user: user.id, date: edited.localDate)],
+            in: tx,
+            now: now
+        )
         if self.streaks.matters(edited.payload) {
-            _ = try await self.streaks.refresh(user, in: tx, now: now, changedFrom: min(stored.localDate, edited.localDate))
+            _ = try await self.streaks.refresh(
+                user,
+                in: tx,
+                now: now,
+                changedFrom: min(stored.localDate, edited.localDate)
+            )
         }
         if self.rewards.matters(edited.payload, streaks: self.streaks) {
             try await self.rewards.reverse(stored, of: user, in: tx, now: now)

@@ -6,7 +6,13 @@ public import Foundation
 extension Activities {
     public func openMigration(expected: Int?, for user: User.ID) async throws -> MigrationSession {
         var validator = Validator()
-        if let expected { validator.check((0...MigrationSession.maximumExpected).contains(expected), "expected", "must be between 0 and \(MigrationSession.maximumExpected)") }
+        if let expected {
+            validator.check(
+                (0...MigrationSession.maximumExpected).contains(expected),
+                "expected",
+                "must be between 0 and \(MigrationSession.maximumExpected)"
+            )
+        }
         try validator.throwIfInvalid()
         let session = MigrationSession(id: self.ids.make(), createdAt: self.clock.now(), expected: expected)
         try await self.store.transaction { tx in try await tx.insert(session, of: user) }
@@ -30,7 +36,10 @@ extension Activities {
 
     /// Notes a recorded batch's answers in its session. After the batch's own commit: should this fail,
     /// the session counts the batch short, and the app sends it again (a replay, counted then).
-    public func note(_ outcomes: [(clientEventID: String, outcome: MigrationSession.Outcome)], in session: MigrationSession.ID) async throws {
+    public func note(
+        _ outcomes: [(clientEventID: String, outcome: MigrationSession.Outcome)],
+        in session: MigrationSession.ID
+    ) async throws {
         try await self.store.transaction { tx in try await tx.note(outcomes, in: session) }
     }
 }

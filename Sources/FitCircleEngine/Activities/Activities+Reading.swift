@@ -31,7 +31,9 @@ extension Activities {
 
     /// Changes who else sees one of the user's live events. What it counts for its owner stays; a workout
     /// joins or leaves the boards of their challenges (`ActivityAccess.countedOnSharedBoards`).
-    public func setVisibility(_ visibility: ActivityVisibility, of id: ActivityEvent.ID, for user: User.ID) async throws -> ActivityEvent {
+    public func setVisibility(_ visibility: ActivityVisibility, of id: ActivityEvent.ID, for user: User.ID) async throws
+        -> ActivityEvent
+    {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             guard var stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
@@ -50,7 +52,9 @@ extension Activities {
     public func delete(_ id: ActivityEvent.ID, of user: User.ID) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let account = try await tx.lockedUser(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             guard let stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
                 throw DomainError.notFound(resource: "activity", id: id.rawValue)
             }

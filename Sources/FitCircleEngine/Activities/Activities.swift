@@ -13,16 +13,28 @@ public struct Activities: Sendable {
     let ingest: Ingest
     private let committer: GroupCommit<Submission, [Outcome]>
 
-    public init(store: Store, rules: Rules, ids: IDGenerator, clock: WallClock, boards: BoardEvents, analytics: EventRecorder) {
+    public init(
+        store: Store,
+        rules: Rules,
+        ids: IDGenerator,
+        clock: WallClock,
+        boards: BoardEvents,
+        analytics: EventRecorder
+    ) {
         let profile = rules.base
         self.store = store
         self.profile = profile
         self.ids = ids
         self.clock = clock
         let ingest = Ingest(
-            profile: profile, ids: ids, streaks: StreakKeeper(rules: rules, analytics: analytics), rewards: RewardKeeper(profile: profile, ids: ids, analytics: analytics),
-            nudges: ActivityNudges(profile: profile, ids: ids), challenges: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids),
-            analytics: analytics)
+            profile: profile,
+            ids: ids,
+            streaks: StreakKeeper(rules: rules, analytics: analytics),
+            rewards: RewardKeeper(profile: profile, ids: ids, analytics: analytics),
+            nudges: ActivityNudges(profile: profile, ids: ids),
+            challenges: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids),
+            analytics: analytics
+        )
         self.ingest = ingest
         // SQLite has one writer. PostgreSQL statements wait ~2 ms for their round trip on a loaded machine, so
         // a second group is written while the first waits (measured: 2 beat 1, 4 and 8; Benchmarks/README.md).
@@ -74,7 +86,10 @@ public struct Activities: Sendable {
     /// it) changes nothing and answers the same.
     public func recordBatch(_ inputs: [ActivityInput], for user: User.ID) async throws -> [Outcome] {
         guard inputs.count <= Self.maximumBatchSize else {
-            throw ValidationError(field: "events", reason: "must hold at most \(Self.maximumBatchSize) events; split the batch")
+            throw ValidationError(
+                field: "events",
+                reason: "must hold at most \(Self.maximumBatchSize) events; split the batch"
+            )
         }
         return try await self.recordAll(inputs, for: user, fieldPrefix: { "events[\($0)]." })
     }
@@ -86,27 +101,41 @@ public struct Activities: Sendable {
     /// Not grouped with other calls: the caller's transaction is the group.
     func record(_ inputs: [ActivityInput], for user: User.ID, in tx: Transaction, now: Date) async throws -> [Outcome] {
         let results = try await self.ingest.run(
-            [Submission(user: user, inputs: inputs, fieldPrefix: { _ in "" }, atomic: true)], in: tx, now: now)
+            [Submission(user: user, inputs: inputs, fieldPrefix: { _ in "" }, atomic: true)],
+            in: tx,
+            now: now
+        )
         return try results[0].get()
     }
 
-    private func recordAll(_ inputs: [ActivityInput], for user: User.ID, fieldPrefix: @escaping @Sendable (Int) -> String) async throws -> [Outcome] {
-        try await self.committer.submit(Submission(user: user, inputs: inputs, fieldPrefix: fieldPrefix), weight: max(inputs.count, 1))
+    private func recordAll(
+        _ inputs: [ActivityInput],
+        for user: User.ID,
+        fieldPrefix: @escaping @Sendable (Int) -> String
+    ) async throws -> [Outcome] {
+        try await self.committer.submit(
+            Submission(user: user, inputs: inputs, fieldPrefix: fieldPrefix),
+            weight: max(inputs.count, 1)
+        )
     }
 
     /// Writes a group of submissions in one transaction. Should the database refuse it, each submission is
     /// written again alone, so that one submission's fault is not another's — unless the database is down,
     /// which is nobody's fault and would only make each of them wait again.
-    private static func write(_ submissions: [Submission], with ingest: Ingest, to store: Store, at now: Date) async -> [Result<[Outcome], any Error>] {
+    private static func write(_ submissions: [Submission], with ingest: Ingest, to store: Store, at now: Date) async
+        -> [Result<[Outcome], any Error>]
+    {
         do {
             return try await store.transaction { tx in try await ingest.run(submissions, in: tx, now: now) }
         } catch StoreError.unavailable {
             return submissions.map { _ in .failure(StoreError.unavailable) }
-        } catch where submissions.count > 1 {
+        } catch  where submissions.count > 1 {
             var results: [Result<[Outcome], any Error>] = []
             for submission in submissions {
                 do {
-                    results.append(try await store.transaction { tx in try await ingest.run([submission], in: tx, now: now)[0] })
+                    results.append(
+                        try await store.transaction { tx in try await ingest.run([submission], in: tx, now: now)[0] }
+                    )
                 } catch {
                     results.append(.failure(error))
                 }

@@ -30,7 +30,12 @@ struct Ingest: Sendable {
     let reactions: [any IngestReaction]
 
     init(
-        profile: RuleProfile, ids: IDGenerator, streaks: StreakKeeper, rewards: RewardKeeper, nudges: ActivityNudges, challenges: ChallengeScoring,
+        profile: RuleProfile,
+        ids: IDGenerator,
+        streaks: StreakKeeper,
+        rewards: RewardKeeper,
+        nudges: ActivityNudges,
+        challenges: ChallengeScoring,
         analytics: EventRecorder
     ) {
         self.profile = profile
@@ -39,7 +44,8 @@ struct Ingest: Sendable {
         self.rewards = rewards
         self.challenges = challenges
         self.reactions = [
-            nudges, HabitRefresh(), StreakMoves(streaks: streaks, profile: profile, ids: ids), InputAnalytics(analytics: analytics),
+            nudges, HabitRefresh(), StreakMoves(streaks: streaks, profile: profile, ids: ids),
+            InputAnalytics(analytics: analytics),
             RewardCredits(rewards: rewards, streaks: streaks), challenges, WorkoutNews(profile: profile, ids: ids),
         ]
     }
@@ -58,7 +64,9 @@ struct Ingest: Sendable {
 
     /// One result per submission: its outcomes, or why it was refused as a whole (its user is gone).
     /// Throws only when the database fails, and then the transaction must be rolled back.
-    func run(_ submissions: [Submission], in tx: Transaction, now: Date) async throws -> [Result<[Activities.Outcome], any Error>] {
+    func run(_ submissions: [Submission], in tx: Transaction, now: Date) async throws -> [Result<
+        [Activities.Outcome], any Error
+    >] {
         let users = try await tx.lockedUsers(submissions.map(\.user))
         var outcomes = submissions.map { [Activities.Outcome?](repeating: nil, count: $0.inputs.count) }
         var candidates: [Candidate] = []
@@ -67,9 +75,19 @@ struct Ingest: Sendable {
             for (item, input) in submission.inputs.enumerated() {
                 do {
                     let placed = try ActivityRules.validate(
-                        input, defaultTimeZone: user.profile.timeZone, limits: self.profile.limits, now: now,
-                        field: submission.fieldPrefix(item))
-                    candidates.append(Candidate(submission: index, item: item, event: self.event(input, placed: placed, of: user, now: now)))
+                        input,
+                        defaultTimeZone: user.profile.timeZone,
+                        limits: self.profile.limits,
+                        now: now,
+                        field: submission.fieldPrefix(item)
+                    )
+                    candidates.append(
+                        Candidate(
+                            submission: index,
+                            item: item,
+                            event: self.event(input, placed: placed, of: user, now: now)
+                        )
+                    )
                 } catch {
                     outcomes[index][item] = .rejected(clientEventID: input.clientEventID, error: .invalid(error))
                 }
@@ -85,9 +103,11 @@ struct Ingest: Sendable {
             inserts.append(candidate.event)
         }
         let inserted = try await tx.insert(inserts)
-        let taken = try await tx.activities(withClientIDs: inserts.filter { !inserted.contains($0.id) }.map {
-            ClientEventKey(user: $0.userID, clientEventID: $0.clientEventID)
-        })
+        let taken = try await tx.activities(
+            withClientIDs: inserts.filter { !inserted.contains($0.id) }.map {
+                ClientEventKey(user: $0.userID, clientEventID: $0.clientEventID)
+            }
+        )
         var touched: Set<UserDay> = []
         for candidate in candidates {
             let outcome: Activities.Outcome
@@ -122,7 +142,10 @@ struct Ingest: Sendable {
             try await reaction.react(to: &ingested, in: tx)
         }
         for candidate in created {
-            outcomes[candidate.submission][candidate.item] = .created(candidate.event, reward: ingested.rewards[candidate.event.id])
+            outcomes[candidate.submission][candidate.item] = .created(
+                candidate.event,
+                reward: ingested.rewards[candidate.event.id]
+            )
         }
 
         return submissions.enumerated().map { index, submission in
@@ -139,11 +162,20 @@ struct Ingest: Sendable {
 
     /// Rebuilds stored days from their live events, and answers them.
     @discardableResult
-    func recompute(_ days: Set<UserDay>, in tx: Transaction, now: Date) async throws -> [(user: User.ID, day: DailyTracking)] {
+    func recompute(_ days: Set<UserDay>, in tx: Transaction, now: Date) async throws -> [(
+        user: User.ID, day: DailyTracking
+    )] {
         guard !days.isEmpty else { return [] }
         let events = try await tx.activities(on: days)
         let summaries = days.sorted().map { day in
-            (user: day.user, day: DailyTracking.summarize(events[day] ?? [], on: day.date, manualSteps: self.profile.activities.manualSteps))
+            (
+                user: day.user,
+                day: DailyTracking.summarize(
+                    events[day] ?? [],
+                    on: day.date,
+                    manualSteps: self.profile.activities.manualSteps
+                )
+            )
         }
         try await tx.save(summaries, at: now)
         return summaries
@@ -161,7 +193,9 @@ struct Ingest: Sendable {
         )
     }
 
-    func event(_ input: ActivityInput, placed: (timeZone: String, localDate: LocalDate), of user: User, now: Date) -> ActivityEvent {
+    func event(_ input: ActivityInput, placed: (timeZone: String, localDate: LocalDate), of user: User, now: Date)
+        -> ActivityEvent
+    {
         ActivityEvent(
             id: self.ids.make(),
             userID: user.id,
@@ -188,11 +222,19 @@ struct Ingest: Sendable {
         let steps = candidates.filter { $0.event.kind == .steps }.map(\.event)
         guard let earliest = steps.map(\.localDate).min(), let latest = steps.map(\.localDate).max() else { return }
         let stored = try await tx.steps(
-            of: Set(steps.map(\.userID)), from: earliest.adding(days: -28), to: latest.adding(days: -1))
+            of: Set(steps.map(\.userID)),
+            from: earliest.adding(days: -28),
+            to: latest.adding(days: -1)
+        )
         for index in candidates.indices where candidates[index].event.kind == .steps {
             let event = candidates[index].event
-            let window = (1...28).compactMap { stored[UserDay(user: event.userID, date: event.localDate.adding(days: -$0))] }
-            candidates[index].event.flags = ActivityRules.flags(for: event.payload, previous28DayMaximumSteps: window.max() ?? 0)
+            let window = (1...28).compactMap {
+                stored[UserDay(user: event.userID, date: event.localDate.adding(days: -$0))]
+            }
+            candidates[index].event.flags = ActivityRules.flags(
+                for: event.payload,
+                previous28DayMaximumSteps: window.max() ?? 0
+            )
         }
     }
 

@@ -12,7 +12,12 @@ public struct Replay: Sendable {
     /// Told how far each part has gone ("daily tracking: 300 of 1,200 people"), for a long audit.
     let progress: @Sendable (String) -> Void
 
-    public init(store: Store, profile: RuleProfile, clock: WallClock, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        store: Store,
+        profile: RuleProfile,
+        clock: WallClock,
+        progress: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.store = store
         self.profile = profile
         self.clock = clock
@@ -51,7 +56,9 @@ public struct Replay: Sendable {
         let users = try await self.store.read { try await $0.usersWithActivities() }
         var differences: [UserDifference] = []
         for (index, user) in users.enumerated() {
-            differences += try await self.store.read { tx in try await audit.differences(of: user, in: tx) }.map { UserDifference(user: user, problem: $0) }
+            differences += try await self.store.read { tx in try await audit.differences(of: user, in: tx) }.map {
+                UserDifference(user: user, problem: $0)
+            }
             self.tell("points ledger", index + 1, of: users.count)
         }
         return differences
@@ -63,15 +70,21 @@ public struct Replay: Sendable {
     public func escrowDifferences() async throws -> [String] {
         try await self.store.read { tx in
             let books = try await tx.challenges.escrowBooks()
-            let movements = Dictionary(grouping: try await tx.challenges.escrowMovements(), by: \.challenge).mapValues { $0.reduce(0) { $0 + $1.amount } }
+            let movements = Dictionary(grouping: try await tx.challenges.escrowMovements(), by: \.challenge).mapValues {
+                $0.reduce(0) { $0 + $1.amount }
+            }
             var problems: [String] = []
             for book in books {
                 if book.escrow != book.held {
-                    problems.append("challenge \(book.id): escrow holds \(book.escrow) XP, its participants' stakes not paid back make \(book.held)")
+                    problems.append(
+                        "challenge \(book.id): escrow holds \(book.escrow) XP, its participants' stakes not paid back make \(book.held)"
+                    )
                 }
                 let net = movements[book.id] ?? 0
                 if book.escrow + net != 0 {
-                    problems.append("challenge \(book.id): escrow holds \(book.escrow) XP, the ledger moved \(-net) XP into it")
+                    problems.append(
+                        "challenge \(book.id): escrow holds \(book.escrow) XP, the ledger moved \(-net) XP into it"
+                    )
                 }
             }
             for (challenge, net) in movements where !books.contains(where: { $0.id == challenge }) && net != 0 {
@@ -87,10 +100,16 @@ public struct Replay: Sendable {
         try await self.store.transaction { tx in
             let stored = try await tx.sendHabits()
             let users = Array(Set(try await tx.usersWithActivities()).union(stored.keys)).sorted()
-            let differing = try await SendHabits.replayed(for: users, in: tx).filter { user, replayed in stored[user] != replayed }
+            let differing = try await SendHabits.replayed(for: users, in: tx).filter { user, replayed in
+                stored[user] != replayed
+            }
             if fix { try await tx.saveSendHabits(differing) }
             return differing.map { user, replayed in
-                UserDifference(user: user, problem: "habitual time stored \(stored[user]?.description ?? "none"), events make \(replayed?.description ?? "none")")
+                UserDifference(
+                    user: user,
+                    problem:
+                        "habitual time stored \(stored[user]?.description ?? "none"), events make \(replayed?.description ?? "none")"
+                )
             }.sorted { $0.user < $1.user }
         }
     }
@@ -107,14 +126,22 @@ public struct Replay: Sendable {
                 for date in try await tx.activityDates(of: user) {
                     let stored = try await tx.days(of: user, from: date, to: date).first
                     let day = UserDay(user: user, date: date)
-                    let events = try await tx.activitiesIncludingDeletedExist(of: user, on: date)
+                    let events =
+                        try await tx.activitiesIncludingDeletedExist(of: user, on: date)
                         ? DailyTracking.summarize(
-                            try await tx.activities(on: [day])[day] ?? [], on: date, manualSteps: self.profile.activities.manualSteps)
+                            try await tx.activities(on: [day])[day] ?? [],
+                            on: date,
+                            manualSteps: self.profile.activities.manualSteps
+                        )
                         : nil
                     guard stored != events else { continue }
                     found.append(Difference(user: user, stored: stored, replayed: events))
                     if fix {
-                        if let events { try await tx.save([(user, events)], at: self.clock.now()) } else { try await tx.deleteDay(date, of: user) }
+                        if let events {
+                            try await tx.save([(user, events)], at: self.clock.now())
+                        } else {
+                            try await tx.deleteDay(date, of: user)
+                        }
                     }
                 }
                 return found

@@ -49,7 +49,9 @@ public struct EventForwarding: JobOwner {
     public func run() async throws -> Int {
         guard let transport = self.transport else { return 0 }
         let now = self.clock.now()
-        try await self.store.transaction { tx in _ = try await tx.enqueue([self.job(at: now.addingTimeInterval(60))], at: now) }
+        try await self.store.transaction { tx in
+            _ = try await tx.enqueue([self.job(at: now.addingTimeInterval(60))], at: now)
+        }
         var forwarded = 0
         for _ in 0..<Self.batchesPerRun {
             let batch = try await self.store.read { tx in try await tx.events.pendingForward(limit: Self.batchSize) }
@@ -62,7 +64,9 @@ public struct EventForwarding: JobOwner {
                 forwarded += batch.count
                 fallthrough
             default:
-                try await self.store.transaction { tx in try await tx.events.forwarded(batch.map { EventKey(user: $0.userID, key: $0.key) }) }
+                try await self.store.transaction { tx in
+                    try await tx.events.forwarded(batch.map { EventKey(user: $0.userID, key: $0.key) })
+                }
             }
             if batch.count < Self.batchSize { break }
         }
@@ -73,7 +77,12 @@ public struct EventForwarding: JobOwner {
     private func job(at instant: Date) -> JobRecord {
         let minute = Int((instant.timeIntervalSince1970 / 60).rounded(.down))
         return JobRecord(
-            id: self.ids.make(JobRecord.self).rawValue, kind: Self.forward, payload: "{}", dedupeKey: "\(Self.forward):\(minute)",
-            runAt: Date(timeIntervalSince1970: Double(minute) * 60), maxAttempts: 10)
+            id: self.ids.make(JobRecord.self).rawValue,
+            kind: Self.forward,
+            payload: "{}",
+            dedupeKey: "\(Self.forward):\(minute)",
+            runAt: Date(timeIntervalSince1970: Double(minute) * 60),
+            maxAttempts: 10
+        )
     }
 }

@@ -27,7 +27,12 @@ public struct EventRecorder: Sendable {
     }
 
     func record(
-        _ event: ServerEvent, key: String, of user: User, at now: Date, properties: [String: EventValue] = [:], in tx: Transaction
+        _ event: ServerEvent,
+        key: String,
+        of user: User,
+        at now: Date,
+        properties: [String: EventValue] = [:],
+        in tx: Transaction
     ) async throws {
         try await self.record([.server(event, key: key, of: user, at: now, properties: properties)], in: tx)
     }
@@ -40,7 +45,11 @@ public struct EventRecorder: Sendable {
     /// record nothing.
     /// `properties` are made only when the view is written (a board polled every few seconds asks this each time).
     func recordView(
-        _ event: ServerEvent, of what: String, by caller: Caller, at now: Date, properties: @autoclosure () -> [String: EventValue] = [:],
+        _ event: ServerEvent,
+        of what: String,
+        by caller: Caller,
+        at now: Date,
+        properties: @autoclosure () -> [String: EventValue] = [:],
         in store: Store
     ) async throws {
         let user = caller.userID

@@ -29,17 +29,28 @@ public struct Events: Sendable {
         try EventInput.validate(batch, schemas: self.profile.eventSchemas, now: now)
         return try await self.store.transaction { tx in
             // Under the user's lock, so that concurrent batches cannot each slip under the quota.
-            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let account = try await tx.lockedUser(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             let sent = try await tx.appEventCount(of: user, receivedSince: now.addingTimeInterval(-86_400))
             guard sent + batch.count <= EventInput.dailyQuota else {
                 throw DomainError.rateLimited(
                     retryAfter: 3_600,
-                    reason: "At most \(EventInput.dailyQuota) app events in 24 hours; \(sent) have arrived. Nothing was recorded.")
+                    reason:
+                        "At most \(EventInput.dailyQuota) app events in 24 hours; \(sent) have arrived. Nothing was recorded."
+                )
             }
             let events = batch.map { input in
                 AnalyticsEvent(
-                    userID: user, key: "app:\(input.clientEventID)", name: input.name, source: .app, occurredAt: input.occurredAt,
-                    localDate: account.localDate(at: input.occurredAt), properties: input.properties, receivedAt: now)
+                    userID: user,
+                    key: "app:\(input.clientEventID)",
+                    name: input.name,
+                    source: .app,
+                    occurredAt: input.occurredAt,
+                    localDate: account.localDate(at: input.occurredAt),
+                    properties: input.properties,
+                    receivedAt: now
+                )
             }
             let stored = try await self.recorder.record(events, in: tx)
             return Recorded(accepted: stored.count, duplicates: events.count - stored.count)
@@ -49,6 +60,8 @@ public struct Events: Sendable {
     /// Deletes app events kept longer than `EventInput.retention` (the nightly purge); answers how many went.
     public func purgeExpired() async throws -> Int {
         let before = self.clock.now().addingTimeInterval(-EventInput.retention)
-        return try await Housekeeping.inBatches(on: self.store) { tx, limit in try await tx.purgeAppEvents(receivedBefore: before, limit: limit) }
+        return try await Housekeeping.inBatches(on: self.store) { tx, limit in
+            try await tx.purgeAppEvents(receivedBefore: before, limit: limit)
+        }
     }
 }

@@ -9,7 +9,9 @@ struct InputAnalytics: IngestReaction {
 
     func react(to ingested: inout Ingested, in tx: Transaction) async throws {
         let now = ingested.now
-        let own = ingested.created.compactMap { event in ingested.users[event.userID].flatMap { Self.event(of: event, by: $0, now: now) } }
+        let own = ingested.created.compactMap { event in
+            ingested.users[event.userID].flatMap { Self.event(of: event, by: $0, now: now) }
+        }
         try await self.analytics.record(own + ingested.analytics, in: tx)
         ingested.analytics = []
     }
@@ -23,8 +25,15 @@ struct InputAnalytics: IngestReaction {
             recorded = .server(.appOpened, key: event.clientEventID, of: user, at: event.occurredAt)
         case .checkIn(let checkIn):
             recorded = .server(
-                .checkInCompleted, key: event.localDate.iso, of: user, at: event.occurredAt,
-                properties: ["sentiment": .boolean(checkIn.sentiment != nil), "late": .boolean(event.localDate < user.localDate(at: now))])
+                .checkInCompleted,
+                key: event.localDate.iso,
+                of: user,
+                at: event.occurredAt,
+                properties: [
+                    "sentiment": .boolean(checkIn.sentiment != nil),
+                    "late": .boolean(event.localDate < user.localDate(at: now)),
+                ]
+            )
         default:
             return nil
         }

@@ -33,22 +33,45 @@ extension Metrics {
     public static let longestRange = 366
 
     /// The figures from `from` to `to` (by default the 30 days up to yesterday, UTC), operators only.
-    public func report(from: LocalDate?, to: LocalDate?, granularity: Granularity, by caller: Caller) async throws -> Report {
+    public func report(from: LocalDate?, to: LocalDate?, granularity: Granularity, by caller: Caller) async throws
+        -> Report
+    {
         let last = to ?? LocalDate(self.clock.now(), in: .gmt).adding(days: -1)
         let first = from ?? last.adding(days: -29)
         var validator = Validator()
         validator.check(first <= last, "from", "must not be after to")
-        validator.check(last.ordinal - first.ordinal < Self.longestRange, "to", "must be at most \(Self.longestRange) days after from")
+        validator.check(
+            last.ordinal - first.ordinal < Self.longestRange,
+            "to",
+            "must be at most \(Self.longestRange) days after from"
+        )
         try validator.throwIfInvalid()
         let rows = try await self.store.read { tx in
             try await Operators.require(caller, in: tx, to: "read the metrics")
             return try await tx.metrics.rows(from: first, to: last)
         }
-        return Report(from: first, to: last, granularity: granularity, series: Self.series(of: rows, from: first, to: last, granularity: granularity, weekStart: self.profile.week.startsOn))
+        return Report(
+            from: first,
+            to: last,
+            granularity: granularity,
+            series: Self.series(
+                of: rows,
+                from: first,
+                to: last,
+                granularity: granularity,
+                weekStart: self.profile.week.startsOn
+            )
+        )
     }
 
     /// Adds the rows up period by period (pure: the report's arithmetic, tested on its own).
-    static func series(of rows: [MetricRow], from first: LocalDate, to last: LocalDate, granularity: Granularity, weekStart: Weekday) -> [Series] {
+    static func series(
+        of rows: [MetricRow],
+        from first: LocalDate,
+        to last: LocalDate,
+        granularity: Granularity,
+        weekStart: Weekday
+    ) -> [Series] {
         func period(of day: LocalDate) -> LocalDate {
             switch granularity {
             case .day: day
@@ -68,12 +91,20 @@ extension Metrics {
             var points: [Point] = []
             for start in periods {
                 let inPeriod = (byPeriod[start] ?? []).sorted { $0.day < $1.day }
-                var (numerator, denominator) = (inPeriod.reduce(0) { $0 + $1.numerator }, inPeriod.reduce(0) { $0 + $1.denominator })
-                if metric.kind == .windowCount || metric.kind == .windowShare, let latest = inPeriod.last { (numerator, denominator) = (latest.numerator, latest.denominator) }
-                let value = inPeriod.isEmpty ? nil : metric.value(numerator: numerator, denominator: denominator, days: inPeriod.count)
+                var (numerator, denominator) = (
+                    inPeriod.reduce(0) { $0 + $1.numerator }, inPeriod.reduce(0) { $0 + $1.denominator }
+                )
+                if metric.kind == .windowCount || metric.kind == .windowShare, let latest = inPeriod.last {
+                    (numerator, denominator) = (latest.numerator, latest.denominator)
+                }
+                let value =
+                    inPeriod.isEmpty
+                    ? nil : metric.value(numerator: numerator, denominator: denominator, days: inPeriod.count)
                 let before = points.last?.value
                 let change = value.flatMap { now in before.flatMap { $0 == 0 ? nil : (now - $0) / $0 } }
-                points.append(Point(period: start, value: value, numerator: numerator, denominator: denominator, change: change))
+                points.append(
+                    Point(period: start, value: value, numerator: numerator, denominator: denominator, change: change)
+                )
             }
             return Series(metric: metric, points: points)
         }
@@ -86,7 +117,9 @@ extension Metrics {
             for point in series.points {
                 let value = point.value.map { String($0) } ?? ""
                 let change = point.change.map { String($0) } ?? ""
-                lines.append("\(point.period.iso),\(series.metric.id),\(value),\(point.numerator),\(point.denominator),\(change)")
+                lines.append(
+                    "\(point.period.iso),\(series.metric.id),\(value),\(point.numerator),\(point.denominator),\(change)"
+                )
             }
         }
         return lines.joined(separator: "\r\n") + "\r\n"

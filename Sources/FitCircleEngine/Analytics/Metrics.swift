@@ -42,7 +42,11 @@ public struct Metrics: JobOwner {
     }
 
     /// Rolls up every day from `first` to `last`, telling `progress` after each (a backfill).
-    public func rollUp(from first: LocalDate, to last: LocalDate, progress: (LocalDate, Int, Int) -> Void = { _, _, _ in }) async throws {
+    public func rollUp(
+        from first: LocalDate,
+        to last: LocalDate,
+        progress: (LocalDate, Int, Int) -> Void = { _, _, _ in }
+    ) async throws {
         let total = last.ordinal - first.ordinal + 1
         var day = first
         while day <= last {
@@ -62,19 +66,38 @@ public struct Metrics: JobOwner {
         facts.activeMonth = try await metrics.activeCount(from: day.adding(days: -29), to: day)
         for k in [1, 7, 30] { facts.cohorts[k] = try await metrics.signUps(on: day.adding(days: -k)) }
         // A cohort's first 7 (30) days are its day and the 6 (29) after: those before `day`.
-        facts.customised = Set(try await metrics.events(named: ServerEvent.preferenceChanged.rawValue, from: day.adding(days: -7), to: day.adding(days: -1)).map(\.userID))
+        facts.customised = Set(
+            try await metrics.events(
+                named: ServerEvent.preferenceChanged.rawValue,
+                from: day.adding(days: -7),
+                to: day.adding(days: -1)
+            ).map(\.userID)
+        )
         facts.optedOut = Set(
-            try await metrics.events(named: ServerEvent.preferenceChanged.rawValue, from: day.adding(days: -30), to: day.adding(days: -1))
-                .filter { $0.properties["allOff"] == .boolean(true) }.map(\.userID))
+            try await metrics.events(
+                named: ServerEvent.preferenceChanged.rawValue,
+                from: day.adding(days: -30),
+                to: day.adding(days: -1)
+            )
+            .filter { $0.properties["allOff"] == .boolean(true) }.map(\.userID)
+        )
         facts.dailyGoals = try await metrics.goalCompletion(span: Goal.Span.daily.rawValue, period: day)
         if day.adding(days: 1).weekday == self.profile.week.startsOn {
             let weekStart = day.adding(days: -6)
             facts.weeklyGoals = try await metrics.goalCompletion(span: Goal.Span.weekly.rawValue, period: weekStart)
             facts.boardViewers = Set(
                 try await metrics.events(named: ServerEvent.leaderboardViewed.rawValue, from: weekStart, to: day)
-                    .filter { $0.properties["board"] == .string("circle") }.map(\.userID))
-            facts.circleMembers = try await metrics.circleMembers(from: weekStart.start(in: .gmt), to: day.adding(days: 1).start(in: .gmt))
-            facts.sessionsInWeek = try await metrics.count(named: ServerEvent.appOpened.rawValue, from: weekStart, to: day)
+                    .filter { $0.properties["board"] == .string("circle") }.map(\.userID)
+            )
+            facts.circleMembers = try await metrics.circleMembers(
+                from: weekStart.start(in: .gmt),
+                to: day.adding(days: 1).start(in: .gmt)
+            )
+            facts.sessionsInWeek = try await metrics.count(
+                named: ServerEvent.appOpened.rawValue,
+                from: weekStart,
+                to: day
+            )
         }
         for (user, closed) in try await metrics.closedStreakPeriods(ofActiveOn: day) {
             facts.streaks[user] = Streak.standing(on: day, after: closed)
@@ -86,22 +109,41 @@ public struct Metrics: JobOwner {
         for event in try await metrics.events(named: ServerEvent.dataSubmitted.rawValue, from: day, to: day) {
             // A submitter's first claim of the day decides whether they were early (a later re-claim updates
             // the figure; it does not make them late).
-            if case .integer(let hour)? = event.properties["localHour"] { facts.submissions[event.userID] = min(facts.submissions[event.userID] ?? hour, hour) }
+            if case .integer(let hour)? = event.properties["localHour"] {
+                facts.submissions[event.userID] = min(facts.submissions[event.userID] ?? hour, hour)
+            }
         }
         facts.pushUsers = try await metrics.pushUserCount()
         let delivered = try await metrics.events(named: ServerEvent.notificationDelivered.rawValue, from: day, to: day)
-        let pushed = Set(delivered.filter { $0.properties["channel"] == .string("push") }.compactMap { $0.properties["notificationId"]?.string })
+        let pushed = Set(
+            delivered.filter { $0.properties["channel"] == .string("push") }.compactMap {
+                $0.properties["notificationId"]?.string
+            }
+        )
         facts.pushDelivered = pushed.count
         // Opened within the hour: on the day or, for a late-evening push, the next.
-        let opened = try await metrics.events(named: ServerEvent.notificationOpened.rawValue, from: day, to: day.adding(days: 1))
-        facts.pushOpenedWithinHour = Set(
-            opened.filter { ($0.properties["minutes"]?.number ?? .infinity) <= 60 }.compactMap { $0.properties["notificationId"]?.string }
-        ).intersection(pushed).count
+        let opened = try await metrics.events(
+            named: ServerEvent.notificationOpened.rawValue,
+            from: day,
+            to: day.adding(days: 1)
+        )
+        facts.pushOpenedWithinHour =
+            Set(
+                opened.filter { ($0.properties["minutes"]?.number ?? .infinity) <= 60 }.compactMap {
+                    $0.properties["notificationId"]?.string
+                }
+            ).intersection(pushed).count
         facts.notificationOpeners = Set(opened.filter { $0.localDate == day }.map(\.userID))
-        let emailed = delivered.filter { $0.properties["channel"] == .string("email") }.compactMap { $0.properties["notificationId"]?.string }
+        let emailed = delivered.filter { $0.properties["channel"] == .string("email") }.compactMap {
+            $0.properties["notificationId"]?.string
+        }
         facts.emailsDelivered = emailed.count
-        facts.emailsBounced = try await metrics.events(named: ServerEvent.notificationFailed.rawValue, from: day, to: day)
-            .filter { $0.properties["channel"] == .string("email") }.count
+        facts.emailsBounced = try await metrics.events(
+            named: ServerEvent.notificationFailed.rawValue,
+            from: day,
+            to: day
+        )
+        .filter { $0.properties["channel"] == .string("email") }.count
         (facts.emailsOpened, facts.emailsClicked) = try await metrics.emailEngagement(of: emailed)
         facts.unsubscribes = try await metrics.count(named: ServerEvent.emailUnsubscribed.rawValue, from: day, to: day)
         let finished = try await metrics.events(named: ServerEvent.challengeFinished.rawValue, from: day, to: day)

@@ -23,7 +23,9 @@ public struct AccessTokens: Sendable {
     }
 
     /// A signed token for `session`, and when it expires: after its lifetime, or when the session ends.
-    public func issue(for session: Session, endingAt sessionEnd: Date) async throws -> (token: String, issuedAt: Date, expiresAt: Date) {
+    public func issue(for session: Session, endingAt sessionEnd: Date) async throws -> (
+        token: String, issuedAt: Date, expiresAt: Date
+    ) {
         let now = self.clock.now()
         let expiresAt = min(now.addingTimeInterval(self.lifetime), sessionEnd)
         let payload = AccessTokenPayload(
@@ -39,7 +41,9 @@ public struct AccessTokens: Sendable {
     /// The session a valid, unexpired token was issued for.
     public func verify(_ token: String) async throws(DomainError) -> (user: User.ID, session: Session.ID) {
         if let known = self.verified.tokens.withLock({ $0[token] }) {
-            guard known.expiresAt > self.clock.now() else { throw .unauthenticated(reason: "The access token has expired.") }
+            guard known.expiresAt > self.clock.now() else {
+                throw .unauthenticated(reason: "The access token has expired.")
+            }
             return (known.user, known.session)
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
@@ -54,9 +58,17 @@ public struct AccessTokens: Sendable {
         } catch {
             throw .unauthenticated(reason: "The access token's signature is not valid.")
         }
-        guard payload.iss.value == Self.issuer else { throw .unauthenticated(reason: "The access token was not issued here.") }
-        guard payload.exp.value > self.clock.now() else { throw .unauthenticated(reason: "The access token has expired.") }
-        let known = VerifiedToken(user: User.ID(payload.sub.value), session: Session.ID(payload.sid), expiresAt: payload.exp.value)
+        guard payload.iss.value == Self.issuer else {
+            throw .unauthenticated(reason: "The access token was not issued here.")
+        }
+        guard payload.exp.value > self.clock.now() else {
+            throw .unauthenticated(reason: "The access token has expired.")
+        }
+        let known = VerifiedToken(
+            user: User.ID(payload.sub.value),
+            session: Session.ID(payload.sid),
+            expiresAt: payload.exp.value
+        )
         self.verified.tokens.withLock { verified in
             if verified.count >= VerifiedTokens.capacity { verified.removeAll() }
             verified[token] = known

@@ -40,8 +40,16 @@ public struct Accounts: Sendable {
     /// - Parameter timeZone: the device's IANA zone, used for a new account when valid.
     /// - Parameter nonce: the web flow's (`WebSignInFlow`), which the token must carry and which works once;
     ///   nil for an app's token.
-    public func signIn(with provider: IdentityProvider, idToken: String, name: String?, timeZone: String?, nonce: String? = nil) async throws -> SignIn {
-        guard let verifier = self.verifiers[provider], nonce == nil ? !verifier.clientIDs.isEmpty : verifier.webClientID != nil else {
+    public func signIn(
+        with provider: IdentityProvider,
+        idToken: String,
+        name: String?,
+        timeZone: String?,
+        nonce: String? = nil
+    ) async throws -> SignIn {
+        guard let verifier = self.verifiers[provider],
+            nonce == nil ? !verifier.clientIDs.isEmpty : verifier.webClientID != nil
+        else {
             // Like a route that does not exist: this server offers no such sign-in (GET /api/config says which).
             throw DomainError.notFound(resource: "sign-in method", id: provider.rawValue)
         }
@@ -49,11 +57,15 @@ public struct Accounts: Sendable {
         do {
             claims = try await verifier.verify(idToken, nonce: nonce)
         } catch {
-            throw DomainError.unauthenticated(reason: "The \(provider.rawValue.capitalized) ID token was refused (\(error)).")
+            throw DomainError.unauthenticated(
+                reason: "The \(provider.rawValue.capitalized) ID token was refused (\(error))."
+            )
         }
         // A web flow's nonce is spent by its sign-in: its callback, captured and sent again, or its token
         // brought to the app endpoint afterwards, signs nobody in.
-        let spent = claims.nonce.map { (hash: Self.hash($0), until: claims.expiresAt.addingTimeInterval(IdentityClaims.allowedClockSkew)) }
+        let spent = claims.nonce.map {
+            (hash: Self.hash($0), until: claims.expiresAt.addingTimeInterval(IdentityClaims.allowedClockSkew))
+        }
         return try await self.signIn(
             provider: provider.rawValue,
             subject: claims.subject,
@@ -74,9 +86,19 @@ public struct Accounts: Sendable {
             throw ValidationError(field: "email", reason: "must be an email address such as ana@example.com")
         }
         if let timeZone, TimeZoneID.validated(timeZone) == nil {
-            throw ValidationError(field: "timeZone", reason: "must be an IANA time-zone identifier such as Europe/Paris")
+            throw ValidationError(
+                field: "timeZone",
+                reason: "must be an IANA time-zone identifier such as Europe/Paris"
+            )
         }
-        return try await self.signIn(provider: "dev", subject: normalized, email: normalized, linksByEmail: true, name: name, timeZone: timeZone)
+        return try await self.signIn(
+            provider: "dev",
+            subject: normalized,
+            email: normalized,
+            linksByEmail: true,
+            name: name,
+            timeZone: timeZone
+        )
     }
 
     /// - Parameter linksByEmail: whether `email` is an address someone vouches for (the provider verified
@@ -84,17 +106,25 @@ public struct Accounts: Sendable {
     /// - Parameter nonce: the hash of the token's nonce, until when it is remembered, and whether this sign-in
     ///   spends it (the web flow) or only must not find it spent (the app endpoint).
     private func signIn(
-        provider: String, subject: String, email: String, linksByEmail: Bool, name: String?, timeZone: String?,
+        provider: String,
+        subject: String,
+        email: String,
+        linksByEmail: Bool,
+        name: String?,
+        timeZone: String?,
         nonce: (hash: String, until: Date, spends: Bool)? = nil
     ) async throws -> SignIn {
         let now = self.clock.now()
         let refreshToken = Secrets.random()
         let (user, isNew, session) = try await self.store.transaction { tx in
             if let nonce {
-                let fresh = nonce.spends
+                let fresh =
+                    nonce.spends
                     ? try await tx.consumeSignInNonce(hash: nonce.hash, until: nonce.until)
                     : !(try await tx.isSignInNonceUsed(hash: nonce.hash))
-                guard fresh else { throw DomainError.unauthenticated(reason: "This sign-in was used already; sign in again.") }
+                guard fresh else {
+                    throw DomainError.unauthenticated(reason: "This sign-in was used already; sign in again.")
+                }
             }
             var isNew = false
             let user: User
@@ -121,7 +151,13 @@ public struct Accounts: Sendable {
                 try await tx.insert(user, provider: provider, subject: subject)
                 try await tx.save(NotificationPreferences.defaults, of: user.id, at: now)
                 try await ReminderPlanner.planRestOfToday(for: user.id, rules: self.rules, at: now, in: tx)
-                try await Circles.tellNewAccount(user, catalog: self.rules.base.notifications, ids: self.ids, in: tx, at: now)
+                try await Circles.tellNewAccount(
+                    user,
+                    catalog: self.rules.base.notifications,
+                    ids: self.ids,
+                    in: tx,
+                    at: now
+                )
             }
             guard user.disabledAt == nil else { throw DomainError.forbidden(reason: "This account is disabled.") }
             let session = Session(id: self.ids.make(), userID: user.id, createdAt: now)
@@ -149,8 +185,12 @@ public struct Accounts: Sendable {
             else {
                 throw DomainError.unauthenticated(reason: "The refresh token is not valid.")
             }
-            guard record.expiresAt > now else { throw DomainError.unauthenticated(reason: "The refresh token has expired.") }
-            guard self.end(of: session) > now else { throw DomainError.unauthenticated(reason: "The session has ended; sign in again.") }
+            guard record.expiresAt > now else {
+                throw DomainError.unauthenticated(reason: "The refresh token has expired.")
+            }
+            guard self.end(of: session) > now else {
+                throw DomainError.unauthenticated(reason: "The session has ended; sign in again.")
+            }
             guard record.usedAt == nil, try await tx.markUsed(refreshTokenHash: hash, at: now) else {
                 try await tx.revoke(session.id, reason: "refresh token reused", at: now)
                 return .reused
@@ -179,7 +219,9 @@ public struct Accounts: Sendable {
     /// from this node's memory when it can (`Store.cachedSessionAndUser`).
     public func authenticate(accessToken: String) async throws -> Caller {
         let (userID, sessionID) = try await self.accessTokens.verify(accessToken)
-        guard let (session, user) = try await self.store.cachedSessionAndUser(sessionID), session.userID == userID, !session.isRevoked else {
+        guard let (session, user) = try await self.store.cachedSessionAndUser(sessionID), session.userID == userID,
+            !session.isRevoked
+        else {
             throw DomainError.unauthenticated(reason: "The session was signed out.")
         }
         guard user.disabledAt == nil else {
@@ -219,10 +261,13 @@ public struct Accounts: Sendable {
     /// Forgets the spent nonces of web sign-ins whose tokens have expired (housekeeping).
     public func purgeUsedNonces() async throws -> Int {
         let now = self.clock.now()
-        return try await Housekeeping.inBatches(on: self.store) { tx, limit in try await tx.purgeSignInNonces(expiredBefore: now, limit: limit) }
+        return try await Housekeeping.inBatches(on: self.store) { tx, limit in
+            try await tx.purgeSignInNonces(expiredBefore: now, limit: limit)
+        }
     }
 
-    private func tokens(for session: Session, user: User, refreshToken: String, isNewUser: Bool) async throws -> SignIn {
+    private func tokens(for session: Session, user: User, refreshToken: String, isNewUser: Bool) async throws -> SignIn
+    {
         let access = try await self.accessTokens.issue(for: session, endingAt: self.end(of: session))
         return SignIn(
             accessToken: access.token,

@@ -12,7 +12,12 @@ public struct CSRFTokens: Sendable {
 
     /// - Parameter secret: the server's signing secret; the key is derived from it for this use alone.
     public init(secret: Data) {
-        self.key = SymmetricKey(data: HMAC<SHA256>.authenticationCode(for: Data("fitcircle csrf token".utf8), using: SymmetricKey(data: secret)))
+        self.key = SymmetricKey(
+            data: HMAC<SHA256>.authenticationCode(
+                for: Data("fitcircle csrf token".utf8),
+                using: SymmetricKey(data: secret)
+            )
+        )
     }
 
     /// A fresh token for `session` (nil: not signed in).
@@ -40,6 +45,8 @@ public struct CSRFTokens: Sendable {
     }
 
     private func mac(_ random: String, _ binding: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data("\(binding)|\(random)".utf8), using: self.key).map { String(format: "%02x", $0) }.joined()
+        HMAC<SHA256>.authenticationCode(for: Data("\(binding)|\(random)".utf8), using: self.key).map {
+            String(format: "%02x", $0)
+        }.joined()
     }
 }

@@ -13,7 +13,13 @@ public struct IdentityTokenVerifier: Sendable {
     let keys: any JWKSSource
     let clock: WallClock
 
-    public init(provider: IdentityProvider, clientIDs: Set<String>, webClientID: String? = nil, keys: any JWKSSource, clock: WallClock) {
+    public init(
+        provider: IdentityProvider,
+        clientIDs: Set<String>,
+        webClientID: String? = nil,
+        keys: any JWKSSource,
+        clock: WallClock
+    ) {
         self.provider = provider
         self.clientIDs = clientIDs
         self.webClientID = webClientID

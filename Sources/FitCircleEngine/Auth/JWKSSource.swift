@@ -1,7 +1,7 @@
 public import AsyncHTTPClient
-import NIOHTTP1
 public import Foundation
 import NIOCore
+import NIOHTTP1
 
 /// Where a provider's public signing keys (a JSON Web Key Set) come from.
 public protocol JWKSSource: Sendable {

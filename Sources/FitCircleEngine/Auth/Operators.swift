@@ -24,10 +24,14 @@ public struct Operators: Sendable {
             } else {
                 found = try await tx.user(User.ID(email.trimmingCharacters(in: .whitespaces))).map { [$0] } ?? []
             }
-            guard var user = found.first else { throw DomainError.notFound(resource: "account with email", id: address) }
+            guard var user = found.first else {
+                throw DomainError.notFound(resource: "account with email", id: address)
+            }
             guard found.count == 1 else {
                 throw DomainError.conflict(
-                    reason: "\(found.count) accounts have the address \(address): \(found.map(\.id.rawValue).joined(separator: ", ")). Name one by its id.")
+                    reason:
+                        "\(found.count) accounts have the address \(address): \(found.map(\.id.rawValue).joined(separator: ", ")). Name one by its id."
+                )
             }
             user.role = isOperator ? .operator : .member
             try await tx.setRole(user.role, of: user.id)
@@ -48,6 +52,9 @@ public struct Operators: Sendable {
     /// Lets `caller` on only if they are an operator now (read in `tx`, so a revocation holds at once).
     static func require(_ caller: Caller, in tx: Transaction, to action: String) async throws {
         let account = try await tx.user(caller.userID)
-        try OperatorAccess.decide(isOperator: account?.role == .operator, to: action).require("user", caller.userID.rawValue)
+        try OperatorAccess.decide(isOperator: account?.role == .operator, to: action).require(
+            "user",
+            caller.userID.rawValue
+        )
     }
 }

@@ -26,11 +26,32 @@ struct ChallengeScoring: Sendable {
             if let key { try await tx.saveScore(key, on: board) } else { try await tx.deleteScore(on: board, of: user) }
             let rank = if let key { try await self.rank(of: key, on: board, in: tx) } else { Int?.none }
             if challenge.status(at: now) == .active {
-                try await self.tell(user, in: challenge, old: old, new: key, before: before, after: rank, leader: leader?.user, tx: tx, now: now)
+                try await self.tell(
+                    user,
+                    in: challenge,
+                    old: old,
+                    new: key,
+                    before: before,
+                    after: rank,
+                    leader: leader?.user,
+                    tx: tx,
+                    now: now
+                )
             }
             let update = RankUpdate(
-                period: board.period, periodStart: board.start, user: user, value: key.map { challenge.rule.shown($0.value) }, rank: rank)
-            events.append(self.events.event(.challenge(challenge.id), changes: [BoardChange(board: board, user: user, key: key)], ranks: [update]))
+                period: board.period,
+                periodStart: board.start,
+                user: user,
+                value: key.map { challenge.rule.shown($0.value) },
+                rank: rank
+            )
+            events.append(
+                self.events.event(
+                    .challenge(challenge.id),
+                    changes: [BoardChange(board: board, user: user, key: key)],
+                    ranks: [update]
+                )
+            )
         }
         try await self.events.announce(events, in: tx)
     }
@@ -40,23 +61,47 @@ struct ChallengeScoring: Sendable {
     static func score(of user: User.ID, in challenge: Challenge, tx: Transaction) async throws -> BoardKey? {
         var entries: [ChallengeEntry] = []
         if challenge.rule.metric == .xp {
-            for earning in try await tx.challenges.earnings(of: user, from: challenge.startsAt, to: challenge.endsAt) where earning.amount != 0 {
-                entries.append(ChallengeEntry(at: earning.at, localDate: earning.date, kind: .points(earning.amount), key: earning.id))
+            for earning in try await tx.challenges.earnings(of: user, from: challenge.startsAt, to: challenge.endsAt)
+            where earning.amount != 0 {
+                entries.append(
+                    ChallengeEntry(
+                        at: earning.at,
+                        localDate: earning.date,
+                        kind: .points(earning.amount),
+                        key: earning.id
+                    )
+                )
             }
         } else {
-            for event in try await tx.challenges.workouts(of: user, from: challenge.countsWorkoutsFrom, to: challenge.endsAt) {
-                guard case .workout(let workout) = event.payload, ActivityAccess.countedOnSharedBoards.contains(event.visibility) else { continue }
+            for event in try await tx.challenges.workouts(
+                of: user,
+                from: challenge.countsWorkoutsFrom,
+                to: challenge.endsAt
+            ) {
+                guard case .workout(let workout) = event.payload,
+                    ActivityAccess.countedOnSharedBoards.contains(event.visibility)
+                else { continue }
                 let zone = TimeZone(identifier: event.timeZone) ?? .gmt
                 entries.append(.workout(workout, startedAt: event.occurredAt, in: zone, key: event.id.rawValue))
             }
         }
-        return challenge.rule.score(entries, since: challenge.startsAt).map { BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user) }
+        return challenge.rule.score(entries, since: challenge.startsAt).map {
+            BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user)
+        }
     }
 
     /// What a move on the board is news of (spec 002 §2, spec 004 R10.5): to whom it took the lead from,
     /// "… just took the lead"; to the mover, a climb of three places or more, and 80 % of a target.
     private func tell(
-        _ user: User.ID, in challenge: Challenge, old: BoardKey?, new: BoardKey?, before: Int?, after: Int?, leader: User.ID?, tx: Transaction, now: Date
+        _ user: User.ID,
+        in challenge: Challenge,
+        old: BoardKey?,
+        new: BoardKey?,
+        before: Int?,
+        after: Int?,
+        leader: User.ID?,
+        tx: Transaction,
+        now: Date
     ) async throws {
         var candidates: [(User.ID, NotificationCandidate)] = []
         let stamp = "\(challenge.id):\(self.ids.uuidV7().lowercased())"
@@ -67,23 +112,51 @@ struct ChallengeScoring: Sendable {
             let mover = try await tx.user(user)
         {
             let name = try await Challenges.name(of: mover, seenBy: leader, in: tx)
-            candidates.append((leader, NotificationCandidate(
-                type: .challengeLeadTaken, dedupeKey: "challenge_lead_taken:\(stamp)",
-                data: data.merging(["name": name ?? ProfileAccess.anonymousMember]) { $1 }, actor: name == nil ? nil : user)))
+            candidates.append(
+                (
+                    leader,
+                    NotificationCandidate(
+                        type: .challengeLeadTaken,
+                        dedupeKey: "challenge_lead_taken:\(stamp)",
+                        data: data.merging(["name": name ?? ProfileAccess.anonymousMember]) { $1 },
+                        actor: name == nil ? nil : user
+                    )
+                )
+            )
         }
         if let before, let after, before - after >= 3 {
-            candidates.append((user, NotificationCandidate(
-                type: .challengeRankChange, dedupeKey: "challenge_rank_change:\(stamp)", data: data.merging(["rank": "\(after)"]) { $1 })))
+            candidates.append(
+                (
+                    user,
+                    NotificationCandidate(
+                        type: .challengeRankChange,
+                        dedupeKey: "challenge_rank_change:\(stamp)",
+                        data: data.merging(["rank": "\(after)"]) { $1 }
+                    )
+                )
+            )
         }
         let rule = challenge.rule
         if rule.goal != .most, rule.higherWins, let target = rule.target, let value = new?.value,
             value >= 0.8 * target, value < target, (old?.value ?? 0) < 0.8 * target
         {
-            candidates.append((user, NotificationCandidate(
-                type: .challengeNearGoal, dedupeKey: "challenge_near_goal:\(challenge.id)", data: data.merging(["percent": "80"]) { $1 })))
+            candidates.append(
+                (
+                    user,
+                    NotificationCandidate(
+                        type: .challengeNearGoal,
+                        dedupeKey: "challenge_near_goal:\(challenge.id)",
+                        data: data.merging(["percent": "80"]) { $1 }
+                    )
+                )
+            )
         }
         try await tx.enqueue(
-            try candidates.compactMap { try Notifications.raising($1, for: $0, catalog: self.catalog, ids: self.ids, at: now) }, at: now)
+            try candidates.compactMap {
+                try Notifications.raising($1, for: $0, catalog: self.catalog, ids: self.ids, at: now)
+            },
+            at: now
+        )
     }
 
     private func rank(of key: BoardKey, on board: BoardID, in tx: Transaction) async throws -> Int {

@@ -18,14 +18,20 @@ extension Challenges {
         try stride(from: 0, to: users.count, by: 500).map { start in
             let part = Array(users[start..<min(start + 500, users.count)])
             return JobRecord(
-                id: self.ids.make(JobRecord.self).rawValue, kind: Self.badges,
+                id: self.ids.make(JobRecord.self).rawValue,
+                kind: Self.badges,
                 payload: String(decoding: try JSONEncoder().encode(BadgeSync(users: part)), as: UTF8.self),
-                dedupeKey: "\(Self.badges):\(key):\(start)", runAt: now, maxAttempts: 8)
+                dedupeKey: "\(Self.badges):\(key):\(start)",
+                runAt: now,
+                maxAttempts: 8
+            )
         }
     }
 
     func registerBadgeJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
-        try jobs.register(Self.badges) { job in try await self.syncBadges(try JSONDecoder().decode(BadgeSync.self, from: Data(job.payload.utf8)).users) }
+        try jobs.register(Self.badges) { job in
+            try await self.syncBadges(try JSONDecoder().decode(BadgeSync.self, from: Data(job.payload.utf8)).users)
+        }
     }
 
     /// Each person in a transaction of their own: their lock, their counters now, their badges.
@@ -34,7 +40,12 @@ extension Challenges {
             let now = self.clock.now()
             try await self.store.transaction { tx in
                 guard let person = try await tx.lockedUser(user) else { return }
-                try await self.rewards.setCounters(try await Self.counters(of: user, in: tx), of: person, in: tx, now: now)
+                try await self.rewards.setCounters(
+                    try await Self.counters(of: user, in: tx),
+                    of: person,
+                    in: tx,
+                    now: now
+                )
                 try await self.scoring.restate([user], in: tx, now: now)  // a badge's XP counts on XP challenges
             }
         }
@@ -49,8 +60,11 @@ extension Challenges {
         counters[.challengeParticipantsHosted] = social.hosted
         counters[.opponents] = social.opponents
         counters[.mostChallengesWithOnePerson] = social.mostWithOne
-        for counter in [Badge.Counter.comebackWins, .higherLevelWins, .distanceWins, .durationWins, .calorieWins, .xpWins, .workoutCountWins,
-                        .specificWorkoutWins, .lastPlaceWins, .photoFinishWins] where counters[counter] == nil {
+        for counter in [
+            Badge.Counter.comebackWins, .higherLevelWins, .distanceWins, .durationWins, .calorieWins, .xpWins,
+            .workoutCountWins,
+            .specificWorkoutWins, .lastPlaceWins, .photoFinishWins,
+        ] where counters[counter] == nil {
             counters[counter] = 0
         }
         return counters

@@ -10,7 +10,9 @@ extension Challenges {
     public func join(_ id: Challenge.ID, code: String?, by user: User.ID) async throws -> View {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard let person = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let person = try await tx.lockedUser(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             let (challenge, me) = try await self.allowed(.join, id, by: user, code: code, locked: true, in: tx)
             if me?.state == .joined { return try await self.view(challenge, for: user, in: tx, now: now) }
             switch challenge.status(at: now) {
@@ -19,14 +21,19 @@ extension Challenges {
             case .cancelled: throw DomainError.conflict(reason: "This challenge was cancelled.")
             }
             guard try await tx.challenges.tally(of: id).participants < challenge.maxParticipants else {
-                throw DomainError.conflict(reason: "This challenge is full (\(challenge.maxParticipants) participants).")
+                throw DomainError.conflict(
+                    reason: "This challenge is full (\(challenge.maxParticipants) participants)."
+                )
             }
             try await self.enter(person, into: challenge, invitedBy: me?.invitedBy, in: tx, now: now)
             // The host's "Popular Host" counts each person once (not a return after leaving), their badges set
             // by a job under their own lock.
             if me?.state != .left, challenge.creatorID != user {
                 try await tx.challenges.count(.hosted, of: challenge.creatorID, at: now)
-                try await tx.enqueue(try self.badgeJobs(for: [challenge.creatorID], key: "joined:\(id):\(user)", at: now), at: now)
+                try await tx.enqueue(
+                    try self.badgeJobs(for: [challenge.creatorID], key: "joined:\(id):\(user)", at: now),
+                    at: now
+                )
             }
             return try await self.view(challenge, for: user, in: tx, now: now)
         }
@@ -49,7 +56,9 @@ extension Challenges {
     public func leave(_ id: Challenge.ID, by user: User.ID) async throws -> View {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard let person = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let person = try await tx.lockedUser(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             let (challenge, me) = try await self.allowed(.leave, id, by: user, locked: true, in: tx)
             guard var row = me else { throw DomainError.notFound(resource: "challenge", id: id.rawValue) }
             guard challenge.status(at: now) == .scheduled else {
@@ -57,7 +66,14 @@ extension Challenges {
             }
             if row.staked > 0 {
                 _ = try await self.rewards.moveStake(
-                    row.staked, .stakeRefund, key: "stake_refund:\(id):\(self.ids.make(PointsLine.self))", challenge: id, of: person, in: tx, now: now)
+                    row.staked,
+                    .stakeRefund,
+                    key: "stake_refund:\(id):\(self.ids.make(PointsLine.self))",
+                    challenge: id,
+                    of: person,
+                    in: tx,
+                    now: now
+                )
             }
             try await tx.challenges.adjust(id, participants: -1, escrow: -row.staked)
             row.state = .left
@@ -69,17 +85,34 @@ extension Challenges {
     }
 
     /// Puts `person` in (their stake into escrow) and onto the board with what already counts.
-    func enter(_ person: User, into challenge: Challenge, invitedBy: User.ID? = nil, in tx: Transaction, now: Date) async throws {
+    func enter(_ person: User, into challenge: Challenge, invitedBy: User.ID? = nil, in tx: Transaction, now: Date)
+        async throws
+    {
         if challenge.stake > 0 {
             let balance = try await tx.rewardStats(of: person.id)?.totalPoints ?? 0
             guard balance >= challenge.stake else {
                 throw DomainError.conflict(reason: "Joining stakes \(challenge.stake) XP and you have \(balance) XP.")
             }
             _ = try await self.rewards.moveStake(
-                -challenge.stake, .stake, key: "stake:\(challenge.id):\(self.ids.make(PointsLine.self))", challenge: challenge.id, of: person, in: tx, now: now)
+                -challenge.stake,
+                .stake,
+                key: "stake:\(challenge.id):\(self.ids.make(PointsLine.self))",
+                challenge: challenge.id,
+                of: person,
+                in: tx,
+                now: now
+            )
         }
         try await tx.challenges.save(
-            ChallengeParticipant(challengeID: challenge.id, userID: person.id, state: .joined, staked: challenge.stake, invitedBy: invitedBy, updatedAt: now))
+            ChallengeParticipant(
+                challengeID: challenge.id,
+                userID: person.id,
+                state: .joined,
+                staked: challenge.stake,
+                invitedBy: invitedBy,
+                updatedAt: now
+            )
+        )
         try await tx.challenges.adjust(challenge.id, participants: 1, escrow: challenge.stake)
         try await self.scoring.restate([person.id], in: tx, now: now)
     }

@@ -39,12 +39,18 @@ extension Challenges {
     public static let boardPageSize = 50
 
     /// The first `limit` rows (or those after `cursor`), and the caller's own wherever it is; a view of the board.
-    public func leaderboard(_ id: Challenge.ID, for caller: Caller, after cursor: BoardKey? = nil, limit: Int = boardPageSize) async throws -> Leaderboard {
+    public func leaderboard(
+        _ id: Challenge.ID,
+        for caller: Caller,
+        after cursor: BoardKey? = nil,
+        limit: Int = boardPageSize
+    ) async throws -> Leaderboard {
         let (generation, now, user) = (self.store.cacheGeneration, self.clock.now(), caller.userID)
         let found = try await self.allowedFromMemory(.read, id, by: user)
         let view = self.view(found.challenge, me: found.me, tally: found.tally, now: now)
         try await self.recordBoardView(of: id, by: caller, at: now)
-        let version = cursor == nil && limit == Self.boardPageSize ? self.pageVersion(of: view, generation: generation) : nil
+        let version =
+            cursor == nil && limit == Self.boardPageSize ? self.pageVersion(of: view, generation: generation) : nil
         let reader = BoardReader(board: view.challenge.board, indexes: self.events.indexes, store: self.store)
         reader.loadInBackground()
         let page = try await reader.page(after: cursor, limit: limit)
@@ -65,20 +71,40 @@ extension Challenges {
         }
         let shownUsers = ranked.map(\.key.user) + unranked
         let people = try await self.store.cachedPeople(shownUsers, rankedIn: view.challenge.board)
-        let naming = try await Circles.Naming.of(user, for: people.values.flatMap { [$0.nameAudience] + ($0.photo.map { [$0.audience] } ?? []) }, store: self.store)
+        let naming = try await Circles.Naming.of(
+            user,
+            for: people.values.flatMap { [$0.nameAudience] + ($0.photo.map { [$0.audience] } ?? []) },
+            store: self.store
+        )
         let settled = view.status == .settled
         // Once settled, each row's result (the rows of this page only: a board may hold 100,000).
-        let results = settled
+        let results =
+            settled
             ? try await self.store.read { tx in try await tx.challenges.participants(of: id, among: shownUsers) } : [:]
         func row(_ person: User.ID, rank: Int?, key: BoardKey?) -> Row {
             let shown = naming.shown(people[person], person)
             return Row(
-                rank: rank, user: person, displayName: shown.name, anonymous: shown.anonymous, hasPhoto: shown.hasPhoto,
-                value: key.map { view.challenge.rule.shown($0.value) }, reachedAt: key?.reachedAt, isCaller: person == user,
-                won: settled ? results[person]?.won ?? false : nil, payout: settled ? results[person]?.payout ?? 0 : nil)
+                rank: rank,
+                user: person,
+                displayName: shown.name,
+                anonymous: shown.anonymous,
+                hasPhoto: shown.hasPhoto,
+                value: key.map { view.challenge.rule.shown($0.value) },
+                reachedAt: key?.reachedAt,
+                isCaller: person == user,
+                won: settled ? results[person]?.won ?? false : nil,
+                payout: settled ? results[person]?.payout ?? 0 : nil
+            )
         }
-        let rows = ranked.map { row($0.key.user, rank: $0.rank, key: $0.key) } + unranked.map { row($0, rank: nil, key: nil) }
-        return Leaderboard(view: view, rows: rows, entries: entries, nextCursor: page.count == limit ? page.last?.key : nil, version: version)
+        let rows =
+            ranked.map { row($0.key.user, rank: $0.rank, key: $0.key) } + unranked.map { row($0, rank: nil, key: nil) }
+        return Leaderboard(
+            view: view,
+            rows: rows,
+            entries: entries,
+            nextCursor: page.count == limit ? page.last?.key : nil,
+            version: version
+        )
     }
 }
 
@@ -86,10 +112,16 @@ extension Challenges {
     /// The board's changes as they happen (spec 004 R9.2), for whoever may read it: each participant's new
     /// value (in the rule's unit) and rank, named as the reader sees them. How long it lasts is the caller's
     /// (the server's `OpenStreams` ends it). The state kept between events: the people read so far.
-    public func stream(of id: Challenge.ID, for user: User.ID) async throws -> ToldEvents<[User.ID: BoardPerson], [(update: RankUpdate, anonymous: Bool)]> {
+    public func stream(of id: Challenge.ID, for user: User.ID) async throws -> ToldEvents<
+        [User.ID: BoardPerson], [(update: RankUpdate, anonymous: Bool)]
+    > {
         let naming = try await self.store.read { tx in
             _ = try await self.allowed(.read, id, by: user, in: tx)
-            return Circles.Naming(viewer: user, friends: try await tx.friendIDs(of: user), blockers: try await tx.blockers(of: user))
+            return Circles.Naming(
+                viewer: user,
+                friends: try await tx.friendIDs(of: user),
+                blockers: try await tx.blockers(of: user)
+            )
         }
         return ToldEvents(self.events.subscribe(to: .challenge(id)), state: [:]) { people, event in
             let unknown = Array(Set(event.ranks.map(\.user)).filter { people[$0] == nil })

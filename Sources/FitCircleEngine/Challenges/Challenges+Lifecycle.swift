@@ -29,13 +29,21 @@ extension Challenges: JobOwner {
     }
 
     func lifecycleJobs(of challenge: Challenge) throws -> [JobRecord] {
-        [try self.job(Self.start, challenge.id, at: challenge.startsAt), try self.job(Self.settle, challenge.id, at: challenge.settlesAt)]
+        [
+            try self.job(Self.start, challenge.id, at: challenge.startsAt),
+            try self.job(Self.settle, challenge.id, at: challenge.settlesAt),
+        ]
     }
 
     private func job(_ kind: String, _ id: Challenge.ID, at instant: Date) throws -> JobRecord {
         JobRecord(
-            id: self.ids.make(JobRecord.self).rawValue, kind: kind, payload: String(decoding: try JSONEncoder().encode(Job(challenge: id)), as: UTF8.self),
-            dedupeKey: "\(kind):\(id)", runAt: instant, maxAttempts: 20)
+            id: self.ids.make(JobRecord.self).rawValue,
+            kind: kind,
+            payload: String(decoding: try JSONEncoder().encode(Job(challenge: id)), as: UTF8.self),
+            dedupeKey: "\(kind):\(id)",
+            runAt: instant,
+            maxAttempts: 20
+        )
     }
 
     private static func decode(_ job: JobRecord) throws -> Job {
@@ -50,7 +58,9 @@ extension Challenges: JobOwner {
     func begin(_ id: Challenge.ID) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            guard let challenge = try await tx.challenges.locked(id), challenge.settledAt == nil, challenge.cancelledAt == nil else { return }
+            guard let challenge = try await tx.challenges.locked(id), challenge.settledAt == nil,
+                challenge.cancelledAt == nil
+            else { return }
             // Made with time to gather people (an hour or more ahead), it needs its quorum now; made to start
             // at once, people join while it runs and the quorum is judged at the end.
             if challenge.startsAt.timeIntervalSince(challenge.createdAt) >= Self.gatheringTime,
@@ -60,7 +70,12 @@ extension Challenges: JobOwner {
             }
             // One made to start at once needs no news that it has.
             if challenge.startsAt.timeIntervalSince(challenge.createdAt) >= 60 {
-                try await self.tellStarted(challenge, participants: try await tx.challenges.participants(of: id), in: tx, now: now)
+                try await self.tellStarted(
+                    challenge,
+                    participants: try await tx.challenges.participants(of: id),
+                    in: tx,
+                    now: now
+                )
             }
         }
     }
@@ -69,16 +84,31 @@ extension Challenges: JobOwner {
     public func settle(_ id: Challenge.ID) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            guard let challenge = try await tx.challenges.locked(id), challenge.settledAt == nil, challenge.cancelledAt == nil else { return }
-            guard now >= challenge.settlesAt else { throw RetryLater(reason: "settles at \(challenge.settlesAt)", after: challenge.settlesAt.timeIntervalSince(now)) }
+            guard let challenge = try await tx.challenges.locked(id), challenge.settledAt == nil,
+                challenge.cancelledAt == nil
+            else { return }
+            guard now >= challenge.settlesAt else {
+                throw RetryLater(
+                    reason: "settles at \(challenge.settlesAt)",
+                    after: challenge.settlesAt.timeIntervalSince(now)
+                )
+            }
             if try await self.cancelShortOfQuorum(challenge, in: tx, now: now) { return }
             let participants = try await tx.challenges.participants(of: id)
             let keys = try await tx.boardKeys(challenge.board)
             let standings = keys.enumerated().map { index, key in
-                ChallengeSettlement.Standing(user: key.user, rank: index + 1, value: key.value, reachedMilliseconds: key.reachedMilliseconds)
+                ChallengeSettlement.Standing(
+                    user: key.user,
+                    rank: index + 1,
+                    value: key.value,
+                    reachedMilliseconds: key.reachedMilliseconds
+                )
             }
             let result = ChallengeSettlement.settle(
-                rule: challenge.rule, standings: standings, stakes: Dictionary(uniqueKeysWithValues: participants.map { ($0.userID, $0.staked) }))
+                rule: challenge.rule,
+                standings: standings,
+                stakes: Dictionary(uniqueKeysWithValues: participants.map { ($0.userID, $0.staked) })
+            )
             let places = Dictionary(uniqueKeysWithValues: standings.map { ($0.user, $0) })
             var results: [ChallengeParticipant] = []
             for var participant in participants {
@@ -100,20 +130,35 @@ extension Challenges: JobOwner {
     }
 
     /// Each participant's result as an analytics event (the metrics' challenge completion).
-    private func recordFinishes(_ results: [ChallengeParticipant], of challenge: Challenge, in tx: Transaction, at now: Date) async throws {
+    private func recordFinishes(
+        _ results: [ChallengeParticipant],
+        of challenge: Challenge,
+        in tx: Transaction,
+        at now: Date
+    ) async throws {
         let people = try await tx.users(results.map(\.userID))
         let events = results.compactMap { result -> AnalyticsEvent? in
             guard let person = people[result.userID] else { return nil }
             return .server(
-                .challengeFinished, key: challenge.id.rawValue, of: person, at: now,
+                .challengeFinished,
+                key: challenge.id.rawValue,
+                of: person,
+                at: now,
                 properties: [
                     "challengeId": .string(challenge.id.rawValue), "won": .boolean(result.won),
                     "completed": .boolean(challenge.rule.completes(result.finalValue)),
-                ])
+                ]
+            )
         }
         let wins = results.filter(\.won).compactMap { result -> AnalyticsEvent? in
             people[result.userID].map { person in
-                .server(.challengeWon, key: challenge.id.rawValue, of: person, at: now, properties: ["challengeId": .string(challenge.id.rawValue)])
+                .server(
+                    .challengeWon,
+                    key: challenge.id.rawValue,
+                    of: person,
+                    at: now,
+                    properties: ["challengeId": .string(challenge.id.rawValue)]
+                )
             }
         }
         try await self.analytics.record(events + wins, in: tx)
@@ -148,10 +193,22 @@ extension Challenges: JobOwner {
             let now = self.clock.now()
             try await self.store.transaction { tx in
                 guard let person = try await tx.lockedUser(row.userID), try await tx.challenges.locked(id) != nil,
-                    var participant = try await tx.challenges.participant(row.userID, in: id), participant.paidAt == nil, participant.payout > 0
+                    var participant = try await tx.challenges.participant(row.userID, in: id),
+                    participant.paidAt == nil, participant.payout > 0
                 else { return }
-                let (reason, key) = participant.won ? (PointsLine.Reason.stakePayout, "stake_payout:\(id)") : (.stakeRefund, "stake_refund:\(id):settled")
-                _ = try await self.rewards.moveStake(participant.payout, reason, key: key, challenge: id, of: person, in: tx, now: now)
+                let (reason, key) =
+                    participant.won
+                    ? (PointsLine.Reason.stakePayout, "stake_payout:\(id)")
+                    : (.stakeRefund, "stake_refund:\(id):settled")
+                _ = try await self.rewards.moveStake(
+                    participant.payout,
+                    reason,
+                    key: key,
+                    challenge: id,
+                    of: person,
+                    in: tx,
+                    now: now
+                )
                 try await tx.challenges.adjust(id, participants: 0, escrow: -participant.payout)
                 participant.paidAt = now
                 try await tx.challenges.save(participant)

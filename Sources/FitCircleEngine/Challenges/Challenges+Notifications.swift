@@ -32,12 +32,13 @@ extension Challenges {
 
         /// When, for `challenge`; nil when that moment passed before it was made (or does not fit its span).
         func instant(of challenge: Challenge) -> Date? {
-            let at: Date = switch self {
-            case .startsTomorrow: challenge.startsAt.addingTimeInterval(-86_400)
-            case .startsSoon: challenge.startsAt.addingTimeInterval(-3_600)
-            case .lastDay: challenge.endsAt.addingTimeInterval(-86_400)
-            case .endsSoon: challenge.endsAt.addingTimeInterval(-3_600)
-            }
+            let at: Date =
+                switch self {
+                case .startsTomorrow: challenge.startsAt.addingTimeInterval(-86_400)
+                case .startsSoon: challenge.startsAt.addingTimeInterval(-3_600)
+                case .lastDay: challenge.endsAt.addingTimeInterval(-86_400)
+                case .endsSoon: challenge.endsAt.addingTimeInterval(-3_600)
+                }
             let fits = self == .lastDay || self == .endsSoon ? at > challenge.startsAt : true
             return at > challenge.createdAt && fits ? at : nil
         }
@@ -52,14 +53,23 @@ extension Challenges {
         try Moment.allCases.compactMap { moment in
             guard let at = moment.instant(of: challenge) else { return nil }
             return JobRecord(
-                id: self.ids.make(JobRecord.self).rawValue, kind: Self.remind,
-                payload: String(decoding: try JSONEncoder().encode(Reminder(challenge: challenge.id, moment: moment)), as: UTF8.self),
-                dedupeKey: "\(Self.remind):\(challenge.id):\(moment.rawValue)", runAt: at, maxAttempts: 8)
+                id: self.ids.make(JobRecord.self).rawValue,
+                kind: Self.remind,
+                payload: String(
+                    decoding: try JSONEncoder().encode(Reminder(challenge: challenge.id, moment: moment)),
+                    as: UTF8.self
+                ),
+                dedupeKey: "\(Self.remind):\(challenge.id):\(moment.rawValue)",
+                runAt: at,
+                maxAttempts: 8
+            )
         }
     }
 
     func registerNotificationJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
-        try jobs.register(Self.remind) { job in try await self.remind(try JSONDecoder().decode(Reminder.self, from: Data(job.payload.utf8))) }
+        try jobs.register(Self.remind) { job in
+            try await self.remind(try JSONDecoder().decode(Reminder.self, from: Data(job.payload.utf8)))
+        }
         try jobs.register(Self.progress) { job in try await self.tellProgress(try ZoneBatch(job)) }
         jobs.schedule(Self.schedules)
     }
@@ -68,19 +78,32 @@ extension Challenges {
     private func remind(_ reminder: Reminder) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            guard let challenge = try await tx.challenges.challenge(reminder.challenge), challenge.cancelledAt == nil, challenge.settledAt == nil else { return }
+            guard let challenge = try await tx.challenges.challenge(reminder.challenge), challenge.cancelledAt == nil,
+                challenge.settledAt == nil
+            else { return }
             var candidates: [(User.ID, NotificationCandidate)] = []
             for participant in try await tx.challenges.participants(of: challenge.id) {
                 var data = Self.data(challenge)
                 data["own"] = participant.userID == challenge.creatorID ? "yes" : "no"
                 var actor: User.ID?
-                if reminder.moment == .startsSoon, participant.userID != challenge.creatorID, let creator = try await tx.user(challenge.creatorID) {
+                if reminder.moment == .startsSoon, participant.userID != challenge.creatorID,
+                    let creator = try await tx.user(challenge.creatorID)
+                {
                     let name = try await Self.name(of: creator, seenBy: participant.userID, in: tx)
                     data["name"] = name ?? ProfileAccess.anonymousMember
                     actor = name == nil ? nil : creator.id
                 }
-                candidates.append((participant.userID, NotificationCandidate(
-                    type: reminder.moment.type, dedupeKey: "\(reminder.moment.rawValue):\(challenge.id)", data: data, actor: actor)))
+                candidates.append(
+                    (
+                        participant.userID,
+                        NotificationCandidate(
+                            type: reminder.moment.type,
+                            dedupeKey: "\(reminder.moment.rawValue):\(challenge.id)",
+                            data: data,
+                            actor: actor
+                        )
+                    )
+                )
             }
             try await self.raise(candidates, in: tx, now: now)
         }
@@ -99,7 +122,9 @@ extension Challenges {
                 var data = Self.data(challenge)
                 data["daysLeft"] = "\(max(1, Int(challenge.endsAt.timeIntervalSince(now) / 86_400)))"
                 data["count"] = "\(max(count, 1))"
-                if let mine = try await tx.score(on: board, of: user), let top = try await tx.boardKeys(board, after: nil, limit: 1).first {
+                if let mine = try await tx.score(on: board, of: user),
+                    let top = try await tx.boardKeys(board, after: nil, limit: 1).first
+                {
                     let rank = try await tx.countBefore(mine, on: board) + 1
                     data["rank"] = "\(rank)"
                     let gap = top.value == 0 ? 0 : abs(top.value - mine.value) / abs(top.value)
@@ -108,37 +133,76 @@ extension Challenges {
                     data["rank"] = "\(count + 1)"
                     data["tone"] = "behind"
                 }
-                candidates.append((user, NotificationCandidate(type: .challengeProgress, dedupeKey: "challenge_progress:\(challenge.id):\(batch.date.iso)", data: data)))
+                candidates.append(
+                    (
+                        user,
+                        NotificationCandidate(
+                            type: .challengeProgress,
+                            dedupeKey: "challenge_progress:\(challenge.id):\(batch.date.iso)",
+                            data: data
+                        )
+                    )
+                )
             }
             try await self.raise(candidates, in: tx, now: now)
         }
     }
 
     /// The invitations of a challenge just made.
-    func tellInvitees(_ invitees: [User.ID], of challenge: Challenge, by creator: User, in tx: Transaction, now: Date) async throws {
+    func tellInvitees(_ invitees: [User.ID], of challenge: Challenge, by creator: User, in tx: Transaction, now: Date)
+        async throws
+    {
         var candidates: [(User.ID, NotificationCandidate)] = []
         for invitee in invitees {
             var data = Self.data(challenge)
             let name = try await Self.name(of: creator, seenBy: invitee, in: tx)
             data["name"] = name ?? ProfileAccess.anonymousMember
-            candidates.append((invitee, NotificationCandidate(
-                type: .challengeInvitation, dedupeKey: "challenge_invitation:\(challenge.id)", data: data, actor: name == nil ? nil : creator.id)))
+            candidates.append(
+                (
+                    invitee,
+                    NotificationCandidate(
+                        type: .challengeInvitation,
+                        dedupeKey: "challenge_invitation:\(challenge.id)",
+                        data: data,
+                        actor: name == nil ? nil : creator.id
+                    )
+                )
+            )
         }
         try await self.raise(candidates, in: tx, now: now)
     }
 
     /// The start (spec 004 R16.1), to everyone in.
-    func tellStarted(_ challenge: Challenge, participants: [ChallengeParticipant], in tx: Transaction, now: Date) async throws {
+    func tellStarted(_ challenge: Challenge, participants: [ChallengeParticipant], in tx: Transaction, now: Date)
+        async throws
+    {
         try await self.raise(
-            participants.map { ($0.userID, NotificationCandidate(type: .challengeStarted, dedupeKey: "challenge_started:\(challenge.id)", data: Self.data(challenge))) },
-            in: tx, now: now)
+            participants.map {
+                (
+                    $0.userID,
+                    NotificationCandidate(
+                        type: .challengeStarted,
+                        dedupeKey: "challenge_started:\(challenge.id)",
+                        data: Self.data(challenge)
+                    )
+                )
+            },
+            in: tx,
+            now: now
+        )
     }
 
     /// The results (spec 002 post-challenge, spec 004 R8.8 and R16.5), to everyone in: the winners what
     /// they won, the others their place, and with no winner that it expired (and the stake is back). In a
     /// challenge of two, each is told who the other was ("You won the challenge against Ben!"), named as
     /// the board would name them.
-    func tellResults(_ challenge: Challenge, participants: [ChallengeParticipant], refunded: Bool, in tx: Transaction, now: Date) async throws {
+    func tellResults(
+        _ challenge: Challenge,
+        participants: [ChallengeParticipant],
+        refunded: Bool,
+        in tx: Transaction,
+        now: Date
+    ) async throws {
         let count = participants.count
         var candidates: [(User.ID, NotificationCandidate)] = []
         for participant in participants {
@@ -150,14 +214,26 @@ extension Challenges {
             data["refunded"] = refunded && participant.staked > 0 ? "yes" : "no"
             data["duel"] = "no"
             var actor: User.ID?
-            if count == 2, let other = participants.first(where: { $0.userID != participant.userID }), let opponent = try await tx.user(other.userID) {
+            if count == 2, let other = participants.first(where: { $0.userID != participant.userID }),
+                let opponent = try await tx.user(other.userID)
+            {
                 let name = try await Self.name(of: opponent, seenBy: participant.userID, in: tx)
                 data["duel"] = "yes"
                 data["opponent"] = name ?? ProfileAccess.anonymousMember
                 actor = name == nil ? nil : opponent.id
             }
             let type: RaisedType = refunded ? .challengeExpired : participant.won ? .challengeWon : .challengeComplete
-            candidates.append((participant.userID, NotificationCandidate(type: type, dedupeKey: "\(type.rawValue):\(challenge.id)", data: data, actor: actor)))
+            candidates.append(
+                (
+                    participant.userID,
+                    NotificationCandidate(
+                        type: type,
+                        dedupeKey: "\(type.rawValue):\(challenge.id)",
+                        data: data,
+                        actor: actor
+                    )
+                )
+            )
         }
         try await self.raise(candidates, in: tx, now: now)
     }
@@ -165,9 +241,16 @@ extension Challenges {
     func raise(_ candidates: [(User.ID, NotificationCandidate)], in tx: Transaction, now: Date) async throws {
         try await tx.enqueue(
             try candidates.compactMap { user, candidate in
-                try Notifications.raising(candidate, for: user, catalog: self.profile.notifications, ids: self.ids, at: now)
+                try Notifications.raising(
+                    candidate,
+                    for: user,
+                    catalog: self.profile.notifications,
+                    ids: self.ids,
+                    at: now
+                )
             },
-            at: now)
+            at: now
+        )
     }
 
     static func data(_ challenge: Challenge) -> [String: String] {

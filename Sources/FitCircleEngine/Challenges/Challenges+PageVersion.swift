@@ -26,17 +26,31 @@ extension Challenges {
         let (generation, now) = (self.store.cacheGeneration, self.clock.now())
         let found = try await self.allowedFromMemory(.read, id, by: caller.userID)
         try await self.recordBoardView(of: id, by: caller, at: now)
-        return self.pageVersion(of: self.view(found.challenge, me: found.me, tally: found.tally, now: now), generation: generation)
+        return self.pageVersion(
+            of: self.view(found.challenge, me: found.me, tally: found.tally, now: now),
+            generation: generation
+        )
     }
 
     func pageVersion(of view: View, generation: UInt64?) -> PageVersion? {
-        guard let generation, view.status != .settled, let index = self.events.indexes.version(of: view.challenge.board) else { return nil }
-        return PageVersion(index: index, memory: generation, status: view.status, secondsRemaining: view.secondsRemaining)
+        guard let generation, view.status != .settled, let index = self.events.indexes.version(of: view.challenge.board)
+        else { return nil }
+        return PageVersion(
+            index: index,
+            memory: generation,
+            status: view.status,
+            secondsRemaining: view.secondsRemaining
+        )
     }
 
     func recordBoardView(of id: Challenge.ID, by caller: Caller, at now: Date) async throws {
         try await self.analytics.recordView(
-            .leaderboardViewed, of: "board:\(id.rawValue)", by: caller, at: now,
-            properties: ["board": .string("challenge"), "challengeId": .string(id.rawValue)], in: self.store)
+            .leaderboardViewed,
+            of: "board:\(id.rawValue)",
+            by: caller,
+            at: now,
+            properties: ["board": .string("challenge"), "challengeId": .string(id.rawValue)],
+            in: self.store
+        )
     }
 }

@@ -7,11 +7,18 @@ public import Foundation
 /// the settled challenges in the order they settled.
 extension Challenges {
     /// Moves the participants' records and their friends' rivalries by one settled challenge.
-    static func record(_ results: [ChallengeParticipant], of challenge: Challenge, in tx: Transaction, at now: Date) async throws {
+    static func record(_ results: [ChallengeParticipant], of challenge: Challenge, in tx: Transaction, at now: Date)
+        async throws
+    {
         let records = try await tx.challenges.records(of: results.map(\.userID), locking: now)
         let facts = try await Self.winFacts(results, of: challenge, in: tx)
         var moved: [User.ID: ChallengeRecord] = [:]
-        for result in results { moved[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(result, facts: facts[result.userID]) }
+        for result in results {
+            moved[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(
+                result,
+                facts: facts[result.userID]
+            )
+        }
         try await tx.challenges.save(records: moved, at: now)
         let pairs = try await tx.challenges.friendPairs(in: challenge.id)
         guard !pairs.isEmpty else { return }
@@ -29,17 +36,27 @@ extension Challenges {
     /// What set each winner's win apart (spec 002 §4's victory and specialty badges): the challenge's kind;
     /// someone beaten ten levels up; getting going last of all who scored ("from last place": their first
     /// workout of the span started after everyone else's); a margin under 1 % on a `most` board; the stake.
-    static func winFacts(_ results: [ChallengeParticipant], of challenge: Challenge, in tx: Transaction) async throws -> [User.ID: ChallengeRecord.WinFacts] {
+    static func winFacts(_ results: [ChallengeParticipant], of challenge: Challenge, in tx: Transaction) async throws
+        -> [User.ID: ChallengeRecord.WinFacts]
+    {
         let winners = results.filter(\.won)
         guard !winners.isEmpty else { return [:] }
         let levels = try await tx.challenges.levels(of: results.map(\.userID))
-        let starts = try await tx.challenges.firstWorkouts(in: challenge, visibilities: ActivityAccess.countedOnSharedBoards)
-        let ranked = results.compactMap { result in result.finalRank.map { (rank: $0, result: result) } }.sorted { $0.rank < $1.rank }.map(\.result)
+        let starts = try await tx.challenges.firstWorkouts(
+            in: challenge,
+            visibilities: ActivityAccess.countedOnSharedBoards
+        )
+        let ranked = results.compactMap { result in result.finalRank.map { (rank: $0, result: result) } }.sorted {
+            $0.rank < $1.rank
+        }.map(\.result)
         var facts: [User.ID: ChallengeRecord.WinFacts] = [:]
         for winner in winners {
             let mine = levels[winner.userID] ?? 1
             let beaten = results.filter { !$0.won }
-            var fact = ChallengeRecord.WinFacts(kind: ChallengeRecord.WinFacts.kind(of: challenge.type, rule: challenge.rule), stake: challenge.stake)
+            var fact = ChallengeRecord.WinFacts(
+                kind: ChallengeRecord.WinFacts.kind(of: challenge.type, rule: challenge.rule),
+                stake: challenge.stake
+            )
             fact.beatSomeoneTenLevelsUp = beaten.contains { (levels[$0.userID] ?? 1) >= mine + 10 }
             if let first = starts[winner.userID] {
                 let others = starts.filter { $0.key != winner.userID }.values
@@ -60,7 +77,10 @@ extension Challenges {
     public func record(of user: User.ID, for viewer: User.ID) async throws -> ChallengeRecord {
         try await self.store.read { tx in
             guard try await tx.user(user) != nil,
-                ProfileAccess.mayView(.challengeRecord, try await Profiles.standing(of: viewer, to: user, in: tx).relationship)
+                ProfileAccess.mayView(
+                    .challengeRecord,
+                    try await Profiles.standing(of: viewer, to: user, in: tx).relationship
+                )
             else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
@@ -75,16 +95,27 @@ extension Challenges {
 
     /// The caller against one rival: the record both ways, the last five meetings and the kinds of
     /// challenge they meet in most.
-    public func rivalry(of user: User.ID, with rival: User.ID) async throws -> (rivalry: Rivalry, lastFive: [Meeting], favouriteTypes: [ChallengeType]) {
+    public func rivalry(of user: User.ID, with rival: User.ID) async throws -> (
+        rivalry: Rivalry, lastFive: [Meeting], favouriteTypes: [ChallengeType]
+    ) {
         try await self.store.read { tx in
             guard rival.isWellFormed, try await tx.user(rival) != nil,
-                ProfileAccess.mayView(.challengeRecord, try await Profiles.standing(of: user, to: rival, in: tx).relationship)
+                ProfileAccess.mayView(
+                    .challengeRecord,
+                    try await Profiles.standing(of: user, to: rival, in: tx).relationship
+                )
             else { throw DomainError.notFound(resource: "user", id: rival.rawValue) }
-            let rivalry = try await tx.challenges.rivalries(of: [(user, rival)])[ChallengeQueries.pairKey(user, rival)] ?? Rivalry()
+            let rivalry =
+                try await tx.challenges.rivalries(of: [(user, rival)])[ChallengeQueries.pairKey(user, rival)]
+                ?? Rivalry()
             let meetings = try await tx.challenges.meetings(of: user, with: rival, limit: 50)
             let counts = Dictionary(grouping: meetings.map(\.challenge.type), by: { $0 }).mapValues(\.count)
-            let favourites = counts.sorted { ($1.value, $0.key.rawValue) < ($0.value, $1.key.rawValue) }.prefix(3).map(\.key)
-            let lastFive = meetings.prefix(5).map { Meeting(challenge: $0.challenge, outcome: Rivalry.outcome(of: $0.mine, against: $0.theirs)) }
+            let favourites = counts.sorted { ($1.value, $0.key.rawValue) < ($0.value, $1.key.rawValue) }.prefix(3).map(
+                \.key
+            )
+            let lastFive = meetings.prefix(5).map {
+                Meeting(challenge: $0.challenge, outcome: Rivalry.outcome(of: $0.mine, against: $0.theirs))
+            }
             return (rivalry, Array(lastFive), Array(favourites))
         }
     }
@@ -108,7 +139,12 @@ extension Challenges {
             let naming = try await Circles.Naming.of(user, for: people.values.map(\.nameAudience), in: tx)
             func rival(_ entry: (rival: User.ID, rivalry: Rivalry)) -> Rival {
                 let shown = naming.shown(people[entry.rival], entry.rival)
-                return Rival(user: entry.rival, displayName: shown.name, anonymous: shown.anonymous, rivalry: entry.rivalry)
+                return Rival(
+                    user: entry.rival,
+                    displayName: shown.name,
+                    anonymous: shown.anonymous,
+                    rivalry: entry.rivalry
+                )
             }
             return (top.map(rival), nemesis.map(rival), dominated.map(rival))
         }
@@ -125,18 +161,33 @@ extension Replay {
             let order = try await tx.challenges.settledOrder()
             for start in stride(from: 0, to: order.count, by: 200) {
                 let page = try await tx.challenges.challenges(Array(order[start..<min(start + 200, order.count)]))
-                self.progress("challenge records: \(min(start + 200, order.count)) of \(order.count) settled challenges")
+                self.progress(
+                    "challenge records: \(min(start + 200, order.count)) of \(order.count) settled challenges"
+                )
                 for challenge in page {
                     let results = try await tx.challenges.participants(of: challenge.id)
                     let facts = try await Challenges.winFacts(results, of: challenge, in: tx)
-                    for result in results { records[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(result, facts: facts[result.userID]) }
+                    for result in results {
+                        records[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(
+                            result,
+                            facts: facts[result.userID]
+                        )
+                    }
                     let byUser = Dictionary(uniqueKeysWithValues: results.map { ($0.userID, $0) })
                     let winners = results.filter(\.won).count
                     for pair in try await tx.challenges.friendPairs(in: challenge.id) {
                         guard let mine = byUser[pair.user], let theirs = byUser[pair.rival] else { continue }
                         let key = ChallengeQueries.pairKey(pair.user, pair.rival)
                         let before = rivalries[key]?.rivalry ?? Rivalry()
-                        rivalries[key] = (pair.user, pair.rival, before.adding(mine, against: theirs, winners: winners, at: challenge.settledAt ?? challenge.endsAt))
+                        rivalries[key] = (
+                            pair.user, pair.rival,
+                            before.adding(
+                                mine,
+                                against: theirs,
+                                winners: winners,
+                                at: challenge.settledAt ?? challenge.endsAt
+                            )
+                        )
                     }
                 }
             }
@@ -151,12 +202,19 @@ extension Replay {
             }
             var problems: [String] = []
             for (user, record) in records.sorted(by: { $0.key < $1.key }) where stored.records[user] != record {
-                problems.append("user \(user): challenge record stored \(stored.records[user].map { "\($0.wins)/\($0.challenges)" } ?? "none"), the settled challenges make \(record.wins)/\(record.challenges)")
+                problems.append(
+                    "user \(user): challenge record stored \(stored.records[user].map { "\($0.wins)/\($0.challenges)" } ?? "none"), the settled challenges make \(record.wins)/\(record.challenges)"
+                )
             }
             // A rivalry's last meeting is the settlement's instant when kept, the challenge's when rebuilt: compared without it.
-            func counts(_ rivalry: Rivalry?) -> [Int]? { rivalry.map { [$0.wins, $0.losses, $0.draws, $0.xpWon, $0.xpLost, $0.streak] } }
-            for (key, entry) in rivalries.sorted(by: { $0.key < $1.key }) where counts(stored.rivalries[key]) != counts(entry.rivalry) {
-                problems.append("rivalry \(entry.user) against \(entry.rival): stored \(counts(stored.rivalries[key]) ?? []), the settled challenges make \(counts(entry.rivalry) ?? [])")
+            func counts(_ rivalry: Rivalry?) -> [Int]? {
+                rivalry.map { [$0.wins, $0.losses, $0.draws, $0.xpWon, $0.xpLost, $0.streak] }
+            }
+            for (key, entry) in rivalries.sorted(by: { $0.key < $1.key })
+            where counts(stored.rivalries[key]) != counts(entry.rivalry) {
+                problems.append(
+                    "rivalry \(entry.user) against \(entry.rival): stored \(counts(stored.rivalries[key]) ?? []), the settled challenges make \(counts(entry.rivalry) ?? [])"
+                )
             }
             if fix && !problems.isEmpty {
                 try await tx.challenges.save(records: records, at: self.clock.now())

@@ -10,7 +10,8 @@ extension Challenges {
         public var popularity: Int
     }
 
-    public func templates(for user: User.ID, category: ChallengeTemplate.Category? = nil) async throws -> [TemplateView] {
+    public func templates(for user: User.ID, category: ChallengeTemplate.Category? = nil) async throws -> [TemplateView]
+    {
         let now = self.clock.now()
         let (uses, zone) = try await self.store.read { tx in
             (try await tx.challenges.templateUses(), try await tx.user(user)?.profile.timeZone)
@@ -19,6 +20,8 @@ extension Challenges {
         return self.profile.challengeTemplates
             .filter { $0.isOffered(on: today) && (category == nil || $0.category == category) }
             .map { TemplateView(template: $0, popularity: uses[$0.id] ?? 0) }
-            .enumerated().sorted { ($1.element.popularity, $0.offset) < ($0.element.popularity, $1.offset) }.map(\.element)
+            .enumerated().sorted { ($1.element.popularity, $0.offset) < ($0.element.popularity, $1.offset) }.map(
+                \.element
+            )
     }
 }

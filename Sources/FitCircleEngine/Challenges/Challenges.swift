@@ -15,7 +15,14 @@ public struct Challenges: Sendable {
     public let events: BoardEvents
     let analytics: EventRecorder
 
-    public init(store: Store, profile: RuleProfile, ids: IDGenerator, clock: WallClock, events: BoardEvents, analytics: EventRecorder) {
+    public init(
+        store: Store,
+        profile: RuleProfile,
+        ids: IDGenerator,
+        clock: WallClock,
+        events: BoardEvents,
+        analytics: EventRecorder
+    ) {
         self.store = store
         self.profile = profile
         self.ids = ids
@@ -25,7 +32,9 @@ public struct Challenges: Sendable {
     }
 
     var rewards: RewardKeeper { RewardKeeper(profile: self.profile, ids: self.ids, analytics: self.analytics) }
-    var scoring: ChallengeScoring { ChallengeScoring(events: self.events, catalog: self.profile.notifications, ids: self.ids) }
+    var scoring: ChallengeScoring {
+        ChallengeScoring(events: self.events, catalog: self.profile.notifications, ids: self.ids)
+    }
 
     /// A challenge as one user sees it.
     public struct View: Equatable, Sendable {
@@ -50,13 +59,18 @@ public struct Challenges: Sendable {
         var request = input
         if let templateID {
             guard let template = self.profile.challengeTemplates.first(where: { $0.id == templateID }) else {
-                throw ValidationError(field: "templateId", reason: "is not a template of this app (GET /api/competitions/templates lists them)")
+                throw ValidationError(
+                    field: "templateId",
+                    reason: "is not a template of this app (GET /api/competitions/templates lists them)"
+                )
             }
             request.template = template
         }
         let input = request
         return try await self.store.transaction { tx in
-            guard let creator = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let creator = try await tx.lockedUser(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             let zone = TimeZone(identifier: creator.profile.timeZone) ?? .gmt
             // Every bad field at once: the invitees' relationships beside the rest.
             let strangers = try await self.inviteeViolations(input.invitees, of: user, in: tx)
@@ -68,21 +82,50 @@ public struct Challenges: Sendable {
                 throw ValidationError(error.violations + (error.violations == strangers ? [] : strangers))
             }
             let challenge = Challenge(
-                id: self.ids.make(), name: valid.name, description: valid.description, type: valid.type, rule: valid.rule,
-                visibility: valid.visibility, joinCode: Circles.joinCode(), creatorID: user, timeZone: creator.profile.timeZone,
-                startsAt: valid.startsAt, endsAt: valid.endsAt, stake: valid.stake, minParticipants: valid.minParticipants,
-                maxParticipants: valid.maxParticipants, templateID: valid.templateID, templateVersion: valid.templateVersion, createdAt: now)
+                id: self.ids.make(),
+                name: valid.name,
+                description: valid.description,
+                type: valid.type,
+                rule: valid.rule,
+                visibility: valid.visibility,
+                joinCode: Circles.joinCode(),
+                creatorID: user,
+                timeZone: creator.profile.timeZone,
+                startsAt: valid.startsAt,
+                endsAt: valid.endsAt,
+                stake: valid.stake,
+                minParticipants: valid.minParticipants,
+                maxParticipants: valid.maxParticipants,
+                templateID: valid.templateID,
+                templateVersion: valid.templateVersion,
+                createdAt: now
+            )
             try await tx.challenges.insert(challenge)
             var made: [String: EventValue] = ["challengeId": .string(challenge.id.rawValue)]
             if let template = challenge.templateID { made["templateId"] = .string(template) }
-            try await self.analytics.record(.challengeCreated, key: challenge.id.rawValue, of: creator, at: now, properties: made, in: tx)
+            try await self.analytics.record(
+                .challengeCreated,
+                key: challenge.id.rawValue,
+                of: creator,
+                at: now,
+                properties: made,
+                in: tx
+            )
             if let template = valid.templateID { try await tx.challenges.countUse(ofTemplate: template) }
             try await tx.challenges.count(.created, of: user, at: now)
             try await self.rewards.setCounters(try await Self.counters(of: user, in: tx), of: creator, in: tx, now: now)
             try await tx.enqueue(try self.lifecycleJobs(of: challenge) + self.reminderJobs(of: challenge), at: now)
             try await self.enter(creator, into: challenge, in: tx, now: now)
             for invitee in valid.invitees {
-                try await tx.challenges.save(ChallengeParticipant(challengeID: challenge.id, userID: invitee, state: .invited, invitedBy: user, updatedAt: now))
+                try await tx.challenges.save(
+                    ChallengeParticipant(
+                        challengeID: challenge.id,
+                        userID: invitee,
+                        state: .invited,
+                        invitedBy: user,
+                        updatedAt: now
+                    )
+                )
             }
             try await self.tellInvitees(valid.invitees, of: challenge, by: creator, in: tx, now: now)
             return try await self.view(challenge, for: user, in: tx, now: now)
@@ -103,7 +146,8 @@ public struct Challenges: Sendable {
         let now = self.clock.now()
         return try await self.store.read { tx in
             var views: [View] = []
-            for (challenge, participant) in try await tx.challenges.challenges(of: user, limit: limit) where participant.state != .declined {
+            for (challenge, participant) in try await tx.challenges.challenges(of: user, limit: limit)
+            where participant.state != .declined {
                 let tally = try await tx.challenges.tally(of: challenge.id)
                 views.append(self.view(challenge, me: participant, tally: tally, now: now))
             }
@@ -119,7 +163,11 @@ public struct Challenges: Sendable {
             let blockers = try await tx.blockers(of: user)
             for challenge in try await tx.challenges.listed(at: now, limit: limit) {
                 // Those whose creator blocked the caller are not there for them (`ChallengeAccess.Facts.knowsOf`).
-                let facts = ChallengeAccess.Facts(visibility: challenge.visibility, state: nil, blockedByCreator: blockers.contains(challenge.creatorID))
+                let facts = ChallengeAccess.Facts(
+                    visibility: challenge.visibility,
+                    state: nil,
+                    blockedByCreator: blockers.contains(challenge.creatorID)
+                )
                 guard ChallengeAccess.decide(.read, facts) == .allowed else { continue }
                 views.append(try await self.view(challenge, for: user, in: tx, now: now))
             }
@@ -134,25 +182,49 @@ public struct Challenges: Sendable {
         return self.view(challenge, me: me, tally: try await tx.challenges.tally(of: challenge.id), now: now)
     }
 
-    func view(_ challenge: Challenge, me: ChallengeParticipant?, tally: (participants: Int, escrow: Int), now: Date) -> View {
+    func view(_ challenge: Challenge, me: ChallengeParticipant?, tally: (participants: Int, escrow: Int), now: Date)
+        -> View
+    {
         View(
-            challenge: challenge, status: challenge.status(at: now), secondsRemaining: challenge.secondsRemaining(at: now),
-            participants: tally.participants, escrow: tally.escrow, me: me,
+            challenge: challenge,
+            status: challenge.status(at: now),
+            secondsRemaining: challenge.secondsRemaining(at: now),
+            participants: tally.participants,
+            escrow: tally.escrow,
+            me: me,
             joinCodeShown: ChallengeAccess.decide(
-                .seeCode, .init(visibility: challenge.visibility, state: me?.state, isCreator: me.map { $0.userID == challenge.creatorID } ?? false)
-            ) == .allowed)
+                .seeCode,
+                .init(
+                    visibility: challenge.visibility,
+                    state: me?.state,
+                    isCreator: me.map { $0.userID == challenge.creatorID } ?? false
+                )
+            ) == .allowed
+        )
     }
 
     /// The challenge if the policy allows `action`, with the caller's row.
     func allowed(
-        _ action: ChallengeAccess.Action, _ id: Challenge.ID, by user: User.ID, code: String? = nil, locked: Bool = false, in tx: Transaction
+        _ action: ChallengeAccess.Action,
+        _ id: Challenge.ID,
+        by user: User.ID,
+        code: String? = nil,
+        locked: Bool = false,
+        in tx: Transaction
     ) async throws -> (Challenge, ChallengeParticipant?) {
-        let found = !id.isWellFormed ? nil : locked ? try await tx.challenges.locked(id) : try await tx.challenges.challenge(id)
+        let found =
+            !id.isWellFormed ? nil : locked ? try await tx.challenges.locked(id) : try await tx.challenges.challenge(id)
         guard let challenge = found else { throw DomainError.notFound(resource: "challenge", id: id.rawValue) }
         let me = try await tx.challenges.participant(user, in: id)
         try await Self.decide(
-            action, challenge, me: me, by: user, code: code, blockedByCreator: { try await tx.hasBlocked(challenge.creatorID, user) },
-            isOperator: { try await tx.user(user)?.role == .operator })
+            action,
+            challenge,
+            me: me,
+            by: user,
+            code: code,
+            blockedByCreator: { try await tx.hasBlocked(challenge.creatorID, user) },
+            isOperator: { try await tx.user(user)?.role == .operator }
+        )
         return (challenge, me)
     }
 
@@ -165,28 +237,43 @@ public struct Challenges: Sendable {
             throw DomainError.notFound(resource: "challenge", id: id.rawValue)
         }
         try await Self.decide(
-            action, found.challenge, me: found.participant, by: user, code: nil,
+            action,
+            found.challenge,
+            me: found.participant,
+            by: user,
+            code: nil,
             blockedByCreator: { try await self.store.cachedBlockers(of: user).contains(found.challenge.creatorID) },
-            isOperator: { try await self.store.read { tx in try await tx.user(user)?.role == .operator } })
+            isOperator: { try await self.store.read { tx in try await tx.user(user)?.role == .operator } }
+        )
         return (found.challenge, found.participant, found.tally)
     }
 
     /// `ChallengeAccess`'s decision on what the caller's row and the challenge say, the block and operator
     /// rights asked only when they matter; throws the refusal.
     private static func decide(
-        _ action: ChallengeAccess.Action, _ challenge: Challenge, me: ChallengeParticipant?, by user: User.ID, code: String?,
-        blockedByCreator: () async throws -> Bool, isOperator: () async throws -> Bool
+        _ action: ChallengeAccess.Action,
+        _ challenge: Challenge,
+        me: ChallengeParticipant?,
+        by user: User.ID,
+        code: String?,
+        blockedByCreator: () async throws -> Bool,
+        isOperator: () async throws -> Bool
     ) async throws {
         var facts = ChallengeAccess.Facts(
-            visibility: challenge.visibility, state: me?.state, isCreator: challenge.creatorID == user,
-            holdsCode: code.map { $0.uppercased() == challenge.joinCode } ?? false)
+            visibility: challenge.visibility,
+            state: me?.state,
+            isCreator: challenge.creatorID == user,
+            holdsCode: code.map { $0.uppercased() == challenge.joinCode } ?? false
+        )
         if challenge.creatorID != user, me?.state != .joined { facts.blockedByCreator = try await blockedByCreator() }
         if ChallengeAccess.decide(action, facts) != .allowed { facts.isOperator = try await isOperator() }
         try ChallengeAccess.decide(action, facts).require("challenge", challenge.id.rawValue)
     }
 
     /// Each invitee must be someone the creator may ask (`ChallengeAccess.mayInvite`); refused, the field names them.
-    private func inviteeViolations(_ invitees: [User.ID], of user: User.ID, in tx: Transaction) async throws -> [FieldViolation] {
+    private func inviteeViolations(_ invitees: [User.ID], of user: User.ID, in tx: Transaction) async throws
+        -> [FieldViolation]
+    {
         var validator = Validator()
         for (index, invitee) in invitees.prefix(ChallengeInput.maxInvitees).enumerated() {
             guard invitee.isWellFormed else {
@@ -195,9 +282,16 @@ public struct Challenges: Sendable {
             }
             let edge = try await tx.friendEdge(from: user, to: invitee)
             let relationship = ProfileAccess.Relationship(
-                isSelf: invitee == user, isFriend: edge.areFriends, sharesCircle: try await tx.sharesCircle(user, invitee), blocked: edge.blockedByThem)
+                isSelf: invitee == user,
+                isFriend: edge.areFriends,
+                sharesCircle: try await tx.sharesCircle(user, invitee),
+                blocked: edge.blockedByThem
+            )
             validator.check(
-                ChallengeAccess.mayInvite(relationship), "invitees[\(index)]", "must be one of your friends or circle mates (not yourself)")
+                ChallengeAccess.mayInvite(relationship),
+                "invitees[\(index)]",
+                "must be one of your friends or circle mates (not yourself)"
+            )
         }
         return validator.violations
     }

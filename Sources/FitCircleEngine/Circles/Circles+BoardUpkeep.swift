@@ -15,7 +15,14 @@ extension Circles {
     }
 
     /// The circle's closed boards of `period`, newest first, before `before` when given.
-    public func history(of id: FitCircle.ID, period: BoardPeriod, before: LocalDate?, limit: Int, top: Int, for user: User.ID) async throws -> [ClosedBoard] {
+    public func history(
+        of id: FitCircle.ID,
+        period: BoardPeriod,
+        before: LocalDate?,
+        limit: Int,
+        top: Int,
+        for user: User.ID
+    ) async throws -> [ClosedBoard] {
         try await self.store.read { tx in
             let circle = try await self.allowed(.read, id, by: user, in: tx).circle
             let measure = BoardMeasure.of(circle.metric, period)
@@ -26,17 +33,37 @@ extension Circles {
                 if !rows.contains(where: { $0.user == user }) { rows += try await tx.snapshotRows(board, of: [user]) }
                 let people = try await tx.people(rows.map(\.user))
                 let naming = try await Naming.of(user, for: Naming.audiences(of: people.values, on: measure), in: tx)
-                let memberships = measure.revealsWeight ? try await tx.latestMemberships(of: rows.map(\.user), in: id) : [:]
+                let memberships =
+                    measure.revealsWeight ? try await tx.latestMemberships(of: rows.map(\.user), in: id) : [:]
                 boards.append(
                     ClosedBoard(
-                        board: board, measure: measure, end: period == .allTime ? start : period.end(startingOn: start),
+                        board: board,
+                        measure: measure,
+                        end: period == .allTime ? start : period.end(startingOn: start),
                         rows: rows.map { row in
                             let shown = naming.shown(people[row.user], row.user)
-                            let value = naming.shown(row.value, on: measure, of: people[row.user], row.user, membership: memberships[row.user])
+                            let value = naming.shown(
+                                row.value,
+                                on: measure,
+                                of: people[row.user],
+                                row.user,
+                                membership: memberships[row.user]
+                            )
                             return LeaderboardRow(
-                                rank: row.rank, user: row.user, displayName: shown.name, anonymous: shown.anonymous, hasPhoto: shown.hasPhoto,
-                                value: value.value, percentOfGoal: value.percentOfGoal, reachedAt: nil, previousRank: nil, isCaller: row.user == user)
-                        }))
+                                rank: row.rank,
+                                user: row.user,
+                                displayName: shown.name,
+                                anonymous: shown.anonymous,
+                                hasPhoto: shown.hasPhoto,
+                                value: value.value,
+                                percentOfGoal: value.percentOfGoal,
+                                reachedAt: nil,
+                                previousRank: nil,
+                                isCaller: row.user == user
+                            )
+                        }
+                    )
+                )
             }
             return boards
         }
@@ -58,18 +85,29 @@ extension Circles {
         let now = self.clock.now()
         let (reports, expected, event) = try await self.store.transaction { tx in
             let circle = try await self.allowed(.refreshBoards, id, by: caller.userID, in: tx).circle
-            let memberships = Dictionary(try await tx.memberships(of: id).map { ($0.userID, $0) }, uniquingKeysWith: { _, latest in latest })
+            let memberships = Dictionary(
+                try await tx.memberships(of: id).map { ($0.userID, $0) },
+                uniquingKeysWith: { _, latest in latest }
+            )
             var reports: [RefreshReport] = []
             var expected: [BoardID: [BoardKey]] = [:]
             var changes: [BoardChange] = []
             let live = self.keeper.liveBoards(of: circle, now: now)
             // One read for the four boards (the all-time one starts with the circle); each member's claims
             // are scored on each board as a claim restates them.
-            let byMember = Dictionary(grouping: try await tx.submissions(to: id, from: circle.startDate, to: nil), by: \.userID)
+            let byMember = Dictionary(
+                grouping: try await tx.submissions(to: id, from: circle.startDate, to: nil),
+                by: \.userID
+            )
             for board in live {
                 let keys = byMember.compactMap { user, claims in
                     BoardScore.score(
-                        circle.metric, on: board.period, startingOn: board.start, claims: claims, membership: memberships[user], circleEnd: circle.endDate
+                        circle.metric,
+                        on: board.period,
+                        startingOn: board.start,
+                        claims: claims,
+                        membership: memberships[user],
+                        circleEnd: circle.endDate
                     ).map { BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user) }
                 }
                 let byUser = Dictionary(uniqueKeysWithValues: keys.map { ($0.user, $0) })
@@ -77,15 +115,27 @@ extension Circles {
                 var corrected = 0
                 for user in Set(byUser.keys).union(stored.keys) where byUser[user] != stored[user] {
                     corrected += 1
-                    if let key = byUser[user] { try await tx.saveScore(key, on: board) } else { try await tx.deleteScore(on: board, of: user) }
+                    if let key = byUser[user] {
+                        try await tx.saveScore(key, on: board)
+                    } else {
+                        try await tx.deleteScore(on: board, of: user)
+                    }
                     changes.append(BoardChange(board: board, user: user, key: byUser[user]))
                 }
                 let indexDifferences = self.events.indexes.read(board) { index in
                     let indexed = index.entries(ranks: 1...max(1, index.count)).map(\.user)
-                    return Set(byUser.keys).union(stored.keys).union(indexed).filter { index.key(of: $0) != byUser[$0] }.count
+                    return Set(byUser.keys).union(stored.keys).union(indexed).filter { index.key(of: $0) != byUser[$0] }
+                        .count
                 }
                 expected[board] = keys
-                reports.append(RefreshReport(board: board, entries: keys.count, corrected: corrected, indexDifferences: indexDifferences))
+                reports.append(
+                    RefreshReport(
+                        board: board,
+                        entries: keys.count,
+                        corrected: corrected,
+                        indexDifferences: indexDifferences
+                    )
+                )
             }
             let event = self.events.event(id, changes: changes, ranks: [], feed: [])
             try await self.events.send([event], in: tx)

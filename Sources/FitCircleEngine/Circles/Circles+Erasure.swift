@@ -17,7 +17,12 @@ extension Circles {
         }
         let boards = Dictionary(grouping: try await tx.boards(holding: user), by: \.owner)
         let events = boards.map { owner, boards in
-            self.events.event(owner, changes: boards.map { BoardChange(board: $0, user: user, key: nil) }, ranks: [], feed: [])
+            self.events.event(
+                owner,
+                changes: boards.map { BoardChange(board: $0, user: user, key: nil) },
+                ranks: [],
+                feed: []
+            )
         }
         try await self.events.send(events, in: tx)
         return events

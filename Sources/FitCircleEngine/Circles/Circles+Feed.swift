@@ -5,7 +5,9 @@ import Foundation
 /// The circle's activity feed and one-tap encouragement (spec 000, Features 3 and 5).
 extension Circles {
     /// The circle's items newest first (members, and anyone who may see the circle), older than `cursor`.
-    public func feed(of id: FitCircle.ID, before cursor: FeedItem.ID?, limit: Int, for user: User.ID) async throws -> (rows: [FeedRow], next: FeedItem.ID?) {
+    public func feed(of id: FitCircle.ID, before cursor: FeedItem.ID?, limit: Int, for user: User.ID) async throws -> (
+        rows: [FeedRow], next: FeedItem.ID?
+    ) {
         var validator = Validator()
         validator.check((1...100).contains(limit), "limit", "must be between 1 and 100")
         try validator.throwIfInvalid()
@@ -19,7 +21,11 @@ extension Circles {
                 after = item
             }
             let rows = try await tx.feed(of: id, reader: user, before: after, limit: limit + 1)
-            let naming = try await Naming.of(user, for: rows.flatMap { [$0.actorNameAudience] + ($0.actorPhoto.map { [$0.audience] } ?? []) }, in: tx)
+            let naming = try await Naming.of(
+                user,
+                for: rows.flatMap { [$0.actorNameAudience] + ($0.actorPhoto.map { [$0.audience] } ?? []) },
+                in: tx
+            )
             return (Array(rows.prefix(limit)).map(naming.shown), rows.count > limit ? rows[limit - 1].item.id : nil)
         }
     }
@@ -34,18 +40,26 @@ extension Circles {
 
     /// One tap of encouragement on an item, at most once per member and item; its member hears of it
     /// (`social_engagement`).
-    public func encourage(_ itemID: FeedItem.ID, in id: FitCircle.ID, message: String?, by user: User.ID) async throws -> EncouragementOutcome {
+    public func encourage(_ itemID: FeedItem.ID, in id: FitCircle.ID, message: String?, by user: User.ID) async throws
+        -> EncouragementOutcome
+    {
         try await self.encourage(in: id, message: message, by: user) { tx in
-            guard let item = try await tx.feedItem(itemID, in: id) else { throw DomainError.notFound(resource: "feed item", id: itemID.rawValue) }
+            guard let item = try await tx.feedItem(itemID, in: id) else {
+                throw DomainError.notFound(resource: "feed item", id: itemID.rawValue)
+            }
             return item
         }
     }
 
     /// Encouragement for a member: it goes on their newest item in the circle (what they did last), under
     /// the same rule of one per item and sender.
-    public func encourage(member: User.ID, in id: FitCircle.ID, message: String?, by user: User.ID) async throws -> EncouragementOutcome {
+    public func encourage(member: User.ID, in id: FitCircle.ID, message: String?, by user: User.ID) async throws
+        -> EncouragementOutcome
+    {
         try await self.encourage(in: id, message: message, by: user) { tx in
-            guard try await tx.membership(of: member, in: id) != nil else { throw DomainError.notFound(resource: "member", id: member.rawValue) }
+            guard try await tx.membership(of: member, in: id) != nil else {
+                throw DomainError.notFound(resource: "member", id: member.rawValue)
+            }
             guard let item = try await tx.latestFeedItem(of: member, in: id) else {
                 throw DomainError.conflict(reason: "The member has nothing in the feed to encourage yet.")
             }
@@ -54,29 +68,55 @@ extension Circles {
     }
 
     private func encourage(
-        in id: FitCircle.ID, message: String?, by user: User.ID, on target: @Sendable (Transaction) async throws -> FeedItem
+        in id: FitCircle.ID,
+        message: String?,
+        by user: User.ID,
+        on target: @Sendable (Transaction) async throws -> FeedItem
     ) async throws -> EncouragementOutcome {
         let message = try Encouragement.message(message)
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             let circle = try await self.allowed(.participate, id, by: user, in: tx).circle
-            guard let sender = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let sender = try await tx.user(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             let item = try await target(tx)
             let itemID = item.id
-            guard item.actorID != user else { throw DomainError.conflict(reason: "Members encourage others, not their own news.") }
+            guard item.actorID != user else {
+                throw DomainError.conflict(reason: "Members encourage others, not their own news.")
+            }
             // Someone who blocked the sender cannot be reached by them (`FriendAccess.notify`).
             let edge = try await tx.friendEdge(from: user, to: item.actorID)
             try FriendAccess.decide(.notify, isSelf: false, edge).require("feed item", itemID.rawValue)
             let created = try await tx.encourage(itemID, by: user, message: message, at: now)
             if created {
-                var data = ["name": sender.profile.displayName, "circle": circle.name, "circleId": id.rawValue, "itemId": itemID.rawValue]
+                var data = [
+                    "name": sender.profile.displayName, "circle": circle.name, "circleId": id.rawValue,
+                    "itemId": itemID.rawValue,
+                ]
                 data["message"] = message ?? Encouragement.presets[0]
-                let candidate = NotificationCandidate(type: .socialEngagement, dedupeKey: "social_engagement:\(itemID):\(user)", data: data, actor: user)
-                if let job = try Notifications.raising(candidate, for: item.actorID, catalog: self.rules.base.notifications, ids: self.ids, at: now) {
+                let candidate = NotificationCandidate(
+                    type: .socialEngagement,
+                    dedupeKey: "social_engagement:\(itemID):\(user)",
+                    data: data,
+                    actor: user
+                )
+                if let job = try Notifications.raising(
+                    candidate,
+                    for: item.actorID,
+                    catalog: self.rules.base.notifications,
+                    ids: self.ids,
+                    at: now
+                ) {
                     try await tx.enqueue([job], at: now)
                 }
             }
-            return EncouragementOutcome(item: itemID, encouragements: try await tx.encouragementCount(of: itemID), message: message, created: created)
+            return EncouragementOutcome(
+                item: itemID,
+                encouragements: try await tx.encouragementCount(of: itemID),
+                message: message,
+                created: created
+            )
         }
     }
 
@@ -119,12 +159,23 @@ extension Circles {
     public func stream(of id: FitCircle.ID, for user: User.ID) async throws -> ToldEvents<StreamReader, StreamUpdate> {
         let (firstNaming, circle) = try await self.store.read { tx in
             let circle = try await self.allowed(.participate, id, by: user, in: tx).circle
-            return (Naming(viewer: user, friends: try await tx.friendIDs(of: user), blockers: try await tx.blockers(of: user)), circle)
+            return (
+                Naming(
+                    viewer: user,
+                    friends: try await tx.friendIDs(of: user),
+                    blockers: try await tx.blockers(of: user)
+                ), circle
+            )
         }
         let metric = circle.metric
-        return ToldEvents(self.events.subscribe(to: .circle(id)), state: StreamReader(naming: firstNaming, namedAt: .now)) { reader, event in
+        return ToldEvents(
+            self.events.subscribe(to: .circle(id)),
+            state: StreamReader(naming: firstNaming, namedAt: .now)
+        ) { reader, event in
             guard await self.mayTakePart(in: id, user) else { return nil }
-            if ContinuousClock.now - reader.namedAt > Self.namingLifetime, let fresh = try? await Naming.of(user, for: [.friends], store: self.store) {
+            if ContinuousClock.now - reader.namedAt > Self.namingLifetime,
+                let fresh = try? await Naming.of(user, for: [.friends], store: self.store)
+            {
                 (reader.naming, reader.namedAt) = (fresh, ContinuousClock.now)
             }
             // The people as the circle's boards show them, from this node's memory: every stream of the circle
@@ -134,13 +185,21 @@ extension Circles {
             let board = self.liveBoard(of: circle, period: .weekly, today: circle.today(at: self.clock.now()))
             let people = (try? await self.store.cachedPeople(named, rankedIn: board)) ?? [:]
             let unknown = named.filter { reader.memberships[$0] == nil }
-            if metric == .weightLossPct, !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.latestMemberships(of: unknown, in: id) }) {
+            if metric == .weightLossPct, !unknown.isEmpty,
+                let found = try? await self.store.read({ tx in try await tx.latestMemberships(of: unknown, in: id) })
+            {
                 reader.memberships.merge(found) { _, new in new }
             }
             let (naming, memberships) = (reader.naming, reader.memberships)
             let ranks = event.ranks.map { update in
                 var update = update
-                let shown = naming.shown(update.value, on: .of(metric, update.period), of: people[update.user], update.user, membership: memberships[update.user])
+                let shown = naming.shown(
+                    update.value,
+                    on: .of(metric, update.period),
+                    of: people[update.user],
+                    update.user,
+                    membership: memberships[update.user]
+                )
                 (update.value, update.percentOfGoal) = shown
                 return (update, naming.shown(people[update.user], update.user).anonymous)
             }
@@ -148,8 +207,14 @@ extension Circles {
                 let person = people[item.actorID]
                 return naming.shown(
                     FeedRow(
-                        item: item, actorName: person?.name ?? item.data["name"] ?? "", actorPhoto: person?.photo,
-                        actorNameAudience: person?.nameAudience ?? .onlyMe, encouragements: 0, encouraged: false))
+                        item: item,
+                        actorName: person?.name ?? item.data["name"] ?? "",
+                        actorPhoto: person?.photo,
+                        actorNameAudience: person?.nameAudience ?? .onlyMe,
+                        encouragements: 0,
+                        encouraged: false
+                    )
+                )
             }
             return StreamUpdate(ranks: ranks, feed: feed)
         }

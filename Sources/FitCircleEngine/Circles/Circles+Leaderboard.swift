@@ -69,14 +69,21 @@ extension Circles {
 
     /// The live board of `period` as the caller looks at it (a view of the board): the whole roster, the top
     /// and the caller's neighbourhood, or the page after `cursor`.
-    public func leaderboard(of id: FitCircle.ID, period: BoardPeriod, after cursor: BoardKey?, limit: Int, for caller: Caller) async throws -> Leaderboard {
+    public func leaderboard(
+        of id: FitCircle.ID,
+        period: BoardPeriod,
+        after cursor: BoardKey?,
+        limit: Int,
+        for caller: Caller
+    ) async throws -> Leaderboard {
         let (generation, now, user) = (self.store.cacheGeneration, self.clock.now(), caller.userID)
         let found = try await self.allowed(.read, id, by: user)
         let (circle, memberCount) = (found.circle, found.memberCount)
         try await self.recordBoardView(of: id, by: caller, at: now)
         let today = circle.today(at: now)
         let board = self.liveBoard(of: circle, period: period, today: today)
-        let version = cursor == nil ? self.pageVersion(of: board, in: circle, today: today, generation: generation) : nil
+        let version =
+            cursor == nil ? self.pageVersion(of: board, in: circle, today: today, generation: generation) : nil
         let reader = BoardReader(board: board, indexes: self.events.indexes, store: self.store)
         let fromIndex = reader.fromIndex
         let entries = try await reader.count()
@@ -108,10 +115,27 @@ extension Circles {
         }
         if !fromIndex { reader.loadInBackground() }
         let measure = BoardMeasure.of(circle.metric, period)
-        let rows = try await self.rows(ranked, unranked: unranked, on: board, measure: measure, caller: user, today: today)
+        let rows = try await self.rows(
+            ranked,
+            unranked: unranked,
+            on: board,
+            measure: measure,
+            caller: user,
+            today: today
+        )
         return Leaderboard(
-            board: board, metric: circle.metric, measure: measure, end: period.end(startingOn: board.start), entries: entries, memberCount: memberCount,
-            layout: layout, rows: rows, nextCursor: next, fromIndex: fromIndex, version: version)
+            board: board,
+            metric: circle.metric,
+            measure: measure,
+            end: period.end(startingOn: board.start),
+            entries: entries,
+            memberCount: memberCount,
+            layout: layout,
+            rows: rows,
+            nextCursor: next,
+            fromIndex: fromIndex,
+            version: version
+        )
     }
 
     /// Where one member stands on each live board.
@@ -140,11 +164,24 @@ extension Circles {
             if let key = try await reader.key(of: member) { ranked = [(try await reader.rank(of: key), key)] }
             let measure = BoardMeasure.of(circle.metric, board.period)
             let rows = try await self.rows(
-                ranked, unranked: ranked.isEmpty ? [member] : [], on: board, measure: measure, caller: user, today: circle.today(at: now))
+                ranked,
+                unranked: ranked.isEmpty ? [member] : [],
+                on: board,
+                measure: measure,
+                caller: user,
+                today: circle.today(at: now)
+            )
             // Someone shown as "A member" cannot be looked up by id: that would name their row.
             guard !rows[0].anonymous else { throw DomainError.notFound(resource: "member", id: member.rawValue) }
             standings.append(
-                Standing(board: board, measure: measure, end: board.period.end(startingOn: board.start), row: rows[0], entries: try await reader.count()))
+                Standing(
+                    board: board,
+                    measure: measure,
+                    end: board.period.end(startingOn: board.start),
+                    row: rows[0],
+                    entries: try await reader.count()
+                )
+            )
         }
         return standings
     }
@@ -159,25 +196,45 @@ extension Circles {
 
     /// The rows, with names, values as the caller may see them and the baseline ranks.
     private func rows(
-        _ ranked: [(rank: Int, key: BoardKey)], unranked: [User.ID], on board: BoardID, measure: BoardMeasure, caller: User.ID, today: LocalDate
+        _ ranked: [(rank: Int, key: BoardKey)],
+        unranked: [User.ID],
+        on board: BoardID,
+        measure: BoardMeasure,
+        caller: User.ID,
+        today: LocalDate
     ) async throws -> [LeaderboardRow] {
         var seen = Set<User.ID>()
         let ranked = ranked.filter { seen.insert($0.key.user).inserted }
         let baseline = board.starting(board.period.baseline(ofPeriodStarting: board.start, today: today))
         let people = try await self.store.cachedPeople(ranked.map(\.key.user) + unranked, rankedIn: baseline)
-        let naming = try await Naming.of(caller, for: Naming.audiences(of: people.values, on: measure), store: self.store)
+        let naming = try await Naming.of(
+            caller,
+            for: Naming.audiences(of: people.values, on: measure),
+            store: self.store
+        )
         let memberships: [User.ID: CircleMembership] =
             if measure.revealsWeight, case .circle(let circle) = board.owner {
-                try await self.store.read { tx in try await tx.latestMemberships(of: ranked.map(\.key.user), in: circle) }
+                try await self.store.read { tx in try await tx.latestMemberships(of: ranked.map(\.key.user), in: circle)
+                }
             } else { [:] }
         func row(_ user: User.ID, rank: Int?, key: BoardKey?) -> LeaderboardRow {
             let person = people[user]
             let shown = naming.shown(person, user)
             let value = naming.shown(key?.value, on: measure, of: person, user, membership: memberships[user])
             return LeaderboardRow(
-                rank: rank, user: user, displayName: shown.name, anonymous: shown.anonymous, hasPhoto: shown.hasPhoto, value: value.value,
-                percentOfGoal: value.percentOfGoal, reachedAt: key?.reachedAt, previousRank: person?.baselineRank, isCaller: user == caller)
+                rank: rank,
+                user: user,
+                displayName: shown.name,
+                anonymous: shown.anonymous,
+                hasPhoto: shown.hasPhoto,
+                value: value.value,
+                percentOfGoal: value.percentOfGoal,
+                reachedAt: key?.reachedAt,
+                previousRank: person?.baselineRank,
+                isCaller: user == caller
+            )
         }
-        return ranked.map { row($0.key.user, rank: $0.rank, key: $0.key) } + unranked.map { row($0, rank: nil, key: nil) }
+        return ranked.map { row($0.key.user, rank: $0.rank, key: $0.key) }
+            + unranked.map { row($0, rank: nil, key: nil) }
     }
 }

@@ -48,7 +48,9 @@ extension Circles {
     public func liftBan(of member: User.ID, in id: FitCircle.ID, by user: User.ID) async throws {
         try await self.store.transaction { tx in
             _ = try await self.allowed(.liftBan, id, by: user, in: tx, locked: true)
-            guard try await tx.liftBan(of: member, from: id) else { throw DomainError.notFound(resource: "ban of user", id: member.rawValue) }
+            guard try await tx.liftBan(of: member, from: id) else {
+                throw DomainError.notFound(resource: "ban of user", id: member.rawValue)
+            }
         }
     }
 }

@@ -16,8 +16,10 @@ extension Circles {
 
         static func of(_ viewer: User.ID, for audiences: [Audience], in tx: Transaction) async throws -> Naming {
             Naming(
-                viewer: viewer, friends: audiences.contains(.friends) ? try await tx.friendIDs(of: viewer) : [],
-                blockers: try await tx.blockers(of: viewer))
+                viewer: viewer,
+                friends: audiences.contains(.friends) ? try await tx.friendIDs(of: viewer) : [],
+                blockers: try await tx.blockers(of: viewer)
+            )
         }
 
         /// The same from this node's memory (a warm board read runs no SQL); the friends only when some
@@ -30,7 +32,11 @@ extension Circles {
 
         func relationship(to user: User.ID) -> ProfileAccess.Relationship {
             ProfileAccess.Relationship(
-                isSelf: user == self.viewer, isFriend: self.friends.contains(user), sharesCircle: true, blocked: self.blockers.contains(user))
+                isSelf: user == self.viewer,
+                isFriend: self.friends.contains(user),
+                sharesCircle: true,
+                blocked: self.blockers.contains(user)
+            )
         }
 
         /// The name the viewer sees, or nil for "A member".
@@ -49,11 +55,17 @@ extension Circles {
         /// member's weight audience reaches the viewer (`ProfileAccess.mayViewWeightLost`), and the share of
         /// their goal always; other values as they are.
         func shown(
-            _ value: Double?, on measure: BoardMeasure, of person: BoardPerson?, _ user: User.ID, membership: CircleMembership?
+            _ value: Double?,
+            on measure: BoardMeasure,
+            of person: BoardPerson?,
+            _ user: User.ID,
+            membership: CircleMembership?
         ) -> (value: Double?, percentOfGoal: Double?) {
             guard measure.revealsWeight, let value else { return (value, nil) }
             let percent = BoardScore.goalPercent(ofKilogramsLost: value, membership: membership)
-            guard let person, ProfileAccess.mayViewWeightLost(weightAudience: person.weightAudience, self.relationship(to: user)) else {
+            guard let person,
+                ProfileAccess.mayViewWeightLost(weightAudience: person.weightAudience, self.relationship(to: user))
+            else {
                 return (nil, percent)
             }
             return (value, percent)
@@ -61,7 +73,10 @@ extension Circles {
 
         /// The audiences a board's rows are shown by: names and photos, and weights where values are kilograms.
         static func audiences(of people: some Collection<BoardPerson>, on measure: BoardMeasure) -> [Audience] {
-            people.flatMap { [$0.nameAudience] + ($0.photo.map { [$0.audience] } ?? []) + (measure.revealsWeight ? [$0.weightAudience] : []) }
+            people.flatMap {
+                [$0.nameAudience] + ($0.photo.map { [$0.audience] } ?? [])
+                    + (measure.revealsWeight ? [$0.weightAudience] : [])
+            }
         }
 
         /// A feed row as the viewer reads it: its text and name as the actor is named to them.
@@ -71,7 +86,9 @@ extension Circles {
             row.item = row.item.naming(name ?? ProfileAccess.anonymousMember)
             row.actorName = name ?? ProfileAccess.anonymousMember
             row.anonymous = name == nil
-            if name == nil || !ProfileAccess.mayView(photo: row.actorPhoto, self.relationship(to: row.item.actorID)) { row.actorPhoto = nil }
+            if name == nil || !ProfileAccess.mayView(photo: row.actorPhoto, self.relationship(to: row.item.actorID)) {
+                row.actorPhoto = nil
+            }
             return row
         }
     }

@@ -22,16 +22,25 @@ extension Circles {
     /// decision as `leaderboard` (and its errors), recording the view as it does: a page served again is a
     /// view too. Nil when a page is not made from memory alone, and so never kept: the board not in this
     /// node's index, the memory not serving, or kilograms (the members' weights are read by SQL).
-    public func firstPageVersion(of id: FitCircle.ID, period: BoardPeriod, for caller: Caller) async throws -> PageVersion? {
+    public func firstPageVersion(of id: FitCircle.ID, period: BoardPeriod, for caller: Caller) async throws
+        -> PageVersion?
+    {
         let (generation, now) = (self.store.cacheGeneration, self.clock.now())
         let circle = try await self.allowed(.read, id, by: caller.userID).circle
         try await self.recordBoardView(of: id, by: caller, at: now)
         let today = circle.today(at: now)
-        return self.pageVersion(of: self.liveBoard(of: circle, period: period, today: today), in: circle, today: today, generation: generation)
+        return self.pageVersion(
+            of: self.liveBoard(of: circle, period: period, today: today),
+            in: circle,
+            today: today,
+            generation: generation
+        )
     }
 
     func pageVersion(of board: BoardID, in circle: FitCircle, today: LocalDate, generation: UInt64?) -> PageVersion? {
-        guard let generation, !BoardMeasure.of(circle.metric, board.period).revealsWeight, let index = self.events.indexes.version(of: board) else {
+        guard let generation, !BoardMeasure.of(circle.metric, board.period).revealsWeight,
+            let index = self.events.indexes.version(of: board)
+        else {
             return nil
         }
         return PageVersion(board: board, index: index, memory: generation, today: today)
@@ -39,7 +48,12 @@ extension Circles {
 
     func recordBoardView(of id: FitCircle.ID, by caller: Caller, at now: Date) async throws {
         try await self.analytics.recordView(
-            .leaderboardViewed, of: "board:\(id.rawValue)", by: caller, at: now,
-            properties: ["board": .string("circle"), "circleId": .string(id.rawValue)], in: self.store)
+            .leaderboardViewed,
+            of: "board:\(id.rawValue)",
+            by: caller,
+            at: now,
+            properties: ["board": .string("circle"), "circleId": .string(id.rawValue)],
+            in: self.store
+        )
     }
 }

@@ -16,17 +16,27 @@ extension Circles {
     /// Claims the day's data (`date`, else today where the user is) for one circle, or for every circle the
     /// user competes in that day when `circle` is nil. Each claim that changes something restates the
     /// member's boards, records their weekly rank after it, adds a feed item and tells the circle's streams.
-    public func submit(to circle: FitCircle.ID?, date: LocalDate?, by user: User.ID) async throws -> [SubmissionOutcome] {
+    public func submit(to circle: FitCircle.ID?, date: LocalDate?, by user: User.ID) async throws -> [SubmissionOutcome]
+    {
         let now = self.clock.now()
         let (outcomes, events) = try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
-            let day = try SubmissionWindow.day(date, now: now, in: TimeZone(identifier: account.profile.timeZone) ?? .gmt)
+            guard let account = try await tx.lockedUser(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
+            let day = try SubmissionWindow.day(
+                date,
+                now: now,
+                in: TimeZone(identifier: account.profile.timeZone) ?? .gmt
+            )
             let circles: [FitCircle]
             if let circle {
                 let found = try await self.allowed(.participate, circle, by: user, in: tx).circle
                 guard !found.isArchived else { throw DomainError.conflict(reason: "The circle is archived.") }
                 guard found.runs(on: day) else {
-                    throw DomainError.conflict(reason: "The competition runs from \(found.startDate.iso)\(found.endDate.map { " to \($0.iso)" } ?? " on"): \(day.iso) does not count.")
+                    throw DomainError.conflict(
+                        reason:
+                            "The competition runs from \(found.startDate.iso)\(found.endDate.map { " to \($0.iso)" } ?? " on"): \(day.iso) does not count."
+                    )
                 }
                 circles = [found]
             } else {
@@ -34,36 +44,72 @@ extension Circles {
             }
             let tracked = try await tx.days(of: user, from: day, to: day).first
             let (steps, weight) = (tracked?.steps ?? 0, tracked?.weightKg)
-            let streak = try await StreakKeeper(rules: self.rules, analytics: self.analytics).refresh(account, in: tx, now: now).standing.current
+            let streak = try await StreakKeeper(rules: self.rules, analytics: self.analytics).refresh(
+                account,
+                in: tx,
+                now: now
+            ).standing.current
             var outcomes: [SubmissionOutcome] = []
             var events: [BoardEvent] = []
             for circle in circles {
                 let existing = try await tx.submission(to: circle.id, of: user, on: day)
                 var claim: CircleSubmission
                 if let existing {
-                    guard let changed = existing.reclaimed(steps: steps, weightKg: weight, checkinStreak: streak, metric: circle.metric, at: now) else {
+                    guard
+                        let changed = existing.reclaimed(
+                            steps: steps,
+                            weightKg: weight,
+                            checkinStreak: streak,
+                            metric: circle.metric,
+                            at: now
+                        )
+                    else {
                         outcomes.append(SubmissionOutcome(submission: existing, replayed: true, created: false))
                         continue
                     }
                     claim = changed
                 } else {
                     claim = CircleSubmission(
-                        circleID: circle.id, userID: user, date: day, steps: steps, weightKg: weight, checkinStreak: streak, submittedAt: now, updatedAt: now)
+                        circleID: circle.id,
+                        userID: user,
+                        date: day,
+                        steps: steps,
+                        weightKg: weight,
+                        checkinStreak: streak,
+                        submittedAt: now,
+                        updatedAt: now
+                    )
                 }
                 try await tx.save(claim)
-                let (ranked, event) = try await self.ranked(claim, previous: existing, in: circle, by: account, tx: tx, now: now)
+                let (ranked, event) = try await self.ranked(
+                    claim,
+                    previous: existing,
+                    in: circle,
+                    by: account,
+                    tx: tx,
+                    now: now
+                )
                 try await tx.save(ranked)
                 outcomes.append(SubmissionOutcome(submission: ranked, replayed: false, created: existing == nil))
                 events.append(event)
             }
             if outcomes.contains(where: \.created) {
-                try await RewardKeeper(profile: self.rules.base, ids: self.ids, analytics: self.analytics).creditSubmission(of: day, of: account, in: tx, now: now)
-                try await ChallengeScoring(events: self.events, catalog: self.rules.base.notifications, ids: self.ids).restate([user], in: tx, now: now)
+                try await RewardKeeper(profile: self.rules.base, ids: self.ids, analytics: self.analytics)
+                    .creditSubmission(of: day, of: account, in: tx, now: now)
+                try await ChallengeScoring(events: self.events, catalog: self.rules.base.notifications, ids: self.ids)
+                    .restate([user], in: tx, now: now)
                 // The day's first claim is its data submission (spec 000's submission rate and share before 18:00).
                 let zone = TimeZone(identifier: account.profile.timeZone) ?? .gmt
                 var submitted = AnalyticsEvent.server(
-                    .dataSubmitted, key: day.iso, of: account, at: now,
-                    properties: ["localHour": .integer(LocalTime(now, in: zone).hour), "late": .boolean(day < account.localDate(at: now))])
+                    .dataSubmitted,
+                    key: day.iso,
+                    of: account,
+                    at: now,
+                    properties: [
+                        "localHour": .integer(LocalTime(now, in: zone).hour),
+                        "late": .boolean(day < account.localDate(at: now)),
+                    ]
+                )
                 submitted.localDate = day
                 try await self.analytics.record([submitted], in: tx)
             }
@@ -78,7 +124,12 @@ extension Circles {
     /// hears of it (rank changes, a feed item when the circle's value changed). Members it passed and a
     /// climb of three places or more are told (`leaderboard_passed`, `leaderboard_change`).
     private func ranked(
-        _ claim: CircleSubmission, previous: CircleSubmission?, in circle: FitCircle, by account: User, tx: Transaction, now: Date
+        _ claim: CircleSubmission,
+        previous: CircleSubmission?,
+        in circle: FitCircle,
+        by account: User,
+        tx: Transaction,
+        now: Date
     ) async throws -> (CircleSubmission, BoardEvent) {
         var claim = claim
         let restated = try await self.keeper.restate(account.id, in: circle, on: claim.date, in: tx, now: now)
@@ -87,13 +138,21 @@ extension Circles {
             claim.rankAfter = weekly.after
             claim.rankChange = weekly.before.flatMap { before in weekly.after.map { before - $0 } }
             if let rank = weekly.after, weekly.before != rank {
-                var properties: [String: EventValue] = ["circleId": .string(circle.id.rawValue), "rank": .integer(rank)]
+                var properties: [String: EventValue] = [
+                    "circleId": .string(circle.id.rawValue), "rank": .integer(rank),
+                ]
                 if let before = weekly.before { properties["previousRank"] = .integer(before) }
                 try await self.analytics.record(
-                    .rankChanged, key: "\(circle.id.rawValue):\(now.timeIntervalSince1970)", of: account, at: now,
-                    properties: properties, in: tx)
+                    .rankChanged,
+                    key: "\(circle.id.rawValue):\(now.timeIntervalSince1970)",
+                    of: account,
+                    at: now,
+                    properties: properties,
+                    in: tx
+                )
             }
-        } else if let board = self.keeper.boards(of: circle, holding: claim.date).first(where: { $0.period == .weekly }),
+        } else if let board = self.keeper.boards(of: circle, holding: claim.date).first(where: { $0.period == .weekly }
+        ),
             let key = try await tx.score(on: board, of: account.id)
         {
             claim.rankAfter = try await self.keeper.rank(of: key, on: board, in: tx)
@@ -105,35 +164,77 @@ extension Circles {
         // board's), which "weighed in at 40% of their goal" means. A weight whose share did not move tells
         // nothing: the claimed kilograms themselves never reach the feed.
         let told = circle.metric == .weightLossPct ? restated.first { $0.change.board.period == .daily } : weekly
-        let figure = told?.change.key?.value ?? (circle.metric == .weightLossPct ? nil : claim.value(for: circle.metric))
+        let figure =
+            told?.change.key?.value ?? (circle.metric == .weightLossPct ? nil : claim.value(for: circle.metric))
         if valueChanged, let value = figure {
             let shown = circle.metric == .steps ? Double(claim.steps) : value
             let item = FeedItem(
-                id: self.ids.make(), circleID: circle.id, kind: .submission, actorID: account.id,
-                text: FeedText.submission(name: account.profile.displayName, metric: circle.metric, value: shown, rank: claim.rankAfter, previousRank: weekly?.before),
-                data: ["name": account.profile.displayName, "date": claim.date.iso, "value": FeedText.figure(shown), "rank": claim.rankAfter.map(String.init) ?? ""], createdAt: now)
-            if try await tx.insert(item, dedupeKey: "submission:\(account.id):\(claim.date.iso):\(FeedText.figure(shown))") { feed.append(item) }
+                id: self.ids.make(),
+                circleID: circle.id,
+                kind: .submission,
+                actorID: account.id,
+                text: FeedText.submission(
+                    name: account.profile.displayName,
+                    metric: circle.metric,
+                    value: shown,
+                    rank: claim.rankAfter,
+                    previousRank: weekly?.before
+                ),
+                data: [
+                    "name": account.profile.displayName, "date": claim.date.iso, "value": FeedText.figure(shown),
+                    "rank": claim.rankAfter.map(String.init) ?? "",
+                ],
+                createdAt: now
+            )
+            if try await tx.insert(
+                item,
+                dedupeKey: "submission:\(account.id):\(claim.date.iso):\(FeedText.figure(shown))"
+            ) {
+                feed.append(item)
+            }
         }
         if circle.metric == .steps, claim.steps >= Self.bigDaySteps, (previous?.steps ?? 0) < Self.bigDaySteps {
             try await self.tellMatesOfABigDay(claim, in: circle, mover: account, tx: tx, now: now)
         }
-        if circle.metric == .weightLossPct, let weight = claim.weightKg, let membership = try await tx.membership(of: account.id, in: circle.id),
+        if circle.metric == .weightLossPct, let weight = claim.weightKg,
+            let membership = try await tx.membership(of: account.id, in: circle.id),
             let start = membership.startingWeightKg, let target = membership.targetWeightKg
         {
             let percent = GoalMilestone.percent(startingKg: start, targetKg: target, currentKg: weight)
-            try await self.tellGoalMilestone(of: account.id, percent: percent, goal: "weight_loss", in: circle, tx: tx, now: now)
+            try await self.tellGoalMilestone(
+                of: account.id,
+                percent: percent,
+                goal: "weight_loss",
+                in: circle,
+                tx: tx,
+                now: now
+            )
         }
         if circle.metric == .steps, let goal = circle.stepGoal {
-            let claimed = try await tx.submissions(to: circle.id, of: account.id, from: circle.startDate).filter { circle.runs(on: $0.date) }.reduce(0) { $0 + $1.steps }
-            try await self.tellGoalMilestone(of: account.id, percent: GoalMilestone.percent(steps: claimed, of: goal), goal: "steps", in: circle, tx: tx, now: now)
+            let claimed = try await tx.submissions(to: circle.id, of: account.id, from: circle.startDate).filter {
+                circle.runs(on: $0.date)
+            }.reduce(0) { $0 + $1.steps }
+            try await self.tellGoalMilestone(
+                of: account.id,
+                percent: GoalMilestone.percent(steps: claimed, of: goal),
+                goal: "steps",
+                in: circle,
+                tx: tx,
+                now: now
+            )
         }
         if let weekly, let after = weekly.after {
             try await self.tellRankChanges(weekly, after: after, in: circle, mover: account, tx: tx, now: now)
         }
         let ranks = restated.map { restated in
             RankUpdate(
-                period: restated.change.board.period, periodStart: restated.change.board.start, user: account.id, value: restated.change.key?.value,
-                rank: restated.after, previousRank: restated.before)
+                period: restated.change.board.period,
+                periodStart: restated.change.board.start,
+                user: account.id,
+                value: restated.change.key?.value,
+                rank: restated.after,
+                previousRank: restated.before
+            )
         }
         return (claim, self.events.event(circle.id, changes: restated.map(\.change), ranks: ranks, feed: feed))
     }
@@ -144,20 +245,35 @@ extension Circles {
     /// "Alex just submitted 10K steps—can you beat that?" to every other member (`social_engagement` with
     /// `kind: submission`, within its caps and the day's budget), once per member, circle and day; named as
     /// the board shows the mover to each.
-    private func tellMatesOfABigDay(_ claim: CircleSubmission, in circle: FitCircle, mover: User, tx: Transaction, now: Date) async throws {
+    private func tellMatesOfABigDay(
+        _ claim: CircleSubmission,
+        in circle: FitCircle,
+        mover: User,
+        tx: Transaction,
+        now: Date
+    ) async throws {
         let mates = try await tx.members(of: circle.id).map(\.membership.userID).filter { $0 != mover.id }
         guard !mates.isEmpty else { return }
         let naming = try await Naming.of(mover.id, for: [mover.profile.visibility.boardName], in: tx)
         let jobs = try mates.compactMap { mate -> JobRecord? in
             let name = Self.boardName(of: mover, seenBy: mate, naming: naming)
             let candidate = NotificationCandidate(
-                type: .socialEngagement, dedupeKey: "social_engagement:submission:\(circle.id):\(mover.id):\(claim.date.iso)",
+                type: .socialEngagement,
+                dedupeKey: "social_engagement:submission:\(circle.id):\(mover.id):\(claim.date.iso)",
                 data: [
-                    "kind": "submission", "name": name ?? ProfileAccess.anonymousMember, "steps": NotificationCopy.count(claim.steps),
+                    "kind": "submission", "name": name ?? ProfileAccess.anonymousMember,
+                    "steps": NotificationCopy.count(claim.steps),
                     "circle": circle.name, "circleId": circle.id.rawValue,
                 ],
-                actor: name == nil ? nil : mover.id)
-            return try Notifications.raising(candidate, for: mate, catalog: self.rules.base.notifications, ids: self.ids, at: now)
+                actor: name == nil ? nil : mover.id
+            )
+            return try Notifications.raising(
+                candidate,
+                for: mate,
+                catalog: self.rules.base.notifications,
+                ids: self.ids,
+                at: now
+            )
         }
         try await tx.enqueue(jobs, at: now)
     }
@@ -165,17 +281,30 @@ extension Circles {
     /// A claim that reaches 25, 50, 75 or 100 % of the member's goal in the circle — their weight-loss
     /// target, or a step circle's step goal over the competition (`challenge_milestone`;
     /// `challenge_milestone_email` at 50 and 100 %), each once per member and circle.
-    private func tellGoalMilestone(of user: User.ID, percent: Int, goal: String, in circle: FitCircle, tx: Transaction, now: Date) async throws {
+    private func tellGoalMilestone(
+        of user: User.ID,
+        percent: Int,
+        goal: String,
+        in circle: FitCircle,
+        tx: Transaction,
+        now: Date
+    ) async throws {
         guard let threshold = GoalMilestone.reached(percent) else { return }
         let data = [
             "milestone": GoalMilestone.name(threshold), "percent": "\(threshold)", "goal": goal, "circle": circle.name,
             "challengeId": circle.id.rawValue,
         ]
-        let types: [RaisedType] = GoalMilestone.emailed.contains(threshold) ? [.challengeMilestone, .challengeMilestoneEmail] : [.challengeMilestone]
+        let types: [RaisedType] =
+            GoalMilestone.emailed.contains(threshold)
+            ? [.challengeMilestone, .challengeMilestoneEmail] : [.challengeMilestone]
         let jobs = try types.compactMap { type in
             try Notifications.raising(
-                NotificationCandidate(type: type, dedupeKey: "\(type.rawValue):\(circle.id):\(threshold)", data: data), for: user,
-                catalog: self.rules.base.notifications, ids: self.ids, at: now)
+                NotificationCandidate(type: type, dedupeKey: "\(type.rawValue):\(circle.id):\(threshold)", data: data),
+                for: user,
+                catalog: self.rules.base.notifications,
+                ids: self.ids,
+                at: now
+            )
         }
         try await tx.enqueue(jobs, at: now)
     }
@@ -183,11 +312,26 @@ extension Circles {
     /// The mover's name as `member`'s board shows it, or nil for "A member" (`naming`: the mover's friends,
     /// loaded when their board-name audience is friends).
     private static func boardName(of mover: User, seenBy member: User.ID, naming: Naming) -> String? {
-        let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: naming.friends.contains(member), sharesCircle: true)
-        return ProfileAccess.boardName(mover.profile.displayName, audience: mover.profile.visibility.boardName, relationship)
+        let relationship = ProfileAccess.Relationship(
+            isSelf: false,
+            isFriend: naming.friends.contains(member),
+            sharesCircle: true
+        )
+        return ProfileAccess.boardName(
+            mover.profile.displayName,
+            audience: mover.profile.visibility.boardName,
+            relationship
+        )
     }
 
-    private func tellRankChanges(_ weekly: BoardKeeper.Restated, after: Int, in circle: FitCircle, mover: User, tx: Transaction, now: Date) async throws {
+    private func tellRankChanges(
+        _ weekly: BoardKeeper.Restated,
+        after: Int,
+        in circle: FitCircle,
+        mover: User,
+        tx: Transaction,
+        now: Date
+    ) async throws {
         // One per change (the key is the notifications' own: it does not name the mover, who may be "A member").
         let stamp = "\(circle.id):\(weekly.change.board.start.iso):\(self.ids.uuidV7().lowercased())"
         var candidates: [(User.ID, NotificationCandidate)] = []
@@ -196,18 +340,44 @@ extension Circles {
         let naming = try await Naming.of(mover.id, for: [mover.profile.visibility.boardName], in: tx)
         for (offset, passed) in weekly.passed.enumerated() {
             let name = Self.boardName(of: mover, seenBy: passed, naming: naming)
-            candidates.append((passed, NotificationCandidate(
-                type: .leaderboardPassed, dedupeKey: "leaderboard_passed:\(stamp)",
-                data: ["name": name ?? ProfileAccess.anonymousMember, "circle": circle.name, "circleId": circle.id.rawValue, "rank": "\(after + offset + 1)"],
-                actor: name == nil ? nil : mover.id)))
+            candidates.append(
+                (
+                    passed,
+                    NotificationCandidate(
+                        type: .leaderboardPassed,
+                        dedupeKey: "leaderboard_passed:\(stamp)",
+                        data: [
+                            "name": name ?? ProfileAccess.anonymousMember, "circle": circle.name,
+                            "circleId": circle.id.rawValue, "rank": "\(after + offset + 1)",
+                        ],
+                        actor: name == nil ? nil : mover.id
+                    )
+                )
+            )
         }
         if let before = weekly.before, before - after >= 3 {
-            candidates.append((mover.id, NotificationCandidate(
-                type: .leaderboardChange, dedupeKey: "leaderboard_change:\(stamp)",
-                data: ["rank": "\(after)", "next": "\(max(1, after - 1))", "circle": circle.name, "circleId": circle.id.rawValue])))
+            candidates.append(
+                (
+                    mover.id,
+                    NotificationCandidate(
+                        type: .leaderboardChange,
+                        dedupeKey: "leaderboard_change:\(stamp)",
+                        data: [
+                            "rank": "\(after)", "next": "\(max(1, after - 1))", "circle": circle.name,
+                            "circleId": circle.id.rawValue,
+                        ]
+                    )
+                )
+            )
         }
         let jobs = try candidates.compactMap { user, candidate in
-            try Notifications.raising(candidate, for: user, catalog: self.rules.base.notifications, ids: self.ids, at: now)
+            try Notifications.raising(
+                candidate,
+                for: user,
+                catalog: self.rules.base.notifications,
+                ids: self.ids,
+                at: now
+            )
         }
         try await tx.enqueue(jobs, at: now)
     }
@@ -221,15 +391,24 @@ extension Circles {
     }
 
     /// Who has and has not claimed the circle's today (its home zone's date), in the order they joined.
-    public func submissionsToday(of circle: FitCircle.ID, for user: User.ID) async throws -> (date: LocalDate, members: [SubmissionStatus]) {
+    public func submissionsToday(of circle: FitCircle.ID, for user: User.ID) async throws -> (
+        date: LocalDate, members: [SubmissionStatus]
+    ) {
         let now = self.clock.now()
         return try await self.store.read { tx in
             let found = try await self.allowed(.read, circle, by: user, in: tx).circle
             let today = found.today(at: now)
-            let claims = Dictionary(try await tx.submissions(to: circle, on: today).map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
+            let claims = Dictionary(
+                try await tx.submissions(to: circle, on: today).map { ($0.userID, $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
             let members = try await tx.members(of: circle).map { member in
                 let claim = claims[member.membership.userID]
-                return SubmissionStatus(member: member, submission: claim, ago: claim.map { RelativeTime.ago($0.submittedAt, now: now) })
+                return SubmissionStatus(
+                    member: member,
+                    submission: claim,
+                    ago: claim.map { RelativeTime.ago($0.submittedAt, now: now) }
+                )
             }
             return (today, members)
         }
@@ -239,10 +418,14 @@ extension Circles {
     public func pendingSubmissions(of user: User.ID) async throws -> (date: LocalDate, circles: [FitCircle]) {
         let now = self.clock.now()
         return try await self.store.read { tx in
-            guard let account = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let account = try await tx.user(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             let today = account.localDate(at: now)
             let submitted = try await tx.circlesSubmitted(by: user, on: today)
-            let pending = try await tx.circles(of: user).map(\.circle).filter { !$0.isArchived && $0.runs(on: today) && !submitted.contains($0.id) }
+            let pending = try await tx.circles(of: user).map(\.circle).filter {
+                !$0.isArchived && $0.runs(on: today) && !submitted.contains($0.id)
+            }
             return (today, pending)
         }
     }

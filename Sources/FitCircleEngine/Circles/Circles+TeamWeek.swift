@@ -47,8 +47,16 @@ extension Circles {
                     .enumerated().sorted { ($0.element.1, -$0.offset) > ($1.element.1, -$1.offset) }.map(\.element)
                 weeks.append(
                     TeamWeek(
-                        circle: circle, weekStart: start, days: days, totalSteps: claims.reduce(0) { $0 + $1.steps }, members: members.count,
-                        contributors: Set(claims.map(\.userID)).count, top: Array(top.prefix(3)), yourSteps: perMember[user] ?? 0))
+                        circle: circle,
+                        weekStart: start,
+                        days: days,
+                        totalSteps: claims.reduce(0) { $0 + $1.steps },
+                        members: members.count,
+                        contributors: Set(claims.map(\.userID)).count,
+                        top: Array(top.prefix(3)),
+                        yourSteps: perMember[user] ?? 0
+                    )
+                )
             }
             return weeks
         }

@@ -46,7 +46,9 @@ public struct Console: Sendable {
     public func file(of id: User.ID, by caller: Caller) async throws -> AccountFile {
         let account = try await self.store.read { tx in
             try await Operators.require(caller, in: tx, to: "read a person's file")
-            guard let account = try await tx.user(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
+            guard let account = try await tx.user(id) else {
+                throw DomainError.notFound(resource: "user", id: id.rawValue)
+            }
             return account
         }
         let today = account.localDate(at: self.clock.now())
@@ -54,10 +56,15 @@ public struct Console: Sendable {
         return AccountFile(
             account: account,
             streak: try await self.streaks.current(of: id),
-            streakLedger: try await self.streaks.history(of: id, from: today.adding(days: 1 - Self.ledgerDays), to: today),
+            streakLedger: try await self.streaks.history(
+                of: id,
+                from: today.adding(days: 1 - Self.ledgerDays),
+                to: today
+            ),
             points: try await self.rewards.ledger(of: id, cursor: nil, limit: 50).lines,
             notifications: notifications,
-            attempts: try await self.deliveries.attempts(of: notifications.map(\.id)))
+            attempts: try await self.deliveries.attempts(of: notifications.map(\.id))
+        )
     }
 
     /// A job and where it stands when read (nil: done).
@@ -67,13 +74,20 @@ public struct Console: Sendable {
     }
 
     /// How many jobs are in each state, and up to `limit` of `state`.
-    public func jobs(in state: JobState, limit: Int, by caller: Caller) async throws -> (counts: [JobState: Int], jobs: [QueuedJob]) {
-        guard Self.limits.contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 200") }
+    public func jobs(in state: JobState, limit: Int, by caller: Caller) async throws -> (
+        counts: [JobState: Int], jobs: [QueuedJob]
+    ) {
+        guard Self.limits.contains(limit) else {
+            throw ValidationError(field: "limit", reason: "must be between 1 and 200")
+        }
         let now = self.clock.now()
         return try await self.store.read { tx in
             try await Operators.require(caller, in: tx, to: "read the job queue")
             let jobs = try await tx.console.jobs(in: state, at: now, limit: limit)
-            return (try await tx.console.jobCounts(at: now), jobs.map { QueuedJob(record: $0, state: JobState.of($0, at: now)) })
+            return (
+                try await tx.console.jobCounts(at: now),
+                jobs.map { QueuedJob(record: $0, state: JobState.of($0, at: now)) }
+            )
         }
     }
 
@@ -92,9 +106,15 @@ public struct Console: Sendable {
 
     /// The delivery log, latest first, a page at a time (`cursor`: the `nextCursor` of the page before).
     public func deliveries(
-        channel: NotificationChannel?, outcome: String?, cursor: String?, limit: Int, by caller: Caller
+        channel: NotificationChannel?,
+        outcome: String?,
+        cursor: String?,
+        limit: Int,
+        by caller: Caller
     ) async throws -> (entries: [DeliveryLogEntry], nextCursor: String?) {
-        guard Self.limits.contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 200") }
+        guard Self.limits.contains(limit) else {
+            throw ValidationError(field: "limit", reason: "must be between 1 and 200")
+        }
         let entries = try await self.store.read { tx in
             try await Operators.require(caller, in: tx, to: "read the delivery log")
             return try await tx.console.deliveries(channel: channel, outcome: outcome, before: cursor, limit: limit)
@@ -103,8 +123,12 @@ public struct Console: Sendable {
     }
 
     /// Every circle, newest first, a page at a time (`cursor`: the `nextCursor` of the page before).
-    public func circles(cursor: String?, limit: Int, by caller: Caller) async throws -> (items: [(circle: FitCircle, members: Int)], nextCursor: String?) {
-        guard Self.limits.contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 200") }
+    public func circles(cursor: String?, limit: Int, by caller: Caller) async throws -> (
+        items: [(circle: FitCircle, members: Int)], nextCursor: String?
+    ) {
+        guard Self.limits.contains(limit) else {
+            throw ValidationError(field: "limit", reason: "must be between 1 and 200")
+        }
         let items = try await self.store.read { tx in
             try await Operators.require(caller, in: tx, to: "list the circles")
             return try await tx.console.circles(before: cursor, limit: limit)
@@ -114,15 +138,24 @@ public struct Console: Sendable {
 
     /// Every challenge, newest first, with where it stands now.
     public func challenges(
-        cursor: String?, limit: Int, by caller: Caller
-    ) async throws -> (items: [(challenge: Challenge, status: Challenge.Status, participants: Int, escrow: Int)], nextCursor: String?) {
-        guard Self.limits.contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 200") }
+        cursor: String?,
+        limit: Int,
+        by caller: Caller
+    ) async throws -> (
+        items: [(challenge: Challenge, status: Challenge.Status, participants: Int, escrow: Int)], nextCursor: String?
+    ) {
+        guard Self.limits.contains(limit) else {
+            throw ValidationError(field: "limit", reason: "must be between 1 and 200")
+        }
         let now = self.clock.now()
         let rows = try await self.store.read { tx in
             try await Operators.require(caller, in: tx, to: "list the challenges")
             return try await tx.console.challenges(before: cursor, limit: limit)
         }
-        return (rows.map { ($0.challenge, $0.challenge.status(at: now), $0.participants, $0.escrow) }, rows.count == limit ? rows.last?.challenge.id.rawValue : nil)
+        return (
+            rows.map { ($0.challenge, $0.challenge.status(at: now), $0.participants, $0.escrow) },
+            rows.count == limit ? rows.last?.challenge.id.rawValue : nil
+        )
     }
 
     /// The profile every rule is read from (experiments' overlays aside).

@@ -20,7 +20,10 @@ public struct WeeklyContents: Sendable {
         let (key, week) = (try WeeklyContent.validatedKey(key), try WeeklyContent.validatedWeek(week))
         return try await self.store.transaction { tx in
             let publisher = try await tx.user(caller.userID)
-            try OperatorAccess.decide(isOperator: publisher?.role == .operator, to: "publish weekly content").require("content", key)
+            try OperatorAccess.decide(isOperator: publisher?.role == .operator, to: "publish weekly content").require(
+                "content",
+                key
+            )
             let published = WeeklyContent(key: key, week: week, publishedAt: self.clock.now())
             try await tx.publish(published)
             // A piece published again keeps its first publication: the stored one is the answer.
@@ -57,7 +60,9 @@ public struct WeeklyContents: Sendable {
     }
 
     private func week(of user: User.ID, in tx: Transaction) async throws -> IsoWeek {
-        guard let account = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+        guard let account = try await tx.user(user) else {
+            throw DomainError.notFound(resource: "user", id: user.rawValue)
+        }
         return IsoWeek(containing: account.localDate(at: self.clock.now()))
     }
 }

@@ -20,15 +20,35 @@ extension DemoData {
         }
 
         let input = ChallengeInput(
-            name: "Demo 10K week", description: "Who runs furthest in seven days?", type: .distance, goal: .most,
-            startsAt: now.addingTimeInterval(-240), durationDays: 7, stake: 0, invitees: [ben, chloe])
+            name: "Demo 10K week",
+            description: "Who runs furthest in seven days?",
+            type: .distance,
+            goal: .most,
+            startsAt: now.addingTimeInterval(-240),
+            durationDays: 7,
+            stake: 0,
+            invitees: [ben, chloe]
+        )
         let challenge = try await engine.challenges.create(input, by: ana).challenge
         _ = try await engine.challenges.join(challenge.id, code: nil, by: ben)
         for (index, user) in [ana, ben].enumerated() {
-            let workout = Workout(type: .running, durationSeconds: Double(1_800 + 300 * index), distanceMeters: Double(6_000 - 1_500 * index))
+            let workout = Workout(
+                type: .running,
+                durationSeconds: Double(1_800 + 300 * index),
+                distanceMeters: Double(6_000 - 1_500 * index)
+            )
             _ = try await engine.activities.recordBatch(
-                [ActivityInput(clientEventID: "demo-challenge-run", occurredAt: now.addingTimeInterval(-60), timeZone: Self.accounts[index].timeZone, source: .app, payload: .workout(workout))],
-                for: user)
+                [
+                    ActivityInput(
+                        clientEventID: "demo-challenge-run",
+                        occurredAt: now.addingTimeInterval(-60),
+                        timeZone: Self.accounts[index].timeZone,
+                        source: .app,
+                        payload: .workout(workout)
+                    )
+                ],
+                for: user
+            )
         }
     }
 }

@@ -15,7 +15,9 @@ public struct EmailComposer: Sendable {
 
     /// The templates that ship in this module's resources.
     static func bundledTemplates() async throws -> MustacheLibrary {
-        guard let directory = Bundle.module.url(forResource: "Templates", withExtension: nil) else { throw MissingTemplates() }
+        guard let directory = Bundle.module.url(forResource: "Templates", withExtension: nil) else {
+            throw MissingTemplates()
+        }
         return try await MustacheLibrary(directory: directory.path)
     }
 
@@ -46,7 +48,8 @@ public struct EmailComposer: Sendable {
         var links: [String] = []
         if let deepLink = record.deepLink {
             links.append(deepLink)
-            context["ctaURL"] = "\(base)/api/emails/click/\(self.links.token(.click(notification: record.id, index: 0)))"
+            context["ctaURL"] =
+                "\(base)/api/emails/click/\(self.links.token(.click(notification: record.id, index: 0)))"
         }
         var headers: [(name: String, value: String)] = []
         if !record.critical {
@@ -54,21 +57,31 @@ public struct EmailComposer: Sendable {
             let url = "\(base)/api/emails/unsubscribe?token=\(token)"
             context["unsubscribeURL"] = url
             headers = [
-                ("List-Unsubscribe", "<\(url)>, <mailto:\(self.settings.unsubscribeMailbox)?subject=unsubscribe%20\(token)>"),
+                (
+                    "List-Unsubscribe",
+                    "<\(url)>, <mailto:\(self.settings.unsubscribeMailbox)?subject=unsubscribe%20\(token)>"
+                ),
                 ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click"),
             ]
         }
         let name = self.templates.getTemplate(named: "html/\(record.type)") == nil ? "notification" : record.type
         // The templates write a count's word as the catalog's copy does, `{streak:day|days}`.
         func render(_ template: String) -> String? {
-            self.templates.render(context, withTemplate: template).map { NotificationType.agreeing($0, with: record.data) }
+            self.templates.render(context, withTemplate: template).map {
+                NotificationType.agreeing($0, with: record.data)
+            }
         }
         let subject = (render("subject/\(name)") ?? record.title).trimmingCharacters(in: .whitespacesAndNewlines)
         context["subject"] = subject
         let message = EmailMessage(
-            from: self.settings.from, to: Mailbox(user.email, name: user.profile.displayName.isEmpty ? nil : user.profile.displayName),
-            subject: subject, html: render("html/\(name)") ?? record.body, text: render("text/\(name)") ?? record.body, headers: headers,
-            messageID: "<\(record.id.rawValue)@\(self.settings.domain)>")
+            from: self.settings.from,
+            to: Mailbox(user.email, name: user.profile.displayName.isEmpty ? nil : user.profile.displayName),
+            subject: subject,
+            html: render("html/\(name)") ?? record.body,
+            text: render("text/\(name)") ?? record.body,
+            headers: headers,
+            messageID: "<\(record.id.rawValue)@\(self.settings.domain)>"
+        )
         return Composed(message: message, links: links)
     }
 
@@ -77,18 +90,25 @@ public struct EmailComposer: Sendable {
     /// preferences, which a stranger does not have.
     public func composeInvitation(_ invitation: CircleInvitation, inviter: String, circle: String) -> EmailMessage {
         let context: [String: Any] = [
-            "name": "there", "inviter": inviter, "circle": circle, "appName": self.settings.from.name ?? "FitCircle", "stranger": true,
-            "ctaURL": "\(self.settings.publicURL)/api/emails/invitation?token=\(self.links.token(.invitation(invitation.id)))",
+            "name": "there", "inviter": inviter, "circle": circle, "appName": self.settings.from.name ?? "FitCircle",
+            "stranger": true,
+            "ctaURL":
+                "\(self.settings.publicURL)/api/emails/invitation?token=\(self.links.token(.invitation(invitation.id)))",
         ]
         var withSubject = context
-        let subject = (self.templates.render(context, withTemplate: "subject/circle_invitation") ?? "You're invited to \(circle)")
+        let subject =
+            (self.templates.render(context, withTemplate: "subject/circle_invitation") ?? "You're invited to \(circle)")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         withSubject["subject"] = subject
         let fallback = "\(inviter) invited you to join \(circle)."
         return EmailMessage(
-            from: self.settings.from, to: Mailbox(invitation.email ?? "", name: nil), subject: subject,
+            from: self.settings.from,
+            to: Mailbox(invitation.email ?? "", name: nil),
+            subject: subject,
             html: self.templates.render(withSubject, withTemplate: "html/circle_invitation") ?? fallback,
-            text: self.templates.render(withSubject, withTemplate: "text/circle_invitation") ?? fallback, headers: [],
-            messageID: "<invitation-\(invitation.id.rawValue)@\(self.settings.domain)>")
+            text: self.templates.render(withSubject, withTemplate: "text/circle_invitation") ?? fallback,
+            headers: [],
+            messageID: "<invitation-\(invitation.id.rawValue)@\(self.settings.domain)>"
+        )
     }
 }

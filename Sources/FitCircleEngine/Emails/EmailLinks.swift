@@ -24,14 +24,16 @@ public struct EmailLinks: Sendable {
     }
 
     public func token(_ claim: Claim) -> String {
-        let claims: Claims = switch claim {
-        case .unsubscribe(let user, let type): Claims(p: "u", u: user.rawValue, t: type, n: nil, i: nil)
-        case .open(let notification): Claims(p: "o", u: nil, t: nil, n: notification.rawValue, i: nil)
-        case .click(let notification, let index): Claims(p: "c", u: nil, t: nil, n: notification.rawValue, i: index)
-        case .invitation(let invitation): Claims(p: "v", u: nil, t: nil, n: invitation.rawValue, i: nil)
-        }
+        let claims: Claims =
+            switch claim {
+            case .unsubscribe(let user, let type): Claims(p: "u", u: user.rawValue, t: type, n: nil, i: nil)
+            case .open(let notification): Claims(p: "o", u: nil, t: nil, n: notification.rawValue, i: nil)
+            case .click(let notification, let index): Claims(p: "c", u: nil, t: nil, n: notification.rawValue, i: index)
+            case .invitation(let invitation): Claims(p: "v", u: nil, t: nil, n: invitation.rawValue, i: nil)
+            }
         let payload = ((try? JSONEncoder().encode(claims)) ?? Data()).base64URLEncoded()
-        return "\(payload).\(Data(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: self.key)).base64URLEncoded())"
+        return
+            "\(payload).\(Data(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: self.key)).base64URLEncoded())"
     }
 
     /// The token's claim, or nil when it was not made by this server (or is not a token at all).
@@ -44,7 +46,8 @@ public struct EmailLinks: Sendable {
         switch (claims.p, claims.u, claims.t, claims.n, claims.i) {
         case ("u", let user?, let type?, nil, nil): return .unsubscribe(user: User.ID(user), type: type)
         case ("o", nil, nil, let notification?, nil): return .open(notification: NotificationRecord.ID(notification))
-        case ("c", nil, nil, let notification?, let index?): return .click(notification: NotificationRecord.ID(notification), index: index)
+        case ("c", nil, nil, let notification?, let index?):
+            return .click(notification: NotificationRecord.ID(notification), index: index)
         case ("v", nil, nil, let invitation?, nil): return .invitation(CircleInvitation.ID(invitation))
         default: return nil
         }

@@ -10,7 +10,12 @@ public struct EmailSettings: Sendable {
     /// Where the emails a user cannot unsubscribe from (welcome, invitations, milestones) send them instead.
     public var preferencesURL: String
 
-    public init(from: Mailbox, publicURL: String, unsubscribeMailbox: String? = nil, preferencesURL: String = "fitcircle://settings/notifications") {
+    public init(
+        from: Mailbox,
+        publicURL: String,
+        unsubscribeMailbox: String? = nil,
+        preferencesURL: String = "fitcircle://settings/notifications"
+    ) {
         self.from = from
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
         self.unsubscribeMailbox = unsubscribeMailbox ?? "unsubscribe@\(Self.domain(of: from))"

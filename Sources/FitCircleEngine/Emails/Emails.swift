@@ -11,7 +11,13 @@ public struct Emails: Sendable {
     let clock: WallClock
     let analytics: EventRecorder
 
-    public init(store: Store, catalog: NotificationCatalog, links: EmailLinks, clock: WallClock, analytics: EventRecorder) {
+    public init(
+        store: Store,
+        catalog: NotificationCatalog,
+        links: EmailLinks,
+        clock: WallClock,
+        analytics: EventRecorder
+    ) {
         self.store = store
         self.catalog = catalog
         self.links = links
@@ -43,11 +49,20 @@ public struct Emails: Sendable {
         let (user, kind) = try self.unsubscribeClaim(token)
         let now = self.clock.now()
         let address = try await self.store.transaction { tx -> String in
-            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let account = try await tx.lockedUser(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             var preferences = try await tx.notificationPreferences(of: user) ?? .defaults
             preferences.types[kind.type, default: [:]][.email] = false
             try await tx.save(preferences, of: user, at: now)
-            try await self.analytics.record(.emailUnsubscribed, key: kind.type, of: account, at: now, properties: ["type": .string(kind.type)], in: tx)
+            try await self.analytics.record(
+                .emailUnsubscribed,
+                key: kind.type,
+                of: account,
+                at: now,
+                properties: ["type": .string(kind.type)],
+                in: tx
+            )
             return account.email
         }
         return Unsubscription(type: kind.type, title: kind.title, address: address)
@@ -76,16 +91,25 @@ public struct Emails: Sendable {
                 let inviter = try await tx.user(invitation.invitedBy)
             else { return nil }
             return EmailedInvitation(
-                invitation: invitation, circle: circle.name, inviter: inviter.profile.displayName,
-                deepLink: self.catalog[RaisedType.circleInvitation]?.deepLink?.replacingOccurrences(of: "{invitationId}", with: id.rawValue),
-                pending: invitation.isPending(at: now) && !circle.isArchived, lapsesOn: LocalDate(invitation.expiresAt, in: circle.zone))
+                invitation: invitation,
+                circle: circle.name,
+                inviter: inviter.profile.displayName,
+                deepLink: self.catalog[RaisedType.circleInvitation]?.deepLink?.replacingOccurrences(
+                    of: "{invitationId}",
+                    with: id.rawValue
+                ),
+                pending: invitation.isPending(at: now) && !circle.isArchived,
+                lapsesOn: LocalDate(invitation.expiresAt, in: circle.zone)
+            )
         }
         guard let found else { throw DomainError.notFound(resource: "invitation", id: id.rawValue) }
         return found
     }
 
     private func unsubscribeClaim(_ token: String) throws -> (User.ID, NotificationType) {
-        guard case .unsubscribe(let user, let type)? = self.links.claim(of: token), let kind = self.catalog[type], !kind.critical else {
+        guard case .unsubscribe(let user, let type)? = self.links.claim(of: token), let kind = self.catalog[type],
+            !kind.critical
+        else {
             throw ValidationError(field: "token", reason: "is not an unsubscribe link of this server")
         }
         return (user, kind)
@@ -97,10 +121,18 @@ public struct Emails: Sendable {
         guard case .open(let notification)? = self.links.claim(of: token) else { return }
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            guard try await tx.recordEmailOpened(notification, at: now), let entry = try await tx.emailLogEntry(of: notification),
+            guard try await tx.recordEmailOpened(notification, at: now),
+                let entry = try await tx.emailLogEntry(of: notification),
                 let account = try await tx.user(entry.user)
             else { return }
-            try await self.analytics.record(.emailOpened, key: notification.rawValue, of: account, at: now, properties: ["type": .string(entry.type)], in: tx)
+            try await self.analytics.record(
+                .emailOpened,
+                key: notification.rawValue,
+                of: account,
+                at: now,
+                properties: ["type": .string(entry.type)],
+                in: tx
+            )
         }
     }
 
@@ -118,28 +150,47 @@ public struct Emails: Sendable {
             try await tx.recordEmailClicked(notification, at: now)
             if let account = try await tx.user(entry.user) {
                 try await self.analytics.record(
-                    .emailClicked, key: "\(notification.rawValue):\(index)", of: account, at: now, properties: ["type": .string(entry.type)], in: tx)
+                    .emailClicked,
+                    key: "\(notification.rawValue):\(index)",
+                    of: account,
+                    at: now,
+                    properties: ["type": .string(entry.type)],
+                    in: tx
+                )
             }
             return entry.links[index]
         }
     }
 
     public func preferences(of user: User.ID) async throws -> EmailPreferences {
-        EmailPreferences(try await self.store.read { tx in try await tx.notificationPreferences(of: user) } ?? .defaults, catalog: self.catalog)
+        EmailPreferences(
+            try await self.store.read { tx in try await tx.notificationPreferences(of: user) } ?? .defaults,
+            catalog: self.catalog
+        )
     }
 
     /// Applies `change` to the stored preferences under the user's lock: concurrent saves each keep theirs.
     public func update(_ change: EmailPreferences.Change, of user: User.ID) async throws -> EmailPreferences {
         let now = self.clock.now()
         let updated = try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let account = try await tx.lockedUser(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             let before = try await tx.notificationPreferences(of: user) ?? .defaults
             let preferences = try change.applied(to: before, catalog: self.catalog)
             try await tx.save(preferences, of: user, at: now)
             if preferences != before {
                 try await self.analytics.record(
-                    .preferenceChanged, key: "emails:\(now.timeIntervalSince1970)", of: account, at: now,
-                    properties: ["scope": .string("emails"), "allOff": .boolean(!preferences.push && !preferences.email && !preferences.inApp)], in: tx)
+                    .preferenceChanged,
+                    key: "emails:\(now.timeIntervalSince1970)",
+                    of: account,
+                    at: now,
+                    properties: [
+                        "scope": .string("emails"),
+                        "allOff": .boolean(!preferences.push && !preferences.email && !preferences.inApp),
+                    ],
+                    in: tx
+                )
             }
             return preferences
         }

@@ -20,7 +20,13 @@ public struct Experiments: Sendable {
         public var engagementNotifications: Bool
         public var control: Bool
 
-        public init(name: String, weight: Int, overlay: JSONTree? = nil, engagementNotifications: Bool = true, control: Bool = false) {
+        public init(
+            name: String,
+            weight: Int,
+            overlay: JSONTree? = nil,
+            engagementNotifications: Bool = true,
+            control: Bool = false
+        ) {
             self.name = name
             self.weight = weight
             self.overlay = overlay
@@ -31,7 +37,11 @@ public struct Experiments: Sendable {
 
     /// Makes a draft experiment: every variant's overlay must make a valid profile of this app.
     public func create(
-        name: String, description: String, variants drafts: [VariantDraft], rolloutPercent: Int, by caller: Caller
+        name: String,
+        description: String,
+        variants drafts: [VariantDraft],
+        rolloutPercent: Int,
+        by caller: Caller
     ) async throws -> Experiment {
         var variants: [ExperimentVariant] = []
         var violations: [FieldViolation] = []
@@ -42,7 +52,13 @@ public struct Experiments: Sendable {
                 _ = try self.checked(overlay, field: field)
                 variants.append(
                     ExperimentVariant(
-                        name: draft.name, weight: draft.weight, overlay: overlay, engagementNotifications: draft.engagementNotifications, control: draft.control))
+                        name: draft.name,
+                        weight: draft.weight,
+                        overlay: overlay,
+                        engagementNotifications: draft.engagementNotifications,
+                        control: draft.control
+                    )
+                )
             } catch let error as ValidationError {
                 violations += error.violations
             }
@@ -50,14 +66,25 @@ public struct Experiments: Sendable {
         do {
             // Names, weights and the control, whatever the overlays were.
             let named = drafts.map { ExperimentVariant(name: $0.name, weight: $0.weight, control: $0.control) }
-            try Experiment.validate(name: name, description: description, variants: named, rolloutPercent: rolloutPercent)
+            try Experiment.validate(
+                name: name,
+                description: description,
+                variants: named,
+                rolloutPercent: rolloutPercent
+            )
         } catch let error as ValidationError {
             violations = error.violations + violations
         }
         guard violations.isEmpty else { throw ValidationError(violations) }
         let now = self.clock.now()
         let experiment = Experiment(
-            id: self.ids.make(), name: name, description: description, variants: variants, rolloutPercent: rolloutPercent, createdAt: now)
+            id: self.ids.make(),
+            name: name,
+            description: description,
+            variants: variants,
+            rolloutPercent: rolloutPercent,
+            createdAt: now
+        )
         return try await self.store.transaction { tx in
             try await Operators.require(caller, in: tx, to: "make experiments")
             guard try await tx.experiments.experiment(named: name) == nil else {
@@ -84,7 +111,9 @@ public struct Experiments: Sendable {
 
     /// Starts, pauses, resumes or stops it and/or widens its rollout; this node applies it at once, the
     /// others within 5 seconds (`LiveSnapshot`).
-    public func change(_ id: Experiment.ID, to state: Experiment.State?, rolloutPercent: Int?, by caller: Caller) async throws -> Experiment {
+    public func change(_ id: Experiment.ID, to state: Experiment.State?, rolloutPercent: Int?, by caller: Caller)
+        async throws -> Experiment
+    {
         let now = self.clock.now()
         let changed = try await self.store.transaction { tx in
             try await Operators.require(caller, in: tx, to: "change experiments")
@@ -105,7 +134,9 @@ public struct Experiments: Sendable {
 
     /// What the experiment shows so far, per variant: days up to yesterday (UTC); goals and streaks — what
     /// the variant's rules decide — only up to the day it stopped.
-    public func results(_ id: Experiment.ID, confidence: Double, by caller: Caller) async throws -> (experiment: Experiment, readout: ExperimentReadout, through: LocalDate) {
+    public func results(_ id: Experiment.ID, confidence: Double, by caller: Caller) async throws -> (
+        experiment: Experiment, readout: ExperimentReadout, through: LocalDate
+    ) {
         guard confidence.isFinite, (0.5...0.999).contains(confidence) else {
             throw ValidationError(field: "confidence", reason: "must be from 0.5 to 0.999")
         }
@@ -132,7 +163,12 @@ public struct Experiments: Sendable {
                 ]
             }
             let readout = ExperimentReadout(
-                variants: experiment.variants, control: experiment.control.name, exposed: exposed, measures: measures, confidence: confidence)
+                variants: experiment.variants,
+                control: experiment.control.name,
+                exposed: exposed,
+                measures: measures,
+                confidence: confidence
+            )
             return (experiment, readout, through)
         }
     }
@@ -142,7 +178,9 @@ public struct Experiments: Sendable {
     public func assignments(of user: User.ID) async throws -> [String: String] {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard let account = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let account = try await tx.user(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             return try await self.rules.personal(account, in: tx, at: now).variants
         }
     }
@@ -157,7 +195,6 @@ public struct Experiments: Sendable {
         }
         return profile
     }
-
 
     private static func find(_ id: Experiment.ID, in tx: Transaction) async throws -> Experiment {
         guard id.isWellFormed, let experiment = try await tx.experiments.experiment(id) else {

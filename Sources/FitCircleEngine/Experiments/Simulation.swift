@@ -54,16 +54,33 @@ public struct Simulation: Sendable {
     /// Replays everyone with recorded activity from `from` (default: 90 days before `to`) to `to` (default:
     /// yesterday, UTC), telling `progress` after each person.
     public func run(
-        candidate: RuleProfile, from: LocalDate?, to: LocalDate?, progress: @Sendable (_ done: Int, _ of: Int) -> Void = { _, _ in }
+        candidate: RuleProfile,
+        from: LocalDate?,
+        to: LocalDate?,
+        progress: @Sendable (_ done: Int, _ of: Int) -> Void = { _, _ in }
     ) async throws -> Report {
         let last = to ?? LocalDate(self.clock.now(), in: .gmt).adding(days: -1)
         let first = from ?? last.adding(days: -89)
         guard first <= last else { throw ValidationError(field: "from", reason: "must not be after to") }
-        guard candidate.streaks.basis == self.actual.streaks.basis, candidate.streaks.period == self.actual.streaks.period else {
-            throw ValidationError(field: "profile", reason: "must keep the streak's basis and period (\(self.actual.streaks.basis.rawValue), \(self.actual.streaks.period.rawValue)): the history is of those")
+        guard candidate.streaks.basis == self.actual.streaks.basis,
+            candidate.streaks.period == self.actual.streaks.period
+        else {
+            throw ValidationError(
+                field: "profile",
+                reason:
+                    "must keep the streak's basis and period (\(self.actual.streaks.basis.rawValue), \(self.actual.streaks.period.rawValue)): the history is of those"
+            )
         }
         let users = try await self.store.read { tx in try await tx.usersWithActivities() }
-        var report = Report(from: first, to: last, people: 0, actual: Outcome(), candidate: Outcome(), keptOnlyByCandidate: [], keptOnlyByActual: [])
+        var report = Report(
+            from: first,
+            to: last,
+            people: 0,
+            actual: Outcome(),
+            candidate: Outcome(),
+            keptOnlyByCandidate: [],
+            keptOnlyByActual: []
+        )
         for (index, id) in users.enumerated() {
             let history = try await self.store.read { tx -> History? in
                 // From the range's first day, not the account's: a history moved in from an app predates it.
@@ -71,10 +88,13 @@ public struct Simulation: Sendable {
                 let start = first
                 let lookback = max(self.actual.goals.steps.baselineDays, candidate.goals.steps.baselineDays)
                 return History(
-                    user: user, start: start, end: last,
+                    user: user,
+                    start: start,
+                    end: last,
                     days: try await tx.days(of: id, from: start.adding(days: -lookback), to: last),
                     freezes: try await tx.freezeRequests(of: id, from: start, to: last),
-                    training: try await tx.trainingSettings(of: id) ?? .defaults)
+                    training: try await tx.trainingSettings(of: id) ?? .defaults
+                )
             }
             if let history {
                 report.people += 1
@@ -105,14 +125,25 @@ public struct Simulation: Sendable {
         let inRange = history.days.filter { $0.date >= history.start }
         let target = policy.basis == .pushups ? history.training.weeklyGoal : 1
         let nothing = Streak.Activity(progress: 0, target: target)
-        let activities = Streak.Activity.byPeriod(days: inRange, freezeRequests: history.freezes, policy: policy, weekStartsOn: weekStart, nothing: nothing)
+        let activities = Streak.Activity.byPeriod(
+            days: inRange,
+            freezeRequests: history.freezes,
+            policy: policy,
+            weekStartsOn: weekStart,
+            nothing: nothing
+        )
         var state = Streak()
         var lost = false
         var period = Streak.period(of: history.start, policy: policy, weekStartsOn: weekStart)
         let end = Streak.period(of: history.end, policy: policy, weekStartsOn: weekStart)
         while period <= end {
             let before = state.count
-            let (next, entry) = state.close(period, with: activities[period] ?? nothing, policy: policy, weekStartsOn: weekStart)
+            let (next, entry) = state.close(
+                period,
+                with: activities[period] ?? nothing,
+                policy: policy,
+                weekStartsOn: weekStart
+            )
             state = next
             switch entry?.status {
             case .active?, .repaired?: outcome.periodsKept += 1
@@ -133,10 +164,16 @@ public struct Simulation: Sendable {
         var date = history.start
         while date <= history.end {
             if profile.goals.daily.contains(.steps) {
-                let recent = history.days.filter { $0.date >= date.adding(days: -profile.goals.steps.baselineDays) && $0.date < date }
+                let recent = history.days.filter {
+                    $0.date >= date.adding(days: -profile.goals.steps.baselineDays) && $0.date < date
+                }
                 let plan = GoalPlanner.dailySteps(
-                    on: date, accountDay: date.days(since: created) + 1, baseline: .of(history.user.profile, level: history.training.level),
-                    recent: recent, policy: profile.goals.steps)
+                    on: date,
+                    accountDay: date.days(since: created) + 1,
+                    baseline: .of(history.user.profile, level: history.training.level),
+                    recent: recent,
+                    policy: profile.goals.steps
+                )
                 outcome.stepGoals += 1
                 if Double(byDate[date]?.steps ?? 0) >= plan.target {
                     outcome.stepGoalsMet += 1
@@ -144,8 +181,12 @@ public struct Simulation: Sendable {
                 }
             }
             let scheduled = ReminderPlanner.types(on: date, in: profile)
-            outcome.scheduledNotifications += scheduled.filter(\.critical).count
-                + min(scheduled.filter { !$0.critical && !$0.outsideBudget }.count, profile.notifications.nonCriticalPerDay)
+            outcome.scheduledNotifications +=
+                scheduled.filter(\.critical).count
+                + min(
+                    scheduled.filter { !$0.critical && !$0.outsideBudget }.count,
+                    profile.notifications.nonCriticalPerDay
+                )
                 + scheduled.filter { !$0.critical && $0.outsideBudget }.count
             date = date.adding(days: 1)
         }

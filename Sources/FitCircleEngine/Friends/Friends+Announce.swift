@@ -17,19 +17,32 @@ extension Friends: JobOwner {
     }
 
     /// The job to queue for a workout just recorded, when the profile has the type and friends may see it.
-    static func announcing(_ event: ActivityEvent, catalog: NotificationCatalog, ids: IDGenerator, at now: Date) throws -> JobRecord? {
+    static func announcing(_ event: ActivityEvent, catalog: NotificationCatalog, ids: IDGenerator, at now: Date) throws
+        -> JobRecord?
+    {
         guard event.kind == .workout, catalog[RaisedType.friendActivity] != nil,
             ActivityAccess.mayView(event.visibility, isSelf: false, isFriend: true)
         else { return nil }
         return JobRecord(
-            id: ids.make(JobRecord.self).rawValue, kind: Self.announceWorkout,
-            payload: String(decoding: try JSONEncoder().encode(PostedWorkout(author: event.userID, activity: event.id)), as: UTF8.self),
-            dedupeKey: "announce:\(event.id)", runAt: now, maxAttempts: 8)
+            id: ids.make(JobRecord.self).rawValue,
+            kind: Self.announceWorkout,
+            payload: String(
+                decoding: try JSONEncoder().encode(PostedWorkout(author: event.userID, activity: event.id)),
+                as: UTF8.self
+            ),
+            dedupeKey: "announce:\(event.id)",
+            runAt: now,
+            maxAttempts: 8
+        )
     }
 
     public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
-        try jobs.register(Self.announceWorkout) { job in try await self.announce(try JSONDecoder().decode(PostedWorkout.self, from: Data(job.payload.utf8))) }
-        try jobs.register(Self.fanOutWorkout) { job in try await self.fanOut(try JSONDecoder().decode(PostedWorkout.self, from: Data(job.payload.utf8))) }
+        try jobs.register(Self.announceWorkout) { job in
+            try await self.announce(try JSONDecoder().decode(PostedWorkout.self, from: Data(job.payload.utf8)))
+        }
+        try jobs.register(Self.fanOutWorkout) { job in
+            try await self.fanOut(try JSONDecoder().decode(PostedWorkout.self, from: Data(job.payload.utf8)))
+        }
     }
 
     private func announce(_ announcement: PostedWorkout) async throws {
@@ -37,17 +50,35 @@ extension Friends: JobOwner {
         let now = self.clock.now()
         try await self.store.transaction { tx in
             // Gone, deleted or made private since: nothing to tell.
-            guard let author = try await tx.user(announcement.author), let stored = try await tx.activity(announcement.activity), stored.deletedAt == nil,
+            guard let author = try await tx.user(announcement.author),
+                let stored = try await tx.activity(announcement.activity), stored.deletedAt == nil,
                 ActivityAccess.mayView(stored.event.visibility, isSelf: false, isFriend: true)
             else { return }
             let friends = try await tx.friendIDs(of: author.id)
             let preferences = try await tx.notificationPreferences(of: friends)
             var jobs: [JobRecord] = []
-            for friend in friends.sorted() where NotificationChannel.allCases.contains(where: { preferences[friend]?.typeSwitch(kind, on: $0) ?? false }) {
+            for friend in friends.sorted()
+            where NotificationChannel.allCases.contains(where: {
+                preferences[friend]?.typeSwitch(kind, on: $0) ?? false
+            }) {
                 let candidate = NotificationCandidate(
-                    type: RaisedType.friendActivity, dedupeKey: "friend_activity:\(stored.event.id)",
-                    data: ["name": author.profile.displayName, "activity": stored.event.workoutName, "activityId": stored.event.id.rawValue], actor: author.id)
-                if let job = try Notifications.raising(candidate, for: friend, catalog: self.profile.notifications, ids: self.ids, at: now) { jobs.append(job) }
+                    type: RaisedType.friendActivity,
+                    dedupeKey: "friend_activity:\(stored.event.id)",
+                    data: [
+                        "name": author.profile.displayName, "activity": stored.event.workoutName,
+                        "activityId": stored.event.id.rawValue,
+                    ],
+                    actor: author.id
+                )
+                if let job = try Notifications.raising(
+                    candidate,
+                    for: friend,
+                    catalog: self.profile.notifications,
+                    ids: self.ids,
+                    at: now
+                ) {
+                    jobs.append(job)
+                }
             }
             try await tx.enqueue(jobs, at: now)
         }

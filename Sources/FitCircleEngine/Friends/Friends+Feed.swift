@@ -25,7 +25,11 @@ extension Friends {
         let entries = try await self.feed(of: user, type: nil, before: nil, limit: Self.feedPageSize)
         let mark = stamp.map { stamp in
             self.store.feedPageMark(
-                of: user, authors: entries.map(\.activity.event.userID), workouts: entries.map(\.activity.event.id), readAfter: stamp)
+                of: user,
+                authors: entries.map(\.activity.event.userID),
+                workouts: entries.map(\.activity.event.id),
+                readAfter: stamp
+            )
         }
         return (entries, mark)
     }
@@ -35,20 +39,30 @@ extension Friends {
         self.store.unchanged(mark)
     }
 
-    public func feed(of user: User.ID, type: WorkoutType?, before cursor: (Date, ActivityEvent.ID)?, limit: Int) async throws -> [FeedEntry] {
+    public func feed(of user: User.ID, type: WorkoutType?, before cursor: (Date, ActivityEvent.ID)?, limit: Int)
+        async throws -> [FeedEntry]
+    {
         let audience = FeedAudience(
-            own: ActivityAccess.visibleInFeed(isSelf: true, isFriend: false), friends: ActivityAccess.visibleInFeed(isSelf: false, isFriend: true))
+            own: ActivityAccess.visibleInFeed(isSelf: true, isFriend: false),
+            friends: ActivityAccess.visibleInFeed(isSelf: false, isFriend: true)
+        )
         let items = try await self.store.read { tx in
             try await tx.friendFeed(of: user, audience: audience, workoutType: type, before: cursor, limit: limit)
         }
         return items.map { item in
             let isSelf = item.event.userID == user
             var route: String?
-            if case .workout(let workout) = item.event.payload { route = workout.route.flatMap { Polyline.thumbnail(of: $0) } }
+            if case .workout(let workout) = item.event.payload {
+                route = workout.route.flatMap { Polyline.thumbnail(of: $0) }
+            }
             return FeedEntry(
                 activity: item,
-                showsPhoto: ProfileAccess.mayView(photo: item.authorPhoto, ProfileAccess.Relationship(isSelf: isSelf, isFriend: !isSelf)),
-                routeThumbnail: route)
+                showsPhoto: ProfileAccess.mayView(
+                    photo: item.authorPhoto,
+                    ProfileAccess.Relationship(isSelf: isSelf, isFriend: !isSelf)
+                ),
+                routeThumbnail: route
+            )
         }
     }
 
@@ -67,7 +81,10 @@ extension Friends {
     /// a minute per activity however many react (`reaction_received`).
     public func react(_ reaction: String, to id: ActivityEvent.ID, by user: User.ID) async throws -> Reactions {
         guard self.profile.activities.reactions.contains(reaction) else {
-            throw ValidationError(field: "reaction", reason: "must be one of \(self.profile.activities.reactions.joined(separator: " "))")
+            throw ValidationError(
+                field: "reaction",
+                reason: "must be one of \(self.profile.activities.reactions.joined(separator: " "))"
+            )
         }
         let now = self.clock.now()
         return try await self.store.transaction { tx in
@@ -77,10 +94,21 @@ extension Friends {
                 if FriendAccess.decide(.notify, isSelf: false, edge) == .allowed {
                     let minute = Int(now.timeIntervalSince1970 / 60)
                     let candidate = NotificationCandidate(
-                        type: .reactionReceived, dedupeKey: "reaction_received:\(id):\(minute)",
-                        data: ["name": me.profile.displayName, "reaction": reaction, "activity": event.workoutName, "activityId": id.rawValue],
-                        actor: user)
-                    if let job = try Notifications.raising(candidate, for: event.userID, catalog: self.profile.notifications, ids: self.ids, at: now) {
+                        type: .reactionReceived,
+                        dedupeKey: "reaction_received:\(id):\(minute)",
+                        data: [
+                            "name": me.profile.displayName, "reaction": reaction, "activity": event.workoutName,
+                            "activityId": id.rawValue,
+                        ],
+                        actor: user
+                    )
+                    if let job = try Notifications.raising(
+                        candidate,
+                        for: event.userID,
+                        catalog: self.profile.notifications,
+                        ids: self.ids,
+                        at: now
+                    ) {
                         try await tx.enqueue([job], at: now)
                     }
                 }
@@ -102,9 +130,13 @@ extension Friends {
 
     /// A workout the caller may see (`ActivityAccess`), and the caller's account; 404 otherwise, as for an
     /// activity that does not exist.
-    private func reachable(_ id: ActivityEvent.ID, by user: User.ID, in tx: Transaction) async throws -> (ActivityEvent, User) {
+    private func reachable(_ id: ActivityEvent.ID, by user: User.ID, in tx: Transaction) async throws -> (
+        ActivityEvent, User
+    ) {
         guard let me = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
-        guard let stored = try await tx.activity(id), stored.deletedAt == nil else { throw DomainError.notFound(resource: "activity", id: id.rawValue) }
+        guard let stored = try await tx.activity(id), stored.deletedAt == nil else {
+            throw DomainError.notFound(resource: "activity", id: id.rawValue)
+        }
         let event = stored.event
         let isSelf = event.userID == user
         let isFriend = isSelf ? false : try await tx.friendEdge(from: user, to: event.userID).areFriends

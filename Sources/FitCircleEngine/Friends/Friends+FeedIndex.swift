@@ -15,9 +15,16 @@ extension Friends {
     static func fanningOut(_ event: ActivityEvent, ids: IDGenerator, at now: Date) throws -> JobRecord? {
         guard event.kind == .workout else { return nil }
         return JobRecord(
-            id: ids.make(JobRecord.self).rawValue, kind: Self.fanOutWorkout,
-            payload: String(decoding: try JSONEncoder().encode(PostedWorkout(author: event.userID, activity: event.id)), as: UTF8.self),
-            dedupeKey: "fan_out:\(event.id)", runAt: now, maxAttempts: 8)
+            id: ids.make(JobRecord.self).rawValue,
+            kind: Self.fanOutWorkout,
+            payload: String(
+                decoding: try JSONEncoder().encode(PostedWorkout(author: event.userID, activity: event.id)),
+                as: UTF8.self
+            ),
+            dedupeKey: "fan_out:\(event.id)",
+            runAt: now,
+            maxAttempts: 8
+        )
     }
 
     func fanOut(_ workout: PostedWorkout) async throws {

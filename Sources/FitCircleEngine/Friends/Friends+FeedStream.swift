@@ -16,9 +16,14 @@ extension Friends {
     /// A stream that resumes a broken one (`after`: the last workout it told, its `Last-Event-ID`) starts after
     /// that workout instead, if it is among the feed's newest `resumeDepth` entries.
     public func feedUpdates(
-        of user: User.ID, type: WorkoutType?, after lastTold: ActivityEvent.ID? = nil, for duration: Duration
+        of user: User.ID,
+        type: WorkoutType?,
+        after lastTold: ActivityEvent.ID? = nil,
+        for duration: Duration
     ) async throws -> AsyncThrowingStream<FeedEntry, any Error> {
-        let newestWhenOpened = try await self.feed(of: user, type: type, before: nil, limit: 1).first.map { Self.position(of: $0) }
+        let newestWhenOpened = try await self.feed(of: user, type: type, before: nil, limit: 1).first.map {
+            Self.position(of: $0)
+        }
         var resumed: (Date, ActivityEvent.ID)?
         if let lastTold { resumed = try await self.position(of: lastTold, inFeedOf: user, type: type) }
         let opened = resumed ?? newestWhenOpened
@@ -52,7 +57,9 @@ extension Friends {
 
     /// The feed position of the entry `id`, if it is among the newest `resumeDepth` of the caller's feed (the
     /// feed, not the event: the stream never learns more of an event than the feed shows).
-    private func position(of id: ActivityEvent.ID, inFeedOf user: User.ID, type: WorkoutType?) async throws -> (Date, ActivityEvent.ID)? {
+    private func position(of id: ActivityEvent.ID, inFeedOf user: User.ID, type: WorkoutType?) async throws -> (
+        Date, ActivityEvent.ID
+    )? {
         var before: (Date, ActivityEvent.ID)?
         for _ in 0..<(Self.resumeDepth / 20) {
             let page = try await self.feed(of: user, type: type, before: before, limit: 20)
@@ -64,12 +71,15 @@ extension Friends {
     }
 
     /// The feed's entries after `position`, oldest first: pages back from the newest until one reaches it.
-    private func entries(of user: User.ID, type: WorkoutType?, newerThan position: (Date, ActivityEvent.ID)?) async throws -> [FeedEntry] {
+    private func entries(of user: User.ID, type: WorkoutType?, newerThan position: (Date, ActivityEvent.ID)?)
+        async throws -> [FeedEntry]
+    {
         var newer: [FeedEntry] = []
         var before: (Date, ActivityEvent.ID)?
         while true {
             let page = try await self.feed(of: user, type: type, before: before, limit: 20)
-            let fresh = page.filter { entry in position.map { Self.isNewer(Self.position(of: entry), than: $0) } ?? true }
+            let fresh = page.filter { entry in position.map { Self.isNewer(Self.position(of: entry), than: $0) } ?? true
+            }
             newer += fresh
             guard fresh.count == page.count, page.count == 20, let last = page.last, position != nil else { break }
             before = Self.position(of: last)

@@ -27,8 +27,10 @@ extension Friends {
             var kept: [(term: String, person: PersonFound)] = []
             var seen: Set<User.ID> = []
             func keep(_ person: PersonFound, by term: String) {
-                guard seen.insert(person.userID).inserted, person.userID != user, !person.edge.areFriends, !person.edge.blockedByMe,
-                    FriendAccess.decide(.find, isSelf: false, person.edge) == .allowed, kept.count < NameSearch.maximumResults
+                guard seen.insert(person.userID).inserted, person.userID != user, !person.edge.areFriends,
+                    !person.edge.blockedByMe,
+                    FriendAccess.decide(.find, isSelf: false, person.edge) == .allowed,
+                    kept.count < NameSearch.maximumResults
                 else { return }
                 kept.append((term, person))
             }
@@ -38,20 +40,32 @@ extension Friends {
             case .name(let prefix):
                 var cursor: (term: String, user: User.ID)?
                 for _ in 0..<Self.searchBatches where kept.count < NameSearch.maximumResults {
-                    let page = try await tx.people(matching: prefix, after: cursor, limit: Self.searchBatch, seenBy: user)
+                    let page = try await tx.people(
+                        matching: prefix,
+                        after: cursor,
+                        limit: Self.searchBatch,
+                        seenBy: user
+                    )
                     for (term, person) in page { keep(person, by: term) }
                     guard page.count == Self.searchBatch, let last = page.last else { break }
                     cursor = (last.term, last.person.userID)
                 }
             }
             // The closest matches first (the shortest term with the prefix), then by name.
-            kept.sort { ($0.term, $0.person.displayName.lowercased(), $0.person.userID) < ($1.term, $1.person.displayName.lowercased(), $1.person.userID) }
+            kept.sort {
+                ($0.term, $0.person.displayName.lowercased(), $0.person.userID) < (
+                    $1.term, $1.person.displayName.lowercased(), $1.person.userID
+                )
+            }
             return kept.map(\.person).map { person in
                 // Friends are never found, and no audience asks whether the two share a circle.
                 let relationship = ProfileAccess.Relationship(isSelf: false, blocked: person.edge.blockedByThem)
                 return Found(
-                    userID: person.userID, displayName: person.displayName,
-                    showsPhoto: ProfileAccess.mayView(photo: person.photo, relationship), pending: person.edge.pending)
+                    userID: person.userID,
+                    displayName: person.displayName,
+                    showsPhoto: ProfileAccess.mayView(photo: person.photo, relationship),
+                    pending: person.edge.pending
+                )
             }
         }
     }

@@ -10,7 +10,9 @@ struct WorkoutNews: IngestReaction {
 
     func react(to ingested: inout Ingested, in tx: Transaction) async throws {
         let now = ingested.now
-        let announcements = try ingested.created.compactMap { try Friends.announcing($0, catalog: self.profile.notifications, ids: self.ids, at: now) }
+        let announcements = try ingested.created.compactMap {
+            try Friends.announcing($0, catalog: self.profile.notifications, ids: self.ids, at: now)
+        }
         let fanOuts = try ingested.created.compactMap { try Friends.fanningOut($0, ids: self.ids, at: now) }
         try await tx.enqueue(announcements + fanOuts, at: now)
     }

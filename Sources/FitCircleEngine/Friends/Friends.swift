@@ -40,14 +40,23 @@ public struct Friends: Sendable {
             if edge.requestedByMe { return .requested }
             guard try await tx.outgoingRequestCount(of: user) < FriendLimits.maximumOutgoingRequests else {
                 throw DomainError.conflict(
-                    reason: "You have \(FriendLimits.maximumOutgoingRequests) friend requests waiting for an answer; cancel some first.")
+                    reason:
+                        "You have \(FriendLimits.maximumOutgoingRequests) friend requests waiting for an answer; cancel some first."
+                )
             }
             try await Self.requireRoom(for: user, in: tx)
             try await tx.insertFriendRequest(from: user, to: other, at: now)
             // One notice a day per sender and recipient, however often a request is cancelled and sent again.
             let day = me.localDate(at: now)
             try await self.notify(
-                other, type: .friendRequest, key: "friend_request:\(user):\(day)", about: me, edge: edge, in: tx, at: now)
+                other,
+                type: .friendRequest,
+                key: "friend_request:\(user):\(day)",
+                about: me,
+                edge: edge,
+                in: tx,
+                at: now
+            )
             return .requested
         }
     }
@@ -57,7 +66,9 @@ public struct Friends: Sendable {
         let now = self.clock.now()
         try await self.store.transaction { tx in
             let (me, edge) = try await self.reach(other, by: user, for: .find, in: tx)
-            guard edge.requestedByThem else { throw DomainError.notFound(resource: "friend request from", id: other.rawValue) }
+            guard edge.requestedByThem else {
+                throw DomainError.notFound(resource: "friend request from", id: other.rawValue)
+            }
             try await self.befriend(me, other, edge, in: tx, at: now)
         }
     }
@@ -83,7 +94,9 @@ public struct Friends: Sendable {
     /// Ends the friendship, for both; 404 when the two are not friends.
     public func remove(_ other: User.ID, by user: User.ID) async throws {
         try await self.store.transaction { tx in
-            guard try await tx.unfriend(user, other) else { throw DomainError.notFound(resource: "friend", id: other.rawValue) }
+            guard try await tx.unfriend(user, other) else {
+                throw DomainError.notFound(resource: "friend", id: other.rawValue)
+            }
         }
     }
 
@@ -94,14 +107,18 @@ public struct Friends: Sendable {
         try await self.store.transaction { tx in
             guard other != user else { throw ValidationError(field: "userId", reason: "cannot be yourself") }
             // Someone who blocked the caller first can still be blocked back; only an unknown id is refused.
-            guard try await tx.user(other) != nil else { throw DomainError.notFound(resource: "user", id: other.rawValue) }
+            guard try await tx.user(other) != nil else {
+                throw DomainError.notFound(resource: "user", id: other.rawValue)
+            }
             try await tx.block(other, by: user, at: now)
         }
     }
 
     public func unblock(_ other: User.ID, by user: User.ID) async throws {
         try await self.store.transaction { tx in
-            guard try await tx.unblock(other, by: user) else { throw DomainError.notFound(resource: "block of user", id: other.rawValue) }
+            guard try await tx.unblock(other, by: user) else {
+                throw DomainError.notFound(resource: "block of user", id: other.rawValue)
+            }
         }
     }
 
@@ -126,7 +143,9 @@ public struct Friends: Sendable {
     public func friends(of user: User.ID) async throws -> [Friend] {
         let since = self.clock.now().addingTimeInterval(-Double(FriendLimits.recentDays) * 86_400)
         let visible = ActivityAccess.visibleInFeed(isSelf: false, isFriend: true)
-        let rows = try await self.store.read { tx in try await tx.friends(of: user, recentSince: since, visible: visible) }
+        let rows = try await self.store.read { tx in
+            try await tx.friends(of: user, recentSince: since, visible: visible)
+        }
         let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: true)
         return rows.map { Friend(row: $0, showsPhoto: ProfileAccess.mayView(photo: $0.photo, relationship)) }
     }
@@ -143,14 +162,19 @@ public struct Friends: Sendable {
     private static func person(_ row: PersonSince) -> Person {
         let relationship = ProfileAccess.Relationship(isSelf: false, sharesCircle: row.sharesCircle)
         return Person(
-            userID: row.userID, displayName: row.displayName, showsPhoto: ProfileAccess.mayView(photo: row.photo, relationship),
-            since: row.since)
+            userID: row.userID,
+            displayName: row.displayName,
+            showsPhoto: ProfileAccess.mayView(photo: row.photo, relationship),
+            since: row.since
+        )
     }
 
     // MARK: Helpers
 
     /// The caller's account and how `other` stands to them, once the policy lets the caller reach `other`.
-    func reach(_ other: User.ID, by user: User.ID, for action: FriendAccess.Action, in tx: Transaction) async throws -> (User, FriendEdge) {
+    func reach(_ other: User.ID, by user: User.ID, for action: FriendAccess.Action, in tx: Transaction) async throws
+        -> (User, FriendEdge)
+    {
         let accounts = try await tx.lockedUsers([user, other])
         guard let me = accounts[user] else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
         guard accounts[other] != nil else { throw DomainError.notFound(resource: "user", id: other.rawValue) }
@@ -160,10 +184,14 @@ public struct Friends: Sendable {
     }
 
     /// Makes the two friends (both within their limit) and tells the one who asked.
-    private func befriend(_ me: User, _ other: User.ID, _ edge: FriendEdge, in tx: Transaction, at now: Date) async throws {
+    private func befriend(_ me: User, _ other: User.ID, _ edge: FriendEdge, in tx: Transaction, at now: Date)
+        async throws
+    {
         try await Self.requireRoom(for: me.id, in: tx)
         guard try await tx.friendCount(of: other) < FriendLimits.maximumFriends else {
-            throw DomainError.conflict(reason: "This person has \(FriendLimits.maximumFriends) friends, the most there may be.")
+            throw DomainError.conflict(
+                reason: "This person has \(FriendLimits.maximumFriends) friends, the most there may be."
+            )
         }
         try await tx.befriend(me.id, other, at: now)
         let key = "friend_accepted:\(me.id):\(me.localDate(at: now))"
@@ -172,18 +200,37 @@ public struct Friends: Sendable {
 
     private static func requireRoom(for user: User.ID, in tx: Transaction) async throws {
         guard try await tx.friendCount(of: user) < FriendLimits.maximumFriends else {
-            throw DomainError.conflict(reason: "You have \(FriendLimits.maximumFriends) friends, the most there may be; remove some first.")
+            throw DomainError.conflict(
+                reason: "You have \(FriendLimits.maximumFriends) friends, the most there may be; remove some first."
+            )
         }
     }
 
     /// Raises `type` for `recipient` about the caller, when the policy lets the caller reach them and the
     /// profile's catalog has the type; decided once the transaction commits.
     private func notify(
-        _ recipient: User.ID, type: RaisedType, key: String, about me: User, edge: FriendEdge, in tx: Transaction, at now: Date
+        _ recipient: User.ID,
+        type: RaisedType,
+        key: String,
+        about me: User,
+        edge: FriendEdge,
+        in tx: Transaction,
+        at now: Date
     ) async throws {
         guard FriendAccess.decide(.notify, isSelf: false, edge) == .allowed else { return }
-        let candidate = NotificationCandidate(type: type, dedupeKey: key, data: ["name": me.profile.displayName], actor: me.id)
-        if let job = try Notifications.raising(candidate, for: recipient, catalog: self.profile.notifications, ids: self.ids, at: now) {
+        let candidate = NotificationCandidate(
+            type: type,
+            dedupeKey: key,
+            data: ["name": me.profile.displayName],
+            actor: me.id
+        )
+        if let job = try Notifications.raising(
+            candidate,
+            for: recipient,
+            catalog: self.profile.notifications,
+            ids: self.ids,
+            at: now
+        ) {
             try await tx.enqueue([job], at: now)
         }
     }

@@ -18,7 +18,9 @@ extension Goals {
     func circleWeeklySteps(of user: User.ID, weekStart: LocalDate, in tx: Transaction) async throws -> Int? {
         var shares: [Int] = []
         for (circle, _) in try await tx.circles(of: user) where !circle.isArchived && circle.stepGoal != nil {
-            let claimed = try await tx.submissions(to: circle.id, of: user, from: circle.startDate).filter { $0.date < weekStart }.reduce(0) { $0 + $1.steps }
+            let claimed = try await tx.submissions(to: circle.id, of: user, from: circle.startDate).filter {
+                $0.date < weekStart
+            }.reduce(0) { $0 + $1.steps }
             if let share = circle.weeklyStepShare(claimedBefore: claimed, weekStart: weekStart) { shares.append(share) }
         }
         return shares.max()
@@ -33,7 +35,12 @@ extension Goals {
         let before = try await tx.latestWeight(of: user, before: weekStart)
         return circles.compactMap { circle, membership -> Double? in
             guard let target = membership.targetWeightKg, let starting = membership.startingWeightKg else { return nil }
-            return WeightLossPace.weeklyKg(from: before ?? starting, to: target, weekStart: weekStart, circleEnd: circle.endDate)
+            return WeightLossPace.weeklyKg(
+                from: before ?? starting,
+                to: target,
+                weekStart: weekStart,
+                circleEnd: circle.endDate
+            )
         }.max()
     }
 

@@ -59,13 +59,18 @@ extension Goals {
 
     /// Applies the choice to the daily push-up goal at once (goals planned from now on follow it; the week
     /// summarised keeps the target it was reached against); once a week, and only when the target was reached.
-    public func chooseWeekly(_ choice: WeeklySummary.Choice, for user: User.ID) async throws -> (summary: WeeklySummary, settings: TrainingSettings) {
+    public func chooseWeekly(_ choice: WeeklySummary.Choice, for user: User.ID) async throws -> (
+        summary: WeeklySummary, settings: TrainingSettings
+    ) {
         try await self.store.transaction { tx in
             let (account, today) = try await self.locked(user, in: tx)
             let week = self.summarisedWeek(on: today)
             var summary = try await self.summary(of: account, week: week, in: tx)
             guard summary.reached, let dailyGoal = summary.options[choice] else {
-                throw DomainError.conflict(reason: "The weekly target of \(summary.target) was not reached (\(summary.reps)); there is nothing to choose.")
+                throw DomainError.conflict(
+                    reason:
+                        "The weekly target of \(summary.target) was not reached (\(summary.reps)); there is nothing to choose."
+                )
             }
             if let made = summary.choice {
                 throw DomainError.conflict(reason: "This week's choice was already made: \(made.rawValue).")
@@ -96,7 +101,12 @@ extension Goals {
             target: target,
             percent: target > 0 ? Int((Double(reps) * 100 / Double(target)).rounded(.down)) : 0,
             reached: reached,
-            options: reached ? Dictionary(uniqueKeysWithValues: WeeklySummary.Choice.allCases.map { ($0, $0.dailyGoal(from: training.dailyGoal)) }) : [:],
+            options: reached
+                ? Dictionary(
+                    uniqueKeysWithValues: WeeklySummary.Choice.allCases.map {
+                        ($0, $0.dailyGoal(from: training.dailyGoal))
+                    }
+                ) : [:],
             alreadySeen: stored?.seenAt != nil,
             choice: stored?.choice.flatMap(WeeklySummary.Choice.init(rawValue:))
         )

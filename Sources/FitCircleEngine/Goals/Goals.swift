@@ -26,7 +26,8 @@ public struct Goals: Sendable {
 
         public static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.goal == rhs.goal && lhs.actual == rhs.actual && lhs.completed == rhs.completed
-                && lhs.breakdown.map(\.date) == rhs.breakdown.map(\.date) && lhs.breakdown.map(\.value) == rhs.breakdown.map(\.value)
+                && lhs.breakdown.map(\.date) == rhs.breakdown.map(\.date)
+                && lhs.breakdown.map(\.value) == rhs.breakdown.map(\.value)
         }
     }
 
@@ -47,7 +48,14 @@ public struct Goals: Sendable {
     /// Today's goals as the caller looks at them: a `goal_viewed` of their day.
     public func daily(viewedBy caller: Caller) async throws -> Period {
         let goals = try await self.daily(of: caller.userID)
-        try await self.analytics.recordView(.goalViewed, of: "goals:daily", by: caller, at: self.clock.now(), properties: ["period": .string("daily")], in: self.store)
+        try await self.analytics.recordView(
+            .goalViewed,
+            of: "goals:daily",
+            by: caller,
+            at: self.clock.now(),
+            properties: ["period": .string("daily")],
+            in: self.store
+        )
         return goals
     }
 
@@ -73,15 +81,23 @@ public struct Goals: Sendable {
         // so two concurrent updates to the same total count it once.
         return try await self.store.transaction { tx in
             let (account, today) = try await self.locked(user, in: tx)
-            guard let stored = try await tx.goal(of: user, id: goal) else { throw DomainError.notFound(resource: "goal", id: goal.rawValue) }
+            guard let stored = try await tx.goal(of: user, id: goal) else {
+                throw DomainError.notFound(resource: "goal", id: goal.rawValue)
+            }
             guard stored.span == .daily, stored.period == today else {
-                throw DomainError.conflict(reason: "Only today's daily goals take progress; this goal is for \(stored.period.iso).")
+                throw DomainError.conflict(
+                    reason: "Only today's daily goals take progress; this goal is for \(stored.period.iso)."
+                )
             }
             let day = try await tx.days(of: user, from: today, to: today).first ?? DailyTracking(date: today)
             if let payload = try Self.progressPayload(of: stored.kind, to: value, over: day) {
                 let input = ActivityInput(
-                    clientEventID: "goal:\(goal.rawValue):\(value)", occurredAt: now, timeZone: account.profile.timeZone, source: .manual,
-                    payload: payload)
+                    clientEventID: "goal:\(goal.rawValue):\(value)",
+                    occurredAt: now,
+                    timeZone: account.profile.timeZone,
+                    source: .manual,
+                    payload: payload
+                )
                 do {
                     _ = try await self.activities.record([input], for: user, in: tx, now: now)
                 } catch let error as ValidationError {
@@ -90,17 +106,25 @@ public struct Goals: Sendable {
                 }
             }
             let period = try await self.period(.daily, start: today, of: account, in: tx)
-            guard let progress = period.goals.first(where: { $0.goal.id == goal }) else { throw DomainError.notFound(resource: "goal", id: goal.rawValue) }
+            guard let progress = period.goals.first(where: { $0.goal.id == goal }) else {
+                throw DomainError.notFound(resource: "goal", id: goal.rawValue)
+            }
             return progress
         }
     }
 
     /// What the ledger must gain for the day to read `value` (a total as the user counts it, or today's
     /// weight); nil when it already does.
-    private static func progressPayload(of kind: Goal.Kind, to value: Double, over day: DailyTracking) throws -> ActivityPayload? {
+    private static func progressPayload(of kind: Goal.Kind, to value: Double, over day: DailyTracking) throws
+        -> ActivityPayload?
+    {
         func increase(over current: Double, _ unit: String) throws -> Double {
             guard value >= current else {
-                throw ValidationError(field: "value", reason: "cannot be below the \(Int(current)) \(unit) already recorded today; delete an activity to correct it")
+                throw ValidationError(
+                    field: "value",
+                    reason:
+                        "cannot be below the \(Int(current)) \(unit) already recorded today; delete an activity to correct it"
+                )
             }
             return value - current
         }
@@ -120,7 +144,9 @@ public struct Goals: Sendable {
         case .checkIn:
             throw DomainError.conflict(reason: "A check-in goal is met by checking in: POST /api/streaks/checkin.")
         case .workout, .activeDays:
-            throw DomainError.conflict(reason: "This goal follows the workouts and steps recorded with POST /api/activities.")
+            throw DomainError.conflict(
+                reason: "This goal follows the workouts and steps recorded with POST /api/activities."
+            )
         }
     }
 
@@ -134,7 +160,14 @@ public struct Goals: Sendable {
     /// This week's goals as the caller looks at them: a `goal_viewed` of their day.
     public func weekly(viewedBy caller: Caller) async throws -> Period {
         let goals = try await self.weekly(of: caller.userID)
-        try await self.analytics.recordView(.goalViewed, of: "goals:weekly", by: caller, at: self.clock.now(), properties: ["period": .string("weekly")], in: self.store)
+        try await self.analytics.recordView(
+            .goalViewed,
+            of: "goals:weekly",
+            by: caller,
+            at: self.clock.now(),
+            properties: ["period": .string("weekly")],
+            in: self.store
+        )
         return goals
     }
 
@@ -147,23 +180,36 @@ public struct Goals: Sendable {
     /// weekly step goal.
     public func nextWeekStepTarget(of user: User.ID) async throws -> Double? {
         return try await self.store.read { tx in
-            guard let account = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let account = try await tx.user(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             let policy = try await self.rules.of(account, in: tx, at: self.clock.now()).goals
             guard policy.weekly.contains(.steps) else { return nil }
             let next = self.start(of: .weekly, holding: account.localDate(at: self.clock.now())).adding(days: 7)
             let training = try await tx.trainingSettings(of: user) ?? .defaults
-            let recent = try await tx.days(of: user, from: next.adding(days: -policy.steps.baselineDays), to: next.adding(days: -1))
+            let recent = try await tx.days(
+                of: user,
+                from: next.adding(days: -policy.steps.baselineDays),
+                to: next.adding(days: -1)
+            )
             let daily = GoalPlanner.dailySteps(
-                on: next, accountDay: account.accountDay(next), baseline: .of(account.profile, level: training.level), recent: recent,
-                policy: policy.steps)
+                on: next,
+                accountDay: account.accountDay(next),
+                baseline: .of(account.profile, level: training.level),
+                recent: recent,
+                policy: policy.steps
+            )
             let circleSteps = try await self.circleWeeklySteps(of: user, weekStart: next, in: tx)
-            return GoalPlanner.weekly(dailySteps: daily, training: training, circleSteps: circleSteps, policy: policy).first { $0.kind == .steps }?.target
+            return GoalPlanner.weekly(dailySteps: daily, training: training, circleSteps: circleSteps, policy: policy)
+                .first { $0.kind == .steps }?.target
         }
     }
 
     /// The weekly goals of the last `weeks` weeks (this one included) that were planned, newest first.
     public func weeklyHistory(of user: User.ID, weeks: Int) async throws -> [Period] {
-        guard (1...52).contains(weeks) else { throw ValidationError(field: "weeks", reason: "must be between 1 and 52") }
+        guard (1...52).contains(weeks) else {
+            throw ValidationError(field: "weeks", reason: "must be between 1 and 52")
+        }
         return try await self.history(.weekly, of: user, count: weeks)
     }
 
@@ -172,7 +218,13 @@ public struct Goals: Sendable {
         try await self.store.transaction { tx in
             let (account, today) = try await self.locked(user, in: tx)
             let start = self.start(of: span, holding: today)
-            try await self.plan(span, start: start, of: account, in: tx, replacing: replacing ? Set(Goal.Kind.allCases) : [])
+            try await self.plan(
+                span,
+                start: start,
+                of: account,
+                in: tx,
+                replacing: replacing ? Set(Goal.Kind.allCases) : []
+            )
             return try await self.period(span, start: start, of: account, in: tx)
         }
     }
@@ -184,7 +236,12 @@ public struct Goals: Sendable {
             let start = self.start(of: span, holding: today)
             var periods: [Period] = []
             for offset in 0..<count {
-                let period = try await self.period(span, start: start.adding(days: -offset * (span == .daily ? 1 : 7)), of: account, in: tx)
+                let period = try await self.period(
+                    span,
+                    start: start.adding(days: -offset * (span == .daily ? 1 : 7)),
+                    of: account,
+                    in: tx
+                )
                 if !period.goals.isEmpty { periods.append(period) }
             }
             return periods
@@ -212,7 +269,9 @@ public struct Goals: Sendable {
         try await self.replanToday(.pushups, of: user, in: tx)
     }
 
-    func replanToday(_ kind: Goal.Kind, of user: User.ID, in tx: Transaction, spans: [Goal.Span] = [.daily, .weekly]) async throws {
+    func replanToday(_ kind: Goal.Kind, of user: User.ID, in tx: Transaction, spans: [Goal.Span] = [.daily, .weekly])
+        async throws
+    {
         guard let account = try await tx.user(user) else { return }
         let today = account.localDate(at: self.clock.now())
         let policy = try await self.rules.of(account, in: tx, at: self.clock.now()).goals
@@ -226,45 +285,88 @@ public struct Goals: Sendable {
 
     /// Stores the period's planned goals that are missing, and re-plans the targets of the `replacing`
     /// kinds' goals not yet completed.
-    private func plan(_ span: Goal.Span, start: LocalDate, of user: User, in tx: Transaction, replacing: Set<Goal.Kind>) async throws {
+    private func plan(_ span: Goal.Span, start: LocalDate, of user: User, in tx: Transaction, replacing: Set<Goal.Kind>)
+        async throws
+    {
         let existing = try await tx.goals(of: user.id, span: span, from: start, to: start)
         // The person's goal policy: an experiment may set them easier or harder targets.
         let policy = try await self.rules.of(user, in: tx, at: self.clock.now()).goals
         let kinds = span == .daily ? policy.daily : policy.weekly
         // A weight goal exists only for members of weight-loss circles: its absence alone plans nothing.
-        guard !replacing.isEmpty || !Set(kinds).subtracting([.weight]).isSubset(of: existing.map(\.kind)) else { return }
+        guard !replacing.isEmpty || !Set(kinds).subtracting([.weight]).isSubset(of: existing.map(\.kind)) else {
+            return
+        }
         let training = try await tx.trainingSettings(of: user.id) ?? .defaults
         let accountDay = user.accountDay(start)
-        let recent = policy.daily.contains(.steps) || policy.weekly.contains(.steps)
-            ? try await tx.days(of: user.id, from: start.adding(days: -policy.steps.baselineDays), to: start.adding(days: -1))
+        let recent =
+            policy.daily.contains(.steps) || policy.weekly.contains(.steps)
+            ? try await tx.days(
+                of: user.id,
+                from: start.adding(days: -policy.steps.baselineDays),
+                to: start.adding(days: -1)
+            )
             : []
-        let weightLoss = kinds.contains(.weight)
-            ? try await self.weeklyWeightLoss(of: user.id, weekStart: self.start(of: .weekly, holding: start), in: tx) : nil
+        let weightLoss =
+            kinds.contains(.weight)
+            ? try await self.weeklyWeightLoss(of: user.id, weekStart: self.start(of: .weekly, holding: start), in: tx)
+            : nil
         let plans: [GoalPlanner.Plan]
         switch span {
         case .daily:
             plans = GoalPlanner.daily(
-                on: start, accountDay: accountDay, baseline: .of(user.profile, level: training.level), training: training, recent: recent,
-                weeklyWeightLossKg: weightLoss, policy: policy)
+                on: start,
+                accountDay: accountDay,
+                baseline: .of(user.profile, level: training.level),
+                training: training,
+                recent: recent,
+                weeklyWeightLossKg: weightLoss,
+                policy: policy
+            )
         case .weekly:
             // The week's step total follows the step goal of its first day.
             let dailySteps = GoalPlanner.dailySteps(
-                on: start, accountDay: accountDay, baseline: .of(user.profile, level: training.level), recent: recent, policy: policy.steps)
-            let circleSteps = kinds.contains(.steps) ? try await self.circleWeeklySteps(of: user.id, weekStart: start, in: tx) : nil
-            plans = GoalPlanner.weekly(dailySteps: dailySteps, training: training, weeklyWeightLossKg: weightLoss, circleSteps: circleSteps, policy: policy)
+                on: start,
+                accountDay: accountDay,
+                baseline: .of(user.profile, level: training.level),
+                recent: recent,
+                policy: policy.steps
+            )
+            let circleSteps =
+                kinds.contains(.steps) ? try await self.circleWeeklySteps(of: user.id, weekStart: start, in: tx) : nil
+            plans = GoalPlanner.weekly(
+                dailySteps: dailySteps,
+                training: training,
+                weeklyWeightLossKg: weightLoss,
+                circleSteps: circleSteps,
+                policy: policy
+            )
         }
         var missing: [Goal] = []
         // A weight goal whose circle is gone (or whose target is reached) ends, unless it was met.
-        for goal in existing where goal.kind == .weight && replacing.contains(.weight) && goal.completedAt == nil && !plans.contains(where: { $0.kind == .weight }) {
+        for goal in existing
+        where goal.kind == .weight && replacing.contains(.weight) && goal.completedAt == nil
+            && !plans.contains(where: { $0.kind == .weight })
+        {
             try await tx.deleteGoal(goal.id, of: user.id)
         }
         for plan in plans {
             if let goal = existing.first(where: { $0.kind == plan.kind }) {
-                if replacing.contains(goal.kind) && goal.completedAt == nil && (goal.target != plan.target || goal.basis != plan.basis) {
+                if replacing.contains(goal.kind) && goal.completedAt == nil
+                    && (goal.target != plan.target || goal.basis != plan.basis)
+                {
                     try await tx.updateTarget(of: goal.id, to: plan.target, basis: plan.basis)
                 }
             } else {
-                missing.append(Goal(id: self.ids.make(), span: span, period: start, kind: plan.kind, target: plan.target, basis: plan.basis))
+                missing.append(
+                    Goal(
+                        id: self.ids.make(),
+                        span: span,
+                        period: start,
+                        kind: plan.kind,
+                        target: plan.target,
+                        basis: plan.basis
+                    )
+                )
             }
         }
         try await tx.insert(missing, of: user.id, at: self.clock.now())
@@ -272,7 +374,10 @@ public struct Goals: Sendable {
         if span == .daily, accountDay == policy.steps.introductoryDays + 1, let steps = personalised.first,
             missing.contains(where: { (goal: Goal) in goal.kind == .steps })
         {
-            try await tx.enqueue([try self.announcingPersonalisation(steps, of: user.id)].compactMap { $0 }, at: self.clock.now())
+            try await tx.enqueue(
+                [try self.announcingPersonalisation(steps, of: user.id)].compactMap { $0 },
+                at: self.clock.now()
+            )
         }
     }
 
@@ -280,8 +385,17 @@ public struct Goals: Sendable {
     /// "Your daily goals are now personalized based on your baseline").
     private func announcingPersonalisation(_ steps: GoalPlanner.Plan, of user: User.ID) throws -> JobRecord? {
         let candidate = NotificationCandidate(
-            type: .goalsPersonalized, dedupeKey: "goals_personalized", data: ["steps": NotificationCopy.count(Int(steps.target))])
-        return try Notifications.raising(candidate, for: user, catalog: self.rules.base.notifications, ids: self.ids, at: self.clock.now())
+            type: .goalsPersonalized,
+            dedupeKey: "goals_personalized",
+            data: ["steps": NotificationCopy.count(Int(steps.target))]
+        )
+        return try Notifications.raising(
+            candidate,
+            for: user,
+            catalog: self.rules.base.notifications,
+            ids: self.ids,
+            at: self.clock.now()
+        )
     }
 
     /// The period's goals with their progress; a goal seen met for the first time is closed.
@@ -290,8 +404,10 @@ public struct Goals: Sendable {
         let length = span == .daily ? 1 : 7
         let dates = (0..<length).map { start.adding(days: $0) }
         let days = goals.isEmpty ? [] : try await tx.days(of: user.id, from: start, to: start.adding(days: length - 1))
-        let minimum = goals.isEmpty ? 0 : try await self.rules.of(user, in: tx, at: self.clock.now()).goals.activeDayMinimumSteps
-        let weightBefore = goals.contains { $0.kind == .weight } ? try await self.weightBefore(start, of: user.id, in: tx) : nil
+        let minimum =
+            goals.isEmpty ? 0 : try await self.rules.of(user, in: tx, at: self.clock.now()).goals.activeDayMinimumSteps
+        let weightBefore =
+            goals.contains { $0.kind == .weight } ? try await self.weightBefore(start, of: user.id, in: tx) : nil
         var progress: [Progress] = []
         for var goal in goals {
             let actual = goal.progress(in: days, activeDayMinimumSteps: minimum, weightBefore: weightBefore)
@@ -302,22 +418,39 @@ public struct Goals: Sendable {
                 try await self.rewards.creditGoalMet(goal, of: user, in: tx, now: now)
                 try await self.scoring.restate([user.id], in: tx, now: now)
                 try await self.analytics.record(
-                    .goalCompleted, key: goal.id.rawValue, of: user, at: now,
+                    .goalCompleted,
+                    key: goal.id.rawValue,
+                    of: user,
+                    at: now,
                     properties: [
-                        "goalId": .string(goal.id.rawValue), "span": .string(goal.span.rawValue), "kind": .string(goal.kind.rawValue),
+                        "goalId": .string(goal.id.rawValue), "span": .string(goal.span.rawValue),
+                        "kind": .string(goal.kind.rawValue),
                         "period": .string(goal.period.iso), "target": .number(goal.target),
-                    ], in: tx)
+                    ],
+                    in: tx
+                )
             }
             let breakdown = dates.map { date in
-                (date: date, value: goal.progress(in: days.filter { $0.date == date }, activeDayMinimumSteps: minimum, weightBefore: weightBefore))
+                (
+                    date: date,
+                    value: goal.progress(
+                        in: days.filter { $0.date == date },
+                        activeDayMinimumSteps: minimum,
+                        weightBefore: weightBefore
+                    )
+                )
             }
-            progress.append(Progress(goal: goal, actual: actual, completed: goal.completedAt != nil, breakdown: breakdown))
+            progress.append(
+                Progress(goal: goal, actual: actual, completed: goal.completedAt != nil, breakdown: breakdown)
+            )
         }
         return Period(start: start, goals: progress)
     }
 
     func locked(_ user: User.ID, in tx: Transaction) async throws -> (User, LocalDate) {
-        guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+        guard let account = try await tx.lockedUser(user) else {
+            throw DomainError.notFound(resource: "user", id: user.rawValue)
+        }
         return (account, account.localDate(at: self.clock.now()))
     }
 }

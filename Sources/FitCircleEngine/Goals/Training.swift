@@ -33,8 +33,11 @@ public struct Training: Sendable {
         answers.dailyGoal = assessment.dailyGoal ?? answers.dailyGoal
         try answers.validate()
         let settings = TrainingSettings.recommended(
-            level: assessment.level, capacity: assessment.capacity, workoutDaysPerWeek: assessment.workoutDaysPerWeek,
-            dailyGoal: assessment.dailyGoal)
+            level: assessment.level,
+            capacity: assessment.capacity,
+            workoutDaysPerWeek: assessment.workoutDaysPerWeek,
+            dailyGoal: assessment.dailyGoal
+        )
         try settings.validate()
         return settings
     }

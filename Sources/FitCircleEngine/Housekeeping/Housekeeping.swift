@@ -30,7 +30,10 @@ public struct Housekeeping: JobOwner {
 
     /// Runs `delete` (up to `limit` rows, answering how many went) a transaction at a time until a batch
     /// comes back short; answers the rows deleted in all.
-    static func inBatches(on store: Store, _ delete: @escaping @Sendable (Transaction, _ limit: Int) async throws -> Int) async throws -> Int {
+    static func inBatches(
+        on store: Store,
+        _ delete: @escaping @Sendable (Transaction, _ limit: Int) async throws -> Int
+    ) async throws -> Int {
         var deleted = 0
         while true {
             let batch = try await store.transaction { tx in try await delete(tx, Self.batchSize) }
@@ -42,7 +45,8 @@ public struct Housekeeping: JobOwner {
     /// Purges all four; answers how many rows of each went.
     public func run() async throws -> (idempotencyKeys: Int, rateLimits: Int, appEvents: Int, signInNonces: Int) {
         (
-            try await self.idempotency.purgeExpired(), try await self.rateLimits.purgeRested(), try await self.events.purgeExpired(),
+            try await self.idempotency.purgeExpired(), try await self.rateLimits.purgeRested(),
+            try await self.events.purgeExpired(),
             try await self.accounts.purgeUsedNonces()
         )
     }

@@ -35,7 +35,10 @@ public struct Idempotency: Sendable {
         let now = self.clock.now()
         let previous = try await self.store.transaction { tx in
             try await tx.claimIdempotencyKey(
-                key, of: user, hash: hash, at: now,
+                key,
+                of: user,
+                hash: hash,
+                at: now,
                 expiredBefore: now.addingTimeInterval(-Self.retention),
                 abandonedBefore: now.addingTimeInterval(-Self.abandonment)
             )
@@ -45,21 +48,33 @@ public struct Idempotency: Sendable {
             throw ValidationError(field: "Idempotency-Key", reason: "was already used for a different request")
         }
         guard let status = previous.statusCode else {
-            throw DomainError.conflict(reason: "A request with this Idempotency-Key is still being processed; retry shortly.")
+            throw DomainError.conflict(
+                reason: "A request with this Idempotency-Key is still being processed; retry shortly."
+            )
         }
         return .replay(statusCode: status, contentType: previous.contentType, body: previous.body ?? Data())
     }
 
-    public func complete(_ key: String, for user: User.ID, statusCode: Int, contentType: String?, body: Data) async throws {
+    public func complete(_ key: String, for user: User.ID, statusCode: Int, contentType: String?, body: Data)
+        async throws
+    {
         try await self.store.transaction { tx in
-            try await tx.completeIdempotencyKey(key, of: user, statusCode: statusCode, contentType: contentType, body: body)
+            try await tx.completeIdempotencyKey(
+                key,
+                of: user,
+                statusCode: statusCode,
+                contentType: contentType,
+                body: body
+            )
         }
     }
 
     /// Forgets keys past their retention, a batch per transaction (`Housekeeping`); answers how many.
     public func purgeExpired() async throws -> Int {
         let before = self.clock.now().addingTimeInterval(-Self.retention)
-        return try await Housekeeping.inBatches(on: self.store) { tx, limit in try await tx.purgeIdempotencyKeys(createdBefore: before, limit: limit) }
+        return try await Housekeeping.inBatches(on: self.store) { tx, limit in
+            try await tx.purgeIdempotencyKeys(createdBefore: before, limit: limit)
+        }
     }
 
     public func release(_ key: String, for user: User.ID) async throws {

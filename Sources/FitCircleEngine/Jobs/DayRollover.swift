@@ -23,8 +23,12 @@ public struct DayRollover: JobOwner {
     let clock: WallClock
 
     public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
-        try jobs.register(Self.planGoals) { job in try await self.forEachUser(of: job) { _ = try await self.goals.daily(of: $0) } }
-        try jobs.register(Self.closeStreaks) { job in try await self.forEachUser(of: job) { _ = try await self.streaks.current(of: $0) } }
+        try jobs.register(Self.planGoals) { job in
+            try await self.forEachUser(of: job) { _ = try await self.goals.daily(of: $0) }
+        }
+        try jobs.register(Self.closeStreaks) { job in
+            try await self.forEachUser(of: job) { _ = try await self.streaks.current(of: $0) }
+        }
         jobs.schedule(Self.schedules)
     }
 

@@ -37,7 +37,9 @@ public struct BoardClosing: JobOwner {
                     switch board.period {
                     case .allTime: try await tx.snapshot(board, as: closed, at: now)
                     default:
-                        if board.period.end(startingOn: board.start) == closed { try await tx.snapshot(board, as: board.start, at: now) }
+                        if board.period.end(startingOn: board.start) == closed {
+                            try await tx.snapshot(board, as: board.start, at: now)
+                        }
                     }
                 }
             }

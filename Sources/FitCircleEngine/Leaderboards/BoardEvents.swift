@@ -21,7 +21,13 @@ extension BoardEvent {
         let count = max(self.changes.count, self.ranks.count, self.feed.count)
         return stride(from: 0, to: max(count, 1), by: size).map { start in
             func slice<T>(_ all: [T]) -> [T] { Array(all.dropFirst(start).prefix(size)) }
-            return BoardEvent(owner: self.owner, origin: self.origin, changes: slice(self.changes), ranks: slice(self.ranks), feed: slice(self.feed))
+            return BoardEvent(
+                owner: self.owner,
+                origin: self.origin,
+                changes: slice(self.changes),
+                ranks: slice(self.ranks),
+                feed: slice(self.feed)
+            )
         }
     }
 }
@@ -89,7 +95,9 @@ public final class BoardEvents: Sendable {
 
     /// A message heard on the channel: another node's event (this node's own were applied at commit).
     func received(_ payload: String) {
-        guard let event = try? JSONDecoder().decode(BoardEvent.self, from: Data(payload.utf8)), event.origin != self.node else { return }
+        guard let event = try? JSONDecoder().decode(BoardEvent.self, from: Data(payload.utf8)),
+            event.origin != self.node
+        else { return }
         self.publish([event])
     }
 

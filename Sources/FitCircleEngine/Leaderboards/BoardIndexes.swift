@@ -78,7 +78,9 @@ public final class BoardIndexes: Sendable {
             state.changed(board)
             state.tick += 1
             state.lastRead[board] = state.tick
-            var total = state.slots.values.reduce(0) { total, slot in if case .ready(let loaded) = slot { total + loaded.count } else { total } }
+            var total = state.slots.values.reduce(0) { total, slot in
+                if case .ready(let loaded) = slot { total + loaded.count } else { total }
+            }
             while total > self.maximumEntries,
                 let oldest = state.lastRead.filter({ $0.key != board }).min(by: { $0.value < $1.value })?.key,
                 case .ready(let loaded) = state.slots[oldest]
@@ -100,7 +102,9 @@ public final class BoardIndexes: Sendable {
         self.state.withLock { state in
             guard state.live[circle] != live else { return }
             state.live[circle] = live
-            for board in state.slots.keys where board.owner == .circle(circle) && !live.contains(board) { state.forget(board) }
+            for board in state.slots.keys where board.owner == .circle(circle) && !live.contains(board) {
+                state.forget(board)
+            }
         }
     }
 
@@ -139,7 +143,9 @@ public final class BoardIndexes: Sendable {
 
     /// The boards loaded now.
     public var loaded: [BoardID] {
-        self.state.withLock { state in state.slots.compactMap { board, slot in if case .ready = slot { board } else { nil } } }
+        self.state.withLock { state in
+            state.slots.compactMap { board, slot in if case .ready = slot { board } else { nil } }
+        }
     }
 }
 

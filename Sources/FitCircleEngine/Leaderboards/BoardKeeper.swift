@@ -17,7 +17,11 @@ struct BoardKeeper: Sendable {
 
     /// The board of `period` holding `date`.
     func board(of circle: FitCircle, period: BoardPeriod, holding date: LocalDate) -> BoardID {
-        BoardID(circle: circle.id, period: period, start: period.start(of: date, weekStart: self.weekStart, circleStart: circle.startDate))
+        BoardID(
+            circle: circle.id,
+            period: period,
+            start: period.start(of: date, weekStart: self.weekStart, circleStart: circle.startDate)
+        )
     }
 
     /// The boards running on the circle's today.
@@ -34,13 +38,20 @@ struct BoardKeeper: Sendable {
     }
 
     /// Restates `user`'s place on every board holding `date`; answers the boards where it changed.
-    func restate(_ user: User.ID, in circle: FitCircle, on date: LocalDate, in tx: Transaction, now: Date) async throws -> [Restated] {
+    func restate(_ user: User.ID, in circle: FitCircle, on date: LocalDate, in tx: Transaction, now: Date) async throws
+        -> [Restated]
+    {
         let claims = try await tx.submissions(to: circle.id, of: user, from: circle.startDate)
         let membership = try await tx.membership(of: user, in: circle.id)
         var restated: [Restated] = []
         for board in self.boards(of: circle, holding: date) {
             let key = BoardScore.score(
-                circle.metric, on: board.period, startingOn: board.start, claims: claims, membership: membership, circleEnd: circle.endDate
+                circle.metric,
+                on: board.period,
+                startingOn: board.start,
+                claims: claims,
+                membership: membership,
+                circleEnd: circle.endDate
             ).map {
                 BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user)
             }
@@ -61,7 +72,14 @@ struct BoardKeeper: Sendable {
             if try await tx.hasSnapshot(BoardID(circle: circle.id, period: board.period, start: snapshot)) {
                 try await tx.snapshot(board, as: snapshot, at: now)
             }
-            restated.append(Restated(change: BoardChange(board: board, user: user, key: key), before: before, after: after, passed: passed))
+            restated.append(
+                Restated(
+                    change: BoardChange(board: board, user: user, key: key),
+                    before: before,
+                    after: after,
+                    passed: passed
+                )
+            )
         }
         return restated
     }

@@ -29,12 +29,17 @@ struct BoardReader: Sendable {
     }
 
     /// Ranks `lower...upper` (clamped to the board), with the key of one of them to find the others by in SQL.
-    func ranks(_ lower: Int, through upper: Int, around key: BoardKey, at rank: Int) async throws -> [(rank: Int, key: BoardKey)] {
+    func ranks(_ lower: Int, through upper: Int, around key: BoardKey, at rank: Int) async throws -> [(
+        rank: Int, key: BoardKey
+    )] {
         if let entries = self.indexes.read(self.board, { $0.entries(ranks: lower...upper) }) {
             return entries.enumerated().map { (max(1, lower) + $0.offset, $0.element) }
         }
         let (above, below) = try await self.store.read { [board] tx in
-            (try await tx.boardKeys(board, before: key, limit: rank - lower), try await tx.boardKeys(board, after: key, limit: upper - rank))
+            (
+                try await tx.boardKeys(board, before: key, limit: rank - lower),
+                try await tx.boardKeys(board, after: key, limit: upper - rank)
+            )
         }
         return (above + [key] + below).enumerated().map { (rank - above.count + $0.offset, $0.element) }
     }
@@ -55,7 +60,8 @@ struct BoardReader: Sendable {
         if let keys = self.indexes.read(self.board, { $0.entries(ranks: 1...max(1, limit)) }) {
             return keys.enumerated().map { ($0.offset + 1, $0.element) }
         }
-        return try await self.store.read { [board] in try await $0.boardKeys(board, after: nil, limit: limit) }.enumerated().map { ($0.offset + 1, $0.element) }
+        return try await self.store.read { [board] in try await $0.boardKeys(board, after: nil, limit: limit) }
+            .enumerated().map { ($0.offset + 1, $0.element) }
     }
 
     /// Starts loading the board into this node's index unless it is there or on its way.

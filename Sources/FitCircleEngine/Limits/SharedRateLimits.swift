@@ -29,6 +29,8 @@ public struct SharedRateLimits: Sendable {
     /// Forgets keys whose quota is whole again (they carry nothing), a batch per transaction.
     public func purgeRested() async throws -> Int {
         let now = self.clock.now()
-        return try await Housekeeping.inBatches(on: self.store) { tx, limit in try await tx.purgeRateLimits(restedBy: now, limit: limit) }
+        return try await Housekeeping.inBatches(on: self.store) { tx, limit in
+            try await tx.purgeRateLimits(restedBy: now, limit: limit)
+        }
     }
 }

@@ -12,15 +12,30 @@ struct ActivityNudges: Sendable {
     /// How close to the goal counts as almost there.
     static let within = 5
 
-    func raise(after days: [(user: User.ID, day: DailyTracking)], of users: [User.ID: User], in tx: Transaction, now: Date) async throws {
+    func raise(
+        after days: [(user: User.ID, day: DailyTracking)],
+        of users: [User.ID: User],
+        in tx: Transaction,
+        now: Date
+    ) async throws {
         guard self.profile.notifications[RaisedType.almostThere] != nil else { return }
         var jobs: [JobRecord] = []
         for (user, day) in days where day.pushupReps > 0 && users[user].map({ $0.localDate(at: now) }) == day.date {
             let goal = (try await tx.trainingSettings(of: user) ?? .defaults).dailyGoal
             let left = goal - day.pushupReps
             guard (1...Self.within).contains(left) else { continue }
-            let candidate = NotificationCandidate(type: RaisedType.almostThere, dedupeKey: "\(RaisedType.almostThere.rawValue):\(day.date.iso)", data: ["left": "\(left)"])
-            if let job = try Notifications.raising(candidate, for: user, catalog: self.profile.notifications, ids: self.ids, at: now) {
+            let candidate = NotificationCandidate(
+                type: RaisedType.almostThere,
+                dedupeKey: "\(RaisedType.almostThere.rawValue):\(day.date.iso)",
+                data: ["left": "\(left)"]
+            )
+            if let job = try Notifications.raising(
+                candidate,
+                for: user,
+                catalog: self.profile.notifications,
+                ids: self.ids,
+                at: now
+            ) {
                 jobs.append(job)
             }
         }

@@ -17,9 +17,16 @@ extension Deliveries {
     /// The job that emails `invitation` when the inviting transaction commits.
     static func emailing(_ invitation: CircleInvitation.ID, ids: IDGenerator, at now: Date) throws -> JobRecord {
         JobRecord(
-            id: ids.make(JobRecord.self).rawValue, kind: Self.emailInvitation,
-            payload: String(decoding: try JSONEncoder().encode(InvitationReference(invitation: invitation.rawValue)), as: UTF8.self),
-            dedupeKey: "invitation_email:\(invitation)", runAt: now, maxAttempts: Self.attempts)
+            id: ids.make(JobRecord.self).rawValue,
+            kind: Self.emailInvitation,
+            payload: String(
+                decoding: try JSONEncoder().encode(InvitationReference(invitation: invitation.rawValue)),
+                as: UTF8.self
+            ),
+            dedupeKey: "invitation_email:\(invitation)",
+            runAt: now,
+            maxAttempts: Self.attempts
+        )
     }
 
     /// Sends the email unless the invitation is no longer pending or the address has an account by now;
@@ -28,14 +35,19 @@ extension Deliveries {
         let reference = try JSONDecoder().decode(InvitationReference.self, from: Data(job.payload.utf8))
         let now = self.clock.now()
         let found = try await self.store.read { tx -> (CircleInvitation, inviter: String, circle: String)? in
-            guard let invitation = try await tx.invitation(CircleInvitation.ID(reference.invitation)), invitation.isPending(at: now),
+            guard let invitation = try await tx.invitation(CircleInvitation.ID(reference.invitation)),
+                invitation.isPending(at: now),
                 let address = invitation.email, try await tx.user(withEmail: address) == nil,
-                let circle = try await tx.circle(invitation.circleID), !circle.isArchived, let inviter = try await tx.user(invitation.invitedBy)
+                let circle = try await tx.circle(invitation.circleID), !circle.isArchived,
+                let inviter = try await tx.user(invitation.invitedBy)
             else { return nil }
             return (invitation, inviter.profile.displayName, circle.name)
         }
-        guard let (invitation, inviter, circle) = found, let email = self.transports.email, let composer = self.composer else { return }
-        let attempt = await email.transport.send(composer.composeInvitation(invitation, inviter: inviter, circle: circle))
+        guard let (invitation, inviter, circle) = found, let email = self.transports.email, let composer = self.composer
+        else { return }
+        let attempt = await email.transport.send(
+            composer.composeInvitation(invitation, inviter: inviter, circle: circle)
+        )
         if case .retryable(let reason, let after) = attempt.outcome { throw RetryLater(reason: reason, after: after) }
     }
 }

@@ -18,8 +18,12 @@ public struct Transports: Sendable {
     public var webhookSender: WebhookSender?
 
     public init(
-        apns: APNsTransport? = nil, fcm: FCMTransport? = nil, webhook: WebhookTransport? = nil, email: EmailChannel? = nil,
-        analytics: AnalyticsForwardTransport? = nil, webhookSender: WebhookSender? = nil
+        apns: APNsTransport? = nil,
+        fcm: FCMTransport? = nil,
+        webhook: WebhookTransport? = nil,
+        email: EmailChannel? = nil,
+        analytics: AnalyticsForwardTransport? = nil,
+        webhookSender: WebhookSender? = nil
     ) {
         self.apns = apns
         self.fcm = fcm
@@ -63,7 +67,12 @@ public struct Deliveries: JobOwner {
     public static let unusedDeviceLifetime: TimeInterval = 270 * 86_400
 
     init(
-        store: Store, transports: Transports, composer: EmailComposer?, catalog: NotificationCatalog, ids: IDGenerator, clock: WallClock,
+        store: Store,
+        transports: Transports,
+        composer: EmailComposer?,
+        catalog: NotificationCatalog,
+        ids: IDGenerator,
+        clock: WallClock,
         analytics: EventRecorder
     ) {
         self.analytics = analytics
@@ -103,19 +112,38 @@ public struct Deliveries: JobOwner {
         let (user, id) = (User.ID(reference.user), NotificationRecord.ID(reference.notification))
         let channel = reference.channel.flatMap(NotificationChannel.init(rawValue:)) ?? .push
         let cutoff = self.clock.now().addingTimeInterval(-Self.unusedDeviceLifetime)
-        let found = try await self.store.transaction { tx -> (User, NotificationRecord, [PushDevice], [DeliveryAttemptRecord], unread: Int)? in
-            guard let account = try await tx.user(user), let record = try await tx.notification(id, of: user) else { return nil }
+        let found = try await self.store.transaction {
+            tx -> (User, NotificationRecord, [PushDevice], [DeliveryAttemptRecord], unread: Int)? in
+            guard let account = try await tx.user(user), let record = try await tx.notification(id, of: user) else {
+                return nil
+            }
             _ = try await tx.expireDevices(of: user, unusedSince: cutoff)
-            return (account, record, try await tx.activeDevices(of: user), try await tx.deliveryAttempts(of: id), try await tx.unreadCount(of: user))
+            return (
+                account, record, try await tx.activeDevices(of: user), try await tx.deliveryAttempts(of: id),
+                try await tx.unreadCount(of: user)
+            )
         }
         guard let (account, record, devices, earlier, unread) = found, record.status == .sent else { return }
         let settled = Set(earlier.filter { $0.channel == channel && $0.settles }.map(\.target))
         let tries = Dictionary(grouping: earlier.filter { $0.channel == channel }, by: \.target).mapValues(\.count)
         var tried: [(Target, DeliveryAttempt)] = []
         var email: EmailComposer.Composed?
-        for target in self.targets(of: channel, devices: devices, account: account) where !settled.contains(target.name) {
+        for target in self.targets(of: channel, devices: devices, account: account) where !settled.contains(target.name)
+        {
             if case .email = target, let composer = self.composer { email = composer.compose(record, to: account) }
-            tried.append((target, await self.send(record, of: user, to: target, devices: devices, badge: unread, email: email?.message)))
+            tried.append(
+                (
+                    target,
+                    await self.send(
+                        record,
+                        of: user,
+                        to: target,
+                        devices: devices,
+                        badge: unread,
+                        email: email?.message
+                    )
+                )
+            )
         }
         let (now, results, composed) = (self.clock.now(), tried, email)
         let retryable = results.compactMap { _, attempt -> (reason: String, after: TimeInterval?)? in
@@ -123,59 +151,107 @@ public struct Deliveries: JobOwner {
             return (reason, after)
         }
         // Push failed for good: nothing took it, and nothing will be tried again (settled, or the last try).
-        let delivered = earlier.contains { $0.channel == channel && $0.outcome == "delivered" } || results.contains { $0.1.outcome.isDelivered }
+        let delivered =
+            earlier.contains { $0.channel == channel && $0.outcome == "delivered" }
+            || results.contains { $0.1.outcome.isDelivered }
         let fallsBack = channel == .push && !delivered && (retryable.isEmpty || job.attempts >= job.maxAttempts)
         let handedToEmail = try await self.store.transaction { tx -> Bool in
             for (target, attempt) in results {
                 try await tx.insert(
                     DeliveryAttemptRecord(
-                        id: self.ids.make(DeliveryAttemptRecord.self).rawValue, notification: id, channel: channel, target: target.name,
-                        provider: attempt.provider, attempt: (tries[target.name] ?? 0) + 1, outcome: attempt.outcome.name, reason: attempt.outcome.reason,
-                        status: attempt.status, latencyMilliseconds: attempt.latencyMilliseconds, attemptedAt: now))
+                        id: self.ids.make(DeliveryAttemptRecord.self).rawValue,
+                        notification: id,
+                        channel: channel,
+                        target: target.name,
+                        provider: attempt.provider,
+                        attempt: (tries[target.name] ?? 0) + 1,
+                        outcome: attempt.outcome.name,
+                        reason: attempt.outcome.reason,
+                        status: attempt.status,
+                        latencyMilliseconds: attempt.latencyMilliseconds,
+                        attemptedAt: now
+                    )
+                )
                 guard case .device(let device) = target else { continue }
                 switch attempt.outcome {
                 case .delivered: try await tx.deviceReached(device.id, at: now)
                 case .targetDead(let reason): try await tx.deactivateDevice(device.id, reason: reason)
                 case .targetSuspect(let reason):
-                    if try await tx.suspectDevice(device.id) >= Self.suspectLimit { try await tx.deactivateDevice(device.id, reason: reason) }
+                    if try await tx.suspectDevice(device.id) >= Self.suspectLimit {
+                        try await tx.deactivateDevice(device.id, reason: reason)
+                    }
                 case .retryable, .permanent: break
                 }
             }
             // Analytics: the channel's first delivery, or its failure for good (an email that bounced).
             let properties: [String: EventValue] = [
-                "notificationId": .string(id.rawValue), "type": .string(record.type), "channel": .string(channel.rawValue),
+                "notificationId": .string(id.rawValue), "type": .string(record.type),
+                "channel": .string(channel.rawValue),
             ]
             if delivered, !earlier.contains(where: { $0.channel == channel && $0.outcome == "delivered" }) {
-                try await self.analytics.record(.notificationDelivered, key: "\(id.rawValue):\(channel.rawValue)", of: account, at: now, properties: properties, in: tx)
+                try await self.analytics.record(
+                    .notificationDelivered,
+                    key: "\(id.rawValue):\(channel.rawValue)",
+                    of: account,
+                    at: now,
+                    properties: properties,
+                    in: tx
+                )
             } else if !delivered, retryable.isEmpty || job.attempts >= job.maxAttempts, !results.isEmpty {
-                try await self.analytics.record(.notificationFailed, key: "\(id.rawValue):\(channel.rawValue)", of: account, at: now, properties: properties, in: tx)
+                try await self.analytics.record(
+                    .notificationFailed,
+                    key: "\(id.rawValue):\(channel.rawValue)",
+                    of: account,
+                    at: now,
+                    properties: properties,
+                    in: tx
+                )
             }
             if let composed {
                 try await tx.insert(
                     EmailLogEntry(
-                        notification: id, user: user, type: record.type, address: account.email, subject: composed.message.subject,
-                        messageID: composed.message.messageID, links: composed.links, createdAt: now))
+                        notification: id,
+                        user: user,
+                        type: record.type,
+                        address: account.email,
+                        subject: composed.message.subject,
+                        messageID: composed.message.messageID,
+                        links: composed.links,
+                        createdAt: now
+                    )
+                )
             }
             guard fallsBack, try await self.fallsBackToEmail(record, of: account, in: tx) else { return false }
-            try await tx.enqueue([try Notifications.deliveryJob(of: id, to: user, on: .email, at: now, ids: self.ids)], at: now)
+            try await tx.enqueue(
+                [try Notifications.deliveryJob(of: id, to: user, on: .email, at: now, ids: self.ids)],
+                at: now
+            )
             return true
         }
         // What may succeed later is tried again, unless email took the notification over.
         if !retryable.isEmpty && !handedToEmail {
-            throw RetryLater(reason: retryable.map(\.reason).joined(separator: "; "), after: retryable.compactMap(\.after).max())
+            throw RetryLater(
+                reason: retryable.map(\.reason).joined(separator: "; "),
+                after: retryable.compactMap(\.after).max()
+            )
         }
     }
 
     /// The notifications' delivery attempts, oldest first (their owner's check is the caller's: the records
     /// come from `Notifications`).
-    public func attempts(of notifications: [NotificationRecord.ID]) async throws -> [NotificationRecord.ID: [DeliveryAttemptRecord]] {
+    public func attempts(of notifications: [NotificationRecord.ID]) async throws -> [NotificationRecord.ID:
+        [DeliveryAttemptRecord]]
+    {
         try await self.store.read { tx in try await tx.deliveryAttempts(of: notifications) }
     }
 
     /// Whether a push that failed for good goes by email: the type allows it, email did not go already, the
     /// user lets this type through by email and has an address, and this server sends email.
-    private func fallsBackToEmail(_ record: NotificationRecord, of account: User, in tx: Transaction) async throws -> Bool {
-        guard let kind = self.catalog[record.type], kind.emailFallback, !record.channels.contains(.email), self.transports.email != nil,
+    private func fallsBackToEmail(_ record: NotificationRecord, of account: User, in tx: Transaction) async throws
+        -> Bool
+    {
+        guard let kind = self.catalog[record.type], kind.emailFallback, !record.channels.contains(.email),
+            self.transports.email != nil,
             !account.email.hasSuffix(".invalid")
         else { return false }
         let preferences = try await tx.notificationPreferences(of: account.id) ?? .defaults
@@ -187,12 +263,18 @@ public struct Deliveries: JobOwner {
         case .push:
             let devices: [Target] = devices.map { device in
                 switch device.platform {
-                case .ios: self.transports.apns == nil ? .unserved(device.id.rawValue, reason: "APNs is not configured") : .device(device)
-                case .android, .web: self.transports.fcm == nil ? .unserved(device.id.rawValue, reason: "FCM is not configured") : .device(device)
+                case .ios:
+                    self.transports.apns == nil
+                        ? .unserved(device.id.rawValue, reason: "APNs is not configured") : .device(device)
+                case .android, .web:
+                    self.transports.fcm == nil
+                        ? .unserved(device.id.rawValue, reason: "FCM is not configured") : .device(device)
                 }
             }
             return devices + (self.transports.webhook == nil ? [] : [.webhook])
-        case .email: return self.transports.email == nil ? [.unserved("email", reason: "email is not configured")] : [.email(address: account.email)]
+        case .email:
+            return self.transports.email == nil
+                ? [.unserved("email", reason: "email is not configured")] : [.email(address: account.email)]
         case .inApp: return []
         }
     }
@@ -201,13 +283,24 @@ public struct Deliveries: JobOwner {
     static let pushLifetime: TimeInterval = 86_400
 
     private func send(
-        _ record: NotificationRecord, of user: User.ID, to target: Target, devices: [PushDevice], badge: Int, email: EmailMessage?
+        _ record: NotificationRecord,
+        of user: User.ID,
+        to target: Target,
+        devices: [PushDevice],
+        badge: Int,
+        email: EmailMessage?
     ) async -> DeliveryAttempt {
         switch target {
         case .device(let device):
             let message = PushMessage(
-                title: record.title, body: record.body, type: record.type, deepLink: record.deepLink, badge: badge, collapseID: record.type,
-                expiresAt: (record.deliverAt ?? record.decidedAt).addingTimeInterval(Self.pushLifetime))
+                title: record.title,
+                body: record.body,
+                type: record.type,
+                deepLink: record.deepLink,
+                badge: badge,
+                collapseID: record.type,
+                expiresAt: (record.deliverAt ?? record.decidedAt).addingTimeInterval(Self.pushLifetime)
+            )
             // Targets are only devices whose platform has a transport (`targets`).
             switch device.platform {
             case .ios:
@@ -223,7 +316,9 @@ public struct Deliveries: JobOwner {
             return await webhook.send(body)
         case .email:
             // `deliver` composes the message for an email target (`targets` names one only with a channel).
-            guard let channel = self.transports.email, let email else { return Self.unserved("no email transport or message") }
+            guard let channel = self.transports.email, let email else {
+                return Self.unserved("no email transport or message")
+            }
             return await channel.transport.send(email)
         case .unserved(_, let reason):
             return Self.unserved(reason)
@@ -260,7 +355,9 @@ struct WebhookNotification: Encodable {
         self.data = record.data
         self.critical = record.critical
         self.decidedAt = record.decidedAt
-        self.devices = devices.map { Device(platform: $0.platform.rawValue, token: $0.token, environment: $0.environment.rawValue) }
+        self.devices = devices.map {
+            Device(platform: $0.platform.rawValue, token: $0.token, environment: $0.environment.rawValue)
+        }
     }
 }
 

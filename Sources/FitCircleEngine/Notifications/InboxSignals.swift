@@ -55,7 +55,9 @@ final class InboxSignals: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let current: Int? = self.users.withLock { users in
-                    guard var listening = users[user], listening.generation == seen else { return users[user]?.generation ?? seen }
+                    guard var listening = users[user], listening.generation == seen else {
+                        return users[user]?.generation ?? seen
+                    }
                     listening.waiters[id] = continuation
                     users[user] = listening
                     return nil

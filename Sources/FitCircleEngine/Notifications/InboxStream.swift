@@ -17,7 +17,9 @@ extension Notifications {
     /// The user's in-app notifications as they land, for `duration`: first the unread count, then each new
     /// one with the count then. A client that resumes names the last one it saw (`after`) and gets what
     /// landed since.
-    public func inboxUpdates(of user: User.ID, after lastSeen: NotificationRecord.ID?, for duration: Duration) -> AsyncThrowingStream<InboxUpdate, any Error> {
+    public func inboxUpdates(of user: User.ID, after lastSeen: NotificationRecord.ID?, for duration: Duration)
+        -> AsyncThrowingStream<InboxUpdate, any Error>
+    {
         AsyncThrowingStream { continuation in
             let task = Task {
                 // Subscribed before the first read, so nothing sent in between is missed.
@@ -28,22 +30,34 @@ extension Notifications {
                 do {
                     var since = self.clock.now()
                     var seen: Set<NotificationRecord.ID> = []
-                    if let lastSeen, let record = try await self.store.read({ tx in try await tx.notification(lastSeen, of: user) }) {
+                    if let lastSeen,
+                        let record = try await self.store.read({ tx in try await tx.notification(lastSeen, of: user) })
+                    {
                         since = record.decidedAt
                         seen = [record.id]
                     } else {
                         // A fresh stream starts after what was decided at this very instant.
                         let from = since
-                        seen = Set(try await self.store.read { tx in try await tx.notificationsSent(to: user, since: from, limit: 100) }.map(\.id))
+                        seen = Set(
+                            try await self.store.read { tx in
+                                try await tx.notificationsSent(to: user, since: from, limit: 100)
+                            }.map(\.id)
+                        )
                     }
-                    continuation.yield(InboxUpdate(notification: nil, unread: try await self.inbox(of: user, limit: 1).unread))
+                    continuation.yield(
+                        InboxUpdate(notification: nil, unread: try await self.inbox(of: user, limit: 1).unread)
+                    )
                     while !Task.isCancelled {
                         let from = since
-                        let landed = try await self.store.read { tx in try await tx.notificationsSent(to: user, since: from, limit: 100) }
-                            .filter { $0.channels.contains(.inApp) && !seen.contains($0.id) }
+                        let landed = try await self.store.read { tx in
+                            try await tx.notificationsSent(to: user, since: from, limit: 100)
+                        }
+                        .filter { $0.channels.contains(.inApp) && !seen.contains($0.id) }
                         if let newest = landed.last?.decidedAt {
                             let unread = try await self.inbox(of: user, limit: 1).unread
-                            for record in landed { continuation.yield(InboxUpdate(notification: record, unread: unread)) }
+                            for record in landed {
+                                continuation.yield(InboxUpdate(notification: record, unread: unread))
+                            }
                             // Instants can repeat: remember what was streamed at the newest one.
                             if newest > since {
                                 since = newest
@@ -53,7 +67,11 @@ extension Notifications {
                         }
                         let left = deadline - ContinuousClock.now
                         guard left > .zero else { break }
-                        generation = await self.signals.wait(for: user, since: generation, timeout: min(left, Self.inboxPoll))
+                        generation = await self.signals.wait(
+                            for: user,
+                            since: generation,
+                            timeout: min(left, Self.inboxPoll)
+                        )
                     }
                     continuation.finish()
                 } catch {

@@ -46,19 +46,30 @@ public struct Notifications: JobOwner {
     /// saves each keep what they changed; saved when every field is valid (a critical type stays on). The
     /// rest of today's reminders are planned again with the new times.
     public func update(
-        of user: User.ID, _ change: @Sendable (NotificationPreferences) throws -> NotificationPreferences
+        of user: User.ID,
+        _ change: @Sendable (NotificationPreferences) throws -> NotificationPreferences
     ) async throws -> NotificationPreferences {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+            guard let account = try await tx.lockedUser(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
             let before = try await tx.notificationPreferences(of: user) ?? .defaults
             let updated = try change(before)
             try updated.validate(against: self.catalog)
             try await tx.save(updated, of: user, at: now)
             if updated != before {
                 try await self.analytics.record(
-                    .preferenceChanged, key: "notifications:\(now.timeIntervalSince1970)", of: account, at: now,
-                    properties: ["scope": .string("notifications"), "allOff": .boolean(!updated.push && !updated.email && !updated.inApp)], in: tx)
+                    .preferenceChanged,
+                    key: "notifications:\(now.timeIntervalSince1970)",
+                    of: account,
+                    at: now,
+                    properties: [
+                        "scope": .string("notifications"),
+                        "allOff": .boolean(!updated.push && !updated.email && !updated.inApp),
+                    ],
+                    in: tx
+                )
             }
             try await ReminderPlanner.planRestOfToday(for: user, rules: self.rules, at: now, in: tx)
             return updated
@@ -67,11 +78,26 @@ public struct Notifications: JobOwner {
 
     // MARK: Devices
 
-    public func register(platform: PushDevice.Platform, token: String, environment: PushDevice.Environment, for user: User.ID) async throws -> PushDevice {
+    public func register(
+        platform: PushDevice.Platform,
+        token: String,
+        environment: PushDevice.Environment,
+        for user: User.ID
+    ) async throws -> PushDevice {
         var validator = Validator()
-        validator.check(!token.isEmpty && token.count <= 4_096 && !token.contains(where: \.isWhitespace), "token", "must be the device token the platform gave")
+        validator.check(
+            !token.isEmpty && token.count <= 4_096 && !token.contains(where: \.isWhitespace),
+            "token",
+            "must be the device token the platform gave"
+        )
         try validator.throwIfInvalid()
-        let device = PushDevice(id: self.ids.make(), platform: platform, token: token, environment: environment, registeredAt: self.clock.now())
+        let device = PushDevice(
+            id: self.ids.make(),
+            platform: platform,
+            token: token,
+            environment: environment,
+            registeredAt: self.clock.now()
+        )
         return try await self.store.transaction { tx in try await tx.register(device, of: user) }
     }
 
@@ -88,8 +114,12 @@ public struct Notifications: JobOwner {
     public func notify(_ candidate: NotificationCandidate, to user: User.ID) async throws -> NotificationRecord {
         let now = self.clock.now()
         let record = try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
-            if let existing = try await tx.notification(withDedupeKey: candidate.dedupeKey, of: user) { return existing }
+            guard let account = try await tx.lockedUser(user) else {
+                throw DomainError.notFound(resource: "user", id: user.rawValue)
+            }
+            if let existing = try await tx.notification(withDedupeKey: candidate.dedupeKey, of: user) {
+                return existing
+            }
             let (record, jobs) = try await self.decide(candidate, id: self.ids.make(), for: account, in: tx, now: now)
             guard try await tx.insert(record, of: user) else { throw StoreError.conflict }
             try await tx.enqueue(jobs, at: now)
@@ -111,14 +141,18 @@ public struct Notifications: JobOwner {
     }
 
     /// Tells the other nodes, when the transaction commits, to wake the user's inbox streams (`received`).
-    private static func announceInbox(of user: User.ID, for record: NotificationRecord?, in tx: Transaction) async throws {
+    private static func announceInbox(of user: User.ID, for record: NotificationRecord?, in tx: Transaction)
+        async throws
+    {
         if Self.landsInApp(record) { try await tx.notify(InboxWake(inbox: user.rawValue).payload) }
     }
 
     /// A message from another node (`Engine.listen`): an inbox wake signals the user's streams here.
     func received(_ payload: String) {
         // Most messages are circle events: those are not decoded here at all.
-        guard payload.hasPrefix(InboxWake.prefix), let wake = try? JSONDecoder().decode(InboxWake.self, from: Data(payload.utf8)) else { return }
+        guard payload.hasPrefix(InboxWake.prefix),
+            let wake = try? JSONDecoder().decode(InboxWake.self, from: Data(payload.utf8))
+        else { return }
         self.signals.signal(User.ID(wake.inbox))
     }
 
@@ -129,9 +163,16 @@ public struct Notifications: JobOwner {
 
     /// An operator's send: a catalog type to one user, through the same policy. Without a dedupe key it is
     /// once per user, type and local date.
-    public func send(type: String, data: [String: String], dedupeKey: String?, to user: User.ID, by caller: Caller) async throws -> NotificationRecord {
-        let (sender, account) = try await self.store.read { tx in (try await tx.user(caller.userID), try await tx.user(user)) }
-        try OperatorAccess.decide(isOperator: sender?.role == .operator, to: "send notifications").require("user", user.rawValue)
+    public func send(type: String, data: [String: String], dedupeKey: String?, to user: User.ID, by caller: Caller)
+        async throws -> NotificationRecord
+    {
+        let (sender, account) = try await self.store.read { tx in
+            (try await tx.user(caller.userID), try await tx.user(user))
+        }
+        try OperatorAccess.decide(isOperator: sender?.role == .operator, to: "send notifications").require(
+            "user",
+            user.rawValue
+        )
         guard let raised = RaisedType(rawValue: type), self.catalog[raised] != nil else {
             throw ValidationError(field: "type", reason: "is not a notification type of this app")
         }
@@ -157,13 +198,24 @@ public struct Notifications: JobOwner {
     /// The job that raises `candidate` for `user` when the caller's transaction commits, if the app's
     /// catalog has the type.
     static func raising(
-        _ candidate: NotificationCandidate, for user: User.ID, catalog: NotificationCatalog, ids: IDGenerator, at now: Date
+        _ candidate: NotificationCandidate,
+        for user: User.ID,
+        catalog: NotificationCatalog,
+        ids: IDGenerator,
+        at now: Date
     ) throws -> JobRecord? {
         guard catalog[candidate.type] != nil else { return nil }
         return JobRecord(
-            id: ids.make(JobRecord.self).rawValue, kind: Self.raise,
-            payload: String(decoding: try JSONEncoder().encode(Raised(user: user.rawValue, candidate: candidate)), as: UTF8.self),
-            dedupeKey: "raise:\(user):\(candidate.dedupeKey)", runAt: now, maxAttempts: 8)
+            id: ids.make(JobRecord.self).rawValue,
+            kind: Self.raise,
+            payload: String(
+                decoding: try JSONEncoder().encode(Raised(user: user.rawValue, candidate: candidate)),
+                as: UTF8.self
+            ),
+            dedupeKey: "raise:\(user):\(candidate.dedupeKey)",
+            runAt: now,
+            maxAttempts: 8
+        )
     }
 
     struct Reference: Codable {
@@ -179,7 +231,8 @@ public struct Notifications: JobOwner {
         let now = self.clock.now()
         let decided = try await self.store.transaction { tx -> NotificationRecord? in
             guard let account = try await tx.lockedUser(user),
-                let stored = try await tx.notification(NotificationRecord.ID(reference.notification), of: user), stored.status == .deferred,
+                let stored = try await tx.notification(NotificationRecord.ID(reference.notification), of: user),
+                stored.status == .deferred,
                 let type = RaisedType(rawValue: stored.type)
             else { return nil }
             let candidate = NotificationCandidate(type: type, dedupeKey: stored.dedupeKey, data: stored.data)
@@ -194,7 +247,11 @@ public struct Notifications: JobOwner {
     }
 
     private func decide(
-        _ candidate: NotificationCandidate, id: NotificationRecord.ID, for user: User, in tx: Transaction, now: Date
+        _ candidate: NotificationCandidate,
+        id: NotificationRecord.ID,
+        for user: User,
+        in tx: Transaction,
+        now: Date
     ) async throws -> (NotificationRecord, [JobRecord]) {
         let zone = TimeZone(identifier: user.profile.timeZone) ?? .gmt
         let today = user.localDate(at: now)
@@ -206,7 +263,8 @@ public struct Notifications: JobOwner {
         let nonCritical = sent.filter { !$0.critical }
         let ofType = sent.filter { $0.type == candidate.type }
         let context = NotificationContext(
-            now: now, timeZone: zone,
+            now: now,
+            timeZone: zone,
             hasPushDevice: !(try await tx.activeDevices(of: user.id)).isEmpty,
             hasEmail: !user.email.hasSuffix(".invalid"),
             sentToday: nonCritical.filter { $0.decidedAt >= dayStart }.count,
@@ -219,13 +277,31 @@ public struct Notifications: JobOwner {
             blockedActor: try await self.blocked(candidate, for: user.id, in: tx)
         )
         let preferences = try await tx.notificationPreferences(of: user.id) ?? .defaults
-        let (decision, trail) = NotificationPolicy.explain(candidate, catalog: catalog, preferences: preferences, context: context)
+        let (decision, trail) = NotificationPolicy.explain(
+            candidate,
+            catalog: catalog,
+            preferences: preferences,
+            context: context
+        )
         let kind = catalog[candidate.type]
-        let text: (title: String, body: String, deepLink: String?) = kind?.render(candidate.data) ?? (candidate.type, "", nil)
+        let text: (title: String, body: String, deepLink: String?) =
+            kind?.render(candidate.data) ?? (candidate.type, "", nil)
         var record = NotificationRecord(
-            id: id, type: candidate.type, dedupeKey: candidate.dedupeKey, critical: kind?.critical ?? false, title: text.title, body: text.body,
+            id: id,
+            type: candidate.type,
+            dedupeKey: candidate.dedupeKey,
+            critical: kind?.critical ?? false,
+            title: text.title,
+            body: text.body,
             deepLink: text.deepLink,
-            data: candidate.data, status: .dropped, reason: nil, channels: [], date: today, decidedAt: now, trail: trail)
+            data: candidate.data,
+            status: .dropped,
+            reason: nil,
+            channels: [],
+            date: today,
+            decidedAt: now,
+            trail: trail
+        )
         var jobs: [JobRecord] = []
         switch decision {
         case .sendNow(let channels):
@@ -238,8 +314,14 @@ public struct Notifications: JobOwner {
             record.status = .deferred
             record.reason = reason
             record.deliverAt = instant
-            jobs.append(try self.job(Self.redecide, for: Reference(user: user.id.rawValue, notification: id.rawValue),
-                                     key: "redecide:\(id):\(Int(instant.timeIntervalSince1970))", at: instant))
+            jobs.append(
+                try self.job(
+                    Self.redecide,
+                    for: Reference(user: user.id.rawValue, notification: id.rawValue),
+                    key: "redecide:\(id):\(Int(instant.timeIntervalSince1970))",
+                    at: instant
+                )
+            )
         case .drop(let reason):
             record.reason = reason
         }
@@ -247,48 +329,90 @@ public struct Notifications: JobOwner {
     }
 
     /// Whether the person `candidate` is about and `user` have blocked one another (the policy drops it).
-    private func blocked(_ candidate: NotificationCandidate, for user: User.ID, in tx: Transaction) async throws -> Bool {
+    private func blocked(_ candidate: NotificationCandidate, for user: User.ID, in tx: Transaction) async throws -> Bool
+    {
         guard let actor = NotificationNaming.actor(in: candidate.data), actor != user else { return false }
         return try await tx.areBlocked(user, actor)
     }
 
     /// The outbox job that hands notification `id` to the providers of one channel.
-    static func deliveryJob(of id: NotificationRecord.ID, to user: User.ID, on channel: NotificationChannel, at now: Date, ids: IDGenerator) throws -> JobRecord {
+    static func deliveryJob(
+        of id: NotificationRecord.ID,
+        to user: User.ID,
+        on channel: NotificationChannel,
+        at now: Date,
+        ids: IDGenerator
+    ) throws -> JobRecord {
         JobRecord(
-            id: ids.make(JobRecord.self).rawValue, kind: Self.deliver,
+            id: ids.make(JobRecord.self).rawValue,
+            kind: Self.deliver,
             payload: String(
-                decoding: try JSONEncoder().encode(Reference(user: user.rawValue, notification: id.rawValue, channel: channel.rawValue)), as: UTF8.self),
-            dedupeKey: "deliver:\(id):\(channel.rawValue)", runAt: now, maxAttempts: Deliveries.attempts)
+                decoding: try JSONEncoder().encode(
+                    Reference(user: user.rawValue, notification: id.rawValue, channel: channel.rawValue)
+                ),
+                as: UTF8.self
+            ),
+            dedupeKey: "deliver:\(id):\(channel.rawValue)",
+            runAt: now,
+            maxAttempts: Deliveries.attempts
+        )
     }
 
-    private func job(_ kind: String, for reference: Reference, key: String, at: Date, attempts: Int = 8) throws -> JobRecord {
+    private func job(_ kind: String, for reference: Reference, key: String, at: Date, attempts: Int = 8) throws
+        -> JobRecord
+    {
         JobRecord(
-            id: self.ids.make(JobRecord.self).rawValue, kind: kind, payload: String(decoding: try JSONEncoder().encode(reference), as: UTF8.self),
-            dedupeKey: key, runAt: at, maxAttempts: attempts)
+            id: self.ids.make(JobRecord.self).rawValue,
+            kind: kind,
+            payload: String(decoding: try JSONEncoder().encode(reference), as: UTF8.self),
+            dedupeKey: key,
+            runAt: at,
+            maxAttempts: attempts
+        )
     }
 
     // MARK: History and inbox
 
-    public func history(of user: User.ID, type: String?, channel: NotificationChannel?, limit: Int) async throws -> [NotificationRecord] {
-        guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
+    public func history(of user: User.ID, type: String?, channel: NotificationChannel?, limit: Int) async throws
+        -> [NotificationRecord]
+    {
+        guard (1...100).contains(limit) else {
+            throw ValidationError(field: "limit", reason: "must be between 1 and 100")
+        }
         let records = try await self.store.read { tx in
-            try await self.namedNow(try await tx.notifications(of: user, type: type, limit: channel == nil ? limit : 500), of: user, in: tx)
+            try await self.namedNow(
+                try await tx.notifications(of: user, type: type, limit: channel == nil ? limit : 500),
+                of: user,
+                in: tx
+            )
         }
         return Array(records.filter { record in channel.map { record.channels.contains($0) } ?? true }.prefix(limit))
     }
 
     /// The in-app notifications sent, newest first, and how many are unread.
     public func inbox(of user: User.ID, limit: Int) async throws -> (items: [NotificationRecord], unread: Int) {
-        guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
+        guard (1...100).contains(limit) else {
+            throw ValidationError(field: "limit", reason: "must be between 1 and 100")
+        }
         let (items, unread) = try await self.store.read { tx in
-            let sent = try await tx.notifications(of: user, status: .sent, limit: 500).filter { $0.channels.contains(.inApp) }
-            return (try await self.namedNow(Array(sent.prefix(limit)), of: user, in: tx), sent.filter { $0.readAt == nil }.count)
+            let sent = try await tx.notifications(of: user, status: .sent, limit: 500).filter {
+                $0.channels.contains(.inApp)
+            }
+            return (
+                try await self.namedNow(Array(sent.prefix(limit)), of: user, in: tx),
+                sent.filter { $0.readAt == nil }.count
+            )
         }
         return (items, unread)
     }
 
     public func notification(_ id: NotificationRecord.ID, of user: User.ID) async throws -> NotificationRecord {
-        guard let record = try await self.store.read({ tx in try await self.namedNow(try await tx.notification(id, of: user).map { [$0] } ?? [], of: user, in: tx).first }) else {
+        guard
+            let record = try await self.store.read({ tx in
+                try await self.namedNow(try await tx.notification(id, of: user).map { [$0] } ?? [], of: user, in: tx)
+                    .first
+            })
+        else {
             throw DomainError.notFound(resource: "notification", id: id.rawValue)
         }
         return record
@@ -296,7 +420,9 @@ public struct Notifications: JobOwner {
 
     /// The records with the people they name as named now (`NotificationNaming`): what was sent cannot be
     /// taken back, but a rename or a deletion reaches the inbox and the history.
-    private func namedNow(_ records: [NotificationRecord], of user: User.ID, in tx: Transaction) async throws -> [NotificationRecord] {
+    private func namedNow(_ records: [NotificationRecord], of user: User.ID, in tx: Transaction) async throws
+        -> [NotificationRecord]
+    {
         let actors = Set(records.compactMap { NotificationNaming.actor(in: $0.data) })
         guard !actors.isEmpty else { return records }
         let people = try await tx.people(Array(actors))
@@ -304,8 +430,14 @@ public struct Notifications: JobOwner {
         return records.map { record in
             guard let actor = NotificationNaming.actor(in: record.data) else { return record }
             guard let person = people[actor] else { return record.namingActor(.deleted, catalog: self.catalog) }
-            guard NotificationNaming.boardTypes.contains(record.type) else { return record.namingActor(.named(person.name), catalog: self.catalog) }
-            let relationship = ProfileAccess.Relationship(isSelf: actor == user, isFriend: friends.contains(actor), sharesCircle: true)
+            guard NotificationNaming.boardTypes.contains(record.type) else {
+                return record.namingActor(.named(person.name), catalog: self.catalog)
+            }
+            let relationship = ProfileAccess.Relationship(
+                isSelf: actor == user,
+                isFriend: friends.contains(actor),
+                sharesCircle: true
+            )
             let name = ProfileAccess.boardName(person.name, audience: person.nameAudience, relationship)
             return record.namingActor(name.map(NotificationNaming.Shown.named) ?? .anonymous, catalog: self.catalog)
         }
@@ -317,19 +449,25 @@ public struct Notifications: JobOwner {
         let found = try await self.store.transaction { tx in
             guard try await tx.mark(id, of: user, mark, at: now) else { return false }
             // Opened and acted on are analytics events too (the first time counts, as the marks do).
-            let event: ServerEvent? = switch mark {
-            case .opened: .notificationOpened
-            case .action: .notificationActed
-            case .read: nil
-            }
+            let event: ServerEvent? =
+                switch mark {
+                case .opened: .notificationOpened
+                case .action: .notificationActed
+                case .read: nil
+                }
             if let event, let account = try await tx.user(user), let record = try await tx.notification(id, of: user) {
                 let sent = record.deliverAt ?? record.decidedAt
                 try await self.analytics.record(
-                    event, key: id.rawValue, of: account, at: now,
+                    event,
+                    key: id.rawValue,
+                    of: account,
+                    at: now,
                     properties: [
                         "notificationId": .string(id.rawValue), "type": .string(record.type),
                         "minutes": .integer(max(0, Int(now.timeIntervalSince(sent) / 60))),
-                    ], in: tx)
+                    ],
+                    in: tx
+                )
             }
             return true
         }

@@ -21,7 +21,9 @@ public struct ReminderPlanner: JobOwner {
     public static let planDay = "notifications.plan_day"
     public static let trigger = "notification.trigger"
     static let planTime = LocalTime.at(0, 10)
-    public static let schedules = [ZoneSchedule(kind: Self.planDay, hour: Self.planTime.hour, minute: Self.planTime.minute)]
+    public static let schedules = [
+        ZoneSchedule(kind: Self.planDay, hour: Self.planTime.hour, minute: Self.planTime.minute)
+    ]
     static let pageSize = 1_000
 
     let store: Store
@@ -51,9 +53,18 @@ public struct ReminderPlanner: JobOwner {
 
     private func plan(_ job: JobRecord) async throws {
         let batch = try ZoneBatch(job)
-        if let next = try await self.planPage(zone: batch.zone, date: batch.date, after: batch.after.map(User.ID.init)) {
+        if let next = try await self.planPage(zone: batch.zone, date: batch.date, after: batch.after.map(User.ID.init))
+        {
             try await self.store.transaction { tx in
-                _ = try await tx.enqueue([try ZoneBatch(zone: batch.zone, date: batch.date, after: next.rawValue).job(job.kind, runAt: self.clock.now())], at: self.clock.now())
+                _ = try await tx.enqueue(
+                    [
+                        try ZoneBatch(zone: batch.zone, date: batch.date, after: next.rawValue).job(
+                            job.kind,
+                            runAt: self.clock.now()
+                        )
+                    ],
+                    at: self.clock.now()
+                )
             }
         }
     }
@@ -72,17 +83,32 @@ public struct ReminderPlanner: JobOwner {
             var slots: [Slot: [String]] = [:]
             for subject in subjects {
                 // Exposure is recorded when a notification is decided under the variant, not here.
-                let profile = try await self.rules.personal(subject.user, on: date, in: tx, at: now, exposing: false).profile
+                let profile = try await self.rules.personal(subject.user, on: date, in: tx, at: now, exposing: false)
+                    .profile
                 for type in Self.types(on: date, in: profile) {
-                    slots[Slot(type: type.type, time: Self.time(of: type, for: subject)), default: []].append(subject.user.rawValue)
+                    slots[Slot(type: type.type, time: Self.time(of: type, for: subject)), default: []].append(
+                        subject.user.rawValue
+                    )
                 }
             }
             var jobs: [JobRecord] = []
             for (slot, users) in slots.sorted(by: { ($0.key.type, $0.key.time) < ($1.key.type, $1.key.time) }) {
                 guard let instant = date.instant(at: slot.time, in: zone) else { continue }
-                let trigger = Trigger(type: slot.type, date: date, users: users, plannedAt: Self.stamp(now), zone: identifier)
+                let trigger = Trigger(
+                    type: slot.type,
+                    date: date,
+                    users: users,
+                    plannedAt: Self.stamp(now),
+                    zone: identifier
+                )
                 jobs.append(
-                    try Self.job(trigger, at: instant, dedupeKey: "trigger:\(slot.type):\(identifier):\(date.iso):\(slot.time):\(after?.rawValue ?? "")"))
+                    try Self.job(
+                        trigger,
+                        at: instant,
+                        dedupeKey:
+                            "trigger:\(slot.type):\(identifier):\(date.iso):\(slot.time):\(after?.rawValue ?? "")"
+                    )
+                )
             }
             try await tx.enqueue(jobs, at: now)
             return subjects.count == Self.pageSize ? last : nil
@@ -92,33 +118,58 @@ public struct ReminderPlanner: JobOwner {
     /// Plans what is left of `user`'s today, in their zone as it is now, from `now` on; nothing while the
     /// zone's own plan for today is still to come (it will take the user in as they are then).
     static func planRestOfToday(for user: User.ID, rules: Rules, at now: Date, in tx: Transaction) async throws {
-        guard let (identifier, subject) = try await tx.reminderSubject(of: user), let zone = TimeZone(identifier: identifier) else { return }
+        guard let (identifier, subject) = try await tx.reminderSubject(of: user),
+            let zone = TimeZone(identifier: identifier)
+        else { return }
         let date = LocalDate(now, in: zone)
         let zonePlan = try await tx.job(withDedupeKey: ZoneBatch.dedupeKey(Self.planDay, zone: identifier, date: date))
         if let zonePlan, zonePlan.status == .pending, zonePlan.leaseOwner == nil { return }  // queued, not started
-        if zonePlan == nil, let due = date.instant(at: Self.planTime, in: zone), now.timeIntervalSince(due) < ZoneScheduler.defaultCatchUp {
+        if zonePlan == nil, let due = date.instant(at: Self.planTime, in: zone),
+            now.timeIntervalSince(due) < ZoneScheduler.defaultCatchUp
+        {
             return  // the scheduler queues it at its time, or makes it up at its next tick
         }
         let stamp = try await tx.advanceReminderPlan(of: user, to: Self.stamp(now))
         var jobs: [JobRecord] = []
         let profile = try await rules.personal(user, on: date, in: tx, at: now, exposing: false).profile
         for type in Self.types(on: date, in: profile) {
-            guard let instant = date.instant(at: Self.time(of: type, for: subject), in: zone), instant > now else { continue }
-            let trigger = Trigger(type: type.type, date: date, users: [user.rawValue], plannedAt: stamp, zone: identifier)
-            jobs.append(try Self.job(trigger, at: instant, dedupeKey: "trigger:\(type.type):user:\(user.rawValue):\(date.iso):\(stamp)"))
+            guard let instant = date.instant(at: Self.time(of: type, for: subject), in: zone), instant > now else {
+                continue
+            }
+            let trigger = Trigger(
+                type: type.type,
+                date: date,
+                users: [user.rawValue],
+                plannedAt: stamp,
+                zone: identifier
+            )
+            jobs.append(
+                try Self.job(
+                    trigger,
+                    at: instant,
+                    dedupeKey: "trigger:\(type.type):user:\(user.rawValue):\(date.iso):\(stamp)"
+                )
+            )
         }
         try await tx.enqueue(jobs, at: now)
     }
 
     private static func job(_ trigger: Trigger, at instant: Date, dedupeKey: String) throws -> JobRecord {
         JobRecord(
-            id: UUID().uuidString.lowercased(), kind: Self.trigger, payload: String(decoding: try JSONEncoder().encode(trigger), as: UTF8.self),
-            dedupeKey: dedupeKey, runAt: instant, maxAttempts: 5)
+            id: UUID().uuidString.lowercased(),
+            kind: Self.trigger,
+            payload: String(decoding: try JSONEncoder().encode(trigger), as: UTF8.self),
+            dedupeKey: dedupeKey,
+            runAt: instant,
+            maxAttempts: 5
+        )
     }
 
     /// The types planned for `date`: those scheduled that day whose trigger exists.
     public static func types(on date: LocalDate, in profile: RuleProfile) -> [NotificationType] {
-        profile.notifications.types.filter { $0.isScheduled(on: date) && RaisedType(rawValue: $0.type)?.isScheduled == true }
+        profile.notifications.types.filter {
+            $0.isScheduled(on: date) && RaisedType(rawValue: $0.type)?.isScheduled == true
+        }
     }
 
     /// The local time a type goes out for this user: the reminder time they chose, for a type that follows
@@ -148,7 +199,8 @@ public struct ReminderPlanner: JobOwner {
             if let plannedAt = trigger.plannedAt, let stamp = plans[user]?.stamp, stamp > plannedAt { continue }
             if let zone = trigger.zone, let now = plans[user]?.zone, now != zone { continue }
             do {
-                guard let candidate = try await self.triggers.candidate(trigger.type, for: user, on: trigger.date) else { continue }
+                guard let candidate = try await self.triggers.candidate(trigger.type, for: user, on: trigger.date)
+                else { continue }
                 _ = try await self.notifications.notify(candidate, to: user)
             } catch DomainError.notFound {
                 continue  // the account is gone

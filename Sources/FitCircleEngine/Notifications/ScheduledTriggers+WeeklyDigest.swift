@@ -15,10 +15,13 @@ extension ScheduledTriggers {
         }
         let steps = days.reduce(0) { $0 + $1.steps }
         var data = [
-            "steps": NotificationCopy.count(steps), "streak": "\(try await self.streaks.current(of: user).standing.current)",
+            "steps": NotificationCopy.count(steps),
+            "streak": "\(try await self.streaks.current(of: user).standing.current)",
             "days": "\(date.days(since: start) + 1)",
         ]
-        if let weekly = try await self.goals.weekly(of: user).goals.first(where: { $0.goal.kind == .steps }), weekly.goal.target > 0 {
+        if let weekly = try await self.goals.weekly(of: user).goals.first(where: { $0.goal.kind == .steps }),
+            weekly.goal.target > 0
+        {
             // Whole percent reached, as the spec's "52,341 (104% of goal)" counts it.
             data["goalPercent"] = "\(Int((Double(steps) / weekly.goal.target * 100).rounded(.down)))"
         }
@@ -27,7 +30,10 @@ extension ScheduledTriggers {
         }
         let weights = days.compactMap(\.weightKg)
         if let first = weights.first, let last = weights.last, weights.count > 1, let account {
-            data["weightChange"] = NotificationCopy.weightChange(kilograms: last - first, in: account.profile.weightUnit)
+            data["weightChange"] = NotificationCopy.weightChange(
+                kilograms: last - first,
+                in: account.profile.weightUnit
+            )
         }
         let met = try await self.goals.dailyHistory(of: user, days: date.days(since: start) + 1).filter { period in
             period.goals.contains { $0.goal.kind == .steps && $0.completed }

@@ -15,7 +15,9 @@ struct ScheduledTriggers: Sendable {
     /// The candidate for `user` on local `date`, or nil (a type no trigger raises included: a job queued
     /// by an older version names it).
     func candidate(_ name: String, for user: User.ID, on date: LocalDate) async throws -> NotificationCandidate? {
-        guard let type = RaisedType(rawValue: name), type.isScheduled, var candidate = try await self.raw(type, for: user, on: date) else { return nil }
+        guard let type = RaisedType(rawValue: name), type.isScheduled,
+            var candidate = try await self.raw(type, for: user, on: date)
+        else { return nil }
         if type.isDayBound { candidate.day = date }
         return candidate
     }
@@ -27,62 +29,95 @@ struct ScheduledTriggers: Sendable {
             // Dropped by the policy as "goal already met" once the day counts for the streak.
             let standing = try await self.streaks.current(of: user).standing
             return NotificationCandidate(
-                type: type, dedupeKey: key,
-                data: ["streak": "\(standing.current)", "next": "\(standing.current + 1)"].merging(try await self.firstWeek(of: user, on: date)) { $1 },
-                goalMet: standing.met)
+                type: type,
+                dedupeKey: key,
+                data: ["streak": "\(standing.current)", "next": "\(standing.current + 1)"].merging(
+                    try await self.firstWeek(of: user, on: date)
+                ) { $1 },
+                goalMet: standing.met
+            )
         case .dailyCheckInEmail:
             // Spec 000's email table: only for users no push reaches — no device, or push switched off
             // (F7: "As a user who disabled push, I want email reminders").
             let (devices, days, preferences) = try await self.store.read { tx in
-                (try await tx.activeDevices(of: user), try await tx.days(of: user, from: date, to: date), try await tx.notificationPreferences(of: user) ?? .defaults)
+                (
+                    try await tx.activeDevices(of: user), try await tx.days(of: user, from: date, to: date),
+                    try await tx.notificationPreferences(of: user) ?? .defaults
+                )
             }
             guard devices.isEmpty || !preferences.push else { return nil }
             let streak = try await self.streaks.current(of: user).standing.current
-            return NotificationCandidate(type: type, dedupeKey: key, data: ["streak": "\(streak)"], goalMet: days.first?.checkedIn ?? false)
+            return NotificationCandidate(
+                type: type,
+                dedupeKey: key,
+                data: ["streak": "\(streak)"],
+                goalMet: days.first?.checkedIn ?? false
+            )
         case .streakAtRisk:
             return try await self.streakAtRisk(user, on: date, key: key)
         case .weeklyGoalProgress:
             // Spec 000: mid-week, under half of the week's step goal.
-            guard let steps = try await self.goals.weekly(of: user).goals.first(where: { $0.goal.kind == .steps }), steps.goal.target > 0 else {
+            guard let steps = try await self.goals.weekly(of: user).goals.first(where: { $0.goal.kind == .steps }),
+                steps.goal.target > 0
+            else {
                 return nil
             }
             let percent = Int((steps.actual / steps.goal.target * 100).rounded(.down))
             guard percent < 50 else { return nil }
             return NotificationCandidate(type: type, dedupeKey: key, data: ["percent": "\(percent)"])
         case .weeklyDigest:
-            return NotificationCandidate(type: type, dedupeKey: key, data: try await self.weeklyDigest(of: user, on: date))
+            return NotificationCandidate(
+                type: type,
+                dedupeKey: key,
+                data: try await self.weeklyDigest(of: user, on: date)
+            )
         case .monthlyReport:
             // On the 1st: the month that just ended.
             let month = date.adding(days: -1).startOfMonth
-            let days = try await self.store.read { tx in try await tx.days(of: user, from: month, to: date.adding(days: -1)) }
+            let days = try await self.store.read { tx in
+                try await tx.days(of: user, from: month, to: date.adding(days: -1))
+            }
             let longest = try await self.streaks.current(of: user).standing.longest
             return NotificationCandidate(
-                type: type, dedupeKey: key,
+                type: type,
+                dedupeKey: key,
                 data: [
-                    "month": NotificationCopy.month(month), "steps": NotificationCopy.count(days.reduce(0) { $0 + $1.steps }),
+                    "month": NotificationCopy.month(month),
+                    "steps": NotificationCopy.count(days.reduce(0) { $0 + $1.steps }),
                     "checkIns": "\(days.filter(\.checkedIn).count)", "streak": "\(longest)",
-                ])
+                ]
+            )
         case .dataSubmission:
             // Spec 000: at 20:00 while today's data is unclaimed in a circle that counts today.
             guard !(try await self.circles.pendingSubmissions(of: user).circles.isEmpty) else { return nil }
-            let steps = try await self.store.read { tx in try await tx.days(of: user, from: date, to: date).first?.steps ?? 0 }
+            let steps = try await self.store.read { tx in
+                try await tx.days(of: user, from: date, to: date).first?.steps ?? 0
+            }
             return NotificationCandidate(type: type, dedupeKey: key, data: ["steps": NotificationCopy.count(steps)])
         case .dailyGoalsReady:
             // Spec 000 Flow 2, morning: "Good morning! Your daily goals are ready." (planned at 00:00).
             let steps = try await self.goals.daily(of: user).goals.first { $0.goal.kind == .steps }
             return NotificationCandidate(
-                type: type, dedupeKey: key,
-                data: ["steps": steps.map { NotificationCopy.count(Int($0.goal.target)) } ?? ""].merging(try await self.firstWeek(of: user, on: date)) { $1 },
-                goalMet: steps?.completed ?? false)
+                type: type,
+                dedupeKey: key,
+                data: ["steps": steps.map { NotificationCopy.count(Int($0.goal.target)) } ?? ""].merging(
+                    try await self.firstWeek(of: user, on: date)
+                ) { $1 },
+                goalMet: steps?.completed ?? false
+            )
         case .stepsToGo:
             // Flow 2, evening: "You're at 7,200 steps—only 1,300 to go!", for someone past half of the day's
             // goal and short of it (a long way off is no nudge; a met goal needs none).
-            guard let steps = try await self.goals.daily(of: user).goals.first(where: { $0.goal.kind == .steps }), !steps.completed,
+            guard let steps = try await self.goals.daily(of: user).goals.first(where: { $0.goal.kind == .steps }),
+                !steps.completed,
                 steps.actual * 2 >= steps.goal.target
             else { return nil }
             let left = Int((steps.goal.target - steps.actual).rounded(.up))
             return NotificationCandidate(
-                type: type, dedupeKey: key, data: ["steps": NotificationCopy.count(Int(steps.actual)), "left": NotificationCopy.count(left)])
+                type: type,
+                dedupeKey: key,
+                data: ["steps": NotificationCopy.count(Int(steps.actual)), "left": NotificationCopy.count(left)]
+            )
         case .newWeeklyChallenge, .weeklyReminder:
             return NotificationCandidate(type: type, dedupeKey: key)
         default:
@@ -119,12 +154,16 @@ struct ScheduledTriggers: Sendable {
             default: return nil
             }
         case .week:
-            let days = try await self.store.read { tx in try await tx.days(of: user, from: date.adding(days: -2), to: date.adding(days: -1)) }
+            let days = try await self.store.read { tx in
+                try await tx.days(of: user, from: date.adding(days: -2), to: date.adding(days: -1))
+            }
             guard days.allSatisfy({ summary.policy.basis.progress(of: $0) == 0 }) else { return nil }
             freeze = standing.freezesLeft > 0 ? "left" : "none"
         }
         return NotificationCandidate(
-            type: .streakAtRisk, dedupeKey: key,
-            data: ["streak": "\(standing.current)", "freezesLeft": "\(standing.freezesLeft)", "freeze": freeze])
+            type: .streakAtRisk,
+            dedupeKey: key,
+            data: ["streak": "\(standing.current)", "freezesLeft": "\(standing.freezesLeft)", "freeze": freeze]
+        )
     }
 }

@@ -35,6 +35,9 @@ enum SendHabits {
 /// New check-ins and workouts move their users' habitual times.
 struct HabitRefresh: IngestReaction {
     func react(to ingested: inout Ingested, in tx: Transaction) async throws {
-        try await SendHabits.refresh(Set(ingested.created.filter { SendHabits.matters($0.payload) }.map(\.userID)), in: tx)
+        try await SendHabits.refresh(
+            Set(ingested.created.filter { SendHabits.matters($0.payload) }.map(\.userID)),
+            in: tx
+        )
     }
 }

@@ -47,7 +47,9 @@ extension Profiles {
     /// is their profile as others see it; `GET /api/user/stats` has everything).
     public func person(_ id: User.ID, seenBy viewer: User.ID) async throws -> PersonView {
         try await self.store.read { tx in
-            guard let person = try await tx.user(id), person.disabledAt == nil else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
+            guard let person = try await tx.user(id), person.disabledAt == nil else {
+                throw DomainError.notFound(resource: "user", id: id.rawValue)
+            }
             let isSelf = id == viewer
             let (edge, relationship) = try await Self.standing(of: viewer, to: id, in: tx)
             try FriendAccess.decide(.find, isSelf: isSelf, edge).require("user", id.rawValue)
@@ -57,38 +59,70 @@ extension Profiles {
             if !visible.isEmpty {
                 let totals = try await tx.workoutTotals(of: id, visible: visible)
                 statistics = Statistics(
-                    workouts: totals.workouts, distanceMeters: totals.distanceMeters, durationSeconds: totals.durationSeconds,
+                    workouts: totals.workouts,
+                    distanceMeters: totals.distanceMeters,
+                    durationSeconds: totals.durationSeconds,
                     records: try await tx.personalRecords(of: id, visible: visible),
-                    recentWorkouts: try await tx.recentWorkouts(of: id, visible: visible, limit: Self.recentWorkoutsShown),
+                    recentWorkouts: try await tx.recentWorkouts(
+                        of: id,
+                        visible: visible,
+                        limit: Self.recentWorkoutsShown
+                    ),
                     lastThirtyDays: try await self.lastThirtyDays(
-                        of: person, visible: visible, showsWeight: ProfileAccess.mayView(profile.visibility.weight, relationship), in: tx))
+                        of: person,
+                        visible: visible,
+                        showsWeight: ProfileAccess.mayView(profile.visibility.weight, relationship),
+                        in: tx
+                    )
+                )
             }
             return PersonView(
-                userID: id, displayName: profile.displayName,
+                userID: id,
+                displayName: profile.displayName,
                 showsPhoto: ProfileAccess.mayView(photo: profile.photo, relationship),
                 age: ProfileAccess.mayView(profile.visibility.age, relationship) ? profile.age : nil,
                 weightKg: ProfileAccess.mayView(profile.visibility.weight, relationship) ? profile.weightKg : nil,
                 heightCm: ProfileAccess.mayView(profile.visibility.height, relationship) ? profile.heightCm : nil,
-                edge: edge, isSelf: isSelf, statistics: statistics)
+                edge: edge,
+                isSelf: isSelf,
+                statistics: statistics
+            )
         }
     }
 
     /// The person's last 30 days: their step totals, the push-ups of workouts of `visible` (a private
     /// series counts on nobody's page but in their own totals), the weight only when `showsWeight`.
-    private func lastThirtyDays(of person: User, visible: Set<ActivityVisibility>, showsWeight: Bool, in tx: Transaction) async throws -> [DaySummary] {
+    private func lastThirtyDays(
+        of person: User,
+        visible: Set<ActivityVisibility>,
+        showsWeight: Bool,
+        in tx: Transaction
+    ) async throws -> [DaySummary] {
         let today = person.localDate(at: self.clock.now())
         let first = today.adding(days: -29)
-        let days = Dictionary(try await tx.days(of: person.id, from: first, to: today).map { ($0.date, $0) }, uniquingKeysWith: { _, last in last })
+        let days = Dictionary(
+            try await tx.days(of: person.id, from: first, to: today).map { ($0.date, $0) },
+            uniquingKeysWith: { _, last in last }
+        )
         var pushups: [LocalDate: Int] = [:]
         let zone = TimeZone(identifier: person.profile.timeZone) ?? .gmt
-        let from = first.start(in: zone), to = today.adding(days: 1).start(in: zone)
+        let from = first.start(in: zone)
+        let to = today.adding(days: 1).start(in: zone)
         // The workouts started in the span, as a challenge reads them; only those the viewer may see count.
-        for event in try await tx.challenges.workouts(of: person.id, from: from, to: to) where visible.contains(event.visibility) {
-            if case .workout(let workout) = event.payload, workout.type == .pushups { pushups[event.localDate, default: 0] += workout.reps ?? 0 }
+        for event in try await tx.challenges.workouts(of: person.id, from: from, to: to)
+        where visible.contains(event.visibility) {
+            if case .workout(let workout) = event.payload, workout.type == .pushups {
+                pushups[event.localDate, default: 0] += workout.reps ?? 0
+            }
         }
         return (0..<30).map { offset in
             let date = first.adding(days: offset)
-            return DaySummary(date: date, steps: days[date]?.steps ?? 0, pushups: pushups[date] ?? 0, weightKg: showsWeight ? days[date]?.weightKg : nil)
+            return DaySummary(
+                date: date,
+                steps: days[date]?.steps ?? 0,
+                pushups: pushups[date] ?? 0,
+                weightKg: showsWeight ? days[date]?.weightKg : nil
+            )
         }
     }
 }

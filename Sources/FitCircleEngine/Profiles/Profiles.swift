@@ -21,7 +21,9 @@ public struct Profiles: Sendable {
     /// The caller's account as stored now.
     public func user(_ id: User.ID) async throws -> User {
         try await self.store.read { tx in
-            guard let user = try await tx.user(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
+            guard let user = try await tx.user(id) else {
+                throw DomainError.notFound(resource: "user", id: id.rawValue)
+            }
             return user
         }
     }
@@ -32,7 +34,9 @@ public struct Profiles: Sendable {
     public func update(_ id: User.ID, with input: ProfileInput) async throws -> User {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard var user = try await tx.lockedUser(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
+            guard var user = try await tx.lockedUser(id) else {
+                throw DomainError.notFound(resource: "user", id: id.rawValue)
+            }
             let was = user.profile
             user.profile = try input.applied(to: user.profile, limits: self.rules.base.limits, now: now)
             try await tx.save(user.profile, of: id, at: now)
@@ -50,11 +54,24 @@ public struct Profiles: Sendable {
     private func welcome(_ user: User, in tx: Transaction, now: Date) async throws -> JobRecord? {
         let level = (try await tx.trainingSettings(of: user.id) ?? .defaults).level
         let steps = GoalPlanner.dailySteps(
-            on: user.localDate(at: now), accountDay: 1, baseline: .of(user.profile, level: level), recent: [], policy: try await self.rules.of(user, in: tx, at: now).goals.steps)
+            on: user.localDate(at: now),
+            accountDay: 1,
+            baseline: .of(user.profile, level: level),
+            recent: [],
+            policy: try await self.rules.of(user, in: tx, at: now).goals.steps
+        )
         let candidate = NotificationCandidate(
-            type: .welcome, dedupeKey: "welcome",
-            data: ["name": user.profile.displayName, "steps": NotificationCopy.count(Int(steps.target))])
-        return try Notifications.raising(candidate, for: user.id, catalog: self.rules.base.notifications, ids: self.ids, at: now)
+            type: .welcome,
+            dedupeKey: "welcome",
+            data: ["name": user.profile.displayName, "steps": NotificationCopy.count(Int(steps.target))]
+        )
+        return try Notifications.raising(
+            candidate,
+            for: user.id,
+            catalog: self.rules.base.notifications,
+            ids: self.ids,
+            at: now
+        )
     }
 
     /// Stores a new profile photo, without its metadata (EXIF's GPS position above all). The bytes must be a
@@ -77,7 +94,9 @@ public struct Profiles: Sendable {
         try await self.blobs.put(Data(image), contentType: format.contentType, key: key)
         let now = self.clock.now()
         let (user, previousKey) = try await self.store.transaction { tx in
-            guard var user = try await tx.user(id) else { throw DomainError.notFound(resource: "user", id: id.rawValue) }
+            guard var user = try await tx.user(id) else {
+                throw DomainError.notFound(resource: "user", id: id.rawValue)
+            }
             let previous = user.profile.photoKey
             user.profile.photoKey = key
             try await tx.save(user.profile, of: id, at: now)
@@ -110,10 +129,21 @@ public struct Profiles: Sendable {
 
     /// How `viewer` stands to `person`: the friend edge, and the relationship `ProfileAccess` asks about.
     /// Someone who blocked the viewer is a stranger to them, whatever else they share.
-    static func standing(of viewer: User.ID, to person: User.ID, in tx: Transaction) async throws -> (edge: FriendEdge, relationship: ProfileAccess.Relationship) {
+    static func standing(of viewer: User.ID, to person: User.ID, in tx: Transaction) async throws -> (
+        edge: FriendEdge, relationship: ProfileAccess.Relationship
+    ) {
         guard person != viewer else { return (.strangers, ProfileAccess.Relationship(isSelf: true)) }
         let edge = try await tx.friendEdge(from: viewer, to: person)
-        guard FriendAccess.decide(.find, isSelf: false, edge) == .allowed else { return (edge, ProfileAccess.Relationship(isSelf: false, blocked: true)) }
-        return (edge, ProfileAccess.Relationship(isSelf: false, isFriend: edge.areFriends, sharesCircle: try await tx.sharesCircle(person, viewer)))
+        guard FriendAccess.decide(.find, isSelf: false, edge) == .allowed else {
+            return (edge, ProfileAccess.Relationship(isSelf: false, blocked: true))
+        }
+        return (
+            edge,
+            ProfileAccess.Relationship(
+                isSelf: false,
+                isFriend: edge.areFriends,
+                sharesCircle: try await tx.sharesCircle(person, viewer)
+            )
+        )
     }
 }

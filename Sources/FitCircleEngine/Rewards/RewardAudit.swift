@@ -15,7 +15,10 @@ struct RewardAudit: Sendable {
     func differences(of user: User.ID, in tx: Transaction) async throws -> [String] {
         let lines = try await tx.allPointsLines(of: user)
         let events = Dictionary(
-            uniqueKeysWithValues: try await tx.activities(of: user, kinds: [.workout, .checkIn]).map { ($0.event.id, $0) })
+            uniqueKeysWithValues: try await tx.activities(of: user, kinds: [.workout, .checkIn]).map {
+                ($0.event.id, $0)
+            }
+        )
         let stats = try await tx.rewardStats(of: user) ?? RewardStats()
         let unlocked = try await tx.unlockedBadges(of: user)
         var problems: [String] = []
@@ -27,14 +30,26 @@ struct RewardAudit: Sendable {
         for line in lines {
             let level = self.policy.levels.level(for: total)
             let day = days[line.date] ?? PointsDay(date: line.date)
-            let expected = self.expected(line, level: level, day: day, days: days, events: events, earlier: line.sourceEventID.flatMap { bySource[$0] } ?? [])
-            if let expected, expected.amount != line.amount || expected.counted != line.counted || expected.excess != line.excess {
+            let expected = self.expected(
+                line,
+                level: level,
+                day: day,
+                days: days,
+                events: events,
+                earlier: line.sourceEventID.flatMap { bySource[$0] } ?? []
+            )
+            if let expected,
+                expected.amount != line.amount || expected.counted != line.counted || expected.excess != line.excess
+            {
                 problems.append(
                     "line \(line.sequence ?? 0) (\(line.reason.rawValue), \(line.sourceKey)): stored \(line.amount) points, \(line.counted) counted, "
-                        + "\(line.excess) excess; its source makes \(expected.amount), \(expected.counted), \(expected.excess)")
+                        + "\(line.excess) excess; its source makes \(expected.amount), \(expected.counted), \(expected.excess)"
+                )
             }
             if let recorded = line.detail.level, recorded != level {
-                problems.append("line \(line.sequence ?? 0) (\(line.sourceKey)): written at level \(recorded), the ledger before it makes level \(level)")
+                problems.append(
+                    "line \(line.sequence ?? 0) (\(line.sourceKey)): written at level \(recorded), the ledger before it makes level \(level)"
+                )
             }
             total += line.amount
             days[line.date] = day.adding(line)
@@ -63,22 +78,31 @@ struct RewardAudit: Sendable {
                 continue
             }
             if self.earnsLine(event.payload) && !credited.contains(where: { $0.reason != .reversal }) {
-                problems.append("activity \(event.id) (\(event.kind.rawValue), \(event.localDate.iso)) has no ledger line")
+                problems.append(
+                    "activity \(event.id) (\(event.kind.rawValue), \(event.localDate.iso)) has no ledger line"
+                )
             }
             if stored.deletedAt != nil && !credited.isEmpty && !credited.contains(where: { $0.reason == .reversal }) {
                 problems.append("activity \(event.id) was deleted but its points were not taken back")
             }
         }
 
-        if stats.totalPoints != total { problems.append("total points: stored \(stats.totalPoints), the ledger sums to \(total)") }
+        if stats.totalPoints != total {
+            problems.append("total points: stored \(stats.totalPoints), the ledger sums to \(total)")
+        }
         let level = self.policy.levels.level(for: total)
         if stats.level != level { problems.append("level: stored \(stats.level), \(total) points make level \(level)") }
-        for counter in [Badge.Counter.series, .pushups, .workouts, .checkIns, .weeklyChallenges] where (stats.counters[counter] ?? 0) != (counters[counter] ?? 0) {
-            problems.append("counter \(counter.rawValue): stored \(stats.counters[counter] ?? 0), the ledger and events make \(counters[counter] ?? 0)")
+        for counter in [Badge.Counter.series, .pushups, .workouts, .checkIns, .weeklyChallenges]
+        where (stats.counters[counter] ?? 0) != (counters[counter] ?? 0) {
+            problems.append(
+                "counter \(counter.rawValue): stored \(stats.counters[counter] ?? 0), the ledger and events make \(counters[counter] ?? 0)"
+            )
         }
 
         // Badges: exactly those the ledger credits, and every catalog badge whose requirement holds.
-        let creditedBadges = Set(lines.compactMap { $0.reason == .badge || $0.reason == .weeklyChallenge ? $0.detail.badgeID : nil })
+        let creditedBadges = Set(
+            lines.compactMap { $0.reason == .badge || $0.reason == .weeklyChallenge ? $0.detail.badgeID : nil }
+        )
         let held = Set(unlocked.map(\.badgeID))
         if held != creditedBadges {
             problems.append("badges: held \(held.sorted()), the ledger credits \(creditedBadges.sorted())")
@@ -94,7 +118,8 @@ struct RewardAudit: Sendable {
 
     private func earnsLine(_ payload: ActivityPayload) -> Bool {
         switch payload {
-        case .workout(let workout): (workout.type == .pushups && self.policy.series != nil) || self.policy.workouts != nil
+        case .workout(let workout):
+            (workout.type == .pushups && self.policy.series != nil) || self.policy.workouts != nil
         case .checkIn: self.policy.checkIn != nil
         default: false
         }
@@ -102,23 +127,37 @@ struct RewardAudit: Sendable {
 
     /// What a line should hold, computed again from its source; nil when it has nothing to compute from.
     private func expected(
-        _ line: PointsLine, level: Int, day: PointsDay, days: [LocalDate: PointsDay], events: [ActivityEvent.ID: StoredActivity],
+        _ line: PointsLine,
+        level: Int,
+        day: PointsDay,
+        days: [LocalDate: PointsDay],
+        events: [ActivityEvent.ID: StoredActivity],
         earlier: [PointsLine]
     ) -> (amount: Int, counted: Int, excess: Int)? {
         let event = line.sourceEventID.flatMap { events[$0]?.event }
         switch line.reason {
         case .series:
-            guard let rule = self.policy.series, let source = event, case .workout(let workout) = source.payload, let goal = line.detail.dailyGoal else {
+            guard let rule = self.policy.series, let source = event, case .workout(let workout) = source.payload,
+                let goal = line.detail.dailyGoal
+            else {
                 return (Int.min, 0, 0)
             }
             let award = Points.series(
-                number: workout.series ?? 1, reps: workout.reps ?? 0, countedBefore: day.pushupsCounted,
+                number: workout.series ?? 1,
+                reps: workout.reps ?? 0,
+                countedBefore: day.pushupsCounted,
                 cap: self.policy.pushupCap?.cap(dailyGoal: goal, level: level),
-                streakMultiplier: self.policy.streakMultiplier.value(streak: line.detail.streak ?? 0), policy: rule)
+                streakMultiplier: self.policy.streakMultiplier.value(streak: line.detail.streak ?? 0),
+                policy: rule
+            )
             return (self.policy.isLate(source) ? 0 : award.points, award.counted, award.excess)
         case .workout:
-            guard let rule = self.policy.workouts, let source = event, case .workout(let workout) = source.payload else { return (Int.min, 0, 0) }
-            return (self.policy.isLate(source) ? 0 : Points.workout(workout, earnedToday: day.workoutPoints, policy: rule), 0, 0)
+            guard let rule = self.policy.workouts, let source = event, case .workout(let workout) = source.payload
+            else { return (Int.min, 0, 0) }
+            return (
+                self.policy.isLate(source) ? 0 : Points.workout(workout, earnedToday: day.workoutPoints, policy: rule),
+                0, 0
+            )
         case .checkIn:
             return (event.map { self.policy.isLate($0) } == true ? 0 : self.policy.checkIn ?? 0, 0, 0)
         case .weeklyBonus, .weeklyChallenge:
@@ -130,7 +169,10 @@ struct RewardAudit: Sendable {
             return (self.policy.badges.first { $0.id == line.detail.badgeID }?.xp ?? Int.min, 0, 0)
         case .reversal:
             let credited = earlier.filter { $0.reason != .reversal }
-            return (-credited.reduce(0) { $0 + $1.amount }, -credited.reduce(0) { $0 + $1.counted }, -credited.reduce(0) { $0 + $1.excess })
+            return (
+                -credited.reduce(0) { $0 + $1.amount }, -credited.reduce(0) { $0 + $1.counted },
+                -credited.reduce(0) { $0 + $1.excess }
+            )
         case .goalMet:
             return (self.policy.goalMet ?? Int.min, 0, 0)
         case .submission:

@@ -15,7 +15,13 @@ struct RewardCredits: IngestReaction {
         }
         for (user, events) in earning.sorted(by: { $0.key < $1.key }) {
             guard let account = ingested.users[user] else { continue }
-            let rewards = try await self.rewards.award(events, of: account, streak: ingested.streaks[user], in: tx, now: ingested.now)
+            let rewards = try await self.rewards.award(
+                events,
+                of: account,
+                streak: ingested.streaks[user],
+                in: tx,
+                now: ingested.now
+            )
             ingested.rewards.merge(rewards) { _, latest in latest }
         }
     }

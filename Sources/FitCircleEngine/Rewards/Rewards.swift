@@ -21,7 +21,9 @@ public struct Rewards: Sendable {
     var policy: RewardPolicy { self.profile.rewards }
 
     /// A page of the ledger, newest first. `cursor` is the `nextCursor` of the page before.
-    public func ledger(of user: User.ID, cursor: String?, limit: Int) async throws -> (lines: [PointsLine], nextCursor: String?) {
+    public func ledger(of user: User.ID, cursor: String?, limit: Int) async throws -> (
+        lines: [PointsLine], nextCursor: String?
+    ) {
         var validator = Validator()
         let before = cursor.flatMap { Int64($0) }
         validator.check(cursor == nil || before != nil, "cursor", "must be the nextCursor of an earlier page")
@@ -34,7 +36,9 @@ public struct Rewards: Sendable {
     /// Points per local date from `from` to `to` (by default the last 7 days in the user's zone).
     public func days(of user: User, from: LocalDate?, to: LocalDate?) async throws -> [PointsDay] {
         let (first, last) = try LocalDate.queried(from: from, to: to, today: user.localDate(at: self.clock.now()))
-        return PointsDay.summarize(try await self.store.read { tx in try await tx.pointsLines(of: user.id, from: first, to: last) })
+        return PointsDay.summarize(
+            try await self.store.read { tx in try await tx.pointsLines(of: user.id, from: first, to: last) }
+        )
     }
 
     /// The caller's totals, level, today and the weekly challenge (POINTS-05, CHAL-01).
@@ -59,7 +63,9 @@ public struct Rewards: Sendable {
         let weekStart = today.startOfWeek(startingOn: self.profile.week.startsOn)
         return try await self.store.read { tx in
             let stats = try await tx.rewardStats(of: user.id) ?? RewardStats()
-            let days = PointsDay.summarize(try await tx.pointsLines(of: user.id, from: weekStart, to: weekStart.adding(days: 6)))
+            let days = PointsDay.summarize(
+                try await tx.pointsLines(of: user.id, from: weekStart, to: weekStart.adding(days: 6))
+            )
             let needsGoal = self.policy.pushupCap != nil || self.policy.weeklyChallenge != nil
             let training = needsGoal ? try await tx.trainingSettings(of: user.id) ?? .defaults : .defaults
             var challenge: WeeklyChallengeProgress?
@@ -67,17 +73,25 @@ public struct Rewards: Sendable {
                 let start = rule.start(holding: today, profileWeekStartsOn: self.profile.week.startsOn)
                 let badge = "weekly-challenge-\(start.iso)"
                 let unlocked = try await tx.unlockedBadges(of: user.id).first { $0.badgeID == badge }
-                let challengeDays = start == weekStart ? days : PointsDay.summarize(try await tx.pointsLines(of: user.id, from: start, to: start.adding(days: 6)))
+                let challengeDays =
+                    start == weekStart
+                    ? days
+                    : PointsDay.summarize(try await tx.pointsLines(of: user.id, from: start, to: start.adding(days: 6)))
                 challenge = WeeklyChallengeProgress(
-                    weekStart: start, target: training.dailyGoal * rule.goalDays, progress: challengeDays.reduce(0) { $0 + $1.pushupsCounted },
-                    completed: unlocked != nil, badge: unlocked?.name)
+                    weekStart: start,
+                    target: training.dailyGoal * rule.goalDays,
+                    progress: challengeDays.reduce(0) { $0 + $1.pushupsCounted },
+                    completed: unlocked != nil,
+                    badge: unlocked?.name
+                )
             }
             return Stats(
                 stats: stats,
                 standing: self.policy.levels.standing(for: stats.totalPoints),
                 today: days.first { $0.date == today } ?? PointsDay(date: today),
                 pushupCap: self.policy.pushupCap?.cap(dailyGoal: training.dailyGoal, level: stats.level),
-                weeklyChallenge: challenge)
+                weeklyChallenge: challenge
+            )
         }
     }
 
@@ -108,16 +122,23 @@ public struct Rewards: Sendable {
             return Catalog(
                 badges: self.policy.badges.map { badge in
                     BadgeProgress(
-                        badge: badge, counters: counters, progress: byID[badge.id] != nil ? 1 : badge.progress(counters),
-                        unlockedAt: byID[badge.id]?.unlockedAt, holders: shares[badge.id] ?? 0)
+                        badge: badge,
+                        counters: counters,
+                        progress: byID[badge.id] != nil ? 1 : badge.progress(counters),
+                        unlockedAt: byID[badge.id]?.unlockedAt,
+                        holders: shares[badge.id] ?? 0
+                    )
                 },
                 dated: unlocked.filter { !catalogIDs.contains($0.badgeID) },
-                showcase: try await tx.badgeShowcase(of: user))
+                showcase: try await tx.badgeShowcase(of: user)
+            )
         }
     }
 
     /// A user's unlocked badges and the three they feature, as `viewer` may see them (`ProfileAccess`).
-    public func badges(of user: User.ID, seenBy viewer: User.ID) async throws -> (badges: [UnlockedBadge], showcase: [UnlockedBadge]) {
+    public func badges(of user: User.ID, seenBy viewer: User.ID) async throws -> (
+        badges: [UnlockedBadge], showcase: [UnlockedBadge]
+    ) {
         try await self.store.read { tx in
             guard try await tx.user(user) != nil,
                 ProfileAccess.mayView(.badges, try await Profiles.standing(of: viewer, to: user, in: tx).relationship)
@@ -131,14 +152,20 @@ public struct Rewards: Sendable {
     }
 
     /// Features up to three of the caller's unlocked badges, in order.
-    public func updateShowcase(_ ids: [String], of user: User.ID) async throws -> (badges: [UnlockedBadge], showcase: [UnlockedBadge]) {
+    public func updateShowcase(_ ids: [String], of user: User.ID) async throws -> (
+        badges: [UnlockedBadge], showcase: [UnlockedBadge]
+    ) {
         try await self.store.transaction { tx in
             let unlocked = Set(try await tx.unlockedBadges(of: user).map(\.badgeID))
             var validator = Validator()
             validator.check(ids.count <= 3, "badgeIds", "must hold at most 3 badges")
             validator.check(Set(ids).count == ids.count, "badgeIds", "must not name a badge twice")
             for (index, id) in ids.enumerated() {
-                validator.check(unlocked.contains(id), "badgeIds[\(index)]", "must be a badge you have unlocked ('\(id)' is not)")
+                validator.check(
+                    unlocked.contains(id),
+                    "badgeIds[\(index)]",
+                    "must be a badge you have unlocked ('\(id)' is not)"
+                )
             }
             try validator.throwIfInvalid()
             try await tx.saveBadgeShowcase(ids, of: user, at: self.clock.now())
@@ -150,7 +177,9 @@ public struct Rewards: Sendable {
     private func holderShares() async throws -> [String: Double] {
         let now = self.clock.now()
         if let cached = self.holders.value(at: now) { return cached }
-        let (holders, active) = try await self.store.read { tx in try await tx.badgeHolders(activeSince: now.addingTimeInterval(-30 * 86_400)) }
+        let (holders, active) = try await self.store.read { tx in
+            try await tx.badgeHolders(activeSince: now.addingTimeInterval(-30 * 86_400))
+        }
         let shares = holders.mapValues { active == 0 ? 0 : Double($0) / Double(active) }
         self.holders.store(shares, at: now)
         return shares
@@ -164,7 +193,9 @@ private final class HolderShares: Sendable {
 
     func value(at now: Date) -> [String: Double]? {
         self.state.withLock { state in
-            guard let state, now.timeIntervalSince(state.computedAt) < Self.lifetime, now >= state.computedAt else { return nil }
+            guard let state, now.timeIntervalSince(state.computedAt) < Self.lifetime, now >= state.computedAt else {
+                return nil
+            }
             return state.shares
         }
     }

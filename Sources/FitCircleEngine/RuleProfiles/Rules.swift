@@ -35,7 +35,9 @@ public struct Rules: Sendable {
 
     /// What applies to `user`, whose local day is `today`. With `exposing` (and a transaction that writes)
     /// the first time records their exposure to each variant they are in.
-    func personal(_ user: User.ID, on today: LocalDate, in tx: Transaction, at now: Date, exposing: Bool = true) async throws -> Personal {
+    func personal(_ user: User.ID, on today: LocalDate, in tx: Transaction, at now: Date, exposing: Bool = true)
+        async throws -> Personal
+    {
         var personal = Personal(profile: self.base, engagementNotifications: true, variants: [:])
         var overlaid = false
         for live in try await self.live(in: tx) where live.experiment.state == .running {
@@ -53,7 +55,11 @@ public struct Rules: Sendable {
                     } catch {
                         Self.logger.warning(
                             "Two running experiments' overlays do not combine; the first one's applies",
-                            metadata: ["experiment": "\(live.experiment.name)", "variant": "\(variant.name)", "error": "\(error)"])
+                            metadata: [
+                                "experiment": "\(live.experiment.name)", "variant": "\(variant.name)",
+                                "error": "\(error)",
+                            ]
+                        )
                     }
                 }
             }
@@ -88,7 +94,10 @@ public struct Rules: Sendable {
                 profiles: Dictionary(
                     experiment.variants.compactMap { variant in
                         (try? variant.overlay.applied(to: self.base, field: "overlay")).map { (variant.name, $0) }
-                    }, uniquingKeysWith: { first, _ in first }))
+                    },
+                    uniquingKeysWith: { first, _ in first }
+                )
+            )
         }
         self.book.keep(live)
         return live

@@ -36,8 +36,12 @@ struct StreakKeeper: Sendable {
     /// Closes what has ended and answers where the streak stands. `changedFrom` is the earliest day whose
     /// data changed; periods from there on are closed again.
     func refresh(_ user: User, in tx: Transaction, now: Date, changedFrom: LocalDate? = nil) async throws -> View {
-        try await Ledger(policy: try await self.rules.of(user, in: tx, at: now).streaks, weekStart: self.weekStart, analytics: self.analytics)
-            .refresh(user, in: tx, now: now, changedFrom: changedFrom)
+        try await Ledger(
+            policy: try await self.rules.of(user, in: tx, at: now).streaks,
+            weekStart: self.weekStart,
+            analytics: self.analytics
+        )
+        .refresh(user, in: tx, now: now, changedFrom: changedFrom)
     }
 }
 
@@ -47,7 +51,8 @@ private struct Ledger {
     let weekStart: Weekday
     let analytics: EventRecorder
 
-    func refresh(_ user: User, in tx: Transaction, now: Date, changedFrom: LocalDate?) async throws -> StreakKeeper.View {
+    func refresh(_ user: User, in tx: Transaction, now: Date, changedFrom: LocalDate?) async throws -> StreakKeeper.View
+    {
         let today = user.localDate(at: now)
         let current = Streak.period(of: today, policy: self.policy, weekStartsOn: self.weekStart)
         let stored = try await tx.streak(of: user.id)
@@ -67,18 +72,36 @@ private struct Ledger {
                 state = try await tx.streakEntry(of: user.id, before: start)?.state ?? Streak()
             }
             let activities = try await self.activities(
-                of: user.id, from: start, through: Streak.period(before: current, policy: self.policy), nothing: nothing, in: tx)
+                of: user.id,
+                from: start,
+                through: Streak.period(before: current, policy: self.policy),
+                nothing: nothing,
+                in: tx
+            )
             var entries: [Streak.Entry] = []
             var events: [AnalyticsEvent] = []
             var period = start
             while period < current {
-                let (next, entry) = state.close(period, with: activities[period] ?? nothing, policy: self.policy, weekStartsOn: self.weekStart)
+                let (next, entry) = state.close(
+                    period,
+                    with: activities[period] ?? nothing,
+                    policy: self.policy,
+                    weekStartsOn: self.weekStart
+                )
                 if let entry, entry.status == .frozen || (entry.status == .reset && state.count > 0) {
                     // A period closed again after late data makes the same key: told once.
-                    let (event, lost): (ServerEvent, Int) = entry.status == .frozen ? (.streakFrozen, entry.count) : (.streakBroken, state.count)
+                    let (event, lost): (ServerEvent, Int) =
+                        entry.status == .frozen ? (.streakFrozen, entry.count) : (.streakBroken, state.count)
                     events.append(
-                        .server(event, key: period.iso, of: user.id, on: period, at: now,
-                                properties: ["period": .string(period.iso), "streak": .integer(lost)]))
+                        .server(
+                            event,
+                            key: period.iso,
+                            of: user.id,
+                            on: period,
+                            at: now,
+                            properties: ["period": .string(period.iso), "streak": .integer(lost)]
+                        )
+                    )
                 }
                 state = next
                 if let entry { entries.append(entry) }
@@ -88,9 +111,15 @@ private struct Ledger {
             try await self.analytics.record(events, in: tx)
         }
         if closed || (stored == nil && start != nil) {
-            try await tx.save(StoredStreak(state: state, evaluatedThrough: Streak.period(before: current, policy: self.policy)), of: user.id, at: now)
+            try await tx.save(
+                StoredStreak(state: state, evaluatedThrough: Streak.period(before: current, policy: self.policy)),
+                of: user.id,
+                at: now
+            )
         }
-        let open = try await self.activities(of: user.id, from: current, through: current, nothing: nothing, in: tx)[current] ?? nothing
+        let open =
+            try await self.activities(of: user.id, from: current, through: current, nothing: nothing, in: tx)[current]
+            ?? nothing
         return StreakKeeper.View(
             policy: self.policy,
             state: state,
@@ -111,11 +140,19 @@ private struct Ledger {
 
     /// What each period from `first` to `last` (period starts) holds, from the user's days.
     private func activities(
-        of user: User.ID, from first: LocalDate, through last: LocalDate, nothing: Streak.Activity, in tx: Transaction
+        of user: User.ID,
+        from first: LocalDate,
+        through last: LocalDate,
+        nothing: Streak.Activity,
+        in tx: Transaction
     ) async throws -> [LocalDate: Streak.Activity] {
         let end = Streak.period(after: last, policy: self.policy).adding(days: -1)
         return Streak.Activity.byPeriod(
-            days: try await tx.days(of: user, from: first, to: end), freezeRequests: try await tx.freezeRequests(of: user, from: first, to: last),
-            policy: self.policy, weekStartsOn: self.weekStart, nothing: nothing)
+            days: try await tx.days(of: user, from: first, to: end),
+            freezeRequests: try await tx.freezeRequests(of: user, from: first, to: last),
+            policy: self.policy,
+            weekStartsOn: self.weekStart,
+            nothing: nothing
+        )
     }
 }

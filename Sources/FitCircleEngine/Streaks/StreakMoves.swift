@@ -24,22 +24,51 @@ struct StreakMoves: IngestReaction {
             ingested.streaks[user] = state
             ingested.analytics.append(
                 .server(
-                    .streakUpdated, key: "\(view.period.iso):\(view.standing.current)", of: account, at: now,
-                    properties: ["current": .integer(view.standing.current), "longest": .integer(view.standing.longest)]))
-            guard view.standing.met, let milestone = view.policy.milestones.first(where: { $0.count == view.standing.current }) else { continue }
+                    .streakUpdated,
+                    key: "\(view.period.iso):\(view.standing.current)",
+                    of: account,
+                    at: now,
+                    properties: [
+                        "current": .integer(view.standing.current), "longest": .integer(view.standing.longest),
+                    ]
+                )
+            )
+            guard view.standing.met,
+                let milestone = view.policy.milestones.first(where: { $0.count == view.standing.current })
+            else { continue }
             let news = Circles.News(
-                user: user, kind: .streakMilestone, subject: "\(view.standing.current)", key: "streak:\(view.standing.current):\(view.period.iso)")
+                user: user,
+                kind: .streakMilestone,
+                subject: "\(view.standing.current)",
+                key: "streak:\(view.standing.current):\(view.period.iso)"
+            )
             let celebration = NotificationCandidate(
-                type: .streakMilestone, dedupeKey: "streak_milestone:\(milestone.count):\(view.period.iso)",
-                data: ["streak": "\(milestone.count)", "badge": milestone.badge])
+                type: .streakMilestone,
+                dedupeKey: "streak_milestone:\(milestone.count):\(view.period.iso)",
+                data: ["streak": "\(milestone.count)", "badge": milestone.badge]
+            )
             try await tx.enqueue(
                 [try Circles.posting(news, ids: self.ids, at: now)]
-                    + [try Notifications.raising(celebration, for: user, catalog: self.profile.notifications, ids: self.ids, at: now)].compactMap { $0 },
-                at: now)
+                    + [
+                        try Notifications.raising(
+                            celebration,
+                            for: user,
+                            catalog: self.profile.notifications,
+                            ids: self.ids,
+                            at: now
+                        )
+                    ].compactMap { $0 },
+                at: now
+            )
             ingested.analytics.append(
                 .server(
-                    .streakMilestone, key: "\(milestone.count):\(view.period.iso)", of: account, at: now,
-                    properties: ["streak": .integer(milestone.count), "badge": .string(milestone.badge)]))
+                    .streakMilestone,
+                    key: "\(milestone.count):\(view.period.iso)",
+                    of: account,
+                    at: now,
+                    properties: ["streak": .integer(milestone.count), "badge": .string(milestone.badge)]
+                )
+            )
         }
     }
 }

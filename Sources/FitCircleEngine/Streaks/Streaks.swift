@@ -77,7 +77,11 @@ public struct Streaks: Sendable {
     public func current(of user: User.ID) async throws -> Summary {
         try await self.store.transaction { tx in
             let account = try await Self.lock(user, in: tx)
-            return try await self.summary(of: account, view: try await self.keeper.refresh(account, in: tx, now: self.clock.now()), in: tx)
+            return try await self.summary(
+                of: account,
+                view: try await self.keeper.refresh(account, in: tx, now: self.clock.now()),
+                in: tx
+            )
         }
     }
 
@@ -86,13 +90,21 @@ public struct Streaks: Sendable {
         try await self.store.transaction { tx in
             let account = try await Self.lock(user, in: tx)
             let view = try await self.keeper.refresh(account, in: tx, now: self.clock.now())
-            let (first, last) = try LocalDate.queried(from: from, to: to, today: view.today, defaultDays: 30, maximumDays: 731)
+            let (first, last) = try LocalDate.queried(
+                from: from,
+                to: to,
+                today: view.today,
+                defaultDays: 30,
+                maximumDays: 731
+            )
             return try await tx.streakEntries(of: user, from: first, to: last)
         }
     }
 
     /// Every milestone of the profile, with the day it was first reached.
-    public func milestones(of user: User.ID) async throws -> [(milestone: StreakPolicy.Milestone, reachedOn: LocalDate?)] {
+    public func milestones(of user: User.ID) async throws -> [(
+        milestone: StreakPolicy.Milestone, reachedOn: LocalDate?
+    )] {
         try await self.store.transaction { tx in
             let account = try await Self.lock(user, in: tx)
             let view = try await self.keeper.refresh(account, in: tx, now: self.clock.now())
@@ -123,13 +135,22 @@ public struct Streaks: Sendable {
             }
             if view.state.missed > 0 {
                 // "Never miss twice": a freeze covers only the first missed \(unit) in a row.
-                throw DomainError.conflict(reason: "The last \(unit) was already missed; only counting this \(unit) keeps the streak.")
+                throw DomainError.conflict(
+                    reason: "The last \(unit) was already missed; only counting this \(unit) keeps the streak."
+                )
             }
             if view.standing.freezesLeft == 0 {
-                throw DomainError.conflict(reason: "No freezes left; the next one comes on \(self.renewal(after: view.period, policy: view.policy).iso).")
+                throw DomainError.conflict(
+                    reason:
+                        "No freezes left; the next one comes on \(self.renewal(after: view.period, policy: view.policy).iso)."
+                )
             }
             try await tx.requestFreeze(of: user, for: view.period, at: now)
-            return try await self.summary(of: account, view: try await self.keeper.refresh(account, in: tx, now: now), in: tx)
+            return try await self.summary(
+                of: account,
+                view: try await self.keeper.refresh(account, in: tx, now: now),
+                in: tx
+            )
         }
     }
 
@@ -144,27 +165,45 @@ public struct Streaks: Sendable {
             let date = input.date ?? today
             let grace = try await self.rules.of(account, in: tx, at: now).streaks.checkInGraceDays
             var validator = Validator()
-            validator.check(date <= today, "date", "must not be after today (\(today.iso) in \(account.profile.timeZone))")
             validator.check(
-                date >= today.adding(days: -grace), "date",
-                grace == 0 ? "must be today" : "must be within \(grace) day\(grace == 1 ? "" : "s") before today")
+                date <= today,
+                "date",
+                "must not be after today (\(today.iso) in \(account.profile.timeZone))"
+            )
+            validator.check(
+                date >= today.adding(days: -grace),
+                "date",
+                grace == 0 ? "must be today" : "must be within \(grace) day\(grace == 1 ? "" : "s") before today"
+            )
             try validator.throwIfInvalid()
 
             var inputs = [
                 ActivityInput(
-                    clientEventID: CheckIn.clientEventID(for: date), occurredAt: now, timeZone: account.profile.timeZone, source: .app,
-                    payload: .checkIn(input.checkIn), date: date)
+                    clientEventID: CheckIn.clientEventID(for: date),
+                    occurredAt: now,
+                    timeZone: account.profile.timeZone,
+                    source: .app,
+                    payload: .checkIn(input.checkIn),
+                    date: date
+                )
             ]
             if let weight = input.weightKg {
                 inputs.append(
                     ActivityInput(
-                        clientEventID: CheckIn.clientEventID(for: date) + ":weight", occurredAt: now, timeZone: account.profile.timeZone,
-                        source: .manual, payload: .weight(kilograms: weight)))
+                        clientEventID: CheckIn.clientEventID(for: date) + ":weight",
+                        occurredAt: now,
+                        timeZone: account.profile.timeZone,
+                        source: .manual,
+                        payload: .weight(kilograms: weight)
+                    )
+                )
             }
             let alreadyCheckedIn = DomainError.conflict(reason: "You already checked in for \(date.iso).")
             do {
                 // The same check-in sent again at the same instant is a replay of the ledger, but still a second check-in.
-                guard case .created = try await self.activities.record(inputs, for: user, in: tx, now: now)[0] else { throw alreadyCheckedIn }
+                guard case .created = try await self.activities.record(inputs, for: user, in: tx, now: now)[0] else {
+                    throw alreadyCheckedIn
+                }
             } catch DomainError.conflict {
                 throw alreadyCheckedIn
             }
@@ -175,8 +214,13 @@ public struct Streaks: Sendable {
             let checkedDay = days.first { $0.date == date }
             let previousGoal = try await self.goals.stepGoal(on: previous, of: account, in: tx)
             // A late claim closes a past period: its milestone is in the ledger. Today's shows in the standing.
-            let closed = try await tx.streakEntries(of: user, from: Streak.period(of: date, policy: view.policy, weekStartsOn: self.rules.base.week.startsOn), to: view.today)
-            let milestone = view.standing.met
+            let closed = try await tx.streakEntries(
+                of: user,
+                from: Streak.period(of: date, policy: view.policy, weekStartsOn: self.rules.base.week.startsOn),
+                to: view.today
+            )
+            let milestone =
+                view.standing.met
                 ? view.policy.milestones.first { $0.count == view.standing.current && date >= view.period }
                 : nil
             return CheckInResult(
@@ -215,7 +259,9 @@ public struct Streaks: Sendable {
     }
 
     private static func lock(_ user: User.ID, in tx: Transaction) async throws -> User {
-        guard let account = try await tx.lockedUser(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+        guard let account = try await tx.lockedUser(user) else {
+            throw DomainError.notFound(resource: "user", id: user.rawValue)
+        }
         return account
     }
 }

@@ -15,7 +15,9 @@ final class LiveSnapshot<Value: Sendable>: Sendable {
     /// The value, unless it is older than `freshness` (or forgotten).
     func current() -> Value? {
         self.state.withLock { state in
-            guard let value = state.value, let loadedAt = state.loadedAt, ContinuousClock.now - loadedAt < self.freshness else { return nil }
+            guard let value = state.value, let loadedAt = state.loadedAt,
+                ContinuousClock.now - loadedAt < self.freshness
+            else { return nil }
             return value
         }
     }

@@ -9,7 +9,11 @@ public struct ToldEvents<State: Sendable, Update: Sendable>: AsyncSequence, Send
     let state: State
     let tell: @Sendable (inout State, BoardEvent) async -> Update?
 
-    init(_ events: AsyncStream<BoardEvent>, state: State, tell: @escaping @Sendable (inout State, BoardEvent) async -> Update?) {
+    init(
+        _ events: AsyncStream<BoardEvent>,
+        state: State,
+        tell: @escaping @Sendable (inout State, BoardEvent) async -> Update?
+    ) {
         self.events = events
         self.state = state
         self.tell = tell

@@ -35,19 +35,36 @@ public struct WebhookFanout: Sendable {
                 let id: WebhookDelivery.ID = self.ids.make()
                 let payload = try Self.encoder.encode(WebhookPayload(id: id.rawValue, event: event))
                 deliveries.append(
-                    (WebhookDelivery(id: id, endpoint: endpoint.id, event: event.name, user: event.userID, payload: String(decoding: payload, as: UTF8.self), createdAt: now),
-                     event.key))
+                    (
+                        WebhookDelivery(
+                            id: id,
+                            endpoint: endpoint.id,
+                            event: event.name,
+                            user: event.userID,
+                            payload: String(decoding: payload, as: UTF8.self),
+                            createdAt: now
+                        ),
+                        event.key
+                    )
+                )
             }
         }
         let queued = try await tx.webhooks.queue(deliveries)
-        try await tx.enqueue(try queued.map { try Self.job(for: $0, at: now, dedupeKey: "webhook:\($0.rawValue)") }, at: now)
+        try await tx.enqueue(
+            try queued.map { try Self.job(for: $0, at: now, dedupeKey: "webhook:\($0.rawValue)") },
+            at: now
+        )
     }
 
     static func job(for delivery: WebhookDelivery.ID, at now: Date, dedupeKey: String) throws -> JobRecord {
         JobRecord(
-            id: UUID().uuidString.lowercased(), kind: Self.deliver,
+            id: UUID().uuidString.lowercased(),
+            kind: Self.deliver,
             payload: String(decoding: try JSONEncoder().encode(Reference(delivery: delivery.rawValue)), as: UTF8.self),
-            dedupeKey: dedupeKey, runAt: now, maxAttempts: Self.maximumAttempts)
+            dedupeKey: dedupeKey,
+            runAt: now,
+            maxAttempts: Self.maximumAttempts
+        )
     }
 
     private func endpoints(in tx: Transaction) async throws -> [WebhookEndpoint] {

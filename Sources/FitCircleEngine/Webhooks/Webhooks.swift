@@ -21,14 +21,29 @@ public struct Webhooks: JobOwner {
     }
 
     /// Registers an endpoint; the answer holds its signing secret, which is never shown again.
-    public func register(url: String, events: [String], description: String, by caller: Caller) async throws -> WebhookEndpoint {
-        try WebhookEndpoint.validate(url: url, events: events, description: description, allowPrivateTargets: self.sender.allowsPrivateTargets)
+    public func register(url: String, events: [String], description: String, by caller: Caller) async throws
+        -> WebhookEndpoint
+    {
+        try WebhookEndpoint.validate(
+            url: url,
+            events: events,
+            description: description,
+            allowPrivateTargets: self.sender.allowsPrivateTargets
+        )
         let endpoint = WebhookEndpoint(
-            id: self.ids.make(), url: url, events: events, description: description, secret: "whsec_" + Secrets.random(bytes: 32), createdAt: self.clock.now())
+            id: self.ids.make(),
+            url: url,
+            events: events,
+            description: description,
+            secret: "whsec_" + Secrets.random(bytes: 32),
+            createdAt: self.clock.now()
+        )
         try await self.store.transaction { tx in
             try await Operators.require(caller, in: tx, to: "register webhooks")
             guard try await tx.webhooks.endpoints().count < WebhookEndpoint.maximumEndpoints else {
-                throw DomainError.conflict(reason: "This server already has \(WebhookEndpoint.maximumEndpoints) webhook endpoints.")
+                throw DomainError.conflict(
+                    reason: "This server already has \(WebhookEndpoint.maximumEndpoints) webhook endpoints."
+                )
             }
             try await tx.webhooks.insert(endpoint)
         }
@@ -48,32 +63,53 @@ public struct Webhooks: JobOwner {
     public func remove(_ id: WebhookEndpoint.ID, by caller: Caller) async throws {
         try await self.store.transaction { tx in
             try await Operators.require(caller, in: tx, to: "remove webhooks")
-            guard id.isWellFormed, try await tx.webhooks.delete(id) else { throw DomainError.notFound(resource: "webhook", id: id.rawValue) }
+            guard id.isWellFormed, try await tx.webhooks.delete(id) else {
+                throw DomainError.notFound(resource: "webhook", id: id.rawValue)
+            }
         }
         self.fanout.subscriptions.forget()
     }
 
     /// The endpoint's delivery log, newest first.
-    public func deliveries(of id: WebhookEndpoint.ID, status: WebhookDelivery.Status?, limit: Int, by caller: Caller) async throws -> [WebhookDelivery] {
+    public func deliveries(of id: WebhookEndpoint.ID, status: WebhookDelivery.Status?, limit: Int, by caller: Caller)
+        async throws -> [WebhookDelivery]
+    {
         guard (1...500).contains(limit) else { throw ValidationError(field: "limit", reason: "must be from 1 to 500") }
         return try await self.store.read { tx in
             try await Operators.require(caller, in: tx, to: "read webhooks")
-            guard id.isWellFormed, try await tx.webhooks.endpoint(id) != nil else { throw DomainError.notFound(resource: "webhook", id: id.rawValue) }
+            guard id.isWellFormed, try await tx.webhooks.endpoint(id) != nil else {
+                throw DomainError.notFound(resource: "webhook", id: id.rawValue)
+            }
             return try await tx.webhooks.deliveries(of: id, status: status, limit: limit)
         }
     }
 
     /// Sends a delivery again, as it was (same id and body: a receiver that had it drops the repeat).
-    public func replay(_ delivery: WebhookDelivery.ID, of endpoint: WebhookEndpoint.ID, by caller: Caller) async throws -> WebhookDelivery {
+    public func replay(_ delivery: WebhookDelivery.ID, of endpoint: WebhookEndpoint.ID, by caller: Caller) async throws
+        -> WebhookDelivery
+    {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             try await Operators.require(caller, in: tx, to: "replay webhooks")
-            guard delivery.isWellFormed, let found = try await tx.webhooks.delivery(delivery), found.endpoint == endpoint else {
+            guard delivery.isWellFormed, let found = try await tx.webhooks.delivery(delivery),
+                found.endpoint == endpoint
+            else {
                 throw DomainError.notFound(resource: "webhook delivery", id: delivery.rawValue)
             }
-            guard found.status != .pending else { throw DomainError.conflict(reason: "This delivery is still being sent.") }
+            guard found.status != .pending else {
+                throw DomainError.conflict(reason: "This delivery is still being sent.")
+            }
             _ = try await tx.webhooks.requeue(delivery)
-            try await tx.enqueue([try WebhookFanout.job(for: delivery, at: now, dedupeKey: "webhook:\(delivery.rawValue):replay:\(found.attempts)")], at: now)
+            try await tx.enqueue(
+                [
+                    try WebhookFanout.job(
+                        for: delivery,
+                        at: now,
+                        dedupeKey: "webhook:\(delivery.rawValue):replay:\(found.attempts)"
+                    )
+                ],
+                at: now
+            )
             var replayed = found
             replayed.status = .pending
             replayed.deliveredAt = nil
@@ -85,14 +121,19 @@ public struct Webhooks: JobOwner {
         let reference = try JSONDecoder().decode(WebhookFanout.Reference.self, from: Data(job.payload.utf8))
         let id = WebhookDelivery.ID(reference.delivery)
         let found = try await self.store.read { tx -> (WebhookDelivery, WebhookEndpoint)? in
-            guard let delivery = try await tx.webhooks.delivery(id), let endpoint = try await tx.webhooks.endpoint(delivery.endpoint) else { return nil }
+            guard let delivery = try await tx.webhooks.delivery(id),
+                let endpoint = try await tx.webhooks.endpoint(delivery.endpoint)
+            else { return nil }
             return (delivery, endpoint)
         }
         // Gone with its endpoint or its user, or settled by an earlier run: nothing to send.
         guard let (delivery, endpoint) = found, delivery.status == .pending else { return }
         let attempt = await self.sender.send(
-            Data(delivery.payload.utf8), to: endpoint.url, secret: Data(endpoint.secret.utf8),
-            headers: [("FitCircle-Event", delivery.event), ("FitCircle-Delivery", delivery.id.rawValue)])
+            Data(delivery.payload.utf8),
+            to: endpoint.url,
+            secret: Data(endpoint.secret.utf8),
+            headers: [("FitCircle-Event", delivery.event), ("FitCircle-Delivery", delivery.id.rawValue)]
+        )
         let status: WebhookDelivery.Status
         var retry: RetryLater?
         switch attempt.outcome {
@@ -103,7 +144,13 @@ public struct Webhooks: JobOwner {
         default: status = .failed
         }
         try await self.store.transaction { tx in
-            try await tx.webhooks.record(id, status: status, httpStatus: attempt.status, error: attempt.outcome.reason, at: self.clock.now())
+            try await tx.webhooks.record(
+                id,
+                status: status,
+                httpStatus: attempt.status,
+                error: attempt.outcome.reason,
+                at: self.clock.now()
+            )
         }
         if let retry { throw retry }
     }

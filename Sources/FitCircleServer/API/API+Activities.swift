@@ -6,8 +6,13 @@ import Foundation
 
 extension API {
     func recordActivity(_ input: Operations.RecordActivity.Input) async throws -> Operations.RecordActivity.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
-        let outcome = try await self.engine.activities.record(try ActivityInput(body), for: try RequestCaller.required().userID)
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
+        let outcome = try await self.engine.activities.record(
+            try ActivityInput(body),
+            for: try RequestCaller.required().userID
+        )
         switch outcome {
         case .created(let event, let reward): return .created(.init(body: .json(try .init(event, reward: reward))))
         case .replayed(let event): return .ok(.init(body: .json(try .init(event))))
@@ -16,17 +21,29 @@ extension API {
     }
 
     func editActivity(_ input: Operations.EditActivity.Input) async throws -> Operations.EditActivity.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
         let outcome = try await self.engine.activities.edit(
-            try ActivityInput(body.activity, field: "activity."), modifiedAt: body.modifiedAt, of: try RequestCaller.required().userID)
+            try ActivityInput(body.activity, field: "activity."),
+            modifiedAt: body.modifiedAt,
+            of: try RequestCaller.required().userID
+        )
         return .ok(.init(body: .json(.init(applied: outcome.applied, activity: try .init(outcome.event)))))
     }
 
-    func recordActivityBatch(_ input: Operations.RecordActivityBatch.Input) async throws -> Operations.RecordActivityBatch.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+    func recordActivityBatch(_ input: Operations.RecordActivityBatch.Input) async throws
+        -> Operations.RecordActivityBatch.Output
+    {
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
         let caller = try RequestCaller.required()
         if body.events.count > Activities.maximumBatchSize {
-            throw ValidationError(field: "events", reason: "must hold at most \(Activities.maximumBatchSize) events; split the batch")
+            throw ValidationError(
+                field: "events",
+                reason: "must hold at most \(Activities.maximumBatchSize) events; split the batch"
+            )
         }
         // Items whose shape is wrong for their type are rejected on their own, like items that break a rule.
         var inputs: [(index: Int, input: ActivityInput)] = []
@@ -35,7 +52,12 @@ extension API {
             do {
                 inputs.append((index, try ActivityInput(item, field: "events[\(index)].")))
             } catch let error as ValidationError {
-                results[index] = .init(index: index, clientEventId: item.clientEventId, status: .rejected, problem: .init(.validationFailed(error.violations)))
+                results[index] = .init(
+                    index: index,
+                    clientEventId: item.clientEventId,
+                    status: .rejected,
+                    problem: .init(.validationFailed(error.violations))
+                )
             }
         }
         let migration = body.migrationId.map(MigrationSession.ID.init)
@@ -46,7 +68,10 @@ extension API {
         }
         let ordered = (0..<body.events.count).compactMap { results[$0] }
         if let migration {
-            try await self.engine.activities.note(ordered.map { ($0.clientEventId, MigrationSession.Outcome($0.status)) }, in: migration)
+            try await self.engine.activities.note(
+                ordered.map { ($0.clientEventId, MigrationSession.Outcome($0.status)) },
+                in: migration
+            )
         }
         return .ok(
             .init(
@@ -65,7 +90,9 @@ extension API {
     func listActivities(_ input: Operations.ListActivities.Input) async throws -> Operations.ListActivities.Output {
         let caller = try RequestCaller.required()
         let limit = input.query.limit ?? 50
-        guard (1...200).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 200") }
+        guard (1...200).contains(limit) else {
+            throw ValidationError(field: "limit", reason: "must be between 1 and 200")
+        }
         let query = ActivityQuery(
             kind: try input.query._type.map(mapped),
             from: try localDate(input.query.from, field: "from"),
@@ -74,24 +101,48 @@ extension API {
             limit: limit
         )
         let events = try await self.engine.activities.activities(of: caller.userID, query: query)
-        let next = events.count == limit ? events.last.map { ActivityCursor.encode(occurredAt: $0.occurredAt, id: $0.id) } : nil
-        return .ok(.init(body: .json(.init(items: try events.map { try Components.Schemas.Activity($0, withRoute: false) }, nextCursor: next))))
+        let next =
+            events.count == limit
+            ? events.last.map { ActivityCursor.encode(occurredAt: $0.occurredAt, id: $0.id) } : nil
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: try events.map { try Components.Schemas.Activity($0, withRoute: false) },
+                        nextCursor: next
+                    )
+                )
+            )
+        )
     }
 
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
-        let event = try await self.engine.activities.activity(ActivityEvent.ID(input.path.id), of: try RequestCaller.required().userID)
+        let event = try await self.engine.activities.activity(
+            ActivityEvent.ID(input.path.id),
+            of: try RequestCaller.required().userID
+        )
         return .ok(.init(body: .json(try .init(event))))
     }
 
-    func setActivityVisibility(_ input: Operations.SetActivityVisibility.Input) async throws -> Operations.SetActivityVisibility.Output {
-        guard case .json(let body) = input.body else { throw ValidationError(field: "visibility", reason: "is required") }
+    func setActivityVisibility(_ input: Operations.SetActivityVisibility.Input) async throws
+        -> Operations.SetActivityVisibility.Output
+    {
+        guard case .json(let body) = input.body else {
+            throw ValidationError(field: "visibility", reason: "is required")
+        }
         let event = try await self.engine.activities.setVisibility(
-            mapped(body.visibility), of: ActivityEvent.ID(input.path.id), for: try RequestCaller.required().userID)
+            mapped(body.visibility),
+            of: ActivityEvent.ID(input.path.id),
+            for: try RequestCaller.required().userID
+        )
         return .ok(.init(body: .json(try .init(event))))
     }
 
     func deleteActivity(_ input: Operations.DeleteActivity.Input) async throws -> Operations.DeleteActivity.Output {
-        try await self.engine.activities.delete(ActivityEvent.ID(input.path.id), of: try RequestCaller.required().userID)
+        try await self.engine.activities.delete(
+            ActivityEvent.ID(input.path.id),
+            of: try RequestCaller.required().userID
+        )
         return .noContent(.init())
     }
 
@@ -120,11 +171,26 @@ extension Components.Schemas.ActivityBatchItem {
     init(index: Int, outcome: Activities.Outcome, clientEventID: String) throws {
         switch outcome {
         case .created(let event, let reward):
-            self.init(index: index, clientEventId: clientEventID, status: .created, activity: try .init(event, reward: reward, withRoute: false))
+            self.init(
+                index: index,
+                clientEventId: clientEventID,
+                status: .created,
+                activity: try .init(event, reward: reward, withRoute: false)
+            )
         case .replayed(let event):
-            self.init(index: index, clientEventId: clientEventID, status: .replayed, activity: try .init(event, withRoute: false))
+            self.init(
+                index: index,
+                clientEventId: clientEventID,
+                status: .replayed,
+                activity: try .init(event, withRoute: false)
+            )
         case .rejected(_, .invalid(let error)):
-            self.init(index: index, clientEventId: clientEventID, status: .rejected, problem: .init(.validationFailed(error.violations)))
+            self.init(
+                index: index,
+                clientEventId: clientEventID,
+                status: .rejected,
+                problem: .init(.validationFailed(error.violations))
+            )
         case .rejected(_, .conflict(let reason)):
             self.init(index: index, clientEventId: clientEventID, status: .rejected, problem: .init(.conflict(reason)))
         }
@@ -154,7 +220,9 @@ enum ActivityCursor {
             throw ValidationError(field: "cursor", reason: "is not a cursor this server made")
         }
         let parts = text.split(separator: "|", maxSplits: 1)
-        guard parts.count == 2, let instant = Double(parts[0]).flatMap(Instant.supported(secondsSince1970:)), !parts[1].isEmpty else {
+        guard parts.count == 2, let instant = Double(parts[0]).flatMap(Instant.supported(secondsSince1970:)),
+            !parts[1].isEmpty
+        else {
             throw ValidationError(field: "cursor", reason: "is not a cursor this server made")
         }
         return (instant, ActivityEvent.ID(String(parts[1])))
@@ -163,13 +231,21 @@ enum ActivityCursor {
 
 extension API {
     func openMigration(_ input: Operations.OpenMigration.Input) async throws -> Operations.OpenMigration.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
-        let session = try await self.engine.activities.openMigration(expected: body.expected, for: try RequestCaller.required().userID)
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
+        let session = try await self.engine.activities.openMigration(
+            expected: body.expected,
+            for: try RequestCaller.required().userID
+        )
         return .created(.init(body: .json(.init(session))))
     }
 
     func getMigration(_ input: Operations.GetMigration.Input) async throws -> Operations.GetMigration.Output {
-        let session = try await self.engine.activities.migration(MigrationSession.ID(input.path.id), of: try RequestCaller.required().userID)
+        let session = try await self.engine.activities.migration(
+            MigrationSession.ID(input.path.id),
+            of: try RequestCaller.required().userID
+        )
         return .ok(.init(body: .json(.init(session))))
     }
 }

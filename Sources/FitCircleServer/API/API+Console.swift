@@ -8,10 +8,17 @@ import OpenAPIRuntime
 extension API {
     func findAccounts(_ input: Operations.FindAccounts.Input) async throws -> Operations.FindAccounts.Output {
         let raw = input.query.q.trimmingCharacters(in: .whitespaces)
-        guard raw.utf8.count <= 320 else { throw ProblemDocument.badQuery(FieldViolation(field: "q", reason: "must be at most 320 bytes")) }
+        guard raw.utf8.count <= 320 else {
+            throw ProblemDocument.badQuery(FieldViolation(field: "q", reason: "must be at most 320 bytes"))
+        }
         guard let query = NameSearch.query(raw) else {
             throw ProblemDocument.badQuery(
-                FieldViolation(field: "q", reason: "must have at least \(NameSearch.minimumQueryLength) letters or digits; nothing was searched"))
+                FieldViolation(
+                    field: "q",
+                    reason:
+                        "must have at least \(NameSearch.minimumQueryLength) letters or digits; nothing was searched"
+                )
+            )
         }
         let accounts = try await self.engine.console.accounts(id: raw, query: query, by: try RequestCaller.required())
         return .ok(.init(body: .json(.init(items: try accounts.map(Components.Schemas.ConsoleAccount.init)))))
@@ -24,10 +31,26 @@ extension API {
 
     func listJobs(_ input: Operations.ListJobs.Input) async throws -> Operations.ListJobs.Output {
         let state = JobState(rawValue: (input.query.state ?? .failed).rawValue) ?? .failed
-        let (counts, jobs) = try await self.engine.console.jobs(in: state, limit: input.query.limit ?? 50, by: try RequestCaller.required())
-        return .ok(.init(body: .json(.init(
-            counts: .init(due: counts[.due] ?? 0, scheduled: counts[.scheduled] ?? 0, running: counts[.running] ?? 0, failed: counts[.failed] ?? 0),
-            items: try jobs.map(Components.Schemas.ConsoleJob.init)))))
+        let (counts, jobs) = try await self.engine.console.jobs(
+            in: state,
+            limit: input.query.limit ?? 50,
+            by: try RequestCaller.required()
+        )
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        counts: .init(
+                            due: counts[.due] ?? 0,
+                            scheduled: counts[.scheduled] ?? 0,
+                            running: counts[.running] ?? 0,
+                            failed: counts[.failed] ?? 0
+                        ),
+                        items: try jobs.map(Components.Schemas.ConsoleJob.init)
+                    )
+                )
+            )
+        )
     }
 
     func retryJob(_ input: Operations.RetryJob.Input) async throws -> Operations.RetryJob.Output {
@@ -38,27 +61,86 @@ extension API {
     func listDeliveries(_ input: Operations.ListDeliveries.Input) async throws -> Operations.ListDeliveries.Output {
         let query = input.query
         let page = try await self.engine.console.deliveries(
-            channel: query.channel.flatMap { NotificationChannel(rawValue: $0.rawValue) }, outcome: query.outcome?.rawValue, cursor: query.cursor,
-            limit: query.limit ?? 50, by: try RequestCaller.required())
-        return .ok(.init(body: .json(.init(items: try page.entries.map(Components.Schemas.ConsoleDelivery.init), nextCursor: page.nextCursor))))
+            channel: query.channel.flatMap { NotificationChannel(rawValue: $0.rawValue) },
+            outcome: query.outcome?.rawValue,
+            cursor: query.cursor,
+            limit: query.limit ?? 50,
+            by: try RequestCaller.required()
+        )
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: try page.entries.map(Components.Schemas.ConsoleDelivery.init),
+                        nextCursor: page.nextCursor
+                    )
+                )
+            )
+        )
     }
 
     func listAllCircles(_ input: Operations.ListAllCircles.Input) async throws -> Operations.ListAllCircles.Output {
-        let page = try await self.engine.console.circles(cursor: input.query.cursor, limit: input.query.limit ?? 50, by: try RequestCaller.required())
-        return .ok(.init(body: .json(.init(items: try page.items.map { try Components.Schemas.ConsoleCircle($0.circle, members: $0.members) }, nextCursor: page.nextCursor))))
+        let page = try await self.engine.console.circles(
+            cursor: input.query.cursor,
+            limit: input.query.limit ?? 50,
+            by: try RequestCaller.required()
+        )
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: try page.items.map {
+                            try Components.Schemas.ConsoleCircle($0.circle, members: $0.members)
+                        },
+                        nextCursor: page.nextCursor
+                    )
+                )
+            )
+        )
     }
 
-    func listAllCompetitions(_ input: Operations.ListAllCompetitions.Input) async throws -> Operations.ListAllCompetitions.Output {
-        let page = try await self.engine.console.challenges(cursor: input.query.cursor, limit: input.query.limit ?? 50, by: try RequestCaller.required())
-        return .ok(.init(body: .json(.init(
-            items: try page.items.map { try Components.Schemas.ConsoleCompetition($0.challenge, status: $0.status, participants: $0.participants, escrow: $0.escrow) },
-            nextCursor: page.nextCursor))))
+    func listAllCompetitions(_ input: Operations.ListAllCompetitions.Input) async throws
+        -> Operations.ListAllCompetitions.Output
+    {
+        let page = try await self.engine.console.challenges(
+            cursor: input.query.cursor,
+            limit: input.query.limit ?? 50,
+            by: try RequestCaller.required()
+        )
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: try page.items.map {
+                            try Components.Schemas.ConsoleCompetition(
+                                $0.challenge,
+                                status: $0.status,
+                                participants: $0.participants,
+                                escrow: $0.escrow
+                            )
+                        },
+                        nextCursor: page.nextCursor
+                    )
+                )
+            )
+        )
     }
 
-    func getActiveProfile(_ input: Operations.GetActiveProfile.Input) async throws -> Operations.GetActiveProfile.Output {
+    func getActiveProfile(_ input: Operations.GetActiveProfile.Input) async throws -> Operations.GetActiveProfile.Output
+    {
         let profile = try await self.engine.console.activeProfile(by: try RequestCaller.required())
         // The profile's own Codable form, as a free-form object.
         let whole = try JSONDecoder().decode(OpenAPIObjectContainer.self, from: try JSONEncoder().encode(profile))
-        return .ok(.init(body: .json(.init(name: profile.name, description: profile.description, profile: .init(additionalProperties: whole)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        name: profile.name,
+                        description: profile.description,
+                        profile: .init(additionalProperties: whole)
+                    )
+                )
+            )
+        )
     }
 }

@@ -4,11 +4,16 @@ import FitCircleEngine
 
 extension API {
     func recordEvents(_ input: Operations.RecordEvents.Input) async throws -> Operations.RecordEvents.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
         let batch = body.events.map { event in
             EventInput(
-                clientEventID: event.clientEventId, name: event.name, occurredAt: event.occurredAt,
-                properties: (event.properties?.additionalProperties ?? [:]).mapValues(EventValue.init))
+                clientEventID: event.clientEventId,
+                name: event.name,
+                occurredAt: event.occurredAt,
+                properties: (event.properties?.additionalProperties ?? [:]).mapValues(EventValue.init)
+            )
         }
         let recorded = try await self.engine.events.record(batch, for: try RequestCaller.required().userID)
         return .ok(.init(body: .json(.init(accepted: recorded.accepted, duplicates: recorded.duplicates))))

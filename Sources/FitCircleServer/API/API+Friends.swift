@@ -13,33 +13,54 @@ extension API {
 
     func requestFriend(_ input: Operations.RequestFriend.Input) async throws -> Operations.RequestFriend.Output {
         guard case .json(let body) = input.body else { throw ValidationError(field: "userId", reason: "is required") }
-        let outcome = try await self.engine.friends.request(User.ID(body.userId), by: try RequestCaller.required().userID)
+        let outcome = try await self.engine.friends.request(
+            User.ID(body.userId),
+            by: try RequestCaller.required().userID
+        )
         return .ok(.init(body: .json(.init(userId: body.userId, status: outcome == .friends ? .friends : .requested))))
     }
 
-    func acceptFriendRequest(_ input: Operations.AcceptFriendRequest.Input) async throws -> Operations.AcceptFriendRequest.Output {
+    func acceptFriendRequest(_ input: Operations.AcceptFriendRequest.Input) async throws
+        -> Operations.AcceptFriendRequest.Output
+    {
         guard case .json(let body) = input.body else { throw ValidationError(field: "userId", reason: "is required") }
         try await self.engine.friends.accept(User.ID(body.userId), by: try RequestCaller.required().userID)
         return .noContent(.init())
     }
 
-    func declineFriendRequest(_ input: Operations.DeclineFriendRequest.Input) async throws -> Operations.DeclineFriendRequest.Output {
+    func declineFriendRequest(_ input: Operations.DeclineFriendRequest.Input) async throws
+        -> Operations.DeclineFriendRequest.Output
+    {
         guard case .json(let body) = input.body else { throw ValidationError(field: "userId", reason: "is required") }
         try await self.engine.friends.decline(User.ID(body.userId), by: try RequestCaller.required().userID)
         return .noContent(.init())
     }
 
-    func listFriendRequests(_ input: Operations.ListFriendRequests.Input) async throws -> Operations.ListFriendRequests.Output {
+    func listFriendRequests(_ input: Operations.ListFriendRequests.Input) async throws
+        -> Operations.ListFriendRequests.Output
+    {
         let (incoming, outgoing) = try await self.engine.friends.requests(of: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(incoming: incoming.map(Components.Schemas.Person.init), outgoing: outgoing.map(Components.Schemas.Person.init)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        incoming: incoming.map(Components.Schemas.Person.init),
+                        outgoing: outgoing.map(Components.Schemas.Person.init)
+                    )
+                )
+            )
+        )
     }
 
-    func cancelFriendRequest(_ input: Operations.CancelFriendRequest.Input) async throws -> Operations.CancelFriendRequest.Output {
+    func cancelFriendRequest(_ input: Operations.CancelFriendRequest.Input) async throws
+        -> Operations.CancelFriendRequest.Output
+    {
         try await self.engine.friends.cancel(User.ID(input.path.userId), by: try RequestCaller.required().userID)
         return .noContent(.init())
     }
 
-    func listBlockedUsers(_ input: Operations.ListBlockedUsers.Input) async throws -> Operations.ListBlockedUsers.Output {
+    func listBlockedUsers(_ input: Operations.ListBlockedUsers.Input) async throws -> Operations.ListBlockedUsers.Output
+    {
         let people = try await self.engine.friends.blocked(by: try RequestCaller.required().userID)
         return .ok(.init(body: .json(.init(items: people.map(Components.Schemas.Person.init)))))
     }
@@ -62,10 +83,17 @@ extension API {
 
     func searchUsers(_ input: Operations.SearchUsers.Input) async throws -> Operations.SearchUsers.Output {
         let caller = try RequestCaller.required().userID
-        guard input.query.q.utf8.count <= 320 else { throw ProblemDocument.badQuery(FieldViolation(field: "q", reason: "must be at most 320 bytes")) }
+        guard input.query.q.utf8.count <= 320 else {
+            throw ProblemDocument.badQuery(FieldViolation(field: "q", reason: "must be at most 320 bytes"))
+        }
         guard let query = NameSearch.query(input.query.q) else {
             throw ProblemDocument.badQuery(
-                FieldViolation(field: "q", reason: "must have at least \(NameSearch.minimumQueryLength) letters or digits; nothing was searched"))
+                FieldViolation(
+                    field: "q",
+                    reason:
+                        "must have at least \(NameSearch.minimumQueryLength) letters or digits; nothing was searched"
+                )
+            )
         }
         let found = try await self.engine.friends.search(query, by: caller)
         return .ok(.init(body: .json(.init(items: found.map(Components.Schemas.PersonFound.init)))))
@@ -76,45 +104,81 @@ extension API {
     func getFriendFeed(_ input: Operations.GetFriendFeed.Input) async throws -> Operations.GetFriendFeed.Output {
         let caller = try RequestCaller.required().userID
         let limit = input.query.limit ?? Friends.feedPageSize
-        guard (1...100).contains(limit) else { throw ValidationError(field: "limit", reason: "must be between 1 and 100") }
+        guard (1...100).contains(limit) else {
+            throw ValidationError(field: "limit", reason: "must be between 1 and 100")
+        }
         let cursor = try input.query.cursor.map(ActivityCursor.decode)
         let entries = try await self.engine.friends.feed(
-            of: caller, type: input.query._type.map(mapped), before: cursor.map { ($0.occurredAt, $0.id) }, limit: limit)
+            of: caller,
+            type: input.query._type.map(mapped),
+            before: cursor.map { ($0.occurredAt, $0.id) },
+            limit: limit
+        )
         return .ok(.init(body: .json(try .init(entries, limit: limit))))
     }
 
-    func streamFriendFeed(_ input: Operations.StreamFriendFeed.Input) async throws -> Operations.StreamFriendFeed.Output {
+    func streamFriendFeed(_ input: Operations.StreamFriendFeed.Input) async throws -> Operations.StreamFriendFeed.Output
+    {
         let seconds = input.query.seconds ?? 300
-        guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
+        guard (1...3_600).contains(seconds) else {
+            throw ValidationError(field: "seconds", reason: "must be between 1 and 3600")
+        }
         let caller = try RequestCaller.required()
-        let body = try await self.streams.body(of: caller, accounts: self.engine.accounts, for: .seconds(seconds), first: [LiveEvents.ready]) {
+        let body = try await self.streams.body(
+            of: caller,
+            accounts: self.engine.accounts,
+            for: .seconds(seconds),
+            first: [LiveEvents.ready]
+        ) {
             try await self.engine.friends.feedUpdates(
-                of: caller.userID, type: input.query._type.map(mapped), after: input.headers.lastEventID.map(ActivityEvent.ID.init),
-                for: .seconds(seconds))
+                of: caller.userID,
+                type: input.query._type.map(mapped),
+                after: input.headers.lastEventID.map(ActivityEvent.ID.init),
+                for: .seconds(seconds)
+            )
         } encode: { entry in
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
-            guard let item = try Components.Schemas.FriendFeedItem(entry), let data = try? encoder.encode(item) else { return [] }
-            return [ServerSentEvent(id: entry.activity.event.id.rawValue, event: "activity", data: String(decoding: data, as: UTF8.self))]
+            guard let item = try Components.Schemas.FriendFeedItem(entry), let data = try? encoder.encode(item) else {
+                return []
+            }
+            return [
+                ServerSentEvent(
+                    id: entry.activity.event.id.rawValue,
+                    event: "activity",
+                    data: String(decoding: data, as: UTF8.self)
+                )
+            ]
         }
         return .ok(.init(body: .textEventStream(body)))
     }
 
     func addReaction(_ input: Operations.AddReaction.Input) async throws -> Operations.AddReaction.Output {
         guard case .json(let body) = input.body else { throw ValidationError(field: "reaction", reason: "is required") }
-        let reactions = try await self.engine.friends.react(body.reaction, to: ActivityEvent.ID(input.path.id), by: try RequestCaller.required().userID)
+        let reactions = try await self.engine.friends.react(
+            body.reaction,
+            to: ActivityEvent.ID(input.path.id),
+            by: try RequestCaller.required().userID
+        )
         return .ok(.init(body: .json(.init(reactions))))
     }
 
     func removeReaction(_ input: Operations.RemoveReaction.Input) async throws -> Operations.RemoveReaction.Output {
-        try await self.engine.friends.unreact(input.path.reaction, from: ActivityEvent.ID(input.path.id), by: try RequestCaller.required().userID)
+        try await self.engine.friends.unreact(
+            input.path.reaction,
+            from: ActivityEvent.ID(input.path.id),
+            by: try RequestCaller.required().userID
+        )
         return .noContent(.init())
     }
 }
 
 extension API {
     func getUserProfile(_ input: Operations.GetUserProfile.Input) async throws -> Operations.GetUserProfile.Output {
-        let person = try await self.engine.profiles.person(User.ID(input.path.id), seenBy: try RequestCaller.required().userID)
+        let person = try await self.engine.profiles.person(
+            User.ID(input.path.id),
+            seenBy: try RequestCaller.required().userID
+        )
         return .ok(.init(body: .json(try .init(person))))
     }
 }

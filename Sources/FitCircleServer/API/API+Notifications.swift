@@ -5,7 +5,9 @@ import FitCircleStore
 import OpenAPIRuntime
 
 extension API {
-    func getNotificationPreferences(_ input: Operations.GetNotificationPreferences.Input) async throws -> Operations.GetNotificationPreferences.Output {
+    func getNotificationPreferences(_ input: Operations.GetNotificationPreferences.Input) async throws
+        -> Operations.GetNotificationPreferences.Output
+    {
         let caller = try RequestCaller.required()
         let preferences = try await self.engine.notifications.preferences(of: caller.userID)
         return .ok(.init(body: .json(.init(preferences, catalog: self.engine.notifications.catalog))))
@@ -14,72 +16,155 @@ extension API {
     func updateNotificationPreferences(
         _ input: Operations.UpdateNotificationPreferences.Input
     ) async throws -> Operations.UpdateNotificationPreferences.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
-        let saved = try await self.engine.notifications.update(of: try RequestCaller.required().userID) { current in try current.applying(body) }
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
+        let saved = try await self.engine.notifications.update(of: try RequestCaller.required().userID) { current in
+            try current.applying(body)
+        }
         return .ok(.init(body: .json(.init(saved, catalog: self.engine.notifications.catalog))))
     }
 
     func registerDevice(_ input: Operations.RegisterDevice.Input) async throws -> Operations.RegisterDevice.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
         let device = try await self.engine.notifications.register(
-            platform: (try mapped(body.platform) as PushDevice.Platform), token: body.token,
+            platform: (try mapped(body.platform) as PushDevice.Platform),
+            token: body.token,
             environment: body.environment.flatMap { PushDevice.Environment(rawValue: $0.rawValue) } ?? .production,
-            for: try RequestCaller.required().userID)
+            for: try RequestCaller.required().userID
+        )
         return .created(.init(body: .json(try .init(device))))
     }
 
-    func deactivateDevice(_ input: Operations.DeactivateDevice.Input) async throws -> Operations.DeactivateDevice.Output {
-        try await self.engine.notifications.deactivate(PushDevice.ID(input.path.id), of: try RequestCaller.required().userID)
+    func deactivateDevice(_ input: Operations.DeactivateDevice.Input) async throws -> Operations.DeactivateDevice.Output
+    {
+        try await self.engine.notifications.deactivate(
+            PushDevice.ID(input.path.id),
+            of: try RequestCaller.required().userID
+        )
         return .noContent(.init())
     }
 
-    func getNotificationInbox(_ input: Operations.GetNotificationInbox.Input) async throws -> Operations.GetNotificationInbox.Output {
-        let inbox = try await self.engine.notifications.inbox(of: try RequestCaller.required().userID, limit: input.query.limit ?? 30)
-        return .ok(.init(body: .json(.init(items: try inbox.items.map { try Components.Schemas.Notification($0) }, unread: inbox.unread))))
+    func getNotificationInbox(_ input: Operations.GetNotificationInbox.Input) async throws
+        -> Operations.GetNotificationInbox.Output
+    {
+        let inbox = try await self.engine.notifications.inbox(
+            of: try RequestCaller.required().userID,
+            limit: input.query.limit ?? 30
+        )
+        return .ok(
+            .init(
+                body: .json(
+                    .init(items: try inbox.items.map { try Components.Schemas.Notification($0) }, unread: inbox.unread)
+                )
+            )
+        )
     }
 
-    func streamNotificationInbox(_ input: Operations.StreamNotificationInbox.Input) async throws -> Operations.StreamNotificationInbox.Output {
+    func streamNotificationInbox(_ input: Operations.StreamNotificationInbox.Input) async throws
+        -> Operations.StreamNotificationInbox.Output
+    {
         let seconds = input.query.seconds ?? 300
-        guard (1...3_600).contains(seconds) else { throw ValidationError(field: "seconds", reason: "must be between 1 and 3600") }
+        guard (1...3_600).contains(seconds) else {
+            throw ValidationError(field: "seconds", reason: "must be between 1 and 3600")
+        }
         let caller = try RequestCaller.required()
         let body = try await self.streams.body(of: caller, accounts: self.engine.accounts, for: .seconds(seconds)) {
-            self.engine.notifications.inboxUpdates(of: caller.userID, after: input.headers.lastEventID.map(NotificationRecord.ID.init), for: .seconds(seconds))
+            self.engine.notifications.inboxUpdates(
+                of: caller.userID,
+                after: input.headers.lastEventID.map(NotificationRecord.ID.init),
+                for: .seconds(seconds)
+            )
         } encode: { update in
-            let data = Components.Schemas.InboxEvent(notification: try update.notification.map { try Components.Schemas.Notification($0) }, unread: update.unread)
-            return [try LiveEvents.event(id: update.notification?.id.rawValue, event: update.notification == nil ? "unread" : "notification", json: data)]
+            let data = Components.Schemas.InboxEvent(
+                notification: try update.notification.map { try Components.Schemas.Notification($0) },
+                unread: update.unread
+            )
+            return [
+                try LiveEvents.event(
+                    id: update.notification?.id.rawValue,
+                    event: update.notification == nil ? "unread" : "notification",
+                    json: data
+                )
+            ]
         }
         return .ok(.init(body: .textEventStream(body)))
     }
 
-    func getNotificationHistory(_ input: Operations.GetNotificationHistory.Input) async throws -> Operations.GetNotificationHistory.Output {
+    func getNotificationHistory(_ input: Operations.GetNotificationHistory.Input) async throws
+        -> Operations.GetNotificationHistory.Output
+    {
         let items = try await self.engine.notifications.history(
-            of: try RequestCaller.required().userID, type: input.query._type,
-            channel: input.query.channel.flatMap { NotificationChannel(rawValue: $0.rawValue) }, limit: input.query.limit ?? 30)
+            of: try RequestCaller.required().userID,
+            type: input.query._type,
+            channel: input.query.channel.flatMap { NotificationChannel(rawValue: $0.rawValue) },
+            limit: input.query.limit ?? 30
+        )
         let attempts = try await self.engine.deliveries.attempts(of: items.map(\.id))
-        return .ok(.init(body: .json(.init(items: try items.map { try Components.Schemas.Notification($0, deliveries: attempts[$0.id] ?? []) }))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: try items.map {
+                            try Components.Schemas.Notification($0, deliveries: attempts[$0.id] ?? [])
+                        }
+                    )
+                )
+            )
+        )
     }
 
-    func getNotificationWhy(_ input: Operations.GetNotificationWhy.Input) async throws -> Operations.GetNotificationWhy.Output {
-        let record = try await self.engine.notifications.notification(NotificationRecord.ID(input.path.id), of: try RequestCaller.required().userID)
+    func getNotificationWhy(_ input: Operations.GetNotificationWhy.Input) async throws
+        -> Operations.GetNotificationWhy.Output
+    {
+        let record = try await self.engine.notifications.notification(
+            NotificationRecord.ID(input.path.id),
+            of: try RequestCaller.required().userID
+        )
         let attempts = try await self.engine.deliveries.attempts(of: [record.id])[record.id] ?? []
-        return .ok(.init(body: .json(.init(notification: try .init(record), trail: record.trail, deliveries: try attempts.map(Components.Schemas.DeliveryAttempt.init)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        notification: try .init(record),
+                        trail: record.trail,
+                        deliveries: try attempts.map(Components.Schemas.DeliveryAttempt.init)
+                    )
+                )
+            )
+        )
     }
 
-    func markNotification(_ input: Operations.MarkNotification.Input) async throws -> Operations.MarkNotification.Output {
-        let mark: NotificationMark = switch input.path.event {
-        case .read: .read
-        case .opened: .opened
-        case .action: .action
-        }
-        try await self.engine.notifications.mark(NotificationRecord.ID(input.path.id), mark, by: try RequestCaller.required().userID)
+    func markNotification(_ input: Operations.MarkNotification.Input) async throws -> Operations.MarkNotification.Output
+    {
+        let mark: NotificationMark =
+            switch input.path.event {
+            case .read: .read
+            case .opened: .opened
+            case .action: .action
+            }
+        try await self.engine.notifications.mark(
+            NotificationRecord.ID(input.path.id),
+            mark,
+            by: try RequestCaller.required().userID
+        )
         return .noContent(.init())
     }
 
-    func sendNotification(_ input: Operations.SendNotification.Input) async throws -> Operations.SendNotification.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+    func sendNotification(_ input: Operations.SendNotification.Input) async throws -> Operations.SendNotification.Output
+    {
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
         let record = try await self.engine.notifications.send(
-            type: body._type, data: body.data?.additionalProperties ?? [:], dedupeKey: body.dedupeKey, to: User.ID(body.userId),
-            by: try RequestCaller.required())
+            type: body._type,
+            data: body.data?.additionalProperties ?? [:],
+            dedupeKey: body.dedupeKey,
+            to: User.ID(body.userId),
+            by: try RequestCaller.required()
+        )
         return .ok(.init(body: .json(try .init(record))))
     }
 }

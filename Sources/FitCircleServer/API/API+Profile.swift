@@ -24,12 +24,19 @@ extension API {
     }
 
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
-        let user = try await self.engine.profiles.update(try RequestCaller.required().userID, with: try ProfileInput(body))
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
+        let user = try await self.engine.profiles.update(
+            try RequestCaller.required().userID,
+            with: try ProfileInput(body)
+        )
         return .ok(.init(body: .json(try .init(user, profile: self.engine.profile))))
     }
 
-    func uploadProfilePhoto(_ input: Operations.UploadProfilePhoto.Input) async throws -> Operations.UploadProfilePhoto.Output {
+    func uploadProfilePhoto(_ input: Operations.UploadProfilePhoto.Input) async throws
+        -> Operations.UploadProfilePhoto.Output
+    {
         let body: HTTPBody =
             switch input.body {
             case .jpeg(let body), .png(let body), .binary(let body): body
@@ -48,7 +55,8 @@ extension API {
 
     func getUserPhoto(_ input: Operations.GetUserPhoto.Input) async throws -> Operations.GetUserPhoto.Output {
         let member = User.ID(input.path.id)
-        guard let photo = try await self.engine.profiles.photo(of: member, seenBy: try RequestCaller.required().userID) else {
+        guard let photo = try await self.engine.profiles.photo(of: member, seenBy: try RequestCaller.required().userID)
+        else {
             throw DomainError.notFound(resource: "photo of user", id: member.rawValue)
         }
         let body = HTTPBody(photo.data)

@@ -5,14 +5,27 @@ import FitCircleEngine
 extension API {
     func getPointsLedger(_ input: Operations.GetPointsLedger.Input) async throws -> Operations.GetPointsLedger.Output {
         let caller = try RequestCaller.required()
-        let page = try await self.engine.rewards.ledger(of: caller.userID, cursor: input.query.cursor, limit: input.query.limit ?? 50)
-        return .ok(.init(body: .json(.init(items: try page.lines.map(Components.Schemas.PointsLine.init), nextCursor: page.nextCursor))))
+        let page = try await self.engine.rewards.ledger(
+            of: caller.userID,
+            cursor: input.query.cursor,
+            limit: input.query.limit ?? 50
+        )
+        return .ok(
+            .init(
+                body: .json(
+                    .init(items: try page.lines.map(Components.Schemas.PointsLine.init), nextCursor: page.nextCursor)
+                )
+            )
+        )
     }
 
     func getDailyPoints(_ input: Operations.GetDailyPoints.Input) async throws -> Operations.GetDailyPoints.Output {
         let caller = try RequestCaller.required()
         let days = try await self.engine.rewards.days(
-            of: caller.user, from: try localDate(input.query.from, field: "from"), to: try localDate(input.query.to, field: "to"))
+            of: caller.user,
+            from: try localDate(input.query.from, field: "from"),
+            to: try localDate(input.query.to, field: "to")
+        )
         return .ok(.init(body: .json(.init(days: days.map(Components.Schemas.PointsDay.init)))))
     }
 
@@ -32,8 +45,12 @@ extension API {
         )
     }
 
-    func updateBadgeShowcase(_ input: Operations.UpdateBadgeShowcase.Input) async throws -> Operations.UpdateBadgeShowcase.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+    func updateBadgeShowcase(_ input: Operations.UpdateBadgeShowcase.Input) async throws
+        -> Operations.UpdateBadgeShowcase.Output
+    {
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
         let caller = try RequestCaller.required()
         let badges = try await self.engine.rewards.updateShowcase(body.badgeIds, of: caller.userID)
         return .ok(.init(body: .json(.init(user: caller.userID, badges, catalog: self.engine.profile.rewards.badges))))

@@ -4,10 +4,15 @@ import FitCircleEngine
 
 extension API {
     func syncDailyTotals(_ input: Operations.SyncDailyTotals.Input) async throws -> Operations.SyncDailyTotals.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
         let caller = try RequestCaller.required()
         let day = try await self.engine.activities.syncDay(
-            ActivityInput(body), for: caller.userID, date: try localDate(body.date, field: "date"))
+            ActivityInput(body),
+            for: caller.userID,
+            date: try localDate(body.date, field: "date")
+        )
         return .ok(.init(body: .json(try .init(day))))
     }
 

@@ -6,9 +6,15 @@ import OpenAPIRuntime
 
 extension API {
     func registerWebhook(_ input: Operations.RegisterWebhook.Input) async throws -> Operations.RegisterWebhook.Output {
-        guard case .json(let body) = input.body else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
         let endpoint = try await self.engine.webhooks.register(
-            url: body.url, events: body.events.map(\.rawValue), description: body.description ?? "", by: try RequestCaller.required())
+            url: body.url,
+            events: body.events.map(\.rawValue),
+            description: body.description ?? "",
+            by: try RequestCaller.required()
+        )
         return .created(.init(body: .json(.init(endpoint, showingSecret: true))))
     }
 
@@ -22,16 +28,26 @@ extension API {
         return .noContent(.init())
     }
 
-    func listWebhookDeliveries(_ input: Operations.ListWebhookDeliveries.Input) async throws -> Operations.ListWebhookDeliveries.Output {
+    func listWebhookDeliveries(_ input: Operations.ListWebhookDeliveries.Input) async throws
+        -> Operations.ListWebhookDeliveries.Output
+    {
         let deliveries = try await self.engine.webhooks.deliveries(
-            of: WebhookEndpoint.ID(input.path.id), status: input.query.status.map { (try mapped($0) as WebhookDelivery.Status) },
-            limit: input.query.limit ?? 50, by: try RequestCaller.required())
+            of: WebhookEndpoint.ID(input.path.id),
+            status: input.query.status.map { (try mapped($0) as WebhookDelivery.Status) },
+            limit: input.query.limit ?? 50,
+            by: try RequestCaller.required()
+        )
         return .ok(.init(body: .json(.init(deliveries: try deliveries.map(Components.Schemas.WebhookDelivery.init)))))
     }
 
-    func replayWebhookDelivery(_ input: Operations.ReplayWebhookDelivery.Input) async throws -> Operations.ReplayWebhookDelivery.Output {
+    func replayWebhookDelivery(_ input: Operations.ReplayWebhookDelivery.Input) async throws
+        -> Operations.ReplayWebhookDelivery.Output
+    {
         let delivery = try await self.engine.webhooks.replay(
-            WebhookDelivery.ID(input.path.deliveryId), of: WebhookEndpoint.ID(input.path.id), by: try RequestCaller.required())
+            WebhookDelivery.ID(input.path.deliveryId),
+            of: WebhookEndpoint.ID(input.path.id),
+            by: try RequestCaller.required()
+        )
         return .accepted(.init(body: .json(try .init(delivery))))
     }
 }
@@ -39,8 +55,13 @@ extension API {
 extension Components.Schemas.WebhookEndpoint {
     init(_ endpoint: WebhookEndpoint, showingSecret: Bool) {
         self.init(
-            id: endpoint.id.rawValue, url: endpoint.url, events: endpoint.events, description: endpoint.description, createdAt: endpoint.createdAt,
-            secret: showingSecret ? endpoint.secret : nil)
+            id: endpoint.id.rawValue,
+            url: endpoint.url,
+            events: endpoint.events,
+            description: endpoint.description,
+            createdAt: endpoint.createdAt,
+            secret: showingSecret ? endpoint.secret : nil
+        )
     }
 }
 
@@ -49,8 +70,16 @@ extension Components.Schemas.WebhookDelivery {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         self.init(
-            id: delivery.id.rawValue, event: delivery.event, userId: delivery.user.rawValue, status: try mapped(delivery.status),
-            attempts: delivery.attempts, lastStatus: delivery.lastStatus, lastError: delivery.lastError, createdAt: delivery.createdAt,
-            deliveredAt: delivery.deliveredAt, payload: try decoder.decode(Components.Schemas.WebhookPayload.self, from: Data(delivery.payload.utf8)))
+            id: delivery.id.rawValue,
+            event: delivery.event,
+            userId: delivery.user.rawValue,
+            status: try mapped(delivery.status),
+            attempts: delivery.attempts,
+            lastStatus: delivery.lastStatus,
+            lastError: delivery.lastError,
+            createdAt: delivery.createdAt,
+            deliveredAt: delivery.deliveredAt,
+            payload: try decoder.decode(Components.Schemas.WebhookPayload.self, from: Data(delivery.payload.utf8))
+        )
     }
 }

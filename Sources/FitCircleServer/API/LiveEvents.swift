@@ -29,8 +29,12 @@ enum LiveEvents {
         if let name = event.event { field("event", oneLine(name)) }
         if let retry = event.retry { field("retry", String(retry)) }
         if let data = event.data {
-            let lines = data.contains(where: \.isNewline)
-                ? data.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+            let lines =
+                data.contains(where: \.isNewline)
+                ? data.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n").split(
+                    separator: "\n",
+                    omittingEmptySubsequences: false
+                )
                 : [Substring(data)]
             for line in lines { field("data", line) }
         }

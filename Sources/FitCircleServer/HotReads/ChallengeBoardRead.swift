@@ -27,7 +27,9 @@ struct ChallengeBoardRead: HotRead {
         let key = PageKey(viewer: caller.userID, challenge: id)
         let challenges = self.engine.challenges
         // The version is asked for only when a page is kept; asking decides access and records the view.
-        if self.kept.holds(key), let version = try await challenges.firstPageVersion(of: id, for: caller), var answer = self.kept.answer(key, at: version) {
+        if self.kept.holds(key), let version = try await challenges.firstPageVersion(of: id, for: caller),
+            var answer = self.kept.answer(key, at: version)
+        {
             answer.wasKept = true
             return answer
         }

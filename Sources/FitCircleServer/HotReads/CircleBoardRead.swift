@@ -19,7 +19,9 @@ struct CircleBoardRead: HotRead {
     let operationID = "getFitCircleLeaderboard"
     let path = "/api/fitcircles/{id}/leaderboard"
 
-    func input(path: [Substring], query: some Sequence<(key: Substring, value: Substring)>) -> (circle: FitCircle.ID, period: BoardPeriod)? {
+    func input(path: [Substring], query: some Sequence<(key: Substring, value: Substring)>) -> (
+        circle: FitCircle.ID, period: BoardPeriod
+    )? {
         guard let id = path.first, let period = Self.period(query) else { return nil }
         return (FitCircle.ID(String(id)), period)
     }
@@ -28,16 +30,26 @@ struct CircleBoardRead: HotRead {
         let key = PageKey(viewer: caller.userID, circle: input.circle, period: input.period)
         let circles = self.engine.circles
         // The version is asked for only when a page is kept; asking decides access and records the view.
-        if self.kept.holds(key), let version = try await circles.firstPageVersion(of: input.circle, period: input.period, for: caller),
+        if self.kept.holds(key),
+            let version = try await circles.firstPageVersion(of: input.circle, period: input.period, for: caller),
             var answer = self.kept.answer(key, at: version)
         {
             answer.wasKept = true
             return answer
         }
-        let board = try await circles.leaderboard(of: input.circle, period: input.period, after: nil, limit: 50, for: caller)
+        let board = try await circles.leaderboard(
+            of: input.circle,
+            period: input.period,
+            after: nil,
+            limit: 50,
+            for: caller
+        )
         var json = JSONWriter(capacity: 4096)
         try Components.Schemas.Leaderboard(board).json(&json)
-        let answer = HotAnswer(json: json.bytes, headers: [.fitCircleBoardSource: board.fromIndex ? "index" : "database"])
+        let answer = HotAnswer(
+            json: json.bytes,
+            headers: [.fitCircleBoardSource: board.fromIndex ? "index" : "database"]
+        )
         if let version = board.version { self.kept.keep(answer, for: key, at: version) }
         return answer
     }
@@ -46,7 +58,8 @@ struct CircleBoardRead: HotRead {
     static func period(_ query: some Sequence<(key: Substring, value: Substring)>) -> BoardPeriod? {
         var period: Components.Schemas.BoardPeriod?
         for (name, value) in query {
-            guard name == "period", period == nil, let named = Components.Schemas.BoardPeriod(rawValue: String(value)) else { return nil }
+            guard name == "period", period == nil, let named = Components.Schemas.BoardPeriod(rawValue: String(value))
+            else { return nil }
             period = named
         }
         return try? (period ?? .weekly).period

@@ -42,7 +42,9 @@ extension Components.Schemas.Reactions {
             json.key("counts")
             json.object { counts in
                 // `JSONEncoder`'s sorted keys: by their UTF-8 bytes.
-                for (reaction, count) in self.counts.additionalProperties.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                for (reaction, count) in self.counts.additionalProperties.sorted(by: {
+                    $0.key.utf8.lexicographicallyPrecedes($1.key.utf8)
+                }) {
                     counts.key(reaction)
                     counts.int(count)
                 }

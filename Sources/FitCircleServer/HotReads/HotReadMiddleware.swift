@@ -54,10 +54,17 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
     /// `fitcircle_hot_reads_total` by operation and answer (`built`, `kept`), made once.
     private let counters: [String: (built: Counter, kept: Counter)]
 
-    init(_ reads: [any HotRead], authentication: AuthenticationMiddleware, rateLimits: RateLimitMiddleware, metrics: any MetricsFactory) {
+    init(
+        _ reads: [any HotRead],
+        authentication: AuthenticationMiddleware,
+        rateLimits: RateLimitMiddleware,
+        metrics: any MetricsFactory
+    ) {
         self.reads = Dictionary(
             reads.map { read in
-                let parameters = Substring(read.path).split(separator: "/").filter { $0.first == "{" }.map { $0.dropFirst().dropLast() }
+                let parameters = Substring(read.path).split(separator: "/").filter { $0.first == "{" }.map {
+                    $0.dropFirst().dropLast()
+                }
                 return (RouterPath(read.path).description, (parameters, read))
             }
         ) { first, _ in first }
@@ -66,15 +73,23 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
         self.counters = Dictionary(
             reads.map { read in
                 let counter = { (answer: String) in
-                    Counter(label: "fitcircle_hot_reads_total", dimensions: [("operation", read.operationID), ("answer", answer)], factory: metrics)
+                    Counter(
+                        label: "fitcircle_hot_reads_total",
+                        dimensions: [("operation", read.operationID), ("answer", answer)],
+                        factory: metrics
+                    )
                 }
                 return (read.operationID, (counter("built"), counter("kept")))
             }
         ) { first, _ in first }
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .get, let route = context.endpointPath, let (read, values) = self.match(route, context.parameters) else {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard request.method == .get, let route = context.endpointPath,
+            let (read, values) = self.match(route, context.parameters)
+        else {
             return try await next(request, context)
         }
         if let response = try await self.serve(read, values, request, context) { return response }
@@ -88,7 +103,9 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
         values.reserveCapacity(names.count)
         for name in names {
             // A value with escapes or nothing in it is the generated handler's to decode or refuse.
-            guard let value = parameters[name], !value.isEmpty, !value.utf8.contains(UInt8(ascii: "%")) else { return nil }
+            guard let value = parameters[name], !value.isEmpty, !value.utf8.contains(UInt8(ascii: "%")) else {
+                return nil
+            }
             values.append(value)
         }
         return (read, values)
@@ -107,7 +124,10 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func serve<Read: HotRead>(
-        _ read: Read, _ values: [Substring], _ request: Request, _ context: Context
+        _ read: Read,
+        _ values: [Substring],
+        _ request: Request,
+        _ context: Context
     ) async throws -> Response? {
         guard let query = Self.plainQuery(request.uri.query), let input = read.input(path: values, query: query),
             let caller = try? await self.authentication.caller(of: request.head, operationID: read.operationID)
@@ -121,7 +141,9 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
             headers.append(HTTPField(name: .rateLimitPolicy, value: limit.policyHeader))
             headers.append(HTTPField(name: .rateLimit, value: limit.header(decision)))
         }
-        if let counters = self.counters[read.operationID] { (answer.wasKept ? counters.kept : counters.built).increment() }
+        if let counters = self.counters[read.operationID] {
+            (answer.wasKept ? counters.kept : counters.built).increment()
+        }
         let tag = answer.tag
         headers.append(HTTPField(name: .eTag, value: tag))
         headers.append(HTTPField(name: .cacheControl, value: "private, no-cache"))
@@ -138,7 +160,8 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
 enum HotReads {
     static func all(engine: Engine) -> [any HotRead] {
         [
-            CircleBoardRead(engine: engine, kept: KeptAnswers()), ChallengeBoardRead(engine: engine, kept: KeptAnswers()),
+            CircleBoardRead(engine: engine, kept: KeptAnswers()),
+            ChallengeBoardRead(engine: engine, kept: KeptAnswers()),
             FeedRead(engine: engine, kept: KeptAnswers()),
         ]
     }

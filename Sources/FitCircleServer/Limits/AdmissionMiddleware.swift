@@ -1,5 +1,5 @@
-import FitCircleCore
 import Dispatch
+import FitCircleCore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -27,12 +27,19 @@ struct AddressGate<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let limiter: RateLimiter
     let now: @Sendable () -> Date
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         if AdmissionExempt.paths.contains(request.uri.path) { return try await next(request, context) }
-        let address = self.limits.clientAddress(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers.value(.xForwardedFor))
+        let address = self.limits.clientAddress(
+            peer: context.remoteAddress?.ipAddress,
+            forwardedFor: request.headers.value(.xForwardedFor)
+        )
         let limit = self.limits.addressLimit
         let decision = self.limiter.decide("address:\(address)", limit, at: self.now())
-        guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many requests from this address.") }
+        guard decision.allowed else {
+            throw ProblemDocument.rateLimited(limit, decision, "Too many requests from this address.")
+        }
         var response = try await RequestPeer.$address.withValue(address) { try await next(request, context) }
         if !response.headers.contains(.rateLimitPolicy) {
             response.headers[.rateLimitPolicy] = limit.policyHeader
@@ -51,7 +58,9 @@ struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
     let limits: RequestLimits
     let inFlight: InFlight
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         if AdmissionExempt.paths.contains(request.uri.path) { return try await next(request, context) }
         guard self.inFlight.enter(limit: self.limits.maxInFlight) else {
             var problem = ProblemDocument.unavailable("The server is at capacity; try again in a moment.")

@@ -1,7 +1,7 @@
+import HTTPTypes
 public import Hummingbird
 public import HummingbirdCore
 import NIOCore
-import HTTPTypes
 import NIOHTTPTypes
 
 /// How long a client may take: a connection with no complete request head for `idle` is closed (so is a
@@ -15,7 +15,11 @@ public struct ConnectionDeadlines: Equatable, Sendable {
     public var requestRead: Duration
     public var anonymousRequestRead: Duration
 
-    public init(idle: Duration = .seconds(60), requestRead: Duration = .seconds(30), anonymousRequestRead: Duration? = nil) {
+    public init(
+        idle: Duration = .seconds(60),
+        requestRead: Duration = .seconds(30),
+        anonymousRequestRead: Duration? = nil
+    ) {
         self.idle = idle
         self.requestRead = requestRead
         self.anonymousRequestRead = anonymousRequestRead ?? min(.seconds(5), requestRead)
@@ -28,7 +32,10 @@ extension HTTPServerBuilder {
         .http1(
             configuration: HTTP1Channel.Configuration(
                 additionalChannelHandlers: [
-                    RequestReadDeadline(limit: TimeAmount(deadlines.requestRead), anonymousLimit: TimeAmount(deadlines.anonymousRequestRead))
+                    RequestReadDeadline(
+                        limit: TimeAmount(deadlines.requestRead),
+                        anonymousLimit: TimeAmount(deadlines.anonymousRequestRead)
+                    )
                 ],
                 idleTimeout: TimeAmount(deadlines.idle)
             )
@@ -60,7 +67,9 @@ final class RequestReadDeadline: ChannelInboundHandler, RemovableChannelHandler 
             self.timer?.cancel()
             let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
             let credentials = head.headerFields[.authorization] != nil || head.headerFields[.cookie] != nil
-            self.timer = context.eventLoop.scheduleTask(in: credentials ? self.limit : self.anonymousLimit) { loopBound.value.close(promise: nil) }
+            self.timer = context.eventLoop.scheduleTask(in: credentials ? self.limit : self.anonymousLimit) {
+                loopBound.value.close(promise: nil)
+            }
         case .end:
             self.timer?.cancel()
             self.timer = nil

@@ -47,10 +47,15 @@ final class OpenStreams: Sendable {
     private func enter(_ user: User.ID) throws {
         let refusal: ProblemDocument? = self.open.withLock { open in
             if open.byUser[user, default: 0] >= self.perUser {
-                return .rateLimited("At most \(self.perUser) streams may be open at once; close one first.", retryAfter: 5)
+                return .rateLimited(
+                    "At most \(self.perUser) streams may be open at once; close one first.",
+                    retryAfter: 5
+                )
             }
             if open.total >= self.perNode {
-                var problem = ProblemDocument.unavailable("This server has as many streams open as it takes; try again shortly.")
+                var problem = ProblemDocument.unavailable(
+                    "This server has as many streams open as it takes; try again shortly."
+                )
                 problem.retryAfter = 5
                 return problem
             }
@@ -74,9 +79,13 @@ final class OpenStreams: Sendable {
     /// longer see it, or the client goes; counted against the caps while open. Throws at once when a cap is reached, before `open` runs: a refused
     /// stream subscribes to nothing.
     func body<Events: AsyncSequence & Sendable>(
-        of caller: Caller, accounts: Accounts, for duration: Duration, allowed: @escaping @Sendable () async -> Bool = { true },
+        of caller: Caller,
+        accounts: Accounts,
+        for duration: Duration,
+        allowed: @escaping @Sendable () async -> Bool = { true },
         first: [ServerSentEvent] = [],
-        _ open: () async throws -> Events, encode: @escaping @Sendable (Events.Element) throws -> [ServerSentEvent]
+        _ open: () async throws -> Events,
+        encode: @escaping @Sendable (Events.Element) throws -> [ServerSentEvent]
     ) async throws -> HTTPBody where Events.Element: Sendable {
         try self.enter(caller.userID)
         let events: Events
@@ -90,7 +99,17 @@ final class OpenStreams: Sendable {
         for event in first { body.yield(LiveEvents.encoded(event)) }
         // Filed and given its ending before its task starts: events that end at once still give the place back.
         let now = ContinuousClock.now
-        let id = self.watch(Watched(caller: caller, accounts: accounts, allowed: allowed, body: body, beaten: now, checked: now, ends: now + duration))
+        let id = self.watch(
+            Watched(
+                caller: caller,
+                accounts: accounts,
+                allowed: allowed,
+                body: body,
+                beaten: now,
+                checked: now,
+                ends: now + duration
+            )
+        )
         let running = RunningTask()
         body.onTermination = { _ in
             running.task.withLock { $0?.cancel() }

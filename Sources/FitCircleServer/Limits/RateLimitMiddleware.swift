@@ -39,12 +39,16 @@ struct RateLimitMiddleware: ServerMiddleware {
         if caller != nil {
             let limit = self.limits.userLimit
             let decision = self.limiter.decide(who, limit, at: self.now())
-            guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many user requests; slow down.") }
+            guard decision.allowed else {
+                throw ProblemDocument.rateLimited(limit, decision, "Too many user requests; slow down.")
+            }
             shown = (limit, decision)
         }
         if let limit = self.limits.operationLimit(operationID) {
             let decision = try await self.shared.decide(who, limit)
-            guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many \(limit.name) requests; slow down.") }
+            guard decision.allowed else {
+                throw ProblemDocument.rateLimited(limit, decision, "Too many \(limit.name) requests; slow down.")
+            }
             shown = (limit, decision)
         }
         return shown

@@ -18,7 +18,9 @@ final class RateLimiter: Sendable {
         self.arrivals.withLock { arrivals in
             let decision = limit.decide(at: now, arrival: arrivals[key])
             if decision.allowed {
-                if arrivals.count >= self.capacity, arrivals[key] == nil { Self.evict(&arrivals, now: now, capacity: self.capacity) }
+                if arrivals.count >= self.capacity, arrivals[key] == nil {
+                    Self.evict(&arrivals, now: now, capacity: self.capacity)
+                }
                 arrivals[key] = decision.arrival
             }
             return decision

@@ -40,9 +40,19 @@ public struct RequestLimits: Equatable, Sendable {
     public var trustForwardedFor: Bool
 
     public init(
-        perAddress: Int = 1_200, perUser: Int = 600, signIns: Int = 10, refreshes: Int = 30, joins: Int = 10, invitations: Int = 30,
-        friendRequests: Int = 30, searches: Int = 30, maxInFlight: Int = 512, perAddressBodies: Int? = nil, streamsPerUser: Int = 8,
-        streamsPerNode: Int = 2_000, trustForwardedFor: Bool = false
+        perAddress: Int = 1_200,
+        perUser: Int = 600,
+        signIns: Int = 10,
+        refreshes: Int = 30,
+        joins: Int = 10,
+        invitations: Int = 30,
+        friendRequests: Int = 30,
+        searches: Int = 30,
+        maxInFlight: Int = 512,
+        perAddressBodies: Int? = nil,
+        streamsPerUser: Int = 8,
+        streamsPerNode: Int = 2_000,
+        trustForwardedFor: Bool = false
     ) {
         self.perAddress = perAddress
         self.perUser = perUser
@@ -61,7 +71,8 @@ public struct RequestLimits: Equatable, Sendable {
 
     /// The address the per-address limits count: the peer, or the one the nearest trusted proxy forwarded.
     func clientAddress(peer: String?, forwardedFor: String?) -> String {
-        if self.trustForwardedFor, let forwarded = forwardedFor?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+        if self.trustForwardedFor,
+            let forwarded = forwardedFor?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
             !forwarded.isEmpty, forwarded.utf8.count <= 64
         {
             return forwarded
@@ -75,14 +86,25 @@ public struct RequestLimits: Equatable, Sendable {
 
     /// Limits nothing a test or a benchmark from one address does would reach.
     public static let generous = RequestLimits(
-        perAddress: 1 << 30, perUser: 1 << 30, signIns: 1 << 30, refreshes: 1 << 30, joins: 1 << 30, invitations: 1 << 30, friendRequests: 1 << 30,
-        searches: 1 << 30, maxInFlight: 1 << 20, perAddressBodies: 1 << 20,
-        streamsPerUser: 1 << 20, streamsPerNode: 1 << 20)
+        perAddress: 1 << 30,
+        perUser: 1 << 30,
+        signIns: 1 << 30,
+        refreshes: 1 << 30,
+        joins: 1 << 30,
+        invitations: 1 << 30,
+        friendRequests: 1 << 30,
+        searches: 1 << 30,
+        maxInFlight: 1 << 20,
+        perAddressBodies: 1 << 20,
+        streamsPerUser: 1 << 20,
+        streamsPerNode: 1 << 20
+    )
 
     /// The limit of an operation beyond the per-user one, if it has its own.
     func operationLimit(_ operationID: String) -> RateLimit? {
         switch operationID {
-        case "signInWithGoogle", "signInWithApple", "signInForDevelopment": RateLimit(name: "sign-in", quota: self.signIns, window: 60)
+        case "signInWithGoogle", "signInWithApple", "signInForDevelopment":
+            RateLimit(name: "sign-in", quota: self.signIns, window: 60)
         case "refreshTokens": RateLimit(name: "refresh", quota: self.refreshes, window: 60)
         // Joining by code, a circle or a challenge: codes are not to be guessed.
         case "joinFitCircle", "joinCompetition": RateLimit(name: "join", quota: self.joins, window: 60)

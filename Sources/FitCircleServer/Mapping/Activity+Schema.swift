@@ -55,7 +55,12 @@ extension ActivityInput {
             timeZone: body.timeZone,
             source: source,
             payload: .steps(
-                StepTotals(steps: body.steps, distanceMeters: body.distanceMeters, activeMinutes: body.activeMinutes, calories: body.calories)
+                StepTotals(
+                    steps: body.steps,
+                    distanceMeters: body.distanceMeters,
+                    activeMinutes: body.activeMinutes,
+                    calories: body.calories
+                )
             )
         )
     }
@@ -113,14 +118,21 @@ extension Components.Schemas.Activity {
                     series: workout.series,
                     reps: workout.reps
                 ),
-                value2: .init(caloriesEstimated: workout.caloriesEstimated, paceSecondsPerKm: workout.paceSecondsPerKilometer)
+                value2: .init(
+                    caloriesEstimated: workout.caloriesEstimated,
+                    paceSecondsPerKm: workout.paceSecondsPerKilometer
+                )
             )
         case .water(let milliliters):
             self.waterMl = milliliters
         case .appOpen:
             break
         case .checkIn(let checkIn):
-            self.checkIn = .init(mood: checkIn.mood, energy: checkIn.energy, sentiment: try checkIn.sentiment.map(mapped))
+            self.checkIn = .init(
+                mood: checkIn.mood,
+                energy: checkIn.energy,
+                sentiment: try checkIn.sentiment.map(mapped)
+            )
         }
     }
 }
@@ -151,23 +163,35 @@ extension Components.Schemas.DailyTracking {
 /// Query parameters that hold local dates (`YYYY-MM-DD`).
 func localDate(_ text: String?, field: String) throws -> LocalDate? {
     guard let text else { return nil }
-    guard let date = LocalDate(iso: text) else { throw ValidationError(field: field, reason: "must be a date such as 2026-11-22") }
+    guard let date = LocalDate(iso: text) else {
+        throw ValidationError(field: field, reason: "must be a date such as 2026-11-22")
+    }
     return date
 }
 
 extension Components.Schemas.PersonalRecord {
     init(_ records: PersonalRecords) throws {
         self.init(
-            _type: try mapped(records.type), longestDistanceMeters: records.longestDistanceMeters,
-            longestDurationSeconds: records.longestDurationSeconds, fastestPaceSecondsPerKm: records.fastestPaceSecondsPerKilometer)
+            _type: try mapped(records.type),
+            longestDistanceMeters: records.longestDistanceMeters,
+            longestDurationSeconds: records.longestDurationSeconds,
+            fastestPaceSecondsPerKm: records.fastestPaceSecondsPerKilometer
+        )
     }
 }
 
 extension Components.Schemas.MigrationSession {
     init(_ session: MigrationSession) {
         self.init(
-            id: session.id.rawValue, createdAt: session.createdAt, expected: session.expected, received: session.counts.received,
-            accepted: session.counts.accepted, duplicates: session.counts.duplicates, refused: session.counts.refused, complete: session.isComplete)
+            id: session.id.rawValue,
+            createdAt: session.createdAt,
+            expected: session.expected,
+            received: session.counts.received,
+            accepted: session.counts.accepted,
+            duplicates: session.counts.duplicates,
+            refused: session.counts.refused,
+            complete: session.isComplete
+        )
     }
 }
 

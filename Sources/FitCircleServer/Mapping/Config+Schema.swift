@@ -6,12 +6,19 @@ extension Components.Schemas.Config {
     init(_ profile: RuleProfile, signIn: AvailableSignIn) throws {
         self.init(
             profile: profile.name,
-            goals: .init(daily: try profile.goals.daily.map { try mapped($0) }, weekly: try profile.goals.weekly.map { try mapped($0) }),
+            goals: .init(
+                daily: try profile.goals.daily.map { try mapped($0) },
+                weekly: try profile.goals.weekly.map { try mapped($0) }
+            ),
             reactions: profile.activities.reactions,
             description: profile.description,
             onboardingRequired: profile.onboarding.required,
             weekStartsOn: try mapped(profile.week.startsOn),
-            units: .init(weight: try mapped(profile.units.weight), height: try mapped(profile.units.height), distance: try mapped(profile.units.distance)),
+            units: .init(
+                weight: try mapped(profile.units.weight),
+                height: try mapped(profile.units.height),
+                distance: try mapped(profile.units.distance)
+            ),
             limits: .init(
                 minAge: profile.limits.age.lowerBound,
                 maxAge: profile.limits.age.upperBound,
@@ -23,10 +30,17 @@ extension Components.Schemas.Config {
             signIn: .init(google: signIn.google, apple: signIn.apple, dev: signIn.dev),
             events: try profile.eventSchemas.sorted { $0.key < $1.key }.map { name, schema in
                 .init(
-                    name: name, description: schema.description,
+                    name: name,
+                    description: schema.description,
                     properties: try schema.properties.sorted { $0.key < $1.key }.map { property, rule in
-                        .init(name: property, _type: try mapped(rule.type), required: rule.required, values: rule.values)
-                    })
+                        .init(
+                            name: property,
+                            _type: try mapped(rule.type),
+                            required: rule.required,
+                            values: rule.values
+                        )
+                    }
+                )
             }
         )
     }

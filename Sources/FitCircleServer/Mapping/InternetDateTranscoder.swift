@@ -49,7 +49,9 @@ struct InternetDateTranscoder: DateTranscoder {
         func number(_ digits: Int, at offset: Int, in range: ClosedRange<Int>) -> Int? {
             CivilCalendar.read(digits: digits, of: bytes, at: offset).flatMap { range.contains($0) ? $0 : nil }
         }
-        func has(_ character: Unicode.Scalar, at offset: Int) -> Bool { offset < bytes.count && bytes[offset] == UInt8(ascii: character) }
+        func has(_ character: Unicode.Scalar, at offset: Int) -> Bool {
+            offset < bytes.count && bytes[offset] == UInt8(ascii: character)
+        }
         guard bytes.count >= 20,
             has("-", at: 4), has("-", at: 7), has("T", at: 10), has(":", at: 13), has(":", at: 16),
             let year = number(4, at: 0, in: 1583...9999), let month = number(2, at: 5, in: 1...12),
@@ -60,7 +62,9 @@ struct InternetDateTranscoder: DateTranscoder {
         var zone = 19
         if has(".", at: 19) {
             var digits = 0
-            while 20 + digits < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[20 + digits]) { digits += 1 }
+            while 20 + digits < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[20 + digits]) {
+                digits += 1
+            }
             guard (1...9).contains(digits) else { return nil }
             zone = 20 + digits
         }

@@ -7,10 +7,16 @@ import Foundation
 extension Components.Schemas.BoardRow {
     init(_ row: Circles.LeaderboardRow) {
         self.init(
-            rank: row.rank, userId: row.anonymous ? nil : row.user.rawValue, displayName: row.displayName,
+            rank: row.rank,
+            userId: row.anonymous ? nil : row.user.rawValue,
+            displayName: row.displayName,
             photoUrl: row.hasPhoto ? photoURL(of: row.user) : nil,
-            value: row.value, percentOfGoal: row.percentOfGoal, reachedAt: row.reachedAt,
-            movement: .init(rank: row.rank, previous: row.previousRank), isCaller: row.isCaller)
+            value: row.value,
+            percentOfGoal: row.percentOfGoal,
+            reachedAt: row.reachedAt,
+            movement: .init(rank: row.rank, previous: row.previousRank),
+            isCaller: row.isCaller
+        )
     }
 }
 
@@ -41,10 +47,18 @@ extension Components.Schemas.BoardPeriod {
 extension Components.Schemas.Leaderboard {
     init(_ board: Circles.Leaderboard) throws {
         self.init(
-            circleId: board.board.owner.id, period: try .init(board.board.period), periodStart: board.board.start.iso, periodEnd: board.end?.iso,
-            metric: try mapped(board.metric), measure: try mapped(board.measure), entries: board.entries, memberCount: board.memberCount,
-            layout: try mapped(board.layout), rows: board.rows.map(Components.Schemas.BoardRow.init),
-            nextCursor: board.nextCursor.map(BoardCursor.encode))
+            circleId: board.board.owner.id,
+            period: try .init(board.board.period),
+            periodStart: board.board.start.iso,
+            periodEnd: board.end?.iso,
+            metric: try mapped(board.metric),
+            measure: try mapped(board.measure),
+            entries: board.entries,
+            memberCount: board.memberCount,
+            layout: try mapped(board.layout),
+            rows: board.rows.map(Components.Schemas.BoardRow.init),
+            nextCursor: board.nextCursor.map(BoardCursor.encode)
+        )
     }
 }
 
@@ -52,11 +66,18 @@ extension Components.Schemas.FeedItem {
     init(_ row: FeedRow) throws {
         let item = row.item
         self.init(
-            id: item.id.rawValue, circleId: item.circleID.rawValue, kind: try mapped(item.kind),
-            actorId: row.anonymous ? nil : item.actorID.rawValue, actorName: row.actorName,
-            actorPhotoUrl: row.actorPhoto.map { _ in photoURL(of: item.actorID) }, text: item.text, data: .init(additionalProperties: item.data),
+            id: item.id.rawValue,
+            circleId: item.circleID.rawValue,
+            kind: try mapped(item.kind),
+            actorId: row.anonymous ? nil : item.actorID.rawValue,
+            actorName: row.actorName,
+            actorPhotoUrl: row.actorPhoto.map { _ in photoURL(of: item.actorID) },
+            text: item.text,
+            data: .init(additionalProperties: item.data),
             createdAt: item.createdAt,
-            encouragements: row.encouragements, encouraged: row.encouraged)
+            encouragements: row.encouragements,
+            encouraged: row.encouraged
+        )
     }
 }
 
@@ -70,8 +91,13 @@ enum BoardCursor {
     }
 
     static func decode(_ text: String) throws -> BoardKey {
-        let parts = Data(base64URLEncoded: text).map { String(decoding: $0, as: UTF8.self).split(separator: "|", maxSplits: 2).map(String.init) } ?? []
-        guard parts.count == 3, let value = Double(parts[0]), value.isFinite, let reached = Int64(parts[1]), !parts[2].isEmpty else {
+        let parts =
+            Data(base64URLEncoded: text).map {
+                String(decoding: $0, as: UTF8.self).split(separator: "|", maxSplits: 2).map(String.init)
+            } ?? []
+        guard parts.count == 3, let value = Double(parts[0]), value.isFinite, let reached = Int64(parts[1]),
+            !parts[2].isEmpty
+        else {
             throw ValidationError(field: "cursor", reason: "is not a cursor of this board (use a nextCursor as given)")
         }
         return BoardKey(value: value, reachedMilliseconds: reached, user: User.ID(parts[2]))

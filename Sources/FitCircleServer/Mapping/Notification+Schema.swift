@@ -16,8 +16,13 @@ extension Components.Schemas.NotificationPreferences {
                     kind.channels.contains(channel) ? preferences.typeSwitch(kind, on: channel) : nil
                 }
                 return .init(
-                    _type: kind.type, title: kind.title, critical: kind.critical, digestible: kind.digestible,
-                    digest: preferences.digest.contains(kind.type), channels: .init(push: on(.push), email: on(.email), inApp: on(.inApp)))
+                    _type: kind.type,
+                    title: kind.title,
+                    critical: kind.critical,
+                    digestible: kind.digestible,
+                    digest: preferences.digest.contains(kind.type),
+                    channels: .init(push: on(.push), email: on(.email), inApp: on(.inApp))
+                )
             }
         )
     }
@@ -62,8 +67,12 @@ extension NotificationPreferences {
 extension Components.Schemas.PushDevice {
     init(_ device: PushDevice) throws {
         self.init(
-            id: device.id.rawValue, platform: try mapped(device.platform), environment: try mapped(device.environment),
-            active: device.active, registeredAt: device.registeredAt)
+            id: device.id.rawValue,
+            platform: try mapped(device.platform),
+            environment: try mapped(device.environment),
+            active: device.active,
+            registeredAt: device.registeredAt
+        )
     }
 }
 
@@ -71,19 +80,38 @@ extension Components.Schemas.Notification {
     /// - Parameter deliveries: the attempts, for the history; nil leaves them out (the inbox, a send).
     init(_ record: NotificationRecord, deliveries: [DeliveryAttemptRecord]? = nil) throws {
         self.init(
-            id: record.id.rawValue, _type: record.type, critical: record.critical, title: record.title, body: record.body, deepLink: record.deepLink,
-            status: try mapped(record.status), reason: record.reason,
-            channels: try record.channels.map { try mapped($0) }, date: record.date.iso, decidedAt: record.decidedAt,
-            deliverAt: record.deliverAt, readAt: record.readAt, openedAt: record.openedAt, actionAt: record.actionAt,
-            deliveries: try deliveries?.map(Components.Schemas.DeliveryAttempt.init))
+            id: record.id.rawValue,
+            _type: record.type,
+            critical: record.critical,
+            title: record.title,
+            body: record.body,
+            deepLink: record.deepLink,
+            status: try mapped(record.status),
+            reason: record.reason,
+            channels: try record.channels.map { try mapped($0) },
+            date: record.date.iso,
+            decidedAt: record.decidedAt,
+            deliverAt: record.deliverAt,
+            readAt: record.readAt,
+            openedAt: record.openedAt,
+            actionAt: record.actionAt,
+            deliveries: try deliveries?.map(Components.Schemas.DeliveryAttempt.init)
+        )
     }
 }
 
 extension Components.Schemas.DeliveryAttempt {
     init(_ attempt: DeliveryAttemptRecord) throws {
         self.init(
-            channel: try mapped(attempt.channel), target: attempt.target, provider: attempt.provider, attempt: attempt.attempt,
-            outcome: try mapped(raw: attempt.outcome), reason: attempt.reason, status: attempt.status, latencyMs: attempt.latencyMilliseconds,
-            attemptedAt: attempt.attemptedAt)
+            channel: try mapped(attempt.channel),
+            target: attempt.target,
+            provider: attempt.provider,
+            attempt: attempt.attempt,
+            outcome: try mapped(raw: attempt.outcome),
+            reason: attempt.reason,
+            status: attempt.status,
+            latencyMs: attempt.latencyMilliseconds,
+            attemptedAt: attempt.attemptedAt
+        )
     }
 }

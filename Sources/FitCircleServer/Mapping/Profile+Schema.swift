@@ -12,7 +12,10 @@ extension Components.Schemas.Profile {
             displayName: profile.displayName,
             age: profile.age,
             weight: try profile.weightKg.map {
-                .init(value: Self.rounded(profile.weightUnit.value(fromKilograms: $0)), unit: try mapped(profile.weightUnit))
+                .init(
+                    value: Self.rounded(profile.weightUnit.value(fromKilograms: $0)),
+                    unit: try mapped(profile.weightUnit)
+                )
             },
             height: profile.heightCm.map { Self.height(centimetres: $0, unit: profile.heightUnit) },
             weightUnit: try mapped(profile.weightUnit),
@@ -84,7 +87,12 @@ extension ProfileInput {
             timeZone: body.timeZone,
             visibility: try body.visibility.map {
                 ProfileInput.VisibilityInput(
-                    age: try mapped($0.age), weight: try mapped($0.weight), height: try mapped($0.height), photo: try $0.photo.map(mapped), boardName: try $0.boardName.map(mapped))
+                    age: try mapped($0.age),
+                    weight: try mapped($0.weight),
+                    height: try mapped($0.height),
+                    photo: try $0.photo.map(mapped),
+                    boardName: try $0.boardName.map(mapped)
+                )
             }
         )
     }

@@ -52,17 +52,28 @@ extension Components.Schemas.PointsLine {
 extension Components.Schemas.SeriesAward {
     init(_ award: Points.SeriesAward) {
         self.init(
-            series: award.series, reps: award.reps, counted: award.counted, excess: award.excess, cap: award.cap,
-            repMultiplier: award.repMultiplier, seriesMultiplier: award.seriesMultiplier, streakMultiplier: award.streakMultiplier,
-            points: award.points)
+            series: award.series,
+            reps: award.reps,
+            counted: award.counted,
+            excess: award.excess,
+            cap: award.cap,
+            repMultiplier: award.repMultiplier,
+            seriesMultiplier: award.seriesMultiplier,
+            streakMultiplier: award.streakMultiplier,
+            points: award.points
+        )
     }
 }
 
 extension Components.Schemas.PointsDay {
     init(_ day: FitCircleCore.PointsDay) {
         self.init(
-            date: day.date.iso, points: day.points, multiplier: day.multiplier, pushupsCounted: day.pushupsCounted,
-            pushupsExcess: day.pushupsExcess)
+            date: day.date.iso,
+            points: day.points,
+            multiplier: day.multiplier,
+            pushupsCounted: day.pushupsCounted,
+            pushupsExcess: day.pushupsExcess
+        )
     }
 }
 
@@ -77,11 +88,20 @@ extension Components.Schemas.PointsStats {
             pointsToNextLevel: stats.standing.pointsToNextLevel,
             today: .init(value1: .init(stats.today)),
             pushupCap: stats.pushupCap,
-            counters: .init(additionalProperties: Dictionary(uniqueKeysWithValues: stats.stats.allCounters.map { ($0.key.rawValue, $0.value) })),
+            counters: .init(
+                additionalProperties: Dictionary(
+                    uniqueKeysWithValues: stats.stats.allCounters.map { ($0.key.rawValue, $0.value) }
+                )
+            ),
             weeklyChallenge: stats.weeklyChallenge.map { challenge in
                 .init(
-                    weekStart: challenge.weekStart.iso, title: "Complete \(challenge.target) push-ups this week", target: challenge.target,
-                    progress: challenge.progress, completed: challenge.completed, badge: challenge.badge)
+                    weekStart: challenge.weekStart.iso,
+                    title: "Complete \(challenge.target) push-ups this week",
+                    target: challenge.target,
+                    progress: challenge.progress,
+                    completed: challenge.completed,
+                    badge: challenge.badge
+                )
             }
         )
     }
@@ -113,8 +133,14 @@ extension Components.Schemas.UnlockedBadge {
     init(_ badge: UnlockedBadge, catalog: [Badge]?) {
         let entry = catalog?.first { $0.id == badge.badgeID }
         self.init(
-            id: badge.badgeID, name: badge.name, date: badge.date.iso, unlockedAt: badge.unlockedAt, icon: entry?.icon,
-            category: entry?.category.rawValue, rarity: entry?.rarity.rawValue)
+            id: badge.badgeID,
+            name: badge.name,
+            date: badge.date.iso,
+            unlockedAt: badge.unlockedAt,
+            icon: entry?.icon,
+            category: entry?.category.rawValue,
+            rarity: entry?.rarity.rawValue
+        )
     }
 }
 

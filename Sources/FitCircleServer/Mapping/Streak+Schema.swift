@@ -18,11 +18,15 @@ extension Components.Schemas.StreakSummary {
             recent: try summary.recent.map(Components.Schemas.StreakEntry.init),
             timeZone: summary.timeZone,
             rules: .init(
-                freezes: summary.policy.freezes.count, freezesPer: try mapped(summary.policy.freezes.per),
-                automaticFreeze: try mapped(summary.policy.freezes.automatic), resetAfterMissed: summary.policy.resetAfterMissed,
+                freezes: summary.policy.freezes.count,
+                freezesPer: try mapped(summary.policy.freezes.per),
+                automaticFreeze: try mapped(summary.policy.freezes.automatic),
+                resetAfterMissed: summary.policy.resetAfterMissed,
                 shortfallKeepsStreak: summary.policy.shortfallKeepsStreak,
                 milestones: summary.policy.milestones.map { .init(count: $0.count, badge: $0.badge) },
-                checkInGraceDays: summary.policy.checkInGraceDays, weekStartsOn: try mapped(summary.weekStartsOn))
+                checkInGraceDays: summary.policy.checkInGraceDays,
+                weekStartsOn: try mapped(summary.weekStartsOn)
+            )
         )
     }
 }
@@ -49,7 +53,9 @@ extension Components.Schemas.CheckInResult {
                 date: result.previousDay.date.iso,
                 steps: result.previousDay.steps,
                 stepGoal: result.previousDayStepGoal.map { Int($0) },
-                goalPercent: result.previousDayStepGoal.flatMap { $0 > 0 ? Int(Double(result.previousDay.steps) * 100 / $0) : nil },
+                goalPercent: result.previousDayStepGoal.flatMap {
+                    $0 > 0 ? Int(Double(result.previousDay.steps) * 100 / $0) : nil
+                },
                 sentiment: try result.sentiment.map(mapped)
             ),
             streak: try .init(result.summary),

@@ -29,7 +29,8 @@ struct AuthenticationMiddleware: ServerMiddleware {
         // Read without splitting or lowercasing (no strings made): the scheme is ASCII letters, compared
         // without case by their low bits.
         guard let space = header.utf8.firstIndex(of: UInt8(ascii: " ")) else { return nil }
-        let scheme = header.utf8[..<space], token = header[header.utf8.index(after: space)...]
+        let scheme = header.utf8[..<space]
+        let token = header[header.utf8.index(after: space)...]
         guard scheme.elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }), !token.isEmpty else { return nil }
         return String(token)
     }
@@ -51,9 +52,17 @@ struct AuthenticationMiddleware: ServerMiddleware {
     /// A request the session cookie signed in may change something only with the CSRF token of its session.
     private func checkCSRF(of request: HTTPRequest, _ caller: Caller) throws {
         guard !WebSession.isSafe(request.method), request.headerFields[.authorization] == nil else { return }
-        guard WebSession.hasCSRFToken(request.headerFields, secure: self.secureCookies, { self.accounts.csrf.isValid($0, for: caller.sessionID) }) else {
+        guard
+            WebSession.hasCSRFToken(
+                request.headerFields,
+                secure: self.secureCookies,
+                { self.accounts.csrf.isValid($0, for: caller.sessionID) }
+            )
+        else {
             throw DomainError.forbidden(
-                reason: "A request signed in by the session cookie must send the \(WebSession.csrfCookieName(secure: self.secureCookies)) cookie's value as X-CSRF-Token.")
+                reason:
+                    "A request signed in by the session cookie must send the \(WebSession.csrfCookieName(secure: self.secureCookies)) cookie's value as X-CSRF-Token."
+            )
         }
     }
 
@@ -63,7 +72,13 @@ struct AuthenticationMiddleware: ServerMiddleware {
     func caller(of request: HTTPRequest, operationID: String) async throws -> Caller {
         let caller = try await self.accounts.authenticate(accessToken: try Self.accessToken(of: request))
         try self.checkCSRF(of: request, caller)
-        guard OnboardingAccess.mayCall(operationID, isOnboarded: caller.user.profile.isOnboarded, onboardingRequired: self.onboardingRequired) else {
+        guard
+            OnboardingAccess.mayCall(
+                operationID,
+                isOnboarded: caller.user.profile.isOnboarded,
+                onboardingRequired: self.onboardingRequired
+            )
+        else {
             throw DomainError.onboardingRequired
         }
         return caller

@@ -18,7 +18,8 @@ struct ConditionalGetMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, metadata)
-        guard request.method == .get, self.operations.contains(operationID), response.status == .ok, let responseBody else {
+        guard request.method == .get, self.operations.contains(operationID), response.status == .ok, let responseBody
+        else {
             return (response, responseBody)
         }
         // These answers are small JSON documents, already bounded by their pages.

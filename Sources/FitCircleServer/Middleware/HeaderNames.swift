@@ -20,8 +20,10 @@ extension HTTPField.Name {
     /// Every name above, for the test that reads them back.
     static var declaredNames: [(name: Self, text: String)] {
         [
-            (.requestID, "X-Request-Id"), (.idempotencyKey, "Idempotency-Key"), (.idempotentReplayed, "Idempotent-Replayed"),
-            (.xForwardedFor, "X-Forwarded-For"), (.rateLimitPolicy, "RateLimit-Policy"), (.rateLimit, "RateLimit"), (.csrfToken, "X-CSRF-Token"),
+            (.requestID, "X-Request-Id"), (.idempotencyKey, "Idempotency-Key"),
+            (.idempotentReplayed, "Idempotent-Replayed"),
+            (.xForwardedFor, "X-Forwarded-For"), (.rateLimitPolicy, "RateLimit-Policy"), (.rateLimit, "RateLimit"),
+            (.csrfToken, "X-CSRF-Token"),
             (.referrerPolicy, "Referrer-Policy"), (.frameOptions, "X-Frame-Options"),
             (.fitCircleBoardSource, "FitCircle-Board-Source"),
         ]

@@ -16,7 +16,9 @@ struct IdempotencyMiddleware: ServerMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard request.method == .post, let key = request.headerFields[.idempotencyKey], let caller = RequestCaller.current else {
+        guard request.method == .post, let key = request.headerFields[.idempotencyKey],
+            let caller = RequestCaller.current
+        else {
             return try await next(request, body, metadata)
         }
         // RequestBodyMiddleware has already bounded the body's size.
@@ -33,7 +35,12 @@ struct IdempotencyMiddleware: ServerMiddleware {
                 let data = try await Self.collect(responseBody)
                 if response.status.code < 500 {
                     try await self.idempotency.complete(
-                        key, for: caller.userID, statusCode: response.status.code, contentType: response.headerFields[.contentType], body: data)
+                        key,
+                        for: caller.userID,
+                        statusCode: response.status.code,
+                        contentType: response.headerFields[.contentType],
+                        body: data
+                    )
                 } else {
                     try await self.idempotency.release(key, for: caller.userID)
                 }
@@ -48,7 +55,10 @@ struct IdempotencyMiddleware: ServerMiddleware {
     /// The same JSON document however a retrying client orders its keys or spaces its text.
     private static func canonical(_ body: Data) -> Data {
         guard let object = try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed),
-            let canonical = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
+            let canonical = try? JSONSerialization.data(
+                withJSONObject: object,
+                options: [.sortedKeys, .fragmentsAllowed]
+            )
         else { return body }
         return canonical
     }

@@ -5,7 +5,9 @@ import Hummingbird
 /// `X-Frame-Options`, `nosniff`, no caching) unless it set its own: the pages answered through the OpenAPI
 /// operations (an emailed invitation, one-click unsubscribing) once went without them.
 struct PageHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var response = try await next(request, context)
         guard response.headers[.contentType]?.lowercased().hasPrefix("text/html") == true else { return response }
         for field in WebRoutes.pageHeaders where response.headers[field.name] == nil {

@@ -10,7 +10,9 @@ import OpenAPIRuntime
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: RouteTable
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch {

@@ -21,23 +21,30 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Whether the request carries a valid access token (a bearer token or the web session's cookie).
     let isSignedIn: @Sendable (_ request: HTTPRequest) async -> Bool
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let limit = await self.limit(for: request)
         func tooLarge() -> ProblemDocument {
             limit < self.limit
-                ? .payloadTooLarge("Without a valid access token a body may be at most \(limit) bytes.") : .payloadTooLarge(limit: limit)
+                ? .payloadTooLarge("Without a valid access token a body may be at most \(limit) bytes.")
+                : .payloadTooLarge(limit: limit)
         }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw tooLarge()
         }
         var request = request
         let body: ByteBuffer
-        let hasBody = request.headers[.contentLength].flatMap(Int.init).map { $0 > 0 } ?? (request.headers[.transferEncoding] != nil)
+        let hasBody =
+            request.headers[.contentLength].flatMap(Int.init).map { $0 > 0 }
+            ?? (request.headers[.transferEncoding] != nil)
         let address = RequestPeer.address
         if hasBody {
             guard self.sending.enter(address, limit: self.perAddress) else {
                 throw ProblemDocument.rateLimited(
-                    "This address is sending \(self.perAddress) request bodies to this server already; finish those first.", retryAfter: 1)
+                    "This address is sending \(self.perAddress) request bodies to this server already; finish those first.",
+                    retryAfter: 1
+                )
             }
         }
         do {
@@ -49,18 +56,24 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         if body.readableBytes > 0, Self.isJSON(request.headers[.contentType]) {
             let document: Any
             do {
-                document = try JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: .fragmentsAllowed)
+                document = try JSONSerialization.jsonObject(
+                    with: Data(body.readableBytesView),
+                    options: .fragmentsAllowed
+                )
             } catch {
                 throw ProblemDocument.malformedJSON("The body is not valid JSON.")
             }
             if let field = Self.fieldHoldingNUL(in: document) {
-                throw ProblemDocument.badBody(FieldViolation(field: field, reason: "must not contain the NUL character (\\u0000)"))
+                throw ProblemDocument.badBody(
+                    FieldViolation(field: field, reason: "must not contain the NUL character (\\u0000)")
+                )
             }
         }
         do {
             return try await next(request, context)
         } catch let error as ServerError {
-            guard case .dataCorrupted(let detail) = error.underlyingError as? DecodingError, detail.codingPath.isEmpty else {
+            guard case .dataCorrupted(let detail) = error.underlyingError as? DecodingError, detail.codingPath.isEmpty
+            else {
                 throw error
             }
             if body.readableBytes == 0 {
@@ -69,7 +82,11 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                 if let query = request.uri.query, !query.isEmpty {
                     let field = ProblemDocument.queryItem(failing: .dataCorrupted(detail), in: request.head) ?? "query"
                     throw ProblemDocument.validationFailed([
-                        FieldViolation(field: field, reason: "has a value this operation does not take (\(ProblemDocument.readable(detail.debugDescription)))")
+                        FieldViolation(
+                            field: field,
+                            reason:
+                                "has a value this operation does not take (\(ProblemDocument.readable(detail.debugDescription)))"
+                        )
                     ])
                 }
                 throw ProblemDocument.badRequest("The body is empty; this operation expects a JSON document.")
@@ -78,7 +95,10 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             // date-time (the runtime names neither's field).
             throw ProblemDocument.validationFailed([
                 FieldViolation(
-                    field: "body", reason: "a value does not fit its field (a fraction or too large for an integer, or a date-time not in RFC 3339)")
+                    field: "body",
+                    reason:
+                        "a value does not fit its field (a fraction or too large for an integer, or a date-time not in RFC 3339)"
+                )
             ])
         }
     }
@@ -117,7 +137,8 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private static func isJSON(_ contentType: String?) -> Bool {
-        guard let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() else {
+        guard let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        else {
             return false
         }
         return type == "application/json" || type.hasSuffix("+json")

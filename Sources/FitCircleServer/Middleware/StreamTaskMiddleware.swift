@@ -12,8 +12,12 @@ struct StreamTaskMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The route templates that answer a stream (`RouteTable.streamPaths`).
     let streamPaths: Set<String>
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let path = context.endpointPath, self.streamPaths.contains(path) else { return try await next(request, context) }
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard let path = context.endpointPath, self.streamPaths.contains(path) else {
+            return try await next(request, context)
+        }
         return try await withoutActuallyEscaping(next) { next in
             // Called once, by the child, while this task waits for it: nothing else touches `next` meanwhile.
             nonisolated(unsafe) let next = next

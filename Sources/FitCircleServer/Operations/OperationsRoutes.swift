@@ -63,7 +63,8 @@ struct OperationsRoutes {
     /// without one, it must come from this machine (loopback).
     private func requireScraper(_ request: Request, peer: SocketAddress?) throws {
         if let token = self.metricsToken {
-            let given = request.headers[.authorization].map { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : "" } ?? ""
+            let given =
+                request.headers[.authorization].map { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : "" } ?? ""
             guard ConstantTime.equal(given, token) else {
                 throw ProblemDocument.unauthenticated("/metrics needs the token the server was given (metrics.token).")
             }
@@ -71,13 +72,18 @@ struct OperationsRoutes {
         }
         // A request a proxy forwarded came from elsewhere, whatever the proxy's own address.
         let forwarded = request.headers[.xForwardedFor] != nil
-        let local: Bool = switch peer {
-        case .v4(let address): address.host.hasPrefix("127.")
-        case .v6(let address): address.host == "::1"
-        case .unixDomainSocket: true
-        case nil: true  // in process (the tests' router): no network between
+        let local: Bool =
+            switch peer {
+            case .v4(let address): address.host.hasPrefix("127.")
+            case .v6(let address): address.host == "::1"
+            case .unixDomainSocket: true
+            case nil: true  // in process (the tests' router): no network between
+            }
+        guard local && !forwarded else {
+            throw ProblemDocument.forbidden(
+                "/metrics answers this machine only; give the server a metrics.token to scrape it from elsewhere."
+            )
         }
-        guard local && !forwarded else { throw ProblemDocument.forbidden("/metrics answers this machine only; give the server a metrics.token to scrape it from elsewhere.") }
     }
 
     private func recordDatabaseFigures() {
@@ -91,6 +97,10 @@ struct OperationsRoutes {
     }
 
     private static func text(_ text: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
     }
 }

@@ -22,14 +22,21 @@ struct RouteTable: Sendable {
         var operations: [Operation] = []
         for (path, item) in paths {
             for (method, value) in item as? [String: Any] ?? [:] {
-                guard let operation = value as? [String: Any], let id = operation["operationId"] as? String else { continue }
+                guard let operation = value as? [String: Any], let id = operation["operationId"] as? String else {
+                    continue
+                }
                 let security = operation["security"] as? [Any]
                 let responses = operation["responses"] as? [String: Any] ?? [:]
                 let ok = (responses["200"] as? [String: Any])?["content"] as? [String: Any] ?? [:]
                 operations.append(
                     Operation(
-                        method: method.uppercased(), path: path, operationID: id, isPublic: security?.isEmpty == true,
-                        isConditional: responses["304"] != nil, isStream: ok["text/event-stream"] != nil)
+                        method: method.uppercased(),
+                        path: path,
+                        operationID: id,
+                        isPublic: security?.isEmpty == true,
+                        isConditional: responses["304"] != nil,
+                        isStream: ok["text/event-stream"] != nil
+                    )
                 )
             }
         }

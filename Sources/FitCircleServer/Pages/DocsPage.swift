@@ -24,7 +24,9 @@ enum DocsPage {
                 operationsByTag[tag, default: []].append((method.uppercased(), path, operation))
             }
         }
-        let orderedTags = (tags + operationsByTag.keys.filter { !tags.contains($0) }.sorted()).filter { operationsByTag[$0] != nil }
+        let orderedTags = (tags + operationsByTag.keys.filter { !tags.contains($0) }.sorted()).filter {
+            operationsByTag[$0] != nil
+        }
         let title = info["title"] as? String ?? "API"
 
         var html = """
@@ -56,11 +58,17 @@ enum DocsPage {
         return html + "</section></main></body></html>"
     }
 
-    private static func operation(method: String, path: String, _ operation: [String: Any], sharedParameters: [String: Any]) -> String {
+    private static func operation(
+        method: String,
+        path: String,
+        _ operation: [String: Any],
+        sharedParameters: [String: Any]
+    ) -> String {
         let id = operation["operationId"] as? String ?? ""
         let isPublic = (operation["security"] as? [Any])?.isEmpty == true
         var html = "<article class=\"op\" id=\"\(escape(id))\" aria-labelledby=\"\(escape(id))-title\">"
-        html += "<h3 id=\"\(escape(id))-title\"><span class=\"m \(method)\">\(method)</span> <code>\(escape(path))</code></h3>"
+        html +=
+            "<h3 id=\"\(escape(id))-title\"><span class=\"m \(method)\">\(method)</span> <code>\(escape(path))</code></h3>"
         html += "<p class=\"summary\">\(escape(operation["summary"] as? String ?? "")) "
         html += isPublic ? "<span class=\"lock\">no token</span></p>" : "<span class=\"lock\">signed in</span></p>"
         html += markdown(operation["description"] as? String)
@@ -69,21 +77,27 @@ enum DocsPage {
             return sharedParameters[String(reference.split(separator: "/").last ?? "")] as? [String: Any]
         }
         if !parameters.isEmpty {
-            html += "<table><caption>Parameters</caption><tr><th scope=\"col\">name</th><th scope=\"col\">in</th><th scope=\"col\">type</th><th scope=\"col\">description</th></tr>"
+            html +=
+                "<table><caption>Parameters</caption><tr><th scope=\"col\">name</th><th scope=\"col\">in</th><th scope=\"col\">type</th><th scope=\"col\">description</th></tr>"
             for parameter in parameters {
                 let required = parameter["required"] as? Bool == true ? " <span class=\"req\">required</span>" : ""
-                html += "<tr><td><code>\(escape(parameter["name"] as? String ?? ""))</code>\(required)</td><td>\(escape(parameter["in"] as? String ?? ""))</td>"
-                html += "<td>\(typeText(parameter["schema"]))</td><td>\(markdown(parameter["description"] as? String))</td></tr>"
+                html +=
+                    "<tr><td><code>\(escape(parameter["name"] as? String ?? ""))</code>\(required)</td><td>\(escape(parameter["in"] as? String ?? ""))</td>"
+                html +=
+                    "<td>\(typeText(parameter["schema"]))</td><td>\(markdown(parameter["description"] as? String))</td></tr>"
             }
             html += "</table>"
         }
         if let body = operation["requestBody"] as? [String: Any], let content = body["content"] as? [String: Any] {
-            html += "<p>Body: " + content.keys.sorted().map { type in
-                "<code>\(escape(type))</code> \(typeText((content[type] as? [String: Any])?["schema"]))"
-            }.joined(separator: ", ") + "</p>"
+            html +=
+                "<p>Body: "
+                + content.keys.sorted().map { type in
+                    "<code>\(escape(type))</code> \(typeText((content[type] as? [String: Any])?["schema"]))"
+                }.joined(separator: ", ") + "</p>"
         }
         if let responses = operation["responses"] as? [String: Any] {
-            html += "<table><caption>Answers</caption><tr><th scope=\"col\">status</th><th scope=\"col\">answer</th></tr>"
+            html +=
+                "<table><caption>Answers</caption><tr><th scope=\"col\">status</th><th scope=\"col\">answer</th></tr>"
             for (status, response) in responses.sorted(by: { $0.key < $1.key }) {
                 html += "<tr><td>\(escape(status))</td><td>\(responseText(response))</td></tr>"
             }
@@ -93,17 +107,23 @@ enum DocsPage {
     }
 
     private static func schema(name: String, _ schema: [String: Any]) -> String {
-        var html = "<article class=\"schema\" id=\"schema-\(escape(name))\" aria-labelledby=\"schema-\(escape(name))-title\">"
-        html += "<h3 id=\"schema-\(escape(name))-title\">\(escape(name)) <span class=\"type\">\(typeText(schema))</span></h3>"
+        var html =
+            "<article class=\"schema\" id=\"schema-\(escape(name))\" aria-labelledby=\"schema-\(escape(name))-title\">"
+        html +=
+            "<h3 id=\"schema-\(escape(name))-title\">\(escape(name)) <span class=\"type\">\(typeText(schema))</span></h3>"
         html += markdown(schema["description"] as? String)
         let required = Set(schema["required"] as? [String] ?? [])
         if let properties = schema["properties"] as? [String: Any], !properties.isEmpty {
-            html += "<table><tr><th scope=\"col\">property</th><th scope=\"col\">type</th><th scope=\"col\">description</th></tr>"
+            html +=
+                "<table><tr><th scope=\"col\">property</th><th scope=\"col\">type</th><th scope=\"col\">description</th></tr>"
             for (property, value) in properties.sorted(by: { $0.key < $1.key }) {
                 let detail = value as? [String: Any] ?? [:]
                 let mark = required.contains(property) ? " <span class=\"req\">required</span>" : ""
-                html += "<tr><td><code>\(escape(property))</code>\(mark)</td><td>\(typeText(detail))</td><td>\(markdown(detail["description"] as? String))"
-                if let example = detail["example"] { html += "<p class=\"example\">Example: <code>\(escape(exampleText(example)))</code></p>" }
+                html +=
+                    "<tr><td><code>\(escape(property))</code>\(mark)</td><td>\(typeText(detail))</td><td>\(markdown(detail["description"] as? String))"
+                if let example = detail["example"] {
+                    html += "<p class=\"example\">Example: <code>\(escape(exampleText(example)))</code></p>"
+                }
                 html += "</td></tr>"
             }
             html += "</table>"
@@ -125,7 +145,9 @@ enum DocsPage {
         }
         let type = schema["type"] as? String ?? (schema["additionalProperties"] != nil ? "object" : "")
         if type == "array" { return "array of \(typeText(schema["items"]))" }
-        if type == "object", let values = schema["additionalProperties"] as? [String: Any] { return "map of \(typeText(values))" }
+        if type == "object", let values = schema["additionalProperties"] as? [String: Any] {
+            return "map of \(typeText(values))"
+        }
         if let format = schema["format"] as? String { return "\(escape(type)) (\(escape(format)))" }
         return escape(type)
     }
@@ -138,13 +160,17 @@ enum DocsPage {
         let content = (response["content"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.map { type, value in
             "<code>\(escape(type))</code> \(typeText((value as? [String: Any])?["schema"]))"
         }
-        return markdown(response["description"] as? String) + (content.isEmpty ? "" : "<p>" + content.joined(separator: ", ") + "</p>")
+        return markdown(response["description"] as? String)
+            + (content.isEmpty ? "" : "<p>" + content.joined(separator: ", ") + "</p>")
     }
 
     private static func exampleText(_ example: Any) -> String {
         if let text = example as? String { return text }
         if JSONSerialization.isValidJSONObject(example),
-            let data = try? JSONSerialization.data(withJSONObject: example, options: [.sortedKeys, .withoutEscapingSlashes])
+            let data = try? JSONSerialization.data(
+                withJSONObject: example,
+                options: [.sortedKeys, .withoutEscapingSlashes]
+            )
         {
             return String(decoding: data, as: UTF8.self)
         }
@@ -166,7 +192,9 @@ enum DocsPage {
         for line in text.components(separatedBy: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("```") { fenced.toggle() }
-            let startsBlock = fenced || trimmed.hasPrefix("```") || trimmed.isEmpty || ["|", "#", ">", "- ", "* "].contains { trimmed.hasPrefix($0) }
+            let startsBlock =
+                fenced || trimmed.hasPrefix("```") || trimmed.isEmpty
+                || ["|", "#", ">", "- ", "* "].contains { trimmed.hasPrefix($0) }
                 || trimmed.range(of: #"^\d+\. "#, options: .regularExpression) != nil
             let previous = lines.last?.trimmingCharacters(in: .whitespaces) ?? ""
             let previousEndsBlock = previous.isEmpty || ["|", "#", "```"].contains { previous.hasPrefix($0) }

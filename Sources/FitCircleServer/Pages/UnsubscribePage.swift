@@ -11,7 +11,8 @@ enum UnsubscribePage {
                 <form method="post" action="/api/emails/unsubscribe?token=\(HTML.escape(token))">
                 <input type="hidden" name="List-Unsubscribe" value="One-Click">
                 <button type="submit">Unsubscribe</button></form>
-                """)
+                """
+        )
     }
 
     static func done(_ unsubscription: Emails.Unsubscription) -> String {
@@ -20,7 +21,8 @@ enum UnsubscribePage {
             body: """
                 <p>Done: <b>\(HTML.escape(unsubscription.address))</b> gets no more “\(HTML.escape(unsubscription.title))” emails.</p>
                 <p>You can turn them back on in the app's notification settings.</p>
-                """)
+                """
+        )
     }
 
     private static func page(title: String, body: String) -> String { HTML.page(title: title, body: body) }

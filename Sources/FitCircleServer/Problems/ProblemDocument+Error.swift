@@ -15,7 +15,9 @@ extension ProblemDocument {
         case let error as ServerError:
             // The OpenAPI layer wraps what went wrong; the cause decides the answer. A query item that does not
             // decode comes with no coding path: it is named from the request instead of as "body".
-            if let decoding = error.underlyingError as? DecodingError, let field = Self.queryItem(failing: decoding, in: error.request) {
+            if let decoding = error.underlyingError as? DecodingError,
+                let field = Self.queryItem(failing: decoding, in: error.request)
+            {
                 return .validationFailed([FieldViolation(field: field, reason: Self.reason(decoding))])
             }
             if let problem = Self.from(error.underlyingError) { return problem }
@@ -52,7 +54,8 @@ extension ProblemDocument {
         case .notFound(let resource, let id): .notFound("No \(resource) \(id.count > 64 ? id.prefix(64) + "…" : id).")
         case .conflict(let reason): .conflict(reason)
         case .payloadTooLarge(let limit): .payloadTooLarge(limit: limit)
-        case .unsupportedMediaType(let accepted): .unsupportedMediaType("Send one of: \(accepted.joined(separator: ", ")).")
+        case .unsupportedMediaType(let accepted):
+            .unsupportedMediaType("Send one of: \(accepted.joined(separator: ", ")).")
         case .rateLimited(let retryAfter, let reason): .rateLimited(reason, retryAfter: retryAfter)
         }
     }
@@ -61,9 +64,13 @@ extension ProblemDocument {
     private static func from(_ error: DecodingError) -> ProblemDocument {
         switch error {
         case .keyNotFound(let key, let context):
-            return .validationFailed([FieldViolation(field: Self.path(context.codingPath + [key]), reason: "is required")])
+            return .validationFailed([
+                FieldViolation(field: Self.path(context.codingPath + [key]), reason: "is required")
+            ])
         case .typeMismatch(let type, let context):
-            return .validationFailed([FieldViolation(field: Self.path(context.codingPath), reason: "must be \(Self.name(of: type))")])
+            return .validationFailed([
+                FieldViolation(field: Self.path(context.codingPath), reason: "must be \(Self.name(of: type))")
+            ])
         case .valueNotFound(let type, let context):
             return .validationFailed([
                 FieldViolation(field: Self.path(context.codingPath), reason: "must be \(Self.name(of: type)), not null")
@@ -73,7 +80,10 @@ extension ProblemDocument {
                 return .malformedJSON("The body is not valid JSON.")
             }
             return .validationFailed([
-                FieldViolation(field: Self.path(context.codingPath), reason: "has an invalid value (\(Self.readable(context.debugDescription)))")
+                FieldViolation(
+                    field: Self.path(context.codingPath),
+                    reason: "has an invalid value (\(Self.readable(context.debugDescription)))"
+                )
             ])
         @unknown default:
             return .badRequest("\(error)")
@@ -84,7 +94,9 @@ extension ProblemDocument {
     /// WorkoutTypesPayloadPayload from invalid String value swim" reads "'swim' is not one of the values it
     /// takes" (the reference lists them).
     static func readable(_ description: String) -> String {
-        guard description.hasPrefix("Cannot initialize "), let range = description.range(of: " value ", options: .backwards) else {
+        guard description.hasPrefix("Cannot initialize "),
+            let range = description.range(of: " value ", options: .backwards)
+        else {
             return description
         }
         return "'\(description[range.upperBound...])' is not one of the values it takes"
@@ -100,7 +112,15 @@ extension ProblemDocument {
         case .unsupportedMediaType: .unsupportedMediaType(detail)
         case .notAcceptable: .notAcceptable(detail)
         case .unprocessableContent: .validationFailed([])
-        default: status.code >= 500 ? nil : ProblemDocument(slug: "http-\(status.code)", title: status.reasonPhrase, status: status, detail: detail)
+        default:
+            status.code >= 500
+                ? nil
+                : ProblemDocument(
+                    slug: "http-\(status.code)",
+                    title: status.reasonPhrase,
+                    status: status,
+                    detail: detail
+                )
         }
     }
 
@@ -120,12 +140,16 @@ extension ProblemDocument {
             }
         case .dataCorrupted(let context):
             codingPath = context.codingPath
-            let quoted = context.debugDescription.range(of: " value ", options: .backwards).map { String(context.debugDescription[$0.upperBound...]) }
+            let quoted = context.debugDescription.range(of: " value ", options: .backwards).map {
+                String(context.debugDescription[$0.upperBound...])
+            }
             fits = { $0 != quoted }
         default:
             return nil
         }
-        guard codingPath.isEmpty, let path = request.path, let items = URLComponents(string: path)?.queryItems else { return nil }
+        guard codingPath.isEmpty, let path = request.path, let items = URLComponents(string: path)?.queryItems else {
+            return nil
+        }
         let failing = Set(items.filter { !fits($0.value ?? "") }.map(\.name))
         return failing.count == 1 ? failing.first : nil
     }

@@ -18,7 +18,13 @@ public struct ProblemDocument: Error, Equatable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey { case type, title, status, detail, errors }
 
-    public init(slug: String, title: String, status: HTTPResponse.Status, detail: String, errors: [FieldViolation]? = nil) {
+    public init(
+        slug: String,
+        title: String,
+        status: HTTPResponse.Status,
+        detail: String,
+        errors: [FieldViolation]? = nil
+    ) {
         self.type = "/problems/\(slug)"
         self.title = title
         self.status = status.code
@@ -41,15 +47,23 @@ extension ProblemDocument {
     /// A query parameter that cannot be searched or read, named as a field.
     static func badQuery(_ violation: FieldViolation) -> Self {
         .init(
-            slug: "bad-request", title: "The request could not be read", status: .badRequest,
-            detail: "Invalid: \(violation.field). Nothing was done.", errors: [violation])
+            slug: "bad-request",
+            title: "The request could not be read",
+            status: .badRequest,
+            detail: "Invalid: \(violation.field). Nothing was done.",
+            errors: [violation]
+        )
     }
 
     /// A body field that cannot be read at all (as opposed to a value that breaks a rule: 422).
     static func badBody(_ violation: FieldViolation) -> Self {
         .init(
-            slug: "bad-request", title: "The request could not be read", status: .badRequest,
-            detail: "Invalid: \(violation.field). Nothing was done.", errors: [violation])
+            slug: "bad-request",
+            title: "The request could not be read",
+            status: .badRequest,
+            detail: "Invalid: \(violation.field). Nothing was done.",
+            errors: [violation]
+        )
     }
 
     static func validationFailed(_ violations: [FieldViolation]) -> Self {
@@ -75,7 +89,8 @@ extension ProblemDocument {
         slug: "onboarding-required",
         title: "Complete your profile first",
         status: .forbidden,
-        detail: "This app requires a display name, age, weight and time zone before anything else: PUT /api/user/profile."
+        detail:
+            "This app requires a display name, age, weight and time zone before anything else: PUT /api/user/profile."
     )
 
     static func notFound(_ detail: String) -> Self {
@@ -96,7 +111,9 @@ extension ProblemDocument {
     }
 
     static func payloadTooLarge(limit: Int?) -> Self {
-        Self.payloadTooLarge(limit.map { "This operation accepts at most \($0) bytes." } ?? "The body is too large for this operation.")
+        Self.payloadTooLarge(
+            limit.map { "This operation accepts at most \($0) bytes." } ?? "The body is too large for this operation."
+        )
     }
 
     static func payloadTooLarge(_ detail: String) -> Self {
@@ -104,7 +121,12 @@ extension ProblemDocument {
     }
 
     static func unsupportedMediaType(_ detail: String) -> Self {
-        .init(slug: "unsupported-media-type", title: "Unsupported media type", status: .unsupportedMediaType, detail: detail)
+        .init(
+            slug: "unsupported-media-type",
+            title: "Unsupported media type",
+            status: .unsupportedMediaType,
+            detail: detail
+        )
     }
 
     static func notAcceptable(_ detail: String) -> Self {

@@ -35,7 +35,12 @@ struct WebAssets: Sendable {
             let path = String(url.standardizedFileURL.path.dropFirst(base.count))
             let type = Self.contentTypes[url.pathExtension.lowercased()] ?? "application/octet-stream"
             let bytes = Array(try Data(contentsOf: url))
-            files[path] = File(bytes: bytes, contentType: type, isPage: url.pathExtension == "html", tag: EntityTag.of(bytes))
+            files[path] = File(
+                bytes: bytes,
+                contentType: type,
+                isPage: url.pathExtension == "html",
+                tag: EntityTag.of(bytes)
+            )
         }
         return WebAssets(files: files)
     }

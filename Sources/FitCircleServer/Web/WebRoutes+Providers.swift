@@ -18,20 +18,40 @@ extension WebRoutes {
             self.accounts.signsInOnTheWeb(with: provider)
         else { throw DomainError.notFound(resource: "sign-in method", id: name) }
         let zone = request.uri.queryParameters.get("timeZone").flatMap { TimeZone(identifier: $0) != nil ? $0 : nil }
-        let pending = WebSignInFlow.Pending(provider: provider, state: WebSession.newCSRFToken(), nonce: WebSession.newCSRFToken(), timeZone: zone)
+        let pending = WebSignInFlow.Pending(
+            provider: provider,
+            state: WebSession.newCSRFToken(),
+            nonce: WebSession.newCSRFToken(),
+            timeZone: zone
+        )
         let location = WebSignInFlow.authorizationURL(
-            for: provider, clientID: clientID, redirectURI: self.callbackURL(of: provider), state: pending.state, nonce: pending.nonce)
+            for: provider,
+            clientID: clientID,
+            redirectURI: self.callbackURL(of: provider),
+            state: pending.state,
+            nonce: pending.nonce
+        )
         var headers = Self.securityHeaders
         headers[.location] = location
         headers[.cacheControl] = "no-store"
-        headers.append(HTTPField(name: .setCookie, value: self.flowCookie(pending.cookieValue, maxAge: Int(WebSignInFlow.lifetime))))
+        headers.append(
+            HTTPField(
+                name: .setCookie,
+                value: self.flowCookie(pending.cookieValue, maxAge: Int(WebSignInFlow.lifetime))
+            )
+        )
         return Response(status: .seeOther, headers: headers)
     }
 
     func finishProviderSignIn(_ request: Request, provider name: String) async -> Response {
         var request = request
-        guard let provider = IdentityProvider(rawValue: name), self.web.webClientID(of: name) != nil else { return self.backToSignIn("unavailable") }
-        guard let pending = WebSession.cookie(Self.flowCookie, in: request.headers).flatMap(WebSignInFlow.Pending.init(cookieValue:)),
+        guard let provider = IdentityProvider(rawValue: name), self.web.webClientID(of: name) != nil else {
+            return self.backToSignIn("unavailable")
+        }
+        guard
+            let pending = WebSession.cookie(Self.flowCookie, in: request.headers).flatMap(
+                WebSignInFlow.Pending.init(cookieValue:)
+            ),
             pending.provider == provider
         else { return self.backToSignIn("expired") }
         guard let form = try? await Self.form(of: &request) else { return self.backToSignIn("refused") }
@@ -44,10 +64,21 @@ extension WebRoutes {
             try await self.budget(provider == .google ? "signInWithGoogle" : "signInWithApple")
             // Apple sends the name once, on the first sign-in, beside the token.
             let name = form["user"].flatMap(Self.appleName(from:))
-            let signIn = try await self.accounts.signIn(with: provider, idToken: idToken, name: name, timeZone: pending.timeZone, nonce: pending.nonce)
+            let signIn = try await self.accounts.signIn(
+                with: provider,
+                idToken: idToken,
+                name: name,
+                timeZone: pending.timeZone,
+                nonce: pending.nonce
+            )
             var headers = Self.securityHeaders
             headers[.location] = signIn.user.profile.isOnboarded ? "/app" : "/app/onboarding"
-            for cookie in WebSession.cookies(for: signIn, csrf: self.accounts.csrf, now: self.now(), secure: self.secureCookies) { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+            for cookie in WebSession.cookies(
+                for: signIn,
+                csrf: self.accounts.csrf,
+                now: self.now(),
+                secure: self.secureCookies
+            ) { headers.append(HTTPField(name: .setCookie, value: cookie)) }
             headers.append(HTTPField(name: .setCookie, value: self.flowCookie("", maxAge: 0)))
             return Response(status: .seeOther, headers: headers)
         } catch {
@@ -86,10 +117,15 @@ extension WebRoutes {
     /// Apple's `user` field: `{"name": {"firstName": "…", "lastName": "…"}, "email": "…"}`.
     private static func appleName(from json: String) -> String? {
         struct User: Decodable {
-            struct Name: Decodable { var firstName: String?; var lastName: String? }
+            struct Name: Decodable {
+                var firstName: String?
+                var lastName: String?
+            }
             var name: Name?
         }
-        guard let user = try? JSONDecoder().decode(User.self, from: Data(json.utf8)), let name = user.name else { return nil }
+        guard let user = try? JSONDecoder().decode(User.self, from: Data(json.utf8)), let name = user.name else {
+            return nil
+        }
         let whole = [name.firstName, name.lastName].compactMap { $0 }.joined(separator: " ")
         return whole.isEmpty ? nil : whole
     }

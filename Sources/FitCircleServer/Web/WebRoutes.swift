@@ -32,7 +32,9 @@ struct WebRoutes {
         router.post("/web/session/refresh") { request, _ in try await self.refresh(request) }
         router.post("/web/session/sign-out") { request, _ in try await self.signOut(request) }
         // Google's and Apple's web sign-in (WebRoutes+Providers).
-        router.get("/web/auth/:provider") { request, context in try self.startProviderSignIn(request, provider: context.parameters.get("provider") ?? "") }
+        router.get("/web/auth/:provider") { request, context in
+            try self.startProviderSignIn(request, provider: context.parameters.get("provider") ?? "")
+        }
         router.post("/web/auth/:provider/callback") { request, context in
             await self.finishProviderSignIn(request, provider: context.parameters.get("provider") ?? "")
         }
@@ -49,8 +51,15 @@ struct WebRoutes {
         guard let file = self.assets.file(name) else { return Response(status: .notFound) }
         var headers = Self.pageHeaders
         let session = await self.session(of: request)
-        if !(WebSession.csrfToken(in: request.headers, secure: self.secureCookies).map { self.accounts.csrf.isValid($0, for: session) } ?? false) {
-            headers.append(HTTPField(name: .setCookie, value: WebSession.csrfCookie(self.accounts.csrf.token(for: session), secure: self.secureCookies)))
+        if !(WebSession.csrfToken(in: request.headers, secure: self.secureCookies).map {
+            self.accounts.csrf.isValid($0, for: session)
+        } ?? false) {
+            headers.append(
+                HTTPField(
+                    name: .setCookie,
+                    value: WebSession.csrfCookie(self.accounts.csrf.token(for: session), secure: self.secureCookies)
+                )
+            )
         }
         headers[.contentType] = file.contentType
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
@@ -60,7 +69,9 @@ struct WebRoutes {
     private func console(_ request: Request) async throws -> Response {
         let caller: Caller
         do {
-            caller = try await self.accounts.authenticate(accessToken: try AuthenticationMiddleware.accessToken(of: request.head))
+            caller = try await self.accounts.authenticate(
+                accessToken: try AuthenticationMiddleware.accessToken(of: request.head)
+            )
         } catch {
             let next = request.uri.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "/admin"
             return Response(status: .seeOther, headers: [.location: "/?next=\(next)"])
@@ -75,13 +86,17 @@ struct WebRoutes {
 
     private func asset(_ request: Request) throws -> Response {
         let path = String(request.uri.path.dropFirst("/assets/".count))
-        guard let file = self.assets.file(path), !file.isPage else { throw ProblemDocument.notFound("There is no asset \(path).") }
+        guard let file = self.assets.file(path), !file.isPage else {
+            throw ProblemDocument.notFound("There is no asset \(path).")
+        }
         var headers = Self.securityHeaders
         headers[.contentType] = file.contentType
         // Kept by the browser and asked for again with its tag: an unchanged file is a 304 without a body.
         headers[.cacheControl] = "no-cache"
         headers[.eTag] = file.tag
-        if EntityTag.matches(request.headers[.ifNoneMatch], file.tag) { return Response(status: .notModified, headers: headers) }
+        if EntityTag.matches(request.headers[.ifNoneMatch], file.tag) {
+            return Response(status: .notModified, headers: headers)
+        }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
 
@@ -113,15 +128,28 @@ struct WebRoutes {
         let signIn: SignIn
         switch form.provider {
         case "dev":
-            signIn = try await self.accounts.devSignIn(email: try Self.required(form.email, "email"), name: form.displayName, timeZone: form.timeZone)
+            signIn = try await self.accounts.devSignIn(
+                email: try Self.required(form.email, "email"),
+                name: form.displayName,
+                timeZone: form.timeZone
+            )
         case "google", "apple":
             signIn = try await self.accounts.signIn(
-                with: form.provider == "google" ? .google : .apple, idToken: try Self.required(form.idToken, "idToken"), name: form.displayName,
-                timeZone: form.timeZone)
+                with: form.provider == "google" ? .google : .apple,
+                idToken: try Self.required(form.idToken, "idToken"),
+                name: form.displayName,
+                timeZone: form.timeZone
+            )
         default:
             throw ValidationError(field: "provider", reason: "expected one of google, apple, dev")
         }
-        return try self.sessionResponse(signIn, body: ["userId": signIn.user.id.rawValue, "isNewUser": signIn.isNewUser, "onboarded": signIn.user.profile.isOnboarded])
+        return try self.sessionResponse(
+            signIn,
+            body: [
+                "userId": signIn.user.id.rawValue, "isNewUser": signIn.isNewUser,
+                "onboarded": signIn.user.profile.isOnboarded,
+            ]
+        )
     }
 
     private func refresh(_ request: Request) async throws -> Response {
@@ -136,7 +164,9 @@ struct WebRoutes {
         } catch let error as DomainError {
             // A refresh token that no longer works ends the session in the browser too.
             var problem = ProblemDocument.from(error) ?? .unauthenticated("Sign in again.")
-            for cookie in WebSession.clearingCookies(csrf: self.accounts.csrf, secure: self.secureCookies) { problem.headers.append(HTTPField(name: .setCookie, value: cookie)) }
+            for cookie in WebSession.clearingCookies(csrf: self.accounts.csrf, secure: self.secureCookies) {
+                problem.headers.append(HTTPField(name: .setCookie, value: cookie))
+            }
             throw problem
         }
     }
@@ -147,14 +177,18 @@ struct WebRoutes {
             try await self.accounts.signOut(caller)
         }
         var headers = Self.securityHeaders
-        for cookie in WebSession.clearingCookies(csrf: self.accounts.csrf, secure: self.secureCookies) { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        for cookie in WebSession.clearingCookies(csrf: self.accounts.csrf, secure: self.secureCookies) {
+            headers.append(HTTPField(name: .setCookie, value: cookie))
+        }
         return Response(status: .noContent, headers: headers)
     }
 
     /// The session's caller: by the access cookie, or, when it has expired, by renewing the refresh cookie
     /// (so that signing out after 15 idle minutes still ends the session on the server).
     private func caller(of request: Request) async -> Caller? {
-        if let token = WebSession.cookie(WebSession.accessCookie, in: request.headers), let caller = try? await self.accounts.authenticate(accessToken: token) {
+        if let token = WebSession.cookie(WebSession.accessCookie, in: request.headers),
+            let caller = try? await self.accounts.authenticate(accessToken: token)
+        {
             return caller
         }
         guard let refresh = WebSession.cookie(WebSession.refreshCookie, in: request.headers),
@@ -165,7 +199,12 @@ struct WebRoutes {
 
     private func sessionResponse(_ signIn: SignIn, body: [String: Any]) throws -> Response {
         var response = try Self.json(body)
-        for cookie in WebSession.cookies(for: signIn, csrf: self.accounts.csrf, now: self.now(), secure: self.secureCookies) {
+        for cookie in WebSession.cookies(
+            for: signIn,
+            csrf: self.accounts.csrf,
+            now: self.now(),
+            secure: self.secureCookies
+        ) {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
         }
         return response
@@ -183,7 +222,9 @@ struct WebRoutes {
     func budget(_ operationID: String) async throws {
         guard let limit = self.limits.operationLimit(operationID) else { return }
         let decision = try await self.shared.decide("address:\(RequestPeer.address)", limit)
-        guard decision.allowed else { throw ProblemDocument.rateLimited(limit, decision, "Too many \(limit.name) requests; slow down.") }
+        guard decision.allowed else {
+            throw ProblemDocument.rateLimited(limit, decision, "Too many \(limit.name) requests; slow down.")
+        }
     }
 
     /// The session routes (sign in, renew, sign out) guard no session's data: a token this server made, for
@@ -191,7 +232,9 @@ struct WebRoutes {
     private func requireCSRF(_ request: Request) throws {
         guard WebSession.hasCSRFToken(request.headers, secure: self.secureCookies, self.accounts.csrf.isGenuine) else {
             throw DomainError.forbidden(
-                reason: "Send the \(WebSession.csrfCookieName(secure: self.secureCookies)) cookie's value as X-CSRF-Token (load a page of the web app first).")
+                reason:
+                    "Send the \(WebSession.csrfCookieName(secure: self.secureCookies)) cookie's value as X-CSRF-Token (load a page of the web app first)."
+            )
         }
     }
 
@@ -202,14 +245,22 @@ struct WebRoutes {
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from request: inout Request) async throws -> T {
-        let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard mediaType == "application/json" else { throw DomainError.unsupportedMediaType(accepted: ["application/json"]) }
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+            .lowercased()
+        guard mediaType == "application/json" else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
         let body = try await request.collectBody(upTo: 64 * 1024)
-        guard body.readableBytes > 0 else { throw ProblemDocument.badRequest("The body is empty; this route expects a JSON document.") }
+        guard body.readableBytes > 0 else {
+            throw ProblemDocument.badRequest("The body is empty; this route expects a JSON document.")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw ValidationError(field: context.codingPath.map(\.stringValue).joined(separator: "."), reason: "has the wrong type")
+            throw ValidationError(
+                field: context.codingPath.map(\.stringValue).joined(separator: "."),
+                reason: "has the wrong type"
+            )
         } catch let DecodingError.keyNotFound(key, _) {
             throw ValidationError(field: key.stringValue, reason: "is required")
         }

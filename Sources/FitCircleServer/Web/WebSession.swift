@@ -47,7 +47,9 @@ enum WebSession {
 
     /// The request carries the CSRF cookie, the same value in the header, and `valid` takes it.
     static func hasCSRFToken(_ fields: HTTPFields, secure: Bool, _ valid: (String) -> Bool) -> Bool {
-        guard let cookie = Self.csrfToken(in: fields, secure: secure), let header = fields[Self.csrfHeader] else { return false }
+        guard let cookie = Self.csrfToken(in: fields, secure: secure), let header = fields[Self.csrfHeader] else {
+            return false
+        }
         return ConstantTime.equal(cookie, header) && valid(cookie)
     }
 
@@ -60,8 +62,22 @@ enum WebSession {
     /// The cookies that hold a sign-in's tokens, and the CSRF token of its session.
     static func cookies(for signIn: SignIn, csrf: CSRFTokens, now: Date, secure: Bool) -> [String] {
         [
-            Self.setCookie(Self.accessCookie, signIn.accessToken, path: "/", maxAge: signIn.accessTokenExpiresAt.timeIntervalSince(now), httpOnly: true, secure: secure),
-            Self.setCookie(Self.refreshCookie, signIn.refreshToken, path: Self.refreshPath, maxAge: signIn.refreshTokenExpiresAt.timeIntervalSince(now), httpOnly: true, secure: secure),
+            Self.setCookie(
+                Self.accessCookie,
+                signIn.accessToken,
+                path: "/",
+                maxAge: signIn.accessTokenExpiresAt.timeIntervalSince(now),
+                httpOnly: true,
+                secure: secure
+            ),
+            Self.setCookie(
+                Self.refreshCookie,
+                signIn.refreshToken,
+                path: Self.refreshPath,
+                maxAge: signIn.refreshTokenExpiresAt.timeIntervalSince(now),
+                httpOnly: true,
+                secure: secure
+            ),
             Self.csrfCookie(csrf.token(for: signIn.sessionID), secure: secure),
         ]
     }
@@ -77,10 +93,24 @@ enum WebSession {
 
     /// The CSRF cookie: readable by the page's scripts, which copy it into the header.
     static func csrfCookie(_ token: String, secure: Bool) -> String {
-        Self.setCookie(Self.csrfCookieName(secure: secure), token, path: "/", maxAge: nil, httpOnly: false, secure: secure)
+        Self.setCookie(
+            Self.csrfCookieName(secure: secure),
+            token,
+            path: "/",
+            maxAge: nil,
+            httpOnly: false,
+            secure: secure
+        )
     }
 
-    private static func setCookie(_ name: String, _ value: String, path: String, maxAge: TimeInterval?, httpOnly: Bool, secure: Bool) -> String {
+    private static func setCookie(
+        _ name: String,
+        _ value: String,
+        path: String,
+        maxAge: TimeInterval?,
+        httpOnly: Bool,
+        secure: Bool
+    ) -> String {
         var parts = ["\(name)=\(value)", "Path=\(path)", "SameSite=Strict"]
         if let maxAge { parts.append("Max-Age=\(max(0, Int(maxAge)))") }
         if httpOnly { parts.append("HttpOnly") }

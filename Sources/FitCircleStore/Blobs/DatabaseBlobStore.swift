@@ -35,7 +35,10 @@ extension Transaction {
 
     func blob(_ key: String) async throws -> Blob? {
         try await self.sql.raw("SELECT content_type, data FROM blobs WHERE key = \(bind: key)").first().map { row in
-            Blob(data: try row.decode(column: "data", as: Data.self), contentType: try row.decode(column: "content_type", as: String.self))
+            Blob(
+                data: try row.decode(column: "data", as: Data.self),
+                contentType: try row.decode(column: "content_type", as: String.self)
+            )
         }
     }
 

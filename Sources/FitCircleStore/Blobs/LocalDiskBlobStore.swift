@@ -19,7 +19,8 @@ public struct LocalDiskBlobStore: BlobStore {
     public func get(_ key: String) async throws -> Blob? {
         let url = try self.url(for: key)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        let type = FileManager.default.contents(atPath: url.appendingPathExtension("type").path)
+        let type =
+            FileManager.default.contents(atPath: url.appendingPathExtension("type").path)
             .flatMap { String(data: $0, encoding: .utf8) } ?? "application/octet-stream"
         return Blob(data: data, contentType: type)
     }

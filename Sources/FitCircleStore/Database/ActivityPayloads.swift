@@ -24,7 +24,9 @@ final class ActivityPayloads: Sendable {
 
     /// The payload `json` holds.
     func payload(_ json: String, decoder: JSONDecoder) throws -> ActivityPayload {
-        guard json.utf8.count <= self.largestText else { return try decoder.decode(ActivityPayload.self, from: Data(json.utf8)) }
+        guard json.utf8.count <= self.largestText else {
+            return try decoder.decode(ActivityPayload.self, from: Data(json.utf8))
+        }
         if let payload = self.kept.withLock({ $0.value(for: json) }) { return payload }
         let payload = try decoder.decode(ActivityPayload.self, from: Data(json.utf8))
         self.kept.withLock { $0.insert(payload, for: json) }

@@ -25,7 +25,9 @@ actor ConnectionPool<Connection: Sendable> {
 
 extension ConnectionPool {
     /// Runs `body` with a connection of its own and hands the connection back afterwards, whatever happens.
-    nonisolated func withConnection<Result: Sendable>(_ body: @Sendable (Connection) async throws -> Result) async throws -> Result {
+    nonisolated func withConnection<Result: Sendable>(_ body: @Sendable (Connection) async throws -> Result)
+        async throws -> Result
+    {
         let connection = await self.acquire()
         do {
             let result = try await body(connection)

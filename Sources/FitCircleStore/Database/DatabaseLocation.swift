@@ -48,13 +48,19 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
 
     public init(url: String) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
-            throw InvalidURL(url: url, reason: "expected sqlite:///absolute/path.sqlite or postgres://user@host:port/database")
+            throw InvalidURL(
+                url: url,
+                reason: "expected sqlite:///absolute/path.sqlite or postgres://user@host:port/database"
+            )
         }
         switch scheme {
         case "sqlite":
             let path = components.percentEncodedPath.removingPercentEncoding ?? components.path
             guard path.hasPrefix("/"), components.host?.isEmpty ?? true else {
-                throw InvalidURL(url: url, reason: "an SQLite URL needs an absolute path: sqlite:///absolute/path.sqlite")
+                throw InvalidURL(
+                    url: url,
+                    reason: "an SQLite URL needs an absolute path: sqlite:///absolute/path.sqlite"
+                )
             }
             self = .sqlite(path: path)
         case "postgres", "postgresql":
@@ -86,7 +92,8 @@ public enum DatabaseLocation: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .sqlite(let path): "sqlite://\(path)"
-        case .postgres(let location): "postgres://\(location.username)@\(location.host):\(location.port)/\(location.database)"
+        case .postgres(let location):
+            "postgres://\(location.username)@\(location.host):\(location.port)/\(location.database)"
         }
     }
 }

@@ -10,7 +10,10 @@ final class Reachability: Sendable {
     /// How long a lease waits while the database is unreachable, unless it is the probe.
     static let briefWait = Duration.milliseconds(250)
 
-    private enum State { case reachable, unreachable(probing: Bool) }
+    private enum State {
+        case reachable
+        case unreachable(probing: Bool)
+    }
     private let state = Mutex(State.reachable)
 
     struct Admission {

@@ -12,18 +12,31 @@ extension Store {
     }
 
     /// A circle with `user`'s open stint in it and its member count (`Transaction.circle(_:seenBy:)`).
-    public func cachedCircle(_ id: FitCircle.ID, seenBy user: User.ID) async throws -> (circle: FitCircle, membership: CircleMembership?, memberCount: Int)? {
+    public func cachedCircle(_ id: FitCircle.ID, seenBy user: User.ID) async throws -> (
+        circle: FitCircle, membership: CircleMembership?, memberCount: Int
+    )? {
         let key = StoreCache.CircleViewKey(circle: id, user: user)
         if let view = self.cache.circle(key) { return (view.circle, view.membership, view.memberCount) }
         return try await self.readAndKeep({ try await $0.circle(id, seenBy: user) }) { found in
-            [.circle(key, StoreCache.CircleView(circle: found.circle, membership: found.membership, memberCount: found.memberCount))]
+            [
+                .circle(
+                    key,
+                    StoreCache.CircleView(
+                        circle: found.circle,
+                        membership: found.membership,
+                        memberCount: found.memberCount
+                    )
+                )
+            ]
         }
     }
 
     /// The circle's current members, in the order they joined (`Transaction.members(of:)`).
     public func cachedMemberIDs(of circle: FitCircle.ID) async throws -> [User.ID] {
         if let roster = self.cache.roster(circle) { return roster }
-        let roster = try await self.readAndKeep({ try await $0.members(of: circle).map(\.membership.userID) }) { [.roster(circle, $0)] }
+        let roster = try await self.readAndKeep({ try await $0.members(of: circle).map(\.membership.userID) }) {
+            [.roster(circle, $0)]
+        }
         return roster ?? []
     }
 
@@ -58,12 +71,18 @@ extension Store {
         -> (challenge: Challenge, participant: ChallengeParticipant?, tally: (participants: Int, escrow: Int))?
     {
         let key = StoreCache.ChallengeViewKey(challenge: id, user: user)
-        if let view = self.cache.challenge(key) { return (view.challenge, view.participant, (view.participants, view.escrow)) }
+        if let view = self.cache.challenge(key) {
+            return (view.challenge, view.participant, (view.participants, view.escrow))
+        }
         let found = try await self.readAndKeep({ tx -> StoreCache.ChallengeView? in
             guard let challenge = try await tx.challenges.challenge(id) else { return nil }
             let tally = try await tx.challenges.tally(of: id)
             return StoreCache.ChallengeView(
-                challenge: challenge, participant: try await tx.challenges.participant(user, in: id), participants: tally.participants, escrow: tally.escrow)
+                challenge: challenge,
+                participant: try await tx.challenges.participant(user, in: id),
+                participants: tally.participants,
+                escrow: tally.escrow
+            )
         }) { [.challenge(key, $0)] }
         return found.map { ($0.challenge, $0.participant, ($0.participants, $0.escrow)) }
     }
@@ -71,7 +90,9 @@ extension Store {
     /// The ids of a challenge's joined participants (`ChallengeQueries.participants(of:)`).
     public func cachedChallengeParticipants(of id: Challenge.ID) async throws -> [User.ID] {
         if let roster = self.cache.challengeRoster(id) { return roster }
-        return try await self.readAndKeep({ try await $0.challenges.participants(of: id).map(\.userID) }) { [.challengeRoster(id, $0)] } ?? []
+        return try await self.readAndKeep({ try await $0.challenges.participants(of: id).map(\.userID) }) {
+            [.challengeRoster(id, $0)]
+        } ?? []
     }
 
     /// Whether reads are served from this node's memory (on PostgreSQL: while it listens).

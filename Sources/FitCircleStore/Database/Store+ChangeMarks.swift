@@ -18,10 +18,18 @@ extension Store {
     /// the reader's feed index (a workout in or out, an edit, a visibility), the reader's and the authors'
     /// accounts (names, photos, friendships, blocks, deletion) and the page's workouts (reactions, deletion)
     /// are unchanged.
-    public func feedPageMark(of reader: User.ID, authors: some Sequence<User.ID>, workouts: some Sequence<ActivityEvent.ID>, readAfter stamp: UInt64)
+    public func feedPageMark(
+        of reader: User.ID,
+        authors: some Sequence<User.ID>,
+        workouts: some Sequence<ActivityEvent.ID>,
+        readAfter stamp: UInt64
+    )
         -> ChangeMark
     {
-        ChangeMark(stamp: stamp, tags: [.feed(reader), .user(reader)] + Set(authors).map(CacheTag.user) + workouts.map(CacheTag.activity))
+        ChangeMark(
+            stamp: stamp,
+            tags: [.feed(reader), .user(reader)] + Set(authors).map(CacheTag.user) + workouts.map(CacheTag.activity)
+        )
     }
 
     /// Whether nothing `mark` covers changed since it was read.

@@ -10,7 +10,9 @@ extension Store {
     /// A migration's long work (a backfill over every account) reports to `progress`. `upTo` stops at a
     /// version (tests of a migration's backfill).
     @discardableResult
-    public func migrate(now: Date, upTo last: Int = .max, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> [Int] {
+    public func migrate(now: Date, upTo last: Int = .max, progress: @escaping @Sendable (String) -> Void = { _ in })
+        async throws -> [Int]
+    {
         var applied: [Int] = []
         for migration in Migrations.all where migration.version <= last {
             let didApply = try await self.transaction { tx in
@@ -60,7 +62,8 @@ extension Store {
     /// different schemas (and the tests, a few hundred stores at once) do not wait for each other's migrations.
     private func lockMigrations(_ tx: Transaction) async throws {
         if self.dialect == .postgres {
-            try await tx.sql.raw("SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.fitcircle.migrations'))").run()
+            try await tx.sql.raw("SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.fitcircle.migrations'))")
+                .run()
         }
         try await tx.sql.raw(
             """

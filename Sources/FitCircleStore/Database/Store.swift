@@ -183,7 +183,16 @@ public final class Store: Sendable {
         do {
             let result = try await self.withConnection(writing: writing) { sql in
                 try await body(
-                    Transaction(sql: sql, dialect: self.dialect, channel: self.eventChannel, node: self.cache.node, changes: changes, hooks: hooks, writes: writing))
+                    Transaction(
+                        sql: sql,
+                        dialect: self.dialect,
+                        channel: self.eventChannel,
+                        node: self.cache.node,
+                        changes: changes,
+                        hooks: hooks,
+                        writes: writing
+                    )
+                )
             }
             self.reachability.succeeded()
             hooks.run()
@@ -243,7 +252,8 @@ public final class Store: Sendable {
             }
         }
         if let error = error as? PSQLError,
-            [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed].contains(error.code)
+            [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed]
+                .contains(error.code)
         {
             return StoreError.unavailable
         }

@@ -201,13 +201,18 @@ final class StoreCache: Sendable {
             for entry in entries {
                 switch entry {
                 case .session(let entry):
-                    state.sessions.keep(entry, for: entry.session.id, tags: [.user(entry.user.id), .session(entry.session.id)])
+                    state.sessions.keep(
+                        entry,
+                        for: entry.session.id,
+                        tags: [.user(entry.user.id), .session(entry.session.id)]
+                    )
                 case .circle(let key, let view):
                     state.circles.keep(view, for: key, tags: [.circle(key.circle)])
                 case .roster(let circle, let roster):
                     state.rosters.keep(roster, for: circle, tags: [.circle(circle)])
                 case .person(let key, let person):
-                    let owner: [CacheTag] = if case .circle(let circle) = key.baseline.owner { [.circle(circle)] } else { [] }
+                    let owner: [CacheTag] =
+                        if case .circle(let circle) = key.baseline.owner { [.circle(circle)] } else { [] }
                     state.people.keep(person, for: key, tags: [.user(key.user)] + owner)
                 case .blockers(let user, let blockers):
                     state.blockers.keep(blockers, for: user, tags: [.user(user)])
@@ -252,7 +257,13 @@ public struct BoardPerson: Equatable, Sendable {
     public var weightAudience: Audience
     public var baselineRank: Int?
 
-    public init(name: String, photo: PersonPhoto?, nameAudience: Audience, weightAudience: Audience = .onlyMe, baselineRank: Int?) {
+    public init(
+        name: String,
+        photo: PersonPhoto?,
+        nameAudience: Audience,
+        weightAudience: Audience = .onlyMe,
+        baselineRank: Int?
+    ) {
         self.name = name
         self.photo = photo
         self.nameAudience = nameAudience

@@ -41,7 +41,10 @@ final class CommitHooks: Sendable {
     }
 
     func run() {
-        for action in self.actions.withLock({ actions in defer { actions = [] }; return actions }) { action() }
+        for action in self.actions.withLock({ actions in
+            defer { actions = [] }
+            return actions
+        }) { action() }
     }
 }
 

@@ -32,13 +32,16 @@ struct WatchedConnection: SQLDatabase {
     var dialect: any SQLDialect { self.base.dialect }
     var queryLogLevel: Logger.Level? { self.base.queryLogLevel }
 
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<
+        Void
+    > {
         let answer = self.eventLoop.makePromise(of: Void.self)
         // The first completion wins; a statement's late answer after the watch gave up is dropped.
         self.base.execute(sql: query, onRow).cascade(to: answer)
         let connection = self.connection
         let giveUpAt = self.deadline.map { NIODeadline.now() + TimeAmount($0) }
-        let watch = self.eventLoop.scheduleRepeatedTask(initialDelay: Self.checkInterval, delay: Self.checkInterval) { _ in
+        let watch = self.eventLoop.scheduleRepeatedTask(initialDelay: Self.checkInterval, delay: Self.checkInterval) {
+            _ in
             if connection.isClosed {
                 answer.fail(ConnectionLost())
             } else if let giveUpAt, NIODeadline.now() >= giveUpAt + Self.checkInterval {

@@ -4,7 +4,8 @@ extension Migrations {
         name: "points ledger, reward stats, badges",
         statements: [
             .init(
-                sqlite: "CREATE TABLE points_ledger (seq INTEGER PRIMARY KEY AUTOINCREMENT, \(Self.pointsLedgerColumns))",
+                sqlite:
+                    "CREATE TABLE points_ledger (seq INTEGER PRIMARY KEY AUTOINCREMENT, \(Self.pointsLedgerColumns))",
                 postgres: "CREATE TABLE points_ledger (seq BIGSERIAL PRIMARY KEY, \(Self.pointsLedgerColumns))"
             ),
             .init("CREATE INDEX points_ledger_user_date ON points_ledger (user_id, local_date)"),

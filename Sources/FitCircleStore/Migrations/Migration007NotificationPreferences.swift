@@ -11,7 +11,7 @@ extension Migrations {
                     updated_at TIMESTAMPTZ NOT NULL
                 )
                 """
-            ),
+            )
         ]
     )
 }

@@ -8,10 +8,16 @@ extension Migrations {
         // (these follow it on every save); `send_habit` follows the user's check-ins and workouts.
         statements: ["reminder_time", "quiet_start", "quiet_end", "send_habit"].map { column in
             .init("ALTER TABLE users ADD COLUMN \(column) TEXT")
-        } + [("reminder_time", "reminderTime"), ("quiet_start", "quietStart"), ("quiet_end", "quietEnd")].map { column, key in
-            .init(
-                sqlite: "UPDATE users SET \(column) = (SELECT json_extract(preferences, '$.\(key)') FROM notification_preferences WHERE user_id = users.id)",
-                postgres: "UPDATE users SET \(column) = (SELECT preferences::jsonb ->> '\(key)' FROM notification_preferences WHERE user_id = users.id)")
         }
+            + [("reminder_time", "reminderTime"), ("quiet_start", "quietStart"), ("quiet_end", "quietEnd")].map {
+                column,
+                key in
+                .init(
+                    sqlite:
+                        "UPDATE users SET \(column) = (SELECT json_extract(preferences, '$.\(key)') FROM notification_preferences WHERE user_id = users.id)",
+                    postgres:
+                        "UPDATE users SET \(column) = (SELECT preferences::jsonb ->> '\(key)' FROM notification_preferences WHERE user_id = users.id)"
+                )
+            }
     )
 }

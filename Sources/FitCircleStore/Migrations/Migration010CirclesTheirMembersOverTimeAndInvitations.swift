@@ -37,7 +37,9 @@ extension Migrations {
                 )
                 """
             ),
-            .init("CREATE UNIQUE INDEX circle_members_current ON circle_members (circle_id, user_id) WHERE left_at IS NULL"),
+            .init(
+                "CREATE UNIQUE INDEX circle_members_current ON circle_members (circle_id, user_id) WHERE left_at IS NULL"
+            ),
             .init("CREATE INDEX circle_members_user ON circle_members (user_id, circle_id)"),
             .init(
                 """

@@ -19,7 +19,9 @@ extension Migrations {
                 )
                 """
             ),
-            .init("CREATE INDEX circle_scores_order ON circle_scores (circle_id, period, period_start, value DESC, reached_ms, user_id)"),
+            .init(
+                "CREATE INDEX circle_scores_order ON circle_scores (circle_id, period, period_start, value DESC, reached_ms, user_id)"
+            ),
             // The final ranks of a closed period: the baseline of the arrows and the history.
             .init(
                 """
@@ -35,7 +37,9 @@ extension Migrations {
                 )
                 """
             ),
-            .init("CREATE INDEX circle_board_snapshots_rank ON circle_board_snapshots (circle_id, period, period_start, rank)"),
+            .init(
+                "CREATE INDEX circle_board_snapshots_rank ON circle_board_snapshots (circle_id, period, period_start, rank)"
+            ),
             .init(
                 """
                 CREATE TABLE circle_feed (

@@ -7,7 +7,7 @@ extension Migrations {
             .init(
                 sqlite: "CREATE TABLE blobs (key TEXT PRIMARY KEY, content_type TEXT NOT NULL, data BLOB NOT NULL)",
                 postgres: "CREATE TABLE blobs (key TEXT PRIMARY KEY, content_type TEXT NOT NULL, data BYTEA NOT NULL)"
-            ),
+            )
         ]
     )
 }

@@ -27,7 +27,9 @@ extension Migrations {
                 """
             ),
             .init("DROP TABLE circle_scores"),
-            .init("CREATE INDEX board_scores_order ON board_scores (owner_id, period, period_start, value DESC, reached_ms, user_id)"),
+            .init(
+                "CREATE INDEX board_scores_order ON board_scores (owner_id, period, period_start, value DESC, reached_ms, user_id)"
+            ),
             .init("CREATE INDEX board_scores_user ON board_scores (user_id)"),
             // Specs 002 and 004. `rule` is the ChallengeRule as JSON; `escrow` the XP staked and not yet paid out.
             .init(

@@ -4,7 +4,7 @@ extension Migrations {
         name: "challenge template usage",
         statements: [
             // Spec 002 §1's popularity: how many challenges each template made, counted as they are made.
-            .init("CREATE TABLE challenge_template_uses (template_id TEXT PRIMARY KEY, uses INTEGER NOT NULL)"),
+            .init("CREATE TABLE challenge_template_uses (template_id TEXT PRIMARY KEY, uses INTEGER NOT NULL)")
         ]
     )
 }

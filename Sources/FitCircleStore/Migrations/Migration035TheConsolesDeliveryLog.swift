@@ -5,7 +5,7 @@ extension Migrations {
         statements: [
             // Attempts of one outcome (the permanent failures an operator looks for), latest first: ids are
             // time-ordered (UUIDv7), so the primary key already orders them all.
-            .init("CREATE INDEX delivery_attempts_outcome ON delivery_attempts (outcome, id)"),
+            .init("CREATE INDEX delivery_attempts_outcome ON delivery_attempts (outcome, id)")
         ]
     )
 }

@@ -19,7 +19,9 @@ extension Migrations {
                 """
             ),
             .init("CREATE INDEX feed_entries_page ON feed_entries (reader_id, occurred_at, activity_id)"),
-            .init("CREATE INDEX feed_entries_type_page ON feed_entries (reader_id, workout_type, occurred_at, activity_id)"),
+            .init(
+                "CREATE INDEX feed_entries_type_page ON feed_entries (reader_id, workout_type, occurred_at, activity_id)"
+            ),
             .init("CREATE INDEX feed_entries_author ON feed_entries (author_id, reader_id)"),
             .init("CREATE INDEX feed_entries_activity ON feed_entries (activity_id)"),
             .init(

@@ -7,18 +7,25 @@ import SQLKit
 extension Transaction {
     /// The boards on which `user` has a score now.
     public func boards(holding user: User.ID) async throws -> [BoardID] {
-        try await self.sql.raw("SELECT owner_kind, owner_id, period, period_start FROM board_scores WHERE user_id = \(bind: user.rawValue)").all().compactMap { row in
+        try await self.sql.raw(
+            "SELECT owner_kind, owner_id, period, period_start FROM board_scores WHERE user_id = \(bind: user.rawValue)"
+        ).all().compactMap { row in
             guard let period = BoardPeriod(rawValue: try row.decode(column: "period", as: String.self)),
                 let kind = BoardOwner.Kind(rawValue: try row.decode(column: "owner_kind", as: String.self))
             else { return nil }
             return BoardID(
-                owner: BoardOwner(kind: kind, id: try row.decode(column: "owner_id", as: String.self)), period: period, start: try Self.date(row, "period_start"))
+                owner: BoardOwner(kind: kind, id: try row.decode(column: "owner_id", as: String.self)),
+                period: period,
+                start: try Self.date(row, "period_start")
+            )
         }
     }
 
     /// The circles `user` owns (members or not: a circle its last member left stays its owner's, archived).
     public func circles(ownedBy user: User.ID) async throws -> [FitCircle] {
-        try await self.sql.raw("SELECT * FROM circles WHERE owner_id = \(bind: user.rawValue)").all().map(Self.circle(from:))
+        try await self.sql.raw("SELECT * FROM circles WHERE owner_id = \(bind: user.rawValue)").all().map(
+            Self.circle(from:)
+        )
     }
 
     public func deleteCircle(_ id: FitCircle.ID) async throws {
@@ -72,8 +79,12 @@ extension Transaction {
             """
         ).run()
         // Their reactions go with them (cascading), from workouts whose pages show other authors.
-        let reacted = try await self.sql.raw("SELECT DISTINCT activity_id FROM activity_reactions WHERE user_id = \(bind: id)").all()
-        try await self.changed(try reacted.map { .activity(ActivityEvent.ID(try $0.decode(column: "activity_id", as: String.self))) })
+        let reacted = try await self.sql.raw(
+            "SELECT DISTINCT activity_id FROM activity_reactions WHERE user_id = \(bind: id)"
+        ).all()
+        try await self.changed(
+            try reacted.map { .activity(ActivityEvent.ID(try $0.decode(column: "activity_id", as: String.self))) }
+        )
         try await self.sql.raw("DELETE FROM users WHERE id = \(bind: id)").run()
         try await self.changed(.user(user.id))
     }
@@ -85,9 +96,10 @@ extension Transaction {
         var found: [String: Int] = [:]
         for (table, column, _) in try await self.schemaColumns() {
             let quoted = "\"\(table)\".\"\(column)\""
-            let count = try await self.sql.raw(
-                "SELECT COUNT(*) AS n FROM \"\(unsafeRaw: table)\" WHERE \(self.contains("lower(CAST(\(quoted) AS TEXT))", needle.lowercased()))"
-            ).first()?.decode(column: "n", as: Int.self) ?? 0
+            let count =
+                try await self.sql.raw(
+                    "SELECT COUNT(*) AS n FROM \"\(unsafeRaw: table)\" WHERE \(self.contains("lower(CAST(\(quoted) AS TEXT))", needle.lowercased()))"
+                ).first()?.decode(column: "n", as: Int.self) ?? 0
             if count > 0 { found["\(table).\(column)"] = count }
         }
         return found
@@ -104,17 +116,27 @@ extension Transaction {
                 WHERE table_schema = current_schema() \(only) ORDER BY table_name, ordinal_position
                 """
             ).all() {
-                columns.append((
-                    try row.decode(column: "table_name", as: String.self), try row.decode(column: "column_name", as: String.self),
-                    try row.decode(column: "data_type", as: String.self)
-                ))
+                columns.append(
+                    (
+                        try row.decode(column: "table_name", as: String.self),
+                        try row.decode(column: "column_name", as: String.self),
+                        try row.decode(column: "data_type", as: String.self)
+                    )
+                )
             }
         } else {
             let only: SQLQueryString = table.map { "AND name = \(bind: $0)" } ?? ""
-            for row in try await self.sql.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \(only) ORDER BY name").all() {
+            for row in try await self.sql.raw(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \(only) ORDER BY name"
+            ).all() {
                 let name = try row.decode(column: "name", as: String.self)
                 for column in try await self.sql.raw("SELECT name, type FROM pragma_table_info(\(bind: name))").all() {
-                    columns.append((name, try column.decode(column: "name", as: String.self), try column.decode(column: "type", as: String.self)))
+                    columns.append(
+                        (
+                            name, try column.decode(column: "name", as: String.self),
+                            try column.decode(column: "type", as: String.self)
+                        )
+                    )
                 }
             }
         }
@@ -123,6 +145,8 @@ extension Transaction {
 
     /// `expression` holds `text` (no pattern characters: an address may hold `_` or `%`).
     private func contains(_ expression: String, _ text: String) -> SQLQueryString {
-        self.dialect == .postgres ? "strpos(\(unsafeRaw: expression), \(bind: text)) > 0" : "instr(\(unsafeRaw: expression), \(bind: text)) > 0"
+        self.dialect == .postgres
+            ? "strpos(\(unsafeRaw: expression), \(bind: text)) > 0"
+            : "instr(\(unsafeRaw: expression), \(bind: text)) > 0"
     }
 }

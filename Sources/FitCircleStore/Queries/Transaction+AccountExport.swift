@@ -104,19 +104,29 @@ extension Transaction {
             columns: declared.map { name, type in
                 let type = type.uppercased()
                 let kind: ExportColumns.Kind =
-                    section.json.contains(name) ? .json
-                    : type.contains("TIMESTAMP") ? .instant
-                    : type.contains("BOOL") ? .bool
-                    : type.contains("INT") ? .int
-                    : type.contains("DOUBLE") || type.contains("REAL") ? .double
-                    : .text
+                    section.json.contains(name)
+                    ? .json
+                    : type.contains("TIMESTAMP")
+                        ? .instant
+                        : type.contains("BOOL")
+                            ? .bool
+                            : type.contains("INT")
+                                ? .int
+                                : type.contains("DOUBLE") || type.contains("REAL")
+                                    ? .double
+                                    : .text
                 return (name, kind)
-            })
+            }
+        )
     }
 
     /// The next `limit` rows of `user`'s in the section, after the row whose key values were `after`.
     public func exportRows(
-        _ section: ExportSection, columns: ExportColumns, of user: User.ID, after: [ExportValue]?, limit: Int
+        _ section: ExportSection,
+        columns: ExportColumns,
+        of user: User.ID,
+        after: [ExportValue]?,
+        limit: Int
     ) async throws -> [ExportRow] {
         let owner: SQLQueryString =
             section.owner == ExportSection.throughNotifications

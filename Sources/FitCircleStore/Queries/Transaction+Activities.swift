@@ -52,14 +52,16 @@ extension Transaction {
     }
 
     /// A workout's type, duration and distance, kept in columns of their own for the feed and the boards.
-    private static func workoutColumns(of event: ActivityEvent) -> (type: String?, duration: Double?, distance: Double?) {
+    private static func workoutColumns(of event: ActivityEvent) -> (type: String?, duration: Double?, distance: Double?)
+    {
         guard case .workout(let workout) = event.payload else { return (nil, nil, nil) }
         return (workout.type.rawValue, workout.durationSeconds, workout.distanceMeters)
     }
 
     /// The user's event with this client id, deleted or not.
     public func activity(of user: User.ID, clientEventID: String) async throws -> StoredActivity? {
-        try await self.activities(withClientIDs: [ClientEventKey(user: user, clientEventID: clientEventID)]).values.first
+        try await self.activities(withClientIDs: [ClientEventKey(user: user, clientEventID: clientEventID)]).values
+            .first
     }
 
     /// The events users sent with these client ids, deleted or not.
@@ -70,7 +72,9 @@ extension Transaction {
         }
         let decoder = JSONDecoder()
         var found: [ClientEventKey: StoredActivity] = [:]
-        for row in try await self.sql.raw("SELECT * FROM activity_events WHERE \(matches.joined(separator: " OR "))").all() {
+        for row in try await self.sql.raw("SELECT * FROM activity_events WHERE \(matches.joined(separator: " OR "))")
+            .all()
+        {
             let stored = try Self.activity(from: row, decoder: decoder)
             found[ClientEventKey(user: stored.event.userID, clientEventID: stored.event.clientEventID)] = stored
         }
@@ -105,10 +109,20 @@ extension Transaction {
     /// A page of a user's live events, newest first, optionally of one kind and within local dates.
     public func activities(of user: User.ID, query: ActivityQuery) async throws -> [ActivityEvent] {
         var sql = SQLQueryString(
-            "SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue) AND deleted_at IS NULL")
-        if let kind = query.kind { sql.appendInterpolation(unsafeRaw: " AND kind = "); sql.appendInterpolation(bind: kind.rawValue) }
-        if let from = query.from { sql.appendInterpolation(unsafeRaw: " AND local_date >= "); sql.appendInterpolation(bind: from.iso) }
-        if let to = query.to { sql.appendInterpolation(unsafeRaw: " AND local_date <= "); sql.appendInterpolation(bind: to.iso) }
+            "SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue) AND deleted_at IS NULL"
+        )
+        if let kind = query.kind {
+            sql.appendInterpolation(unsafeRaw: " AND kind = ")
+            sql.appendInterpolation(bind: kind.rawValue)
+        }
+        if let from = query.from {
+            sql.appendInterpolation(unsafeRaw: " AND local_date >= ")
+            sql.appendInterpolation(bind: from.iso)
+        }
+        if let to = query.to {
+            sql.appendInterpolation(unsafeRaw: " AND local_date <= ")
+            sql.appendInterpolation(bind: to.iso)
+        }
         if let after = query.after {
             // Keyset pagination: strictly older than the last row of the previous page.
             sql.appendInterpolation(unsafeRaw: " AND (occurred_at < ")
@@ -150,8 +164,10 @@ extension Transaction {
 
     /// Every user id that has events, for replay.
     public func usersWithActivities() async throws -> [User.ID] {
-        try await self.sql.raw("SELECT DISTINCT user_id FROM activity_events UNION SELECT DISTINCT user_id FROM daily_tracking")
-            .all().map { User.ID(try $0.decode(column: "user_id", as: String.self)) }
+        try await self.sql.raw(
+            "SELECT DISTINCT user_id FROM activity_events UNION SELECT DISTINCT user_id FROM daily_tracking"
+        )
+        .all().map { User.ID(try $0.decode(column: "user_id", as: String.self)) }
     }
 
     /// Every local date on which a user has events or a stored day.
@@ -169,7 +185,10 @@ extension Transaction {
     }
 
     private static func activity(from row: any SQLRow, decoder: JSONDecoder) throws -> StoredActivity {
-        let payload = try ActivityPayloads.shared.payload(try row.decode(column: "payload", as: String.self), decoder: decoder)
+        let payload = try ActivityPayloads.shared.payload(
+            try row.decode(column: "payload", as: String.self),
+            decoder: decoder
+        )
         let flagsText = try row.decode(column: "flags", as: String.self)
         let flags = flagsText == "[]" ? [] : try decoder.decode([String].self, from: Data(flagsText.utf8))
         let dateText = try row.decode(column: "local_date", as: String.self)
@@ -243,7 +262,13 @@ public struct ActivityQuery: Equatable, Sendable {
     public var after: (occurredAt: Date, id: ActivityEvent.ID)?
     public var limit: Int
 
-    public init(kind: ActivityKind? = nil, from: LocalDate? = nil, to: LocalDate? = nil, after: (occurredAt: Date, id: ActivityEvent.ID)? = nil, limit: Int = 50) {
+    public init(
+        kind: ActivityKind? = nil,
+        from: LocalDate? = nil,
+        to: LocalDate? = nil,
+        after: (occurredAt: Date, id: ActivityEvent.ID)? = nil,
+        limit: Int = 50
+    ) {
         self.kind = kind
         self.from = from
         self.to = to

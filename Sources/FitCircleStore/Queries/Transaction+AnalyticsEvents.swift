@@ -6,7 +6,8 @@ extension Transaction {
     /// App events of `user` that arrived since `since` (the daily quota).
     public func appEventCount(of user: User.ID, receivedSince since: Date) async throws -> Int {
         try await self.count(
-            "SELECT COUNT(*) AS n FROM analytics_events WHERE user_id = \(bind: user.rawValue) AND source = 'app' AND received_at >= \(bind: since)")
+            "SELECT COUNT(*) AS n FROM analytics_events WHERE user_id = \(bind: user.rawValue) AND source = 'app' AND received_at >= \(bind: since)"
+        )
     }
 
     /// Deletes up to `limit` app events that arrived before `before`; answers how many went.
@@ -52,7 +53,12 @@ public struct AnalyticsEventQueries: Sendable {
                 """
             ).all()
             for row in inserted {
-                stored.insert(EventKey(user: User.ID(try row.decode(column: "user_id", as: String.self)), key: try row.decode(column: "event_key", as: String.self)))
+                stored.insert(
+                    EventKey(
+                        user: User.ID(try row.decode(column: "user_id", as: String.self)),
+                        key: try row.decode(column: "event_key", as: String.self)
+                    )
+                )
             }
         }
         return stored
@@ -67,7 +73,9 @@ public struct AnalyticsEventQueries: Sendable {
 
     /// Every event, oldest first (for tests' oracles and small deployments' exports; a rollup reads by day).
     public func all(limit: Int) async throws -> [AnalyticsEvent] {
-        try await self.sql.raw("SELECT * FROM analytics_events ORDER BY occurred_at, user_id, event_key LIMIT \(bind: limit)").all().map(Self.event(from:))
+        try await self.sql.raw(
+            "SELECT * FROM analytics_events ORDER BY occurred_at, user_id, event_key LIMIT \(bind: limit)"
+        ).all().map(Self.event(from:))
     }
 
     /// The events waiting to be forwarded, oldest first.
@@ -80,8 +88,12 @@ public struct AnalyticsEventQueries: Sendable {
     /// Marks these events forwarded.
     public func forwarded(_ keys: [EventKey]) async throws {
         guard !keys.isEmpty else { return }
-        let matches = keys.map { key -> SQLQueryString in "(user_id = \(bind: key.user.rawValue) AND event_key = \(bind: key.key))" }
-        try await self.sql.raw("UPDATE analytics_events SET forward_pending = NULL WHERE \(matches.joined(separator: " OR "))").run()
+        let matches = keys.map { key -> SQLQueryString in
+            "(user_id = \(bind: key.user.rawValue) AND event_key = \(bind: key.key))"
+        }
+        try await self.sql.raw(
+            "UPDATE analytics_events SET forward_pending = NULL WHERE \(matches.joined(separator: " OR "))"
+        ).run()
     }
 
     static func event(from row: any SQLRow) throws -> AnalyticsEvent {
@@ -92,7 +104,10 @@ public struct AnalyticsEventQueries: Sendable {
             source: AnalyticsEvent.Source(rawValue: try row.decode(column: "source", as: String.self)) ?? .app,
             occurredAt: try row.decode(column: "occurred_at", as: Date.self),
             localDate: try Transaction.date(row, "local_date"),
-            properties: try JSONDecoder().decode([String: EventValue].self, from: Data(try row.decode(column: "properties", as: String.self).utf8)),
+            properties: try JSONDecoder().decode(
+                [String: EventValue].self,
+                from: Data(try row.decode(column: "properties", as: String.self).utf8)
+            ),
             receivedAt: try row.decode(column: "received_at", as: Date.self)
         )
     }

@@ -8,7 +8,9 @@ import SQLKit
 /// at its own value, those who reached it earlier — two range scans, never a sort of the board.
 extension Transaction {
     public func score(on board: BoardID, of user: User.ID) async throws -> BoardKey? {
-        try await self.sql.raw("SELECT * FROM board_scores WHERE \(self.on(board)) AND user_id = \(bind: user.rawValue)").first().map(Self.key(from:))
+        try await self.sql.raw(
+            "SELECT * FROM board_scores WHERE \(self.on(board)) AND user_id = \(bind: user.rawValue)"
+        ).first().map(Self.key(from:))
     }
 
     public func saveScore(_ key: BoardKey, on board: BoardID) async throws {
@@ -23,12 +25,15 @@ extension Transaction {
     }
 
     public func deleteScore(on board: BoardID, of user: User.ID) async throws {
-        try await self.sql.raw("DELETE FROM board_scores WHERE \(self.on(board)) AND user_id = \(bind: user.rawValue)").run()
+        try await self.sql.raw("DELETE FROM board_scores WHERE \(self.on(board)) AND user_id = \(bind: user.rawValue)")
+            .run()
     }
 
     /// The whole board in order.
     public func boardKeys(_ board: BoardID) async throws -> [BoardKey] {
-        try await self.sql.raw("SELECT * FROM board_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id").all().map(Self.key(from:))
+        try await self.sql.raw(
+            "SELECT * FROM board_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id"
+        ).all().map(Self.key(from:))
     }
 
     public func boardKeys(_ board: BoardID, of users: [User.ID]) async throws -> [BoardKey] {
@@ -108,8 +113,10 @@ extension Transaction {
 
     private static func key(from row: any SQLRow) throws -> BoardKey {
         BoardKey(
-            value: try row.decode(column: "value", as: Double.self), reachedMilliseconds: try row.decode(column: "reached_ms", as: Int64.self),
-            user: User.ID(try row.decode(column: "user_id", as: String.self)))
+            value: try row.decode(column: "value", as: Double.self),
+            reachedMilliseconds: try row.decode(column: "reached_ms", as: Int64.self),
+            user: User.ID(try row.decode(column: "user_id", as: String.self))
+        )
     }
 }
 
@@ -137,24 +144,31 @@ extension Transaction {
     }
 
     public func hasSnapshot(_ board: BoardID) async throws -> Bool {
-        try await self.sql.raw("SELECT 1 AS one FROM circle_board_snapshots WHERE \(self.snapshotOn(board)) LIMIT 1").first() != nil
+        try await self.sql.raw("SELECT 1 AS one FROM circle_board_snapshots WHERE \(self.snapshotOn(board)) LIMIT 1")
+            .first() != nil
     }
 
     /// The snapshot's rows for `users` (every row when nil), by rank.
-    public func snapshotRows(_ board: BoardID, of users: [User.ID]? = nil, limit: Int = 1_000) async throws -> [SnapshotRow] {
+    public func snapshotRows(_ board: BoardID, of users: [User.ID]? = nil, limit: Int = 1_000) async throws
+        -> [SnapshotRow]
+    {
         let filter: SQLQueryString = users.map { "AND user_id IN (\(SQLList($0.map { SQLBind($0.rawValue) })))" } ?? ""
         if users?.isEmpty == true { return [] }
         return try await self.sql.raw(
             "SELECT * FROM circle_board_snapshots WHERE \(self.snapshotOn(board)) \(filter) ORDER BY rank LIMIT \(bind: limit)"
         ).all().map { row in
             SnapshotRow(
-                user: User.ID(try row.decode(column: "user_id", as: String.self)), rank: try row.decode(column: "rank", as: Int.self),
-                value: try row.decode(column: "value", as: Double.self))
+                user: User.ID(try row.decode(column: "user_id", as: String.self)),
+                rank: try row.decode(column: "rank", as: Int.self),
+                value: try row.decode(column: "value", as: Double.self)
+            )
         }
     }
 
     /// The keys of the circle's snapshots of `period`, newest first, before `before` when given.
-    public func snapshotKeys(of circle: FitCircle.ID, period: BoardPeriod, before: LocalDate?, limit: Int) async throws -> [LocalDate] {
+    public func snapshotKeys(of circle: FitCircle.ID, period: BoardPeriod, before: LocalDate?, limit: Int) async throws
+        -> [LocalDate]
+    {
         let bound: SQLQueryString = before.map { "AND period_start < \(bind: $0.iso)" } ?? ""
         return try await self.sql.raw(
             """

@@ -15,20 +15,28 @@ extension ChallengeQueries {
         let users = users.sorted()
         if let now {
             let empty = try Transaction.json(ChallengeRecord())
-            for part in stride(from: 0, to: users.count, by: Self.chunk).map({ Array(users[$0..<min($0 + Self.chunk, users.count)]) }) {
-                let rows = part.map { user -> SQLQueryString in "(\(bind: user.rawValue), \(bind: empty), \(bind: now))" }
+            for part in stride(from: 0, to: users.count, by: Self.chunk).map({
+                Array(users[$0..<min($0 + Self.chunk, users.count)])
+            }) {
+                let rows = part.map { user -> SQLQueryString in "(\(bind: user.rawValue), \(bind: empty), \(bind: now))"
+                }
                 try await self.tx.sql.raw(
                     "INSERT INTO challenge_records (user_id, record, updated_at) VALUES \(rows.joined(separator: ", ")) ON CONFLICT (user_id) DO NOTHING"
                 ).run()
             }
         }
         let lock = now != nil && self.tx.dialect == .postgres ? " ORDER BY user_id FOR UPDATE" : ""
-        for part in stride(from: 0, to: users.count, by: Self.chunk).map({ Array(users[$0..<min($0 + Self.chunk, users.count)]) }) {
+        for part in stride(from: 0, to: users.count, by: Self.chunk).map({
+            Array(users[$0..<min($0 + Self.chunk, users.count)])
+        }) {
             for row in try await self.tx.sql.raw(
                 "SELECT user_id, record FROM challenge_records WHERE user_id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))\(unsafeRaw: lock)"
             ).all() {
                 found[User.ID(try row.decode(column: "user_id", as: String.self))] =
-                    try decoder.decode(ChallengeRecord.self, from: Data(try row.decode(column: "record", as: String.self).utf8))
+                    try decoder.decode(
+                        ChallengeRecord.self,
+                        from: Data(try row.decode(column: "record", as: String.self).utf8)
+                    )
             }
         }
         return found
@@ -38,7 +46,9 @@ extension ChallengeQueries {
         let rows = try records.sorted { $0.key < $1.key }.map { user, record -> SQLQueryString in
             "(\(bind: user.rawValue), \(bind: try Transaction.json(record)), \(bind: now))"
         }
-        for part in stride(from: 0, to: rows.count, by: Self.chunk).map({ Array(rows[$0..<min($0 + Self.chunk, rows.count)]) }) {
+        for part in stride(from: 0, to: rows.count, by: Self.chunk).map({
+            Array(rows[$0..<min($0 + Self.chunk, rows.count)])
+        }) {
             try await self.tx.sql.raw(
                 """
                 INSERT INTO challenge_records (user_id, record, updated_at) VALUES \(part.joined(separator: ", "))
@@ -66,7 +76,9 @@ extension ChallengeQueries {
     /// people"), and the most such challenges with one of them ("Friendly Rivalry") — friends or not. Only
     /// challenges made among people count: those of at most `ChallengeInput.defaultMaxParticipants`; a
     /// public crowd of thousands is not challenging each of them.
-    public func socialCounts(of user: User.ID) async throws -> (created: Int, hosted: Int, opponents: Int, mostWithOne: Int) {
+    public func socialCounts(of user: User.ID) async throws -> (
+        created: Int, hosted: Int, opponents: Int, mostWithOne: Int
+    ) {
         let met: SQLQueryString = """
             SELECT other.user_id AS person, COUNT(*) AS times
             FROM challenge_participants me
@@ -85,19 +97,26 @@ extension ChallengeQueries {
             """
         ).first()
         return (
-            try row?.decode(column: "created", as: Int?.self) ?? 0, try row?.decode(column: "hosted", as: Int?.self) ?? 0,
-            try row?.decode(column: "opponents", as: Int?.self) ?? 0, try row?.decode(column: "most", as: Int?.self) ?? 0
+            try row?.decode(column: "created", as: Int?.self) ?? 0,
+            try row?.decode(column: "hosted", as: Int?.self) ?? 0,
+            try row?.decode(column: "opponents", as: Int?.self) ?? 0,
+            try row?.decode(column: "most", as: Int?.self) ?? 0
         )
     }
 
     /// The participants' levels now.
     public func levels(of users: [User.ID]) async throws -> [User.ID: Int] {
         var found: [User.ID: Int] = [:]
-        for part in stride(from: 0, to: users.count, by: Self.chunk).map({ Array(users[$0..<min($0 + Self.chunk, users.count)]) }) {
+        for part in stride(from: 0, to: users.count, by: Self.chunk).map({
+            Array(users[$0..<min($0 + Self.chunk, users.count)])
+        }) {
             for row in try await self.tx.sql.raw(
                 "SELECT user_id, level FROM reward_stats WHERE user_id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))"
             ).all() {
-                found[User.ID(try row.decode(column: "user_id", as: String.self))] = try row.decode(column: "level", as: Int.self)
+                found[User.ID(try row.decode(column: "user_id", as: String.self))] = try row.decode(
+                    column: "level",
+                    as: Int.self
+                )
             }
         }
         return found
@@ -105,7 +124,9 @@ extension ChallengeQueries {
 
     /// When each participant's first workout of one of `visibilities` in the span started (who got going
     /// last "started in last place").
-    public func firstWorkouts(in challenge: Challenge, visibilities: Set<ActivityVisibility>) async throws -> [User.ID: Date] {
+    public func firstWorkouts(in challenge: Challenge, visibilities: Set<ActivityVisibility>) async throws -> [User.ID:
+        Date]
+    {
         guard !visibilities.isEmpty else { return [:] }
         var found: [User.ID: Date] = [:]
         for row in try await self.tx.sql.raw(
@@ -118,7 +139,10 @@ extension ChallengeQueries {
             GROUP BY e.user_id
             """
         ).all() {
-            found[User.ID(try row.decode(column: "user_id", as: String.self))] = try row.decode(column: "first", as: Date.self)
+            found[User.ID(try row.decode(column: "user_id", as: String.self))] = try row.decode(
+                column: "first",
+                as: Date.self
+            )
         }
         return found
     }
@@ -133,18 +157,33 @@ extension ChallengeQueries {
             ORDER BY f.user_id, f.friend_id
             """
         ).all().map { row in
-            (User.ID(try row.decode(column: "user_id", as: String.self)), User.ID(try row.decode(column: "friend_id", as: String.self)))
+            (
+                User.ID(try row.decode(column: "user_id", as: String.self)),
+                User.ID(try row.decode(column: "friend_id", as: String.self))
+            )
         }
     }
 
     public func rivalries(of pairs: [(user: User.ID, rival: User.ID)]) async throws -> [String: Rivalry] {
         var found: [String: Rivalry] = [:]
         let decoder = JSONDecoder()
-        for part in stride(from: 0, to: pairs.count, by: Self.chunk).map({ Array(pairs[$0..<min($0 + Self.chunk, pairs.count)]) }) {
-            let matches = part.map { pair -> SQLQueryString in "(user_id = \(bind: pair.user.rawValue) AND rival_id = \(bind: pair.rival.rawValue))" }
-            for row in try await self.tx.sql.raw("SELECT * FROM rivalries WHERE \(matches.joined(separator: " OR "))").all() {
-                let key = Self.pairKey(User.ID(try row.decode(column: "user_id", as: String.self)), User.ID(try row.decode(column: "rival_id", as: String.self)))
-                found[key] = try decoder.decode(Rivalry.self, from: Data(try row.decode(column: "record", as: String.self).utf8))
+        for part in stride(from: 0, to: pairs.count, by: Self.chunk).map({
+            Array(pairs[$0..<min($0 + Self.chunk, pairs.count)])
+        }) {
+            let matches = part.map { pair -> SQLQueryString in
+                "(user_id = \(bind: pair.user.rawValue) AND rival_id = \(bind: pair.rival.rawValue))"
+            }
+            for row in try await self.tx.sql.raw("SELECT * FROM rivalries WHERE \(matches.joined(separator: " OR "))")
+                .all()
+            {
+                let key = Self.pairKey(
+                    User.ID(try row.decode(column: "user_id", as: String.self)),
+                    User.ID(try row.decode(column: "rival_id", as: String.self))
+                )
+                found[key] = try decoder.decode(
+                    Rivalry.self,
+                    from: Data(try row.decode(column: "record", as: String.self).utf8)
+                )
             }
         }
         return found
@@ -157,7 +196,9 @@ extension ChallengeQueries {
             \(bind: entry.rivalry.losses), \(bind: try Transaction.json(entry.rivalry)))
             """
         }
-        for part in stride(from: 0, to: rows.count, by: Self.chunk).map({ Array(rows[$0..<min($0 + Self.chunk, rows.count)]) }) {
+        for part in stride(from: 0, to: rows.count, by: Self.chunk).map({
+            Array(rows[$0..<min($0 + Self.chunk, rows.count)])
+        }) {
             try await self.tx.sql.raw(
                 """
                 INSERT INTO rivalries (user_id, rival_id, meetings, wins, losses, record) VALUES \(part.joined(separator: ", "))
@@ -171,7 +212,9 @@ extension ChallengeQueries {
     public static func pairKey(_ user: User.ID, _ rival: User.ID) -> String { "\(user.rawValue)|\(rival.rawValue)" }
 
     /// The user's rivals ranked by `order` (`meetings`, `wins` or `losses`), with their rivalry.
-    public func rivals(of user: User.ID, by order: RivalOrder, limit: Int) async throws -> [(rival: User.ID, rivalry: Rivalry)] {
+    public func rivals(of user: User.ID, by order: RivalOrder, limit: Int) async throws -> [(
+        rival: User.ID, rivalry: Rivalry
+    )] {
         let decoder = JSONDecoder()
         return try await self.tx.sql.raw(
             """
@@ -179,15 +222,19 @@ extension ChallengeQueries {
             ORDER BY \(unsafeRaw: order.rawValue) DESC, meetings DESC, rival_id LIMIT \(bind: limit)
             """
         ).all().map { row in
-            (User.ID(try row.decode(column: "rival_id", as: String.self)),
-             try decoder.decode(Rivalry.self, from: Data(try row.decode(column: "record", as: String.self).utf8)))
+            (
+                User.ID(try row.decode(column: "rival_id", as: String.self)),
+                try decoder.decode(Rivalry.self, from: Data(try row.decode(column: "record", as: String.self).utf8))
+            )
         }
     }
 
     public enum RivalOrder: String, Sendable { case meetings, wins, losses }
 
     /// The settled challenges both took part in, newest first: the challenge and each one's result.
-    public func meetings(of user: User.ID, with rival: User.ID, limit: Int) async throws -> [(challenge: Challenge, mine: ChallengeParticipant, theirs: ChallengeParticipant)] {
+    public func meetings(of user: User.ID, with rival: User.ID, limit: Int) async throws -> [(
+        challenge: Challenge, mine: ChallengeParticipant, theirs: ChallengeParticipant
+    )] {
         try await self.tx.sql.raw(
             """
             SELECT c.*, a.challenge_id AS a_challenge_id, a.user_id AS a_user_id, a.state AS a_state, a.staked AS a_staked, a.invited_by AS a_invited_by,
@@ -202,7 +249,10 @@ extension ChallengeQueries {
             ORDER BY c.settled_at DESC, c.id DESC LIMIT \(bind: limit)
             """
         ).all().map { row in
-            (try Self.challenge(from: row), try Self.participant(from: row, prefix: "a_"), try Self.participant(from: row, prefix: "b_"))
+            (
+                try Self.challenge(from: row), try Self.participant(from: row, prefix: "a_"),
+                try Self.participant(from: row, prefix: "b_")
+            )
         }
     }
 
@@ -210,14 +260,17 @@ extension ChallengeQueries {
     /// a settlement instant read back and bound again is not always the same double (SQLite keeps REAL
     /// seconds since 1970, `Date` seconds since 2001), and a keyset on it could return its last row forever.
     public func settledOrder() async throws -> [Challenge.ID] {
-        try await self.tx.sql.raw("SELECT id FROM challenges WHERE settled_at IS NOT NULL ORDER BY settled_at, id").all()
+        try await self.tx.sql.raw("SELECT id FROM challenges WHERE settled_at IS NOT NULL ORDER BY settled_at, id")
+            .all()
             .map { Challenge.ID(try $0.decode(column: "id", as: String.self)) }
     }
 
     /// The challenges of `ids`, in that order.
     public func challenges(_ ids: [Challenge.ID]) async throws -> [Challenge] {
         guard !ids.isEmpty else { return [] }
-        let found = try await self.tx.sql.raw("SELECT * FROM challenges WHERE id IN (\(SQLList(ids.map { SQLBind($0.rawValue) })))").all()
+        let found = try await self.tx.sql.raw(
+            "SELECT * FROM challenges WHERE id IN (\(SQLList(ids.map { SQLBind($0.rawValue) })))"
+        ).all()
             .map { try Self.challenge(from: $0) }
         let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return ids.compactMap { byID[$0] }
@@ -229,11 +282,19 @@ extension ChallengeQueries {
         var records: [User.ID: ChallengeRecord] = [:]
         for row in try await self.tx.sql.raw("SELECT user_id, record FROM challenge_records").all() {
             records[User.ID(try row.decode(column: "user_id", as: String.self))] =
-                try decoder.decode(ChallengeRecord.self, from: Data(try row.decode(column: "record", as: String.self).utf8))
+                try decoder.decode(
+                    ChallengeRecord.self,
+                    from: Data(try row.decode(column: "record", as: String.self).utf8)
+                )
         }
         var rivalries: [String: Rivalry] = [:]
         for row in try await self.tx.sql.raw("SELECT user_id, rival_id, record FROM rivalries").all() {
-            rivalries[Self.pairKey(User.ID(try row.decode(column: "user_id", as: String.self)), User.ID(try row.decode(column: "rival_id", as: String.self)))] =
+            rivalries[
+                Self.pairKey(
+                    User.ID(try row.decode(column: "user_id", as: String.self)),
+                    User.ID(try row.decode(column: "rival_id", as: String.self))
+                )
+            ] =
                 try decoder.decode(Rivalry.self, from: Data(try row.decode(column: "record", as: String.self).utf8))
         }
         return (records, rivalries)

@@ -32,22 +32,32 @@ public struct ChallengeQueries: Sendable {
     }
 
     public func challenge(_ id: Challenge.ID) async throws -> Challenge? {
-        try await self.sql.raw("SELECT * FROM challenges WHERE id = \(bind: id.rawValue)").first().map(Self.challenge(from:))
+        try await self.sql.raw("SELECT * FROM challenges WHERE id = \(bind: id.rawValue)").first().map(
+            Self.challenge(from:)
+        )
     }
 
     /// The challenge, locked for the rest of the transaction (joins, leaves, settlement and payouts).
     public func locked(_ id: Challenge.ID) async throws -> Challenge? {
-        try await self.sql.raw("SELECT * FROM challenges WHERE id = \(bind: id.rawValue)\(unsafeRaw: self.lock)").first().map(Self.challenge(from:))
+        try await self.sql.raw("SELECT * FROM challenges WHERE id = \(bind: id.rawValue)\(unsafeRaw: self.lock)")
+            .first().map(Self.challenge(from:))
     }
 
     public func challenge(joinCode: String) async throws -> Challenge? {
-        try await self.sql.raw("SELECT * FROM challenges WHERE join_code = \(bind: joinCode)").first().map(Self.challenge(from:))
+        try await self.sql.raw("SELECT * FROM challenges WHERE join_code = \(bind: joinCode)").first().map(
+            Self.challenge(from:)
+        )
     }
 
     /// How many have joined, and the XP in escrow.
     public func tally(of id: Challenge.ID) async throws -> (participants: Int, escrow: Int) {
-        let row = try await self.sql.raw("SELECT participant_count, escrow FROM challenges WHERE id = \(bind: id.rawValue)").first()
-        return (try row?.decode(column: "participant_count", as: Int.self) ?? 0, try row?.decode(column: "escrow", as: Int.self) ?? 0)
+        let row = try await self.sql.raw(
+            "SELECT participant_count, escrow FROM challenges WHERE id = \(bind: id.rawValue)"
+        ).first()
+        return (
+            try row?.decode(column: "participant_count", as: Int.self) ?? 0,
+            try row?.decode(column: "escrow", as: Int.self) ?? 0
+        )
     }
 
     /// Moves the participant count and the escrow by these amounts (under the challenge's lock).
@@ -67,7 +77,8 @@ public struct ChallengeQueries: Sendable {
     }
 
     public func markCancelled(_ id: Challenge.ID, at now: Date) async throws {
-        try await self.sql.raw("UPDATE challenges SET cancelled_at = \(bind: now) WHERE id = \(bind: id.rawValue)").run()
+        try await self.sql.raw("UPDATE challenges SET cancelled_at = \(bind: now) WHERE id = \(bind: id.rawValue)")
+            .run()
         try await self.tx.changed(.challenge(id))
     }
 
@@ -83,9 +94,15 @@ public struct ChallengeQueries: Sendable {
 
     /// How many challenges each template made.
     public func templateUses() async throws -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: try await self.sql.raw("SELECT template_id, uses FROM challenge_template_uses").all().map { row in
-            (try row.decode(column: "template_id", as: String.self), try row.decode(column: "uses", as: Int.self))
-        })
+        Dictionary(
+            uniqueKeysWithValues: try await self.sql.raw("SELECT template_id, uses FROM challenge_template_uses").all()
+                .map { row in
+                    (
+                        try row.decode(column: "template_id", as: String.self),
+                        try row.decode(column: "uses", as: Int.self)
+                    )
+                }
+        )
     }
 
     /// A deleted person leaves their challenges (spec 004 R11.7): the XP they held in escrow goes with
@@ -98,7 +115,9 @@ public struct ChallengeQueries: Sendable {
             UNION SELECT id FROM challenges WHERE creator_id = \(bind: user.rawValue)
             """
         ).all()
-        try await self.tx.changed(try touched.map { .challenge(Challenge.ID(try $0.decode(column: "id", as: String.self))) })
+        try await self.tx.changed(
+            try touched.map { .challenge(Challenge.ID(try $0.decode(column: "id", as: String.self))) }
+        )
         try await self.sql.raw(
             """
             UPDATE challenges SET
@@ -109,8 +128,12 @@ public struct ChallengeQueries: Sendable {
             WHERE id IN (SELECT challenge_id FROM challenge_participants WHERE user_id = \(bind: user.rawValue))
             """
         ).run()
-        try await self.sql.raw("UPDATE challenges SET creator_id = \(bind: Self.nobody) WHERE creator_id = \(bind: user.rawValue)").run()
-        try await self.sql.raw("UPDATE challenge_participants SET invited_by = NULL WHERE invited_by = \(bind: user.rawValue)").run()
+        try await self.sql.raw(
+            "UPDATE challenges SET creator_id = \(bind: Self.nobody) WHERE creator_id = \(bind: user.rawValue)"
+        ).run()
+        try await self.sql.raw(
+            "UPDATE challenge_participants SET invited_by = NULL WHERE invited_by = \(bind: user.rawValue)"
+        ).run()
     }
 
     /// Who made a challenge whose creator deleted their account.
@@ -140,7 +163,9 @@ public struct ChallengeQueries: Sendable {
     }
 
     /// The challenge's participants in `states`, by user id.
-    public func participants(of id: Challenge.ID, in states: [ChallengeParticipant.State] = [.joined]) async throws -> [ChallengeParticipant] {
+    public func participants(of id: Challenge.ID, in states: [ChallengeParticipant.State] = [.joined]) async throws
+        -> [ChallengeParticipant]
+    {
         try await self.sql.raw(
             """
             SELECT * FROM challenge_participants WHERE challenge_id = \(bind: id.rawValue)
@@ -150,7 +175,9 @@ public struct ChallengeQueries: Sendable {
     }
 
     /// The rows of `users` in the challenge, by user.
-    public func participants(of id: Challenge.ID, among users: [User.ID]) async throws -> [User.ID: ChallengeParticipant] {
+    public func participants(of id: Challenge.ID, among users: [User.ID]) async throws -> [User.ID:
+        ChallengeParticipant]
+    {
         guard !users.isEmpty else { return [:] }
         let rows = try await self.sql.raw(
             """
@@ -178,7 +205,9 @@ public struct ChallengeQueries: Sendable {
             WHERE p.user_id IN (\(SQLList(users.map { SQLBind($0.rawValue) }))) AND p.state = 'joined'
                 AND c.settled_at IS NULL AND c.cancelled_at IS NULL AND c.ends_at > \(bind: now.addingTimeInterval(-Challenge.settlementGrace))
             """
-        ).all().map { row in (User.ID(try row.decode(column: "participant", as: String.self)), try Self.challenge(from: row)) }
+        ).all().map { row in
+            (User.ID(try row.decode(column: "participant", as: String.self)), try Self.challenge(from: row))
+        }
     }
 
     /// The participants whose zone is `zone` in challenges running at `now`, with their challenge.
@@ -192,11 +221,15 @@ public struct ChallengeQueries: Sendable {
                 AND c.settled_at IS NULL AND c.cancelled_at IS NULL
             ORDER BY c.id, p.user_id
             """
-        ).all().map { row in (User.ID(try row.decode(column: "participant", as: String.self)), try Self.challenge(from: row)) }
+        ).all().map { row in
+            (User.ID(try row.decode(column: "participant", as: String.self)), try Self.challenge(from: row))
+        }
     }
 
     /// The user's challenges (any state of theirs), newest start first, with their row.
-    public func challenges(of user: User.ID, limit: Int) async throws -> [(challenge: Challenge, participant: ChallengeParticipant)] {
+    public func challenges(of user: User.ID, limit: Int) async throws -> [(
+        challenge: Challenge, participant: ChallengeParticipant
+    )] {
         try await self.sql.raw(
             """
             SELECT c.*, p.challenge_id AS p_challenge_id, p.user_id AS p_user_id, p.state AS p_state, p.staked AS p_staked,
@@ -228,8 +261,11 @@ public struct ChallengeQueries: Sendable {
             FROM challenges c ORDER BY c.id
             """
         ).all().map { row in
-            (Challenge.ID(try row.decode(column: "id", as: String.self)), try row.decode(column: "escrow", as: Int.self),
-             try row.decode(column: "held", as: Int.self))
+            (
+                Challenge.ID(try row.decode(column: "id", as: String.self)),
+                try row.decode(column: "escrow", as: Int.self),
+                try row.decode(column: "held", as: Int.self)
+            )
         }
     }
 
@@ -239,7 +275,10 @@ public struct ChallengeQueries: Sendable {
         return try await self.sql.raw(
             "SELECT amount, detail FROM points_ledger WHERE reason IN ('stake', 'stake_refund', 'stake_payout')"
         ).all().map { row in
-            let detail = try decoder.decode(PointsLine.Detail.self, from: Data(try row.decode(column: "detail", as: String.self).utf8))
+            let detail = try decoder.decode(
+                PointsLine.Detail.self,
+                from: Data(try row.decode(column: "detail", as: String.self).utf8)
+            )
             return (Challenge.ID(detail.challengeID ?? ""), try row.decode(column: "amount", as: Int.self))
         }
     }
@@ -258,7 +297,9 @@ public struct ChallengeQueries: Sendable {
     }
 
     /// The points the user earned in `[from, to)` (stakes, payouts and refunds are not earnings).
-    public func earnings(of user: User.ID, from: Date, to: Date) async throws -> [(id: String, amount: Int, at: Date, date: LocalDate)] {
+    public func earnings(of user: User.ID, from: Date, to: Date) async throws -> [(
+        id: String, amount: Int, at: Date, date: LocalDate
+    )] {
         try await self.sql.raw(
             """
             SELECT id, amount, created_at, local_date FROM points_ledger WHERE user_id = \(bind: user.rawValue)
@@ -267,8 +308,10 @@ public struct ChallengeQueries: Sendable {
             ORDER BY seq
             """
         ).all().map { row in
-            (try row.decode(column: "id", as: String.self), try row.decode(column: "amount", as: Int.self),
-             try row.decode(column: "created_at", as: Date.self), try Transaction.date(row, "local_date"))
+            (
+                try row.decode(column: "id", as: String.self), try row.decode(column: "amount", as: Int.self),
+                try row.decode(column: "created_at", as: Date.self), try Transaction.date(row, "local_date")
+            )
         }
     }
 
@@ -280,8 +323,12 @@ public struct ChallengeQueries: Sendable {
             name: try row.decode(column: "name", as: String.self),
             description: try row.decode(column: "description", as: String?.self),
             type: ChallengeType(rawValue: try row.decode(column: "type", as: String.self)) ?? .custom,
-            rule: try JSONDecoder().decode(ChallengeRule.self, from: Data(try row.decode(column: "rule", as: String.self).utf8)),
-            visibility: Challenge.Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private,
+            rule: try JSONDecoder().decode(
+                ChallengeRule.self,
+                from: Data(try row.decode(column: "rule", as: String.self).utf8)
+            ),
+            visibility: Challenge.Visibility(rawValue: try row.decode(column: "visibility", as: String.self))
+                ?? .private,
             joinCode: try row.decode(column: "join_code", as: String.self),
             creatorID: User.ID(try row.decode(column: "creator_id", as: String.self)),
             timeZone: try row.decode(column: "time_zone", as: String.self),
@@ -294,14 +341,16 @@ public struct ChallengeQueries: Sendable {
             templateVersion: try row.decode(column: "template_version", as: Int?.self),
             createdAt: try row.decode(column: "created_at", as: Date.self),
             settledAt: try row.decode(column: "settled_at", as: Date?.self),
-            cancelledAt: try row.decode(column: "cancelled_at", as: Date?.self))
+            cancelledAt: try row.decode(column: "cancelled_at", as: Date?.self)
+        )
     }
 
     static func participant(from row: any SQLRow, prefix: String = "") throws -> ChallengeParticipant {
         ChallengeParticipant(
             challengeID: Challenge.ID(try row.decode(column: prefix + "challenge_id", as: String.self)),
             userID: User.ID(try row.decode(column: prefix + "user_id", as: String.self)),
-            state: ChallengeParticipant.State(rawValue: try row.decode(column: prefix + "state", as: String.self)) ?? .invited,
+            state: ChallengeParticipant.State(rawValue: try row.decode(column: prefix + "state", as: String.self))
+                ?? .invited,
             staked: try row.decode(column: prefix + "staked", as: Int.self),
             invitedBy: try row.decode(column: prefix + "invited_by", as: String?.self).map(User.ID.init),
             updatedAt: try row.decode(column: prefix + "updated_at", as: Date.self),
@@ -309,6 +358,7 @@ public struct ChallengeQueries: Sendable {
             finalValue: try row.decode(column: prefix + "final_value", as: Double?.self),
             won: try row.decode(column: prefix + "won", as: Bool.self),
             payout: try row.decode(column: prefix + "payout", as: Int.self),
-            paidAt: try row.decode(column: prefix + "paid_at", as: Date?.self))
+            paidAt: try row.decode(column: prefix + "paid_at", as: Date?.self)
+        )
     }
 }

@@ -47,7 +47,8 @@ extension Transaction {
                 userID: User.ID(try row.decode(column: "user_id", as: String.self)),
                 displayName: try row.decode(column: "display_name", as: String.self),
                 bannedBy: User.ID(try row.decode(column: "banned_by", as: String.self)),
-                bannedAt: try row.decode(column: "banned_at", as: Date.self))
+                bannedAt: try row.decode(column: "banned_at", as: Date.self)
+            )
         }
     }
 }

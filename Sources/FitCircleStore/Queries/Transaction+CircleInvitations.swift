@@ -16,11 +16,15 @@ extension Transaction {
     }
 
     public func invitation(_ id: CircleInvitation.ID) async throws -> CircleInvitation? {
-        try await self.sql.raw("SELECT * FROM circle_invitations WHERE id = \(bind: id.rawValue)").first().map(Self.invitation(from:))
+        try await self.sql.raw("SELECT * FROM circle_invitations WHERE id = \(bind: id.rawValue)").first().map(
+            Self.invitation(from:)
+        )
     }
 
     /// A pending invitation of the circle for this account or address at `now`.
-    public func pendingInvitation(to circle: FitCircle.ID, user: User.ID?, email: String?, at now: Date) async throws -> CircleInvitation? {
+    public func pendingInvitation(to circle: FitCircle.ID, user: User.ID?, email: String?, at now: Date) async throws
+        -> CircleInvitation?
+    {
         try await self.sql.raw(
             """
             SELECT * FROM circle_invitations WHERE circle_id = \(bind: circle.rawValue) AND accepted_at IS NULL AND revoked_at IS NULL
@@ -71,16 +75,20 @@ extension Transaction {
             """
             SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM circle_invitations
             WHERE invited_by = \(bind: sender.rawValue) AND created_at > \(bind: since)
-            """)
+            """
+        )
     }
 
     /// How many invitations reached this account or address since `since`, and when the oldest did.
-    public func invitationCount(receivedBy user: User.ID?, email: String?, since: Date) async throws -> (count: Int, oldest: Date?) {
+    public func invitationCount(receivedBy user: User.ID?, email: String?, since: Date) async throws -> (
+        count: Int, oldest: Date?
+    ) {
         try await self.count(
             """
             SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM circle_invitations
             WHERE (user_id = \(bind: user?.rawValue ?? "") OR email = \(bind: email ?? "")) AND created_at > \(bind: since)
-            """)
+            """
+        )
     }
 
     private func count(_ query: SQLQueryString) async throws -> (count: Int, oldest: Date?) {
@@ -97,6 +105,7 @@ extension Transaction {
             invitedBy: User.ID(try row.decode(column: "invited_by", as: String.self)),
             createdAt: try row.decode(column: "created_at", as: Date.self),
             acceptedAt: try row.decode(column: "accepted_at", as: Date?.self),
-            revokedAt: try row.decode(column: "revoked_at", as: Date?.self))
+            revokedAt: try row.decode(column: "revoked_at", as: Date?.self)
+        )
     }
 }

@@ -48,24 +48,33 @@ extension Transaction {
     /// The circle, locked for the rest of the transaction (joins check the member limit under it).
     public func lockedCircle(_ id: FitCircle.ID) async throws -> FitCircle? {
         let lock = self.dialect == .postgres ? " FOR UPDATE" : ""
-        return try await self.sql.raw("SELECT * FROM circles WHERE id = \(bind: id.rawValue)\(unsafeRaw: lock)").first().map(Self.circle(from:))
+        return try await self.sql.raw("SELECT * FROM circles WHERE id = \(bind: id.rawValue)\(unsafeRaw: lock)").first()
+            .map(Self.circle(from:))
     }
 
     /// The circle with `user`'s open stint in it (if any) and its member count, in one read.
-    public func circle(_ id: FitCircle.ID, seenBy user: User.ID) async throws -> (circle: FitCircle, membership: CircleMembership?, memberCount: Int)? {
-        guard let row = try await self.sql.raw(
-            """
-            SELECT c.*, m.role AS m_role, m.joined_at AS m_joined_at, m.starting_weight_kg AS m_starting_weight_kg,
-                m.target_weight_kg AS m_target_weight_kg
-            FROM circles c LEFT JOIN circle_members m ON m.circle_id = c.id AND m.user_id = \(bind: user.rawValue) AND m.left_at IS NULL
-            WHERE c.id = \(bind: id.rawValue)
-            """
-        ).first() else { return nil }
+    public func circle(_ id: FitCircle.ID, seenBy user: User.ID) async throws -> (
+        circle: FitCircle, membership: CircleMembership?, memberCount: Int
+    )? {
+        guard
+            let row = try await self.sql.raw(
+                """
+                SELECT c.*, m.role AS m_role, m.joined_at AS m_joined_at, m.starting_weight_kg AS m_starting_weight_kg,
+                    m.target_weight_kg AS m_target_weight_kg
+                FROM circles c LEFT JOIN circle_members m ON m.circle_id = c.id AND m.user_id = \(bind: user.rawValue) AND m.left_at IS NULL
+                WHERE c.id = \(bind: id.rawValue)
+                """
+            ).first()
+        else { return nil }
         let membership = try row.decode(column: "m_role", as: String?.self).map { role in
             CircleMembership(
-                circleID: id, userID: user, role: CircleRole(rawValue: role) ?? .member, joinedAt: try row.decode(column: "m_joined_at", as: Date.self),
+                circleID: id,
+                userID: user,
+                role: CircleRole(rawValue: role) ?? .member,
+                joinedAt: try row.decode(column: "m_joined_at", as: Date.self),
                 startingWeightKg: try row.decode(column: "m_starting_weight_kg", as: Double?.self),
-                targetWeightKg: try row.decode(column: "m_target_weight_kg", as: Double?.self))
+                targetWeightKg: try row.decode(column: "m_target_weight_kg", as: Double?.self)
+            )
         }
         return (try Self.circle(from: row), membership, try row.decode(column: "member_count", as: Int.self))
     }
@@ -87,11 +96,18 @@ extension Transaction {
             SELECT c.*, m.role AS member_role FROM circles c JOIN circle_members m ON m.circle_id = c.id
             WHERE m.user_id = \(bind: user.rawValue) AND m.left_at IS NULL ORDER BY c.created_at DESC, c.id DESC
             """
-        ).all().map { row in (try Self.circle(from: row), CircleRole(rawValue: try row.decode(column: "member_role", as: String.self)) ?? .member) }
+        ).all().map { row in
+            (
+                try Self.circle(from: row),
+                CircleRole(rawValue: try row.decode(column: "member_role", as: String.self)) ?? .member
+            )
+        }
     }
 
     /// The user's open stints in weight-loss circles that are not archived, with their circles.
-    public func weightLossMemberships(of user: User.ID) async throws -> [(circle: FitCircle, membership: CircleMembership)] {
+    public func weightLossMemberships(of user: User.ID) async throws -> [(
+        circle: FitCircle, membership: CircleMembership
+    )] {
         try await self.sql.raw(
             """
             SELECT c.*, m.circle_id, m.user_id, m.role, m.joined_at, m.left_at, m.starting_weight_kg, m.target_weight_kg
@@ -104,7 +120,9 @@ extension Transaction {
     }
 
     /// The latest stint of each of `users` in the circle (current or ended).
-    public func latestMemberships(of users: [User.ID], in circle: FitCircle.ID) async throws -> [User.ID: CircleMembership] {
+    public func latestMemberships(of users: [User.ID], in circle: FitCircle.ID) async throws -> [User.ID:
+        CircleMembership]
+    {
         guard !users.isEmpty else { return [:] }
         let stints = try await self.sql.raw(
             """
@@ -150,7 +168,9 @@ extension Transaction {
     }
 
     private func countMembers(of circle: FitCircle.ID, by change: Int) async throws {
-        try await self.sql.raw("UPDATE circles SET member_count = member_count + \(bind: change) WHERE id = \(bind: circle.rawValue)").run()
+        try await self.sql.raw(
+            "UPDATE circles SET member_count = member_count + \(bind: change) WHERE id = \(bind: circle.rawValue)"
+        ).run()
         try await self.changed(.circle(circle))
     }
 
@@ -196,21 +216,29 @@ extension Transaction {
 
     private static func memberRow(from row: any SQLRow) throws -> CircleMemberRow {
         CircleMemberRow(
-            membership: try Self.membership(from: row), displayName: try row.decode(column: "display_name", as: String.self),
+            membership: try Self.membership(from: row),
+            displayName: try row.decode(column: "display_name", as: String.self),
             photo: try Self.photo(row),
-            boardNameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self)) ?? .onlyMe,
-            weightAudience: Audience(rawValue: try row.decode(column: "visibility_weight", as: String.self)) ?? .onlyMe)
+            boardNameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self))
+                ?? .onlyMe,
+            weightAudience: Audience(rawValue: try row.decode(column: "visibility_weight", as: String.self)) ?? .onlyMe
+        )
     }
 
     /// Every stint in the circle, current or ended, in the order they began.
     public func memberships(of circle: FitCircle.ID) async throws -> [CircleMembership] {
-        try await self.sql.raw("SELECT * FROM circle_members WHERE circle_id = \(bind: circle.rawValue) ORDER BY joined_at, user_id")
-            .all().map(Self.membership(from:))
+        try await self.sql.raw(
+            "SELECT * FROM circle_members WHERE circle_id = \(bind: circle.rawValue) ORDER BY joined_at, user_id"
+        )
+        .all().map(Self.membership(from:))
     }
 
     /// The circle's current members (kept on its row by `insert` and `endMembership`).
     public func memberCount(of circle: FitCircle.ID) async throws -> Int {
-        try await self.sql.raw("SELECT member_count FROM circles WHERE id = \(bind: circle.rawValue)").first()?.decode(column: "member_count", as: Int.self) ?? 0
+        try await self.sql.raw("SELECT member_count FROM circles WHERE id = \(bind: circle.rawValue)").first()?.decode(
+            column: "member_count",
+            as: Int.self
+        ) ?? 0
     }
 
     static func circle(from row: any SQLRow) throws -> FitCircle {
@@ -228,7 +256,8 @@ extension Transaction {
             ownerID: User.ID(try row.decode(column: "owner_id", as: String.self)),
             joinCode: try row.decode(column: "join_code", as: String.self),
             archivedAt: try row.decode(column: "archived_at", as: Date?.self),
-            createdAt: try row.decode(column: "created_at", as: Date.self))
+            createdAt: try row.decode(column: "created_at", as: Date.self)
+        )
     }
 
     private static func membership(from row: any SQLRow) throws -> CircleMembership {
@@ -239,12 +268,15 @@ extension Transaction {
             joinedAt: try row.decode(column: "joined_at", as: Date.self),
             leftAt: try row.decode(column: "left_at", as: Date?.self),
             startingWeightKg: try row.decode(column: "starting_weight_kg", as: Double?.self),
-            targetWeightKg: try row.decode(column: "target_weight_kg", as: Double?.self))
+            targetWeightKg: try row.decode(column: "target_weight_kg", as: Double?.self)
+        )
     }
 }
 
 extension Transaction {
-    public func submission(to circle: FitCircle.ID, of user: User.ID, on date: LocalDate) async throws -> CircleSubmission? {
+    public func submission(to circle: FitCircle.ID, of user: User.ID, on date: LocalDate) async throws
+        -> CircleSubmission?
+    {
         try await self.sql.raw(
             """
             SELECT * FROM circle_submissions
@@ -281,7 +313,8 @@ extension Transaction {
         Set(
             try await self.sql.raw(
                 "SELECT circle_id FROM circle_submissions WHERE user_id = \(bind: user.rawValue) AND local_date = \(bind: date.iso)"
-            ).all().map { FitCircle.ID(try $0.decode(column: "circle_id", as: String.self)) })
+            ).all().map { FitCircle.ID(try $0.decode(column: "circle_id", as: String.self)) }
+        )
     }
 
     static func submission(from row: any SQLRow) throws -> CircleSubmission {
@@ -295,13 +328,16 @@ extension Transaction {
             submittedAt: try row.decode(column: "submitted_at", as: Date.self),
             updatedAt: try row.decode(column: "updated_at", as: Date.self),
             rankAfter: try row.decode(column: "rank_after", as: Int?.self),
-            rankChange: try row.decode(column: "rank_change", as: Int?.self))
+            rankChange: try row.decode(column: "rank_change", as: Int?.self)
+        )
     }
 }
 
 extension Transaction {
     /// One member's claims of the circle from `from` on, by date.
-    public func submissions(to circle: FitCircle.ID, of user: User.ID, from: LocalDate) async throws -> [CircleSubmission] {
+    public func submissions(to circle: FitCircle.ID, of user: User.ID, from: LocalDate) async throws
+        -> [CircleSubmission]
+    {
         try await self.sql.raw(
             """
             SELECT * FROM circle_submissions WHERE circle_id = \(bind: circle.rawValue) AND user_id = \(bind: user.rawValue)
@@ -311,7 +347,8 @@ extension Transaction {
     }
 
     /// The circle's claims from `from` to `to` (or on, without `to`), by date then member.
-    public func submissions(to circle: FitCircle.ID, from: LocalDate, to: LocalDate?) async throws -> [CircleSubmission] {
+    public func submissions(to circle: FitCircle.ID, from: LocalDate, to: LocalDate?) async throws -> [CircleSubmission]
+    {
         let bound: SQLQueryString = to.map { "AND local_date <= \(bind: $0.iso)" } ?? ""
         return try await self.sql.raw(
             """
@@ -335,7 +372,10 @@ extension Transaction {
             WHERE u.id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))
             """
         ).all() {
-            people[User.ID(try row.decode(column: "id", as: String.self))] = try Self.person(from: row, baselineRank: try row.decode(column: "rank", as: Int?.self))
+            people[User.ID(try row.decode(column: "id", as: String.self))] = try Self.person(
+                from: row,
+                baselineRank: try row.decode(column: "rank", as: Int?.self)
+            )
         }
         return people
     }
@@ -350,15 +390,22 @@ extension Transaction {
             WHERE id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))
             """
         ).all() {
-            people[User.ID(try row.decode(column: "id", as: String.self))] = try Self.person(from: row, baselineRank: nil)
+            people[User.ID(try row.decode(column: "id", as: String.self))] = try Self.person(
+                from: row,
+                baselineRank: nil
+            )
         }
         return people
     }
 
     private static func person(from row: any SQLRow, baselineRank: Int?) throws -> BoardPerson {
         BoardPerson(
-            name: try row.decode(column: "display_name", as: String.self), photo: try Self.photo(row),
-            nameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self)) ?? .onlyMe,
-            weightAudience: Audience(rawValue: try row.decode(column: "visibility_weight", as: String.self)) ?? .onlyMe, baselineRank: baselineRank)
+            name: try row.decode(column: "display_name", as: String.self),
+            photo: try Self.photo(row),
+            nameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self))
+                ?? .onlyMe,
+            weightAudience: Audience(rawValue: try row.decode(column: "visibility_weight", as: String.self)) ?? .onlyMe,
+            baselineRank: baselineRank
+        )
     }
 }

@@ -25,7 +25,13 @@ public enum JobState: String, CaseIterable, Sendable {
         case .done: nil
         case .failed: .failed
         case .pending:
-            if let lease = job.leaseExpiresAt, lease > now { .running } else if job.runAt <= now { .due } else { .scheduled }
+            if let lease = job.leaseExpiresAt, lease > now {
+                .running
+            } else if job.runAt <= now {
+                .due
+            } else {
+                .scheduled
+            }
         }
     }
 }
@@ -71,7 +77,8 @@ public struct ConsoleQueries: Sendable {
     public func jobCounts(at now: Date) async throws -> [JobState: Int] {
         var counts: [JobState: Int] = [:]
         for state in JobState.allCases {
-            let row = try await self.sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE \(self.condition(state, now: now))").first()
+            let row = try await self.sql.raw("SELECT COUNT(*) AS n FROM jobs WHERE \(self.condition(state, now: now))")
+                .first()
             counts[state] = try row?.decode(column: "n", as: Int.self) ?? 0
         }
         return counts
@@ -79,11 +86,12 @@ public struct ConsoleQueries: Sendable {
 
     /// Up to `limit` jobs in `state`: due and scheduled soonest first, running by lease, failed latest first.
     public func jobs(in state: JobState, at now: Date, limit: Int) async throws -> [JobRecord] {
-        let order: SQLQueryString = switch state {
-        case .due, .scheduled: "run_at, id"
-        case .running: "lease_expires_at, id"
-        case .failed: "finished_at DESC, id"
-        }
+        let order: SQLQueryString =
+            switch state {
+            case .due, .scheduled: "run_at, id"
+            case .running: "lease_expires_at, id"
+            case .failed: "finished_at DESC, id"
+            }
         return try await self.sql.raw(
             "SELECT * FROM jobs WHERE \(self.condition(state, now: now)) ORDER BY \(order) LIMIT \(unsafeRaw: String(limit))"
         ).all().map(Transaction.job(from:))
@@ -118,10 +126,17 @@ public struct ConsoleQueries: Sendable {
     }
 
     /// Challenges newest first before `cursor`, with their participants and escrow.
-    public func challenges(before cursor: String?, limit: Int) async throws -> [(challenge: Challenge, participants: Int, escrow: Int)] {
+    public func challenges(before cursor: String?, limit: Int) async throws -> [(
+        challenge: Challenge, participants: Int, escrow: Int
+    )] {
         let after: SQLQueryString = cursor.map { "WHERE id < \(bind: $0)" } ?? ""
-        return try await self.sql.raw("SELECT * FROM challenges \(after) ORDER BY id DESC LIMIT \(unsafeRaw: String(limit))").all().map { row in
-            (try ChallengeQueries.challenge(from: row), try row.decode(column: "participant_count", as: Int.self), try row.decode(column: "escrow", as: Int.self))
+        return try await self.sql.raw(
+            "SELECT * FROM challenges \(after) ORDER BY id DESC LIMIT \(unsafeRaw: String(limit))"
+        ).all().map { row in
+            (
+                try ChallengeQueries.challenge(from: row), try row.decode(column: "participant_count", as: Int.self),
+                try row.decode(column: "escrow", as: Int.self)
+            )
         }
     }
 
@@ -129,7 +144,10 @@ public struct ConsoleQueries: Sendable {
 
     /// Attempts latest first (their ids are time-ordered), before the attempt `cursor` (the page before's last).
     public func deliveries(
-        channel: NotificationChannel?, outcome: String?, before cursor: String?, limit: Int
+        channel: NotificationChannel?,
+        outcome: String?,
+        before cursor: String?,
+        limit: Int
     ) async throws -> [DeliveryLogEntry] {
         var conditions: [SQLQueryString] = []
         if let channel { conditions.append("a.channel = \(bind: channel.rawValue)") }
@@ -144,8 +162,10 @@ public struct ConsoleQueries: Sendable {
             """
         ).all().map { row in
             DeliveryLogEntry(
-                attempt: try Transaction.attempt(from: row), notificationType: try row.decode(column: "notification_type", as: String.self),
-                user: User.ID(try row.decode(column: "notification_user", as: String.self)))
+                attempt: try Transaction.attempt(from: row),
+                notificationType: try row.decode(column: "notification_type", as: String.self),
+                user: User.ID(try row.decode(column: "notification_user", as: String.self))
+            )
         }
     }
 }

@@ -64,7 +64,8 @@ extension Transaction {
     }
 
     /// The stored step totals of these users' days from `from` to `to` inclusive.
-    public func steps(of users: some Collection<User.ID>, from: LocalDate, to: LocalDate) async throws -> [UserDay: Int] {
+    public func steps(of users: some Collection<User.ID>, from: LocalDate, to: LocalDate) async throws -> [UserDay: Int]
+    {
         guard !users.isEmpty else { return [:] }
         let ids = users.map { $0.rawValue as any Encodable & Sendable }
         var steps: [UserDay: Int] = [:]
@@ -75,7 +76,12 @@ extension Transaction {
             """
         ).all()
         for row in rows {
-            steps[UserDay(user: User.ID(try row.decode(column: "user_id", as: String.self)), date: try Self.date(row, "local_date"))] =
+            steps[
+                UserDay(
+                    user: User.ID(try row.decode(column: "user_id", as: String.self)),
+                    date: try Self.date(row, "local_date")
+                )
+            ] =
                 try row.decode(column: "steps", as: Int.self)
         }
         return steps
@@ -99,7 +105,9 @@ extension Transaction {
             checkedInLate: try row.decode(column: "checked_in_late", as: Bool.self),
             mood: try row.decode(column: "mood", as: Int?.self),
             energy: try row.decode(column: "energy", as: Int?.self),
-            previousDaySentiment: try row.decode(column: "previous_day_sentiment", as: String?.self).flatMap(CheckIn.Sentiment.init(rawValue:))
+            previousDaySentiment: try row.decode(column: "previous_day_sentiment", as: String?.self).flatMap(
+                CheckIn.Sentiment.init(rawValue:)
+            )
         )
     }
 }

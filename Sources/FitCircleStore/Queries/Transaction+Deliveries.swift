@@ -20,8 +20,17 @@ public struct DeliveryAttemptRecord: Equatable, Sendable {
     public var attemptedAt: Date
 
     public init(
-        id: String, notification: NotificationRecord.ID, channel: NotificationChannel, target: String, provider: String, attempt: Int,
-        outcome: String, reason: String?, status: Int?, latencyMilliseconds: Int, attemptedAt: Date
+        id: String,
+        notification: NotificationRecord.ID,
+        channel: NotificationChannel,
+        target: String,
+        provider: String,
+        attempt: Int,
+        outcome: String,
+        reason: String?,
+        status: Int?,
+        latencyMilliseconds: Int,
+        attemptedAt: Date
     ) {
         self.id = id
         self.notification = notification
@@ -58,7 +67,9 @@ extension Transaction {
     }
 
     /// The attempts of each of these notifications, oldest first (one query, for a page of history).
-    public func deliveryAttempts(of notifications: [NotificationRecord.ID]) async throws -> [NotificationRecord.ID: [DeliveryAttemptRecord]] {
+    public func deliveryAttempts(of notifications: [NotificationRecord.ID]) async throws -> [NotificationRecord.ID:
+        [DeliveryAttemptRecord]]
+    {
         guard !notifications.isEmpty else { return [:] }
         let ids = SQLList(notifications.map { SQLBind($0.rawValue) })
         let attempts = try await self.sql.raw(
@@ -72,16 +83,22 @@ extension Transaction {
             id: try row.decode(column: "id", as: String.self),
             notification: NotificationRecord.ID(try row.decode(column: "notification_id", as: String.self)),
             channel: NotificationChannel(rawValue: try row.decode(column: "channel", as: String.self)) ?? .push,
-            target: try row.decode(column: "target", as: String.self), provider: try row.decode(column: "provider", as: String.self),
-            attempt: try row.decode(column: "attempt", as: Int.self), outcome: try row.decode(column: "outcome", as: String.self),
-            reason: try row.decode(column: "reason", as: String?.self), status: try row.decode(column: "status", as: Int?.self),
+            target: try row.decode(column: "target", as: String.self),
+            provider: try row.decode(column: "provider", as: String.self),
+            attempt: try row.decode(column: "attempt", as: Int.self),
+            outcome: try row.decode(column: "outcome", as: String.self),
+            reason: try row.decode(column: "reason", as: String?.self),
+            status: try row.decode(column: "status", as: Int?.self),
             latencyMilliseconds: try row.decode(column: "latency_ms", as: Int.self),
-            attemptedAt: try row.decode(column: "attempted_at", as: Date.self))
+            attemptedAt: try row.decode(column: "attempted_at", as: Date.self)
+        )
     }
 
     /// A delivery reached the device: it is in use, and no longer suspect.
     public func deviceReached(_ device: PushDevice.ID, at now: Date) async throws {
-        try await self.sql.raw("UPDATE push_devices SET last_used_at = \(bind: now), suspect_count = 0 WHERE id = \(bind: device.rawValue)").run()
+        try await self.sql.raw(
+            "UPDATE push_devices SET last_used_at = \(bind: now), suspect_count = 0 WHERE id = \(bind: device.rawValue)"
+        ).run()
     }
 
     /// The provider says the token is gone: the device gets nothing more.

@@ -19,8 +19,18 @@ public struct EmailLogEntry: Equatable, Sendable {
     public var clickCount: Int
 
     public init(
-        notification: NotificationRecord.ID, user: User.ID, type: String, address: String, subject: String, messageID: String, links: [String],
-        createdAt: Date, openedAt: Date? = nil, openCount: Int = 0, clickedAt: Date? = nil, clickCount: Int = 0
+        notification: NotificationRecord.ID,
+        user: User.ID,
+        type: String,
+        address: String,
+        subject: String,
+        messageID: String,
+        links: [String],
+        createdAt: Date,
+        openedAt: Date? = nil,
+        openCount: Int = 0,
+        clickedAt: Date? = nil,
+        clickCount: Int = 0
     ) {
         self.notification = notification
         self.user = user
@@ -51,16 +61,26 @@ extension Transaction {
     }
 
     public func emailLogEntry(of notification: NotificationRecord.ID) async throws -> EmailLogEntry? {
-        try await self.sql.raw("SELECT * FROM email_log WHERE notification_id = \(bind: notification.rawValue)").first().map { row in
-            EmailLogEntry(
-                notification: notification, user: User.ID(try row.decode(column: "user_id", as: String.self)),
-                type: try row.decode(column: "type", as: String.self), address: try row.decode(column: "address", as: String.self),
-                subject: try row.decode(column: "subject", as: String.self), messageID: try row.decode(column: "message_id", as: String.self),
-                links: try JSONDecoder().decode([String].self, from: Data(try row.decode(column: "links", as: String.self).utf8)),
-                createdAt: try row.decode(column: "created_at", as: Date.self), openedAt: try row.decode(column: "opened_at", as: Date?.self),
-                openCount: try row.decode(column: "open_count", as: Int.self), clickedAt: try row.decode(column: "clicked_at", as: Date?.self),
-                clickCount: try row.decode(column: "click_count", as: Int.self))
-        }
+        try await self.sql.raw("SELECT * FROM email_log WHERE notification_id = \(bind: notification.rawValue)").first()
+            .map { row in
+                EmailLogEntry(
+                    notification: notification,
+                    user: User.ID(try row.decode(column: "user_id", as: String.self)),
+                    type: try row.decode(column: "type", as: String.self),
+                    address: try row.decode(column: "address", as: String.self),
+                    subject: try row.decode(column: "subject", as: String.self),
+                    messageID: try row.decode(column: "message_id", as: String.self),
+                    links: try JSONDecoder().decode(
+                        [String].self,
+                        from: Data(try row.decode(column: "links", as: String.self).utf8)
+                    ),
+                    createdAt: try row.decode(column: "created_at", as: Date.self),
+                    openedAt: try row.decode(column: "opened_at", as: Date?.self),
+                    openCount: try row.decode(column: "open_count", as: Int.self),
+                    clickedAt: try row.decode(column: "clicked_at", as: Date?.self),
+                    clickCount: try row.decode(column: "click_count", as: Int.self)
+                )
+            }
     }
 
     /// Counts an opening (the first sets `opened_at`); false when there is no such email.

@@ -28,26 +28,35 @@ public struct ExperimentQueries: Sendable {
     }
 
     public func experiment(_ id: Experiment.ID) async throws -> Experiment? {
-        try await self.sql.raw("SELECT * FROM experiments WHERE id = \(bind: id.rawValue)").first().map(Self.experiment(from:))
+        try await self.sql.raw("SELECT * FROM experiments WHERE id = \(bind: id.rawValue)").first().map(
+            Self.experiment(from:)
+        )
     }
 
     public func experiment(named name: String) async throws -> Experiment? {
-        try await self.sql.raw("SELECT * FROM experiments WHERE name = \(bind: name)").first().map(Self.experiment(from:))
+        try await self.sql.raw("SELECT * FROM experiments WHERE name = \(bind: name)").first().map(
+            Self.experiment(from:)
+        )
     }
 
     /// Every experiment, newest first.
     public func all() async throws -> [Experiment] {
-        try await self.sql.raw("SELECT * FROM experiments ORDER BY created_at DESC, id").all().map(Self.experiment(from:))
+        try await self.sql.raw("SELECT * FROM experiments ORDER BY created_at DESC, id").all().map(
+            Self.experiment(from:)
+        )
     }
 
     /// The experiments whose variants apply now (running) or may again (paused).
     public func live() async throws -> [Experiment] {
-        try await self.sql.raw("SELECT * FROM experiments WHERE state IN ('running', 'paused') ORDER BY created_at, id").all().map(Self.experiment(from:))
+        try await self.sql.raw("SELECT * FROM experiments WHERE state IN ('running', 'paused') ORDER BY created_at, id")
+            .all().map(Self.experiment(from:))
     }
 
     /// Records that `user` first met `variant` of `experiment` on `date` (their local day); a later
     /// exposure changes nothing.
-    public func expose(_ user: User.ID, to experiment: Experiment.ID, variant: String, on date: LocalDate, at now: Date) async throws {
+    public func expose(_ user: User.ID, to experiment: Experiment.ID, variant: String, on date: LocalDate, at now: Date)
+        async throws
+    {
         try await self.sql.raw(
             """
             INSERT INTO experiment_exposures (experiment_id, user_id, variant, exposed_at, local_date, day7, day30)
@@ -59,10 +68,14 @@ public struct ExperimentQueries: Sendable {
     }
 
     /// The variant `user` was first exposed to, if any.
-    public func exposure(of user: User.ID, in experiment: Experiment.ID) async throws -> (variant: String, date: LocalDate)? {
-        guard let row = try await self.sql.raw(
-            "SELECT variant, local_date FROM experiment_exposures WHERE experiment_id = \(bind: experiment.rawValue) AND user_id = \(bind: user.rawValue)"
-        ).first() else { return nil }
+    public func exposure(of user: User.ID, in experiment: Experiment.ID) async throws -> (
+        variant: String, date: LocalDate
+    )? {
+        guard
+            let row = try await self.sql.raw(
+                "SELECT variant, local_date FROM experiment_exposures WHERE experiment_id = \(bind: experiment.rawValue) AND user_id = \(bind: user.rawValue)"
+            ).first()
+        else { return nil }
         return (try row.decode(column: "variant", as: String.self), try Transaction.date(row, "local_date"))
     }
 
@@ -76,7 +89,9 @@ public struct ExperimentQueries: Sendable {
     }
 
     /// Of the people whose `day` (`day7` or `day30`) is over by `through`, how many were active on it.
-    public func retention(in experiment: Experiment.ID, day: RetentionDay, through: LocalDate) async throws -> [String: Proportion] {
+    public func retention(in experiment: Experiment.ID, day: RetentionDay, through: LocalDate) async throws -> [String:
+        Proportion]
+    {
         try await self.counts(
             """
             SELECT e.variant, COUNT(*) AS n, COALESCE(SUM(CASE WHEN EXISTS (
@@ -85,7 +100,8 @@ public struct ExperimentQueries: Sendable {
             FROM experiment_exposures e
             WHERE e.experiment_id = \(bind: experiment.rawValue) AND e.\(unsafeRaw: day.rawValue) <= \(bind: through.iso)
             GROUP BY e.variant
-            """)
+            """
+        )
     }
 
     public enum RetentionDay: String, Sendable {
@@ -101,7 +117,8 @@ public struct ExperimentQueries: Sendable {
             FROM experiment_exposures e JOIN goals g ON g.user_id = e.user_id
             WHERE e.experiment_id = \(bind: experiment.rawValue) AND g.span = 'daily' AND g.period >= e.local_date AND g.period <= \(bind: through.iso)
             GROUP BY e.variant, e.user_id
-            """)
+            """
+        )
     }
 
     /// The streak periods the exposed missed from their exposure day on: how many, and how many a freeze
@@ -114,7 +131,8 @@ public struct ExperimentQueries: Sendable {
             WHERE e.experiment_id = \(bind: experiment.rawValue) AND s.period >= e.local_date AND s.period <= \(bind: through.iso)
                 AND s.status IN ('frozen', 'missed', 'reset')
             GROUP BY e.variant, e.user_id
-            """)
+            """
+        )
     }
 
     /// The exposed people who switched every channel off after their exposure, per variant.
@@ -128,9 +146,14 @@ public struct ExperimentQueries: Sendable {
         ).all()
         var found: [String: Set<User.ID>] = [:]
         for row in rows {
-            let properties = try JSONDecoder().decode([String: EventValue].self, from: Data(try row.decode(column: "properties", as: String.self).utf8))
+            let properties = try JSONDecoder().decode(
+                [String: EventValue].self,
+                from: Data(try row.decode(column: "properties", as: String.self).utf8)
+            )
             guard properties["allOff"] == .boolean(true) else { continue }
-            found[try row.decode(column: "variant", as: String.self), default: []].insert(User.ID(try row.decode(column: "user_id", as: String.self)))
+            found[try row.decode(column: "variant", as: String.self), default: []].insert(
+                User.ID(try row.decode(column: "user_id", as: String.self))
+            )
         }
         return found
     }
@@ -140,7 +163,8 @@ public struct ExperimentQueries: Sendable {
         var people: [String: [Proportion]] = [:]
         for row in try await self.sql.raw(query).all() {
             people[try row.decode(column: "variant", as: String.self), default: []].append(
-                Proportion(try row.decode(column: "hits", as: Int.self), of: try row.decode(column: "n", as: Int.self)))
+                Proportion(try row.decode(column: "hits", as: Int.self), of: try row.decode(column: "n", as: Int.self))
+            )
         }
         return people.mapValues { Proportion(pooling: $0) }
     }
@@ -148,7 +172,10 @@ public struct ExperimentQueries: Sendable {
     private func counts(_ query: SQLQueryString) async throws -> [String: Proportion] {
         var counts: [String: Proportion] = [:]
         for row in try await self.sql.raw(query).all() {
-            counts[try row.decode(column: "variant", as: String.self)] = Proportion(try row.decode(column: "hits", as: Int.self), of: try row.decode(column: "n", as: Int.self))
+            counts[try row.decode(column: "variant", as: String.self)] = Proportion(
+                try row.decode(column: "hits", as: Int.self),
+                of: try row.decode(column: "n", as: Int.self)
+            )
         }
         return counts
     }
@@ -158,11 +185,15 @@ public struct ExperimentQueries: Sendable {
             id: Experiment.ID(try row.decode(column: "id", as: String.self)),
             name: try row.decode(column: "name", as: String.self),
             description: try row.decode(column: "description", as: String.self),
-            variants: try JSONDecoder().decode([ExperimentVariant].self, from: Data(try row.decode(column: "variants", as: String.self).utf8)),
+            variants: try JSONDecoder().decode(
+                [ExperimentVariant].self,
+                from: Data(try row.decode(column: "variants", as: String.self).utf8)
+            ),
             state: Experiment.State(rawValue: try row.decode(column: "state", as: String.self)) ?? .stopped,
             rolloutPercent: try row.decode(column: "rollout_percent", as: Int.self),
             createdAt: try row.decode(column: "created_at", as: Date.self),
             startedAt: try row.decode(column: "started_at", as: Date?.self),
-            stoppedAt: try row.decode(column: "stopped_at", as: Date?.self))
+            stoppedAt: try row.decode(column: "stopped_at", as: Date?.self)
+        )
     }
 }

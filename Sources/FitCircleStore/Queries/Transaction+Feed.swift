@@ -15,7 +15,14 @@ public struct FeedRow: Equatable, Sendable {
     /// The actor is "A member" to the reader: the row names no one, not even by id.
     public var anonymous = false
 
-    public init(item: FeedItem, actorName: String, actorPhoto: PersonPhoto?, actorNameAudience: Audience, encouragements: Int, encouraged: Bool) {
+    public init(
+        item: FeedItem,
+        actorName: String,
+        actorPhoto: PersonPhoto?,
+        actorNameAudience: Audience,
+        encouragements: Int,
+        encouraged: Bool
+    ) {
         self.item = item
         self.actorName = actorName
         self.actorPhoto = actorPhoto
@@ -40,8 +47,10 @@ extension Transaction {
     }
 
     public func feedItem(_ id: FeedItem.ID, in circle: FitCircle.ID) async throws -> FeedItem? {
-        try await self.sql.raw("SELECT * FROM circle_feed WHERE id = \(bind: id.rawValue) AND circle_id = \(bind: circle.rawValue)")
-            .first().map(Self.feedItem(from:))
+        try await self.sql.raw(
+            "SELECT * FROM circle_feed WHERE id = \(bind: id.rawValue) AND circle_id = \(bind: circle.rawValue)"
+        )
+        .first().map(Self.feedItem(from:))
     }
 
     /// The member's newest item in the circle.
@@ -55,9 +64,12 @@ extension Transaction {
     }
 
     /// The circle's items newest first, older than the item `before` when given.
-    public func feed(of circle: FitCircle.ID, reader: User.ID, before: FeedItem?, limit: Int) async throws -> [FeedRow] {
+    public func feed(of circle: FitCircle.ID, reader: User.ID, before: FeedItem?, limit: Int) async throws -> [FeedRow]
+    {
         let bound: SQLQueryString =
-            before.map { "AND (f.created_at < \(bind: $0.createdAt) OR (f.created_at = \(bind: $0.createdAt) AND f.id < \(bind: $0.id.rawValue)))" } ?? ""
+            before.map {
+                "AND (f.created_at < \(bind: $0.createdAt) OR (f.created_at = \(bind: $0.createdAt) AND f.id < \(bind: $0.id.rawValue)))"
+            } ?? ""
         return try await self.sql.raw(
             """
             SELECT f.*, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name,
@@ -69,22 +81,28 @@ extension Transaction {
             """
         ).all().map { row in
             FeedRow(
-                item: try Self.feedItem(from: row), actorName: try row.decode(column: "display_name", as: String.self),
+                item: try Self.feedItem(from: row),
+                actorName: try row.decode(column: "display_name", as: String.self),
                 actorPhoto: try Self.photo(row),
-                actorNameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self)) ?? .onlyMe, encouragements: try row.decode(column: "encouragements", as: Int.self),
-                encouraged: try row.decode(column: "mine", as: Int.self) > 0)
+                actorNameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self))
+                    ?? .onlyMe,
+                encouragements: try row.decode(column: "encouragements", as: Int.self),
+                encouraged: try row.decode(column: "mine", as: Int.self) > 0
+            )
         }
     }
 
     /// Records the sender's encouragement of the item; false when they had encouraged it already.
-    public func encourage(_ item: FeedItem.ID, by sender: User.ID, message: String?, at now: Date) async throws -> Bool {
-        return !(try await self.sql.raw(
-            """
-            INSERT INTO circle_encouragements (item_id, sender_id, message, created_at)
-            VALUES (\(bind: item.rawValue), \(bind: sender.rawValue), \(bind: message), \(bind: now))
-            ON CONFLICT (item_id, sender_id) DO NOTHING RETURNING item_id
-            """
-        ).all().isEmpty)
+    public func encourage(_ item: FeedItem.ID, by sender: User.ID, message: String?, at now: Date) async throws -> Bool
+    {
+        return
+            !(try await self.sql.raw(
+                """
+                INSERT INTO circle_encouragements (item_id, sender_id, message, created_at)
+                VALUES (\(bind: item.rawValue), \(bind: sender.rawValue), \(bind: message), \(bind: now))
+                ON CONFLICT (item_id, sender_id) DO NOTHING RETURNING item_id
+                """
+            ).all().isEmpty)
     }
 
     public func encouragementCount(of item: FeedItem.ID) async throws -> Int {
@@ -98,7 +116,11 @@ extension Transaction {
             kind: FeedItem.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .submission,
             actorID: User.ID(try row.decode(column: "actor_id", as: String.self)),
             text: try row.decode(column: "text", as: String.self),
-            data: try JSONDecoder().decode([String: String].self, from: Data(try row.decode(column: "data", as: String.self).utf8)),
-            createdAt: try row.decode(column: "created_at", as: Date.self))
+            data: try JSONDecoder().decode(
+                [String: String].self,
+                from: Data(try row.decode(column: "data", as: String.self).utf8)
+            ),
+            createdAt: try row.decode(column: "created_at", as: Date.self)
+        )
     }
 }

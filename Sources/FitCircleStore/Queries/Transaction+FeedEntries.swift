@@ -17,7 +17,8 @@ extension Transaction {
         for start in stride(from: 0, to: workouts.count, by: 250) {
             let rows = workouts[start..<min(start + 250, workouts.count)].map { event -> SQLQueryString in
                 let type = Self.workoutType(of: event)
-                return "(\(bind: event.userID.rawValue), \(bind: event.id.rawValue), \(bind: event.userID.rawValue), \(bind: event.occurredAt), \(bind: type))"
+                return
+                    "(\(bind: event.userID.rawValue), \(bind: event.id.rawValue), \(bind: event.userID.rawValue), \(bind: event.occurredAt), \(bind: type))"
             }
             try await self.sql.raw(
                 """
@@ -87,7 +88,9 @@ extension Transaction {
 
     /// The workout's visibility changed: it may enter or leave the feeds that index it.
     func feedsChanged(by activity: ActivityEvent.ID) async throws {
-        let readers = try await self.sql.raw("SELECT reader_id FROM feed_entries WHERE activity_id = \(bind: activity.rawValue)").all()
+        let readers = try await self.sql.raw(
+            "SELECT reader_id FROM feed_entries WHERE activity_id = \(bind: activity.rawValue)"
+        ).all()
         try await self.changed(try readers.map { .feed(User.ID(try $0.decode(column: "reader_id", as: String.self))) })
     }
 

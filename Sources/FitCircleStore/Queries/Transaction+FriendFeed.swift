@@ -35,14 +35,21 @@ extension Transaction {
     /// visibility are checked as it is read, so a page costs its rows (and any it passes over), not the
     /// friends' histories.
     public func friendFeed(
-        of viewer: User.ID, audience: FeedAudience, workoutType: WorkoutType?, before cursor: (Date, ActivityEvent.ID)?, limit: Int
+        of viewer: User.ID,
+        audience: FeedAudience,
+        workoutType: WorkoutType?,
+        before cursor: (Date, ActivityEvent.ID)?,
+        limit: Int
     ) async throws -> [FeedActivity] {
         guard limit > 0 else { return [] }
         let me = viewer.rawValue
         let type = workoutType.map { SQLQueryString("AND e.workout_type = \(bind: $0.rawValue)") } ?? ""
-        let before = cursor.map {
-            SQLQueryString("AND (e.occurred_at < \(bind: $0.0) OR (e.occurred_at = \(bind: $0.0) AND e.activity_id < \(bind: $0.1.rawValue)))")
-        } ?? ""
+        let before =
+            cursor.map {
+                SQLQueryString(
+                    "AND (e.occurred_at < \(bind: $0.0) OR (e.occurred_at = \(bind: $0.0) AND e.activity_id < \(bind: $0.1.rawValue)))"
+                )
+            } ?? ""
         // Each row's reactions come with it as one text (reaction, count and whether the viewer left it, the
         // fields split by the ASCII unit separator and the reactions by the record separator), so a page is one
         // statement — one round trip to PostgreSQL, not two.
@@ -72,8 +79,12 @@ extension Transaction {
         return try rows.map { row in
             let (counts, mine) = Self.reactions(from: try row.decode(column: "reactions_text", as: String?.self))
             return FeedActivity(
-                event: try Self.activity(from: row).event, authorName: try row.decode(column: "author_name", as: String.self),
-                authorPhoto: try Self.photo(row, key: "author_photo_key", audience: "author_photo_audience"), reactions: counts, mine: mine)
+                event: try Self.activity(from: row).event,
+                authorName: try row.decode(column: "author_name", as: String.self),
+                authorPhoto: try Self.photo(row, key: "author_photo_key", audience: "author_photo_audience"),
+                reactions: counts,
+                mine: mine
+            )
         }
     }
 
@@ -93,7 +104,8 @@ extension Transaction {
 
     /// Each activity's reaction counts, and which the viewer left.
     public func reactions(
-        to activities: [ActivityEvent.ID], seenBy viewer: User.ID
+        to activities: [ActivityEvent.ID],
+        seenBy viewer: User.ID
     ) async throws -> [ActivityEvent.ID: (counts: [String: Int], mine: Set<String>)] {
         guard !activities.isEmpty else { return [:] }
         var found: [ActivityEvent.ID: (counts: [String: Int], mine: Set<String>)] = [:]
@@ -113,38 +125,48 @@ extension Transaction {
     }
 
     /// Records `user`'s `reaction`; false when they had left it already.
-    public func addReaction(_ reaction: String, to activity: ActivityEvent.ID, by user: User.ID, at now: Date) async throws -> Bool {
-        let added = !(try await self.sql.raw(
-            """
-            INSERT INTO activity_reactions (activity_id, user_id, reaction, created_at)
-            VALUES (\(bind: activity.rawValue), \(bind: user.rawValue), \(bind: reaction), \(bind: now))
-            ON CONFLICT (activity_id, user_id, reaction) DO NOTHING RETURNING activity_id
-            """
-        ).all()).isEmpty
+    public func addReaction(_ reaction: String, to activity: ActivityEvent.ID, by user: User.ID, at now: Date)
+        async throws -> Bool
+    {
+        let added =
+            !(try await self.sql.raw(
+                """
+                INSERT INTO activity_reactions (activity_id, user_id, reaction, created_at)
+                VALUES (\(bind: activity.rawValue), \(bind: user.rawValue), \(bind: reaction), \(bind: now))
+                ON CONFLICT (activity_id, user_id, reaction) DO NOTHING RETURNING activity_id
+                """
+            ).all()).isEmpty
         if added { try await self.changed(.activity(activity)) }
         return added
     }
 
     /// Takes `user`'s `reaction` back; false when there was none.
-    public func removeReaction(_ reaction: String, from activity: ActivityEvent.ID, by user: User.ID) async throws -> Bool {
-        let removed = !(try await self.sql.raw(
-            """
-            DELETE FROM activity_reactions
-            WHERE activity_id = \(bind: activity.rawValue) AND user_id = \(bind: user.rawValue) AND reaction = \(bind: reaction)
-            RETURNING activity_id
-            """
-        ).all()).isEmpty
+    public func removeReaction(_ reaction: String, from activity: ActivityEvent.ID, by user: User.ID) async throws
+        -> Bool
+    {
+        let removed =
+            !(try await self.sql.raw(
+                """
+                DELETE FROM activity_reactions
+                WHERE activity_id = \(bind: activity.rawValue) AND user_id = \(bind: user.rawValue) AND reaction = \(bind: reaction)
+                RETURNING activity_id
+                """
+            ).all()).isEmpty
         if removed { try await self.changed(.activity(activity)) }
         return removed
     }
 
     /// An activity by id whoever owns it, deleted or not (the engine decides who may see it).
     public func activity(_ id: ActivityEvent.ID) async throws -> StoredActivity? {
-        try await self.sql.raw("SELECT * FROM activity_events WHERE id = \(bind: id.rawValue)").first().map(Self.activity(from:))
+        try await self.sql.raw("SELECT * FROM activity_events WHERE id = \(bind: id.rawValue)").first().map(
+            Self.activity(from:)
+        )
     }
 
     /// Sets who else sees the user's activity.
-    public func setVisibility(_ visibility: ActivityVisibility, of activity: ActivityEvent.ID, owner: User.ID) async throws {
+    public func setVisibility(_ visibility: ActivityVisibility, of activity: ActivityEvent.ID, owner: User.ID)
+        async throws
+    {
         try await self.sql.raw(
             "UPDATE activity_events SET visibility = \(bind: visibility.rawValue) WHERE id = \(bind: activity.rawValue) AND user_id = \(bind: owner.rawValue)"
         ).run()

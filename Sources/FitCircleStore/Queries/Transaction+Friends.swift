@@ -30,7 +30,10 @@ public struct PersonSince: Equatable, Sendable {
 extension Transaction {
     /// How `other` stands to `viewer`.
     public func friendEdge(from viewer: User.ID, to other: User.ID) async throws -> FriendEdge {
-        guard let row = try await self.sql.raw("SELECT \(Self.edgeColumns(viewer)) FROM users u WHERE u.id = \(bind: other.rawValue)").first()
+        guard
+            let row = try await self.sql.raw(
+                "SELECT \(Self.edgeColumns(viewer)) FROM users u WHERE u.id = \(bind: other.rawValue)"
+            ).first()
         else { return .strangers }
         return try Self.friendEdge(from: row)
     }
@@ -38,8 +41,10 @@ extension Transaction {
     /// Those who blocked `viewer`: to them, the viewer must not see these people (a block acts everywhere).
     public func blockers(of viewer: User.ID) async throws -> Set<User.ID> {
         Set(
-            try await self.sql.raw("SELECT blocker_id FROM user_blocks WHERE blocked_id = \(bind: viewer.rawValue)").all()
-                .map { User.ID(try $0.decode(column: "blocker_id", as: String.self)) })
+            try await self.sql.raw("SELECT blocker_id FROM user_blocks WHERE blocked_id = \(bind: viewer.rawValue)")
+                .all()
+                .map { User.ID(try $0.decode(column: "blocker_id", as: String.self)) }
+        )
     }
 
     /// Whether either of the two blocked the other.
@@ -94,13 +99,14 @@ extension Transaction {
 
     /// Ends the friendship; whether there was one.
     public func unfriend(_ user: User.ID, _ other: User.ID) async throws -> Bool {
-        let ended = !(try await self.sql.raw(
-            """
-            DELETE FROM friendships WHERE (user_id = \(bind: user.rawValue) AND friend_id = \(bind: other.rawValue))
-                OR (user_id = \(bind: other.rawValue) AND friend_id = \(bind: user.rawValue))
-            RETURNING user_id
-            """
-        ).all()).isEmpty
+        let ended =
+            !(try await self.sql.raw(
+                """
+                DELETE FROM friendships WHERE (user_id = \(bind: user.rawValue) AND friend_id = \(bind: other.rawValue))
+                    OR (user_id = \(bind: other.rawValue) AND friend_id = \(bind: user.rawValue))
+                RETURNING user_id
+                """
+            ).all()).isEmpty
         if ended {
             try await self.unindexFeeds(between: user, other)
             try await self.changed(.user(user), .user(other))
@@ -125,18 +131,22 @@ extension Transaction {
 
     /// Lifts the block; whether there was one.
     public func unblock(_ other: User.ID, by user: User.ID) async throws -> Bool {
-        let lifted = !(try await self.sql.raw(
-            "DELETE FROM user_blocks WHERE blocker_id = \(bind: user.rawValue) AND blocked_id = \(bind: other.rawValue) RETURNING blocker_id"
-        ).all()).isEmpty
+        let lifted =
+            !(try await self.sql.raw(
+                "DELETE FROM user_blocks WHERE blocker_id = \(bind: user.rawValue) AND blocked_id = \(bind: other.rawValue) RETURNING blocker_id"
+            ).all()).isEmpty
         if lifted { try await self.changed(.user(other)) }
         return lifted
     }
 
     /// The user's friends' ids (at most `FriendLimits.maximumFriends`).
     public func friendIDs(of user: User.ID) async throws -> Set<User.ID> {
-        Set(try await self.sql.raw("SELECT friend_id FROM friendships WHERE user_id = \(bind: user.rawValue)").all().map { row in
-            User.ID(try row.decode(column: "friend_id", as: String.self))
-        })
+        Set(
+            try await self.sql.raw("SELECT friend_id FROM friendships WHERE user_id = \(bind: user.rawValue)").all().map
+            { row in
+                User.ID(try row.decode(column: "friend_id", as: String.self))
+            }
+        )
     }
 
     public func friendCount(of user: User.ID) async throws -> Int {
@@ -149,7 +159,9 @@ extension Transaction {
 
     /// The user's friends by name, each with their workouts since `recentSince` (the ledger's, not deleted)
     /// of the visibilities the access policy lets a friend see.
-    public func friends(of user: User.ID, recentSince: Date, visible: Set<ActivityVisibility>) async throws -> [FriendRow] {
+    public func friends(of user: User.ID, recentSince: Date, visible: Set<ActivityVisibility>) async throws
+        -> [FriendRow]
+    {
         let shown = Self.visibility(visible, column: "a.visibility")
         return try await self.sql.raw(
             """
@@ -177,7 +189,8 @@ extension Transaction {
                 recentWorkouts: try row.decode(column: "workouts", as: Int.self),
                 recentDistanceMeters: try row.decode(column: "distance", as: Double.self),
                 recentDurationSeconds: try row.decode(column: "duration", as: Double.self),
-                lastWorkoutAt: try row.decode(column: "last_workout", as: Date?.self))
+                lastWorkoutAt: try row.decode(column: "last_workout", as: Date?.self)
+            )
         }
     }
 
@@ -212,7 +225,8 @@ extension Transaction {
             displayName: try row.decode(column: "display_name", as: String.self),
             photo: try Self.photo(row),
             since: try row.decode(column: "since", as: Date.self),
-            sharesCircle: try row.decode(column: "shares_circle", as: Bool.self))
+            sharesCircle: try row.decode(column: "shares_circle", as: Bool.self)
+        )
     }
 
     /// Whether `u` and `viewer` are members of one circle now.

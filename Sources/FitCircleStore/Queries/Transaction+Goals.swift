@@ -16,7 +16,9 @@ extension Transaction {
     }
 
     public func goal(of user: User.ID, id: Goal.ID) async throws -> Goal? {
-        try await self.sql.raw("SELECT * FROM goals WHERE user_id = \(bind: user.rawValue) AND id = \(bind: id.rawValue)").first()
+        try await self.sql.raw(
+            "SELECT * FROM goals WHERE user_id = \(bind: user.rawValue) AND id = \(bind: id.rawValue)"
+        ).first()
             .map(Self.goal(from:))
     }
 
@@ -39,24 +41,32 @@ extension Transaction {
     }
 
     public func updateTarget(of goal: Goal.ID, to target: Double, basis: String) async throws {
-        try await self.sql.raw("UPDATE goals SET target = \(bind: target), basis = \(bind: basis) WHERE id = \(bind: goal.rawValue)").run()
+        try await self.sql.raw(
+            "UPDATE goals SET target = \(bind: target), basis = \(bind: basis) WHERE id = \(bind: goal.rawValue)"
+        ).run()
     }
 
     /// Removes a goal that no longer applies (a weight goal whose circle the user left).
     public func deleteGoal(_ goal: Goal.ID, of user: User.ID) async throws {
-        try await self.sql.raw("DELETE FROM goals WHERE id = \(bind: goal.rawValue) AND user_id = \(bind: user.rawValue)").run()
+        try await self.sql.raw(
+            "DELETE FROM goals WHERE id = \(bind: goal.rawValue) AND user_id = \(bind: user.rawValue)"
+        ).run()
     }
 
     /// Closes a goal the first time it is seen met.
     public func complete(_ goal: Goal.ID, at now: Date) async throws {
-        try await self.sql.raw("UPDATE goals SET completed_at = \(bind: now) WHERE id = \(bind: goal.rawValue) AND completed_at IS NULL").run()
+        try await self.sql.raw(
+            "UPDATE goals SET completed_at = \(bind: now) WHERE id = \(bind: goal.rawValue) AND completed_at IS NULL"
+        ).run()
     }
 
     /// When the user first saw a week's summary, and what they chose after it.
     public func weeklySummary(of user: User.ID, week: LocalDate) async throws -> (seenAt: Date?, choice: String?)? {
         try await self.sql.raw(
             "SELECT seen_at, choice FROM weekly_summaries WHERE user_id = \(bind: user.rawValue) AND week_start = \(bind: week.iso)"
-        ).first().map { (try $0.decode(column: "seen_at", as: Date?.self), try $0.decode(column: "choice", as: String?.self)) }
+        ).first().map {
+            (try $0.decode(column: "seen_at", as: Date?.self), try $0.decode(column: "choice", as: String?.self))
+        }
     }
 
     public func markWeeklySummarySeen(of user: User.ID, week: LocalDate, at now: Date) async throws {
@@ -83,7 +93,9 @@ extension Transaction {
         let span = try row.decode(column: "span", as: String.self)
         let kind = try row.decode(column: "type", as: String.self)
         guard let span = Goal.Span(rawValue: span), let kind = Goal.Kind(rawValue: kind) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "goals row holds span '\(span)', type '\(kind)'"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "goals row holds span '\(span)', type '\(kind)'")
+            )
         }
         return Goal(
             id: Goal.ID(try row.decode(column: "id", as: String.self)),

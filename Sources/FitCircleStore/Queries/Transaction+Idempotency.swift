@@ -21,14 +21,15 @@ extension Transaction {
                 AND (created_at < \(bind: expiredBefore) OR (status_code IS NULL AND created_at < \(bind: abandonedBefore)))
             """
         ).run()
-        let inserted = try await self.sql.raw(
-            """
-            INSERT INTO idempotency_keys (user_id, idempotency_key, request_hash, created_at)
-            VALUES (\(bind: user.rawValue), \(bind: key), \(bind: hash), \(bind: now))
-            ON CONFLICT (user_id, idempotency_key) DO NOTHING
-            RETURNING idempotency_key
-            """
-        ).first() != nil
+        let inserted =
+            try await self.sql.raw(
+                """
+                INSERT INTO idempotency_keys (user_id, idempotency_key, request_hash, created_at)
+                VALUES (\(bind: user.rawValue), \(bind: key), \(bind: hash), \(bind: now))
+                ON CONFLICT (user_id, idempotency_key) DO NOTHING
+                RETURNING idempotency_key
+                """
+            ).first() != nil
         if inserted { return nil }
         guard
             let row = try await self.sql.raw(
@@ -45,7 +46,13 @@ extension Transaction {
     }
 
     /// Records the response of the request that claimed `key`.
-    public func completeIdempotencyKey(_ key: String, of user: User.ID, statusCode: Int, contentType: String?, body: Data) async throws {
+    public func completeIdempotencyKey(
+        _ key: String,
+        of user: User.ID,
+        statusCode: Int,
+        contentType: String?,
+        body: Data
+    ) async throws {
         try await self.sql.raw(
             """
             UPDATE idempotency_keys SET status_code = \(bind: statusCode), content_type = \(bind: contentType),

@@ -57,7 +57,9 @@ extension Transaction {
     /// Leases up to `limit` due jobs of `kinds` to `owner` until `leaseUntil`: pending jobs whose time has
     /// come and whose lease (if a worker took them before and died) has expired. Other workers skip locked
     /// rows; a node never takes a kind it has no handler for (a newer node's, or one whose transport comes later).
-    public func claimJobs(kinds: Set<String>, limit: Int, owner: String, leaseUntil: Date, now: Date) async throws -> [JobRecord] {
+    public func claimJobs(kinds: Set<String>, limit: Int, owner: String, leaseUntil: Date, now: Date) async throws
+        -> [JobRecord]
+    {
         guard !kinds.isEmpty else { return [] }
         let lock = self.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         let kindList = SQLList(kinds.sorted().map { SQLBind($0) })
@@ -122,7 +124,9 @@ extension Transaction {
     }
 
     public func jobs(kind: String) async throws -> [JobRecord] {
-        try await self.sql.raw("SELECT * FROM jobs WHERE kind = \(bind: kind) ORDER BY run_at, id").all().map(Self.job(from:))
+        try await self.sql.raw("SELECT * FROM jobs WHERE kind = \(bind: kind) ORDER BY run_at, id").all().map(
+            Self.job(from:)
+        )
     }
 
     /// Whether this transaction is the scheduler's leader until it ends: PostgreSQL's transaction-scoped

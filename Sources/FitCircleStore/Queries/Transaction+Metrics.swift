@@ -36,8 +36,11 @@ public struct MetricQueries: Sendable {
             "SELECT day, metric, numerator, denominator FROM metric_rollups WHERE day >= \(bind: first.iso) AND day <= \(bind: last.iso) ORDER BY day, metric"
         ).all().map { row in
             MetricRow(
-                day: LocalDate(iso: try row.decode(column: "day", as: String.self)) ?? first, metric: try row.decode(column: "metric", as: String.self),
-                numerator: try row.decode(column: "numerator", as: Double.self), denominator: try row.decode(column: "denominator", as: Double.self))
+                day: LocalDate(iso: try row.decode(column: "day", as: String.self)) ?? first,
+                metric: try row.decode(column: "metric", as: String.self),
+                numerator: try row.decode(column: "numerator", as: Double.self),
+                denominator: try row.decode(column: "denominator", as: Double.self)
+            )
         }
     }
 
@@ -45,14 +48,18 @@ public struct MetricQueries: Sendable {
 
     /// Users who did something in the app from `first` to `last` (any app event, or an active server event).
     public func activeUsers(from first: LocalDate, to last: LocalDate) async throws -> Set<User.ID> {
-        let rows = try await self.sql.raw("SELECT DISTINCT user_id FROM analytics_events WHERE \(Self.active(from: first, to: last))").all()
+        let rows = try await self.sql.raw(
+            "SELECT DISTINCT user_id FROM analytics_events WHERE \(Self.active(from: first, to: last))"
+        ).all()
         return Set(try rows.map { User.ID(try $0.decode(column: "user_id", as: String.self)) })
     }
 
     /// How many users did something in the app from `first` to `last`, counted by the database.
     public func activeCount(from first: LocalDate, to last: LocalDate) async throws -> Int {
-        try await self.sql.raw("SELECT COUNT(DISTINCT user_id) AS n FROM analytics_events WHERE \(Self.active(from: first, to: last))")
-            .first()?.decode(column: "n", as: Int.self) ?? 0
+        try await self.sql.raw(
+            "SELECT COUNT(DISTINCT user_id) AS n FROM analytics_events WHERE \(Self.active(from: first, to: last))"
+        )
+        .first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
     private static func active(from first: LocalDate, to last: LocalDate) -> SQLQueryString {
@@ -62,7 +69,9 @@ public struct MetricQueries: Sendable {
     /// An event that shows its user active: any app event, or a server event of something the user did
     /// (columns of `alias`, `""` for none).
     static func activeEvent(_ alias: String) -> SQLQueryString {
-        let names = MetricCatalog.activeServerEvents.sorted { $0.rawValue < $1.rawValue }.map { SQLQueryString("\(bind: $0.rawValue)") }
+        let names = MetricCatalog.activeServerEvents.sorted { $0.rawValue < $1.rawValue }.map {
+            SQLQueryString("\(bind: $0.rawValue)")
+        }
         let prefix = alias.isEmpty ? "" : "\(alias)."
         return "(\(unsafeRaw: prefix)source = 'app' OR \(unsafeRaw: prefix)name IN (\(names.joined(separator: ", "))))"
     }
@@ -90,7 +99,10 @@ public struct MetricQueries: Sendable {
 
     /// Users with at least one active push device.
     public func pushUserCount() async throws -> Int {
-        try await self.sql.raw("SELECT COUNT(DISTINCT user_id) AS n FROM push_devices WHERE active").first()?.decode(column: "n", as: Int.self) ?? 0
+        try await self.sql.raw("SELECT COUNT(DISTINCT user_id) AS n FROM push_devices WHERE active").first()?.decode(
+            column: "n",
+            as: Int.self
+        ) ?? 0
     }
 
     /// Of the users with goals of `span` for `period`, how many there are and how many completed them all.
@@ -103,7 +115,9 @@ public struct MetricQueries: Sendable {
             ) AS planned
             """
         ).first()
-        return (try row?.decode(column: "users", as: Int.self) ?? 0, try row?.decode(column: "completed", as: Int.self) ?? 0)
+        return (
+            try row?.decode(column: "users", as: Int.self) ?? 0, try row?.decode(column: "completed", as: Int.self) ?? 0
+        )
     }
 
     /// The closed streak periods of the users active on `day`, from the 13 days before it (two weekly
@@ -169,15 +183,19 @@ extension MetricQueries {
 
     /// How many accounts there were by the end of `day`, each in its own zone.
     public func accounts(through day: LocalDate) async throws -> Int {
-        let before = try await self.sql.raw(
-            "SELECT COUNT(*) AS n FROM users WHERE created_at < \(bind: Self.window(of: day).start)"
-        ).first()?.decode(column: "n", as: Int.self) ?? 0
+        let before =
+            try await self.sql.raw(
+                "SELECT COUNT(*) AS n FROM users WHERE created_at < \(bind: Self.window(of: day).start)"
+            ).first()?.decode(column: "n", as: Int.self) ?? 0
         return before + (try await self.madeAround(day).filter { $0.date <= day }.count)
     }
 
     /// Every zone's day lies within 14 hours before and 12 after the UTC day of the same date.
     private static func window(of day: LocalDate) -> (start: Date, end: Date) {
-        (day.start(in: .gmt).addingTimeInterval(-14 * 3_600), day.adding(days: 1).start(in: .gmt).addingTimeInterval(12 * 3_600))
+        (
+            day.start(in: .gmt).addingTimeInterval(-14 * 3_600),
+            day.adding(days: 1).start(in: .gmt).addingTimeInterval(12 * 3_600)
+        )
     }
 
     /// The accounts made in the instants that some zone calls `day`, with the local day each was made on.
@@ -187,7 +205,10 @@ extension MetricQueries {
             "SELECT id, time_zone, created_at FROM users WHERE created_at >= \(bind: start) AND created_at < \(bind: end)"
         ).all().map { row in
             let zone = TimeZone(identifier: try row.decode(column: "time_zone", as: String.self)) ?? .gmt
-            return UserDay(user: User.ID(try row.decode(column: "id", as: String.self)), date: LocalDate(try row.decode(column: "created_at", as: Date.self), in: zone))
+            return UserDay(
+                user: User.ID(try row.decode(column: "id", as: String.self)),
+                date: LocalDate(try row.decode(column: "created_at", as: Date.self), in: zone)
+            )
         }
     }
 }

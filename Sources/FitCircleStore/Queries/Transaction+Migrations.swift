@@ -23,11 +23,16 @@ extension Transaction {
 
     /// The user's session with its counts; nil for another's or none.
     public func migrationSession(_ id: MigrationSession.ID, of user: User.ID) async throws -> MigrationSession? {
-        guard let row = try await self.sql.raw(
-            "SELECT * FROM migration_sessions WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue)"
-        ).first() else { return nil }
+        guard
+            let row = try await self.sql.raw(
+                "SELECT * FROM migration_sessions WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue)"
+            ).first()
+        else { return nil }
         var session = MigrationSession(
-            id: id, createdAt: try row.decode(column: "created_at", as: Date.self), expected: try row.decode(column: "expected", as: Int?.self))
+            id: id,
+            createdAt: try row.decode(column: "created_at", as: Date.self),
+            expected: try row.decode(column: "expected", as: Int?.self)
+        )
         for count in try await self.sql.raw(
             "SELECT outcome, COUNT(*) AS n FROM migration_events WHERE migration_id = \(bind: id.rawValue) GROUP BY outcome"
         ).all() {
@@ -46,10 +51,15 @@ extension Transaction {
     /// Notes what a batch answered for each client event. An event already noted keeps its answer (a
     /// resend of an accepted event is a replay, not news) unless that was a refusal, which gives way to
     /// whatever came after it.
-    public func note(_ outcomes: [(clientEventID: String, outcome: MigrationSession.Outcome)], in session: MigrationSession.ID) async throws {
+    public func note(
+        _ outcomes: [(clientEventID: String, outcome: MigrationSession.Outcome)],
+        in session: MigrationSession.ID
+    ) async throws {
         // One answer per event (a batch may carry an event twice: created, then replayed): the best.
         var best: [String: MigrationSession.Outcome] = [:]
-        for (id, outcome) in outcomes where best[id].map({ Self.rank(outcome) > Self.rank($0) }) ?? true { best[id] = outcome }
+        for (id, outcome) in outcomes where best[id].map({ Self.rank(outcome) > Self.rank($0) }) ?? true {
+            best[id] = outcome
+        }
         guard !best.isEmpty else { return }
         let rows = best.sorted { $0.key < $1.key }.map { id, outcome in
             SQLQueryString("(\(bind: session.rawValue), \(bind: id), \(bind: outcome.rawValue))")

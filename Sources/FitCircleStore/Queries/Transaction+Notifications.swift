@@ -5,20 +5,29 @@ import SQLKit
 extension Transaction {
     /// The user's notification preferences; nil for an account created before they were stored at sign-up.
     public func notificationPreferences(of user: User.ID) async throws -> NotificationPreferences? {
-        try await self.sql.raw("SELECT preferences FROM notification_preferences WHERE user_id = \(bind: user.rawValue)").first().map {
-            try JSONDecoder().decode(NotificationPreferences.self, from: Data(try $0.decode(column: "preferences", as: String.self).utf8))
+        try await self.sql.raw(
+            "SELECT preferences FROM notification_preferences WHERE user_id = \(bind: user.rawValue)"
+        ).first().map {
+            try JSONDecoder().decode(
+                NotificationPreferences.self,
+                from: Data(try $0.decode(column: "preferences", as: String.self).utf8)
+            )
         }
     }
 
     /// The preferences of those of `users` who saved any (the others have the defaults).
-    public func notificationPreferences(of users: some Collection<User.ID>) async throws -> [User.ID: NotificationPreferences] {
+    public func notificationPreferences(of users: some Collection<User.ID>) async throws -> [User.ID:
+        NotificationPreferences]
+    {
         guard !users.isEmpty else { return [:] }
         var found: [User.ID: NotificationPreferences] = [:]
         for row in try await self.sql.raw(
             "SELECT user_id, preferences FROM notification_preferences WHERE user_id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))"
         ).all() {
             found[User.ID(try row.decode(column: "user_id", as: String.self))] = try JSONDecoder().decode(
-                NotificationPreferences.self, from: Data(try row.decode(column: "preferences", as: String.self).utf8))
+                NotificationPreferences.self,
+                from: Data(try row.decode(column: "preferences", as: String.self).utf8)
+            )
         }
         return found
     }
@@ -55,7 +64,11 @@ extension Transaction {
             """
         ).first()
         // `RETURNING *` of an insert or update answers its row.
-        guard let row else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the device's upsert returned no row")) }
+        guard let row else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "the device's upsert returned no row")
+            )
+        }
         return try Self.device(from: row)
     }
 
@@ -67,7 +80,9 @@ extension Transaction {
     }
 
     public func activeDevices(of user: User.ID) async throws -> [PushDevice] {
-        try await self.sql.raw("SELECT * FROM push_devices WHERE user_id = \(bind: user.rawValue) AND active ORDER BY registered_at, id").all()
+        try await self.sql.raw(
+            "SELECT * FROM push_devices WHERE user_id = \(bind: user.rawValue) AND active ORDER BY registered_at, id"
+        ).all()
             .map(Self.device(from:))
     }
 
@@ -107,20 +122,35 @@ extension Transaction {
     }
 
     public func notification(_ id: NotificationRecord.ID, of user: User.ID) async throws -> NotificationRecord? {
-        try await self.sql.raw("SELECT * FROM notifications WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue)").first()
+        try await self.sql.raw(
+            "SELECT * FROM notifications WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue)"
+        ).first()
             .map(Self.notification(from:))
     }
 
     public func notification(withDedupeKey key: String, of user: User.ID) async throws -> NotificationRecord? {
-        try await self.sql.raw("SELECT * FROM notifications WHERE dedupe_key = \(bind: key) AND user_id = \(bind: user.rawValue)").first()
+        try await self.sql.raw(
+            "SELECT * FROM notifications WHERE dedupe_key = \(bind: key) AND user_id = \(bind: user.rawValue)"
+        ).first()
             .map(Self.notification(from:))
     }
 
     /// The user's most recent decisions, newest first, optionally of one type or status.
-    public func notifications(of user: User.ID, type: String? = nil, status: NotificationRecord.Status? = nil, limit: Int) async throws -> [NotificationRecord] {
+    public func notifications(
+        of user: User.ID,
+        type: String? = nil,
+        status: NotificationRecord.Status? = nil,
+        limit: Int
+    ) async throws -> [NotificationRecord] {
         var sql = SQLQueryString("SELECT * FROM notifications WHERE user_id = \(bind: user.rawValue)")
-        if let type { sql.appendInterpolation(unsafeRaw: " AND type = "); sql.appendInterpolation(bind: type) }
-        if let status { sql.appendInterpolation(unsafeRaw: " AND status = "); sql.appendInterpolation(bind: status.rawValue) }
+        if let type {
+            sql.appendInterpolation(unsafeRaw: " AND type = ")
+            sql.appendInterpolation(bind: type)
+        }
+        if let status {
+            sql.appendInterpolation(unsafeRaw: " AND status = ")
+            sql.appendInterpolation(bind: status.rawValue)
+        }
         sql.appendInterpolation(unsafeRaw: " ORDER BY decided_at DESC, id DESC LIMIT ")
         sql.appendInterpolation(bind: limit)
         return try await self.sql.raw(sql).all().map(Self.notification(from:))
@@ -137,19 +167,26 @@ extension Transaction {
     }
 
     /// Sent notifications since `since`: of every non-critical type, and of `type`.
-    public func sentNotifications(of user: User.ID, since: Date) async throws -> [(type: String, critical: Bool, decidedAt: Date)] {
+    public func sentNotifications(of user: User.ID, since: Date) async throws -> [(
+        type: String, critical: Bool, decidedAt: Date
+    )] {
         try await self.sql.raw(
             """
             SELECT type, critical, decided_at FROM notifications
             WHERE user_id = \(bind: user.rawValue) AND status = 'sent' AND decided_at >= \(bind: since)
             """
         ).all().map {
-            (try $0.decode(column: "type", as: String.self), try $0.decode(column: "critical", as: Bool.self), try $0.decode(column: "decided_at", as: Date.self))
+            (
+                try $0.decode(column: "type", as: String.self), try $0.decode(column: "critical", as: Bool.self),
+                try $0.decode(column: "decided_at", as: Date.self)
+            )
         }
     }
 
     /// Sets one of the read, opened or action instants once; false when the notification is not the user's.
-    public func mark(_ id: NotificationRecord.ID, of user: User.ID, _ column: NotificationMark, at now: Date) async throws -> Bool {
+    public func mark(_ id: NotificationRecord.ID, of user: User.ID, _ column: NotificationMark, at now: Date)
+        async throws -> Bool
+    {
         try await self.sql.raw(
             """
             UPDATE notifications SET \(unsafeRaw: column.rawValue) = COALESCE(\(unsafeRaw: column.rawValue), \(bind: now))
@@ -170,7 +207,8 @@ extension Transaction {
             id: PushDevice.ID(try row.decode(column: "id", as: String.self)),
             platform: PushDevice.Platform(rawValue: try row.decode(column: "platform", as: String.self)) ?? .ios,
             token: try row.decode(column: "token", as: String.self),
-            environment: PushDevice.Environment(rawValue: try row.decode(column: "environment", as: String.self)) ?? .production,
+            environment: PushDevice.Environment(rawValue: try row.decode(column: "environment", as: String.self))
+                ?? .production,
             active: try row.decode(column: "active", as: Bool.self),
             registeredAt: try row.decode(column: "registered_at", as: Date.self)
         )
@@ -186,10 +224,16 @@ extension Transaction {
             title: try row.decode(column: "title", as: String.self),
             body: try row.decode(column: "body", as: String.self),
             deepLink: try row.decode(column: "deep_link", as: String?.self),
-            data: try decoder.decode([String: String].self, from: Data(try row.decode(column: "data", as: String.self).utf8)),
+            data: try decoder.decode(
+                [String: String].self,
+                from: Data(try row.decode(column: "data", as: String.self).utf8)
+            ),
             status: NotificationRecord.Status(rawValue: try row.decode(column: "status", as: String.self)) ?? .dropped,
             reason: try row.decode(column: "reason", as: String?.self),
-            channels: try decoder.decode([NotificationChannel].self, from: Data(try row.decode(column: "channels", as: String.self).utf8)),
+            channels: try decoder.decode(
+                [NotificationChannel].self,
+                from: Data(try row.decode(column: "channels", as: String.self).utf8)
+            ),
             date: try Self.date(row, "local_date"),
             decidedAt: try row.decode(column: "decided_at", as: Date.self),
             deliverAt: try row.decode(column: "deliver_at", as: Date?.self),

@@ -44,7 +44,9 @@ extension Transaction {
             guard let last = rows.last else { break }
             for row in rows {
                 try await self.indexName(
-                    of: User.ID(try row.decode(column: "id", as: String.self)), try row.decode(column: "display_name", as: String.self))
+                    of: User.ID(try row.decode(column: "id", as: String.self)),
+                    try row.decode(column: "display_name", as: String.self)
+                )
             }
             after = try last.decode(column: "id", as: String.self)
             indexed += rows.count
@@ -55,9 +57,16 @@ extension Transaction {
     /// People whose name has a term starting with `prefix`, in term order after `cursor` (the last term and
     /// id of the page before), `limit` index entries at most: someone matching twice appears twice.
     public func people(
-        matching prefix: NameSearch.Term, after cursor: (term: String, user: User.ID)?, limit: Int, seenBy viewer: User.ID
+        matching prefix: NameSearch.Term,
+        after cursor: (term: String, user: User.ID)?,
+        limit: Int,
+        seenBy viewer: User.ID
     ) async throws -> [(term: String, person: PersonFound)] {
-        let after = cursor.map { SQLQueryString("AND (t.term > \(bind: $0.term) OR (t.term = \(bind: $0.term) AND t.user_id > \(bind: $0.user.rawValue)))") }
+        let after = cursor.map {
+            SQLQueryString(
+                "AND (t.term > \(bind: $0.term) OR (t.term = \(bind: $0.term) AND t.user_id > \(bind: $0.user.rawValue)))"
+            )
+        }
         return try await self.sql.raw(
             """
             SELECT t.term, t.user_id AS id, t.display_name, t.photo_key, t.visibility_photo, \(Self.edgeColumns(viewer, of: "t.user_id"))
@@ -98,7 +107,8 @@ extension Transaction {
             requestedByMe: try row.decode(column: "requested_by_me", as: Bool.self),
             requestedByThem: try row.decode(column: "requested_by_them", as: Bool.self),
             blockedByMe: try row.decode(column: "blocked_by_me", as: Bool.self),
-            blockedByThem: try row.decode(column: "blocked_by_them", as: Bool.self))
+            blockedByThem: try row.decode(column: "blocked_by_them", as: Bool.self)
+        )
     }
 
     private static func personFound(from row: any SQLRow) throws -> PersonFound {
@@ -106,6 +116,7 @@ extension Transaction {
             userID: User.ID(try row.decode(column: "id", as: String.self)),
             displayName: try row.decode(column: "display_name", as: String.self),
             photo: try Self.photo(row),
-            edge: try Self.friendEdge(from: row))
+            edge: try Self.friendEdge(from: row)
+        )
     }
 }

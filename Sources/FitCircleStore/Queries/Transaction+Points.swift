@@ -29,9 +29,11 @@ extension Transaction {
     public func creditedSourceKeys(of user: User.ID, among keys: Set<String>) async throws -> Set<String> {
         guard !keys.isEmpty else { return [] }
         let list = SQLList(keys.sorted().map { SQLBind($0) })
-        return Set(try await self.sql.raw(
-            "SELECT source_key FROM points_ledger WHERE user_id = \(bind: user.rawValue) AND source_key IN (\(list))"
-        ).all().map { try $0.decode(column: "source_key", as: String.self) })
+        return Set(
+            try await self.sql.raw(
+                "SELECT source_key FROM points_ledger WHERE user_id = \(bind: user.rawValue) AND source_key IN (\(list))"
+            ).all().map { try $0.decode(column: "source_key", as: String.self) }
+        )
     }
 
     /// The user's ledger lines dated `from` to `to`, in ledger order.
@@ -58,7 +60,8 @@ extension Transaction {
 
     /// Every line of the user's ledger, in ledger order (for replay).
     public func allPointsLines(of user: User.ID) async throws -> [PointsLine] {
-        try await self.sql.raw("SELECT * FROM points_ledger WHERE user_id = \(bind: user.rawValue) ORDER BY seq").all().map(Self.pointsLine(from:))
+        try await self.sql.raw("SELECT * FROM points_ledger WHERE user_id = \(bind: user.rawValue) ORDER BY seq").all()
+            .map(Self.pointsLine(from:))
     }
 
     /// The lines crediting `event`, reversals included.
@@ -69,12 +72,22 @@ extension Transaction {
     }
 
     public func rewardStats(of user: User.ID) async throws -> RewardStats? {
-        guard let row = try await self.sql.raw("SELECT * FROM reward_stats WHERE user_id = \(bind: user.rawValue)").first() else { return nil }
-        let counters = try JSONDecoder().decode([String: Int].self, from: Data(try row.decode(column: "counters", as: String.self).utf8))
+        guard
+            let row = try await self.sql.raw("SELECT * FROM reward_stats WHERE user_id = \(bind: user.rawValue)")
+                .first()
+        else { return nil }
+        let counters = try JSONDecoder().decode(
+            [String: Int].self,
+            from: Data(try row.decode(column: "counters", as: String.self).utf8)
+        )
         return RewardStats(
             totalPoints: try row.decode(column: "total_points", as: Int.self),
             level: try row.decode(column: "level", as: Int.self),
-            counters: Dictionary(uniqueKeysWithValues: counters.compactMap { key, value in Badge.Counter(rawValue: key).map { ($0, value) } })
+            counters: Dictionary(
+                uniqueKeysWithValues: counters.compactMap { key, value in
+                    Badge.Counter(rawValue: key).map { ($0, value) }
+                }
+            )
         )
     }
 
@@ -92,7 +105,9 @@ extension Transaction {
 
     /// The badges the user unlocked, oldest first.
     public func unlockedBadges(of user: User.ID) async throws -> [UnlockedBadge] {
-        try await self.sql.raw("SELECT * FROM user_badges WHERE user_id = \(bind: user.rawValue) ORDER BY unlocked_at, badge_id").all().map { row in
+        try await self.sql.raw(
+            "SELECT * FROM user_badges WHERE user_id = \(bind: user.rawValue) ORDER BY unlocked_at, badge_id"
+        ).all().map { row in
             UnlockedBadge(
                 badgeID: try row.decode(column: "badge_id", as: String.self),
                 name: try row.decode(column: "name", as: String.self),
@@ -118,9 +133,13 @@ extension Transaction {
     }
 
     public func badgeShowcase(of user: User.ID) async throws -> [String] {
-        try await self.sql.raw("SELECT badge_ids FROM badge_showcases WHERE user_id = \(bind: user.rawValue)").first().map {
-            try JSONDecoder().decode([String].self, from: Data(try $0.decode(column: "badge_ids", as: String.self).utf8))
-        } ?? []
+        try await self.sql.raw("SELECT badge_ids FROM badge_showcases WHERE user_id = \(bind: user.rawValue)").first()
+            .map {
+                try JSONDecoder().decode(
+                    [String].self,
+                    from: Data(try $0.decode(column: "badge_ids", as: String.self).utf8)
+                )
+            } ?? []
     }
 
     public func saveBadgeShowcase(_ badges: [String], of user: User.ID, at now: Date) async throws {
@@ -141,9 +160,15 @@ extension Transaction {
             WHERE user_id IN (\(unsafeRaw: active)\(bind: since)) GROUP BY badge_id
             """
         ).all()
-        let count = try await self.sql.raw("SELECT COUNT(*) AS users FROM (\(unsafeRaw: active)\(bind: since)) AS active").first()
+        let count = try await self.sql.raw(
+            "SELECT COUNT(*) AS users FROM (\(unsafeRaw: active)\(bind: since)) AS active"
+        ).first()
         return (
-            Dictionary(uniqueKeysWithValues: try holders.map { (try $0.decode(column: "badge_id", as: String.self), try $0.decode(column: "holders", as: Int.self)) }),
+            Dictionary(
+                uniqueKeysWithValues: try holders.map {
+                    (try $0.decode(column: "badge_id", as: String.self), try $0.decode(column: "holders", as: Int.self))
+                }
+            ),
             try count?.decode(column: "users", as: Int.self) ?? 0
         )
     }
@@ -157,16 +182,23 @@ extension Transaction {
             \(bind: event.createdAt))
             """
         }
-        try await self.sql.raw("INSERT INTO reward_events (id, user_id, kind, local_date, data, created_at) VALUES \(rows.joined(separator: ", "))").run()
+        try await self.sql.raw(
+            "INSERT INTO reward_events (id, user_id, kind, local_date, data, created_at) VALUES \(rows.joined(separator: ", "))"
+        ).run()
     }
 
     public func rewardEvents(of user: User.ID) async throws -> [RewardEvent] {
-        try await self.sql.raw("SELECT * FROM reward_events WHERE user_id = \(bind: user.rawValue) ORDER BY created_at, id").all().map { row in
+        try await self.sql.raw(
+            "SELECT * FROM reward_events WHERE user_id = \(bind: user.rawValue) ORDER BY created_at, id"
+        ).all().map { row in
             RewardEvent(
                 id: try row.decode(column: "id", as: String.self),
                 kind: RewardEvent.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .badgeUnlocked,
                 date: try Self.date(row, "local_date"),
-                data: try JSONDecoder().decode([String: String].self, from: Data(try row.decode(column: "data", as: String.self).utf8)),
+                data: try JSONDecoder().decode(
+                    [String: String].self,
+                    from: Data(try row.decode(column: "data", as: String.self).utf8)
+                ),
                 createdAt: try row.decode(column: "created_at", as: Date.self)
             )
         }
@@ -183,7 +215,10 @@ extension Transaction {
             multiplier: try row.decode(column: "multiplier", as: Double?.self),
             counted: try row.decode(column: "counted", as: Int.self),
             excess: try row.decode(column: "excess", as: Int.self),
-            detail: try JSONDecoder().decode(PointsLine.Detail.self, from: Data(try row.decode(column: "detail", as: String.self).utf8)),
+            detail: try JSONDecoder().decode(
+                PointsLine.Detail.self,
+                from: Data(try row.decode(column: "detail", as: String.self).utf8)
+            ),
             createdAt: try row.decode(column: "created_at", as: Date.self),
             sequence: try row.decode(column: "seq", as: Int64.self)
         )

@@ -9,7 +9,11 @@ extension Transaction {
             "INSERT INTO rate_limits (limit_key, arrival) VALUES (\(bind: key), \(bind: now)) ON CONFLICT (limit_key) DO NOTHING"
         ).run()
         let lock = self.dialect == .postgres ? " FOR UPDATE" : ""
-        guard let row = try await self.sql.raw("SELECT arrival FROM rate_limits WHERE limit_key = \(bind: key)\(unsafeRaw: lock)").first() else {
+        guard
+            let row = try await self.sql.raw(
+                "SELECT arrival FROM rate_limits WHERE limit_key = \(bind: key)\(unsafeRaw: lock)"
+            ).first()
+        else {
             throw StoreError.conflict
         }
         return try row.decode(column: "arrival", as: Date.self)

@@ -15,7 +15,8 @@ public struct ReminderSubject: Equatable, Sendable {
 
 extension Transaction {
     /// One page of a zone's active users in id order, with when to reach them: one scan of `users`.
-    public func reminderSubjects(inTimeZone zone: String, after: User.ID?, limit: Int) async throws -> [ReminderSubject] {
+    public func reminderSubjects(inTimeZone zone: String, after: User.ID?, limit: Int) async throws -> [ReminderSubject]
+    {
         try await self.sql.raw(
             """
             SELECT id, reminder_time, quiet_start, quiet_end, send_habit FROM users
@@ -27,28 +28,34 @@ extension Transaction {
 
     /// One user's zone and when to reach them, unless the account is gone or disabled.
     public func reminderSubject(of user: User.ID) async throws -> (zone: String, subject: ReminderSubject)? {
-        guard let row = try await self.sql.raw(
-            "SELECT id, time_zone, reminder_time, quiet_start, quiet_end, send_habit FROM users WHERE id = \(bind: user.rawValue) AND disabled_at IS NULL"
-        ).first() else { return nil }
+        guard
+            let row = try await self.sql.raw(
+                "SELECT id, time_zone, reminder_time, quiet_start, quiet_end, send_habit FROM users WHERE id = \(bind: user.rawValue) AND disabled_at IS NULL"
+            ).first()
+        else { return nil }
         return (try row.decode(column: "time_zone", as: String.self), try Self.reminderSubject(from: row))
     }
 
     /// A subject from a row of `users` (the preferences' defaults for times never saved).
     private static func reminderSubject(from row: any SQLRow) throws -> ReminderSubject {
         let defaults = NotificationPreferences.defaults
-        func time(_ column: String) throws -> LocalTime? { try row.decode(column: column, as: String?.self).flatMap(LocalTime.init) }
+        func time(_ column: String) throws -> LocalTime? {
+            try row.decode(column: column, as: String?.self).flatMap(LocalTime.init)
+        }
         return ReminderSubject(
             user: User.ID(try row.decode(column: "id", as: String.self)),
             chosenReminderTime: try time("reminder_time"),
             quietStart: try time("quiet_start") ?? defaults.quietStart,
             quietEnd: try time("quiet_end") ?? defaults.quietEnd,
-            habit: try time("send_habit"))
+            habit: try time("send_habit")
+        )
     }
 
     /// Moves the user's plan stamp on to `stamp` (or one past the stored one, so it always grows) and
     /// answers it: scheduled triggers planned before it pass the user over.
     public func advanceReminderPlan(of user: User.ID, to stamp: Int64) async throws -> Int64 {
-        let stored = try await self.sql.raw("SELECT reminder_plan FROM users WHERE id = \(bind: user.rawValue)").first()
+        let stored =
+            try await self.sql.raw("SELECT reminder_plan FROM users WHERE id = \(bind: user.rawValue)").first()
             .flatMap { try $0.decode(column: "reminder_plan", as: Int64?.self) } ?? 0
         let next = max(stamp, stored + 1)
         try await self.sql.raw("UPDATE users SET reminder_plan = \(bind: next) WHERE id = \(bind: user.rawValue)").run()
@@ -60,10 +67,13 @@ extension Transaction {
         var plans: [User.ID: (stamp: Int64?, zone: String)] = [:]
         for start in stride(from: 0, to: users.count, by: 1_000) {
             let ids = users[start..<min(start + 1_000, users.count)].map { $0.rawValue as any Encodable & Sendable }
-            let rows = try await self.sql.raw("SELECT id, reminder_plan, time_zone FROM users WHERE id IN (\(binds: ids))").all()
+            let rows = try await self.sql.raw(
+                "SELECT id, reminder_plan, time_zone FROM users WHERE id IN (\(binds: ids))"
+            ).all()
             for row in rows {
                 plans[User.ID(try row.decode(column: "id", as: String.self))] = (
-                    try row.decode(column: "reminder_plan", as: Int64?.self), try row.decode(column: "time_zone", as: String.self)
+                    try row.decode(column: "reminder_plan", as: Int64?.self),
+                    try row.decode(column: "time_zone", as: String.self)
                 )
             }
         }
@@ -71,7 +81,9 @@ extension Transaction {
     }
 
     /// The latest `limit` instants (oldest first) of the given kinds for each of `users`, in one statement.
-    public func recentInstants(of users: [User.ID], kinds: [ActivityKind], limit: Int) async throws -> [User.ID: [(occurredAt: Date, timeZone: String)]] {
+    public func recentInstants(of users: [User.ID], kinds: [ActivityKind], limit: Int) async throws -> [User.ID: [(
+        occurredAt: Date, timeZone: String
+    )]] {
         guard !users.isEmpty else { return [:] }
         let ids = users.map { $0.rawValue as any Encodable & Sendable }
         let kinds = kinds.map { $0.rawValue as any Encodable & Sendable }
@@ -86,7 +98,12 @@ extension Transaction {
         ).all()
         for row in rows {
             let user = User.ID(try row.decode(column: "user_id", as: String.self))
-            found[user, default: []].append((try row.decode(column: "occurred_at", as: Date.self), try row.decode(column: "time_zone", as: String.self)))
+            found[user, default: []].append(
+                (
+                    try row.decode(column: "occurred_at", as: Date.self),
+                    try row.decode(column: "time_zone", as: String.self)
+                )
+            )
         }
         return found
     }
@@ -94,7 +111,9 @@ extension Transaction {
     /// Stores each user's habitual time (nil: not known yet).
     public func saveSendHabits(_ habits: [User.ID: LocalTime?]) async throws {
         for (user, habit) in habits.sorted(by: { $0.key < $1.key }) {
-            try await self.sql.raw("UPDATE users SET send_habit = \(bind: habit?.description) WHERE id = \(bind: user.rawValue)").run()
+            try await self.sql.raw(
+                "UPDATE users SET send_habit = \(bind: habit?.description) WHERE id = \(bind: user.rawValue)"
+            ).run()
         }
     }
 

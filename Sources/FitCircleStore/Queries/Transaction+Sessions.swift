@@ -99,7 +99,8 @@ extension Transaction {
 
     /// Whether a web sign-in's nonce (its hash) was used.
     public func isSignInNonceUsed(hash: String) async throws -> Bool {
-        try await self.sql.raw("SELECT 1 AS used FROM used_sign_in_nonces WHERE nonce_hash = \(bind: hash)").first() != nil
+        try await self.sql.raw("SELECT 1 AS used FROM used_sign_in_nonces WHERE nonce_hash = \(bind: hash)").first()
+            != nil
     }
 
     /// Forgets up to `limit` nonces whose tokens have expired (housekeeping); answers how many.

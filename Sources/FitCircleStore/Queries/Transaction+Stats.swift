@@ -22,7 +22,9 @@ extension Transaction {
 
     /// Personal records per workout type: longest distance, longest duration, fastest pace; over the workouts
     /// of the given visibilities only when `visible` is given (what others may see).
-    public func personalRecords(of user: User.ID, visible: Set<ActivityVisibility>? = nil) async throws -> [PersonalRecords] {
+    public func personalRecords(of user: User.ID, visible: Set<ActivityVisibility>? = nil) async throws
+        -> [PersonalRecords]
+    {
         try await self.sql.raw(
             """
             SELECT workout_type, MAX(distance_meters) AS longest_distance, MAX(duration_seconds) AS longest_duration,
@@ -32,7 +34,9 @@ extension Transaction {
             GROUP BY workout_type ORDER BY workout_type
             """
         ).all().compactMap { row in
-            guard let type = WorkoutType(rawValue: try row.decode(column: "workout_type", as: String.self)) else { return nil }
+            guard let type = WorkoutType(rawValue: try row.decode(column: "workout_type", as: String.self)) else {
+                return nil
+            }
             return PersonalRecords(
                 type: type,
                 longestDistanceMeters: try row.decode(column: "longest_distance", as: Double?.self),
@@ -46,7 +50,9 @@ extension Transaction {
 extension Transaction {
     /// The workout totals others may see of `user`: count, distance and duration of the workouts of the
     /// visibilities given.
-    public func workoutTotals(of user: User.ID, visible: Set<ActivityVisibility>) async throws -> (workouts: Int, distanceMeters: Double, durationSeconds: Double) {
+    public func workoutTotals(of user: User.ID, visible: Set<ActivityVisibility>) async throws -> (
+        workouts: Int, distanceMeters: Double, durationSeconds: Double
+    ) {
         let row = try await self.sql.raw(
             """
             SELECT COUNT(*) AS n, COALESCE(SUM(distance_meters), 0.0) AS distance, COALESCE(SUM(duration_seconds), 0.0) AS duration
@@ -61,7 +67,9 @@ extension Transaction {
     }
 
     /// The user's latest workouts of the visibilities given, newest first.
-    public func recentWorkouts(of user: User.ID, visible: Set<ActivityVisibility>, limit: Int) async throws -> [ActivityEvent] {
+    public func recentWorkouts(of user: User.ID, visible: Set<ActivityVisibility>, limit: Int) async throws
+        -> [ActivityEvent]
+    {
         try await self.sql.raw(
             """
             SELECT * FROM activity_events
@@ -75,7 +83,8 @@ extension Transaction {
     static func visibility(_ visible: Set<ActivityVisibility>?, column: String = "visibility") -> SQLQueryString {
         guard let visible else { return "" }
         guard !visible.isEmpty else { return "AND 1 = 0" }
-        return "AND \(unsafeRaw: column) IN (\(SQLList(visible.sorted { $0.rawValue < $1.rawValue }.map { SQLBind($0.rawValue) })))"
+        return
+            "AND \(unsafeRaw: column) IN (\(SQLList(visible.sorted { $0.rawValue < $1.rawValue }.map { SQLBind($0.rawValue) })))"
     }
 }
 
@@ -101,7 +110,12 @@ public struct PersonalRecords: Equatable, Sendable {
     public var longestDurationSeconds: Double?
     public var fastestPaceSecondsPerKilometer: Double?
 
-    public init(type: WorkoutType, longestDistanceMeters: Double?, longestDurationSeconds: Double?, fastestPaceSecondsPerKilometer: Double?) {
+    public init(
+        type: WorkoutType,
+        longestDistanceMeters: Double?,
+        longestDurationSeconds: Double?,
+        fastestPaceSecondsPerKilometer: Double?
+    ) {
         self.type = type
         self.longestDistanceMeters = longestDistanceMeters
         self.longestDurationSeconds = longestDurationSeconds

@@ -16,9 +16,13 @@ public struct StoredStreak: Equatable, Sendable {
 
 extension Transaction {
     public func streak(of user: User.ID) async throws -> StoredStreak? {
-        guard let row = try await self.sql.raw("SELECT * FROM streaks WHERE user_id = \(bind: user.rawValue)").first() else { return nil }
+        guard let row = try await self.sql.raw("SELECT * FROM streaks WHERE user_id = \(bind: user.rawValue)").first()
+        else { return nil }
         return StoredStreak(
-            state: try JSONDecoder().decode(Streak.self, from: Data(try row.decode(column: "state", as: String.self).utf8)),
+            state: try JSONDecoder().decode(
+                Streak.self,
+                from: Data(try row.decode(column: "state", as: String.self).utf8)
+            ),
             evaluatedThrough: try Self.date(row, "evaluated_through")
         )
     }
@@ -72,7 +76,9 @@ extension Transaction {
 
     /// Replaces the ledger from `from` on with `entries`.
     public func replaceStreakEntries(of user: User.ID, from: LocalDate, with entries: [Streak.Entry]) async throws {
-        try await self.sql.raw("DELETE FROM streak_entries WHERE user_id = \(bind: user.rawValue) AND period >= \(bind: from.iso)").run()
+        try await self.sql.raw(
+            "DELETE FROM streak_entries WHERE user_id = \(bind: user.rawValue) AND period >= \(bind: from.iso)"
+        ).run()
         for start in stride(from: 0, to: entries.count, by: 250) {
             let rows = try entries[start..<min(start + 250, entries.count)].map { entry -> SQLQueryString in
                 """
@@ -98,7 +104,8 @@ extension Transaction {
                 SELECT period FROM streak_freeze_requests
                 WHERE user_id = \(bind: user.rawValue) AND period >= \(bind: from.iso) AND period <= \(bind: to.iso)
                 """
-            ).all().map { try Self.date($0, "period") })
+            ).all().map { try Self.date($0, "period") }
+        )
     }
 
     public func requestFreeze(of user: User.ID, for period: LocalDate, at now: Date) async throws {
@@ -112,14 +119,22 @@ extension Transaction {
     }
 
     private func entry(from row: any SQLRow) throws -> Streak.Entry {
-        let state = try JSONDecoder().decode(Streak.self, from: Data(try row.decode(column: "state", as: String.self).utf8))
+        let state = try JSONDecoder().decode(
+            Streak.self,
+            from: Data(try row.decode(column: "state", as: String.self).utf8)
+        )
         let statusText = try row.decode(column: "status", as: String.self)
         guard let status = Streak.Entry.Status(rawValue: statusText) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "streak_entries.status holds '\(statusText)'"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "streak_entries.status holds '\(statusText)'")
+            )
         }
         var milestone: StreakPolicy.Milestone?
         if let count = try row.decode(column: "milestone", as: Int?.self) {
-            milestone = StreakPolicy.Milestone(count: count, badge: try row.decode(column: "milestone_badge", as: String?.self) ?? "")
+            milestone = StreakPolicy.Milestone(
+                count: count,
+                badge: try row.decode(column: "milestone_badge", as: String?.self) ?? ""
+            )
         }
         return Streak.Entry(
             period: try Self.date(row, "period"),

@@ -5,9 +5,13 @@ import SQLKit
 extension Transaction {
     /// The user's training settings, if onboarding or the settings screen saved any.
     public func trainingSettings(of user: User.ID) async throws -> TrainingSettings? {
-        try await self.sql.raw("SELECT settings FROM training_settings WHERE user_id = \(bind: user.rawValue)").first().map {
-            try JSONDecoder().decode(TrainingSettings.self, from: Data(try $0.decode(column: "settings", as: String.self).utf8))
-        }
+        try await self.sql.raw("SELECT settings FROM training_settings WHERE user_id = \(bind: user.rawValue)").first()
+            .map {
+                try JSONDecoder().decode(
+                    TrainingSettings.self,
+                    from: Data(try $0.decode(column: "settings", as: String.self).utf8)
+                )
+            }
     }
 
     public func save(_ settings: TrainingSettings, of user: User.ID, at now: Date) async throws {

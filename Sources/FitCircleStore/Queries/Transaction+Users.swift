@@ -31,7 +31,9 @@ extension Transaction {
         let lock = locked && self.dialect == .postgres ? " FOR UPDATE" : ""
         let binds = Set(ids).sorted().map { $0.rawValue as any Encodable & Sendable }
         var users: [User.ID: User] = [:]
-        for row in try await self.sql.raw("SELECT * FROM users WHERE id IN (\(binds: binds)) ORDER BY id\(unsafeRaw: lock)").all() {
+        for row in try await self.sql.raw(
+            "SELECT * FROM users WHERE id IN (\(binds: binds)) ORDER BY id\(unsafeRaw: lock)"
+        ).all() {
             let user = try Self.user(from: row)
             users[user.id] = user
         }
@@ -40,13 +42,17 @@ extension Transaction {
 
     /// The account with this email address (stored lowercased), if any.
     public func user(withEmail email: String) async throws -> User? {
-        try await self.sql.raw("SELECT * FROM users WHERE email = \(bind: email.lowercased()) ORDER BY created_at LIMIT 1").first().map(Self.user(from:))
+        try await self.sql.raw(
+            "SELECT * FROM users WHERE email = \(bind: email.lowercased()) ORDER BY created_at LIMIT 1"
+        ).first().map(Self.user(from:))
     }
 
     /// Every account with this address, oldest first (sign-ins link to the one account an address has, but
     /// a database from before that may hold several).
     public func users(withEmail email: String) async throws -> [User] {
-        try await self.sql.raw("SELECT * FROM users WHERE email = \(bind: email.lowercased()) ORDER BY created_at, id LIMIT 100").all().map(Self.user(from:))
+        try await self.sql.raw(
+            "SELECT * FROM users WHERE email = \(bind: email.lowercased()) ORDER BY created_at, id LIMIT 100"
+        ).all().map(Self.user(from:))
     }
 
     /// Lets a provider's subject sign in as an existing account.
@@ -61,7 +67,9 @@ extension Transaction {
 
     /// The accounts with `role`, oldest first.
     public func users(withRole role: User.Role) async throws -> [User] {
-        try await self.sql.raw("SELECT * FROM users WHERE role = \(bind: role.rawValue) ORDER BY created_at, id LIMIT 1000").all().map(Self.user(from:))
+        try await self.sql.raw(
+            "SELECT * FROM users WHERE role = \(bind: role.rawValue) ORDER BY created_at, id LIMIT 1000"
+        ).all().map(Self.user(from:))
     }
 
     /// The account a provider's subject signed in as before.
@@ -133,15 +141,19 @@ extension Transaction {
 
     /// Dates an account's creation back (the demo's accounts, seeded with weeks of history, are as old as it).
     public func backdate(_ user: User.ID, createdAt: Date) async throws {
-        try await self.sql.raw("UPDATE users SET created_at = \(bind: createdAt) WHERE id = \(bind: user.rawValue)").run()
+        try await self.sql.raw("UPDATE users SET created_at = \(bind: createdAt) WHERE id = \(bind: user.rawValue)")
+            .run()
         try await self.changed(.user(user))
     }
 
     /// Disables an account (its tokens stop working) or, with `nil`, enables it again.
     public func setDisabled(_ disabledAt: Date?, of user: User.ID) async throws {
-        try await self.sql.raw("UPDATE users SET disabled_at = \(bind: disabledAt) WHERE id = \(bind: user.rawValue)").run()
+        try await self.sql.raw("UPDATE users SET disabled_at = \(bind: disabledAt) WHERE id = \(bind: user.rawValue)")
+            .run()
         // Out of people search while disabled (its entries say so), back when enabled; its terms are unchanged.
-        try await self.sql.raw("UPDATE user_search_terms SET disabled = \(bind: disabledAt != nil) WHERE user_id = \(bind: user.rawValue)").run()
+        try await self.sql.raw(
+            "UPDATE user_search_terms SET disabled = \(bind: disabledAt != nil) WHERE user_id = \(bind: user.rawValue)"
+        ).run()
         try await self.changed(.user(user))
     }
 
@@ -149,10 +161,13 @@ extension Transaction {
         func decode<T: Decodable>(_ column: String, as _: T.Type = T.self) throws -> T {
             try row.decode(column: column, as: T.self)
         }
-        func enumeration<T: RawRepresentable>(_ column: String, as _: T.Type = T.self) throws -> T where T.RawValue == String {
+        func enumeration<T: RawRepresentable>(_ column: String, as _: T.Type = T.self) throws -> T
+        where T.RawValue == String {
             let raw: String = try decode(column)
             guard let value = T(rawValue: raw) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "users.\(column) holds '\(raw)'"))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: [], debugDescription: "users.\(column) holds '\(raw)'")
+                )
             }
             return value
         }
@@ -164,7 +179,9 @@ extension Transaction {
             heightCm: try decode("height_cm"),
             heightUnit: try enumeration("height_unit"),
             gender: try (decode("gender", as: String?.self)).flatMap(Gender.init(rawValue:)),
-            activityBaseline: try (decode("activity_baseline", as: String?.self)).flatMap(ActivityBaseline.init(rawValue:)),
+            activityBaseline: try (decode("activity_baseline", as: String?.self)).flatMap(
+                ActivityBaseline.init(rawValue:)
+            ),
             timeZone: try decode("time_zone"),
             visibility: FieldVisibility(
                 age: try enumeration("visibility_age"),
@@ -190,8 +207,13 @@ extension Transaction {
 extension Transaction {
     /// A person's photo as a list reads it: the key and its audience (`u.photo_key`, `u.visibility_photo`
     /// unless named otherwise).
-    static func photo(_ row: any SQLRow, key: String = "photo_key", audience: String = "visibility_photo") throws -> PersonPhoto? {
+    static func photo(_ row: any SQLRow, key: String = "photo_key", audience: String = "visibility_photo") throws
+        -> PersonPhoto?
+    {
         guard let stored = try row.decode(column: key, as: String?.self) else { return nil }
-        return PersonPhoto(key: stored, audience: Audience(rawValue: try row.decode(column: audience, as: String.self)) ?? .onlyMe)
+        return PersonPhoto(
+            key: stored,
+            audience: Audience(rawValue: try row.decode(column: audience, as: String.self)) ?? .onlyMe
+        )
     }
 }

@@ -23,16 +23,21 @@ public struct WebhookQueries: Sendable {
     }
 
     public func endpoints() async throws -> [WebhookEndpoint] {
-        try await self.sql.raw("SELECT * FROM webhook_endpoints ORDER BY created_at, id").all().map(Self.endpoint(from:))
+        try await self.sql.raw("SELECT * FROM webhook_endpoints ORDER BY created_at, id").all().map(
+            Self.endpoint(from:)
+        )
     }
 
     public func endpoint(_ id: WebhookEndpoint.ID) async throws -> WebhookEndpoint? {
-        try await self.sql.raw("SELECT * FROM webhook_endpoints WHERE id = \(bind: id.rawValue)").first().map(Self.endpoint(from:))
+        try await self.sql.raw("SELECT * FROM webhook_endpoints WHERE id = \(bind: id.rawValue)").first().map(
+            Self.endpoint(from:)
+        )
     }
 
     /// Removes the endpoint with its delivery log. - Returns: whether there was one.
     public func delete(_ id: WebhookEndpoint.ID) async throws -> Bool {
-        try await self.sql.raw("DELETE FROM webhook_endpoints WHERE id = \(bind: id.rawValue) RETURNING id").first() != nil
+        try await self.sql.raw("DELETE FROM webhook_endpoints WHERE id = \(bind: id.rawValue) RETURNING id").first()
+            != nil
     }
 
     /// Queues the deliveries an event makes; one the log already has (the same event again) is skipped.
@@ -55,11 +60,15 @@ public struct WebhookQueries: Sendable {
     }
 
     public func delivery(_ id: WebhookDelivery.ID) async throws -> WebhookDelivery? {
-        try await self.sql.raw("SELECT * FROM webhook_deliveries WHERE id = \(bind: id.rawValue)").first().map(Self.delivery(from:))
+        try await self.sql.raw("SELECT * FROM webhook_deliveries WHERE id = \(bind: id.rawValue)").first().map(
+            Self.delivery(from:)
+        )
     }
 
     /// The endpoint's log, newest first, optionally of one status only.
-    public func deliveries(of endpoint: WebhookEndpoint.ID, status: WebhookDelivery.Status?, limit: Int) async throws -> [WebhookDelivery] {
+    public func deliveries(of endpoint: WebhookEndpoint.ID, status: WebhookDelivery.Status?, limit: Int) async throws
+        -> [WebhookDelivery]
+    {
         let filter: SQLQueryString = status.map { "AND status = \(bind: $0.rawValue)" } ?? ""
         return try await self.sql.raw(
             "SELECT * FROM webhook_deliveries WHERE endpoint_id = \(bind: endpoint.rawValue) \(filter) ORDER BY created_at DESC, id DESC LIMIT \(bind: limit)"
@@ -67,7 +76,13 @@ public struct WebhookQueries: Sendable {
     }
 
     /// Records an attempt's result.
-    public func record(_ id: WebhookDelivery.ID, status: WebhookDelivery.Status, httpStatus: Int?, error: String?, at now: Date) async throws {
+    public func record(
+        _ id: WebhookDelivery.ID,
+        status: WebhookDelivery.Status,
+        httpStatus: Int?,
+        error: String?,
+        at now: Date
+    ) async throws {
         try await self.sql.raw(
             """
             UPDATE webhook_deliveries SET status = \(bind: status.rawValue), attempts = attempts + 1, last_status = \(bind: httpStatus),
@@ -86,20 +101,31 @@ public struct WebhookQueries: Sendable {
 
     private static func endpoint(from row: any SQLRow) throws -> WebhookEndpoint {
         WebhookEndpoint(
-            id: WebhookEndpoint.ID(try row.decode(column: "id", as: String.self)), url: try row.decode(column: "url", as: String.self),
-            events: try JSONDecoder().decode([String].self, from: Data(try row.decode(column: "events", as: String.self).utf8)),
-            description: try row.decode(column: "description", as: String.self), secret: try row.decode(column: "secret", as: String.self),
-            createdAt: try row.decode(column: "created_at", as: Date.self))
+            id: WebhookEndpoint.ID(try row.decode(column: "id", as: String.self)),
+            url: try row.decode(column: "url", as: String.self),
+            events: try JSONDecoder().decode(
+                [String].self,
+                from: Data(try row.decode(column: "events", as: String.self).utf8)
+            ),
+            description: try row.decode(column: "description", as: String.self),
+            secret: try row.decode(column: "secret", as: String.self),
+            createdAt: try row.decode(column: "created_at", as: Date.self)
+        )
     }
 
     private static func delivery(from row: any SQLRow) throws -> WebhookDelivery {
         WebhookDelivery(
             id: WebhookDelivery.ID(try row.decode(column: "id", as: String.self)),
-            endpoint: WebhookEndpoint.ID(try row.decode(column: "endpoint_id", as: String.self)), event: try row.decode(column: "event", as: String.self),
-            user: User.ID(try row.decode(column: "user_id", as: String.self)), payload: try row.decode(column: "payload", as: String.self),
+            endpoint: WebhookEndpoint.ID(try row.decode(column: "endpoint_id", as: String.self)),
+            event: try row.decode(column: "event", as: String.self),
+            user: User.ID(try row.decode(column: "user_id", as: String.self)),
+            payload: try row.decode(column: "payload", as: String.self),
             status: WebhookDelivery.Status(rawValue: try row.decode(column: "status", as: String.self)) ?? .failed,
-            attempts: try row.decode(column: "attempts", as: Int.self), lastStatus: try row.decode(column: "last_status", as: Int?.self),
-            lastError: try row.decode(column: "last_error", as: String?.self), createdAt: try row.decode(column: "created_at", as: Date.self),
-            deliveredAt: try row.decode(column: "delivered_at", as: Date?.self))
+            attempts: try row.decode(column: "attempts", as: Int.self),
+            lastStatus: try row.decode(column: "last_status", as: Int?.self),
+            lastError: try row.decode(column: "last_error", as: String?.self),
+            createdAt: try row.decode(column: "created_at", as: Date.self),
+            deliveredAt: try row.decode(column: "delivered_at", as: Date?.self)
+        )
     }
 }

@@ -47,7 +47,9 @@ extension Transaction {
     private static func weeklyContent(from row: any SQLRow) throws -> WeeklyContent {
         WeeklyContent(
             key: try row.decode(column: "content_key", as: String.self),
-            week: IsoWeek(try row.decode(column: "week", as: String.self)) ?? IsoWeek(containing: LocalDate(ordinal: 0)),
-            publishedAt: try row.decode(column: "published_at", as: Date.self))
+            week: IsoWeek(try row.decode(column: "week", as: String.self))
+                ?? IsoWeek(containing: LocalDate(ordinal: 0)),
+            publishedAt: try row.decode(column: "published_at", as: Date.self)
+        )
     }
 }

@@ -16,8 +16,18 @@ struct World {
     init(_ app: TestApp, zone: String) {
         self.app = app
         self.zone = TimeZone(identifier: zone)!
-        self.scheduler = ZoneScheduler(store: app.store, schedules: app.engine.jobs.schedules, clock: app.clock.wallClock, logger: Logger(label: "acceptance"))
-        self.runner = JobRunner(store: app.store, handlers: app.engine.jobs.handlers, clock: app.clock.wallClock, logger: Logger(label: "acceptance"))
+        self.scheduler = ZoneScheduler(
+            store: app.store,
+            schedules: app.engine.jobs.schedules,
+            clock: app.clock.wallClock,
+            logger: Logger(label: "acceptance")
+        )
+        self.runner = JobRunner(
+            store: app.store,
+            handlers: app.engine.jobs.handlers,
+            clock: app.clock.wallClock,
+            logger: Logger(label: "acceptance")
+        )
     }
 
     /// The instant of a local date and time in the world's zone: `at("2026-03-02", "20:00")`.
@@ -52,7 +62,9 @@ struct World {
 
     /// The local date and time a notification was decided: "2026-03-02 20:00".
     func decided(_ notification: [String: Any]?) -> String? {
-        guard let instant = (notification?["decidedAt"] as? String).flatMap({ try? Date.ISO8601FormatStyle().parse($0) }) else { return nil }
+        guard
+            let instant = (notification?["decidedAt"] as? String).flatMap({ try? Date.ISO8601FormatStyle().parse($0) })
+        else { return nil }
         return "\(LocalDate(instant, in: self.zone).iso) \(self.localTime(instant))"
     }
 }
@@ -63,7 +75,9 @@ struct Member {
     let email: String
 
     /// Signs up through dev sign-in and completes onboarding in `zone`, under `name` when given.
-    static func onboarded(_ email: String, named name: String? = nil, in zone: String, app: TestApp) async throws -> Member {
+    static func onboarded(_ email: String, named name: String? = nil, in zone: String, app: TestApp) async throws
+        -> Member
+    {
         let token = try await app.onboardedUser(email, timeZone: zone)
         if let name {
             var profile = TestApp.validProfile(timeZone: zone)
@@ -86,9 +100,18 @@ struct Member {
     /// Records an activity now through `POST /api/activities`: `fields` with the event id and the instant
     /// (signed in afresh unless given the `token` of a visit).
     func record(_ id: String, _ fields: [String: Any], token: String? = nil) async throws {
-        let body = fields.merging(["clientEventId": id, "occurredAt": ISO8601DateFormatter().string(from: self.app.clock.now)]) { given, _ in given }
-        let recorded = try await self.app.request(.post, "/api/activities", token: try await self.token(token), json: body)
-        guard recorded.status == .created || recorded.status == .ok else { throw TestSetupError("recording answered \(recorded.status): \(recorded.text)") }
+        let body = fields.merging([
+            "clientEventId": id, "occurredAt": ISO8601DateFormatter().string(from: self.app.clock.now),
+        ]) { given, _ in given }
+        let recorded = try await self.app.request(
+            .post,
+            "/api/activities",
+            token: try await self.token(token),
+            json: body
+        )
+        guard recorded.status == .created || recorded.status == .ok else {
+            throw TestSetupError("recording answered \(recorded.status): \(recorded.text)")
+        }
     }
 
     /// Syncs the day's step total from HealthKit.
@@ -98,8 +121,14 @@ struct Member {
 
     /// Claims today's data to a circle (`POST /api/fitcircles/{id}/submit`).
     func claim(_ circle: String, token: String? = nil) async throws {
-        let claimed = try await self.app.request(.post, "/api/fitcircles/\(circle)/submit", token: try await self.token(token))
-        guard claimed.status == .created || claimed.status == .ok else { throw TestSetupError("the claim answered \(claimed.status): \(claimed.text)") }
+        let claimed = try await self.app.request(
+            .post,
+            "/api/fitcircles/\(circle)/submit",
+            token: try await self.token(token)
+        )
+        guard claimed.status == .created || claimed.status == .ok else {
+            throw TestSetupError("the claim answered \(claimed.status): \(claimed.text)")
+        }
     }
 }
 
@@ -113,8 +142,15 @@ extension TestApp {
     /// Checks in through `POST /api/streaks/checkin`; answers the response's JSON.
     @discardableResult
     func checkIn(token: String, mood: Int = 4, energy: Int = 3) async throws -> [String: Any] {
-        let response = try await self.request(.post, "/api/streaks/checkin", token: token, json: ["mood": mood, "energy": energy])
-        guard response.status == .created else { throw TestSetupError("check-in answered \(response.status): \(response.text)") }
+        let response = try await self.request(
+            .post,
+            "/api/streaks/checkin",
+            token: token,
+            json: ["mood": mood, "energy": energy]
+        )
+        guard response.status == .created else {
+            throw TestSetupError("check-in answered \(response.status): \(response.text)")
+        }
         return try response.jsonObject()
     }
 

@@ -14,7 +14,8 @@ struct Ingested {
     let now: Date
     /// Each user's streak where it moved (`StreakMoves`), for the points that depend on it.
     var streaks: [User.ID: Streak] = [:]
-    /// Server analytics events reactions tell, recorded by `InputAnalytics` after the inputs' own.
+    /// Server analytics events the reactions before `InputAnalytics` tell (it records them after the inputs' own):
+    /// a reaction that tells one runs before it in `Ingest.reactions`.
     var analytics: [AnalyticsEvent] = []
     /// What each created input earned (`RewardCredits`), for its answer.
     var rewards: [ActivityEvent.ID: Reward] = [:]

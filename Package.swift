@@ -89,6 +89,8 @@ let package = Package(
                 // The S3-compatible blob store: HTTP, and SigV4's hashes and HMACs.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Each module reads its own settings (`Store.Settings`, `BlobStoreSetting`).
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -131,6 +133,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             resources: [.copy("Emails/Templates")],
             swiftSettings: swiftSettings
@@ -224,7 +227,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "PlanningBenchmark",
-            dependencies: ["FitCircleEngine", "FitCircleStore", "FitCircleCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "FitCircleServer", "FitCircleEngine", "FitCircleStore", "FitCircleCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/PlanningBenchmark"
         ),
         .target(
@@ -235,6 +241,7 @@ let package = Package(
                 "FitCircleEngine",
                 "FitCircleDelivery",
                 "FitCircleServer",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Crypto", package: "swift-crypto"),

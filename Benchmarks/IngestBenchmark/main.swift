@@ -35,7 +35,6 @@ let store = try await Store.open(location, logger: logger)
 let profilesDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(
     "profiles"
 )
-let profile = try RuleProfileLoader.load(named: "fitcircle", from: profilesDirectory)
 
 /// A distinct steps event; the same shape for the API and the baseline. Events spread over the last four
 /// weeks, so a user's day holds a few of them, as in real use.
@@ -93,16 +92,20 @@ final class ManagedAtomicCounter: @unchecked Sendable {
 try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { await store.run() }
     try await store.migrate(now: clock.now())
-    let engine = try await Engine.make(
-        store: store,
-        profile: profile,
-        auth: AuthConfiguration(devLogin: true),
-        jwks: [:],
-        blobs: LocalDiskBlobStore(
-            directory: FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs")
+    // The engine as `serve` assembles it, with dev login on.
+    let engine = try await FitCircleNode(
+        configuration: FitCircleConfiguration(
+            [
+                "devLogin": .bool(true), "profiles.directory": .string(profilesDirectory.path),
+                "blobs.directory": .string(
+                    FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs").path
+                ),
+            ],
+            workingDirectory: FileManager.default.temporaryDirectory
         ),
+        store: store,
         clock: clock
-    )
+    ).engine
     let router = try buildRouter(engine: engine, store: store, limits: .generous, clock: .system)
     // As `serve` does: on PostgreSQL the node authenticates from memory only while it hears the others.
     group.addTask { await engine.listen(to: store, logger: logger) }

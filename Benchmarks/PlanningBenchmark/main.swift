@@ -4,6 +4,7 @@
 // the same driver. Run with scripts/bench-planning.sh, which builds this in release mode.
 import FitCircleCore
 import FitCircleEngine
+import FitCircleServer
 import FitCircleStore
 import Foundation
 import Logging
@@ -80,16 +81,20 @@ func seed() async throws {
 try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { await store.run() }
     try await store.migrate(now: clock.now())
-    let engine = try await Engine.make(
-        store: store,
-        profile: profile,
-        auth: AuthConfiguration(devLogin: true),
-        jwks: [:],
-        blobs: LocalDiskBlobStore(
-            directory: FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs")
+    // The engine as `serve` assembles it, with dev login on.
+    let engine = try await FitCircleNode(
+        configuration: FitCircleConfiguration(
+            [
+                "devLogin": .bool(true), "profiles.directory": .string(profilesDirectory.path),
+                "blobs.directory": .string(
+                    FileManager.default.temporaryDirectory.appendingPathComponent("bench-blobs").path
+                ),
+            ],
+            workingDirectory: FileManager.default.temporaryDirectory
         ),
+        store: store,
         clock: clock
-    )
+    ).engine
 
     // A database seeded by an earlier run is planned again from scratch (profiling runs reuse it).
     if try await store.read({ tx in try await tx.users(inTimeZone: zones[0], after: nil, limit: 1) }).isEmpty {

@@ -23,52 +23,19 @@ public struct NodeServices: OptionSet, Sendable {
     public static let all: NodeServices = [.listener, .jobs, .scheduler]
 }
 
-/// How a node's HTTP side listens and what it takes.
-public struct NodeSettings: Sendable {
-    public var host: String
-    public var port: Int
-    public var maxBodyBytes: Int
-    public var limits: RequestLimits
-    public var connectionDeadlines: ConnectionDeadlines
-    /// How browsers reach the server: the web session's cookies, the web sign-in flows.
-    public var web: WebSettings
-    /// What `/metrics` asks of a scraper (`metrics.token`): without one, only this machine may read it.
-    public var metricsToken: String?
-
-    public init(
-        host: String = "127.0.0.1",
-        port: Int = 8080,
-        maxBodyBytes: Int = 6 * 1024 * 1024,
-        limits: RequestLimits = .default,
-        connectionDeadlines: ConnectionDeadlines = ConnectionDeadlines(),
-        web: WebSettings = WebSettings(),
-        metricsToken: String? = nil
-    ) {
-        self.web = web
-        self.metricsToken = metricsToken
-        self.host = host
-        self.port = port
-        self.maxBodyBytes = maxBodyBytes
-        self.limits = limits
-        self.connectionDeadlines = connectionDeadlines
-    }
-}
-
 /// One FitCircle node, as `serve` runs it and the tests drive it: the routes (`buildRouter`) and, as
 /// services of the same lifecycle, the listener, the job runner and the scheduler. On SIGTERM the server
 /// stops taking connections and lets requests finish first; then the scheduler and the listener are
 /// cancelled, and the job runner finishes the job it is running and gives back the ones it claimed but had
 /// not started (a node that dies instead leaves them to its leases' expiry).
 public func buildApplication(
-    engine: Engine,
-    store: Store,
-    settings: NodeSettings = NodeSettings(),
+    node: FitCircleNode,
     services: NodeServices = .all,
-    clock: WallClock,
     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     logger: Logger,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
+    let (engine, store, clock, settings) = (node.engine, node.store, node.clock, node.configuration.node)
     let router = try buildRouter(
         engine: engine,
         store: store,

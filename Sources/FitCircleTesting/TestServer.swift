@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Configuration
 public import FitCircleCore
 import FitCircleDelivery
 public import FitCircleEngine
@@ -95,41 +96,41 @@ public func withTestApp<Result: Sendable>(
     web: WebSettings = WebSettings(),
     _ body: @Sendable (TestApp) async throws -> Result
 ) async throws -> Result {
-    let profile = try RuleProfileLoader.load(named: profileName, from: profilesDirectory)
     let google = TestIdentityProvider(.google)
     let apple = TestIdentityProvider(.apple)
-    let blobs = LocalDiskBlobStore(
-        directory: FileManager.default.temporaryDirectory.appendingPathComponent(
-            "fitcircle-tests/blobs-\(UUID().uuidString)"
-        )
+    let blobs = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "fitcircle-tests/blobs-\(UUID().uuidString)"
     )
-    defer { try? FileManager.default.removeItem(at: blobs.directory) }
-    return try await withStore(backend, now: clock.now) { store in
-        let engine = try await Engine.make(
+    defer { try? FileManager.default.removeItem(at: blobs) }
+    // The configuration as `serve` reads it, given in memory; what a test varies beyond keys is set on it.
+    var settings: [String: ConfigContent] = [
+        "profile": .string(profileName), "profiles.directory": .string(profilesDirectory.path),
+        "blobs.directory": .string(blobs.path), "devLogin": .bool(devLogin),
+    ]
+    if providerSignIn {
+        settings["auth.google.clientIds"] = .string(TestApp.clientID)
+        settings["auth.apple.clientIds"] = .string(TestApp.clientID)
+        settings["auth.google.webClientId"] = web.googleClientID.map(ConfigContent.string)
+        settings["auth.apple.webClientId"] = web.appleClientID.map(ConfigContent.string)
+    }
+    var configuration = try FitCircleConfiguration(settings, workingDirectory: FileManager.default.temporaryDirectory)
+    configuration.node.maxBodyBytes = maxBodyBytes
+    configuration.node.limits = limits
+    configuration.node.web = web
+    return try await withStore(backend, now: clock.now) { [configuration] store in
+        let node = try await FitCircleNode(
+            configuration: configuration,
             store: store,
-            profile: profile,
-            auth: AuthConfiguration(
-                googleClientIDs: providerSignIn ? [TestApp.clientID] : [],
-                appleClientIDs: providerSignIn ? [TestApp.clientID] : [],
-                googleWebClientID: providerSignIn ? web.googleClientID : nil,
-                appleWebClientID: providerSignIn ? web.appleClientID : nil,
-                devLogin: devLogin
-            ),
-            jwks: [.google: google.jwksSource, .apple: apple.jwksSource],
-            blobs: blobs,
             clock: clock.wallClock,
-            transports: transports.allowingPrivateWebhooks(clock: clock.wallClock)
+            overrides: NodeOverrides(
+                jwks: [.google: google.jwksSource, .apple: apple.jwksSource],
+                transports: transports.allowingPrivateWebhooks(clock: clock.wallClock)
+            )
         )
+        let engine = node.engine
         // The node as `serve` builds it, but for its jobs and scheduler, which the tests run themselves on
         // their clock.
-        let app = try buildApplication(
-            engine: engine,
-            store: store,
-            settings: NodeSettings(maxBodyBytes: maxBodyBytes, limits: limits, web: web),
-            services: [.listener],
-            clock: clock.wallClock,
-            logger: Logger(label: "tests")
-        )
+        let app = try buildApplication(node: node, services: [.listener], logger: Logger(label: "tests"))
         return try await app.test(.router) { client in
             // On PostgreSQL the node hears its own NOTIFYs, and authenticates from memory only while it does.
             if store.dialect == .postgres {

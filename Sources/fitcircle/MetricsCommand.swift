@@ -24,10 +24,7 @@ struct MetricsCommand: AsyncParsableCommand {
     func run() async throws {
         let runtime = try await Runtime(options: self.options)
         let configuration = runtime.configuration
-        let profile = try RuleProfileLoader.load(
-            named: configuration.profileName,
-            from: configuration.profilesDirectory
-        )
+        let profile = try configuration.rules.load()
         func day(_ text: String?, _ name: String) throws -> LocalDate? {
             guard let text else { return nil }
             guard let date = LocalDate(iso: text) else {

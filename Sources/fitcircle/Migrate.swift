@@ -19,7 +19,7 @@ struct Migrate: AsyncParsableCommand {
         runtime.logger.info(
             "Migrated",
             metadata: [
-                "fitcircle.database": "\(runtime.configuration.database)",
+                "fitcircle.database": "\(runtime.configuration.store.location)",
                 "fitcircle.migrations.applied": "\(applied)",
                 "fitcircle.schema.version": "\(Store.supportedSchemaVersion)",
             ]

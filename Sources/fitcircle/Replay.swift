@@ -20,10 +20,7 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         let runtime = try await Runtime(options: self.options)
         let configuration = runtime.configuration
-        let profile = try RuleProfileLoader.load(
-            named: configuration.profileName,
-            from: configuration.profilesDirectory
-        )
+        let profile = try configuration.rules.load()
         let (differences, habits, rewards, escrow, records) = try await runtime.withStore { store in
             try await store.checkSchemaVersion()
             // Progress on standard error, the report on standard output.

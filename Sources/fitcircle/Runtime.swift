@@ -7,13 +7,13 @@ import Logging
 
 /// What every command needs: the configuration, a logger and the real clock.
 struct Runtime {
-    var configuration: AppConfiguration
+    var configuration: FitCircleConfiguration
     var logger: Logger
     let clock = WallClock.system
 
     init(options: GlobalOptions) async throws {
         let reader = try await options.reader()
-        self.configuration = try AppConfiguration(
+        self.configuration = try FitCircleConfiguration(
             reader: reader,
             workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         )
@@ -27,13 +27,7 @@ struct Runtime {
     }
 
     func openStore() async throws -> Store {
-        try await Store.open(
-            self.configuration.database,
-            sqliteSynchronous: self.configuration.sqliteSynchronous,
-            maximumConnections: self.configuration.maxConnections,
-            deadlines: self.configuration.databaseDeadlines,
-            logger: self.logger
-        )
+        try await Store.open(self.configuration.store, logger: self.logger)
     }
 
     /// Runs `body` while the store's connections are alive, then closes them.

@@ -24,55 +24,38 @@ struct Serve: AsyncParsableCommand {
         if self.demo { options.devLogin = true }
         let runtime = try await Runtime(options: options)
         let configuration = runtime.configuration
-        if configuration.auth.devLogin {
+        if configuration.auth.configuration.devLogin {
             runtime.logger.warning(
                 "Dev login is ON: anyone can sign in as any email address with POST /api/auth/dev. Never on a server others can reach.",
-                metadata: ["fitcircle.host": "\(configuration.host)"]
+                metadata: ["fitcircle.host": "\(configuration.node.host)"]
             )
         }
-        let profile = try RuleProfileLoader.load(
-            named: configuration.profileName,
-            from: configuration.profilesDirectory
-        )
         try await runtime.withStore { store in
             try await store.migrate(now: runtime.clock.now()) { [logger = runtime.logger] in logger.info("\($0)") }
-            let transports = try await configuration.transports(clock: runtime.clock)
-            if !transports.missing.isEmpty {
+            let node = try await FitCircleNode(configuration: configuration, store: store, clock: runtime.clock)
+            if !node.transports.missing.isEmpty {
                 runtime.logger.notice(
                     "Delivery channels off (not configured)",
-                    metadata: ["fitcircle.delivery.off": "\(transports.missing)"]
+                    metadata: ["fitcircle.delivery.off": "\(node.transports.missing)"]
                 )
             }
-            let engine = try await Engine.make(
-                store: store,
-                profile: profile,
-                auth: configuration.auth,
-                jwks: configuration.jwksSources(now: runtime.clock.now),
-                blobs: configuration.blobStore.make(store: store, now: { [clock = runtime.clock] in clock.now() }),
-                clock: runtime.clock,
-                signingKey: configuration.signingKey,
-                transports: transports
-            )
-            if self.demo, try await DemoData.seed(engine, now: runtime.clock.now()) {
+            if self.demo, try await DemoData.seed(node.engine, now: runtime.clock.now()) {
                 runtime.logger.info(
                     "Seeded the demo accounts",
                     metadata: ["fitcircle.demo": "\(DemoData.accounts.map(\.email))"]
                 )
             }
             let app = try buildApplication(
-                engine: engine,
-                store: store,
-                settings: configuration.node,
-                clock: runtime.clock,
+                node: node,
                 logger: runtime.logger,
                 onServerRunning: { _ in
                     runtime.logger.info(
                         "FitCircle is listening",
                         metadata: [
-                            "fitcircle.address": "http://\(configuration.host):\(configuration.port)",
+                            "fitcircle.address": "http://\(configuration.node.host):\(configuration.node.port)",
                             "fitcircle.database": "\(store.location)",
-                            "fitcircle.profile": "\(profile.name)",
-                            "fitcircle.devLogin": "\(configuration.auth.devLogin)",
+                            "fitcircle.profile": "\(node.profile.name)",
+                            "fitcircle.devLogin": "\(configuration.auth.configuration.devLogin)",
                         ]
                     )
                 }

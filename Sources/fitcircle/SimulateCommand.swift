@@ -37,7 +37,7 @@ struct SimulateCommand: AsyncParsableCommand {
         options.profile = self.actual
         let runtime = try await Runtime(options: options)
         let configuration = runtime.configuration
-        let actual = try RuleProfileLoader.load(named: configuration.profileName, from: configuration.profilesDirectory)
+        let actual = try configuration.rules.load()
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
         else {
             throw ValidationError("cannot read \(path)")

@@ -1,22 +1,16 @@
 import Configuration
+import FitCircleCore
 import FitCircleDelivery
 import FitCircleServer
 import Foundation
 import Testing
 
-/// The delivery settings of `fitcircle serve` (README's table): what each channel needs, and what is refused.
-struct DeliveryConfigurationTests {
-    static func configuration(_ values: [String: String]) throws -> AppConfiguration {
-        var keyed: [AbsoluteConfigKey: ConfigValue] = [:]
-        for (key, value) in values {
-            // Booleans as the environment provider decodes them ("true", "yes", "1").
-            keyed[AbsoluteConfigKey(stringLiteral: key)] = .init(
-                value == "true" ? .bool(true) : .string(value),
-                isSecret: false
-            )
-        }
-        return try AppConfiguration(
-            reader: ConfigReader(providers: [InMemoryProvider(values: keyed)]),
+/// The settings of `fitcircle serve` (README's table), read per concern: defaults, and what is refused by key.
+struct ConfigurationTests {
+    static func configuration(_ values: [String: String]) throws -> FitCircleConfiguration {
+        // Booleans as the environment provider decodes them ("true", "yes", "1").
+        try FitCircleConfiguration(
+            values.mapValues { $0 == "true" ? .bool(true) : .string($0) },
             workingDirectory: URL(fileURLWithPath: "/tmp")
         )
     }
@@ -27,24 +21,30 @@ struct DeliveryConfigurationTests {
             "email.from": "FitCircle Team <hello@fitcircle.app>",
             "server.publicUrl": "https://api.fitcircle.app",
         ])
-        let smtp = try #require(configuration.smtp)
+        let smtp = try #require(configuration.delivery.smtp)
         #expect(
             smtp.port == 587 && smtp.security == .startTLS && smtp.username == "mailer"
                 && smtp.clientName == "api.fitcircle.app"
         )
-        #expect(configuration.emailFrom == Mailbox("hello@fitcircle.app", name: "FitCircle Team"))
+        let email = configuration.delivery.email
+        #expect(email.from == Mailbox("hello@fitcircle.app", name: "FitCircle Team"))
         #expect(
-            configuration.preferencesURL == "fitcircle://settings/notifications"
-                && configuration.unsubscribeMailbox == nil
+            email.preferencesURL == "fitcircle://settings/notifications"
+                && email.unsubscribeMailbox == "unsubscribe@fitcircle.app"
+                && email.publicURL == "https://api.fitcircle.app"
         )
-        #expect(try Self.configuration([:]).smtp == nil && (try Self.configuration([:])).emailAPIKey == nil)
+        let none = try Self.configuration([:]).delivery
+        #expect(
+            none.smtp == nil && none.emailAPIKey == nil && none.apns == nil && none.fcm == nil && none.webhook == nil
+        )
         let forwarding = try Self.configuration([
             "analytics.forward.url": "https://api.segment.io/v1/batch", "analytics.forward.writeKey": "wk",
         ])
         #expect(
-            forwarding.analyticsForwardURL == "https://api.segment.io/v1/batch" && forwarding.analyticsWriteKey == "wk"
+            forwarding.analytics.forwardURL == "https://api.segment.io/v1/batch"
+                && forwarding.analytics.writeKey == "wk"
         )
-        #expect(try Self.configuration([:]).analyticsForwardURL == nil)
+        #expect(try Self.configuration([:]).analytics.forwardURL == nil)
     }
 
     @Test func settingsThatCannotWorkAreRefusedByKey() throws {
@@ -56,6 +56,13 @@ struct DeliveryConfigurationTests {
             (["devLogin": "true", "host": "0.0.0.0"], "devLogin"),
             (["devLogin": "true", "host": "192.168.1.20"], "devLogin"),
             (["analytics.forward.url": "segment.example.com/v1/batch"], "analytics.forward.url"),
+            // Each concern refuses its own keys: the store, the blobs, the node, the webhook channel.
+            (["sqlite.synchronous": "off"], "sqlite.synchronous"), (["blobs.store": "ftp"], "blobs.store"),
+            (["metrics.token": "short"], "metrics.token"),
+            (
+                ["delivery.webhook.url": "https://hooks.example.com", "delivery.webhook.secret": "short"],
+                "delivery.webhook.secret"
+            ),
         ] {
             #expect(throws: InvalidSetting.self) { try Self.configuration(values) }
             do { _ = try Self.configuration(values) } catch let error as InvalidSetting { #expect(error.key == key) }
@@ -64,12 +71,12 @@ struct DeliveryConfigurationTests {
 
     @Test func devLoginIsOnlyForLoopbackUnlessTheDangerIsNamed() throws {
         for host in ["127.0.0.1", "localhost", "::1", "127.0.0.2"] {
-            #expect(try Self.configuration(["devLogin": "true", "host": host]).auth.devLogin)
+            #expect(try Self.configuration(["devLogin": "true", "host": host]).auth.configuration.devLogin)
         }
         let overridden = try Self.configuration([
             "devLogin": "true", "host": "0.0.0.0", "devLogin.dangerouslyAllowOnPublicHost": "true",
         ])
-        #expect(overridden.auth.devLogin)
-        #expect(try Self.configuration(["host": "0.0.0.0"]).auth.devLogin == false)
+        #expect(overridden.auth.configuration.devLogin)
+        #expect(try Self.configuration(["host": "0.0.0.0"]).auth.configuration.devLogin == false)
     }
 }

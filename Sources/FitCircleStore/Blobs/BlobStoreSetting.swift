@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 public import Configuration
-public import FitCircleStore
+public import FitCircleCore
 public import Foundation
 
 /// Where uploaded files (profile photos) live. A node's own directory serves a single node; a cluster
@@ -10,7 +10,14 @@ public enum BlobStoreSetting: Sendable {
     case database
     case s3(S3BlobStore.Settings)
 
-    init(reader: ConfigReader, directory: URL) throws {
+    /// - `blobs.store` (`disk`, `database` or `s3`; default `disk`), `blobs.directory` (for `disk`, default
+    ///   `./fitcircle-blobs`), `blobs.s3.bucket`, `blobs.s3.region` (default `us-east-1`), `blobs.s3.endpoint`
+    ///   (default `https://s3.<region>.amazonaws.com`), `blobs.s3.accessKeyId`, `blobs.s3.secretAccessKey`
+    public init(reader: ConfigReader, workingDirectory: URL) throws {
+        let directory = URL(
+            fileURLWithPath: reader.string(forKey: "blobs.directory", default: "fitcircle-blobs"),
+            relativeTo: workingDirectory
+        )
         let kind = reader.string(forKey: "blobs.store", default: "disk")
         switch kind {
         case "disk": self = .disk(directory)

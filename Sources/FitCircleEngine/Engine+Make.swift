@@ -5,8 +5,10 @@ public import FitCircleStore
 public import Foundation
 
 extension Engine {
-    /// Assembles every use case over one store. The access-token key is `signingKey` when the operator set
-    /// one, else a random secret created once and kept in the database, so all nodes and restarts share it.
+    /// Gathers the secrets and the context, then assembles every use case over one store (`Engine.init`);
+    /// called by the composition root only (`FitCircleNode`). The access-token key is `signingKey` when the
+    /// operator set one, else a random secret created once and kept in the database, so all nodes and
+    /// restarts share it.
     public static func make(
         store: Store,
         profile: RuleProfile,
@@ -48,7 +50,6 @@ extension Engine {
                 links: links
             )
         }
-        let ids = IDGenerator(clock: clock)
         let verifiers = jwks.map { provider, source in
             IdentityTokenVerifier(
                 provider: provider,
@@ -58,148 +59,26 @@ extension Engine {
                 clock: clock
             )
         }
-        let rules = Rules(base: profile)
-        let accounts = Accounts(
-            store: store,
-            rules: rules,
-            configuration: auth,
-            verifiers: verifiers,
-            accessTokens: await AccessTokens(secret: secret, lifetime: auth.accessTokenLifetime, clock: clock),
-            csrf: CSRFTokens(secret: secret),
-            ids: ids,
-            clock: clock
-        )
-        let boards = BoardEvents(indexes: BoardIndexes())
+        let ids = IDGenerator(clock: clock)
         let webhooks = WebhookFanout(ids: ids)
-        let analytics = EventRecorder(forward: transports.analytics != nil, webhooks: webhooks)
-        let events = Events(store: store, profile: profile, recorder: analytics, clock: clock)
-        let activities = Activities(
+        let context = EngineContext(
             store: store,
-            rules: rules,
+            rules: Rules(base: profile),
+            clock: clock,
             ids: ids,
-            clock: clock,
-            boards: boards,
-            analytics: analytics
+            analytics: EventRecorder(forward: transports.analytics != nil, webhooks: webhooks),
+            boards: BoardEvents(indexes: BoardIndexes())
         )
-        let goals = Goals(
-            store: store,
-            rules: rules,
-            activities: activities,
-            ids: ids,
-            clock: clock,
-            analytics: analytics,
-            scoring: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids)
-        )
-        let streaks = Streaks(
-            store: store,
-            rules: rules,
-            activities: activities,
-            goals: goals,
-            clock: clock,
-            analytics: analytics
-        )
-        let notifications = Notifications(store: store, rules: rules, ids: ids, clock: clock, analytics: analytics)
-        let circles = Circles(
-            store: store,
-            rules: rules,
-            ids: ids,
-            clock: clock,
-            events: boards,
-            goals: goals,
-            analytics: analytics
-        )
-        let idempotency = Idempotency(store: store, clock: clock)
-        let rateLimits = SharedRateLimits(store: store, clock: clock)
-        let rewards = Rewards(store: store, profile: profile, clock: clock)
-        let deliveries = Deliveries(
-            store: store,
-            transports: transports,
+        return try await Engine(
+            context: context,
+            auth: auth,
+            verifiers: verifiers,
+            accessTokenSecret: secret,
+            links: links,
             composer: composer,
-            catalog: profile.notifications,
-            ids: ids,
-            clock: clock,
-            analytics: analytics
-        )
-        return try Engine(
-            rules: rules,
-            accounts: accounts,
-            profiles: Profiles(store: store, blobs: blobs, rules: rules, ids: ids, clock: clock),
-            activities: activities,
-            streaks: streaks,
-            goals: goals,
-            training: Training(store: store, clock: clock, goals: goals),
-            rewards: rewards,
-            dayRollover: DayRollover(store: store, goals: goals, streaks: streaks, clock: clock),
-            notifications: notifications,
-            deliveries: deliveries,
-            emails: Emails(
-                store: store,
-                catalog: profile.notifications,
-                links: links,
-                clock: clock,
-                analytics: analytics
-            ),
-            circles: circles,
-            friends: Friends(store: store, profile: profile, ids: ids, clock: clock),
-            challenges: Challenges(
-                store: store,
-                profile: profile,
-                ids: ids,
-                clock: clock,
-                events: boards,
-                analytics: analytics
-            ),
-            weeklyContents: WeeklyContents(store: store, clock: clock),
-            events: events,
-            metrics: Metrics(store: store, profile: profile, clock: clock),
-            experiments: Experiments(store: store, rules: rules, ids: ids, clock: clock),
-            webhooks: Webhooks(
-                store: store,
-                fanout: webhooks,
-                sender: transports.webhookSender ?? WebhookSender(http: .shared, clock: clock),
-                ids: ids,
-                clock: clock
-            ),
-            eventForwarding: EventForwarding(store: store, transport: transports.analytics, ids: ids, clock: clock),
-            boardClosing: BoardClosing(store: store, circles: circles, clock: clock),
-            reminders: ReminderPlanner(
-                store: store,
-                rules: rules,
-                notifications: notifications,
-                triggers: ScheduledTriggers(
-                    store: store,
-                    profile: profile,
-                    goals: goals,
-                    streaks: streaks,
-                    circles: circles
-                ),
-                clock: clock
-            ),
-            idempotency: idempotency,
-            replay: Replay(store: store, profile: profile, clock: clock),
-            rateLimits: rateLimits,
-            housekeeping: Housekeeping(
-                idempotency: idempotency,
-                rateLimits: rateLimits,
-                events: events,
-                accounts: accounts
-            ),
-            accountLife: AccountLife(
-                store: store,
-                blobs: blobs,
-                circles: circles,
-                catalog: profile.notifications,
-                clock: clock
-            ),
-            console: Console(
-                store: store,
-                profile: profile,
-                streaks: streaks,
-                rewards: rewards,
-                notifications: notifications,
-                deliveries: deliveries,
-                clock: clock
-            )
+            blobs: blobs,
+            transports: transports,
+            webhooks: webhooks
         )
     }
 }

@@ -1,10 +1,15 @@
+import AsyncHTTPClient
 public import FitCircleCore
+import FitCircleDelivery
 public import FitCircleJobs
+import FitCircleStore
+import Foundation
 
-/// Every use case of FitCircle, grouped by feature. The HTTP layer holds one of these.
+/// Every use case of FitCircle, grouped by feature, over one context. The HTTP layer holds one of these.
+/// A feature's use case is declared here and made in `init`, once each; `Engine.make` gathers the secrets.
 public final class Engine: Sendable {
-    /// The app's rule profile, and each person's under the experiments they are in.
-    public let rules: Rules
+    /// The store, rules, clock, ids, analytics and board events every use case shares.
+    public let context: EngineContext
     public let accounts: Accounts
     public let profiles: Profiles
     public let activities: Activities
@@ -36,76 +41,160 @@ public final class Engine: Sendable {
     /// Every durable job kind with its handler and every zone schedule, as the features registered them.
     public let jobs: JobRegistry
 
-    public init(
-        rules: Rules,
-        accounts: Accounts,
-        profiles: Profiles,
-        activities: Activities,
-        streaks: Streaks,
-        goals: Goals,
-        training: Training,
-        rewards: Rewards,
-        dayRollover: DayRollover,
-        notifications: Notifications,
-        deliveries: Deliveries,
-        emails: Emails,
-        circles: Circles,
-        friends: Friends,
-        challenges: Challenges,
-        weeklyContents: WeeklyContents,
-        events: Events,
-        metrics: Metrics,
-        experiments: Experiments,
-        webhooks: Webhooks,
-        eventForwarding: EventForwarding,
-        boardClosing: BoardClosing,
-        reminders: ReminderPlanner,
-        idempotency: Idempotency,
-        replay: Replay,
-        rateLimits: SharedRateLimits,
-        housekeeping: Housekeeping,
-        accountLife: AccountLife,
-        console: Console
-    ) throws(JobRegistry.Conflict) {
-        self.rules = rules
-        self.accounts = accounts
-        self.profiles = profiles
-        self.activities = activities
-        self.streaks = streaks
-        self.goals = goals
-        self.training = training
-        self.rewards = rewards
-        self.dayRollover = dayRollover
-        self.notifications = notifications
-        self.deliveries = deliveries
-        self.emails = emails
-        self.circles = circles
-        self.friends = friends
-        self.challenges = challenges
-        self.weeklyContents = weeklyContents
-        self.events = events
-        self.metrics = metrics
-        self.experiments = experiments
-        self.webhooks = webhooks
-        self.eventForwarding = eventForwarding
-        self.boardClosing = boardClosing
-        self.reminders = reminders
-        self.idempotency = idempotency
-        self.replay = replay
-        self.rateLimits = rateLimits
-        self.housekeeping = housekeeping
-        self.accountLife = accountLife
-        self.console = console
+    /// The app's rule profile, and each person's under the experiments they are in.
+    public var rules: Rules { self.context.rules }
+    /// The app's own rule profile (what everyone is under but for the experiments they are in).
+    public var profile: RuleProfile { self.context.profile }
+
+    init(
+        context: EngineContext,
+        auth: AuthConfiguration,
+        verifiers: [IdentityTokenVerifier],
+        accessTokenSecret: Data,
+        links: EmailLinks,
+        composer: EmailComposer?,
+        blobs: any BlobStore,
+        transports: Transports,
+        webhooks: WebhookFanout
+    ) async throws {
+        let (store, rules, ids, clock, analytics, boards) = (
+            context.store, context.rules, context.ids, context.clock, context.analytics, context.boards
+        )
+        let profile = context.profile
+        self.context = context
+        self.accounts = Accounts(
+            store: store,
+            rules: rules,
+            configuration: auth,
+            verifiers: verifiers,
+            accessTokens: await AccessTokens(
+                secret: accessTokenSecret,
+                lifetime: auth.accessTokenLifetime,
+                clock: clock
+            ),
+            csrf: CSRFTokens(secret: accessTokenSecret),
+            ids: ids,
+            clock: clock
+        )
+        self.events = Events(store: store, profile: profile, recorder: analytics, clock: clock)
+        self.activities = Activities(
+            store: store,
+            rules: rules,
+            ids: ids,
+            clock: clock,
+            boards: boards,
+            analytics: analytics
+        )
+        self.goals = Goals(
+            store: store,
+            rules: rules,
+            activities: self.activities,
+            ids: ids,
+            clock: clock,
+            analytics: analytics,
+            scoring: ChallengeScoring(events: boards, catalog: profile.notifications, ids: ids)
+        )
+        self.streaks = Streaks(
+            store: store,
+            rules: rules,
+            activities: self.activities,
+            goals: self.goals,
+            clock: clock,
+            analytics: analytics
+        )
+        self.notifications = Notifications(store: store, rules: rules, ids: ids, clock: clock, analytics: analytics)
+        self.circles = Circles(
+            store: store,
+            rules: rules,
+            ids: ids,
+            clock: clock,
+            events: boards,
+            goals: self.goals,
+            analytics: analytics
+        )
+        self.idempotency = Idempotency(store: store, clock: clock)
+        self.rateLimits = SharedRateLimits(store: store, clock: clock)
+        self.rewards = Rewards(store: store, profile: profile, clock: clock)
+        self.deliveries = Deliveries(
+            store: store,
+            transports: transports,
+            composer: composer,
+            catalog: profile.notifications,
+            ids: ids,
+            clock: clock,
+            analytics: analytics
+        )
+        self.profiles = Profiles(store: store, blobs: blobs, rules: rules, ids: ids, clock: clock)
+        self.training = Training(store: store, clock: clock, goals: self.goals)
+        self.dayRollover = DayRollover(store: store, goals: self.goals, streaks: self.streaks, clock: clock)
+        self.emails = Emails(
+            store: store,
+            catalog: profile.notifications,
+            links: links,
+            clock: clock,
+            analytics: analytics
+        )
+        self.friends = Friends(store: store, profile: profile, ids: ids, clock: clock)
+        self.challenges = Challenges(
+            store: store,
+            profile: profile,
+            ids: ids,
+            clock: clock,
+            events: boards,
+            analytics: analytics
+        )
+        self.weeklyContents = WeeklyContents(store: store, clock: clock)
+        self.metrics = Metrics(store: store, profile: profile, clock: clock)
+        self.experiments = Experiments(store: store, rules: rules, ids: ids, clock: clock)
+        self.webhooks = Webhooks(
+            store: store,
+            fanout: webhooks,
+            sender: transports.webhookSender ?? WebhookSender(http: .shared, clock: clock),
+            ids: ids,
+            clock: clock
+        )
+        self.eventForwarding = EventForwarding(store: store, transport: transports.analytics, ids: ids, clock: clock)
+        self.boardClosing = BoardClosing(store: store, circles: self.circles, clock: clock)
+        self.reminders = ReminderPlanner(
+            store: store,
+            rules: rules,
+            notifications: self.notifications,
+            triggers: ScheduledTriggers(
+                store: store,
+                profile: profile,
+                goals: self.goals,
+                streaks: self.streaks,
+                circles: self.circles
+            ),
+            clock: clock
+        )
+        self.replay = Replay(store: store, profile: profile, clock: clock)
+        self.housekeeping = Housekeeping(
+            idempotency: self.idempotency,
+            rateLimits: self.rateLimits,
+            events: self.events,
+            accounts: self.accounts
+        )
+        self.accountLife = AccountLife(
+            store: store,
+            blobs: blobs,
+            circles: self.circles,
+            catalog: profile.notifications,
+            clock: clock
+        )
+        self.console = Console(
+            store: store,
+            profile: profile,
+            streaks: self.streaks,
+            rewards: self.rewards,
+            notifications: self.notifications,
+            deliveries: self.deliveries,
+            clock: clock
+        )
         // The features that run durable jobs register them here; a kind registered twice stops the node at start.
         self.jobs = try JobRegistry(owners: [
-            dayRollover, notifications, deliveries, reminders, boardClosing, circles, housekeeping, friends, challenges,
-            metrics, eventForwarding,
-            webhooks,
+            self.dayRollover, self.notifications, self.deliveries, self.reminders, self.boardClosing, self.circles,
+            self.housekeeping, self.friends, self.challenges, self.metrics, self.eventForwarding, self.webhooks,
         ])
     }
-}
-
-extension Engine {
-    /// The app's own rule profile (what everyone is under but for the experiments they are in).
-    public var profile: RuleProfile { self.rules.base }
 }

@@ -1,5 +1,5 @@
 public import Configuration
-public import FitCircleCore
+import FitCircleCore
 public import FitCircleEngine
 public import FitCircleStore
 public import Foundation

@@ -1,7 +1,7 @@
-public import FitCircleCore
-public import FitCircleEngine
+import FitCircleCore
+import FitCircleEngine
 import FitCircleJobs
-public import FitCircleStore
+import FitCircleStore
 public import Hummingbird
 public import Logging
 public import NIOCore

@@ -1,5 +1,5 @@
 public import Configuration
-public import FitCircleCore
+import FitCircleCore
 public import FitCircleEngine
 
 /// How a node's HTTP side listens and what it takes.

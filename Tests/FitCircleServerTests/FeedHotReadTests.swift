@@ -211,7 +211,7 @@ struct FeedHotReadTests {
             #expect(try await app.request(.delete, "/api/user", token: try await dee.token(app)).status == .noContent)
             try await changed("the reactor's account deleted")
             // The friendship alone, through the store (an HTTP block or unfriending changes more than that).
-            _ = try await app.store.transaction { tx in try await tx.unfriend(User.ID(ana.id), User.ID(cy.id)) }
+            _ = try await app.store.transaction { tx in try await tx.friends.unfriend(User.ID(ana.id), User.ID(cy.id)) }
             try await changed("a friendship ended")
             #expect(
                 try await app.request(

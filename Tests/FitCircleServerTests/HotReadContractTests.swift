@@ -352,9 +352,11 @@ struct HotReadContractTests {
             try await changed("Cy's name hidden from non-friends")
             // The friendship alone, through the store (accepting a request by HTTP changes more than that).
             let now = app.clock.now
-            try await app.store.transaction { tx in try await tx.befriend(User.ID(bo.id), User.ID(cy.id), at: now) }
+            try await app.store.transaction { tx in
+                try await tx.friends.befriend(User.ID(bo.id), User.ID(cy.id), at: now)
+            }
             try await changed("Bo and Cy's friendship")
-            _ = try await app.store.transaction { tx in try await tx.unfriend(User.ID(bo.id), User.ID(cy.id)) }
+            _ = try await app.store.transaction { tx in try await tx.friends.unfriend(User.ID(bo.id), User.ID(cy.id)) }
             try await changed("Bo and Cy's friendship ending")
             #expect(
                 try await app.request(

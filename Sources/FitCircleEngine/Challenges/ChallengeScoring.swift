@@ -108,7 +108,7 @@ struct ChallengeScoring: Sendable {
         let data = Challenges.data(challenge)
         // Someone who blocked the mover (or whom the mover blocked) hears nothing of them (`FriendAccess.notify`).
         if after == 1, let leader, leader != user,
-            FriendAccess.decide(.notify, isSelf: false, try await tx.friendEdge(from: user, to: leader)) == .allowed,
+            FriendAccess.decide(.notify, isSelf: false, try await tx.friends.edge(from: user, to: leader)) == .allowed,
             let mover = try await tx.user(user)
         {
             let name = try await Challenges.name(of: mover, seenBy: leader, in: tx)

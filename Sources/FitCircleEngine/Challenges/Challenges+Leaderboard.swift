@@ -119,8 +119,8 @@ extension Challenges {
             _ = try await self.allowed(.read, id, by: user, in: tx)
             return Circles.Naming(
                 viewer: user,
-                friends: try await tx.friendIDs(of: user),
-                blockers: try await tx.blockers(of: user)
+                friends: try await tx.friends.ids(of: user),
+                blockers: try await tx.friends.blockers(of: user)
             )
         }
         return ToldEvents(self.events.subscribe(to: .challenge(id)), state: [:]) { people, event in

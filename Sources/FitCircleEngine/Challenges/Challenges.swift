@@ -160,7 +160,7 @@ public struct Challenges: Sendable {
         let now = self.clock.now()
         return try await self.store.read { tx in
             var views: [View] = []
-            let blockers = try await tx.blockers(of: user)
+            let blockers = try await tx.friends.blockers(of: user)
             for challenge in try await tx.challenges.listed(at: now, limit: limit) {
                 // Those whose creator blocked the caller are not there for them (`ChallengeAccess.Facts.knowsOf`).
                 let facts = ChallengeAccess.Facts(
@@ -222,7 +222,7 @@ public struct Challenges: Sendable {
             me: me,
             by: user,
             code: code,
-            blockedByCreator: { try await tx.hasBlocked(challenge.creatorID, user) },
+            blockedByCreator: { try await tx.friends.hasBlocked(challenge.creatorID, user) },
             isOperator: { try await tx.user(user)?.role == .operator }
         )
         return (challenge, me)
@@ -280,7 +280,7 @@ public struct Challenges: Sendable {
                 validator.fail("invitees[\(index)]", "is not a user id")
                 continue
             }
-            let edge = try await tx.friendEdge(from: user, to: invitee)
+            let edge = try await tx.friends.edge(from: user, to: invitee)
             let relationship = ProfileAccess.Relationship(
                 isSelf: invitee == user,
                 isFriend: edge.areFriends,

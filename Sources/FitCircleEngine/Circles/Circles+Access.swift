@@ -70,7 +70,7 @@ extension Circles {
         var facts = CircleAccess.Facts(privacy: circle.privacy, role: membership?.role)
         if action == .join { facts.banned = try await tx.isBanned(user, from: circle.id) }
         if membership == nil, circle.ownerID != user {
-            facts.blockedByOwner = try await tx.hasBlocked(circle.ownerID, user)
+            facts.blockedByOwner = try await tx.friends.hasBlocked(circle.ownerID, user)
         }
         guard CircleAccess.decide(action, facts) != .allowed, membership == nil || action == .refreshBoards else {
             return facts

@@ -86,7 +86,7 @@ extension Circles {
                 throw DomainError.conflict(reason: "Members encourage others, not their own news.")
             }
             // Someone who blocked the sender cannot be reached by them (`FriendAccess.notify`).
-            let edge = try await tx.friendEdge(from: user, to: item.actorID)
+            let edge = try await tx.friends.edge(from: user, to: item.actorID)
             try FriendAccess.decide(.notify, isSelf: false, edge).require("feed item", itemID.rawValue)
             let created = try await tx.encourage(itemID, by: user, message: message, at: now)
             if created {
@@ -162,8 +162,8 @@ extension Circles {
             return (
                 Naming(
                     viewer: user,
-                    friends: try await tx.friendIDs(of: user),
-                    blockers: try await tx.blockers(of: user)
+                    friends: try await tx.friends.ids(of: user),
+                    blockers: try await tx.friends.blockers(of: user)
                 ), circle
             )
         }

@@ -152,7 +152,7 @@ extension Circles {
         let circle = try await self.allowed(.read, id, by: user).circle
         let known = try await self.store.read { tx in
             // Someone who blocked the caller does not exist for them here either (a block acts everywhere).
-            if member != user, try await tx.hasBlocked(member, user) { return false }
+            if member != user, try await tx.friends.hasBlocked(member, user) { return false }
             if try await tx.membership(of: member, in: id) != nil { return true }
             return !(try await tx.submissions(to: id, of: member, from: circle.startDate).isEmpty)
         }

@@ -17,8 +17,8 @@ extension Circles {
         static func of(_ viewer: User.ID, for audiences: [Audience], in tx: Transaction) async throws -> Naming {
             Naming(
                 viewer: viewer,
-                friends: audiences.contains(.friends) ? try await tx.friendIDs(of: viewer) : [],
-                blockers: try await tx.blockers(of: viewer)
+                friends: audiences.contains(.friends) ? try await tx.friends.ids(of: viewer) : [],
+                blockers: try await tx.friends.blockers(of: viewer)
             )
         }
 

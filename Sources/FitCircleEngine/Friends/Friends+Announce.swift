@@ -54,7 +54,7 @@ extension Friends: JobOwner {
                 let stored = try await tx.activity(announcement.activity), stored.deletedAt == nil,
                 ActivityAccess.mayView(stored.event.visibility, isSelf: false, isFriend: true)
             else { return }
-            let friends = try await tx.friendIDs(of: author.id)
+            let friends = try await tx.friends.ids(of: author.id)
             let preferences = try await tx.notificationPreferences(of: friends)
             var jobs: [JobRecord] = []
             for friend in friends.sorted()

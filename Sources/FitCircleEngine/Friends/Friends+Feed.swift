@@ -90,7 +90,7 @@ extension Friends {
         return try await self.store.transaction { tx in
             let (event, me) = try await self.reachable(id, by: user, in: tx)
             if try await tx.addReaction(reaction, to: id, by: user, at: now), event.userID != user {
-                let edge = try await tx.friendEdge(from: user, to: event.userID)
+                let edge = try await tx.friends.edge(from: user, to: event.userID)
                 if FriendAccess.decide(.notify, isSelf: false, edge) == .allowed {
                     let minute = Int(now.timeIntervalSince1970 / 60)
                     let candidate = NotificationCandidate(
@@ -139,7 +139,7 @@ extension Friends {
         }
         let event = stored.event
         let isSelf = event.userID == user
-        let isFriend = isSelf ? false : try await tx.friendEdge(from: user, to: event.userID).areFriends
+        let isFriend = isSelf ? false : try await tx.friends.edge(from: user, to: event.userID).areFriends
         guard ActivityAccess.mayView(event.visibility, isSelf: isSelf, isFriend: isFriend) else {
             throw DomainError.notFound(resource: "activity", id: id.rawValue)
         }

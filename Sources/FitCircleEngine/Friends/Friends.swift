@@ -38,14 +38,14 @@ public struct Friends: Sendable {
                 return .friends
             }
             if edge.requestedByMe { return .requested }
-            guard try await tx.outgoingRequestCount(of: user) < FriendLimits.maximumOutgoingRequests else {
+            guard try await tx.friends.outgoingRequestCount(of: user) < FriendLimits.maximumOutgoingRequests else {
                 throw DomainError.conflict(
                     reason:
                         "You have \(FriendLimits.maximumOutgoingRequests) friend requests waiting for an answer; cancel some first."
                 )
             }
             try await Self.requireRoom(for: user, in: tx)
-            try await tx.insertFriendRequest(from: user, to: other, at: now)
+            try await tx.friends.insertRequest(from: user, to: other, at: now)
             // One notice a day per sender and recipient, however often a request is cancelled and sent again.
             let day = me.localDate(at: now)
             try await self.notify(
@@ -76,7 +76,7 @@ public struct Friends: Sendable {
     /// Declines the request `other` sent (they are not told); 404 when there is none.
     public func decline(_ other: User.ID, by user: User.ID) async throws {
         try await self.store.transaction { tx in
-            guard try await tx.deleteFriendRequest(from: other, to: user) else {
+            guard try await tx.friends.deleteRequest(from: other, to: user) else {
                 throw DomainError.notFound(resource: "friend request from", id: other.rawValue)
             }
         }
@@ -85,7 +85,7 @@ public struct Friends: Sendable {
     /// Withdraws the caller's request to `other`; 404 when there is none.
     public func cancel(_ other: User.ID, by user: User.ID) async throws {
         try await self.store.transaction { tx in
-            guard try await tx.deleteFriendRequest(from: user, to: other) else {
+            guard try await tx.friends.deleteRequest(from: user, to: other) else {
                 throw DomainError.notFound(resource: "friend request to", id: other.rawValue)
             }
         }
@@ -94,7 +94,7 @@ public struct Friends: Sendable {
     /// Ends the friendship, for both; 404 when the two are not friends.
     public func remove(_ other: User.ID, by user: User.ID) async throws {
         try await self.store.transaction { tx in
-            guard try await tx.unfriend(user, other) else {
+            guard try await tx.friends.unfriend(user, other) else {
                 throw DomainError.notFound(resource: "friend", id: other.rawValue)
             }
         }
@@ -110,13 +110,13 @@ public struct Friends: Sendable {
             guard try await tx.user(other) != nil else {
                 throw DomainError.notFound(resource: "user", id: other.rawValue)
             }
-            try await tx.block(other, by: user, at: now)
+            try await tx.friends.block(other, by: user, at: now)
         }
     }
 
     public func unblock(_ other: User.ID, by user: User.ID) async throws {
         try await self.store.transaction { tx in
-            guard try await tx.unblock(other, by: user) else {
+            guard try await tx.friends.unblock(other, by: user) else {
                 throw DomainError.notFound(resource: "block of user", id: other.rawValue)
             }
         }
@@ -144,19 +144,19 @@ public struct Friends: Sendable {
         let since = self.clock.now().addingTimeInterval(-Double(FriendLimits.recentDays) * 86_400)
         let visible = ActivityAccess.visibleInFeed(isSelf: false, isFriend: true)
         let rows = try await self.store.read { tx in
-            try await tx.friends(of: user, recentSince: since, visible: visible)
+            try await tx.friends.list(of: user, recentSince: since, visible: visible)
         }
         let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: true)
         return rows.map { Friend(row: $0, showsPhoto: ProfileAccess.mayView(photo: $0.photo, relationship)) }
     }
 
     public func requests(of user: User.ID) async throws -> (incoming: [Person], outgoing: [Person]) {
-        let (incoming, outgoing) = try await self.store.read { tx in try await tx.friendRequests(of: user) }
+        let (incoming, outgoing) = try await self.store.read { tx in try await tx.friends.requests(of: user) }
         return (incoming.map(Self.person), outgoing.map(Self.person))
     }
 
     public func blocked(by user: User.ID) async throws -> [Person] {
-        try await self.store.read { tx in try await tx.blockedPeople(of: user) }.map(Self.person)
+        try await self.store.read { tx in try await tx.friends.blockedPeople(of: user) }.map(Self.person)
     }
 
     private static func person(_ row: PersonSince) -> Person {
@@ -178,7 +178,7 @@ public struct Friends: Sendable {
         let accounts = try await tx.lockedUsers([user, other])
         guard let me = accounts[user] else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
         guard accounts[other] != nil else { throw DomainError.notFound(resource: "user", id: other.rawValue) }
-        let edge = try await tx.friendEdge(from: user, to: other)
+        let edge = try await tx.friends.edge(from: user, to: other)
         try FriendAccess.decide(action, isSelf: other == user, edge).require("user", other.rawValue)
         return (me, edge)
     }
@@ -188,18 +188,18 @@ public struct Friends: Sendable {
         async throws
     {
         try await Self.requireRoom(for: me.id, in: tx)
-        guard try await tx.friendCount(of: other) < FriendLimits.maximumFriends else {
+        guard try await tx.friends.count(of: other) < FriendLimits.maximumFriends else {
             throw DomainError.conflict(
                 reason: "This person has \(FriendLimits.maximumFriends) friends, the most there may be."
             )
         }
-        try await tx.befriend(me.id, other, at: now)
+        try await tx.friends.befriend(me.id, other, at: now)
         let key = "friend_accepted:\(me.id):\(me.localDate(at: now))"
         try await self.notify(other, type: .friendAccepted, key: key, about: me, edge: edge, in: tx, at: now)
     }
 
     private static func requireRoom(for user: User.ID, in tx: Transaction) async throws {
-        guard try await tx.friendCount(of: user) < FriendLimits.maximumFriends else {
+        guard try await tx.friends.count(of: user) < FriendLimits.maximumFriends else {
             throw DomainError.conflict(
                 reason: "You have \(FriendLimits.maximumFriends) friends, the most there may be; remove some first."
             )

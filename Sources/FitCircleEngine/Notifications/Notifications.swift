@@ -332,7 +332,7 @@ public struct Notifications: JobOwner {
     private func blocked(_ candidate: NotificationCandidate, for user: User.ID, in tx: Transaction) async throws -> Bool
     {
         guard let actor = NotificationNaming.actor(in: candidate.data), actor != user else { return false }
-        return try await tx.areBlocked(user, actor)
+        return try await tx.friends.areBlocked(user, actor)
     }
 
     /// The outbox job that hands notification `id` to the providers of one channel.

@@ -133,7 +133,7 @@ public struct Profiles: Sendable {
         edge: FriendEdge, relationship: ProfileAccess.Relationship
     ) {
         guard person != viewer else { return (.strangers, ProfileAccess.Relationship(isSelf: true)) }
-        let edge = try await tx.friendEdge(from: viewer, to: person)
+        let edge = try await tx.friends.edge(from: viewer, to: person)
         guard FriendAccess.decide(.find, isSelf: false, edge) == .allowed else {
             return (edge, ProfileAccess.Relationship(isSelf: false, blocked: true))
         }

@@ -56,13 +56,13 @@ extension Store {
     /// Those who blocked `user` (`Transaction.blockers(of:)`): boards and streams read them for every viewer.
     public func cachedBlockers(of user: User.ID) async throws -> Set<User.ID> {
         if let blockers = self.cache.blockers(of: user) { return blockers }
-        return try await self.readAndKeep({ try await $0.blockers(of: user) }) { [.blockers(user, $0)] } ?? []
+        return try await self.readAndKeep({ try await $0.friends.blockers(of: user) }) { [.blockers(user, $0)] } ?? []
     }
 
     /// The user's friends (`Transaction.friendIDs(of:)`): boards read them for names shown to friends only.
     public func cachedFriendIDs(of user: User.ID) async throws -> Set<User.ID> {
         if let friends = self.cache.friends(of: user) { return friends }
-        return try await self.readAndKeep({ try await $0.friendIDs(of: user) }) { [.friends(user, $0)] } ?? []
+        return try await self.readAndKeep({ try await $0.friends.ids(of: user) }) { [.friends(user, $0)] } ?? []
     }
 
     /// A challenge with `user`'s row in it, its participant count and escrow (`ChallengeQueries.challenge`,

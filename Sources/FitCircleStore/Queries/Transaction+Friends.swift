@@ -28,14 +28,23 @@ public struct PersonSince: Equatable, Sendable {
 /// Friend edges: requests (directed, until answered), friendships (mutual, a row each way) and blocks
 /// (directed). Whether a change is allowed is the engine's question (`FriendAccess`); these only record it.
 extension Transaction {
+    /// The queries of friend edges: requests, friendships and blocks (`friend_requests`, `friendships`, `blocks`).
+    public var friends: FriendQueries { FriendQueries(tx: self) }
+}
+
+public struct FriendQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// How `other` stands to `viewer`.
-    public func friendEdge(from viewer: User.ID, to other: User.ID) async throws -> FriendEdge {
+    public func edge(from viewer: User.ID, to other: User.ID) async throws -> FriendEdge {
         guard
             let row = try await self.sql.raw(
-                "SELECT \(Self.edgeColumns(viewer)) FROM users u WHERE u.id = \(bind: other.rawValue)"
+                "SELECT \(Transaction.edgeColumns(viewer)) FROM users u WHERE u.id = \(bind: other.rawValue)"
             ).first()
         else { return .strangers }
-        return try Self.friendEdge(from: row)
+        return try Transaction.friendEdge(from: row)
     }
 
     /// Those who blocked `viewer`: to them, the viewer must not see these people (a block acts everywhere).
@@ -64,7 +73,7 @@ extension Transaction {
         ).first() != nil
     }
 
-    public func insertFriendRequest(from user: User.ID, to other: User.ID, at now: Date) async throws {
+    public func insertRequest(from user: User.ID, to other: User.ID, at now: Date) async throws {
         try await self.sql.raw(
             """
             INSERT INTO friend_requests (from_user, to_user, created_at) VALUES (\(bind: user.rawValue), \(bind: other.rawValue), \(bind: now))
@@ -74,7 +83,7 @@ extension Transaction {
     }
 
     /// Deletes the request from `user` to `other`; whether there was one.
-    public func deleteFriendRequest(from user: User.ID, to other: User.ID) async throws -> Bool {
+    public func deleteRequest(from user: User.ID, to other: User.ID) async throws -> Bool {
         !(try await self.sql.raw(
             "DELETE FROM friend_requests WHERE from_user = \(bind: user.rawValue) AND to_user = \(bind: other.rawValue) RETURNING from_user"
         ).all()).isEmpty
@@ -83,7 +92,7 @@ extension Transaction {
     /// Makes the two friends, and forgets the requests between them either way.
     public func befriend(_ user: User.ID, _ other: User.ID, at now: Date) async throws {
         for (one, two) in [(user, other), (other, user)] {
-            _ = try await self.deleteFriendRequest(from: one, to: two)
+            _ = try await self.deleteRequest(from: one, to: two)
             try await self.sql.raw(
                 """
                 INSERT INTO friendships (user_id, friend_id, since) VALUES (\(bind: one.rawValue), \(bind: two.rawValue), \(bind: now))
@@ -91,10 +100,10 @@ extension Transaction {
                 """
             ).run()
         }
-        try await self.indexFeeds(between: user, other)
+        try await self.tx.indexFeeds(between: user, other)
         // Not held in any node's memory, but what a viewer may see moves the cache's generation on: pages kept
         // for their viewers are versioned by it (`Store.cacheGeneration`).
-        try await self.changed(.user(user), .user(other))
+        try await self.tx.changed(.user(user), .user(other))
     }
 
     /// Ends the friendship; whether there was one.
@@ -108,8 +117,8 @@ extension Transaction {
                 """
             ).all()).isEmpty
         if ended {
-            try await self.unindexFeeds(between: user, other)
-            try await self.changed(.user(user), .user(other))
+            try await self.tx.unindexFeeds(between: user, other)
+            try await self.tx.changed(.user(user), .user(other))
         }
         return ended
     }
@@ -117,8 +126,8 @@ extension Transaction {
     /// `user` blocks `other`: besides the block, the friendship and the requests between them end.
     public func block(_ other: User.ID, by user: User.ID, at now: Date) async throws {
         _ = try await self.unfriend(user, other)
-        _ = try await self.deleteFriendRequest(from: user, to: other)
-        _ = try await self.deleteFriendRequest(from: other, to: user)
+        _ = try await self.deleteRequest(from: user, to: other)
+        _ = try await self.deleteRequest(from: other, to: user)
         try await self.sql.raw(
             """
             INSERT INTO user_blocks (blocker_id, blocked_id, created_at) VALUES (\(bind: user.rawValue), \(bind: other.rawValue), \(bind: now))
@@ -126,7 +135,7 @@ extension Transaction {
             """
         ).run()
         // What the blocked person is shown (their blockers, cached on every node) changes.
-        try await self.changed(.user(other))
+        try await self.tx.changed(.user(other))
     }
 
     /// Lifts the block; whether there was one.
@@ -135,12 +144,12 @@ extension Transaction {
             !(try await self.sql.raw(
                 "DELETE FROM user_blocks WHERE blocker_id = \(bind: user.rawValue) AND blocked_id = \(bind: other.rawValue) RETURNING blocker_id"
             ).all()).isEmpty
-        if lifted { try await self.changed(.user(other)) }
+        if lifted { try await self.tx.changed(.user(other)) }
         return lifted
     }
 
     /// The user's friends' ids (at most `FriendLimits.maximumFriends`).
-    public func friendIDs(of user: User.ID) async throws -> Set<User.ID> {
+    public func ids(of user: User.ID) async throws -> Set<User.ID> {
         Set(
             try await self.sql.raw("SELECT friend_id FROM friendships WHERE user_id = \(bind: user.rawValue)").all().map
             { row in
@@ -149,7 +158,7 @@ extension Transaction {
         )
     }
 
-    public func friendCount(of user: User.ID) async throws -> Int {
+    public func count(of user: User.ID) async throws -> Int {
         try await self.countRows("SELECT COUNT(*) AS n FROM friendships WHERE user_id = \(bind: user.rawValue)")
     }
 
@@ -159,10 +168,10 @@ extension Transaction {
 
     /// The user's friends by name, each with their workouts since `recentSince` (the ledger's, not deleted)
     /// of the visibilities the access policy lets a friend see.
-    public func friends(of user: User.ID, recentSince: Date, visible: Set<ActivityVisibility>) async throws
+    public func list(of user: User.ID, recentSince: Date, visible: Set<ActivityVisibility>) async throws
         -> [FriendRow]
     {
-        let shown = Self.visibility(visible, column: "a.visibility")
+        let shown = Transaction.visibility(visible, column: "a.visibility")
         return try await self.sql.raw(
             """
             SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, f.since, COALESCE(w.n, 0) AS workouts, COALESCE(w.distance, 0.0) AS distance,
@@ -184,7 +193,7 @@ extension Transaction {
             FriendRow(
                 userID: User.ID(try row.decode(column: "id", as: String.self)),
                 displayName: try row.decode(column: "display_name", as: String.self),
-                photo: try Self.photo(row),
+                photo: try Transaction.photo(row),
                 since: try row.decode(column: "since", as: Date.self),
                 recentWorkouts: try row.decode(column: "workouts", as: Int.self),
                 recentDistanceMeters: try row.decode(column: "distance", as: Double.self),
@@ -195,7 +204,7 @@ extension Transaction {
     }
 
     /// Requests waiting for the user's answer (`incoming`) and for others' (`outgoing`), newest first.
-    public func friendRequests(of user: User.ID) async throws -> (incoming: [PersonSince], outgoing: [PersonSince]) {
+    public func requests(of user: User.ID) async throws -> (incoming: [PersonSince], outgoing: [PersonSince]) {
         func people(_ mine: String, _ theirs: String) async throws -> [PersonSince] {
             try await self.sql.raw(
                 """
@@ -223,7 +232,7 @@ extension Transaction {
         PersonSince(
             userID: User.ID(try row.decode(column: "id", as: String.self)),
             displayName: try row.decode(column: "display_name", as: String.self),
-            photo: try Self.photo(row),
+            photo: try Transaction.photo(row),
             since: try row.decode(column: "since", as: Date.self),
             sharesCircle: try row.decode(column: "shares_circle", as: Bool.self)
         )

@@ -48,7 +48,7 @@ func people(_ count: Int, in store: Store, now: Date) async throws -> [User.ID] 
                     provider: "dev",
                     subject: email
                 )
-                try await tx.append(
+                try await tx.points.append(
                     [
                         PointsLine(
                             id: .init("seed-\(index)"),
@@ -61,7 +61,7 @@ func people(_ count: Int, in store: Store, now: Date) async throws -> [User.ID] 
                     ],
                     of: ids[index]
                 )
-                try await tx.save(RewardStats(totalPoints: 100_000, level: 30), of: ids[index], at: now)
+                try await tx.points.save(RewardStats(totalPoints: 100_000, level: 30), of: ids[index], at: now)
             }
         }
     }

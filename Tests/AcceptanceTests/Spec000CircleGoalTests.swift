@@ -187,7 +187,7 @@ struct Spec000CircleGoalTests {
                 try #require((try await app.devSignIn(ana.email)["user"] as? [String: Any])?["id"] as? String)
             )
             let digest = try await app.store.read { tx in
-                try await tx.notifications(of: anaID, type: "weekly_digest", limit: 1)
+                try await tx.notifications.list(of: anaID, type: "weekly_digest", limit: 1)
             }.first
             #expect(digest?.data["nextGoal"] == "73,400", "\(String(describing: digest?.data))")
             #expect(try await weeklySteps() == 73_400)

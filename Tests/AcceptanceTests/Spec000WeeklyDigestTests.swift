@@ -69,7 +69,8 @@ struct Spec000WeeklyDigestTests {
                 try #require((try await app.devSignIn(sam.email)["user"] as? [String: Any])?["id"] as? String)
             )
             let digest = try #require(
-                try await app.store.read { tx in try await tx.notifications(of: samID, type: "weekly_digest", limit: 1)
+                try await app.store.read { tx in
+                    try await tx.notifications.list(of: samID, type: "weekly_digest", limit: 1)
                 }.first
             )
             #expect(
@@ -89,7 +90,7 @@ struct Spec000WeeklyDigestTests {
             )
             let won = try #require(
                 try await app.store.read { tx in
-                    try await tx.notifications(of: sarahID, type: "weekly_digest", limit: 1)
+                    try await tx.notifications.list(of: sarahID, type: "weekly_digest", limit: 1)
                 }.first
             )
             #expect(won.body == "📅 You won Work Warriors this week! 🏆 63,000 steps, 0-day streak")

@@ -240,7 +240,7 @@ extension Member {
         let level = self.app.engine.profile.rewards.levels.level(for: amount)
         let now = self.app.clock.now
         try await self.app.store.transaction { tx in
-            try await tx.append(
+            try await tx.points.append(
                 [
                     PointsLine(
                         id: .init("seed"),
@@ -253,7 +253,7 @@ extension Member {
                 ],
                 of: user
             )
-            try await tx.save(RewardStats(totalPoints: amount, level: level), of: user, at: now)
+            try await tx.points.save(RewardStats(totalPoints: amount, level: level), of: user, at: now)
         }
     }
 }

@@ -50,7 +50,7 @@ struct APNsDeliveryTests {
     func aPushGoesOverHTTP2WithAppleHeadersTheSpecsPayloadAndOneReusedProviderToken(_ backend: Backend) async throws {
         try await Self.withAPNs(backend) { app, apns, user in
             try await DeliveryTests.runJobs(app)  // the welcome, and whatever else onboarding raised
-            let unread = try await app.store.read { tx in try await tx.unreadCount(of: User.ID(user)) }
+            let unread = try await app.store.read { tx in try await tx.notifications.unreadCount(of: User.ID(user)) }
             let token = try #require(try await app.devSignIn()["accessToken"] as? String)
             let sandbox = try await app.request(
                 .post,
@@ -108,7 +108,9 @@ struct APNsDeliveryTests {
             )
             try await DeliveryTests.runJobs(app)
             #expect(try await Self.outcomes(app, first) == ["target_dead"])
-            #expect(try await app.store.read { tx in try await tx.activeDevices(of: User.ID(user)) }.isEmpty)
+            #expect(
+                try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.isEmpty
+            )
             _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
             try await DeliveryTests.runJobs(app)
             #expect(apns.received.count == 1)
@@ -125,13 +127,18 @@ struct APNsDeliveryTests {
             )
             try await DeliveryTests.runJobs(app)
             #expect(try await Self.outcomes(app, first) == ["target_suspect"])
-            #expect(try await app.store.read { tx in try await tx.activeDevices(of: User.ID(user)) }.count == 1)
+            #expect(
+                try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.count
+                    == 1
+            )
             let second = try #require(
                 try await NotificationLogTests.send(app, "challenge_milestone", key: "two")["id"] as? String
             )
             try await DeliveryTests.runJobs(app)
             #expect(try await Self.outcomes(app, second) == ["target_suspect"])
-            #expect(try await app.store.read { tx in try await tx.activeDevices(of: User.ID(user)) }.isEmpty)
+            #expect(
+                try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.isEmpty
+            )
             _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "three")
             try await DeliveryTests.runJobs(app)
             #expect(apns.received.count == 2)

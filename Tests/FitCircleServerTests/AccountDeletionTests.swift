@@ -123,7 +123,7 @@ struct AccountDeletionTests {
             for person in [ana, bo] {
                 let now = app.clock.now
                 try await app.store.transaction { tx in
-                    try await tx.append(
+                    try await tx.points.append(
                         [
                             PointsLine(
                                 id: .init("seed-\(person.id)"),
@@ -136,7 +136,7 @@ struct AccountDeletionTests {
                         ],
                         of: User.ID(person.id)
                     )
-                    try await tx.save(RewardStats(totalPoints: 200, level: 1), of: User.ID(person.id), at: now)
+                    try await tx.points.save(RewardStats(totalPoints: 200, level: 1), of: User.ID(person.id), at: now)
                 }
             }
             let challenge = try await app.request(

@@ -82,7 +82,7 @@ struct ChallengeBadgeTests {
                     && bens["first-victory"]?["unlocked"] as? Bool == false
             )
             // The badges' XP is in the ledger, and the books still balance.
-            let ledger = try await app.store.read { tx in try await tx.allPointsLines(of: User.ID(ana.id)) }
+            let ledger = try await app.store.read { tx in try await tx.points.allLines(of: User.ID(ana.id)) }
             #expect(
                 Set(ledger.filter { $0.reason == .badge }.compactMap(\.detail.badgeID)).isSuperset(of: [
                     "first-challenge", "first-victory", "photo-finish", "underdog",

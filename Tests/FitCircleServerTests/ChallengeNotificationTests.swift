@@ -39,8 +39,9 @@ struct ChallengeNotificationTests {
     }
 
     static func told(_ app: TestApp, _ person: ChallengeTests.Person, _ type: String) async throws -> [String] {
-        try await app.store.read { tx in try await tx.notifications(of: User.ID(person.id), type: type, limit: 10) }
-            .map(\.body)
+        try await app.store.read { tx in try await tx.notifications.list(of: User.ID(person.id), type: type, limit: 10)
+        }
+        .map(\.body)
     }
 
     static func workout(_ app: TestApp, _ person: ChallengeTests.Person, _ id: String, km: Double) async throws {
@@ -170,7 +171,7 @@ struct ChallengeNotificationTests {
                 ]
             )
             let benProgress = try await app.store.read { tx in
-                try await tx.notifications(of: User.ID(ben.id), type: "challenge_progress", limit: 10)
+                try await tx.notifications.list(of: User.ID(ben.id), type: "challenge_progress", limit: 10)
             }
             #expect(benProgress.allSatisfy { $0.status == .dropped } && benProgress.count == 1, "\(benProgress)")
 

@@ -28,7 +28,7 @@ struct ChallengeTests {
         if xp > 0 {
             let now = app.clock.now
             try await app.store.transaction { tx in
-                try await tx.append(
+                try await tx.points.append(
                     [
                         PointsLine(
                             id: .init("seed-\(id)"),
@@ -41,7 +41,7 @@ struct ChallengeTests {
                     ],
                     of: User.ID(id)
                 )
-                try await tx.save(RewardStats(totalPoints: xp, level: 1), of: User.ID(id), at: now)
+                try await tx.points.save(RewardStats(totalPoints: xp, level: 1), of: User.ID(id), at: now)
             }
         }
         _ = token
@@ -75,7 +75,7 @@ struct ChallengeTests {
     }
 
     static func balance(_ app: TestApp, _ person: Person) async throws -> Int {
-        try await app.store.read { tx in try await tx.rewardStats(of: User.ID(person.id))?.totalPoints ?? 0 }
+        try await app.store.read { tx in try await tx.points.stats(of: User.ID(person.id))?.totalPoints ?? 0 }
     }
 
     static func rows(_ board: [String: Any]) -> [[String: Any]] { board["rows"] as? [[String: Any]] ?? [] }
@@ -644,7 +644,7 @@ struct ChallengeKindTests {
             )
             // Each value is what the ledger credited since the start, the −200 stake and the seeded XP left out.
             for person in [ana, ben] {
-                let earned = try await app.store.read { tx in try await tx.allPointsLines(of: User.ID(person.id)) }
+                let earned = try await app.store.read { tx in try await tx.points.allLines(of: User.ID(person.id)) }
                     .filter { $0.reason != .stake && $0.sourceKey != "seed" }.reduce(0) { $0 + $1.amount }
                 let value = rows.first { $0["userId"] as? String == person.id }?["value"] as? Double
                 #expect(

@@ -144,7 +144,9 @@ struct DeliveryTests {
             )
             try await Self.runJobs(app)
             #expect(try await Self.attempts(app, first).map(\.outcome) == ["target_dead"])
-            #expect(try await app.store.read { tx in try await tx.activeDevices(of: User.ID(user)) }.isEmpty)
+            #expect(
+                try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.isEmpty
+            )
             #expect(try await Self.deliverJob(app, first).status == .done)
 
             // Another notification the same day (a critical type, so no cap stands in the way) goes nowhere.
@@ -173,7 +175,9 @@ struct DeliveryTests {
             _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "four")
             try await Self.runJobs(app)
             #expect(fcm.received.count == 3)
-            #expect(try await app.store.read { tx in try await tx.activeDevices(of: User.ID(user)) }.isEmpty)
+            #expect(
+                try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.isEmpty
+            )
         }
     }
 

@@ -68,7 +68,8 @@ struct EmailDeliveryTests {
             #expect(html.contains("\(Self.publicURL)/api/emails/open/"))
             let user = User.ID(try await NotificationLogTests.anaID(app))
             let record = try #require(
-                try await app.store.read { tx in try await tx.notifications(of: user, type: "welcome", limit: 1) }.first
+                try await app.store.read { tx in try await tx.notifications.list(of: user, type: "welcome", limit: 1) }
+                    .first
             )
             #expect(welcome.messageId == "<\(record.id.rawValue)@fitcircle.test>")
             let attempts = try await DeliveryTests.attempts(app, record.id.rawValue)

@@ -274,7 +274,7 @@ struct JobsTests {
             }
             let user = User.ID(try #require((try await app.devSignIn()["user"] as? [String: Any])?["id"] as? String))
             let entries = try await app.store.read { tx in
-                try await tx.streakEntries(
+                try await tx.streaks.entries(
                     of: user,
                     from: LocalDate(year: 2026, month: 3, day: 1)!,
                     to: LocalDate(year: 2026, month: 3, day: 10)!
@@ -283,7 +283,7 @@ struct JobsTests {
             #expect(entries.map(\.period.iso) == ["2026-03-02", "2026-03-03"])
             #expect(entries.first?.status == .active)
             let goals = try await app.store.read { tx in
-                try await tx.goals(
+                try await tx.goals.list(
                     of: user,
                     span: .daily,
                     from: LocalDate(year: 2026, month: 3, day: 3)!,

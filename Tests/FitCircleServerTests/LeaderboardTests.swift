@@ -125,7 +125,7 @@ struct LeaderboardTests {
         )
         while try await runner.runDue(limit: 50) > 0 {}
         return try await app.store.read { tx in
-            try await tx.notifications(of: User.ID(person.id), type: type, limit: 10)
+            try await tx.notifications.list(of: User.ID(person.id), type: type, limit: 10)
         }
     }
 
@@ -442,7 +442,7 @@ struct LeaderboardTests {
                     .status == .ok
             )
             let lines = try await app.store.read { tx in
-                try await tx.pointsLines(
+                try await tx.points.lines(
                     of: User.ID(ana.id),
                     from: LocalDate(year: 2026, month: 3, day: 2)!,
                     to: LocalDate(year: 2026, month: 3, day: 2)!

@@ -127,7 +127,7 @@ struct PointsTests {
             #expect(rewards.reduce(0) { $0 + $1.counted } == 75)
             #expect(rewards.reduce(0) { $0 + $1.excess } == 125)
             let lines = try await app.store.read { tx in
-                try await tx.allPointsLines(of: User.ID(try await Self.userID(app)))
+                try await tx.points.allLines(of: User.ID(try await Self.userID(app)))
             }
             #expect(lines.filter { $0.sourceKey == "badge:first-series" }.count == 1)
             #expect(lines.filter { $0.reason == .series }.count == 20)
@@ -157,7 +157,7 @@ struct PointsTests {
                 #expect(response.status == .ok, "\(response.text)")
             }
             let lines = try await app.store.read { tx in
-                try await tx.allPointsLines(of: User.ID(try await Self.userID(app)))
+                try await tx.points.allLines(of: User.ID(try await Self.userID(app)))
             }
             let series = lines.filter { $0.reason == .series }
             #expect(series.map(\.counted) == [10, 10, 10, 10, 10, 10, 10, 5, 0, 0])
@@ -200,10 +200,10 @@ struct PointsTests {
             try await Self.series(app, "s", number: 5, reps: 5)
             let user = User.ID(try await Self.userID(app))
             try await app.store.transaction { tx in
-                var stats = try #require(try await tx.rewardStats(of: user))
+                var stats = try #require(try await tx.points.stats(of: user))
                 stats.totalPoints += 7
                 stats.counters[.pushups] = 6
-                try await tx.save(stats, of: user, at: app.clock.now)
+                try await tx.points.save(stats, of: user, at: app.clock.now)
             }
             let problems = try await app.engine.replay.rewardDifferences().map(\.problem)
             #expect(problems.contains("total points: stored 72, the ledger sums to 65"))

@@ -35,7 +35,8 @@ struct ReminderTests {
     }
 
     static func reminders(_ app: TestApp, of user: User.ID) async throws -> [NotificationRecord] {
-        try await app.store.read { tx in try await tx.notifications(of: user, type: "daily_checkin_reminder", limit: 10)
+        try await app.store.read { tx in
+            try await tx.notifications.list(of: user, type: "daily_checkin_reminder", limit: 10)
         }
     }
 
@@ -297,7 +298,7 @@ struct ReminderTests {
             }
             let (missedUser, steadyUser) = (users[0], users[1])
             let missed = try await app.store.read { tx in
-                try await tx.notifications(of: missedUser, type: "streak_at_risk", limit: 10)
+                try await tx.notifications.list(of: missedUser, type: "streak_at_risk", limit: 10)
             }
             #expect(missed.map(\.date.iso) == ["2026-03-05"])
             var calendar = Calendar(identifier: .gregorian)
@@ -308,7 +309,7 @@ struct ReminderTests {
                     == "🔥 Your 2-day streak is at risk! Your freeze covered yesterday; check in today to keep it going."
             )
             let steady = try await app.store.read { tx in
-                try await tx.notifications(of: steadyUser, type: "streak_at_risk", limit: 10)
+                try await tx.notifications.list(of: steadyUser, type: "streak_at_risk", limit: 10)
             }
             #expect(steady.isEmpty)
         }

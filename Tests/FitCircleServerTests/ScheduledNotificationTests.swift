@@ -19,7 +19,7 @@ struct ScheduledNotificationTests {
     }
 
     static func sent(_ app: TestApp, _ user: User.ID, _ type: String) async throws -> [NotificationRecord] {
-        try await app.store.read { tx in try await tx.notifications(of: user, type: type, limit: 50) }.filter {
+        try await app.store.read { tx in try await tx.notifications.list(of: user, type: type, limit: 50) }.filter {
             $0.status == .sent
         }
     }
@@ -187,7 +187,7 @@ struct ScheduledNotificationTests {
             try await ReminderTests.run(app, hours: 1)
             let achievements = try await Self.sent(app, user, "achievement").map(\.body)
             #expect(achievements.contains("Weekly goal reached: +500 points"), "\(achievements)")
-            let badges = try await app.store.read { tx in try await tx.unlockedBadges(of: user) }
+            let badges = try await app.store.read { tx in try await tx.points.unlockedBadges(of: user) }
             #expect(!badges.isEmpty)
             #expect(achievements.count == 1 + badges.count, "\(achievements) \(badges.map(\.name))")
 
@@ -257,7 +257,7 @@ struct ScheduledNotificationTests {
             }
             var budgetDrops = 0
             for (user, zone) in users {
-                let all = try await app.store.read { tx in try await tx.notifications(of: user, limit: 1_000) }
+                let all = try await app.store.read { tx in try await tx.notifications.list(of: user, limit: 1_000) }
                 let nonCritical = all.filter { $0.status == .sent && !$0.critical }
                 for (date, sent) in Dictionary(grouping: nonCritical, by: { LocalDate($0.decidedAt, in: zone) }) {
                     #expect(sent.count <= 3, "\(zone.identifier) \(date): \(sent.map(\.type))")

@@ -102,14 +102,14 @@ struct SimulationTests {
             var counts: [Int] = []
             for user in try await tx.usersWithActivities() {
                 counts.append(
-                    try await tx.streakEntries(
+                    try await tx.streaks.entries(
                         of: user,
                         from: LocalDate(iso: "2026-01-01")!,
                         to: LocalDate(iso: "2026-12-31")!
                     ).count
                 )
                 counts.append(
-                    try await tx.goals(
+                    try await tx.goals.list(
                         of: user,
                         span: .daily,
                         from: LocalDate(iso: "2026-01-01")!,

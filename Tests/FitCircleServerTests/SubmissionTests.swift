@@ -136,7 +136,7 @@ struct SubmissionTests {
                 (ana, [String]()), (bo, ["🏃 Submit today's 4,200 steps to your FitCircles before midnight!"]),
             ] {
                 let sent = try await app.store.read { tx in
-                    try await tx.notifications(of: User.ID(person.id), type: "data_submission", limit: 5)
+                    try await tx.notifications.list(of: User.ID(person.id), type: "data_submission", limit: 5)
                 }
                 #expect(sent.filter { $0.status == .sent }.map(\.body) == expected, "\(person.email)")
             }

@@ -149,7 +149,7 @@ public struct Accounts: Sendable {
                     createdAt: now
                 )
                 try await tx.insert(user, provider: provider, subject: subject)
-                try await tx.save(NotificationPreferences.defaults, of: user.id, at: now)
+                try await tx.notifications.save(NotificationPreferences.defaults, of: user.id, at: now)
                 try await ReminderPlanner.planRestOfToday(for: user.id, rules: self.rules, at: now, in: tx)
                 try await Circles.tellNewAccount(
                     user,

@@ -89,7 +89,7 @@ extension Challenges {
         async throws
     {
         if challenge.stake > 0 {
-            let balance = try await tx.rewardStats(of: person.id)?.totalPoints ?? 0
+            let balance = try await tx.points.stats(of: person.id)?.totalPoints ?? 0
             guard balance >= challenge.stake else {
                 throw DomainError.conflict(reason: "Joining stakes \(challenge.stake) XP and you have \(balance) XP.")
             }

@@ -24,7 +24,10 @@ extension DemoData {
         )
         // 25 XP a head where both have them (a profile that awards no points plays it for nothing).
         let balances = try await challenges.store.read { tx in
-            [try await tx.rewardStats(of: ana)?.totalPoints ?? 0, try await tx.rewardStats(of: ben)?.totalPoints ?? 0]
+            [
+                try await tx.points.stats(of: ana)?.totalPoints ?? 0,
+                try await tx.points.stats(of: ben)?.totalPoints ?? 0,
+            ]
         }
         let stake = min(25, balances.min() ?? 0)
         let input = ChallengeInput(

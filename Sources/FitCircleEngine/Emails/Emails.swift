@@ -52,9 +52,9 @@ public struct Emails: Sendable {
             guard let account = try await tx.lockedUser(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
-            var preferences = try await tx.notificationPreferences(of: user) ?? .defaults
+            var preferences = try await tx.notifications.preferences(of: user) ?? .defaults
             preferences.types[kind.type, default: [:]][.email] = false
-            try await tx.save(preferences, of: user, at: now)
+            try await tx.notifications.save(preferences, of: user, at: now)
             try await self.analytics.record(
                 .emailUnsubscribed,
                 key: kind.type,
@@ -164,7 +164,7 @@ public struct Emails: Sendable {
 
     public func preferences(of user: User.ID) async throws -> EmailPreferences {
         EmailPreferences(
-            try await self.store.read { tx in try await tx.notificationPreferences(of: user) } ?? .defaults,
+            try await self.store.read { tx in try await tx.notifications.preferences(of: user) } ?? .defaults,
             catalog: self.catalog
         )
     }
@@ -176,9 +176,9 @@ public struct Emails: Sendable {
             guard let account = try await tx.lockedUser(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
-            let before = try await tx.notificationPreferences(of: user) ?? .defaults
+            let before = try await tx.notifications.preferences(of: user) ?? .defaults
             let preferences = try change.applied(to: before, catalog: self.catalog)
-            try await tx.save(preferences, of: user, at: now)
+            try await tx.notifications.save(preferences, of: user, at: now)
             if preferences != before {
                 try await self.analytics.record(
                     .preferenceChanged,

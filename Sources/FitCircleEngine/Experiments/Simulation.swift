@@ -92,7 +92,7 @@ public struct Simulation: Sendable {
                     start: start,
                     end: last,
                     days: try await tx.days(of: id, from: start.adding(days: -lookback), to: last),
-                    freezes: try await tx.freezeRequests(of: id, from: start, to: last),
+                    freezes: try await tx.streaks.freezeRequests(of: id, from: start, to: last),
                     training: try await tx.trainingSettings(of: id) ?? .defaults
                 )
             }

@@ -55,7 +55,7 @@ extension Friends: JobOwner {
                 ActivityAccess.mayView(stored.event.visibility, isSelf: false, isFriend: true)
             else { return }
             let friends = try await tx.friends.ids(of: author.id)
-            let preferences = try await tx.notificationPreferences(of: friends)
+            let preferences = try await tx.notifications.preferences(of: friends)
             var jobs: [JobRecord] = []
             for friend in friends.sorted()
             where NotificationChannel.allCases.contains(where: {

@@ -10,7 +10,7 @@ extension Goals {
     func stepGoal(on date: LocalDate, of user: User, in tx: Transaction) async throws -> Goal? {
         guard user.accountDay(date) >= 1 else { return nil }
         try await self.plan(.daily, start: date, of: user, in: tx, replacing: [])
-        return try await tx.goals(of: user.id, span: .daily, from: date, to: date).first { $0.kind == .steps }
+        return try await tx.goals.list(of: user.id, span: .daily, from: date, to: date).first { $0.kind == .steps }
     }
 
     /// A new daily push-up goal moves today's and this week's push-up targets not yet met (spec 001,
@@ -38,7 +38,7 @@ extension Goals {
     func plan(_ span: Goal.Span, start: LocalDate, of user: User, in tx: Transaction, replacing: Set<Goal.Kind>)
         async throws
     {
-        let existing = try await tx.goals(of: user.id, span: span, from: start, to: start)
+        let existing = try await tx.goals.list(of: user.id, span: span, from: start, to: start)
         // The person's goal policy: an experiment may set them easier or harder targets.
         let policy = try await self.rules.of(user, in: tx, at: self.clock.now()).goals
         let kinds = span == .daily ? policy.daily : policy.weekly
@@ -97,14 +97,14 @@ extension Goals {
         where goal.kind == .weight && replacing.contains(.weight) && goal.completedAt == nil
             && !plans.contains(where: { $0.kind == .weight })
         {
-            try await tx.deleteGoal(goal.id, of: user.id)
+            try await tx.goals.delete(goal.id, of: user.id)
         }
         for plan in plans {
             if let goal = existing.first(where: { $0.kind == plan.kind }) {
                 if replacing.contains(goal.kind) && goal.completedAt == nil
                     && (goal.target != plan.target || goal.basis != plan.basis)
                 {
-                    try await tx.updateTarget(of: goal.id, to: plan.target, basis: plan.basis)
+                    try await tx.goals.updateTarget(of: goal.id, to: plan.target, basis: plan.basis)
                 }
             } else {
                 missing.append(
@@ -119,7 +119,7 @@ extension Goals {
                 )
             }
         }
-        try await tx.insert(missing, of: user.id, at: self.clock.now())
+        try await tx.goals.insert(missing, of: user.id, at: self.clock.now())
         let personalised = plans.filter { (plan: GoalPlanner.Plan) in plan.kind == .steps && plan.personalised }
         if span == .daily, accountDay == policy.steps.introductoryDays + 1, let steps = personalised.first,
             missing.contains(where: { (goal: Goal) in goal.kind == .steps })
@@ -150,7 +150,7 @@ extension Goals {
 
     /// The period's goals with their progress; a goal seen met for the first time is closed.
     func period(_ span: Goal.Span, start: LocalDate, of user: User, in tx: Transaction) async throws -> Period {
-        let goals = try await tx.goals(of: user.id, span: span, from: start, to: start)
+        let goals = try await tx.goals.list(of: user.id, span: span, from: start, to: start)
         let length = span == .daily ? 1 : 7
         let dates = (0..<length).map { start.adding(days: $0) }
         let days = goals.isEmpty ? [] : try await tx.days(of: user.id, from: start, to: start.adding(days: length - 1))
@@ -163,7 +163,7 @@ extension Goals {
             let actual = goal.progress(in: days, activeDayMinimumSteps: minimum, weightBefore: weightBefore)
             if goal.completedAt == nil && actual >= goal.target {
                 let now = self.clock.now()
-                try await tx.complete(goal.id, at: now)
+                try await tx.goals.complete(goal.id, at: now)
                 goal.completedAt = now
                 try await self.rewards.creditGoalMet(goal, of: user, in: tx, now: now)
                 try await self.scoring.restate([user.id], in: tx, now: now)

@@ -52,7 +52,7 @@ extension Goals {
             let (account, today) = try await self.locked(user, in: tx)
             let week = self.summarisedWeek(on: today)
             let summary = try await self.summary(of: account, week: week, in: tx)
-            try await tx.markWeeklySummarySeen(of: user, week: week, at: self.clock.now())
+            try await tx.goals.markWeeklySummarySeen(of: user, week: week, at: self.clock.now())
             return summary
         }
     }
@@ -80,7 +80,7 @@ extension Goals {
             try settings.validate(field: "choice.")
             let now = self.clock.now()
             try await tx.save(settings, of: user, at: now)
-            try await tx.saveWeeklyChoice(choice.rawValue, of: user, week: week, at: now)
+            try await tx.goals.saveWeeklyChoice(choice.rawValue, of: user, week: week, at: now)
             summary.choice = choice
             return (summary, settings)
         }
@@ -88,12 +88,14 @@ extension Goals {
 
     private func summary(of user: User, week: LocalDate, in tx: Transaction) async throws -> WeeklySummary {
         let training = try await tx.trainingSettings(of: user.id) ?? .defaults
-        let planned = try await tx.goals(of: user.id, span: .weekly, from: week, to: week).first { $0.kind == .pushups }
+        let planned = try await tx.goals.list(of: user.id, span: .weekly, from: week, to: week).first {
+            $0.kind == .pushups
+        }
         let target = planned.map { Int($0.target) } ?? training.weeklyGoal
-        let days = PointsDay.summarize(try await tx.pointsLines(of: user.id, from: week, to: week.adding(days: 6)))
+        let days = PointsDay.summarize(try await tx.points.lines(of: user.id, from: week, to: week.adding(days: 6)))
         let reps = days.reduce(0) { $0 + $1.pushupsCounted }
         let reached = reps >= target
-        let stored = try await tx.weeklySummary(of: user.id, week: week)
+        let stored = try await tx.goals.weeklySummary(of: user.id, week: week)
         return WeeklySummary(
             week: week,
             reps: reps,

@@ -81,7 +81,7 @@ public struct Goals: Sendable {
         // so two concurrent updates to the same total count it once.
         return try await self.store.transaction { tx in
             let (account, today) = try await self.locked(user, in: tx)
-            guard let stored = try await tx.goal(of: user, id: goal) else {
+            guard let stored = try await tx.goals.goal(of: user, id: goal) else {
                 throw DomainError.notFound(resource: "goal", id: goal.rawValue)
             }
             guard stored.span == .daily, stored.period == today else {

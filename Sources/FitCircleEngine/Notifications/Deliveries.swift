@@ -114,13 +114,16 @@ public struct Deliveries: JobOwner {
         let cutoff = self.clock.now().addingTimeInterval(-Self.unusedDeviceLifetime)
         let found = try await self.store.transaction {
             tx -> (User, NotificationRecord, [PushDevice], [DeliveryAttemptRecord], unread: Int)? in
-            guard let account = try await tx.user(user), let record = try await tx.notification(id, of: user) else {
+            guard let account = try await tx.user(user),
+                let record = try await tx.notifications.notification(id, of: user)
+            else {
                 return nil
             }
             _ = try await tx.expireDevices(of: user, unusedSince: cutoff)
             return (
-                account, record, try await tx.activeDevices(of: user), try await tx.deliveryAttempts(of: id),
-                try await tx.unreadCount(of: user)
+                account, record, try await tx.notifications.activeDevices(of: user),
+                try await tx.deliveryAttempts(of: id),
+                try await tx.notifications.unreadCount(of: user)
             )
         }
         guard let (account, record, devices, earlier, unread) = found, record.status == .sent else { return }
@@ -254,7 +257,7 @@ public struct Deliveries: JobOwner {
             self.transports.email != nil,
             !account.email.hasSuffix(".invalid")
         else { return false }
-        let preferences = try await tx.notificationPreferences(of: account.id) ?? .defaults
+        let preferences = try await tx.notifications.preferences(of: account.id) ?? .defaults
         return preferences.delivers(kind, on: .email)
     }
 

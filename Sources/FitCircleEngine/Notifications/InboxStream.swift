@@ -31,7 +31,9 @@ extension Notifications {
                     var since = self.clock.now()
                     var seen: Set<NotificationRecord.ID> = []
                     if let lastSeen,
-                        let record = try await self.store.read({ tx in try await tx.notification(lastSeen, of: user) })
+                        let record = try await self.store.read({ tx in
+                            try await tx.notifications.notification(lastSeen, of: user)
+                        })
                     {
                         since = record.decidedAt
                         seen = [record.id]
@@ -40,7 +42,7 @@ extension Notifications {
                         let from = since
                         seen = Set(
                             try await self.store.read { tx in
-                                try await tx.notificationsSent(to: user, since: from, limit: 100)
+                                try await tx.notifications.notificationsSent(to: user, since: from, limit: 100)
                             }.map(\.id)
                         )
                     }
@@ -50,7 +52,7 @@ extension Notifications {
                     while !Task.isCancelled {
                         let from = since
                         let landed = try await self.store.read { tx in
-                            try await tx.notificationsSent(to: user, since: from, limit: 100)
+                            try await tx.notifications.notificationsSent(to: user, since: from, limit: 100)
                         }
                         .filter { $0.channels.contains(.inApp) && !seen.contains($0.id) }
                         if let newest = landed.last?.decidedAt {

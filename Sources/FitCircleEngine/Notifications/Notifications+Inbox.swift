@@ -13,7 +13,7 @@ extension Notifications {
         }
         let records = try await self.store.read { tx in
             try await self.namedNow(
-                try await tx.notifications(of: user, type: type, limit: channel == nil ? limit : 500),
+                try await tx.notifications.list(of: user, type: type, limit: channel == nil ? limit : 500),
                 of: user,
                 in: tx
             )
@@ -27,7 +27,7 @@ extension Notifications {
             throw ValidationError(field: "limit", reason: "must be between 1 and 100")
         }
         let (items, unread) = try await self.store.read { tx in
-            let sent = try await tx.notifications(of: user, status: .sent, limit: 500).filter {
+            let sent = try await tx.notifications.list(of: user, status: .sent, limit: 500).filter {
                 $0.channels.contains(.inApp)
             }
             return (
@@ -41,8 +41,12 @@ extension Notifications {
     public func notification(_ id: NotificationRecord.ID, of user: User.ID) async throws -> NotificationRecord {
         guard
             let record = try await self.store.read({ tx in
-                try await self.namedNow(try await tx.notification(id, of: user).map { [$0] } ?? [], of: user, in: tx)
-                    .first
+                try await self.namedNow(
+                    try await tx.notifications.notification(id, of: user).map { [$0] } ?? [],
+                    of: user,
+                    in: tx
+                )
+                .first
             })
         else {
             throw DomainError.notFound(resource: "notification", id: id.rawValue)
@@ -79,7 +83,7 @@ extension Notifications {
     public func mark(_ id: NotificationRecord.ID, _ mark: NotificationMark, by user: User.ID) async throws {
         let now = self.clock.now()
         let found = try await self.store.transaction { tx in
-            guard try await tx.mark(id, of: user, mark, at: now) else { return false }
+            guard try await tx.notifications.mark(id, of: user, mark, at: now) else { return false }
             // Opened and acted on are analytics events too (the first time counts, as the marks do).
             let event: ServerEvent? =
                 switch mark {
@@ -87,7 +91,9 @@ extension Notifications {
                 case .action: .notificationActed
                 case .read: nil
                 }
-            if let event, let account = try await tx.user(user), let record = try await tx.notification(id, of: user) {
+            if let event, let account = try await tx.user(user),
+                let record = try await tx.notifications.notification(id, of: user)
+            {
                 let sent = record.deliverAt ?? record.decidedAt
                 try await self.analytics.record(
                     event,

@@ -39,7 +39,7 @@ public struct Notifications: JobOwner {
 
     /// The user's preferences (the defaults until they change any).
     public func preferences(of user: User.ID) async throws -> NotificationPreferences {
-        try await self.store.read { tx in try await tx.notificationPreferences(of: user) } ?? .defaults
+        try await self.store.read { tx in try await tx.notifications.preferences(of: user) } ?? .defaults
     }
 
     /// Applies `change` to the stored preferences in one transaction under the user's lock, so concurrent
@@ -54,10 +54,10 @@ public struct Notifications: JobOwner {
             guard let account = try await tx.lockedUser(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
-            let before = try await tx.notificationPreferences(of: user) ?? .defaults
+            let before = try await tx.notifications.preferences(of: user) ?? .defaults
             let updated = try change(before)
             try updated.validate(against: self.catalog)
-            try await tx.save(updated, of: user, at: now)
+            try await tx.notifications.save(updated, of: user, at: now)
             if updated != before {
                 try await self.analytics.record(
                     .preferenceChanged,
@@ -98,11 +98,12 @@ public struct Notifications: JobOwner {
             environment: environment,
             registeredAt: self.clock.now()
         )
-        return try await self.store.transaction { tx in try await tx.register(device, of: user) }
+        return try await self.store.transaction { tx in try await tx.notifications.register(device, of: user) }
     }
 
     public func deactivate(_ device: PushDevice.ID, of user: User.ID) async throws {
-        guard try await self.store.transaction({ tx in try await tx.deactivateDevice(device, of: user) }) else {
+        guard try await self.store.transaction({ tx in try await tx.notifications.deactivateDevice(device, of: user) })
+        else {
             throw DomainError.notFound(resource: "device", id: device.rawValue)
         }
     }
@@ -117,11 +118,11 @@ public struct Notifications: JobOwner {
             guard let account = try await tx.lockedUser(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
-            if let existing = try await tx.notification(withDedupeKey: candidate.dedupeKey, of: user) {
+            if let existing = try await tx.notifications.notification(withDedupeKey: candidate.dedupeKey, of: user) {
                 return existing
             }
             let (record, jobs) = try await self.decide(candidate, id: self.ids.make(), for: account, in: tx, now: now)
-            guard try await tx.insert(record, of: user) else { throw StoreError.conflict }
+            guard try await tx.notifications.insert(record, of: user) else { throw StoreError.conflict }
             try await tx.enqueue(jobs, at: now)
             try await Self.announceInbox(of: user, for: record, in: tx)
             return record
@@ -231,14 +232,17 @@ public struct Notifications: JobOwner {
         let now = self.clock.now()
         let decided = try await self.store.transaction { tx -> NotificationRecord? in
             guard let account = try await tx.lockedUser(user),
-                let stored = try await tx.notification(NotificationRecord.ID(reference.notification), of: user),
+                let stored = try await tx.notifications.notification(
+                    NotificationRecord.ID(reference.notification),
+                    of: user
+                ),
                 stored.status == .deferred,
                 let type = RaisedType(rawValue: stored.type)
             else { return nil }
             let candidate = NotificationCandidate(type: type, dedupeKey: stored.dedupeKey, data: stored.data)
             var (record, jobs) = try await self.decide(candidate, id: stored.id, for: account, in: tx, now: now)
             record.trail = stored.trail + record.trail
-            try await tx.redecide(record, of: user)
+            try await tx.notifications.redecide(record, of: user)
             try await tx.enqueue(jobs, at: now)
             try await Self.announceInbox(of: user, for: record, in: tx)
             return record
@@ -259,24 +263,27 @@ public struct Notifications: JobOwner {
         let weekStart = today.startOfWeek(startingOn: self.rules.base.week.startsOn).start(in: zone)
         let personal = try await self.rules.personal(user, in: tx, at: now)
         let catalog = personal.profile.notifications
-        let sent = try await tx.sentNotifications(of: user.id, since: min(weekStart, now.addingTimeInterval(-3_600)))
+        let sent = try await tx.notifications.sentNotifications(
+            of: user.id,
+            since: min(weekStart, now.addingTimeInterval(-3_600))
+        )
         let nonCritical = sent.filter { !$0.critical }
         let ofType = sent.filter { $0.type == candidate.type }
         let context = NotificationContext(
             now: now,
             timeZone: zone,
-            hasPushDevice: !(try await tx.activeDevices(of: user.id)).isEmpty,
+            hasPushDevice: !(try await tx.notifications.activeDevices(of: user.id)).isEmpty,
             hasEmail: !user.email.hasSuffix(".invalid"),
             sentToday: nonCritical.filter { $0.decidedAt >= dayStart }.count,
             sentThisWeek: nonCritical.filter { $0.decidedAt >= weekStart }.count,
             sentOfTypeToday: ofType.filter { $0.decidedAt >= dayStart }.count,
             sentOfTypeThisWeek: ofType.filter { $0.decidedAt >= weekStart }.count,
             sentOfTypeLastHour: ofType.filter { $0.decidedAt >= now.addingTimeInterval(-3_600) }.count,
-            lastActiveAt: try await tx.lastActivity(of: user.id),
+            lastActiveAt: try await tx.notifications.lastActivity(of: user.id),
             heldOut: !personal.engagementNotifications,
             blockedActor: try await self.blocked(candidate, for: user.id, in: tx)
         )
-        let preferences = try await tx.notificationPreferences(of: user.id) ?? .defaults
+        let preferences = try await tx.notifications.preferences(of: user.id) ?? .defaults
         let (decision, trail) = NotificationPolicy.explain(
             candidate,
             catalog: catalog,

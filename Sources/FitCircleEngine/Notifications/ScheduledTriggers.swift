@@ -41,8 +41,9 @@ struct ScheduledTriggers: Sendable {
             // (F7: "As a user who disabled push, I want email reminders").
             let (devices, days, preferences) = try await self.store.read { tx in
                 (
-                    try await tx.activeDevices(of: user), try await tx.days(of: user, from: date, to: date),
-                    try await tx.notificationPreferences(of: user) ?? .defaults
+                    try await tx.notifications.activeDevices(of: user),
+                    try await tx.days(of: user, from: date, to: date),
+                    try await tx.notifications.preferences(of: user) ?? .defaults
                 )
             }
             guard devices.isEmpty || !preferences.push else { return nil }

@@ -13,14 +13,14 @@ struct RewardAudit: Sendable {
 
     /// What differs, in words; empty when the stored rewards are what the events make.
     func differences(of user: User.ID, in tx: Transaction) async throws -> [String] {
-        let lines = try await tx.allPointsLines(of: user)
+        let lines = try await tx.points.allLines(of: user)
         let events = Dictionary(
             uniqueKeysWithValues: try await tx.activities(of: user, kinds: [.workout, .checkIn]).map {
                 ($0.event.id, $0)
             }
         )
-        let stats = try await tx.rewardStats(of: user) ?? RewardStats()
-        let unlocked = try await tx.unlockedBadges(of: user)
+        let stats = try await tx.points.stats(of: user) ?? RewardStats()
+        let unlocked = try await tx.points.unlockedBadges(of: user)
         var problems: [String] = []
 
         var total = 0

@@ -180,21 +180,21 @@ extension RewardKeeper {
         async throws -> Books
     {
         Books(
-            stats: try await tx.rewardStats(of: user) ?? RewardStats(),
+            stats: try await tx.points.stats(of: user) ?? RewardStats(),
             days: Dictionary(
-                uniqueKeysWithValues: PointsDay.summarize(try await tx.pointsLines(of: user, from: from, to: to)).map {
+                uniqueKeysWithValues: PointsDay.summarize(try await tx.points.lines(of: user, from: from, to: to)).map {
                     ($0.date, $0)
                 }
             ),
-            credited: try await tx.creditedSourceKeys(of: user, among: keys),
-            unlocked: Set(try await tx.unlockedBadges(of: user).map(\.badgeID))
+            credited: try await tx.points.creditedSourceKeys(of: user, among: keys),
+            unlocked: Set(try await tx.points.unlockedBadges(of: user).map(\.badgeID))
         )
     }
 
     func write(_ books: Books, of user: User.ID, in tx: Transaction, now: Date) async throws {
-        try await tx.append(books.lines, of: user)
-        try await tx.insert(books.badges, of: user)
-        try await tx.insert(books.events, of: user)
+        try await tx.points.append(books.lines, of: user)
+        try await tx.points.insert(books.badges, of: user)
+        try await tx.points.insert(books.events, of: user)
         try await self.analytics.record(
             books.events.compactMap { event -> AnalyticsEvent? in
                 switch event.kind {
@@ -254,7 +254,7 @@ extension RewardKeeper {
                 },
             at: now
         )
-        try await tx.save(books.stats, of: user, at: now)
+        try await tx.points.save(books.stats, of: user, at: now)
     }
 
     func line(

@@ -66,7 +66,7 @@ struct RewardKeeper: Sendable {
         var streakState = Streak()
         if let streak {
             streakState = streak
-        } else if let stored = try await tx.streak(of: user.id) {
+        } else if let stored = try await tx.streaks.streak(of: user.id) {
             streakState = stored.state
         }
         var books = try await self.books(of: user.id, from: first, to: last, keys: Set(weeklyKeys), in: tx)
@@ -202,8 +202,8 @@ struct RewardKeeper: Sendable {
     /// Takes back what a deleted input earned: one reversal line, and its counters. Weekly rewards and
     /// badges already earned stay (they are credited once).
     func reverse(_ event: ActivityEvent, of user: User, in tx: Transaction, now: Date) async throws {
-        let lines = try await tx.pointsLines(of: user.id, crediting: event.id)
-        var stats = try await tx.rewardStats(of: user.id) ?? RewardStats()
+        let lines = try await tx.points.lines(of: user.id, crediting: event.id)
+        var stats = try await tx.points.stats(of: user.id) ?? RewardStats()
         switch event.payload {
         case .workout(let workout) where workout.type == .pushups && self.policy.series != nil:
             let counted = lines.reduce(0) { $0 + $1.counted }
@@ -230,9 +230,9 @@ struct RewardKeeper: Sendable {
             )
             stats.totalPoints += reversal.amount
             stats.level = self.policy.levels.level(for: stats.totalPoints)
-            try await tx.append([reversal], of: user.id)
+            try await tx.points.append([reversal], of: user.id)
         }
-        try await tx.save(stats, of: user.id, at: now)
+        try await tx.points.save(stats, of: user.id, at: now)
     }
 
     /// Moves XP between the user and a challenge's escrow (spec 002 stakes): a stake taken (negative), a

@@ -29,7 +29,8 @@ public struct Rewards: Sendable {
         validator.check(cursor == nil || before != nil, "cursor", "must be the nextCursor of an earlier page")
         validator.check((1...200).contains(limit), "limit", "must be between 1 and 200")
         try validator.throwIfInvalid()
-        let lines = try await self.store.read { tx in try await tx.pointsLines(of: user, before: before, limit: limit) }
+        let lines = try await self.store.read { tx in try await tx.points.lines(of: user, before: before, limit: limit)
+        }
         return (lines, lines.count == limit ? lines.last?.sequence.map(String.init) : nil)
     }
 
@@ -37,7 +38,7 @@ public struct Rewards: Sendable {
     public func days(of user: User, from: LocalDate?, to: LocalDate?) async throws -> [PointsDay] {
         let (first, last) = try LocalDate.queried(from: from, to: to, today: user.localDate(at: self.clock.now()))
         return PointsDay.summarize(
-            try await self.store.read { tx in try await tx.pointsLines(of: user.id, from: first, to: last) }
+            try await self.store.read { tx in try await tx.points.lines(of: user.id, from: first, to: last) }
         )
     }
 
@@ -62,9 +63,9 @@ public struct Rewards: Sendable {
         let today = user.localDate(at: self.clock.now())
         let weekStart = today.startOfWeek(startingOn: self.profile.week.startsOn)
         return try await self.store.read { tx in
-            let stats = try await tx.rewardStats(of: user.id) ?? RewardStats()
+            let stats = try await tx.points.stats(of: user.id) ?? RewardStats()
             let days = PointsDay.summarize(
-                try await tx.pointsLines(of: user.id, from: weekStart, to: weekStart.adding(days: 6))
+                try await tx.points.lines(of: user.id, from: weekStart, to: weekStart.adding(days: 6))
             )
             let needsGoal = self.policy.pushupCap != nil || self.policy.weeklyChallenge != nil
             let training = needsGoal ? try await tx.trainingSettings(of: user.id) ?? .defaults : .defaults
@@ -72,11 +73,13 @@ public struct Rewards: Sendable {
             if let rule = self.policy.weeklyChallenge {
                 let start = rule.start(holding: today, profileWeekStartsOn: self.profile.week.startsOn)
                 let badge = "weekly-challenge-\(start.iso)"
-                let unlocked = try await tx.unlockedBadges(of: user.id).first { $0.badgeID == badge }
+                let unlocked = try await tx.points.unlockedBadges(of: user.id).first { $0.badgeID == badge }
                 let challengeDays =
                     start == weekStart
                     ? days
-                    : PointsDay.summarize(try await tx.pointsLines(of: user.id, from: start, to: start.adding(days: 6)))
+                    : PointsDay.summarize(
+                        try await tx.points.lines(of: user.id, from: start, to: start.adding(days: 6))
+                    )
                 challenge = WeeklyChallengeProgress(
                     weekStart: start,
                     target: training.dailyGoal * rule.goalDays,
@@ -115,8 +118,8 @@ public struct Rewards: Sendable {
     public func catalog(of user: User.ID) async throws -> Catalog {
         let shares = try await self.holderShares()
         return try await self.store.read { tx in
-            let counters = (try await tx.rewardStats(of: user) ?? RewardStats()).allCounters
-            let unlocked = try await tx.unlockedBadges(of: user)
+            let counters = (try await tx.points.stats(of: user) ?? RewardStats()).allCounters
+            let unlocked = try await tx.points.unlockedBadges(of: user)
             let byID = Dictionary(unlocked.map { ($0.badgeID, $0) }, uniquingKeysWith: { first, _ in first })
             let catalogIDs = Set(self.policy.badges.map(\.id))
             return Catalog(
@@ -130,7 +133,7 @@ public struct Rewards: Sendable {
                     )
                 },
                 dated: unlocked.filter { !catalogIDs.contains($0.badgeID) },
-                showcase: try await tx.badgeShowcase(of: user)
+                showcase: try await tx.points.badgeShowcase(of: user)
             )
         }
     }
@@ -145,8 +148,10 @@ public struct Rewards: Sendable {
             else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
-            let unlocked = try await tx.unlockedBadges(of: user)
-            let showcase = try await tx.badgeShowcase(of: user).compactMap { id in unlocked.first { $0.badgeID == id } }
+            let unlocked = try await tx.points.unlockedBadges(of: user)
+            let showcase = try await tx.points.badgeShowcase(of: user).compactMap { id in
+                unlocked.first { $0.badgeID == id }
+            }
             return (unlocked, showcase)
         }
     }
@@ -156,7 +161,7 @@ public struct Rewards: Sendable {
         badges: [UnlockedBadge], showcase: [UnlockedBadge]
     ) {
         try await self.store.transaction { tx in
-            let unlocked = Set(try await tx.unlockedBadges(of: user).map(\.badgeID))
+            let unlocked = Set(try await tx.points.unlockedBadges(of: user).map(\.badgeID))
             var validator = Validator()
             validator.check(ids.count <= 3, "badgeIds", "must hold at most 3 badges")
             validator.check(Set(ids).count == ids.count, "badgeIds", "must not name a badge twice")
@@ -168,7 +173,7 @@ public struct Rewards: Sendable {
                 )
             }
             try validator.throwIfInvalid()
-            try await tx.saveBadgeShowcase(ids, of: user, at: self.clock.now())
+            try await tx.points.saveBadgeShowcase(ids, of: user, at: self.clock.now())
         }
         return try await self.badges(of: user, seenBy: user)
     }
@@ -178,7 +183,7 @@ public struct Rewards: Sendable {
         let now = self.clock.now()
         if let cached = self.holders.value(at: now) { return cached }
         let (holders, active) = try await self.store.read { tx in
-            try await tx.badgeHolders(activeSince: now.addingTimeInterval(-30 * 86_400))
+            try await tx.points.badgeHolders(activeSince: now.addingTimeInterval(-30 * 86_400))
         }
         let shares = holders.mapValues { active == 0 ? 0 : Double($0) / Double(active) }
         self.holders.store(shares, at: now)

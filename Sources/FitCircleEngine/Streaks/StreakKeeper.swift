@@ -55,7 +55,7 @@ private struct Ledger {
     {
         let today = user.localDate(at: now)
         let current = Streak.period(of: today, policy: self.policy, weekStartsOn: self.weekStart)
-        let stored = try await tx.streak(of: user.id)
+        let stored = try await tx.streaks.streak(of: user.id)
         var state = stored?.state ?? Streak()
         let nothing = Streak.Activity(progress: 0, target: try await self.target(of: user.id, in: tx))
 
@@ -69,7 +69,7 @@ private struct Ledger {
             closed = true
             if let stored, start <= stored.evaluatedThrough {
                 // Close again from the state after the last entry before the change.
-                state = try await tx.streakEntry(of: user.id, before: start)?.state ?? Streak()
+                state = try await tx.streaks.streakEntry(of: user.id, before: start)?.state ?? Streak()
             }
             let activities = try await self.activities(
                 of: user.id,
@@ -107,11 +107,11 @@ private struct Ledger {
                 if let entry { entries.append(entry) }
                 period = Streak.period(after: period, policy: self.policy)
             }
-            try await tx.replaceStreakEntries(of: user.id, from: start, with: entries)
+            try await tx.streaks.replaceEntries(of: user.id, from: start, with: entries)
             try await self.analytics.record(events, in: tx)
         }
         if closed || (stored == nil && start != nil) {
-            try await tx.save(
+            try await tx.streaks.save(
                 StoredStreak(state: state, evaluatedThrough: Streak.period(before: current, policy: self.policy)),
                 of: user.id,
                 at: now
@@ -149,7 +149,7 @@ private struct Ledger {
         let end = Streak.period(after: last, policy: self.policy).adding(days: -1)
         return Streak.Activity.byPeriod(
             days: try await tx.days(of: user, from: first, to: end),
-            freezeRequests: try await tx.freezeRequests(of: user, from: first, to: last),
+            freezeRequests: try await tx.streaks.freezeRequests(of: user, from: first, to: last),
             policy: self.policy,
             weekStartsOn: self.weekStart,
             nothing: nothing

@@ -97,7 +97,7 @@ public struct Streaks: Sendable {
                 defaultDays: 30,
                 maximumDays: 731
             )
-            return try await tx.streakEntries(of: user, from: first, to: last)
+            return try await tx.streaks.entries(of: user, from: first, to: last)
         }
     }
 
@@ -108,7 +108,7 @@ public struct Streaks: Sendable {
         try await self.store.transaction { tx in
             let account = try await Self.lock(user, in: tx)
             let view = try await self.keeper.refresh(account, in: tx, now: self.clock.now())
-            let firsts = try await tx.firstMilestones(of: user)
+            let firsts = try await tx.streaks.firstMilestones(of: user)
             return view.policy.milestones.map { milestone in
                 // A milestone reached in the open period shows at once; the ledger records it when the period closes.
                 let open = view.standing.met && view.standing.current == milestone.count ? view.period : nil
@@ -145,7 +145,7 @@ public struct Streaks: Sendable {
                         "No freezes left; the next one comes on \(self.renewal(after: view.period, policy: view.policy).iso)."
                 )
             }
-            try await tx.requestFreeze(of: user, for: view.period, at: now)
+            try await tx.streaks.requestFreeze(of: user, for: view.period, at: now)
             return try await self.summary(
                 of: account,
                 view: try await self.keeper.refresh(account, in: tx, now: now),
@@ -214,7 +214,7 @@ public struct Streaks: Sendable {
             let checkedDay = days.first { $0.date == date }
             let previousGoal = try await self.goals.stepGoal(on: previous, of: account, in: tx)
             // A late claim closes a past period: its milestone is in the ledger. Today's shows in the standing.
-            let closed = try await tx.streakEntries(
+            let closed = try await tx.streaks.entries(
                 of: user,
                 from: Streak.period(of: date, policy: view.policy, weekStartsOn: self.rules.base.week.startsOn),
                 to: view.today
@@ -237,7 +237,7 @@ public struct Streaks: Sendable {
     }
 
     private func summary(of user: User, view: StreakKeeper.View, in tx: Transaction) async throws -> Summary {
-        let recent = try await tx.streakEntries(of: user.id, from: view.today.adding(days: -30), to: view.today)
+        let recent = try await tx.streaks.entries(of: user.id, from: view.today.adding(days: -30), to: view.today)
         return Summary(
             policy: view.policy,
             weekStartsOn: self.rules.base.week.startsOn,

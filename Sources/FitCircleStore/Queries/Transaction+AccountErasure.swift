@@ -37,7 +37,10 @@ extension Transaction {
     /// Other people's notifications whose copy names `user` (`NotificationNaming`).
     public func notifications(naming user: User.ID) async throws -> [(owner: User.ID, record: NotificationRecord)] {
         try await self.sql.raw("SELECT * FROM notifications WHERE actor_id = \(bind: user.rawValue)").all().map { row in
-            (User.ID(try row.decode(column: "user_id", as: String.self)), try Self.notification(from: row))
+            (
+                User.ID(try row.decode(column: "user_id", as: String.self)),
+                try NotificationQueries.notification(from: row)
+            )
         }
     }
 

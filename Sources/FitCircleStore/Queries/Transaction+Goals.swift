@@ -3,8 +3,17 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
+    /// The queries of daily and weekly goals.
+    public var goals: GoalQueries { GoalQueries(tx: self) }
+}
+
+public struct GoalQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// The user's goals of `span` whose period is from `from` to `to`, oldest first.
-    public func goals(of user: User.ID, span: Goal.Span, from: LocalDate, to: LocalDate) async throws -> [Goal] {
+    public func list(of user: User.ID, span: Goal.Span, from: LocalDate, to: LocalDate) async throws -> [Goal] {
         try await self.sql.raw(
             """
             SELECT * FROM goals
@@ -47,7 +56,7 @@ extension Transaction {
     }
 
     /// Removes a goal that no longer applies (a weight goal whose circle the user left).
-    public func deleteGoal(_ goal: Goal.ID, of user: User.ID) async throws {
+    public func delete(_ goal: Goal.ID, of user: User.ID) async throws {
         try await self.sql.raw(
             "DELETE FROM goals WHERE id = \(bind: goal.rawValue) AND user_id = \(bind: user.rawValue)"
         ).run()
@@ -100,7 +109,7 @@ extension Transaction {
         return Goal(
             id: Goal.ID(try row.decode(column: "id", as: String.self)),
             span: span,
-            period: try Self.date(row, "period"),
+            period: try Transaction.date(row, "period"),
             kind: kind,
             target: try row.decode(column: "target", as: Double.self),
             basis: try row.decode(column: "basis", as: String.self),

@@ -3,8 +3,17 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
+    /// The queries of notifications, the inbox and preferences.
+    public var notifications: NotificationQueries { NotificationQueries(tx: self) }
+}
+
+public struct NotificationQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// The user's notification preferences; nil for an account created before they were stored at sign-up.
-    public func notificationPreferences(of user: User.ID) async throws -> NotificationPreferences? {
+    public func preferences(of user: User.ID) async throws -> NotificationPreferences? {
         try await self.sql.raw(
             "SELECT preferences FROM notification_preferences WHERE user_id = \(bind: user.rawValue)"
         ).first().map {
@@ -16,7 +25,7 @@ extension Transaction {
     }
 
     /// The preferences of those of `users` who saved any (the others have the defaults).
-    public func notificationPreferences(of users: some Collection<User.ID>) async throws -> [User.ID:
+    public func preferences(of users: some Collection<User.ID>) async throws -> [User.ID:
         NotificationPreferences]
     {
         guard !users.isEmpty else { return [:] }
@@ -36,7 +45,7 @@ extension Transaction {
         try await self.sql.raw(
             """
             INSERT INTO notification_preferences (user_id, preferences, updated_at)
-            VALUES (\(bind: user.rawValue), \(bind: try Self.json(preferences)), \(bind: now))
+            VALUES (\(bind: user.rawValue), \(bind: try Transaction.json(preferences)), \(bind: now))
             ON CONFLICT (user_id) DO UPDATE SET preferences = excluded.preferences, updated_at = excluded.updated_at
             """
         ).run()
@@ -50,7 +59,7 @@ extension Transaction {
     }
 }
 
-extension Transaction {
+extension NotificationQueries {
     /// Registers a device for the user; a token seen before (same platform) moves to this user, active again.
     public func register(_ device: PushDevice, of user: User.ID) async throws -> PushDevice {
         let row = try await self.sql.raw(
@@ -100,9 +109,9 @@ extension Transaction {
             INSERT INTO notifications (id, user_id, type, dedupe_key, critical, title, body, deep_link, data, status, reason, channels,
                 local_date, decided_at, deliver_at, trail, actor_id)
             VALUES (\(bind: record.id.rawValue), \(bind: user.rawValue), \(bind: record.type), \(bind: record.dedupeKey), \(bind: record.critical),
-                \(bind: record.title), \(bind: record.body), \(bind: record.deepLink), \(bind: try Self.json(record.data)),
-                \(bind: record.status.rawValue), \(bind: record.reason), \(bind: try Self.json(record.channels)), \(bind: record.date.iso),
-                \(bind: record.decidedAt), \(bind: record.deliverAt), \(bind: try Self.json(record.trail)),
+                \(bind: record.title), \(bind: record.body), \(bind: record.deepLink), \(bind: try Transaction.json(record.data)),
+                \(bind: record.status.rawValue), \(bind: record.reason), \(bind: try Transaction.json(record.channels)), \(bind: record.date.iso),
+                \(bind: record.decidedAt), \(bind: record.deliverAt), \(bind: try Transaction.json(record.trail)),
                 \(bind: NotificationNaming.actor(in: record.data)?.rawValue))
             ON CONFLICT (user_id, dedupe_key) DO NOTHING RETURNING id
             """
@@ -114,8 +123,8 @@ extension Transaction {
         try await self.sql.raw(
             """
             UPDATE notifications SET status = \(bind: record.status.rawValue), reason = \(bind: record.reason),
-                channels = \(bind: try Self.json(record.channels)), decided_at = \(bind: record.decidedAt), deliver_at = \(bind: record.deliverAt),
-                local_date = \(bind: record.date.iso), trail = \(bind: try Self.json(record.trail))
+                channels = \(bind: try Transaction.json(record.channels)), decided_at = \(bind: record.decidedAt), deliver_at = \(bind: record.deliverAt),
+                local_date = \(bind: record.date.iso), trail = \(bind: try Transaction.json(record.trail))
             WHERE id = \(bind: record.id.rawValue) AND user_id = \(bind: user.rawValue)
             """
         ).run()
@@ -136,7 +145,7 @@ extension Transaction {
     }
 
     /// The user's most recent decisions, newest first, optionally of one type or status.
-    public func notifications(
+    public func list(
         of user: User.ID,
         type: String? = nil,
         status: NotificationRecord.Status? = nil,
@@ -234,7 +243,7 @@ extension Transaction {
                 [NotificationChannel].self,
                 from: Data(try row.decode(column: "channels", as: String.self).utf8)
             ),
-            date: try Self.date(row, "local_date"),
+            date: try Transaction.date(row, "local_date"),
             decidedAt: try row.decode(column: "decided_at", as: Date.self),
             deliverAt: try row.decode(column: "deliver_at", as: Date?.self),
             readAt: try row.decode(column: "read_at", as: Date?.self),
@@ -252,5 +261,5 @@ public enum NotificationMark: String, Sendable {
     case action = "action_at"
 }
 
-extension Transaction {
+extension NotificationQueries {
 }

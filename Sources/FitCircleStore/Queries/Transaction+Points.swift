@@ -3,6 +3,15 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
+    /// The queries of the points ledger, levels and badges.
+    public var points: PointQueries { PointQueries(tx: self) }
+}
+
+public struct PointQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// Appends lines to the user's points ledger. Each source key is credited once: a line whose key is
     /// already there is an error, and the transaction must be rolled back.
     public func append(_ lines: [PointsLine], of user: User.ID) async throws {
@@ -11,7 +20,7 @@ extension Transaction {
             """
             (\(bind: line.id.rawValue), \(bind: user.rawValue), \(bind: line.date.iso), \(bind: line.amount), \(bind: line.reason.rawValue),
             \(bind: line.sourceKey), \(bind: line.sourceEventID?.rawValue), \(bind: line.multiplier), \(bind: line.counted), \(bind: line.excess),
-            \(bind: try Self.json(line.detail)), \(bind: line.createdAt))
+            \(bind: try Transaction.json(line.detail)), \(bind: line.createdAt))
             """
         }
         let inserted = try await self.sql.raw(
@@ -37,7 +46,7 @@ extension Transaction {
     }
 
     /// The user's ledger lines dated `from` to `to`, in ledger order.
-    public func pointsLines(of user: User.ID, from: LocalDate, to: LocalDate) async throws -> [PointsLine] {
+    public func lines(of user: User.ID, from: LocalDate, to: LocalDate) async throws -> [PointsLine] {
         try await self.sql.raw(
             """
             SELECT * FROM points_ledger
@@ -48,7 +57,7 @@ extension Transaction {
     }
 
     /// A page of the user's ledger, newest first, before the line numbered `before`.
-    public func pointsLines(of user: User.ID, before: Int64?, limit: Int) async throws -> [PointsLine] {
+    public func lines(of user: User.ID, before: Int64?, limit: Int) async throws -> [PointsLine] {
         try await self.sql.raw(
             """
             SELECT * FROM points_ledger
@@ -59,19 +68,19 @@ extension Transaction {
     }
 
     /// Every line of the user's ledger, in ledger order (for replay).
-    public func allPointsLines(of user: User.ID) async throws -> [PointsLine] {
+    public func allLines(of user: User.ID) async throws -> [PointsLine] {
         try await self.sql.raw("SELECT * FROM points_ledger WHERE user_id = \(bind: user.rawValue) ORDER BY seq").all()
             .map(Self.pointsLine(from:))
     }
 
     /// The lines crediting `event`, reversals included.
-    public func pointsLines(of user: User.ID, crediting event: ActivityEvent.ID) async throws -> [PointsLine] {
+    public func lines(of user: User.ID, crediting event: ActivityEvent.ID) async throws -> [PointsLine] {
         try await self.sql.raw(
             "SELECT * FROM points_ledger WHERE user_id = \(bind: user.rawValue) AND source_event_id = \(bind: event.rawValue) ORDER BY seq"
         ).all().map(Self.pointsLine(from:))
     }
 
-    public func rewardStats(of user: User.ID) async throws -> RewardStats? {
+    public func stats(of user: User.ID) async throws -> RewardStats? {
         guard
             let row = try await self.sql.raw("SELECT * FROM reward_stats WHERE user_id = \(bind: user.rawValue)")
                 .first()
@@ -96,7 +105,7 @@ extension Transaction {
         try await self.sql.raw(
             """
             INSERT INTO reward_stats (user_id, total_points, level, counters, updated_at)
-            VALUES (\(bind: user.rawValue), \(bind: stats.totalPoints), \(bind: stats.level), \(bind: try Self.json(counters)), \(bind: now))
+            VALUES (\(bind: user.rawValue), \(bind: stats.totalPoints), \(bind: stats.level), \(bind: try Transaction.json(counters)), \(bind: now))
             ON CONFLICT (user_id) DO UPDATE SET total_points = excluded.total_points, level = excluded.level,
                 counters = excluded.counters, updated_at = excluded.updated_at
             """
@@ -111,7 +120,7 @@ extension Transaction {
             UnlockedBadge(
                 badgeID: try row.decode(column: "badge_id", as: String.self),
                 name: try row.decode(column: "name", as: String.self),
-                date: try Self.date(row, "local_date"),
+                date: try Transaction.date(row, "local_date"),
                 unlockedAt: try row.decode(column: "unlocked_at", as: Date.self)
             )
         }
@@ -145,7 +154,7 @@ extension Transaction {
     public func saveBadgeShowcase(_ badges: [String], of user: User.ID, at now: Date) async throws {
         try await self.sql.raw(
             """
-            INSERT INTO badge_showcases (user_id, badge_ids, updated_at) VALUES (\(bind: user.rawValue), \(bind: try Self.json(badges)), \(bind: now))
+            INSERT INTO badge_showcases (user_id, badge_ids, updated_at) VALUES (\(bind: user.rawValue), \(bind: try Transaction.json(badges)), \(bind: now))
             ON CONFLICT (user_id) DO UPDATE SET badge_ids = excluded.badge_ids, updated_at = excluded.updated_at
             """
         ).run()
@@ -178,7 +187,7 @@ extension Transaction {
         guard !events.isEmpty else { return }
         let rows = try events.map { event -> SQLQueryString in
             """
-            (\(bind: event.id), \(bind: user.rawValue), \(bind: event.kind.rawValue), \(bind: event.date.iso), \(bind: try Self.json(event.data)),
+            (\(bind: event.id), \(bind: user.rawValue), \(bind: event.kind.rawValue), \(bind: event.date.iso), \(bind: try Transaction.json(event.data)),
             \(bind: event.createdAt))
             """
         }
@@ -194,7 +203,7 @@ extension Transaction {
             RewardEvent(
                 id: try row.decode(column: "id", as: String.self),
                 kind: RewardEvent.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .badgeUnlocked,
-                date: try Self.date(row, "local_date"),
+                date: try Transaction.date(row, "local_date"),
                 data: try JSONDecoder().decode(
                     [String: String].self,
                     from: Data(try row.decode(column: "data", as: String.self).utf8)
@@ -207,7 +216,7 @@ extension Transaction {
     private static func pointsLine(from row: any SQLRow) throws -> PointsLine {
         PointsLine(
             id: PointsLine.ID(try row.decode(column: "id", as: String.self)),
-            date: try Self.date(row, "local_date"),
+            date: try Transaction.date(row, "local_date"),
             amount: try row.decode(column: "amount", as: Int.self),
             reason: PointsLine.Reason(rawValue: try row.decode(column: "reason", as: String.self)) ?? .badge,
             sourceKey: try row.decode(column: "source_key", as: String.self),

@@ -15,6 +15,15 @@ public struct StoredStreak: Equatable, Sendable {
 }
 
 extension Transaction {
+    /// The queries of streaks and their freezes.
+    public var streaks: StreakQueries { StreakQueries(tx: self) }
+}
+
+public struct StreakQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     public func streak(of user: User.ID) async throws -> StoredStreak? {
         guard let row = try await self.sql.raw("SELECT * FROM streaks WHERE user_id = \(bind: user.rawValue)").first()
         else { return nil }
@@ -23,7 +32,7 @@ extension Transaction {
                 Streak.self,
                 from: Data(try row.decode(column: "state", as: String.self).utf8)
             ),
-            evaluatedThrough: try Self.date(row, "evaluated_through")
+            evaluatedThrough: try Transaction.date(row, "evaluated_through")
         )
     }
 
@@ -31,7 +40,7 @@ extension Transaction {
         try await self.sql.raw(
             """
             INSERT INTO streaks (user_id, state, evaluated_through, updated_at)
-            VALUES (\(bind: user.rawValue), \(bind: try Self.json(streak.state)), \(bind: streak.evaluatedThrough.iso), \(bind: now))
+            VALUES (\(bind: user.rawValue), \(bind: try Transaction.json(streak.state)), \(bind: streak.evaluatedThrough.iso), \(bind: now))
             ON CONFLICT (user_id) DO UPDATE SET
                 state = excluded.state, evaluated_through = excluded.evaluated_through, updated_at = excluded.updated_at
             """
@@ -39,7 +48,7 @@ extension Transaction {
     }
 
     /// The streak ledger from `from` to `to` inclusive, oldest first.
-    public func streakEntries(of user: User.ID, from: LocalDate, to: LocalDate) async throws -> [Streak.Entry] {
+    public func entries(of user: User.ID, from: LocalDate, to: LocalDate) async throws -> [Streak.Entry] {
         try await self.sql.raw(
             """
             SELECT * FROM streak_entries
@@ -69,13 +78,13 @@ extension Transaction {
             """
         ).all()
         for row in rows {
-            firsts[try row.decode(column: "milestone", as: Int.self)] = try Self.date(row, "period")
+            firsts[try row.decode(column: "milestone", as: Int.self)] = try Transaction.date(row, "period")
         }
         return firsts
     }
 
     /// Replaces the ledger from `from` on with `entries`.
-    public func replaceStreakEntries(of user: User.ID, from: LocalDate, with entries: [Streak.Entry]) async throws {
+    public func replaceEntries(of user: User.ID, from: LocalDate, with entries: [Streak.Entry]) async throws {
         try await self.sql.raw(
             "DELETE FROM streak_entries WHERE user_id = \(bind: user.rawValue) AND period >= \(bind: from.iso)"
         ).run()
@@ -83,7 +92,7 @@ extension Transaction {
             let rows = try entries[start..<min(start + 250, entries.count)].map { entry -> SQLQueryString in
                 """
                 (\(bind: user.rawValue), \(bind: entry.period.iso), \(bind: entry.status.rawValue), \(bind: entry.reason),
-                \(bind: entry.count), \(bind: try Self.json(entry.state)), \(bind: entry.comeback), \(bind: entry.milestone?.count),
+                \(bind: entry.count), \(bind: try Transaction.json(entry.state)), \(bind: entry.comeback), \(bind: entry.milestone?.count),
                 \(bind: entry.milestone?.badge))
                 """
             }
@@ -104,7 +113,7 @@ extension Transaction {
                 SELECT period FROM streak_freeze_requests
                 WHERE user_id = \(bind: user.rawValue) AND period >= \(bind: from.iso) AND period <= \(bind: to.iso)
                 """
-            ).all().map { try Self.date($0, "period") }
+            ).all().map { try Transaction.date($0, "period") }
         )
     }
 
@@ -137,7 +146,7 @@ extension Transaction {
             )
         }
         return Streak.Entry(
-            period: try Self.date(row, "period"),
+            period: try Transaction.date(row, "period"),
             status: status,
             reason: try row.decode(column: "reason", as: String.self),
             state: state,

@@ -114,8 +114,8 @@ func seed(_ url: String, members: Int) async throws {
                     provider: "dev",
                     subject: email
                 )
-                if member == 0 { try await tx.insert(circle) }
-                try await tx.insert(
+                if member == 0 { try await tx.circles.insert(circle) }
+                try await tx.circles.insert(
                     CircleMembership(
                         circleID: circle.id,
                         userID: id,
@@ -136,7 +136,7 @@ func seed(_ url: String, members: Int) async throws {
                         submittedAt: at,
                         updatedAt: at
                     )
-                    try await tx.save(claim)
+                    try await tx.circles.save(claim)
                     claims.append(claim)
                 }
                 for period in BoardPeriod.allCases {

@@ -264,7 +264,7 @@ struct CirclesTests {
                     json: ["code": newCode, "targetWeightKg": 59]
                 ).status == .ok
             )
-            let stints = try await app.store.read { tx in try await tx.memberships(of: FitCircle.ID(id)) }
+            let stints = try await app.store.read { tx in try await tx.circles.memberships(of: FitCircle.ID(id)) }
             #expect(stints.map(\.userID.rawValue) == [ana.id, bo.id, cy.id, bo.id])
             #expect(stints.map { $0.leftAt != nil } == [false, true, false, false])
             #expect(stints.last?.targetWeightKg == 59)

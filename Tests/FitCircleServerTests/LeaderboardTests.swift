@@ -83,8 +83,10 @@ struct LeaderboardTests {
         let (now, joined) = (app.clock.now, members)
         try await app.store.transaction { tx in
             for (index, member) in joined.enumerated() {
-                try await tx.insert(CircleMembership(circleID: id, userID: member, role: .member, joinedAt: now))
-                try await tx.save(
+                try await tx.circles.insert(
+                    CircleMembership(circleID: id, userID: member, role: .member, joinedAt: now)
+                )
+                try await tx.circles.save(
                     CircleSubmission(
                         circleID: id,
                         userID: member,

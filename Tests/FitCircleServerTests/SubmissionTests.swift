@@ -57,7 +57,7 @@ struct SubmissionTests {
                 .jsonObject()
             #expect(updated["steps"] as? Int == 8_500 && updated["replayed"] as? Bool == false)
             let claims = try await app.store.read { tx in
-                try await tx.submissions(to: FitCircle.ID(id), on: LocalDate(year: 2026, month: 3, day: 2)!)
+                try await tx.circles.submissions(to: FitCircle.ID(id), on: LocalDate(year: 2026, month: 3, day: 2)!)
             }
             #expect(claims.map(\.steps) == [8_500])
 

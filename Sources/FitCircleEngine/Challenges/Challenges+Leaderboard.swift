@@ -125,7 +125,8 @@ extension Challenges {
         }
         return ToldEvents(self.events.subscribe(to: .challenge(id)), state: [:]) { people, event in
             let unknown = Array(Set(event.ranks.map(\.user)).filter { people[$0] == nil })
-            if !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.people(unknown) }) {
+            if !unknown.isEmpty, let found = try? await self.store.read({ tx in try await tx.circles.people(unknown) })
+            {
                 people.merge(found) { _, new in new }
             }
             let known = people

@@ -135,7 +135,7 @@ extension Challenges {
             let nemesis = try await tx.challenges.rivals(of: user, by: .losses, limit: 1).first
             let dominated = try await tx.challenges.rivals(of: user, by: .wins, limit: 1).first
             let everyone = top + [nemesis, dominated].compactMap { $0 }
-            let people = try await tx.people(Array(Set(everyone.map(\.rival))))
+            let people = try await tx.circles.people(Array(Set(everyone.map(\.rival))))
             let naming = try await Circles.Naming.of(user, for: people.values.map(\.nameAudience), in: tx)
             func rival(_ entry: (rival: User.ID, rivalry: Rivalry)) -> Rival {
                 let shown = naming.shown(people[entry.rival], entry.rival)

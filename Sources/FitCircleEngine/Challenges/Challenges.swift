@@ -284,7 +284,7 @@ public struct Challenges: Sendable {
             let relationship = ProfileAccess.Relationship(
                 isSelf: invitee == user,
                 isFriend: edge.areFriends,
-                sharesCircle: try await tx.sharesCircle(user, invitee),
+                sharesCircle: try await tx.circles.sharesCircle(user, invitee),
                 blocked: edge.blockedByThem
             )
             validator.check(

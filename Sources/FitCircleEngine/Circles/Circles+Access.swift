@@ -23,16 +23,16 @@ extension Circles {
     ) async throws -> Allowed {
         let found: Allowed
         if locked {
-            guard let circle = try await tx.lockedCircle(id) else {
+            guard let circle = try await tx.circles.locked(id) else {
                 throw DomainError.notFound(resource: "circle", id: id.rawValue)
             }
             found = Allowed(
                 circle: circle,
-                membership: try await tx.membership(of: user, in: id),
-                memberCount: try await tx.memberCount(of: id)
+                membership: try await tx.circles.membership(of: user, in: id),
+                memberCount: try await tx.circles.memberCount(of: id)
             )
         } else {
-            guard let seen = try await tx.circle(id, seenBy: user) else {
+            guard let seen = try await tx.circles.circle(id, seenBy: user) else {
                 throw DomainError.notFound(resource: "circle", id: id.rawValue)
             }
             found = Allowed(circle: seen.circle, membership: seen.membership, memberCount: seen.memberCount)
@@ -68,7 +68,7 @@ extension Circles {
         in tx: Transaction
     ) async throws -> CircleAccess.Facts {
         var facts = CircleAccess.Facts(privacy: circle.privacy, role: membership?.role)
-        if action == .join { facts.banned = try await tx.isBanned(user, from: circle.id) }
+        if action == .join { facts.banned = try await tx.circles.isBanned(user, from: circle.id) }
         if membership == nil, circle.ownerID != user {
             facts.blockedByOwner = try await tx.friends.hasBlocked(circle.ownerID, user)
         }
@@ -80,7 +80,7 @@ extension Circles {
         if membership == nil, circle.privacy == .private {
             let now = self.clock.now()
             facts.invited =
-                try await tx.pendingInvitation(to: circle.id, user: user, email: account?.email, at: now) != nil
+                try await tx.circles.pendingInvitation(to: circle.id, user: user, email: account?.email, at: now) != nil
         }
         return facts
     }

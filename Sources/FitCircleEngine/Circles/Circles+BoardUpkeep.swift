@@ -31,10 +31,10 @@ extension Circles {
                 let board = BoardID(circle: id, period: period, start: start)
                 var rows = try await tx.snapshotRows(board, limit: top)
                 if !rows.contains(where: { $0.user == user }) { rows += try await tx.snapshotRows(board, of: [user]) }
-                let people = try await tx.people(rows.map(\.user))
+                let people = try await tx.circles.people(rows.map(\.user))
                 let naming = try await Naming.of(user, for: Naming.audiences(of: people.values, on: measure), in: tx)
                 let memberships =
-                    measure.revealsWeight ? try await tx.latestMemberships(of: rows.map(\.user), in: id) : [:]
+                    measure.revealsWeight ? try await tx.circles.latestMemberships(of: rows.map(\.user), in: id) : [:]
                 boards.append(
                     ClosedBoard(
                         board: board,
@@ -86,7 +86,7 @@ extension Circles {
         let (reports, expected, event) = try await self.store.transaction { tx in
             let circle = try await self.allowed(.refreshBoards, id, by: caller.userID, in: tx).circle
             let memberships = Dictionary(
-                try await tx.memberships(of: id).map { ($0.userID, $0) },
+                try await tx.circles.memberships(of: id).map { ($0.userID, $0) },
                 uniquingKeysWith: { _, latest in latest }
             )
             var reports: [RefreshReport] = []
@@ -96,7 +96,7 @@ extension Circles {
             // One read for the four boards (the all-time one starts with the circle); each member's claims
             // are scored on each board as a claim restates them.
             let byMember = Dictionary(
-                grouping: try await tx.submissions(to: id, from: circle.startDate, to: nil),
+                grouping: try await tx.circles.submissions(to: id, from: circle.startDate, to: nil),
                 by: \.userID
             )
             for board in live {

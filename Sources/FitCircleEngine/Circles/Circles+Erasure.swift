@@ -8,8 +8,8 @@ public import Foundation
 extension Circles {
     /// Run in the deleting transaction, before the account's rows go; publish the events after it commits.
     public func erase(_ user: User.ID, in tx: Transaction, at now: Date) async throws -> [BoardEvent] {
-        for (circle, role) in try await tx.circles(of: user) {
-            guard let locked = try await tx.lockedCircle(circle.id) else { continue }
+        for (circle, role) in try await tx.circles.list(of: user) {
+            guard let locked = try await tx.circles.locked(circle.id) else { continue }
             try await self.depart(user, as: role, from: locked, in: tx, at: now)
         }
         for circle in try await tx.circles(ownedBy: user) {

@@ -57,7 +57,7 @@ extension Circles {
         -> EncouragementOutcome
     {
         try await self.encourage(in: id, message: message, by: user) { tx in
-            guard try await tx.membership(of: member, in: id) != nil else {
+            guard try await tx.circles.membership(of: member, in: id) != nil else {
                 throw DomainError.notFound(resource: "member", id: member.rawValue)
             }
             guard let item = try await tx.latestFeedItem(of: member, in: id) else {
@@ -186,7 +186,9 @@ extension Circles {
             let people = (try? await self.store.cachedPeople(named, rankedIn: board)) ?? [:]
             let unknown = named.filter { reader.memberships[$0] == nil }
             if metric == .weightLossPct, !unknown.isEmpty,
-                let found = try? await self.store.read({ tx in try await tx.latestMemberships(of: unknown, in: id) })
+                let found = try? await self.store.read({ tx in
+                    try await tx.circles.latestMemberships(of: unknown, in: id)
+                })
             {
                 reader.memberships.merge(found) { _, new in new }
             }

@@ -153,8 +153,8 @@ extension Circles {
         let known = try await self.store.read { tx in
             // Someone who blocked the caller does not exist for them here either (a block acts everywhere).
             if member != user, try await tx.friends.hasBlocked(member, user) { return false }
-            if try await tx.membership(of: member, in: id) != nil { return true }
-            return !(try await tx.submissions(to: id, of: member, from: circle.startDate).isEmpty)
+            if try await tx.circles.membership(of: member, in: id) != nil { return true }
+            return !(try await tx.circles.submissions(to: id, of: member, from: circle.startDate).isEmpty)
         }
         guard known else { throw DomainError.notFound(resource: "member", id: member.rawValue) }
         var standings: [Standing] = []
@@ -214,7 +214,8 @@ extension Circles {
         )
         let memberships: [User.ID: CircleMembership] =
             if measure.revealsWeight, case .circle(let circle) = board.owner {
-                try await self.store.read { tx in try await tx.latestMemberships(of: ranked.map(\.key.user), in: circle)
+                try await self.store.read { tx in
+                    try await tx.circles.latestMemberships(of: ranked.map(\.key.user), in: circle)
                 }
             } else { [:] }
         func row(_ user: User.ID, rank: Int?, key: BoardKey?) -> LeaderboardRow {

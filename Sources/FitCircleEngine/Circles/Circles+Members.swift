@@ -10,7 +10,7 @@ extension Circles {
     public func members(of id: FitCircle.ID, for user: User.ID) async throws -> [CircleMemberRow] {
         try await self.store.read { tx in
             _ = try await self.allowed(.read, id, by: user, in: tx)
-            let rows = try await tx.members(of: id)
+            let rows = try await tx.circles.members(of: id)
             let naming = try await Naming.of(user, for: rows.flatMap(Self.audiences), in: tx)
             // Someone who blocked the caller is not listed to them (a block acts everywhere).
             return rows.filter { !naming.blockers.contains($0.membership.userID) }.map { Self.shown($0, to: naming) }
@@ -63,29 +63,30 @@ extension Circles {
                     throw DomainError.notFound(resource: "user", id: invitee.rawValue)
                 }
                 account = found
-                if try await tx.membership(of: invitee, in: id) != nil {
+                if try await tx.circles.membership(of: invitee, in: id) != nil {
                     throw DomainError.conflict(reason: "\(found.profile.displayName) is already a member.")
                 }
             } else if let address {
                 account = try await tx.user(withEmail: address)
             }
-            if let account, try await tx.isBanned(account.id, from: id) {
+            if let account, try await tx.circles.isBanned(account.id, from: id) {
                 throw DomainError.conflict(
                     reason:
                         "This person was removed from the circle: lift the ban first (DELETE /api/fitcircles/\(id)/bans/{userId})."
                 )
             }
-            if let pending = try await tx.pendingInvitation(to: id, user: account?.id, email: address, at: now) {
+            if let pending = try await tx.circles.pendingInvitation(to: id, user: account?.id, email: address, at: now)
+            {
                 return pending
             }
             let since = now.addingTimeInterval(-InvitationLimits.window)
             for (counted, limit, whose) in [
                 (
-                    try await tx.invitationCount(sentBy: user, since: since), InvitationLimits.sentPerDay,
+                    try await tx.circles.invitationCount(sentBy: user, since: since), InvitationLimits.sentPerDay,
                     "You have sent"
                 ),
                 (
-                    try await tx.invitationCount(receivedBy: account?.id, email: address, since: since),
+                    try await tx.circles.invitationCount(receivedBy: account?.id, email: address, since: since),
                     InvitationLimits.receivedPerDay, "This person has received"
                 ),
             ] where counted.count >= limit {
@@ -103,7 +104,7 @@ extension Circles {
                 invitedBy: user,
                 createdAt: now
             )
-            try await tx.insert(invitation)
+            try await tx.circles.insert(invitation)
             if account == nil {
                 // Nobody holds the address yet: an email with the invitation's page (spec 000 F7).
                 try await tx.enqueue([try Deliveries.emailing(invitation.id, ids: self.ids, at: now)], at: now)
@@ -156,8 +157,8 @@ extension Circles {
         in tx: Transaction,
         at now: Date
     ) async throws {
-        for invitation in try await tx.pendingInvitations(toEmail: account.email, at: now) {
-            guard let circle = try await tx.circle(invitation.circleID), !circle.isArchived,
+        for invitation in try await tx.circles.pendingInvitations(toEmail: account.email, at: now) {
+            guard let circle = try await tx.circles.circle(invitation.circleID), !circle.isArchived,
                 let inviter = try await tx.user(invitation.invitedBy)
             else { continue }
             try await Self.tell(
@@ -189,29 +190,31 @@ extension Circles {
             var accepted: CircleInvitation?
             let found: FitCircle?
             if let code {
-                found = try await tx.circle(withJoinCode: code.trimmingCharacters(in: .whitespaces).uppercased())
+                found = try await tx.circles.circle(
+                    withJoinCode: code.trimmingCharacters(in: .whitespaces).uppercased()
+                )
             } else if let invitation {
-                let invited = try await tx.invitation(invitation)
+                let invited = try await tx.circles.invitation(invitation)
                 guard let invited, invited.isPending(at: now),
                     invited.userID == user || (invited.userID == nil && invited.email == account.email)
                 else {
                     throw DomainError.notFound(resource: "invitation", id: invitation.rawValue)
                 }
                 accepted = invited
-                found = try await tx.circle(invited.circleID)
+                found = try await tx.circles.circle(invited.circleID)
             } else {
                 found = nil
             }
-            guard let found, let circle = try await tx.lockedCircle(found.id) else {
+            guard let found, let circle = try await tx.circles.locked(found.id) else {
                 throw DomainError.notFound(resource: "circle", id: code ?? "")
             }
             guard !circle.isArchived else { throw DomainError.conflict(reason: "The circle is archived.") }
-            guard try await tx.membership(of: user, in: circle.id) == nil else {
+            guard try await tx.circles.membership(of: user, in: circle.id) == nil else {
                 throw DomainError.conflict(reason: "You are already a member.")
             }
             try CircleAccess.decide(.join, try await self.facts(.join, circle, membership: nil, of: user, in: tx))
                 .require("circle", circle.id.rawValue)
-            let members = try await tx.memberCount(of: circle.id)
+            let members = try await tx.circles.memberCount(of: circle.id)
             guard members < circle.memberLimit else {
                 throw DomainError.conflict(reason: "The circle is full (\(circle.memberLimit) members).")
             }
@@ -220,7 +223,7 @@ extension Circles {
                 profileWeightKg: account.profile.weightKg,
                 limits: self.rules.base.limits.weightKg
             )
-            try await tx.insert(
+            try await tx.circles.insert(
                 CircleMembership(
                     circleID: circle.id,
                     userID: user,
@@ -231,9 +234,14 @@ extension Circles {
                 )
             )
             if circle.setsGoals { try await self.goals.followCircles(of: user, in: tx) }
-            if let accepted { try await tx.acceptInvitation(accepted.id, by: user, at: now) }
-            if let pending = try await tx.pendingInvitation(to: circle.id, user: user, email: account.email, at: now) {
-                try await tx.acceptInvitation(pending.id, by: user, at: now)
+            if let accepted { try await tx.circles.acceptInvitation(accepted.id, by: user, at: now) }
+            if let pending = try await tx.circles.pendingInvitation(
+                to: circle.id,
+                user: user,
+                email: account.email,
+                at: now
+            ) {
+                try await tx.circles.acceptInvitation(pending.id, by: user, at: now)
             }
             let item = FeedItem(
                 id: self.ids.make(),
@@ -269,16 +277,16 @@ extension Circles {
         async throws
     {
         var circle = circle
-        try await tx.endMembership(of: user, in: circle.id, at: now)
+        try await tx.circles.endMembership(of: user, in: circle.id, at: now)
         if circle.setsGoals { try await self.goals.followCircles(of: user, in: tx) }
         guard role == .owner else { return }
-        if let heir = CircleMembership.heir(among: try await tx.members(of: circle.id).map(\.membership)) {
-            try await tx.setRole(.owner, of: heir.userID, in: circle.id)
+        if let heir = CircleMembership.heir(among: try await tx.circles.members(of: circle.id).map(\.membership)) {
+            try await tx.circles.setRole(.owner, of: heir.userID, in: circle.id)
             circle.ownerID = heir.userID
         } else {
             circle.archivedAt = now
         }
-        try await tx.update(circle, at: now)
+        try await tx.circles.update(circle, at: now)
     }
 
     /// Removes a member: the owner removes anyone else, an admin removes members. The removal sticks: the
@@ -288,7 +296,7 @@ extension Circles {
         let now = self.clock.now()
         try await self.store.transaction { tx in
             let found = try await self.allowed(.remove(.member), id, by: user, in: tx, locked: true)
-            guard let removed = try await tx.membership(of: member, in: id) else {
+            guard let removed = try await tx.circles.membership(of: member, in: id) else {
                 throw DomainError.notFound(resource: "member", id: member.rawValue)
             }
             guard member != user else {
@@ -299,10 +307,10 @@ extension Circles {
                 CircleAccess.Facts(privacy: found.circle.privacy, role: found.membership?.role)
             )
             .require("circle", id.rawValue)
-            try await tx.endMembership(of: member, in: id, at: now)
+            try await tx.circles.endMembership(of: member, in: id, at: now)
             if found.circle.setsGoals { try await self.goals.followCircles(of: member, in: tx) }
-            try await tx.ban(member, from: id, by: user, at: now)
-            try await tx.setJoinCode(Self.joinCode(), of: id)
+            try await tx.circles.ban(member, from: id, by: user, at: now)
+            try await tx.circles.setJoinCode(Self.joinCode(), of: id)
         }
     }
 
@@ -314,16 +322,16 @@ extension Circles {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             var circle = try await self.allowed(.setRoles, id, by: user, in: tx, locked: true).circle
-            guard var target = try await tx.member(member, of: id) else {
+            guard var target = try await tx.circles.member(member, of: id) else {
                 throw DomainError.notFound(resource: "member", id: member.rawValue)
             }
             guard member != user else { throw DomainError.conflict(reason: "Name another owner to step down.") }
             if role == .owner {
-                try await tx.setRole(.admin, of: user, in: id)
+                try await tx.circles.setRole(.admin, of: user, in: id)
                 circle.ownerID = member
-                try await tx.update(circle, at: now)
+                try await tx.circles.update(circle, at: now)
             }
-            try await tx.setRole(role, of: member, in: id)
+            try await tx.circles.setRole(role, of: member, in: id)
             target.membership.role = role
             return Self.shown(target, to: try await Naming.of(user, for: Self.audiences(of: target), in: tx))
         }

@@ -10,7 +10,7 @@ extension Circles {
             var found = try await self.allowed(.rotateCode, id, by: user, in: tx, locked: true)
             guard !found.circle.isArchived else { throw DomainError.conflict(reason: "The circle is archived.") }
             found.circle.joinCode = Self.joinCode()
-            try await tx.setJoinCode(found.circle.joinCode, of: id)
+            try await tx.circles.setJoinCode(found.circle.joinCode, of: id)
             return View(circle: found.circle, role: found.membership?.role, memberCount: found.memberCount)
         }
     }
@@ -20,7 +20,7 @@ extension Circles {
         let now = self.clock.now()
         return try await self.store.read { tx in
             _ = try await self.allowed(.manageInvitations, id, by: user, in: tx)
-            return try await tx.pendingInvitations(to: id, at: now)
+            return try await tx.circles.pendingInvitations(to: id, at: now)
         }
     }
 
@@ -29,10 +29,10 @@ extension Circles {
         let now = self.clock.now()
         try await self.store.transaction { tx in
             _ = try await self.allowed(.manageInvitations, id, by: user, in: tx, locked: true)
-            guard let found = try await tx.invitation(invitation), found.circleID == id else {
+            guard let found = try await tx.circles.invitation(invitation), found.circleID == id else {
                 throw DomainError.notFound(resource: "invitation", id: invitation.rawValue)
             }
-            if found.isPending(at: now) { try await tx.revokeInvitation(invitation, at: now) }
+            if found.isPending(at: now) { try await tx.circles.revokeInvitation(invitation, at: now) }
         }
     }
 
@@ -40,7 +40,7 @@ extension Circles {
     public func bans(in id: FitCircle.ID, for user: User.ID) async throws -> [CircleBan] {
         try await self.store.read { tx in
             _ = try await self.allowed(.liftBan, id, by: user, in: tx)
-            return try await tx.bans(in: id)
+            return try await tx.circles.bans(in: id)
         }
     }
 
@@ -48,7 +48,7 @@ extension Circles {
     public func liftBan(of member: User.ID, in id: FitCircle.ID, by user: User.ID) async throws {
         try await self.store.transaction { tx in
             _ = try await self.allowed(.liftBan, id, by: user, in: tx, locked: true)
-            guard try await tx.liftBan(of: member, from: id) else {
+            guard try await tx.circles.liftBan(of: member, from: id) else {
                 throw DomainError.notFound(resource: "ban of user", id: member.rawValue)
             }
         }

@@ -47,7 +47,7 @@ extension Circles: JobOwner {
                 : FeedText.streakMilestone(name: name, days: Int(news.subject) ?? 0)
             let data = ["name": name, news.kind == .badge ? "badge" : "days": news.subject]
             var events: [BoardEvent] = []
-            for (circle, _) in try await tx.circles(of: news.user) where !circle.isArchived {
+            for (circle, _) in try await tx.circles.list(of: news.user) where !circle.isArchived {
                 let item = FeedItem(
                     id: self.ids.make(),
                     circleID: circle.id,

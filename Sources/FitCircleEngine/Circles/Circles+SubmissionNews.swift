@@ -14,7 +14,7 @@ extension Circles {
         tx: Transaction,
         now: Date
     ) async throws {
-        let mates = try await tx.members(of: circle.id).map(\.membership.userID).filter { $0 != mover.id }
+        let mates = try await tx.circles.members(of: circle.id).map(\.membership.userID).filter { $0 != mover.id }
         guard !mates.isEmpty else { return }
         let naming = try await Naming.of(mover.id, for: [mover.profile.visibility.boardName], in: tx)
         let jobs = try mates.compactMap { mate -> JobRecord? in

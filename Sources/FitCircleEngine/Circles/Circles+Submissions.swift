@@ -40,7 +40,9 @@ extension Circles {
                 }
                 circles = [found]
             } else {
-                circles = try await tx.circles(of: user).map(\.circle).filter { !$0.isArchived && $0.runs(on: day) }
+                circles = try await tx.circles.list(of: user).map(\.circle).filter {
+                    !$0.isArchived && $0.runs(on: day)
+                }
             }
             let tracked = try await tx.days(of: user, from: day, to: day).first
             let (steps, weight) = (tracked?.steps ?? 0, tracked?.weightKg)
@@ -52,7 +54,7 @@ extension Circles {
             var outcomes: [SubmissionOutcome] = []
             var events: [BoardEvent] = []
             for circle in circles {
-                let existing = try await tx.submission(to: circle.id, of: user, on: day)
+                let existing = try await tx.circles.submission(to: circle.id, of: user, on: day)
                 var claim: CircleSubmission
                 if let existing {
                     guard
@@ -80,7 +82,7 @@ extension Circles {
                         updatedAt: now
                     )
                 }
-                try await tx.save(claim)
+                try await tx.circles.save(claim)
                 let (ranked, event) = try await self.ranked(
                     claim,
                     previous: existing,
@@ -89,7 +91,7 @@ extension Circles {
                     tx: tx,
                     now: now
                 )
-                try await tx.save(ranked)
+                try await tx.circles.save(ranked)
                 outcomes.append(SubmissionOutcome(submission: ranked, replayed: false, created: existing == nil))
                 events.append(event)
             }
@@ -197,7 +199,7 @@ extension Circles {
             try await self.tellMatesOfABigDay(claim, in: circle, mover: account, tx: tx, now: now)
         }
         if circle.metric == .weightLossPct, let weight = claim.weightKg,
-            let membership = try await tx.membership(of: account.id, in: circle.id),
+            let membership = try await tx.circles.membership(of: account.id, in: circle.id),
             let start = membership.startingWeightKg, let target = membership.targetWeightKg
         {
             let percent = GoalMilestone.percent(startingKg: start, targetKg: target, currentKg: weight)
@@ -211,7 +213,8 @@ extension Circles {
             )
         }
         if circle.metric == .steps, let goal = circle.stepGoal {
-            let claimed = try await tx.submissions(to: circle.id, of: account.id, from: circle.startDate).filter {
+            let claimed = try await tx.circles.submissions(to: circle.id, of: account.id, from: circle.startDate).filter
+            {
                 circle.runs(on: $0.date)
             }.reduce(0) { $0 + $1.steps }
             try await self.tellGoalMilestone(
@@ -259,10 +262,10 @@ extension Circles {
             let found = try await self.allowed(.read, circle, by: user, in: tx).circle
             let today = found.today(at: now)
             let claims = Dictionary(
-                try await tx.submissions(to: circle, on: today).map { ($0.userID, $0) },
+                try await tx.circles.submissions(to: circle, on: today).map { ($0.userID, $0) },
                 uniquingKeysWith: { first, _ in first }
             )
-            let members = try await tx.members(of: circle).map { member in
+            let members = try await tx.circles.members(of: circle).map { member in
                 let claim = claims[member.membership.userID]
                 return SubmissionStatus(
                     member: member,
@@ -282,8 +285,8 @@ extension Circles {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let today = account.localDate(at: now)
-            let submitted = try await tx.circlesSubmitted(by: user, on: today)
-            let pending = try await tx.circles(of: user).map(\.circle).filter {
+            let submitted = try await tx.circles.circlesSubmitted(by: user, on: today)
+            let pending = try await tx.circles.list(of: user).map(\.circle).filter {
                 !$0.isArchived && $0.runs(on: today) && !submitted.contains($0.id)
             }
             return (today, pending)

@@ -28,14 +28,14 @@ extension Circles {
             if let only {
                 circles = [try await self.allowed(.participate, only, by: user, in: tx).circle]
             } else {
-                circles = try await tx.circles(of: user).map(\.circle)
+                circles = try await tx.circles.list(of: user).map(\.circle)
             }
             var weeks: [TeamWeek] = []
             for circle in circles {
                 let today = circle.today(at: now)
                 let start = today.startOfWeek(startingOn: self.rules.base.week.startsOn)
-                let claims = try await tx.submissions(to: circle.id, from: start, to: start.adding(days: 6))
-                let members = try await tx.members(of: circle.id)
+                let claims = try await tx.circles.submissions(to: circle.id, from: start, to: start.adding(days: 6))
+                let members = try await tx.circles.members(of: circle.id)
                 var perMember: [User.ID: Int] = [:]
                 for claim in claims { perMember[claim.userID, default: 0] += claim.steps }
                 let days = (0..<7).map { offset in

@@ -74,8 +74,8 @@ public final class Circles: Sendable {
                 joinCode: Self.joinCode(),
                 createdAt: now
             )
-            try await tx.insert(circle)
-            try await tx.insert(
+            try await tx.circles.insert(circle)
+            try await tx.circles.insert(
                 CircleMembership(
                     circleID: circle.id,
                     userID: user,
@@ -102,8 +102,10 @@ public final class Circles: Sendable {
     public func circles(of user: User.ID) async throws -> [View] {
         try await self.store.read { tx in
             var views: [View] = []
-            for (circle, role) in try await tx.circles(of: user) {
-                views.append(View(circle: circle, role: role, memberCount: try await tx.memberCount(of: circle.id)))
+            for (circle, role) in try await tx.circles.list(of: user) {
+                views.append(
+                    View(circle: circle, role: role, memberCount: try await tx.circles.memberCount(of: circle.id))
+                )
             }
             return views
         }
@@ -122,7 +124,7 @@ public final class Circles: Sendable {
                 today: stored.today(at: now),
                 members: found.memberCount
             )
-            try await tx.update(circle, at: now)
+            try await tx.circles.update(circle, at: now)
             return View(circle: circle, role: found.membership?.role, memberCount: found.memberCount)
         }
     }
@@ -133,7 +135,7 @@ public final class Circles: Sendable {
         try await self.store.transaction { tx in
             var circle = try await self.allowed(.archive, id, by: user, in: tx, locked: true).circle
             circle.archivedAt = now
-            try await tx.update(circle, at: now)
+            try await tx.circles.update(circle, at: now)
         }
     }
 }

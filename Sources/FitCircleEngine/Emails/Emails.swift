@@ -87,7 +87,8 @@ public struct Emails: Sendable {
         }
         let now = self.clock.now()
         let found = try await self.store.read { tx -> EmailedInvitation? in
-            guard let invitation = try await tx.invitation(id), let circle = try await tx.circle(invitation.circleID),
+            guard let invitation = try await tx.circles.invitation(id),
+                let circle = try await tx.circles.circle(invitation.circleID),
                 let inviter = try await tx.user(invitation.invitedBy)
             else { return nil }
             return EmailedInvitation(

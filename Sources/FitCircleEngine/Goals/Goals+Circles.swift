@@ -17,8 +17,8 @@ extension Goals {
     /// several circles); nil outside such circles.
     func circleWeeklySteps(of user: User.ID, weekStart: LocalDate, in tx: Transaction) async throws -> Int? {
         var shares: [Int] = []
-        for (circle, _) in try await tx.circles(of: user) where !circle.isArchived && circle.stepGoal != nil {
-            let claimed = try await tx.submissions(to: circle.id, of: user, from: circle.startDate).filter {
+        for (circle, _) in try await tx.circles.list(of: user) where !circle.isArchived && circle.stepGoal != nil {
+            let claimed = try await tx.circles.submissions(to: circle.id, of: user, from: circle.startDate).filter {
                 $0.date < weekStart
             }.reduce(0) { $0 + $1.steps }
             if let share = circle.weeklyStepShare(claimedBefore: claimed, weekStart: weekStart) { shares.append(share) }
@@ -30,7 +30,7 @@ extension Goals {
     /// stand as the week begins (their latest weight before it, else the circle's starting weight); with
     /// several circles, the largest, which keeps every one on pace. Nil outside such circles.
     func weeklyWeightLoss(of user: User.ID, weekStart: LocalDate, in tx: Transaction) async throws -> Double? {
-        let circles = try await tx.weightLossMemberships(of: user)
+        let circles = try await tx.circles.weightLossMemberships(of: user)
         guard !circles.isEmpty else { return nil }
         let before = try await tx.latestWeight(of: user, before: weekStart)
         return circles.compactMap { circle, membership -> Double? in
@@ -48,6 +48,6 @@ extension Goals {
     /// starting weight of a weight-loss circle they are in.
     func weightBefore(_ date: LocalDate, of user: User.ID, in tx: Transaction) async throws -> Double? {
         if let latest = try await tx.latestWeight(of: user, before: date) { return latest }
-        return try await tx.weightLossMemberships(of: user).compactMap(\.membership.startingWeightKg).max()
+        return try await tx.circles.weightLossMemberships(of: user).compactMap(\.membership.startingWeightKg).max()
     }
 }

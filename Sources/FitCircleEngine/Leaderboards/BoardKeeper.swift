@@ -41,8 +41,8 @@ struct BoardKeeper: Sendable {
     func restate(_ user: User.ID, in circle: FitCircle, on date: LocalDate, in tx: Transaction, now: Date) async throws
         -> [Restated]
     {
-        let claims = try await tx.submissions(to: circle.id, of: user, from: circle.startDate)
-        let membership = try await tx.membership(of: user, in: circle.id)
+        let claims = try await tx.circles.submissions(to: circle.id, of: user, from: circle.startDate)
+        let membership = try await tx.circles.membership(of: user, in: circle.id)
         var restated: [Restated] = []
         for board in self.boards(of: circle, holding: date) {
             let key = BoardScore.score(

@@ -35,10 +35,10 @@ extension Deliveries {
         let reference = try JSONDecoder().decode(InvitationReference.self, from: Data(job.payload.utf8))
         let now = self.clock.now()
         let found = try await self.store.read { tx -> (CircleInvitation, inviter: String, circle: String)? in
-            guard let invitation = try await tx.invitation(CircleInvitation.ID(reference.invitation)),
+            guard let invitation = try await tx.circles.invitation(CircleInvitation.ID(reference.invitation)),
                 invitation.isPending(at: now),
                 let address = invitation.email, try await tx.user(withEmail: address) == nil,
-                let circle = try await tx.circle(invitation.circleID), !circle.isArchived,
+                let circle = try await tx.circles.circle(invitation.circleID), !circle.isArchived,
                 let inviter = try await tx.user(invitation.invitedBy)
             else { return nil }
             return (invitation, inviter.profile.displayName, circle.name)

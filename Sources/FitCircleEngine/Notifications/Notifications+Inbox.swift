@@ -61,7 +61,7 @@ extension Notifications {
     {
         let actors = Set(records.compactMap { NotificationNaming.actor(in: $0.data) })
         guard !actors.isEmpty else { return records }
-        let people = try await tx.people(Array(actors))
+        let people = try await tx.circles.people(Array(actors))
         let friends = people.values.contains { $0.nameAudience == .friends } ? try await tx.friends.ids(of: user) : []
         return records.map { record in
             guard let actor = NotificationNaming.actor(in: record.data) else { return record }

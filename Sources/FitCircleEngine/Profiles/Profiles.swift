@@ -142,7 +142,7 @@ public struct Profiles: Sendable {
             ProfileAccess.Relationship(
                 isSelf: false,
                 isFriend: edge.areFriends,
-                sharesCircle: try await tx.sharesCircle(person, viewer)
+                sharesCircle: try await tx.circles.sharesCircle(person, viewer)
             )
         )
     }

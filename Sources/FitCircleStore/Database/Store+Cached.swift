@@ -17,7 +17,7 @@ extension Store {
     )? {
         let key = StoreCache.CircleViewKey(circle: id, user: user)
         if let view = self.cache.circle(key) { return (view.circle, view.membership, view.memberCount) }
-        return try await self.readAndKeep({ try await $0.circle(id, seenBy: user) }) { found in
+        return try await self.readAndKeep({ try await $0.circles.circle(id, seenBy: user) }) { found in
             [
                 .circle(
                     key,
@@ -34,7 +34,7 @@ extension Store {
     /// The circle's current members, in the order they joined (`Transaction.members(of:)`).
     public func cachedMemberIDs(of circle: FitCircle.ID) async throws -> [User.ID] {
         if let roster = self.cache.roster(circle) { return roster }
-        let roster = try await self.readAndKeep({ try await $0.members(of: circle).map(\.membership.userID) }) {
+        let roster = try await self.readAndKeep({ try await $0.circles.members(of: circle).map(\.membership.userID) }) {
             [.roster(circle, $0)]
         }
         return roster ?? []
@@ -46,7 +46,7 @@ extension Store {
         var people = self.cache.people(users, baseline: baseline)
         let missing = users.filter { people[$0] == nil }
         guard !missing.isEmpty else { return people }
-        let read = try await self.readAndKeep({ try await $0.people(missing, rankedIn: baseline) }) { read in
+        let read = try await self.readAndKeep({ try await $0.circles.people(missing, rankedIn: baseline) }) { read in
             read.map { .person(StoreCache.PersonKey(user: $0.key, baseline: baseline), $0.value) }
         }
         people.merge(read ?? [:]) { _, new in new }

@@ -24,7 +24,7 @@ extension Transaction {
     /// The circles `user` owns (members or not: a circle its last member left stays its owner's, archived).
     public func circles(ownedBy user: User.ID) async throws -> [FitCircle] {
         try await self.sql.raw("SELECT * FROM circles WHERE owner_id = \(bind: user.rawValue)").all().map(
-            Self.circle(from:)
+            CircleQueries.circle(from:)
         )
     }
 

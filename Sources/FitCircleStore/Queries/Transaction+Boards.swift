@@ -186,6 +186,6 @@ extension Transaction {
                 AND (end_date IS NULL OR end_date >= \(bind: date.iso))
             ORDER BY id
             """
-        ).all().map(Self.circle(from:))
+        ).all().map(CircleQueries.circle(from:))
     }
 }

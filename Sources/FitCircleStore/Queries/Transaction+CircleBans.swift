@@ -11,7 +11,8 @@ public struct CircleBan: Equatable, Sendable {
 }
 
 /// Who was removed from a circle and may not rejoin (by code or invitation) until the ban is lifted.
-extension Transaction {
+extension CircleQueries {
+    private var sql: any SQLDatabase { self.tx.sql }
     public func ban(_ user: User.ID, from circle: FitCircle.ID, by manager: User.ID, at now: Date) async throws {
         try await self.sql.raw(
             """

@@ -3,7 +3,8 @@ public import Foundation
 import SQLKit
 
 /// Invitations to circles: pending ones lapse `CircleInvitation.lifetime` after they were made.
-extension Transaction {
+extension CircleQueries {
+    private var sql: any SQLDatabase { self.tx.sql }
     public func insert(_ invitation: CircleInvitation) async throws {
         try await self.sql.raw(
             """

@@ -3,7 +3,8 @@ public import Foundation
 import SQLKit
 
 /// A circle's submissions: each member's claim of a day, as stored and as read back for boards.
-extension Transaction {
+extension CircleQueries {
+    private var sql: any SQLDatabase { self.tx.sql }
     public func submission(to circle: FitCircle.ID, of user: User.ID, on date: LocalDate) async throws
         -> CircleSubmission?
     {
@@ -51,7 +52,7 @@ extension Transaction {
         CircleSubmission(
             circleID: FitCircle.ID(try row.decode(column: "circle_id", as: String.self)),
             userID: User.ID(try row.decode(column: "user_id", as: String.self)),
-            date: try Self.date(row, "local_date"),
+            date: try Transaction.date(row, "local_date"),
             steps: try row.decode(column: "steps", as: Int.self),
             weightKg: try row.decode(column: "weight_kg", as: Double?.self),
             checkinStreak: try row.decode(column: "checkin_streak", as: Int.self),
@@ -63,7 +64,7 @@ extension Transaction {
     }
 }
 
-extension Transaction {
+extension CircleQueries {
     /// One member's claims of the circle from `from` on, by date.
     public func submissions(to circle: FitCircle.ID, of user: User.ID, from: LocalDate) async throws
         -> [CircleSubmission]

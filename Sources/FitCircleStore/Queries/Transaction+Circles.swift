@@ -14,6 +14,16 @@ public struct CircleMemberRow: Equatable, Sendable {
 }
 
 extension Transaction {
+    /// The queries of circles and their members (`circles`, `circle_members`).
+    public var circles: CircleQueries { CircleQueries(tx: self) }
+}
+
+public struct CircleQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+    private var dialect: Store.Dialect { self.tx.dialect }
+
     public func insert(_ circle: FitCircle) async throws {
         try await self.sql.raw(
             """
@@ -38,7 +48,7 @@ extension Transaction {
             WHERE id = \(bind: circle.id.rawValue)
             """
         ).run()
-        try await self.changed(.circle(circle.id))
+        try await self.tx.changed(.circle(circle.id))
     }
 
     public func circle(_ id: FitCircle.ID) async throws -> FitCircle? {
@@ -46,7 +56,7 @@ extension Transaction {
     }
 
     /// The circle, locked for the rest of the transaction (joins check the member limit under it).
-    public func lockedCircle(_ id: FitCircle.ID) async throws -> FitCircle? {
+    public func locked(_ id: FitCircle.ID) async throws -> FitCircle? {
         let lock = self.dialect == .postgres ? " FOR UPDATE" : ""
         return try await self.sql.raw("SELECT * FROM circles WHERE id = \(bind: id.rawValue)\(unsafeRaw: lock)").first()
             .map(Self.circle(from:))
@@ -82,7 +92,7 @@ extension Transaction {
     /// Gives the circle a new join code: the old one stops working at once.
     public func setJoinCode(_ code: String, of circle: FitCircle.ID) async throws {
         try await self.sql.raw("UPDATE circles SET join_code = \(bind: code) WHERE id = \(bind: circle.rawValue)").run()
-        try await self.changed(.circle(circle))
+        try await self.tx.changed(.circle(circle))
     }
 
     public func circle(withJoinCode code: String) async throws -> FitCircle? {
@@ -90,7 +100,7 @@ extension Transaction {
     }
 
     /// The circles the user is a member of now, newest first, with the user's role.
-    public func circles(of user: User.ID) async throws -> [(circle: FitCircle, role: CircleRole)] {
+    public func list(of user: User.ID) async throws -> [(circle: FitCircle, role: CircleRole)] {
         try await self.sql.raw(
             """
             SELECT c.*, m.role AS member_role FROM circles c JOIN circle_members m ON m.circle_id = c.id
@@ -152,7 +162,7 @@ extension Transaction {
                 (SELECT COUNT(*) FROM circle_members WHERE circle_id = \(bind: membership.circleID.rawValue) AND user_id = \(bind: membership.userID.rawValue)))
             """
         ).run()
-        try await self.changed(.circle(membership.circleID))
+        try await self.tx.changed(.circle(membership.circleID))
         if membership.leftAt == nil { try await self.countMembers(of: membership.circleID, by: 1) }
     }
 
@@ -171,7 +181,7 @@ extension Transaction {
         try await self.sql.raw(
             "UPDATE circles SET member_count = member_count + \(bind: change) WHERE id = \(bind: circle.rawValue)"
         ).run()
-        try await self.changed(.circle(circle))
+        try await self.tx.changed(.circle(circle))
     }
 
     public func setRole(_ role: CircleRole, of user: User.ID, in circle: FitCircle.ID) async throws {
@@ -181,7 +191,7 @@ extension Transaction {
             WHERE circle_id = \(bind: circle.rawValue) AND user_id = \(bind: user.rawValue) AND left_at IS NULL
             """
         ).run()
-        try await self.changed(.circle(circle))
+        try await self.tx.changed(.circle(circle))
     }
 
     /// Whether the two are members of one circle now.
@@ -218,7 +228,7 @@ extension Transaction {
         CircleMemberRow(
             membership: try Self.membership(from: row),
             displayName: try row.decode(column: "display_name", as: String.self),
-            photo: try Self.photo(row),
+            photo: try Transaction.photo(row),
             boardNameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self))
                 ?? .onlyMe,
             weightAudience: Audience(rawValue: try row.decode(column: "visibility_weight", as: String.self)) ?? .onlyMe
@@ -247,7 +257,7 @@ extension Transaction {
             name: try row.decode(column: "name", as: String.self),
             description: try row.decode(column: "description", as: String?.self),
             metric: FitCircle.Metric(rawValue: try row.decode(column: "metric", as: String.self)) ?? .steps,
-            startDate: try Self.date(row, "start_date"),
+            startDate: try Transaction.date(row, "start_date"),
             endDate: try row.decode(column: "end_date", as: String?.self).flatMap { LocalDate(iso: $0) },
             timeZone: try row.decode(column: "time_zone", as: String.self),
             privacy: FitCircle.Privacy(rawValue: try row.decode(column: "privacy", as: String.self)) ?? .private,
@@ -273,7 +283,7 @@ extension Transaction {
     }
 }
 
-extension Transaction {
+extension CircleQueries {
     /// The names and photo keys of `users` with their ranks in a board's snapshot, for the rows of a board.
     public func people(_ users: [User.ID], rankedIn snapshot: BoardID) async throws -> [User.ID: BoardPerson] {
         guard !users.isEmpty else { return [:] }
@@ -315,7 +325,7 @@ extension Transaction {
     private static func person(from row: any SQLRow, baselineRank: Int?) throws -> BoardPerson {
         BoardPerson(
             name: try row.decode(column: "display_name", as: String.self),
-            photo: try Self.photo(row),
+            photo: try Transaction.photo(row),
             nameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self))
                 ?? .onlyMe,
             weightAudience: Audience(rawValue: try row.decode(column: "visibility_weight", as: String.self)) ?? .onlyMe,

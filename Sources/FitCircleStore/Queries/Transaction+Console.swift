@@ -122,7 +122,7 @@ public struct ConsoleQueries: Sendable {
             SELECT c.*, (SELECT COUNT(*) FROM circle_members m WHERE m.circle_id = c.id AND m.left_at IS NULL) AS member_count
             FROM circles c \(after) ORDER BY c.id DESC LIMIT \(unsafeRaw: String(limit))
             """
-        ).all().map { (try Transaction.circle(from: $0), try $0.decode(column: "member_count", as: Int.self)) }
+        ).all().map { (try CircleQueries.circle(from: $0), try $0.decode(column: "member_count", as: Int.self)) }
     }
 
     /// Challenges newest first before `cursor`, with their participants and escrow.

@@ -25,7 +25,7 @@ extension Engine {
             secret = signingKey
         } else {
             let stored = try await store.transaction { tx in
-                try await tx.serverSecret(
+                try await tx.secrets.secret(
                     named: "access-token-hmac",
                     orCreate: { Secrets.random(bytes: 48) },
                     at: clock.now()
@@ -35,7 +35,7 @@ extension Engine {
         }
         // Email links (unsubscribe, tracking) are signed with a key of their own, kept like the other.
         let linkSecret = try await store.transaction { tx in
-            try await tx.serverSecret(
+            try await tx.secrets.secret(
                 named: "email-link-hmac",
                 orCreate: { Secrets.random(bytes: 48) },
                 at: clock.now()

@@ -60,7 +60,9 @@ struct DeliveryTests {
     }
 
     static func attempts(_ app: TestApp, _ notification: String) async throws -> [DeliveryAttemptRecord] {
-        try await app.store.read { tx in try await tx.deliveryAttempts(of: NotificationRecord.ID(notification)) }
+        try await app.store.read { tx in
+            try await tx.deliveries.deliveryAttempts(of: NotificationRecord.ID(notification))
+        }
     }
 
     /// Runs the push delivery of `notification` through its four tries, moving the clock to each retry;

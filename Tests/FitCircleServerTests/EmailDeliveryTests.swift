@@ -78,7 +78,9 @@ struct EmailDeliveryTests {
                     && attempts.first?.status == 250
             )
             #expect(attempts.first?.target == "ana@example.com")
-            let logged = try #require(try await app.store.read { tx in try await tx.emailLogEntry(of: record.id) })
+            let logged = try #require(
+                try await app.store.read { tx in try await tx.deliveries.emailLogEntry(of: record.id) }
+            )
             #expect(logged.subject == welcome.subject && logged.address == "ana@example.com")
         }
     }

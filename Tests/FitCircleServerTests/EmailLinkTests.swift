@@ -110,7 +110,7 @@ struct EmailLinkTests {
             let email = try await Self.digest(app, smtp)
             let html = try EmailDeliveryTests.part(email, "text/html")
             let id = NotificationRecord.ID(String(email.messageId.dropFirst().prefix { $0 != "@" }))
-            #expect(try await app.store.read { tx in try await tx.emailLogEntry(of: id) }?.openedAt == nil)
+            #expect(try await app.store.read { tx in try await tx.deliveries.emailLogEntry(of: id) }?.openedAt == nil)
 
             let pixel = try await app.request(
                 .get,
@@ -120,7 +120,7 @@ struct EmailLinkTests {
                 pixel.status == .ok && pixel.headers[.contentType] == "image/gif"
                     && String(buffer: pixel.body).hasPrefix("GIF89a")
             )
-            let opened = try #require(try await app.store.read { tx in try await tx.emailLogEntry(of: id) })
+            let opened = try #require(try await app.store.read { tx in try await tx.deliveries.emailLogEntry(of: id) })
             #expect(opened.openedAt == app.clock.now && opened.openCount == 1)
 
             let click = try await app.request(
@@ -128,12 +128,12 @@ struct EmailLinkTests {
                 Self.path(try Self.firstURL(in: html, starting: "/api/emails/click/"))
             )
             #expect(click.status == .found && click.headers[.location] == "fitcircle://digest", "\(click.headers)")
-            #expect(try await app.store.read { tx in try await tx.emailLogEntry(of: id) }?.clickCount == 1)
+            #expect(try await app.store.read { tx in try await tx.deliveries.emailLogEntry(of: id) }?.clickCount == 1)
 
             // No open redirect: a link number the email never had, signed with the server's own key, leads
             // nowhere; a forged token or an unsubscribe token is no link at all.
             let secret = try await app.store.transaction { tx in
-                try await tx.serverSecret(named: "email-link-hmac", orCreate: { "unused" }, at: app.clock.now)
+                try await tx.secrets.secret(named: "email-link-hmac", orCreate: { "unused" }, at: app.clock.now)
             }
             let links = EmailLinks(secret: Data(secret.utf8))
             #expect(
@@ -152,7 +152,7 @@ struct EmailLinkTests {
             }
             // A pixel that is not ours is still a pixel, and records nothing.
             #expect((try await app.request(.get, "/api/emails/open/forged")).status == .ok)
-            #expect(try await app.store.read { tx in try await tx.emailLogEntry(of: id) }?.openCount == 1)
+            #expect(try await app.store.read { tx in try await tx.deliveries.emailLogEntry(of: id) }?.openCount == 1)
         }
     }
 

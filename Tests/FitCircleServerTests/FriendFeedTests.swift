@@ -185,7 +185,9 @@ struct FriendFeedTests {
             #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [])
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
             // The job run again writes nothing twice.
-            #expect(try await app.store.transaction { tx in try await tx.fanOutToFriends(ActivityEvent.ID(run)) } == 0)
+            #expect(
+                try await app.store.transaction { tx in try await tx.feed.fanOutToFriends(ActivityEvent.ID(run)) } == 0
+            )
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
 
             // Cy's history arrives with the friendship, no job needed.

@@ -154,7 +154,7 @@ struct ReminderTests {
             }
             let outcomes = try await app.engine.activities.recordBatch(inputs, for: user)
             #expect(outcomes.allSatisfy { $0.event != nil }, "\(outcomes)")
-            #expect(try await app.store.read { tx in try await tx.sendHabits() }[user] == LocalTime("07:10"))
+            #expect(try await app.store.read { tx in try await tx.reminders.sendHabits() }[user] == LocalTime("07:10"))
             #expect(try await app.engine.replay.sendHabitDifferences().isEmpty)
             try await Self.run(app, hours: 8)
             let reminder = try #require(try await Self.reminders(app, of: user).first)

@@ -65,7 +65,7 @@ struct MigrationTests {
             #expect(reports.withLock { $0 }.last?.hasSuffix("1206 names indexed") == true)
             #expect(reports.withLock { $0 }.count == 2)
             let terms = try await store.read { tx in
-                try await tx.people(
+                try await tx.search.people(
                     matching: .init(text: "angel", whole: false),
                     after: nil,
                     limit: 10,
@@ -78,7 +78,7 @@ struct MigrationTests {
             while true {
                 let after = cursor
                 let page = try await store.read { tx in
-                    try await tx.people(
+                    try await tx.search.people(
                         matching: .init(text: "person", whole: false),
                         after: after,
                         limit: 50,

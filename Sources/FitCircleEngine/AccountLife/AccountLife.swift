@@ -27,7 +27,7 @@ public struct AccountLife: Sendable {
     public func delete(_ caller: Caller) async throws {
         let now = self.clock.now()
         let (user, events) = try await self.store.transaction { tx in
-            guard let session = try await tx.session(caller.sessionID),
+            guard let session = try await tx.sessions.session(caller.sessionID),
                 let user = try await tx.lockedUser(caller.userID)
             else {
                 throw DomainError.unauthenticated(reason: "The account is gone.")

@@ -39,7 +39,7 @@ extension Activities {
             guard var stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
                 throw DomainError.notFound(resource: "activity", id: id.rawValue)
             }
-            try await tx.setVisibility(visibility, of: id, owner: user)
+            try await tx.feed.setVisibility(visibility, of: id, owner: user)
             if stored.event.visibility != visibility, case .workout = stored.event.payload {
                 try await self.ingest.challenges.restate([user], in: tx, now: now)
             }
@@ -72,7 +72,7 @@ extension Activities {
     /// Lifetime totals and personal records (spec 004, 5.5).
     public func statistics(of user: User.ID) async throws -> (totals: ActivityTotals, records: [PersonalRecords]) {
         try await self.store.read { tx in
-            (try await tx.totals(of: user), try await tx.personalRecords(of: user))
+            (try await tx.stats.totals(of: user), try await tx.stats.personalRecords(of: user))
         }
     }
 }

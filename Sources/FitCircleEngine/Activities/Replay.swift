@@ -98,12 +98,12 @@ public struct Replay: Sendable {
     /// replayed times are stored.
     public func sendHabitDifferences(fix: Bool = false) async throws -> [UserDifference] {
         try await self.store.transaction { tx in
-            let stored = try await tx.sendHabits()
+            let stored = try await tx.reminders.sendHabits()
             let users = Array(Set(try await tx.usersWithActivities()).union(stored.keys)).sorted()
             let differing = try await SendHabits.replayed(for: users, in: tx).filter { user, replayed in
                 stored[user] != replayed
             }
-            if fix { try await tx.saveSendHabits(differing) }
+            if fix { try await tx.reminders.saveSendHabits(differing) }
             return differing.map { user, replayed in
                 UserDifference(
                     user: user,

@@ -120,8 +120,8 @@ public struct Accounts: Sendable {
             if let nonce {
                 let fresh =
                     nonce.spends
-                    ? try await tx.consumeSignInNonce(hash: nonce.hash, until: nonce.until)
-                    : !(try await tx.isSignInNonceUsed(hash: nonce.hash))
+                    ? try await tx.sessions.consumeSignInNonce(hash: nonce.hash, until: nonce.until)
+                    : !(try await tx.sessions.isSignInNonceUsed(hash: nonce.hash))
                 guard fresh else {
                     throw DomainError.unauthenticated(reason: "This sign-in was used already; sign in again.")
                 }
@@ -161,8 +161,8 @@ public struct Accounts: Sendable {
             }
             guard user.disabledAt == nil else { throw DomainError.forbidden(reason: "This account is disabled.") }
             let session = Session(id: self.ids.make(), userID: user.id, createdAt: now)
-            try await tx.insert(session)
-            try await tx.insert(self.refreshRecord(refreshToken, session: session, issuedAt: now))
+            try await tx.sessions.insert(session)
+            try await tx.sessions.insert(self.refreshRecord(refreshToken, session: session, issuedAt: now))
             return (user, isNew, session)
         }
         return try await self.tokens(for: session, user: user, refreshToken: refreshToken, isNewUser: isNew)
@@ -179,8 +179,8 @@ public struct Accounts: Sendable {
             case reused
         }
         let outcome = try await self.store.transaction { tx -> Outcome in
-            guard let record = try await tx.refreshToken(hash: hash),
-                let session = try await tx.session(record.sessionID), !session.isRevoked,
+            guard let record = try await tx.sessions.refreshToken(hash: hash),
+                let session = try await tx.sessions.session(record.sessionID), !session.isRevoked,
                 let user = try await tx.user(session.userID), user.disabledAt == nil
             else {
                 throw DomainError.unauthenticated(reason: "The refresh token is not valid.")
@@ -191,11 +191,11 @@ public struct Accounts: Sendable {
             guard self.end(of: session) > now else {
                 throw DomainError.unauthenticated(reason: "The session has ended; sign in again.")
             }
-            guard record.usedAt == nil, try await tx.markUsed(refreshTokenHash: hash, at: now) else {
-                try await tx.revoke(session.id, reason: "refresh token reused", at: now)
+            guard record.usedAt == nil, try await tx.sessions.markUsed(refreshTokenHash: hash, at: now) else {
+                try await tx.sessions.revoke(session.id, reason: "refresh token reused", at: now)
                 return .reused
             }
-            try await tx.insert(self.refreshRecord(next, session: session, issuedAt: now))
+            try await tx.sessions.insert(self.refreshRecord(next, session: session, issuedAt: now))
             return .rotated(session, user)
         }
         switch outcome {
@@ -211,7 +211,7 @@ public struct Accounts: Sendable {
     public func signOut(_ caller: Caller) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            try await tx.revoke(caller.sessionID, reason: "signed out", at: now)
+            try await tx.sessions.revoke(caller.sessionID, reason: "signed out", at: now)
         }
     }
 
@@ -262,7 +262,7 @@ public struct Accounts: Sendable {
     public func purgeUsedNonces() async throws -> Int {
         let now = self.clock.now()
         return try await Housekeeping.inBatches(on: self.store) { tx, limit in
-            try await tx.purgeSignInNonces(expiredBefore: now, limit: limit)
+            try await tx.sessions.purgeSignInNonces(expiredBefore: now, limit: limit)
         }
     }
 

@@ -15,12 +15,12 @@ extension Circles {
             _ = try await self.allowed(.read, id, by: user, in: tx)
             var after: FeedItem?
             if let cursor {
-                guard let item = try await tx.feedItem(cursor, in: id) else {
+                guard let item = try await tx.feed.feedItem(cursor, in: id) else {
                     throw ValidationError(field: "cursor", reason: "names no item of this circle")
                 }
                 after = item
             }
-            let rows = try await tx.feed(of: id, reader: user, before: after, limit: limit + 1)
+            let rows = try await tx.feed.feed(of: id, reader: user, before: after, limit: limit + 1)
             let naming = try await Naming.of(
                 user,
                 for: rows.flatMap { [$0.actorNameAudience] + ($0.actorPhoto.map { [$0.audience] } ?? []) },
@@ -44,7 +44,7 @@ extension Circles {
         -> EncouragementOutcome
     {
         try await self.encourage(in: id, message: message, by: user) { tx in
-            guard let item = try await tx.feedItem(itemID, in: id) else {
+            guard let item = try await tx.feed.feedItem(itemID, in: id) else {
                 throw DomainError.notFound(resource: "feed item", id: itemID.rawValue)
             }
             return item
@@ -60,7 +60,7 @@ extension Circles {
             guard try await tx.circles.membership(of: member, in: id) != nil else {
                 throw DomainError.notFound(resource: "member", id: member.rawValue)
             }
-            guard let item = try await tx.latestFeedItem(of: member, in: id) else {
+            guard let item = try await tx.feed.latestFeedItem(of: member, in: id) else {
                 throw DomainError.conflict(reason: "The member has nothing in the feed to encourage yet.")
             }
             return item
@@ -88,7 +88,7 @@ extension Circles {
             // Someone who blocked the sender cannot be reached by them (`FriendAccess.notify`).
             let edge = try await tx.friends.edge(from: user, to: item.actorID)
             try FriendAccess.decide(.notify, isSelf: false, edge).require("feed item", itemID.rawValue)
-            let created = try await tx.encourage(itemID, by: user, message: message, at: now)
+            let created = try await tx.feed.encourage(itemID, by: user, message: message, at: now)
             if created {
                 var data = [
                     "name": sender.profile.displayName, "circle": circle.name, "circleId": id.rawValue,
@@ -113,7 +113,7 @@ extension Circles {
             }
             return EncouragementOutcome(
                 item: itemID,
-                encouragements: try await tx.encouragementCount(of: itemID),
+                encouragements: try await tx.feed.encouragementCount(of: itemID),
                 message: message,
                 created: created
             )

@@ -252,7 +252,10 @@ extension Circles {
                 data: ["name": account.profile.displayName],
                 createdAt: now
             )
-            let added = try await tx.insert(item, dedupeKey: "joined:\(user):\(Int(now.timeIntervalSince1970 * 1_000))")
+            let added = try await tx.feed.insert(
+                item,
+                dedupeKey: "joined:\(user):\(Int(now.timeIntervalSince1970 * 1_000))"
+            )
             let event = self.events.event(circle.id, changes: [], ranks: [], feed: added ? [item] : [])
             try await self.events.send([event], in: tx)
             return (View(circle: circle, role: .member, memberCount: members + 1), event)

@@ -57,7 +57,7 @@ extension Circles: JobOwner {
                     data: data,
                     createdAt: now
                 )
-                if try await tx.insert(item, dedupeKey: news.key) {
+                if try await tx.feed.insert(item, dedupeKey: news.key) {
                     events.append(self.events.event(circle.id, changes: [], ranks: [], feed: [item]))
                 }
             }

@@ -188,7 +188,7 @@ extension Circles {
                 ],
                 createdAt: now
             )
-            if try await tx.insert(
+            if try await tx.feed.insert(
                 item,
                 dedupeKey: "submission:\(account.id):\(claim.date.iso):\(FeedText.figure(shown))"
             ) {

@@ -25,9 +25,9 @@ public struct WeeklyContents: Sendable {
                 key
             )
             let published = WeeklyContent(key: key, week: week, publishedAt: self.clock.now())
-            try await tx.publish(published)
+            try await tx.weeklyContent.publish(published)
             // A piece published again keeps its first publication: the stored one is the answer.
-            return try await tx.weeklyContent(key, week: week) ?? published
+            return try await tx.weeklyContent.weeklyContent(key, week: week) ?? published
         }
     }
 
@@ -42,7 +42,10 @@ public struct WeeklyContents: Sendable {
     public func new(for user: User.ID) async throws -> New {
         try await self.store.read { tx in
             let week = try await self.week(of: user, in: tx)
-            return New(week: week, items: try await tx.unseenContent(of: week, by: user, limit: Self.listLimit))
+            return New(
+                week: week,
+                items: try await tx.weeklyContent.unseenContent(of: week, by: user, limit: Self.listLimit)
+            )
         }
     }
 
@@ -51,10 +54,10 @@ public struct WeeklyContents: Sendable {
         let key = try WeeklyContent.validatedKey(key)
         return try await self.store.transaction { tx in
             let week = try await self.week(of: user, in: tx)
-            guard let content = try await tx.weeklyContent(key, week: week) else {
+            guard let content = try await tx.weeklyContent.weeklyContent(key, week: week) else {
                 throw DomainError.notFound(resource: "content of \(week)", id: key)
             }
-            try await tx.markSeen(key, week: week, by: user, at: self.clock.now())
+            try await tx.weeklyContent.markSeen(key, week: week, by: user, at: self.clock.now())
             return content
         }
     }

@@ -122,8 +122,8 @@ public struct Emails: Sendable {
         guard case .open(let notification)? = self.links.claim(of: token) else { return }
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            guard try await tx.recordEmailOpened(notification, at: now),
-                let entry = try await tx.emailLogEntry(of: notification),
+            guard try await tx.deliveries.recordEmailOpened(notification, at: now),
+                let entry = try await tx.deliveries.emailLogEntry(of: notification),
                 let account = try await tx.user(entry.user)
             else { return }
             try await self.analytics.record(
@@ -144,11 +144,13 @@ public struct Emails: Sendable {
             throw ValidationError(field: "token", reason: "is not a link of this server's emails")
         }
         return try await self.store.transaction { tx in
-            guard let entry = try await tx.emailLogEntry(of: notification), entry.links.indices.contains(index) else {
+            guard let entry = try await tx.deliveries.emailLogEntry(of: notification),
+                entry.links.indices.contains(index)
+            else {
                 throw DomainError.notFound(resource: "email link", id: token)
             }
             let now = self.clock.now()
-            try await tx.recordEmailClicked(notification, at: now)
+            try await tx.deliveries.recordEmailClicked(notification, at: now)
             if let account = try await tx.user(entry.user) {
                 try await self.analytics.record(
                     .emailClicked,

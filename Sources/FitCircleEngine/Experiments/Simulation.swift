@@ -93,7 +93,7 @@ public struct Simulation: Sendable {
                     end: last,
                     days: try await tx.days(of: id, from: start.adding(days: -lookback), to: last),
                     freezes: try await tx.streaks.freezeRequests(of: id, from: start, to: last),
-                    training: try await tx.trainingSettings(of: id) ?? .defaults
+                    training: try await tx.training.settings(of: id) ?? .defaults
                 )
             }
             if let history {

@@ -51,7 +51,7 @@ extension Friends: JobOwner {
         try await self.store.transaction { tx in
             // Gone, deleted or made private since: nothing to tell.
             guard let author = try await tx.user(announcement.author),
-                let stored = try await tx.activity(announcement.activity), stored.deletedAt == nil,
+                let stored = try await tx.feed.activity(announcement.activity), stored.deletedAt == nil,
                 ActivityAccess.mayView(stored.event.visibility, isSelf: false, isFriend: true)
             else { return }
             let friends = try await tx.friends.ids(of: author.id)

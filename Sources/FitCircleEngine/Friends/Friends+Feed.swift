@@ -47,7 +47,7 @@ extension Friends {
             friends: ActivityAccess.visibleInFeed(isSelf: false, isFriend: true)
         )
         let items = try await self.store.read { tx in
-            try await tx.friendFeed(of: user, audience: audience, workoutType: type, before: cursor, limit: limit)
+            try await tx.feed.friendFeed(of: user, audience: audience, workoutType: type, before: cursor, limit: limit)
         }
         return items.map { item in
             let isSelf = item.event.userID == user
@@ -89,7 +89,7 @@ extension Friends {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             let (event, me) = try await self.reachable(id, by: user, in: tx)
-            if try await tx.addReaction(reaction, to: id, by: user, at: now), event.userID != user {
+            if try await tx.feed.addReaction(reaction, to: id, by: user, at: now), event.userID != user {
                 let edge = try await tx.friends.edge(from: user, to: event.userID)
                 if FriendAccess.decide(.notify, isSelf: false, edge) == .allowed {
                     let minute = Int(now.timeIntervalSince1970 / 60)
@@ -113,7 +113,7 @@ extension Friends {
                     }
                 }
             }
-            let counts = try await tx.reactions(to: [id], seenBy: user)[id]
+            let counts = try await tx.feed.reactions(to: [id], seenBy: user)[id]
             return Reactions(counts: counts?.counts ?? [:], mine: counts?.mine ?? [])
         }
     }
@@ -122,7 +122,7 @@ extension Friends {
     public func unreact(_ reaction: String, from id: ActivityEvent.ID, by user: User.ID) async throws {
         try await self.store.transaction { tx in
             _ = try await self.reachable(id, by: user, in: tx)
-            guard try await tx.removeReaction(reaction, from: id, by: user) else {
+            guard try await tx.feed.removeReaction(reaction, from: id, by: user) else {
                 throw DomainError.notFound(resource: "reaction", id: reaction)
             }
         }
@@ -134,7 +134,7 @@ extension Friends {
         ActivityEvent, User
     ) {
         guard let me = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
-        guard let stored = try await tx.activity(id), stored.deletedAt == nil else {
+        guard let stored = try await tx.feed.activity(id), stored.deletedAt == nil else {
             throw DomainError.notFound(resource: "activity", id: id.rawValue)
         }
         let event = stored.event

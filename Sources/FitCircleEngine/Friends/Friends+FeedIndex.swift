@@ -28,6 +28,6 @@ extension Friends {
     }
 
     func fanOut(_ workout: PostedWorkout) async throws {
-        _ = try await self.store.transaction { tx in try await tx.fanOutToFriends(workout.activity) }
+        _ = try await self.store.transaction { tx in try await tx.feed.fanOutToFriends(workout.activity) }
     }
 }

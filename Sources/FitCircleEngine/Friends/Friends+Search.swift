@@ -36,11 +36,11 @@ extension Friends {
             }
             switch query {
             case .email(let address):
-                for person in try await tx.people(withEmail: address, seenBy: user) { keep(person, by: address) }
+                for person in try await tx.search.people(withEmail: address, seenBy: user) { keep(person, by: address) }
             case .name(let prefix):
                 var cursor: (term: String, user: User.ID)?
                 for _ in 0..<Self.searchBatches where kept.count < NameSearch.maximumResults {
-                    let page = try await tx.people(
+                    let page = try await tx.search.people(
                         matching: prefix,
                         after: cursor,
                         limit: Self.searchBatch,

@@ -46,7 +46,7 @@ extension Goals {
         guard !replacing.isEmpty || !Set(kinds).subtracting([.weight]).isSubset(of: existing.map(\.kind)) else {
             return
         }
-        let training = try await tx.trainingSettings(of: user.id) ?? .defaults
+        let training = try await tx.training.settings(of: user.id) ?? .defaults
         let accountDay = user.accountDay(start)
         let recent =
             policy.daily.contains(.steps) || policy.weekly.contains(.steps)

@@ -75,11 +75,11 @@ extension Goals {
             if let made = summary.choice {
                 throw DomainError.conflict(reason: "This week's choice was already made: \(made.rawValue).")
             }
-            var settings = try await tx.trainingSettings(of: user) ?? .defaults
+            var settings = try await tx.training.settings(of: user) ?? .defaults
             settings.dailyGoal = dailyGoal
             try settings.validate(field: "choice.")
             let now = self.clock.now()
-            try await tx.save(settings, of: user, at: now)
+            try await tx.training.save(settings, of: user, at: now)
             try await tx.goals.saveWeeklyChoice(choice.rawValue, of: user, week: week, at: now)
             summary.choice = choice
             return (summary, settings)
@@ -87,7 +87,7 @@ extension Goals {
     }
 
     private func summary(of user: User, week: LocalDate, in tx: Transaction) async throws -> WeeklySummary {
-        let training = try await tx.trainingSettings(of: user.id) ?? .defaults
+        let training = try await tx.training.settings(of: user.id) ?? .defaults
         let planned = try await tx.goals.list(of: user.id, span: .weekly, from: week, to: week).first {
             $0.kind == .pushups
         }

@@ -186,7 +186,7 @@ public struct Goals: Sendable {
             let policy = try await self.rules.of(account, in: tx, at: self.clock.now()).goals
             guard policy.weekly.contains(.steps) else { return nil }
             let next = self.start(of: .weekly, holding: account.localDate(at: self.clock.now())).adding(days: 7)
-            let training = try await tx.trainingSettings(of: user) ?? .defaults
+            let training = try await tx.training.settings(of: user) ?? .defaults
             let recent = try await tx.days(
                 of: user,
                 from: next.adding(days: -policy.steps.baselineDays),

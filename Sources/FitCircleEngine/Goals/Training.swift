@@ -48,7 +48,7 @@ public struct Training: Sendable {
         let chosen = settings ?? .defaults
         try chosen.validate()
         try await self.store.transaction { tx in
-            try await tx.save(chosen, of: user, at: self.clock.now())
+            try await tx.training.save(chosen, of: user, at: self.clock.now())
             try await self.goals.followTraining(of: user, in: tx)
         }
         return chosen
@@ -56,7 +56,7 @@ public struct Training: Sendable {
 
     /// The user's settings and whether they were ever saved (else the defaults apply).
     public func settings(of user: User.ID) async throws -> (settings: TrainingSettings, saved: Bool) {
-        let stored = try await self.store.read { tx in try await tx.trainingSettings(of: user) }
+        let stored = try await self.store.read { tx in try await tx.training.settings(of: user) }
         return (stored ?? .defaults, stored != nil)
     }
 

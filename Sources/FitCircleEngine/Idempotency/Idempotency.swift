@@ -34,7 +34,7 @@ public struct Idempotency: Sendable {
         let hash = SHA256.hash(data: request).map { String(format: "%02x", $0) }.joined()
         let now = self.clock.now()
         let previous = try await self.store.transaction { tx in
-            try await tx.claimIdempotencyKey(
+            try await tx.idempotency.claim(
                 key,
                 of: user,
                 hash: hash,
@@ -59,7 +59,7 @@ public struct Idempotency: Sendable {
         async throws
     {
         try await self.store.transaction { tx in
-            try await tx.completeIdempotencyKey(
+            try await tx.idempotency.complete(
                 key,
                 of: user,
                 statusCode: statusCode,
@@ -73,11 +73,11 @@ public struct Idempotency: Sendable {
     public func purgeExpired() async throws -> Int {
         let before = self.clock.now().addingTimeInterval(-Self.retention)
         return try await Housekeeping.inBatches(on: self.store) { tx, limit in
-            try await tx.purgeIdempotencyKeys(createdBefore: before, limit: limit)
+            try await tx.idempotency.purge(createdBefore: before, limit: limit)
         }
     }
 
     public func release(_ key: String, for user: User.ID) async throws {
-        try await self.store.transaction { tx in try await tx.releaseIdempotencyKey(key, of: user) }
+        try await self.store.transaction { tx in try await tx.idempotency.release(key, of: user) }
     }
 }

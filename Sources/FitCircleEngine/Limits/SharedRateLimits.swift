@@ -20,8 +20,8 @@ public struct SharedRateLimits: Sendable {
         let now = self.clock.now()
         let key = "\(limit.name):\(key)"
         return try await self.store.transaction { tx in
-            let decision = limit.decide(at: now, arrival: try await tx.lockedRateLimitArrival(key, now: now))
-            if decision.allowed { try await tx.setRateLimitArrival(decision.arrival, of: key) }
+            let decision = limit.decide(at: now, arrival: try await tx.rateLimits.lockedArrival(key, now: now))
+            if decision.allowed { try await tx.rateLimits.setArrival(decision.arrival, of: key) }
             return decision
         }
     }
@@ -30,7 +30,7 @@ public struct SharedRateLimits: Sendable {
     public func purgeRested() async throws -> Int {
         let now = self.clock.now()
         return try await Housekeeping.inBatches(on: self.store) { tx, limit in
-            try await tx.purgeRateLimits(restedBy: now, limit: limit)
+            try await tx.rateLimits.purge(restedBy: now, limit: limit)
         }
     }
 }

@@ -21,7 +21,7 @@ struct ActivityNudges: Sendable {
         guard self.profile.notifications[RaisedType.almostThere] != nil else { return }
         var jobs: [JobRecord] = []
         for (user, day) in days where day.pushupReps > 0 && users[user].map({ $0.localDate(at: now) }) == day.date {
-            let goal = (try await tx.trainingSettings(of: user) ?? .defaults).dailyGoal
+            let goal = (try await tx.training.settings(of: user) ?? .defaults).dailyGoal
             let left = goal - day.pushupReps
             guard (1...Self.within).contains(left) else { continue }
             let candidate = NotificationCandidate(

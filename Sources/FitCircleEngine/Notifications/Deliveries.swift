@@ -119,10 +119,10 @@ public struct Deliveries: JobOwner {
             else {
                 return nil
             }
-            _ = try await tx.expireDevices(of: user, unusedSince: cutoff)
+            _ = try await tx.deliveries.expireDevices(of: user, unusedSince: cutoff)
             return (
                 account, record, try await tx.notifications.activeDevices(of: user),
-                try await tx.deliveryAttempts(of: id),
+                try await tx.deliveries.deliveryAttempts(of: id),
                 try await tx.notifications.unreadCount(of: user)
             )
         }
@@ -160,7 +160,7 @@ public struct Deliveries: JobOwner {
         let fallsBack = channel == .push && !delivered && (retryable.isEmpty || job.attempts >= job.maxAttempts)
         let handedToEmail = try await self.store.transaction { tx -> Bool in
             for (target, attempt) in results {
-                try await tx.insert(
+                try await tx.deliveries.insert(
                     DeliveryAttemptRecord(
                         id: self.ids.make(DeliveryAttemptRecord.self).rawValue,
                         notification: id,
@@ -177,11 +177,11 @@ public struct Deliveries: JobOwner {
                 )
                 guard case .device(let device) = target else { continue }
                 switch attempt.outcome {
-                case .delivered: try await tx.deviceReached(device.id, at: now)
-                case .targetDead(let reason): try await tx.deactivateDevice(device.id, reason: reason)
+                case .delivered: try await tx.deliveries.deviceReached(device.id, at: now)
+                case .targetDead(let reason): try await tx.deliveries.deactivateDevice(device.id, reason: reason)
                 case .targetSuspect(let reason):
-                    if try await tx.suspectDevice(device.id) >= Self.suspectLimit {
-                        try await tx.deactivateDevice(device.id, reason: reason)
+                    if try await tx.deliveries.suspectDevice(device.id) >= Self.suspectLimit {
+                        try await tx.deliveries.deactivateDevice(device.id, reason: reason)
                     }
                 case .retryable, .permanent: break
                 }
@@ -211,7 +211,7 @@ public struct Deliveries: JobOwner {
                 )
             }
             if let composed {
-                try await tx.insert(
+                try await tx.deliveries.insert(
                     EmailLogEntry(
                         notification: id,
                         user: user,
@@ -245,7 +245,7 @@ public struct Deliveries: JobOwner {
     public func attempts(of notifications: [NotificationRecord.ID]) async throws -> [NotificationRecord.ID:
         [DeliveryAttemptRecord]]
     {
-        try await self.store.read { tx in try await tx.deliveryAttempts(of: notifications) }
+        try await self.store.read { tx in try await tx.deliveries.deliveryAttempts(of: notifications) }
     }
 
     /// Whether a push that failed for good goes by email: the type allows it, email did not go already, the

@@ -76,7 +76,7 @@ public struct ReminderPlanner: JobOwner {
         guard let zone = TimeZone(identifier: identifier) else { return nil }
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            let subjects = try await tx.reminderSubjects(inTimeZone: identifier, after: after, limit: Self.pageSize)
+            let subjects = try await tx.reminders.subjects(inTimeZone: identifier, after: after, limit: Self.pageSize)
             guard let last = subjects.last?.user else { return nil }
             // Users share a trigger when their type goes out at the same time (a variant may move it).
             struct Slot: Hashable { var type: String, time: LocalTime }
@@ -118,7 +118,7 @@ public struct ReminderPlanner: JobOwner {
     /// Plans what is left of `user`'s today, in their zone as it is now, from `now` on; nothing while the
     /// zone's own plan for today is still to come (it will take the user in as they are then).
     static func planRestOfToday(for user: User.ID, rules: Rules, at now: Date, in tx: Transaction) async throws {
-        guard let (identifier, subject) = try await tx.reminderSubject(of: user),
+        guard let (identifier, subject) = try await tx.reminders.subject(of: user),
             let zone = TimeZone(identifier: identifier)
         else { return }
         let date = LocalDate(now, in: zone)
@@ -129,7 +129,7 @@ public struct ReminderPlanner: JobOwner {
         {
             return  // the scheduler queues it at its time, or makes it up at its next tick
         }
-        let stamp = try await tx.advanceReminderPlan(of: user, to: Self.stamp(now))
+        let stamp = try await tx.reminders.advancePlan(of: user, to: Self.stamp(now))
         var jobs: [JobRecord] = []
         let profile = try await rules.personal(user, on: date, in: tx, at: now, exposing: false).profile
         for type in Self.types(on: date, in: profile) {
@@ -192,7 +192,7 @@ public struct ReminderPlanner: JobOwner {
         // Made up as late as a missed tick is, no later: the day's copy would be about a day gone by.
         guard self.clock.now().timeIntervalSince(job.runAt) < ZoneScheduler.defaultCatchUp else { return }
         let users = trigger.users.map(User.ID.init)
-        let plans = try await self.store.read { tx in try await tx.reminderPlans(of: users) }
+        let plans = try await self.store.read { tx in try await tx.reminders.plans(of: users) }
         for user in users {
             // Planned again since (a new reminder time), or moved to another zone (whose plan takes them in):
             // the newer plan's trigger speaks for them.

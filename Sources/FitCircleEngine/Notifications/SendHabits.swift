@@ -15,7 +15,11 @@ enum SendHabits {
         var habits: [User.ID: LocalTime?] = [:]
         for start in stride(from: 0, to: users.count, by: 1_000) {
             let chunk = Array(users[start..<min(start + 1_000, users.count)])
-            let instants = try await tx.recentInstants(of: chunk, kinds: Self.kinds, limit: SendTime.maximumSamples)
+            let instants = try await tx.reminders.recentInstants(
+                of: chunk,
+                kinds: Self.kinds,
+                limit: SendTime.maximumSamples
+            )
             for user in chunk {
                 let times = (instants[user] ?? []).compactMap { instant in
                     TimeZone(identifier: instant.timeZone).map { LocalTime(instant.occurredAt, in: $0) }
@@ -28,7 +32,7 @@ enum SendHabits {
 
     static func refresh(_ users: Set<User.ID>, in tx: Transaction) async throws {
         guard !users.isEmpty else { return }
-        try await tx.saveSendHabits(try await Self.replayed(for: users.sorted(), in: tx))
+        try await tx.reminders.saveSendHabits(try await Self.replayed(for: users.sorted(), in: tx))
     }
 }
 

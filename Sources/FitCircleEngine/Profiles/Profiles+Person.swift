@@ -57,13 +57,13 @@ extension Profiles {
             let profile = person.profile
             var statistics: Statistics?
             if !visible.isEmpty {
-                let totals = try await tx.workoutTotals(of: id, visible: visible)
+                let totals = try await tx.stats.workoutTotals(of: id, visible: visible)
                 statistics = Statistics(
                     workouts: totals.workouts,
                     distanceMeters: totals.distanceMeters,
                     durationSeconds: totals.durationSeconds,
-                    records: try await tx.personalRecords(of: id, visible: visible),
-                    recentWorkouts: try await tx.recentWorkouts(
+                    records: try await tx.stats.personalRecords(of: id, visible: visible),
+                    recentWorkouts: try await tx.stats.recentWorkouts(
                         of: id,
                         visible: visible,
                         limit: Self.recentWorkoutsShown

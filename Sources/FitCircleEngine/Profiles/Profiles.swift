@@ -52,7 +52,7 @@ public struct Profiles: Sendable {
 
     /// The welcome, with the first step goal the user will see.
     private func welcome(_ user: User, in tx: Transaction, now: Date) async throws -> JobRecord? {
-        let level = (try await tx.trainingSettings(of: user.id) ?? .defaults).level
+        let level = (try await tx.training.settings(of: user.id) ?? .defaults).level
         let steps = GoalPlanner.dailySteps(
             on: user.localDate(at: now),
             accountDay: 1,

@@ -62,7 +62,7 @@ struct RewardKeeper: Sendable {
             && events.contains {
                 if case .workout(let workout) = $0.payload { workout.type == .pushups } else { false }
             }
-        let training = hasSeries ? try await tx.trainingSettings(of: user.id) ?? .defaults : TrainingSettings.defaults
+        let training = hasSeries ? try await tx.training.settings(of: user.id) ?? .defaults : TrainingSettings.defaults
         var streakState = Streak()
         if let streak {
             streakState = streak

@@ -68,7 +68,7 @@ public struct Rewards: Sendable {
                 try await tx.points.lines(of: user.id, from: weekStart, to: weekStart.adding(days: 6))
             )
             let needsGoal = self.policy.pushupCap != nil || self.policy.weeklyChallenge != nil
-            let training = needsGoal ? try await tx.trainingSettings(of: user.id) ?? .defaults : .defaults
+            let training = needsGoal ? try await tx.training.settings(of: user.id) ?? .defaults : .defaults
             var challenge: WeeklyChallengeProgress?
             if let rule = self.policy.weeklyChallenge {
                 let start = rule.start(holding: today, profileWeekStartsOn: self.profile.week.startsOn)

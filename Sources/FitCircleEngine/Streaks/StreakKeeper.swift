@@ -134,7 +134,7 @@ private struct Ledger {
     private func target(of user: User.ID, in tx: Transaction) async throws -> Int {
         switch self.policy.basis {
         case .checkIn, .appOpen: 1
-        case .pushups: (try await tx.trainingSettings(of: user) ?? .defaults).weeklyGoal
+        case .pushups: (try await tx.training.settings(of: user) ?? .defaults).weeklyGoal
         }
     }
 

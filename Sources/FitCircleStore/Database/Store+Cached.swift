@@ -6,7 +6,7 @@ extension Store {
     /// A session with its account (`Transaction.sessionAndUser`).
     public func cachedSessionAndUser(_ id: Session.ID) async throws -> (session: Session, user: User)? {
         if let entry = self.cache.session(id) { return (entry.session, entry.user) }
-        return try await self.readAndKeep({ try await $0.sessionAndUser(id) }) { found in
+        return try await self.readAndKeep({ try await $0.sessions.sessionAndUser(id) }) { found in
             [.session(StoreCache.SessionEntry(session: found.session, user: found.user))]
         }
     }

@@ -50,6 +50,6 @@ extension Migrations {
             .init(sqlite: "CREATE INDEX user_search_terms_user ON user_search_terms (user_id)", postgres: nil),
         ],
         // Accounts made before the index (version 18): their names are indexed in the same transaction.
-        backfill: { tx, progress in try await tx.indexEveryName(progress: progress) }
+        backfill: { tx, progress in try await tx.search.indexEveryName(progress: progress) }
     )
 }

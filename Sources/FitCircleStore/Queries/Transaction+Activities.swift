@@ -31,7 +31,7 @@ extension Transaction {
                 stored.insert(ActivityEvent.ID(try row.decode(column: "id", as: String.self)))
             }
         }
-        try await self.indexOwnWorkouts(events, stored: stored)
+        try await self.feed.indexOwnWorkouts(events, stored: stored)
         return stored
     }
 
@@ -48,7 +48,7 @@ extension Transaction {
             WHERE id = \(bind: event.id.rawValue) AND user_id = \(bind: event.userID.rawValue) AND deleted_at IS NULL
             """
         ).run()
-        try await self.reindexFeeds(of: event)
+        try await self.feed.reindexFeeds(of: event)
     }
 
     /// A workout's type, duration and distance, kept in columns of their own for the feed and the boards.

@@ -162,7 +162,7 @@ public struct ConsoleQueries: Sendable {
             """
         ).all().map { row in
             DeliveryLogEntry(
-                attempt: try Transaction.attempt(from: row),
+                attempt: try DeliveryQueries.attempt(from: row),
                 notificationType: try row.decode(column: "notification_type", as: String.self),
                 user: User.ID(try row.decode(column: "notification_user", as: String.self))
             )

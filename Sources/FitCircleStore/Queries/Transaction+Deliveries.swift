@@ -50,6 +50,15 @@ public struct DeliveryAttemptRecord: Equatable, Sendable {
 }
 
 extension Transaction {
+    /// The queries of deliveries: attempts, devices kept honest and the email log.
+    public var deliveries: DeliveryQueries { DeliveryQueries(tx: self) }
+}
+
+public struct DeliveryQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     public func insert(_ attempt: DeliveryAttemptRecord) async throws {
         try await self.sql.raw(
             """

@@ -47,14 +47,15 @@ public struct EmailLogEntry: Equatable, Sendable {
     }
 }
 
-extension Transaction {
+extension DeliveryQueries {
+    private var sql: any SQLDatabase { self.tx.sql }
     /// Keeps the email of a notification; a retry of the same email changes nothing.
     public func insert(_ entry: EmailLogEntry) async throws {
         try await self.sql.raw(
             """
             INSERT INTO email_log (notification_id, user_id, type, address, subject, message_id, links, created_at)
             VALUES (\(bind: entry.notification.rawValue), \(bind: entry.user.rawValue), \(bind: entry.type), \(bind: entry.address),
-                \(bind: entry.subject), \(bind: entry.messageID), \(bind: try Self.json(entry.links)), \(bind: entry.createdAt))
+                \(bind: entry.subject), \(bind: entry.messageID), \(bind: try Transaction.json(entry.links)), \(bind: entry.createdAt))
             ON CONFLICT (notification_id) DO NOTHING
             """
         ).run()

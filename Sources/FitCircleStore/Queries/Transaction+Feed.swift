@@ -33,13 +33,22 @@ public struct FeedRow: Equatable, Sendable {
 }
 
 extension Transaction {
+    /// The queries of feeds: circles' news, the friends' feed and its index.
+    public var feed: FeedQueries { FeedQueries(tx: self) }
+}
+
+public struct FeedQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// Adds the item unless one with the same `dedupeKey` is in the circle; answers whether it was added.
     public func insert(_ item: FeedItem, dedupeKey: String) async throws -> Bool {
         let rows = try await self.sql.raw(
             """
             INSERT INTO circle_feed (id, circle_id, kind, actor_id, text, data, dedupe_key, created_at)
             VALUES (\(bind: item.id.rawValue), \(bind: item.circleID.rawValue), \(bind: item.kind.rawValue), \(bind: item.actorID.rawValue),
-                \(bind: item.text), \(bind: try Self.json(item.data)), \(bind: dedupeKey), \(bind: item.createdAt))
+                \(bind: item.text), \(bind: try Transaction.json(item.data)), \(bind: dedupeKey), \(bind: item.createdAt))
             ON CONFLICT (circle_id, dedupe_key) DO NOTHING RETURNING id
             """
         ).all()
@@ -83,7 +92,7 @@ extension Transaction {
             FeedRow(
                 item: try Self.feedItem(from: row),
                 actorName: try row.decode(column: "display_name", as: String.self),
-                actorPhoto: try Self.photo(row),
+                actorPhoto: try Transaction.photo(row),
                 actorNameAudience: Audience(rawValue: try row.decode(column: "visibility_board_name", as: String.self))
                     ?? .onlyMe,
                 encouragements: try row.decode(column: "encouragements", as: Int.self),
@@ -106,7 +115,9 @@ extension Transaction {
     }
 
     public func encouragementCount(of item: FeedItem.ID) async throws -> Int {
-        try await self.count("SELECT COUNT(*) AS n FROM circle_encouragements WHERE item_id = \(bind: item.rawValue)")
+        try await self.tx.count(
+            "SELECT COUNT(*) AS n FROM circle_encouragements WHERE item_id = \(bind: item.rawValue)"
+        )
     }
 
     private static func feedItem(from row: any SQLRow) throws -> FeedItem {

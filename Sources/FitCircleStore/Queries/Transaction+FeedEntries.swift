@@ -10,7 +10,8 @@ import SQLKit
 /// (its author's row at once, its friends' by the job that follows, `fanOutToFriends`), edited
 /// (`replaceActivity`), two people becoming friends or no longer being (`befriend`, `unfriend`). Each notes
 /// the feeds it changed (`CacheTag.feed`), so that pages kept for their readers go (`Store.feedPageMark`).
-extension Transaction {
+extension FeedQueries {
+    private var sql: any SQLDatabase { self.tx.sql }
     /// The authors' own rows for the workouts among `events` just stored.
     func indexOwnWorkouts(_ events: [ActivityEvent], stored: Set<ActivityEvent.ID>) async throws {
         let workouts = events.filter { $0.kind == .workout && stored.contains($0.id) }
@@ -27,7 +28,7 @@ extension Transaction {
                 """
             ).run()
         }
-        try await self.changed(Set(workouts.map(\.userID)).map(CacheTag.feed))
+        try await self.tx.changed(Set(workouts.map(\.userID)).map(CacheTag.feed))
     }
 
     /// The rows of the author's friends for a workout (at most `FriendLimits.maximumFriends`); answers how
@@ -43,7 +44,9 @@ extension Transaction {
             RETURNING reader_id
             """
         ).all()
-        try await self.changed(try readers.map { .feed(User.ID(try $0.decode(column: "reader_id", as: String.self))) })
+        try await self.tx.changed(
+            try readers.map { .feed(User.ID(try $0.decode(column: "reader_id", as: String.self))) }
+        )
         return readers.count
     }
 
@@ -59,7 +62,7 @@ extension Transaction {
                 """
             ).run()
         }
-        try await self.changed(.feed(user), .feed(other))
+        try await self.tx.changed(.feed(user), .feed(other))
     }
 
     /// Friends no more: each one's workouts leave the other's feed.
@@ -70,7 +73,7 @@ extension Transaction {
                 OR (author_id = \(bind: other.rawValue) AND reader_id = \(bind: user.rawValue))
             """
         ).run()
-        try await self.changed(.feed(user), .feed(other))
+        try await self.tx.changed(.feed(user), .feed(other))
     }
 
     /// An edited workout keeps its place in every feed by its (new) instant and type.
@@ -83,7 +86,9 @@ extension Transaction {
             RETURNING reader_id
             """
         ).all()
-        try await self.changed(try readers.map { .feed(User.ID(try $0.decode(column: "reader_id", as: String.self))) })
+        try await self.tx.changed(
+            try readers.map { .feed(User.ID(try $0.decode(column: "reader_id", as: String.self))) }
+        )
     }
 
     /// The workout's visibility changed: it may enter or leave the feeds that index it.
@@ -91,7 +96,9 @@ extension Transaction {
         let readers = try await self.sql.raw(
             "SELECT reader_id FROM feed_entries WHERE activity_id = \(bind: activity.rawValue)"
         ).all()
-        try await self.changed(try readers.map { .feed(User.ID(try $0.decode(column: "reader_id", as: String.self))) })
+        try await self.tx.changed(
+            try readers.map { .feed(User.ID(try $0.decode(column: "reader_id", as: String.self))) }
+        )
     }
 
     private static func workoutType(of event: ActivityEvent) -> String? {

@@ -26,7 +26,9 @@ public struct FeedAudience: Equatable, Sendable {
 }
 
 /// The friends' feed (spec 004, R7) and reactions to activities.
-extension Transaction {
+extension FeedQueries {
+    private var sql: any SQLDatabase { self.tx.sql }
+    private var dialect: Store.Dialect { self.tx.dialect }
     /// Workouts of `viewer` and their friends that `audience` allows, newest first, before `cursor` (the last
     /// row's instant and id).
     ///
@@ -70,8 +72,8 @@ extension Transaction {
             JOIN activity_events a ON a.id = e.activity_id
             JOIN users u ON u.id = e.author_id
             WHERE e.reader_id = \(bind: me) \(type) \(before) AND a.deleted_at IS NULL
-                AND ((e.author_id = \(bind: me) \(Self.visibility(audience.own, column: "a.visibility")))
-                    OR (e.author_id <> \(bind: me) \(Self.visibility(audience.friends, column: "a.visibility"))
+                AND ((e.author_id = \(bind: me) \(Transaction.visibility(audience.own, column: "a.visibility")))
+                    OR (e.author_id <> \(bind: me) \(Transaction.visibility(audience.friends, column: "a.visibility"))
                         AND EXISTS (SELECT 1 FROM friendships f WHERE f.user_id = \(bind: me) AND f.friend_id = e.author_id)))
             ORDER BY e.occurred_at DESC, e.activity_id DESC LIMIT \(unsafeRaw: String(limit))
             """
@@ -79,9 +81,9 @@ extension Transaction {
         return try rows.map { row in
             let (counts, mine) = Self.reactions(from: try row.decode(column: "reactions_text", as: String?.self))
             return FeedActivity(
-                event: try Self.activity(from: row).event,
+                event: try Transaction.activity(from: row).event,
                 authorName: try row.decode(column: "author_name", as: String.self),
-                authorPhoto: try Self.photo(row, key: "author_photo_key", audience: "author_photo_audience"),
+                authorPhoto: try Transaction.photo(row, key: "author_photo_key", audience: "author_photo_audience"),
                 reactions: counts,
                 mine: mine
             )
@@ -136,7 +138,7 @@ extension Transaction {
                 ON CONFLICT (activity_id, user_id, reaction) DO NOTHING RETURNING activity_id
                 """
             ).all()).isEmpty
-        if added { try await self.changed(.activity(activity)) }
+        if added { try await self.tx.changed(.activity(activity)) }
         return added
     }
 
@@ -152,14 +154,14 @@ extension Transaction {
                 RETURNING activity_id
                 """
             ).all()).isEmpty
-        if removed { try await self.changed(.activity(activity)) }
+        if removed { try await self.tx.changed(.activity(activity)) }
         return removed
     }
 
     /// An activity by id whoever owns it, deleted or not (the engine decides who may see it).
     public func activity(_ id: ActivityEvent.ID) async throws -> StoredActivity? {
         try await self.sql.raw("SELECT * FROM activity_events WHERE id = \(bind: id.rawValue)").first().map(
-            Self.activity(from:)
+            Transaction.activity(from:)
         )
     }
 

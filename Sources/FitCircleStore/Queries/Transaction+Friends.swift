@@ -100,7 +100,7 @@ public struct FriendQueries: Sendable {
                 """
             ).run()
         }
-        try await self.tx.indexFeeds(between: user, other)
+        try await self.tx.feed.indexFeeds(between: user, other)
         // Not held in any node's memory, but what a viewer may see moves the cache's generation on: pages kept
         // for their viewers are versioned by it (`Store.cacheGeneration`).
         try await self.tx.changed(.user(user), .user(other))
@@ -117,7 +117,7 @@ public struct FriendQueries: Sendable {
                 """
             ).all()).isEmpty
         if ended {
-            try await self.tx.unindexFeeds(between: user, other)
+            try await self.tx.feed.unindexFeeds(between: user, other)
             try await self.tx.changed(.user(user), .user(other))
         }
         return ended

@@ -3,10 +3,19 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
+    /// The queries of idempotency keys and their kept answers.
+    public var idempotency: IdempotencyQueries { IdempotencyQueries(tx: self) }
+}
+
+public struct IdempotencyQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// Claims `key` for a request with `hash`. Returns what was there before: `nil` when the key is new (or
     /// its old use expired before `expiredBefore`, or its request never finished and was abandoned before
     /// `abandonedBefore`), else the earlier request's record.
-    public func claimIdempotencyKey(
+    public func claim(
         _ key: String,
         of user: User.ID,
         hash: String,
@@ -46,7 +55,7 @@ extension Transaction {
     }
 
     /// Records the response of the request that claimed `key`.
-    public func completeIdempotencyKey(
+    public func complete(
         _ key: String,
         of user: User.ID,
         statusCode: Int,
@@ -63,7 +72,7 @@ extension Transaction {
     }
 
     /// Forgets up to `limit` keys first used before `createdBefore`; answers how many.
-    public func purgeIdempotencyKeys(createdBefore: Date, limit: Int) async throws -> Int {
+    public func purge(createdBefore: Date, limit: Int) async throws -> Int {
         try await self.sql.raw(
             """
             DELETE FROM idempotency_keys WHERE (user_id, idempotency_key) IN
@@ -74,7 +83,7 @@ extension Transaction {
     }
 
     /// Forgets a claimed key whose request failed on the server's side, so a retry runs again.
-    public func releaseIdempotencyKey(_ key: String, of user: User.ID) async throws {
+    public func release(_ key: String, of user: User.ID) async throws {
         try await self.sql.raw(
             "DELETE FROM idempotency_keys WHERE user_id = \(bind: user.rawValue) AND idempotency_key = \(bind: key)"
         ).run()

@@ -13,6 +13,15 @@ public struct PersonFound: Equatable, Sendable {
 /// name and photo, who may see the photo, whether it is disabled), rewritten from its row whenever the row
 /// changes, so that a search reads nothing else.
 extension Transaction {
+    /// The queries of people search.
+    public var search: SearchQueries { SearchQueries(tx: self) }
+}
+
+public struct SearchQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// Replaces the index entries of `user` with those of `displayName`, copying what a result shows from the
     /// account's row as it is now.
     func indexName(of user: User.ID, _ displayName: String) async throws {
@@ -69,7 +78,7 @@ extension Transaction {
         }
         return try await self.sql.raw(
             """
-            SELECT t.term, t.user_id AS id, t.display_name, t.photo_key, t.visibility_photo, \(Self.edgeColumns(viewer, of: "t.user_id"))
+            SELECT t.term, t.user_id AS id, t.display_name, t.photo_key, t.visibility_photo, \(Transaction.edgeColumns(viewer, of: "t.user_id"))
             FROM user_search_terms t
             WHERE t.whole = \(bind: prefix.whole) AND t.term >= \(bind: prefix.text)
                 AND t.term < \(bind: NameSearch.upperBound(of: prefix.text)) \(after ?? "") AND NOT t.disabled
@@ -82,12 +91,24 @@ extension Transaction {
     public func people(withEmail email: String, seenBy viewer: User.ID) async throws -> [PersonFound] {
         try await self.sql.raw(
             """
-            SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, \(Self.edgeColumns(viewer))
+            SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, \(Transaction.edgeColumns(viewer))
             FROM users u WHERE u.email = \(bind: email) AND u.disabled_at IS NULL ORDER BY u.created_at, u.id LIMIT 20
             """
         ).all().map(Self.personFound(from:))
     }
 
+    private static func personFound(from row: any SQLRow) throws -> PersonFound {
+        PersonFound(
+            userID: User.ID(try row.decode(column: "id", as: String.self)),
+            displayName: try row.decode(column: "display_name", as: String.self),
+            photo: try Transaction.photo(row),
+            edge: try Transaction.friendEdge(from: row)
+        )
+    }
+}
+
+/// SQL helpers every namespace may use.
+extension Transaction {
     /// How the person whose id is the column `person` stands to `viewer`: the columns `friendEdge(from:)` reads.
     static func edgeColumns(_ viewer: User.ID, of person: StaticString = "u.id") -> SQLQueryString {
         let me = viewer.rawValue
@@ -108,15 +129,6 @@ extension Transaction {
             requestedByThem: try row.decode(column: "requested_by_them", as: Bool.self),
             blockedByMe: try row.decode(column: "blocked_by_me", as: Bool.self),
             blockedByThem: try row.decode(column: "blocked_by_them", as: Bool.self)
-        )
-    }
-
-    private static func personFound(from row: any SQLRow) throws -> PersonFound {
-        PersonFound(
-            userID: User.ID(try row.decode(column: "id", as: String.self)),
-            displayName: try row.decode(column: "display_name", as: String.self),
-            photo: try Self.photo(row),
-            edge: try Self.friendEdge(from: row)
         )
     }
 }

@@ -14,30 +14,38 @@ public struct ReminderSubject: Equatable, Sendable {
 }
 
 extension Transaction {
+    /// The queries of reminder planning, zone by zone.
+    public var reminders: ReminderQueries { ReminderQueries(tx: self) }
+}
+
+public struct ReminderQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// One page of a zone's active users in id order, with when to reach them: one scan of `users`.
-    public func reminderSubjects(inTimeZone zone: String, after: User.ID?, limit: Int) async throws -> [ReminderSubject]
-    {
+    public func subjects(inTimeZone zone: String, after: User.ID?, limit: Int) async throws -> [ReminderSubject] {
         try await self.sql.raw(
             """
             SELECT id, reminder_time, quiet_start, quiet_end, send_habit FROM users
             WHERE time_zone = \(bind: zone) AND disabled_at IS NULL AND id > \(bind: after?.rawValue ?? "")
             ORDER BY id LIMIT \(bind: limit)
             """
-        ).all().map(Self.reminderSubject(from:))
+        ).all().map(Self.subject(from:))
     }
 
     /// One user's zone and when to reach them, unless the account is gone or disabled.
-    public func reminderSubject(of user: User.ID) async throws -> (zone: String, subject: ReminderSubject)? {
+    public func subject(of user: User.ID) async throws -> (zone: String, subject: ReminderSubject)? {
         guard
             let row = try await self.sql.raw(
                 "SELECT id, time_zone, reminder_time, quiet_start, quiet_end, send_habit FROM users WHERE id = \(bind: user.rawValue) AND disabled_at IS NULL"
             ).first()
         else { return nil }
-        return (try row.decode(column: "time_zone", as: String.self), try Self.reminderSubject(from: row))
+        return (try row.decode(column: "time_zone", as: String.self), try Self.subject(from: row))
     }
 
     /// A subject from a row of `users` (the preferences' defaults for times never saved).
-    private static func reminderSubject(from row: any SQLRow) throws -> ReminderSubject {
+    private static func subject(from row: any SQLRow) throws -> ReminderSubject {
         let defaults = NotificationPreferences.defaults
         func time(_ column: String) throws -> LocalTime? {
             try row.decode(column: column, as: String?.self).flatMap(LocalTime.init)
@@ -53,7 +61,7 @@ extension Transaction {
 
     /// Moves the user's plan stamp on to `stamp` (or one past the stored one, so it always grows) and
     /// answers it: scheduled triggers planned before it pass the user over.
-    public func advanceReminderPlan(of user: User.ID, to stamp: Int64) async throws -> Int64 {
+    public func advancePlan(of user: User.ID, to stamp: Int64) async throws -> Int64 {
         let stored =
             try await self.sql.raw("SELECT reminder_plan FROM users WHERE id = \(bind: user.rawValue)").first()
             .flatMap { try $0.decode(column: "reminder_plan", as: Int64?.self) } ?? 0
@@ -63,7 +71,7 @@ extension Transaction {
     }
 
     /// The plan stamp (nil: never planned alone) and the zone of each of `users` whose account is there.
-    public func reminderPlans(of users: [User.ID]) async throws -> [User.ID: (stamp: Int64?, zone: String)] {
+    public func plans(of users: [User.ID]) async throws -> [User.ID: (stamp: Int64?, zone: String)] {
         var plans: [User.ID: (stamp: Int64?, zone: String)] = [:]
         for start in stride(from: 0, to: users.count, by: 1_000) {
             let ids = users[start..<min(start + 1_000, users.count)].map { $0.rawValue as any Encodable & Sendable }

@@ -3,6 +3,15 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
+    /// The queries of sessions and their refresh tokens.
+    public var sessions: SessionQueries { SessionQueries(tx: self) }
+}
+
+public struct SessionQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     public func insert(_ session: Session) async throws {
         try await self.sql.raw(
             """
@@ -33,7 +42,7 @@ extension Transaction {
                 """
             ).first()
         else { return nil }
-        let user = try Self.user(from: row)
+        let user = try Transaction.user(from: row)
         let session = Session(
             id: id,
             userID: user.id,
@@ -51,7 +60,7 @@ extension Transaction {
             WHERE id = \(bind: session.rawValue) AND revoked_at IS NULL
             """
         ).run()
-        try await self.changed(.session(session))
+        try await self.tx.changed(.session(session))
     }
 
     public func insert(_ token: RefreshTokenRecord) async throws {

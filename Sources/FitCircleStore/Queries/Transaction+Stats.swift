@@ -2,6 +2,15 @@ public import FitCircleCore
 import SQLKit
 
 extension Transaction {
+    /// The queries of a person's stats.
+    public var stats: StatQueries { StatQueries(tx: self) }
+}
+
+public struct StatQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// Lifetime totals of a user from the stored days.
     public func totals(of user: User.ID) async throws -> ActivityTotals {
         let row = try await self.sql.raw(
@@ -30,7 +39,7 @@ extension Transaction {
             SELECT workout_type, MAX(distance_meters) AS longest_distance, MAX(duration_seconds) AS longest_duration,
                 MIN(CASE WHEN distance_meters > 0 THEN duration_seconds * 1000 / distance_meters END) AS fastest_pace
             FROM activity_events
-            WHERE user_id = \(bind: user.rawValue) AND kind = 'workout' AND deleted_at IS NULL \(Self.visibility(visible))
+            WHERE user_id = \(bind: user.rawValue) AND kind = 'workout' AND deleted_at IS NULL \(Transaction.visibility(visible))
             GROUP BY workout_type ORDER BY workout_type
             """
         ).all().compactMap { row in
@@ -47,7 +56,7 @@ extension Transaction {
     }
 }
 
-extension Transaction {
+extension StatQueries {
     /// The workout totals others may see of `user`: count, distance and duration of the workouts of the
     /// visibilities given.
     public func workoutTotals(of user: User.ID, visible: Set<ActivityVisibility>) async throws -> (
@@ -57,7 +66,7 @@ extension Transaction {
             """
             SELECT COUNT(*) AS n, COALESCE(SUM(distance_meters), 0.0) AS distance, COALESCE(SUM(duration_seconds), 0.0) AS duration
             FROM activity_events
-            WHERE user_id = \(bind: user.rawValue) AND kind = 'workout' AND deleted_at IS NULL \(Self.visibility(visible))
+            WHERE user_id = \(bind: user.rawValue) AND kind = 'workout' AND deleted_at IS NULL \(Transaction.visibility(visible))
             """
         ).first()
         return (
@@ -73,19 +82,12 @@ extension Transaction {
         try await self.sql.raw(
             """
             SELECT * FROM activity_events
-            WHERE user_id = \(bind: user.rawValue) AND kind = 'workout' AND deleted_at IS NULL \(Self.visibility(visible))
+            WHERE user_id = \(bind: user.rawValue) AND kind = 'workout' AND deleted_at IS NULL \(Transaction.visibility(visible))
             ORDER BY occurred_at DESC, id DESC LIMIT \(unsafeRaw: String(limit))
             """
-        ).all().map { try Self.activity(from: $0).event }
+        ).all().map { try Transaction.activity(from: $0).event }
     }
 
-    /// `AND visibility IN (…)` for the visibilities given (nothing at all when none are), or no condition.
-    static func visibility(_ visible: Set<ActivityVisibility>?, column: String = "visibility") -> SQLQueryString {
-        guard let visible else { return "" }
-        guard !visible.isEmpty else { return "AND 1 = 0" }
-        return
-            "AND \(unsafeRaw: column) IN (\(SQLList(visible.sorted { $0.rawValue < $1.rawValue }.map { SQLBind($0.rawValue) })))"
-    }
 }
 
 /// What a user did in all: the totals of their profile statistics (spec 004, 5.5).
@@ -120,5 +122,16 @@ public struct PersonalRecords: Equatable, Sendable {
         self.longestDistanceMeters = longestDistanceMeters
         self.longestDurationSeconds = longestDurationSeconds
         self.fastestPaceSecondsPerKilometer = fastestPaceSecondsPerKilometer
+    }
+}
+
+/// SQL helpers every namespace may use.
+extension Transaction {
+    /// `AND visibility IN (…)` for the visibilities given (nothing at all when none are), or no condition.
+    static func visibility(_ visible: Set<ActivityVisibility>?, column: String = "visibility") -> SQLQueryString {
+        guard let visible else { return "" }
+        guard !visible.isEmpty else { return "AND 1 = 0" }
+        return
+            "AND \(unsafeRaw: column) IN (\(SQLList(visible.sorted { $0.rawValue < $1.rawValue }.map { SQLBind($0.rawValue) })))"
     }
 }

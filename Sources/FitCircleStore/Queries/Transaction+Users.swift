@@ -107,7 +107,7 @@ extension Transaction {
             VALUES (\(bind: provider), \(bind: subject), \(bind: user.id.rawValue), \(bind: user.email), \(bind: user.createdAt))
             """
         ).run()
-        try await self.indexName(of: user.id, profile.displayName)
+        try await self.search.indexName(of: user.id, profile.displayName)
     }
 
     /// Replaces the stored profile of `user`.
@@ -129,7 +129,7 @@ extension Transaction {
             WHERE id = \(bind: user.rawValue)
             """
         ).run()
-        try await self.indexName(of: user, profile.displayName)
+        try await self.search.indexName(of: user, profile.displayName)
         try await self.changed(.user(user))
     }
 

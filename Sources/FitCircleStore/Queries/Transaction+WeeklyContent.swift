@@ -3,6 +3,15 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
+    /// The queries of the weekly content.
+    public var weeklyContent: WeeklyContentQueries { WeeklyContentQueries(tx: self) }
+}
+
+public struct WeeklyContentQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// Publishes `content` (publishing it again keeps the first instant: it was new since then).
     public func publish(_ content: WeeklyContent) async throws {
         try await self.sql.raw(

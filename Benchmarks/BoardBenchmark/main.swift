@@ -149,7 +149,7 @@ func seed(_ url: String, members: Int) async throws {
                         membership: nil,
                         circleEnd: nil
                     ) {
-                        try await tx.saveScore(
+                        try await tx.boards.saveScore(
                             BoardKey.truncated(value: score.value, reachedAt: score.reachedAt, user: id),
                             on: BoardID(circle: circle.id, period: period, start: start)
                         )

@@ -106,7 +106,7 @@ func challenge(
                 updatedAt: now
             )
         )
-        try await tx.saveScore(
+        try await tx.boards.saveScore(
             BoardKey.truncated(
                 value: Double((index * 7 + offset * 13) % 50) + 1,
                 reachedAt: end.addingTimeInterval(-Double(offset * 60 + 60)),
@@ -238,7 +238,7 @@ func boardSeed(_ url: String, participants: Int) async throws {
                 try await tx.challenges.save(
                     ChallengeParticipant(challengeID: made.id, userID: member, state: .joined, updatedAt: now)
                 )
-                try await tx.saveScore(
+                try await tx.boards.saveScore(
                     BoardKey.truncated(
                         value: Double((first + offset) * 37 % 42_000) / 1_000,
                         reachedAt: now.addingTimeInterval(-Double(offset)),

@@ -258,7 +258,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                 receivedAt: Date(),
                 payload: .steps(.init(steps: 1000))
             )
-            _ = try await store.transaction { try await $0.insert([row]) }
+            _ = try await store.transaction { try await $0.activities.insert([row]) }
         }
     }
     let apiSingle = try await measure("API: POST /api/activities", events: singleEvents) {
@@ -294,7 +294,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         try await concurrently(batchedEvents / batchSize) { batch in
             let rows = baselineRows(batch, run: "base2")
             _ = try await store.transaction { tx in
-                for row in rows { _ = try await tx.insert([row]) }
+                for row in rows { _ = try await tx.activities.insert([row]) }
             }
         }
     }
@@ -304,7 +304,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     ) {
         try await concurrently(batchedEvents / batchSize) { batch in
             let rows = baselineRows(batch, run: "base3")
-            _ = try await store.transaction { tx in try await tx.insert(rows) }
+            _ = try await store.transaction { tx in try await tx.activities.insert(rows) }
         }
     }
     let apiBatched = try await measure("API: POST /api/activities/batch (\(batchSize) each)", events: batchedEvents) {

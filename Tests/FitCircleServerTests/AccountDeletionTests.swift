@@ -17,9 +17,9 @@ struct AccountDeletionTests {
     /// Where `needle` is, as text or inside base64 (remembered responses are stored so), by column.
     static func mentions(_ app: TestApp, _ needle: String) async throws -> [String: Int] {
         try await app.store.read { tx in
-            var found = try await tx.cells(containing: needle)
+            var found = try await tx.accounts.cells(containing: needle)
             for fragment in Base64Fragments.of(needle) {
-                found.merge(try await tx.cells(containing: fragment)) { $0 + $1 }
+                found.merge(try await tx.accounts.cells(containing: fragment)) { $0 + $1 }
             }
             return found
         }

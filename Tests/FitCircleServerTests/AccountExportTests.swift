@@ -127,11 +127,13 @@ struct AccountExportTests {
             let section = try #require(ExportSection.all.first { $0.name == "circleMemberships" })
             let user = User.ID(bo.id)
             let (first, second) = try await app.store.read { tx -> ([ExportRow], [ExportRow]) in
-                let columns = try await tx.columns(of: section)
-                let first = try await tx.exportRows(section, columns: columns, of: user, after: nil, limit: 10)
+                let columns = try await tx.accounts.columns(of: section)
+                let first = try await tx.accounts.exportRows(section, columns: columns, of: user, after: nil, limit: 10)
                 let last: ExportRow = first.last ?? []
                 let key: [ExportValue] = section.key.map { name in last.first { $0.column == name }?.value ?? .null }
-                return (first, try await tx.exportRows(section, columns: columns, of: user, after: key, limit: 10))
+                return (
+                    first, try await tx.accounts.exportRows(section, columns: columns, of: user, after: key, limit: 10)
+                )
             }
             #expect(first.count == 1 && second.isEmpty, "\(first.count) rows, then \(second.count) again")
             #expect(
@@ -140,7 +142,7 @@ struct AccountExportTests {
             )
 
             // No section pages by a column that holds an instant or a fraction.
-            let columns = try await app.store.read { tx in try await tx.schemaColumns() }
+            let columns = try await app.store.read { tx in try await tx.accounts.schemaColumns() }
             for section in ExportSection.all {
                 for key in section.key {
                     let column = try #require(
@@ -168,7 +170,7 @@ struct AccountExportTests {
             ]
             // Secrets, machinery and derived indexes, not a person's data.
             let leftOut: Set<String> = ["refresh_tokens", "idempotency_keys", "user_search_terms"]
-            let columns = try await app.store.read { tx in try await tx.schemaColumns() }
+            let columns = try await app.store.read { tx in try await tx.accounts.schemaColumns() }
             let holding = Set(columns.filter { people.contains($0.column) }.map(\.table)).subtracting(leftOut)
             let exported = Set(ExportSection.all.map(\.table))
             #expect(holding.subtracting(exported).isEmpty, "not exported: \(holding.subtracting(exported).sorted())")

@@ -489,7 +489,10 @@ struct SocialHalfFindingsTests {
             #expect(refused.headers[.retryAfter] != nil)
             let stored = {
                 try await app.store.read { tx in
-                    try await tx.appEventCount(of: User.ID(person.id), receivedSince: Date(timeIntervalSince1970: 0))
+                    try await tx.events.appEventCount(
+                        of: User.ID(person.id),
+                        receivedSince: Date(timeIntervalSince1970: 0)
+                    )
                 }
             }
             #expect(try await stored() == EventInput.dailyQuota, "the refused batch recorded nothing")

@@ -52,7 +52,11 @@ struct LedgerPropertyTests {
     /// The days and events a user ends up with.
     static func state(of user: User.ID, in store: Store) async throws -> [DailyTracking] {
         try await store.transaction { tx in
-            try await tx.days(of: user, from: LocalDate(iso: "2026-01-01")!, to: LocalDate(iso: "2026-12-31")!)
+            try await tx.activities.days(
+                of: user,
+                from: LocalDate(iso: "2026-01-01")!,
+                to: LocalDate(iso: "2026-12-31")!
+            )
         }
     }
 
@@ -125,7 +129,7 @@ struct LedgerPropertyTests {
             var day = try #require(try await Self.state(of: user, in: app.store).first)
             day.steps = 99_999
             let drifted = day
-            try await app.store.transaction { try await $0.save([(user, drifted)], at: app.clock.now) }
+            try await app.store.transaction { try await $0.activities.save([(user, drifted)], at: app.clock.now) }
 
             let differences = try await app.engine.replay.run()
             #expect(differences.count == 1)

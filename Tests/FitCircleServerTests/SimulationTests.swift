@@ -100,7 +100,7 @@ struct SimulationTests {
     static func snapshot(_ app: TestApp) async throws -> [Int] {
         try await app.store.read { tx in
             var counts: [Int] = []
-            for user in try await tx.usersWithActivities() {
+            for user in try await tx.activities.usersWithActivities() {
                 counts.append(
                     try await tx.streaks.entries(
                         of: user,

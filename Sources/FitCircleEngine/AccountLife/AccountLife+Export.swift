@@ -47,10 +47,10 @@ public struct AccountExport: AsyncSequence, Sendable {
                 let section = ExportSection.all[self.section]
                 let (user, after, known) = (self.export.user, self.after, self.columns)
                 let (columns, rows) = try await self.export.store.read { tx -> (ExportColumns, [ExportRow]) in
-                    let columns = if let known { known } else { try await tx.columns(of: section) }
+                    let columns = if let known { known } else { try await tx.accounts.columns(of: section) }
                     return (
                         columns,
-                        try await tx.exportRows(
+                        try await tx.accounts.exportRows(
                             section,
                             columns: columns,
                             of: user,

@@ -35,10 +35,10 @@ public struct AccountLife: Sendable {
             try AccountAccess.mayDelete(sessionStartedAt: session.createdAt, now: now).require("user", user.id.rawValue)
             let events = try await self.circles.erase(user.id, in: tx, at: now)
             try await tx.challenges.forget(user.id)
-            for (_, record) in try await tx.notifications(naming: user.id) {
-                try await tx.rewriteNaming(record.namingActor(.deleted, catalog: self.catalog))
+            for (_, record) in try await tx.accounts.notifications(naming: user.id) {
+                try await tx.accounts.rewriteNaming(record.namingActor(.deleted, catalog: self.catalog))
             }
-            try await tx.erase(user)
+            try await tx.accounts.erase(user)
             return (user, events)
         }
         self.circles.published(events)

@@ -22,7 +22,7 @@ extension Activities {
             guard let account = try await tx.lockedUser(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
-            guard let stored = try await tx.activity(of: user, clientEventID: input.clientEventID),
+            guard let stored = try await tx.activities.activity(of: user, clientEventID: input.clientEventID),
                 stored.deletedAt == nil
             else {
                 throw DomainError.notFound(resource: "activity", id: input.clientEventID)
@@ -75,7 +75,7 @@ extension Ingest {
         edited.flags = stored.kind == .steps ? try await self.spikeFlags(of: edited, in: tx) : stored.flags
         edited.revision = stored.revision + 1
         edited.modifiedAt = modifiedAt
-        try await tx.replaceActivity(edited)
+        try await tx.activities.replace(edited)
 
         try await self.recompute(
             [UserDay(user: user.id, date: stored.localDate), UserDay(user: user.id, date: edited.localDate)],

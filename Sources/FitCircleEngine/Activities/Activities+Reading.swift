@@ -10,14 +10,14 @@ extension Activities {
         let event = try await self.record(input, for: user).event
         guard let date = event?.localDate else { throw StoreError.conflict }
         return try await self.store.read { tx in
-            try await tx.days(of: user, from: date, to: date).first ?? DailyTracking(date: date)
+            try await tx.activities.days(of: user, from: date, to: date).first ?? DailyTracking(date: date)
         }
     }
 
     /// One of the user's live events.
     public func activity(_ id: ActivityEvent.ID, of user: User.ID) async throws -> ActivityEvent {
         try await self.store.read { tx in
-            guard let stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
+            guard let stored = try await tx.activities.activity(of: user, id: id), stored.deletedAt == nil else {
                 throw DomainError.notFound(resource: "activity", id: id.rawValue)
             }
             return stored.event
@@ -26,7 +26,7 @@ extension Activities {
 
     /// A page of the user's events, newest first.
     public func activities(of user: User.ID, query: ActivityQuery) async throws -> [ActivityEvent] {
-        try await self.store.read { tx in try await tx.activities(of: user, query: query) }
+        try await self.store.read { tx in try await tx.activities.list(of: user, query: query) }
     }
 
     /// Changes who else sees one of the user's live events. What it counts for its owner stays; a workout
@@ -36,7 +36,7 @@ extension Activities {
     {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard var stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
+            guard var stored = try await tx.activities.activity(of: user, id: id), stored.deletedAt == nil else {
                 throw DomainError.notFound(resource: "activity", id: id.rawValue)
             }
             try await tx.feed.setVisibility(visibility, of: id, owner: user)
@@ -55,10 +55,10 @@ extension Activities {
             guard let account = try await tx.lockedUser(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
-            guard let stored = try await tx.activity(of: user, id: id), stored.deletedAt == nil else {
+            guard let stored = try await tx.activities.activity(of: user, id: id), stored.deletedAt == nil else {
                 throw DomainError.notFound(resource: "activity", id: id.rawValue)
             }
-            try await tx.deleteActivity(id, of: user, at: now)
+            try await tx.activities.delete(id, of: user, at: now)
             try await self.recompute(after: stored.event, of: account, in: tx, now: now)
         }
     }
@@ -66,7 +66,7 @@ extension Activities {
     /// The user's stored days from `from` to `to`; by default the last 7 days in the user's zone.
     public func days(of user: User, from: LocalDate?, to: LocalDate?) async throws -> [DailyTracking] {
         let (first, last) = try LocalDate.queried(from: from, to: to, today: user.localDate(at: self.clock.now()))
-        return try await self.store.read { tx in try await tx.days(of: user.id, from: first, to: last) }
+        return try await self.store.read { tx in try await tx.activities.days(of: user.id, from: first, to: last) }
     }
 
     /// Lifetime totals and personal records (spec 004, 5.5).

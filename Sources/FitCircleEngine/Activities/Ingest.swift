@@ -102,8 +102,8 @@ struct Ingest: Sendable {
             first[candidate.key] = candidate.event
             inserts.append(candidate.event)
         }
-        let inserted = try await tx.insert(inserts)
-        let taken = try await tx.activities(
+        let inserted = try await tx.activities.insert(inserts)
+        let taken = try await tx.activities.list(
             withClientIDs: inserts.filter { !inserted.contains($0.id) }.map {
                 ClientEventKey(user: $0.userID, clientEventID: $0.clientEventID)
             }
@@ -166,7 +166,7 @@ struct Ingest: Sendable {
         user: User.ID, day: DailyTracking
     )] {
         guard !days.isEmpty else { return [] }
-        let events = try await tx.activities(on: days)
+        let events = try await tx.activities.list(on: days)
         let summaries = days.sorted().map { day in
             (
                 user: day.user,
@@ -177,7 +177,7 @@ struct Ingest: Sendable {
                 )
             )
         }
-        try await tx.save(summaries, at: now)
+        try await tx.activities.save(summaries, at: now)
         return summaries
     }
 
@@ -221,7 +221,7 @@ struct Ingest: Sendable {
     private func flagSpikes(_ candidates: inout [Candidate], in tx: Transaction) async throws {
         let steps = candidates.filter { $0.event.kind == .steps }.map(\.event)
         guard let earliest = steps.map(\.localDate).min(), let latest = steps.map(\.localDate).max() else { return }
-        let stored = try await tx.steps(
+        let stored = try await tx.activities.steps(
             of: Set(steps.map(\.userID)),
             from: earliest.adding(days: -28),
             to: latest.adding(days: -1)

@@ -53,7 +53,7 @@ public struct Replay: Sendable {
     /// Walks every user's points ledger again; the ledger is append-only, so differences are reported, not fixed.
     public func rewardDifferences() async throws -> [UserDifference] {
         let audit = RewardAudit(profile: self.profile)
-        let users = try await self.store.read { try await $0.usersWithActivities() }
+        let users = try await self.store.read { try await $0.activities.usersWithActivities() }
         var differences: [UserDifference] = []
         for (index, user) in users.enumerated() {
             differences += try await self.store.read { tx in try await audit.differences(of: user, in: tx) }.map {
@@ -99,7 +99,7 @@ public struct Replay: Sendable {
     public func sendHabitDifferences(fix: Bool = false) async throws -> [UserDifference] {
         try await self.store.transaction { tx in
             let stored = try await tx.reminders.sendHabits()
-            let users = Array(Set(try await tx.usersWithActivities()).union(stored.keys)).sorted()
+            let users = Array(Set(try await tx.activities.usersWithActivities()).union(stored.keys)).sorted()
             let differing = try await SendHabits.replayed(for: users, in: tx).filter { user, replayed in
                 stored[user] != replayed
             }
@@ -116,20 +116,20 @@ public struct Replay: Sendable {
 
     /// Compares every stored day with the one its events make; with `fix`, stores the replayed days.
     public func run(fix: Bool = false) async throws -> [Difference] {
-        let users = try await self.store.transaction { try await $0.usersWithActivities() }
+        let users = try await self.store.transaction { try await $0.activities.usersWithActivities() }
         var differences: [Difference] = []
         for (index, user) in users.enumerated() {
             defer { self.tell("daily tracking", index + 1, of: users.count) }
             differences += try await self.store.transaction { tx in
                 if fix { try await tx.lockUser(user) }
                 var found: [Difference] = []
-                for date in try await tx.activityDates(of: user) {
-                    let stored = try await tx.days(of: user, from: date, to: date).first
+                for date in try await tx.activities.dates(of: user) {
+                    let stored = try await tx.activities.days(of: user, from: date, to: date).first
                     let day = UserDay(user: user, date: date)
                     let events =
-                        try await tx.activitiesIncludingDeletedExist(of: user, on: date)
+                        try await tx.activities.activitiesIncludingDeletedExist(of: user, on: date)
                         ? DailyTracking.summarize(
-                            try await tx.activities(on: [day])[day] ?? [],
+                            try await tx.activities.list(on: [day])[day] ?? [],
                             on: date,
                             manualSteps: self.profile.activities.manualSteps
                         )
@@ -138,9 +138,9 @@ public struct Replay: Sendable {
                     found.append(Difference(user: user, stored: stored, replayed: events))
                     if fix {
                         if let events {
-                            try await tx.save([(user, events)], at: self.clock.now())
+                            try await tx.activities.save([(user, events)], at: self.clock.now())
                         } else {
-                            try await tx.deleteDay(date, of: user)
+                            try await tx.activities.deleteDay(date, of: user)
                         }
                     }
                 }

@@ -32,7 +32,7 @@ public struct Events: Sendable {
             guard let account = try await tx.lockedUser(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
-            let sent = try await tx.appEventCount(of: user, receivedSince: now.addingTimeInterval(-86_400))
+            let sent = try await tx.events.appEventCount(of: user, receivedSince: now.addingTimeInterval(-86_400))
             guard sent + batch.count <= EventInput.dailyQuota else {
                 throw DomainError.rateLimited(
                     retryAfter: 3_600,
@@ -61,7 +61,7 @@ public struct Events: Sendable {
     public func purgeExpired() async throws -> Int {
         let before = self.clock.now().addingTimeInterval(-EventInput.retention)
         return try await Housekeeping.inBatches(on: self.store) { tx, limit in
-            try await tx.purgeAppEvents(receivedBefore: before, limit: limit)
+            try await tx.events.purgeAppEvents(receivedBefore: before, limit: limit)
         }
     }
 }

@@ -19,11 +19,15 @@ struct ChallengeScoring: Sendable {
         for (user, challenge) in try await tx.challenges.scoring(users.sorted(), at: now) {
             let board = challenge.board
             let key = try await Self.score(of: user, in: challenge, tx: tx)
-            let old = try await tx.score(on: board, of: user)
+            let old = try await tx.boards.score(on: board, of: user)
             guard key != old else { continue }
             let before = if let old { try await self.rank(of: old, on: board, in: tx) } else { Int?.none }
-            let leader = try await tx.boardKeys(board, after: nil, limit: 1).first
-            if let key { try await tx.saveScore(key, on: board) } else { try await tx.deleteScore(on: board, of: user) }
+            let leader = try await tx.boards.keys(board, after: nil, limit: 1).first
+            if let key {
+                try await tx.boards.saveScore(key, on: board)
+            } else {
+                try await tx.boards.deleteScore(on: board, of: user)
+            }
             let rank = if let key { try await self.rank(of: key, on: board, in: tx) } else { Int?.none }
             if challenge.status(at: now) == .active {
                 try await self.tell(
@@ -161,7 +165,7 @@ struct ChallengeScoring: Sendable {
 
     private func rank(of key: BoardKey, on board: BoardID, in tx: Transaction) async throws -> Int {
         if let before = self.events.indexes.read(board, { $0.countBefore(key) }) { return before + 1 }
-        return try await tx.countBefore(key, on: board) + 1
+        return try await tx.boards.countBefore(key, on: board) + 1
     }
 }
 

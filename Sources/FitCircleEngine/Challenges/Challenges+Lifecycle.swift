@@ -95,7 +95,7 @@ extension Challenges: JobOwner {
             }
             if try await self.cancelShortOfQuorum(challenge, in: tx, now: now) { return }
             let participants = try await tx.challenges.participants(of: id)
-            let keys = try await tx.boardKeys(challenge.board)
+            let keys = try await tx.boards.keys(challenge.board)
             let standings = keys.enumerated().map { index, key in
                 ChallengeSettlement.Standing(
                     user: key.user,

@@ -118,14 +118,14 @@ extension Challenges {
             var candidates: [(User.ID, NotificationCandidate)] = []
             for (user, challenge) in try await tx.challenges.running(inZone: batch.zone, at: now) {
                 let board = challenge.board
-                let count = try await tx.boardCount(board)
+                let count = try await tx.boards.count(board)
                 var data = Self.data(challenge)
                 data["daysLeft"] = "\(max(1, Int(challenge.endsAt.timeIntervalSince(now) / 86_400)))"
                 data["count"] = "\(max(count, 1))"
-                if let mine = try await tx.score(on: board, of: user),
-                    let top = try await tx.boardKeys(board, after: nil, limit: 1).first
+                if let mine = try await tx.boards.score(on: board, of: user),
+                    let top = try await tx.boards.keys(board, after: nil, limit: 1).first
                 {
-                    let rank = try await tx.countBefore(mine, on: board) + 1
+                    let rank = try await tx.boards.countBefore(mine, on: board) + 1
                     data["rank"] = "\(rank)"
                     let gap = top.value == 0 ? 0 : abs(top.value - mine.value) / abs(top.value)
                     data["tone"] = rank == 1 ? "leading" : (rank <= 3 || gap <= 0.2) ? "close" : "behind"

@@ -27,10 +27,12 @@ extension Circles {
             let circle = try await self.allowed(.read, id, by: user, in: tx).circle
             let measure = BoardMeasure.of(circle.metric, period)
             var boards: [ClosedBoard] = []
-            for start in try await tx.snapshotKeys(of: id, period: period, before: before, limit: limit) {
+            for start in try await tx.boards.snapshotKeys(of: id, period: period, before: before, limit: limit) {
                 let board = BoardID(circle: id, period: period, start: start)
-                var rows = try await tx.snapshotRows(board, limit: top)
-                if !rows.contains(where: { $0.user == user }) { rows += try await tx.snapshotRows(board, of: [user]) }
+                var rows = try await tx.boards.snapshotRows(board, limit: top)
+                if !rows.contains(where: { $0.user == user }) {
+                    rows += try await tx.boards.snapshotRows(board, of: [user])
+                }
                 let people = try await tx.circles.people(rows.map(\.user))
                 let naming = try await Naming.of(user, for: Naming.audiences(of: people.values, on: measure), in: tx)
                 let memberships =
@@ -111,14 +113,14 @@ extension Circles {
                     ).map { BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user) }
                 }
                 let byUser = Dictionary(uniqueKeysWithValues: keys.map { ($0.user, $0) })
-                let stored = Dictionary(uniqueKeysWithValues: try await tx.boardKeys(board).map { ($0.user, $0) })
+                let stored = Dictionary(uniqueKeysWithValues: try await tx.boards.keys(board).map { ($0.user, $0) })
                 var corrected = 0
                 for user in Set(byUser.keys).union(stored.keys) where byUser[user] != stored[user] {
                     corrected += 1
                     if let key = byUser[user] {
-                        try await tx.saveScore(key, on: board)
+                        try await tx.boards.saveScore(key, on: board)
                     } else {
-                        try await tx.deleteScore(on: board, of: user)
+                        try await tx.boards.deleteScore(on: board, of: user)
                     }
                     changes.append(BoardChange(board: board, user: user, key: byUser[user]))
                 }

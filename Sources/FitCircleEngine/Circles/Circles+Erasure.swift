@@ -12,10 +12,10 @@ extension Circles {
             guard let locked = try await tx.circles.locked(circle.id) else { continue }
             try await self.depart(user, as: role, from: locked, in: tx, at: now)
         }
-        for circle in try await tx.circles(ownedBy: user) {
-            try await tx.deleteCircle(circle.id)
+        for circle in try await tx.accounts.circles(ownedBy: user) {
+            try await tx.accounts.deleteCircle(circle.id)
         }
-        let boards = Dictionary(grouping: try await tx.boards(holding: user), by: \.owner)
+        let boards = Dictionary(grouping: try await tx.accounts.boards(holding: user), by: \.owner)
         let events = boards.map { owner, boards in
             self.events.event(
                 owner,

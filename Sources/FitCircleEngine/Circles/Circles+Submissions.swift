@@ -44,7 +44,7 @@ extension Circles {
                     !$0.isArchived && $0.runs(on: day)
                 }
             }
-            let tracked = try await tx.days(of: user, from: day, to: day).first
+            let tracked = try await tx.activities.days(of: user, from: day, to: day).first
             let (steps, weight) = (tracked?.steps ?? 0, tracked?.weightKg)
             let streak = try await StreakKeeper(rules: self.rules, analytics: self.analytics).refresh(
                 account,
@@ -155,7 +155,7 @@ extension Circles {
             }
         } else if let board = self.keeper.boards(of: circle, holding: claim.date).first(where: { $0.period == .weekly }
         ),
-            let key = try await tx.score(on: board, of: account.id)
+            let key = try await tx.boards.score(on: board, of: account.id)
         {
             claim.rankAfter = try await self.keeper.rank(of: key, on: board, in: tx)
             claim.rankChange = 0

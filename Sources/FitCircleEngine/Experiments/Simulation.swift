@@ -71,7 +71,7 @@ public struct Simulation: Sendable {
                     "must keep the streak's basis and period (\(self.actual.streaks.basis.rawValue), \(self.actual.streaks.period.rawValue)): the history is of those"
             )
         }
-        let users = try await self.store.read { tx in try await tx.usersWithActivities() }
+        let users = try await self.store.read { tx in try await tx.activities.usersWithActivities() }
         var report = Report(
             from: first,
             to: last,
@@ -91,7 +91,7 @@ public struct Simulation: Sendable {
                     user: user,
                     start: start,
                     end: last,
-                    days: try await tx.days(of: id, from: start.adding(days: -lookback), to: last),
+                    days: try await tx.activities.days(of: id, from: start.adding(days: -lookback), to: last),
                     freezes: try await tx.streaks.freezeRequests(of: id, from: start, to: last),
                     training: try await tx.training.settings(of: id) ?? .defaults
                 )

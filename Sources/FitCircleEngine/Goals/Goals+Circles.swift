@@ -32,7 +32,7 @@ extension Goals {
     func weeklyWeightLoss(of user: User.ID, weekStart: LocalDate, in tx: Transaction) async throws -> Double? {
         let circles = try await tx.circles.weightLossMemberships(of: user)
         guard !circles.isEmpty else { return nil }
-        let before = try await tx.latestWeight(of: user, before: weekStart)
+        let before = try await tx.activities.latestWeight(of: user, before: weekStart)
         return circles.compactMap { circle, membership -> Double? in
             guard let target = membership.targetWeightKg, let starting = membership.startingWeightKg else { return nil }
             return WeightLossPace.weeklyKg(
@@ -47,7 +47,7 @@ extension Goals {
     /// Where a member stood before `date` for a weight goal: their latest weight before it, else the
     /// starting weight of a weight-loss circle they are in.
     func weightBefore(_ date: LocalDate, of user: User.ID, in tx: Transaction) async throws -> Double? {
-        if let latest = try await tx.latestWeight(of: user, before: date) { return latest }
+        if let latest = try await tx.activities.latestWeight(of: user, before: date) { return latest }
         return try await tx.circles.weightLossMemberships(of: user).compactMap(\.membership.startingWeightKg).max()
     }
 }

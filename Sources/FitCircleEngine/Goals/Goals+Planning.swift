@@ -50,7 +50,7 @@ extension Goals {
         let accountDay = user.accountDay(start)
         let recent =
             policy.daily.contains(.steps) || policy.weekly.contains(.steps)
-            ? try await tx.days(
+            ? try await tx.activities.days(
                 of: user.id,
                 from: start.adding(days: -policy.steps.baselineDays),
                 to: start.adding(days: -1)
@@ -153,7 +153,9 @@ extension Goals {
         let goals = try await tx.goals.list(of: user.id, span: span, from: start, to: start)
         let length = span == .daily ? 1 : 7
         let dates = (0..<length).map { start.adding(days: $0) }
-        let days = goals.isEmpty ? [] : try await tx.days(of: user.id, from: start, to: start.adding(days: length - 1))
+        let days =
+            goals.isEmpty
+            ? [] : try await tx.activities.days(of: user.id, from: start, to: start.adding(days: length - 1))
         let minimum =
             goals.isEmpty ? 0 : try await self.rules.of(user, in: tx, at: self.clock.now()).goals.activeDayMinimumSteps
         let weightBefore =

@@ -89,7 +89,7 @@ public struct Goals: Sendable {
                     reason: "Only today's daily goals take progress; this goal is for \(stored.period.iso)."
                 )
             }
-            let day = try await tx.days(of: user, from: today, to: today).first ?? DailyTracking(date: today)
+            let day = try await tx.activities.days(of: user, from: today, to: today).first ?? DailyTracking(date: today)
             if let payload = try Self.progressPayload(of: stored.kind, to: value, over: day) {
                 let input = ActivityInput(
                     clientEventID: "goal:\(goal.rawValue):\(value)",
@@ -187,7 +187,7 @@ public struct Goals: Sendable {
             guard policy.weekly.contains(.steps) else { return nil }
             let next = self.start(of: .weekly, holding: account.localDate(at: self.clock.now())).adding(days: 7)
             let training = try await tx.training.settings(of: user) ?? .defaults
-            let recent = try await tx.days(
+            let recent = try await tx.activities.days(
                 of: user,
                 from: next.adding(days: -policy.steps.baselineDays),
                 to: next.adding(days: -1)

@@ -32,13 +32,13 @@ public struct BoardClosing: JobOwner {
         let now = self.clock.now()
         let keeper = self.circles.keeper
         try await self.store.transaction { tx in
-            for circle in try await tx.circles(inTimeZone: batch.zone, runningOn: closed) {
+            for circle in try await tx.boards.circles(inTimeZone: batch.zone, runningOn: closed) {
                 for board in keeper.boards(of: circle, holding: closed) {
                     switch board.period {
-                    case .allTime: try await tx.snapshot(board, as: closed, at: now)
+                    case .allTime: try await tx.boards.snapshot(board, as: closed, at: now)
                     default:
                         if board.period.end(startingOn: board.start) == closed {
-                            try await tx.snapshot(board, as: board.start, at: now)
+                            try await tx.boards.snapshot(board, as: board.start, at: now)
                         }
                     }
                 }

@@ -55,7 +55,7 @@ struct BoardKeeper: Sendable {
             ).map {
                 BoardKey.truncated(value: $0.value, reachedAt: $0.reachedAt, user: user)
             }
-            let old = try await tx.score(on: board, of: user)
+            let old = try await tx.boards.score(on: board, of: user)
             guard key != old else { continue }
             var before: Int?
             if let old { before = try await self.rank(of: old, on: board, in: tx) }
@@ -63,14 +63,18 @@ struct BoardKeeper: Sendable {
             if let key { after = try await self.rank(of: key, on: board, in: tx) }
             var passed: [User.ID] = []
             if board.period == .weekly, let key, let after, before.map({ after < $0 }) ?? true {
-                passed = try await tx.boardKeys(board, after: key, limit: 4)
+                passed = try await tx.boards.keys(board, after: key, limit: 4)
                     .filter { entry in entry.user != user && old.map { entry < $0 } ?? true }.prefix(3).map(\.user)
             }
-            if let key { try await tx.saveScore(key, on: board) } else { try await tx.deleteScore(on: board, of: user) }
+            if let key {
+                try await tx.boards.saveScore(key, on: board)
+            } else {
+                try await tx.boards.deleteScore(on: board, of: user)
+            }
             // A late claim (a member west of the circle's home) can land in a period already closed.
             let snapshot = board.period == .allTime ? date : board.start
-            if try await tx.hasSnapshot(BoardID(circle: circle.id, period: board.period, start: snapshot)) {
-                try await tx.snapshot(board, as: snapshot, at: now)
+            if try await tx.boards.hasSnapshot(BoardID(circle: circle.id, period: board.period, start: snapshot)) {
+                try await tx.boards.snapshot(board, as: snapshot, at: now)
             }
             restated.append(
                 Restated(
@@ -87,6 +91,6 @@ struct BoardKeeper: Sendable {
     /// The rank `key` takes on the board (its member's current row aside).
     func rank(of key: BoardKey, on board: BoardID, in tx: Transaction) async throws -> Int {
         if let before = self.indexes.read(board, { $0.countBefore(key) }) { return before + 1 }
-        return try await tx.countBefore(key, on: board) + 1
+        return try await tx.boards.countBefore(key, on: board) + 1
     }
 }

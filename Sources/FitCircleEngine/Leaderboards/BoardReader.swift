@@ -15,17 +15,17 @@ struct BoardReader: Sendable {
 
     func count() async throws -> Int {
         if let count = self.indexes.read(self.board, { $0.count }) { return count }
-        return try await self.store.read { [board] in try await $0.boardCount(board) }
+        return try await self.store.read { [board] in try await $0.boards.count(board) }
     }
 
     func key(of user: User.ID) async throws -> BoardKey? {
         if let found = self.indexes.read(self.board, { $0.key(of: user) }) { return found }
-        return try await self.store.read { [board] in try await $0.score(on: board, of: user) }
+        return try await self.store.read { [board] in try await $0.boards.score(on: board, of: user) }
     }
 
     func rank(of key: BoardKey) async throws -> Int {
         if let before = self.indexes.read(self.board, { $0.countBefore(key) }) { return before + 1 }
-        return try await self.store.read { [board] in try await $0.countBefore(key, on: board) } + 1
+        return try await self.store.read { [board] in try await $0.boards.countBefore(key, on: board) } + 1
     }
 
     /// Ranks `lower...upper` (clamped to the board), with the key of one of them to find the others by in SQL.
@@ -37,8 +37,8 @@ struct BoardReader: Sendable {
         }
         let (above, below) = try await self.store.read { [board] tx in
             (
-                try await tx.boardKeys(board, before: key, limit: rank - lower),
-                try await tx.boardKeys(board, after: key, limit: upper - rank)
+                try await tx.boards.keys(board, before: key, limit: rank - lower),
+                try await tx.boards.keys(board, after: key, limit: upper - rank)
             )
         }
         return (above + [key] + below).enumerated().map { (rank - above.count + $0.offset, $0.element) }
@@ -51,16 +51,16 @@ struct BoardReader: Sendable {
                 return keys.enumerated().map { (first + $0.offset, $0.element) }
             }
             return try await self.store.read { [board] tx in
-                let keys = try await tx.boardKeys(board, after: cursor, limit: limit)
+                let keys = try await tx.boards.keys(board, after: cursor, limit: limit)
                 guard let head = keys.first else { return [] }
-                let first = try await tx.countBefore(head, on: board) + 1
+                let first = try await tx.boards.countBefore(head, on: board) + 1
                 return keys.enumerated().map { (first + $0.offset, $0.element) }
             }
         }
         if let keys = self.indexes.read(self.board, { $0.entries(ranks: 1...max(1, limit)) }) {
             return keys.enumerated().map { ($0.offset + 1, $0.element) }
         }
-        return try await self.store.read { [board] in try await $0.boardKeys(board, after: nil, limit: limit) }
+        return try await self.store.read { [board] in try await $0.boards.keys(board, after: nil, limit: limit) }
             .enumerated().map { ($0.offset + 1, $0.element) }
     }
 
@@ -70,7 +70,7 @@ struct BoardReader: Sendable {
         let (board, indexes, store) = (self.board, self.indexes, self.store)
         Task {
             do {
-                indexes.finishLoading(board, keys: try await store.read { try await $0.boardKeys(board) })
+                indexes.finishLoading(board, keys: try await store.read { try await $0.boards.keys(board) })
             } catch {
                 indexes.drop(board)
             }

@@ -42,7 +42,7 @@ struct ScheduledTriggers: Sendable {
             let (devices, days, preferences) = try await self.store.read { tx in
                 (
                     try await tx.notifications.activeDevices(of: user),
-                    try await tx.days(of: user, from: date, to: date),
+                    try await tx.activities.days(of: user, from: date, to: date),
                     try await tx.notifications.preferences(of: user) ?? .defaults
                 )
             }
@@ -76,7 +76,7 @@ struct ScheduledTriggers: Sendable {
             // On the 1st: the month that just ended.
             let month = date.adding(days: -1).startOfMonth
             let days = try await self.store.read { tx in
-                try await tx.days(of: user, from: month, to: date.adding(days: -1))
+                try await tx.activities.days(of: user, from: month, to: date.adding(days: -1))
             }
             let longest = try await self.streaks.current(of: user).standing.longest
             return NotificationCandidate(
@@ -92,7 +92,7 @@ struct ScheduledTriggers: Sendable {
             // Spec 000: at 20:00 while today's data is unclaimed in a circle that counts today.
             guard !(try await self.circles.pendingSubmissions(of: user).circles.isEmpty) else { return nil }
             let steps = try await self.store.read { tx in
-                try await tx.days(of: user, from: date, to: date).first?.steps ?? 0
+                try await tx.activities.days(of: user, from: date, to: date).first?.steps ?? 0
             }
             return NotificationCandidate(type: type, dedupeKey: key, data: ["steps": NotificationCopy.count(steps)])
         case .dailyGoalsReady:
@@ -133,7 +133,11 @@ struct ScheduledTriggers: Sendable {
             guard let account = try await tx.user(user) else { return [:] }
             let accountDay = account.accountDay(date)
             guard (1...FirstWeekNudge.days).contains(accountDay) else { return [:] }
-            let days = try await tx.days(of: user, from: date.adding(days: 1 - accountDay), to: date.adding(days: -1))
+            let days = try await tx.activities.days(
+                of: user,
+                from: date.adding(days: 1 - accountDay),
+                to: date.adding(days: -1)
+            )
             return FirstWeekNudge.data(accountDay: accountDay, checkIns: days.filter(\.checkedIn).count)
         }
     }
@@ -156,7 +160,7 @@ struct ScheduledTriggers: Sendable {
             }
         case .week:
             let days = try await self.store.read { tx in
-                try await tx.days(of: user, from: date.adding(days: -2), to: date.adding(days: -1))
+                try await tx.activities.days(of: user, from: date.adding(days: -2), to: date.adding(days: -1))
             }
             guard days.allSatisfy({ summary.policy.basis.progress(of: $0) == 0 }) else { return nil }
             freeze = standing.freezesLeft > 0 ? "left" : "none"

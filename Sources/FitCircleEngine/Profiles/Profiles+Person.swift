@@ -101,7 +101,7 @@ extension Profiles {
         let today = person.localDate(at: self.clock.now())
         let first = today.adding(days: -29)
         let days = Dictionary(
-            try await tx.days(of: person.id, from: first, to: today).map { ($0.date, $0) },
+            try await tx.activities.days(of: person.id, from: first, to: today).map { ($0.date, $0) },
             uniquingKeysWith: { _, last in last }
         )
         var pushups: [LocalDate: Int] = [:]

@@ -15,7 +15,7 @@ struct RewardAudit: Sendable {
     func differences(of user: User.ID, in tx: Transaction) async throws -> [String] {
         let lines = try await tx.points.allLines(of: user)
         let events = Dictionary(
-            uniqueKeysWithValues: try await tx.activities(of: user, kinds: [.workout, .checkIn]).map {
+            uniqueKeysWithValues: try await tx.activities.list(of: user, kinds: [.workout, .checkIn]).map {
                 ($0.event.id, $0)
             }
         )

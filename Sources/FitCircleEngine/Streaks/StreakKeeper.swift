@@ -148,7 +148,7 @@ private struct Ledger {
     ) async throws -> [LocalDate: Streak.Activity] {
         let end = Streak.period(after: last, policy: self.policy).adding(days: -1)
         return Streak.Activity.byPeriod(
-            days: try await tx.days(of: user, from: first, to: end),
+            days: try await tx.activities.days(of: user, from: first, to: end),
             freezeRequests: try await tx.streaks.freezeRequests(of: user, from: first, to: last),
             policy: self.policy,
             weekStartsOn: self.weekStart,

@@ -209,7 +209,7 @@ public struct Streaks: Sendable {
             }
             let view = try await self.keeper.refresh(account, in: tx, now: now)
             let previous = date.adding(days: -1)
-            let days = try await tx.days(of: user, from: previous, to: date)
+            let days = try await tx.activities.days(of: user, from: previous, to: date)
             let previousDay = days.first { $0.date == previous } ?? DailyTracking(date: previous)
             let checkedDay = days.first { $0.date == date }
             let previousGoal = try await self.goals.stepGoal(on: previous, of: account, in: tx)

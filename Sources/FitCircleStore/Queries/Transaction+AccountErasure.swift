@@ -5,6 +5,16 @@ import SQLKit
 /// Deleting an account (spec 004, R11.7): what names the person outside their own rows, and the deletion.
 /// Their own rows go with the `users` row (every table's `ON DELETE CASCADE`); these find the rest.
 extension Transaction {
+    /// The queries of an account's erasure and export.
+    public var accounts: AccountQueries { AccountQueries(tx: self) }
+}
+
+public struct AccountQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+    private var dialect: Store.Dialect { self.tx.dialect }
+
     /// The boards on which `user` has a score now.
     public func boards(holding user: User.ID) async throws -> [BoardID] {
         try await self.sql.raw(
@@ -16,7 +26,7 @@ extension Transaction {
             return BoardID(
                 owner: BoardOwner(kind: kind, id: try row.decode(column: "owner_id", as: String.self)),
                 period: period,
-                start: try Self.date(row, "period_start")
+                start: try Transaction.date(row, "period_start")
             )
         }
     }
@@ -31,7 +41,7 @@ extension Transaction {
     public func deleteCircle(_ id: FitCircle.ID) async throws {
         try await self.sql.raw("DELETE FROM board_scores WHERE owner_id = \(bind: id.rawValue)").run()
         try await self.sql.raw("DELETE FROM circles WHERE id = \(bind: id.rawValue)").run()
-        try await self.changed(.circle(id))
+        try await self.tx.changed(.circle(id))
     }
 
     /// Other people's notifications whose copy names `user` (`NotificationNaming`).
@@ -49,7 +59,7 @@ extension Transaction {
     public func rewriteNaming(_ record: NotificationRecord) async throws {
         try await self.sql.raw(
             """
-            UPDATE notifications SET title = \(bind: record.title), body = \(bind: record.body), data = \(bind: try Self.json(record.data)),
+            UPDATE notifications SET title = \(bind: record.title), body = \(bind: record.body), data = \(bind: try Transaction.json(record.data)),
                 dedupe_key = \(bind: "erased:\(record.id.rawValue)"), actor_id = NULL
             WHERE id = \(bind: record.id.rawValue)
             """
@@ -85,11 +95,11 @@ extension Transaction {
         let reacted = try await self.sql.raw(
             "SELECT DISTINCT activity_id FROM activity_reactions WHERE user_id = \(bind: id)"
         ).all()
-        try await self.changed(
+        try await self.tx.changed(
             try reacted.map { .activity(ActivityEvent.ID(try $0.decode(column: "activity_id", as: String.self))) }
         )
         try await self.sql.raw("DELETE FROM users WHERE id = \(bind: id)").run()
-        try await self.changed(.user(user.id))
+        try await self.tx.changed(.user(user.id))
     }
 
     /// Where some cell of the database holds `needle` (case-insensitively), as `table.column` with the

@@ -96,7 +96,8 @@ public struct ExportColumns: Sendable {
     let columns: [(name: String, kind: Kind)]
 }
 
-extension Transaction {
+extension AccountQueries {
+    private var sql: any SQLDatabase { self.tx.sql }
     /// What the section's table holds, column by column (the schema's declared types).
     public func columns(of section: ExportSection) async throws -> ExportColumns {
         let declared = try await self.schemaColumns(of: section.table).map { ($0.column, $0.type) }

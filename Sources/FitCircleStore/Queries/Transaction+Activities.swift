@@ -3,6 +3,15 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
+    /// The queries of the activity ledger and the daily tracking derived from it.
+    public var activities: ActivityQueries { ActivityQueries(tx: self) }
+}
+
+public struct ActivityQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// Stores each event unless its user already sent one with the same client event id (in the store or
     /// earlier in `events`).
     /// - Returns: the ids of the events that were stored.
@@ -15,8 +24,8 @@ extension Transaction {
                 return """
                     (\(bind: event.id.rawValue), \(bind: event.userID.rawValue), \(bind: event.clientEventID),
                     \(bind: event.kind.rawValue), \(bind: event.occurredAt), \(bind: event.timeZone), \(bind: event.localDate.iso),
-                    \(bind: event.source.rawValue), \(bind: event.receivedAt), \(bind: try Self.json(event.payload)),
-                    \(bind: try Self.json(event.flags)), \(bind: workoutType), \(bind: duration), \(bind: distance),
+                    \(bind: event.source.rawValue), \(bind: event.receivedAt), \(bind: try Transaction.json(event.payload)),
+                    \(bind: try Transaction.json(event.flags)), \(bind: workoutType), \(bind: duration), \(bind: distance),
                     \(bind: event.visibility.rawValue))
                     """
             }
@@ -31,24 +40,24 @@ extension Transaction {
                 stored.insert(ActivityEvent.ID(try row.decode(column: "id", as: String.self)))
             }
         }
-        try await self.feed.indexOwnWorkouts(events, stored: stored)
+        try await self.tx.feed.indexOwnWorkouts(events, stored: stored)
         return stored
     }
 
     /// Replaces a live event's content by an edited version of it (same id, client id and kind).
-    public func replaceActivity(_ event: ActivityEvent) async throws {
+    public func replace(_ event: ActivityEvent) async throws {
         let (workoutType, duration, distance) = Self.workoutColumns(of: event)
         try await self.sql.raw(
             """
             UPDATE activity_events SET occurred_at = \(bind: event.occurredAt), time_zone = \(bind: event.timeZone),
-                local_date = \(bind: event.localDate.iso), source = \(bind: event.source.rawValue), payload = \(bind: try Self.json(event.payload)),
-                flags = \(bind: try Self.json(event.flags)), workout_type = \(bind: workoutType), duration_seconds = \(bind: duration),
+                local_date = \(bind: event.localDate.iso), source = \(bind: event.source.rawValue), payload = \(bind: try Transaction.json(event.payload)),
+                flags = \(bind: try Transaction.json(event.flags)), workout_type = \(bind: workoutType), duration_seconds = \(bind: duration),
                 distance_meters = \(bind: distance), visibility = \(bind: event.visibility.rawValue), revision = \(bind: event.revision),
                 modified_at = \(bind: event.modifiedAt)
             WHERE id = \(bind: event.id.rawValue) AND user_id = \(bind: event.userID.rawValue) AND deleted_at IS NULL
             """
         ).run()
-        try await self.feed.reindexFeeds(of: event)
+        try await self.tx.feed.reindexFeeds(of: event)
     }
 
     /// A workout's type, duration and distance, kept in columns of their own for the feed and the boards.
@@ -60,12 +69,12 @@ extension Transaction {
 
     /// The user's event with this client id, deleted or not.
     public func activity(of user: User.ID, clientEventID: String) async throws -> StoredActivity? {
-        try await self.activities(withClientIDs: [ClientEventKey(user: user, clientEventID: clientEventID)]).values
+        try await self.list(withClientIDs: [ClientEventKey(user: user, clientEventID: clientEventID)]).values
             .first
     }
 
     /// The events users sent with these client ids, deleted or not.
-    public func activities(withClientIDs keys: [ClientEventKey]) async throws -> [ClientEventKey: StoredActivity] {
+    public func list(withClientIDs keys: [ClientEventKey]) async throws -> [ClientEventKey: StoredActivity] {
         guard !keys.isEmpty else { return [:] }
         let matches = keys.map { key -> SQLQueryString in
             "(user_id = \(bind: key.user.rawValue) AND client_event_id = \(bind: key.clientEventID))"
@@ -75,7 +84,7 @@ extension Transaction {
         for row in try await self.sql.raw("SELECT * FROM activity_events WHERE \(matches.joined(separator: " OR "))")
             .all()
         {
-            let stored = try Self.activity(from: row, decoder: decoder)
+            let stored = try Transaction.activity(from: row, decoder: decoder)
             found[ClientEventKey(user: stored.event.userID, clientEventID: stored.event.clientEventID)] = stored
         }
         return found
@@ -85,11 +94,11 @@ extension Transaction {
     public func activity(of user: User.ID, id: ActivityEvent.ID) async throws -> StoredActivity? {
         try await self.sql.raw(
             "SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue) AND id = \(bind: id.rawValue)"
-        ).first().map(Self.activity(from:))
+        ).first().map(Transaction.activity(from:))
     }
 
     /// The live (not deleted) events of each of these users' local days.
-    public func activities(on days: some Collection<UserDay>) async throws -> [UserDay: [ActivityEvent]] {
+    public func list(on days: some Collection<UserDay>) async throws -> [UserDay: [ActivityEvent]] {
         guard !days.isEmpty else { return [:] }
         let matches = days.map { day -> SQLQueryString in
             "(user_id = \(bind: day.user.rawValue) AND local_date = \(bind: day.date.iso))"
@@ -100,14 +109,14 @@ extension Transaction {
             "SELECT * FROM activity_events WHERE deleted_at IS NULL AND (\(matches.joined(separator: " OR ")))"
         ).all()
         for row in rows {
-            let event = try Self.activity(from: row, decoder: decoder).event
+            let event = try Transaction.activity(from: row, decoder: decoder).event
             found[UserDay(user: event.userID, date: event.localDate), default: []].append(event)
         }
         return found
     }
 
     /// A page of a user's live events, newest first, optionally of one kind and within local dates.
-    public func activities(of user: User.ID, query: ActivityQuery) async throws -> [ActivityEvent] {
+    public func list(of user: User.ID, query: ActivityQuery) async throws -> [ActivityEvent] {
         var sql = SQLQueryString(
             "SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue) AND deleted_at IS NULL"
         )
@@ -136,11 +145,11 @@ extension Transaction {
         sql.appendInterpolation(unsafeRaw: " ORDER BY occurred_at DESC, id DESC LIMIT ")
         sql.appendInterpolation(bind: query.limit)
         let decoder = JSONDecoder()
-        return try await self.sql.raw(sql).all().map { try Self.activity(from: $0, decoder: decoder).event }
+        return try await self.sql.raw(sql).all().map { try Transaction.activity(from: $0, decoder: decoder).event }
     }
 
     /// Every event of these kinds a user recorded, deleted ones included (for replay).
-    public func activities(of user: User.ID, kinds: [ActivityKind]) async throws -> [StoredActivity] {
+    public func list(of user: User.ID, kinds: [ActivityKind]) async throws -> [StoredActivity] {
         guard !kinds.isEmpty else { return [] }
         let decoder = JSONDecoder()
         return try await self.sql.raw(
@@ -148,18 +157,18 @@ extension Transaction {
             SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue) AND kind IN (\(SQLList(kinds.map { SQLBind($0.rawValue) })))
             ORDER BY id
             """
-        ).all().map { try Self.activity(from: $0, decoder: decoder) }
+        ).all().map { try Transaction.activity(from: $0, decoder: decoder) }
     }
 
     /// Marks an event deleted; the row stays so a replayed client id is recognised.
-    public func deleteActivity(_ id: ActivityEvent.ID, of user: User.ID, at now: Date) async throws {
+    public func delete(_ id: ActivityEvent.ID, of user: User.ID, at now: Date) async throws {
         try await self.sql.raw(
             """
             UPDATE activity_events SET deleted_at = \(bind: now)
             WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue) AND deleted_at IS NULL
             """
         ).run()
-        try await self.changed(.activity(id))
+        try await self.tx.changed(.activity(id))
     }
 
     /// Every user id that has events, for replay.
@@ -171,55 +180,13 @@ extension Transaction {
     }
 
     /// Every local date on which a user has events or a stored day.
-    public func activityDates(of user: User.ID) async throws -> [LocalDate] {
+    public func dates(of user: User.ID) async throws -> [LocalDate] {
         try await self.sql.raw(
             """
             SELECT DISTINCT local_date FROM activity_events WHERE user_id = \(bind: user.rawValue)
             UNION SELECT local_date FROM daily_tracking WHERE user_id = \(bind: user.rawValue)
             """
         ).all().compactMap { LocalDate(iso: try $0.decode(column: "local_date", as: String.self)) }.sorted()
-    }
-
-    static func activity(from row: any SQLRow) throws -> StoredActivity {
-        try self.activity(from: row, decoder: JSONDecoder())
-    }
-
-    private static func activity(from row: any SQLRow, decoder: JSONDecoder) throws -> StoredActivity {
-        let payload = try ActivityPayloads.shared.payload(
-            try row.decode(column: "payload", as: String.self),
-            decoder: decoder
-        )
-        let flagsText = try row.decode(column: "flags", as: String.self)
-        let flags = flagsText == "[]" ? [] : try decoder.decode([String].self, from: Data(flagsText.utf8))
-        let dateText = try row.decode(column: "local_date", as: String.self)
-        guard let date = LocalDate(iso: dateText),
-            let source = ActivitySource(rawValue: try row.decode(column: "source", as: String.self)),
-            let visibility = ActivityVisibility(rawValue: try row.decode(column: "visibility", as: String.self))
-        else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "activity_events row is corrupt"))
-        }
-        let event = ActivityEvent(
-            id: ActivityEvent.ID(try row.decode(column: "id", as: String.self)),
-            userID: User.ID(try row.decode(column: "user_id", as: String.self)),
-            clientEventID: try row.decode(column: "client_event_id", as: String.self),
-            occurredAt: try row.decode(column: "occurred_at", as: Date.self),
-            timeZone: try row.decode(column: "time_zone", as: String.self),
-            localDate: date,
-            source: source,
-            receivedAt: try row.decode(column: "received_at", as: Date.self),
-            payload: payload,
-            flags: flags,
-            visibility: visibility,
-            revision: try row.decode(column: "revision", as: Int.self),
-            modifiedAt: try row.decode(column: "modified_at", as: Date?.self)
-        )
-        return StoredActivity(event: event, deletedAt: try row.decode(column: "deleted_at", as: Date?.self))
-    }
-
-    static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }
 
@@ -282,11 +249,56 @@ public struct ActivityQuery: Equatable, Sendable {
     }
 }
 
-extension Transaction {
+extension ActivityQueries {
     /// Whether any event, live or deleted, was recorded for the user's day: such a day must have a stored row.
     public func activitiesIncludingDeletedExist(of user: User.ID, on date: LocalDate) async throws -> Bool {
         try await self.sql.raw(
             "SELECT 1 AS one FROM activity_events WHERE user_id = \(bind: user.rawValue) AND local_date = \(bind: date.iso) LIMIT 1"
         ).first() != nil
+    }
+}
+
+/// Row decoding and JSON every namespace may use.
+extension Transaction {
+    static func activity(from row: any SQLRow) throws -> StoredActivity {
+        try Self.activity(from: row, decoder: JSONDecoder())
+    }
+
+    static func activity(from row: any SQLRow, decoder: JSONDecoder) throws -> StoredActivity {
+        let payload = try ActivityPayloads.shared.payload(
+            try row.decode(column: "payload", as: String.self),
+            decoder: decoder
+        )
+        let flagsText = try row.decode(column: "flags", as: String.self)
+        let flags = flagsText == "[]" ? [] : try decoder.decode([String].self, from: Data(flagsText.utf8))
+        let dateText = try row.decode(column: "local_date", as: String.self)
+        guard let date = LocalDate(iso: dateText),
+            let source = ActivitySource(rawValue: try row.decode(column: "source", as: String.self)),
+            let visibility = ActivityVisibility(rawValue: try row.decode(column: "visibility", as: String.self))
+        else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "activity_events row is corrupt"))
+        }
+        let event = ActivityEvent(
+            id: ActivityEvent.ID(try row.decode(column: "id", as: String.self)),
+            userID: User.ID(try row.decode(column: "user_id", as: String.self)),
+            clientEventID: try row.decode(column: "client_event_id", as: String.self),
+            occurredAt: try row.decode(column: "occurred_at", as: Date.self),
+            timeZone: try row.decode(column: "time_zone", as: String.self),
+            localDate: date,
+            source: source,
+            receivedAt: try row.decode(column: "received_at", as: Date.self),
+            payload: payload,
+            flags: flags,
+            visibility: visibility,
+            revision: try row.decode(column: "revision", as: Int.self),
+            modifiedAt: try row.decode(column: "modified_at", as: Date?.self)
+        )
+        return StoredActivity(event: event, deletedAt: try row.decode(column: "deleted_at", as: Date?.self))
+    }
+
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

@@ -3,9 +3,19 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
+    /// The queries of the analytics ledger (`analytics_events`).
+    public var events: AnalyticsEventQueries { AnalyticsEventQueries(tx: self) }
+}
+
+/// The apps' and the server's analytics events, one row per user and key.
+public struct AnalyticsEventQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// App events of `user` that arrived since `since` (the daily quota).
     public func appEventCount(of user: User.ID, receivedSince since: Date) async throws -> Int {
-        try await self.count(
+        try await self.tx.count(
             "SELECT COUNT(*) AS n FROM analytics_events WHERE user_id = \(bind: user.rawValue) AND source = 'app' AND received_at >= \(bind: since)"
         )
     }
@@ -20,16 +30,6 @@ extension Transaction {
             """
         ).all().count
     }
-
-    /// The queries of the analytics ledger (`analytics_events`).
-    public var events: AnalyticsEventQueries { AnalyticsEventQueries(tx: self) }
-}
-
-/// The apps' and the server's analytics events, one row per user and key.
-public struct AnalyticsEventQueries: Sendable {
-    let tx: Transaction
-
-    private var sql: any SQLDatabase { self.tx.sql }
 
     /// Stores each event unless its user already has one with its key; `forward` marks the new ones for the
     /// forwarder.

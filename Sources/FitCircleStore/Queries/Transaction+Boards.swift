@@ -7,6 +7,15 @@ import SQLKit
 /// (owner, period, start, value desc, reached, user) by ranges: "before a key" is the values above it plus,
 /// at its own value, those who reached it earlier — two range scans, never a sort of the board.
 extension Transaction {
+    /// The queries of leaderboards: scores, ranks and snapshots (`board_scores`, `board_snapshots`).
+    public var boards: BoardQueries { BoardQueries(tx: self) }
+}
+
+public struct BoardQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     public func score(on board: BoardID, of user: User.ID) async throws -> BoardKey? {
         try await self.sql.raw(
             "SELECT * FROM board_scores WHERE \(self.on(board)) AND user_id = \(bind: user.rawValue)"
@@ -30,26 +39,26 @@ extension Transaction {
     }
 
     /// The whole board in order.
-    public func boardKeys(_ board: BoardID) async throws -> [BoardKey] {
+    public func keys(_ board: BoardID) async throws -> [BoardKey] {
         try await self.sql.raw(
             "SELECT * FROM board_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id"
         ).all().map(Self.key(from:))
     }
 
-    public func boardKeys(_ board: BoardID, of users: [User.ID]) async throws -> [BoardKey] {
+    public func keys(_ board: BoardID, of users: [User.ID]) async throws -> [BoardKey] {
         guard !users.isEmpty else { return [] }
         return try await self.sql.raw(
             "SELECT * FROM board_scores WHERE \(self.on(board)) AND user_id IN (\(SQLList(users.map { SQLBind($0.rawValue) })))"
         ).all().map(Self.key(from:))
     }
 
-    public func boardCount(_ board: BoardID) async throws -> Int {
-        try await self.count("SELECT COUNT(*) AS n FROM board_scores WHERE \(self.on(board))")
+    public func count(_ board: BoardID) async throws -> Int {
+        try await self.tx.count("SELECT COUNT(*) AS n FROM board_scores WHERE \(self.on(board))")
     }
 
     /// How many rows come before `key` (its member's own row aside).
     public func countBefore(_ key: BoardKey, on board: BoardID) async throws -> Int {
-        try await self.count(
+        try await self.tx.count(
             """
             SELECT (SELECT COUNT(*) FROM board_scores WHERE \(self.on(board)) AND value > \(bind: key.value)
                     AND user_id <> \(bind: key.user.rawValue)) +
@@ -61,7 +70,7 @@ extension Transaction {
     }
 
     /// Up to `limit` rows after `key` in order (from the top without one).
-    public func boardKeys(_ board: BoardID, after key: BoardKey?, limit: Int) async throws -> [BoardKey] {
+    public func keys(_ board: BoardID, after key: BoardKey?, limit: Int) async throws -> [BoardKey] {
         guard let key else {
             return try await self.sql.raw(
                 "SELECT * FROM board_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id LIMIT \(bind: limit)"
@@ -84,7 +93,7 @@ extension Transaction {
     }
 
     /// Up to `limit` rows just before `key`, in order.
-    public func boardKeys(_ board: BoardID, before key: BoardKey, limit: Int) async throws -> [BoardKey] {
+    public func keys(_ board: BoardID, before key: BoardKey, limit: Int) async throws -> [BoardKey] {
         let tied = try await self.sql.raw(
             """
             SELECT * FROM board_scores WHERE \(self.on(board)) AND value = \(bind: key.value)
@@ -127,7 +136,7 @@ public struct SnapshotRow: Equatable, Sendable {
     public var value: Double
 }
 
-extension Transaction {
+extension BoardQueries {
     /// Keeps the board's ranks as they stand now as its snapshot (replacing an earlier one), under `key`:
     /// the board's own start, or for the all-time board the day that closed.
     public func snapshot(_ board: BoardID, as key: LocalDate, at now: Date) async throws {
@@ -140,7 +149,7 @@ extension Transaction {
             FROM board_scores WHERE \(self.on(board))
             """
         ).run()
-        if case .circle(let circle) = board.owner { try await self.changed(.circle(circle)) }
+        if case .circle(let circle) = board.owner { try await self.tx.changed(.circle(circle)) }
     }
 
     public func hasSnapshot(_ board: BoardID) async throws -> Bool {

@@ -2,7 +2,8 @@ public import FitCircleCore
 public import Foundation
 import SQLKit
 
-extension Transaction {
+extension ActivityQueries {
+    private var sql: any SQLDatabase { self.tx.sql }
     /// Replaces each user's stored day with the one given.
     public func save(_ days: [(user: User.ID, day: DailyTracking)], at now: Date) async throws {
         for start in stride(from: 0, to: days.count, by: 250) {
@@ -79,7 +80,7 @@ extension Transaction {
             steps[
                 UserDay(
                     user: User.ID(try row.decode(column: "user_id", as: String.self)),
-                    date: try Self.date(row, "local_date")
+                    date: try Transaction.date(row, "local_date")
                 )
             ] =
                 try row.decode(column: "steps", as: Int.self)
@@ -89,7 +90,7 @@ extension Transaction {
 
     static func day(from row: any SQLRow) throws -> DailyTracking {
         DailyTracking(
-            date: try Self.date(row, "local_date"),
+            date: try Transaction.date(row, "local_date"),
             steps: try row.decode(column: "steps", as: Int.self),
             syncedSteps: try row.decode(column: "synced_steps", as: Int.self),
             manualSteps: try row.decode(column: "manual_steps", as: Int.self),

@@ -109,7 +109,7 @@ func seed(_ url: String, members: Int) async throws {
                     timeZone: zone.identifier,
                     onboardedAt: now
                 )
-                try await tx.insert(
+                try await tx.users.insert(
                     User(id: id, email: email, profile: profile, createdAt: now),
                     provider: "dev",
                     subject: email

@@ -43,7 +43,7 @@ func people(_ count: Int, in store: Store, now: Date) async throws -> [User.ID] 
                     timeZone: "Europe/Paris",
                     onboardedAt: now
                 )
-                try await tx.insert(
+                try await tx.users.insert(
                     User(id: ids[index], email: email, profile: profile, createdAt: now),
                     provider: "dev",
                     subject: email

@@ -49,7 +49,7 @@ func seedInSQL() async throws {
             timeZone: "Europe/Paris",
             onboardedAt: now
         )
-        try await tx.insert(
+        try await tx.users.insert(
             User(
                 id: User.ID("bench-0"),
                 email: "member0@bench.example",
@@ -90,7 +90,7 @@ let seeding = try await ContinuousClock().measure {
                     onboardedAt: now
                 )
                 let made = now.addingTimeInterval(-Double((index * 7_919) % (days * 86_400)))  // spread over the range
-                try await tx.insert(
+                try await tx.users.insert(
                     User(
                         id: User.ID("bench-\(index)"),
                         email: email,
@@ -131,7 +131,7 @@ let seeding = try await ContinuousClock().measure {
 let rows = try await store.read { tx in try await tx.metrics.rows(from: first.adding(days: -30), to: last) }.count
 print("seeded \(users) accounts and \(rows) rollup rows (\(days) days) in \(Int(milliseconds(seeding) / 1_000)) s")
 
-let operatorAccount = try await store.read { tx in try await tx.user(User.ID("bench-0")) }!
+let operatorAccount = try await store.read { tx in try await tx.users.find(User.ID("bench-0")) }!
 let caller = Caller(user: operatorAccount, sessionID: Session.ID("bench"))
 let metrics = Metrics(
     store: store,

@@ -97,7 +97,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     ).engine
 
     // A database seeded by an earlier run is planned again from scratch (profiling runs reuse it).
-    if try await store.read({ tx in try await tx.users(inTimeZone: zones[0], after: nil, limit: 1) }).isEmpty {
+    if try await store.read({ tx in try await tx.jobs.users(inTimeZone: zones[0], after: nil, limit: 1) }).isEmpty {
         let seeding = ContinuousClock.now
         try await seed()
         print(
@@ -118,7 +118,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             while true {
                 let cursor = after
                 let page = try await store.read { tx in
-                    try await tx.users(inTimeZone: zone, after: cursor, limit: pageSize)
+                    try await tx.jobs.users(inTimeZone: zone, after: cursor, limit: pageSize)
                 }
                 rows += page.count
                 guard page.count == pageSize else { break }
@@ -147,7 +147,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     print(String(format: "ratio planning / SELECT: %.2f (target: at most 3)", planTime / scanTime))
 
     // Every user is planned once per type, and nothing else was queued.
-    let triggers = try await store.read { tx in try await tx.jobs(kind: ReminderPlanner.trigger) }
+    let triggers = try await store.read { tx in try await tx.jobs.all(kind: ReminderPlanner.trigger) }
     var planned: [String: Int] = [:]
     for job in triggers {
         let payload = try JSONSerialization.jsonObject(with: Data(job.payload.utf8)) as! [String: Any]

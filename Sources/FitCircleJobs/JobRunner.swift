@@ -39,7 +39,7 @@ public struct JobRunner: Sendable {
     public func runDue(limit: Int = 20, isStopping: @Sendable () -> Bool = { false }) async throws -> Int {
         let now = self.clock.now()
         let jobs = try await self.store.transaction { tx in
-            try await tx.claimJobs(
+            try await tx.jobs.claim(
                 kinds: Set(self.handlers.keys),
                 limit: limit,
                 owner: self.owner,
@@ -50,7 +50,7 @@ public struct JobRunner: Sendable {
         for (index, job) in jobs.enumerated() {
             if isStopping() {
                 let unstarted = jobs[index...].map(\.id)
-                try await self.store.transaction { tx in try await tx.releaseJobs(unstarted, owner: self.owner) }
+                try await self.store.transaction { tx in try await tx.jobs.release(unstarted, owner: self.owner) }
                 return index
             }
             await self.run(job)
@@ -79,7 +79,7 @@ public struct JobRunner: Sendable {
             guard let handler = self.handlers[job.kind] else { throw UnhandledJobKind(kind: job.kind) }
             try await handler(job)
             let kept = try await self.store.transaction { tx in
-                try await tx.completeJob(job.id, owner: self.owner, at: self.clock.now())
+                try await tx.jobs.complete(job.id, owner: self.owner, at: self.clock.now())
             }
             if !kept {
                 self.logger.warning(
@@ -100,7 +100,7 @@ public struct JobRunner: Sendable {
                 ]
             )
             try? await self.store.transaction { tx in
-                try await tx.failJob(
+                try await tx.jobs.fail(
                     job.id,
                     owner: self.owner,
                     error: "\(error)",

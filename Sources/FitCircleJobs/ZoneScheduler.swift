@@ -80,9 +80,9 @@ public struct ZoneScheduler: Sendable {
     public func tick() async throws -> Int {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard try await tx.leadScheduler() else { return 0 }
+            guard try await tx.jobs.leadScheduler() else { return 0 }
             var jobs: [JobRecord] = []
-            let zones = try await tx.timeZonesInUse()
+            let zones = try await tx.jobs.timeZonesInUse()
             for schedule in self.schedules {
                 for zone in schedule.zone.map({ [$0] }) ?? zones {
                     guard let timeZone = TimeZone(identifier: zone),

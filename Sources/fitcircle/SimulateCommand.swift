@@ -62,7 +62,7 @@ struct SimulateCommand: AsyncParsableCommand {
             }
             // Operators read this: people by their email, not their id.
             let accounts = try await store.read { tx in
-                try await tx.users(report.keptOnlyByCandidate + report.keptOnlyByActual)
+                try await tx.users.all(report.keptOnlyByCandidate + report.keptOnlyByActual)
             }
             print(
                 Self.describe(report, actual: actual.name, candidate: candidate.name) {

@@ -22,9 +22,9 @@ struct Spec000Flow2DayTests {
                 _ = try await app.request(.put, "/api/user/profile", token: token, json: profile)
                 members.append(Member(app: app, email: email))
                 // Returning users: their accounts are a month old (a first week's copy is another flow's).
-                let id = try #require(try await app.store.read { tx in try await tx.user(withEmail: email) }?.id)
+                let id = try #require(try await app.store.read { tx in try await tx.users.find(withEmail: email) }?.id)
                 try await app.store.transaction { tx in
-                    try await tx.backdate(id, createdAt: app.clock.now.addingTimeInterval(-30 * 86_400))
+                    try await tx.users.backdate(id, createdAt: app.clock.now.addingTimeInterval(-30 * 86_400))
                 }
             }
             try await world.run(until: "2026-03-02", "08:15")

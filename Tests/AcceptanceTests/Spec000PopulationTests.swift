@@ -167,7 +167,7 @@ struct Spec000PopulationTests {
             var people: [Person] = []
             var ledger = Ledger()
             let ownerID = try #require(
-                try await app.store.read { tx in try await tx.user(withEmail: "owner@example.com") }?.id.rawValue
+                try await app.store.read { tx in try await tx.users.find(withEmail: "owner@example.com") }?.id.rawValue
             )
             ledger.cohorts[first.iso, default: []].insert(ownerID)
             for day in 0..<Self.days {
@@ -289,7 +289,7 @@ struct Spec000PopulationTests {
         app: TestApp
     ) async throws -> Person {
         let token = try await app.devSignIn(email)["accessToken"] as! String
-        let id = try #require(try await app.store.read { tx in try await tx.user(withEmail: email) }?.id)
+        let id = try #require(try await app.store.read { tx in try await tx.users.find(withEmail: email) }?.id)
         let habit = twins.habit(for: try #require(ExperimentAssignment.variant(of: id, in: aaCheck)).name)
         #expect(
             try await app.request(

@@ -108,7 +108,7 @@ struct Spec003Tests {
             let editorID = try #require(
                 (try await app.devSignIn(editor.email)["user"] as? [String: Any])?["id"] as? String
             )
-            try await app.store.transaction { tx in try await tx.setRole(.operator, of: User.ID(editorID)) }
+            try await app.store.transaction { tx in try await tx.users.setRole(.operator, of: User.ID(editorID)) }
             for (key, week) in [
                 ("horoscope:aries", "2026-W10"), ("horoscope:aries", "2026-W11"),
                 ("compatibility:aries-leo", "2026-W11"),

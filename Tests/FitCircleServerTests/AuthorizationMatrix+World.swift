@@ -80,7 +80,7 @@ struct World: Sendable {
             try #require(claimed.status == .created, "yesterday's check-in: \(claimed.text)")
         }
         let operatorID = try #require(world.ids[.operator])
-        try await app.store.transaction { tx in try await tx.setRole(.operator, of: User.ID(operatorID)) }
+        try await app.store.transaction { tx in try await tx.users.setRole(.operator, of: User.ID(operatorID)) }
         let owner = try #require(world.tokens[.owner])
         // The owner shows their photo to friends only (the member is one), so its row tells the audiences apart.
         var profile = TestApp.validProfile()
@@ -324,7 +324,7 @@ struct World: Sendable {
         world.job = doomed.id
         try await app.store.transaction { tx in
             _ = try await tx.enqueue([doomed], at: app.clock.now)
-            let claimed = try await tx.claimJobs(
+            let claimed = try await tx.jobs.claim(
                 kinds: ["matrix"],
                 limit: 10,
                 owner: "matrix",
@@ -333,7 +333,7 @@ struct World: Sendable {
             )
             try #require(claimed.map(\.id).contains(doomed.id))
             for job in claimed {
-                try await tx.failJob(job.id, owner: "matrix", error: "refused", retryAt: nil, at: app.clock.now)
+                try await tx.jobs.fail(job.id, owner: "matrix", error: "refused", retryAt: nil, at: app.clock.now)
             }
         }
         return world

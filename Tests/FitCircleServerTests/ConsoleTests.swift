@@ -131,7 +131,7 @@ struct ConsoleTests {
                 logger: Logger(label: "test")
             )
             #expect(try await healed.runDue() == 1)
-            #expect(try await app.store.read { tx in try await tx.job(withDedupeKey: "doomed") }?.status == .done)
+            #expect(try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "doomed") }?.status == .done)
             #expect(
                 try await app.request(.get, "/api/admin/jobs?limit=0", token: try await ops.token).status
                     == .unprocessableContent

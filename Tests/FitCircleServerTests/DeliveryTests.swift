@@ -81,7 +81,9 @@ struct DeliveryTests {
     }
 
     static func deliverJob(_ app: TestApp, _ notification: String) async throws -> JobRecord {
-        try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: "deliver:\(notification):push") })
+        try #require(
+            try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "deliver:\(notification):push") }
+        )
     }
 
     @Test(arguments: Backend.available)

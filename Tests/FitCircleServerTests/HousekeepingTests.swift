@@ -56,7 +56,7 @@ struct HousekeepingTests {
                 try await scheduler.tick()
                 app.clock.advance(by: 900)
             }
-            let jobs = try await app.store.read { tx in try await tx.jobs(kind: Housekeeping.purge) }
+            let jobs = try await app.store.read { tx in try await tx.jobs.all(kind: Housekeeping.purge) }
             #expect(
                 jobs.map(\.dedupeKey).sorted() == [
                     "housekeeping.purge:UTC:2026-03-02", "housekeeping.purge:UTC:2026-03-03",

@@ -48,7 +48,7 @@ struct JobsTests {
 
             // Runner A claims k1 and dies before finishing: its lease holds k1 for 120 s.
             let claimed = try await app.store.transaction { tx in
-                try await tx.claimJobs(
+                try await tx.jobs.claim(
                     kinds: ["test"],
                     limit: 10,
                     owner: "A",
@@ -73,10 +73,10 @@ struct JobsTests {
             // A comes back and cannot complete a job it no longer holds.
             #expect(
                 try await app.store.transaction { tx in
-                    try await tx.completeJob(claimed[0].id, owner: "A", at: app.clock.now)
+                    try await tx.jobs.complete(claimed[0].id, owner: "A", at: app.clock.now)
                 } == false
             )
-            let k1 = try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: "k1") })
+            let k1 = try #require(try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "k1") })
             #expect(k1.status == .done && k1.attempts == 2)
             #expect(try await runnerB.runDue() == 0)
         }
@@ -109,7 +109,7 @@ struct JobsTests {
             let ran = try #require(seen.all.first)
             #expect(seen.all.count == 1)
             for key in ["s1", "s2", "s3"] {
-                let job = try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: key) })
+                let job = try #require(try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: key) })
                 if key == ran {
                     #expect(job.status == .done)
                 } else {
@@ -145,7 +145,7 @@ struct JobsTests {
             )
             runner.backoff = Backoff(base: 30, factor: 2, maximum: 3_600, jitter: 0)
             #expect(try await runner.runDue() == 1)
-            var job = try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: "f") })
+            var job = try #require(try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "f") })
             #expect(
                 job.status == .pending && job.runAt == app.clock.now.addingTimeInterval(30)
                     && job.lastError?.contains("Flaky") == true
@@ -153,11 +153,11 @@ struct JobsTests {
             #expect(try await runner.runDue() == 0)
             app.clock.advance(by: 30)
             #expect(try await runner.runDue() == 1)
-            job = try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: "f") })
+            job = try #require(try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "f") })
             #expect(job.runAt == app.clock.now.addingTimeInterval(60))
             app.clock.advance(by: 60)
             #expect(try await runner.runDue() == 1)
-            job = try #require(try await app.store.read { tx in try await tx.job(withDedupeKey: "f") })
+            job = try #require(try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "f") })
             #expect(job.status == .failed && job.attempts == 3)
         }
     }
@@ -193,13 +193,13 @@ struct JobsTests {
                 async let a = schedulers[0].tick()
                 async let b = schedulers[1].tick()
                 _ = try await (a, b)
-                for job in try await app.store.read({ tx in try await tx.jobs(kind: "test.close") })
+                for job in try await app.store.read({ tx in try await tx.jobs.all(kind: "test.close") })
                 where firstSeen[job.dedupeKey] == nil {
                     firstSeen[job.dedupeKey] = app.clock.now
                 }
                 app.clock.advance(by: 300)
             }
-            let jobs = try await app.store.read { tx in try await tx.jobs(kind: "test.close") }
+            let jobs = try await app.store.read { tx in try await tx.jobs.all(kind: "test.close") }
             #expect(Set(jobs.map(\.dedupeKey)).count == jobs.count)
             for zone in Self.zones {
                 let timeZone = TimeZone(identifier: zone)!

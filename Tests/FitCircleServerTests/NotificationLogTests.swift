@@ -14,7 +14,7 @@ struct NotificationLogTests {
     static func operatorToken(_ app: TestApp) async throws -> String {
         let token = try await app.onboardedUser("ops@example.com")
         let id = try #require((try await app.devSignIn("ops@example.com")["user"] as? [String: Any])?["id"] as? String)
-        try await app.store.transaction { tx in try await tx.setRole(.operator, of: User.ID(id)) }
+        try await app.store.transaction { tx in try await tx.users.setRole(.operator, of: User.ID(id)) }
         return token
     }
 
@@ -64,7 +64,7 @@ struct NotificationLogTests {
             let again = try await Self.send(app, "daily_checkin_reminder")
             #expect(again["id"] as? String == first["id"] as? String)
             let id = try #require(first["id"] as? String)
-            let outbox = try await app.store.read { tx in try await tx.jobs(kind: Notifications.deliver) }
+            let outbox = try await app.store.read { tx in try await tx.jobs.all(kind: Notifications.deliver) }
             #expect(outbox.map(\.dedupeKey) == ["deliver:\(id):push"])
 
             let member = try await app.request(

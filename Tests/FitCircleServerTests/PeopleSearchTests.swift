@@ -83,9 +83,9 @@ struct PeopleSearchTests {
             let ana = try await FriendsTests.person(app, "Ana Seeker")
             let bo = try await FriendsTests.person(app, "Bo Quiet")
             #expect(Self.names(try await Self.search(app, "quiet", by: ana)) == ["Bo Quiet"])
-            try await app.store.transaction { try await $0.setDisabled(app.clock.now, of: User.ID(bo.id)) }
+            try await app.store.transaction { try await $0.users.setDisabled(app.clock.now, of: User.ID(bo.id)) }
             #expect(try await Self.search(app, "quiet", by: ana).isEmpty)
-            try await app.store.transaction { try await $0.setDisabled(nil, of: User.ID(bo.id)) }
+            try await app.store.transaction { try await $0.users.setDisabled(nil, of: User.ID(bo.id)) }
             #expect(Self.names(try await Self.search(app, "quiet", by: ana)) == ["Bo Quiet"])
         }
     }

@@ -234,7 +234,7 @@ struct ReminderTests {
             // and dies.
             let now = app.clock.now
             let leased = try await app.store.transaction { tx in
-                try await tx.claimJobs(
+                try await tx.jobs.claim(
                     kinds: [ReminderPlanner.trigger],
                     limit: 100,
                     owner: "doomed",
@@ -266,7 +266,7 @@ struct ReminderTests {
                 reminderIDs += reminders.map(\.id.rawValue)
             }
             // The reminders' deliveries (the morning's "goals ready" has its own).
-            let outbox = try await app.store.read { tx in try await tx.jobs(kind: Notifications.deliver) }.filter {
+            let outbox = try await app.store.read { tx in try await tx.jobs.all(kind: Notifications.deliver) }.filter {
                 job in
                 reminderIDs.contains { job.dedupeKey.hasPrefix("deliver:\($0):") }
             }

@@ -100,7 +100,7 @@ struct SignInTests {
                 ),
                 createdAt: now.addingTimeInterval(1)
             )
-            try await app.store.transaction { tx in try await tx.insert(twin, provider: "legacy", subject: "bo") }
+            try await app.store.transaction { tx in try await tx.users.insert(twin, provider: "legacy", subject: "bo") }
             let operators = Operators(store: app.store)
             await #expect(throws: DomainError.self) { try await operators.set(true, email: "bo@example.com") }
             #expect(try await operators.list().isEmpty, "nothing granted on a guess")
@@ -161,7 +161,9 @@ struct SignInTests {
             let response = try await app.request(.post, "/api/auth/google", json: ["idToken": token])
             #expect(response.status == .unauthorized)
             #expect(try response.problemType() == "/problems/unauthenticated")
-            let users = try await app.store.transaction { try await $0.user(provider: "google", subject: "subject-1") }
+            let users = try await app.store.transaction {
+                try await $0.users.find(provider: "google", subject: "subject-1")
+            }
             #expect(users == nil)
         }
     }

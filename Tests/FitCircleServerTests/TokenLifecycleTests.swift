@@ -134,7 +134,7 @@ struct TokenLifecycleTests {
         try await withTestApp(backend) { app async throws in
             let signIn = try await app.devSignIn()
             let id = try #require((signIn["user"] as? [String: Any])?["id"] as? String)
-            try await app.store.transaction { try await $0.setDisabled(app.clock.now, of: User.ID(id)) }
+            try await app.store.transaction { try await $0.users.setDisabled(app.clock.now, of: User.ID(id)) }
             #expect(
                 try await app.request(.get, "/api/user/profile", token: signIn["accessToken"] as? String).status
                     == .unauthorized
@@ -168,12 +168,12 @@ struct AccountCacheTests {
                     == "Bea"
             )
 
-            try await app.store.transaction { try await $0.setRole(.operator, of: first.userID) }
+            try await app.store.transaction { try await $0.users.setRole(.operator, of: first.userID) }
             #expect(try await accounts.authenticate(accessToken: token).user.role == .operator)
 
-            try await app.store.transaction { try await $0.setDisabled(app.clock.now, of: first.userID) }
+            try await app.store.transaction { try await $0.users.setDisabled(app.clock.now, of: first.userID) }
             #expect(try await app.request(.get, "/api/user/profile", token: token).status == .unauthorized)
-            try await app.store.transaction { try await $0.setDisabled(nil, of: first.userID) }
+            try await app.store.transaction { try await $0.users.setDisabled(nil, of: first.userID) }
             #expect(try await app.request(.get, "/api/user/profile", token: token).status == .ok)
 
             // A change the store cannot see into (raw SQL) empties the cache.

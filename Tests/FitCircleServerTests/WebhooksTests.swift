@@ -102,7 +102,7 @@ struct WebhooksTests {
                 #expect(first["attempts"] as? Int == 1 && first["lastStatus"] as? Int == 503, "\(first)")
                 let firstID = try #require(first["id"] as? String)
                 let job = try #require(
-                    try await app.store.read { tx in try await tx.job(withDedupeKey: "webhook:\(firstID)") }
+                    try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "webhook:\(firstID)") }
                 )
                 app.clock.set(job.runAt.addingTimeInterval(1))
                 try await DeliveryTests.runJobs(app)

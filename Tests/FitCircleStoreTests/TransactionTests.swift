@@ -21,11 +21,11 @@ struct TransactionTests {
         try await withStore(backend) { store async throws in
             await #expect(throws: Boom.self) {
                 try await store.transaction { tx in
-                    try await tx.insert(self.user("u1"), provider: "dev", subject: "u1")
+                    try await tx.users.insert(self.user("u1"), provider: "dev", subject: "u1")
                     throw Boom()
                 }
             }
-            let stored = try await store.transaction { try await $0.user(User.ID("u1")) }
+            let stored = try await store.transaction { try await $0.users.find(User.ID("u1")) }
             #expect(stored == nil)
         }
     }
@@ -33,9 +33,11 @@ struct TransactionTests {
     @Test(arguments: Backend.available)
     func aSecondIdentityWithTheSameSubjectIsADuplicate(_ backend: Backend) async throws {
         try await withStore(backend) { store async throws in
-            try await store.transaction { try await $0.insert(self.user("u1"), provider: "dev", subject: "same") }
+            try await store.transaction { try await $0.users.insert(self.user("u1"), provider: "dev", subject: "same") }
             await #expect(throws: StoreError.duplicate) {
-                try await store.transaction { try await $0.insert(self.user("u2"), provider: "dev", subject: "same") }
+                try await store.transaction {
+                    try await $0.users.insert(self.user("u2"), provider: "dev", subject: "same")
+                }
             }
         }
     }
@@ -44,7 +46,7 @@ struct TransactionTests {
     func aProfileRoundTripsThroughTheDatabase(_ backend: Backend) async throws {
         try await withStore(backend) { store async throws in
             var edited = self.user("u1")
-            try await store.transaction { try await $0.insert(self.user("u1"), provider: "dev", subject: "u1") }
+            try await store.transaction { try await $0.users.insert(self.user("u1"), provider: "dev", subject: "u1") }
             edited.profile = UserProfile(
                 displayName: "Ana",
                 age: 34,
@@ -59,8 +61,8 @@ struct TransactionTests {
                 onboardedAt: .t0.addingTimeInterval(60)
             )
             let user = edited
-            try await store.transaction { try await $0.save(user.profile, of: user.id, at: .t0) }
-            let stored = try await store.transaction { try await $0.user(user.id) }
+            try await store.transaction { try await $0.users.save(user.profile, of: user.id, at: .t0) }
+            let stored = try await store.transaction { try await $0.users.find(user.id) }
             #expect(stored == user)
         }
     }
@@ -72,14 +74,14 @@ struct TransactionTests {
                 for index in 0..<20 {
                     group.addTask {
                         try await store.transaction {
-                            try await $0.insert(self.user("u\(index)"), provider: "dev", subject: "u\(index)")
+                            try await $0.users.insert(self.user("u\(index)"), provider: "dev", subject: "u\(index)")
                         }
                     }
                 }
                 try await group.waitForAll()
             }
             for index in 0..<20 {
-                let stored = try await store.transaction { try await $0.user(User.ID("u\(index)")) }
+                let stored = try await store.transaction { try await $0.users.find(User.ID("u\(index)")) }
                 #expect(stored != nil)
             }
         }

@@ -28,7 +28,7 @@ public struct AccountLife: Sendable {
         let now = self.clock.now()
         let (user, events) = try await self.store.transaction { tx in
             guard let session = try await tx.sessions.session(caller.sessionID),
-                let user = try await tx.lockedUser(caller.userID)
+                let user = try await tx.users.locked(caller.userID)
             else {
                 throw DomainError.unauthenticated(reason: "The account is gone.")
             }

@@ -19,7 +19,7 @@ extension Activities {
             throw ValidationError(field: "modifiedAt", reason: "must not be in the future")
         }
         return try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else {
+            guard let account = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             guard let stored = try await tx.activities.activity(of: user, clientEventID: input.clientEventID),

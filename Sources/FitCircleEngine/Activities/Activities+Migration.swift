@@ -15,13 +15,14 @@ extension Activities {
         }
         try validator.throwIfInvalid()
         let session = MigrationSession(id: self.ids.make(), createdAt: self.clock.now(), expected: expected)
-        try await self.store.transaction { tx in try await tx.insert(session, of: user) }
+        try await self.store.transaction { tx in try await tx.historyMigrations.insert(session, of: user) }
         return session
     }
 
     /// The caller's session with its counts; 404 for anyone else's.
     public func migration(_ id: MigrationSession.ID, of user: User.ID) async throws -> MigrationSession {
-        guard let session = try await self.store.read({ tx in try await tx.migrationSession(id, of: user) }) else {
+        guard let session = try await self.store.read({ tx in try await tx.historyMigrations.session(id, of: user) })
+        else {
             throw DomainError.notFound(resource: "migration session", id: id.rawValue)
         }
         return session
@@ -29,7 +30,7 @@ extension Activities {
 
     /// Refuses, before anything is recorded, a batch that names a session that is not the caller's.
     public func requireMigration(_ id: MigrationSession.ID, of user: User.ID) async throws {
-        guard try await self.store.read({ tx in try await tx.migrationSession(id, of: user) }) != nil else {
+        guard try await self.store.read({ tx in try await tx.historyMigrations.session(id, of: user) }) != nil else {
             throw ValidationError(field: "migrationId", reason: "names no migration session of yours")
         }
     }
@@ -40,6 +41,6 @@ extension Activities {
         _ outcomes: [(clientEventID: String, outcome: MigrationSession.Outcome)],
         in session: MigrationSession.ID
     ) async throws {
-        try await self.store.transaction { tx in try await tx.note(outcomes, in: session) }
+        try await self.store.transaction { tx in try await tx.historyMigrations.note(outcomes, in: session) }
     }
 }

@@ -52,7 +52,7 @@ extension Activities {
     public func delete(_ id: ActivityEvent.ID, of user: User.ID) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else {
+            guard let account = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             guard let stored = try await tx.activities.activity(of: user, id: id), stored.deletedAt == nil else {

@@ -67,7 +67,7 @@ struct Ingest: Sendable {
     func run(_ submissions: [Submission], in tx: Transaction, now: Date) async throws -> [Result<
         [Activities.Outcome], any Error
     >] {
-        let users = try await tx.lockedUsers(submissions.map(\.user))
+        let users = try await tx.users.locked(submissions.map(\.user))
         var outcomes = submissions.map { [Activities.Outcome?](repeating: nil, count: $0.inputs.count) }
         var candidates: [Candidate] = []
         for (index, submission) in submissions.enumerated() {

@@ -56,7 +56,7 @@ public struct EventRecorder: Sendable {
         guard !self.viewed.contains(user, what, at: now) else { return }
         let written = properties()
         try await store.transaction { tx in
-            guard let account = try await tx.user(user) else { return }
+            guard let account = try await tx.users.find(user) else { return }
             let day = account.localDate(at: now)
             try await self.record(event, key: "\(what):\(day.iso)", of: account, at: now, properties: written, in: tx)
         }

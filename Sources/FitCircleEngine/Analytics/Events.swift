@@ -29,7 +29,7 @@ public struct Events: Sendable {
         try EventInput.validate(batch, schemas: self.profile.eventSchemas, now: now)
         return try await self.store.transaction { tx in
             // Under the user's lock, so that concurrent batches cannot each slip under the quota.
-            guard let account = try await tx.lockedUser(user) else {
+            guard let account = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let sent = try await tx.events.appEventCount(of: user, receivedSince: now.addingTimeInterval(-86_400))

@@ -128,11 +128,11 @@ public struct Accounts: Sendable {
             }
             var isNew = false
             let user: User
-            if let existing = try await tx.user(provider: provider, subject: subject) {
+            if let existing = try await tx.users.find(provider: provider, subject: subject) {
                 user = existing
-            } else if linksByEmail, let owner = try await tx.user(withEmail: email) {
+            } else if linksByEmail, let owner = try await tx.users.find(withEmail: email) {
                 user = owner
-                try await tx.link(owner.id, provider: provider, subject: subject, email: email, at: now)
+                try await tx.users.link(owner.id, provider: provider, subject: subject, email: email, at: now)
             } else {
                 isNew = true
                 user = User(
@@ -148,7 +148,7 @@ public struct Accounts: Sendable {
                     ),
                     createdAt: now
                 )
-                try await tx.insert(user, provider: provider, subject: subject)
+                try await tx.users.insert(user, provider: provider, subject: subject)
                 try await tx.notifications.save(NotificationPreferences.defaults, of: user.id, at: now)
                 try await ReminderPlanner.planRestOfToday(for: user.id, rules: self.rules, at: now, in: tx)
                 try await Circles.tellNewAccount(
@@ -181,7 +181,7 @@ public struct Accounts: Sendable {
         let outcome = try await self.store.transaction { tx -> Outcome in
             guard let record = try await tx.sessions.refreshToken(hash: hash),
                 let session = try await tx.sessions.session(record.sessionID), !session.isRevoked,
-                let user = try await tx.user(session.userID), user.disabledAt == nil
+                let user = try await tx.users.find(session.userID), user.disabledAt == nil
             else {
                 throw DomainError.unauthenticated(reason: "The refresh token is not valid.")
             }

@@ -20,9 +20,9 @@ public struct Operators: Sendable {
             // before sign-ins joined accounts by address may have several: then the id decides, never a guess.
             let found: [User]
             if address.contains("@") {
-                found = try await tx.users(withEmail: address)
+                found = try await tx.users.all(withEmail: address)
             } else {
-                found = try await tx.user(User.ID(email.trimmingCharacters(in: .whitespaces))).map { [$0] } ?? []
+                found = try await tx.users.find(User.ID(email.trimmingCharacters(in: .whitespaces))).map { [$0] } ?? []
             }
             guard var user = found.first else {
                 throw DomainError.notFound(resource: "account with email", id: address)
@@ -34,14 +34,14 @@ public struct Operators: Sendable {
                 )
             }
             user.role = isOperator ? .operator : .member
-            try await tx.setRole(user.role, of: user.id)
+            try await tx.users.setRole(user.role, of: user.id)
             return user
         }
     }
 
     /// The operators' accounts.
     public func list() async throws -> [User] {
-        try await self.store.read { tx in try await tx.users(withRole: .operator) }
+        try await self.store.read { tx in try await tx.users.all(withRole: .operator) }
     }
 
     /// Lets `caller` on only if they are an operator now (the console's pages ask before they are served).
@@ -51,7 +51,7 @@ public struct Operators: Sendable {
 
     /// Lets `caller` on only if they are an operator now (read in `tx`, so a revocation holds at once).
     static func require(_ caller: Caller, in tx: Transaction, to action: String) async throws {
-        let account = try await tx.user(caller.userID)
+        let account = try await tx.users.find(caller.userID)
         try OperatorAccess.decide(isOperator: account?.role == .operator, to: action).require(
             "user",
             caller.userID.rawValue

@@ -113,7 +113,7 @@ struct ChallengeScoring: Sendable {
         // Someone who blocked the mover (or whom the mover blocked) hears nothing of them (`FriendAccess.notify`).
         if after == 1, let leader, leader != user,
             FriendAccess.decide(.notify, isSelf: false, try await tx.friends.edge(from: user, to: leader)) == .allowed,
-            let mover = try await tx.user(user)
+            let mover = try await tx.users.find(user)
         {
             let name = try await Challenges.name(of: mover, seenBy: leader, in: tx)
             candidates.append(

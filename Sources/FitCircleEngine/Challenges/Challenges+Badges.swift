@@ -39,7 +39,7 @@ extension Challenges {
         for user in users {
             let now = self.clock.now()
             try await self.store.transaction { tx in
-                guard let person = try await tx.lockedUser(user) else { return }
+                guard let person = try await tx.users.locked(user) else { return }
                 try await self.rewards.setCounters(
                     try await Self.counters(of: user, in: tx),
                     of: person,

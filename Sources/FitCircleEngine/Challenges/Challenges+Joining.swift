@@ -10,7 +10,7 @@ extension Challenges {
     public func join(_ id: Challenge.ID, code: String?, by user: User.ID) async throws -> View {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard let person = try await tx.lockedUser(user) else {
+            guard let person = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let (challenge, me) = try await self.allowed(.join, id, by: user, code: code, locked: true, in: tx)
@@ -56,7 +56,7 @@ extension Challenges {
     public func leave(_ id: Challenge.ID, by user: User.ID) async throws -> View {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard let person = try await tx.lockedUser(user) else {
+            guard let person = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let (challenge, me) = try await self.allowed(.leave, id, by: user, locked: true, in: tx)

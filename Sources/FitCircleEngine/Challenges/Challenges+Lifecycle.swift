@@ -136,7 +136,7 @@ extension Challenges: JobOwner {
         in tx: Transaction,
         at now: Date
     ) async throws {
-        let people = try await tx.users(results.map(\.userID))
+        let people = try await tx.users.all(results.map(\.userID))
         let events = results.compactMap { result -> AnalyticsEvent? in
             guard let person = people[result.userID] else { return nil }
             return .server(
@@ -192,7 +192,7 @@ extension Challenges: JobOwner {
         for row in owed {
             let now = self.clock.now()
             try await self.store.transaction { tx in
-                guard let person = try await tx.lockedUser(row.userID), try await tx.challenges.locked(id) != nil,
+                guard let person = try await tx.users.locked(row.userID), try await tx.challenges.locked(id) != nil,
                     var participant = try await tx.challenges.participant(row.userID, in: id),
                     participant.paidAt == nil, participant.payout > 0
                 else { return }

@@ -87,7 +87,7 @@ extension Challenges {
                 data["own"] = participant.userID == challenge.creatorID ? "yes" : "no"
                 var actor: User.ID?
                 if reminder.moment == .startsSoon, participant.userID != challenge.creatorID,
-                    let creator = try await tx.user(challenge.creatorID)
+                    let creator = try await tx.users.find(challenge.creatorID)
                 {
                     let name = try await Self.name(of: creator, seenBy: participant.userID, in: tx)
                     data["name"] = name ?? ProfileAccess.anonymousMember
@@ -215,7 +215,7 @@ extension Challenges {
             data["duel"] = "no"
             var actor: User.ID?
             if count == 2, let other = participants.first(where: { $0.userID != participant.userID }),
-                let opponent = try await tx.user(other.userID)
+                let opponent = try await tx.users.find(other.userID)
             {
                 let name = try await Self.name(of: opponent, seenBy: participant.userID, in: tx)
                 data["duel"] = "yes"

@@ -76,7 +76,7 @@ extension Challenges {
     /// (`ProfileAccess.Facet.challengeRecord`).
     public func record(of user: User.ID, for viewer: User.ID) async throws -> ChallengeRecord {
         try await self.store.read { tx in
-            guard try await tx.user(user) != nil,
+            guard try await tx.users.find(user) != nil,
                 ProfileAccess.mayView(
                     .challengeRecord,
                     try await Profiles.standing(of: viewer, to: user, in: tx).relationship
@@ -99,7 +99,7 @@ extension Challenges {
         rivalry: Rivalry, lastFive: [Meeting], favouriteTypes: [ChallengeType]
     ) {
         try await self.store.read { tx in
-            guard rival.isWellFormed, try await tx.user(rival) != nil,
+            guard rival.isWellFormed, try await tx.users.find(rival) != nil,
                 ProfileAccess.mayView(
                     .challengeRecord,
                     try await Profiles.standing(of: user, to: rival, in: tx).relationship

@@ -14,7 +14,7 @@ extension Challenges {
     {
         let now = self.clock.now()
         let (uses, zone) = try await self.store.read { tx in
-            (try await tx.challenges.templateUses(), try await tx.user(user)?.profile.timeZone)
+            (try await tx.challenges.templateUses(), try await tx.users.find(user)?.profile.timeZone)
         }
         let today = LocalDate(now, in: TimeZone(identifier: zone ?? "UTC") ?? .gmt)
         return self.profile.challengeTemplates

@@ -68,7 +68,7 @@ public struct Challenges: Sendable {
         }
         let input = request
         return try await self.store.transaction { tx in
-            guard let creator = try await tx.lockedUser(user) else {
+            guard let creator = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let zone = TimeZone(identifier: creator.profile.timeZone) ?? .gmt
@@ -223,7 +223,7 @@ public struct Challenges: Sendable {
             by: user,
             code: code,
             blockedByCreator: { try await tx.friends.hasBlocked(challenge.creatorID, user) },
-            isOperator: { try await tx.user(user)?.role == .operator }
+            isOperator: { try await tx.users.find(user)?.role == .operator }
         )
         return (challenge, me)
     }
@@ -243,7 +243,7 @@ public struct Challenges: Sendable {
             by: user,
             code: nil,
             blockedByCreator: { try await self.store.cachedBlockers(of: user).contains(found.challenge.creatorID) },
-            isOperator: { try await self.store.read { tx in try await tx.user(user)?.role == .operator } }
+            isOperator: { try await self.store.read { tx in try await tx.users.find(user)?.role == .operator } }
         )
         return (found.challenge, found.participant, found.tally)
     }

@@ -75,7 +75,7 @@ extension Circles {
         guard CircleAccess.decide(action, facts) != .allowed, membership == nil || action == .refreshBoards else {
             return facts
         }
-        let account = try await tx.user(user)
+        let account = try await tx.users.find(user)
         facts.isOperator = account?.role == .operator
         if membership == nil, circle.privacy == .private {
             let now = self.clock.now()

@@ -77,7 +77,7 @@ extension Circles {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             let circle = try await self.allowed(.participate, id, by: user, in: tx).circle
-            guard let sender = try await tx.user(user) else {
+            guard let sender = try await tx.users.find(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let item = try await target(tx)

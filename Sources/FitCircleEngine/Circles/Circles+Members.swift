@@ -59,7 +59,7 @@ extension Circles {
             guard !circle.isArchived else { throw DomainError.conflict(reason: "The circle is archived.") }
             var account: User?
             if let invitee {
-                guard let found = try await tx.user(invitee) else {
+                guard let found = try await tx.users.find(invitee) else {
                     throw DomainError.notFound(resource: "user", id: invitee.rawValue)
                 }
                 account = found
@@ -67,7 +67,7 @@ extension Circles {
                     throw DomainError.conflict(reason: "\(found.profile.displayName) is already a member.")
                 }
             } else if let address {
-                account = try await tx.user(withEmail: address)
+                account = try await tx.users.find(withEmail: address)
             }
             if let account, try await tx.circles.isBanned(account.id, from: id) {
                 throw DomainError.conflict(
@@ -109,7 +109,7 @@ extension Circles {
                 // Nobody holds the address yet: an email with the invitation's page (spec 000 F7).
                 try await tx.enqueue([try Deliveries.emailing(invitation.id, ids: self.ids, at: now)], at: now)
             }
-            if let account, let inviter = try await tx.user(user) {
+            if let account, let inviter = try await tx.users.find(user) {
                 try await Self.tell(
                     account.id,
                     of: invitation,
@@ -159,7 +159,7 @@ extension Circles {
     ) async throws {
         for invitation in try await tx.circles.pendingInvitations(toEmail: account.email, at: now) {
             guard let circle = try await tx.circles.circle(invitation.circleID), !circle.isArchived,
-                let inviter = try await tx.user(invitation.invitedBy)
+                let inviter = try await tx.users.find(invitation.invitedBy)
             else { continue }
             try await Self.tell(
                 account.id,
@@ -184,7 +184,7 @@ extension Circles {
             throw ValidationError(field: "code", reason: "give either code or invitationId")
         }
         let (view, event) = try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else {
+            guard let account = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             var accepted: CircleInvitation?

@@ -39,7 +39,7 @@ extension Circles: JobOwner {
     private func post(_ news: News) async throws {
         let now = self.clock.now()
         let events = try await self.store.transaction { tx in
-            guard let member = try await tx.user(news.user) else { return [BoardEvent]() }
+            guard let member = try await tx.users.find(news.user) else { return [BoardEvent]() }
             let name = member.profile.displayName
             let text =
                 news.kind == .badge

@@ -20,7 +20,7 @@ extension Circles {
     {
         let now = self.clock.now()
         let (outcomes, events) = try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else {
+            guard let account = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let day = try SubmissionWindow.day(
@@ -281,7 +281,7 @@ extension Circles {
     public func pendingSubmissions(of user: User.ID) async throws -> (date: LocalDate, circles: [FitCircle]) {
         let now = self.clock.now()
         return try await self.store.read { tx in
-            guard let account = try await tx.user(user) else {
+            guard let account = try await tx.users.find(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let today = account.localDate(at: now)

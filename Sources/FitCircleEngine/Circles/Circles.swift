@@ -50,7 +50,7 @@ public final class Circles: Sendable {
     public func create(_ input: CircleInput, weights: WeightGoalInput, by user: User.ID) async throws -> View {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard let creator = try await tx.lockedUser(user) else {
+            guard let creator = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let valid = try input.validated(defaultTimeZone: creator.profile.timeZone, now: now)

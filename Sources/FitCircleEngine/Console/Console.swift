@@ -35,9 +35,9 @@ public struct Console: Sendable {
     public func accounts(id raw: String, query: NameSearch.Query, by caller: Caller) async throws -> [User] {
         try await self.store.read { tx in
             try await Operators.require(caller, in: tx, to: "look people up")
-            if let account = try await tx.user(User.ID(raw)) { return [account] }
+            if let account = try await tx.users.find(User.ID(raw)) { return [account] }
             switch query {
-            case .email(let address): return try await tx.users(withEmail: address)
+            case .email(let address): return try await tx.users.all(withEmail: address)
             case .name(let prefix): return try await tx.console.accounts(matching: prefix, limit: Self.maximumAccounts)
             }
         }
@@ -46,7 +46,7 @@ public struct Console: Sendable {
     public func file(of id: User.ID, by caller: Caller) async throws -> AccountFile {
         let account = try await self.store.read { tx in
             try await Operators.require(caller, in: tx, to: "read a person's file")
-            guard let account = try await tx.user(id) else {
+            guard let account = try await tx.users.find(id) else {
                 throw DomainError.notFound(resource: "user", id: id.rawValue)
             }
             return account

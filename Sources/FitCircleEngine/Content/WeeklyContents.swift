@@ -19,7 +19,7 @@ public struct WeeklyContents: Sendable {
     public func publish(_ key: String, week: String, by caller: Caller) async throws -> WeeklyContent {
         let (key, week) = (try WeeklyContent.validatedKey(key), try WeeklyContent.validatedWeek(week))
         return try await self.store.transaction { tx in
-            let publisher = try await tx.user(caller.userID)
+            let publisher = try await tx.users.find(caller.userID)
             try OperatorAccess.decide(isOperator: publisher?.role == .operator, to: "publish weekly content").require(
                 "content",
                 key
@@ -63,7 +63,7 @@ public struct WeeklyContents: Sendable {
     }
 
     private func week(of user: User.ID, in tx: Transaction) async throws -> IsoWeek {
-        guard let account = try await tx.user(user) else {
+        guard let account = try await tx.users.find(user) else {
             throw DomainError.notFound(resource: "user", id: user.rawValue)
         }
         return IsoWeek(containing: account.localDate(at: self.clock.now()))

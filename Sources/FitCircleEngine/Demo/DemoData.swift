@@ -62,7 +62,7 @@ public enum DemoData {
         // The accounts are as old as their history, so the console's cohorts have a first day to read.
         let created = now.addingTimeInterval(-21 * 86_400 - 3_600)
         try await engine.accounts.store.transaction { [users] tx in
-            for user in users { try await tx.backdate(user, createdAt: created) }
+            for user in users { try await tx.users.backdate(user, createdAt: created) }
         }
         let today = LocalDate(now, in: .gmt)
         try await engine.metrics.rollUp(from: today.adding(days: -22), to: today.adding(days: -1))

@@ -37,7 +37,7 @@ public struct Emails: Sendable {
     /// or one for a type that cannot be unsubscribed from, is refused.
     public func unsubscription(token: String) async throws -> Unsubscription {
         let (user, kind) = try self.unsubscribeClaim(token)
-        guard let account = try await self.store.read({ tx in try await tx.user(user) }) else {
+        guard let account = try await self.store.read({ tx in try await tx.users.find(user) }) else {
             throw DomainError.notFound(resource: "user", id: user.rawValue)
         }
         return Unsubscription(type: kind.type, title: kind.title, address: account.email)
@@ -49,7 +49,7 @@ public struct Emails: Sendable {
         let (user, kind) = try self.unsubscribeClaim(token)
         let now = self.clock.now()
         let address = try await self.store.transaction { tx -> String in
-            guard let account = try await tx.lockedUser(user) else {
+            guard let account = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             var preferences = try await tx.notifications.preferences(of: user) ?? .defaults
@@ -89,7 +89,7 @@ public struct Emails: Sendable {
         let found = try await self.store.read { tx -> EmailedInvitation? in
             guard let invitation = try await tx.circles.invitation(id),
                 let circle = try await tx.circles.circle(invitation.circleID),
-                let inviter = try await tx.user(invitation.invitedBy)
+                let inviter = try await tx.users.find(invitation.invitedBy)
             else { return nil }
             return EmailedInvitation(
                 invitation: invitation,
@@ -124,7 +124,7 @@ public struct Emails: Sendable {
         try await self.store.transaction { tx in
             guard try await tx.deliveries.recordEmailOpened(notification, at: now),
                 let entry = try await tx.deliveries.emailLogEntry(of: notification),
-                let account = try await tx.user(entry.user)
+                let account = try await tx.users.find(entry.user)
             else { return }
             try await self.analytics.record(
                 .emailOpened,
@@ -151,7 +151,7 @@ public struct Emails: Sendable {
             }
             let now = self.clock.now()
             try await tx.deliveries.recordEmailClicked(notification, at: now)
-            if let account = try await tx.user(entry.user) {
+            if let account = try await tx.users.find(entry.user) {
                 try await self.analytics.record(
                     .emailClicked,
                     key: "\(notification.rawValue):\(index)",
@@ -176,7 +176,7 @@ public struct Emails: Sendable {
     public func update(_ change: EmailPreferences.Change, of user: User.ID) async throws -> EmailPreferences {
         let now = self.clock.now()
         let updated = try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else {
+            guard let account = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let before = try await tx.notifications.preferences(of: user) ?? .defaults

@@ -178,7 +178,7 @@ public struct Experiments: Sendable {
     public func assignments(of user: User.ID) async throws -> [String: String] {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard let account = try await tx.user(user) else {
+            guard let account = try await tx.users.find(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             return try await self.rules.personal(account, in: tx, at: now).variants

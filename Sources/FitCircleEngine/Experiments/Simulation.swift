@@ -84,7 +84,7 @@ public struct Simulation: Sendable {
         for (index, id) in users.enumerated() {
             let history = try await self.store.read { tx -> History? in
                 // From the range's first day, not the account's: a history moved in from an app predates it.
-                guard let user = try await tx.user(id) else { return nil }
+                guard let user = try await tx.users.find(id) else { return nil }
                 let start = first
                 let lookback = max(self.actual.goals.steps.baselineDays, candidate.goals.steps.baselineDays)
                 return History(

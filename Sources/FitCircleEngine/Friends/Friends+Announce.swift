@@ -50,7 +50,7 @@ extension Friends: JobOwner {
         let now = self.clock.now()
         try await self.store.transaction { tx in
             // Gone, deleted or made private since: nothing to tell.
-            guard let author = try await tx.user(announcement.author),
+            guard let author = try await tx.users.find(announcement.author),
                 let stored = try await tx.feed.activity(announcement.activity), stored.deletedAt == nil,
                 ActivityAccess.mayView(stored.event.visibility, isSelf: false, isFriend: true)
             else { return }

@@ -133,7 +133,9 @@ extension Friends {
     private func reachable(_ id: ActivityEvent.ID, by user: User.ID, in tx: Transaction) async throws -> (
         ActivityEvent, User
     ) {
-        guard let me = try await tx.user(user) else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
+        guard let me = try await tx.users.find(user) else {
+            throw DomainError.notFound(resource: "user", id: user.rawValue)
+        }
         guard let stored = try await tx.feed.activity(id), stored.deletedAt == nil else {
             throw DomainError.notFound(resource: "activity", id: id.rawValue)
         }

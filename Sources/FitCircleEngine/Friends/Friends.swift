@@ -107,7 +107,7 @@ public struct Friends: Sendable {
         try await self.store.transaction { tx in
             guard other != user else { throw ValidationError(field: "userId", reason: "cannot be yourself") }
             // Someone who blocked the caller first can still be blocked back; only an unknown id is refused.
-            guard try await tx.user(other) != nil else {
+            guard try await tx.users.find(other) != nil else {
                 throw DomainError.notFound(resource: "user", id: other.rawValue)
             }
             try await tx.friends.block(other, by: user, at: now)
@@ -175,7 +175,7 @@ public struct Friends: Sendable {
     func reach(_ other: User.ID, by user: User.ID, for action: FriendAccess.Action, in tx: Transaction) async throws
         -> (User, FriendEdge)
     {
-        let accounts = try await tx.lockedUsers([user, other])
+        let accounts = try await tx.users.locked([user, other])
         guard let me = accounts[user] else { throw DomainError.notFound(resource: "user", id: user.rawValue) }
         guard accounts[other] != nil else { throw DomainError.notFound(resource: "user", id: other.rawValue) }
         let edge = try await tx.friends.edge(from: user, to: other)

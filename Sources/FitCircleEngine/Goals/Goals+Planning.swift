@@ -22,7 +22,7 @@ extension Goals {
     func replanToday(_ kind: Goal.Kind, of user: User.ID, in tx: Transaction, spans: [Goal.Span] = [.daily, .weekly])
         async throws
     {
-        guard let account = try await tx.user(user) else { return }
+        guard let account = try await tx.users.find(user) else { return }
         let today = account.localDate(at: self.clock.now())
         let policy = try await self.rules.of(account, in: tx, at: self.clock.now()).goals
         for span in spans where (span == .daily ? policy.daily : policy.weekly).contains(kind) {
@@ -200,7 +200,7 @@ extension Goals {
     }
 
     func locked(_ user: User.ID, in tx: Transaction) async throws -> (User, LocalDate) {
-        guard let account = try await tx.lockedUser(user) else {
+        guard let account = try await tx.users.locked(user) else {
             throw DomainError.notFound(resource: "user", id: user.rawValue)
         }
         return (account, account.localDate(at: self.clock.now()))

@@ -180,7 +180,7 @@ public struct Goals: Sendable {
     /// weekly step goal.
     public func nextWeekStepTarget(of user: User.ID) async throws -> Double? {
         return try await self.store.read { tx in
-            guard let account = try await tx.user(user) else {
+            guard let account = try await tx.users.find(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let policy = try await self.rules.of(account, in: tx, at: self.clock.now()).goals

@@ -36,7 +36,7 @@ public struct DayRollover: JobOwner {
     private func forEachUser(of job: JobRecord, _ work: @Sendable (User.ID) async throws -> Void) async throws {
         let batch = try ZoneBatch(job)
         let users = try await self.store.read { tx in
-            try await tx.users(inTimeZone: batch.zone, after: batch.after.map(User.ID.init), limit: Self.pageSize)
+            try await tx.jobs.users(inTimeZone: batch.zone, after: batch.after.map(User.ID.init), limit: Self.pageSize)
         }
         for user in users {
             try await work(user)

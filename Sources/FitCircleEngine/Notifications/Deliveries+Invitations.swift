@@ -37,9 +37,9 @@ extension Deliveries {
         let found = try await self.store.read { tx -> (CircleInvitation, inviter: String, circle: String)? in
             guard let invitation = try await tx.circles.invitation(CircleInvitation.ID(reference.invitation)),
                 invitation.isPending(at: now),
-                let address = invitation.email, try await tx.user(withEmail: address) == nil,
+                let address = invitation.email, try await tx.users.find(withEmail: address) == nil,
                 let circle = try await tx.circles.circle(invitation.circleID), !circle.isArchived,
-                let inviter = try await tx.user(invitation.invitedBy)
+                let inviter = try await tx.users.find(invitation.invitedBy)
             else { return nil }
             return (invitation, inviter.profile.displayName, circle.name)
         }

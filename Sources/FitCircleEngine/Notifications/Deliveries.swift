@@ -114,7 +114,7 @@ public struct Deliveries: JobOwner {
         let cutoff = self.clock.now().addingTimeInterval(-Self.unusedDeviceLifetime)
         let found = try await self.store.transaction {
             tx -> (User, NotificationRecord, [PushDevice], [DeliveryAttemptRecord], unread: Int)? in
-            guard let account = try await tx.user(user),
+            guard let account = try await tx.users.find(user),
                 let record = try await tx.notifications.notification(id, of: user)
             else {
                 return nil

@@ -91,7 +91,7 @@ extension Notifications {
                 case .action: .notificationActed
                 case .read: nil
                 }
-            if let event, let account = try await tx.user(user),
+            if let event, let account = try await tx.users.find(user),
                 let record = try await tx.notifications.notification(id, of: user)
             {
                 let sent = record.deliverAt ?? record.decidedAt

@@ -51,7 +51,7 @@ public struct Notifications: JobOwner {
     ) async throws -> NotificationPreferences {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else {
+            guard let account = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             let before = try await tx.notifications.preferences(of: user) ?? .defaults
@@ -115,7 +115,7 @@ public struct Notifications: JobOwner {
     public func notify(_ candidate: NotificationCandidate, to user: User.ID) async throws -> NotificationRecord {
         let now = self.clock.now()
         let record = try await self.store.transaction { tx in
-            guard let account = try await tx.lockedUser(user) else {
+            guard let account = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
             if let existing = try await tx.notifications.notification(withDedupeKey: candidate.dedupeKey, of: user) {
@@ -168,7 +168,7 @@ public struct Notifications: JobOwner {
         async throws -> NotificationRecord
     {
         let (sender, account) = try await self.store.read { tx in
-            (try await tx.user(caller.userID), try await tx.user(user))
+            (try await tx.users.find(caller.userID), try await tx.users.find(user))
         }
         try OperatorAccess.decide(isOperator: sender?.role == .operator, to: "send notifications").require(
             "user",
@@ -231,7 +231,7 @@ public struct Notifications: JobOwner {
         let user = User.ID(reference.user)
         let now = self.clock.now()
         let decided = try await self.store.transaction { tx -> NotificationRecord? in
-            guard let account = try await tx.lockedUser(user),
+            guard let account = try await tx.users.locked(user),
                 let stored = try await tx.notifications.notification(
                     NotificationRecord.ID(reference.notification),
                     of: user

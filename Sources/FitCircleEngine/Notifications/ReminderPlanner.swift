@@ -122,7 +122,9 @@ public struct ReminderPlanner: JobOwner {
             let zone = TimeZone(identifier: identifier)
         else { return }
         let date = LocalDate(now, in: zone)
-        let zonePlan = try await tx.job(withDedupeKey: ZoneBatch.dedupeKey(Self.planDay, zone: identifier, date: date))
+        let zonePlan = try await tx.jobs.job(
+            withDedupeKey: ZoneBatch.dedupeKey(Self.planDay, zone: identifier, date: date)
+        )
         if let zonePlan, zonePlan.status == .pending, zonePlan.leaseOwner == nil { return }  // queued, not started
         if zonePlan == nil, let due = date.instant(at: Self.planTime, in: zone),
             now.timeIntervalSince(due) < ZoneScheduler.defaultCatchUp

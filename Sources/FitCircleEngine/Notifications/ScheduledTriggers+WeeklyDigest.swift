@@ -11,7 +11,7 @@ extension ScheduledTriggers {
     func weeklyDigest(of user: User.ID, on date: LocalDate) async throws -> [String: String] {
         let start = date.startOfWeek(startingOn: self.profile.week.startsOn)
         let (account, days) = try await self.store.read { tx in
-            (try await tx.user(user), try await tx.activities.days(of: user, from: start, to: date))
+            (try await tx.users.find(user), try await tx.activities.days(of: user, from: start, to: date))
         }
         let steps = days.reduce(0) { $0 + $1.steps }
         var data = [

@@ -130,7 +130,7 @@ struct ScheduledTriggers: Sendable {
     /// before `date`: the reminders of the day say so until the day's check-in.
     private func firstWeek(of user: User.ID, on date: LocalDate) async throws -> [String: String] {
         try await self.store.read { tx in
-            guard let account = try await tx.user(user) else { return [:] }
+            guard let account = try await tx.users.find(user) else { return [:] }
             let accountDay = account.accountDay(date)
             guard (1...FirstWeekNudge.days).contains(accountDay) else { return [:] }
             let days = try await tx.activities.days(

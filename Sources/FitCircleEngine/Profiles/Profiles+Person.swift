@@ -47,7 +47,7 @@ extension Profiles {
     /// is their profile as others see it; `GET /api/user/stats` has everything).
     public func person(_ id: User.ID, seenBy viewer: User.ID) async throws -> PersonView {
         try await self.store.read { tx in
-            guard let person = try await tx.user(id), person.disabledAt == nil else {
+            guard let person = try await tx.users.find(id), person.disabledAt == nil else {
                 throw DomainError.notFound(resource: "user", id: id.rawValue)
             }
             let isSelf = id == viewer

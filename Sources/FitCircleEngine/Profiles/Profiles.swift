@@ -21,7 +21,7 @@ public struct Profiles: Sendable {
     /// The caller's account as stored now.
     public func user(_ id: User.ID) async throws -> User {
         try await self.store.read { tx in
-            guard let user = try await tx.user(id) else {
+            guard let user = try await tx.users.find(id) else {
                 throw DomainError.notFound(resource: "user", id: id.rawValue)
             }
             return user
@@ -34,12 +34,12 @@ public struct Profiles: Sendable {
     public func update(_ id: User.ID, with input: ProfileInput) async throws -> User {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            guard var user = try await tx.lockedUser(id) else {
+            guard var user = try await tx.users.locked(id) else {
                 throw DomainError.notFound(resource: "user", id: id.rawValue)
             }
             let was = user.profile
             user.profile = try input.applied(to: user.profile, limits: self.rules.base.limits, now: now)
-            try await tx.save(user.profile, of: id, at: now)
+            try await tx.users.save(user.profile, of: id, at: now)
             if !was.isOnboarded && user.profile.isOnboarded {
                 try await tx.enqueue([try await self.welcome(user, in: tx, now: now)].compactMap { $0 }, at: now)
             }
@@ -94,12 +94,12 @@ public struct Profiles: Sendable {
         try await self.blobs.put(Data(image), contentType: format.contentType, key: key)
         let now = self.clock.now()
         let (user, previousKey) = try await self.store.transaction { tx in
-            guard var user = try await tx.user(id) else {
+            guard var user = try await tx.users.find(id) else {
                 throw DomainError.notFound(resource: "user", id: id.rawValue)
             }
             let previous = user.profile.photoKey
             user.profile.photoKey = key
-            try await tx.save(user.profile, of: id, at: now)
+            try await tx.users.save(user.profile, of: id, at: now)
             return (user, previous)
         }
         if let previousKey {
@@ -119,7 +119,7 @@ public struct Profiles: Sendable {
     /// told there is none.
     public func photo(of person: User.ID, seenBy viewer: User.ID) async throws -> Blob? {
         let photo = try await self.store.read { tx -> PersonPhoto? in
-            guard let user = try await tx.user(person) else { return nil }
+            guard let user = try await tx.users.find(person) else { return nil }
             let relationship = try await Self.standing(of: viewer, to: person, in: tx).relationship
             return ProfileAccess.mayView(photo: user.profile.photo, relationship) ? user.profile.photo : nil
         }

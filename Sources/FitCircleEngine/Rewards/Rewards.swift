@@ -143,7 +143,7 @@ public struct Rewards: Sendable {
         badges: [UnlockedBadge], showcase: [UnlockedBadge]
     ) {
         try await self.store.read { tx in
-            guard try await tx.user(user) != nil,
+            guard try await tx.users.find(user) != nil,
                 ProfileAccess.mayView(.badges, try await Profiles.standing(of: viewer, to: user, in: tx).relationship)
             else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)

@@ -259,7 +259,7 @@ public struct Streaks: Sendable {
     }
 
     private static func lock(_ user: User.ID, in tx: Transaction) async throws -> User {
-        guard let account = try await tx.lockedUser(user) else {
+        guard let account = try await tx.users.locked(user) else {
             throw DomainError.notFound(resource: "user", id: user.rawValue)
         }
         return account

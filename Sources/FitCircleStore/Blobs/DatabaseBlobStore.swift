@@ -11,21 +11,21 @@ public struct DatabaseBlobStore: BlobStore {
     }
 
     public func put(_ data: Data, contentType: String, key: String) async throws {
-        try await self.store.transaction { tx in try await tx.putBlob(data, contentType: contentType, key: key) }
+        try await self.store.transaction { tx in try await Self.put(data, contentType: contentType, key: key, in: tx) }
     }
 
     public func get(_ key: String) async throws -> Blob? {
-        try await self.store.read { tx in try await tx.blob(key) }
+        try await self.store.read { tx in try await Self.blob(key, in: tx) }
     }
 
     public func delete(_ key: String) async throws {
-        try await self.store.transaction { tx in try await tx.deleteBlob(key) }
+        try await self.store.transaction { tx in try await Self.delete(key, in: tx) }
     }
 }
 
-extension Transaction {
-    func putBlob(_ data: Data, contentType: String, key: String) async throws {
-        try await self.sql.raw(
+extension DatabaseBlobStore {
+    private static func put(_ data: Data, contentType: String, key: String, in tx: Transaction) async throws {
+        try await tx.sql.raw(
             """
             INSERT INTO blobs (key, content_type, data) VALUES (\(bind: key), \(bind: contentType), \(bind: data))
             ON CONFLICT (key) DO UPDATE SET content_type = excluded.content_type, data = excluded.data
@@ -33,8 +33,8 @@ extension Transaction {
         ).run()
     }
 
-    func blob(_ key: String) async throws -> Blob? {
-        try await self.sql.raw("SELECT content_type, data FROM blobs WHERE key = \(bind: key)").first().map { row in
+    private static func blob(_ key: String, in tx: Transaction) async throws -> Blob? {
+        try await tx.sql.raw("SELECT content_type, data FROM blobs WHERE key = \(bind: key)").first().map { row in
             Blob(
                 data: try row.decode(column: "data", as: Data.self),
                 contentType: try row.decode(column: "content_type", as: String.self)
@@ -42,7 +42,7 @@ extension Transaction {
         }
     }
 
-    func deleteBlob(_ key: String) async throws {
-        try await self.sql.raw("DELETE FROM blobs WHERE key = \(bind: key)").run()
+    private static func delete(_ key: String, in tx: Transaction) async throws {
+        try await tx.sql.raw("DELETE FROM blobs WHERE key = \(bind: key)").run()
     }
 }

@@ -22,7 +22,7 @@ public struct Transaction: Sendable {
     /// single writer already does; PostgreSQL needs a row lock, or two requests could each recompute a day
     /// without the other's event.
     public func lockUser(_ user: User.ID) async throws {
-        _ = try await self.lockedUser(user)
+        _ = try await self.users.locked(user)
     }
 
     /// Runs `action` on this node once the transaction has committed (never if it rolls back): what

@@ -94,11 +94,11 @@ public struct ConsoleQueries: Sendable {
             }
         return try await self.sql.raw(
             "SELECT * FROM jobs WHERE \(self.condition(state, now: now)) ORDER BY \(order) LIMIT \(unsafeRaw: String(limit))"
-        ).all().map(Transaction.job(from:))
+        ).all().map(JobQueries.job(from:))
     }
 
     public func job(_ id: String) async throws -> JobRecord? {
-        try await self.sql.raw("SELECT * FROM jobs WHERE id = \(bind: id)").first().map(Transaction.job(from:))
+        try await self.sql.raw("SELECT * FROM jobs WHERE id = \(bind: id)").first().map(JobQueries.job(from:))
     }
 
     /// A failed job made due at `now` with its attempts counted afresh; false when it is not failed (any more).

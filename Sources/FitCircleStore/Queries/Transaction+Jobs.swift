@@ -35,6 +35,10 @@ public struct JobRecord: Equatable, Sendable {
 }
 
 extension Transaction {
+    /// The queries of the job queue beyond enqueueing (which every feature does, on `Transaction`): claims,
+    /// leases, outcomes, the scheduler's lead.
+    public var jobs: JobQueries { JobQueries(tx: self) }
+
     /// Queues jobs whose dedupe key was never queued; answers how many were new.
     @discardableResult
     public func enqueue(_ jobs: [JobRecord], at now: Date) async throws -> Int {
@@ -53,11 +57,18 @@ extension Transaction {
             """
         ).all().count
     }
+}
+
+public struct JobQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+    private var dialect: Store.Dialect { self.tx.dialect }
 
     /// Leases up to `limit` due jobs of `kinds` to `owner` until `leaseUntil`: pending jobs whose time has
     /// come and whose lease (if a worker took them before and died) has expired. Other workers skip locked
     /// rows; a node never takes a kind it has no handler for (a newer node's, or one whose transport comes later).
-    public func claimJobs(kinds: Set<String>, limit: Int, owner: String, leaseUntil: Date, now: Date) async throws
+    public func claim(kinds: Set<String>, limit: Int, owner: String, leaseUntil: Date, now: Date) async throws
         -> [JobRecord]
     {
         guard !kinds.isEmpty else { return [] }
@@ -78,7 +89,7 @@ extension Transaction {
     }
 
     /// Marks a leased job done; false when the lease was lost (another worker took the job over).
-    public func completeJob(_ id: String, owner: String, at now: Date) async throws -> Bool {
+    public func complete(_ id: String, owner: String, at now: Date) async throws -> Bool {
         try await self.sql.raw(
             """
             UPDATE jobs SET status = 'done', finished_at = \(bind: now), lease_owner = NULL, lease_expires_at = NULL
@@ -89,7 +100,7 @@ extension Transaction {
 
     /// Gives leased jobs back unrun (their runner is stopping): due again at once for any runner, the
     /// attempt their claim counted taken back.
-    public func releaseJobs(_ ids: [String], owner: String) async throws {
+    public func release(_ ids: [String], owner: String) async throws {
         guard !ids.isEmpty else { return }
         try await self.sql.raw(
             """
@@ -100,7 +111,7 @@ extension Transaction {
     }
 
     /// Records a failed attempt: the job runs again at `retryAt`, or is given up when `retryAt` is nil.
-    public func failJob(_ id: String, owner: String, error: String, retryAt: Date?, at now: Date) async throws {
+    public func fail(_ id: String, owner: String, error: String, retryAt: Date?, at now: Date) async throws {
         if let retryAt {
             try await self.sql.raw(
                 """
@@ -123,7 +134,7 @@ extension Transaction {
         try await self.sql.raw("SELECT * FROM jobs WHERE dedupe_key = \(bind: key)").first().map(Self.job(from:))
     }
 
-    public func jobs(kind: String) async throws -> [JobRecord] {
+    public func all(kind: String) async throws -> [JobRecord] {
         try await self.sql.raw("SELECT * FROM jobs WHERE kind = \(bind: kind) ORDER BY run_at, id").all().map(
             Self.job(from:)
         )

@@ -4,6 +4,15 @@ import SQLKit
 
 /// Migration sessions of local history (spec 004, R14) and what their batches answered.
 extension Transaction {
+    /// The queries of history migrations: sessions and what their batches answered (`migration_sessions`).
+    public var historyMigrations: HistoryMigrationQueries { HistoryMigrationQueries(tx: self) }
+}
+
+public struct HistoryMigrationQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+
     /// Opens a session; past `MigrationSession.keptPerUser` the user's oldest goes.
     public func insert(_ session: MigrationSession, of user: User.ID) async throws {
         try await self.sql.raw(
@@ -22,7 +31,7 @@ extension Transaction {
     }
 
     /// The user's session with its counts; nil for another's or none.
-    public func migrationSession(_ id: MigrationSession.ID, of user: User.ID) async throws -> MigrationSession? {
+    public func session(_ id: MigrationSession.ID, of user: User.ID) async throws -> MigrationSession? {
         guard
             let row = try await self.sql.raw(
                 "SELECT * FROM migration_sessions WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue)"

@@ -3,30 +3,42 @@ public import Foundation
 import SQLKit
 
 extension Transaction {
+    /// The queries of accounts: people, their sign-in links, profiles and roles (`users`, `identities`).
+    public var users: UserQueries { UserQueries(tx: self) }
+}
+
+public struct UserQueries: Sendable {
+    let tx: Transaction
+
+    private var sql: any SQLDatabase { self.tx.sql }
+    private var dialect: Store.Dialect { self.tx.dialect }
+
     /// The account with this id.
-    public func user(_ id: User.ID) async throws -> User? {
-        try await self.sql.raw("SELECT * FROM users WHERE id = \(bind: id.rawValue)").first().map(Self.user(from:))
+    public func find(_ id: User.ID) async throws -> User? {
+        try await self.sql.raw("SELECT * FROM users WHERE id = \(bind: id.rawValue)").first().map(
+            Transaction.user(from:)
+        )
     }
 
     /// The account with this id, locked for the rest of the transaction (see `lockUser`).
-    public func lockedUser(_ id: User.ID) async throws -> User? {
+    public func locked(_ id: User.ID) async throws -> User? {
         let lock = self.dialect == .postgres ? " FOR UPDATE" : ""
         return try await self.sql.raw("SELECT * FROM users WHERE id = \(bind: id.rawValue)\(unsafeRaw: lock)").first()
-            .map(Self.user(from:))
+            .map(Transaction.user(from:))
     }
 
     /// These accounts, each locked for the rest of the transaction, in id order so that two transactions
     /// locking overlapping sets cannot deadlock.
-    public func lockedUsers(_ ids: some Collection<User.ID>) async throws -> [User.ID: User] {
-        try await self.users(ids, locked: true)
+    public func locked(_ ids: some Collection<User.ID>) async throws -> [User.ID: User] {
+        try await self.all(ids, locked: true)
     }
 
     /// These accounts (those that exist), not locked.
-    public func users(_ ids: some Collection<User.ID>) async throws -> [User.ID: User] {
-        try await self.users(ids, locked: false)
+    public func all(_ ids: some Collection<User.ID>) async throws -> [User.ID: User] {
+        try await self.all(ids, locked: false)
     }
 
-    private func users(_ ids: some Collection<User.ID>, locked: Bool) async throws -> [User.ID: User] {
+    private func all(_ ids: some Collection<User.ID>, locked: Bool) async throws -> [User.ID: User] {
         guard !ids.isEmpty else { return [:] }
         let lock = locked && self.dialect == .postgres ? " FOR UPDATE" : ""
         let binds = Set(ids).sorted().map { $0.rawValue as any Encodable & Sendable }
@@ -34,25 +46,25 @@ extension Transaction {
         for row in try await self.sql.raw(
             "SELECT * FROM users WHERE id IN (\(binds: binds)) ORDER BY id\(unsafeRaw: lock)"
         ).all() {
-            let user = try Self.user(from: row)
+            let user = try Transaction.user(from: row)
             users[user.id] = user
         }
         return users
     }
 
     /// The account with this email address (stored lowercased), if any.
-    public func user(withEmail email: String) async throws -> User? {
+    public func find(withEmail email: String) async throws -> User? {
         try await self.sql.raw(
             "SELECT * FROM users WHERE email = \(bind: email.lowercased()) ORDER BY created_at LIMIT 1"
-        ).first().map(Self.user(from:))
+        ).first().map(Transaction.user(from:))
     }
 
     /// Every account with this address, oldest first (sign-ins link to the one account an address has, but
     /// a database from before that may hold several).
-    public func users(withEmail email: String) async throws -> [User] {
+    public func all(withEmail email: String) async throws -> [User] {
         try await self.sql.raw(
             "SELECT * FROM users WHERE email = \(bind: email.lowercased()) ORDER BY created_at, id LIMIT 100"
-        ).all().map(Self.user(from:))
+        ).all().map(Transaction.user(from:))
     }
 
     /// Lets a provider's subject sign in as an existing account.
@@ -66,20 +78,20 @@ extension Transaction {
     }
 
     /// The accounts with `role`, oldest first.
-    public func users(withRole role: User.Role) async throws -> [User] {
+    public func all(withRole role: User.Role) async throws -> [User] {
         try await self.sql.raw(
             "SELECT * FROM users WHERE role = \(bind: role.rawValue) ORDER BY created_at, id LIMIT 1000"
-        ).all().map(Self.user(from:))
+        ).all().map(Transaction.user(from:))
     }
 
     /// The account a provider's subject signed in as before.
-    public func user(provider: String, subject: String) async throws -> User? {
+    public func find(provider: String, subject: String) async throws -> User? {
         try await self.sql.raw(
             """
             SELECT users.* FROM identities JOIN users ON users.id = identities.user_id
             WHERE identities.provider = \(bind: provider) AND identities.subject = \(bind: subject)
             """
-        ).first().map(Self.user(from:))
+        ).first().map(Transaction.user(from:))
     }
 
     /// Creates an account and the identity it signed in with.
@@ -107,7 +119,7 @@ extension Transaction {
             VALUES (\(bind: provider), \(bind: subject), \(bind: user.id.rawValue), \(bind: user.email), \(bind: user.createdAt))
             """
         ).run()
-        try await self.search.indexName(of: user.id, profile.displayName)
+        try await self.tx.search.indexName(of: user.id, profile.displayName)
     }
 
     /// Replaces the stored profile of `user`.
@@ -129,21 +141,21 @@ extension Transaction {
             WHERE id = \(bind: user.rawValue)
             """
         ).run()
-        try await self.search.indexName(of: user, profile.displayName)
-        try await self.changed(.user(user))
+        try await self.tx.search.indexName(of: user, profile.displayName)
+        try await self.tx.changed(.user(user))
     }
 
     /// Grants or withdraws operator rights.
     public func setRole(_ role: User.Role, of user: User.ID) async throws {
         try await self.sql.raw("UPDATE users SET role = \(bind: role.rawValue) WHERE id = \(bind: user.rawValue)").run()
-        try await self.changed(.user(user))
+        try await self.tx.changed(.user(user))
     }
 
     /// Dates an account's creation back (the demo's accounts, seeded with weeks of history, are as old as it).
     public func backdate(_ user: User.ID, createdAt: Date) async throws {
         try await self.sql.raw("UPDATE users SET created_at = \(bind: createdAt) WHERE id = \(bind: user.rawValue)")
             .run()
-        try await self.changed(.user(user))
+        try await self.tx.changed(.user(user))
     }
 
     /// Disables an account (its tokens stop working) or, with `nil`, enables it again.
@@ -154,9 +166,16 @@ extension Transaction {
         try await self.sql.raw(
             "UPDATE user_search_terms SET disabled = \(bind: disabledAt != nil) WHERE user_id = \(bind: user.rawValue)"
         ).run()
-        try await self.changed(.user(user))
+        try await self.tx.changed(.user(user))
     }
 
+}
+
+extension UserQueries {
+}
+
+/// Row decoding every namespace may use.
+extension Transaction {
     static func user(from row: any SQLRow) throws -> User {
         func decode<T: Decodable>(_ column: String, as _: T.Type = T.self) throws -> T {
             try row.decode(column: column, as: T.self)
@@ -202,9 +221,7 @@ extension Transaction {
             disabledAt: try decode("disabled_at")
         )
     }
-}
 
-extension Transaction {
     /// A person's photo as a list reads it: the key and its audience (`u.photo_key`, `u.visibility_photo`
     /// unless named otherwise).
     static func photo(_ row: any SQLRow, key: String = "photo_key", audience: String = "visibility_photo") throws

@@ -241,6 +241,10 @@ let package = Package(
                 "FitCircleEngine",
                 "FitCircleDelivery",
                 "FitCircleServer",
+                // The generated client, through the in-process transport: tests that read like the API.
+                "FitCircleClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

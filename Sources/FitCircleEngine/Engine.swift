@@ -38,6 +38,7 @@ public final class Engine: Sendable {
     public let housekeeping: Housekeeping
     public let accountLife: AccountLife
     public let console: Console
+    public let kudos: Kudos
     /// Every durable job kind with its handler and every zone schedule, as the features registered them.
     public let jobs: JobRegistry
 
@@ -191,6 +192,7 @@ public final class Engine: Sendable {
             deliveries: self.deliveries,
             clock: clock
         )
+        self.kudos = Kudos(context: context)
         // The features that run durable jobs register them here; a kind registered twice stops the node at start.
         self.jobs = try JobRegistry(owners: [
             self.dayRollover, self.notifications, self.deliveries, self.reminders, self.boardClosing, self.circles,

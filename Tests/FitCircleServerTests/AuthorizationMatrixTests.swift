@@ -133,6 +133,12 @@ struct AuthorizationMatrixTests {
     /// `friendship: blocked`, and is where they lift the block): a block protects the one who made it.
     static let aboutOwner: Rule = Rule.signedIn.except([.blocked: .hidden])
 
+    /// Only the owner's friend (the member) acts on the owner's kudos; the owner may not give themselves one.
+    static let kudosToOwner: Rule = .per([
+        .owner: .forbidden, .member: .allowed, .stranger: .forbidden, .outsiderOfPublic: .forbidden,
+        .removed: .forbidden, .invitee: .forbidden, .operator: .forbidden, .blocked: .hidden, .blocker: .forbidden,
+    ])
+
     /// The same answer for every caller signed in.
     static func everyone(_ answer: Answer) -> Rule {
         .per(Dictionary(uniqueKeysWithValues: Caller.allCases.filter { $0 != .anonymous }.map { ($0, answer) }))
@@ -261,6 +267,10 @@ struct AuthorizationMatrixTests {
             ])
         ),
         "getUserBadges": Row(rule: Self.aboutOwner),
+        // Kudos on the owner's page: seen as their badges are; given (and taken back) by their friend only.
+        "getUserKudos": Row(rule: Self.aboutOwner),
+        "giveKudos": Row(rule: Self.kudosToOwner),
+        "takeBackKudos": Row(rule: Self.kudosToOwner),
         // Friends: every caller acts on their own edges with the member (see `World`).
         "listFriends": Row(rule: .signedIn),
         "listFriendRequests": Row(rule: .signedIn),

@@ -5438,6 +5438,39 @@ extension Components {
                 case showcase
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Kudos`.
+        public struct Kudos: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Kudos/userId`.
+            public var userId: Swift.String
+            /// How many friends gave the person kudos.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Kudos/count`.
+            public var count: Swift.Int
+            /// Whether the caller is one of them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Kudos/givenByMe`.
+            public var givenByMe: Swift.Bool
+            /// Creates a new `Kudos`.
+            ///
+            /// - Parameters:
+            ///   - userId:
+            ///   - count: How many friends gave the person kudos.
+            ///   - givenByMe: Whether the caller is one of them.
+            public init(
+                userId: Swift.String,
+                count: Swift.Int,
+                givenByMe: Swift.Bool
+            ) {
+                self.userId = userId
+                self.count = count
+                self.givenByMe = givenByMe
+            }
+            public enum CodingKeys: String, CodingKey {
+                case userId
+                case count
+                case givenByMe
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/BadgeShowcaseInput`.
         public struct BadgeShowcaseInput: Codable, Hashable, Sendable {
             /// Up to three unlocked badges, in display order.

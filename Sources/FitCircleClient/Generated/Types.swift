@@ -506,6 +506,27 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/users/{id}/badges`.
     /// - Remark: Generated from `#/paths//api/users/{id}/badges/get(getUserBadges)`.
     func getUserBadges(_ input: Operations.GetUserBadges.Input) async throws -> Operations.GetUserBadges.Output
+    /// A person's kudos
+    ///
+    /// How many friends gave the person kudos, and whether the caller did. As public as the person's badges; someone who blocked the caller is not found.
+    ///
+    /// - Remark: HTTP `GET /api/users/{id}/kudos`.
+    /// - Remark: Generated from `#/paths//api/users/{id}/kudos/get(getUserKudos)`.
+    func getUserKudos(_ input: Operations.GetUserKudos.Input) async throws -> Operations.GetUserKudos.Output
+    /// Give a friend kudos
+    ///
+    /// One kudos per friend; giving again changes nothing (200 both times). Only friends give each other kudos (403), never oneself (403).
+    ///
+    /// - Remark: HTTP `PUT /api/users/{id}/kudos`.
+    /// - Remark: Generated from `#/paths//api/users/{id}/kudos/put(giveKudos)`.
+    func giveKudos(_ input: Operations.GiveKudos.Input) async throws -> Operations.GiveKudos.Output
+    /// Take a kudos back
+    ///
+    /// Takes the caller's kudos back; none given changes nothing (200 both times).
+    ///
+    /// - Remark: HTTP `DELETE /api/users/{id}/kudos`.
+    /// - Remark: Generated from `#/paths//api/users/{id}/kudos/delete(takeBackKudos)`.
+    func takeBackKudos(_ input: Operations.TakeBackKudos.Input) async throws -> Operations.TakeBackKudos.Output
     /// The email part of the caller's notification preferences
     ///
     /// - Remark: HTTP `GET /api/emails/preferences`.
@@ -1808,6 +1829,51 @@ extension APIProtocol {
         headers: Operations.GetUserBadges.Input.Headers = .init()
     ) async throws -> Operations.GetUserBadges.Output {
         try await getUserBadges(Operations.GetUserBadges.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A person's kudos
+    ///
+    /// How many friends gave the person kudos, and whether the caller did. As public as the person's badges; someone who blocked the caller is not found.
+    ///
+    /// - Remark: HTTP `GET /api/users/{id}/kudos`.
+    /// - Remark: Generated from `#/paths//api/users/{id}/kudos/get(getUserKudos)`.
+    public func getUserKudos(
+        path: Operations.GetUserKudos.Input.Path,
+        headers: Operations.GetUserKudos.Input.Headers = .init()
+    ) async throws -> Operations.GetUserKudos.Output {
+        try await getUserKudos(Operations.GetUserKudos.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Give a friend kudos
+    ///
+    /// One kudos per friend; giving again changes nothing (200 both times). Only friends give each other kudos (403), never oneself (403).
+    ///
+    /// - Remark: HTTP `PUT /api/users/{id}/kudos`.
+    /// - Remark: Generated from `#/paths//api/users/{id}/kudos/put(giveKudos)`.
+    public func giveKudos(
+        path: Operations.GiveKudos.Input.Path,
+        headers: Operations.GiveKudos.Input.Headers = .init()
+    ) async throws -> Operations.GiveKudos.Output {
+        try await giveKudos(Operations.GiveKudos.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Take a kudos back
+    ///
+    /// Takes the caller's kudos back; none given changes nothing (200 both times).
+    ///
+    /// - Remark: HTTP `DELETE /api/users/{id}/kudos`.
+    /// - Remark: Generated from `#/paths//api/users/{id}/kudos/delete(takeBackKudos)`.
+    public func takeBackKudos(
+        path: Operations.TakeBackKudos.Input.Path,
+        headers: Operations.TakeBackKudos.Input.Headers = .init()
+    ) async throws -> Operations.TakeBackKudos.Output {
+        try await takeBackKudos(Operations.TakeBackKudos.Input(
             path: path,
             headers: headers
         ))

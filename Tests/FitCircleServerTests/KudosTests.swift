@@ -1,0 +1,87 @@
+import FitCircleClient
+import FitCircleTesting
+import Testing
+
+/// Kudos between friends, through the API as an app calls it (the generated client, in process): given once
+/// per friend, taken back, counted on the person's page; refused to oneself and to a stranger; not there
+/// for someone the person blocked; gone with a deleted account.
+struct KudosTests {
+    /// An onboarded person: their token and their id.
+    struct Someone {
+        var token: String
+        var id: String
+    }
+
+    static func someone(_ app: TestApp, _ email: String) async throws -> Someone {
+        let token = try await app.onboardedUser(email)
+        return Someone(token: token, id: try await app.api(token).getProfile().ok.body.json.id)
+    }
+
+    static func befriend(_ app: TestApp, _ one: Someone, _ other: Someone) async throws {
+        _ = try await app.api(one.token).requestFriend(body: .json(.init(userId: other.id))).ok
+        _ = try await app.api(other.token).acceptFriendRequest(body: .json(.init(userId: one.id))).noContent
+    }
+
+    @Test(arguments: Backend.available)
+    func aFriendGivesKudosOnceTakesItBackAndEveryoneSeesTheCount(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app in
+            let ana = try await Self.someone(app, "ana@example.com")
+            let bo = try await Self.someone(app, "bo@example.com")
+            let cy = try await Self.someone(app, "cy@example.com")
+            try await Self.befriend(app, ana, bo)
+            try await Self.befriend(app, ana, cy)
+
+            let given = try await app.api(bo.token).giveKudos(path: .init(id: ana.id)).ok.body.json
+            #expect(given.userId == ana.id && given.count == 1 && given.givenByMe)
+            // Giving again changes nothing: one kudos per friend.
+            let again = try await app.api(bo.token).giveKudos(path: .init(id: ana.id)).ok.body.json
+            #expect(again.count == 1 && again.givenByMe)
+            _ = try await app.api(cy.token).giveKudos(path: .init(id: ana.id)).ok
+
+            let seenByAna = try await app.api(ana.token).getUserKudos(path: .init(id: ana.id)).ok.body.json
+            #expect(seenByAna.count == 2 && !seenByAna.givenByMe)
+            let stranger = try await Self.someone(app, "dee@example.com")
+            let seenByStranger = try await app.api(stranger.token).getUserKudos(path: .init(id: ana.id)).ok.body.json
+            #expect(seenByStranger.count == 2 && !seenByStranger.givenByMe)
+
+            let takenBack = try await app.api(bo.token).takeBackKudos(path: .init(id: ana.id)).ok.body.json
+            #expect(takenBack.count == 1 && !takenBack.givenByMe)
+            let takenTwice = try await app.api(bo.token).takeBackKudos(path: .init(id: ana.id)).ok.body.json
+            #expect(takenTwice.count == 1)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func kudosAreRefusedToOneselfAndStrangersAndHiddenFromTheBlocked(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app in
+            let ana = try await Self.someone(app, "ana@example.com")
+            let bo = try await Self.someone(app, "bo@example.com")
+            let stranger = try await Self.someone(app, "dee@example.com")
+            try await Self.befriend(app, ana, bo)
+
+            #expect(try await app.api(ana.token).giveKudos(path: .init(id: ana.id)).forbidden.body != nil)
+            #expect(try await app.api(stranger.token).giveKudos(path: .init(id: ana.id)).forbidden.body != nil)
+            #expect(try await app.api(bo.token).giveKudos(path: .init(id: "no-such-user")).notFound.body != nil)
+            #expect(try await app.api(ana.token).getUserKudos(path: .init(id: ana.id)).ok.body.json.count == 0)
+
+            // Ana blocks Bo: the friendship ends, and for Bo she is not there.
+            _ = try await app.api(ana.token).blockUser(body: .json(.init(userId: bo.id))).noContent
+            #expect(try await app.api(bo.token).getUserKudos(path: .init(id: ana.id)).notFound.body != nil)
+            #expect(try await app.api(bo.token).giveKudos(path: .init(id: ana.id)).notFound.body != nil)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aDeletedAccountsKudosAreGoneFromThePageItGaveThemTo(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app in
+            let ana = try await Self.someone(app, "ana@example.com")
+            let bo = try await Self.someone(app, "bo@example.com")
+            try await Self.befriend(app, ana, bo)
+            _ = try await app.api(bo.token).giveKudos(path: .init(id: ana.id)).ok
+            #expect(try await app.api(ana.token).getUserKudos(path: .init(id: ana.id)).ok.body.json.count == 1)
+
+            _ = try await app.api(bo.token).deleteAccount().noContent
+            #expect(try await app.api(ana.token).getUserKudos(path: .init(id: ana.id)).ok.body.json.count == 0)
+        }
+    }
+}

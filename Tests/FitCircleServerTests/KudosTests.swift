@@ -6,30 +6,14 @@ import Testing
 /// per friend, taken back, counted on the person's page; refused to oneself and to a stranger; not there
 /// for someone the person blocked; gone with a deleted account.
 struct KudosTests {
-    /// An onboarded person: their token and their id.
-    struct Someone {
-        var token: String
-        var id: String
-    }
-
-    static func someone(_ app: TestApp, _ email: String) async throws -> Someone {
-        let token = try await app.onboardedUser(email)
-        return Someone(token: token, id: try await app.api(token).getProfile().ok.body.json.id)
-    }
-
-    static func befriend(_ app: TestApp, _ one: Someone, _ other: Someone) async throws {
-        _ = try await app.api(one.token).requestFriend(body: .json(.init(userId: other.id))).ok
-        _ = try await app.api(other.token).acceptFriendRequest(body: .json(.init(userId: one.id))).noContent
-    }
-
     @Test(arguments: Backend.available)
     func aFriendGivesKudosOnceTakesItBackAndEveryoneSeesTheCount(_ backend: Backend) async throws {
         try await withTestApp(backend) { app in
-            let ana = try await Self.someone(app, "ana@example.com")
-            let bo = try await Self.someone(app, "bo@example.com")
-            let cy = try await Self.someone(app, "cy@example.com")
-            try await Self.befriend(app, ana, bo)
-            try await Self.befriend(app, ana, cy)
+            let ana = try await app.person("ana@example.com")
+            let bo = try await app.person("bo@example.com")
+            let cy = try await app.person("cy@example.com")
+            try await app.befriend(ana, bo)
+            try await app.befriend(ana, cy)
 
             let given = try await app.api(bo.token).giveKudos(path: .init(id: ana.id)).ok.body.json
             #expect(given.userId == ana.id && given.count == 1 && given.givenByMe)
@@ -40,7 +24,7 @@ struct KudosTests {
 
             let seenByAna = try await app.api(ana.token).getUserKudos(path: .init(id: ana.id)).ok.body.json
             #expect(seenByAna.count == 2 && !seenByAna.givenByMe)
-            let stranger = try await Self.someone(app, "dee@example.com")
+            let stranger = try await app.person("dee@example.com")
             let seenByStranger = try await app.api(stranger.token).getUserKudos(path: .init(id: ana.id)).ok.body.json
             #expect(seenByStranger.count == 2 && !seenByStranger.givenByMe)
 
@@ -54,10 +38,10 @@ struct KudosTests {
     @Test(arguments: Backend.available)
     func kudosAreRefusedToOneselfAndStrangersAndHiddenFromTheBlocked(_ backend: Backend) async throws {
         try await withTestApp(backend) { app in
-            let ana = try await Self.someone(app, "ana@example.com")
-            let bo = try await Self.someone(app, "bo@example.com")
-            let stranger = try await Self.someone(app, "dee@example.com")
-            try await Self.befriend(app, ana, bo)
+            let ana = try await app.person("ana@example.com")
+            let bo = try await app.person("bo@example.com")
+            let stranger = try await app.person("dee@example.com")
+            try await app.befriend(ana, bo)
 
             #expect(try await app.api(ana.token).giveKudos(path: .init(id: ana.id)).forbidden.body != nil)
             #expect(try await app.api(stranger.token).giveKudos(path: .init(id: ana.id)).forbidden.body != nil)
@@ -74,9 +58,9 @@ struct KudosTests {
     @Test(arguments: Backend.available)
     func aDeletedAccountsKudosAreGoneFromThePageItGaveThemTo(_ backend: Backend) async throws {
         try await withTestApp(backend) { app in
-            let ana = try await Self.someone(app, "ana@example.com")
-            let bo = try await Self.someone(app, "bo@example.com")
-            try await Self.befriend(app, ana, bo)
+            let ana = try await app.person("ana@example.com")
+            let bo = try await app.person("bo@example.com")
+            try await app.befriend(ana, bo)
             _ = try await app.api(bo.token).giveKudos(path: .init(id: ana.id)).ok
             #expect(try await app.api(ana.token).getUserKudos(path: .init(id: ana.id)).ok.body.json.count == 1)
 

@@ -1,7 +1,7 @@
 // The operator console. The server serves this page to operators only; every figure comes from the
 // operator-only API (403 to anyone else). Views under js/console/ are chosen by the path (router.js).
-import { h, show } from "./dom.js";
-import { followLinks, markCurrent, match } from "./router.js";
+import { h } from "./dom.js";
+import { startShell } from "./router.js";
 
 const routes = [
   ["/admin", () => import("./console/metrics.js")],
@@ -14,26 +14,10 @@ const routes = [
   ["/admin/profile", () => import("./console/profile.js")],
 ];
 
-const main = document.getElementById("main");
-const context = { navigate };
-
-async function route() {
-  const path = location.pathname.replace(/\/+$/, "") || "/admin";
-  const found = match(routes, path);
-  markCurrent(found?.section);
-  if (!found) {
-    show(main, h("h1", {}, "Not found"), h("p", {}, h("a", { href: "/admin", "data-route": true }, "Back to the metrics")));
-    return;
-  }
-  const view = await found.load();
-  await view.render(main, context, found.parameters);
-}
-
-function navigate(path) {
-  history.pushState(null, "", path);
-  return route().then(() => main.focus());
-}
-
-followLinks(navigate);
-window.addEventListener("popstate", () => route());
-route().catch((error) => show(main, h("p", { role: "alert" }, error.message)));
+startShell({
+  routes,
+  home: "/admin",
+  main: document.getElementById("main"),
+  context: {},
+  notFound: () => [h("h1", {}, "Not found"), h("p", {}, h("a", { href: "/admin", "data-route": true }, "Back to the metrics"))],
+});

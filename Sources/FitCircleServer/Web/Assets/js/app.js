@@ -1,8 +1,9 @@
 // The member's web app: one page whose views are chosen by the path (/app, /app/onboarding, …; router.js).
-// Each view is a module exporting `render(main, context)`; links marked data-route change it without a reload.
+// Each view is a module exporting `render(main, context)`, which may return its cleanup; links marked
+// data-route change it without a reload (`startShell`).
 import { api, session } from "./api.js";
-import { h, show } from "./dom.js";
-import { followLinks, markCurrent, match } from "./router.js";
+import { h } from "./dom.js";
+import { startShell } from "./router.js";
 
 const routes = [
   ["/app", () => import("./views/dashboard.js")],
@@ -21,41 +22,9 @@ const routes = [
 ];
 
 const main = document.getElementById("main");
-// `onLeave`: what the current view must stop (a live stream) before another is shown.
 // `config`: GET /api/config, read with the profile before the first view.
-const context = { profile: null, config: null, navigate, onLeave: null };
+const context = { profile: null, config: null };
 
-async function route() {
-  const path = location.pathname.replace(/\/+$/, "") || "/app";
-  if (!context.profile) {
-    [context.profile, context.config] = await Promise.all([api("GET", "/api/user/profile"), api("GET", "/api/config")]);
-    // The push-up app's screens, when the profile plans push-up goals (spec 001).
-    document.getElementById("nav-training").hidden = !context.config.goals.daily.includes("pushups");
-  }
-  const mustOnboard = context.profile.onboardingRequired && !context.profile.onboardingCompleted;
-  if (mustOnboard && path !== "/app/onboarding") return navigate("/app/onboarding", { replace: true });
-  context.onLeave?.();
-  context.onLeave = null;
-  const route = match(routes, path);
-  // A person's page belongs with Friends in the navigation.
-  markCurrent(route?.section === "/app/people" ? "/app/friends" : route?.section);
-  closeMenu();
-  if (!route) {
-    show(main, h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: "/app", "data-route": true }, "Back to today")));
-    return;
-  }
-  const view = await route.load();
-  await view.render(main, context, route.parameters);
-}
-
-export function navigate(path, { replace = false } = {}) {
-  if (replace) history.replaceState(null, "", path);
-  else history.pushState(null, "", path);
-  return route().then(() => main.focus());
-}
-
-followLinks(navigate);
-window.addEventListener("popstate", () => route());
 
 // At phone width the navigation folds behind a Menu button (the stylesheet hides it until opened).
 const menu = document.getElementById("menu");
@@ -74,7 +43,24 @@ document.getElementById("sign-out").addEventListener("click", async () => {
   location.assign("/");
 });
 
-route().catch((error) => {
-  if (error?.status === 401) return;
-  show(main, h("p", { role: "alert" }, `Something went wrong: ${error.message}`));
+// Last: the shell runs the first view at once, and its `before` closes the menu set up above.
+startShell({
+  routes,
+  home: "/app",
+  main,
+  context,
+  // Onboarding comes first; the profile and the configuration are read once, before the first view.
+  before: async (path) => {
+    closeMenu();
+    if (!context.profile) {
+      [context.profile, context.config] = await Promise.all([api("GET", "/api/user/profile"), api("GET", "/api/config")]);
+      // The push-up app's screens, when the profile plans push-up goals (spec 001).
+      document.getElementById("nav-training").hidden = !context.config.goals.daily.includes("pushups");
+    }
+    const mustOnboard = context.profile.onboardingRequired && !context.profile.onboardingCompleted;
+    return mustOnboard && path !== "/app/onboarding" ? "/app/onboarding" : null;
+  },
+  // A person's page belongs with Friends in the navigation.
+  section: (found) => (found?.section === "/app/people" ? "/app/friends" : found?.section),
+  notFound: () => [h("h1", {}, "Not found"), h("p", {}, "There is no such page. ", h("a", { href: "/app", "data-route": true }, "Back to today"))],
 });

@@ -5,28 +5,29 @@ import { api, Problem } from "../api.js";
 import { h, show, number } from "../dom.js";
 import { live } from "../live.js";
 import { actionButton } from "../forms.js";
+import { boardTable } from "../board.js";
 import { challengeRule, challengeTime, ruleValue } from "../format.js";
 import { typeNames } from "./challenges.js";
 
-const medals = { 1: "gold", 2: "silver", 3: "bronze" };
 let stopStream = null;
 let ticker = null;
+// The board's redraw after a burst of rank events.
+let pending = null;
 
-function boardTable(board, unit, settled) {
+function challengeBoard(board, unit, settled) {
   const rows = [...board.rows];
   if (board.me && !rows.some((row) => row.isCaller)) rows.push(board.me);
-  return h("table", { class: "board", id: "challenge-board" },
-    h("caption", { class: "visually-hidden" }, "Challenge leaderboard"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Participant"), h("th", { scope: "col" }, "So far"),
-      settled ? h("th", { scope: "col" }, "Result") : null)),
-    h("tbody", {}, rows.map((row) => h("tr", {
-      class: [row.isCaller ? "me" : "", medals[row.rank] ?? ""].join(" ").trim() || null, "data-user": row.userId ?? null,
-    },
-    h("td", { class: "rank" }, row.rank ?? "–"),
-    h("td", {}, row.userId && !row.isCaller ? h("a", { href: `/app/people/${row.userId}`, "data-route": true }, row.displayName) : row.displayName,
-      row.isCaller ? " (you)" : ""),
-    h("td", { class: "value" }, row.value !== undefined ? ruleValue(row.value, unit) : "nothing yet"),
-    settled ? h("td", {}, row.won ? "🏆 Won" : "", row.payout ? ` +${number(row.payout)} XP` : "") : null))));
+  return boardTable({
+    id: "challenge-board",
+    caption: "Challenge leaderboard",
+    who: "Participant",
+    rows,
+    linkPeople: true,
+    columns: [
+      { header: "So far", class: "value", cell: (row) => (row.value !== undefined ? ruleValue(row.value, unit) : "nothing yet") },
+      settled ? { header: "Result", cell: (row) => [row.won ? "🏆 Won" : "", row.payout ? ` +${number(row.payout)} XP` : ""] } : null,
+    ].filter(Boolean),
+  });
 }
 
 function actions(competition, redraw, status) {
@@ -45,6 +46,7 @@ function actions(competition, redraw, status) {
 export async function render(main, context, { id }) {
   stopStream?.();
   clearInterval(ticker);
+  clearTimeout(pending);
   const code = new URLSearchParams(location.search).get("code");
   let board;
   try {
@@ -68,7 +70,7 @@ export async function render(main, context, { id }) {
   ticker = setInterval(() => { clock.textContent = challengeTime(competition, Math.floor((Date.now() - opened) / 1000)); }, 1000);
   const share = competition.joinCode
     ? `${location.origin}/app/challenges/${competition.id}?code=${encodeURIComponent(competition.joinCode)}` : null;
-  const slot = h("div", { id: "challenge-board-slot", "aria-live": "polite" }, boardTable(board, competition.rule.unit, settled));
+  const slot = h("div", { id: "challenge-board-slot", "aria-live": "polite" }, challengeBoard(board, competition.rule.unit, settled));
   show(main,
     h("h1", {}, competition.name),
     h("div", { class: "grid" },
@@ -91,16 +93,19 @@ export async function render(main, context, { id }) {
     h("p", { class: "fine" }, `${board.entries} of ${competition.participantCount} have something counted.`));
 
   if (["scheduled", "active", "ended"].includes(competition.status) && !board.hidden) {
-    let pending = null;
     stopStream = live(`/api/competitions/${competition.id}/stream?seconds=3600`, {
       rank: () => {
         clearTimeout(pending);
         pending = setTimeout(async () => {
           const fresh = await api("GET", `/api/competitions/${competition.id}/leaderboard`);
-          show(slot, boardTable(fresh, competition.rule.unit, fresh.competition.status === "settled"));
+          show(slot, challengeBoard(fresh, competition.rule.unit, fresh.competition.status === "settled"));
         }, 150);
       },
     });
   }
-  context.onLeave = () => { stopStream?.(); clearInterval(ticker); };
+  return () => {
+    stopStream?.();
+    clearInterval(ticker);
+    clearTimeout(pending);
+  };
 }

@@ -6,9 +6,9 @@ import { h, show, number } from "../dom.js";
 import { live } from "../live.js";
 import { tabs, selectTab } from "../tabs.js";
 import { clearProblem, showProblem } from "../forms.js";
+import { boardTable } from "../board.js";
 
 const periods = [["daily", "Daily"], ["weekly", "Weekly"], ["monthly", "Monthly"], ["all_time", "All-time"]];
-const medals = { 1: "gold", 2: "silver", 3: "bronze" };
 let stopStream = null;
 
 function movement(move) {
@@ -30,24 +30,24 @@ function formatValue(board, row) {
   }
 }
 
-function boardTable(board) {
-  return h("table", { class: "board", id: "board" },
-    h("caption", { class: "visually-hidden" }, `${board.period.replace("_", "-")} leaderboard`),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Member"), h("th", { scope: "col" }, "Value"), h("th", { scope: "col" }, "Move"))),
-    h("tbody", {}, board.rows.map((row) => h("tr", {
-      class: [row.isCaller ? "me" : "", medals[row.rank] ?? ""].join(" ").trim() || null, "data-user": row.userId ?? null,
-    },
-    h("td", { class: "rank" }, row.rank ?? "–"),
-    h("td", {}, row.displayName, row.isCaller ? " (you)" : ""),
-    h("td", { class: "value" }, formatValue(board, row)),
-    h("td", {}, movement(row.movement))))));
+function circleBoard(board) {
+  return boardTable({
+    id: "board",
+    caption: `${board.period.replace("_", "-")} leaderboard`,
+    who: "Member",
+    rows: board.rows,
+    columns: [
+      { header: "Value", class: "value", cell: (row) => formatValue(board, row) },
+      { header: "Move", cell: (row) => movement(row.movement) },
+    ],
+  });
 }
 
 async function leaderboardPanel(circle, panel, state) {
   const draw = async () => {
     const board = await api("GET", `/api/fitcircles/${circle.id}/leaderboard?period=${state.period}`);
     const table = panel.querySelector("#board-slot");
-    if (table) show(table, boardTable(board), h("p", { class: "fine" }, `${board.entries} of ${board.memberCount} members have claimed this period.`));
+    if (table) show(table, circleBoard(board), h("p", { class: "fine" }, `${board.entries} of ${board.memberCount} members have claimed this period.`));
   };
   const select = (period) => {
     state.period = period;
@@ -186,5 +186,8 @@ export async function render(main, context, { id }) {
     rank: () => later("rank", () => state.redraw?.()),
     feed: () => later("feed", () => state.refreshFeed?.()),
   });
-  context.onLeave = () => stopStream?.();
+  return () => {
+    stopStream?.();
+    for (const timer of Object.values(pending)) clearTimeout(timer);
+  };
 }

@@ -205,5 +205,5 @@ export async function render(main, context) {
   show(main, h("h1", {}, "Friends"), list, panel);
   api("GET", "/api/friends/requests").then(({ incoming }) => onCount(incoming.length), () => null);
   await select(state.tab);
-  context.onLeave = () => stopStream?.();
+  return () => stopStream?.();
 }

@@ -40,8 +40,8 @@ struct GroupCommitTests {
             for job in [2, 3, -4, 5] {
                 group.addTask { (job, try? await committer.submit(job, weight: 2)) }
             }
-            // Let the queued jobs arrive before the first write ends.
-            try await Task.sleep(for: .milliseconds(200))
+            // The queued jobs arrive before the first write ends.
+            while committer.waiting < 4 { await Task.yield() }
             recorder.open.yield()
             var answers: [Int: Int?] = [:]
             for try await (job, answer) in group { answers[job] = answer }

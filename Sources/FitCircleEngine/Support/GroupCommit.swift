@@ -43,6 +43,9 @@ final class GroupCommit<Job: Sendable, Output: Sendable>: Sendable {
         self.run = run
     }
 
+    /// How many jobs wait behind the groups being written.
+    var waiting: Int { self.state.withLock { $0.queue.count } }
+
     func submit(_ job: Job, weight: Int) async throws -> Output {
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
             let leads = self.state.withLock { state in

@@ -19,12 +19,12 @@ public struct NodeOverrides: Sendable {
 /// benchmarks all assemble their node here, then run it with `buildApplication(node:)`.
 public struct FitCircleNode: Sendable {
     public let configuration: FitCircleConfiguration
-    public let profile: RuleProfile
-    public let store: Store
     public let engine: Engine
     /// The delivery transports in use (`missing` says which channels are off).
     public let transports: Transports
-    public let clock: WallClock
+
+    public var store: Store { self.engine.context.store }
+    public var clock: WallClock { self.engine.context.clock }
 
     /// Assembles the engine over `store`, which the caller opened (from `configuration.store`, or a test's
     /// fresh database) and migrated.
@@ -34,7 +34,6 @@ public struct FitCircleNode: Sendable {
         clock: WallClock,
         overrides: NodeOverrides = NodeOverrides()
     ) async throws {
-        let profile = try configuration.rules.load()
         let transports: Transports
         if let given = overrides.transports {
             transports = given
@@ -47,7 +46,7 @@ public struct FitCircleNode: Sendable {
         }
         self.engine = try await Engine.make(
             store: store,
-            profile: profile,
+            profile: try configuration.rules.load(),
             auth: configuration.auth.configuration,
             jwks: overrides.jwks ?? configuration.auth.jwksSources(now: clock.now),
             blobs: configuration.blobs.make(store: store, now: clock.now),
@@ -56,9 +55,6 @@ public struct FitCircleNode: Sendable {
             transports: transports
         )
         self.configuration = configuration
-        self.profile = profile
-        self.store = store
         self.transports = transports
-        self.clock = clock
     }
 }

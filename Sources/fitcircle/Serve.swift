@@ -54,7 +54,7 @@ struct Serve: AsyncParsableCommand {
                         metadata: [
                             "fitcircle.address": "http://\(configuration.node.host):\(configuration.node.port)",
                             "fitcircle.database": "\(store.location)",
-                            "fitcircle.profile": "\(node.profile.name)",
+                            "fitcircle.profile": "\(node.engine.profile.name)",
                             "fitcircle.devLogin": "\(configuration.auth.configuration.devLogin)",
                         ]
                     )

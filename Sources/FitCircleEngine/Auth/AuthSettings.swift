@@ -11,10 +11,14 @@ public struct AuthSettings: Sendable {
     /// The access tokens' key; nil: a random key kept in the database, shared by all nodes.
     public var signingKey: Data?
 
+    /// The providers' published key sets, the defaults of `auth.google.jwks` and `auth.apple.jwks`.
+    public static let googleKeys = "https://www.googleapis.com/oauth2/v3/certs"
+    public static let appleKeys = "https://appleid.apple.com/auth/keys"
+
     public init(
         configuration: AuthConfiguration = AuthConfiguration(),
-        googleJWKS: String = "https://www.googleapis.com/oauth2/v3/certs",
-        appleJWKS: String = "https://appleid.apple.com/auth/keys",
+        googleJWKS: String = Self.googleKeys,
+        appleJWKS: String = Self.appleKeys,
         signingKey: Data? = nil
     ) {
         self.configuration = configuration
@@ -56,11 +60,8 @@ public struct AuthSettings: Sendable {
                 refreshTokenLifetime: TimeInterval(refreshDays * 86_400),
                 sessionLifetime: TimeInterval(sessionDays * 86_400)
             ),
-            googleJWKS: reader.string(
-                forKey: "auth.google.jwks",
-                default: "https://www.googleapis.com/oauth2/v3/certs"
-            ),
-            appleJWKS: reader.string(forKey: "auth.apple.jwks", default: "https://appleid.apple.com/auth/keys"),
+            googleJWKS: reader.string(forKey: "auth.google.jwks", default: Self.googleKeys),
+            appleJWKS: reader.string(forKey: "auth.apple.jwks", default: Self.appleKeys),
             signingKey: reader.string(forKey: "auth.signingKey", isSecret: true).map { Data($0.utf8) }
         )
     }

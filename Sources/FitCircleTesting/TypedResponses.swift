@@ -1,0 +1,52 @@
+public import FitCircleClient
+import Foundation
+import HTTPTypes
+public import HummingbirdTesting
+import NIOCore
+
+extension TestResponse {
+    /// The body as one of the API's schemas (`Components.Schemas.…`): for the tests that must send a raw
+    /// request (a malformed body, a header the client would not send) and still assert typed values.
+    public func decoded<Value: Decodable>(as type: Value.Type = Value.self) throws -> Value {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = Self.instant(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: text))
+            }
+            return date
+        }
+        do {
+            return try decoder.decode(Value.self, from: Data(self.body.readableBytesView))
+        } catch {
+            throw TestSetupError("expected \(Value.self) (\(error)), got \(self.status): \(self.text)")
+        }
+    }
+
+    /// The problem this response carries, after checking it is `application/problem+json`.
+    public func problem() throws -> Components.Schemas.Problem {
+        guard self.headers[.contentType] == "application/problem+json" else {
+            throw TestSetupError("expected a problem, got \(self.status): \(self.text)")
+        }
+        return try self.decoded()
+    }
+
+    private static func instant(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}
+
+extension Components.Schemas.Problem {
+    /// The fields its violations name, in order.
+    public var fields: [String] { (self.errors ?? []).map(\.field) }
+}
+
+extension TestApp {
+    /// The API as `email` calls it, with a token fresh from dev login: for tests that move the clock past a
+    /// token's 15 minutes.
+    public func api(as email: String) async throws -> Client {
+        let session = try await self.api().signInForDevelopment(body: .json(.init(email: email))).ok.body.json
+        return self.api(session.accessToken)
+    }
+}

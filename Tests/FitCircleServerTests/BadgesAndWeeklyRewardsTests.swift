@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
@@ -12,8 +13,8 @@ import Testing
 struct BadgesAndWeeklyRewardsTests {
     static let day: TimeInterval = 86_400
 
-    static func token(_ app: TestApp, _ email: String = "ana@example.com") async throws -> String {
-        try await app.devSignIn(email)["accessToken"] as! String
+    static func api(_ app: TestApp, _ email: String = "ana@example.com") async throws -> Client {
+        try await app.api(as: email)
     }
 
     /// Spec 001: the training week runs from Monday 2 March 2026 to Sunday 8 March, the challenge's from
@@ -23,142 +24,87 @@ struct BadgesAndWeeklyRewardsTests {
     func theWeeklyBonusAndTheWeeklyChallengeAreCreditedOnce(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
             for day in 1...6 {
-                try await PointsTests.series(app, "d\(day)", number: 1, reps: 75)
+                try await app.recordPushups("d\(day)", series: 1, reps: 75)
                 if day < 6 { app.clock.advance(by: Self.day) }
             }
             // Saturday 7 March, the challenge week's last day.
-            let ledger = try await app.request(.get, "/api/points/ledger?limit=200", token: try await Self.token(app))
-                .jsonObject()
-            let lines = try #require(ledger["items"] as? [[String: Any]])
-            let bonus = lines.filter { $0["reason"] as? String == "weekly_bonus" }
+            let lines = try await Self.api(app).getPointsLedger(query: .init(limit: 200)).ok.body.json.items
+            let bonus = lines.filter { $0.reason == .weeklyBonus }
             #expect(bonus.count == 1)
-            #expect(bonus.first?["amount"] as? Int == 500)
-            #expect(bonus.first?["date"] as? String == "2026-03-08")  // booked to Sunday (WEEKLY-03)
-            #expect((bonus.first?["detail"] as? [String: Any])?["target"] as? Int == 250)
-            let challenge = lines.filter { $0["reason"] as? String == "weekly_challenge" }
+            #expect(bonus.first?.amount == 500)
+            #expect(bonus.first?.date == "2026-03-08")  // booked to Sunday (WEEKLY-03)
+            #expect(bonus.first?.detail.target == 250)
+            let challenge = lines.filter { $0.reason == .weeklyChallenge }
             #expect(challenge.count == 1)
-            #expect(challenge.first?["amount"] as? Int == 200)
-            #expect(challenge.first?["date"] as? String == "2026-03-06")  // the Friday the 350th push-up came
+            #expect(challenge.first?.amount == 200)
+            #expect(challenge.first?.date == "2026-03-06")  // the Friday the 350th push-up came
 
-            let stats = try #require(
-                try await app.request(.get, "/api/user/stats", token: try await Self.token(app)).jsonObject()["points"]
-                    as? [String: Any]
-            )
-            let weekly = try #require(stats["weeklyChallenge"] as? [String: Any])
-            #expect(weekly["title"] as? String == "Complete 350 push-ups this week")
-            #expect(weekly["weekStart"] as? String == "2026-03-01")
-            #expect(weekly["progress"] as? Int == 450)
-            #expect(weekly["completed"] as? Bool == true)
-            #expect(weekly["badge"] as? String == "Weekly Challenge 2026-03-01")
-            #expect((stats["counters"] as? [String: Any])?["weekly_challenges"] as? Int == 1)
+            let stats = try await Self.api(app).getUserStats().ok.body.json.points
+            let weekly = try #require(stats.weeklyChallenge)
+            #expect(weekly.title == "Complete 350 push-ups this week")
+            #expect(weekly.weekStart == "2026-03-01")
+            #expect(weekly.progress == 450)
+            #expect(weekly.completed)
+            #expect(weekly.badge == "Weekly Challenge 2026-03-01")
+            #expect(stats.counters.additionalProperties["weekly_challenges"] == 1)
 
-            let catalog = try await app.request(.get, "/api/badges", token: try await Self.token(app)).jsonObject()
-            #expect(
-                (catalog["dated"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Weekly Challenge 2026-03-01"]
-            )
-            let accepted = (catalog["badges"] as? [[String: Any]])?.first {
-                $0["id"] as? String == "challenge-accepted"
-            }
-            #expect(accepted?["unlocked"] as? Bool == true)
+            let catalog = try await Self.api(app).getBadges().ok.body.json
+            #expect(catalog.dated.map(\.name) == ["Weekly Challenge 2026-03-01"])
+            #expect(catalog.badges.first { $0.id == "challenge-accepted" }?.unlocked == true)
 
             // Sunday the challenge starts again from zero (CHAL-01), on the training week's last day; Monday
             // is its second day.
             for expected in ["2026-03-08", "2026-03-08"] {
                 app.clock.advance(by: Self.day)
-                let next = try #require(
-                    try await app.request(.get, "/api/user/stats", token: try await Self.token(app)).jsonObject()[
-                        "points"
-                    ] as? [String: Any]
-                )
-                #expect((next["weeklyChallenge"] as? [String: Any])?["progress"] as? Int == 0)
-                #expect((next["weeklyChallenge"] as? [String: Any])?["weekStart"] as? String == expected)
+                let next = try await Self.api(app).getUserStats().ok.body.json.points
+                #expect(next.weeklyChallenge?.progress == 0)
+                #expect(next.weeklyChallenge?.weekStart == expected)
             }
-            try await PointsTests.expectReplayAgrees(app)
+            #expect(try await app.replayDifferences() == [])
         }
     }
 
     @Test(arguments: Backend.available)
     func theCatalogShowsProgressHoldersAndTheShowcaseOnlyTakesUnlockedBadges(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
-            try await PointsTests.series(app, "s1", number: 1, reps: 40)
-            let catalog = try await app.request(.get, "/api/badges", token: try await Self.token(app)).jsonObject()
-            let badges = try #require(catalog["badges"] as? [[String: Any]])
+            try await app.recordPushups("s1", series: 1, reps: 40)
+            let badges = try await Self.api(app).getBadges().ok.body.json.badges
             #expect(badges.count == app.engine.profile.rewards.badges.count)
-            let first = try #require(badges.first { $0["id"] as? String == "first-series" })
-            #expect(first["unlocked"] as? Bool == true && first["progress"] as? Double == 1)
-            #expect(first["holders"] as? Double == 1)
-            let thousand = try #require(badges.first { $0["id"] as? String == "thousand-pushups" })
-            #expect(thousand["unlocked"] as? Bool == false)
-            #expect(thousand["progress"] as? Double == 0.04)
-            #expect(((thousand["requirement"] as? [[String: Any]])?.first)?["value"] as? Int == 40)
+            let first = try #require(badges.first { $0.id == "first-series" })
+            #expect(first.unlocked && first.progress == 1)
+            #expect(first.holders == 1)
+            let thousand = try #require(badges.first { $0.id == "thousand-pushups" })
+            #expect(!thousand.unlocked)
+            #expect(thousand.progress == 0.04)
+            #expect(thousand.requirement.first?.value == 40)
 
             // A second active user without badges halves the share, once the 10-minute cache has expired.
-            let bob = try await Self.token(app, "bob@example.com")
-            let water = try await app.request(
-                .post,
-                "/api/activities",
-                token: bob,
-                json: [
-                    "clientEventId": "w1", "type": "water",
-                    "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "waterMl": 250,
-                ]
+            _ = try await app.record(
+                .init(clientEventId: "w1", _type: .water, occurredAt: app.clock.now, waterMl: 250),
+                as: "bob@example.com"
             )
-            #expect(water.status == .created)
-            let cached = try await app.request(.get, "/api/badges", token: bob).jsonObject()
-            #expect(
-                (cached["badges"] as? [[String: Any]])?.first { $0["id"] as? String == "first-series" }?["holders"]
-                    as? Double == 1
-            )
+            let cached = try await Self.api(app, "bob@example.com").getBadges().ok.body.json
+            #expect(cached.badges.first { $0.id == "first-series" }?.holders == 1)
             app.clock.advance(by: 11 * 60)
-            let fresh = try await app.request(.get, "/api/badges", token: try await Self.token(app, "bob@example.com"))
-                .jsonObject()
-            #expect(
-                (fresh["badges"] as? [[String: Any]])?.first { $0["id"] as? String == "first-series" }?["holders"]
-                    as? Double == 0.5
-            )
+            let fresh = try await Self.api(app, "bob@example.com").getBadges().ok.body.json
+            #expect(fresh.badges.first { $0.id == "first-series" }?.holders == 0.5)
 
-            let token = try await Self.token(app)
-            let locked = try await app.request(
-                .put,
-                "/api/badges/showcase",
-                token: token,
-                json: ["badgeIds": ["first-series", "thousand-pushups"]]
+            let ana = try await Self.api(app)
+            let locked = try await ana.updateBadgeShowcase(
+                body: .json(.init(badgeIds: ["first-series", "thousand-pushups"]))
             )
-            #expect(locked.status == .unprocessableContent)
-            #expect(
-                (try locked.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } == [
-                    "badgeIds[1]"
-                ]
-            )
-            let tooMany = try await app.request(
-                .put,
-                "/api/badges/showcase",
-                token: token,
-                json: ["badgeIds": ["a", "b", "c", "d"]]
-            )
-            #expect(tooMany.status == .unprocessableContent)
-            #expect(
-                try await app.request(.get, "/api/badges", token: token).jsonObject()["showcase"] as? [String] == []
-            )
+            #expect(try locked.unprocessableContent.body.applicationProblemJson.fields == ["badgeIds[1]"])
+            let tooMany = try await ana.updateBadgeShowcase(body: .json(.init(badgeIds: ["a", "b", "c", "d"])))
+            _ = try tooMany.unprocessableContent
+            #expect(try await ana.getBadges().ok.body.json.showcase == [])
 
-            let chosen = try await app.request(
-                .put,
-                "/api/badges/showcase",
-                token: token,
-                json: ["badgeIds": ["first-series"]]
-            )
-            #expect(chosen.status == .ok, "\(chosen.text)")
-            let anaID = try #require(
-                (try await app.devSignIn("ana@example.com")["user"] as? [String: Any])?["id"] as? String
-            )
-            let seen = try await app.request(
-                .get,
-                "/api/users/\(anaID)/badges",
-                token: try await Self.token(app, "bob@example.com")
-            ).jsonObject()
-            #expect((seen["showcase"] as? [[String: Any]])?.map { $0["id"] as? String } == ["first-series"])
-            #expect((seen["showcase"] as? [[String: Any]])?.first?["rarity"] as? String == "common")
-            #expect(try await app.request(.get, "/api/users/nobody/badges", token: token).status == .notFound)
+            _ = try await ana.updateBadgeShowcase(body: .json(.init(badgeIds: ["first-series"]))).ok
+            let anaID = try await app.api().signInForDevelopment(body: .json(.init(email: "ana@example.com"))).ok
+                .body.json.user.id
+            let seen = try await Self.api(app, "bob@example.com").getUserBadges(path: .init(id: anaID)).ok.body.json
+            #expect(seen.showcase.map(\.id) == ["first-series"])
+            #expect(seen.showcase.first?.rarity == "common")
+            _ = try await ana.getUserBadges(path: .init(id: "nobody")).notFound
         }
     }
 
@@ -167,50 +113,26 @@ struct BadgesAndWeeklyRewardsTests {
     func checkInsAndGoalsMetEarnPointsAndTheStreakMilestoneIsABadge(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             _ = try await app.onboardedUser()
-            let sync = try await app.request(
-                .post,
-                "/api/tracking/daily",
-                token: try await Self.token(app),
-                json: [
-                    "steps": 8000, "source": "healthkit",
-                    "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
-                ]
-            )
-            #expect(sync.status == .created || sync.status == .ok, "\(sync.text)")
+            let sync = Components.Schemas.DailySync(source: .healthkit, occurredAt: app.clock.now, steps: 8000)
+            _ = try await Self.api(app).syncDailyTotals(body: .json(sync)).ok
             for day in 1...7 {
-                let checkIn = try await app.request(
-                    .post,
-                    "/api/streaks/checkin",
-                    token: try await Self.token(app),
-                    json: ["mood": 4, "energy": 3]
-                )
-                #expect(checkIn.status == .created || checkIn.status == .ok, "\(checkIn.text)")
+                _ = try await Self.api(app).checkIn(body: .json(.init(mood: 4, energy: 3))).created
                 if day == 1 {
                     // Both of today's goals (7,000 steps, the check-in) are met: read twice, credited once.
-                    for _ in 1...2 {
-                        #expect(
-                            try await app.request(.get, "/api/goals/daily", token: try await Self.token(app)).status
-                                == .ok
-                        )
-                    }
+                    for _ in 1...2 { _ = try await Self.api(app).getDailyGoals().ok }
                 }
                 app.clock.advance(by: Self.day)
             }
-            let ledger = try await app.request(.get, "/api/points/ledger?limit=200", token: try await Self.token(app))
-                .jsonObject()
-            let reasons = (ledger["items"] as? [[String: Any]] ?? []).compactMap { $0["reason"] as? String }
-            #expect(reasons.filter { $0 == "check_in" }.count == 7)
-            #expect(reasons.filter { $0 == "goal_met" }.count == 2)
-            let badges = try await app.request(.get, "/api/badges", token: try await Self.token(app)).jsonObject()
-            let warrior = (badges["badges"] as? [[String: Any]])?.first { $0["name"] as? String == "1 Week Warrior" }
-            #expect(warrior?["unlocked"] as? Bool == true)
-            let stats = try #require(
-                try await app.request(.get, "/api/user/stats", token: try await Self.token(app)).jsonObject()["points"]
-                    as? [String: Any]
-            )
-            #expect(stats["totalPoints"] as? Int == 7 * 10 + 2 * 50 + 50)
-            #expect((stats["counters"] as? [String: Any])?["streak"] as? Int == 7)
-            try await PointsTests.expectReplayAgrees(app)
+            let reasons = try await Self.api(app).getPointsLedger(query: .init(limit: 200)).ok.body.json.items
+                .map(\.reason)
+            #expect(reasons.filter { $0 == .checkIn }.count == 7)
+            #expect(reasons.filter { $0 == .goalMet }.count == 2)
+            let badges = try await Self.api(app).getBadges().ok.body.json.badges
+            #expect(badges.first { $0.name == "1 Week Warrior" }?.unlocked == true)
+            let stats = try await Self.api(app).getUserStats().ok.body.json.points
+            #expect(stats.totalPoints == 7 * 10 + 2 * 50 + 50)
+            #expect(stats.counters.additionalProperties["streak"] == 7)
+            #expect(try await app.replayDifferences() == [])
         }
     }
 
@@ -219,34 +141,29 @@ struct BadgesAndWeeklyRewardsTests {
     func workoutsEarnXPUpToTheDailyMaximum(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "famefit") { app async throws in
             _ = try await app.onboardedUser()
-            func workout(_ id: String, minutes: Double, calories: Double) async throws -> [String: Any] {
-                let response = try await app.request(
-                    .post,
-                    "/api/activities",
-                    token: try await Self.token(app),
-                    json: [
-                        "clientEventId": id, "type": "workout",
-                        "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
-                        "workout": [
-                            "type": "running", "durationSeconds": minutes * 60, "calories": calories,
-                            "distanceMeters": minutes * 150,
-                        ],
-                    ]
+            func workout(_ id: String, minutes: Double, calories: Double) async throws -> Components.Schemas.Reward {
+                let run = Components.Schemas.WorkoutInput(
+                    _type: .running,
+                    durationSeconds: minutes * 60,
+                    distanceMeters: minutes * 150,
+                    calories: calories
                 )
-                #expect(response.status == .created, "\(response.text)")
-                return try #require(try response.jsonObject()["reward"] as? [String: Any])
+                let input = Components.Schemas.ActivityInput(
+                    clientEventId: id,
+                    _type: .workout,
+                    occurredAt: app.clock.now,
+                    workout: run
+                )
+                return try #require(try await Self.api(app).recordActivity(body: .json(input)).created.body.json.reward)
             }
             let run = try await workout("r1", minutes: 30, calories: 300)
-            #expect((run["lines"] as? [[String: Any]])?.first?["amount"] as? Int == 150)  // 30 × 4 + 300 × 0.1
+            #expect(run.lines.first?.amount == 150)  // 30 × 4 + 300 × 0.1
             let long = try await workout("r2", minutes: 600, calories: 3000)
-            #expect((long["lines"] as? [[String: Any]])?.first?["amount"] as? Int == 1350)
-            let stats = try #require(
-                try await app.request(.get, "/api/user/stats", token: try await Self.token(app)).jsonObject()["points"]
-                    as? [String: Any]
-            )
-            #expect(stats["unit"] as? String == "XP")
-            #expect(stats["totalPoints"] as? Int == 1500 + 10)  // and "First Workout"
-            try await PointsTests.expectReplayAgrees(app)
+            #expect(long.lines.first?.amount == 1350)
+            let stats = try await Self.api(app).getUserStats().ok.body.json.points
+            #expect(stats.unit == "XP")
+            #expect(stats.totalPoints == 1500 + 10)  // and "First Workout"
+            #expect(try await app.replayDifferences() == [])
         }
     }
 }

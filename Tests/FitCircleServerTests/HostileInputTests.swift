@@ -258,7 +258,7 @@ struct SocialHalfFindingsTests {
                 (stats["totalPoints"] as? Int ?? .max) <= 1_500 + 10,
                 "at most a day's maximum and the first-workout badge: \(stats)"
             )
-            try await PointsTests.expectReplayAgrees(app)
+            #expect(try await app.replayDifferences() == [])
         }
     }
 

@@ -171,9 +171,9 @@ struct ScheduledNotificationTests {
             // Monday 2 March 2026, 10:00 UTC (11:00 in Paris)
             app.clock.set(Date(timeIntervalSince1970: 1_772_445_600))
             let (user, _) = try await Self.signIn(app, "ana@example.com")
-            try await PointsTests.series(app, "s1", number: 1, reps: 30)
-            try await PointsTests.series(app, "s2", number: 2, reps: 15)  // 45 of 50: 5 left
-            try await PointsTests.series(app, "s3", number: 3, reps: 3)  // 48: still almost there, but once a day
+            try await app.recordPushups("s1", series: 1, reps: 30)
+            try await app.recordPushups("s2", series: 2, reps: 15)  // 45 of 50: 5 left
+            try await app.recordPushups("s3", series: 3, reps: 3)  // 48: still almost there, but once a day
             try await ReminderTests.run(app, hours: 1)
             let nudges = try await Self.sent(app, user, "almost_there")
             #expect(nudges.map(\.body) == ["Almost there! Just 5 more push-ups to reach your daily goal."])
@@ -182,7 +182,7 @@ struct ScheduledNotificationTests {
             // Three more days of 70 make the week's 250: the bonus and the badges come as achievements.
             for day in 1...3 {
                 app.clock.advance(by: 86_400)
-                try await PointsTests.series(app, "w\(day)", number: 1, reps: 70)
+                try await app.recordPushups("w\(day)", series: 1, reps: 70)
             }
             try await ReminderTests.run(app, hours: 1)
             let achievements = try await Self.sent(app, user, "achievement").map(\.body)

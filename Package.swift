@@ -239,6 +239,7 @@ let package = Package(
                 "FitCircleCore",
                 "FitCircleStore",
                 "FitCircleEngine",
+                "FitCircleJobs",
                 "FitCircleDelivery",
                 "FitCircleServer",
                 // The generated client, through the in-process transport: tests that read like the API.

@@ -42,3 +42,26 @@ extension TestApp {
             + self.engine.replay.sendHabitDifferences().map(\.description)
     }
 }
+
+extension TestApp {
+    /// A workout recorded by the app, ready to send: `km` over `minutes`, started `startedMinutesAgo` before
+    /// the test clock's now.
+    public func workout(
+        _ clientEventID: String,
+        _ type: Components.Schemas.WorkoutType = .running,
+        km: Double,
+        minutes: Double,
+        startedMinutesAgo: Double
+    ) -> Components.Schemas.ActivityInput {
+        Components.Schemas.ActivityInput(
+            clientEventId: clientEventID,
+            _type: .workout,
+            occurredAt: self.clock.now.addingTimeInterval(-startedMinutesAgo * 60),
+            source: .app,
+            workout: .init(_type: type, durationSeconds: minutes * 60, distanceMeters: km * 1000)
+        )
+    }
+}
+
+/// `date` as the API writes instants (ISO 8601, UTC, whole seconds): for the bodies tests write by hand.
+public func iso8601(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }

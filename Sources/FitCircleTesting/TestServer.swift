@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Configuration
+public import FitCircleClient
 public import FitCircleCore
 import FitCircleDelivery
 public import FitCircleEngine
@@ -41,6 +42,10 @@ public struct TestApp: Sendable {
         if let token { headers[.authorization] = "Bearer \(token)" }
         var buffer: ByteBuffer?
         if let json {
+            // A typed value here (`Components.Schemas…`) is a mistake: JSONSerialization would trap on it.
+            guard JSONSerialization.isValidJSONObject(json) else {
+                throw TestSetupError("\(type(of: json)) is not a JSON object: send typed values through app.api")
+            }
             headers[.contentType] = headers[.contentType] ?? "application/json"
             buffer = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json))
         } else if let body {
@@ -49,28 +54,26 @@ public struct TestApp: Sendable {
         return try await self.client.executeRequest(uri: uri, method: method, headers: headers, body: buffer)
     }
 
-    /// Signs in through `POST /api/auth/dev` and returns the response's JSON.
-    public func devSignIn(_ email: String = "ana@example.com", timeZone: String? = nil) async throws -> [String: Any] {
-        var body: [String: Any] = ["email": email]
-        if let timeZone { body["timeZone"] = timeZone }
-        let response = try await self.request(.post, "/api/auth/dev", json: body)
-        guard response.status == .ok else {
-            throw TestSetupError("dev sign-in answered \(response.status): \(response.text)")
-        }
-        return try response.jsonObject()
+    /// Signs in through `POST /api/auth/dev`: the session, with its tokens and the profile.
+    public func devSignIn(_ email: String = "ana@example.com", timeZone: String? = nil) async throws
+        -> Components.Schemas.AuthSession
+    {
+        let answer = try await self.api().signInForDevelopment(body: .json(.init(email: email, timeZone: timeZone)))
+        guard case .ok(let session) = answer else { throw TestSetupError("dev sign-in answered \(answer)") }
+        return try session.body.json
     }
 
-    /// Signs in and completes onboarding with valid values; returns the access token.
-    public func onboardedUser(_ email: String = "ana@example.com", timeZone: String = "Europe/Paris") async throws
-        -> String
-    {
-        let token = try await self.devSignIn(email)["accessToken"] as! String
-        let response = try await self.request(
-            .put,
-            "/api/user/profile",
-            token: token,
-            json: Self.validProfile(timeZone: timeZone)
-        )
+    /// Signs in and completes onboarding with valid values (named "Ana" unless `displayName` says otherwise);
+    /// returns the access token.
+    public func onboardedUser(
+        _ email: String = "ana@example.com",
+        timeZone: String = "Europe/Paris",
+        displayName: String? = nil
+    ) async throws -> String {
+        let token = try await self.devSignIn(email).accessToken
+        var profile = Self.validProfile(timeZone: timeZone)
+        if let displayName { profile["displayName"] = displayName }
+        let response = try await self.request(.put, "/api/user/profile", token: token, json: profile)
         guard response.status == .ok else {
             throw TestSetupError("onboarding answered \(response.status): \(response.text)")
         }

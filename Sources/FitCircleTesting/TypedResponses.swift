@@ -8,16 +8,8 @@ extension TestResponse {
     /// The body as one of the API's schemas (`Components.Schemas.…`): for the tests that must send a raw
     /// request (a malformed body, a header the client would not send) and still assert typed values.
     public func decoded<Value: Decodable>(as type: Value.Type = Value.self) throws -> Value {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = Self.instant(text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: text))
-            }
-            return date
-        }
         do {
-            return try decoder.decode(Value.self, from: Data(self.body.readableBytesView))
+            return try apiDecoder().decode(Value.self, from: Data(self.body.readableBytesView))
         } catch {
             throw TestSetupError("expected \(Value.self) (\(error)), got \(self.status): \(self.text)")
         }
@@ -30,11 +22,6 @@ extension TestResponse {
         }
         return try self.decoded()
     }
-
-    private static func instant(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
 }
 
 extension Components.Schemas.Problem {
@@ -46,7 +33,23 @@ extension TestApp {
     /// The API as `email` calls it, with a token fresh from dev login: for tests that move the clock past a
     /// token's 15 minutes.
     public func api(as email: String) async throws -> Client {
-        let session = try await self.api().signInForDevelopment(body: .json(.init(email: email))).ok.body.json
-        return self.api(session.accessToken)
+        self.api(try await self.devSignIn(email).accessToken)
     }
+
+    /// The API as `person` calls it, signed in afresh.
+    public func api(as person: TestPerson) async throws -> Client { try await self.api(as: person.email) }
+}
+
+/// A decoder for the API's JSON: instants are ISO 8601, with or without fractions of a second.
+func apiDecoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .custom { decoder in
+        let text = try decoder.singleValueContainer().decode(String.self)
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: text))
+    }
+    return decoder
 }

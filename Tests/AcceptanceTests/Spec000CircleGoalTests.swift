@@ -58,7 +58,7 @@ struct Spec000CircleGoalTests {
             #expect(try await goal(bo, "weekly")?["target"] as? Double == 5)
 
             func weighIn(_ member: Member, _ kilograms: Double, _ event: String) async throws {
-                try await member.record(event, ["type": "weight", "source": "manual", "weightKg": kilograms])
+                try await member.record(event, .weight, weightKg: kilograms, source: .manual)
                 try await member.claim(id)
             }
             func board(_ period: String, as member: Member) async throws -> [String: Any] {
@@ -184,7 +184,7 @@ struct Spec000CircleGoalTests {
             try await world.run(until: "2026-03-09", "09:00")
             // Sunday's digest already showed that as "Next Week's Challenge".
             let anaID = User.ID(
-                try #require((try await app.devSignIn(ana.email)["user"] as? [String: Any])?["id"] as? String)
+                try await app.devSignIn(ana.email).user.id
             )
             let digest = try await app.store.read { tx in
                 try await tx.notifications.list(of: anaID, type: "weekly_digest", limit: 1)

@@ -19,8 +19,8 @@ struct Spec000FirstWeekTests {
             let idle = try await Member.onboarded("idle@example.com", in: Self.zone, app: app)
             func said(_ member: Member, _ type: String, on date: String) async throws -> String? {
                 let decided = try await app.notifications(type, token: try await member.token)
-                    .first { world.decided($0)?.hasPrefix(date) == true && $0["status"] as? String != "dropped" }
-                return decided?["body"] as? String
+                    .first { world.decided($0)?.hasPrefix(date) == true && $0.status.rawValue != "dropped" }
+                return decided?.body
             }
             func checkIn(_ member: Member, _ date: String, at time: String) async throws {
                 try await world.run(until: date, time, step: 3_600)

@@ -22,8 +22,8 @@ struct Spec000Flow1Tests {
             let reminders = try await app.notifications("daily_checkin_reminder", token: try await alex.token)
             #expect(reminders.count == 1, "\(reminders)")
             let reminder = try #require(reminders.first)
-            #expect(reminder["body"] as? String == "⏰ Complete your check-in to start your streak!")
-            #expect(reminder["status"] as? String == "sent")
+            #expect(reminder.body == "⏰ Complete your check-in to start your streak!")
+            #expect(reminder.status.rawValue == "sent")
             #expect(world.decided(reminder) == "2026-03-02 20:00")
         }
     }
@@ -89,12 +89,12 @@ struct Spec000Flow1Tests {
             // Day 1: the first check-in starts the streak; no reminder that evening (nothing left to do).
             try await world.run(until: "2026-03-02", "12:00")
             let first = try await app.checkIn(token: try await alex.token)
-            #expect((first["streak"] as? [String: Any])?["current"] as? Int == 1)
+            #expect(first.streak.current == 1)
             try await sync(1)
             try await world.run(until: "2026-03-02", "23:00")
             #expect(
-                try await app.notifications("daily_checkin_reminder", token: try await alex.token).first?["status"]
-                    as? String == "dropped"
+                try await app.notifications("daily_checkin_reminder", token: try await alex.token).first?.status
+                    .rawValue == "dropped"
             )
 
             // Day 2: reminded at 20:00 to keep it going, then checks in.
@@ -102,11 +102,11 @@ struct Spec000Flow1Tests {
             let reminder = try #require(
                 try await app.notifications("daily_checkin_reminder", token: try await alex.token).first
             )
-            #expect(reminder["body"] as? String == "⏰ Keep it going! Complete your check-in for a 2-day streak.")
-            #expect(reminder["status"] as? String == "sent")
+            #expect(reminder.body == "⏰ Keep it going! Complete your check-in for a 2-day streak.")
+            #expect(reminder.status.rawValue == "sent")
             // Acknowledging day 1's steps against day 1's goal.
             let second = try await app.checkIn(token: try await alex.token)
-            #expect((second["previousDay"] as? [String: Any])?["steps"] as? Int == 7_234)
+            #expect(second.previousDay.steps as? Int == 7_234)
             try await sync(2)
 
             // Days 3 and 4 at noon.
@@ -121,13 +121,13 @@ struct Spec000Flow1Tests {
             try await world.run(until: "2026-03-07", "09:15")
             let atRisk = try #require(try await app.notifications("streak_at_risk", token: try await alex.token).first)
             #expect(
-                atRisk["body"] as? String
+                atRisk.body
                     == "🔥 Your 4-day streak is at risk! Your freeze covered yesterday; check in today to keep it going."
             )
-            let streak = try await app.json("/api/streaks/current", token: try await alex.token)
-            #expect(streak["current"] as? Int == 4)
-            #expect((streak["recent"] as? [[String: Any]])?.first?["status"] as? String == "frozen")
-            #expect(streak["freezesLeft"] as? Int == 0)
+            let streak = try await alex.api.getCurrentStreak().ok.body.json
+            #expect(streak.current == 4)
+            #expect(streak.recent.first?.status == .frozen)
+            #expect(streak.freezesLeft == 0)
             try await app.checkIn(token: try await alex.token)
             try await sync(6)
 
@@ -137,16 +137,16 @@ struct Spec000Flow1Tests {
             try await sync(7)
             try await world.run(until: "2026-03-09", "12:00")
             let seventh = try await app.checkIn(token: try await alex.token)
-            #expect((seventh["milestone"] as? [String: Any])?["badge"] as? String == "1 Week Warrior")
-            #expect(seventh["message"] as? String == "🎉 1 Week Warrior unlocked!")
+            #expect(seventh.milestone?.badge == "1 Week Warrior")
+            #expect(seventh.message == "🎉 1 Week Warrior unlocked!")
             try await world.run(until: "2026-03-09", "12:15")
             let milestone = try #require(
                 try await app.notifications("streak_milestone", token: try await alex.token).first
             )
             #expect(
-                milestone["body"] as? String == "🎉 You did it! 7-day streak complete. 1 Week Warrior badge unlocked!"
+                milestone.body == "🎉 You did it! 7-day streak complete. 1 Week Warrior badge unlocked!"
             )
-            #expect(milestone["status"] as? String == "sent")
+            #expect(milestone.status.rawValue == "sent")
 
             // Day 8's goals follow the first week: the average of 7 days with steps (7,317) + 10 %, to 8,000,
             // announced once (planned at 00:00, told after quiet hours).
@@ -156,10 +156,10 @@ struct Spec000Flow1Tests {
             let announced = try await app.notifications("goals_personalized", token: try await alex.token)
             #expect(announced.count == 1)
             #expect(
-                announced.first?["body"] as? String
+                announced.first?.body
                     == "📈 Your daily goals are now personalized based on your baseline: 8,000 steps a day."
             )
-            #expect(announced.first?["status"] as? String == "sent")
+            #expect(announced.first?.status.rawValue == "sent")
             // F2: the new week (Monday 9 March) totals the personalised daily goal × 7.
             let weekly =
                 try await app.json("/api/goals/weekly", token: try await alex.token)["goals"] as? [[String: Any]] ?? []
@@ -177,7 +177,7 @@ struct Spec000Flow1Tests {
             for (email, baseline, expected) in [
                 ("sam@example.com", "sedentary", 5_000.0), ("mo@example.com", "moderate", 7_000.0),
             ] {
-                let token = try await app.devSignIn(email)["accessToken"] as! String
+                let token = try await app.devSignIn(email).accessToken
                 var profile = TestApp.validProfile(timeZone: Self.zone)
                 profile["activityBaseline"] = baseline
                 let saved = try await app.request(.put, "/api/user/profile", token: token, json: profile)
@@ -191,7 +191,7 @@ struct Spec000Flow1Tests {
                 let weekly = try await app.json("/api/goals/weekly", token: token)["goals"] as? [[String: Any]] ?? []
                 #expect(weekly.first { $0["type"] as? String == "steps" }?["target"] as? Double == 50_000)
             }
-            let token = try await app.devSignIn("sam@example.com")["accessToken"] as! String
+            let token = try await app.devSignIn("sam@example.com").accessToken
             var wrong = TestApp.validProfile(timeZone: Self.zone)
             wrong["activityBaseline"] = "couch"
             let refused = try await app.request(.put, "/api/user/profile", token: token, json: wrong)
@@ -207,7 +207,7 @@ struct Spec000Flow1Tests {
             world.start(at: "2026-03-02", "10:00")
             let alex = try await Member.onboarded("alex@example.com", in: Self.zone, app: app)
             let checkIn = try await app.checkIn(token: try await alex.token)
-            #expect((checkIn["previousDay"] as? [String: Any])?["stepGoal"] == nil, "\(checkIn)")
+            #expect(checkIn.previousDay.stepGoal == nil, "\(checkIn)")
             _ = try await app.json("/api/goals/daily", token: try await alex.token)
             let history = try await app.json("/api/goals/daily/history?days=7", token: try await alex.token)
             let days = (history["periods"] as? [[String: Any]] ?? []).compactMap { $0["start"] as? String }

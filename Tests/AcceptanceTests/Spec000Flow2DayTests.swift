@@ -16,7 +16,7 @@ struct Spec000Flow2DayTests {
             world.start(at: "2026-03-02", "05:00")
             var members: [Member] = []
             for email in ["near@example.com", "far@example.com", "done@example.com"] {
-                let token = try await app.devSignIn(email, timeZone: Self.zone)["accessToken"] as! String
+                let token = try await app.devSignIn(email, timeZone: Self.zone).accessToken
                 var profile = TestApp.validProfile(timeZone: Self.zone)
                 profile["activityBaseline"] = "moderate"  // 7,000 steps
                 _ = try await app.request(.put, "/api/user/profile", token: token, json: profile)
@@ -31,7 +31,7 @@ struct Spec000Flow2DayTests {
             for member in members {
                 let morning = try await app.notifications("daily_goals_ready", token: try await member.token)
                 #expect(
-                    morning.first?["body"] as? String
+                    morning.first?.body
                         == "☀️ Good morning! Your daily goals are ready: 7,000 steps and a check-in.",
                     "\(member.email)"
                 )
@@ -41,11 +41,11 @@ struct Spec000Flow2DayTests {
             }
             try await world.run(until: "2026-03-02", "18:15")
             let near = try await app.notifications("steps_to_go", token: try await members[0].token)
-            #expect(near.map { $0["body"] as? String } == ["🚶 You're at 5,700 steps—only 1,300 to go!"])
+            #expect(near.map { $0.body } == ["🚶 You're at 5,700 steps—only 1,300 to go!"])
             #expect(try await app.notifications("steps_to_go", token: try await members[1].token).isEmpty)
             #expect(
                 try await app.notifications("steps_to_go", token: try await members[2].token).allSatisfy {
-                    $0["status"] as? String == "dropped"
+                    $0.status.rawValue == "dropped"
                 }
             )
         }

@@ -56,8 +56,8 @@ struct Spec000Flow2Tests {
 
             let told = try await app.notifications("social_engagement", token: try await ben.token)
             #expect(told.count == 1, "\(told)")
-            #expect(told.first?["body"] as? String == "🏃 Alex just submitted 10,234 steps—can you beat that?")
-            #expect(told.first?["status"] as? String == "sent")
+            #expect(told.first?.body == "🏃 Alex just submitted 10,234 steps—can you beat that?")
+            #expect(told.first?.status.rawValue == "sent")
             #expect(try await app.notifications("social_engagement", token: try await alex.token).isEmpty)
         }
     }

@@ -77,7 +77,7 @@ struct Spec000Flow3Tests {
             try await world.run(until: "2026-03-02", "08:45")
             let dropped = try await app.notifications("leaderboard_passed", token: try await sarah.token)
             #expect(dropped.count == 1, "\(dropped)")
-            #expect((dropped.first?["body"] as? String)?.contains("Sam") == true, "\(dropped)")
+            #expect((dropped.first?.body)?.contains("Sam") == true, "\(dropped)")
 
             // "Sarah submits 11,000 steps → Retakes #1. Push notification to user. User checks: 766 steps behind."
             try await world.run(until: "2026-03-02", "14:00")
@@ -85,7 +85,7 @@ struct Spec000Flow3Tests {
             #expect(afternoon["rankAfter"] as? Int == 1 && afternoon["rankChange"] as? Int == 1)
             try await world.run(until: "2026-03-02", "14:15")
             #expect(
-                (try await app.notifications("leaderboard_passed", token: try await sam.token).first?["body"] as? String)?
+                (try await app.notifications("leaderboard_passed", token: try await sam.token).first?.body)?
                     .contains("Sarah") == true
             )
             let daily = try await rows("daily", as: sam)
@@ -140,12 +140,13 @@ struct Spec000Flow3Tests {
             )
             try await world.run(until: "2026-03-02", "19:15")
             #expect(
-                (try await app.notifications("social_engagement", token: try await sam.token).first?["body"] as? String)?
+                (try await app.notifications("social_engagement", token: try await sam.token).first?.body)?
                     .contains("🔥 Great hustle today!") == true
             )
             #expect(
-                (try await app.notifications("social_engagement", token: try await sarah.token).first?["body"]
-                    as? String)?.contains("💪 You too") == true
+                (try await app.notifications("social_engagement", token: try await sarah.token).first?.body)?.contains(
+                    "💪 You too"
+                ) == true
             )
 
             // Tuesday: the week's board shows the close race, Monday being day 1; Monday's daily board closed

@@ -25,13 +25,13 @@ struct Spec000GoalMilestoneTests {
             // 62.5 → 58.5 kg: 4 kg to lose. 61.5 is 25 %, 60.0 is 62 % (past 50), 59.4 is 77 %, 58.4 is past 100 %.
             for (day, weight) in [(2, 62.0), (3, 61.5), (4, 60.0), (5, 59.9), (6, 59.4), (7, 58.4)] {
                 try await world.run(until: String(format: "2026-03-%02d", day), "12:00")
-                try await ana.record("w\(day)", ["type": "weight", "weightKg": weight])
+                try await ana.record("w\(day)", .weight, weightKg: weight)
                 try await ana.claim(id)
             }
             try await world.run(until: "2026-03-07", "12:15")
 
             let pushes = try await app.notifications("challenge_milestone", token: try await ana.token).reversed()
-                .compactMap { $0["body"] as? String }
+                .compactMap { $0.body }
             #expect(
                 pushes == [
                     "🎉 A quarter of the way! You're 25% to your weight loss goal.",
@@ -42,13 +42,13 @@ struct Spec000GoalMilestoneTests {
             )
             let emails = try await app.notifications("challenge_milestone_email", token: try await ana.token).reversed()
             #expect(
-                emails.compactMap { $0["body"] as? String } == [
+                emails.compactMap { $0.body } == [
                     "🎉 Halfway there! You're 50% to your weight loss goal.",
                     "🎉 Goal reached! You're 100% to your weight loss goal.",
                 ]
             )
             #expect(
-                emails.allSatisfy { ($0["channels"] as? [String]) == ["email"] && $0["status"] as? String == "sent" }
+                emails.allSatisfy { $0.channels == [.email] && $0.status.rawValue == "sent" }
             )
         }
     }
@@ -110,7 +110,7 @@ struct Spec000GoalMilestoneTests {
             try await world.run(until: "2026-03-05", "12:15")
 
             let pushes = try await app.notifications("challenge_milestone", token: try await ana.token).reversed()
-                .compactMap { $0["body"] as? String }
+                .compactMap { $0.body }
             #expect(
                 pushes == [
                     "🎉 A quarter of the way! You're 25% to your step goal in 'Spring Steps'.",
@@ -120,13 +120,13 @@ struct Spec000GoalMilestoneTests {
             )
             let emails = try await app.notifications("challenge_milestone_email", token: try await ana.token).reversed()
             #expect(
-                emails.compactMap { $0["body"] as? String } == [
+                emails.compactMap { $0.body } == [
                     "🎉 Halfway there! You're 50% to your step goal in 'Spring Steps'.",
                     "🎉 Goal reached! You're 100% to your step goal in 'Spring Steps'.",
                 ]
             )
             let climbs = try await app.notifications("leaderboard_change", token: try await ana.token).compactMap {
-                $0["body"] as? String
+                $0.body
             }
             #expect(climbs == ["📈 You moved up to #1 in 'Spring Steps'! 🏆"])
         }

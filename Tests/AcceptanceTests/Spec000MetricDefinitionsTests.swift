@@ -61,11 +61,11 @@ struct Spec000MetricDefinitionsTests {
             for day in 0..<8 {
                 let date = monday.adding(days: day).iso
                 try await world.run(until: date, "10:00", step: 3_600)
-                try await ann.record("ann-open-\(day)-am", ["type": "app_open"])
+                try await ann.record("ann-open-\(day)-am", .appOpen)
                 try await app.checkIn(token: try await ann.token)
                 try await ann.sync(steps: 30_000, "ann-steps-\(day)")
                 if day != 5 {
-                    try await ben.record("ben-open-\(day)", ["type": "app_open"])
+                    try await ben.record("ben-open-\(day)", .appOpen)
                     try await app.checkIn(token: try await ben.token)
                 }
                 if day == 0 { try await app.checkIn(token: try await cat.token) }
@@ -79,7 +79,7 @@ struct Spec000MetricDefinitionsTests {
                     try await preferences(ann, ["reminderTime": "21:00"])
                 }
                 try await world.run(until: date, "20:00", step: 3_600)
-                try await ann.record("ann-open-\(day)-pm", ["type": "app_open"])
+                try await ann.record("ann-open-\(day)-pm", .appOpen)
             }
             // Ben's 31st day is one past his first 30.
             try await world.run(until: "2026-04-01", "10:00", step: 4 * 3_600)

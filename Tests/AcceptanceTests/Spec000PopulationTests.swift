@@ -288,7 +288,7 @@ struct Spec000PopulationTests {
         aaCheck: Experiment,
         app: TestApp
     ) async throws -> Person {
-        let token = try await app.devSignIn(email)["accessToken"] as! String
+        let token = try await app.devSignIn(email).accessToken
         let id = try #require(try await app.store.read { tx in try await tx.users.find(withEmail: email) }?.id)
         let habit = twins.habit(for: try #require(ExperimentAssignment.variant(of: id, in: aaCheck)).name)
         #expect(

@@ -54,10 +54,7 @@ struct Spec000WeeklyDigestTests {
                 try await sam.sync(steps: day == 6 ? 4_341 : 8_000, "sam-\(day)")
                 try await sarah.sync(steps: 9_000, "sarah-\(day)")
                 if day == 0 || day == 6 {
-                    try await sam.record(
-                        "w-\(day)",
-                        ["type": "weight", "source": "manual", "weightKg": day == 0 ? 80.0 : 79.456]
-                    )
+                    try await sam.record("w-\(day)", .weight, weightKg: day == 0 ? 80.0 : 79.456, source: .manual)
                 }
                 try await app.checkIn(token: try await sam.token)
                 try await sam.claim(id)
@@ -66,17 +63,14 @@ struct Spec000WeeklyDigestTests {
             try await world.run(until: "2026-03-08", "20:15")
 
             let samID = User.ID(
-                try #require((try await app.devSignIn(sam.email)["user"] as? [String: Any])?["id"] as? String)
+                try await app.devSignIn(sam.email).user.id
             )
             let digest = try #require(
                 try await app.store.read { tx in
                     try await tx.notifications.list(of: samID, type: "weekly_digest", limit: 1)
                 }.first
             )
-            #expect(
-                world.decided(["decidedAt": ISO8601DateFormatter().string(from: digest.decidedAt)])
-                    == "2026-03-08 20:00"
-            )
+            #expect(world.decided(at: digest.decidedAt) == "2026-03-08 20:00")
             #expect(digest.status == .sent, "\(digest)")
             #expect(digest.body == "📅 Week in Review: 52,341 steps, 7-day streak maintained, #2 in Work Warriors")
             #expect(digest.data["goalPercent"] == "104")
@@ -86,7 +80,7 @@ struct Spec000WeeklyDigestTests {
 
             // Flow 3's Sunday evening: the one who finished first reads "You won Work Warriors this week! 🏆".
             let sarahID = User.ID(
-                try #require((try await app.devSignIn(sarah.email)["user"] as? [String: Any])?["id"] as? String)
+                try await app.devSignIn(sarah.email).user.id
             )
             let won = try #require(
                 try await app.store.read { tx in

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
@@ -18,41 +19,37 @@ struct Spec001Tests {
     func points01to05_theWorkedExamplesThroughTheAPIWithTheirLedgerLines(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
             let ana = try await Member.onboarded("ana@example.com", in: "UTC", app: app)
-            let five = try #require(try await ana.series("s5", number: 5, reps: 5)["reward"] as? [String: Any])
-            let fiveLine = try #require((five["lines"] as? [[String: Any]])?.first)
-            let fiveAward = try #require((fiveLine["detail"] as? [String: Any])?["series"] as? [String: Any])
-            #expect(fiveLine["reason"] as? String == "series")
-            #expect(fiveLine["amount"] as? Int == 55)
-            #expect(fiveAward["repMultiplier"] as? Double == 1.5)
-            #expect(fiveAward["seriesMultiplier"] as? Double == 4.0)
-            #expect(fiveAward["streakMultiplier"] as? Double == 1.0)
-            #expect(fiveLine["multiplier"] as? Double == 1.0)
+            let five = try #require(try await ana.series("s5", number: 5, reps: 5).reward)
+            let fiveLine = try #require(five.lines.first)
+            let fiveAward = try #require(fiveLine.detail.series)
+            #expect(fiveLine.reason == .series)
+            #expect(fiveLine.amount == 55)
+            #expect(fiveAward.repMultiplier == 1.5)
+            #expect(fiveAward.seriesMultiplier == 4.0)
+            #expect(fiveAward.streakMultiplier == 1.0)
+            #expect(fiveLine.multiplier == 1.0)
             // The first series also unlocks "First Series" (10 points).
-            #expect((five["badges"] as? [[String: Any]])?.map { $0["id"] as? String } == ["first-series"])
-            #expect(five["points"] as? Int == 65)
+            #expect(five.badges.map(\.id) == ["first-series"])
+            #expect(five.points == 65)
 
-            let ten = try #require(try await ana.series("s10", number: 10, reps: 10)["reward"] as? [String: Any])
-            let tenAward = try #require(
-                ((ten["lines"] as? [[String: Any]])?.first?["detail"] as? [String: Any])?["series"] as? [String: Any]
-            )
-            #expect(tenAward["repMultiplier"] as? Double == 3.0)
-            #expect(tenAward["seriesMultiplier"] as? Double == 8.0)
-            #expect(ten["points"] as? Int == 110)
-            #expect(ten["totalPoints"] as? Int == 175)
+            let ten = try #require(try await ana.series("s10", number: 10, reps: 10).reward)
+            let tenAward = try #require(ten.lines.first?.detail.series)
+            #expect(tenAward.repMultiplier == 3.0)
+            #expect(tenAward.seriesMultiplier == 8.0)
+            #expect(ten.points == 110)
+            #expect(ten.totalPoints == 175)
 
-            let lines = try #require(
-                try await app.json("/api/points/ledger", token: try await ana.token)["items"] as? [[String: Any]]
-            )
-            #expect(lines.map { $0["reason"] as? String } == ["series", "badge", "series"])
-            #expect(lines.map { $0["amount"] as? Int } == [110, 10, 55])
-            #expect(lines.reduce(0) { $0 + ($1["amount"] as? Int ?? 0) } == 175)
+            let lines = try await ana.api.getPointsLedger().ok.body.json.items
+            #expect(lines.map(\.reason) == [.series, .badge, .series])
+            #expect(lines.map(\.amount) == [110, 10, 55])
+            #expect(lines.reduce(0) { $0 + $1.amount } == 175)
 
             let stats = try await ana.points()
-            #expect(stats["totalPoints"] as? Int == 175)
-            #expect(stats["level"] as? Int == 2)  // level 2 from 50 points, level 3 from 200
-            #expect(stats["pointsToNextLevel"] as? Int == 25)
-            #expect((stats["today"] as? [String: Any])?["points"] as? Int == 175)
-            #expect((stats["today"] as? [String: Any])?["pushupsCounted"] as? Int == 15)
+            #expect(stats.totalPoints == 175)
+            #expect(stats.level == 2)  // level 2 from 50 points, level 3 from 200
+            #expect(stats.pointsToNextLevel == 25)
+            #expect(stats.today.value1.points == 175)
+            #expect(stats.today.value1.pushupsCounted == 15)
             try await Self.expectReplayAgrees(app)
         }
     }
@@ -71,13 +68,11 @@ struct Spec001Tests {
             let ana = try await Member.onboarded("ana@example.com", in: "UTC", app: app)
             try await ana.seed(points: points)
             let stats = try await ana.points()
-            #expect(stats["level"] as? Int == level)
-            #expect(stats["pushupCap"] as? Int == cap)
-            let reward = try #require(
-                try await ana.series("over", number: 1, reps: cap + 10)["reward"] as? [String: Any]
-            )
-            #expect(reward["counted"] as? Int == cap)
-            #expect(reward["excess"] as? Int == 10)
+            #expect(stats.level == level)
+            #expect(stats.pushupCap == cap)
+            let reward = try #require(try await ana.series("over", number: 1, reps: cap + 10).reward)
+            #expect(reward.counted == cap)
+            #expect(reward.excess == 10)
             try await Self.expectReplayAgrees(app)
         }
     }
@@ -88,40 +83,25 @@ struct Spec001Tests {
     func weekly01_theWeeksTargetFollowsADailyGoalChangedMidWeek(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
             let ana = try await Member.onboarded("ana@example.com", in: "UTC", app: app)
-            #expect(try await ana.goal(.weekly)?["target"] as? Double == 250)
+            #expect(try await ana.goal(.weekly)?.target == 250)
             app.clock.advance(by: 2 * Self.day)  // Wednesday 4 March
-            #expect(try await ana.goal(.daily)?["target"] as? Double == 50)
-            var settings = try await app.json("/api/settings/training", token: try await ana.token)
-            settings["dailyGoal"] = 60
-            settings["saved"] = nil
-            let saved = try await app.request(
-                .put,
-                "/api/settings/training",
-                token: try await ana.token,
-                json: settings
-            )
-            #expect(saved.status == .ok, "\(saved.text)")
-            #expect(try await ana.goal(.weekly)?["target"] as? Double == 300)
-            #expect(try await ana.goal(.daily)?["target"] as? Double == 60)
-            #expect(
-                try await ana.points()["weeklyChallenge"].flatMap { $0 as? [String: Any] }?["target"] as? Int == 420
-            )
+            #expect(try await ana.goal(.daily)?.target == 50)
+            var settings = try await ana.api.getTrainingSettings().ok.body.json.value1
+            settings.dailyGoal = 60
+            _ = try await ana.api.updateTrainingSettings(body: .json(settings)).ok
+            #expect(try await ana.goal(.weekly)?.target == 300)
+            #expect(try await ana.goal(.daily)?.target == 60)
+            #expect(try await ana.points().weeklyChallenge?.target == 420)
             // A day already met stays met when the goal rises: Thursday's 55 of 50, then a goal of 70.
             app.clock.advance(by: Self.day)
             try await ana.series("thu", number: 1, reps: 55)
-            settings["dailyGoal"] = 50
-            #expect(
-                try await app.request(.put, "/api/settings/training", token: try await ana.token, json: settings).status
-                    == .ok
-            )
-            settings["dailyGoal"] = 70
-            #expect(
-                try await app.request(.put, "/api/settings/training", token: try await ana.token, json: settings).status
-                    == .ok
-            )
+            settings.dailyGoal = 50
+            _ = try await ana.api.updateTrainingSettings(body: .json(settings)).ok
+            settings.dailyGoal = 70
+            _ = try await ana.api.updateTrainingSettings(body: .json(settings)).ok
             let thursday = try #require(try await ana.goal(.daily))
-            #expect(thursday["target"] as? Double == 50 && thursday["completed"] as? Bool == true, "\(thursday)")
-            #expect(try await ana.goal(.weekly)?["target"] as? Double == 350)
+            #expect(thursday.target == 50 && thursday.completed, "\(thursday)")
+            #expect(try await ana.goal(.weekly)?.target == 350)
         }
     }
 
@@ -141,42 +121,37 @@ struct Spec001Tests {
                 try await ana.series("d\(day)", number: 1, reps: reps)
                 app.clock.advance(by: Self.day)
             }
-            let bonus = try #require(
-                (try await app.json("/api/points/ledger", token: try await ana.token)["items"] as? [[String: Any]])?
-                    .first { $0["reason"] as? String == "weekly_bonus" }
-            )
-            #expect(bonus["amount"] as? Int == 500)
-            #expect(bonus["date"] as? String == "2026-03-08")
-            let sunday = try await app.json(
-                "/api/points/daily?from=2026-03-08&to=2026-03-08",
-                token: try await ana.token
-            )
-            #expect(((sunday["days"] as? [[String: Any]])?.first)?["points"] as? Int == 500)
+            let ledger = try await ana.api.getPointsLedger().ok.body.json.items
+            let bonus = try #require(ledger.first { $0.reason == .weeklyBonus })
+            #expect(bonus.amount == 500)
+            #expect(bonus.date == "2026-03-08")
+            let sunday = try await ana.api.getDailyPoints(query: .init(from: "2026-03-08", to: "2026-03-08"))
+            #expect(try sunday.ok.body.json.days.first?.points == 500)
 
             app.clock.advance(by: Self.day)  // Saturday 7 March, noon: the challenge's last day
-            let saturday = try #require(try await ana.points()["weeklyChallenge"] as? [String: Any])
-            #expect(saturday["weekStart"] as? String == "2026-03-01")
-            #expect(saturday["progress"] as? Int == 255)
-            #expect(saturday["target"] as? Int == 350)
+            let saturday = try #require(try await ana.points().weeklyChallenge)
+            #expect(saturday.weekStart == "2026-03-01")
+            #expect(saturday.progress == 255)
+            #expect(saturday.target == 350)
 
             app.clock.advance(by: Self.day)  // Sunday 8 March, noon
-            let popup = try await app.json("/api/goals/weekly/summary", token: try await ana.token)
-            #expect(popup["weekStart"] as? String == "2026-03-02")
-            #expect(popup["reps"] as? Int == 255)
-            #expect(popup["excessReps"] as? Int == 25)
-            #expect(popup["target"] as? Int == 250)
-            #expect(popup["percent"] as? Int == 102)
-            #expect(popup["reached"] as? Bool == true)
-            let challenge = try #require(try await ana.points()["weeklyChallenge"] as? [String: Any])
-            #expect(challenge["weekStart"] as? String == "2026-03-08")  // a new challenge this Sunday
-            #expect(challenge["progress"] as? Int == 0)
-            #expect(challenge["target"] as? Int == 350)
+            let popup = try await ana.api.getWeeklySummary().ok.body.json
+            #expect(popup.weekStart == "2026-03-02")
+            #expect(popup.reps == 255)
+            #expect(popup.excessReps == 25)
+            #expect(popup.target == 250)
+            #expect(popup.percent == 102)
+            #expect(popup.reached)
+            let challenge = try #require(try await ana.points().weeklyChallenge)
+            #expect(challenge.weekStart == "2026-03-08")  // a new challenge this Sunday
+            #expect(challenge.progress == 0)
+            #expect(challenge.target == 350)
 
             app.clock.advance(by: Self.day)  // Monday 9 March: a new training week, the challenge's second day
-            let next = try #require(try await ana.points()["weeklyChallenge"] as? [String: Any])
-            #expect(next["weekStart"] as? String == "2026-03-08")
-            #expect(next["progress"] as? Int == 0)
-            #expect(try await ana.goal(.weekly)?["actual"] as? Double == 0)
+            let next = try #require(try await ana.points().weeklyChallenge)
+            #expect(next.weekStart == "2026-03-08")
+            #expect(next.progress == 0)
+            #expect(try await ana.goal(.weekly)?.actual == 0)
             try await Self.expectReplayAgrees(app)
         }
     }
@@ -192,7 +167,7 @@ struct Spec001Tests {
             try await world.run(until: "2026-03-15", "09:00")
             let told = try await app.notifications("new_weekly_challenge", token: try await ken.token)
             #expect(told.map { world.decided($0) } == ["2026-03-15 08:00", "2026-03-08 08:00"], "\(told)")
-            #expect(told.first?["body"] as? String == "New weekly challenge available! Check your progress.")
+            #expect(told.first?.body == "New weekly challenge available! Check your progress.")
         }
     }
 
@@ -204,38 +179,29 @@ struct Spec001Tests {
 }
 
 extension Member {
-    /// Records one push-up series now; answers the JSON of the answer (with its `reward`).
+    /// Records one push-up series now: the activity as the API answers it, with its `reward`.
     @discardableResult
-    func series(_ id: String, number: Int, reps: Int) async throws -> [String: Any] {
-        let body: [String: Any] = [
-            "clientEventId": id, "type": "workout",
-            "occurredAt": ISO8601DateFormatter().string(from: self.app.clock.now),
-            "workout": ["type": "pushups", "durationSeconds": 60, "series": number, "reps": reps],
-        ]
-        let response = try await self.app.request(.post, "/api/activities", token: try await self.token, json: body)
-        guard response.status == .created || response.status == .ok else {
-            throw TestSetupError("the series answered \(response.status): \(response.text)")
-        }
-        return try response.jsonObject()
+    func series(_ id: String, number: Int, reps: Int) async throws -> Components.Schemas.Activity {
+        try await self.app.recordPushups(id, series: number, reps: reps, as: self.email)
     }
 
     /// The `points` of `GET /api/user/stats`.
-    func points() async throws -> [String: Any] {
-        try #require(
-            try await self.app.json("/api/user/stats", token: try await self.token)["points"] as? [String: Any]
-        )
+    func points() async throws -> Components.Schemas.PointsStats {
+        try await self.api.getUserStats().ok.body.json.points
     }
 
     /// The current day's or week's push-up goal.
-    func goal(_ span: Goal.Span) async throws -> [String: Any]? {
-        let period = try await self.app.json("/api/goals/\(span.rawValue)", token: try await self.token)
-        return (period["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "pushups" }
+    func goal(_ span: Goal.Span) async throws -> Components.Schemas.GoalProgress? {
+        let period =
+            span == .daily
+            ? try await self.api.getDailyGoals().ok.body.json : try await self.api.getWeeklyGoals().ok.body.json
+        return period[.pushups]
     }
 
     /// Seeds the ledger with `amount` points (as a challenge payout would) so a story starts at a level.
     func seed(points amount: Int) async throws {
         let user = User.ID(
-            try #require((try await self.app.devSignIn(self.email)["user"] as? [String: Any])?["id"] as? String)
+            try await self.app.devSignIn(self.email).user.id
         )
         let level = self.app.engine.profile.rewards.levels.level(for: amount)
         let now = self.app.clock.now

@@ -10,7 +10,7 @@ struct Spec003Tests {
     static let zone = "America/Los_Angeles"
 
     static func open(_ member: Member, _ id: String) async throws {
-        try await member.record(id, ["type": "app_open"])
+        try await member.record(id, .appOpen)
     }
 
     static func streak(_ member: Member) async throws -> (current: Int?, longest: Int?) {
@@ -61,9 +61,9 @@ struct Spec003Tests {
             let weekly = try await app.notifications("weekly_reminder", token: try await luna.token)
             #expect(weekly.count == 1, "\(weekly)")
             #expect(world.decided(weekly.first) == "2026-03-09 09:00")  // Monday
-            #expect(weekly.first?["body"] as? String == "A new week begins. See what's new this week.")
+            #expect(weekly.first?.body == "A new week begins. See what's new this week.")
             let milestone = try await app.notifications("streak_milestone", token: try await luna.token)
-            #expect(milestone.first?["body"] as? String == "🌙 7 nights in a row! Seven Nights unlocked.")
+            #expect(milestone.first?.body == "🌙 7 nights in a row! Seven Nights unlocked.")
         }
     }
 
@@ -81,17 +81,17 @@ struct Spec003Tests {
             try await Self.open(luna, "o2")  // Tuesday: opened before the evening
             try await world.run(until: "2026-03-04", "21:00")  // Wednesday: not opened
             let reminders = try await app.notifications("streak_reminder", token: try await luna.token)
-            let sent = reminders.filter { $0["status"] as? String == "sent" }
+            let sent = reminders.filter { $0.status.rawValue == "sent" }
             #expect(sent.map { world.decided($0) } == ["2026-03-04 20:00"], "\(reminders)")
-            #expect(sent.first?["body"] as? String == "Open AstroFriends today to keep your 2-night streak.")
+            #expect(sent.first?.body == "Open AstroFriends today to keep your 2-night streak.")
             // The evenings after an open were decided and dropped: the night already counts.
             #expect(
-                reminders.filter { $0["status"] as? String == "dropped" }.map { world.decided($0) } == [
+                reminders.filter { $0.status.rawValue == "dropped" }.map { world.decided($0) } == [
                     "2026-03-03 20:00", "2026-03-02 20:00",
                 ]
             )
             let never = try await app.notifications("streak_reminder", token: try await sol.token)
-            #expect(never.first?["body"] as? String == "Open AstroFriends tonight to start a streak.")
+            #expect(never.first?.body == "Open AstroFriends tonight to start a streak.")
         }
     }
 
@@ -105,9 +105,7 @@ struct Spec003Tests {
             let luna = try await Member.onboarded("luna@example.com", in: "Asia/Tokyo", app: app)
             let sol = try await Member.onboarded("sol@example.com", in: Self.zone, app: app)
             let editor = try await Member.onboarded("editor@example.com", in: "UTC", app: app)
-            let editorID = try #require(
-                (try await app.devSignIn(editor.email)["user"] as? [String: Any])?["id"] as? String
-            )
+            let editorID = try await app.devSignIn(editor.email).user.id
             try await app.store.transaction { tx in try await tx.users.setRole(.operator, of: User.ID(editorID)) }
             for (key, week) in [
                 ("horoscope:aries", "2026-W10"), ("horoscope:aries", "2026-W11"),

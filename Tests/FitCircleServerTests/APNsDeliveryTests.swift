@@ -49,9 +49,9 @@ struct APNsDeliveryTests {
     @Test(arguments: Backend.available)
     func aPushGoesOverHTTP2WithAppleHeadersTheSpecsPayloadAndOneReusedProviderToken(_ backend: Backend) async throws {
         try await Self.withAPNs(backend) { app, apns, user in
-            try await DeliveryTests.runJobs(app)  // the welcome, and whatever else onboarding raised
+            try await app.runJobs()  // the welcome, and whatever else onboarding raised
             let unread = try await app.store.read { tx in try await tx.notifications.unreadCount(of: User.ID(user)) }
-            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let token = try await app.devSignIn().accessToken
             let sandbox = try await app.request(
                 .post,
                 "/api/notifications/register",
@@ -61,7 +61,7 @@ struct APNsDeliveryTests {
             #expect(sandbox.status == .created, "\(sandbox.text)")
             let sent = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")
             let id = try #require(sent["id"] as? String)
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
 
             let received = apns.received
             #expect(received.map(\.deviceToken).sorted() == [Self.phone, Self.devPhone].sorted())
@@ -92,7 +92,7 @@ struct APNsDeliveryTests {
             // Ten minutes on, another push: the same provider token, the same connection per host.
             app.clock.advance(by: 600)
             _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(apns.received.count == 4)
             #expect(apns.providerTokens == 1 && apns.connections == 2)
             #expect(apns.received.last { $0.deviceToken == Self.phone }?.badge == unread + 2)
@@ -106,13 +106,13 @@ struct APNsDeliveryTests {
             let first = try #require(
                 try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String
             )
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(try await Self.outcomes(app, first) == ["target_dead"])
             #expect(
                 try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.isEmpty
             )
             _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(apns.received.count == 1)
         }
     }
@@ -125,7 +125,7 @@ struct APNsDeliveryTests {
             let first = try #require(
                 try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String
             )
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(try await Self.outcomes(app, first) == ["target_suspect"])
             #expect(
                 try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.count
@@ -134,13 +134,13 @@ struct APNsDeliveryTests {
             let second = try #require(
                 try await NotificationLogTests.send(app, "challenge_milestone", key: "two")["id"] as? String
             )
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(try await Self.outcomes(app, second) == ["target_suspect"])
             #expect(
                 try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.isEmpty
             )
             _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "three")
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(apns.received.count == 2)
         }
     }
@@ -151,13 +151,13 @@ struct APNsDeliveryTests {
             apns.script(Self.phone, [.status(429, reason: "TooManyRequests", retryAfter: "90")])
             let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
             let start = app.clock.now
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(try await DeliveryTests.deliverJob(app, id).runAt == start.addingTimeInterval(90))
             app.clock.advance(by: 89)
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(apns.received.count == 1)
             app.clock.advance(by: 1)
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(try await Self.outcomes(app, id) == ["retryable", "delivered"])
         }
     }
@@ -180,10 +180,10 @@ struct APNsDeliveryTests {
         try await Self.withAPNs(backend) { app, apns, _ in
             apns.script(Self.phone, [.dropConnection])
             let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(try await Self.outcomes(app, id) == ["retryable"])
             app.clock.set(try await DeliveryTests.deliverJob(app, id).runAt.addingTimeInterval(1))
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(try await Self.outcomes(app, id) == ["retryable", "delivered"])
             #expect(apns.received.map(\.connection) == [1, 2])
         }
@@ -195,16 +195,16 @@ struct APNsDeliveryTests {
     func anAgingProviderTokenIsReplacedBeforeAnHourAndAnExpiredOneAtOnce(_ backend: Backend) async throws {
         try await Self.withAPNs(backend) { app, apns, _ in
             _ = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             app.clock.advance(by: 49 * 60)
             _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(apns.providerTokens == 1)
             app.clock.advance(by: 12 * 60)
             let third = try #require(
                 try await NotificationLogTests.send(app, "challenge_milestone", key: "three")["id"] as? String
             )
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(try await Self.outcomes(app, third) == ["delivered"])
             #expect(apns.providerTokens == 2)
 
@@ -214,7 +214,7 @@ struct APNsDeliveryTests {
             let fourth = try #require(
                 try await NotificationLogTests.send(app, "challenge_milestone", key: "four")["id"] as? String
             )
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(try await Self.outcomes(app, fourth) == ["delivered"])
             #expect(apns.providerTokens == 3 && apns.received.count == 4)
         }

@@ -8,7 +8,7 @@ import Testing
 /// `DELETE /api/user` (spec 004, R11.7): a fresh sign-in, then nothing of the person left in any cell of
 /// any table, circles handed on, boards without them, others' notifications naming "Deleted user".
 struct AccountDeletionTests {
-    typealias Person = CirclesTests.Person
+    typealias Person = TestPerson
 
     static func named(_ app: TestApp, _ name: String) async throws -> Person {
         try await LeaderboardTests.named(app, name)
@@ -35,10 +35,10 @@ struct AccountDeletionTests {
                 try await Self.named(app, "Ana"), try await Self.named(app, "Bo"), try await Self.named(app, "Cy"),
                 try await Self.named(app, "Dee")
             )
-            let friends = FriendsTests.Person(id: ana.id, email: ana.email)
+            let friends = ana
             let (boFriend, cyFriend, deeFriend) = (
-                FriendsTests.Person(id: bo.id, email: bo.email), FriendsTests.Person(id: cy.id, email: cy.email),
-                FriendsTests.Person(id: dee.id, email: dee.email)
+                bo, cy,
+                dee
             )
             try await FriendFeedTests.befriend(app, friends, boFriend)
             _ = try await FriendsTests.post(app, "/api/friends/request", by: cyFriend, to: friends)

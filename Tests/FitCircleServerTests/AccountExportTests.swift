@@ -8,7 +8,7 @@ import Testing
 /// `GET /api/user/export` (spec 004, R11.7): everything held about the caller, as JSON lines, streamed a
 /// page at a time.
 struct AccountExportTests {
-    typealias Person = FriendsTests.Person
+    typealias Person = TestPerson
 
     static func lines(_ app: TestApp, of person: Person) async throws -> [[String: Any]] {
         let response = try await app.request(.get, "/api/user/export", token: try await person.token(app))
@@ -28,7 +28,7 @@ struct AccountExportTests {
     @Test(arguments: Backend.available)
     func r11_7_theExportHoldsWhatIsMineAndNothingOfAnyoneElses(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"))
+            let (ana, bo) = (try await app.person(named: "Ana"), try await app.person(named: "Bo"))
             try await FriendFeedTests.befriend(app, ana, bo)
             let hers = try await FriendFeedTests.workout(app, by: ana, "hers", minutesAgo: 30)
             let his = try await FriendFeedTests.workout(app, by: bo, "his", minutesAgo: 20)
@@ -69,7 +69,7 @@ struct AccountExportTests {
     @Test(arguments: Backend.available)
     func r11_7_aLongHistoryIsStreamedInPagesWithEveryRowOnce(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await FriendsTests.person(app, "Ana")
+            let ana = try await app.person(named: "Ana")
             let token = try await ana.token(app)
             var sent: [String] = []
             for batch in 0..<3 {
@@ -78,7 +78,7 @@ struct AccountExportTests {
                     sent.append("w\(n)")
                     return [
                         "clientEventId": "w\(n)", "type": "workout", "source": "app",
-                        "occurredAt": ActivityLedgerTests.iso(
+                        "occurredAt": iso8601(
                             app.clock.now.addingTimeInterval(-Double(n) * 3_600 * 36)
                         ),
                         "workout": ["type": "walking", "durationSeconds": 600],
@@ -119,7 +119,7 @@ struct AccountExportTests {
                     < stored
             )
             app.clock.set(joinedAt)
-            let (ana, bo) = (try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"))
+            let (ana, bo) = (try await app.person("ana@example.com"), try await app.person("bo@example.com"))
             let (_, code) = try await CircleModerationTests.circle(app, by: ana)
             #expect(try await CircleModerationTests.join(app, bo, ["code": code]).status == .ok)
 
@@ -137,7 +137,7 @@ struct AccountExportTests {
             }
             #expect(first.count == 1 && second.isEmpty, "\(first.count) rows, then \(second.count) again")
             #expect(
-                Self.rows(try await Self.lines(app, of: Person(id: bo.id, email: bo.email)), "circleMemberships").count
+                Self.rows(try await Self.lines(app, of: bo), "circleMemberships").count
                     == 1
             )
 

@@ -9,7 +9,7 @@ import Testing
 struct AnalyticsEventsTests {
     static func stamp(_ instant: Date) -> String { ISO8601DateFormatter().string(from: instant) }
 
-    static func events(_ app: TestApp, of person: ChallengeTests.Person) async throws -> [AnalyticsEvent] {
+    static func events(_ app: TestApp, of person: TestPerson) async throws -> [AnalyticsEvent] {
         try await app.store.read { tx in try await tx.events.of(User.ID(person.id), limit: 500) }
     }
 
@@ -18,7 +18,7 @@ struct AnalyticsEventsTests {
     func spec003_theAppsEventsAreKeptOncePerClientIdOnTheUsersDay(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "astrofriends") { app async throws in
             app.clock.set(try Date("2026-03-01T16:30:00Z", strategy: .iso8601))  // 01:30 on 2 March in Tokyo
-            let luna = try await ChallengeTests.person(app, "luna@example.com", zone: "Asia/Tokyo")
+            let luna = try await app.person("luna@example.com", timeZone: "Asia/Tokyo")
             let batch: [String: Any] = [
                 "events": [
                     [
@@ -33,10 +33,10 @@ struct AnalyticsEventsTests {
                     ],
                 ]
             ]
-            let first = try await app.request(.post, "/api/events", token: try await luna.token, json: batch)
+            let first = try await app.request(.post, "/api/events", token: try await luna.token(app), json: batch)
             #expect(first.status == .ok, "\(first.text)")
             #expect(try first.jsonObject()["accepted"] as? Int == 2)
-            let again = try await app.request(.post, "/api/events", token: try await luna.token, json: batch)
+            let again = try await app.request(.post, "/api/events", token: try await luna.token(app), json: batch)
             #expect(try again.jsonObject()["accepted"] as? Int == 0)
             #expect(try again.jsonObject()["duplicates"] as? Int == 2)
             let kept = try await Self.events(app, of: luna).filter { $0.source == .app }
@@ -50,7 +50,7 @@ struct AnalyticsEventsTests {
                 ]
             )
             // The app learns its events and their properties from the configuration.
-            let config = try await app.request(.get, "/api/config", token: try await luna.token).jsonObject()
+            let config = try await app.request(.get, "/api/config", token: try await luna.token(app)).jsonObject()
             let names = (config["events"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
             #expect(names == ["compatibility_weekly_viewed", "screen_viewed", "weekly_horoscope_viewed"])
         }
@@ -60,7 +60,7 @@ struct AnalyticsEventsTests {
     @Test(arguments: Backend.available)
     func aBadEventRefusesItsBatchNamingTheField(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "astrofriends") { app async throws in
-            let luna = try await ChallengeTests.person(app, "luna@example.com")
+            let luna = try await app.person("luna@example.com")
             let now = Self.stamp(app.clock.now)
             let good: [String: Any] = [
                 "clientEventId": "ok", "name": "screen_viewed", "occurredAt": now, "properties": ["screen": "home"],
@@ -120,7 +120,7 @@ struct AnalyticsEventsTests {
                 let response = try await app.request(
                     .post,
                     "/api/events",
-                    token: try await luna.token,
+                    token: try await luna.token(app),
                     json: ["events": [good, bad]]
                 )
                 #expect(response.status == .unprocessableContent, "\(bad): \(response.text)")
@@ -133,7 +133,7 @@ struct AnalyticsEventsTests {
             let nested = try await app.request(
                 .post,
                 "/api/events",
-                token: try await luna.token,
+                token: try await luna.token(app),
                 json: [
                     "events": [
                         [
@@ -145,7 +145,8 @@ struct AnalyticsEventsTests {
             )
             #expect(nested.status == .unprocessableContent, "\(nested.text)")
             #expect(
-                try await app.request(.post, "/api/events", token: try await luna.token, json: ["events": []]).status
+                try await app.request(.post, "/api/events", token: try await luna.token(app), json: ["events": []])
+                    .status
                     == .unprocessableContent
             )
             #expect(try await Self.events(app, of: luna).filter { $0.source == .app }.isEmpty)
@@ -157,8 +158,8 @@ struct AnalyticsEventsTests {
     @Test(arguments: Backend.available)
     func theServerRecordsAppOpensStreaksCheckInsViewsAndOpenedNotifications(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "astrofriends") { app async throws in
-            let luna = try await ChallengeTests.person(app, "luna@example.com")
-            let token = try await luna.token
+            let luna = try await app.person("luna@example.com")
+            let token = try await luna.token(app)
             let opened = try await app.request(
                 .post,
                 "/api/activities",
@@ -197,11 +198,11 @@ struct AnalyticsEventsTests {
     @Test(arguments: Backend.available)
     func aCheckInIsRecordedWithOrWithoutItsSentiment(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "fitcircle") { app async throws in
-            let ana = try await ChallengeTests.person(app, "ana@example.com")
+            let ana = try await app.person("ana@example.com")
             let checked = try await app.request(
                 .post,
                 "/api/streaks/checkin",
-                token: try await ana.token,
+                token: try await ana.token(app),
                 json: ["mood": 4, "energy": 3, "sentiment": "great"]
             )
             #expect(checked.status == .created, "\(checked.text)")

@@ -37,7 +37,7 @@ struct AuthenticationTests {
     @Test(arguments: Backend.available)
     func everyOtherEndpointAnswers401WithoutAValidToken(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let valid = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let valid = try await app.devSignIn().accessToken
             let forged = valid.dropLast(4) + "AAAA"
             for operation in Self.protectedOperations {
                 let path = operation.path.replacingOccurrences(of: "{id}", with: "x")

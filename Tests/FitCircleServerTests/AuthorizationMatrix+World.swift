@@ -58,9 +58,7 @@ struct World: Sendable {
         for caller in Caller.allCases where caller != .anonymous {
             let email = "\(caller.rawValue.lowercased())-\(tag)@example.com"
             world.tokens[caller] = try await app.onboardedUser(email)
-            world.ids[caller] = try #require(
-                (try await app.devSignIn(email)["user"] as? [String: Any])?["id"] as? String
-            )
+            world.ids[caller] = try await app.devSignIn(email).user.id
             let photo = try await app.request(
                 .post,
                 "/api/user/profile/photo",

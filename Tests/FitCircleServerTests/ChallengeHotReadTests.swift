@@ -9,7 +9,7 @@ import Testing
 /// viewer. The generated path answers the same page when `limit=50` (the default) is sent, so each board
 /// below is read both ways and compared byte for byte and value for value (`HotReadContractTests.compare`).
 struct ChallengeHotReadTests {
-    typealias Person = ChallengeTests.Person
+    typealias Person = TestPerson
 
     static func compare(_ app: TestApp, _ id: String, as person: Person, _ note: String) async throws {
         let path = "/api/competitions/\(id)/leaderboard"
@@ -17,14 +17,14 @@ struct ChallengeHotReadTests {
             app,
             path,
             generic: "\(path)?limit=50",
-            as: CirclesTests.Person(id: person.id, email: person.email),
+            as: person,
             Components.Schemas.CompetitionLeaderboard.self,
             note
         )
     }
 
     static func made(_ app: TestApp, by person: Person, _ body: [String: Any]) async throws -> String {
-        let created = try await app.request(.post, "/api/competitions", token: try await person.token, json: body)
+        let created = try await app.request(.post, "/api/competitions", token: try await person.token(app), json: body)
         #expect(created.status == .created, "\(created.text)")
         return try #require(try created.jsonObject()["id"] as? String)
     }
@@ -35,18 +35,18 @@ struct ChallengeHotReadTests {
     @Test(arguments: Backend.available)
     func aChallengeBoardWrittenByHandIsTheGeneratedAnswerForEveryViewer(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 300)
-            let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 300)
-            let cy = try await ChallengeTests.person(app, "cy@example.com", xp: 300)
-            let dee = try await ChallengeTests.person(app, "dee@example.com")
+            let ana = try await app.person("ana@example.com", xp: 300)
+            let ben = try await app.person("ben@example.com", xp: 300)
+            let cy = try await app.person("cy@example.com", xp: 300)
+            let dee = try await app.person("dee@example.com")
             try await PrivacyEverywhereTests.setVisibility(
                 app,
-                CirclesTests.Person(id: cy.id, email: cy.email),
+                cy,
                 name: #"Cy "the \ rock" 🏃"#,
                 ["boardName": "friends"]
             )
-            try await ChallengeTests.befriend(app, ana, ben)
-            try await ChallengeTests.befriend(app, ana, cy)
+            try await app.befriend(ana, ben)
+            try await app.befriend(ana, cy)
             let race = try await Self.made(
                 app,
                 by: ana,
@@ -72,7 +72,7 @@ struct ChallengeHotReadTests {
                     try await app.request(
                         .post,
                         "/api/competitions/\(race)/join",
-                        token: try await person.token,
+                        token: try await person.token(app),
                         json: [:]
                     ).status == .ok
                 )
@@ -85,18 +85,15 @@ struct ChallengeHotReadTests {
             }
             app.clock.advance(by: 3 * 3_600)
             for (person, run) in [
-                (ben, ChallengeTests.run(app, "b1", km: 3.25, minutes: 20, startedMinutesAgo: 120)),
-                (cy, ChallengeTests.run(app, "c1", km: 2.5, minutes: 20, startedMinutesAgo: 60)),
+                (ben, app.workout("b1", km: 3.25, minutes: 20, startedMinutesAgo: 120)),
+                (cy, app.workout("c1", km: 2.5, minutes: 20, startedMinutesAgo: 60)),
             ] {
-                #expect(
-                    try await app.request(.post, "/api/activities", token: try await person.token, json: run).status
-                        == .created
-                )
+                _ = try await app.api(as: person).recordActivity(body: .json(run)).created
             }
             for person in [ana, ben, cy, dee] {
                 try await Self.compare(app, race, as: person, "two have run, as \(person.email)")
             }
-            try await ChallengeKindTests.settleAfter(app, days: 7)
+            try await app.settleChallenges(after: 7)
             for person in [ana, ben, cy, dee] {
                 try await Self.compare(app, race, as: person, "settled, as \(person.email)")
             }
@@ -110,33 +107,33 @@ struct ChallengeHotReadTests {
     @Test(arguments: Backend.available)
     func aKeptChallengePageIsServedAgainUntilAnythingOnItChanges(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await ChallengeTests.person(app, "ana@example.com")
-            let ben = try await ChallengeTests.person(app, "ben@example.com")
-            let cy = try await ChallengeTests.person(app, "cy@example.com")
+            let ana = try await app.person("ana@example.com")
+            let ben = try await app.person("ben@example.com")
+            let cy = try await app.person("cy@example.com")
             let race = try await Self.made(
                 app,
                 by: ana,
                 ["name": "Most km", "type": "distance", "goal": "most", "durationDays": 7, "visibility": "public"]
             )
             #expect(
-                try await app.request(.post, "/api/competitions/\(race)/join", token: try await ben.token, json: [:])
-                    .status == .ok
+                try await app.request(
+                    .post,
+                    "/api/competitions/\(race)/join",
+                    token: try await ben.token(app),
+                    json: [:]
+                )
+                .status == .ok
             )
             let path = "/api/competitions/\(race)/leaderboard"
             app.clock.advance(by: 3_600)
-            #expect(
-                try await app.request(
-                    .post,
-                    "/api/activities",
-                    token: try await ana.token,
-                    json: ChallengeTests.run(app, "a1", km: 2, minutes: 12, startedMinutesAgo: 30)
-                ).status == .created
-            )
+            _ = try await app.api(as: ana).recordActivity(
+                body: .json(app.workout("a1", km: 2, minutes: 12, startedMinutesAgo: 30))
+            ).created
             // The first reads load the board into this node's index; from then on its pages are kept.
             var loaded = false
             for _ in 0..<200 where !loaded {
                 let kept = try await HotReadContractTests.keptPages(app)
-                _ = try await app.request(.get, path, token: try await ben.token)
+                _ = try await app.request(.get, path, token: try await ben.token(app))
                 loaded = try await HotReadContractTests.keptPages(app) > kept
                 if !loaded { try await Task.sleep(for: .milliseconds(10)) }
             }
@@ -147,37 +144,37 @@ struct ChallengeHotReadTests {
                     app,
                     path,
                     generic: "\(path)?limit=50",
-                    as: CirclesTests.Person(id: ben.id, email: ben.email),
+                    as: ben,
                     Components.Schemas.CompetitionLeaderboard.self,
                     shown: &shown,
                     what
                 )
             }
             try await changed("the first read")
-            #expect(
-                try await app.request(
-                    .post,
-                    "/api/activities",
-                    token: try await ben.token,
-                    json: ChallengeTests.run(app, "b1", km: 3, minutes: 20, startedMinutesAgo: 25)
-                ).status == .created
-            )
+            _ = try await app.api(as: ben).recordActivity(
+                body: .json(app.workout("b1", km: 3, minutes: 20, startedMinutesAgo: 25))
+            ).created
             try await changed("a workout that counts")
             var profile = TestApp.validProfile()
             profile["displayName"] = "Ana B."
             #expect(
-                try await app.request(.put, "/api/user/profile", token: try await ana.token, json: profile).status
+                try await app.request(.put, "/api/user/profile", token: try await ana.token(app), json: profile).status
                     == .ok
             )
             try await changed("a rename")
             #expect(
-                try await app.request(.post, "/api/competitions/\(race)/join", token: try await cy.token, json: [:])
-                    .status == .ok
+                try await app.request(
+                    .post,
+                    "/api/competitions/\(race)/join",
+                    token: try await cy.token(app),
+                    json: [:]
+                )
+                .status == .ok
             )
             try await changed("someone joining")
             try await PrivacyEverywhereTests.setVisibility(
                 app,
-                CirclesTests.Person(id: ana.id, email: ana.email),
+                ana,
                 name: "Ana B.",
                 ["boardName": "friends"]
             )
@@ -185,8 +182,13 @@ struct ChallengeHotReadTests {
             app.clock.advance(by: 1)
             try await changed("a second passing")
             #expect(
-                try await app.request(.post, "/api/friends/blocks", token: try await cy.token, json: ["userId": ben.id])
-                    .status == .noContent
+                try await app.request(
+                    .post,
+                    "/api/friends/blocks",
+                    token: try await cy.token(app),
+                    json: ["userId": ben.id]
+                )
+                .status == .noContent
             )
             try await changed("a block")
             app.clock.advance(by: 7 * 86_400)

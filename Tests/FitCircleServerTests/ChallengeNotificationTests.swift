@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleJobs
@@ -38,44 +39,43 @@ struct ChallengeNotificationTests {
         }
     }
 
-    static func told(_ app: TestApp, _ person: ChallengeTests.Person, _ type: String) async throws -> [String] {
+    static func told(_ app: TestApp, _ person: TestPerson, _ type: String) async throws -> [String] {
         try await app.store.read { tx in try await tx.notifications.list(of: User.ID(person.id), type: type, limit: 10)
         }
         .map(\.body)
     }
 
-    static func workout(_ app: TestApp, _ person: ChallengeTests.Person, _ id: String, km: Double) async throws {
+    static func workout(_ app: TestApp, _ person: TestPerson, _ id: String, km: Double) async throws {
         let minutes = max(5, km * 6)  // 10 km an hour
-        let body = ChallengeTests.run(app, id, km: km, minutes: minutes, startedMinutesAgo: minutes)
-        let recorded = try await app.request(.post, "/api/activities", token: try await person.token, json: body)
-        #expect(recorded.status == .created, "\(recorded.text)")
+        let run = app.workout(id, km: km, minutes: minutes, startedMinutesAgo: minutes)
+        _ = try await app.api(as: person).recordActivity(body: .json(run)).created
     }
 
     @Test(arguments: Backend.available)
     func spec002_spec004_everyChallengeMessageGoesOutAtItsMoment(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "famefit") { app async throws in
             app.clock.set(Self.at(2, 13))  // Monday 2 March 2026, 13:00 in Paris
-            let ana = try await ChallengeTests.person(app, "ana@example.com")
-            let ben = try await ChallengeTests.person(app, "ben@example.com")
-            let cy = try await ChallengeTests.person(app, "cy@example.com")
-            let dee = try await ChallengeTests.person(app, "dee@example.com")
-            try await ChallengeTests.befriend(app, ana, ben)
+            let ana = try await app.person("ana@example.com")
+            let ben = try await app.person("ben@example.com")
+            let cy = try await app.person("cy@example.com")
+            let dee = try await app.person("dee@example.com")
+            try await app.befriend(ana, ben)
             for (person, name) in [(ana, "Ana"), (ben, "Ben"), (cy, "Cy"), (dee, "Dee")] {
                 var profile = TestApp.validProfile()
                 profile["displayName"] = name
                 #expect(
-                    try await app.request(.put, "/api/user/profile", token: try await person.token, json: profile)
+                    try await app.request(.put, "/api/user/profile", token: try await person.token(app), json: profile)
                         .status == .ok
                 )
             }
             let created = try await app.request(
                 .post,
                 "/api/competitions",
-                token: try await ana.token,
+                token: try await ana.token(app),
                 json: [
                     "name": "Race to 10K", "type": "distance", "goal": "first_to", "target": 10, "durationDays": 3,
                     "visibility": "public",
-                    "startsAt": ActivityLedgerTests.iso(Self.at(4, 10)), "invitees": [ben.id],
+                    "startsAt": iso8601(Self.at(4, 10)), "invitees": [ben.id],
                 ]
             ).jsonObject()
             let id = try #require(created["id"] as? String)
@@ -83,10 +83,10 @@ struct ChallengeNotificationTests {
             let lonely = try await app.request(
                 .post,
                 "/api/competitions",
-                token: try await ana.token,
+                token: try await ana.token(app),
                 json: [
                     "name": "Solo", "type": "workouts", "durationDays": 2,
-                    "startsAt": ActivityLedgerTests.iso(Self.at(3, 12)),
+                    "startsAt": iso8601(Self.at(3, 12)),
                 ]
             )
             #expect(lonely.status == .created)
@@ -101,7 +101,7 @@ struct ChallengeNotificationTests {
                     try await app.request(
                         .post,
                         "/api/competitions/\(id)/join",
-                        token: try await person.token,
+                        token: try await person.token(app),
                         json: [:]
                     ).status == .ok
                 )
@@ -147,13 +147,12 @@ struct ChallengeNotificationTests {
             // Thursday 08:00: each hears where they stand, in the tone of their place — but Ben, who opened
             // the app at 07:55, has seen it already.
             try await Self.run(app, until: Self.at(5, 7, 55))
-            let opened: [String: Any] = [
-                "clientEventId": "open-thu", "type": "app_open", "occurredAt": ActivityLedgerTests.iso(app.clock.now),
-            ]
-            #expect(
-                try await app.request(.post, "/api/activities", token: try await ben.token, json: opened).status
-                    == .created
+            let opened = Components.Schemas.ActivityInput(
+                clientEventId: "open-thu",
+                _type: .appOpen,
+                occurredAt: app.clock.now
             )
+            _ = try await app.api(as: ben).recordActivity(body: .json(opened)).created
             try await Self.run(app, until: Self.at(5, 8, 15), step: 300)
             #expect(
                 try await Self.told(app, dee, "challenge_progress") == [
@@ -211,28 +210,28 @@ struct ChallengeNotificationTests {
     func spec002_theWinnerOfADuelIsToldWhomTheyBeat(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "famefit") { app async throws in
             app.clock.set(Self.at(2, 13))
-            let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 300)
-            let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 300)
-            try await ChallengeTests.befriend(app, ana, ben)
+            let ana = try await app.person("ana@example.com", xp: 300)
+            let ben = try await app.person("ben@example.com", xp: 300)
+            try await app.befriend(ana, ben)
             for (person, name) in [(ana, "Ana"), (ben, "Ben")] {
                 var profile = TestApp.validProfile()
                 profile["displayName"] = name
                 #expect(
-                    try await app.request(.put, "/api/user/profile", token: try await person.token, json: profile)
+                    try await app.request(.put, "/api/user/profile", token: try await person.token(app), json: profile)
                         .status == .ok
                 )
             }
             let created = try await app.request(
                 .post,
                 "/api/competitions",
-                token: try await ana.token,
+                token: try await ana.token(app),
                 json: [
                     "name": "Duel", "type": "distance", "durationDays": 1, "stake": 50, "invitees": [ben.id],
                 ]
             ).jsonObject()
             let id = try #require(created["id"] as? String)
             #expect(
-                try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:])
+                try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token(app), json: [:])
                     .status == .ok
             )
             try await Self.run(app, until: Self.at(2, 15))

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleTesting
@@ -62,15 +63,20 @@ struct ChallengeTemplateTests {
                 )
             }
             try await withTestApp(backend, profile: "famefit", clock: clock) { app async throws in
-                let ana = try await ChallengeTests.person(app, "ana@example.com")
-                let ben = try await ChallengeTests.person(app, "ben@example.com")
+                let ana = try await app.person("ana@example.com")
+                let ben = try await app.person("ben@example.com")
                 var body: [String: Any] = ["templateId": template.id, "visibility": "public"]
                 if template.season == nil {
-                    body["startsAt"] = ActivityLedgerTests.iso(
+                    body["startsAt"] = iso8601(
                         LocalDate(app.clock.now, in: Self.zone).adding(days: 1).start(in: Self.zone)
                     )
                 }
-                let created = try await app.request(.post, "/api/competitions", token: try await ana.token, json: body)
+                let created = try await app.request(
+                    .post,
+                    "/api/competitions",
+                    token: try await ana.token(app),
+                    json: body
+                )
                 #expect(created.status == .created, "\(template.id): \(created.text)")
                 let challenge = try created.jsonObject()
                 let id = try #require(challenge["id"] as? String)
@@ -79,8 +85,13 @@ struct ChallengeTemplateTests {
                         && challenge["templateVersion"] as? Int == template.version
                 )
                 #expect(
-                    try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:])
-                        .status == .ok
+                    try await app.request(
+                        .post,
+                        "/api/competitions/\(id)/join",
+                        token: try await ben.token(app),
+                        json: [:]
+                    )
+                    .status == .ok
                 )
                 let startsAt = try #require(ISO8601DateFormatter().date(from: challenge["startsAt"] as? String ?? ""))
                 let endsAt = try #require(ISO8601DateFormatter().date(from: challenge["endsAt"] as? String ?? ""))
@@ -99,35 +110,24 @@ struct ChallengeTemplateTests {
                         )!
                         return [
                             "clientEventId": "w\(index)", "type": "workout", "source": "app",
-                            "occurredAt": ActivityLedgerTests.iso(at), "workout": details,
+                            "occurredAt": iso8601(at), "workout": details,
                         ]
                     }
                     if !events.isEmpty {
                         let sent = try await app.request(
                             .post,
                             "/api/activities/batch",
-                            token: try await person.token,
+                            token: try await person.token(app),
                             json: ["events": events]
                         )
                         #expect(sent.status == .ok, "\(template.id): \(sent.text)")
                     }
                 }
                 app.clock.advance(by: 3 * 3600)
-                try await DeliveryTests.runJobs(app)
-                let board = try await app.request(
-                    .get,
-                    "/api/competitions/\(id)/leaderboard",
-                    token: try await ana.token
-                ).jsonObject()
-                #expect(
-                    (board["competition"] as? [String: Any])?["status"] as? String == "settled",
-                    "\(template.id): \(board)"
-                )
-                let won = Dictionary(
-                    uniqueKeysWithValues: ChallengeTests.rows(board).map {
-                        ($0["userId"] as? String ?? "", $0["won"] as? Bool)
-                    }
-                )
+                try await app.runJobs()
+                let board = try await app.api(as: ana).getCompetitionLeaderboard(path: .init(id: id)).ok.body.json
+                #expect(board.competition.status == .settled, "\(template.id): \(board)")
+                let won = Dictionary(uniqueKeysWithValues: board.rows.map { ($0.userId ?? "", $0.won) })
                 #expect(won[ana.id] == true && won[ben.id] == false, "\(template.id): \(board)")
             }
         }
@@ -138,24 +138,25 @@ struct ChallengeTemplateTests {
         _ backend: Backend
     ) async throws {
         try await withTestApp(backend, profile: "famefit") { app async throws in
-            let ana = try await ChallengeTests.person(app, "ana@example.com")
+            let ana = try await app.person("ana@example.com")
             // 2 March: no seasonal template is offered.
             let listed =
-                try await app.request(.get, "/api/competitions/templates", token: try await ana.token).jsonObject()[
+                try await app.request(.get, "/api/competitions/templates", token: try await ana.token(app))
+                .jsonObject()[
                     "items"
                 ] as? [[String: Any]] ?? []
             #expect(listed.count == 9 && !listed.contains { $0["category"] as? String == "seasonal" }, "\(listed)")
             let summer = try await app.request(
                 .post,
                 "/api/competitions",
-                token: try await ana.token,
+                token: try await ana.token(app),
                 json: ["templateId": "summer-shred"]
             )
             #expect(summer.status == .unprocessableContent && summer.text.contains("\"templateId\""), "\(summer.text)")
             let unknown = try await app.request(
                 .post,
                 "/api/competitions",
-                token: try await ana.token,
+                token: try await ana.token(app),
                 json: ["templateId": "nope"]
             )
             #expect(unknown.status == .unprocessableContent && unknown.text.contains("\"templateId\""))
@@ -164,7 +165,7 @@ struct ChallengeTemplateTests {
                 let made = try await app.request(
                     .post,
                     "/api/competitions",
-                    token: try await ana.token,
+                    token: try await ana.token(app),
                     json: ["templateId": "five-k-face-off", "durationDays": days, "target": target]
                 )
                 #expect(made.status == .created, "\(made.text)")
@@ -173,7 +174,11 @@ struct ChallengeTemplateTests {
                 #expect((rule?["filter"] as? [String: Any])?["workoutTypes"] as? [String] == ["running"])
             }
             let popular =
-                try await app.request(.get, "/api/competitions/templates?category=popular", token: try await ana.token)
+                try await app.request(
+                    .get,
+                    "/api/competitions/templates?category=popular",
+                    token: try await ana.token(app)
+                )
                 .jsonObject()["items"] as? [[String: Any]]
             #expect(
                 popular?.first?["id"] as? String == "five-k-face-off" && popular?.first?["popularity"] as? Int == 2,

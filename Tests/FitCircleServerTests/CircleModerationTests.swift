@@ -8,7 +8,7 @@ import Testing
 /// What keeps a circle in its managers' hands: removal sticks, codes rotate, invitations lapse and can be
 /// revoked, and invitations are capped and tell nothing about who has an account.
 struct CircleModerationTests {
-    typealias Person = CirclesTests.Person
+    typealias Person = TestPerson
 
     static func circle(_ app: TestApp, by owner: Person, privacy: String = "private") async throws -> (
         id: String, code: String
@@ -28,7 +28,7 @@ struct CircleModerationTests {
     @Test(arguments: Backend.available)
     func aRemovedMemberStaysOutUntilTheBanIsLifted(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo) = (try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"))
+            let (ana, bo) = (try await app.person("ana@example.com"), try await app.person("bo@example.com"))
             let (id, code) = try await Self.circle(app, by: ana)
             #expect(try await Self.join(app, bo, ["code": code]).status == .ok)
             let owner = try await ana.token(app)
@@ -73,8 +73,8 @@ struct CircleModerationTests {
     func aRotatedCodeReplacesTheOldOneAndOnlyManagersRotate(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo, cy) = (
-                try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"),
-                try await CirclesTests.person(app, "cy")
+                try await app.person("ana@example.com"), try await app.person("bo@example.com"),
+                try await app.person("cy@example.com")
             )
             let (id, code) = try await Self.circle(app, by: ana)
             #expect(try await Self.join(app, bo, ["code": code]).status == .ok)
@@ -99,8 +99,8 @@ struct CircleModerationTests {
     func anInvitationLapsesAfterFourteenDaysAndCanBeRevoked(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo, cy) = (
-                try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"),
-                try await CirclesTests.person(app, "cy")
+                try await app.person("ana@example.com"), try await app.person("bo@example.com"),
+                try await app.person("cy@example.com")
             )
             let (id, _) = try await Self.circle(app, by: ana)
             let owner = try await ana.token(app)
@@ -156,8 +156,8 @@ struct CircleModerationTests {
     @Test(arguments: Backend.available)
     func invitingByEmailAnswersAlikeWhetherOrNotTheAddressHasAnAccount(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await CirclesTests.person(app, "ana")
-            _ = try await CirclesTests.person(app, "bo")
+            let ana = try await app.person("ana@example.com")
+            _ = try await app.person("bo@example.com")
             let (id, _) = try await Self.circle(app, by: ana)
             let owner = try await ana.token(app)
             let known = try await app.request(
@@ -181,7 +181,7 @@ struct CircleModerationTests {
     @Test(arguments: Backend.available)
     func invitationsAreCappedPerRecipientAndPerSenderADay(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await CirclesTests.person(app, "ana")
+            let ana = try await app.person("ana@example.com")
             let owner = try await ana.token(app)
             var circles: [String] = []
             for _ in 0...InvitationLimits.receivedPerDay { circles.append(try await Self.circle(app, by: ana).id) }

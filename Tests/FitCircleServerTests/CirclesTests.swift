@@ -10,24 +10,7 @@ import Testing
 
 /// Circles and their members through the API: create, see, invite, join, leave, remove, roles, archive.
 struct CirclesTests {
-    struct Person {
-        var id: String
-        var email: String
-        func token(_ app: TestApp) async throws -> String {
-            try #require(try await app.devSignIn(self.email)["accessToken"] as? String)
-        }
-    }
-
-    static func person(_ app: TestApp, _ name: String, timeZone: String = "Europe/Paris") async throws -> Person {
-        let email = "\(name)@example.com"
-        _ = try await app.onboardedUser(email, timeZone: timeZone)
-        return Person(
-            id: try #require((try await app.devSignIn(email)["user"] as? [String: Any])?["id"] as? String),
-            email: email
-        )
-    }
-
-    static func create(_ app: TestApp, by person: Person, _ body: [String: Any]) async throws -> [String: Any] {
+    static func create(_ app: TestApp, by person: TestPerson, _ body: [String: Any]) async throws -> [String: Any] {
         let response = try await app.request(.post, "/api/fitcircles", token: try await person.token(app), json: body)
         #expect(response.status == .created, "\(response.text)")
         return try response.jsonObject()
@@ -36,7 +19,7 @@ struct CirclesTests {
     @Test(arguments: Backend.available)
     func aCircleIsCreatedWithItsDefaultsAndBadInputNamesEachField(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await Self.person(app, "ana", timeZone: "Asia/Tokyo")
+            let ana = try await app.person("ana@example.com", timeZone: "Asia/Tokyo")
             let token = try await ana.token(app)
             let refused = try await app.request(
                 .post,
@@ -79,7 +62,8 @@ struct CirclesTests {
     func aPrivateCircleIsJoinedByInvitationAndItsCodeWhileRoomLasts(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo, cy) = (
-                try await Self.person(app, "ana"), try await Self.person(app, "bo"), try await Self.person(app, "cy")
+                try await app.person("ana@example.com"), try await app.person("bo@example.com"),
+                try await app.person("cy@example.com")
             )
             let circle = try await Self.create(app, by: ana, ["name": "Trio", "metric": "steps", "memberLimit": 2])
             let id = try #require(circle["id"] as? String)
@@ -165,7 +149,8 @@ struct CirclesTests {
     func membershipIsKeptOverTimeAndTheCircleOutlivesItsOwner(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo, cy) = (
-                try await Self.person(app, "ana"), try await Self.person(app, "bo"), try await Self.person(app, "cy")
+                try await app.person("ana@example.com"), try await app.person("bo@example.com"),
+                try await app.person("cy@example.com")
             )
             let noTarget = try await app.request(
                 .post,
@@ -298,7 +283,7 @@ struct CirclesTests {
     @Test(arguments: Backend.available)
     func editsKeepWhatTheCompetitionStands(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo) = (try await Self.person(app, "ana"), try await Self.person(app, "bo"))
+            let (ana, bo) = (try await app.person("ana@example.com"), try await app.person("bo@example.com"))
             let circle = try await Self.create(
                 app,
                 by: ana,

@@ -8,15 +8,15 @@ struct CompetitionHistoryTests {
     @Test(arguments: Backend.available)
     func r8_4_anInvitationIsDeclined_r8_9_pastCompetitionsAreListedWithTheirResults(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
-            let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 300)
-            let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 300)
-            let cy = try await ChallengeTests.person(app, "cy@example.com", xp: 300)
-            try await ChallengeTests.befriend(app, ana, ben)
-            try await ChallengeTests.befriend(app, ana, cy)
+            let ana = try await app.person("ana@example.com", xp: 300)
+            let ben = try await app.person("ben@example.com", xp: 300)
+            let cy = try await app.person("cy@example.com", xp: 300)
+            try await app.befriend(ana, ben)
+            try await app.befriend(ana, cy)
             let created = try await app.request(
                 .post,
                 "/api/competitions",
-                token: try await ana.token,
+                token: try await ana.token(app),
                 json: [
                     "name": "Week of runs", "type": "most_distance", "durationDays": 2, "stake": 20,
                     "invitees": [ben.id, cy.id],
@@ -24,25 +24,30 @@ struct CompetitionHistoryTests {
             )
             #expect(created.status == .created, "\(created.text)")
             let id = try #require(try created.jsonObject()["id"] as? String)
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
 
             // R8.4: the invitation in Cy's inbox leads to the competition, where join and decline are offered.
-            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await cy.token).jsonObject()
+            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await cy.token(app))
+                .jsonObject()
             let invitation = try #require(
                 (inbox["items"] as? [[String: Any]])?.first { $0["type"] as? String == "challenge_invitation" },
                 "\(inbox)"
             )
             #expect(invitation["deepLink"] as? String == "fitcircle://competitions/\(id)")
-            let declined = try await app.request(.post, "/api/competitions/\(id)/decline", token: try await cy.token)
+            let declined = try await app.request(
+                .post,
+                "/api/competitions/\(id)/decline",
+                token: try await cy.token(app)
+            )
             #expect(declined.status == .ok, "\(declined.text)")
             #expect(try declined.jsonObject()["myState"] as? String == "declined")
-            #expect(try await ChallengeTests.balance(app, cy) == 300)  // nothing staked
+            #expect(try await app.balance(of: cy) == 300)  // nothing staked
             #expect(
-                try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:])
+                try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token(app), json: [:])
                     .status == .ok
             )
             let mine =
-                try await app.request(.get, "/api/competitions", token: try await cy.token).jsonObject()["items"]
+                try await app.request(.get, "/api/competitions", token: try await cy.token(app)).jsonObject()["items"]
                 as? [[String: Any]]
             #expect(
                 mine?.contains { $0["id"] as? String == id } == false,
@@ -51,17 +56,14 @@ struct CompetitionHistoryTests {
 
             app.clock.advance(by: 3600)
             for (person, km) in [(ana, 4.0), (ben, 7.5)] {
-                let run = ChallengeTests.run(app, "\(person.email)-run", km: km, minutes: 40, startedMinutesAgo: 45)
-                #expect(
-                    try await app.request(.post, "/api/activities", token: try await person.token, json: run).status
-                        == .created
-                )
+                let run = app.workout("\(person.email)-run", km: km, minutes: 40, startedMinutesAgo: 45)
+                _ = try await app.api(as: person).recordActivity(body: .json(run)).created
             }
-            try await ChallengeKindTests.settleAfter(app, days: 2)
+            try await app.settleChallenges(after: 2)
 
             // R8.9: the history, each past competition with how it finished for the caller.
             let history =
-                try await app.request(.get, "/api/competitions", token: try await ben.token).jsonObject()["items"]
+                try await app.request(.get, "/api/competitions", token: try await ben.token(app)).jsonObject()["items"]
                 as? [[String: Any]]
             let past = try #require(history?.first { $0["id"] as? String == id })
             #expect(past["status"] as? String == "settled")
@@ -71,12 +73,13 @@ struct CompetitionHistoryTests {
                     && result["payout"] as? Int == 40
             )
             let anas =
-                try await app.request(.get, "/api/competitions", token: try await ana.token).jsonObject()["items"]
+                try await app.request(.get, "/api/competitions", token: try await ana.token(app)).jsonObject()["items"]
                 as? [[String: Any]]
             let lost = try #require(anas?.first { $0["id"] as? String == id }?["myResult"] as? [String: Any])
             #expect(lost["rank"] as? Int == 2 && lost["won"] as? Bool == false && lost["payout"] as? Int == 0)
             // Who declined has no part in it, nor a result.
-            let cys = try await app.request(.get, "/api/competitions/\(id)", token: try await cy.token).jsonObject()
+            let cys = try await app.request(.get, "/api/competitions/\(id)", token: try await cy.token(app))
+                .jsonObject()
             #expect(cys["myState"] as? String == "declined" && cys["myResult"] == nil, "\(cys)")
         }
     }

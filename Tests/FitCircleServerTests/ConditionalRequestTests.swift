@@ -10,7 +10,7 @@ import Testing
 /// them; asked again with it, an unchanged answer is a 304 without a body. A stale, forged or someone
 /// else's tag is answered in full, and two viewers who may see different things get different tags.
 struct ConditionalRequestTests {
-    typealias Person = FriendsTests.Person
+    typealias Person = TestPerson
 
     /// A GET's status, `ETag` and body, `If-None-Match` sent when given.
     static func get(_ app: TestApp, _ path: String, as person: Person?, ifNoneMatch: String? = nil) async throws -> (
@@ -31,12 +31,12 @@ struct ConditionalRequestTests {
     func anUnchangedAnswerIsA304_aChangedOneOrAnotherViewersTagIsAnsweredInFull(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo, cy) = (
-                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
-                try await FriendsTests.person(app, "Cy")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"),
+                try await app.person(named: "Cy")
             )
             try await FriendFeedTests.befriend(app, ana, bo)
             try await FriendFeedTests.workout(app, by: bo, "run", minutesAgo: 10)
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
 
             // The feed: the same answer twice is a 304 with the same tag and no body, whichever way the tag is sent.
             let feed = try await Self.get(app, "/api/feed", as: ana)
@@ -52,7 +52,7 @@ struct ConditionalRequestTests {
             }
             // A new workout changes the answer: the old tag brings it in full, with a new tag.
             try await FriendFeedTests.workout(app, by: bo, "walk", type: "walking", minutesAgo: 5)
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             let changed = try await Self.get(app, "/api/feed", as: ana, ifNoneMatch: tag)
             #expect(changed.status == 200 && changed.tag != tag && changed.body.contains("walking"))
 

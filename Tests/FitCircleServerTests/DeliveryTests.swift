@@ -49,16 +49,6 @@ struct DeliveryTests {
     }
 
     /// Runs the due jobs (a retry is due only once the clock reaches it).
-    static func runJobs(_ app: TestApp) async throws {
-        let runner = JobRunner(
-            store: app.store,
-            handlers: app.engine.jobs.handlers,
-            clock: app.clock.wallClock,
-            logger: Logger(label: "test")
-        )
-        while try await runner.runDue(limit: 50) > 0 {}
-    }
-
     static func attempts(_ app: TestApp, _ notification: String) async throws -> [DeliveryAttemptRecord] {
         try await app.store.read { tx in
             try await tx.deliveries.deliveryAttempts(of: NotificationRecord.ID(notification))
@@ -70,7 +60,7 @@ struct DeliveryTests {
     static func retryWaits(_ app: TestApp, _ notification: String) async throws -> [TimeInterval] {
         var waits: [TimeInterval] = []
         for _ in 0..<4 {
-            try await Self.runJobs(app)
+            try await app.runJobs()
             let job = try await Self.deliverJob(app, notification)
             if job.status == .pending {
                 waits.append(job.runAt.timeIntervalSince(app.clock.now))
@@ -91,7 +81,7 @@ struct DeliveryTests {
         try await Self.withFCM(backend) { app, fcm, _ in
             let sent = try await NotificationLogTests.send(app, "daily_checkin_reminder")
             let id = try #require(sent["id"] as? String)
-            try await Self.runJobs(app)
+            try await app.runJobs()
             let logged = try await Self.attempts(app, id)
             let received = try #require(
                 fcm.received.first,
@@ -120,7 +110,7 @@ struct DeliveryTests {
             let why = try await app.request(
                 .get,
                 "/api/notifications/\(id)/why",
-                token: try #require(app.devSignIn()["accessToken"] as? String)
+                token: try await app.devSignIn().accessToken
             ).jsonObject()
             let delivery = try #require((why["deliveries"] as? [[String: Any]])?.first)
             #expect(
@@ -132,7 +122,7 @@ struct DeliveryTests {
             let history = try await app.request(
                 .get,
                 "/api/notifications/history",
-                token: try #require(app.devSignIn()["accessToken"] as? String)
+                token: try await app.devSignIn().accessToken
             ).jsonObject()
             let item = try #require((history["items"] as? [[String: Any]])?.first { $0["id"] as? String == id })
             #expect((item["deliveries"] as? [[String: Any]])?.map { $0["outcome"] as? String } == ["delivered"])
@@ -146,7 +136,7 @@ struct DeliveryTests {
             let first = try #require(
                 try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String
             )
-            try await Self.runJobs(app)
+            try await app.runJobs()
             #expect(try await Self.attempts(app, first).map(\.outcome) == ["target_dead"])
             #expect(
                 try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.isEmpty
@@ -156,7 +146,7 @@ struct DeliveryTests {
             // Another notification the same day (a critical type, so no cap stands in the way) goes nowhere.
             let second = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
             #expect(second["status"] as? String == "sent")
-            try await Self.runJobs(app)
+            try await app.runJobs()
             #expect(fcm.received.count == 1)
         }
     }
@@ -166,18 +156,18 @@ struct DeliveryTests {
     func aDeviceUnusedFor270DaysExpires(_ backend: Backend) async throws {
         try await Self.withFCM(backend) { app, fcm, user in
             _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "one")
-            try await Self.runJobs(app)
+            try await app.runJobs()
             app.clock.advance(by: 269 * 86_400)
             _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
-            try await Self.runJobs(app)
+            try await app.runJobs()
             #expect(fcm.received.count == 2)  // used on day 269: the clock starts again
             app.clock.advance(by: 269 * 86_400)
             _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "three")
-            try await Self.runJobs(app)
+            try await app.runJobs()
             #expect(fcm.received.count == 3)
             app.clock.advance(by: 271 * 86_400)
             _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "four")
-            try await Self.runJobs(app)
+            try await app.runJobs()
             #expect(fcm.received.count == 3)
             #expect(
                 try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.isEmpty
@@ -191,14 +181,14 @@ struct DeliveryTests {
             fcm.script("android-1", [FakeFCM.Answer(429, "QUOTA_EXCEEDED", retryAfter: "120")])
             let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
             let start = app.clock.now
-            try await Self.runJobs(app)
+            try await app.runJobs()
             let waiting = try await Self.deliverJob(app, id)
             #expect(waiting.status == .pending && waiting.runAt == start.addingTimeInterval(120))
             app.clock.advance(by: 119)
-            try await Self.runJobs(app)
+            try await app.runJobs()
             #expect(fcm.received.count == 1)
             app.clock.advance(by: 1)
-            try await Self.runJobs(app)
+            try await app.runJobs()
             #expect(fcm.received.count == 2)
             #expect(try await Self.attempts(app, id).map(\.outcome) == ["retryable", "delivered"])
             #expect(try await Self.attempts(app, id).map(\.attempt) == [1, 2])
@@ -222,12 +212,12 @@ struct DeliveryTests {
     func aRefusedAccessTokenIsReplacedAndTheMessageSent(_ backend: Backend) async throws {
         try await Self.withFCM(backend) { app, fcm, _ in
             _ = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")
-            try await Self.runJobs(app)
+            try await app.runJobs()
             fcm.revokeAccessTokens()
             let second = try #require(
                 try await NotificationLogTests.send(app, "challenge_milestone", key: "two")["id"] as? String
             )
-            try await Self.runJobs(app)
+            try await app.runJobs()
             #expect(fcm.received.count == 2)
             #expect(fcm.tokensIssued == 2)
             #expect(try await Self.attempts(app, second).filter { $0.channel == .push }.map(\.outcome) == ["delivered"])
@@ -265,9 +255,9 @@ struct DeliveryTests {
                 let id = try #require(
                     try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String
                 )
-                try await Self.runJobs(app)
+                try await app.runJobs()
                 app.clock.set(try await Self.deliverJob(app, id).runAt.addingTimeInterval(1))
-                try await Self.runJobs(app)
+                try await app.runJobs()
 
                 let deliveries = received.withLock { $0 }
                 #expect(deliveries.count == 2)

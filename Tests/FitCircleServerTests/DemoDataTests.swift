@@ -11,7 +11,7 @@ struct DemoDataTests {
         try await withTestApp(backend, profile: profile) { app async throws in
             #expect(try await DemoData.seed(app.engine, now: app.clock.now))
             #expect(try await DemoData.seed(app.engine, now: app.clock.now) == false)
-            let token = try await app.devSignIn(DemoData.accounts[0].email)["accessToken"] as! String
+            let token = try await app.devSignIn(DemoData.accounts[0].email).accessToken
             let days = try await app.request(.get, "/api/tracking/daily?from=2026-02-10&to=2026-03-02", token: token)
                 .jsonObject()
             #expect((days["days"] as? [[String: Any]])?.count == 21)
@@ -63,7 +63,7 @@ struct DemoDataTests {
                     "Ana 6", "Ben 4.5",
                 ]
             )
-            let chloe = try await app.devSignIn(DemoData.accounts[2].email)["accessToken"] as! String
+            let chloe = try await app.devSignIn(DemoData.accounts[2].email).accessToken
             let invited =
                 try await app.request(.get, "/api/competitions", token: chloe).jsonObject()["items"] as? [[String: Any]]
             #expect(invited?.map { $0["myState"] as? String } == ["invited"])

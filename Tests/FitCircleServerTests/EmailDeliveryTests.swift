@@ -48,7 +48,7 @@ struct EmailDeliveryTests {
     func theWelcomeEmailIsWrittenFromItsTemplateAndHandedToSMTP(_ backend: Backend) async throws {
         try await Self.withEmail(backend) { app, smtp in
             _ = try await app.onboardedUser()
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             let welcome = try #require(
                 smtp.received.first { $0.subject.hasPrefix("Welcome") },
                 "\(smtp.received.map(\.subject))"
@@ -167,7 +167,7 @@ extension EmailDeliveryTests {
     func everyEmailTypeIsWrittenFromItsOwnTemplate(_ backend: Backend) async throws {
         try await Self.withEmail(backend) { app, smtp in
             _ = try await app.onboardedUser()
-            try await DeliveryTests.runJobs(app)  // the welcome
+            try await app.runJobs()  // the welcome
             let cases: [(type: String, data: [String: String], subject: String, line: String)] = [
                 (
                     "daily_checkin_email", ["streak": "14"], "Your 14-day streak is waiting ⏰",
@@ -213,7 +213,7 @@ extension EmailDeliveryTests {
                 ]
                 let sent = try await app.request(.post, "/api/notifications/send", token: token, json: body)
                 #expect(sent.status == .ok, "\(sent.text)")
-                try await DeliveryTests.runJobs(app)
+                try await app.runJobs()
                 let email = try #require(smtp.received.last { $0.rcptTos == ["ana@example.com"] })
                 #expect(email.subject == item.subject, "\(item.type)")
                 let (text, html) = (try Self.part(email, "text/plain"), try Self.part(email, "text/html"))

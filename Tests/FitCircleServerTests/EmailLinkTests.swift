@@ -27,7 +27,7 @@ struct EmailLinkTests {
     /// Sends a weekly digest to Ana (an optional type, so it carries an unsubscribe link) and answers its email.
     static func digest(_ app: TestApp, _ smtp: FakeSMTP, key: String = "digest") async throws -> FakeSMTP.Received {
         _ = try await NotificationLogTests.send(app, "weekly_digest", key: key)
-        try await DeliveryTests.runJobs(app)
+        try await app.runJobs()
         return try #require(smtp.received.last { $0.subject.hasPrefix("Your Week in Review") })
     }
 
@@ -66,9 +66,7 @@ struct EmailLinkTests {
             let parts = token.split(separator: ".").map(String.init)
             let payload = try #require(Data(base64URLEncoded: parts[0]))
             var claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
-            claims["u"] = try #require(
-                (try await app.devSignIn("ben@example.com")["user"] as? [String: Any])?["id"] as? String
-            )
+            claims["u"] = try await app.devSignIn("ben@example.com").user.id
             let turned = try JSONSerialization.data(withJSONObject: claims).base64URLEncoded() + "." + parts[1]
             for forged in [parts[0] + "." + String(parts[1].reversed()), turned, "not-a-token"] {
                 let refused = try await app.request(.post, "/api/emails/unsubscribe?token=\(forged)")
@@ -98,7 +96,7 @@ struct EmailLinkTests {
             // The next digest goes nowhere by email.
             let before = smtp.received.count
             _ = try await NotificationLogTests.send(app, "weekly_digest", key: "next")
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(smtp.received.count == before)
         }
     }
@@ -233,7 +231,7 @@ struct EmailLinkTests {
                 )
                 try await withTestApp(backend, clock: clock, transports: transports) { app async throws in
                     let token = try await app.onboardedUser()
-                    try await DeliveryTests.runJobs(app)  // the welcome email
+                    try await app.runJobs()  // the welcome email
                     _ = try await app.request(
                         .post,
                         "/api/notifications/register",
@@ -248,7 +246,7 @@ struct EmailLinkTests {
                     let risk = try #require(
                         try await NotificationLogTests.send(app, "streak_at_risk", key: "risk")["id"] as? String
                     )
-                    try await DeliveryTests.runJobs(app)
+                    try await app.runJobs()
                     let attempts = try await DeliveryTests.attempts(app, risk)
                     #expect(
                         attempts.map { "\($0.channel.rawValue) \($0.outcome)" }.sorted() == [
@@ -270,7 +268,7 @@ struct EmailLinkTests {
                         try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "reminder")["id"]
                             as? String
                     )
-                    try await DeliveryTests.runJobs(app)
+                    try await app.runJobs()
                     #expect(try await DeliveryTests.attempts(app, reminder).map(\.outcome) == ["target_dead"])
                     #expect(anas().count == before + 1)
                 }

@@ -14,7 +14,7 @@ struct ErrorResponseTests {
     @Test(arguments: Backend.available)
     func malformedJSONIsA400ProblemNeverA500(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let token = try await app.devSignIn().accessToken
             for (method, path) in Self.jsonOperations {
                 for body in ["{", "[1,2", "nul", "{\"a\":}", "\u{0}"] {
                     let response = try await app.request(

@@ -43,7 +43,7 @@ struct EventForwardingTests {
                 clock: clock,
                 transports: Transports(analytics: transport)
             ) { app async throws in
-                let luna = try await ChallengeTests.person(app, "luna@example.com")
+                let luna = try await app.person("luna@example.com")
                 let events = (0..<150).map { index -> [String: Any] in
                     [
                         "clientEventId": "e\(index)", "name": "screen_viewed",
@@ -52,15 +52,20 @@ struct EventForwardingTests {
                     ]
                 }
                 #expect(
-                    try await app.request(.post, "/api/events", token: try await luna.token, json: ["events": events])
-                        .status == .ok
+                    try await app.request(
+                        .post,
+                        "/api/events",
+                        token: try await luna.token(app),
+                        json: ["events": events]
+                    )
+                    .status == .ok
                 )
                 #expect(try await Self.pending(app) == 150)
                 try await app.engine.eventForwarding.start()
-                try await DeliveryTests.runJobs(app)  // the first batch meets a 503: nothing is marked
+                try await app.runJobs()  // the first batch meets a 503: nothing is marked
                 #expect(try await Self.pending(app) == 150)
                 app.clock.advance(by: 120)
-                try await DeliveryTests.runJobs(app)
+                try await app.runJobs()
                 #expect(try await Self.pending(app) == 0)
 
                 let batches = received.withLock { $0 }
@@ -88,7 +93,7 @@ struct EventForwardingTests {
                     try await app.request(
                         .post,
                         "/api/events",
-                        token: try await luna.token,
+                        token: try await luna.token(app),
                         json: [
                             "events": [
                                 events[0],
@@ -102,7 +107,7 @@ struct EventForwardingTests {
                     ).status == .ok
                 )
                 app.clock.advance(by: 61)
-                try await DeliveryTests.runJobs(app)
+                try await app.runJobs()
                 #expect(received.withLock { $0.count } == 4)
                 #expect(try await Self.pending(app) == 0)
             }
@@ -113,13 +118,13 @@ struct EventForwardingTests {
     @Test(arguments: Backend.available)
     func withoutForwardingNothingIsMarked(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "astrofriends") { app async throws in
-            let luna = try await ChallengeTests.person(app, "luna@example.com")
+            let luna = try await app.person("luna@example.com")
             let event: [String: Any] = [
                 "clientEventId": "e", "name": "screen_viewed",
                 "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "properties": ["screen": "home"],
             ]
             #expect(
-                try await app.request(.post, "/api/events", token: try await luna.token, json: ["events": [event]])
+                try await app.request(.post, "/api/events", token: try await luna.token(app), json: ["events": [event]])
                     .status == .ok
             )
             #expect(try await Self.pending(app) == 0)

@@ -10,12 +10,6 @@ import Testing
 /// A/B tests of rule profiles through the API (issue 24): their life, their validation, and each person
 /// getting their own variant's rules wherever a rule is read.
 struct ExperimentsTests {
-    static func operatorPerson(_ app: TestApp) async throws -> ChallengeTests.Person {
-        let person = try await ChallengeTests.person(app, "ops@example.com")
-        _ = try await Operators(store: app.store).set(true, email: "ops@example.com")
-        return person
-    }
-
     static func fields(_ response: TestResponse) throws -> [String] {
         (try response.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } ?? []
     }
@@ -31,20 +25,20 @@ struct ExperimentsTests {
     @Test(arguments: Backend.available)
     func operatorsRunAnExperimentThroughItsLife(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ops = try await Self.operatorPerson(app)
-            let member = try await ChallengeTests.person(app, "member@example.com")
-            let token = try await ops.token
+            let ops = try await app.operatorPerson()
+            let member = try await app.person("member@example.com")
+            let token = try await ops.token(app)
             // Members may not make, list or change experiments.
             #expect(
                 try await app.request(
                     .post,
                     "/api/admin/experiments",
-                    token: try await member.token,
+                    token: try await member.token(app),
                     json: Self.freezes
                 ).status == .forbidden
             )
             #expect(
-                try await app.request(.get, "/api/admin/experiments", token: try await member.token).status
+                try await app.request(.get, "/api/admin/experiments", token: try await member.token(app)).status
                     == .forbidden
             )
 
@@ -148,7 +142,7 @@ struct ExperimentsTests {
                     == .unprocessableContent
             )
             #expect(
-                try await app.request(.get, "/api/admin/experiments/\(id)/results", token: try await member.token)
+                try await app.request(.get, "/api/admin/experiments/\(id)/results", token: try await member.token(app))
                     .status == .forbidden
             )
         }
@@ -159,8 +153,8 @@ struct ExperimentsTests {
     @Test(arguments: Backend.available)
     func eachPersonGetsTheirOwnVariantsRules(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ops = try await Self.operatorPerson(app)
-            let token = try await ops.token
+            let ops = try await app.operatorPerson()
+            let token = try await ops.token(app)
             let freezes = try await app.request(.post, "/api/admin/experiments", token: token, json: Self.freezes)
                 .jsonObject()
             let holdout = try await app.request(
@@ -185,8 +179,8 @@ struct ExperimentsTests {
             }
             var seen: [String: Set<String>] = [:]
             for index in 0..<16 {
-                let person = try await ChallengeTests.person(app, "p\(index)@example.com")
-                let personal = try await person.token
+                let person = try await app.person("p\(index)@example.com")
+                let personal = try await person.token(app)
                 let variants =
                     try await app.request(.get, "/api/config", token: personal).jsonObject()["experiments"]
                     as? [String: String] ?? [:]
@@ -235,14 +229,16 @@ struct ExperimentsTests {
                     json: ["state": "paused"]
                 ).status == .ok
             )
-            let anyone = try await ChallengeTests.person(app, "p0@example.com")
+            let anyone = try await app.person("p0@example.com")
             #expect(
-                try await app.request(.get, "/api/streaks/current", token: try await anyone.token).jsonObject()[
+                try await app.request(.get, "/api/streaks/current", token: try await anyone.token(app)).jsonObject()[
                     "freezesLeft"
                 ] as? Int == 1
             )
             let variants =
-                try await app.request(.get, "/api/config", token: try await anyone.token).jsonObject()["experiments"]
+                try await app.request(.get, "/api/config", token: try await anyone.token(app)).jsonObject()[
+                    "experiments"
+                ]
                 as? [String: String]
             #expect(variants?["freeze_policy"] == nil && variants?["holdout"] != nil)
         }

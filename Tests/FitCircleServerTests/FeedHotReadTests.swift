@@ -9,15 +9,15 @@ import Testing
 /// generated path answers the same page when `limit=20` (the default) is sent, so each page below is read both
 /// ways and compared byte for byte and value for value (`HotReadContractTests.compare`).
 struct FeedHotReadTests {
-    typealias Person = FriendsTests.Person
+    typealias Person = TestPerson
 
     static func compare(_ app: TestApp, as person: Person, _ note: String) async throws {
-        try await DeliveryTests.runJobs(app)
+        try await app.runJobs()
         try await HotReadContractTests.compare(
             app,
             "/api/feed",
             generic: "/api/feed?limit=20",
-            as: CirclesTests.Person(id: person.id, email: person.email),
+            as: person,
             Components.Schemas.FriendFeedPage.self,
             note
         )
@@ -30,12 +30,12 @@ struct FeedHotReadTests {
     func aFeedPageWrittenByHandIsTheGeneratedAnswer(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
             let (ana, bo, cy, dee) = (
-                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
-                try await FriendsTests.person(app, "Cy"),
-                try await FriendsTests.person(app, "Dee")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"),
+                try await app.person(named: "Cy"),
+                try await app.person(named: "Dee")
             )
             try await Self.compare(app, as: dee, "an empty feed")
-            let bos = CirclesTests.Person(id: bo.id, email: bo.email)
+            let bos = bo
             try await PrivacyEverywhereTests.setVisibility(
                 app,
                 bos,
@@ -59,7 +59,7 @@ struct FeedHotReadTests {
                 token: try await bo.token(app),
                 json: [
                     "clientEventId": "bo-push", "type": "workout", "source": "app",
-                    "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-600)),
+                    "occurredAt": iso8601(app.clock.now.addingTimeInterval(-600)),
                     "workout": ["type": "pushups", "durationSeconds": 60, "reps": 25, "calories": 12.5],
                 ]
             )
@@ -106,9 +106,9 @@ struct FeedHotReadTests {
     func aKeptFeedPageIsServedAgainUntilAnythingOnItChanges(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
             let (ana, bo, cy, dee) = (
-                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
-                try await FriendsTests.person(app, "Cy"),
-                try await FriendsTests.person(app, "Dee")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"),
+                try await app.person(named: "Cy"),
+                try await app.person(named: "Dee")
             )
             try await FriendFeedTests.befriend(app, ana, bo)
             try await FriendFeedTests.befriend(app, ana, cy)
@@ -124,12 +124,12 @@ struct FeedHotReadTests {
             let walk = try await FriendFeedTests.workout(app, by: cy, "cy-walk", type: "walking", minutesAgo: 20)
             var shown = ""
             func changed(_ what: String) async throws {
-                try await DeliveryTests.runJobs(app)
+                try await app.runJobs()
                 try await HotReadContractTests.expectChangedThenKept(
                     app,
                     "/api/feed",
                     generic: "/api/feed?limit=20",
-                    as: CirclesTests.Person(id: ana.id, email: ana.email),
+                    as: ana,
                     Components.Schemas.FriendFeedPage.self,
                     shown: &shown,
                     what
@@ -164,7 +164,7 @@ struct FeedHotReadTests {
                     == .ok
             )
             try await changed("an author's new name")
-            try await PrivacyEverywhereTests.photo(app, CirclesTests.Person(id: cy.id, email: cy.email))
+            try await PrivacyEverywhereTests.photo(app, cy)
             try await changed("an author's photo")
             let shownToFriends = try await app.request(
                 .put,
@@ -188,10 +188,10 @@ struct FeedHotReadTests {
                 "/api/activities/edits",
                 token: try await bo.token(app),
                 json: [
-                    "modifiedAt": ActivityLedgerTests.iso(app.clock.now),
+                    "modifiedAt": iso8601(app.clock.now),
                     "activity": [
                         "clientEventId": "bo-run", "type": "workout", "source": "app",
-                        "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-60)),
+                        "occurredAt": iso8601(app.clock.now.addingTimeInterval(-60)),
                         "workout": ["type": "running", "durationSeconds": 1_800, "distanceMeters": 6_000],
                     ],
                 ]

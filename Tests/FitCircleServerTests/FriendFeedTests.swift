@@ -7,7 +7,7 @@ import Testing
 
 /// The friends' feed, reactions and per-activity privacy through the API (spec 004, R7 and R11.3–R11.4).
 struct FriendFeedTests {
-    typealias Person = FriendsTests.Person
+    typealias Person = TestPerson
 
     static func befriend(_ app: TestApp, _ one: Person, _ other: Person) async throws {
         _ = try await FriendsTests.post(app, "/api/friends/request", by: one, to: other)
@@ -31,7 +31,7 @@ struct FriendFeedTests {
         if let route { workout["route"] = route }
         var body: [String: Any] = [
             "clientEventId": id, "type": "workout",
-            "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-minutesAgo * 60)),
+            "occurredAt": iso8601(app.clock.now.addingTimeInterval(-minutesAgo * 60)),
             "source": "app", "workout": workout,
         ]
         if let visibility { body["visibility"] = visibility }
@@ -45,7 +45,7 @@ struct FriendFeedTests {
     static func feed(_ app: TestApp, of person: Person, query: String = "", afterJobs: Bool = true) async throws
         -> [String: Any]
     {
-        if afterJobs { try await DeliveryTests.runJobs(app) }
+        if afterJobs { try await app.runJobs() }
         let response = try await app.request(.get, "/api/feed\(query)", token: try await person.token(app))
         #expect(response.status == .ok, "\(response.text)")
         return try response.jsonObject()
@@ -59,8 +59,8 @@ struct FriendFeedTests {
     func r7_1to3_theFeedHoldsMyAndMyFriendsWorkoutsNewestFirstWithTheirDetails(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo, cy) = (
-                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
-                try await FriendsTests.person(app, "Cy")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"),
+                try await app.person(named: "Cy")
             )
             try await Self.befriend(app, ana, bo)
             let route = Polyline.encode((0..<200).map { (48.85 + Double($0) * 0.0001, 2.35) })
@@ -117,10 +117,10 @@ struct FriendFeedTests {
     @Test(arguments: Backend.available)
     func r7_1_pagesOverManyFriendsGiveEveryVisibleWorkoutOnceNewestFirst(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await FriendsTests.person(app, "Ana")
+            let ana = try await app.person(named: "Ana")
             var people = [ana]
             for name in ["Bo", "Cy", "Di", "Ed", "Flo"] {
-                let friend = try await FriendsTests.person(app, name)
+                let friend = try await app.person(named: name)
                 try await Self.befriend(app, ana, friend)
                 people.append(friend)
             }
@@ -176,8 +176,8 @@ struct FriendFeedTests {
     func r7_theFeedIndexFollowsFriendshipsAndPrivacyOnTheNextRead(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo, cy) = (
-                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
-                try await FriendsTests.person(app, "Cy")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"),
+                try await app.person(named: "Cy")
             )
             try await Self.befriend(app, ana, bo)
             let run = try await Self.workout(app, by: bo, "run", minutesAgo: 30)
@@ -195,7 +195,7 @@ struct FriendFeedTests {
                 try await Self.workout(app, by: cy, "ride", minutesAgo: 20),
                 try await Self.workout(app, by: cy, "walk", minutesAgo: 40)
             )
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
             try await Self.befriend(app, cy, ana)
             #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [ride, run, walk])
@@ -238,7 +238,7 @@ struct FriendFeedTests {
     @Test(arguments: Backend.available)
     func r11_3_4_aPrivateWorkoutIsInNoFeedButCountsForItsOwner(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"))
+            let (ana, bo) = (try await app.person(named: "Ana"), try await app.person(named: "Bo"))
             try await Self.befriend(app, ana, bo)
             let secret = try await Self.workout(app, by: bo, "secret", minutesAgo: 5, visibility: "private")
             let shared = try await Self.workout(app, by: bo, "shared", minutesAgo: 10)
@@ -301,8 +301,8 @@ struct FriendFeedTests {
     func r7_4to6_reactionsAreCountedOncePerPersonAndTheOwnerHearsOnceAMinute(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
             let (ana, bo, cy) = (
-                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
-                try await FriendsTests.person(app, "Cy")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"),
+                try await app.person(named: "Cy")
             )
             try await Self.befriend(app, ana, bo)
             try await Self.befriend(app, cy, bo)
@@ -358,7 +358,7 @@ struct FriendFeedTests {
             #expect(odd.status == .unprocessableContent)
             #expect((try odd.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == "reaction")
             // Someone who is not Bo's friend cannot react, and learns nothing of the workout.
-            let stranger = try await FriendsTests.person(app, "Dee")
+            let stranger = try await app.person(named: "Dee")
             #expect(try await react(stranger, "🔥").status == .notFound)
         }
     }
@@ -367,8 +367,8 @@ struct FriendFeedTests {
     func r5_5_6_r6_8_aProfileShowsWhatTheViewerMaySee(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo, cy) = (
-                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
-                try await FriendsTests.person(app, "Cy")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"),
+                try await app.person(named: "Cy")
             )
             try await Self.befriend(app, ana, bo)
             let run = try await Self.workout(app, by: bo, "run", minutesAgo: 30, meters: 5000)
@@ -388,7 +388,7 @@ struct FriendFeedTests {
             #expect(records["longestDistanceMeters"] as? Double == 5000)
             // The last 30 days as the page's small chart: today's steps, the push-ups of the series a friend
             // may see (not the private one), no weight for a viewer its audience (only me) leaves out.
-            let now = ActivityLedgerTests.iso(app.clock.now)
+            let now = iso8601(app.clock.now)
             for (id, body) in [
                 ("steps", ["type": "steps", "steps": 8_000] as [String: Any]),
                 ("weight", ["type": "weight", "weightKg": 70.5]),

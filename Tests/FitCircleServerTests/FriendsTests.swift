@@ -11,38 +11,19 @@ import Testing
 
 /// Friends through the API (spec 004, R6): requests, answers, removal, blocks, and what each side hears.
 struct FriendsTests {
-    struct Person {
-        var id: String
-        var email: String
-        func token(_ app: TestApp) async throws -> String {
-            try #require(try await app.devSignIn(self.email)["accessToken"] as? String)
-        }
-    }
-
-    /// An onboarded person whose display name is `name` (the address is made from it).
-    static func person(_ app: TestApp, _ name: String, email: String? = nil) async throws -> Person {
-        let email = email ?? "\(name.lowercased().filter(\.isLetter))@example.com"
-        let token = try await app.onboardedUser(email)
-        var profile = TestApp.validProfile()
-        profile["displayName"] = name
-        let saved = try await app.request(.put, "/api/user/profile", token: token, json: profile)
-        guard saved.status == .ok else { throw TestSetupError("renaming answered \(saved.status): \(saved.text)") }
-        return Person(
-            id: try #require((try await app.devSignIn(email)["user"] as? [String: Any])?["id"] as? String),
-            email: email
-        )
-    }
-
-    static func post(_ app: TestApp, _ path: String, by person: Person, to other: Person) async throws -> TestResponse {
+    static func post(_ app: TestApp, _ path: String, by person: TestPerson, to other: TestPerson) async throws
+        -> TestResponse
+    {
         try await app.request(.post, path, token: try await person.token(app), json: ["userId": other.id])
     }
 
-    static func friendIDs(_ app: TestApp, of person: Person) async throws -> [String] {
+    static func friendIDs(_ app: TestApp, of person: TestPerson) async throws -> [String] {
         let list = try await app.request(.get, "/api/friends", token: try await person.token(app)).jsonObject()
         return (list["items"] as? [[String: Any]])?.compactMap { $0["userId"] as? String } ?? []
     }
 
-    static func requests(_ app: TestApp, of person: Person) async throws -> (incoming: [String], outgoing: [String]) {
+    static func requests(_ app: TestApp, of person: TestPerson) async throws -> (incoming: [String], outgoing: [String])
+    {
         let lists = try await app.request(.get, "/api/friends/requests", token: try await person.token(app))
             .jsonObject()
         func ids(_ key: String) -> [String] {
@@ -52,7 +33,7 @@ struct FriendsTests {
     }
 
     /// The bodies in the person's in-app inbox, after running the jobs that decide raised notifications.
-    static func inbox(_ app: TestApp, of person: Person) async throws -> [String] {
+    static func inbox(_ app: TestApp, of person: TestPerson) async throws -> [String] {
         let runner = JobRunner(
             store: app.store,
             handlers: app.engine.jobs.handlers,
@@ -71,7 +52,7 @@ struct FriendsTests {
     {
         try await withTestApp(backend, profile: "social") { app async throws in
             let (ana, bo, cy) = (
-                try await Self.person(app, "Ana"), try await Self.person(app, "Bo"), try await Self.person(app, "Cy")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"), try await app.person(named: "Cy")
             )
             let sent = try await Self.post(app, "/api/friends/request", by: ana, to: bo)
             #expect(sent.status == .ok, "\(sent.text)")
@@ -118,7 +99,7 @@ struct FriendsTests {
     func r6_9_aFriendshipEndsForBothAndARequestCanBeWithdrawn(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo, cy) = (
-                try await Self.person(app, "Ana"), try await Self.person(app, "Bo"), try await Self.person(app, "Cy")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"), try await app.person(named: "Cy")
             )
             _ = try await Self.post(app, "/api/friends/request", by: ana, to: bo)
             _ = try await Self.post(app, "/api/friends/accept", by: bo, to: ana)
@@ -177,14 +158,14 @@ struct FriendsTests {
     @Test(arguments: Backend.available)
     func r6_7_theFriendListCarriesEachFriendsWorkoutsOfTheLastSevenDays(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo) = (try await Self.person(app, "Ana"), try await Self.person(app, "Bo"))
+            let (ana, bo) = (try await app.person(named: "Ana"), try await app.person(named: "Bo"))
             _ = try await Self.post(app, "/api/friends/request", by: ana, to: bo)
             _ = try await Self.post(app, "/api/friends/accept", by: bo, to: ana)
             let start = app.clock.now
             for (id, daysAgo, meters) in [("old", 8.0, 9000.0), ("run", 3.0, 5000.0), ("walk", 1.0, 2500.0)] {
                 let workout: [String: Any] = [
                     "clientEventId": id, "type": "workout",
-                    "occurredAt": ActivityLedgerTests.iso(start.addingTimeInterval(-daysAgo * 86_400)),
+                    "occurredAt": iso8601(start.addingTimeInterval(-daysAgo * 86_400)),
                     "source": "app",
                     "workout": [
                         "type": id == "walk" ? "walking" : "running", "durationSeconds": 1800, "distanceMeters": meters,
@@ -205,14 +186,14 @@ struct FriendsTests {
             #expect(recent["workouts"] as? Int == 2)
             #expect(recent["distanceMeters"] as? Double == 7500)
             #expect(recent["durationSeconds"] as? Double == 3600)
-            #expect(recent["lastWorkoutAt"] as? String == ActivityLedgerTests.iso(start.addingTimeInterval(-86_400)))
+            #expect(recent["lastWorkoutAt"] as? String == iso8601(start.addingTimeInterval(-86_400)))
         }
     }
 
     @Test(arguments: Backend.available)
     func aBlockEndsTheFriendshipAndTheBlockedCannotFindRequestOrNotify(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
-            let (ana, cyra) = (try await Self.person(app, "Ana"), try await Self.person(app, "Cyra"))
+            let (ana, cyra) = (try await app.person(named: "Ana"), try await app.person(named: "Cyra"))
             _ = try await Self.post(app, "/api/friends/request", by: ana, to: cyra)
             _ = try await Self.post(app, "/api/friends/accept", by: cyra, to: ana)
             #expect(try await Self.post(app, "/api/friends/blocks", by: cyra, to: ana).status == .noContent)

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
@@ -130,7 +131,7 @@ struct HostileInputTests {
             let token = try await app.onboardedUser()
             func run(_ id: String, route: String) -> [String: Any] {
                 [
-                    "clientEventId": id, "type": "workout", "occurredAt": ActivityLedgerTests.iso(app.clock.now),
+                    "clientEventId": id, "type": "workout", "occurredAt": iso8601(app.clock.now),
                     "workout": ["type": "running", "durationSeconds": 1800, "distanceMeters": 5000, "route": route],
                 ]
             }
@@ -169,9 +170,9 @@ struct SocialHalfFindingsTests {
     @Test(arguments: Backend.available)
     func aStakersLedgerAndTheirFileAreRead(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ops = try await ExperimentsTests.operatorPerson(app)
-            let ana = try await ChallengeTests.person(app, "ana@example.com")
-            let token = try await ana.token
+            let ops = try await app.operatorPerson()
+            let ana = try await app.person("ana@example.com")
+            let token = try await ana.token(app)
             #expect(
                 try await app.request(.post, "/api/streaks/checkin", token: token, json: ["mood": 4, "energy": 3])
                     .status.code < 300
@@ -192,7 +193,7 @@ struct SocialHalfFindingsTests {
                 (stake["detail"] as? [String: Any])?["challengeId"] as? String
                     == (try created.jsonObject()["id"] as? String)
             )
-            let file = try await app.request(.get, "/api/admin/users/\(ana.id)", token: try await ops.token)
+            let file = try await app.request(.get, "/api/admin/users/\(ana.id)", token: try await ops.token(app))
             #expect(file.status == .ok, "\(file.text)")
         }
     }
@@ -233,7 +234,7 @@ struct SocialHalfFindingsTests {
             func walk(_ id: String, daysAgo: Double) -> [String: Any] {
                 [
                     "clientEventId": id, "type": "workout", "source": "app",
-                    "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-daysAgo * 86_400)),
+                    "occurredAt": iso8601(app.clock.now.addingTimeInterval(-daysAgo * 86_400)),
                     "workout": ["type": "walking", "durationSeconds": 6 * 3_600],
                 ]
             }
@@ -267,12 +268,12 @@ struct SocialHalfFindingsTests {
     @Test(arguments: Backend.available)
     func aPrivateWorkoutDoesNotCountWhereOthersSee(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await ChallengeTests.person(app, "ana@example.com")
-            let ben = try await ChallengeTests.person(app, "ben@example.com")
+            let ana = try await app.person("ana@example.com")
+            let ben = try await app.person("ben@example.com")
             let created = try await app.request(
                 .post,
                 "/api/competitions",
-                token: try await ana.token,
+                token: try await ana.token(app),
                 json: [
                     "name": "Distance", "type": "distance", "goal": "most", "durationDays": 7,
                 ]
@@ -282,34 +283,28 @@ struct SocialHalfFindingsTests {
                 try await app.request(
                     .post,
                     "/api/competitions/\(id)/join",
-                    token: try await ben.token,
+                    token: try await ben.token(app),
                     json: ["code": code]
                 ).status == .ok
             )
             app.clock.advance(by: 3_600)
-            var shared = ChallengeTests.run(app, "shared", km: 5, minutes: 30, startedMinutesAgo: 50)
-            shared["visibility"] = "friends"
-            var hidden = ChallengeTests.run(app, "hidden", km: 3, minutes: 20, startedMinutesAgo: 20)
-            hidden["visibility"] = "private"
+            var shared = app.workout("shared", km: 5, minutes: 30, startedMinutesAgo: 50)
+            shared.visibility = .friends
+            var hidden = app.workout("hidden", km: 3, minutes: 20, startedMinutesAgo: 20)
+            hidden.visibility = ._private
             var ids: [String] = []
             for run in [shared, hidden] {
-                let recorded = try await app.request(.post, "/api/activities", token: try await ben.token, json: run)
-                #expect(recorded.status == .created, "\(recorded.text)")
-                ids.append(try #require(try recorded.jsonObject()["id"] as? String))
+                ids.append(try await app.api(as: ben).recordActivity(body: .json(run)).created.body.json.id)
             }
             func bensValue() async throws -> Double? {
-                let board = try await app.request(
-                    .get,
-                    "/api/competitions/\(id)/leaderboard",
-                    token: try await ana.token
-                ).jsonObject()
-                return ChallengeTests.rows(board).first { $0["userId"] as? String == ben.id }?["value"] as? Double
+                let board = try await app.api(as: ana).getCompetitionLeaderboard(path: .init(id: id)).ok.body.json
+                return board.rows.first { $0.userId == ben.id }?.value
             }
             #expect(try await bensValue() == 5, "the private 3 km do not show")
             let turned = try await app.request(
                 .put,
                 "/api/activities/\(ids[0])/visibility",
-                token: try await ben.token,
+                token: try await ben.token(app),
                 json: ["visibility": "private"]
             )
             #expect(turned.status == .ok, "\(turned.text)")
@@ -317,12 +312,12 @@ struct SocialHalfFindingsTests {
             _ = try await app.request(
                 .put,
                 "/api/activities/\(ids[1])/visibility",
-                token: try await ben.token,
+                token: try await ben.token(app),
                 json: ["visibility": "friends"]
             )
             #expect(try await bensValue() == 3)
             // For himself, both runs count: his day has the 8 km.
-            let days = try await app.request(.get, "/api/tracking/daily", token: try await ben.token)
+            let days = try await app.request(.get, "/api/tracking/daily", token: try await ben.token(app))
             #expect(days.status == .ok && days.text.contains("\"workouts\":2"), "\(days.text)")
         }
     }
@@ -333,7 +328,7 @@ struct SocialHalfFindingsTests {
     @Test(arguments: Backend.available)
     func aBlockHidesTheBlockerEverywhere(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo) = (try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"))
+            let (ana, bo) = (try await app.person("ana@example.com"), try await app.person("bo@example.com"))
             let (anaToken, boToken) = (try await ana.token(app), try await bo.token(app))
             let shared = try #require(
                 try await CirclesTests.create(
@@ -467,14 +462,14 @@ struct SocialHalfFindingsTests {
     @Test(arguments: Backend.available)
     func appAnalyticsEventsHaveADailyQuotaAndARetention(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let person = try await ChallengeTests.person(app, "quota@example.com")
-            let token = try await person.token
+            let person = try await app.person("quota@example.com")
+            let token = try await person.token(app)
             func batch(_ round: Int) -> [String: Any] {
                 [
                     "events": (0..<EventInput.maximumBatch).map {
                         [
                             "clientEventId": "e\(round)-\($0)", "name": "screen_viewed",
-                            "occurredAt": ActivityLedgerTests.iso(app.clock.now), "properties": ["screen": "today"],
+                            "occurredAt": iso8601(app.clock.now), "properties": ["screen": "today"],
                         ]
                     }
                 ]
@@ -499,7 +494,8 @@ struct SocialHalfFindingsTests {
 
             app.clock.advance(by: 25 * 3_600)
             #expect(
-                try await app.request(.post, "/api/events", token: try await person.token, json: batch(rounds)).status
+                try await app.request(.post, "/api/events", token: try await person.token(app), json: batch(rounds))
+                    .status
                     .code < 300,
                 "a new day, a new quota"
             )
@@ -519,7 +515,7 @@ struct SocialHalfFindingsTests {
             webhookSender: WebhookSender(http: .shared, clock: clock.wallClock, allowPrivateTargets: false)
         )
         try await withTestApp(backend, clock: clock, transports: strict) { app async throws in
-            let ops = try await ExperimentsTests.operatorPerson(app)
+            let ops = try await app.operatorPerson()
             for url in [
                 "http://127.0.0.1:9/hook", "http://169.254.169.254/latest/meta-data", "http://[::1]:8080/",
                 "http://localhost/x",
@@ -529,7 +525,7 @@ struct SocialHalfFindingsTests {
                 let refused = try await app.request(
                     .post,
                     "/api/admin/webhooks",
-                    token: try await ops.token,
+                    token: try await ops.token(app),
                     json: ["url": url, "events": ["goal_completed"]]
                 )
                 #expect(
@@ -540,7 +536,7 @@ struct SocialHalfFindingsTests {
             let allowed = try await app.request(
                 .post,
                 "/api/admin/webhooks",
-                token: try await ops.token,
+                token: try await ops.token(app),
                 json: ["url": "https://hooks.example.com/fitcircle", "events": ["goal_completed"]]
             )
             #expect(allowed.status == .created, "\(allowed.text)")

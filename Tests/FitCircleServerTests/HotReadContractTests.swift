@@ -12,7 +12,7 @@ import Testing
 /// generated path answers the same read when a parameter the hot read leaves alone is sent (`limit=50`, the
 /// default), so each board below is read both ways, by each viewer, for each period.
 struct HotReadContractTests {
-    typealias Person = CirclesTests.Person
+    typealias Person = TestPerson
 
     /// The hot answer and the generated one of one read, compared byte for byte and value for value.
     static func compare(_ app: TestApp, _ path: String, generic: String, as person: Person, _ note: String) async throws
@@ -156,8 +156,8 @@ struct HotReadContractTests {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))
             let (id, owner, members) = try await LeaderboardTests.largeCircle(app, members: 60, distinctValues: 20)
-            _ = try await app.onboardedUser("m30@example.com")
-            let caller = Person(id: members[30].rawValue, email: "m30@example.com")
+            let token = try await app.onboardedUser("m30@example.com")
+            let caller = TestPerson(email: "m30@example.com", token: token, id: members[30].rawValue)
             let path = "/api/fitcircles/\(id)/leaderboard"
             for period in ["daily", "weekly"] {
                 app.engine.circles.events.indexes.drop(circle: id)

@@ -26,7 +26,7 @@ struct InvitationEmailTests {
             )
             #expect(sent.status == .created, "\(sent.text)")
             let invitation = try #require(try sent.jsonObject()["id"] as? String)
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
 
             let emails = smtp.received.filter { $0.rcptTos == ["newcomer@example.com"] }
             #expect(emails.count == 1, "\(smtp.received.map(\.subject))")
@@ -60,12 +60,12 @@ struct InvitationEmailTests {
                     json: ["email": "newcomer@example.com"]
                 ).status == .created
             )
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(smtp.received.filter { $0.rcptTos == ["newcomer@example.com"] }.count == 1)
 
             // Signing up with the address: the invitation is in the inbox, and it lets them in.
             let newcomer = try await app.onboardedUser("newcomer@example.com")
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             let told =
                 try await app.request(.get, "/api/notifications/history?type=circle_invitation", token: newcomer)
                 .jsonObject()["items"] as? [[String: Any]]
@@ -109,7 +109,7 @@ struct InvitationEmailTests {
                 try await app.request(.delete, "/api/fitcircles/\(id)/invitations/\(invitation)", token: ana).status
                     == .noContent
             )
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(smtp.received.filter { $0.rcptTos == ["gone@example.com"] }.isEmpty)
         }
     }

@@ -251,7 +251,7 @@ struct JobsTests {
             let checkIn = try await app.request(
                 .post,
                 "/api/streaks/checkin",
-                token: try await app.devSignIn()["accessToken"] as? String,
+                token: try await app.devSignIn().accessToken,
                 json: ["mood": 4, "energy": 3]
             )
             #expect(checkIn.status == .created || checkIn.status == .ok, "\(checkIn.text)")
@@ -272,7 +272,7 @@ struct JobsTests {
                 try await runner.runDue()
                 app.clock.advance(by: 900)
             }
-            let user = User.ID(try #require((try await app.devSignIn()["user"] as? [String: Any])?["id"] as? String))
+            let user = User.ID(try await app.devSignIn().user.id)
             let entries = try await app.store.read { tx in
                 try await tx.streaks.entries(
                     of: user,

@@ -12,17 +12,10 @@ import Testing
 /// Circle boards through the API: ties, large circles, history, the refresh and the live stream (spec 000's
 /// Flow 3 is in the acceptance suite, `Spec000Flow3Tests`).
 struct LeaderboardTests {
-    typealias Person = CirclesTests.Person
+    typealias Person = TestPerson
 
     static func named(_ app: TestApp, _ name: String, timeZone: String = "Europe/Paris") async throws -> Person {
-        let person = try await CirclesTests.person(app, name.lowercased(), timeZone: timeZone)
-        var profile = TestApp.validProfile(timeZone: timeZone)
-        profile["displayName"] = name
-        #expect(
-            try await app.request(.put, "/api/user/profile", token: try await person.token(app), json: profile).status
-                == .ok
-        )
-        return person
+        try await app.person("\(name.lowercased())@example.com", timeZone: timeZone, displayName: name)
     }
 
     /// Syncs the day's step total, then claims it for the circle; answers the claim.
@@ -75,9 +68,7 @@ struct LeaderboardTests {
         for index in 0..<count {
             members.append(
                 User.ID(
-                    try #require(
-                        (try await app.devSignIn("m\(index)@example.com")["user"] as? [String: Any])?["id"] as? String
-                    )
+                    try await app.devSignIn("m\(index)@example.com").user.id
                 )
             )
         }
@@ -307,8 +298,8 @@ struct LeaderboardTests {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
             let (id, _, members) = try await Self.largeCircle(app, members: 120, distinctValues: 40)
-            _ = try await app.onboardedUser("m60@example.com")
-            let caller = Person(id: members[60].rawValue, email: "m60@example.com")
+            let token = try await app.onboardedUser("m60@example.com")
+            let caller = TestPerson(email: "m60@example.com", token: token, id: members[60].rawValue)
             app.engine.circles.events.indexes.drop(circle: id)
             for source in ["database", "index"] {
                 let response = try await app.request(

@@ -65,8 +65,8 @@ struct LedgerPropertyTests {
         try await withTestApp(backend) { app async throws in
             let inputs = Self.inputs(seed: seed, now: app.clock.now)
             let ana =
-                try #require(try await app.devSignIn("ana@example.com")["user"] as? [String: Any])["id"] as! String
-            let bo = try #require(try await app.devSignIn("bo@example.com")["user"] as? [String: Any])["id"] as! String
+                try await app.devSignIn("ana@example.com").user.id
+            let bo = try await app.devSignIn("bo@example.com").user.id
 
             // Ana sends everything once, in order, one by one.
             for input in inputs {
@@ -87,7 +87,7 @@ struct LedgerPropertyTests {
             // Cleo's device sends the same shuffled, duplicated batches all at once, so group commit writes
             // several of them (and the same client ids twice) in one transaction.
             let cleo =
-                try #require(try await app.devSignIn("cleo@example.com")["user"] as? [String: Any])["id"] as! String
+                try await app.devSignIn("cleo@example.com").user.id
             var concurrent = inputs + inputs.prefix(Int.random(in: 1...inputs.count, using: &random))
             concurrent.shuffle(using: &random)
             let batches = stride(from: 0, to: concurrent.count, by: 3).map {
@@ -115,7 +115,7 @@ struct LedgerPropertyTests {
     @Test(arguments: Backend.available)
     func replayFindsAndFixesADayThatDrifted(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let id = try #require(try await app.devSignIn()["user"] as? [String: Any])["id"] as! String
+            let id = try await app.devSignIn().user.id
             let user = User.ID(id)
             _ = try await app.engine.activities.record(
                 ActivityInput(

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleTesting
@@ -29,11 +30,11 @@ struct MetricDeliveryFiguresTests {
             for type in ["daily_checkin_reminder", "streak_at_risk", "steps_to_go"] {
                 sent.append(try await Self.send(app, type, to: ana, key: type))
             }
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(fcm.received.count == 3)
             for (notification, after) in [(sent[0], 30.0), (sent[1], 90.0)] {
                 app.clock.advance(by: after * 60)
-                let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+                let token = try await app.devSignIn().accessToken
                 #expect(
                     try await app.request(.post, "/api/notifications/\(notification)/opened", token: token).status
                         == .noContent
@@ -61,13 +62,11 @@ struct MetricDeliveryFiguresTests {
             _ = try await app.onboardedUser()
             _ = try await app.onboardedUser("bounce@example.com")
             let ana = try await NotificationLogTests.anaID(app)
-            let bounce = try #require(
-                (try await app.devSignIn("bounce@example.com")["user"] as? [String: Any])?["id"] as? String
-            )
+            let bounce = try await app.devSignIn("bounce@example.com").user.id
             _ = try await Self.send(app, "weekly_digest", to: ana, key: "digest")
             _ = try await Self.send(app, "weekly_digest", to: bounce, key: "digest")
             _ = try await Self.send(app, "daily_checkin_email", to: ana, key: "checkin")
-            try await DeliveryTests.runJobs(app)
+            try await app.runJobs()
             #expect(smtp.received.count == 4, "\(smtp.received.map(\.subject))")
             let digest = try #require(smtp.received.last { $0.subject.hasPrefix("Your Week in Review") })
             let html = try EmailDeliveryTests.part(digest, "text/html")
@@ -111,13 +110,13 @@ struct MetricDeliveryFiguresTests {
     @Test(arguments: Backend.available)
     func challengeCompletionAndTemplateShareCountParticipantsAndChallenges(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "famefit") { app async throws in
-            let ana = try await ChallengeTests.person(app, "ana@example.com")
-            let ben = try await ChallengeTests.person(app, "ben@example.com")
-            let cat = try await ChallengeTests.person(app, "cat@example.com")
+            let ana = try await app.person("ana@example.com")
+            let ben = try await app.person("ben@example.com")
+            let cat = try await app.person("cat@example.com")
             let race = try await app.request(
                 .post,
                 "/api/competitions",
-                token: try await ana.token,
+                token: try await ana.token(app),
                 json: ["templateId": "five-k-face-off", "visibility": "public"]
             )
             #expect(race.status == .created, "\(race.text)")
@@ -127,7 +126,7 @@ struct MetricDeliveryFiguresTests {
                     try await app.request(
                         .post,
                         "/api/competitions/\(id)/join",
-                        token: try await person.token,
+                        token: try await person.token(app),
                         json: [:]
                     ).status == .ok
                 )
@@ -135,7 +134,7 @@ struct MetricDeliveryFiguresTests {
             let own = try await app.request(
                 .post,
                 "/api/competitions",
-                token: try await ana.token,
+                token: try await ana.token(app),
                 json: [
                     "name": "Fortnight", "type": "distance", "goal": "most", "durationDays": 14, "visibility": "public",
                 ]
@@ -147,16 +146,11 @@ struct MetricDeliveryFiguresTests {
 
             app.clock.advance(by: 3_600)
             for (person, km) in [(ana, 6.0), (ben, 3.0)] {
-                let ran = try await app.request(
-                    .post,
-                    "/api/activities",
-                    token: try await person.token,
-                    json: ChallengeTests.run(app, "run-\(person.id)", km: km, minutes: 40, startedMinutesAgo: 45)
-                )
-                #expect(ran.status == .created, "\(ran.text)")
+                let run = app.workout("run-\(person.id)", km: km, minutes: 40, startedMinutesAgo: 45)
+                _ = try await app.api(as: person).recordActivity(body: .json(run)).created
             }
-            try await ChallengeKindTests.settleAfter(app, days: 7)
-            #expect(try await ChallengeKindTests.winners(app, id, as: ana) == [ana.id])
+            try await app.settleChallenges(after: 7)
+            #expect(try await app.winners(of: id, as: ana) == [ana.id])
             let settled = try await app.engine.metrics.rollUp(LocalDate(app.clock.now, in: paris))
             #expect(Self.figure(settled, "challenge_completion") == [1, 3])
         }

@@ -44,7 +44,7 @@ struct MetricsFidelityTests {
             var tokens: [String] = []
             for index in 0..<10 {
                 tokens.append(
-                    try #require(try await app.devSignIn("person\(index)@example.com")["accessToken"] as? String)
+                    try await app.devSignIn("person\(index)@example.com").accessToken
                 )
             }
             var used: Set<Int> = []

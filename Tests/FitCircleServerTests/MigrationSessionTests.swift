@@ -9,7 +9,7 @@ struct MigrationSessionTests {
     static func workout(_ app: TestApp, _ id: String, hoursAgo: Double, minutes: Double = 30) -> [String: Any] {
         [
             "clientEventId": id, "type": "workout", "source": "app",
-            "occurredAt": ActivityLedgerTests.iso(app.clock.now.addingTimeInterval(-hoursAgo * 3_600)),
+            "occurredAt": iso8601(app.clock.now.addingTimeInterval(-hoursAgo * 3_600)),
             "workout": ["type": "running", "durationSeconds": minutes * 60, "distanceMeters": 5_000],
         ]
     }

@@ -51,8 +51,8 @@ struct NotificationCatalogTests {
     func r10_2_r10_6_aFriendsWorkoutReachesOnlyFriendsWhoTurnedItOn(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
             let (ana, bo, cy) = (
-                try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"),
-                try await FriendsTests.person(app, "Cy")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"),
+                try await app.person(named: "Cy")
             )
             try await FriendFeedTests.befriend(app, ana, bo)
             try await FriendFeedTests.befriend(app, ana, cy)
@@ -74,7 +74,7 @@ struct NotificationCatalogTests {
 
             try await FriendFeedTests.workout(app, by: ana, "run", minutesAgo: 5)
             try await FriendFeedTests.workout(app, by: ana, "secret", minutesAgo: 3, visibility: "private")
-            let person = { (p: FriendsTests.Person) in CirclesTests.Person(id: p.id, email: p.email) }
+            let person = { (p: TestPerson) in p }
             let told = try await LeaderboardTests.notifications(app, person(bo), "friend_activity")
             #expect(
                 told.count == 1 && told.first?.body == "Ana just finished a run." && told.first?.status == .sent,

@@ -13,13 +13,13 @@ import Testing
 struct NotificationLogTests {
     static func operatorToken(_ app: TestApp) async throws -> String {
         let token = try await app.onboardedUser("ops@example.com")
-        let id = try #require((try await app.devSignIn("ops@example.com")["user"] as? [String: Any])?["id"] as? String)
+        let id = try await app.devSignIn("ops@example.com").user.id
         try await app.store.transaction { tx in try await tx.users.setRole(.operator, of: User.ID(id)) }
         return token
     }
 
     static func anaID(_ app: TestApp) async throws -> String {
-        try #require((try await app.devSignIn()["user"] as? [String: Any])?["id"] as? String)
+        try await app.devSignIn().user.id
     }
 
     /// Sends a notification of `type` as an operator would (`POST /api/notifications/send`), to Ana unless
@@ -129,7 +129,7 @@ struct NotificationLogTests {
             let why = try await app.request(
                 .get,
                 "/api/notifications/\(id)/why",
-                token: try await app.devSignIn()["accessToken"] as! String
+                token: try await app.devSignIn().accessToken
             ).jsonObject()
             #expect((why["notification"] as? [String: Any])?["status"] as? String == "sent")
             let trail = try #require(why["trail"] as? [String])

@@ -26,7 +26,7 @@ struct NotificationPreferencesTests {
             #expect(reminder["channels"] as? [String: Bool] == ["push": true, "inApp": true])
             let stored = try await app.store.read { tx in
                 try await tx.notifications.preferences(
-                    of: User.ID(try #require((try await app.devSignIn()["user"] as? [String: Any])?["id"] as? String))
+                    of: User.ID(try await app.devSignIn().user.id)
                 )
             }
             #expect(stored == .defaults)

@@ -28,7 +28,7 @@ struct OnboardingGateTests {
     @Test(arguments: Backend.available)
     func aUserWhoHasNotOnboardedReachesOnlyTheProfile(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let token = try await app.devSignIn().accessToken
             for operation in OnboardingAccess.allowedBefore {
                 #expect(try await self.call(operation, token: token, app: app, required: true))
             }
@@ -57,7 +57,7 @@ struct OnboardingGateHTTPTests {
     @Test(arguments: Backend.available)
     func theLedgerIsClosedUntilTheProfileIsComplete(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let token = try await app.devSignIn().accessToken
             let blocked = try await app.request(.get, "/api/activities", token: token)
             #expect(blocked.status == .forbidden)
             #expect(try blocked.problemType() == "/problems/onboarding-required")
@@ -73,7 +73,7 @@ struct OnboardingGateHTTPTests {
     @Test(arguments: Backend.available)
     func aProfileThatAllowsSkippingNeverBlocks(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
-            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let token = try await app.devSignIn().accessToken
             #expect(try await app.request(.get, "/api/activities", token: token).status == .ok)
         }
     }

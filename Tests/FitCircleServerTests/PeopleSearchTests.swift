@@ -8,7 +8,7 @@ import Testing
 
 /// Finding people (spec 004, R15) through `GET /api/users/search`.
 struct PeopleSearchTests {
-    typealias Person = FriendsTests.Person
+    typealias Person = TestPerson
 
     static func search(_ app: TestApp, _ query: String, by person: Person) async throws -> [[String: Any]] {
         let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
@@ -22,11 +22,11 @@ struct PeopleSearchTests {
     @Test(arguments: Backend.available)
     func r6_1_r15_2_aQueryFindsTheStartOfAnyWordOfANameOrAnExactAddress(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await FriendsTests.person(app, "Ana")
-            _ = try await FriendsTests.person(app, "José Ángel Ruiz", email: "jose@example.com")
-            _ = try await FriendsTests.person(app, "Angela Smith")
-            _ = try await FriendsTests.person(app, "Bo Angström", email: "bo@example.com")
-            _ = try await FriendsTests.person(app, "Mango Lee")
+            let ana = try await app.person(named: "Ana")
+            _ = try await app.person(named: "José Ángel Ruiz", email: "jose@example.com")
+            _ = try await app.person(named: "Angela Smith")
+            _ = try await app.person(named: "Bo Angström", email: "bo@example.com")
+            _ = try await app.person(named: "Mango Lee")
             #expect(
                 Self.names(try await Self.search(app, "ANG", by: ana)) == [
                     "José Ángel Ruiz", "Angela Smith", "Bo Angström",
@@ -39,7 +39,7 @@ struct PeopleSearchTests {
             #expect(try await Self.search(app, "jose@", by: ana).isEmpty)
             #expect(try await Self.search(app, "jose@example.co", by: ana).isEmpty)
             // A rename is found under its new name at once, and no longer under the old.
-            let bo = try await FriendsTests.person(app, "Bo Angström", email: "bo@example.com")
+            let bo = try await app.person(named: "Bo Angström", email: "bo@example.com")
             var profile = TestApp.validProfile()
             profile["displayName"] = "Bob Marsh"
             #expect(
@@ -54,11 +54,11 @@ struct PeopleSearchTests {
     @Test(arguments: Backend.available)
     func r6_2_r15_3to5_resultsLeaveOutMeMyFriendsAndWhoBlockedMeAndStopAtTwenty(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let me = try await FriendsTests.person(app, "Anna Me")
-            let friend = try await FriendsTests.person(app, "Anna Friend")
-            let blocker = try await FriendsTests.person(app, "Anna Blocker")
-            let asked = try await FriendsTests.person(app, "Anna Asked")
-            let asking = try await FriendsTests.person(app, "Anna Asking")
+            let me = try await app.person(named: "Anna Me")
+            let friend = try await app.person(named: "Anna Friend")
+            let blocker = try await app.person(named: "Anna Blocker")
+            let asked = try await app.person(named: "Anna Asked")
+            let asking = try await app.person(named: "Anna Asking")
             _ = try await FriendsTests.post(app, "/api/friends/request", by: me, to: friend)
             _ = try await FriendsTests.post(app, "/api/friends/accept", by: friend, to: me)
             _ = try await FriendsTests.post(app, "/api/friends/blocks", by: blocker, to: me)
@@ -70,7 +70,7 @@ struct PeopleSearchTests {
             // The one who blocked is found by nobody they blocked, but by others.
             #expect(Self.names(try await Self.search(app, "blocker", by: friend)) == ["Anna Blocker"])
 
-            for n in 1...25 { _ = try await FriendsTests.person(app, "Anna \(n)", email: "anna\(n)@example.com") }
+            for n in 1...25 { _ = try await app.person(named: "Anna \(n)", email: "anna\(n)@example.com") }
             #expect(try await Self.search(app, "anna", by: me).count == 20)
         }
     }
@@ -80,8 +80,8 @@ struct PeopleSearchTests {
     @Test(arguments: Backend.available)
     func aDisabledAccountIsFoundByNobodyUntilItIsEnabledAgain(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await FriendsTests.person(app, "Ana Seeker")
-            let bo = try await FriendsTests.person(app, "Bo Quiet")
+            let ana = try await app.person(named: "Ana Seeker")
+            let bo = try await app.person(named: "Bo Quiet")
             #expect(Self.names(try await Self.search(app, "quiet", by: ana)) == ["Bo Quiet"])
             try await app.store.transaction { try await $0.users.setDisabled(app.clock.now, of: User.ID(bo.id)) }
             #expect(try await Self.search(app, "quiet", by: ana).isEmpty)

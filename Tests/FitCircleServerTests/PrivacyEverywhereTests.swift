@@ -8,7 +8,7 @@ import Testing
 /// search, friend lists, circle members and boards; the board-name opt-out on boards, the circle feed, its
 /// stream and the notifications boards raise; names that read as they are now, not as they were.
 struct PrivacyEverywhereTests {
-    typealias Person = CirclesTests.Person
+    typealias Person = TestPerson
 
     static func setVisibility(_ app: TestApp, _ person: Person, name: String, _ visibility: [String: String])
         async throws
@@ -23,8 +23,8 @@ struct PrivacyEverywhereTests {
         #expect(saved.status == .ok, "\(saved.text)")
     }
 
-    static func friend(_ person: Person) -> FriendsTests.Person {
-        FriendsTests.Person(id: person.id, email: person.email)
+    static func friend(_ person: Person) -> TestPerson {
+        person
     }
 
     static func photo(_ app: TestApp, _ person: Person) async throws {
@@ -195,7 +195,7 @@ struct PrivacyEverywhereTests {
     @Test(arguments: Backend.available)
     func r11_aRenameReachesTheNotificationsThatNamedThePerson(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo) = (try await FriendsTests.person(app, "Ana"), try await FriendsTests.person(app, "Bo"))
+            let (ana, bo) = (try await app.person(named: "Ana"), try await app.person(named: "Bo"))
             try await FriendFeedTests.befriend(app, ana, bo)
             let his = try await FriendFeedTests.workout(app, by: bo, "his", minutesAgo: 10)
             #expect(
@@ -208,7 +208,7 @@ struct PrivacyEverywhereTests {
             )
             _ = try await LeaderboardTests.notifications(
                 app,
-                CirclesTests.Person(id: bo.id, email: bo.email),
+                bo,
                 "reaction_received"
             )
             var profile = TestApp.validProfile()

@@ -11,7 +11,7 @@ struct PrivacyTests {
     @Test(arguments: Backend.available)
     func circleMatesSeeAWeightLossMembersWeightsOnlyWhenShared(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo) = (try await CirclesTests.person(app, "ana"), try await CirclesTests.person(app, "bo"))
+            let (ana, bo) = (try await app.person("ana@example.com"), try await app.person("bo@example.com"))
             let circle = try await CirclesTests.create(
                 app,
                 by: ana,
@@ -27,7 +27,7 @@ struct PrivacyTests {
                     json: ["code": code, "targetWeightKg": 60]
                 ).status == .ok
             )
-            func weights(seenBy person: CirclesTests.Person) async throws -> [String: [Double?]] {
+            func weights(seenBy person: TestPerson) async throws -> [String: [Double?]] {
                 let rows =
                     try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await person.token(app))
                     .jsonObject()["items"] as? [[String: Any]] ?? []

@@ -9,7 +9,7 @@ struct ProfileTests {
     @Test(arguments: Backend.available)
     func onboardingSavesEveryFieldAndReadsBackInTheUnitsGiven(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let token = try await app.devSignIn().accessToken
             let form: [String: Any] = [
                 "displayName": "  Ana Lima ", "age": 34, "weight": ["value": 150, "unit": "lb"],
                 "height": ["unit": "ft_in", "feet": 5, "inches": 7], "gender": "female", "timeZone": "America/New_York",
@@ -71,7 +71,7 @@ struct ProfileTests {
     )
     func eachInvalidFieldIsNamed(_ backend: Backend, field: (String, String, String)) async throws {
         try await withTestApp(backend) { app async throws in
-            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let token = try await app.devSignIn().accessToken
             var form = TestApp.validProfile()
             form[field.0] = try JSONSerialization.jsonObject(with: Data(field.1.utf8), options: .fragmentsAllowed)
             let response = try await app.request(.put, "/api/user/profile", token: token, json: form)
@@ -86,7 +86,7 @@ struct ProfileTests {
     @Test(arguments: Backend.available, ["displayName", "age", "weight", "timeZone"])
     func eachRequiredFieldIsRequired(_ backend: Backend, missing: String) async throws {
         try await withTestApp(backend) { app async throws in
-            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let token = try await app.devSignIn().accessToken
             var form = TestApp.validProfile()
             form[missing] = nil
             let response = try await app.request(.put, "/api/user/profile", token: token, json: form)
@@ -153,7 +153,7 @@ struct ProfileTests {
     @Test(arguments: Backend.available)
     func theConfigurationShowsTheActiveProfile(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
-            let token = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let token = try await app.devSignIn().accessToken
             let config = try await app.request(.get, "/api/config", token: token).jsonObject()
             #expect(config["profile"] as? String == "pushups")
             #expect(config["weekStartsOn"] as? String == "monday")
@@ -167,11 +167,11 @@ struct ProfileTests {
     @Test(arguments: Backend.available)
     func underAProfileThatAllowsSkippingANewUserStartsFromDefaults(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
-            let user = try #require(try await app.devSignIn()["user"] as? [String: Any])
-            #expect(user["onboardingCompleted"] as? Bool == true)
-            #expect(user["onboardingRequired"] as? Bool == false)
-            #expect(user["age"] as? Int == 30)
-            #expect(user["timeZone"] as? String == "UTC")
+            let user = try await app.devSignIn().user
+            #expect(user.onboardingCompleted)
+            #expect(user.onboardingRequired == false)
+            #expect(user.age == 30)
+            #expect(user.timeZone == "UTC")
         }
     }
 
@@ -282,7 +282,7 @@ struct TimeZoneNameTests {
             )
             let sync: [String: Any] = [
                 "clientEventId": "k1", "type": "steps", "source": "healthkit",
-                "occurredAt": ActivityLedgerTests.iso(app.clock.now), "steps": 1_000,
+                "occurredAt": iso8601(app.clock.now), "steps": 1_000,
             ]
             let recorded = try await app.request(.post, "/api/activities", token: token, json: sync)
             #expect((try recorded.jsonObject()["localDate"] as? String) == "2026-03-03", "\(recorded.text)")

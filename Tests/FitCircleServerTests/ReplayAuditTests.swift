@@ -13,30 +13,32 @@ struct ReplayAuditTests {
         try await withTestApp(backend) { app async throws in
             // An instant whose seconds since 1970, read back through `Date`, are not the same double.
             app.clock.set(Date(timeIntervalSince1970: 1_772_452_800.920_956_6))
-            let ana = try await ChallengeTests.person(app, "ana@example.com")
-            let ben = try await ChallengeTests.person(app, "ben@example.com")
-            try await ChallengeTests.befriend(app, ana, ben)
+            let ana = try await app.person("ana@example.com")
+            let ben = try await app.person("ben@example.com")
+            try await app.befriend(ana, ben)
             for round in 0..<3 {
                 let created = try await app.request(
                     .post,
                     "/api/competitions",
-                    token: try await ana.token,
+                    token: try await ana.token(app),
                     json: [
                         "name": "Round \(round)", "type": "distance", "durationDays": 1, "invitees": [ben.id],
                     ]
                 )
                 let id = try #require(try created.jsonObject()["id"] as? String, "\(created.text)")
                 #expect(
-                    try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:])
-                        .status == .ok
+                    try await app.request(
+                        .post,
+                        "/api/competitions/\(id)/join",
+                        token: try await ben.token(app),
+                        json: [:]
+                    )
+                    .status == .ok
                 )
                 app.clock.advance(by: 600.123_4)
-                let run = ChallengeTests.run(app, "r\(round)", km: 3 + Double(round), minutes: 20, startedMinutesAgo: 5)
-                #expect(
-                    try await app.request(.post, "/api/activities", token: try await ben.token, json: run).status
-                        == .created
-                )
-                try await ChallengeKindTests.settleAfter(app, days: 1)
+                let run = app.workout("r\(round)", km: 3 + Double(round), minutes: 20, startedMinutesAgo: 5)
+                _ = try await app.api(as: ben).recordActivity(body: .json(run)).created
+                try await app.settleChallenges(after: 1)
             }
             let told = Mutex<[String]>([])
             let replay = Replay(store: app.store, profile: app.engine.rules.base, clock: app.clock.wallClock) { line in
@@ -50,7 +52,7 @@ struct ReplayAuditTests {
             let record = try await app.request(
                 .get,
                 "/api/users/\(ben.id)/challenge-record",
-                token: try await ana.token
+                token: try await ana.token(app)
             ).jsonObject()
             #expect(record["challenges"] as? Int == 3 && record["wins"] as? Int == 3, "\(record)")
         }

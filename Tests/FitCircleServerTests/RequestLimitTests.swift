@@ -95,13 +95,13 @@ struct RequestLimitTests {
     func guessingChallengeCodesIsRateLimited(_ backend: Backend) async throws {
         try await withTestApp(backend, limits: RequestLimits(perAddress: 1 << 20, perUser: 1 << 20, joins: 3)) {
             app async throws in
-            let guesser = try await ChallengeTests.person(app, "guesser@example.com")
+            let guesser = try await app.person("guesser@example.com")
             var statuses: [Int] = []
             for guess in 0..<4 {
                 let response = try await app.request(
                     .post,
                     "/api/competitions/019cae6b-6600-7000-8000-00000000000\(guess)/join",
-                    token: try await guesser.token,
+                    token: try await guesser.token(app),
                     json: ["code": "AAAA\(guess)"]
                 )
                 statuses.append(Int(response.status.code))

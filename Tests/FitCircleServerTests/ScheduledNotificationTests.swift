@@ -14,8 +14,7 @@ struct ScheduledNotificationTests {
         User.ID, String
     ) {
         let answer = try await app.devSignIn(email, timeZone: timeZone)
-        let id = try #require((answer["user"] as? [String: Any])?["id"] as? String)
-        return (User.ID(id), try #require(answer["accessToken"] as? String))
+        return (User.ID(answer.user.id), answer.accessToken)
     }
 
     static func sent(_ app: TestApp, _ user: User.ID, _ type: String) async throws -> [NotificationRecord] {
@@ -204,7 +203,7 @@ struct ScheduledNotificationTests {
             #expect(risks.first?.body == "Your streak is at risk! Complete a workout today to keep it going.")
 
             // NOTIF-03, "User can manually set notification time": a time set wins from the next day.
-            let token = try await app.devSignIn("ana@example.com")["accessToken"] as! String
+            let token = try await app.devSignIn("ana@example.com").accessToken
             #expect(
                 try await app.request(
                     .put,

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleTesting
@@ -42,7 +43,7 @@ struct SignInTests {
     @Test(arguments: Backend.available)
     func oneAddressIsOneAccountHoweverOneSignsIn(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let dev = try #require(try await app.devSignIn("ana@example.com")["user"] as? [String: Any])
+            let dev = try await app.devSignIn("ana@example.com").user
             let google = try await app.request(
                 .post,
                 "/api/auth/google",
@@ -52,8 +53,9 @@ struct SignInTests {
                     )
                 ]
             )
-            #expect(try google.jsonObject()["isNewUser"] as? Bool == false, "\(google.text)")
-            #expect((try google.jsonObject()["user"] as? [String: Any])?["id"] as? String == dev["id"] as? String)
+            let session = try google.decoded(as: Components.Schemas.AuthSession.self)
+            #expect(!session.isNewUser)
+            #expect(session.user.id == dev.id)
             let apple = try await app.request(
                 .post,
                 "/api/auth/apple",
@@ -63,7 +65,7 @@ struct SignInTests {
                     )
                 ]
             )
-            #expect((try apple.jsonObject()["user"] as? [String: Any])?["id"] as? String == dev["id"] as? String)
+            #expect(try apple.decoded(as: Components.Schemas.AuthSession.self).user.id == dev.id)
             // Without an address, a subject is an account of its own.
             let anonymous = try await app.request(
                 .post,
@@ -83,9 +85,7 @@ struct SignInTests {
     @Test(arguments: Backend.available)
     func operatorRightsGoToOneAccountNamedWithoutAGuess(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let first = try #require(
-                (try await app.devSignIn("bo@example.com")["user"] as? [String: Any])?["id"] as? String
-            )
+            let first = try await app.devSignIn("bo@example.com").user.id
             let now = app.clock.now
             let twin = User(
                 id: User.ID("twin-of-bo"),

@@ -24,10 +24,8 @@ struct SimulationTests {
     func twoFreezesAMonthKeepTheAppOpenStreakTheDemoLost(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "astrofriends") { app async throws in
             #expect(try await DemoData.seed(app.engine, now: app.clock.now))
-            let chloe = try #require(
-                (try await app.devSignIn(DemoData.accounts[2].email)["user"] as? [String: Any])?["id"] as? String
-            )
-            let token = try await app.devSignIn(DemoData.accounts[2].email)["accessToken"] as! String
+            let chloe = try await app.devSignIn(DemoData.accounts[2].email).user.id
+            let token = try await app.devSignIn(DemoData.accounts[2].email).accessToken
             // The app's profile lost Chloé's streak to the day she missed: the ledger says so.
             let history = try await app.request(
                 .get,
@@ -50,9 +48,7 @@ struct SimulationTests {
             }
             #expect(report.people == 3)
             #expect(progress.values.count == 3 && progress.values.last.map { $0.0 == $0.1 } == true)
-            let ben = try #require(
-                (try await app.devSignIn(DemoData.accounts[1].email)["user"] as? [String: Any])?["id"] as? String
-            )
+            let ben = try await app.devSignIn(DemoData.accounts[1].email).user.id
             #expect(Set(report.keptOnlyByCandidate) == [User.ID(chloe), User.ID(ben)], "\(report)")
             #expect(report.keptOnlyByActual.isEmpty)
             // Actual: Ana twice (the first miss, and the first of the two in a row), Ben twice, Chloé once;
@@ -76,9 +72,7 @@ struct SimulationTests {
     func twoFreezesAMonthKeepTheCheckInStreakBenLostToASecondMissInAWeek(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             #expect(try await DemoData.seed(app.engine, now: app.clock.now))
-            let ben = try #require(
-                (try await app.devSignIn(DemoData.accounts[1].email)["user"] as? [String: Any])?["id"] as? String
-            )
+            let ben = try await app.devSignIn(DemoData.accounts[1].email).user.id
             let today = LocalDate(app.clock.now, in: .gmt)
             let report = try await Simulation(store: app.store, actual: app.engine.profile, clock: app.clock.wallClock)
                 .run(candidate: try Self.candidate("fitcircle"), from: today.adding(days: -21), to: today)

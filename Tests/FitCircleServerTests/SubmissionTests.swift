@@ -8,7 +8,7 @@ import Testing
 /// Data submission (spec 000, Feature 5) through the API: claims, replays, updates, the window, who has
 /// submitted, what is pending, and the 20:00 reminder.
 struct SubmissionTests {
-    static func steps(_ app: TestApp, _ person: CirclesTests.Person, _ count: Int, id: String) async throws {
+    static func steps(_ app: TestApp, _ person: TestPerson, _ count: Int, id: String) async throws {
         let response = try await app.request(
             .post,
             "/api/activities",
@@ -26,8 +26,8 @@ struct SubmissionTests {
         try await withTestApp(backend) { app async throws in
             // Monday 2 March 2026, 09:00 UTC (10:00 in Paris)
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))
-            let ana = try await CirclesTests.person(app, "ana")
-            let bo = try await CirclesTests.person(app, "bo", timeZone: "Asia/Tokyo")
+            let ana = try await app.person("ana@example.com")
+            let bo = try await app.person("bo@example.com", timeZone: "Asia/Tokyo")
             let circle = try await CirclesTests.create(
                 app,
                 by: ana,
@@ -112,8 +112,8 @@ struct SubmissionTests {
     func membersWhoHaveNotSubmittedAreRemindedAt2000(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // Monday 2 March 2026, 00:00 UTC
-            let ana = try await CirclesTests.person(app, "ana")
-            let bo = try await CirclesTests.person(app, "bo")
+            let ana = try await app.person("ana@example.com")
+            let bo = try await app.person("bo@example.com")
             let circle = try await CirclesTests.create(
                 app,
                 by: ana,
@@ -148,9 +148,9 @@ struct SubmissionTests {
     func theTeamWeekAddsUpWhatMembersClaimed(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
-            let ana = try await CirclesTests.person(app, "ana")
-            let bo = try await CirclesTests.person(app, "bo")
-            let cy = try await CirclesTests.person(app, "cy")
+            let ana = try await app.person("ana@example.com")
+            let bo = try await app.person("bo@example.com")
+            let cy = try await app.person("cy@example.com")
             let circle = try await CirclesTests.create(
                 app,
                 by: ana,

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleTesting
 import Foundation
@@ -5,38 +6,37 @@ import HummingbirdTesting
 import Testing
 
 struct TokenLifecycleTests {
+    static func refresh(_ app: TestApp, _ token: String) async throws -> Operations.RefreshTokens.Output {
+        try await app.api().refreshTokens(body: .json(.init(refreshToken: token)))
+    }
+
+    static func profile(_ app: TestApp, _ access: String) async throws -> Operations.GetProfile.Output {
+        try await app.api(access).getProfile()
+    }
+
     @Test(arguments: Backend.available)
     func aRefreshTokenRotatesAndWorksOnce(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let signIn = try await app.devSignIn()
-            let first = try #require(signIn["refreshToken"] as? String)
-            let rotated = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": first])
-            #expect(rotated.status == .ok)
-            let next = try #require(try rotated.jsonObject()["refreshToken"] as? String)
+            let first = try await app.devSignIn().refreshToken
+            let next = try await Self.refresh(app, first).ok.body.json.refreshToken
             #expect(next != first)
-            let again = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": next])
-            #expect(again.status == .ok)
+            _ = try await Self.refresh(app, next).ok
         }
     }
 
     @Test(arguments: Backend.available)
     func reusingARotatedRefreshTokenRevokesTheWholeFamily(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let signIn = try await app.devSignIn()
-            let stolen = try #require(signIn["refreshToken"] as? String)
-            let rotated = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": stolen]).jsonObject()
-            let legitimate = try #require(rotated["refreshToken"] as? String)
-            let access = try #require(rotated["accessToken"] as? String)
+            let stolen = try await app.devSignIn().refreshToken
+            let rotated = try await Self.refresh(app, stolen).ok.body.json
+            let (legitimate, access) = (rotated.refreshToken, rotated.accessToken)
 
-            let replay = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": stolen])
-            #expect(replay.status == .unauthorized)
-            #expect(try replay.problemType() == "/problems/unauthenticated")
+            let replay = try await Self.refresh(app, stolen)
+            #expect(try replay.unauthorized.body.applicationProblemJson._type == "/problems/unauthenticated")
 
             // The whole session is gone: the newest refresh token and the access token stop working too.
-            let afterwards = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": legitimate])
-            #expect(afterwards.status == .unauthorized)
-            let profile = try await app.request(.get, "/api/user/profile", token: access)
-            #expect(profile.status == .unauthorized)
+            _ = try await Self.refresh(app, legitimate).unauthorized
+            _ = try await Self.profile(app, access).unauthorized
         }
     }
 
@@ -45,44 +45,31 @@ struct TokenLifecycleTests {
         try await withTestApp(backend) { app async throws in
             let phone = try await app.devSignIn()
             let tablet = try await app.devSignIn()
-            let phoneAccess = try #require(phone["accessToken"] as? String)
-            let signOut = try await app.request(.post, "/api/auth/signout", token: phoneAccess)
-            #expect(signOut.status == .noContent)
-            #expect(try await app.request(.get, "/api/user/profile", token: phoneAccess).status == .unauthorized)
-            let refresh = try await app.request(
-                .post,
-                "/api/auth/refresh",
-                json: ["refreshToken": phone["refreshToken"]!]
-            )
-            #expect(refresh.status == .unauthorized)
-            #expect(
-                try await app.request(.get, "/api/user/profile", token: tablet["accessToken"] as? String).status == .ok
-            )
+            _ = try await app.api(phone.accessToken).signOut().noContent
+            _ = try await Self.profile(app, phone.accessToken).unauthorized
+            _ = try await Self.refresh(app, phone.refreshToken).unauthorized
+            _ = try await Self.profile(app, tablet.accessToken).ok
         }
     }
 
     @Test(arguments: Backend.available)
     func anAccessTokenExpiresAfterFifteenMinutes(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let access = try #require(try await app.devSignIn()["accessToken"] as? String)
+            let access = try await app.devSignIn().accessToken
             app.clock.advance(by: 14 * 60)
-            #expect(try await app.request(.get, "/api/user/profile", token: access).status == .ok)
+            _ = try await Self.profile(app, access).ok
             app.clock.advance(by: 61)
-            let expired = try await app.request(.get, "/api/user/profile", token: access)
-            #expect(expired.status == .unauthorized)
-            #expect(try expired.jsonObject()["detail"] as? String == "The access token has expired.")
+            let expired = try await Self.profile(app, access).unauthorized.body.applicationProblemJson
+            #expect(expired.detail == "The access token has expired.")
         }
     }
 
     @Test(arguments: Backend.available)
     func anExpiredRefreshTokenIsRefused(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let refresh = try #require(try await app.devSignIn()["refreshToken"] as? String)
+            let refresh = try await app.devSignIn().refreshToken
             app.clock.advance(by: 31 * 86_400)
-            #expect(
-                try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": refresh]).status
-                    == .unauthorized
-            )
+            _ = try await Self.refresh(app, refresh).unauthorized
         }
     }
 
@@ -93,39 +80,20 @@ struct TokenLifecycleTests {
             // Refreshed every 20 days: each refresh token is young, but the session is not.
             for _ in 0..<4 {
                 app.clock.advance(by: 20 * 86_400)
-                let refreshed = try await app.request(
-                    .post,
-                    "/api/auth/refresh",
-                    json: ["refreshToken": tokens["refreshToken"]!]
-                )
-                #expect(refreshed.status == .ok)
-                tokens = try refreshed.jsonObject()
+                tokens = try await Self.refresh(app, tokens.refreshToken).ok.body.json
             }
             // Day 80: nothing issued now outlives day 90.
             let sessionEnd = app.clock.now.addingTimeInterval(10 * 86_400)
-            func instant(_ key: String, of answer: [String: Any]) throws -> Date {
-                try #require((answer[key] as? String).flatMap { try? Date.ISO8601FormatStyle().parse($0) })
-            }
-            #expect(abs(try instant("refreshTokenExpiresAt", of: tokens).timeIntervalSince(sessionEnd)) < 1)
+            #expect(abs(tokens.refreshTokenExpiresAt.timeIntervalSince(sessionEnd)) < 1)
             app.clock.advance(by: 10 * 86_400 - 600)
-            let late = try await app.request(
-                .post,
-                "/api/auth/refresh",
-                json: ["refreshToken": tokens["refreshToken"]!]
-            )
-            #expect(late.status == .ok)
-            let last = try late.jsonObject()
+            let last = try await Self.refresh(app, tokens.refreshToken).ok.body.json
             #expect(
-                abs(try instant("accessTokenExpiresAt", of: last).timeIntervalSince(sessionEnd)) < 1,
+                abs(last.accessTokenExpiresAt.timeIntervalSince(sessionEnd)) < 1,
                 "the access token ends with the session, 10 minutes on"
             )
             app.clock.advance(by: 601)
-            #expect(
-                try await app.request(.get, "/api/user/profile", token: last["accessToken"] as? String).status
-                    == .unauthorized
-            )
-            let ended = try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": last["refreshToken"]!])
-            #expect(ended.status == .unauthorized)
+            _ = try await Self.profile(app, last.accessToken).unauthorized
+            _ = try await Self.refresh(app, last.refreshToken).unauthorized
         }
     }
 
@@ -133,16 +101,11 @@ struct TokenLifecycleTests {
     func aDisabledAccountIsLockedOutAtOnce(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let signIn = try await app.devSignIn()
-            let id = try #require((signIn["user"] as? [String: Any])?["id"] as? String)
-            try await app.store.transaction { try await $0.users.setDisabled(app.clock.now, of: User.ID(id)) }
-            #expect(
-                try await app.request(.get, "/api/user/profile", token: signIn["accessToken"] as? String).status
-                    == .unauthorized
-            )
-            #expect(
-                try await app.request(.post, "/api/auth/refresh", json: ["refreshToken": signIn["refreshToken"]!])
-                    .status == .unauthorized
-            )
+            try await app.store.transaction {
+                try await $0.users.setDisabled(app.clock.now, of: User.ID(signIn.user.id))
+            }
+            _ = try await Self.profile(app, signIn.accessToken).unauthorized
+            _ = try await Self.refresh(app, signIn.refreshToken).unauthorized
         }
     }
 }
@@ -163,10 +126,7 @@ struct AccountCacheTests {
             var profile = TestApp.validProfile()
             profile["displayName"] = "Bea"
             #expect(try await app.request(.put, "/api/user/profile", token: token, json: profile).status == .ok)
-            #expect(
-                try await app.request(.get, "/api/user/profile", token: token).jsonObject()["displayName"] as? String
-                    == "Bea"
-            )
+            #expect(try await app.api(token).getProfile().ok.body.json.displayName == "Bea")
 
             try await app.store.transaction { try await $0.users.setRole(.operator, of: first.userID) }
             #expect(try await accounts.authenticate(accessToken: token).user.role == .operator)

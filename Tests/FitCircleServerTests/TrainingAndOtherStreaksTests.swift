@@ -11,7 +11,7 @@ struct TrainingAndOtherStreaksTests {
     static let day: TimeInterval = 86_400
 
     static func token(_ app: TestApp) async throws -> String {
-        try await app.devSignIn("ana@example.com")["accessToken"] as! String
+        try await app.devSignIn("ana@example.com").accessToken
     }
 
     @Test(

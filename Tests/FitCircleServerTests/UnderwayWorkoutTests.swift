@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleTesting
 import Foundation
 import Testing
@@ -8,25 +9,20 @@ import Testing
 struct UnderwayWorkoutTests {
     /// Ana's day-long distance challenge with 50 XP at stake, made now, and Ben in it.
     static func duel(_ app: TestApp, _ name: String) async throws -> (
-        ChallengeTests.Person, ChallengeTests.Person, String
+        TestPerson, TestPerson, String
     ) {
-        let ana = try await ChallengeTests.person(app, "ana@example.com", xp: 300)
-        let ben = try await ChallengeTests.person(app, "ben@example.com", xp: 300)
-        try await ChallengeTests.befriend(app, ana, ben)
-        let created = try await app.request(
-            .post,
-            "/api/competitions",
-            token: try await ana.token,
-            json: [
-                "name": name, "type": "distance", "durationDays": 1, "stake": 50, "invitees": [ben.id],
-            ]
+        let ana = try await app.person("ana@example.com", xp: 300)
+        let ben = try await app.person("ben@example.com", xp: 300)
+        try await app.befriend(ana, ben)
+        let input = Components.Schemas.CompetitionInput(
+            name: name,
+            _type: .distance,
+            durationDays: 1,
+            stake: 50,
+            invitees: [ben.id]
         )
-        #expect(created.status == .created, "\(created.text)")
-        let id = try #require(try created.jsonObject()["id"] as? String)
-        #expect(
-            try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token, json: [:]).status
-                == .ok
-        )
+        let id = try await app.api(as: ana).createCompetition(body: .json(input)).created.body.json.id
+        _ = try await app.api(as: ben).joinCompetition(path: .init(id: id), body: .json(.init())).ok
         return (ana, ben, id)
     }
 
@@ -37,18 +33,16 @@ struct UnderwayWorkoutTests {
 
             app.clock.advance(by: 3600)
             // Started 10 seconds ago, 35 minutes long: it ends in the future.
-            let run = ChallengeTests.run(app, "underway", km: 6, minutes: 35, startedMinutesAgo: 10.0 / 60)
-            let recorded = try await app.request(.post, "/api/activities", token: try await ana.token, json: run)
-            #expect(recorded.status == .created, "\(recorded.text)")
-            let live = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ben.token)
-                .jsonObject()
-            #expect(ChallengeTests.rows(live).first?["userId"] as? String == ana.id, "\(live)")
-            #expect(ChallengeTests.rows(live).first?["value"] as? Double == 6)
+            let run = app.workout("underway", km: 6, minutes: 35, startedMinutesAgo: 10.0 / 60)
+            _ = try await app.api(as: ana).recordActivity(body: .json(run)).created
+            let live = try await app.api(as: ben).getCompetitionLeaderboard(path: .init(id: id)).ok.body.json
+            #expect(live.rows.first?.userId == ana.id, "\(live)")
+            #expect(live.rows.first?.value == 6)
 
-            try await ChallengeKindTests.settleAfter(app, days: 1)
-            #expect(try await ChallengeKindTests.winners(app, id, as: ben) == [ana.id])
-            #expect(try await ChallengeTests.balance(app, ana) == 350)
-            #expect(try await ChallengeTests.balance(app, ben) == 250)
+            try await app.settleChallenges(after: 1)
+            #expect(try await app.winners(of: id, as: ben) == [ana.id])
+            #expect(try await app.balance(of: ana) == 350)
+            #expect(try await app.balance(of: ben) == 250)
         }
     }
 
@@ -59,19 +53,15 @@ struct UnderwayWorkoutTests {
             // Ana's phone started the run 10 seconds before the challenge began; Ben's started 6 minutes
             // before, more than any clock is off: his is a run of before the challenge.
             for (person, run) in [
-                (ana, ChallengeTests.run(app, "ana-run", km: 6, minutes: 35, startedMinutesAgo: 10.0 / 60)),
-                (ben, ChallengeTests.run(app, "ben-run", km: 9, minutes: 50, startedMinutesAgo: 6)),
+                (ana, app.workout("ana-run", km: 6, minutes: 35, startedMinutesAgo: 10.0 / 60)),
+                (ben, app.workout("ben-run", km: 9, minutes: 50, startedMinutesAgo: 6)),
             ] {
-                #expect(
-                    try await app.request(.post, "/api/activities", token: try await person.token, json: run).status
-                        == .created
-                )
+                _ = try await app.api(as: person).recordActivity(body: .json(run)).created
             }
-            let live = try await app.request(.get, "/api/competitions/\(id)/leaderboard", token: try await ben.token)
-                .jsonObject()
-            #expect(ChallengeTests.rows(live).map { $0["value"] as? Double } == [6, nil], "\(live)")
-            try await ChallengeKindTests.settleAfter(app, days: 1)
-            #expect(try await ChallengeKindTests.winners(app, id, as: ana) == [ana.id])
+            let live = try await app.api(as: ben).getCompetitionLeaderboard(path: .init(id: id)).ok.body.json
+            #expect(live.rows.map(\.value) == [6, nil], "\(live)")
+            try await app.settleChallenges(after: 1)
+            #expect(try await app.winners(of: id, as: ana) == [ana.id])
         }
     }
 }

@@ -41,22 +41,22 @@ struct WebhooksTests {
         }
         try await Application(router: router, logger: Logger(label: "fake-backend")).test(.live) { client in
             try await withTestApp(backend) { app async throws in
-                let ops = try await ExperimentsTests.operatorPerson(app)
-                let member = try await ChallengeTests.person(app, "walker@example.com")
+                let ops = try await app.operatorPerson()
+                let member = try await app.person("walker@example.com")
                 let url = "http://127.0.0.1:\(client.port!)/hook"
                 // Members may not; bad fields are named; nothing is registered.
                 #expect(
                     try await app.request(
                         .post,
                         "/api/admin/webhooks",
-                        token: try await member.token,
+                        token: try await member.token(app),
                         json: ["url": url, "events": ["goal_completed"]]
                     ).status == .forbidden
                 )
                 let bad = try await app.request(
                     .post,
                     "/api/admin/webhooks",
-                    token: try await ops.token,
+                    token: try await ops.token(app),
                     json: ["url": "ftp://x", "events": ["goal_completed", "goal_completed"]]
                 )
                 let badFields = Set(try ExperimentsTests.fields(bad))
@@ -64,7 +64,7 @@ struct WebhooksTests {
                 let unknown = try await app.request(
                     .post,
                     "/api/admin/webhooks",
-                    token: try await ops.token,
+                    token: try await ops.token(app),
                     json: ["url": url, "events": ["goal_done"]]
                 )
                 #expect(unknown.status == .unprocessableContent || unknown.status == .badRequest, "\(unknown.text)")
@@ -72,28 +72,32 @@ struct WebhooksTests {
                 let made = try await app.request(
                     .post,
                     "/api/admin/webhooks",
-                    token: try await ops.token,
+                    token: try await ops.token(app),
                     json: ["url": url, "events": ["goal_completed", "level_up"], "description": "CRM"]
                 )
                 #expect(made.status == .created, "\(made.text)")
                 let endpoint = try #require(try made.jsonObject()["id"] as? String)
                 let secret = try #require(try made.jsonObject()["secret"] as? String)
                 let listed =
-                    try await app.request(.get, "/api/admin/webhooks", token: try await ops.token).jsonObject()[
+                    try await app.request(.get, "/api/admin/webhooks", token: try await ops.token(app)).jsonObject()[
                         "webhooks"
                     ] as? [[String: Any]]
                 #expect(listed?.count == 1 && listed?.first?["secret"] == nil)
 
                 // The member meets the step goal: one goal_completed (the app opens and syncs are not subscribed).
-                try await Self.steps(app, try await member.token, 15_000, "walk-1")
-                #expect(try await app.request(.get, "/api/goals/daily", token: try await member.token).status == .ok)
-                #expect(try await app.request(.get, "/api/goals/daily", token: try await member.token).status == .ok)
-                try await DeliveryTests.runJobs(app)
+                try await Self.steps(app, try await member.token(app), 15_000, "walk-1")
+                #expect(
+                    try await app.request(.get, "/api/goals/daily", token: try await member.token(app)).status == .ok
+                )
+                #expect(
+                    try await app.request(.get, "/api/goals/daily", token: try await member.token(app)).status == .ok
+                )
+                try await app.runJobs()
                 #expect(received.withLock { $0.count } == 1)  // answered 503
                 let pending = try await app.request(
                     .get,
                     "/api/admin/webhooks/\(endpoint)/deliveries?status=pending",
-                    token: try await ops.token
+                    token: try await ops.token(app)
                 )
                 let first = try #require(
                     (try pending.jsonObject()["deliveries"] as? [[String: Any]])?.first,
@@ -105,7 +109,7 @@ struct WebhooksTests {
                     try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "webhook:\(firstID)") }
                 )
                 app.clock.set(job.runAt.addingTimeInterval(1))
-                try await DeliveryTests.runJobs(app)
+                try await app.runJobs()
                 let sent = received.withLock { $0 }
                 #expect(
                     sent.count == 2 && Set(sent.map { $0.json["id"] as? String }) == [first["id"] as? String],
@@ -129,7 +133,7 @@ struct WebhooksTests {
                 let delivered = try await app.request(
                     .get,
                     "/api/admin/webhooks/\(endpoint)/deliveries?status=delivered",
-                    token: try await ops.token
+                    token: try await ops.token(app)
                 )
                 let done = try #require(
                     (try delivered.jsonObject()["deliveries"] as? [[String: Any]])?.first,
@@ -141,13 +145,15 @@ struct WebhooksTests {
                 answers.withLock { $0 = [.badRequest] }
                 received.withLock { $0 = [] }
                 app.clock.advance(by: 86_400)
-                try await Self.steps(app, try await member.token, 15_000, "walk-2")
-                #expect(try await app.request(.get, "/api/goals/daily", token: try await member.token).status == .ok)
-                try await DeliveryTests.runJobs(app)
+                try await Self.steps(app, try await member.token(app), 15_000, "walk-2")
+                #expect(
+                    try await app.request(.get, "/api/goals/daily", token: try await member.token(app)).status == .ok
+                )
+                try await app.runJobs()
                 let failedLog = try await app.request(
                     .get,
                     "/api/admin/webhooks/\(endpoint)/deliveries?status=failed",
-                    token: try await ops.token
+                    token: try await ops.token(app)
                 )
                 let failed = try #require(
                     (try failedLog.jsonObject()["deliveries"] as? [[String: Any]])?.first,
@@ -158,17 +164,17 @@ struct WebhooksTests {
                 let replayed = try await app.request(
                     .post,
                     "/api/admin/webhooks/\(endpoint)/deliveries/\(failedID)/replay",
-                    token: try await ops.token
+                    token: try await ops.token(app)
                 )
                 #expect(replayed.status == .accepted, "\(replayed.text)")
                 #expect(
                     try await app.request(
                         .post,
                         "/api/admin/webhooks/\(endpoint)/deliveries/\(failedID)/replay",
-                        token: try await ops.token
+                        token: try await ops.token(app)
                     ).status == .conflict
                 )
-                try await DeliveryTests.runJobs(app)
+                try await app.runJobs()
                 // That day's goal also took the member up a level: both are subscribed.
                 let secondDay = received.withLock { $0 }
                 #expect(Set(secondDay.compactMap { $0.json["type"] as? String }) == ["goal_completed", "level_up"])
@@ -180,36 +186,43 @@ struct WebhooksTests {
                 let after = try await app.request(
                     .get,
                     "/api/admin/webhooks/\(endpoint)/deliveries?status=delivered",
-                    token: try await ops.token
+                    token: try await ops.token(app)
                 )
                 #expect((try after.jsonObject()["deliveries"] as? [[String: Any]])?.count == 3, "\(after.text)")
                 #expect(
                     try await app.request(
                         .post,
                         "/api/admin/webhooks/\(endpoint)/deliveries/nope/replay",
-                        token: try await ops.token
+                        token: try await ops.token(app)
                     ).status == .notFound
                 )
 
                 // Removal: members may not; then 404, and nothing more is queued for it.
                 #expect(
-                    try await app.request(.delete, "/api/admin/webhooks/\(endpoint)", token: try await member.token)
-                        .status == .forbidden
+                    try await app.request(
+                        .delete,
+                        "/api/admin/webhooks/\(endpoint)",
+                        token: try await member.token(app)
+                    )
+                    .status == .forbidden
                 )
                 #expect(
-                    try await app.request(.delete, "/api/admin/webhooks/\(endpoint)", token: try await ops.token).status
+                    try await app.request(.delete, "/api/admin/webhooks/\(endpoint)", token: try await ops.token(app))
+                        .status
                         == .noContent
                 )
                 #expect(
                     try await app.request(
                         .get,
                         "/api/admin/webhooks/\(endpoint)/deliveries",
-                        token: try await ops.token
+                        token: try await ops.token(app)
                     ).status == .notFound
                 )
                 app.clock.advance(by: 86_400)
-                try await Self.steps(app, try await member.token, 15_000, "walk-3")
-                #expect(try await app.request(.get, "/api/goals/daily", token: try await member.token).status == .ok)
+                try await Self.steps(app, try await member.token(app), 15_000, "walk-3")
+                #expect(
+                    try await app.request(.get, "/api/goals/daily", token: try await member.token(app)).status == .ok
+                )
                 let left = try await app.store.read { tx in try await tx.webhooks.endpoints() }
                 #expect(left.isEmpty)
             }

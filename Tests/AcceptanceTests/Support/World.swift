@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleJobs
@@ -61,12 +62,12 @@ struct World {
     func localTime(_ instant: Date) -> String { LocalTime(instant, in: self.zone).description }
 
     /// The local date and time a notification was decided: "2026-03-02 20:00".
-    func decided(_ notification: [String: Any]?) -> String? {
-        guard
-            let instant = (notification?["decidedAt"] as? String).flatMap({ try? Date.ISO8601FormatStyle().parse($0) })
-        else { return nil }
-        return "\(LocalDate(instant, in: self.zone).iso) \(self.localTime(instant))"
+    func decided(_ notification: Components.Schemas.Notification?) -> String? {
+        notification.map { self.decided(at: $0.decidedAt) }
     }
+
+    /// The local date and time of an instant: "2026-03-02 20:00".
+    func decided(at instant: Date) -> String { "\(LocalDate(instant, in: self.zone).iso) \(self.localTime(instant))" }
 }
 
 /// Someone using the app: signed in afresh for each call, as an app refreshes its tokens while days pass.
@@ -78,18 +79,17 @@ struct Member {
     static func onboarded(_ email: String, named name: String? = nil, in zone: String, app: TestApp) async throws
         -> Member
     {
-        let token = try await app.onboardedUser(email, timeZone: zone)
-        if let name {
-            var profile = TestApp.validProfile(timeZone: zone)
-            profile["displayName"] = name
-            let named = try await app.request(.put, "/api/user/profile", token: token, json: profile)
-            guard named.status == .ok else { throw TestSetupError("naming answered \(named.status): \(named.text)") }
-        }
+        _ = try await app.onboardedUser(email, timeZone: zone, displayName: name)
         return Member(app: app, email: email)
     }
 
     var token: String {
-        get async throws { try await self.app.devSignIn(self.email)["accessToken"] as! String }
+        get async throws { try await self.app.devSignIn(self.email).accessToken }
+    }
+
+    /// The API as this member calls it, signed in afresh.
+    var api: Client {
+        get async throws { try await self.app.api(as: self.email) }
     }
 
     private func token(_ given: String?) async throws -> String {
@@ -97,63 +97,58 @@ struct Member {
         return try await self.token
     }
 
-    /// Records an activity now through `POST /api/activities`: `fields` with the event id and the instant
-    /// (signed in afresh unless given the `token` of a visit).
-    func record(_ id: String, _ fields: [String: Any], token: String? = nil) async throws {
-        let body = fields.merging([
-            "clientEventId": id, "occurredAt": ISO8601DateFormatter().string(from: self.app.clock.now),
-        ]) { given, _ in given }
-        let recorded = try await self.app.request(
-            .post,
-            "/api/activities",
-            token: try await self.token(token),
-            json: body
+    /// Records an activity of `type` now through `POST /api/activities` (signed in afresh unless given the
+    /// `token` of a visit).
+    func record(
+        _ id: String,
+        _ type: Components.Schemas.ActivityType,
+        weightKg: Double? = nil,
+        steps: Int? = nil,
+        source: Components.Schemas.ActivitySource? = nil,
+        token: String? = nil
+    ) async throws {
+        let input = Components.Schemas.ActivityInput(
+            clientEventId: id,
+            _type: type,
+            occurredAt: self.app.clock.now,
+            source: source ?? (type == .steps ? .healthkit : nil),
+            steps: steps,
+            weightKg: weightKg
         )
-        guard recorded.status == .created || recorded.status == .ok else {
-            throw TestSetupError("recording answered \(recorded.status): \(recorded.text)")
+        switch try await self.app.api(try await self.token(token)).recordActivity(body: .json(input)) {
+        case .created, .ok: break
+        case let other: throw TestSetupError("recording answered \(other)")
         }
     }
 
     /// Syncs the day's step total from HealthKit.
     func sync(steps: Int, _ id: String, token: String? = nil) async throws {
-        try await self.record(id, ["type": "steps", "source": "healthkit", "steps": steps], token: token)
+        try await self.record(id, .steps, steps: steps, token: token)
     }
 
     /// Claims today's data to a circle (`POST /api/fitcircles/{id}/submit`).
     func claim(_ circle: String, token: String? = nil) async throws {
-        let claimed = try await self.app.request(
-            .post,
-            "/api/fitcircles/\(circle)/submit",
-            token: try await self.token(token)
-        )
-        guard claimed.status == .created || claimed.status == .ok else {
-            throw TestSetupError("the claim answered \(claimed.status): \(claimed.text)")
+        switch try await self.app.api(try await self.token(token)).submitToFitCircle(path: .init(id: circle)) {
+        case .created, .ok: break
+        case let other: throw TestSetupError("the claim answered \(other)")
         }
     }
 }
 
 extension TestApp {
     /// The caller's notification decisions of one type, newest first (`GET /api/notifications/history`).
-    func notifications(_ type: String, token: String) async throws -> [[String: Any]] {
-        let response = try await self.request(.get, "/api/notifications/history?type=\(type)&limit=100", token: token)
-        return try response.jsonObject()["items"] as? [[String: Any]] ?? []
+    func notifications(_ type: String, token: String) async throws -> [Components.Schemas.Notification] {
+        try await self.api(token).getNotificationHistory(query: .init(limit: 100, _type: type)).ok.body.json.items
     }
 
-    /// Checks in through `POST /api/streaks/checkin`; answers the response's JSON.
+    /// Checks in through `POST /api/streaks/checkin`.
     @discardableResult
-    func checkIn(token: String, mood: Int = 4, energy: Int = 3) async throws -> [String: Any] {
-        let response = try await self.request(
-            .post,
-            "/api/streaks/checkin",
-            token: token,
-            json: ["mood": mood, "energy": energy]
-        )
-        guard response.status == .created else {
-            throw TestSetupError("check-in answered \(response.status): \(response.text)")
-        }
-        return try response.jsonObject()
+    func checkIn(token: String, mood: Int = 4, energy: Int = 3) async throws -> Components.Schemas.CheckInResult {
+        try await self.api(token).checkIn(body: .json(.init(mood: mood, energy: energy))).created.body.json
     }
+}
 
+extension TestApp {
     /// `GET` of `path`'s JSON object.
     func json(_ path: String, token: String) async throws -> [String: Any] {
         try await self.request(.get, path, token: token).jsonObject()

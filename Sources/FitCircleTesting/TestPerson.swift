@@ -80,3 +80,10 @@ extension TestApp {
         return person
     }
 }
+
+extension TestApp {
+    /// A token of an operator (`ops@example.com`, onboarded and given the role through the store).
+    public func operatorToken() async throws -> String {
+        try await self.operatorPerson().token
+    }
+}

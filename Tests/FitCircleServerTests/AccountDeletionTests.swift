@@ -61,11 +61,9 @@ struct AccountDeletionTests {
                 #expect(reacted.status == .ok || reacted.status == .created, "\(reacted.text)")
             }
             // Her circle, which Bo joins; Bo's, which she joins. Both claim on both.
-            let hersCircle = try #require(
-                try await CirclesTests.create(app, by: ana, ["name": "Ana's", "metric": "steps"])["id"] as? String
-            )
-            let hisCircle = try await CirclesTests.create(app, by: bo, ["name": "Bo's", "metric": "steps"])
-            let hisID = try #require(hisCircle["id"] as? String)
+            let hersCircle = try await app.createCircle(by: ana, ["name": "Ana's", "metric": "steps"]).id
+            let hisCircle = try await app.createCircle(by: bo, ["name": "Bo's", "metric": "steps"])
+            let hisID = hisCircle.id
             let herCode = try #require(
                 try await app.request(.get, "/api/fitcircles/\(hersCircle)", token: try await ana.token(app))
                     .jsonObject()["joinCode"] as? String
@@ -83,12 +81,12 @@ struct AccountDeletionTests {
                     .post,
                     "/api/fitcircles/join",
                     token: try await ana.token(app),
-                    json: ["code": hisCircle["joinCode"]!]
+                    json: ["code": (hisCircle.joinCode ?? "")]
                 ).status == .ok
             )
             for (offset, circle) in [hersCircle, hisID].enumerated() {
-                _ = try await LeaderboardTests.claim(app, ana, 9_000 + offset, in: circle)
-                _ = try await LeaderboardTests.claim(app, bo, 7_000 + offset, in: circle)
+                _ = try await app.claim(9_000 + offset, in: circle, as: ana)
+                _ = try await app.claim(7_000 + offset, in: circle, as: bo)
             }
             let feed = try await app.request(.get, "/api/fitcircles/\(hisID)/feed", token: try await ana.token(app))
                 .jsonObject()
@@ -189,9 +187,7 @@ struct AccountDeletionTests {
             // An address that holds hers (mariana@… ⊃ ana@…) keeps everything: Jo's invitation of it and the
             // response remembered for it.
             let jo = try await Self.named(app, "Jo")
-            let josCircle = try #require(
-                try await CirclesTests.create(app, by: jo, ["name": "Jo's", "metric": "steps"])["id"] as? String
-            )
+            let josCircle = try await app.createCircle(by: jo, ["name": "Jo's", "metric": "steps"]).id
             let invited = try await app.request(
                 .post,
                 "/api/fitcircles/\(josCircle)/invite",
@@ -230,8 +226,8 @@ struct AccountDeletionTests {
                 .jsonObject()
             #expect((handed["myRole"] ?? handed["role"]) as? String == "owner", "\(handed)")
             for circle in [hersCircle, hisID] {
-                let rows = LeaderboardTests.rows(try await LeaderboardTests.board(app, circle, as: bo))
-                #expect(rows.map { $0["userId"] as? String } == [bo.id] && rows.first?["rank"] as? Int == 1, "\(rows)")
+                let rows = (try await app.board(circle, as: bo)).rows
+                #expect(rows.map { $0.userId } == [bo.id] && rows.first?.rank == 1, "\(rows)")
             }
             let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app))
                 .jsonObject()
@@ -242,18 +238,13 @@ struct AccountDeletionTests {
             )
             #expect(try await FriendsTests.friendIDs(app, of: boFriend).isEmpty)
             // Her challenge goes on without her: made by nobody now, her stake gone from escrow with her ledger.
-            let race = try await app.request(
-                .get,
-                "/api/competitions/\(challengeID)/leaderboard",
-                token: try await bo.token(app)
-            ).jsonObject()
-            let raceView = try #require(race["competition"] as? [String: Any])
+            let race = try await app.api(as: bo).getCompetitionLeaderboard(path: .init(id: challengeID)).ok.body.json
             #expect(
-                raceView["creatorId"] as? String == "deleted" && raceView["escrow"] as? Int == 50
-                    && raceView["participantCount"] as? Int == 1,
-                "\(raceView)"
+                race.competition.creatorId == "deleted" && race.competition.escrow == 50
+                    && race.competition.participantCount == 1,
+                "\(race.competition)"
             )
-            #expect(LeaderboardTests.rows(race).map { $0["userId"] as? String } == [bo.id], "\(race)")
+            #expect(race.rows.map(\.userId) == [bo.id], "\(race)")
             #expect(try await app.engine.replay.escrowDifferences().isEmpty)
         }
     }

@@ -13,12 +13,11 @@ struct CircleModerationTests {
     static func circle(_ app: TestApp, by owner: Person, privacy: String = "private") async throws -> (
         id: String, code: String
     ) {
-        let created = try await CirclesTests.create(
-            app,
+        let created = try await app.createCircle(
             by: owner,
             ["name": "Walkers", "metric": "steps", "privacy": privacy]
         )
-        return (try #require(created["id"] as? String), try #require(created["joinCode"] as? String))
+        return (created.id, try #require(created.joinCode))
     }
 
     static func join(_ app: TestApp, _ person: Person, _ body: [String: Any]) async throws -> TestResponse {

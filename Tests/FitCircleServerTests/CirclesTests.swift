@@ -10,12 +10,6 @@ import Testing
 
 /// Circles and their members through the API: create, see, invite, join, leave, remove, roles, archive.
 struct CirclesTests {
-    static func create(_ app: TestApp, by person: TestPerson, _ body: [String: Any]) async throws -> [String: Any] {
-        let response = try await app.request(.post, "/api/fitcircles", token: try await person.token(app), json: body)
-        #expect(response.status == .created, "\(response.text)")
-        return try response.jsonObject()
-    }
-
     @Test(arguments: Backend.available)
     func aCircleIsCreatedWithItsDefaultsAndBadInputNamesEachField(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
@@ -39,20 +33,17 @@ struct CirclesTests {
                     == true
             )
 
-            let circle = try await Self.create(app, by: ana, ["name": " Morning Walkers ", "metric": "steps"])
-            #expect(circle["name"] as? String == "Morning Walkers")
-            #expect(circle["timeZone"] as? String == "Asia/Tokyo")
-            #expect(circle["privacy"] as? String == "private")
-            #expect(circle["memberLimit"] as? Int == 100)
-            #expect(circle["memberCount"] as? Int == 1)
-            #expect(circle["role"] as? String == "owner")
-            #expect(
-                circle["startDate"] as? String == LocalDate(app.clock.now, in: TimeZone(identifier: "Asia/Tokyo")!).iso
-            )
-            #expect((circle["joinCode"] as? String)?.count == 8)
-            let mine =
-                try await app.request(.get, "/api/fitcircles", token: token).jsonObject()["items"] as? [[String: Any]]
-            #expect(mine?.map { $0["id"] as? String } == [circle["id"] as? String])
+            let circle = try await app.createCircle(by: ana, ["name": " Morning Walkers ", "metric": "steps"])
+            #expect(circle.name == "Morning Walkers")
+            #expect(circle.timeZone == "Asia/Tokyo")
+            #expect(circle.privacy == ._private)
+            #expect(circle.memberLimit == 100)
+            #expect(circle.memberCount == 1)
+            #expect(circle.role == .owner)
+            #expect(circle.startDate == LocalDate(app.clock.now, in: TimeZone(identifier: "Asia/Tokyo")!).iso)
+            #expect(circle.joinCode?.count == 8)
+            let mine = try await app.api(token).listFitCircles().ok.body.json.items
+            #expect(mine.map(\.id) == [circle.id])
         }
     }
 
@@ -65,8 +56,8 @@ struct CirclesTests {
                 try await app.person("ana@example.com"), try await app.person("bo@example.com"),
                 try await app.person("cy@example.com")
             )
-            let circle = try await Self.create(app, by: ana, ["name": "Trio", "metric": "steps", "memberLimit": 2])
-            let id = try #require(circle["id"] as? String)
+            let circle = try await app.createCircle(by: ana, ["name": "Trio", "metric": "steps", "memberLimit": 2])
+            let id = circle.id
             #expect(
                 try await app.request(.get, "/api/fitcircles/\(id)", token: try await bo.token(app)).status == .notFound
             )
@@ -132,7 +123,7 @@ struct CirclesTests {
                 .post,
                 "/api/fitcircles/join",
                 token: try await cy.token(app),
-                json: ["code": circle["joinCode"]!]
+                json: ["code": (circle.joinCode ?? "")]
             )
             #expect(full.status == .conflict)
             #expect(full.text.contains("full"))
@@ -160,13 +151,12 @@ struct CirclesTests {
             )
             #expect(noTarget.status == .unprocessableContent)
             #expect(noTarget.text.contains("targetWeightKg"))
-            let circle = try await Self.create(
-                app,
+            let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "targetWeightKg": 58]
             )
-            let id = try #require(circle["id"] as? String)
-            let code = try #require(circle["joinCode"] as? String)
+            let id = circle.id
+            let code = try #require(circle.joinCode)
             let above = try await app.request(
                 .post,
                 "/api/fitcircles/join",
@@ -284,17 +274,16 @@ struct CirclesTests {
     func editsKeepWhatTheCompetitionStands(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await app.person("ana@example.com"), try await app.person("bo@example.com"))
-            let circle = try await Self.create(
-                app,
+            let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Walkers", "metric": "steps", "privacy": "public"]
             )
-            let id = try #require(circle["id"] as? String)
+            let id = circle.id
             _ = try await app.request(
                 .post,
                 "/api/fitcircles/join",
                 token: try await bo.token(app),
-                json: ["code": circle["joinCode"]!]
+                json: ["code": (circle.joinCode ?? "")]
             )
             let token = try await ana.token(app)
             let metric = try await app.request(

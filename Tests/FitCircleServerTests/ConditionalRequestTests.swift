@@ -79,10 +79,8 @@ struct ConditionalRequestTests {
     func aBoardIsA304UntilAClaimMovesIt(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let ana = try await LeaderboardTests.named(app, "Ana")
-            let circle = try #require(
-                try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps"])["id"] as? String
-            )
-            _ = try await LeaderboardTests.claim(app, ana, 4_000, in: circle)
+            let circle = try await app.createCircle(by: ana, ["name": "Walkers", "metric": "steps"]).id
+            _ = try await app.claim(4_000, in: circle, as: ana)
             let path = "/api/fitcircles/\(circle)/leaderboard?period=daily"
             let board = try await app.request(.get, path, token: try await ana.token(app))
             let tag = try #require(board.headers[.eTag])
@@ -93,7 +91,7 @@ struct ConditionalRequestTests {
                 headers: [.ifNoneMatch: tag]
             )
             #expect(unchanged.status == .notModified && unchanged.body.readableBytes == 0)
-            _ = try await LeaderboardTests.claim(app, ana, 6_000, in: circle)
+            _ = try await app.claim(6_000, in: circle, as: ana)
             let moved = try await app.request(.get, path, token: try await ana.token(app), headers: [.ifNoneMatch: tag])
             #expect(moved.status == .ok && moved.headers[.eTag] != tag)
         }

@@ -330,18 +330,11 @@ struct SocialHalfFindingsTests {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await app.person("ana@example.com"), try await app.person("bo@example.com"))
             let (anaToken, boToken) = (try await ana.token(app), try await bo.token(app))
-            let shared = try #require(
-                try await CirclesTests.create(
-                    app,
-                    by: ana,
-                    ["name": "Shared", "metric": "steps", "privacy": "public"]
-                )["id"] as? String
-            )
-            let hers = try #require(
-                try await CirclesTests.create(app, by: ana, ["name": "Hers", "metric": "steps", "privacy": "public"])[
-                    "id"
-                ] as? String
-            )
+            let shared = try await app.createCircle(
+                by: ana,
+                ["name": "Shared", "metric": "steps", "privacy": "public"]
+            ).id
+            let hers = try await app.createCircle(by: ana, ["name": "Hers", "metric": "steps", "privacy": "public"]).id
             let code = try #require(
                 try await app.request(.get, "/api/fitcircles/\(shared)", token: anaToken).jsonObject()["joinCode"]
                     as? String
@@ -349,7 +342,7 @@ struct SocialHalfFindingsTests {
             #expect(
                 try await app.request(.post, "/api/fitcircles/join", token: boToken, json: ["code": code]).status == .ok
             )
-            _ = try await LeaderboardTests.claim(app, ana, 9_000, in: shared)
+            _ = try await app.claim(9_000, in: shared, as: ana)
             let challenge = try await app.request(
                 .post,
                 "/api/competitions",
@@ -418,18 +411,17 @@ struct SocialHalfFindingsTests {
     func aRemovedMembersStreamEndsAndHearsNothingMore(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"))
-            let circle = try await CirclesTests.create(
-                app,
+            let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Live", "metric": "steps", "privacy": "private"]
             )
-            let id = try #require(circle["id"] as? String)
+            let id = circle.id
             #expect(
                 try await app.request(
                     .post,
                     "/api/fitcircles/join",
                     token: try await bo.token(app),
-                    json: ["code": circle["joinCode"]!]
+                    json: ["code": (circle.joinCode ?? "")]
                 ).status == .ok
             )
             let started = ContinuousClock.now
@@ -448,7 +440,7 @@ struct SocialHalfFindingsTests {
                     token: try await ana.token(app)
                 ).status == .noContent
             )
-            _ = try await LeaderboardTests.claim(app, ana, 9_100, in: id)
+            _ = try await app.claim(9_100, in: id, as: ana)
             let response = try await streamed
             #expect(ContinuousClock.now - started < .seconds(15), "the stream lasted its whole 20 s")
             let events = try InboxStreamTests.events(response.text)

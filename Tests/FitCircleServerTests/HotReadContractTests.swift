@@ -66,28 +66,26 @@ struct HotReadContractTests {
                 PrivacyEverywhereTests.friend(ana),
                 PrivacyEverywhereTests.friend(cy)
             )
-            let walkers = try await CirclesTests.create(
-                app,
+            let walkers = try await app.createCircle(
                 by: ana,
                 ["name": "Walkers", "metric": "steps", "privacy": "public"]
             )
-            let steps = try #require(walkers["id"] as? String)
-            let kilos = try await CirclesTests.create(
-                app,
+            let steps = walkers.id
+            let kilos = try await app.createCircle(
                 by: ana,
                 [
                     "name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "startingWeightKg": 80,
                     "targetWeightKg": 70,
                 ]
             )
-            let kilosID = try #require(kilos["id"] as? String)
+            let kilosID = kilos.id
             for person in [bo, cy, dee] {
                 #expect(
                     try await app.request(
                         .post,
                         "/api/fitcircles/join",
                         token: try await person.token(app),
-                        json: ["code": walkers["joinCode"]!]
+                        json: ["code": (walkers.joinCode ?? "")]
                     ).status == .ok
                 )
             }
@@ -96,13 +94,13 @@ struct HotReadContractTests {
                     .post,
                     "/api/fitcircles/join",
                     token: try await person.token(app),
-                    json: ["code": kilos["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80]
+                    json: ["code": kilos.joinCode ?? "", "startingWeightKg": 100, "targetWeightKg": 80]
                 )
                 #expect(joined.status == .ok, "\(joined.text)")
             }
             for (person, count) in [(ana, 4_000), (bo, 9_000), (cy, 6_500)] {
                 app.clock.advance(by: 60)
-                _ = try await LeaderboardTests.claim(app, person, count, in: steps)
+                _ = try await app.claim(count, in: steps, as: person)
             }
             for (person, kg) in [(ana, 76.0), (cy, 95.5)] {
                 app.clock.advance(by: 60)
@@ -125,7 +123,7 @@ struct HotReadContractTests {
                 )
             }
             for circle in [steps, kilosID] {
-                try await LeaderboardTests.untilLoaded(app, circle, as: ana)
+                try await app.untilBoardLoaded(circle, as: ana)
                 for period in ["", "?period=daily", "?period=weekly", "?period=monthly", "?period=all_time"] {
                     let generic = "/api/fitcircles/\(circle)/leaderboard\(period.isEmpty ? "?" : "\(period)&")limit=50"
                     for viewer in [ana, bo, cy, dee] where circle == steps || viewer.id != dee.id {
@@ -141,8 +139,8 @@ struct HotReadContractTests {
             }
             // What each viewer saw is what privacy allows: Cy by name to her friend Ana only.
             let names = { (viewer: Person) in
-                LeaderboardTests.rows(try await LeaderboardTests.board(app, steps, as: viewer)).map {
-                    $0["displayName"] as? String
+                (try await app.board(steps, as: viewer)).rows.map {
+                    $0.displayName
                 }
             }
             #expect(try await names(ana) == [#"Bo "the \ rock" / 🏃"#, "Cy", "Ana", "Dee"])
@@ -168,7 +166,7 @@ struct HotReadContractTests {
                     as: caller,
                     "\(period), from SQL"
                 )
-                try await LeaderboardTests.untilLoaded(app, id.rawValue, as: caller)
+                try await app.untilBoardLoaded(id.rawValue, as: caller)
                 try await Self.compare(
                     app,
                     "\(path)?period=\(period)",
@@ -184,8 +182,7 @@ struct HotReadContractTests {
                     "\(period), unranked"
                 )
             }
-            let layout = try await LeaderboardTests.board(app, id.rawValue, as: caller)["layout"] as? String
-            #expect(layout == "top_and_around")
+            #expect(try await app.board(id.rawValue, as: caller).layout == .topAndAround)
         }
     }
 
@@ -196,9 +193,7 @@ struct HotReadContractTests {
         try await withTestApp(backend) { app async throws in
             let ana = try await LeaderboardTests.named(app, "Ana")
             let eve = try await LeaderboardTests.named(app, "Eve")
-            let circle = try #require(
-                try await CirclesTests.create(app, by: ana, ["name": "Walkers", "metric": "steps"])["id"] as? String
-            )
+            let circle = try await app.createCircle(by: ana, ["name": "Walkers", "metric": "steps"]).id
             let path = "/api/fitcircles/\(circle)/leaderboard"
             let token = try await ana.token(app)
 
@@ -301,25 +296,24 @@ struct HotReadContractTests {
                 try await LeaderboardTests.named(app, "Cy"),
                 try await LeaderboardTests.named(app, "Dee")
             )
-            let walkers = try await CirclesTests.create(
-                app,
+            let walkers = try await app.createCircle(
                 by: ana,
                 ["name": "Walkers", "metric": "steps", "privacy": "public"]
             )
-            let circle = try #require(walkers["id"] as? String)
+            let circle = walkers.id
             for person in [bo, cy, dee] {
                 #expect(
                     try await app.request(
                         .post,
                         "/api/fitcircles/join",
                         token: try await person.token(app),
-                        json: ["code": walkers["joinCode"]!]
+                        json: ["code": (walkers.joinCode ?? "")]
                     ).status == .ok
                 )
             }
-            _ = try await LeaderboardTests.claim(app, ana, 4_000, in: circle)
-            _ = try await LeaderboardTests.claim(app, cy, 3_000, in: circle)
-            try await LeaderboardTests.untilLoaded(app, circle, as: bo)
+            _ = try await app.claim(4_000, in: circle, as: ana)
+            _ = try await app.claim(3_000, in: circle, as: cy)
+            try await app.untilBoardLoaded(circle, as: bo)
 
             var shown: [String: String] = [:]
             /// Bo's page of `period`, read twice: the first read is the generated path's answer and differs from
@@ -339,7 +333,7 @@ struct HotReadContractTests {
             try await changed("the first read")
             try await changed("the first read of the daily board", period: "daily")
 
-            _ = try await LeaderboardTests.claim(app, cy, 6_000, in: circle)
+            _ = try await app.claim(6_000, in: circle, as: cy)
             try await changed("Cy's claim")
             var profile = TestApp.validProfile()
             profile["displayName"] = "Ana B."

@@ -18,39 +18,6 @@ struct LeaderboardTests {
         try await app.person("\(name.lowercased())@example.com", timeZone: timeZone, displayName: name)
     }
 
-    /// Syncs the day's step total, then claims it for the circle; answers the claim.
-    static func claim(_ app: TestApp, _ person: Person, _ steps: Int, in circle: String) async throws -> [String: Any] {
-        try await SubmissionTests.steps(
-            app,
-            person,
-            steps,
-            id: "sync-\(person.id)-\(steps)-\(app.clock.now.timeIntervalSince1970)"
-        )
-        let response = try await app.request(
-            .post,
-            "/api/fitcircles/\(circle)/submit",
-            token: try await person.token(app)
-        )
-        #expect(response.status == .created || response.status == .ok, "\(response.text)")
-        return try response.jsonObject()
-    }
-
-    static func board(
-        _ app: TestApp,
-        _ circle: String,
-        _ period: String = "weekly",
-        as person: Person,
-        query: String = ""
-    ) async throws -> [String: Any] {
-        let response = try await app.request(
-            .get,
-            "/api/fitcircles/\(circle)/leaderboard?period=\(period)\(query)",
-            token: try await person.token(app)
-        )
-        #expect(response.status == .ok, "\(response.text)")
-        return try response.jsonObject()
-    }
-
     /// A circle of `count` members besides its owner ("Owner"), member i signed in as `m<i>@example.com`, their
     /// claims of Monday 2 March 2026 (the clock's day) written straight to the store — 1,000 + (i mod
     /// `distinctValues`) × 100 steps, reached a second apart — then boarded by a refresh.
@@ -58,12 +25,11 @@ struct LeaderboardTests {
         id: FitCircleCore.FitCircle.ID, owner: Person, members: [User.ID]
     ) {
         let owner = try await Self.named(app, "Owner")
-        let circle = try await CirclesTests.create(
-            app,
+        let circle = try await app.createCircle(
             by: owner,
             ["name": "Everyone", "metric": "steps", "privacy": "public", "memberLimit": 500]
         )
-        let id = FitCircle.ID(try #require(circle["id"] as? String))
+        let id = FitCircle.ID(circle.id)
         var members: [User.ID] = []
         for index in 0..<count {
             members.append(
@@ -101,14 +67,6 @@ struct LeaderboardTests {
         return (id, owner, members)
     }
 
-    static func rows(_ board: [String: Any]) -> [[String: Any]] { board["rows"] as? [[String: Any]] ?? [] }
-
-    static func feedTexts(_ app: TestApp, _ circle: String, as person: Person) async throws -> [String] {
-        let feed = try await app.request(.get, "/api/fitcircles/\(circle)/feed", token: try await person.token(app))
-            .jsonObject()
-        return (feed["items"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
-    }
-
     /// The decisions about `type` for the person, once the queued raises have run.
     static func notifications(_ app: TestApp, _ person: Person, _ type: String) async throws -> [NotificationRecord] {
         let runner = JobRunner(
@@ -130,30 +88,29 @@ struct LeaderboardTests {
             let ana = try await Self.named(app, "Ana")
             let bo = try await Self.named(app, "Bo")
             let cy = try await Self.named(app, "Cy", timeZone: "America/Los_Angeles")
-            let circle = try await CirclesTests.create(
-                app,
+            let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Ties", "metric": "steps", "privacy": "public", "startDate": "2026-03-01"]
             )
-            let id = try #require(circle["id"] as? String)
+            let id = circle.id
             for person in [bo, cy] {
                 #expect(
                     try await app.request(
                         .post,
                         "/api/fitcircles/join",
                         token: try await person.token(app),
-                        json: ["code": circle["joinCode"]!]
+                        json: ["code": (circle.joinCode ?? "")]
                     ).status == .ok
                 )
             }
             // Cy (in Los Angeles, still Monday there) reaches 5,000 last; Bo first; Ana in between.
-            _ = try await Self.claim(app, cy, 4_000, in: id)
+            _ = try await app.claim(4_000, in: id, as: cy)
             app.clock.advance(by: 60)
-            _ = try await Self.claim(app, bo, 5_000, in: id)
+            _ = try await app.claim(5_000, in: id, as: bo)
             app.clock.advance(by: 60)
-            _ = try await Self.claim(app, ana, 5_000, in: id)
+            _ = try await app.claim(5_000, in: id, as: ana)
             app.clock.advance(by: 60)
-            _ = try await Self.claim(app, cy, 5_000, in: id)
+            _ = try await app.claim(5_000, in: id, as: cy)
             // A new weight on the same steps leaves Ana's claim as reached before.
             app.clock.advance(by: 60)
             let weighIn = try await app.request(
@@ -175,13 +132,13 @@ struct LeaderboardTests {
                 token: try await ana.token(app)
             )
             #expect(response.headers[HTTPField.Name("FitCircle-Board-Source")!] == "database")
-            #expect(Self.rows(try response.jsonObject()).map { $0["displayName"] as? String } == expected)
-            try await Self.untilLoaded(app, id, as: ana)
-            #expect(Self.rows(try await Self.board(app, id, as: ana)).map { $0["displayName"] as? String } == expected)
+            #expect(try response.decoded(as: Components.Schemas.Leaderboard.self).rows.map(\.displayName) == expected)
+            try await app.untilBoardLoaded(id, as: ana)
+            #expect((try await app.board(id, as: ana)).rows.map { $0.displayName } == expected)
 
             // A restart: this node's indexes are gone; SQL answers the same, then the index again.
             app.engine.circles.events.indexes.drop(circle: FitCircle.ID(id))
-            #expect(Self.rows(try await Self.board(app, id, as: bo)).map { $0["displayName"] as? String } == expected)
+            #expect((try await app.board(id, as: bo)).rows.map { $0.displayName } == expected)
 
             // A replay: the stored boards are wiped and rebuilt from the claims by an operator's refresh.
             try await app.store.execute(unsafeSQL: "DELETE FROM board_scores")
@@ -191,49 +148,19 @@ struct LeaderboardTests {
                 token: try await ana.token(app)
             )
             #expect(member.status == .forbidden)
-            let report = try await app.request(
-                .post,
-                "/api/fitcircles/\(id)/leaderboard/refresh",
-                token: try await NotificationLogTests.operatorToken(app)
-            ).jsonObject()
-            let weeklyReport = try #require(
-                (report["items"] as? [[String: Any]])?.first { $0["period"] as? String == "weekly" }
-            )
-            #expect(weeklyReport["corrected"] as? Int == 3 && weeklyReport["entries"] as? Int == 3)
-            #expect(Self.rows(try await Self.board(app, id, as: cy)).map { $0["displayName"] as? String } == expected)
-            let again = try await app.request(
-                .post,
-                "/api/fitcircles/\(id)/leaderboard/refresh",
-                token: try await NotificationLogTests.operatorToken(app)
-            ).jsonObject()
+            let operatorAPI = app.api(try await app.operatorToken())
+            let report = try await operatorAPI.refreshFitCircleLeaderboard(path: .init(id: id)).ok.body.json
+            let weeklyReport = try #require(report.items.first { $0.period == .weekly })
+            #expect(weeklyReport.corrected == 3 && weeklyReport.entries == 3)
+            #expect((try await app.board(id, as: cy)).rows.map { $0.displayName } == expected)
             // A second rebuild finds nothing to correct in any of the four periods.
-            let items = try #require(again["items"] as? [[String: Any]])
-            #expect(Set(items.compactMap { $0["period"] as? String }) == ["daily", "weekly", "monthly", "all_time"])
-            #expect(items.map { $0["corrected"] as? Int } == Array(repeating: 0, count: items.count))
-            #expect(items.map { $0["indexDifferences"] as? Int ?? 0 } == Array(repeating: 0, count: items.count))
-            let standings = try await app.request(
-                .get,
-                "/api/fitcircles/\(id)/leaderboard/user/\(cy.id)",
-                token: try await ana.token(app)
-            ).jsonObject()
-            let ranks = (standings["items"] as? [[String: Any]] ?? []).map {
-                (($0["row"] as? [String: Any])?["rank"] as? Int)
-            }
-            #expect(ranks == [3, 3, 3, 3])
+            let items = try await operatorAPI.refreshFitCircleLeaderboard(path: .init(id: id)).ok.body.json.items
+            #expect(Set(items.map(\.period)) == [.daily, .weekly, .monthly, .allTime])
+            #expect(items.map(\.corrected) == Array(repeating: 0, count: items.count))
+            #expect(items.map { $0.indexDifferences ?? 0 } == Array(repeating: 0, count: items.count))
+            let standings = try await app.api(as: ana).getFitCircleMemberStandings(path: .init(id: id, userId: cy.id))
+            #expect(try standings.ok.body.json.items.map(\.row.rank) == [3, 3, 3, 3])
         }
-    }
-
-    static func untilLoaded(_ app: TestApp, _ circle: String, as person: Person) async throws {
-        for _ in 0..<200 {
-            let response = try await app.request(
-                .get,
-                "/api/fitcircles/\(circle)/leaderboard",
-                token: try await person.token(app)
-            )
-            if response.headers[HTTPField.Name("FitCircle-Board-Source")!] == "index" { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("the board never loaded into the index")
     }
 
     /// Once the board is in the index, a read runs no SQL at all (the circle, its roster and the rows' people
@@ -245,29 +172,28 @@ struct LeaderboardTests {
             let (ana, bo, cy) = (
                 try await Self.named(app, "Ana"), try await Self.named(app, "Bo"), try await Self.named(app, "Cy")
             )
-            let circle = try await CirclesTests.create(
-                app,
+            let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Warm", "metric": "steps", "privacy": "public"]
             )
-            let id = try #require(circle["id"] as? String)
+            let id = circle.id
             for person in [bo, cy] {
                 let joined = try await app.request(
                     .post,
                     "/api/fitcircles/join",
                     token: try await person.token(app),
-                    json: ["code": circle["joinCode"]!]
+                    json: ["code": (circle.joinCode ?? "")]
                 )
                 #expect(joined.status == .ok)
             }
-            _ = try await Self.claim(app, ana, 5_000, in: id)
-            _ = try await Self.claim(app, bo, 7_000, in: id)
-            try await Self.untilLoaded(app, id, as: ana)
+            _ = try await app.claim(5_000, in: id, as: ana)
+            _ = try await app.claim(7_000, in: id, as: bo)
+            try await app.untilBoardLoaded(id, as: ana)
             let token = try await ana.token(app)
             func read() async throws -> (rows: [String], members: Int?) {
                 let response = try await app.request(.get, "/api/fitcircles/\(id)/leaderboard", token: token)
-                let board = try response.jsonObject()
-                return (Self.rows(board).compactMap { $0["displayName"] as? String }, board["memberCount"] as? Int)
+                let board = try response.decoded(as: Components.Schemas.Leaderboard.self)
+                return (board.rows.map(\.displayName), board.memberCount)
             }
 
             #expect(try await read() == (["Bo", "Ana", "Cy"], 3))
@@ -308,35 +234,33 @@ struct LeaderboardTests {
                     token: try await caller.token(app)
                 )
                 #expect(response.headers[HTTPField.Name("FitCircle-Board-Source")!] == source)
-                let board = try response.jsonObject()
-                #expect(
-                    board["layout"] as? String == "top_and_around" && board["entries"] as? Int == 120
-                        && board["memberCount"] as? Int == 121
-                )
-                let rows = Self.rows(board)
-                let own = try #require(rows.first { $0["isCaller"] as? Bool == true }?["rank"] as? Int)
-                #expect(rows.compactMap { $0["rank"] as? Int } == Array(1...10) + Array((own - 3)...(own + 3)))
+                let board = try response.decoded(as: Components.Schemas.Leaderboard.self)
+                #expect(board.layout == .topAndAround && board.entries == 120 && board.memberCount == 121)
+                let rows = board.rows
+                let own = try #require(rows.first { $0.isCaller == true }?.rank)
+                #expect(rows.compactMap { $0.rank } == Array(1...10) + Array((own - 3)...(own + 3)))
                 // Walking on from the top 10 visits ranks 11…120 once each, in the board's order.
-                var walked = rows.prefix(10).map { $0["value"] as? Double ?? -1 }
+                var walked = rows.prefix(10).map { $0.value ?? -1 }
                 var ranks = Array(1...10)
-                var cursor = board["nextCursor"] as? String
+                var cursor = board.nextCursor
                 while let next = cursor {
-                    let page = try await Self.board(app, id.rawValue, as: caller, query: "&limit=25&cursor=\(next)")
-                    #expect(page["layout"] as? String == "page")
-                    walked += Self.rows(page).map { $0["value"] as? Double ?? -1 }
-                    ranks += Self.rows(page).compactMap { $0["rank"] as? Int }
-                    cursor = page["nextCursor"] as? String
+                    let page = try await app.board(id.rawValue, as: caller, query: "&limit=25&cursor=\(next)")
+                    #expect(page.layout == .page)
+                    walked += page.rows.map { $0.value ?? -1 }
+                    ranks += page.rows.compactMap { $0.rank }
+                    cursor = page.nextCursor
                 }
                 #expect(ranks == Array(1...120))
                 #expect(walked == walked.sorted(by: >))
-                if source == "database" { try await Self.untilLoaded(app, id.rawValue, as: caller) }
+                if source == "database" { try await app.untilBoardLoaded(id.rawValue, as: caller) }
             }
             let bad = try await app.request(
                 .get,
                 "/api/fitcircles/\(id)/leaderboard?cursor=nope",
                 token: try await caller.token(app)
             )
-            #expect(bad.status == .unprocessableContent && bad.text.contains("cursor"))
+            #expect(bad.status == .unprocessableContent)
+            #expect(try bad.problem().fields.contains("cursor"), "\(bad.text)")
         }
     }
 
@@ -348,18 +272,17 @@ struct LeaderboardTests {
             let ana = try await Self.named(app, "Ana")
             let bo = try await Self.named(app, "Bo")
             let outsider = try await Self.named(app, "Eve")
-            let circle = try await CirclesTests.create(
-                app,
+            let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Live", "metric": "steps", "privacy": "private"]
             )
-            let id = try #require(circle["id"] as? String)
+            let id = circle.id
             #expect(
                 try await app.request(
                     .post,
                     "/api/fitcircles/join",
                     token: try await bo.token(app),
-                    json: ["code": circle["joinCode"]!]
+                    json: ["code": (circle.joinCode ?? "")]
                 ).status == .ok
             )
             let token = try await ana.token(app)
@@ -367,26 +290,20 @@ struct LeaderboardTests {
             for _ in 0..<300 where app.engine.circles.events.listeners(of: .circle(FitCircle.ID(id))) == 0 {
                 try await Task.sleep(for: .milliseconds(10))
             }
-            _ = try await Self.claim(app, bo, 7_500, in: id)
+            _ = try await app.claim(7_500, in: id, as: bo)
             let response = try await streamed
             #expect(response.status == .ok)
-            let events = try InboxStreamTests.events(response.text)
+            let events = ServerSentEvent.all(in: response.text)
             #expect(events.first?.event == "ready")
-            let ranks = events.filter { $0.event == "rank" }
-            #expect(
-                Set(ranks.compactMap { $0.data["period"] as? String }) == ["daily", "weekly", "monthly", "all_time"]
-            )
-            #expect(
-                ranks.allSatisfy {
-                    $0.data["userId"] as? String == bo.id && $0.data["rank"] as? Int == 1
-                        && $0.data["value"] as? Double == 7_500
-                }
-            )
-            #expect(
-                events.filter { $0.event == "feed" }.map { $0.data["text"] as? String } == [
-                    "🏃 Bo submitted 7,500 steps—now #1!"
-                ]
-            )
+            let ranks = try events.filter { $0.event == "rank" }.map {
+                try $0.decoded(as: Components.Schemas.RankUpdate.self)
+            }
+            #expect(Set(ranks.map(\.period)) == [.daily, .weekly, .monthly, .allTime])
+            #expect(ranks.allSatisfy { $0.userId == bo.id && $0.rank == 1 && $0.value == 7_500 })
+            let feed = try events.filter { $0.event == "feed" }.map {
+                try $0.decoded(as: Components.Schemas.FeedItem.self)
+            }
+            #expect(feed.map(\.text) == ["🏃 Bo submitted 7,500 steps—now #1!"])
 
             #expect(
                 try await app.request(
@@ -412,8 +329,7 @@ struct LeaderboardTests {
             let bo = try await Self.named(app, "Bo")
             var circles: [String] = []
             for name in ["One", "Two"] {
-                let circle = try await CirclesTests.create(
-                    app,
+                let circle = try await app.createCircle(
                     by: bo,
                     ["name": name, "metric": "steps", "privacy": "public"]
                 )
@@ -422,10 +338,10 @@ struct LeaderboardTests {
                         .post,
                         "/api/fitcircles/join",
                         token: try await ana.token(app),
-                        json: ["code": circle["joinCode"]!]
+                        json: ["code": (circle.joinCode ?? "")]
                     ).status == .ok
                 )
-                circles.append(try #require(circle["id"] as? String))
+                circles.append(circle.id)
             }
             try await SubmissionTests.steps(app, ana, 3_000, id: "sync-1")
             #expect(
@@ -450,7 +366,7 @@ struct LeaderboardTests {
             }
             _ = try await Self.notifications(app, ana, "achievement")  // runs the queued jobs
             for circle in circles {
-                let texts = try await Self.feedTexts(app, circle, as: bo)
+                let texts = try await app.feedTexts(of: circle, as: bo)
                 #expect(texts.filter { $0 == "🔥 Ana reached a 7-day streak" }.count == 1, "\(texts)")
                 #expect(texts.filter { $0 == "🏅 Ana earned the 1 Week Warrior badge" }.count == 1, "\(texts)")
             }
@@ -479,20 +395,19 @@ struct LeaderboardTests {
                 .status == .ok
             )
             // Ana starts at 80 kg aiming for 70; Bo at 100 aiming for 80.
-            let circle = try await CirclesTests.create(
-                app,
+            let circle = try await app.createCircle(
                 by: ana,
                 [
                     "name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "startingWeightKg": 80,
                     "targetWeightKg": 70,
                 ]
             )
-            let id = try #require(circle["id"] as? String)
+            let id = circle.id
             let joined = try await app.request(
                 .post,
                 "/api/fitcircles/join",
                 token: try await bo.token(app),
-                json: ["code": circle["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80]
+                json: ["code": (circle.joinCode ?? ""), "startingWeightKg": 100, "targetWeightKg": 80]
             )
             #expect(joined.status == .ok, "\(joined.text)")
             for (person, kg) in [(ana, 76.0), (bo, 95.0)] {
@@ -514,15 +429,12 @@ struct LeaderboardTests {
             }
             // The daily board ranks the share of the goal: Ana (80 − 76) / (80 − 70) = 40 %, Bo (100 − 95) /
             // (100 − 80) = 25 %. (The weekly board ranks this week's target, `Spec000WeightLossTests`.)
-            let rows = Self.rows(try await Self.board(app, id, "daily", as: bo))
-            #expect(rows.map { $0["displayName"] as? String } == ["Ana", "Bo"])
-            #expect(rows.map { $0["value"] as? Double } == [40, 25])
-            #expect(rows.map { $0["photoUrl"] as? String } == ["/api/users/\(ana.id)/photo", nil])
-            let members = try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await bo.token(app))
-                .jsonObject()
-            let photos = (members["items"] as? [[String: Any]] ?? []).map {
-                ($0["userId"] as? String ?? "", $0["photoUrl"] as? String)
-            }
+            let rows = (try await app.board(id, "daily", as: bo)).rows
+            #expect(rows.map { $0.displayName } == ["Ana", "Bo"])
+            #expect(rows.map { $0.value } == [40, 25])
+            #expect(rows.map { $0.photoUrl } == ["/api/users/\(ana.id)/photo", nil])
+            let members = try await app.api(as: bo).listFitCircleMembers(path: .init(id: id)).ok.body.json.items
+            let photos = members.map { ($0.userId, $0.photoUrl) }
             #expect(photos.filter { $0.1 != nil }.map(\.0) == [ana.id])
             let seen = try await app.request(.get, "/api/users/\(ana.id)/photo", token: try await bo.token(app))
             #expect(seen.status == .ok && seen.headers[.contentType] == "image/png")
@@ -550,11 +462,10 @@ struct LeaderboardTests {
                     json: [:]
                 ).status == .ok
             )
-            let feed = try await app.request(.get, "/api/fitcircles/\(id)/feed", token: try await ana.token(app))
-                .jsonObject()
-            let cheered = (feed["items"] as? [[String: Any]] ?? []).filter { ($0["encouragements"] as? Int ?? 0) > 0 }
-            #expect(cheered.map { $0["text"] as? String } == ["⚖️ Ana weighed in at 40% of their goal—now #1!"])
-            #expect(cheered.first?["actorPhotoUrl"] as? String == "/api/users/\(ana.id)/photo")
+            let feed = try await app.api(as: ana).getFitCircleFeed(path: .init(id: id)).ok.body.json.items
+            let cheered = feed.filter { $0.encouragements > 0 }
+            #expect(cheered.map(\.text) == ["⚖️ Ana weighed in at 40% of their goal—now #1!"])
+            #expect(cheered.first?.actorPhotoUrl == "/api/users/\(ana.id)/photo")
             #expect(
                 try await app.request(
                     .post,

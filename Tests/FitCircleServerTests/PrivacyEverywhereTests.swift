@@ -47,19 +47,19 @@ struct PrivacyEverywhereTests {
             )
             try await Self.photo(app, ana)
             try await FriendFeedTests.befriend(app, Self.friend(ana), Self.friend(bo))
-            let circle = try await CirclesTests.create(app, by: ana, ["name": "Photos", "metric": "steps"])
-            let id = try #require(circle["id"] as? String)
+            let circle = try await app.createCircle(by: ana, ["name": "Photos", "metric": "steps"])
+            let id = circle.id
             for person in [bo, cy] {
                 #expect(
                     try await app.request(
                         .post,
                         "/api/fitcircles/join",
                         token: try await person.token(app),
-                        json: ["code": circle["joinCode"]!]
+                        json: ["code": (circle.joinCode ?? "")]
                     ).status == .ok
                 )
             }
-            _ = try await LeaderboardTests.claim(app, ana, 9_000, in: id)
+            _ = try await app.claim(9_000, in: id, as: ana)
 
             func seen(by viewer: Person) async throws -> (direct: Bool, members: Bool, board: Bool, search: Bool) {
                 let token = try await viewer.token(app)
@@ -69,9 +69,9 @@ struct PrivacyEverywhereTests {
                     (members["items"] as? [[String: Any]])?.first { $0["userId"] as? String == ana.id }?["photoUrl"]
                     != nil
                 let board =
-                    LeaderboardTests.rows(try await LeaderboardTests.board(app, id, as: viewer)).first {
-                        $0["userId"] as? String == ana.id
-                    }?["photoUrl"] != nil
+                    (try await app.board(id, as: viewer)).rows.first {
+                        $0.userId == ana.id
+                    }?.photoUrl != nil
                 let found = try await app.request(.get, "/api/users/search?q=ana", token: token).jsonObject()
                 let search =
                     (found["items"] as? [[String: Any]])?.first { $0["userId"] as? String == ana.id }?["photoUrl"]
@@ -117,26 +117,26 @@ struct PrivacyEverywhereTests {
             try await Self.photo(app, ana)
             try await FriendFeedTests.befriend(app, Self.friend(ana), Self.friend(bo))
             try await Self.setVisibility(app, ana, name: "Ana", ["boardName": "friends"])
-            let circle = try await CirclesTests.create(app, by: cy, ["name": "Quiet", "metric": "steps"])
-            let id = try #require(circle["id"] as? String)
+            let circle = try await app.createCircle(by: cy, ["name": "Quiet", "metric": "steps"])
+            let id = circle.id
             for person in [ana, bo] {
                 #expect(
                     try await app.request(
                         .post,
                         "/api/fitcircles/join",
                         token: try await person.token(app),
-                        json: ["code": circle["joinCode"]!]
+                        json: ["code": (circle.joinCode ?? "")]
                     ).status == .ok
                 )
             }
-            _ = try await LeaderboardTests.claim(app, cy, 5_000, in: id)
-            _ = try await LeaderboardTests.claim(app, ana, 9_000, in: id)  // passes Cy
+            _ = try await app.claim(5_000, in: id, as: cy)
+            _ = try await app.claim(9_000, in: id, as: ana)  // passes Cy
 
             // Cy, not her friend: "A member", no id, no photo; on the board, in the feed, in the notification.
-            let top = try #require(LeaderboardTests.rows(try await LeaderboardTests.board(app, id, as: cy)).first)
+            let top = try #require((try await app.board(id, as: cy)).rows.first)
             #expect(
-                top["displayName"] as? String == "A member" && top["userId"] == nil && top["photoUrl"] == nil
-                    && top["value"] as? Double == 9_000
+                top.displayName == "A member" && top.userId == nil && top.photoUrl == nil
+                    && top.value == 9_000
             )
             let feed = try await app.request(.get, "/api/fitcircles/\(id)/feed", token: try await cy.token(app))
                 .jsonObject()
@@ -171,10 +171,10 @@ struct PrivacyEverywhereTests {
 
             // Bo, her friend, and Ana herself see her name.
             for viewer in [bo, ana] {
-                let row = LeaderboardTests.rows(try await LeaderboardTests.board(app, id, as: viewer)).first
-                #expect(row?["displayName"] as? String == "Ana" && row?["userId"] as? String == ana.id)
+                let row = (try await app.board(id, as: viewer)).rows.first
+                #expect(row?.displayName == "Ana" && row?.userId == ana.id)
                 #expect(
-                    try await LeaderboardTests.feedTexts(app, id, as: viewer).contains(
+                    try await app.feedTexts(of: id, as: viewer).contains(
                         "🏃 Ana submitted 9,000 steps—now #1!"
                     )
                 )
@@ -182,11 +182,10 @@ struct PrivacyEverywhereTests {
             // Named to everyone again, and renamed: the stored feed item reads as she is called now.
             try await Self.setVisibility(app, ana, name: "Ana B.", ["boardName": "everyone"])
             #expect(
-                try await LeaderboardTests.feedTexts(app, id, as: cy).contains("🏃 Ana B. submitted 9,000 steps—now #1!")
+                try await app.feedTexts(of: id, as: cy).contains("🏃 Ana B. submitted 9,000 steps—now #1!")
             )
             #expect(
-                LeaderboardTests.rows(try await LeaderboardTests.board(app, id, as: cy)).first?["displayName"]
-                    as? String == "Ana B."
+                (try await app.board(id, as: cy)).rows.first?.displayName == "Ana B."
             )
         }
     }

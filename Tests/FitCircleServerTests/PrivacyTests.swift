@@ -12,13 +12,12 @@ struct PrivacyTests {
     func circleMatesSeeAWeightLossMembersWeightsOnlyWhenShared(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await app.person("ana@example.com"), try await app.person("bo@example.com"))
-            let circle = try await CirclesTests.create(
-                app,
+            let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Lighter", "metric": "weight_loss_pct", "privacy": "public", "targetWeightKg": 58]
             )
-            let id = try #require(circle["id"] as? String)
-            let code = try #require(circle["joinCode"] as? String)
+            let id = circle.id
+            let code = try #require(circle.joinCode)
             #expect(
                 try await app.request(
                     .post,

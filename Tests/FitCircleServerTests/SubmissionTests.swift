@@ -28,19 +28,18 @@ struct SubmissionTests {
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))
             let ana = try await app.person("ana@example.com")
             let bo = try await app.person("bo@example.com", timeZone: "Asia/Tokyo")
-            let circle = try await CirclesTests.create(
-                app,
+            let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Walkers", "metric": "steps", "privacy": "public"]
             )
-            let id = try #require(circle["id"] as? String)
+            let id = circle.id
             app.clock.advance(by: 60)
             #expect(
                 try await app.request(
                     .post,
                     "/api/fitcircles/join",
                     token: try await bo.token(app),
-                    json: ["code": circle["joinCode"]!]
+                    json: ["code": (circle.joinCode ?? "")]
                 ).status == .ok
             )
 
@@ -114,8 +113,7 @@ struct SubmissionTests {
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // Monday 2 March 2026, 00:00 UTC
             let ana = try await app.person("ana@example.com")
             let bo = try await app.person("bo@example.com")
-            let circle = try await CirclesTests.create(
-                app,
+            let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Walkers", "metric": "steps", "privacy": "public"]
             )
@@ -124,7 +122,7 @@ struct SubmissionTests {
                     .post,
                     "/api/fitcircles/join",
                     token: try await bo.token(app),
-                    json: ["code": circle["joinCode"]!]
+                    json: ["code": (circle.joinCode ?? "")]
                 ).status == .ok
             )
             try await Self.steps(app, bo, 4_200, id: "sync-bo")
@@ -151,19 +149,18 @@ struct SubmissionTests {
             let ana = try await app.person("ana@example.com")
             let bo = try await app.person("bo@example.com")
             let cy = try await app.person("cy@example.com")
-            let circle = try await CirclesTests.create(
-                app,
+            let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Walkers", "metric": "steps", "privacy": "public"]
             )
-            let id = try #require(circle["id"] as? String)
+            let id = circle.id
             app.clock.advance(by: 60)
             #expect(
                 try await app.request(
                     .post,
                     "/api/fitcircles/join",
                     token: try await bo.token(app),
-                    json: ["code": circle["joinCode"]!]
+                    json: ["code": (circle.joinCode ?? "")]
                 ).status == .ok
             )
             try await Self.steps(app, ana, 8_500, id: "ana-mon")

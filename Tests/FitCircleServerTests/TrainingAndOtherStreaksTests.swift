@@ -1,137 +1,119 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleTesting
 import Foundation
-import HTTPTypes
-import HummingbirdTesting
 import Testing
 
 /// Onboarding recommendations and training settings (spec 001), and the push-up and app-open streaks.
 struct TrainingAndOtherStreaksTests {
     static let day: TimeInterval = 86_400
 
-    static func token(_ app: TestApp) async throws -> String {
-        try await app.devSignIn("ana@example.com").accessToken
-    }
+    static func api(_ app: TestApp) async throws -> Client { try await app.api(as: "ana@example.com") }
 
     @Test(
         arguments: Backend.available,
         [
-            (8, "beginner", 1, 60), (15, "intermediate", 2, 45), (30, "advanced", 5, 30), (50, "advanced", 10, 30),
-        ] as [(Int, String, Int, Int)]
+            (8, .beginner, 1, 60), (15, .intermediate, 2, 45), (30, .advanced, 5, 30), (50, .advanced, 10, 30),
+        ] as [(Int, Components.Schemas.TrainingLevel, Int, Int)]
     )
-    func theAssessmentRecommendsWithoutSaving(_ backend: Backend, answer: (Int, String, Int, Int)) async throws {
+    func theAssessmentRecommendsWithoutSaving(
+        _ backend: Backend,
+        answer: (Int, Components.Schemas.TrainingLevel, Int, Int)
+    ) async throws {
         let (capacity, level, series, recovery) = answer
         try await withTestApp(backend, profile: "pushups") { app async throws in
-            let token = try await Self.token(app)
-            let response = try await app.request(
-                .post,
-                "/api/onboarding/assessment",
-                token: token,
-                json: ["level": level, "capacity": capacity, "workoutDaysPerWeek": 5]
+            let api = try await Self.api(app)
+            let assessment = Components.Schemas.TrainingAssessment(
+                level: level,
+                capacity: capacity,
+                workoutDaysPerWeek: 5
             )
-            #expect(response.status == .ok, "\(response.text)")
-            let recommended = try response.jsonObject()
-            #expect(recommended["startingSeries"] as? Int == series)
-            #expect(recommended["recoverySeconds"] as? Int == recovery)
-            #expect(recommended["dailyGoal"] as? Int == Int((Double(capacity) * 2.5 / 5).rounded()) * 5)
-            #expect(recommended["saved"] as? Bool == false)
-            #expect(
-                try await app.request(.get, "/api/settings/training", token: token).jsonObject()["saved"] as? Bool
-                    == false
-            )
+            let recommended = try await api.assessTraining(body: .json(assessment)).ok.body.json
+            #expect(recommended.value1.startingSeries == series)
+            #expect(recommended.value1.recoverySeconds == recovery)
+            #expect(recommended.value1.dailyGoal == Int((Double(capacity) * 2.5 / 5).rounded()) * 5)
+            #expect(!recommended.value2.saved)
+            #expect(try await api.getTrainingSettings().ok.body.json.value2.saved == false)
         }
     }
 
     @Test(arguments: Backend.available)
     func confirmingSavesAndSkippingSavesTheDefaults(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
-            let token = try await Self.token(app)
-            let confirmed = try await app.request(
-                .post,
-                "/api/onboarding/confirm",
-                token: token,
-                json: [
-                    "level": "beginner", "capacity": 12, "workoutDaysPerWeek": 3, "dailyGoal": 40,
-                    "recoverySeconds": 75,
+            let api = try await Self.api(app)
+            let confirmation = Components.Schemas.TrainingConfirmation(
+                level: .beginner,
+                capacity: 12,
+                workoutDaysPerWeek: 3,
+                dailyGoal: 40,
+                recoverySeconds: 75
+            )
+            _ = try await api.confirmTraining(body: .json(confirmation)).ok
+            let settings = try await api.getTrainingSettings().ok.body.json
+            #expect(settings.value1.dailyGoal == 40)
+            #expect(settings.value2.weeklyGoal == 200)
+            #expect(settings.value1.startingSeries == 2)
+            #expect(settings.value1.recoverySeconds == 75)
+            #expect(settings.value2.saved)
+
+            let skipped = try await api.confirmTraining(body: .json(.init(skipped: true))).ok.body.json.value1
+            #expect(skipped.level == .intermediate)
+            #expect(skipped.capacity == 20)
+            #expect(skipped.workoutDaysPerWeek == 5)
+            #expect(skipped.dailyGoal == 50)
+
+            let absurd = try await api.assessTraining(
+                body: .json(.init(level: .beginner, capacity: 1_000_000_000_000, workoutDaysPerWeek: 0))
+            )
+            #expect(
+                try absurd.unprocessableContent.body.applicationProblemJson.fields == [
+                    "capacity", "workoutDaysPerWeek",
                 ]
             )
-            #expect(confirmed.status == .ok, "\(confirmed.text)")
-            let settings = try await app.request(.get, "/api/settings/training", token: token).jsonObject()
-            #expect(settings["dailyGoal"] as? Int == 40)
-            #expect(settings["weeklyGoal"] as? Int == 200)
-            #expect(settings["startingSeries"] as? Int == 2)
-            #expect(settings["recoverySeconds"] as? Int == 75)
-            #expect(settings["saved"] as? Bool == true)
 
-            let skipped = try await app.request(.post, "/api/onboarding/confirm", token: token, json: ["skipped": true])
-                .jsonObject()
-            #expect(skipped["level"] as? String == "intermediate")
-            #expect(skipped["capacity"] as? Int == 20)
-            #expect(skipped["workoutDaysPerWeek"] as? Int == 5)
-            #expect(skipped["dailyGoal"] as? Int == 50)
-
-            let absurd = try await app.request(
-                .post,
-                "/api/onboarding/assessment",
-                token: token,
-                json: ["level": "beginner", "capacity": 1_000_000_000_000, "workoutDaysPerWeek": 0]
+            let incomplete = try await api.confirmTraining(body: .json(.init(capacity: 12)))
+            #expect(
+                try incomplete.unprocessableContent.body.applicationProblemJson.fields == [
+                    "level", "workoutDaysPerWeek",
+                ]
             )
-            #expect(absurd.status == .unprocessableContent)
-            let absurdFields = (try absurd.jsonObject()["errors"] as? [[String: Any]])?.compactMap {
-                $0["field"] as? String
-            }
-            #expect(absurdFields == ["capacity", "workoutDaysPerWeek"])
-
-            let incomplete = try await app.request(
-                .post,
-                "/api/onboarding/confirm",
-                token: token,
-                json: ["capacity": 12]
-            )
-            #expect(incomplete.status == .unprocessableContent)
-            let fields = (try incomplete.jsonObject()["errors"] as? [[String: Any]])?.compactMap {
-                $0["field"] as? String
-            }
-            #expect(fields == ["level", "workoutDaysPerWeek"])
         }
     }
 
     @Test(arguments: Backend.available)
     func settingsAreEditedWithTheSameChecksAndABadValueChangesNothing(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
-            let token = try await Self.token(app)
-            let valid: [String: Any] = [
-                "level": "advanced", "capacity": 45, "workoutDaysPerWeek": 6, "dailyGoal": 120, "startingSeries": 10,
-                "recoverySeconds": 30,
-            ]
-            #expect(try await app.request(.put, "/api/settings/training", token: token, json: valid).status == .ok)
-            var invalid = valid
-            invalid["workoutDaysPerWeek"] = 8
-            invalid["recoverySeconds"] = 5
-            let refused = try await app.request(.put, "/api/settings/training", token: token, json: invalid)
-            #expect(refused.status == .unprocessableContent)
-            let fields = (try refused.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
-            #expect(fields == ["workoutDaysPerWeek", "recoverySeconds"])
-            #expect(
-                try await app.request(.get, "/api/settings/training", token: token).jsonObject()["workoutDaysPerWeek"]
-                    as? Int == 6
+            let api = try await Self.api(app)
+            let valid = Components.Schemas.TrainingSettingsInput(
+                level: .advanced,
+                capacity: 45,
+                workoutDaysPerWeek: 6,
+                dailyGoal: 120,
+                startingSeries: 10,
+                recoverySeconds: 30
             )
+            _ = try await api.updateTrainingSettings(body: .json(valid)).ok
+            var invalid = valid
+            (invalid.workoutDaysPerWeek, invalid.recoverySeconds) = (8, 5)
+            let refused = try await api.updateTrainingSettings(body: .json(invalid))
+            #expect(
+                try refused.unprocessableContent.body.applicationProblemJson.fields == [
+                    "workoutDaysPerWeek", "recoverySeconds",
+                ]
+            )
+            #expect(try await api.getTrainingSettings().ok.body.json.value1.workoutDaysPerWeek == 6)
         }
     }
 
     static func pushups(_ app: TestApp, _ id: String, reps: Int) async throws {
-        let response = try await app.request(
-            .post,
-            "/api/activities",
-            token: try await Self.token(app),
-            json: [
-                "clientEventId": id, "type": "workout",
-                "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
-                "workout": ["type": "pushups", "durationSeconds": 120, "reps": reps],
-            ]
+        let input = Components.Schemas.ActivityInput(
+            clientEventId: id,
+            _type: .workout,
+            occurredAt: app.clock.now,
+            workout: .init(_type: .pushups, durationSeconds: 120, reps: reps)
         )
-        #expect(response.status == .created, "\(response.text)")
+        _ = try await Self.api(app).recordActivity(body: .json(input)).created
     }
 
     /// Spec 001, WEEKLY-05 and CHAL-03: weeks from Monday to Sunday; only an empty week resets; one freeze a month,
@@ -146,24 +128,17 @@ struct TrainingAndOtherStreaksTests {
                 app.clock.advance(by: 7 * Self.day)
             }
             // Monday 30 March.
-            let streak = try await app.request(.get, "/api/streaks/current", token: try await Self.token(app))
-                .jsonObject()
-            #expect(streak["period"] as? String == "week")
-            #expect(streak["periodStart"] as? String == "2026-03-30")
-            #expect(streak["current"] as? Int == 0)
-            #expect(streak["longest"] as? Int == 1)
-            let history = try await app.request(
-                .get,
-                "/api/streaks/history?from=2026-03-01&to=2026-03-29",
-                token: try await Self.token(app)
-            )
-            .jsonObject()
-            let entries = try #require(history["entries"] as? [[String: Any]])
-            #expect(entries.map { $0["status"] as? String } == ["active", "frozen", "missed", "reset"])
-            #expect(
-                entries.map { $0["period"] as? String } == ["2026-03-02", "2026-03-09", "2026-03-16", "2026-03-23"]
-            )
-            #expect((entries[1]["reason"] as? String)?.contains("a freeze was applied automatically") == true)
+            let api = try await Self.api(app)
+            let streak = try await api.getCurrentStreak().ok.body.json
+            #expect(streak.period == .week)
+            #expect(streak.periodStart == "2026-03-30")
+            #expect(streak.current == 0)
+            #expect(streak.longest == 1)
+            let history = try await api.getStreakHistory(query: .init(from: "2026-03-01", to: "2026-03-29"))
+            let entries = try history.ok.body.json.entries
+            #expect(entries.map(\.status) == [.active, .frozen, .missed, .reset])
+            #expect(entries.map(\.period) == ["2026-03-02", "2026-03-09", "2026-03-16", "2026-03-23"])
+            #expect(entries[1].reason.contains("a freeze was applied automatically"))
         }
     }
 
@@ -172,14 +147,11 @@ struct TrainingAndOtherStreaksTests {
         try await withTestApp(backend, profile: "pushups") { app async throws in
             try await Self.pushups(app, "w0", reps: 300)
             app.clock.advance(by: 7 * Self.day)
-            let frozen = try await app.request(.post, "/api/streaks/freeze", token: try await Self.token(app))
-            #expect(frozen.status == .ok, "\(frozen.text)")
-            #expect(try frozen.jsonObject()["freezeActive"] as? Bool == true)
+            #expect(try await Self.api(app).freezeStreak().ok.body.json.freezeActive)
             app.clock.advance(by: 7 * Self.day)
-            let streak = try await app.request(.get, "/api/streaks/current", token: try await Self.token(app))
-                .jsonObject()
-            #expect(streak["current"] as? Int == 1)
-            #expect(((streak["recent"] as? [[String: Any]])?.first)?["status"] as? String == "frozen")
+            let streak = try await Self.api(app).getCurrentStreak().ok.body.json
+            #expect(streak.current == 1)
+            #expect(streak.recent.first?.status == .frozen)
         }
     }
 
@@ -187,30 +159,26 @@ struct TrainingAndOtherStreaksTests {
     @Test(arguments: Backend.available)
     func theAppOpenStreakCountsConsecutiveDays(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "astrofriends") { app async throws in
-            func open(_ id: String) async throws -> [String: Any] {
-                let response = try await app.request(
-                    .post,
-                    "/api/activities",
-                    token: try await Self.token(app),
-                    json: [
-                        "clientEventId": id, "type": "app_open",
-                        "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
-                    ]
+            func open(_ id: String) async throws -> Components.Schemas.StreakSummary {
+                let api = try await Self.api(app)
+                let input = Components.Schemas.ActivityInput(
+                    clientEventId: id,
+                    _type: .appOpen,
+                    occurredAt: app.clock.now
                 )
-                #expect(response.status == .created, "\(response.text)")
-                return try await app.request(.get, "/api/streaks/current", token: try await Self.token(app))
-                    .jsonObject()
+                _ = try await api.recordActivity(body: .json(input)).created
+                return try await api.getCurrentStreak().ok.body.json
             }
-            #expect(try await open("a")["current"] as? Int == 1)
-            #expect(try await open("b")["current"] as? Int == 1)
+            #expect(try await open("a").current == 1)
+            #expect(try await open("b").current == 1)
             app.clock.advance(by: Self.day)
-            #expect(try await open("c")["current"] as? Int == 2)
+            #expect(try await open("c").current == 2)
             app.clock.advance(by: Self.day)
-            #expect(try await open("d")["current"] as? Int == 3)
+            #expect(try await open("d").current == 3)
             app.clock.advance(by: 2 * Self.day)
             let back = try await open("e")
-            #expect(back["current"] as? Int == 1)
-            #expect(back["longest"] as? Int == 3)
+            #expect(back.current == 1)
+            #expect(back.longest == 3)
         }
     }
 }

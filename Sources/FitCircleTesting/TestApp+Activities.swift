@@ -65,3 +65,27 @@ extension TestApp {
 
 /// `date` as the API writes instants (ISO 8601, UTC, whole seconds): for the bodies tests write by hand.
 public func iso8601(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+
+extension TestApp {
+    /// Records a workout of `person`'s, 25 minutes long, that started `minutesAgo` before the clock: its id.
+    @discardableResult
+    public func recordWorkout(
+        _ clientEventID: String,
+        by person: TestPerson,
+        type: Components.Schemas.WorkoutType = .running,
+        minutesAgo: Double,
+        meters: Double? = 5000,
+        route: String? = nil,
+        visibility: Components.Schemas.ActivityVisibility? = nil
+    ) async throws -> String {
+        let input = Components.Schemas.ActivityInput(
+            clientEventId: clientEventID,
+            _type: .workout,
+            occurredAt: self.clock.now.addingTimeInterval(-minutesAgo * 60),
+            source: .app,
+            workout: .init(_type: type, durationSeconds: 1500, distanceMeters: meters, route: route),
+            visibility: visibility
+        )
+        return try await self.api(as: person).recordActivity(body: .json(input)).created.body.json.id
+    }
+}

@@ -40,17 +40,16 @@ struct AccountDeletionTests {
                 bo, cy,
                 dee
             )
-            try await FriendFeedTests.befriend(app, friends, boFriend)
+            try await app.befriend(friends, boFriend)
             _ = try await FriendsTests.post(app, "/api/friends/request", by: cyFriend, to: friends)
             _ = try await FriendsTests.post(app, "/api/friends/block", by: friends, to: deeFriend)
-            let hers = try await FriendFeedTests.workout(
-                app,
-                by: friends,
+            let hers = try await app.recordWorkout(
                 "hers",
+                by: friends,
                 minutesAgo: 30,
                 route: Polyline.encode([(48.85, 2.35), (48.86, 2.36)])
             )
-            let his = try await FriendFeedTests.workout(app, by: boFriend, "his", minutesAgo: 20)
+            let his = try await app.recordWorkout("his", by: boFriend, minutesAgo: 20)
             for (person, activity) in [(bo, hers), (ana, his)] {
                 let reacted = try await app.request(
                     .post,
@@ -154,7 +153,7 @@ struct AccountDeletionTests {
                     json: [:]
                 ).status == .ok
             )
-            _ = try await FriendFeedTests.workout(app, by: friends, "her-run", minutesAgo: 0)
+            _ = try await app.recordWorkout("her-run", by: friends, minutesAgo: 0)
             let token = try await ana.token(app)
             #expect(
                 try await app.request(

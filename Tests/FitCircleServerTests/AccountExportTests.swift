@@ -29,9 +29,9 @@ struct AccountExportTests {
     func r11_7_theExportHoldsWhatIsMineAndNothingOfAnyoneElses(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await app.person(named: "Ana"), try await app.person(named: "Bo"))
-            try await FriendFeedTests.befriend(app, ana, bo)
-            let hers = try await FriendFeedTests.workout(app, by: ana, "hers", minutesAgo: 30)
-            let his = try await FriendFeedTests.workout(app, by: bo, "his", minutesAgo: 20)
+            try await app.befriend(ana, bo)
+            let hers = try await app.recordWorkout("hers", by: ana, minutesAgo: 30)
+            let his = try await app.recordWorkout("his", by: bo, minutesAgo: 20)
             _ = try await app.request(
                 .post,
                 "/api/activities/\(his)/reactions",

@@ -34,8 +34,8 @@ struct ConditionalRequestTests {
                 try await app.person(named: "Ana"), try await app.person(named: "Bo"),
                 try await app.person(named: "Cy")
             )
-            try await FriendFeedTests.befriend(app, ana, bo)
-            try await FriendFeedTests.workout(app, by: bo, "run", minutesAgo: 10)
+            try await app.befriend(ana, bo)
+            try await app.recordWorkout("run", by: bo, minutesAgo: 10)
             try await app.runJobs()
 
             // The feed: the same answer twice is a 304 with the same tag and no body, whichever way the tag is sent.
@@ -51,7 +51,7 @@ struct ConditionalRequestTests {
                 #expect(try await Self.get(app, "/api/feed", as: ana, ifNoneMatch: sent).status == 200)
             }
             // A new workout changes the answer: the old tag brings it in full, with a new tag.
-            try await FriendFeedTests.workout(app, by: bo, "walk", type: "walking", minutesAgo: 5)
+            try await app.recordWorkout("walk", by: bo, type: .walking, minutesAgo: 5)
             try await app.runJobs()
             let changed = try await Self.get(app, "/api/feed", as: ana, ifNoneMatch: tag)
             #expect(changed.status == 200 && changed.tag != tag && changed.body.contains("walking"))

@@ -43,12 +43,11 @@ struct FeedHotReadTests {
                 ["photo": "friends"]
             )
             try await PrivacyEverywhereTests.photo(app, bos)
-            try await FriendFeedTests.befriend(app, ana, bo)
-            try await FriendFeedTests.befriend(app, ana, cy)
-            try await FriendFeedTests.workout(
-                app,
-                by: ana,
+            try await app.befriend(ana, bo)
+            try await app.befriend(ana, cy)
+            try await app.recordWorkout(
                 "ana-run",
+                by: ana,
                 minutesAgo: 30,
                 route: "_p~iF~ps|U_ulLnnqC_mqNvxq`@"
             )
@@ -64,11 +63,10 @@ struct FeedHotReadTests {
                 ]
             )
             #expect(push.status == .created, "\(push.text)")
-            let walk = try await FriendFeedTests.workout(
-                app,
-                by: cy,
+            let walk = try await app.recordWorkout(
                 "cy-walk",
-                type: "walking",
+                by: cy,
+                type: .walking,
                 minutesAgo: 20,
                 meters: 2_345.6
             )
@@ -85,11 +83,10 @@ struct FeedHotReadTests {
             try await Self.compare(app, as: bo, "a friend's photo and name")
             try await Self.compare(app, as: cy, "a reader's own reaction")
             for minute in 0..<25 {
-                try await FriendFeedTests.workout(
-                    app,
-                    by: cy,
+                try await app.recordWorkout(
                     "cy-\(minute)",
-                    type: minute % 2 == 0 ? "cycling" : "strength",
+                    by: cy,
+                    type: minute % 2 == 0 ? .cycling : .strength,
                     minutesAgo: Double(minute) + 0.5,
                     meters: minute % 3 == 0 ? nil : 1_000.25 * Double(minute)
                 )
@@ -110,18 +107,17 @@ struct FeedHotReadTests {
                 try await app.person(named: "Cy"),
                 try await app.person(named: "Dee")
             )
-            try await FriendFeedTests.befriend(app, ana, bo)
-            try await FriendFeedTests.befriend(app, ana, cy)
-            try await FriendFeedTests.befriend(app, bo, cy)
-            let run = try await FriendFeedTests.workout(app, by: bo, "bo-run", minutesAgo: 30)
-            let hidden = try await FriendFeedTests.workout(
-                app,
-                by: bo,
+            try await app.befriend(ana, bo)
+            try await app.befriend(ana, cy)
+            try await app.befriend(bo, cy)
+            let run = try await app.recordWorkout("bo-run", by: bo, minutesAgo: 30)
+            let hidden = try await app.recordWorkout(
                 "bo-secret",
+                by: bo,
                 minutesAgo: 10,
-                visibility: "private"
+                visibility: ._private
             )
-            let walk = try await FriendFeedTests.workout(app, by: cy, "cy-walk", type: "walking", minutesAgo: 20)
+            let walk = try await app.recordWorkout("cy-walk", by: cy, type: .walking, minutesAgo: 20)
             var shown = ""
             func changed(_ what: String) async throws {
                 try await app.runJobs()
@@ -149,7 +145,7 @@ struct FeedHotReadTests {
                 #expect(answer.status == .ok || answer.status == .noContent, "\(answer.text)")
             }
             try await changed("the first read")
-            try await FriendFeedTests.workout(app, by: cy, "cy-ride", type: "cycling", minutesAgo: 5)
+            try await app.recordWorkout("cy-ride", by: cy, type: .cycling, minutesAgo: 5)
             try await changed("a friend's new workout, once fanned out")
             try await react(bo, "🔥", to: walk)
             try await changed("a reaction on a friend's workout")
@@ -204,7 +200,7 @@ struct FeedHotReadTests {
             )
             try await changed("a workout deleted")
             // A reactor who deletes their account takes their reactions with them.
-            try await FriendFeedTests.befriend(app, dee, cy)
+            try await app.befriend(dee, cy)
             let ride = try #require(FriendFeedTests.ids(try await FriendFeedTests.feed(app, of: dee)).first)
             try await react(dee, "👍", to: ride)
             try await changed("a reaction from a friend's friend")

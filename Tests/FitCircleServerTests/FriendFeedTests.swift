@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleTesting
 import Foundation
@@ -9,51 +10,18 @@ import Testing
 struct FriendFeedTests {
     typealias Person = TestPerson
 
-    static func befriend(_ app: TestApp, _ one: Person, _ other: Person) async throws {
-        _ = try await FriendsTests.post(app, "/api/friends/request", by: one, to: other)
-        #expect(try await FriendsTests.post(app, "/api/friends/accept", by: other, to: one).status == .noContent)
-    }
-
-    /// Records a workout `minutesAgo` before the clock; answers its id.
-    @discardableResult
-    static func workout(
-        _ app: TestApp,
-        by person: Person,
-        _ id: String,
-        type: String = "running",
-        minutesAgo: Double,
-        meters: Double? = 5000,
-        route: String? = nil,
-        visibility: String? = nil
-    ) async throws -> String {
-        var workout: [String: Any] = ["type": type, "durationSeconds": 1500]
-        if let meters { workout["distanceMeters"] = meters }
-        if let route { workout["route"] = route }
-        var body: [String: Any] = [
-            "clientEventId": id, "type": "workout",
-            "occurredAt": iso8601(app.clock.now.addingTimeInterval(-minutesAgo * 60)),
-            "source": "app", "workout": workout,
-        ]
-        if let visibility { body["visibility"] = visibility }
-        let response = try await app.request(.post, "/api/activities", token: try await person.token(app), json: body)
-        #expect(response.status == .created, "\(response.text)")
-        return try #require(try response.jsonObject()["id"] as? String)
-    }
-
     /// The person's feed, read once the jobs that follow the workouts recorded so far have run (they write
     /// each workout into its author's friends' feeds) — unless `afterJobs` is false.
     static func feed(_ app: TestApp, of person: Person, query: String = "", afterJobs: Bool = true) async throws
-        -> [String: Any]
+        -> Components.Schemas.FriendFeedPage
     {
         if afterJobs { try await app.runJobs() }
         let response = try await app.request(.get, "/api/feed\(query)", token: try await person.token(app))
         #expect(response.status == .ok, "\(response.text)")
-        return try response.jsonObject()
+        return try response.decoded()
     }
 
-    static func ids(_ page: [String: Any]) -> [String] {
-        (page["items"] as? [[String: Any]])?.compactMap { $0["activityId"] as? String } ?? []
-    }
+    static func ids(_ page: Components.Schemas.FriendFeedPage) -> [String] { page.items.map(\.activityId) }
 
     @Test(arguments: Backend.available)
     func r7_1to3_theFeedHoldsMyAndMyFriendsWorkoutsNewestFirstWithTheirDetails(_ backend: Backend) async throws {
@@ -62,33 +30,33 @@ struct FriendFeedTests {
                 try await app.person(named: "Ana"), try await app.person(named: "Bo"),
                 try await app.person(named: "Cy")
             )
-            try await Self.befriend(app, ana, bo)
+            try await app.befriend(ana, bo)
             let route = Polyline.encode((0..<200).map { (48.85 + Double($0) * 0.0001, 2.35) })
-            let run = try await Self.workout(app, by: bo, "run", minutesAgo: 30, route: route)
-            let mine = try await Self.workout(app, by: ana, "mine", type: "walking", minutesAgo: 20, meters: 2000)
-            try await Self.workout(app, by: cy, "stranger", minutesAgo: 10)  // not a friend: never in Ana's feed
+            let run = try await app.recordWorkout("run", by: bo, minutesAgo: 30, route: route)
+            let mine = try await app.recordWorkout("mine", by: ana, type: .walking, minutesAgo: 20, meters: 2000)
+            try await app.recordWorkout("stranger", by: cy, minutesAgo: 10)  // not a friend: never in Ana's feed
             // A friend's new workout is there at once (R7.2: within 30 seconds).
-            let fresh = try await Self.workout(app, by: bo, "fresh", type: "walking", minutesAgo: 1)
+            let fresh = try await app.recordWorkout("fresh", by: bo, type: .walking, minutesAgo: 1)
             let page = try await Self.feed(app, of: ana)
             #expect(Self.ids(page) == [fresh, mine, run])
-            let item = try #require((page["items"] as? [[String: Any]])?.last)
-            #expect(item["displayName"] as? String == "Bo" && item["workoutType"] as? String == "running")
-            #expect(item["distanceMeters"] as? Double == 5000 && item["durationSeconds"] as? Double == 1500)
-            #expect(item["paceSecondsPerKm"] as? Double == 300)
-            let thumbnail = try #require(item["routeThumbnail"] as? String)
+            let item = try #require(page.items.last)
+            #expect(item.displayName == "Bo" && item.workoutType == .running)
+            #expect(item.distanceMeters == 5000 && item.durationSeconds == 1500)
+            #expect(item.paceSecondsPerKm == 300)
+            let thumbnail = try #require(item.routeThumbnail)
             #expect(Polyline.decode(thumbnail)?.count == 32)
 
             // R7.7: by type; and pages follow the cursor.
             #expect(Self.ids(try await Self.feed(app, of: ana, query: "?type=walking")) == [fresh, mine])
             let first = try await Self.feed(app, of: ana, query: "?limit=2")
             #expect(Self.ids(first) == [fresh, mine])
-            let cursor = try #require(first["nextCursor"] as? String)
+            let cursor = try #require(first.nextCursor)
             let second = try await Self.feed(
                 app,
                 of: ana,
                 query: "?limit=2&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
             )
-            #expect(Self.ids(second) == [run] && second["nextCursor"] == nil)
+            #expect(Self.ids(second) == [run] && second.nextCursor == nil)
             // Bad parameters name themselves and change nothing.
             #expect(
                 try await app.request(.get, "/api/feed?limit=0", token: try await ana.token(app)).status
@@ -121,28 +89,27 @@ struct FriendFeedTests {
             var people = [ana]
             for name in ["Bo", "Cy", "Di", "Ed", "Flo"] {
                 let friend = try await app.person(named: name)
-                try await Self.befriend(app, ana, friend)
+                try await app.befriend(ana, friend)
                 people.append(friend)
             }
             var random = SeededRandom(seed: 22)
-            var visible: [(id: String, minutesAgo: Int, type: String)] = []
+            var visible: [(id: String, minutesAgo: Int, type: Components.Schemas.WorkoutType)] = []
             for index in 0..<36 {
                 // Bo works out far more than the others; a few workouts share their minute.
                 let author = index % 3 == 0 ? people[1] : people[Int.random(in: 0..<people.count, using: &random)]
                 let minutesAgo = Int.random(in: 1...40, using: &random)
-                let type = Bool.random(using: &random) ? "running" : "walking"
+                let type: Components.Schemas.WorkoutType = Bool.random(using: &random) ? .running : .walking
                 let hidden = author.id != ana.id && Int.random(in: 0..<6, using: &random) == 0
-                let id = try await Self.workout(
-                    app,
-                    by: author,
+                let id = try await app.recordWorkout(
                     "w\(index)",
+                    by: author,
                     type: type,
                     minutesAgo: Double(minutesAgo),
-                    visibility: hidden ? "private" : nil
+                    visibility: hidden ? ._private : nil
                 )
                 if !hidden { visible.append((id, minutesAgo, type)) }
             }
-            for (query, expected) in [("", visible), ("&type=walking", visible.filter { $0.type == "walking" })] {
+            for (query, expected) in [("", visible), ("&type=walking", visible.filter { $0.type == .walking })] {
                 var seen: [String] = []
                 var cursor: String?
                 repeat {
@@ -151,7 +118,7 @@ struct FriendFeedTests {
                         ?? ""
                     let page = try await Self.feed(app, of: ana, query: "?limit=4\(query)\(after)")
                     seen += Self.ids(page)
-                    cursor = page["nextCursor"] as? String
+                    cursor = page.nextCursor
                 } while cursor != nil && seen.count <= expected.count
                 let minutes = Dictionary(uniqueKeysWithValues: expected.map { ($0.id, $0.minutesAgo) })
                 #expect(seen.count == expected.count && Set(seen) == Set(expected.map(\.id)), "\(query)")
@@ -179,8 +146,8 @@ struct FriendFeedTests {
                 try await app.person(named: "Ana"), try await app.person(named: "Bo"),
                 try await app.person(named: "Cy")
             )
-            try await Self.befriend(app, ana, bo)
-            let run = try await Self.workout(app, by: bo, "run", minutesAgo: 30)
+            try await app.befriend(ana, bo)
+            let run = try await app.recordWorkout("run", by: bo, minutesAgo: 30)
             #expect(Self.ids(try await Self.feed(app, of: bo, afterJobs: false)) == [run])
             #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [])
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
@@ -192,12 +159,12 @@ struct FriendFeedTests {
 
             // Cy's history arrives with the friendship, no job needed.
             let (ride, walk) = (
-                try await Self.workout(app, by: cy, "ride", minutesAgo: 20),
-                try await Self.workout(app, by: cy, "walk", minutesAgo: 40)
+                try await app.recordWorkout("ride", by: cy, minutesAgo: 20),
+                try await app.recordWorkout("walk", by: cy, minutesAgo: 40)
             )
             try await app.runJobs()
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
-            try await Self.befriend(app, cy, ana)
+            try await app.befriend(cy, ana)
             #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [ride, run, walk])
             #expect(Self.ids(try await Self.feed(app, of: cy, afterJobs: false)) == [ride, walk])
 
@@ -230,7 +197,7 @@ struct FriendFeedTests {
             #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [])
             #expect(Self.ids(try await Self.feed(app, of: cy, afterJobs: false)) == [ride])
             // Friends again: Bo's run is back.
-            try await Self.befriend(app, bo, ana)
+            try await app.befriend(bo, ana)
             #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [run])
         }
     }
@@ -239,9 +206,9 @@ struct FriendFeedTests {
     func r11_3_4_aPrivateWorkoutIsInNoFeedButCountsForItsOwner(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await app.person(named: "Ana"), try await app.person(named: "Bo"))
-            try await Self.befriend(app, ana, bo)
-            let secret = try await Self.workout(app, by: bo, "secret", minutesAgo: 5, visibility: "private")
-            let shared = try await Self.workout(app, by: bo, "shared", minutesAgo: 10)
+            try await app.befriend(ana, bo)
+            let secret = try await app.recordWorkout("secret", by: bo, minutesAgo: 5, visibility: ._private)
+            let shared = try await app.recordWorkout("shared", by: bo, minutesAgo: 10)
             #expect(Self.ids(try await Self.feed(app, of: ana)) == [shared])
             #expect(Self.ids(try await Self.feed(app, of: bo)) == [shared])
             // Still his: in his own list and his day.
@@ -304,9 +271,9 @@ struct FriendFeedTests {
                 try await app.person(named: "Ana"), try await app.person(named: "Bo"),
                 try await app.person(named: "Cy")
             )
-            try await Self.befriend(app, ana, bo)
-            try await Self.befriend(app, cy, bo)
-            let run = try await Self.workout(app, by: bo, "run", minutesAgo: 5)
+            try await app.befriend(ana, bo)
+            try await app.befriend(cy, bo)
+            let run = try await app.recordWorkout("run", by: bo, minutesAgo: 5)
             func react(_ person: Person, _ reaction: String) async throws -> TestResponse {
                 try await app.request(
                     .post,
@@ -319,11 +286,12 @@ struct FriendFeedTests {
             #expect(try await react(ana, "🔥").status == .ok)  // again: still one
             #expect(try await react(ana, "💪").status == .ok)
             let after = try await react(cy, "🔥")
-            #expect(try after.jsonObject()["counts"] as? [String: Int] == ["🔥": 2, "💪": 1])
-            #expect(try after.jsonObject()["mine"] as? [String] == ["🔥"])
-            let item = try #require((try await Self.feed(app, of: ana)["items"] as? [[String: Any]])?.first)
-            #expect((item["reactions"] as? [String: Any])?["mine"] as? [String] == ["💪", "🔥"])
-            #expect((item["reactions"] as? [String: Any])?["counts"] as? [String: Int] == ["🔥": 2, "💪": 1])
+            let reactions = try after.decoded(as: Components.Schemas.Reactions.self)
+            #expect(reactions.counts.additionalProperties == ["🔥": 2, "💪": 1])
+            #expect(reactions.mine == ["🔥"])
+            let item = try #require(try await Self.feed(app, of: ana).items.first)
+            #expect(item.reactions.mine == ["💪", "🔥"])
+            #expect(item.reactions.counts.additionalProperties == ["🔥": 2, "💪": 1])
             // Three reactions within a minute: Bo hears of the first only.
             #expect(
                 try await FriendsTests.inbox(app, of: bo).filter { $0.contains("reacted") } == [
@@ -356,7 +324,7 @@ struct FriendFeedTests {
             )
             let odd = try await react(ana, "🦄")
             #expect(odd.status == .unprocessableContent)
-            #expect((try odd.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == "reaction")
+            #expect(try odd.problem().fields.first == "reaction")
             // Someone who is not Bo's friend cannot react, and learns nothing of the workout.
             let stranger = try await app.person(named: "Dee")
             #expect(try await react(stranger, "🔥").status == .notFound)
@@ -370,22 +338,22 @@ struct FriendFeedTests {
                 try await app.person(named: "Ana"), try await app.person(named: "Bo"),
                 try await app.person(named: "Cy")
             )
-            try await Self.befriend(app, ana, bo)
-            let run = try await Self.workout(app, by: bo, "run", minutesAgo: 30, meters: 5000)
-            try await Self.workout(app, by: bo, "secret", minutesAgo: 20, meters: 8_000, visibility: "private")
-            func profile(of person: Person, seenBy viewer: Person) async throws -> TestResponse {
-                try await app.request(.get, "/api/users/\(person.id)", token: try await viewer.token(app))
+            try await app.befriend(ana, bo)
+            let run = try await app.recordWorkout("run", by: bo, minutesAgo: 30, meters: 5000)
+            try await app.recordWorkout("secret", by: bo, minutesAgo: 20, meters: 8_000, visibility: ._private)
+            func profile(of person: Person, seenBy viewer: Person) async throws -> Operations.GetUserProfile.Output {
+                try await app.api(as: viewer).getUserProfile(path: .init(id: person.id))
             }
             // A friend: the age (friends by default) but not the weight (only me), and the statistics
             // without the private 8 km.
-            let seen = try await profile(of: bo, seenBy: ana).jsonObject()
-            #expect(seen["displayName"] as? String == "Bo" && seen["friendship"] as? String == "friends")
-            #expect(seen["age"] as? Int == 34 && seen["weightKg"] == nil)
-            let statistics = try #require(seen["statistics"] as? [String: Any])
-            #expect(statistics["workouts"] as? Int == 1 && statistics["distanceMeters"] as? Double == 5000)
-            #expect((statistics["recentWorkouts"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [run])
-            let records = try #require((statistics["personalRecords"] as? [[String: Any]])?.first)
-            #expect(records["longestDistanceMeters"] as? Double == 5000)
+            let seen = try await profile(of: bo, seenBy: ana).ok.body.json
+            #expect(seen.displayName == "Bo" && seen.friendship == .friends)
+            #expect(seen.age == 34 && seen.weightKg == nil)
+            let statistics = try #require(seen.statistics)
+            #expect(statistics.workouts == 1 && statistics.distanceMeters == 5000)
+            #expect(statistics.recentWorkouts.map(\.id) == [run])
+            let records = try #require(statistics.personalRecords.first)
+            #expect(records.longestDistanceMeters == 5000)
             // The last 30 days as the page's small chart: today's steps, the push-ups of the series a friend
             // may see (not the private one), no weight for a viewer its audience (only me) leaves out.
             let now = iso8601(app.clock.now)
@@ -414,36 +382,33 @@ struct FriendFeedTests {
                         == .created
                 )
             }
-            func lastDays(seenBy viewer: Person) async throws -> [[String: Any]] {
-                let statistics = try await profile(of: bo, seenBy: viewer).jsonObject()["statistics"] as? [String: Any]
-                return try #require(statistics?["lastThirtyDays"] as? [[String: Any]])
+            func lastDays(seenBy viewer: Person) async throws
+                -> [Components.Schemas.PersonProfile.StatisticsPayload.LastThirtyDaysPayloadPayload]
+            {
+                try #require(try await profile(of: bo, seenBy: viewer).ok.body.json.statistics?.lastThirtyDays)
             }
             let days = try await lastDays(seenBy: ana)
             #expect(
                 days.count == 30
-                    && days.last?["date"] as? String
-                        == LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!).iso
+                    && days.last?.date == LocalDate(app.clock.now, in: TimeZone(identifier: "Europe/Paris")!).iso
             )
             #expect(
-                days.last?["steps"] as? Int == 8_000 && days.last?["pushups"] as? Int == 20
-                    && days.last?["weightKg"] == nil,
-                "\(days.last ?? [:])"
+                days.last?.steps == 8_000 && days.last?.pushups == 20 && days.last?.weightKg == nil,
+                "\(String(describing: days.last))"
             )
-            #expect(days.dropLast().allSatisfy { $0["steps"] as? Int == 0 })
-            #expect(try await lastDays(seenBy: bo).last?["weightKg"] as? Double == 70.5)
+            #expect(days.dropLast().allSatisfy { $0.steps == 0 })
+            #expect(try await lastDays(seenBy: bo).last?.weightKg == 70.5)
             // A stranger: the name, none of the fields for friends, no statistics (not zeros).
-            let stranger = try await profile(of: bo, seenBy: cy).jsonObject()
-            #expect(stranger["displayName"] as? String == "Bo" && stranger["friendship"] as? String == "none")
-            #expect(stranger["age"] == nil && stranger["statistics"] == nil)
+            let stranger = try await profile(of: bo, seenBy: cy).ok.body.json
+            #expect(stranger.displayName == "Bo" && stranger.friendship == .none)
+            #expect(stranger.age == nil && stranger.statistics == nil)
             // Themself: everything of theirs that their friends see.
-            #expect(try await profile(of: bo, seenBy: bo).jsonObject()["friendship"] as? String == "self")
+            #expect(try await profile(of: bo, seenBy: bo).ok.body.json.friendship == ._self)
             // Blocked: to the blocked one, the person does not exist.
             _ = try await FriendsTests.post(app, "/api/friends/blocks", by: bo, to: cy)
-            #expect(try await profile(of: bo, seenBy: cy).status == .notFound)
-            #expect(try await profile(of: cy, seenBy: bo).jsonObject()["friendship"] as? String == "blocked")
-            #expect(
-                try await app.request(.get, "/api/users/nobody", token: try await ana.token(app)).status == .notFound
-            )
+            _ = try await profile(of: bo, seenBy: cy).notFound
+            #expect(try await profile(of: cy, seenBy: bo).ok.body.json.friendship == .blocked)
+            _ = try await app.api(as: ana).getUserProfile(path: .init(id: "nobody")).notFound
         }
     }
 }

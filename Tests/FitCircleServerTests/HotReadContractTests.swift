@@ -61,8 +61,7 @@ struct HotReadContractTests {
                 ["boardName": "friends", "weight": "friends"]
             )
             try await PrivacyEverywhereTests.photo(app, ana)
-            try await FriendFeedTests.befriend(
-                app,
+            try await app.befriend(
                 PrivacyEverywhereTests.friend(ana),
                 PrivacyEverywhereTests.friend(cy)
             )

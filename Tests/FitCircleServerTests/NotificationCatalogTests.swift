@@ -54,8 +54,8 @@ struct NotificationCatalogTests {
                 try await app.person(named: "Ana"), try await app.person(named: "Bo"),
                 try await app.person(named: "Cy")
             )
-            try await FriendFeedTests.befriend(app, ana, bo)
-            try await FriendFeedTests.befriend(app, ana, cy)
+            try await app.befriend(ana, bo)
+            try await app.befriend(ana, cy)
             let types =
                 try await app.request(.get, "/api/notifications/preferences", token: try await bo.token(app))
                 .jsonObject()["types"] as? [[String: Any]]
@@ -72,8 +72,8 @@ struct NotificationCatalogTests {
                     .status == .ok
             )
 
-            try await FriendFeedTests.workout(app, by: ana, "run", minutesAgo: 5)
-            try await FriendFeedTests.workout(app, by: ana, "secret", minutesAgo: 3, visibility: "private")
+            try await app.recordWorkout("run", by: ana, minutesAgo: 5)
+            try await app.recordWorkout("secret", by: ana, minutesAgo: 3, visibility: ._private)
             let person = { (p: TestPerson) in p }
             let told = try await LeaderboardTests.notifications(app, person(bo), "friend_activity")
             #expect(

@@ -46,7 +46,7 @@ struct PrivacyEverywhereTests {
                 try await LeaderboardTests.named(app, "Cy"), try await LeaderboardTests.named(app, "Dee")
             )
             try await Self.photo(app, ana)
-            try await FriendFeedTests.befriend(app, Self.friend(ana), Self.friend(bo))
+            try await app.befriend(Self.friend(ana), Self.friend(bo))
             let circle = try await app.createCircle(by: ana, ["name": "Photos", "metric": "steps"])
             let id = circle.id
             for person in [bo, cy] {
@@ -115,7 +115,7 @@ struct PrivacyEverywhereTests {
                 try await LeaderboardTests.named(app, "Cy")
             )
             try await Self.photo(app, ana)
-            try await FriendFeedTests.befriend(app, Self.friend(ana), Self.friend(bo))
+            try await app.befriend(Self.friend(ana), Self.friend(bo))
             try await Self.setVisibility(app, ana, name: "Ana", ["boardName": "friends"])
             let circle = try await app.createCircle(by: cy, ["name": "Quiet", "metric": "steps"])
             let id = circle.id
@@ -195,8 +195,8 @@ struct PrivacyEverywhereTests {
     func r11_aRenameReachesTheNotificationsThatNamedThePerson(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await app.person(named: "Ana"), try await app.person(named: "Bo"))
-            try await FriendFeedTests.befriend(app, ana, bo)
-            let his = try await FriendFeedTests.workout(app, by: bo, "his", minutesAgo: 10)
+            try await app.befriend(ana, bo)
+            let his = try await app.recordWorkout("his", by: bo, minutesAgo: 10)
             #expect(
                 try await app.request(
                     .post,

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleTesting
 import Foundation
 import Testing
@@ -20,60 +21,55 @@ struct Spec000Flow3Tests {
             world.start(at: "2026-03-02", "07:00")
             let sam = try await Member.onboarded("sam@example.com", named: "Sam", in: Self.zone, app: app)
             let sarah = try await Member.onboarded("sarah@example.com", named: "Sarah", in: Self.zone, app: app)
-            let circle = try await app.request(
-                .post,
-                "/api/fitcircles",
-                token: try await sarah.token,
-                json: ["name": "Work Warriors", "metric": "steps", "privacy": "public"]
-            )
-            .jsonObject()
-            let id = try #require(circle["id"] as? String)
+            let circle = try await sarah.api.createFitCircle(
+                body: .json(.init(name: "Work Warriors", metric: .steps, privacy: ._public))
+            ).created.body.json
+            let id = circle.id
             try await world.run(until: "2026-03-02", "07:01")
-            #expect(
-                try await app.request(
-                    .post,
-                    "/api/fitcircles/join",
-                    token: try await sam.token,
-                    json: ["code": circle["joinCode"]!]
-                ).status == .ok
-            )
+            _ = try await sam.api.joinFitCircle(body: .json(.init(code: try #require(circle.joinCode)))).ok
 
-            func claim(_ member: Member, _ steps: Int) async throws -> [String: Any] {
+            func claim(_ member: Member, _ steps: Int) async throws -> Components.Schemas.CircleSubmission {
                 try await member.sync(steps: steps, "\(member.email)-\(steps)")
-                let response = try await app.request(
-                    .post,
-                    "/api/fitcircles/\(id)/submit",
-                    token: try await member.token
+                switch try await member.api.submitToFitCircle(path: .init(id: id)) {
+                case .created(let created): return try created.body.json
+                case .ok(let replayed): return try replayed.body.json
+                case let other: throw TestSetupError("the claim answered \(other)")
+                }
+            }
+            func rows(_ period: Components.Schemas.BoardPeriod, as member: Member) async throws
+                -> [Components.Schemas.BoardRow]
+            {
+                try await member.api.getFitCircleLeaderboard(path: .init(id: id), query: .init(period: period)).ok.body
+                    .json.rows
+            }
+            func feed(as member: Member) async throws -> [Components.Schemas.FeedItem] {
+                try await member.api.getFitCircleFeed(path: .init(id: id)).ok.body.json.items
+            }
+            func encourage(_ item: String, as member: Member, _ message: String? = nil) async throws
+                -> Operations.EncourageFeedItem.Output
+            {
+                try await member.api.encourageFeedItem(
+                    path: .init(id: id, itemId: item),
+                    body: .json(.init(message: message))
                 )
-                #expect(response.status == .created || response.status == .ok, "\(response.text)")
-                return try response.jsonObject()
-            }
-            func rows(_ period: String, as member: Member) async throws -> [[String: Any]] {
-                try await app.json("/api/fitcircles/\(id)/leaderboard?period=\(period)", token: try await member.token)[
-                    "rows"
-                ] as? [[String: Any]] ?? []
-            }
-            func feed(as member: Member) async throws -> [[String: Any]] {
-                try await app.json("/api/fitcircles/\(id)/feed", token: try await member.token)["items"]
-                    as? [[String: Any]] ?? []
             }
 
             // Early syncs: Sarah 1,200, Sam 1,000. "Currently #2, 200 steps behind #1 (Sarah)".
             try await world.run(until: "2026-03-02", "07:15")
             _ = try await claim(sarah, 1_200)
             try await world.run(until: "2026-03-02", "07:30")
-            #expect(try await claim(sam, 1_000)["rankAfter"] as? Int == 2)
-            var weekly = try await rows("weekly", as: sam)
-            #expect(weekly.map { $0["displayName"] as? String } == ["Sarah", "Sam"])
-            #expect(weekly.map { $0["value"] as? Double } == [1_200, 1_000])
-            #expect(weekly.map { $0["isCaller"] as? Bool } == [false, true])
+            #expect(try await claim(sam, 1_000).rankAfter == 2)
+            var weekly = try await rows(.weekly, as: sam)
+            #expect(weekly.map { $0.displayName } == ["Sarah", "Sam"])
+            #expect(weekly.map { $0.value } == [1_200, 1_000])
+            #expect(weekly.map { $0.isCaller } == [false, true])
 
             // "User submits 10,234 steps. Leaderboard updates: User moves to #1. Push notification to Sarah."
             try await world.run(until: "2026-03-02", "08:30")
             let morning = try await claim(sam, 10_234)
-            #expect(morning["rankAfter"] as? Int == 1 && morning["rankChange"] as? Int == 1)
-            weekly = try await rows("weekly", as: sarah)
-            #expect(weekly.map { $0["displayName"] as? String } == ["Sam", "Sarah"])
+            #expect(morning.rankAfter == 1 && morning.rankChange == 1)
+            weekly = try await rows(.weekly, as: sarah)
+            #expect(weekly.map { $0.displayName } == ["Sam", "Sarah"])
             try await world.run(until: "2026-03-02", "08:45")
             let dropped = try await app.notifications("leaderboard_passed", token: try await sarah.token)
             #expect(dropped.count == 1, "\(dropped)")
@@ -82,23 +78,23 @@ struct Spec000Flow3Tests {
             // "Sarah submits 11,000 steps → Retakes #1. Push notification to user. User checks: 766 steps behind."
             try await world.run(until: "2026-03-02", "14:00")
             let afternoon = try await claim(sarah, 11_000)
-            #expect(afternoon["rankAfter"] as? Int == 1 && afternoon["rankChange"] as? Int == 1)
+            #expect(afternoon.rankAfter == 1 && afternoon.rankChange == 1)
             try await world.run(until: "2026-03-02", "14:15")
             #expect(
                 (try await app.notifications("leaderboard_passed", token: try await sam.token).first?.body)?
                     .contains("Sarah") == true
             )
-            let daily = try await rows("daily", as: sam)
-            #expect(daily.map { $0["displayName"] as? String } == ["Sarah", "Sam"])
-            #expect((daily[0]["value"] as? Double ?? 0) - (daily[1]["value"] as? Double ?? 0) == 766)
+            let daily = try await rows(.daily, as: sam)
+            #expect(daily.map { $0.displayName } == ["Sarah", "Sam"])
+            #expect((daily[0].value ?? 0) - (daily[1].value ?? 0) == 766)
 
             // "User submits 11,800 steps → Reclaims #1. Activity feed: '🏃 [User] submitted 11,800 steps—now #1!'"
             try await world.run(until: "2026-03-02", "19:00")
             let evening = try await claim(sam, 11_800)
-            #expect(evening["rankAfter"] as? Int == 1 && evening["rankChange"] as? Int == 1)
+            #expect(evening.rankAfter == 1 && evening.rankChange == 1)
             let items = try await feed(as: sarah)
             #expect(
-                items.compactMap { $0["text"] as? String } == [
+                items.compactMap { $0.text } == [
                     "🏃 Sam submitted 11,800 steps—now #1!", "🏃 Sarah submitted 11,000 steps—now #1!",
                     "🏃 Sam submitted 10,234 steps—now #1!",
                     "🏃 Sam submitted 1,000 steps", "🏃 Sarah submitted 1,200 steps—now #1!", "👋 Sam joined the circle",
@@ -106,38 +102,11 @@ struct Spec000Flow3Tests {
             )
 
             // "Sarah sends encouragement; user responds": once per item and sender, each told to the item's member.
-            let samsItem = try #require(items[0]["id"] as? String)
-            let sarahsItem = try #require(items[1]["id"] as? String)
-            let cheer = try await app.request(
-                .post,
-                "/api/fitcircles/\(id)/feed/\(samsItem)/encourage",
-                token: try await sarah.token,
-                json: ["message": "🔥 Great hustle today!"]
-            )
-            #expect(cheer.status == .created, "\(cheer.text)")
-            let twice = try await app.request(
-                .post,
-                "/api/fitcircles/\(id)/feed/\(samsItem)/encourage",
-                token: try await sarah.token,
-                json: [:]
-            )
-            #expect(twice.status == .ok)
-            #expect(try twice.jsonObject()["encouragements"] as? Int == 1)
-            let reply = try await app.request(
-                .post,
-                "/api/fitcircles/\(id)/feed/\(sarahsItem)/encourage",
-                token: try await sam.token,
-                json: ["message": "💪 You too—see you at the top tomorrow!"]
-            )
-            #expect(reply.status == .created)
-            #expect(
-                try await app.request(
-                    .post,
-                    "/api/fitcircles/\(id)/feed/\(samsItem)/encourage",
-                    token: try await sam.token,
-                    json: [:]
-                ).status == .conflict
-            )
+            let (samsItem, sarahsItem) = (items[0].id, items[1].id)
+            _ = try await encourage(samsItem, as: sarah, "🔥 Great hustle today!").created
+            #expect(try await encourage(samsItem, as: sarah).ok.body.json.encouragements == 1)
+            _ = try await encourage(sarahsItem, as: sam, "💪 You too—see you at the top tomorrow!").created
+            _ = try await encourage(samsItem, as: sam).conflict
             try await world.run(until: "2026-03-02", "19:15")
             #expect(
                 (try await app.notifications("social_engagement", token: try await sam.token).first?.body)?
@@ -152,25 +121,25 @@ struct Spec000Flow3Tests {
             // Tuesday: the week's board shows the close race, Monday being day 1; Monday's daily board closed
             // after midnight with Sam first, and Tuesday's arrows measure against it.
             try await world.run(until: "2026-03-03", "09:00")
-            let week = try await app.json("/api/fitcircles/\(id)/leaderboard?period=weekly", token: try await sam.token)
-            #expect(week["periodStart"] as? String == "2026-03-02")
-            #expect((week["rows"] as? [[String: Any]])?.map { $0["value"] as? Double } == [11_800, 11_000])
-            let history = try await app.json(
-                "/api/fitcircles/\(id)/leaderboard/history?period=daily",
-                token: try await sam.token
+            let week = try await sam.api.getFitCircleLeaderboard(path: .init(id: id), query: .init(period: .weekly))
+            #expect(try week.ok.body.json.periodStart == "2026-03-02")
+            #expect(try week.ok.body.json.rows.map(\.value) == [11_800, 11_000])
+            let history = try await sam.api.getFitCircleLeaderboardHistory(
+                path: .init(id: id),
+                query: .init(period: .daily)
             )
-            let closed = try #require((history["items"] as? [[String: Any]])?.first)
-            #expect(closed["periodStart"] as? String == "2026-03-02")
-            #expect((closed["rows"] as? [[String: Any]])?.map { $0["displayName"] as? String } == ["Sam", "Sarah"])
+            let closed = try #require(try history.ok.body.json.items.first)
+            #expect(closed.periodStart == "2026-03-02")
+            #expect(closed.rows.map(\.displayName) == ["Sam", "Sarah"])
             // The daily board is the top 10 and the caller's place: nobody has claimed yet, so Sam alone, unranked.
-            let tuesday = try await rows("daily", as: sam)
-            #expect(tuesday.map { $0["rank"] as? Int } == [nil] && tuesday.first?["isCaller"] as? Bool == true)
+            let tuesday = try await rows(.daily, as: sam)
+            #expect(tuesday.map { $0.rank } == [nil] && tuesday.first?.isCaller == true)
             _ = try await claim(sarah, 900)
-            let moved = try await rows("daily", as: sam)
-            #expect(moved.map { $0["displayName"] as? String } == ["Sarah", "Sam"])
-            #expect((moved[0]["movement"] as? [String: Any])?["direction"] as? String == "up")
-            #expect((moved[0]["movement"] as? [String: Any])?["previousRank"] as? Int == 2)
-            #expect((moved[1]["movement"] as? [String: Any])?["direction"] as? String == "none")
+            let moved = try await rows(.daily, as: sam)
+            #expect(moved.map { $0.displayName } == ["Sarah", "Sam"])
+            #expect(moved[0].movement.direction == .up)
+            #expect(moved[0].movement.previousRank == 2)
+            #expect(moved[1].movement.direction == .none)
         }
     }
 }

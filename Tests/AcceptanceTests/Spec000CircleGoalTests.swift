@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleStore
 import FitCircleTesting
@@ -24,118 +25,106 @@ struct Spec000CircleGoalTests {
             let ana = try await Member.onboarded("ana@example.com", named: "Ana", in: Self.zone, app: app)
             let bo = try await Member.onboarded("bo@example.com", named: "Bo", in: Self.zone, app: app)
             let cy = try await Member.onboarded("cy@example.com", named: "Cy", in: Self.zone, app: app)
-            func goal(_ member: Member, _ span: String) async throws -> [String: Any]? {
-                let period = try await app.json("/api/goals/\(span)", token: try await member.token)
-                return (period["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "weight" }
+            func goal(_ member: Member, _ span: Goal.Span) async throws -> Components.Schemas.GoalProgress? {
+                let api = try await member.api
+                let period =
+                    span == .daily
+                    ? try await api.getDailyGoals().ok.body.json : try await api.getWeeklyGoals().ok.body.json
+                return period[.weight]
             }
             // Outside a weight-loss circle nobody has a weight goal (maintenance).
-            #expect(try await goal(ana, "weekly") == nil)
+            #expect(try await goal(ana, .weekly) == nil)
 
-            let created = try await app.request(
-                .post,
-                "/api/fitcircles",
-                token: try await ana.token,
-                json: [
-                    "name": "Lighter", "metric": "weight_loss_pct", "startDate": "2026-03-02", "endDate": "2026-03-29",
-                    "startingWeightKg": 82,
-                    "targetWeightKg": 72,
-                ]
+            let lighter = Components.Schemas.FitCircleInput(
+                name: "Lighter",
+                metric: .weightLossPct,
+                startDate: "2026-03-02",
+                endDate: "2026-03-29",
+                startingWeightKg: 82,
+                targetWeightKg: 72
             )
-            #expect(created.status == .created, "\(created.text)")
-            let circle = try created.jsonObject()
-            let id = try #require(circle["id"] as? String)
-            let joined = try await app.request(
-                .post,
-                "/api/fitcircles/join",
-                token: try await bo.token,
-                json: ["code": circle["joinCode"]!, "startingWeightKg": 100, "targetWeightKg": 80]
-            )
-            #expect(joined.status == .ok, "\(joined.text)")
+            let circle = try await ana.api.createFitCircle(body: .json(lighter)).created.body.json
+            let (id, code) = (circle.id, try #require(circle.joinCode))
+            let bosJoin = Components.Schemas.FitCircleJoin(code: code, startingWeightKg: 100, targetWeightKg: 80)
+            _ = try await bo.api.joinFitCircle(body: .json(bosJoin)).ok
 
             // F2: (82 − 72) / 4 weeks = 2.5 kg this week. F1: "Days 1-7: no daily goal" for weight.
-            #expect(try await goal(ana, "weekly")?["target"] as? Double == 2.5)
-            #expect(try await goal(ana, "daily") == nil)
-            #expect(try await goal(bo, "weekly")?["target"] as? Double == 5)
+            #expect(try await goal(ana, .weekly)?.target == 2.5)
+            #expect(try await goal(ana, .daily) == nil)
+            #expect(try await goal(bo, .weekly)?.target == 5)
 
             func weighIn(_ member: Member, _ kilograms: Double, _ event: String) async throws {
                 try await member.record(event, .weight, weightKg: kilograms, source: .manual)
                 try await member.claim(id)
             }
-            func board(_ period: String, as member: Member) async throws -> [String: Any] {
-                try await app.json("/api/fitcircles/\(id)/leaderboard?period=\(period)", token: try await member.token)
+            func board(_ period: Components.Schemas.BoardPeriod, as member: Member) async throws
+                -> Components.Schemas.Leaderboard
+            {
+                try await member.api.getFitCircleLeaderboard(path: .init(id: id), query: .init(period: period)).ok.body
+                    .json
             }
-            func values(_ board: [String: Any]) -> [String: Double?] {
+            func values(_ board: Components.Schemas.Leaderboard) -> [String: Double?] {
                 Dictionary(
-                    uniqueKeysWithValues: (board["rows"] as? [[String: Any]] ?? []).map {
-                        ($0["displayName"] as? String ?? "", $0["value"] as? Double)
+                    uniqueKeysWithValues: board.rows.map {
+                        ($0.displayName, $0.value)
                     }
                 )
             }
 
             try await weighIn(ana, 81, "ana-1")
             try await weighIn(bo, 99, "bo-1")
-            #expect(try await goal(ana, "weekly")?["actual"] as? Double == 1)
-            var weekly = try await board("weekly", as: ana)
-            #expect(weekly["measure"] as? String == "weekly_target_percent")
+            #expect(try await goal(ana, .weekly)?.actual == 1)
+            var weekly = try await board(.weekly, as: ana)
+            #expect(weekly.measure == .weeklyTargetPercent)
             // 1 of Ana's 2.5 kg is 40 %; 1 of Bo's 5 kg is 20 %.
             #expect(values(weekly) == ["Ana": 40, "Bo": 20])
 
             // Week 2: Ana from 81, (81 − 72) / 3 = 3 kg; Bo from 99, (99 − 80) / 3 = 6.33 kg.
             try await world.run(until: "2026-03-09", "09:00")
-            #expect(try await goal(ana, "weekly")?["target"] as? Double == 3)
-            #expect(try await goal(bo, "weekly")?["target"] as? Double == 6.33)
+            #expect(try await goal(ana, .weekly)?.target == 3)
+            #expect(try await goal(bo, .weekly)?.target == 6.33)
             // Day 8: a daily weight goal, a seventh of the week's (0.43 kg) bounded to F1's "-0.1 to -0.3
             // lbs": 0.13 kg.
-            #expect(try await goal(ana, "daily")?["target"] as? Double == 0.13)
+            #expect(try await goal(ana, .daily)?.target == 0.13)
             try await weighIn(ana, 80, "ana-2")
             try await weighIn(bo, 97, "bo-2")
-            weekly = try await board("weekly", as: ana)
+            weekly = try await board(.weekly, as: ana)
             #expect(values(weekly) == ["Ana": 33.3, "Bo": 31.6])
-            #expect((weekly["rows"] as? [[String: Any]])?.map { $0["displayName"] as? String } == ["Ana", "Bo"])
+            #expect(weekly.rows.map(\.displayName) == ["Ana", "Bo"])
             // Kilograms lost this month and since joining. Bo's weight is seen by nobody but him (the default):
             // to Ana his kilograms are 15 % of his goal (3 of 20 kg), and he sees his own.
-            let monthly = try await board("monthly", as: ana)
-            #expect(monthly["measure"] as? String == "kg_lost")
-            #expect((monthly["rows"] as? [[String: Any]])?.map { $0["displayName"] as? String } == ["Bo", "Ana"])
+            let monthly = try await board(.monthly, as: ana)
+            #expect(monthly.measure == .kgLost)
+            #expect(monthly.rows.map(\.displayName) == ["Bo", "Ana"])
             #expect(values(monthly) == ["Bo": nil, "Ana": 2])
-            let hidden = (monthly["rows"] as? [[String: Any]] ?? []).first { $0["displayName"] as? String == "Bo" }
-            #expect(hidden?["percentOfGoal"] as? Double == 15)
-            let own = (try await board("all_time", as: bo)["rows"] as? [[String: Any]] ?? []).first {
-                $0["displayName"] as? String == "Bo"
-            }
-            #expect(own?["value"] as? Double == 3 && own?["percentOfGoal"] as? Double == 15)
+            let hidden = monthly.rows.first { $0.displayName == "Bo" }
+            #expect(hidden?.percentOfGoal == 15)
+            let own = try await board(.allTime, as: bo).rows.first { $0.displayName == "Bo" }
+            #expect(own?.value == 3 && own?.percentOfGoal == 15)
             // Bo lets everyone see his weight: Ana sees his kilograms.
             var profile = TestApp.validProfile(timeZone: Self.zone)
             profile["displayName"] = "Bo"
             profile["visibility"] = ["age": "friends", "weight": "everyone", "height": "friends"]
             let shared = try await app.request(.put, "/api/user/profile", token: try await bo.token, json: profile)
             #expect(shared.status == .ok, "\(shared.text)")
-            #expect(values(try await board("all_time", as: ana)) == ["Bo": 3, "Ana": 2])
-            let history = try await app.json(
-                "/api/fitcircles/\(id)/leaderboard/history?period=weekly",
-                token: try await ana.token
+            #expect(values(try await board(.allTime, as: ana)) == ["Bo": 3, "Ana": 2])
+            let history = try await ana.api.getFitCircleLeaderboardHistory(
+                path: .init(id: id),
+                query: .init(period: .weekly)
             )
-            let closed = ((history["items"] as? [[String: Any]])?.first?["rows"] as? [[String: Any]]) ?? []
-            #expect(closed.map { $0["value"] as? Double } == [40, 20])  // percentages stay shown
+            let closed = try history.ok.body.json.items.first?.rows ?? []
+            #expect(closed.map(\.value) == [40, 20])  // percentages stay shown
 
             // Wednesday: Cy joins at 90 aiming for 85 — (90 − 85) / 3 weeks = 1.67 kg this week at once; Bo
             // leaves and his weight goals end.
             try await world.run(until: "2026-03-11", "12:00")
-            let cyJoins = try await app.request(
-                .post,
-                "/api/fitcircles/join",
-                token: try await cy.token,
-                json: ["code": circle["joinCode"]!, "startingWeightKg": 90, "targetWeightKg": 85]
-            )
-            #expect(cyJoins.status == .ok, "\(cyJoins.text)")
-            #expect(try await goal(cy, "weekly")?["target"] as? Double == 1.67)
-            #expect(try await goal(cy, "daily")?["target"] as? Double == 0.13)  // a seventh, 0.24 kg, over 0.3 lb
-            #expect(
-                try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await bo.token).status
-                    == .noContent
-            )
-            #expect(try await goal(bo, "weekly") == nil)
-            #expect(try await goal(bo, "daily") == nil)
+            let cysJoin = Components.Schemas.FitCircleJoin(code: code, startingWeightKg: 90, targetWeightKg: 85)
+            _ = try await cy.api.joinFitCircle(body: .json(cysJoin)).ok
+            #expect(try await goal(cy, .weekly)?.target == 1.67)
+            #expect(try await goal(cy, .daily)?.target == 0.13)  // a seventh, 0.24 kg, over 0.3 lb
+            _ = try await bo.api.leaveFitCircle(path: .init(id: id)).noContent
+            #expect(try await goal(bo, .weekly) == nil)
+            #expect(try await goal(bo, .daily) == nil)
         }
     }
 
@@ -149,30 +138,23 @@ struct Spec000CircleGoalTests {
             world.start(at: "2026-03-02", "09:00")
             let ana = try await Member.onboarded("ana@example.com", named: "Ana", in: Self.zone, app: app)
             func weeklySteps() async throws -> Double? {
-                let period = try await app.json("/api/goals/weekly", token: try await ana.token)
-                return (period["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "steps" }?["target"]
-                    as? Double
+                try await ana.api.getWeeklyGoals().ok.body.json[.steps]?.target
             }
             #expect(try await weeklySteps() == 50_000)
-            let refused = try await app.request(
-                .post,
-                "/api/fitcircles",
-                token: try await ana.token,
-                json: ["name": "Open", "metric": "steps", "stepGoal": 280_000]
+            let refused = try await ana.api.createFitCircle(
+                body: .json(.init(name: "Open", metric: .steps, stepGoal: 280_000))
             )
-            #expect(refused.status == .unprocessableContent && refused.text.contains("stepGoal"), "\(refused.text)")
-            let created = try await app.request(
-                .post,
-                "/api/fitcircles",
-                token: try await ana.token,
-                json: [
-                    "name": "Walkers", "metric": "steps", "startDate": "2026-03-02", "endDate": "2026-03-29",
-                    "stepGoal": 280_000,
-                ]
+            #expect(try refused.unprocessableContent.body.applicationProblemJson.fields.contains("stepGoal"))
+            let walkers = Components.Schemas.FitCircleInput(
+                name: "Walkers",
+                metric: .steps,
+                startDate: "2026-03-02",
+                endDate: "2026-03-29",
+                stepGoal: 280_000
             )
-            #expect(created.status == .created, "\(created.text)")
-            let id = try #require(try created.jsonObject()["id"] as? String)
-            #expect(try created.jsonObject()["stepGoal"] as? Int == 280_000)
+            let created = try await ana.api.createFitCircle(body: .json(walkers)).created.body.json
+            let id = created.id
+            #expect(created.stepGoal == 280_000)
             #expect(try await weeklySteps() == 70_000)  // 280,000 / 4 weeks, at once
 
             // 60,000 claimed in week 1: week 2 asks (280,000 − 60,000) / 3 = 73,333 → 73,400.
@@ -191,10 +173,7 @@ struct Spec000CircleGoalTests {
             }.first
             #expect(digest?.data["nextGoal"] == "73,400", "\(String(describing: digest?.data))")
             #expect(try await weeklySteps() == 73_400)
-            #expect(
-                try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await ana.token).status
-                    == .noContent
-            )
+            _ = try await ana.api.leaveFitCircle(path: .init(id: id)).noContent
             // Back on her own baseline: day 8, 6 days of 10,000 + 10 % = 11,000 a day, × 7.
             #expect(try await weeklySteps() == 77_000)
         }

@@ -174,9 +174,7 @@ struct ActivityEditTests {
                 let response = try await app.request(.post, "/api/activities/edits", token: token, json: body)
                 #expect(Int(response.status.code) == status, "\(body): \(response.text)")
                 if let field {
-                    let fields = ((try response.jsonObject()["errors"] as? [[String: Any]]) ?? []).compactMap {
-                        $0["field"] as? String
-                    }
+                    let fields = (try response.problem().fields)
                     #expect(fields.contains(field), "\(fields)")
                 }
             }

@@ -125,8 +125,7 @@ struct AnalyticsEventsTests {
                 )
                 #expect(response.status == .unprocessableContent, "\(bad): \(response.text)")
                 let fields =
-                    (try response.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
-                    ?? []
+                    (try response.problem().fields)
                 #expect(fields.contains(field), "\(bad): \(response.text)")
             }
             // A nested value is not a property value; an empty batch is nothing to record.

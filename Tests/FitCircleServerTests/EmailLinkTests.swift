@@ -21,7 +21,7 @@ struct EmailLinkTests {
     }
 
     static func field(_ response: TestResponse) throws -> String? {
-        (try response.jsonObject()["errors"] as? [[String: String]])?.first?["field"]
+        try response.problem().fields.first
     }
 
     /// Sends a weekly digest to Ana (an optional type, so it carries an unsubscribe link) and answers its email.

@@ -53,7 +53,7 @@ struct ErrorResponseTests {
                 let response = try await app.request(.get, path, token: token)
                 #expect(response.status == .unprocessableContent, "\(path): \(response.text)")
                 #expect(
-                    (try response.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == field,
+                    (try response.problem().fields.first) == field,
                     "\(response.text)"
                 )
             }

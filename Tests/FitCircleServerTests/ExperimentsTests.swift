@@ -11,7 +11,7 @@ import Testing
 /// getting their own variant's rules wherever a rule is read.
 struct ExperimentsTests {
     static func fields(_ response: TestResponse) throws -> [String] {
-        (try response.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } ?? []
+        try response.problem().fields
     }
 
     nonisolated(unsafe) static let freezes: [String: Any] = [

@@ -130,7 +130,7 @@ struct FriendFeedTests {
             // A limit that is no number names its field, not the body the request does not have.
             for limit in ["abc", "1.5", "99999999999999999999"] {
                 let bad = try await app.request(.get, "/api/feed?limit=\(limit)", token: try await ana.token(app))
-                let fields = (try bad.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+                let fields = (try bad.problem().fields)
                 #expect(bad.status == .unprocessableContent && fields == ["limit"], "\(limit): \(bad.text)")
             }
         }

@@ -151,7 +151,7 @@ struct FriendsTests {
                 json: [:]
             )
             #expect(missing.status == .unprocessableContent)
-            #expect((try missing.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == "userId")
+            #expect((try missing.problem().fields.first) == "userId")
         }
     }
 

@@ -23,7 +23,7 @@ struct HostileInputTests {
             let response = try await app.request(.get, "/api/activities?cursor=\(encoded)", token: token)
             #expect(response.status == .unprocessableContent, "\(response.text)")
             #expect(try response.problemType() == "/problems/validation-failed")
-            #expect(try (response.jsonObject()["errors"] as? [[String: String]])?.first?["field"] == "cursor")
+            #expect(try response.problem().fields.first == "cursor")
             #expect(try await app.request(.get, "/api/activities", token: token).status == .ok)
         }
     }
@@ -42,7 +42,7 @@ struct HostileInputTests {
                 let response = try await app.request(.get, path, token: token)
                 #expect(response.status == .badRequest, "\(path): \(response.text)")
                 #expect(
-                    try (response.jsonObject()["errors"] as? [[String: String]])?.first?["field"] == field,
+                    try response.problem().fields.first == field,
                     "\(path): \(response.text)"
                 )
             }
@@ -65,7 +65,7 @@ struct HostileInputTests {
                     "\(response.text)"
                 )
                 #expect(
-                    try (response.jsonObject()["errors"] as? [[String: String]])?.map { $0["field"] } == ["displayName"]
+                    try response.problem().fields == ["displayName"]
                 )
             }
             #expect(try await app.request(.get, "/api/user/profile", token: token).text == before)
@@ -114,7 +114,7 @@ struct HostileInputTests {
             )
             #expect(refused.status == .unprocessableContent)
             #expect(
-                try (refused.jsonObject()["errors"] as? [[String: String]])?.map { $0["field"] } == [
+                try refused.problem().fields == [
                     "name", "description",
                 ]
             )
@@ -143,7 +143,7 @@ struct HostileInputTests {
                     json: run("bad", route: route)
                 )
                 #expect(response.status == .unprocessableContent)
-                #expect(try (response.jsonObject()["errors"] as? [[String: String]])?.map { $0["field"] } == ["route"])
+                #expect(try response.problem().fields == ["route"])
             }
             let route = "_p~iF~ps|U_ulLnnqC_mqNvxq`@"
             let created = try await app.request(
@@ -217,9 +217,7 @@ struct SocialHalfFindingsTests {
             for (path, _, body, field) in cases {
                 let response = try await app.request(.post, path, token: token, json: body)
                 #expect(response.status == .badRequest, "\(path): \(response.text)")
-                let fields = (try response.jsonObject()["errors"] as? [[String: Any]])?.compactMap {
-                    $0["field"] as? String
-                }
+                let fields = (try response.problem().fields)
                 #expect(fields == [field], "\(path): \(response.text)")
             }
         }

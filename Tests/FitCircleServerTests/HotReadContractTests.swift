@@ -202,12 +202,12 @@ struct HotReadContractTests {
                 "\(bad.text)"
             )
             #expect(
-                try bad.jsonObject()["errors"] as? [[String: String]] == [
-                    [
-                        "field": "period",
-                        "reason":
-                            "has a value this operation does not take ('fortnightly' is not one of the values it takes)",
-                    ]
+                try bad.problem().errors == [
+                    .init(
+                        field: "period",
+                        reason:
+                            "has a value this operation does not take ('fortnightly' is not one of the values it takes)"
+                    )
                 ]
             )
             #expect(try await app.request(.get, "\(path)?period=daily&period=weekly", token: token).status == .ok)

@@ -63,7 +63,7 @@ struct NotificationPreferencesTests {
                 ]
             )
             #expect(refused.status == .unprocessableContent)
-            let fields = (try refused.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+            let fields = (try refused.problem().fields)
             #expect(fields == ["types.daily_checkin_reminder.push", "reminderTime"])
             let badTime = try await app.request(
                 .put,
@@ -72,7 +72,7 @@ struct NotificationPreferencesTests {
                 json: ["quietHours": ["start": "25:00", "end": "7"]]
             )
             #expect(
-                (try badTime.jsonObject()["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } == [
+                (try badTime.problem().fields) == [
                     "quietHours.start", "quietHours.end",
                 ]
             )

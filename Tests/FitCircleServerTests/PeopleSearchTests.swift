@@ -98,7 +98,7 @@ struct PeopleSearchTests {
                 let response = try await app.request(.get, "/api/users/search?q=\(query)", token: token)
                 #expect(response.status == .badRequest, "\(query)")
                 #expect(try response.problemType() == "/problems/bad-request")
-                #expect((try response.jsonObject()["errors"] as? [[String: Any]])?.first?["field"] as? String == "q")
+                #expect((try response.problem().fields.first) == "q")
             }
             #expect(try await app.request(.get, "/api/users/search", token: token).status == .badRequest)
         }

@@ -49,8 +49,8 @@ struct ProfileTests {
             let response = try await app.request(.put, "/api/user/profile", token: token, json: form)
             #expect(response.status == .unprocessableContent)
             #expect(try response.problemType() == "/problems/validation-failed")
-            let errors = try response.jsonObject()["errors"] as? [[String: String]]
-            #expect(errors?.map { $0["field"] } == ["age"])
+            let errors = try response.problem().fields
+            #expect(errors == ["age"])
             #expect(try await app.request(.get, "/api/user/profile", token: token).text == before)
         }
     }
@@ -76,8 +76,8 @@ struct ProfileTests {
             form[field.0] = try JSONSerialization.jsonObject(with: Data(field.1.utf8), options: .fragmentsAllowed)
             let response = try await app.request(.put, "/api/user/profile", token: token, json: form)
             #expect(response.status == .unprocessableContent, "\(response.text)")
-            let errors = try response.jsonObject()["errors"] as? [[String: String]]
-            #expect(errors?.map { $0["field"] } == [field.2])
+            let errors = try response.problem().fields
+            #expect(errors == [field.2])
             let profile = try await app.request(.get, "/api/user/profile", token: token).jsonObject()
             #expect(profile["onboardingCompleted"] as? Bool == false)
         }
@@ -91,7 +91,7 @@ struct ProfileTests {
             form[missing] = nil
             let response = try await app.request(.put, "/api/user/profile", token: token, json: form)
             #expect(response.status == .unprocessableContent)
-            #expect((try response.jsonObject()["errors"] as? [[String: String]])?.first?["field"] == missing)
+            #expect((try response.problem().fields.first) == missing)
         }
     }
 

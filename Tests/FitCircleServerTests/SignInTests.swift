@@ -194,8 +194,8 @@ struct SignInTests {
         try await withTestApp(backend) { app async throws in
             let response = try await app.request(.post, "/api/auth/dev", json: ["email": "not an email"])
             #expect(response.status == .unprocessableContent)
-            let errors = try response.jsonObject()["errors"] as? [[String: String]]
-            #expect(errors?.first?["field"] == "email")
+            let errors = try response.problem().fields
+            #expect(errors.first == "email")
         }
     }
 }

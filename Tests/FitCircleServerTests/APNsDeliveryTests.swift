@@ -59,8 +59,8 @@ struct APNsDeliveryTests {
                 json: ["platform": "ios", "token": Self.devPhone, "environment": "sandbox"]
             )
             #expect(sandbox.status == .created, "\(sandbox.text)")
-            let sent = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")
-            let id = try #require(sent["id"] as? String)
+            let sent = try await app.sendNotification("daily_checkin_reminder", key: "one")
+            let id = sent.id
             try await app.runJobs()
 
             let received = apns.received
@@ -69,11 +69,11 @@ struct APNsDeliveryTests {
             #expect(received.first { $0.deviceToken == Self.devPhone }?.environment == "sandbox")
             let push = try #require(received.first)
             #expect(
-                push.title == sent["title"] as? String
+                push.title == sent.title
                     && push.body == "⏰ Complete your check-in to keep your 14-day streak alive!"
             )
             #expect(
-                push.data == ["type": "daily_checkin_reminder", "deep_link": try #require(sent["deepLink"] as? String)]
+                push.data == ["type": "daily_checkin_reminder", "deep_link": try #require(sent.deepLink)]
             )
             #expect(
                 push.sound == "default" && push.badge == unread + 1,
@@ -91,7 +91,7 @@ struct APNsDeliveryTests {
 
             // Ten minutes on, another push: the same provider token, the same connection per host.
             app.clock.advance(by: 600)
-            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
+            _ = try await app.sendNotification("challenge_milestone", key: "two")
             try await app.runJobs()
             #expect(apns.received.count == 4)
             #expect(apns.providerTokens == 1 && apns.connections == 2)
@@ -103,15 +103,13 @@ struct APNsDeliveryTests {
     func anUnregisteredTokenIsDeactivatedAtOnceAndNeverUsedAgain(_ backend: Backend) async throws {
         try await Self.withAPNs(backend) { app, apns, user in
             apns.script(Self.phone, [.status(410, reason: "Unregistered")])
-            let first = try #require(
-                try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String
-            )
+            let first = try await app.sendNotification("daily_checkin_reminder", key: "one").id
             try await app.runJobs()
             #expect(try await Self.outcomes(app, first) == ["target_dead"])
             #expect(
                 try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.isEmpty
             )
-            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
+            _ = try await app.sendNotification("challenge_milestone", key: "two")
             try await app.runJobs()
             #expect(apns.received.count == 1)
         }
@@ -122,24 +120,20 @@ struct APNsDeliveryTests {
     func aBadDeviceTokenTwiceInARowDeactivatesTheDevice(_ backend: Backend) async throws {
         try await Self.withAPNs(backend) { app, apns, user in
             apns.script(Self.phone, [.status(400, reason: "BadDeviceToken"), .status(400, reason: "BadDeviceToken")])
-            let first = try #require(
-                try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String
-            )
+            let first = try await app.sendNotification("daily_checkin_reminder", key: "one").id
             try await app.runJobs()
             #expect(try await Self.outcomes(app, first) == ["target_suspect"])
             #expect(
                 try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.count
                     == 1
             )
-            let second = try #require(
-                try await NotificationLogTests.send(app, "challenge_milestone", key: "two")["id"] as? String
-            )
+            let second = try await app.sendNotification("challenge_milestone", key: "two").id
             try await app.runJobs()
             #expect(try await Self.outcomes(app, second) == ["target_suspect"])
             #expect(
                 try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.isEmpty
             )
-            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "three")
+            _ = try await app.sendNotification("challenge_milestone", key: "three")
             try await app.runJobs()
             #expect(apns.received.count == 2)
         }
@@ -149,7 +143,7 @@ struct APNsDeliveryTests {
     func aTooManyRequestsAnswerIsRetriedNoSoonerThanItsRetryAfter(_ backend: Backend) async throws {
         try await Self.withAPNs(backend) { app, apns, _ in
             apns.script(Self.phone, [.status(429, reason: "TooManyRequests", retryAfter: "90")])
-            let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
+            let id = try await app.sendNotification("daily_checkin_reminder").id
             let start = app.clock.now
             try await app.runJobs()
             #expect(try await DeliveryTests.deliverJob(app, id).runAt == start.addingTimeInterval(90))
@@ -166,7 +160,7 @@ struct APNsDeliveryTests {
     func serverErrorsAreRetriedThreeTimesWithGrowingWaitsThenGivenUp(_ backend: Backend) async throws {
         try await Self.withAPNs(backend) { app, apns, _ in
             apns.script(Self.phone, Array(repeating: .status(500, reason: "InternalServerError"), count: 4))
-            let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
+            let id = try await app.sendNotification("daily_checkin_reminder").id
             let waits = try await DeliveryTests.retryWaits(app, id)
             #expect(apns.received.count == 4)
             #expect(try await DeliveryTests.deliverJob(app, id).status == .failed)
@@ -179,7 +173,7 @@ struct APNsDeliveryTests {
     func aConnectionDroppedMidStreamIsRetriedOnANewConnection(_ backend: Backend) async throws {
         try await Self.withAPNs(backend) { app, apns, _ in
             apns.script(Self.phone, [.dropConnection])
-            let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
+            let id = try await app.sendNotification("daily_checkin_reminder").id
             try await app.runJobs()
             #expect(try await Self.outcomes(app, id) == ["retryable"])
             app.clock.set(try await DeliveryTests.deliverJob(app, id).runAt.addingTimeInterval(1))
@@ -194,16 +188,14 @@ struct APNsDeliveryTests {
     @Test(arguments: Backend.available)
     func anAgingProviderTokenIsReplacedBeforeAnHourAndAnExpiredOneAtOnce(_ backend: Backend) async throws {
         try await Self.withAPNs(backend) { app, apns, _ in
-            _ = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")
+            _ = try await app.sendNotification("daily_checkin_reminder", key: "one")
             try await app.runJobs()
             app.clock.advance(by: 49 * 60)
-            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
+            _ = try await app.sendNotification("challenge_milestone", key: "two")
             try await app.runJobs()
             #expect(apns.providerTokens == 1)
             app.clock.advance(by: 12 * 60)
-            let third = try #require(
-                try await NotificationLogTests.send(app, "challenge_milestone", key: "three")["id"] as? String
-            )
+            let third = try await app.sendNotification("challenge_milestone", key: "three").id
             try await app.runJobs()
             #expect(try await Self.outcomes(app, third) == ["delivered"])
             #expect(apns.providerTokens == 2)
@@ -211,9 +203,7 @@ struct APNsDeliveryTests {
             app.clock.advance(by: 60)
             apns.expireProviderTokens()
             app.clock.advance(by: 60)
-            let fourth = try #require(
-                try await NotificationLogTests.send(app, "challenge_milestone", key: "four")["id"] as? String
-            )
+            let fourth = try await app.sendNotification("challenge_milestone", key: "four").id
             try await app.runJobs()
             #expect(try await Self.outcomes(app, fourth) == ["delivered"])
             #expect(apns.providerTokens == 3 && apns.received.count == 4)

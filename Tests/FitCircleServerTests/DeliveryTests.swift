@@ -79,8 +79,8 @@ struct DeliveryTests {
     @Test(arguments: Backend.available)
     func aPushGoesToFCMWithTheSpecsPayloadAndIsLogged(_ backend: Backend) async throws {
         try await Self.withFCM(backend) { app, fcm, _ in
-            let sent = try await NotificationLogTests.send(app, "daily_checkin_reminder")
-            let id = try #require(sent["id"] as? String)
+            let sent = try await app.sendNotification("daily_checkin_reminder")
+            let id = sent.id
             try await app.runJobs()
             let logged = try await Self.attempts(app, id)
             let received = try #require(
@@ -90,12 +90,12 @@ struct DeliveryTests {
             #expect(fcm.received.count == 1)
             #expect(received.registrationToken == "android-1")
             #expect(
-                received.title == sent["title"] as? String
+                received.title == sent.title
                     && received.body == "⏰ Complete your check-in to keep your 14-day streak alive!"
             )
             #expect(
                 received.data == [
-                    "type": "daily_checkin_reminder", "deep_link": try #require(sent["deepLink"] as? String),
+                    "type": "daily_checkin_reminder", "deep_link": try #require(sent.deepLink),
                 ]
             )
             #expect(received.androidPriority == "high")
@@ -133,9 +133,7 @@ struct DeliveryTests {
     func anUnregisteredTokenIsDeactivatedAtOnceAndNeverUsedAgain(_ backend: Backend) async throws {
         try await Self.withFCM(backend) { app, fcm, user in
             fcm.script("android-1", [FakeFCM.Answer(404, "UNREGISTERED")])
-            let first = try #require(
-                try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")["id"] as? String
-            )
+            let first = try await app.sendNotification("daily_checkin_reminder", key: "one").id
             try await app.runJobs()
             #expect(try await Self.attempts(app, first).map(\.outcome) == ["target_dead"])
             #expect(
@@ -144,8 +142,8 @@ struct DeliveryTests {
             #expect(try await Self.deliverJob(app, first).status == .done)
 
             // Another notification the same day (a critical type, so no cap stands in the way) goes nowhere.
-            let second = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
-            #expect(second["status"] as? String == "sent")
+            let second = try await app.sendNotification("challenge_milestone", key: "two")
+            #expect(second.status == .sent)
             try await app.runJobs()
             #expect(fcm.received.count == 1)
         }
@@ -155,18 +153,18 @@ struct DeliveryTests {
     @Test(arguments: Backend.available)
     func aDeviceUnusedFor270DaysExpires(_ backend: Backend) async throws {
         try await Self.withFCM(backend) { app, fcm, user in
-            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "one")
+            _ = try await app.sendNotification("challenge_milestone", key: "one")
             try await app.runJobs()
             app.clock.advance(by: 269 * 86_400)
-            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "two")
+            _ = try await app.sendNotification("challenge_milestone", key: "two")
             try await app.runJobs()
             #expect(fcm.received.count == 2)  // used on day 269: the clock starts again
             app.clock.advance(by: 269 * 86_400)
-            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "three")
+            _ = try await app.sendNotification("challenge_milestone", key: "three")
             try await app.runJobs()
             #expect(fcm.received.count == 3)
             app.clock.advance(by: 271 * 86_400)
-            _ = try await NotificationLogTests.send(app, "challenge_milestone", key: "four")
+            _ = try await app.sendNotification("challenge_milestone", key: "four")
             try await app.runJobs()
             #expect(fcm.received.count == 3)
             #expect(
@@ -179,7 +177,7 @@ struct DeliveryTests {
     func aTooManyRequestsAnswerIsRetriedNoSoonerThanItsRetryAfter(_ backend: Backend) async throws {
         try await Self.withFCM(backend) { app, fcm, _ in
             fcm.script("android-1", [FakeFCM.Answer(429, "QUOTA_EXCEEDED", retryAfter: "120")])
-            let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
+            let id = try await app.sendNotification("daily_checkin_reminder").id
             let start = app.clock.now
             try await app.runJobs()
             let waiting = try await Self.deliverJob(app, id)
@@ -199,7 +197,7 @@ struct DeliveryTests {
     func serverErrorsAreRetriedThreeTimesWithGrowingWaitsThenGivenUp(_ backend: Backend) async throws {
         try await Self.withFCM(backend) { app, fcm, _ in
             fcm.script("android-1", Array(repeating: FakeFCM.Answer(500), count: 5))
-            let id = try #require(try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String)
+            let id = try await app.sendNotification("daily_checkin_reminder").id
             let waits = try await Self.retryWaits(app, id)
             #expect(fcm.received.count == 4)
             #expect(try await Self.deliverJob(app, id).status == .failed)
@@ -211,12 +209,10 @@ struct DeliveryTests {
     @Test(arguments: Backend.available)
     func aRefusedAccessTokenIsReplacedAndTheMessageSent(_ backend: Backend) async throws {
         try await Self.withFCM(backend) { app, fcm, _ in
-            _ = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "one")
+            _ = try await app.sendNotification("daily_checkin_reminder", key: "one")
             try await app.runJobs()
             fcm.revokeAccessTokens()
-            let second = try #require(
-                try await NotificationLogTests.send(app, "challenge_milestone", key: "two")["id"] as? String
-            )
+            let second = try await app.sendNotification("challenge_milestone", key: "two").id
             try await app.runJobs()
             #expect(fcm.received.count == 2)
             #expect(fcm.tokensIssued == 2)
@@ -252,9 +248,7 @@ struct DeliveryTests {
                     token: token,
                     json: ["platform": "android", "token": "android-1"]
                 )
-                let id = try #require(
-                    try await NotificationLogTests.send(app, "daily_checkin_reminder")["id"] as? String
-                )
+                let id = try await app.sendNotification("daily_checkin_reminder").id
                 try await app.runJobs()
                 app.clock.set(try await Self.deliverJob(app, id).runAt.addingTimeInterval(1))
                 try await app.runJobs()

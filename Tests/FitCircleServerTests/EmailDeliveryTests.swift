@@ -206,7 +206,7 @@ extension EmailDeliveryTests {
             for (index, item) in cases.enumerated() {
                 // A day each: the types allow one a day.
                 app.clock.advance(by: 86_400)
-                let token = try await NotificationLogTests.operatorToken(app)
+                let token = try await app.operatorToken()
                 let body: [String: Any] = [
                     "userId": try await NotificationLogTests.anaID(app), "type": item.type, "data": item.data,
                     "dedupeKey": "t\(index)",

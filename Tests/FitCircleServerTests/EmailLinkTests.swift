@@ -26,7 +26,7 @@ struct EmailLinkTests {
 
     /// Sends a weekly digest to Ana (an optional type, so it carries an unsubscribe link) and answers its email.
     static func digest(_ app: TestApp, _ smtp: FakeSMTP, key: String = "digest") async throws -> FakeSMTP.Received {
-        _ = try await NotificationLogTests.send(app, "weekly_digest", key: key)
+        _ = try await app.sendNotification("weekly_digest", key: key)
         try await app.runJobs()
         return try #require(smtp.received.last { $0.subject.hasPrefix("Your Week in Review") })
     }
@@ -95,7 +95,7 @@ struct EmailLinkTests {
 
             // The next digest goes nowhere by email.
             let before = smtp.received.count
-            _ = try await NotificationLogTests.send(app, "weekly_digest", key: "next")
+            _ = try await app.sendNotification("weekly_digest", key: "next")
             try await app.runJobs()
             #expect(smtp.received.count == before)
         }
@@ -243,9 +243,7 @@ struct EmailLinkTests {
                     let anas = { smtp.received.filter { $0.rcptTos == ["ana@example.com"] } }
                     let before = anas().count
 
-                    let risk = try #require(
-                        try await NotificationLogTests.send(app, "streak_at_risk", key: "risk")["id"] as? String
-                    )
+                    let risk = try await app.sendNotification("streak_at_risk", key: "risk").id
                     try await app.runJobs()
                     let attempts = try await DeliveryTests.attempts(app, risk)
                     #expect(
@@ -264,10 +262,7 @@ struct EmailLinkTests {
                         json: ["platform": "android", "token": "android-2"]
                     )
                     fcm.script("android-2", [FakeFCM.Answer(404, "UNREGISTERED")])
-                    let reminder = try #require(
-                        try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "reminder")["id"]
-                            as? String
-                    )
+                    let reminder = try await app.sendNotification("daily_checkin_reminder", key: "reminder").id
                     try await app.runJobs()
                     #expect(try await DeliveryTests.attempts(app, reminder).map(\.outcome) == ["target_dead"])
                     #expect(anas().count == before + 1)

@@ -61,7 +61,7 @@ struct LeaderboardTests {
         let refreshed = try await app.request(
             .post,
             "/api/fitcircles/\(id)/leaderboard/refresh",
-            token: try await NotificationLogTests.operatorToken(app)
+            token: try await app.operatorToken()
         )
         #expect(refreshed.status == .ok)
         return (id, owner, members)

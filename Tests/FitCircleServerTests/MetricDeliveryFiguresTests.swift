@@ -12,9 +12,7 @@ struct MetricDeliveryFiguresTests {
     /// Sends a notification of `type` to `user`, with data enough for every type used here; answers its id.
     static func send(_ app: TestApp, _ type: String, to user: String, key: String) async throws -> String {
         let data = ["streak": "14", "steps": "8,000", "left": "2,000", "freezesLeft": "1"]
-        return try #require(
-            try await NotificationLogTests.send(app, type, key: key, to: user, data: data)["id"] as? String
-        )
+        return try await app.sendNotification(type, key: key, to: user, data: data).id
     }
 
     static func figure(_ rows: [MetricRow], _ metric: String) -> [Double]? {
@@ -58,7 +56,7 @@ struct MetricDeliveryFiguresTests {
     @Test(arguments: Backend.available)
     func emailFiguresCountDeliveredBouncedOpenedClickedAndUnsubscribed(_ backend: Backend) async throws {
         try await EmailDeliveryTests.withEmail(backend) { app, smtp in
-            _ = try await NotificationLogTests.operatorToken(app)
+            _ = try await app.operatorToken()
             _ = try await app.onboardedUser()
             _ = try await app.onboardedUser("bounce@example.com")
             let ana = try await NotificationLogTests.anaID(app)

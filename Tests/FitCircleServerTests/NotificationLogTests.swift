@@ -11,38 +11,8 @@ import Testing
 
 /// Decisions kept once per dedupe key, the outbox, the in-app inbox, history and "why", through the API.
 struct NotificationLogTests {
-    static func operatorToken(_ app: TestApp) async throws -> String {
-        let token = try await app.onboardedUser("ops@example.com")
-        let id = try await app.devSignIn("ops@example.com").user.id
-        try await app.store.transaction { tx in try await tx.users.setRole(.operator, of: User.ID(id)) }
-        return token
-    }
-
     static func anaID(_ app: TestApp) async throws -> String {
         try await app.devSignIn().user.id
-    }
-
-    /// Sends a notification of `type` as an operator would (`POST /api/notifications/send`), to Ana unless
-    /// `user` is given.
-    static func send(
-        _ app: TestApp,
-        _ type: String,
-        key: String? = nil,
-        to user: String? = nil,
-        data: [String: String] = ["streak": "14", "next": "15"]
-    ) async throws -> [String: Any] {
-        let target: String
-        if let user { target = user } else { target = try await Self.anaID(app) }
-        var body: [String: Any] = ["userId": target, "type": type, "data": data]
-        if let key { body["dedupeKey"] = key }
-        let response = try await app.request(
-            .post,
-            "/api/notifications/send",
-            token: try await Self.operatorToken(app),
-            json: body
-        )
-        #expect(response.status == .ok, "\(response.text)")
-        return try response.jsonObject()
     }
 
     @Test(arguments: Backend.available)
@@ -57,13 +27,13 @@ struct NotificationLogTests {
             )
             #expect(device.status == .created, "\(device.text)")
 
-            let first = try await Self.send(app, "daily_checkin_reminder")
-            #expect(first["status"] as? String == "sent")
-            #expect(first["channels"] as? [String] == ["push", "in_app"])
-            #expect(first["body"] as? String == "⏰ Complete your check-in to keep your 14-day streak alive!")
-            let again = try await Self.send(app, "daily_checkin_reminder")
-            #expect(again["id"] as? String == first["id"] as? String)
-            let id = try #require(first["id"] as? String)
+            let first = try await app.sendNotification("daily_checkin_reminder")
+            #expect(first.status == .sent)
+            #expect(first.channels.map(\.rawValue) == ["push", "in_app"])
+            #expect(first.body == "⏰ Complete your check-in to keep your 14-day streak alive!")
+            let again = try await app.sendNotification("daily_checkin_reminder")
+            #expect(again.id == first.id)
+            let id = first.id
             let outbox = try await app.store.read { tx in try await tx.jobs.all(kind: Notifications.deliver) }
             #expect(outbox.map(\.dedupeKey) == ["deliver:\(id):push"])
 
@@ -112,9 +82,9 @@ struct NotificationLogTests {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
             app.clock.advance(by: 10 * 3_600)  // 23:00 in Paris
-            let deferred = try await Self.send(app, "streak_at_risk")
-            #expect(deferred["status"] as? String == "deferred")
-            #expect(deferred["reason"] as? String == "quiet hours until 07:00")
+            let deferred = try await app.sendNotification("streak_at_risk")
+            #expect(deferred.status == .deferred)
+            #expect(deferred.reason == "quiet hours until 07:00")
             let runner = JobRunner(
                 store: app.store,
                 handlers: app.engine.jobs.handlers,
@@ -125,7 +95,7 @@ struct NotificationLogTests {
             while try await runner.runDue() > 0 {}
             app.clock.advance(by: 8 * 3_600)  // 07:00
             #expect(try await runner.runDue() >= 1)
-            let id = try #require(deferred["id"] as? String)
+            let id = deferred.id
             let why = try await app.request(
                 .get,
                 "/api/notifications/\(id)/why",
@@ -147,8 +117,8 @@ struct NotificationLogTests {
             for (index, type) in ["streak_at_risk", "weekly_goal_progress", "data_submission", "leaderboard_change"]
                 .enumerated()
             {
-                let decided = try await Self.send(app, type, key: "k\(index)")
-                #expect(decided["status"] as? String == (index < 3 ? "sent" : "dropped"), "\(type)")
+                let decided = try await app.sendNotification(type, key: "k\(index)")
+                #expect(decided.status == (index < 3 ? .sent : .dropped), "\(type)")
             }
             let history = try await app.request(.get, "/api/notifications/history?limit=10", token: token).jsonObject()
             let items = try #require(history["items"] as? [[String: Any]])
@@ -185,30 +155,30 @@ struct InboxStreamTests {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
             let ana = User.ID(try await NotificationLogTests.anaID(app))
-            _ = try await NotificationLogTests.operatorToken(app)
+            _ = try await app.operatorToken()
             // Live: the stream opens with the unread count, and a send wakes it with the notification.
             var updates = app.engine.notifications.inboxUpdates(of: ana, after: nil, for: .seconds(60))
                 .makeAsyncIterator()
             #expect(try await updates.next()?.unread == 0)
-            let first = try await NotificationLogTests.send(app, "social_engagement", key: "cheer-1")
+            let first = try await app.sendNotification("social_engagement", key: "cheer-1")
             let landed = try await updates.next()
-            #expect(landed?.notification?.id.rawValue == first["id"] as? String)
+            #expect(landed?.notification?.id.rawValue == first.id)
             #expect(landed?.unread == 1)
 
             // Over HTTP: while the client was away, another one landed; the reconnect gets it, and only it.
-            let second = try await NotificationLogTests.send(app, "daily_checkin_reminder", key: "reminder-1")
+            let second = try await app.sendNotification("daily_checkin_reminder", key: "reminder-1")
             let resumed = try await app.request(
                 .get,
                 "/api/notifications/stream?seconds=1",
                 token: token,
-                headers: [HTTPField.Name("Last-Event-ID")!: first["id"] as! String]
+                headers: [HTTPField.Name("Last-Event-ID")!: first.id]
             )
             #expect(resumed.status == .ok)
             #expect(resumed.headers[.contentType]?.hasPrefix("text/event-stream") == true)
             let events = try Self.events(resumed.text)
             #expect(events.map(\.event) == ["unread", "notification"], "\(resumed.text)")
             #expect(events.first?.data["unread"] as? Int == 2)
-            #expect(events.last?.id == second["id"] as? String)
+            #expect(events.last?.id == second.id)
             #expect(
                 (events.last?.data["notification"] as? [String: Any])?["type"] as? String == "daily_checkin_reminder"
             )

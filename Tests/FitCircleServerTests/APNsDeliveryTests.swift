@@ -37,7 +37,7 @@ struct APNsDeliveryTests {
                     json: ["platform": "ios", "token": Self.phone]
                 )
                 #expect(device.status == .created, "\(device.text)")
-                try await body(app, apns, try await NotificationLogTests.anaID(app))
+                try await body(app, apns, try await app.devSignIn().user.id)
             }
         }
     }

@@ -43,7 +43,7 @@ struct DeliveryTests {
                     json: ["platform": "android", "token": "android-1"]
                 )
                 #expect(device.status == .created, "\(device.text)")
-                try await body(app, fcm, try await NotificationLogTests.anaID(app))
+                try await body(app, fcm, try await app.devSignIn().user.id)
             }
         }
     }

@@ -66,7 +66,7 @@ struct EmailDeliveryTests {
                     && text.contains("Email preferences: fitcircle://settings/notifications")
             )
             #expect(html.contains("\(Self.publicURL)/api/emails/open/"))
-            let user = User.ID(try await NotificationLogTests.anaID(app))
+            let user = User.ID(try await app.devSignIn().user.id)
             let record = try #require(
                 try await app.store.read { tx in try await tx.notifications.list(of: user, type: "welcome", limit: 1) }
                     .first
@@ -208,7 +208,7 @@ extension EmailDeliveryTests {
                 app.clock.advance(by: 86_400)
                 let token = try await app.operatorToken()
                 let body: [String: Any] = [
-                    "userId": try await NotificationLogTests.anaID(app), "type": item.type, "data": item.data,
+                    "userId": try await app.devSignIn().user.id, "type": item.type, "data": item.data,
                     "dedupeKey": "t\(index)",
                 ]
                 let sent = try await app.request(.post, "/api/notifications/send", token: token, json: body)

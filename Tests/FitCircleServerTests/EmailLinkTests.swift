@@ -139,7 +139,7 @@ struct EmailLinkTests {
                     .status == .notFound
             )
             let unsubscribe = links.token(
-                .unsubscribe(user: User.ID(try await NotificationLogTests.anaID(app)), type: "weekly_digest")
+                .unsubscribe(user: User.ID(try await app.devSignIn().user.id), type: "weekly_digest")
             )
             for forged in [
                 unsubscribe,

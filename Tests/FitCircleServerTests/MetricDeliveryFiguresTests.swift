@@ -59,7 +59,7 @@ struct MetricDeliveryFiguresTests {
             _ = try await app.operatorToken()
             _ = try await app.onboardedUser()
             _ = try await app.onboardedUser("bounce@example.com")
-            let ana = try await NotificationLogTests.anaID(app)
+            let ana = try await app.devSignIn().user.id
             let bounce = try await app.devSignIn("bounce@example.com").user.id
             _ = try await Self.send(app, "weekly_digest", to: ana, key: "digest")
             _ = try await Self.send(app, "weekly_digest", to: bounce, key: "digest")

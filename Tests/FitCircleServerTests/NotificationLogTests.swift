@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleJobs
@@ -11,10 +12,6 @@ import Testing
 
 /// Decisions kept once per dedupe key, the outbox, the in-app inbox, history and "why", through the API.
 struct NotificationLogTests {
-    static func anaID(_ app: TestApp) async throws -> String {
-        try await app.devSignIn().user.id
-    }
-
     @Test(arguments: Backend.available)
     func aSendIsDecidedOnceQueuedPerChannelAndReadInTheInbox(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
@@ -41,7 +38,7 @@ struct NotificationLogTests {
                 .post,
                 "/api/notifications/send",
                 token: token,
-                json: ["userId": try await Self.anaID(app), "type": "welcome"]
+                json: ["userId": try await app.devSignIn().user.id, "type": "welcome"]
             )
             #expect(member.status == .forbidden)
 
@@ -136,25 +133,11 @@ struct NotificationLogTests {
 
 /// The in-app inbox live over server-sent events.
 struct InboxStreamTests {
-    /// The stream's events as (event, id, data) in order.
-    static func events(_ text: String) throws -> [(event: String, id: String?, data: [String: Any])] {
-        try text.components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { block in
-            var fields: [String: String] = [:]
-            for line in block.split(separator: "\n") {
-                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2 { fields[parts[0]] = parts[1] }
-            }
-            let data =
-                try JSONSerialization.jsonObject(with: Data((fields["data"] ?? "{}").utf8)) as? [String: Any] ?? [:]
-            return (fields["event"] ?? "", fields["id"], data)
-        }
-    }
-
     @Test(arguments: Backend.available)
     func whatLandsInTheAppIsStreamedAndAReconnectResumesAfterTheLastEventID(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
-            let ana = User.ID(try await NotificationLogTests.anaID(app))
+            let ana = User.ID(try await app.devSignIn().user.id)
             _ = try await app.operatorToken()
             // Live: the stream opens with the unread count, and a send wakes it with the notification.
             var updates = app.engine.notifications.inboxUpdates(of: ana, after: nil, for: .seconds(60))
@@ -175,21 +158,20 @@ struct InboxStreamTests {
             )
             #expect(resumed.status == .ok)
             #expect(resumed.headers[.contentType]?.hasPrefix("text/event-stream") == true)
-            let events = try Self.events(resumed.text)
+            let events = ServerSentEvent.all(in: resumed.text)
             #expect(events.map(\.event) == ["unread", "notification"], "\(resumed.text)")
-            #expect(events.first?.data["unread"] as? Int == 2)
+            #expect(try events.first?.decoded(as: Components.Schemas.InboxEvent.self).unread == 2)
             #expect(events.last?.id == second.id)
-            #expect(
-                (events.last?.data["notification"] as? [String: Any])?["type"] as? String == "daily_checkin_reminder"
-            )
-            let fresh = try Self.events(
-                try await app.request(.get, "/api/notifications/stream?seconds=1", token: token).text
+            let landedLast = try events.last?.decoded(as: Components.Schemas.InboxEvent.self)
+            #expect(landedLast?.notification?._type == "daily_checkin_reminder")
+            let fresh = ServerSentEvent.all(
+                in: try await app.request(.get, "/api/notifications/stream?seconds=1", token: token).text
             )
             #expect(fresh.map(\.event) == ["unread"])
 
             let refused = try await app.request(.get, "/api/notifications/stream?seconds=0", token: token)
             #expect(refused.status == .unprocessableContent)
-            #expect(refused.text.contains("seconds"))
+            #expect(try refused.problem().fields.contains("seconds"), "\(refused.text)")
         }
     }
 }

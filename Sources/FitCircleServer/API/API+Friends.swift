@@ -137,18 +137,8 @@ extension API {
                 for: .seconds(seconds)
             )
         } encode: { entry in
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
-            guard let item = try Components.Schemas.FriendFeedItem(entry), let data = try? encoder.encode(item) else {
-                return []
-            }
-            return [
-                ServerSentEvent(
-                    id: entry.activity.event.id.rawValue,
-                    event: "activity",
-                    data: String(decoding: data, as: UTF8.self)
-                )
-            ]
+            guard let item = try Components.Schemas.FriendFeedItem(entry) else { return [] }
+            return [try LiveEvents.event(id: entry.activity.event.id.rawValue, event: "activity", json: item)]
         }
         return .ok(.init(body: .textEventStream(body)))
     }

@@ -205,8 +205,6 @@ enum CircleStreamEvent {
 
     var encoded: ServerSentEvent {
         get throws {
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
             switch self {
             case .rank(let update, let anonymous):
                 let data = Components.Schemas.RankUpdate(
@@ -218,16 +216,12 @@ enum CircleStreamEvent {
                     rank: update.rank,
                     previousRank: update.previousRank
                 )
-                return ServerSentEvent(
-                    event: "rank",
-                    data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self)
-                )
+                return try LiveEvents.event(event: "rank", json: data)
             case .feed(let row):
-                let data = try Components.Schemas.FeedItem(row)
-                return ServerSentEvent(
+                return try LiveEvents.event(
                     id: row.item.id.rawValue,
                     event: "feed",
-                    data: String(decoding: (try? encoder.encode(data)) ?? Data(), as: UTF8.self)
+                    json: try Components.Schemas.FeedItem(row)
                 )
             }
         }

@@ -42,11 +42,13 @@ enum LiveEvents {
         return ArraySlice(bytes)
     }
 
-    /// An event whose data is `value` as JSON (sorted keys, slashes as they are), as
-    /// `asEncodedServerSentEventsWithJSONData` writes it.
+    /// An event whose data is `value` as JSON (sorted keys, slashes as they are, instants in ISO 8601 as the
+    /// document's `date-time` says), as `asEncodedServerSentEventsWithJSONData` writes it. Every stream's
+    /// events are written here.
     static func event(id: String? = nil, event: String, json value: some Encodable) throws -> ServerSentEvent {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
         return ServerSentEvent(id: id, event: event, data: String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }

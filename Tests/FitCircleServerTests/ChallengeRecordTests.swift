@@ -13,28 +13,18 @@ struct ChallengeRecordTests {
         _ app: TestApp,
         _ people: [(TestPerson, Int)],
         stake: Int,
-        type: String = "most_activities"
+        type: Components.Schemas.CompetitionType = .mostActivities
     ) async throws {
-        let creator = people[0].0
-        let created = try await app.request(
-            .post,
-            "/api/competitions",
-            token: try await creator.token(app),
-            json: [
-                "name": "Duel", "type": type, "durationDays": 1, "stake": stake, "visibility": "public",
-            ]
-        ).jsonObject()
-        let id = try #require(created["id"] as? String, "\(created)")
+        let duel = Components.Schemas.CompetitionInput(
+            name: "Duel",
+            _type: type,
+            visibility: ._public,
+            durationDays: 1,
+            stake: stake
+        )
+        let id = try await app.api(as: people[0].0).createCompetition(body: .json(duel)).created.body.json.id
         for (person, _) in people.dropFirst() {
-            #expect(
-                try await app.request(
-                    .post,
-                    "/api/competitions/\(id)/join",
-                    token: try await person.token(app),
-                    json: [:]
-                )
-                .status == .ok
-            )
+            _ = try await app.api(as: person).joinCompetition(path: .init(id: id), body: .json(.init())).ok
         }
         app.clock.advance(by: 3 * 3600)
         for (person, count) in people where count > 0 {
@@ -57,67 +47,39 @@ struct ChallengeRecordTests {
             // Ana beats Ben (and Cy, no friend of hers), then Ben beats Ana, then Ana wins again.
             try await Self.play(app, [(ana, 3), (ben, 1), (cy, 2)], stake: 60)
             try await Self.play(app, [(ben, 4), (ana, 2)], stake: 60)
-            try await Self.play(app, [(ana, 2), (ben, 1)], stake: 60, type: "workouts")
+            try await Self.play(app, [(ana, 2), (ben, 1)], stake: 60, type: .workouts)
 
-            let record = try await app.request(
-                .get,
-                "/api/users/\(ana.id)/challenge-record",
-                token: try await ben.token(app)
-            ).jsonObject()
+            let record = try await app.api(as: ben).getChallengeRecord(path: .init(id: ana.id)).ok.body.json
             #expect(
-                record["challenges"] as? Int == 3 && record["wins"] as? Int == 2
-                    && record["currentWinStreak"] as? Int == 1
-                    && record["longestWinStreak"] as? Int == 1,
+                record.challenges == 3 && record.wins == 2 && record.currentWinStreak == 1
+                    && record.longestWinStreak == 1,
                 "\(record)"
             )
-            #expect(record["xpWon"] as? Int == 120 + 60 && record["xpLost"] as? Int == 60, "\(record)")
-            #expect(abs((record["averagePlacement"] as? Double ?? 0) - 4.0 / 3) < 0.001)
+            #expect(record.xpWon == 120 + 60 && record.xpLost == 60, "\(record)")
+            #expect(abs((record.averagePlacement ?? 0) - 4.0 / 3) < 0.001)
 
-            let rivalry = try await app.request(.get, "/api/users/\(ben.id)/rivalry", token: try await ana.token(app))
-                .jsonObject()
-            let versus = try #require(rivalry["record"] as? [String: Any])
-            #expect(
-                versus["wins"] as? Int == 2 && versus["losses"] as? Int == 1 && versus["draws"] as? Int == 0,
-                "\(rivalry)"
-            )
-            #expect(
-                versus["xpWon"] as? Int == 60 + 60 && versus["xpLost"] as? Int == 60 && versus["streak"] as? Int == 1,
-                "\(rivalry)"
-            )
-            #expect(
-                (rivalry["lastFive"] as? [[String: Any]])?.map { $0["outcome"] as? String } == ["win", "loss", "win"]
-            )
-            #expect((rivalry["favouriteTypes"] as? [String])?.first == "most_activities")
-            let theirs =
-                try await app.request(.get, "/api/users/\(ana.id)/rivalry", token: try await ben.token(app))
-                .jsonObject()[
-                    "record"
-                ] as? [String: Any]
-            #expect(theirs?["wins"] as? Int == 1 && theirs?["losses"] as? Int == 2 && theirs?["streak"] as? Int == -1)
+            let rivalry = try await app.api(as: ana).getRivalry(path: .init(id: ben.id)).ok.body.json
+            let versus = rivalry.record
+            #expect(versus.wins == 2 && versus.losses == 1 && versus.draws == 0, "\(rivalry)")
+            #expect(versus.xpWon == 60 + 60 && versus.xpLost == 60 && versus.streak == 1, "\(rivalry)")
+            #expect(rivalry.lastFive.map(\.outcome.rawValue) == ["win", "loss", "win"])
+            #expect(rivalry.favouriteTypes.first == .mostActivities)
+            let theirs = try await app.api(as: ben).getRivalry(path: .init(id: ana.id)).ok.body.json.record
+            #expect(theirs.wins == 1 && theirs.losses == 2 && theirs.streak == -1)
             // Cy is nobody's friend here: no rivalry kept, though they met.
-            let cyRivalry =
-                try await app.request(.get, "/api/users/\(ana.id)/rivalry", token: try await cy.token(app))
-                .jsonObject()[
-                    "record"
-                ] as? [String: Any]
-            #expect(cyRivalry?["wins"] as? Int == 0 && cyRivalry?["losses"] as? Int == 0)
+            let cyRivalry = try await app.api(as: cy).getRivalry(path: .init(id: ana.id)).ok.body.json.record
+            #expect(cyRivalry.wins == 0 && cyRivalry.losses == 0)
 
-            let rivals = try await app.request(.get, "/api/user/rivals", token: try await ben.token(app)).jsonObject()
-            #expect((rivals["top"] as? [[String: Any]])?.map { $0["userId"] as? String } == [ana.id])
-            #expect(
-                (rivals["nemesis"] as? [String: Any])?["userId"] as? String == ana.id
-                    && (rivals["dominated"] as? [String: Any])?["userId"] as? String == ana.id
-            )
+            let rivals = try await app.api(as: ben).listRivals().ok.body.json
+            #expect(rivals.top.map(\.userId) == [ana.id])
+            #expect(rivals.nemesis?.userId == ana.id && rivals.dominated?.userId == ana.id)
 
             #expect(try await app.engine.replay.challengeRecordDifferences().isEmpty)
             try await app.store.execute(unsafeSQL: "DELETE FROM challenge_records")
             #expect(try await app.engine.replay.challengeRecordDifferences(fix: true).count == 3)
             #expect(try await app.engine.replay.challengeRecordDifferences().isEmpty)
             #expect(try await app.engine.replay.escrowDifferences().isEmpty)
-            #expect(
-                try await app.request(.get, "/api/users/nobody/rivalry", token: try await ana.token(app)).status
-                    == .notFound
-            )
+            _ = try await app.api(as: ana).getRivalry(path: .init(id: "nobody")).notFound
         }
     }
 }

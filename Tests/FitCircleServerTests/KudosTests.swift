@@ -43,15 +43,15 @@ struct KudosTests {
             let stranger = try await app.person("dee@example.com")
             try await app.befriend(ana, bo)
 
-            #expect(try await app.api(ana.token).giveKudos(path: .init(id: ana.id)).forbidden.body != nil)
-            #expect(try await app.api(stranger.token).giveKudos(path: .init(id: ana.id)).forbidden.body != nil)
-            #expect(try await app.api(bo.token).giveKudos(path: .init(id: "no-such-user")).notFound.body != nil)
+            _ = try await app.api(ana.token).giveKudos(path: .init(id: ana.id)).forbidden
+            _ = try await app.api(stranger.token).giveKudos(path: .init(id: ana.id)).forbidden
+            _ = try await app.api(bo.token).giveKudos(path: .init(id: "no-such-user")).notFound
             #expect(try await app.api(ana.token).getUserKudos(path: .init(id: ana.id)).ok.body.json.count == 0)
 
             // Ana blocks Bo: the friendship ends, and for Bo she is not there.
             _ = try await app.api(ana.token).blockUser(body: .json(.init(userId: bo.id))).noContent
-            #expect(try await app.api(bo.token).getUserKudos(path: .init(id: ana.id)).notFound.body != nil)
-            #expect(try await app.api(bo.token).giveKudos(path: .init(id: ana.id)).notFound.body != nil)
+            _ = try await app.api(bo.token).getUserKudos(path: .init(id: ana.id)).notFound
+            _ = try await app.api(bo.token).giveKudos(path: .init(id: ana.id)).notFound
         }
     }
 

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleTesting
 import Foundation
 import Testing
@@ -13,46 +14,26 @@ struct CompetitionHistoryTests {
             let cy = try await app.person("cy@example.com", xp: 300)
             try await app.befriend(ana, ben)
             try await app.befriend(ana, cy)
-            let created = try await app.request(
-                .post,
-                "/api/competitions",
-                token: try await ana.token(app),
-                json: [
-                    "name": "Week of runs", "type": "most_distance", "durationDays": 2, "stake": 20,
-                    "invitees": [ben.id, cy.id],
-                ]
+            let runs = Components.Schemas.CompetitionInput(
+                name: "Week of runs",
+                _type: .mostDistance,
+                durationDays: 2,
+                stake: 20,
+                invitees: [ben.id, cy.id]
             )
-            #expect(created.status == .created, "\(created.text)")
-            let id = try #require(try created.jsonObject()["id"] as? String)
+            let id = try await app.api(as: ana).createCompetition(body: .json(runs)).created.body.json.id
             try await app.runJobs()
 
             // R8.4: the invitation in Cy's inbox leads to the competition, where join and decline are offered.
-            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await cy.token(app))
-                .jsonObject()
-            let invitation = try #require(
-                (inbox["items"] as? [[String: Any]])?.first { $0["type"] as? String == "challenge_invitation" },
-                "\(inbox)"
-            )
-            #expect(invitation["deepLink"] as? String == "fitcircle://competitions/\(id)")
-            let declined = try await app.request(
-                .post,
-                "/api/competitions/\(id)/decline",
-                token: try await cy.token(app)
-            )
-            #expect(declined.status == .ok, "\(declined.text)")
-            #expect(try declined.jsonObject()["myState"] as? String == "declined")
+            let inbox = try await app.api(as: cy).getNotificationInbox().ok.body.json.items
+            let invitation = try #require(inbox.first { $0._type == "challenge_invitation" }, "\(inbox)")
+            #expect(invitation.deepLink == "fitcircle://competitions/\(id)")
+            let declined = try await app.api(as: cy).declineCompetition(path: .init(id: id)).ok.body.json
+            #expect(declined.myState == .declined)
             #expect(try await app.balance(of: cy) == 300)  // nothing staked
-            #expect(
-                try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token(app), json: [:])
-                    .status == .ok
-            )
-            let mine =
-                try await app.request(.get, "/api/competitions", token: try await cy.token(app)).jsonObject()["items"]
-                as? [[String: Any]]
-            #expect(
-                mine?.contains { $0["id"] as? String == id } == false,
-                "a declined invitation leaves the caller's list"
-            )
+            _ = try await app.api(as: ben).joinCompetition(path: .init(id: id), body: .json(.init())).ok
+            let mine = try await app.api(as: cy).listCompetitions().ok.body.json.items
+            #expect(!mine.contains { $0.id == id }, "a declined invitation leaves the caller's list")
 
             app.clock.advance(by: 3600)
             for (person, km) in [(ana, 4.0), (ben, 7.5)] {
@@ -62,25 +43,17 @@ struct CompetitionHistoryTests {
             try await app.settleChallenges(after: 2)
 
             // R8.9: the history, each past competition with how it finished for the caller.
-            let history =
-                try await app.request(.get, "/api/competitions", token: try await ben.token(app)).jsonObject()["items"]
-                as? [[String: Any]]
-            let past = try #require(history?.first { $0["id"] as? String == id })
-            #expect(past["status"] as? String == "settled")
-            let result = try #require(past["myResult"] as? [String: Any], "\(past)")
-            #expect(
-                result["rank"] as? Int == 1 && result["value"] as? Double == 7.5 && result["won"] as? Bool == true
-                    && result["payout"] as? Int == 40
-            )
-            let anas =
-                try await app.request(.get, "/api/competitions", token: try await ana.token(app)).jsonObject()["items"]
-                as? [[String: Any]]
-            let lost = try #require(anas?.first { $0["id"] as? String == id }?["myResult"] as? [String: Any])
-            #expect(lost["rank"] as? Int == 2 && lost["won"] as? Bool == false && lost["payout"] as? Int == 0)
+            let history = try await app.api(as: ben).listCompetitions().ok.body.json.items
+            let past = try #require(history.first { $0.id == id })
+            #expect(past.status == .settled)
+            let result = try #require(past.myResult, "\(past)")
+            #expect(result.rank == 1 && result.value == 7.5 && result.won && result.payout == 40)
+            let anas = try await app.api(as: ana).listCompetitions().ok.body.json.items
+            let lost = try #require(anas.first { $0.id == id }?.myResult)
+            #expect(lost.rank == 2 && !lost.won && lost.payout == 0)
             // Who declined has no part in it, nor a result.
-            let cys = try await app.request(.get, "/api/competitions/\(id)", token: try await cy.token(app))
-                .jsonObject()
-            #expect(cys["myState"] as? String == "declined" && cys["myResult"] == nil, "\(cys)")
+            let cys = try await app.api(as: cy).getCompetition(path: .init(id: id)).ok.body.json
+            #expect(cys.myState == .declined && cys.myResult == nil, "\(cys)")
         }
     }
 }

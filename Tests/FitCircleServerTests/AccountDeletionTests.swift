@@ -11,7 +11,7 @@ struct AccountDeletionTests {
     typealias Person = TestPerson
 
     static func named(_ app: TestApp, _ name: String) async throws -> Person {
-        try await LeaderboardTests.named(app, name)
+        try await app.person(named: name)
     }
 
     /// Where `needle` is, as text or inside base64 (remembered responses are stored so), by column.

@@ -78,7 +78,7 @@ struct ConditionalRequestTests {
     @Test(arguments: Backend.available)
     func aBoardIsA304UntilAClaimMovesIt(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await LeaderboardTests.named(app, "Ana")
+            let ana = try await app.person(named: "Ana")
             let circle = try await app.createCircle(by: ana, ["name": "Walkers", "metric": "steps"]).id
             _ = try await app.claim(4_000, in: circle, as: ana)
             let path = "/api/fitcircles/\(circle)/leaderboard?period=daily"

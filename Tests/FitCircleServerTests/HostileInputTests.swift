@@ -408,7 +408,7 @@ struct SocialHalfFindingsTests {
     @Test(arguments: Backend.available)
     func aRemovedMembersStreamEndsAndHearsNothingMore(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let (ana, bo) = (try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"))
+            let (ana, bo) = (try await app.person(named: "Ana"), try await app.person(named: "Bo"))
             let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Live", "metric": "steps", "privacy": "private"]

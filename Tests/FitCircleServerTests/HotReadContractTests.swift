@@ -49,11 +49,11 @@ struct HotReadContractTests {
     func aBoardWrittenByHandIsTheGeneratedAnswerForEveryViewer(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
-            let ana = try await LeaderboardTests.named(app, "Ana")
-            let bo = try await LeaderboardTests.named(app, "Bo")
+            let ana = try await app.person(named: "Ana")
+            let bo = try await app.person(named: "Bo")
             try await PrivacyEverywhereTests.setVisibility(app, bo, name: #"Bo "the \ rock" / 🏃"#, [:])
-            let cy = try await LeaderboardTests.named(app, "Cy")
-            let dee = try await LeaderboardTests.named(app, "Dee")
+            let cy = try await app.person(named: "Cy")
+            let dee = try await app.person(named: "Dee")
             try await PrivacyEverywhereTests.setVisibility(
                 app,
                 cy,
@@ -190,8 +190,8 @@ struct HotReadContractTests {
     @Test(arguments: Backend.available)
     func aHotReadRefusesAndCountsAsTheGeneratedPathDoes(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            let ana = try await LeaderboardTests.named(app, "Ana")
-            let eve = try await LeaderboardTests.named(app, "Eve")
+            let ana = try await app.person(named: "Ana")
+            let eve = try await app.person(named: "Eve")
             let circle = try await app.createCircle(by: ana, ["name": "Walkers", "metric": "steps"]).id
             let path = "/api/fitcircles/\(circle)/leaderboard"
             let token = try await ana.token(app)
@@ -291,9 +291,9 @@ struct HotReadContractTests {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
             let (ana, bo, cy, dee) = (
-                try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"),
-                try await LeaderboardTests.named(app, "Cy"),
-                try await LeaderboardTests.named(app, "Dee")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"),
+                try await app.person(named: "Cy"),
+                try await app.person(named: "Dee")
             )
             let walkers = try await app.createCircle(
                 by: ana,

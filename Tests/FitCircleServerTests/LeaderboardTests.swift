@@ -14,17 +14,13 @@ import Testing
 struct LeaderboardTests {
     typealias Person = TestPerson
 
-    static func named(_ app: TestApp, _ name: String, timeZone: String = "Europe/Paris") async throws -> Person {
-        try await app.person("\(name.lowercased())@example.com", timeZone: timeZone, displayName: name)
-    }
-
     /// A circle of `count` members besides its owner ("Owner"), member i signed in as `m<i>@example.com`, their
     /// claims of Monday 2 March 2026 (the clock's day) written straight to the store — 1,000 + (i mod
     /// `distinctValues`) × 100 steps, reached a second apart — then boarded by a refresh.
     static func largeCircle(_ app: TestApp, members count: Int, distinctValues: Int) async throws -> (
         id: FitCircleCore.FitCircle.ID, owner: Person, members: [User.ID]
     ) {
-        let owner = try await Self.named(app, "Owner")
+        let owner = try await app.person(named: "Owner")
         let circle = try await app.createCircle(
             by: owner,
             ["name": "Everyone", "metric": "steps", "privacy": "public", "memberLimit": 500]
@@ -85,9 +81,9 @@ struct LeaderboardTests {
     func tiesGoToWhoReachedTheValueFirstStablyAcrossRestartsAndReplay(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
-            let ana = try await Self.named(app, "Ana")
-            let bo = try await Self.named(app, "Bo")
-            let cy = try await Self.named(app, "Cy", timeZone: "America/Los_Angeles")
+            let ana = try await app.person(named: "Ana")
+            let bo = try await app.person(named: "Bo")
+            let cy = try await app.person(named: "Cy", timeZone: "America/Los_Angeles")
             let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Ties", "metric": "steps", "privacy": "public", "startDate": "2026-03-01"]
@@ -170,7 +166,7 @@ struct LeaderboardTests {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
             let (ana, bo, cy) = (
-                try await Self.named(app, "Ana"), try await Self.named(app, "Bo"), try await Self.named(app, "Cy")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"), try await app.person(named: "Cy")
             )
             let circle = try await app.createCircle(
                 by: ana,
@@ -269,9 +265,9 @@ struct LeaderboardTests {
     func theCircleStreamCarriesRanksAndFeedItemsAsTheyHappen(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))
-            let ana = try await Self.named(app, "Ana")
-            let bo = try await Self.named(app, "Bo")
-            let outsider = try await Self.named(app, "Eve")
+            let ana = try await app.person(named: "Ana")
+            let bo = try await app.person(named: "Bo")
+            let outsider = try await app.person(named: "Eve")
             let circle = try await app.createCircle(
                 by: ana,
                 ["name": "Live", "metric": "steps", "privacy": "private"]
@@ -325,8 +321,8 @@ struct LeaderboardTests {
     func membersNewsReachesTheirCirclesAndAClaimedDayEarnsPointsOnce(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
-            let ana = try await Self.named(app, "Ana")
-            let bo = try await Self.named(app, "Bo")
+            let ana = try await app.person(named: "Ana")
+            let bo = try await app.person(named: "Bo")
             var circles: [String] = []
             for name in ["One", "Two"] {
                 let circle = try await app.createCircle(
@@ -380,9 +376,9 @@ struct LeaderboardTests {
     {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
-            let ana = try await Self.named(app, "Ana")
-            let bo = try await Self.named(app, "Bo")
-            let eve = try await Self.named(app, "Eve")
+            let ana = try await app.person(named: "Ana")
+            let bo = try await app.person(named: "Bo")
+            let eve = try await app.person(named: "Eve")
             let png = Data(TestImages.png(withText: nil))
             #expect(
                 try await app.request(

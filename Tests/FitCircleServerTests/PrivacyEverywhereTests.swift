@@ -42,8 +42,8 @@ struct PrivacyEverywhereTests {
     func r5_7_aPhotoIsShownToItsAudienceInEveryList(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo, cy, dee) = (
-                try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"),
-                try await LeaderboardTests.named(app, "Cy"), try await LeaderboardTests.named(app, "Dee")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"),
+                try await app.person(named: "Cy"), try await app.person(named: "Dee")
             )
             try await Self.photo(app, ana)
             try await app.befriend(Self.friend(ana), Self.friend(bo))
@@ -111,8 +111,8 @@ struct PrivacyEverywhereTests {
     func r11_aMemberWhoOptsOutOfBoardsByNameIsAMemberToOthers(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo, cy) = (
-                try await LeaderboardTests.named(app, "Ana"), try await LeaderboardTests.named(app, "Bo"),
-                try await LeaderboardTests.named(app, "Cy")
+                try await app.person(named: "Ana"), try await app.person(named: "Bo"),
+                try await app.person(named: "Cy")
             )
             try await Self.photo(app, ana)
             try await app.befriend(Self.friend(ana), Self.friend(bo))

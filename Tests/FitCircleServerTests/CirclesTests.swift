@@ -91,13 +91,7 @@ struct CirclesTests {
 
             let seen = try await app.request(.get, "/api/fitcircles/\(id)", token: try await bo.token(app)).jsonObject()
             #expect(seen["role"] == nil && seen["joinCode"] == nil)
-            let runner = JobRunner(
-                store: app.store,
-                handlers: app.engine.jobs.handlers,
-                clock: app.clock.wallClock,
-                logger: Logger(label: "test")
-            )
-            while try await runner.runDue() > 0 {}
+            try await app.runJobs()
             let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app))
                 .jsonObject()
             let bodies = (inbox["items"] as? [[String: Any]])?.compactMap { $0["body"] as? String }

@@ -34,13 +34,7 @@ struct FriendsTests {
 
     /// The bodies in the person's in-app inbox, after running the jobs that decide raised notifications.
     static func inbox(_ app: TestApp, of person: TestPerson) async throws -> [String] {
-        let runner = JobRunner(
-            store: app.store,
-            handlers: app.engine.jobs.handlers,
-            clock: app.clock.wallClock,
-            logger: Logger(label: "test")
-        )
-        while try await runner.runDue() > 0 {}
+        try await app.runJobs()
         let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await person.token(app))
             .jsonObject()
         return (inbox["items"] as? [[String: Any]])?.compactMap { $0["body"] as? String } ?? []

@@ -65,13 +65,7 @@ struct LeaderboardTests {
 
     /// The decisions about `type` for the person, once the queued raises have run.
     static func notifications(_ app: TestApp, _ person: Person, _ type: String) async throws -> [NotificationRecord] {
-        let runner = JobRunner(
-            store: app.store,
-            handlers: app.engine.jobs.handlers,
-            clock: app.clock.wallClock,
-            logger: Logger(label: "test")
-        )
-        while try await runner.runDue(limit: 50) > 0 {}
+        try await app.runJobs()
         return try await app.store.read { tx in
             try await tx.notifications.list(of: User.ID(person.id), type: type, limit: 10)
         }

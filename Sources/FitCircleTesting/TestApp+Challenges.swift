@@ -18,3 +18,12 @@ extension TestApp {
         return board.rows.filter { $0.won == true }.compactMap(\.userId)
     }
 }
+
+extension TestApp {
+    /// `person` joins the challenge (with its `code` when private): the answer, whatever it is.
+    public func joinChallenge(_ id: String, as person: TestPerson, code: String? = nil) async throws
+        -> Operations.JoinCompetition.Output
+    {
+        try await self.api(as: person).joinCompetition(path: .init(id: id), body: .json(.init(code: code)))
+    }
+}

@@ -145,14 +145,7 @@ struct AccountDeletionTests {
                 ]
             ).jsonObject()
             let challengeID = try #require(challenge["id"] as? String, "\(challenge)")
-            #expect(
-                try await app.request(
-                    .post,
-                    "/api/competitions/\(challengeID)/join",
-                    token: try await bo.token(app),
-                    json: [:]
-                ).status == .ok
-            )
+            _ = try await app.joinChallenge(challengeID, as: bo).ok
             _ = try await app.recordWorkout("her-run", by: friends, minutesAgo: 0)
             let token = try await ana.token(app)
             #expect(

@@ -29,10 +29,7 @@ struct ChallengeBadgeTests {
                 ]
             ).jsonObject()
             let id = try #require(created["id"] as? String)
-            #expect(
-                try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token(app), json: [:])
-                    .status == .ok
-            )
+            _ = try await app.joinChallenge(id, as: ben).ok
             app.clock.advance(by: 5 * 3600)
             // Ben gets going first with 10 km; Ana starts last and edges past with 10.04 km: under 1 %.
             _ = try await app.api(as: ben).recordActivity(

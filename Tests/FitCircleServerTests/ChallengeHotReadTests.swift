@@ -68,14 +68,7 @@ struct ChallengeHotReadTests {
                 ]
             )
             for person in [ben, cy] {
-                #expect(
-                    try await app.request(
-                        .post,
-                        "/api/competitions/\(race)/join",
-                        token: try await person.token(app),
-                        json: [:]
-                    ).status == .ok
-                )
+                _ = try await app.joinChallenge(race, as: person).ok
             }
             for person in [ana, ben, cy, dee] {
                 try await Self.compare(app, race, as: person, "nobody has run yet, as \(person.email)")
@@ -115,15 +108,7 @@ struct ChallengeHotReadTests {
                 by: ana,
                 ["name": "Most km", "type": "distance", "goal": "most", "durationDays": 7, "visibility": "public"]
             )
-            #expect(
-                try await app.request(
-                    .post,
-                    "/api/competitions/\(race)/join",
-                    token: try await ben.token(app),
-                    json: [:]
-                )
-                .status == .ok
-            )
+            _ = try await app.joinChallenge(race, as: ben).ok
             let path = "/api/competitions/\(race)/leaderboard"
             app.clock.advance(by: 3_600)
             _ = try await app.api(as: ana).recordActivity(
@@ -162,15 +147,7 @@ struct ChallengeHotReadTests {
                     == .ok
             )
             try await changed("a rename")
-            #expect(
-                try await app.request(
-                    .post,
-                    "/api/competitions/\(race)/join",
-                    token: try await cy.token(app),
-                    json: [:]
-                )
-                .status == .ok
-            )
+            _ = try await app.joinChallenge(race, as: cy).ok
             try await changed("someone joining")
             try await PrivacyEverywhereTests.setVisibility(
                 app,

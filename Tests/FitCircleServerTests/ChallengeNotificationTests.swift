@@ -97,14 +97,7 @@ struct ChallengeNotificationTests {
                 ]
             )
             for person in [ben, cy, dee] {
-                #expect(
-                    try await app.request(
-                        .post,
-                        "/api/competitions/\(id)/join",
-                        token: try await person.token(app),
-                        json: [:]
-                    ).status == .ok
-                )
+                _ = try await app.joinChallenge(id, as: person).ok
             }
 
             try await Self.run(app, until: Self.at(3, 10, 15))
@@ -230,10 +223,7 @@ struct ChallengeNotificationTests {
                 ]
             ).jsonObject()
             let id = try #require(created["id"] as? String)
-            #expect(
-                try await app.request(.post, "/api/competitions/\(id)/join", token: try await ben.token(app), json: [:])
-                    .status == .ok
-            )
+            _ = try await app.joinChallenge(id, as: ben).ok
             try await Self.run(app, until: Self.at(2, 15))
             try await Self.workout(app, ana, "a1", km: 5)
             try await Self.workout(app, ben, "b1", km: 3)

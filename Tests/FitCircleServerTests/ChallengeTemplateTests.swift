@@ -84,15 +84,7 @@ struct ChallengeTemplateTests {
                     challenge["templateId"] as? String == template.id
                         && challenge["templateVersion"] as? Int == template.version
                 )
-                #expect(
-                    try await app.request(
-                        .post,
-                        "/api/competitions/\(id)/join",
-                        token: try await ben.token(app),
-                        json: [:]
-                    )
-                    .status == .ok
-                )
+                _ = try await app.joinChallenge(id, as: ben).ok
                 let startsAt = try #require(ISO8601DateFormatter().date(from: challenge["startsAt"] as? String ?? ""))
                 let endsAt = try #require(ISO8601DateFormatter().date(from: challenge["endsAt"] as? String ?? ""))
                 let first = LocalDate(startsAt, in: Self.zone)

@@ -23,7 +23,7 @@ struct ChallengeTests {
     static func join(_ app: TestApp, _ id: String, as person: TestPerson, code: String? = nil) async throws
         -> Operations.JoinCompetition.Output
     {
-        try await app.api(as: person).joinCompetition(path: .init(id: id), body: .json(.init(code: code)))
+        try await app.joinChallenge(id, as: person, code: code)
     }
 
     static func board(_ app: TestApp, _ id: String, as person: TestPerson) async throws

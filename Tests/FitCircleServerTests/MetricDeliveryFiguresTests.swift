@@ -120,14 +120,7 @@ struct MetricDeliveryFiguresTests {
             #expect(race.status == .created, "\(race.text)")
             let id = try #require(try race.jsonObject()["id"] as? String)
             for person in [ben, cat] {
-                #expect(
-                    try await app.request(
-                        .post,
-                        "/api/competitions/\(id)/join",
-                        token: try await person.token(app),
-                        json: [:]
-                    ).status == .ok
-                )
+                _ = try await app.joinChallenge(id, as: person).ok
             }
             let own = try await app.request(
                 .post,

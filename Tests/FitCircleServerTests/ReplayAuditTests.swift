@@ -26,15 +26,7 @@ struct ReplayAuditTests {
                     ]
                 )
                 let id = try #require(try created.jsonObject()["id"] as? String, "\(created.text)")
-                #expect(
-                    try await app.request(
-                        .post,
-                        "/api/competitions/\(id)/join",
-                        token: try await ben.token(app),
-                        json: [:]
-                    )
-                    .status == .ok
-                )
+                _ = try await app.joinChallenge(id, as: ben).ok
                 app.clock.advance(by: 600.123_4)
                 let run = app.workout("r\(round)", km: 3 + Double(round), minutes: 20, startedMinutesAgo: 5)
                 _ = try await app.api(as: ben).recordActivity(body: .json(run)).created

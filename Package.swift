@@ -286,7 +286,7 @@ let package = Package(
         .testTarget(
             name: "AcceptanceTests",
             dependencies: [
-                "FitCircleCore", "FitCircleEngine", "FitCircleJobs", "FitCircleStore", "FitCircleTesting",
+                "FitCircleAPI", "FitCircleCore", "FitCircleEngine", "FitCircleJobs", "FitCircleStore", "FitCircleTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,5 +1,5 @@
 public import FitCircleClient
-import Foundation
+public import Foundation
 import HTTPTypes
 public import HummingbirdTesting
 import NIOCore
@@ -9,7 +9,7 @@ extension TestResponse {
     /// request (a malformed body, a header the client would not send) and still assert typed values.
     public func decoded<Value: Decodable>(as type: Value.Type = Value.self) throws -> Value {
         do {
-            return try apiDecoder().decode(Value.self, from: Data(self.body.readableBytesView))
+            return try Data(self.body.readableBytesView).decoded()
         } catch {
             throw TestSetupError("expected \(Value.self) (\(error)), got \(self.status): \(self.text)")
         }
@@ -38,6 +38,14 @@ extension TestApp {
 
     /// The API as `person` calls it, signed in afresh.
     public func api(as person: TestPerson) async throws -> Client { try await self.api(as: person.email) }
+}
+
+extension Data {
+    /// This JSON as one of the API's schemas: for bodies that arrive outside a `TestResponse` (a node in
+    /// another process, a webhook's delivery).
+    public func decoded<Value: Decodable>(as type: Value.Type = Value.self) throws -> Value {
+        try apiDecoder().decode(Value.self, from: self)
+    }
 }
 
 /// A decoder for the API's JSON: instants are ISO 8601, with or without fractions of a second.

@@ -1,3 +1,5 @@
+import FitCircleAPI
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
@@ -115,13 +117,10 @@ struct Spec000PopulationTests {
             // Small circles, as friends make them (the owner runs them all).
             var circles: [(id: String, code: String)] = []
             for index in 0..<Self.circles {
-                let circle = try await app.request(
-                    .post,
-                    "/api/fitcircles",
-                    token: ownerToken,
-                    json: ["name": "Circle \(index)", "metric": "steps"]
-                ).jsonObject()
-                circles.append((try #require(circle["id"] as? String), try #require(circle["joinCode"] as? String)))
+                let circle = try await app.api(ownerToken).createFitCircle(
+                    body: .json(.init(name: "Circle \(index)", metric: .steps))
+                ).created.body.json
+                circles.append((circle.id, try #require(circle.joinCode)))
             }
             func make(_ name: String, _ variants: [[String: Any]]) async throws -> String {
                 let made = try await app.request(
@@ -131,7 +130,7 @@ struct Spec000PopulationTests {
                     json: ["name": name, "variants": variants]
                 )
                 #expect(made.status == .created, "\(made.text)")
-                return try #require(try made.jsonObject()["id"] as? String)
+                return try made.decoded(as: FitCircleAPI.Components.Schemas.Experiment.self).id
             }
             func change(_ id: String, to state: String) async throws {
                 let changed = try await app.request(
@@ -303,8 +302,8 @@ struct Spec000PopulationTests {
             try await app.request(.post, "/api/fitcircles/join", token: token, json: ["code": circle.code]).status
                 == .ok
         )
-        let config = try await app.json("/api/config", token: token)
-        let difficulty = try #require((config["experiments"] as? [String: String])?["goal_difficulty"])
+        let config = try await app.api(token).getConfig().ok.body.json
+        let difficulty = try #require(config.experiments?.additionalProperties["goal_difficulty"])
         return Person(
             id: id.rawValue,
             member: Member(app: app, email: email),
@@ -326,11 +325,9 @@ struct Spec000PopulationTests {
         app: TestApp
     ) async throws {
         let token = try await person.member.token
-        let goals = try await app.json("/api/goals/daily", token: token)
+        let goals = try await app.api(token).getDailyGoals().ok.body.json
         ledger.active[date, default: []].insert(person.id)
-        let planned =
-            (goals["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "steps" }?["target"] as? Double
-        #expect(planned == Double(target), "\(person.member.email) day \(dayIndex): \(goals)")
+        #expect(goals[.steps]?.target == Double(target), "\(person.member.email) day \(dayIndex): \(goals)")
         if day.unit() < person.habit.checksIn {
             var body: [String: Any] = ["mood": 4, "energy": 3]
             if day.unit() < person.habit.sentiment { body["sentiment"] = "ok" }
@@ -361,12 +358,11 @@ struct Spec000PopulationTests {
             ledger.viewers[date, default: []].insert(person.id)
         }
         if day.unit() < person.habit.notices {
-            let inbox = try await app.json("/api/notifications/inbox?limit=5", token: token)
-            if let unopened = (inbox["items"] as? [[String: Any]])?.first(where: { $0["openedAt"] == nil }),
-                let id = unopened["id"] as? String
-            {
+            let inbox = try await app.api(token).getNotificationInbox(query: .init(limit: 5)).ok.body.json
+            if let unopened = inbox.items.first(where: { $0.openedAt == nil }) {
                 #expect(
-                    try await app.request(.post, "/api/notifications/\(id)/opened", token: token).status == .noContent
+                    try await app.request(.post, "/api/notifications/\(unopened.id)/opened", token: token).status
+                        == .noContent
                 )
                 ledger.openers[date, default: []].insert(person.id)
             }
@@ -380,14 +376,10 @@ struct Spec000PopulationTests {
         let last = first.adding(days: Self.days - 1)
         let report = try await app.request(.get, "/api/admin/metrics?from=\(first.iso)&to=\(last.iso)", token: owner)
         #expect(report.status == .ok, "\(report.text)")
-        let series = try #require(try report.jsonObject()["metrics"] as? [[String: Any]])
+        let series = try report.decoded(as: FitCircleAPI.Components.Schemas.MetricsReport.self).metrics
         func reported(_ id: String) -> [String: (numerator: Double, denominator: Double)] {
-            let points = series.first { $0["id"] as? String == id }?["points"] as? [[String: Any]] ?? []
-            return Dictionary(
-                uniqueKeysWithValues: points.map {
-                    ($0["period"] as! String, ($0["numerator"] as! Double, $0["denominator"] as! Double))
-                }
-            )
+            let points = series.first { $0.id == id }?.points ?? []
+            return Dictionary(uniqueKeysWithValues: points.map { ($0.period, ($0.numerator, $0.denominator)) })
         }
         func pair(_ id: String, _ day: String) -> [Double]? {
             reported(id)[day].map { [$0.numerator, $0.denominator] }
@@ -481,12 +473,11 @@ struct Spec000PopulationTests {
             token: owner
         )
         let weeks =
-            try #require(try weekly.jsonObject()["metrics"] as? [[String: Any]]).first {
-                $0["id"] as? String == "checkin_completion"
-            }?["points"] as? [[String: Any]]
+            try weekly.decoded(as: FitCircleAPI.Components.Schemas.MetricsReport.self).metrics
+            .first { $0.id == "checkin_completion" }?.points ?? []
         let secondWeek = (7..<14).map { reported("checkin_completion")[first.adding(days: $0).iso]?.numerator ?? 0 }
             .reduce(0, +)
-        #expect(weeks?.count == 9 && weeks?[1]["numerator"] as? Double == secondWeek, "\(weeks ?? [])")
+        #expect(weeks.count == 9 && weeks[1].numerator == secondWeek, "\(weeks)")
         let csv = try await app.request(
             .get,
             "/api/admin/metrics?from=\(first.iso)&to=\(last.iso)&format=csv",
@@ -500,44 +491,45 @@ struct Spec000PopulationTests {
     static func checkTheReadOuts(_ app: TestApp, owner: String, difficulty: String, identical: String, people: [Person])
         async throws
     {
-        func readOut(_ id: String) async throws -> [String: Any] {
+        typealias Results = FitCircleAPI.Components.Schemas.ExperimentResults
+        typealias Measure = FitCircleAPI.Components.Schemas.ExperimentMeasure
+        func readOut(_ id: String) async throws -> Results {
             let results = try await app.request(
                 .get,
                 "/api/admin/experiments/\(id)/results?confidence=0.99",
                 token: owner
             )
             #expect(results.status == .ok, "\(results.text)")
-            return try results.jsonObject()
+            return try results.decoded()
         }
-        func measure(_ read: [String: Any], _ variant: String, _ measure: String) throws -> [String: Any] {
-            let variants = read["variants"] as? [[String: Any]]
-            let measures = variants?.first { $0["name"] as? String == variant }?["measures"] as? [[String: Any]]
-            return try #require(measures?.first { $0["measure"] as? String == measure })
+        func measure(_ read: Results, _ variant: String, _ kind: Measure.MeasurePayload) throws -> Measure {
+            let variant = read.variants.first { $0.name == variant }
+            guard let found = variant?.measures.first(where: { $0.measure == kind }) else {
+                throw TestSetupError("no \(kind) for \(variant?.name ?? "a missing variant"): \(read)")
+            }
+            return found
         }
         let read = try await readOut(difficulty)
-        let exposed = (read["variants"] as? [[String: Any]])?.compactMap { $0["exposed"] as? Int }.reduce(0, +)
+        let exposed = read.variants.map(\.exposed).reduce(0, +)
         #expect(exposed == people.count + 1, "everyone in the population and the operator, once: \(read)")
-        let conservative = try measure(read, "conservative", "goal_completion")
-        let stretch = try measure(read, "stretch", "goal_completion")
-        let comparison = try #require(stretch["comparison"] as? [String: Any])
+        let conservative = try measure(read, "conservative", .goalCompletion)
+        let stretch = try measure(read, "stretch", .goalCompletion)
+        let comparison = try #require(stretch.comparison)
         print(
-            "difficulty read-out: conservative \(conservative["successes"] ?? 0)/\(conservative["trials"] ?? 0), stretch \(stretch["successes"] ?? 0)/\(stretch["trials"] ?? 0), difference \(comparison["low"] ?? 0)…\(comparison["high"] ?? 0)"
+            "difficulty read-out: conservative \(conservative.successes)/\(conservative.trials), stretch \(stretch.successes)/\(stretch.trials), difference \(comparison.low)…\(comparison.high)"
         )
-        #expect(
-            comparison["significant"] as? Bool == true && (comparison["high"] as? Double ?? 0) < 0,
-            "\(conservative) \(stretch)"
-        )
-        #expect((stretch["value"] as? Double ?? 1) < (conservative["value"] as? Double ?? 0))
+        #expect(comparison.significant && comparison.high < 0, "\(conservative) \(stretch)")
+        #expect(stretch.value < conservative.value)
         // Fewer than 20 people in a variant is said to be too few, whatever the days add up to.
         let sizes = ["conservative", "stretch"].map { name in people.filter { $0.difficulty == name }.count }
-        #expect((stretch["warning"] == nil) == (sizes.min()! >= 20), "\(sizes) \(stretch)")
+        #expect((stretch.warning == nil) == ((sizes.min() ?? 0) >= 20), "\(sizes) \(stretch)")
 
         let aa = try await readOut(identical)
-        let a = try measure(aa, "a", "goal_completion")
-        let b = try measure(aa, "b", "goal_completion")
-        let none = try #require(b["comparison"] as? [String: Any])
-        #expect(none["significant"] as? Bool == false, "\(a) \(b)")
-        #expect((none["low"] as? Double ?? 1) < 0 && (none["high"] as? Double ?? -1) > 0, "\(none)")
-        #expect((a["trials"] as? Int ?? 0) > 200 && (b["trials"] as? Int ?? 0) > 200, "\(a) \(b)")
+        let a = try measure(aa, "a", .goalCompletion)
+        let b = try measure(aa, "b", .goalCompletion)
+        let none = try #require(b.comparison)
+        #expect(!none.significant, "\(a) \(b)")
+        #expect(none.low < 0 && none.high > 0, "\(none)")
+        #expect(a.trials > 200 && b.trials > 200, "\(a) \(b)")
     }
 }

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleStore
 import FitCircleTesting
@@ -64,8 +65,7 @@ struct AccountDeletionTests {
             let hisCircle = try await app.createCircle(by: bo, ["name": "Bo's", "metric": "steps"])
             let hisID = hisCircle.id
             let herCode = try #require(
-                try await app.request(.get, "/api/fitcircles/\(hersCircle)", token: try await ana.token(app))
-                    .jsonObject()["joinCode"] as? String
+                try await app.api(as: ana).getFitCircle(path: .init(id: hersCircle)).ok.body.json.joinCode
             )
             #expect(
                 try await app.request(
@@ -87,11 +87,8 @@ struct AccountDeletionTests {
                 _ = try await app.claim(9_000 + offset, in: circle, as: ana)
                 _ = try await app.claim(7_000 + offset, in: circle, as: bo)
             }
-            let feed = try await app.request(.get, "/api/fitcircles/\(hisID)/feed", token: try await ana.token(app))
-                .jsonObject()
-            let bosItem = try #require(
-                (feed["items"] as? [[String: Any]])?.first { $0["actorId"] as? String == bo.id }?["id"] as? String
-            )
+            let feed = try await app.api(as: ana).getFitCircleFeed(path: .init(id: hisID)).ok.body.json
+            let bosItem = try #require(feed.items.first { $0.actorId == bo.id }?.id)
             #expect(
                 try await app.request(
                     .post,
@@ -143,8 +140,8 @@ struct AccountDeletionTests {
                 json: [
                     "name": "The race", "type": "distance", "durationDays": 3, "stake": 50, "invitees": [bo.id],
                 ]
-            ).jsonObject()
-            let challengeID = try #require(challenge["id"] as? String, "\(challenge)")
+            )
+            let challengeID = try challenge.decoded(as: Components.Schemas.Competition.self).id
             _ = try await app.joinChallenge(challengeID, as: bo).ok
             _ = try await app.recordWorkout("her-run", by: friends, minutesAgo: 0)
             let token = try await ana.token(app)
@@ -214,16 +211,13 @@ struct AccountDeletionTests {
             }
             #expect(try await Self.mentions(app, "mariana@example.com") == bystander)
             // Her circle is Bo's now; neither board shows her; Bo's notifications name "Deleted user".
-            let handed = try await app.request(.get, "/api/fitcircles/\(hersCircle)", token: try await bo.token(app))
-                .jsonObject()
-            #expect((handed["myRole"] ?? handed["role"]) as? String == "owner", "\(handed)")
+            let handed = try await app.api(as: bo).getFitCircle(path: .init(id: hersCircle)).ok.body.json
+            #expect(handed.role == .owner, "\(handed)")
             for circle in [hersCircle, hisID] {
                 let rows = (try await app.board(circle, as: bo)).rows
                 #expect(rows.map { $0.userId } == [bo.id] && rows.first?.rank == 1, "\(rows)")
             }
-            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app))
-                .jsonObject()
-            let bodies = (inbox["items"] as? [[String: Any]] ?? []).compactMap { $0["body"] as? String }
+            let bodies = try await app.api(as: bo).getNotificationInbox().ok.body.json.items.map(\.body)
             #expect(
                 bodies.contains { $0.hasPrefix("Deleted user reacted") } && !bodies.contains { $0.contains("Ana") },
                 "\(bodies)"
@@ -248,18 +242,17 @@ struct AccountDeletionTests {
         try await TwoNodeTests.withTwoNodes(backend) { nodeA, nodeB, _ in
             let ana = try await TwoNodeTests.member("ana@example.com", on: nodeA)
             let bo = try await TwoNodeTests.member("bo@example.com", on: nodeB)
-            let circle = TwoNodeTests.json(
-                try await nodeB.post(
-                    "/api/fitcircles",
-                    token: bo.token,
-                    json: ["name": "Two nodes", "metric": "steps"]
-                ).1
+            let circle = try await nodeB.post(
+                "/api/fitcircles",
+                token: bo.token,
+                json: ["name": "Two nodes", "metric": "steps"]
             )
-            let id = try #require(circle["id"] as? String)
+            .1.decoded(as: Components.Schemas.FitCircle.self)
+            let id = circle.id
             let joined = try await nodeA.post(
                 "/api/fitcircles/join",
                 token: ana.token,
-                json: ["code": circle["joinCode"]!]
+                json: ["code": try #require(circle.joinCode)]
             )
             #expect(joined.0 == 200, "\(joined.0): \(String(decoding: joined.1, as: UTF8.self))")
             for (person, steps) in [(ana, 9_000), (bo, 7_000)] {
@@ -271,11 +264,8 @@ struct AccountDeletionTests {
                 #expect(try await nodeA.post("/api/fitcircles/\(id)/submit", token: person.token, json: [:]).0 == 201)
             }
             func boardOnB() async throws -> [String] {
-                let rows =
-                    TwoNodeTests.json(try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token).1)[
-                        "rows"
-                    ] as? [[String: Any]] ?? []
-                return rows.compactMap { $0["userId"] as? String }
+                let board = try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token).1
+                return try board.decoded(as: Components.Schemas.Leaderboard.self).rows.compactMap(\.userId)
             }
             // Node B serves the board from its index, with Ana on it.
             var loaded = false

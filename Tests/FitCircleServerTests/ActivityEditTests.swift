@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleTesting
 import Foundation
@@ -32,17 +33,15 @@ struct ActivityEditTests {
                 json: Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z")
             )
             #expect(created.status == .created)
-            let id = try created.jsonObject()["id"] as! String
+            let id = try created.decoded(as: Components.Schemas.Activity.self).id
+            typealias Result = Components.Schemas.ActivityEditResult
 
             func points() async throws -> Int {
-                let ledger = try await app.request(.get, "/api/points/ledger?limit=200", token: token).jsonObject()
-                return ((ledger["items"] as? [[String: Any]]) ?? []).filter { $0["sourceEventId"] as? String == id }
-                    .reduce(0) { $0 + ($1["amount"] as! Int) }
+                let ledger = try await app.api(token).getPointsLedger(query: .init(limit: 200)).ok.body.json
+                return ledger.items.filter { $0.sourceEventId == id }.reduce(0) { $0 + $1.amount }
             }
-            func day(_ date: String) async throws -> [String: Any] {
-                let days = try await app.request(.get, "/api/tracking/daily?from=\(date)&to=\(date)", token: token)
-                    .jsonObject()
-                return (days["days"] as? [[String: Any]])?.first ?? [:]
+            func day(_ date: String) async throws -> Components.Schemas.DailyTracking? {
+                try await app.api(token).listDailyTotals(query: .init(from: date, to: date)).ok.body.json.days.first
             }
             #expect(try await points() == 150)
 
@@ -55,16 +54,15 @@ struct ActivityEditTests {
                 json: Self.edit(longer, madeAt: "2026-03-02T11:00:00Z")
             )
             #expect(first.status == .ok, "\(first.text)")
-            let applied = try first.jsonObject()
-            #expect(applied["applied"] as? Bool == true)
-            let activity = try #require(applied["activity"] as? [String: Any])
-            #expect(activity["id"] as? String == id)
-            #expect(activity["revision"] as? Int == 1)
-            #expect(activity["localDate"] as? String == "2026-03-01")
+            let applied = try first.decoded(as: Result.self)
+            #expect(applied.applied)
+            #expect(applied.activity.id == id)
+            #expect(applied.activity.revision == 1)
+            #expect(applied.activity.localDate == "2026-03-01")
             #expect(try await points() == 180 + 40)
-            #expect(try await day("2026-03-02")["workouts"] as? Int ?? 0 == 0)
-            #expect(try await day("2026-03-01")["workouts"] as? Int == 1)
-            #expect(try await day("2026-03-01")["distanceMeters"] as? Double == 45 * 150)
+            #expect(try await day("2026-03-02")?.workouts ?? 0 == 0)
+            #expect(try await day("2026-03-01")?.workouts == 1)
+            #expect(try await day("2026-03-01")?.distanceMeters == 45 * 150)
 
             // An older edit (a tablet that was offline, edited at 10:00) changes nothing, and says so.
             let stale = try await app.request(
@@ -76,8 +74,8 @@ struct ActivityEditTests {
                     madeAt: "2026-03-02T10:00:00Z"
                 )
             )
-            #expect(try stale.jsonObject()["applied"] as? Bool == false)
-            #expect((try stale.jsonObject()["activity"] as? [String: Any])?["revision"] as? Int == 1)
+            #expect(try stale.decoded(as: Result.self).applied == false)
+            #expect(try stale.decoded(as: Result.self).activity.revision == 1)
             // The same edit sent again changes nothing either.
             let again = try await app.request(
                 .post,
@@ -85,7 +83,7 @@ struct ActivityEditTests {
                 token: token,
                 json: Self.edit(longer, madeAt: "2026-03-02T11:00:00Z")
             )
-            #expect(try again.jsonObject()["applied"] as? Bool == false)
+            #expect(try again.decoded(as: Result.self).applied == false)
 
             // A later edit: what the first edit earned is taken back, the new version credited once.
             let latest = try await app.request(
@@ -97,10 +95,10 @@ struct ActivityEditTests {
                     madeAt: "2026-03-02T11:30:00Z"
                 )
             )
-            #expect((try latest.jsonObject()["activity"] as? [String: Any])?["revision"] as? Int == 2)
+            #expect(try latest.decoded(as: Result.self).activity.revision == 2)
             #expect(try await points() == 240 + 50)
-            let stats = try await app.request(.get, "/api/user/stats", token: token).jsonObject()
-            #expect(stats["totalDistanceMeters"] as? Double == 9_000.0, "\(stats)")
+            let stats = try await app.api(token).getUserStats().ok.body.json
+            #expect(stats.totalDistanceMeters == 9_000.0, "\(stats)")
 
             // The creation sent again (an outbox resending it) is a replay of the edited activity.
             let replay = try await app.request(
@@ -110,7 +108,7 @@ struct ActivityEditTests {
                 json: Self.run(minutes: 30, calories: 300, at: "2026-03-02T08:00:00Z")
             )
             #expect(replay.status == .ok)
-            #expect(try replay.jsonObject()["revision"] as? Int == 2)
+            #expect(try replay.decoded(as: Components.Schemas.Activity.self).revision == 2)
             // Deleting it takes back what its last version earned.
             #expect(try await app.request(.delete, "/api/activities/\(id)", token: token).status == .noContent)
             #expect(try await points() == 0)
@@ -178,10 +176,8 @@ struct ActivityEditTests {
                     #expect(fields.contains(field), "\(fields)")
                 }
             }
-            let runs =
-                try await app.request(.get, "/api/activities?type=workout", token: token).jsonObject()["items"]
-                as? [[String: Any]]
-            #expect(runs?.first?["revision"] as? Int == 0)
+            let runs = try await app.api(token).listActivities(query: .init(_type: .workout)).ok.body.json.items
+            #expect(runs.count == 1 && runs.first?.revision == 0)
         }
     }
 }

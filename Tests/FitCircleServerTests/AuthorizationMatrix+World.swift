@@ -1,3 +1,4 @@
+import FitCircleAPI
 import FitCircleCore
 import FitCircleStore
 import FitCircleTesting
@@ -91,8 +92,8 @@ struct World: Sendable {
                 "/api/fitcircles",
                 token: owner,
                 json: ["name": "Circle \(privacy)", "metric": "steps", "privacy": privacy]
-            ).jsonObject()
-            return (try #require(created["id"] as? String), try #require(created["joinCode"] as? String))
+            ).decoded(as: Components.Schemas.FitCircle.self)
+            return (created.id, try #require(created.joinCode))
         }
         (world.privateCircle, world.privateCode) = try await create("private")
         (world.publicCircle, world.publicCode) = try await create("public")
@@ -117,8 +118,8 @@ struct World: Sendable {
         }
         // Removal rotated the codes.
         for circle in [world.privateCircle, world.publicCircle] {
-            let read = try await app.request(.get, "/api/fitcircles/\(circle)", token: owner).jsonObject()
-            let code = try #require(read["joinCode"] as? String)
+            let read = try await app.request(.get, "/api/fitcircles/\(circle)", token: owner)
+            let code = try #require(try read.decoded(as: Components.Schemas.FitCircle.self).joinCode)
             if circle == world.privateCircle { world.privateCode = code } else { world.publicCode = code }
         }
         let invited = try await app.request(
@@ -126,8 +127,8 @@ struct World: Sendable {
             "/api/fitcircles/\(world.privateCircle)/invite",
             token: owner,
             json: ["userId": world.ids[.invitee]!]
-        ).jsonObject()
-        world.invitation = try #require(invited["id"] as? String)
+        )
+        world.invitation = try invited.decoded(as: Components.Schemas.CircleInvitation.self).id
 
         // Friend edges, all about the member: the owner is their friend, the invitee asked them, the operator
         // blocked them.
@@ -159,11 +160,11 @@ struct World: Sendable {
 
         let submitted = try await app.request(.post, "/api/fitcircles/\(world.privateCircle)/submit", token: owner)
         try #require(submitted.status == .created || submitted.status == .ok, "submit: \(submitted.text)")
-        let feed = try await app.request(.get, "/api/fitcircles/\(world.privateCircle)/feed", token: owner).jsonObject()
+        let feed = try await app.request(.get, "/api/fitcircles/\(world.privateCircle)/feed", token: owner)
         world.feedItem = try #require(
-            (feed["items"] as? [[String: Any]])?.first { $0["actorId"] as? String == world.ids[.owner] }?["id"]
-                as? String,
-            "the owner's feed item: \(feed)"
+            try feed.decoded(as: Components.Schemas.CircleFeed.self).items.first { $0.actorId == world.ids[.owner] }?
+                .id,
+            "the owner's feed item: \(feed.text)"
         )
 
         let activity = try await app.request(
@@ -171,8 +172,8 @@ struct World: Sendable {
             "/api/activities",
             token: owner,
             json: ["clientEventId": "matrix-1", "type": "app_open", "occurredAt": world.now]
-        ).jsonObject()
-        world.activity = try #require(activity["id"] as? String)
+        )
+        world.activity = try activity.decoded(as: Components.Schemas.Activity.self).id
         let run = try await app.request(
             .post,
             "/api/activities",
@@ -180,12 +181,12 @@ struct World: Sendable {
             json: AuthorizationMatrixTests.matrixRun(at: world.now)
         )
         try #require(run.status == .created, "a run: \(run.text)")
-        world.run = try #require(try run.jsonObject()["id"] as? String)
+        world.run = try run.decoded(as: Components.Schemas.Activity.self).id
         // A goal whose progress is reported (a check-in goal is met by checking in).
-        let goals = try await app.request(.post, "/api/goals/daily/generate", token: owner).jsonObject()
+        let goals = try await app.request(.post, "/api/goals/daily/generate", token: owner)
         world.goal = try #require(
-            (goals["goals"] as? [[String: Any]])?.first { $0["type"] as? String != "check_in" }?["id"] as? String,
-            "a daily goal: \(goals)"
+            try goals.decoded(as: Components.Schemas.GoalPeriod.self).goals.first { $0._type != .checkIn }?.id,
+            "a daily goal: \(goals.text)"
         )
         let device = try await app.request(
             .post,
@@ -193,8 +194,7 @@ struct World: Sendable {
             token: owner,
             json: ["platform": "android", "token": "matrix-device"]
         )
-        .jsonObject()
-        world.device = try #require(device["id"] as? String)
+        world.device = try device.decoded(as: Components.Schemas.PushDevice.self).id
         let sent = try await app.request(
             .post,
             "/api/notifications/send",
@@ -204,20 +204,17 @@ struct World: Sendable {
         try #require(sent.status == .ok || sent.status == .created || sent.status == .accepted, "send: \(sent.text)")
         let history = try await app.request(.get, "/api/notifications/history", token: owner)
         world.notification = try #require(
-            (try history.jsonObject()["items"] as? [[String: Any]])?.first?["id"] as? String,
+            try history.decoded(as: Components.Schemas.NotificationList.self).items.first?.id,
             "a notification: \(sent.text) \(history.text)"
         )
         let migration = try await app.request(.post, "/api/user/migrations", token: owner, json: ["expected": 1])
-            .jsonObject()
-        world.migration = try #require(migration["id"] as? String)
+        world.migration = try migration.decoded(as: Components.Schemas.MigrationSession.self).id
         // A webhook endpoint nobody listens at, and a delivery of the owner's challenge below to it.
         // Worlds share the app's endpoints (at most 50): the first world's is reused.
-        let hooks =
-            try await app.request(.get, "/api/admin/webhooks", token: world.tokens[.operator]).jsonObject()["webhooks"]
-            as? [[String: Any]]
-        if let existing = hooks?.first(where: { $0["url"] as? String == "http://127.0.0.1:9/matrix" })?["id"] as? String
-        {
-            world.webhook = existing
+        let hooks = try await app.request(.get, "/api/admin/webhooks", token: world.tokens[.operator])
+            .decoded(as: Operations.ListWebhooks.Output.Ok.Body.JsonPayload.self).webhooks
+        if let existing = hooks.first(where: { $0.url == "http://127.0.0.1:9/matrix" }) {
+            world.webhook = existing.id
         } else {
             let webhook = try await app.request(
                 .post,
@@ -225,13 +222,13 @@ struct World: Sendable {
                 token: world.tokens[.operator],
                 json: ["url": "http://127.0.0.1:9/matrix", "events": ["challenge_created"]]
             )
-            world.webhook = try #require(try webhook.jsonObject()["id"] as? String, "a webhook: \(webhook.text)")
+            world.webhook = try webhook.decoded(as: Components.Schemas.WebhookEndpoint.self).id
         }
         // One more for removing: this world's own, the earlier worlds' gone (endpoints are capped at 50).
-        for hook in hooks ?? [] where hook["url"] as? String == "http://127.0.0.1:9/spare" {
+        for hook in hooks where hook.url == "http://127.0.0.1:9/spare" {
             _ = try await app.request(
                 .delete,
-                "/api/admin/webhooks/\(hook["id"] as? String ?? "")",
+                "/api/admin/webhooks/\(hook.id)",
                 token: world.tokens[.operator]
             )
         }
@@ -241,7 +238,7 @@ struct World: Sendable {
             token: world.tokens[.operator],
             json: ["url": "http://127.0.0.1:9/spare", "events": ["level_up"]]
         )
-        world.spareWebhook = try #require(try spare.jsonObject()["id"] as? String, "a spare webhook: \(spare.text)")
+        world.spareWebhook = try spare.decoded(as: Components.Schemas.WebhookEndpoint.self).id
         let challenge = try await app.request(
             .post,
             "/api/competitions",
@@ -251,8 +248,8 @@ struct World: Sendable {
                 "startsAt": ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(86_400)),
                 "invitees": [member],
             ]
-        ).jsonObject()
-        world.challenge = try #require(challenge["id"] as? String, "a challenge: \(challenge)")
+        )
+        world.challenge = try challenge.decoded(as: Components.Schemas.Competition.self).id
         let open = try await app.request(
             .post,
             "/api/competitions",
@@ -261,8 +258,8 @@ struct World: Sendable {
                 "name": "Open matrix", "type": "distance", "durationDays": 7, "visibility": "public",
                 "startsAt": ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(86_400)),
             ]
-        ).jsonObject()
-        world.publicChallenge = try #require(open["id"] as? String, "a public challenge: \(open)")
+        )
+        world.publicChallenge = try open.decoded(as: Components.Schemas.Competition.self).id
         let joinedChallenge = try await app.request(
             .post,
             "/api/competitions/\(world.challenge)/join",
@@ -284,19 +281,16 @@ struct World: Sendable {
             token: world.tokens[.operator],
             json: ["name": "matrix-\(tag)", "variants": [["name": "a"], ["name": "b"]]]
         )
-        world.experiment = try #require(
-            try experiment.jsonObject()["id"] as? String,
-            "an experiment: \(experiment.text)"
-        )
+        world.experiment = try experiment.decoded(as: Components.Schemas.Experiment.self).id
         let log = try await app.request(
             .get,
             "/api/admin/webhooks/\(world.webhook)/deliveries?limit=500",
             token: world.tokens[.operator]
         )
         world.webhookDelivery = try #require(
-            (try log.jsonObject()["deliveries"] as? [[String: Any]])?.first {
-                $0["userId"] as? String == world.ids[.owner]
-            }?["id"] as? String,
+            try log.decoded(as: Operations.ListWebhookDeliveries.Output.Ok.Body.JsonPayload.self).deliveries.first {
+                $0.userId == world.ids[.owner]
+            }?.id,
             "a delivery: \(log.text)"
         )
         // It failed (a replay is of a delivery that is over).

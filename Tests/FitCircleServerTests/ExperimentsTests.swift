@@ -1,3 +1,4 @@
+import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
@@ -10,8 +11,26 @@ import Testing
 /// A/B tests of rule profiles through the API (issue 24): their life, their validation, and each person
 /// getting their own variant's rules wherever a rule is read.
 struct ExperimentsTests {
-    static func fields(_ response: TestResponse) throws -> [String] {
-        try response.problem().fields
+    typealias Experiment = Components.Schemas.Experiment
+
+    /// `GET /api/admin/experiments` as `token` reads it.
+    static func experiments(_ app: TestApp, token: String) async throws -> [Experiment] {
+        try await app.request(.get, "/api/admin/experiments", token: token)
+            .decoded(as: Operations.ListExperiments.Output.Ok.Body.JsonPayload.self).experiments
+    }
+
+    /// The variant of each experiment `token`'s person is in, as `GET /api/config` tells their app.
+    static func variants(_ app: TestApp, token: String) async throws -> [String: String] {
+        let config = try await app.request(.get, "/api/config", token: token).decoded(
+            as: Components.Schemas.Config.self
+        )
+        return config.experiments?.additionalProperties ?? [:]
+    }
+
+    /// Their freezes left, from `GET /api/streaks/current`.
+    static func freezesLeft(_ app: TestApp, token: String) async throws -> Int {
+        try await app.request(.get, "/api/streaks/current", token: token)
+            .decoded(as: Components.Schemas.StreakSummary.self).freezesLeft
     }
 
     nonisolated(unsafe) static let freezes: [String: Any] = [
@@ -55,7 +74,7 @@ struct ExperimentsTests {
             let refused = try await app.request(.post, "/api/admin/experiments", token: token, json: bad)
             #expect(refused.status == .unprocessableContent, "\(refused.text)")
             #expect(
-                Set(try Self.fields(refused)) == [
+                Set(try refused.problem().fields) == [
                     "name", "rolloutPercent", "variants[0].weight", "variants[0].overlay.streaks.basis",
                     "variants[1].overlay.notifications.types.no_such_type",
                     "variants[2].overlay.streaks.checkInGraceDays", "variants[3].overlay.rewards",
@@ -68,18 +87,15 @@ struct ExperimentsTests {
                 token: token,
                 json: ["name": "solo", "variants": [["name": "only"]]]
             )
-            #expect(try Self.fields(one) == ["variants"])
-            let none =
-                try await app.request(.get, "/api/admin/experiments", token: token).jsonObject()["experiments"]
-                as? [Any]
-            #expect(none?.isEmpty == true)
+            #expect(try one.problem().fields == ["variants"])
+            #expect(try await Self.experiments(app, token: token).isEmpty)
 
             var body = Self.freezes
             body["rolloutPercent"] = 25
             let created = try await app.request(.post, "/api/admin/experiments", token: token, json: body)
             #expect(created.status == .created, "\(created.text)")
-            let id = try #require(try created.jsonObject()["id"] as? String)
-            #expect(try created.jsonObject()["state"] as? String == "draft")
+            let id = try created.decoded(as: Experiment.self).id
+            #expect(try created.decoded(as: Experiment.self).state == .draft)
             #expect(
                 try await app.request(.post, "/api/admin/experiments", token: token, json: body).status == .conflict
             )
@@ -92,7 +108,7 @@ struct ExperimentsTests {
                 json: ["state": "running"]
             )
             #expect(started.status == .ok, "\(started.text)")
-            #expect(try started.jsonObject()["startedAt"] is String)
+            #expect(try started.decoded(as: Experiment.self).startedAt != nil)
             #expect(
                 try await app.request(
                     .patch,
@@ -107,7 +123,7 @@ struct ExperimentsTests {
                 token: token,
                 json: ["rolloutPercent": 25]
             )
-            let narrowedFields = try Self.fields(narrowed)
+            let narrowedFields = try narrowed.problem().fields
             #expect(
                 narrowed.status == .unprocessableContent && narrowedFields == ["rolloutPercent"],
                 "\(narrowed.text)"
@@ -131,11 +147,9 @@ struct ExperimentsTests {
                 try await app.request(.patch, "/api/admin/experiments/\(id)", token: token, json: ["state": "draft"])
                     .status == .unprocessableContent
             )
-            let listed =
-                try await app.request(.get, "/api/admin/experiments", token: token).jsonObject()["experiments"]
-                as? [[String: Any]]
-            #expect(listed?.map { $0["state"] as? String } == ["stopped"])
-            #expect(listed?.first?["rolloutPercent"] as? Int == 50)
+            let listed = try await Self.experiments(app, token: token)
+            #expect(listed.map(\.state) == [.stopped])
+            #expect(listed.first?.rolloutPercent == 50)
             #expect(try await app.request(.get, "/api/admin/experiments/nope", token: token).status == .notFound)
             #expect(
                 try await app.request(.get, "/api/admin/experiments/\(id)/results?confidence=2", token: token).status
@@ -156,7 +170,7 @@ struct ExperimentsTests {
             let ops = try await app.operatorPerson()
             let token = try await ops.token(app)
             let freezes = try await app.request(.post, "/api/admin/experiments", token: token, json: Self.freezes)
-                .jsonObject()
+                .decoded(as: Experiment.self).id
             let holdout = try await app.request(
                 .post,
                 "/api/admin/experiments",
@@ -165,9 +179,8 @@ struct ExperimentsTests {
                     "name": "holdout",
                     "variants": [["name": "reached"], ["name": "held_out", "engagementNotifications": false]],
                 ]
-            ).jsonObject()
-            for experiment in [freezes, holdout] {
-                let id = try #require(experiment["id"] as? String)
+            ).decoded(as: Experiment.self).id
+            for id in [freezes, holdout] {
                 #expect(
                     try await app.request(
                         .patch,
@@ -181,66 +194,44 @@ struct ExperimentsTests {
             for index in 0..<16 {
                 let person = try await app.person("p\(index)@example.com")
                 let personal = try await person.token(app)
-                let variants =
-                    try await app.request(.get, "/api/config", token: personal).jsonObject()["experiments"]
-                    as? [String: String] ?? [:]
+                let variants = try await Self.variants(app, token: personal)
                 let freeze = try #require(variants["freeze_policy"])
                 let held = try #require(variants["holdout"])
                 seen["freeze_policy", default: []].insert(freeze)
                 seen["holdout", default: []].insert(held)
-                let streak = try await app.request(.get, "/api/streaks/current", token: personal).jsonObject()
-                #expect(streak["freezesLeft"] as? Int == (freeze == "two_a_month" ? 2 : 1), "\(freeze): \(streak)")
+                let freezesLeft = try await Self.freezesLeft(app, token: personal)
+                #expect(freezesLeft == (freeze == "two_a_month" ? 2 : 1), "\(freeze): \(freezesLeft)")
                 let sent = try await app.request(
                     .post,
                     "/api/notifications/send",
                     token: token,
                     json: ["userId": person.id, "type": "streak_at_risk", "data": ["streak": "3"]]
-                ).jsonObject()
-                if held == "held_out" {
-                    #expect(sent["status"] as? String == "dropped", "\(sent)")
-                    #expect((sent["reason"] as? String)?.contains("held out") == true, "\(sent)")
-                } else {
-                    #expect(
-                        sent["status"] as? String != "dropped"
-                            || (sent["reason"] as? String)?.contains("held out") != true,
-                        "\(sent)"
-                    )
-                }
+                ).decoded(as: Components.Schemas.Notification.self)
+                let heldOut = sent.status == .dropped && sent.reason?.contains("held out") == true
+                #expect(heldOut == (held == "held_out"), "\(held): \(sent)")
             }
             // 16 people fill both variants of both (a 1-in-32768 chance otherwise).
             #expect(
                 seen["freeze_policy"] == ["weekly", "two_a_month"] && seen["holdout"] == ["reached", "held_out"],
                 "\(seen)"
             )
-            let results = try await app.request(
-                .get,
-                "/api/admin/experiments/\(freezes["id"] as! String)/results",
-                token: token
-            ).jsonObject()
-            let exposed = (results["variants"] as? [[String: Any]])?.compactMap { $0["exposed"] as? Int }.reduce(0, +)
-            #expect(exposed == 16, "\(results)")
+            let results = try await app.request(.get, "/api/admin/experiments/\(freezes)/results", token: token)
+                .decoded(as: Components.Schemas.ExperimentResults.self)
+            #expect(results.variants.map(\.exposed).reduce(0, +) == 16, "\(results)")
 
             // Paused, everyone is back on the app's rules (one freeze a week) and told of no variant.
             #expect(
                 try await app.request(
                     .patch,
-                    "/api/admin/experiments/\(freezes["id"] as! String)",
+                    "/api/admin/experiments/\(freezes)",
                     token: token,
                     json: ["state": "paused"]
                 ).status == .ok
             )
             let anyone = try await app.person("p0@example.com")
-            #expect(
-                try await app.request(.get, "/api/streaks/current", token: try await anyone.token(app)).jsonObject()[
-                    "freezesLeft"
-                ] as? Int == 1
-            )
-            let variants =
-                try await app.request(.get, "/api/config", token: try await anyone.token(app)).jsonObject()[
-                    "experiments"
-                ]
-                as? [String: String]
-            #expect(variants?["freeze_policy"] == nil && variants?["holdout"] != nil)
+            #expect(try await Self.freezesLeft(app, token: try await anyone.token(app)) == 1)
+            let variants = try await Self.variants(app, token: try await anyone.token(app))
+            #expect(variants["freeze_policy"] == nil && variants["holdout"] != nil)
         }
     }
 }

@@ -73,10 +73,7 @@ struct HostileInputTests {
             var form = TestApp.validProfile()
             form["displayName"] = " Ame\u{301}lie 👩‍💻 "
             #expect(try await app.request(.put, "/api/user/profile", token: token, json: form).status == .ok)
-            #expect(
-                try await app.request(.get, "/api/user/profile", token: token).jsonObject()["displayName"] as? String
-                    == "Am\u{E9}lie 👩‍💻"
-            )
+            #expect(try await app.api(token).getProfile().ok.body.json.displayName == "Am\u{E9}lie 👩‍💻")
         }
     }
 
@@ -92,7 +89,7 @@ struct HostileInputTests {
                 ]
             )
             #expect(response.status == .ok)
-            let name = try #require((response.jsonObject()["user"] as? [String: Any])?["displayName"] as? String)
+            let name = try response.decoded(as: Components.Schemas.AuthSession.self).user.displayName
             #expect(name.utf8.count <= 200 && !name.unicodeScalars.contains("\u{202E}"))
             let email = try await app.request(.post, "/api/auth/dev", json: ["email": "a\u{202E}@example.com"])
             #expect(email.status == .unprocessableContent)
@@ -118,10 +115,7 @@ struct HostileInputTests {
                     "name", "description",
                 ]
             )
-            #expect(
-                (try await app.request(.get, "/api/fitcircles", token: token).jsonObject()["items"] as? [Any])?.isEmpty
-                    == true
-            )
+            #expect(try await app.api(token).listFitCircles().ok.body.json.items.isEmpty)
         }
     }
 
@@ -151,14 +145,12 @@ struct HostileInputTests {
                 "/api/activities",
                 token: token,
                 json: run("run-1", route: route)
-            ).jsonObject()
-            let id = try #require(created["id"] as? String)
-            let one = try await app.request(.get, "/api/activities/\(id)", token: token).jsonObject()
-            #expect((one["workout"] as? [String: Any])?["route"] as? String == route)
-            let list = try await app.request(.get, "/api/activities", token: token).jsonObject()
-            let listed = try #require((list["items"] as? [[String: Any]])?.first)
-            #expect((listed["workout"] as? [String: Any])?["route"] == nil)
-            #expect((listed["workout"] as? [String: Any])?["durationSeconds"] as? Double == 1800)
+            ).decoded(as: Components.Schemas.Activity.self)
+            let one = try await app.api(token).getActivity(path: .init(id: created.id)).ok.body.json
+            #expect(one.workout?.value1.route == route)
+            let listed = try #require(try await app.api(token).listActivities().ok.body.json.items.first)
+            #expect(listed.workout != nil && listed.workout?.value1.route == nil)
+            #expect(listed.workout?.value1.durationSeconds == 1800)
         }
     }
 }
@@ -186,13 +178,10 @@ struct SocialHalfFindingsTests {
             #expect(created.status == .created, "\(created.text)")
             let ledger = try await app.request(.get, "/api/points/ledger", token: token)
             #expect(ledger.status == .ok, "\(ledger.text)")
-            let items = try ledger.jsonObject()["items"] as? [[String: Any]] ?? []
-            let stake = try #require(items.first { $0["reason"] as? String == "stake" }, "\(ledger.text)")
-            #expect(stake["amount"] as? Int == -1)
-            #expect(
-                (stake["detail"] as? [String: Any])?["challengeId"] as? String
-                    == (try created.jsonObject()["id"] as? String)
-            )
+            let items = try ledger.decoded(as: Components.Schemas.PointsLedgerPage.self).items
+            let stake = try #require(items.first { $0.reason == .stake }, "\(ledger.text)")
+            #expect(stake.amount == -1)
+            #expect(stake.detail.challengeId == (try created.decoded(as: Components.Schemas.Competition.self).id))
             let file = try await app.request(.get, "/api/admin/users/\(ana.id)", token: try await ops.token(app))
             #expect(file.status == .ok, "\(file.text)")
         }
@@ -242,21 +231,14 @@ struct SocialHalfFindingsTests {
             ]
             let batch = try await app.request(.post, "/api/activities/batch", token: token, json: ["events": events])
             #expect(batch.status.code < 300, "\(batch.text)")
-            let ledger =
-                try await app.request(.get, "/api/points/ledger?limit=50", token: token).jsonObject()["items"]
-                as? [[String: Any]] ?? []
-            let workouts = ledger.filter { $0["reason"] as? String == "workout" }
+            let ledger = try await app.api(token).getPointsLedger(query: .init(limit: 50)).ok.body.json.items
+            let workouts = ledger.filter { $0.reason == .workout }
             #expect(workouts.count == 4, "every input has its line")
-            let late = workouts.filter { ($0["detail"] as? [String: Any])?["late"] as? Bool == true }
-            #expect(late.count == 3 && late.allSatisfy { $0["amount"] as? Int == 0 }, "\(workouts)")
-            #expect(workouts.filter { ($0["amount"] as? Int ?? 0) > 0 }.count == 1, "only the walk of 6 days ago earns")
-            let stats = try #require(
-                try await app.request(.get, "/api/user/stats", token: token).jsonObject()["points"] as? [String: Any]
-            )
-            #expect(
-                (stats["totalPoints"] as? Int ?? .max) <= 1_500 + 10,
-                "at most a day's maximum and the first-workout badge: \(stats)"
-            )
+            let late = workouts.filter { $0.detail.late == true }
+            #expect(late.count == 3 && late.allSatisfy { $0.amount == 0 }, "\(workouts)")
+            #expect(workouts.filter { $0.amount > 0 }.count == 1, "only the walk of 6 days ago earns")
+            let stats = try await app.api(token).getUserStats().ok.body.json.points
+            #expect(stats.totalPoints <= 1_500 + 10, "at most a day's maximum and the first-workout badge: \(stats)")
             #expect(try await app.replayDifferences() == [])
         }
     }
@@ -275,8 +257,8 @@ struct SocialHalfFindingsTests {
                 json: [
                     "name": "Distance", "type": "distance", "goal": "most", "durationDays": 7,
                 ]
-            ).jsonObject()
-            let (id, code) = (try #require(created["id"] as? String), try #require(created["joinCode"] as? String))
+            ).decoded(as: Components.Schemas.Competition.self)
+            let (id, code) = (created.id, try #require(created.joinCode))
             #expect(
                 try await app.request(
                     .post,
@@ -334,8 +316,7 @@ struct SocialHalfFindingsTests {
             ).id
             let hers = try await app.createCircle(by: ana, ["name": "Hers", "metric": "steps", "privacy": "public"]).id
             let code = try #require(
-                try await app.request(.get, "/api/fitcircles/\(shared)", token: anaToken).jsonObject()["joinCode"]
-                    as? String
+                try await app.api(anaToken).getFitCircle(path: .init(id: shared)).ok.body.json.joinCode
             )
             #expect(
                 try await app.request(.post, "/api/fitcircles/join", token: boToken, json: ["code": code]).status == .ok
@@ -347,11 +328,9 @@ struct SocialHalfFindingsTests {
                 token: anaToken,
                 json: ["name": "Hers", "type": "distance", "goal": "most", "durationDays": 3, "visibility": "public"]
             )
-            let challengeID = try #require(try challenge.jsonObject()["id"] as? String, "\(challenge.text)")
-            let feed = try await app.request(.get, "/api/fitcircles/\(shared)/feed", token: boToken).jsonObject()
-            let herItem = try #require(
-                (feed["items"] as? [[String: Any]])?.first { $0["actorId"] as? String == ana.id }?["id"] as? String
-            )
+            let challengeID = try challenge.decoded(as: Components.Schemas.Competition.self).id
+            let feed = try await app.api(boToken).getFitCircleFeed(path: .init(id: shared)).ok.body.json
+            let herItem = try #require(feed.items.first { $0.actorId == ana.id }?.id)
 
             #expect(
                 try await app.request(.post, "/api/friends/blocks", token: anaToken, json: ["userId": bo.id]).status

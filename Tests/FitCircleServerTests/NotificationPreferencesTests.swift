@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleTesting
 import Foundation
@@ -11,19 +12,16 @@ struct NotificationPreferencesTests {
     func newAccountsStartWithTheDefaultsAndEveryTypeOfTheApp(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
-            let preferences = try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()
-            #expect(
-                preferences["push"] as? Bool == true && preferences["email"] as? Bool == true
-                    && preferences["inApp"] as? Bool == true
-            )
-            #expect(preferences["reminderTime"] as? String == "20:00")
-            #expect(preferences["quietHours"] as? [String: String] == ["start": "22:00", "end": "07:00"])
-            #expect(preferences["pauseWeekends"] as? Bool == false)
-            let types = try #require(preferences["types"] as? [[String: Any]])
-            #expect(types.compactMap { $0["type"] as? String } == app.engine.profile.notifications.types.map(\.type))
-            let reminder = try #require(types.first { $0["type"] as? String == "daily_checkin_reminder" })
-            #expect(reminder["critical"] as? Bool == true)
-            #expect(reminder["channels"] as? [String: Bool] == ["push": true, "inApp": true])
+            let preferences = try await app.api(token).getNotificationPreferences().ok.body.json
+            #expect(preferences.push && preferences.email && preferences.inApp)
+            #expect(preferences.reminderTime == "20:00")
+            #expect(preferences.quietHours == .init(start: "22:00", end: "07:00"))
+            #expect(!preferences.pauseWeekends)
+            let types = preferences.types
+            #expect(types.map(\._type) == app.engine.profile.notifications.types.map(\.type))
+            let reminder = try #require(types.first { $0._type == "daily_checkin_reminder" })
+            #expect(reminder.critical)
+            #expect(reminder.channels == .init(push: true, inApp: true))
             let stored = try await app.store.read { tx in
                 try await tx.notifications.preferences(
                     of: User.ID(try await app.devSignIn().user.id)
@@ -44,14 +42,14 @@ struct NotificationPreferencesTests {
             ]
             let saved = try await app.request(.put, "/api/notifications/preferences", token: token, json: change)
             #expect(saved.status == .ok, "\(saved.text)")
-            let again = try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()
-            #expect(again["email"] as? Bool == false)
-            #expect(again["reminderTime"] as? String == "07:30")
-            #expect(again["quietHours"] as? [String: String] == ["start": "23:00", "end": "06:30"])
-            #expect(again["pauseWeekends"] as? Bool == true)
-            let social = (again["types"] as? [[String: Any]])?.first { $0["type"] as? String == "social_engagement" }
-            #expect(social?["channels"] as? [String: Bool] == ["push": false, "inApp": true])
-            #expect(social?["digest"] as? Bool == true)
+            let again = try await app.api(token).getNotificationPreferences().ok.body.json
+            #expect(!again.email)
+            #expect(again.reminderTime == "07:30")
+            #expect(again.quietHours == .init(start: "23:00", end: "06:30"))
+            #expect(again.pauseWeekends)
+            let social = try #require(again.types.first { $0._type == "social_engagement" })
+            #expect(social.channels == .init(push: false, inApp: true))
+            #expect(social.digest)
 
             let refused = try await app.request(
                 .put,
@@ -77,11 +75,7 @@ struct NotificationPreferencesTests {
                 ]
             )
             // Nothing of a refused change is kept.
-            #expect(
-                try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()[
-                    "pauseWeekends"
-                ] as? Bool == true
-            )
+            #expect(try await app.api(token).getNotificationPreferences().ok.body.json.pauseWeekends)
         }
     }
 }

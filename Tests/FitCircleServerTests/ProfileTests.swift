@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleTesting
 import Foundation
@@ -17,24 +18,19 @@ struct ProfileTests {
             ]
             let saved = try await app.request(.put, "/api/user/profile", token: token, json: form)
             #expect(saved.status == .ok)
-            let profile = try await app.request(.get, "/api/user/profile", token: token).jsonObject()
-            #expect(profile["displayName"] as? String == "Ana Lima")
-            #expect(profile["age"] as? Int == 34)
-            #expect(profile["weight"] as? NSDictionary == ["value": 150, "unit": "lb"] as NSDictionary)
+            let profile = try await app.api(token).getProfile().ok.body.json
+            #expect(profile.displayName == "Ana Lima")
+            #expect(profile.age == 34)
+            #expect(profile.weight == .init(value: 150, unit: .lb))
+            #expect(profile.height == .init(unit: .ftIn, centimeters: 170.2, feet: 5, inches: 7))
+            #expect(profile.gender == .female)
+            #expect(profile.timeZone == "America/New_York")
             #expect(
-                profile["height"] as? NSDictionary == ["unit": "ft_in", "feet": 5, "inches": 7, "centimeters": 170.2]
-                    as NSDictionary
+                profile.visibility
+                    == .init(age: .onlyMe, weight: .friends, height: .friends, photo: .everyone, boardName: .everyone)
             )
-            #expect(profile["gender"] as? String == "female")
-            #expect(profile["timeZone"] as? String == "America/New_York")
-            #expect(
-                profile["visibility"] as? [String: String] == [
-                    "age": "only_me", "weight": "friends", "height": "friends", "photo": "everyone",
-                    "boardName": "everyone",
-                ]
-            )
-            #expect(profile["onboardingCompleted"] as? Bool == true)
-            #expect(profile["onboardingRequired"] as? Bool == false)
+            #expect(profile.onboardingCompleted)
+            #expect(!profile.onboardingRequired)
         }
     }
 
@@ -78,8 +74,7 @@ struct ProfileTests {
             #expect(response.status == .unprocessableContent, "\(response.text)")
             let errors = try response.problem().fields
             #expect(errors == [field.2])
-            let profile = try await app.request(.get, "/api/user/profile", token: token).jsonObject()
-            #expect(profile["onboardingCompleted"] as? Bool == false)
+            #expect(try await app.api(token).getProfile().ok.body.json.onboardingCompleted == false)
         }
     }
 
@@ -108,7 +103,7 @@ struct ProfileTests {
                 headers: [.contentType: "application/octet-stream"]
             )
             #expect(upload.status == .ok)
-            #expect(try upload.jsonObject()["photoUrl"] as? String == "/api/user/profile/photo")
+            #expect(try upload.decoded(as: Components.Schemas.Profile.self).photoUrl == "/api/user/profile/photo")
             let photo = try await app.request(.get, "/api/user/profile/photo", token: token)
             #expect(photo.status == .ok)
             #expect(photo.headers[.contentType] == "image/png")
@@ -154,13 +149,13 @@ struct ProfileTests {
     func theConfigurationShowsTheActiveProfile(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "pushups") { app async throws in
             let token = try await app.devSignIn().accessToken
-            let config = try await app.request(.get, "/api/config", token: token).jsonObject()
-            #expect(config["profile"] as? String == "pushups")
-            #expect(config["weekStartsOn"] as? String == "monday")
-            #expect(config["onboardingRequired"] as? Bool == false)
-            #expect(config["signIn"] as? [String: Bool] == ["google": true, "apple": true, "dev": true])
-            #expect(config["reactions"] as? [String] == ["👍", "🔥", "💪"])
-            #expect(config["goals"] as? [String: [String]] == ["daily": ["pushups"], "weekly": ["pushups"]])
+            let config = try await app.api(token).getConfig().ok.body.json
+            #expect(config.profile == "pushups")
+            #expect(config.weekStartsOn == .monday)
+            #expect(!config.onboardingRequired)
+            #expect(config.signIn == .init(google: true, apple: true, dev: true))
+            #expect(config.reactions == ["👍", "🔥", "💪"])
+            #expect(config.goals == .init(daily: [.pushups], weekly: [.pushups]))
         }
     }
 
@@ -271,7 +266,7 @@ struct TimeZoneNameTests {
                     json: TestApp.validProfile(timeZone: zone)
                 )
                 #expect(saved.status == .ok, "\(zone): \(saved.text)")
-                #expect(try saved.jsonObject()["timeZone"] as? String == zone)
+                #expect(try saved.decoded(as: Components.Schemas.Profile.self).timeZone == zone)
             }
             // A day is the zone's: India is 5 h 30 ahead of UTC, so 20:00 UTC is tomorrow there.
             _ = try await app.request(
@@ -285,7 +280,7 @@ struct TimeZoneNameTests {
                 "occurredAt": iso8601(app.clock.now), "steps": 1_000,
             ]
             let recorded = try await app.request(.post, "/api/activities", token: token, json: sync)
-            #expect((try recorded.jsonObject()["localDate"] as? String) == "2026-03-03", "\(recorded.text)")
+            #expect(try recorded.decoded(as: Components.Schemas.Activity.self).localDate == "2026-03-03")
             for zone in ["PST", "GMT+5", "asia/kolkata"] {
                 let refused = try await app.request(
                     .put,

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FitCircleClient
 import FitCircleTesting
 import Foundation
 import Testing
@@ -14,16 +15,13 @@ struct TwoNodeTests {
     /// still tells NOTIFY from the look-ups without it (every 30 s) and from missing it altogether.
     static let notifyBound = Duration.seconds(3)
 
-    static func json(_ data: Data) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-    }
-
     /// Signs in on `node` and completes onboarding; answers the token and the user id.
     static func member(_ email: String, on node: Server, timeZone: String = "Europe/Paris") async throws -> (
         token: String, id: String
     ) {
-        let signIn = Self.json(try await node.post("/api/auth/dev", json: ["email": email]).1)
-        let token = try #require(signIn["accessToken"] as? String)
+        let signIn = try await node.post("/api/auth/dev", json: ["email": email]).1
+            .decoded(as: Components.Schemas.AuthSession.self)
+        let token = signIn.accessToken
         #expect(
             try await node.post(
                 "/api/user/profile",
@@ -32,7 +30,7 @@ struct TwoNodeTests {
                 method: .PUT
             ).0 == 200
         )
-        return (token, try #require((signIn["user"] as? [String: Any])?["id"] as? String))
+        return (token, signIn.user.id)
     }
 
     /// Reads with `read` until `done` holds of what it answers (for at most 5 s), and expects that within
@@ -144,12 +142,9 @@ struct TwoNodeTests {
                 token: ana.token,
                 json: ["name": "Two nodes", "metric": "steps", "privacy": "public"]
             )
-            let circle = Self.json(created.1)
-            let id = try #require(circle["id"] as? String)
-            #expect(
-                try await nodeB.post("/api/fitcircles/join", token: bo.token, json: ["code": circle["joinCode"]!]).0
-                    == 200
-            )
+            let circle = try created.1.decoded(as: Components.Schemas.FitCircle.self)
+            let (id, code) = (circle.id, try #require(circle.joinCode))
+            #expect(try await nodeB.post("/api/fitcircles/join", token: bo.token, json: ["code": code]).0 == 200)
 
             // Node B loads the weekly board into its index before the claim.
             var loaded = false
@@ -194,8 +189,8 @@ struct TwoNodeTests {
 
             // Node B's index followed: it still answers from memory, with Ana's claim on the board.
             let (_, board) = try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token)
-            let rows = Self.json(board)["rows"] as? [[String: Any]] ?? []
-            #expect(rows.first?["userId"] as? String == ana.id && rows.first?["value"] as? Double == 9_000)
+            let rows = try board.decoded(as: Components.Schemas.Leaderboard.self).rows
+            #expect(rows.first?.userId == ana.id && rows.first?.value == 9_000)
             #expect(try await nodeB.source(id, token: bo.token) == "index")
         }
     }
@@ -208,25 +203,23 @@ extension TwoNodeTests {
     func aProfileChangeAndASignOutOnOneNodeReachTheOtherWithinASecond(_ backend: Backend) async throws {
         try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
             let ana = try await Self.member("ana@example.com", on: nodeA)
-            #expect(
-                Self.json(try await nodeB.get("/api/user/profile", token: ana.token).1)["displayName"] as? String
-                    == "Ana"
-            )
+            let profile = try await nodeB.get("/api/user/profile", token: ana.token).1
+            #expect(try profile.decoded(as: Components.Schemas.Profile.self).displayName == "Ana")
 
             /// How long until a profile read on node B satisfies `done` (at most 5 s).
-            func untilNodeB(_ done: (Int, [String: Any]) -> Bool) async throws -> Duration {
+            func untilNodeB(_ done: (Int, Components.Schemas.Profile?) -> Bool) async throws -> Duration {
                 let start = ContinuousClock.now
                 while ContinuousClock.now - start < .seconds(5) {
                     let (status, body) = try await nodeB.get("/api/user/profile", token: ana.token)
-                    if done(status, Self.json(body)) { break }
+                    if done(status, try? body.decoded()) { break }
                     try await Task.sleep(for: .milliseconds(5))
                 }
                 return ContinuousClock.now - start
             }
-            var profile = TestApp.validProfile()
-            profile["displayName"] = "Ana B."
-            #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: profile, method: .PUT).0 == 200)
-            let renamed = try await untilNodeB { $1["displayName"] as? String == "Ana B." }
+            var renaming = TestApp.validProfile()
+            renaming["displayName"] = "Ana B."
+            #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: renaming, method: .PUT).0 == 200)
+            let renamed = try await untilNodeB { $1?.displayName == "Ana B." }
             #expect(renamed < Self.notifyBound, "node B saw the new name after \(renamed)")
 
             #expect(try await nodeA.post("/api/auth/signout", token: ana.token, json: [:]).0 == 204)
@@ -258,15 +251,11 @@ extension TwoNodeTests {
                 token: ana.token,
                 json: ["name": "Caches", "metric": "steps", "privacy": "public"]
             )
-            let circle = Self.json(created.1)
-            let id = try #require(circle["id"] as? String)
+            let circle = try created.1.decoded(as: Components.Schemas.FitCircle.self)
+            let (id, code) = (circle.id, try #require(circle.joinCode))
             for person in [bo, cy] {
                 #expect(
-                    try await nodeA.post(
-                        "/api/fitcircles/join",
-                        token: person.token,
-                        json: ["code": circle["joinCode"]!]
-                    ).0 == 200
+                    try await nodeA.post("/api/fitcircles/join", token: person.token, json: ["code": code]).0 == 200
                 )
             }
             for (index, (person, steps)) in [(ana, 5_000), (cy, 3_000)].enumerated() {
@@ -287,9 +276,7 @@ extension TwoNodeTests {
             /// Bo's board on node B, as (name, value) rows.
             func boardOnB() async throws -> [(String, Double?)] {
                 let (_, body) = try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token)
-                return (Self.json(body)["rows"] as? [[String: Any]] ?? []).map {
-                    ($0["displayName"] as? String ?? "", $0["value"] as? Double)
-                }
+                return try body.decoded(as: Components.Schemas.Leaderboard.self).rows.map { ($0.displayName, $0.value) }
             }
             func untilNodeB(_ what: String, _ done: ([(String, Double?)]) -> Bool) async throws {
                 try await Self.until(what, read: boardOnB, done)
@@ -350,25 +337,26 @@ extension TwoNodeTests {
                 ]
                 let (status, answer) = try await nodeA.post("/api/activities", token: ana.token, json: body)
                 #expect(status == 201)
-                return try #require(Self.json(answer)["id"] as? String)
+                return try answer.decoded(as: Components.Schemas.Activity.self).id
             }
             let run = try await workout("run", minutesAgo: 30)
             /// Bo's first page on node B.
-            func feedOnB() async throws -> [[String: Any]] {
-                Self.json(try await nodeB.get("/api/feed", token: bo.token).1)["items"] as? [[String: Any]] ?? []
+            func feedOnB() async throws -> [Components.Schemas.FriendFeedItem] {
+                try await nodeB.get("/api/feed", token: bo.token).1.decoded(as: Components.Schemas.FriendFeedPage.self)
+                    .items
             }
             func untilNodeB(
                 _ what: String,
                 within bound: Duration = Self.notifyBound,
-                _ done: ([[String: Any]]) -> Bool
+                _ done: ([Components.Schemas.FriendFeedItem]) -> Bool
             ) async throws {
                 try await Self.until(what, within: bound, read: feedOnB, done)
             }
-            try await untilNodeB("Ana's run, fanned out by a job") { $0.map { $0["activityId"] as? String } == [run] }
+            try await untilNodeB("Ana's run, fanned out by a job") { $0.map(\.activityId) == [run] }
 
             let ride = try await workout("ride", minutesAgo: 5)
             try await untilNodeB("Ana's ride, fanned out by a job", within: .seconds(5)) {
-                $0.first?["activityId"] as? String == ride
+                $0.first?.activityId == ride
             }
 
             #expect(
@@ -376,13 +364,13 @@ extension TwoNodeTests {
                     == 200
             )
             try await untilNodeB("Cy's reaction") {
-                (($0.last?["reactions"] as? [String: Any])?["counts"] as? [String: Int]) == ["👍": 1]
+                $0.last?.reactions.counts.additionalProperties == ["👍": 1]
             }
 
             var profile = TestApp.validProfile()
             profile["displayName"] = "Ana B."
             #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: profile, method: .PUT).0 == 200)
-            try await untilNodeB("Ana's new name") { $0.allSatisfy { $0["displayName"] as? String == "Ana B." } }
+            try await untilNodeB("Ana's new name") { $0.allSatisfy { $0.displayName == "Ana B." } }
 
             #expect(
                 try await nodeA.post(
@@ -392,7 +380,7 @@ extension TwoNodeTests {
                     method: .PUT
                 ).0 == 200
             )
-            try await untilNodeB("Ana's ride made private") { $0.map { $0["activityId"] as? String } == [run] }
+            try await untilNodeB("Ana's ride made private") { $0.map(\.activityId) == [run] }
 
             #expect(try await nodeA.post("/api/friends/blocks", token: ana.token, json: ["userId": bo.id]).0 == 204)
             try await untilNodeB("Ana's block") { $0.isEmpty }
@@ -415,13 +403,11 @@ extension TwoNodeTests {
                     "name": "Most km", "type": "distance", "goal": "most", "durationDays": 7, "visibility": "public",
                 ]
             )
-            let id = try #require(Self.json(created.1)["id"] as? String)
+            let id = try created.1.decoded(as: Components.Schemas.Competition.self).id
             func boardOnB() async throws -> (count: Int?, rows: Int) {
-                let board = Self.json(try await nodeB.get("/api/competitions/\(id)/leaderboard", token: ana.token).1)
-                return (
-                    (board["competition"] as? [String: Any])?["participantCount"] as? Int,
-                    (board["rows"] as? [Any])?.count ?? 0
-                )
+                let board = try await nodeB.get("/api/competitions/\(id)/leaderboard", token: ana.token).1
+                    .decoded(as: Components.Schemas.CompetitionLeaderboard.self)
+                return (board.competition.participantCount, board.rows.count)
             }
             #expect(try await boardOnB().count == 1)
             #expect(try await boardOnB().count == 1)  // kept

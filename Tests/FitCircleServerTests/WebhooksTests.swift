@@ -18,7 +18,9 @@ struct WebhooksTests {
     struct Received: Sendable {
         var headers: HTTPFields
         var body: Data
-        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: self.body) as? [String: Any]) ?? [:] }
+        var payload: Components.Schemas.WebhookPayload {
+            get throws { try self.body.decoded() }
+        }
     }
 
     static func steps(_ app: TestApp, _ token: String, _ steps: Int, _ id: String) async throws {
@@ -27,6 +29,10 @@ struct WebhooksTests {
             "occurredAt": ISO8601DateFormatter().string(from: app.clock.now),
         ]
         #expect(try await app.request(.post, "/api/activities", token: token, json: body).status == .created)
+    }
+
+    static func deliveries(_ log: TestResponse) throws -> [Components.Schemas.WebhookDelivery] {
+        try log.decoded(as: Operations.ListWebhookDeliveries.Output.Ok.Body.JsonPayload.self).deliveries
     }
 
     @Test(arguments: Backend.available)
@@ -59,7 +65,7 @@ struct WebhooksTests {
                     token: try await ops.token(app),
                     json: ["url": "ftp://x", "events": ["goal_completed", "goal_completed"]]
                 )
-                let badFields = Set(try ExperimentsTests.fields(bad))
+                let badFields = Set(try bad.problem().fields)
                 #expect(bad.status == .unprocessableContent && badFields == ["url", "events"], "\(bad.text)")
                 let unknown = try await app.request(
                     .post,
@@ -76,13 +82,11 @@ struct WebhooksTests {
                     json: ["url": url, "events": ["goal_completed", "level_up"], "description": "CRM"]
                 )
                 #expect(made.status == .created, "\(made.text)")
-                let endpoint = try #require(try made.jsonObject()["id"] as? String)
-                let secret = try #require(try made.jsonObject()["secret"] as? String)
-                let listed =
-                    try await app.request(.get, "/api/admin/webhooks", token: try await ops.token(app)).jsonObject()[
-                        "webhooks"
-                    ] as? [[String: Any]]
-                #expect(listed?.count == 1 && listed?.first?["secret"] == nil)
+                let registered = try made.decoded(as: Components.Schemas.WebhookEndpoint.self)
+                let (endpoint, secret) = (registered.id, try #require(registered.secret))
+                let listed = try await app.request(.get, "/api/admin/webhooks", token: try await ops.token(app))
+                    .decoded(as: Operations.ListWebhooks.Output.Ok.Body.JsonPayload.self).webhooks
+                #expect(listed.count == 1 && listed.first?.secret == nil)
 
                 // The member meets the step goal: one goal_completed (the app opens and syncs are not subscribed).
                 try await Self.steps(app, try await member.token(app), 15_000, "walk-1")
@@ -99,23 +103,18 @@ struct WebhooksTests {
                     "/api/admin/webhooks/\(endpoint)/deliveries?status=pending",
                     token: try await ops.token(app)
                 )
-                let first = try #require(
-                    (try pending.jsonObject()["deliveries"] as? [[String: Any]])?.first,
-                    "\(pending.text)"
-                )
-                #expect(first["attempts"] as? Int == 1 && first["lastStatus"] as? Int == 503, "\(first)")
-                let firstID = try #require(first["id"] as? String)
+                let first = try #require(try Self.deliveries(pending).first, "\(pending.text)")
+                #expect(first.attempts == 1 && first.lastStatus == 503, "\(first)")
+                let firstID = first.id
                 let job = try #require(
                     try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "webhook:\(firstID)") }
                 )
                 app.clock.set(job.runAt.addingTimeInterval(1))
                 try await app.runJobs()
                 let sent = received.withLock { $0 }
-                #expect(
-                    sent.count == 2 && Set(sent.map { $0.json["id"] as? String }) == [first["id"] as? String],
-                    "the same delivery, twice"
-                )
-                #expect(sent.allSatisfy { $0.json["type"] as? String == "goal_completed" })
+                let sentPayloads = try sent.map { try $0.payload }
+                #expect(sent.count == 2 && Set(sentPayloads.map(\.id)) == [firstID], "the same delivery, twice")
+                #expect(sentPayloads.allSatisfy { $0._type == "goal_completed" })
                 for delivery in sent {
                     let timestamp = try #require(delivery.headers[HTTPField.Name("FitCircle-Timestamp")!])
                     var signed = Data("\(timestamp).".utf8)
@@ -126,20 +125,17 @@ struct WebhooksTests {
                     ).map { String(format: "%02x", $0) }.joined()
                     #expect(delivery.headers[HTTPField.Name("FitCircle-Signature")!] == "v1=\(expected)")
                     #expect(delivery.headers[HTTPField.Name("FitCircle-Event")!] == "goal_completed")
-                    #expect(delivery.json["userId"] as? String == member.id)
+                    #expect(try delivery.payload.userId == member.id)
                 }
-                let goal = try #require(sent.first?.json["data"] as? [String: Any])
-                #expect(goal["kind"] as? String == "steps" && goal["span"] as? String == "daily", "\(goal)")
+                let goal = try #require(sentPayloads.first?.data.additionalProperties)
+                #expect(goal["kind"] == .case1("steps") && goal["span"] == .case1("daily"), "\(goal)")
                 let delivered = try await app.request(
                     .get,
                     "/api/admin/webhooks/\(endpoint)/deliveries?status=delivered",
                     token: try await ops.token(app)
                 )
-                let done = try #require(
-                    (try delivered.jsonObject()["deliveries"] as? [[String: Any]])?.first,
-                    "\(delivered.text)"
-                )
-                #expect(done["attempts"] as? Int == 2 && done["lastStatus"] as? Int == 204, "\(done)")
+                let done = try #require(try Self.deliveries(delivered).first, "\(delivered.text)")
+                #expect(done.attempts == 2 && done.lastStatus == 204, "\(done)")
 
                 // The next day's goal: a refusal fails it at once; the log shows it; a replay sends it again, the same.
                 answers.withLock { $0 = [.badRequest] }
@@ -155,12 +151,9 @@ struct WebhooksTests {
                     "/api/admin/webhooks/\(endpoint)/deliveries?status=failed",
                     token: try await ops.token(app)
                 )
-                let failed = try #require(
-                    (try failedLog.jsonObject()["deliveries"] as? [[String: Any]])?.first,
-                    "\(failedLog.text)"
-                )
-                #expect(failed["attempts"] as? Int == 1 && failed["lastStatus"] as? Int == 400, "\(failed)")
-                let failedID = try #require(failed["id"] as? String)
+                let failed = try #require(try Self.deliveries(failedLog).first, "\(failedLog.text)")
+                #expect(failed.attempts == 1 && failed.lastStatus == 400, "\(failed)")
+                let failedID = failed.id
                 let replayed = try await app.request(
                     .post,
                     "/api/admin/webhooks/\(endpoint)/deliveries/\(failedID)/replay",
@@ -177,18 +170,16 @@ struct WebhooksTests {
                 try await app.runJobs()
                 // That day's goal also took the member up a level: both are subscribed.
                 let secondDay = received.withLock { $0 }
-                #expect(Set(secondDay.compactMap { $0.json["type"] as? String }) == ["goal_completed", "level_up"])
-                #expect(secondDay.filter { $0.json["id"] as? String == failedID }.count == 2, "refused, then replayed")
-                #expect(
-                    Set(secondDay.filter { $0.json["id"] as? String == failedID }.map(\.body)).count == 1,
-                    "the same body"
-                )
+                #expect(Set(try secondDay.map { try $0.payload._type }) == ["goal_completed", "level_up"])
+                let replays = try secondDay.filter { try $0.payload.id == failedID }
+                #expect(replays.count == 2, "refused, then replayed")
+                #expect(Set(replays.map(\.body)).count == 1, "the same body")
                 let after = try await app.request(
                     .get,
                     "/api/admin/webhooks/\(endpoint)/deliveries?status=delivered",
                     token: try await ops.token(app)
                 )
-                #expect((try after.jsonObject()["deliveries"] as? [[String: Any]])?.count == 3, "\(after.text)")
+                #expect(try Self.deliveries(after).count == 3, "\(after.text)")
                 #expect(
                     try await app.request(
                         .post,

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleTesting
 import Foundation
 import Testing
@@ -16,19 +17,16 @@ struct Spec000BoardTests {
             for index in 0..<13 {
                 members.append(try await Member.onboarded("m\(index)@example.com", in: Self.zone, app: app))
             }
-            let circle = try await app.request(
-                .post,
-                "/api/fitcircles",
-                token: try await members[0].token,
-                json: ["name": "Thirteen", "metric": "steps"]
-            ).jsonObject()
-            let id = try #require(circle["id"] as? String)
+            let circle = try await app.api(try await members[0].token).createFitCircle(
+                body: .json(.init(name: "Thirteen", metric: .steps))
+            ).created.body.json
+            let id = circle.id
             for member in members.dropFirst() {
                 let joined = try await app.request(
                     .post,
                     "/api/fitcircles/join",
                     token: try await member.token,
-                    json: ["code": circle["joinCode"] as? String ?? ""]
+                    json: ["code": try #require(circle.joinCode)]
                 )
                 #expect(joined.status == .ok, "\(joined.text)")
             }
@@ -37,24 +35,25 @@ struct Spec000BoardTests {
                 try await member.sync(steps: 12_000 - index * 500, "s\(index)")
                 try await member.claim(id)
             }
-            func board(_ period: String, for member: Member) async throws -> [String: Any] {
-                try await app.json("/api/fitcircles/\(id)/leaderboard?period=\(period)", token: try await member.token)
+            func board(_ period: Components.Schemas.BoardPeriod, for member: Member) async throws
+                -> Components.Schemas.Leaderboard
+            {
+                let api = app.api(try await member.token)
+                return try await api.getFitCircleLeaderboard(path: .init(id: id), query: .init(period: period)).ok.body
+                    .json
             }
-            let daily = try await board("daily", for: members[11])
-            #expect(daily["layout"] as? String == "top_and_own")
-            let rows = daily["rows"] as? [[String: Any]] ?? []
-            #expect(rows.compactMap { $0["rank"] as? Int } == Array(1...10) + [12])
-            #expect(rows.last?["isCaller"] as? Bool == true)
+            let daily = try await board(.daily, for: members[11])
+            #expect(daily.layout == .topAndOwn)
+            #expect(daily.rows.compactMap(\.rank) == Array(1...10) + [12])
+            #expect(daily.rows.last?.isCaller == true)
             // Someone yet to claim sees the top 10 and their own row, unranked.
-            let newcomer = try await board("daily", for: members[12])["rows"] as? [[String: Any]] ?? []
-            #expect(
-                newcomer.count == 11 && newcomer.last?["rank"] == nil && newcomer.last?["isCaller"] as? Bool == true
-            )
+            let newcomer = try await board(.daily, for: members[12]).rows
+            #expect(newcomer.count == 11 && newcomer.last?.rank == nil && newcomer.last?.isCaller == true)
 
-            for period in ["weekly", "monthly", "all_time"] {
+            for period in [Components.Schemas.BoardPeriod.weekly, .monthly, .allTime] {
                 let full = try await board(period, for: members[11])
-                #expect(full["layout"] as? String == "full", "\(period)")
-                #expect((full["rows"] as? [[String: Any]])?.count == 13, "\(period)")  // the whole roster, m12 last
+                #expect(full.layout == .full, "\(period)")
+                #expect(full.rows.count == 13, "\(period)")  // the whole roster, m12 last
             }
         }
     }

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleTesting
 import Foundation
 import Testing
@@ -106,7 +107,7 @@ struct Spec000Flow1Tests {
             #expect(reminder.status.rawValue == "sent")
             // Acknowledging day 1's steps against day 1's goal.
             let second = try await app.checkIn(token: try await alex.token)
-            #expect(second.previousDay.steps as? Int == 7_234)
+            #expect(second.previousDay.steps == 7_234)
             try await sync(2)
 
             // Days 3 and 4 at noon.
@@ -150,9 +151,8 @@ struct Spec000Flow1Tests {
 
             // Day 8's goals follow the first week: the average of 7 days with steps (7,317) + 10 %, to 8,000,
             // announced once (planned at 00:00, told after quiet hours).
-            let goals = try await app.json("/api/goals/daily", token: try await alex.token)
-            let stepGoal = (goals["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "steps" }
-            #expect(stepGoal?["target"] as? Double == 8_000)
+            let goals = try await app.api(try await alex.token).getDailyGoals().ok.body.json
+            #expect(goals[.steps]?.target == 8_000)
             let announced = try await app.notifications("goals_personalized", token: try await alex.token)
             #expect(announced.count == 1)
             #expect(
@@ -161,9 +161,8 @@ struct Spec000Flow1Tests {
             )
             #expect(announced.first?.status.rawValue == "sent")
             // F2: the new week (Monday 9 March) totals the personalised daily goal × 7.
-            let weekly =
-                try await app.json("/api/goals/weekly", token: try await alex.token)["goals"] as? [[String: Any]] ?? []
-            #expect(weekly.first { $0["type"] as? String == "steps" }?["target"] as? Double == 56_000)
+            let weekly = try await app.api(try await alex.token).getWeeklyGoals().ok.body.json
+            #expect(weekly[.steps]?.target == 56_000)
         }
     }
 
@@ -181,15 +180,13 @@ struct Spec000Flow1Tests {
                 var profile = TestApp.validProfile(timeZone: Self.zone)
                 profile["activityBaseline"] = baseline
                 let saved = try await app.request(.put, "/api/user/profile", token: token, json: profile)
-                #expect(try saved.jsonObject()["activityBaseline"] as? String == baseline, "\(saved.text)")
-                let daily = try await app.json("/api/goals/daily", token: token)["goals"] as? [[String: Any]] ?? []
-                #expect(daily.compactMap { $0["type"] as? String }.sorted() == ["check_in", "steps"])
-                #expect(
-                    daily.first { $0["type"] as? String == "steps" }?["target"] as? Double == expected,
-                    "\(baseline)"
-                )
-                let weekly = try await app.json("/api/goals/weekly", token: token)["goals"] as? [[String: Any]] ?? []
-                #expect(weekly.first { $0["type"] as? String == "steps" }?["target"] as? Double == 50_000)
+                let savedBaseline = try saved.decoded(as: Components.Schemas.Profile.self).activityBaseline
+                #expect(savedBaseline?.rawValue == baseline, "\(saved.text)")
+                let daily = try await app.api(token).getDailyGoals().ok.body.json
+                #expect(daily.goals.map(\._type.rawValue).sorted() == ["check_in", "steps"])
+                #expect(daily[.steps]?.target == expected, "\(baseline)")
+                let weekly = try await app.api(token).getWeeklyGoals().ok.body.json
+                #expect(weekly[.steps]?.target == 50_000)
             }
             let token = try await app.devSignIn("sam@example.com").accessToken
             var wrong = TestApp.validProfile(timeZone: Self.zone)
@@ -209,8 +206,9 @@ struct Spec000Flow1Tests {
             let checkIn = try await app.checkIn(token: try await alex.token)
             #expect(checkIn.previousDay.stepGoal == nil, "\(checkIn)")
             _ = try await app.json("/api/goals/daily", token: try await alex.token)
-            let history = try await app.json("/api/goals/daily/history?days=7", token: try await alex.token)
-            let days = (history["periods"] as? [[String: Any]] ?? []).compactMap { $0["start"] as? String }
+            let history = try await app.api(try await alex.token).getDailyGoalHistory(query: .init(days: 7)).ok.body
+                .json
+            let days = history.periods.map(\.start)
             #expect(days == ["2026-03-02"], "\(history)")
         }
     }

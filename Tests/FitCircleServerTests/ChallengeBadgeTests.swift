@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
@@ -8,11 +9,9 @@ import Testing
 /// Spec 002 §4's challenge badges unlock from challenges played through the API: participation, victory,
 /// specialty (a photo finish from last place) and social (made, hosted), with progress on the locked ones.
 struct ChallengeBadgeTests {
-    static func badges(_ app: TestApp, _ person: TestPerson) async throws -> [String: [String: Any]] {
-        let catalog = try await app.request(.get, "/api/badges", token: try await person.token(app)).jsonObject()
-        return Dictionary(
-            uniqueKeysWithValues: (catalog["badges"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0) }
-        )
+    static func badges(_ app: TestApp, _ person: TestPerson) async throws -> [String: Components.Schemas.Badge] {
+        let catalog = try await app.api(as: person).getBadges().ok.body.json
+        return Dictionary(uniqueKeysWithValues: catalog.badges.map { ($0.id, $0) })
     }
 
     @Test(arguments: Backend.available)
@@ -27,8 +26,8 @@ struct ChallengeBadgeTests {
                 json: [
                     "name": "Distance duel", "type": "most_distance", "durationDays": 1, "visibility": "public",
                 ]
-            ).jsonObject()
-            let id = try #require(created["id"] as? String)
+            ).decoded(as: Components.Schemas.Competition.self)
+            let id = created.id
             _ = try await app.joinChallenge(id, as: ben).ok
             app.clock.advance(by: 5 * 3600)
             // Ben gets going first with 10 km; Ana starts last and edges past with 10.04 km: under 1 %.
@@ -43,30 +42,24 @@ struct ChallengeBadgeTests {
 
             let anas = try await Self.badges(app, ana)
             for badge in ["first-challenge", "first-victory", "photo-finish", "underdog"] {
-                #expect(anas[badge]?["unlocked"] as? Bool == true, "\(badge): \(anas[badge] ?? [:])")
+                #expect(anas[badge]?.unlocked == true, "\(badge): \(String(describing: anas[badge]))")
             }
-            #expect(anas["challenge-regular"]?["unlocked"] as? Bool == false)
+            #expect(anas["challenge-regular"]?.unlocked == false)
+            func progress(_ badge: String) -> Double { anas[badge]?.progress ?? 0 }
             #expect(
-                abs((anas["challenge-regular"]?["progress"] as? Double ?? 0) - 0.1) < 0.001,
-                "\(anas["challenge-regular"] ?? [:])"
+                abs(progress("challenge-regular") - 0.1) < 0.001,
+                "\(String(describing: anas["challenge-regular"]))"
             )
-            #expect(abs((anas["challenge-creator"]?["progress"] as? Double ?? 0) - 0.04) < 0.001, "made one of 25")
-            #expect(abs((anas["popular-host"]?["progress"] as? Double ?? 0) - 0.02) < 0.001, "one of 50 joined")
-            #expect(abs((anas["versatile-victor"]?["progress"] as? Double ?? 0) - 1.0 / 6) < 0.001)
+            #expect(abs(progress("challenge-creator") - 0.04) < 0.001, "made one of 25")
+            #expect(abs(progress("popular-host") - 0.02) < 0.001, "one of 50 joined")
+            #expect(abs(progress("versatile-victor") - 1.0 / 6) < 0.001)
             // Ana and Ben are not friends: "challenge 20 different people" and "10 challenges with the same
             // person" count them all the same.
-            #expect(
-                abs((anas["social-butterfly"]?["progress"] as? Double ?? 0) - 0.05) < 0.001,
-                "\(anas["social-butterfly"] ?? [:])"
-            )
-            #expect(
-                abs((anas["friendly-rivalry"]?["progress"] as? Double ?? 0) - 0.1) < 0.001,
-                "\(anas["friendly-rivalry"] ?? [:])"
-            )
+            #expect(abs(progress("social-butterfly") - 0.05) < 0.001, "\(String(describing: anas["social-butterfly"]))")
+            #expect(abs(progress("friendly-rivalry") - 0.1) < 0.001, "\(String(describing: anas["friendly-rivalry"]))")
             let bens = try await Self.badges(app, ben)
             #expect(
-                bens["first-challenge"]?["unlocked"] as? Bool == true
-                    && bens["first-victory"]?["unlocked"] as? Bool == false
+                bens["first-challenge"]?.unlocked == true && bens["first-victory"]?.unlocked == false
             )
             // The badges' XP is in the ledger, and the books still balance.
             let ledger = try await app.store.read { tx in try await tx.points.allLines(of: User.ID(ana.id)) }

@@ -78,15 +78,11 @@ struct ChallengeTemplateTests {
                     json: body
                 )
                 #expect(created.status == .created, "\(template.id): \(created.text)")
-                let challenge = try created.jsonObject()
-                let id = try #require(challenge["id"] as? String)
-                #expect(
-                    challenge["templateId"] as? String == template.id
-                        && challenge["templateVersion"] as? Int == template.version
-                )
+                let challenge = try created.decoded(as: Components.Schemas.Competition.self)
+                let id = challenge.id
+                #expect(challenge.templateId == template.id && challenge.templateVersion == template.version)
                 _ = try await app.joinChallenge(id, as: ben).ok
-                let startsAt = try #require(ISO8601DateFormatter().date(from: challenge["startsAt"] as? String ?? ""))
-                let endsAt = try #require(ISO8601DateFormatter().date(from: challenge["endsAt"] as? String ?? ""))
+                let (startsAt, endsAt) = (challenge.startsAt, challenge.endsAt)
                 let first = LocalDate(startsAt, in: Self.zone)
                 app.clock.set(endsAt.addingTimeInterval(60))
                 let plan = Self.plan(template.id, start: first)
@@ -132,12 +128,8 @@ struct ChallengeTemplateTests {
         try await withTestApp(backend, profile: "famefit") { app async throws in
             let ana = try await app.person("ana@example.com")
             // 2 March: no seasonal template is offered.
-            let listed =
-                try await app.request(.get, "/api/competitions/templates", token: try await ana.token(app))
-                .jsonObject()[
-                    "items"
-                ] as? [[String: Any]] ?? []
-            #expect(listed.count == 9 && !listed.contains { $0["category"] as? String == "seasonal" }, "\(listed)")
+            let listed = try await app.api(as: ana).listCompetitionTemplates().ok.body.json.items
+            #expect(listed.count == 9 && !listed.contains { $0.category == .seasonal }, "\(listed)")
             let summer = try await app.request(
                 .post,
                 "/api/competitions",
@@ -161,9 +153,9 @@ struct ChallengeTemplateTests {
                     json: ["templateId": "five-k-face-off", "durationDays": days, "target": target]
                 )
                 #expect(made.status == .created, "\(made.text)")
-                let rule = try made.jsonObject()["rule"] as? [String: Any]
-                #expect(rule?["target"] as? Double == target && rule?["goal"] as? String == "first_to")
-                #expect((rule?["filter"] as? [String: Any])?["workoutTypes"] as? [String] == ["running"])
+                let rule = try made.decoded(as: Components.Schemas.Competition.self).rule
+                #expect(rule.target == target && rule.goal == .firstTo)
+                #expect(rule.filter.workoutTypes == ["running"])
             }
             let popular =
                 try await app.request(
@@ -171,12 +163,9 @@ struct ChallengeTemplateTests {
                     "/api/competitions/templates?category=popular",
                     token: try await ana.token(app)
                 )
-                .jsonObject()["items"] as? [[String: Any]]
-            #expect(
-                popular?.first?["id"] as? String == "five-k-face-off" && popular?.first?["popularity"] as? Int == 2,
-                "\(popular ?? [])"
-            )
-            #expect(popular?.allSatisfy { $0["category"] as? String == "popular" } == true)
+                .decoded(as: Components.Schemas.CompetitionTemplateList.self).items
+            #expect(popular.first?.id == "five-k-face-off" && popular.first?.popularity == 2, "\(popular)")
+            #expect(popular.allSatisfy { $0.category == .popular })
         }
     }
 }

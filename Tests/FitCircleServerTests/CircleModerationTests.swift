@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleTesting
 import Foundation
@@ -38,9 +39,7 @@ struct CircleModerationTests {
 
             // The code Bo knew no longer exists; the new one does not let him in either.
             #expect(try await Self.join(app, bo, ["code": code]).status == .notFound)
-            let newCode = try #require(
-                try await app.request(.get, "/api/fitcircles/\(id)", token: owner).jsonObject()["joinCode"] as? String
-            )
+            let newCode = try #require(try await app.api(owner).getFitCircle(path: .init(id: id)).ok.body.json.joinCode)
             #expect(newCode != code)
             let refused = try await Self.join(app, bo, ["code": newCode])
             #expect(refused.status == .forbidden)
@@ -50,10 +49,8 @@ struct CircleModerationTests {
                     .status == .conflict
             )
 
-            let bans =
-                try await app.request(.get, "/api/fitcircles/\(id)/bans", token: owner).jsonObject()["items"]
-                as? [[String: Any]]
-            #expect(bans?.map { $0["userId"] as? String } == [bo.id])
+            let bans = try await app.api(owner).listFitCircleBans(path: .init(id: id)).ok.body.json.items
+            #expect(bans.map(\.userId) == [bo.id])
             #expect(
                 try await app.request(.get, "/api/fitcircles/\(id)/bans", token: try await bo.token(app)).status
                     == .notFound
@@ -87,7 +84,7 @@ struct CircleModerationTests {
             )
             let rotated = try await app.request(.post, "/api/fitcircles/\(id)/code", token: try await ana.token(app))
             #expect(rotated.status == .ok)
-            let newCode = try #require(try rotated.jsonObject()["joinCode"] as? String)
+            let newCode = try #require(try rotated.decoded(as: Components.Schemas.FitCircle.self).joinCode)
             #expect(newCode != code)
             #expect(try await Self.join(app, cy, ["code": code]).status == .notFound)
             #expect(try await Self.join(app, cy, ["code": newCode]).status == .ok)
@@ -108,20 +105,15 @@ struct CircleModerationTests {
                 "/api/fitcircles/\(id)/invite",
                 token: owner,
                 json: ["userId": bo.id]
-            ).jsonObject()
+            ).decoded(as: Components.Schemas.CircleInvitation.self)
             let toCy = try await app.request(
                 .post,
                 "/api/fitcircles/\(id)/invite",
                 token: owner,
                 json: ["userId": cy.id]
-            ).jsonObject()
-            let pending =
-                try await app.request(.get, "/api/fitcircles/\(id)/invitations", token: owner).jsonObject()["items"]
-                as? [[String: Any]]
-            #expect(
-                Set(pending?.compactMap { $0["id"] as? String } ?? [])
-                    == Set([toBo["id"], toCy["id"]].compactMap { $0 as? String })
-            )
+            ).decoded(as: Components.Schemas.CircleInvitation.self)
+            let pending = try await app.api(owner).listFitCircleInvitations(path: .init(id: id)).ok.body.json.items
+            #expect(Set(pending.map(\.id)) == [toBo.id, toCy.id])
             // Bo may know the circle (he is invited), not manage it.
             #expect(
                 try await app.request(.get, "/api/fitcircles/\(id)/invitations", token: try await bo.token(app)).status
@@ -129,26 +121,22 @@ struct CircleModerationTests {
             )
 
             #expect(
-                try await app.request(.delete, "/api/fitcircles/\(id)/invitations/\(toCy["id"]!)", token: owner).status
+                try await app.request(.delete, "/api/fitcircles/\(id)/invitations/\(toCy.id)", token: owner).status
                     == .noContent
             )
             #expect(
                 try await app.request(.get, "/api/fitcircles/\(id)", token: try await cy.token(app)).status == .notFound
             )
-            #expect(try await Self.join(app, cy, ["invitationId": toCy["id"]!]).status == .notFound)
+            #expect(try await Self.join(app, cy, ["invitationId": toCy.id]).status == .notFound)
 
             #expect(try await app.request(.get, "/api/fitcircles/\(id)", token: try await bo.token(app)).status == .ok)
             app.clock.advance(by: 14 * 86_400 + 1)
             #expect(
                 try await app.request(.get, "/api/fitcircles/\(id)", token: try await bo.token(app)).status == .notFound
             )
-            #expect(try await Self.join(app, bo, ["invitationId": toBo["id"]!]).status == .notFound)
-            let lapsed = try await app.request(
-                .get,
-                "/api/fitcircles/\(id)/invitations",
-                token: try await ana.token(app)
-            ).jsonObject()
-            #expect((lapsed["items"] as? [Any])?.isEmpty == true)
+            #expect(try await Self.join(app, bo, ["invitationId": toBo.id]).status == .notFound)
+            let lapsed = try await app.api(as: ana).listFitCircleInvitations(path: .init(id: id)).ok.body.json
+            #expect(lapsed.items.isEmpty)
         }
     }
 

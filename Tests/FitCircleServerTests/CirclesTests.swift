@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleJobs
@@ -28,10 +29,7 @@ struct CirclesTests {
             for field in ["name", "timeZone", "endDate", "memberLimit"] {
                 #expect(refused.text.contains("\"\(field)\""), "\(field): \(refused.text)")
             }
-            #expect(
-                (try await app.request(.get, "/api/fitcircles", token: token).jsonObject()["items"] as? [Any])?.isEmpty
-                    == true
-            )
+            #expect(try await app.api(token).listFitCircles().ok.body.json.items.isEmpty)
 
             let circle = try await app.createCircle(by: ana, ["name": " Morning Walkers ", "metric": "steps"])
             #expect(circle.name == "Morning Walkers")
@@ -69,16 +67,16 @@ struct CirclesTests {
                 json: ["email": "BO@example.com"]
             )
             #expect(invited.status == .created, "\(invited.text)")
-            let invitation = try invited.jsonObject()
+            let invitation = try invited.decoded(as: Components.Schemas.CircleInvitation.self)
             // never tells whether the address has an account
-            #expect(invitation["userId"] == nil && invitation["email"] as? String == "bo@example.com")
+            #expect(invitation.userId == nil && invitation.email == "bo@example.com")
             let again = try await app.request(
                 .post,
                 "/api/fitcircles/\(id)/invite",
                 token: try await ana.token(app),
                 json: ["userId": bo.id]
             )
-            #expect(try again.jsonObject()["id"] as? String == invitation["id"] as? String)
+            #expect(try again.decoded(as: Components.Schemas.CircleInvitation.self).id == invitation.id)
             // Bo is invited, so he may know the circle exists: 403, not 404.
             #expect(
                 try await app.request(
@@ -89,12 +87,10 @@ struct CirclesTests {
                 ).status == .forbidden
             )
 
-            let seen = try await app.request(.get, "/api/fitcircles/\(id)", token: try await bo.token(app)).jsonObject()
-            #expect(seen["role"] == nil && seen["joinCode"] == nil)
+            let seen = try await app.api(as: bo).getFitCircle(path: .init(id: id)).ok.body.json
+            #expect(seen.role == nil && seen.joinCode == nil)
             try await app.runJobs()
-            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app))
-                .jsonObject()
-            let bodies = (inbox["items"] as? [[String: Any]])?.compactMap { $0["body"] as? String }
+            let bodies = try await app.api(as: bo).getNotificationInbox().ok.body.json.items.map(\.body)
             #expect(bodies == ["Ana invited you to join 'Trio' on FitCircle."])
 
             app.clock.advance(by: 60)
@@ -102,15 +98,15 @@ struct CirclesTests {
                 .post,
                 "/api/fitcircles/join",
                 token: try await bo.token(app),
-                json: ["invitationId": invitation["id"]!]
+                json: ["invitationId": invitation.id]
             )
             #expect(joined.status == .ok, "\(joined.text)")
-            #expect(try joined.jsonObject()["memberCount"] as? Int == 2)
+            #expect(try joined.decoded(as: Components.Schemas.FitCircle.self).memberCount == 2)
             let twice = try await app.request(
                 .post,
                 "/api/fitcircles/join",
                 token: try await bo.token(app),
-                json: ["invitationId": invitation["id"]!]
+                json: ["invitationId": invitation.id]
             )
             #expect(twice.status == .notFound)  // the invitation was used
             let full = try await app.request(
@@ -121,10 +117,9 @@ struct CirclesTests {
             )
             #expect(full.status == .conflict)
             #expect(full.text.contains("full"))
-            let members = try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await bo.token(app))
-                .jsonObject()
-            #expect((members["items"] as? [[String: Any]])?.map { $0["userId"] as? String } == [ana.id, bo.id])
-            #expect((members["items"] as? [[String: Any]])?.map { $0["role"] as? String } == ["owner", "member"])
+            let members = try await app.api(as: bo).listFitCircleMembers(path: .init(id: id)).ok.body.json.items
+            #expect(members.map(\.userId) == [ana.id, bo.id])
+            #expect(members.map(\.role) == [.owner, .member])
         }
     }
 
@@ -168,12 +163,10 @@ struct CirclesTests {
                 )
                 #expect(joined.status == .ok, "\(joined.text)")
             }
-            let members =
-                try await app.request(.get, "/api/fitcircles/\(id)/members", token: try await bo.token(app))
-                .jsonObject()["items"] as? [[String: Any]]
+            let members = try await app.api(as: bo).listFitCircleMembers(path: .init(id: id)).ok.body.json.items
             // Weight is only Bo's to see by default (visibility.weight only_me): his own row carries it.
-            #expect(members?.map { $0["startingWeightKg"] as? Double } == [nil, 62.5, nil])
-            #expect(members?.map { $0["targetWeightKg"] as? Double } == [nil, 60, nil])
+            #expect(members.map(\.startingWeightKg) == [nil, 62.5, nil])
+            #expect(members.map(\.targetWeightKg) == [nil, 60, nil])
 
             // Roles: a member may not remove; the owner names Cy admin; an admin removes members, not the owner.
             #expect(
@@ -186,7 +179,7 @@ struct CirclesTests {
                 token: try await ana.token(app),
                 json: ["role": "admin"]
             )
-            #expect(try promoted.jsonObject()["role"] as? String == "admin")
+            #expect(try promoted.decoded(as: Components.Schemas.CircleMember.self).role == .admin)
             #expect(
                 try await app.request(
                     .delete,
@@ -209,9 +202,7 @@ struct CirclesTests {
                 ).status == .notFound
             )
             let newCode = try #require(
-                try await app.request(.get, "/api/fitcircles/\(id)", token: try await cy.token(app)).jsonObject()[
-                    "joinCode"
-                ] as? String
+                try await app.api(as: cy).getFitCircle(path: .init(id: id)).ok.body.json.joinCode
             )
             #expect(
                 try await app.request(
@@ -243,15 +234,13 @@ struct CirclesTests {
                 try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await ana.token(app)).status
                     == .noContent
             )
-            let handed = try await app.request(.get, "/api/fitcircles/\(id)", token: try await cy.token(app))
-                .jsonObject()
-            #expect(handed["ownerId"] as? String == cy.id && handed["role"] as? String == "owner")
+            let handed = try await app.api(as: cy).getFitCircle(path: .init(id: id)).ok.body.json
+            #expect(handed.ownerId == cy.id && handed.role == .owner)
             for person in [bo, cy] {
                 _ = try await app.request(.post, "/api/fitcircles/\(id)/leave", token: try await person.token(app))
             }
-            let archived = try await app.request(.get, "/api/fitcircles/\(id)", token: try await ana.token(app))
-                .jsonObject()
-            #expect(archived["archivedAt"] != nil && archived["memberCount"] as? Int == 0)
+            let archived = try await app.api(as: ana).getFitCircle(path: .init(id: id)).ok.body.json
+            #expect(archived.archivedAt != nil && archived.memberCount == 0)
             #expect(
                 try await app.request(
                     .post,
@@ -300,7 +289,7 @@ struct CirclesTests {
                 token: token,
                 json: ["name": "Night Walkers", "metric": "steps", "memberLimit": 2, "privacy": "public"]
             )
-            #expect(try edited.jsonObject()["name"] as? String == "Night Walkers")
+            #expect(try edited.decoded(as: Components.Schemas.FitCircle.self).name == "Night Walkers")
             #expect(
                 try await app.request(
                     .put,

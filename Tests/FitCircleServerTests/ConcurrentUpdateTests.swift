@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleTesting
 import Foundation
@@ -37,9 +38,7 @@ struct ConcurrentUpdateTests {
     func twoProgressUpdatesToDifferentTotalsCountTheHigherOnce(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
-            let goals = try await app.request(.get, "/api/goals/daily", token: token).jsonObject()
-            let steps = try #require((goals["goals"] as? [[String: Any]])?.first { $0["type"] as? String == "steps" })
-            let id = try #require(steps["id"] as? String)
+            let id = try #require(try await app.api(token).getDailyGoals().ok.body.json[.steps]?.id)
             for round in 1...5 {
                 let totals = [1000 * round + 300, 1000 * round + 600]
                 let statuses = try await Self.concurrently(
@@ -52,10 +51,8 @@ struct ConcurrentUpdateTests {
                 // The later writer sees the earlier total: it adds the difference, or is refused as below it.
                 #expect(statuses.contains(.ok))
                 #expect(statuses.allSatisfy { $0 == .ok || $0 == .unprocessableContent }, "\(statuses)")
-                let days =
-                    try await app.request(.get, "/api/tracking/daily", token: token).jsonObject()["days"]
-                    as? [[String: Any]]
-                let manual = try #require(days?.compactMap { $0["manualSteps"] as? Int }.max())
+                let days = try await app.api(token).listDailyTotals().ok.body.json.days
+                let manual = try #require(days.map(\.manualSteps).max())
                 #expect(totals.contains(manual), "round \(round): \(manual) manual steps from totals \(totals)")
             }
         }
@@ -65,8 +62,8 @@ struct ConcurrentUpdateTests {
     func concurrentPreferenceSavesEachKeepWhatTheyChanged(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
-            let email = try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()
-            let types = try #require(email["types"] as? [String: Bool]).keys.sorted()
+            let email = try await app.api(token).getEmailPreferences().ok.body.json
+            let types = email.types.additionalProperties.keys.sorted()
             #expect(types.count >= 3)
             for on in [false, true] {
                 let statuses = try await Self.concurrently(
@@ -77,9 +74,8 @@ struct ConcurrentUpdateTests {
                     bodies: types.map { ["types": [$0: on]] }
                 )
                 let refused = statuses.filter { $0 != .ok }.count
-                let saved =
-                    try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()["types"]
-                    as? [String: Bool]
+                let saved: [String: Bool]? = try await app.api(token).getEmailPreferences().ok.body.json.types
+                    .additionalProperties
                 // A critical type cannot be turned off (422); every other change is kept.
                 #expect(saved?.values.filter { $0 == on }.count == types.count - (on ? 0 : refused))
             }
@@ -95,11 +91,11 @@ struct ConcurrentUpdateTests {
                 ]
             )
             #expect(statuses.allSatisfy { $0 == .ok }, "\(statuses)")
-            let saved = try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()
-            #expect(saved["pauseWeekends"] as? Bool == true)
-            #expect(saved["reminderTime"] as? String == "19:30")
-            #expect((saved["quietHours"] as? [String: String])?["start"] == "23:00")
-            #expect(saved["inApp"] as? Bool == false)
+            let saved = try await app.api(token).getNotificationPreferences().ok.body.json
+            #expect(saved.pauseWeekends)
+            #expect(saved.reminderTime == "19:30")
+            #expect(saved.quietHours.start == "23:00")
+            #expect(!saved.inApp)
         }
     }
 
@@ -116,11 +112,9 @@ struct ConcurrentUpdateTests {
             )
             #expect(statuses.filter { $0 == .ok || $0 == .created }.count == 1, "\(statuses)")
             #expect(statuses.filter { $0 == .conflict }.count == 3, "\(statuses)")
-            let events =
-                try await app.request(.get, "/api/activities?limit=200", token: token).jsonObject()["items"]
-                as? [[String: Any]] ?? []
-            #expect(events.filter { $0["type"] as? String == "check_in" }.count == 1)
-            #expect(events.filter { $0["type"] as? String == "weight" }.count == 1)
+            let events = try await app.api(token).listActivities(query: .init(limit: 200)).ok.body.json.items
+            #expect(events.filter { $0._type == .checkIn }.count == 1)
+            #expect(events.filter { $0._type == .weight }.count == 1)
         }
     }
 }

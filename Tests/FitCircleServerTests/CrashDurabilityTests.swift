@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FitCircleClient
 import FitCircleStore
 import FitCircleTesting
 import Foundation
@@ -142,9 +143,7 @@ struct CrashDurabilityTests {
 
         let first = try await Server.start(database: database)
         let (_, signIn) = try await first.post("/api/auth/dev", json: ["email": "ana@example.com"])
-        let token = try #require(
-            (try JSONSerialization.jsonObject(with: signIn) as? [String: Any])?["accessToken"] as? String
-        )
+        let token = try signIn.decoded(as: Components.Schemas.AuthSession.self).accessToken
         _ = try await first.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT)
         let now = ISO8601DateFormatter().string(from: Date())
         var acknowledged = 0
@@ -158,9 +157,9 @@ struct CrashDurabilityTests {
         defer { second.kill() }
         let (status, page) = try await second.get("/api/activities?limit=200", token: token)
         #expect(status == 200)
-        let items = (try JSONSerialization.jsonObject(with: page) as? [String: Any])?["items"] as? [Any]
+        let items = try page.decoded(as: Components.Schemas.ActivityPage.self).items
         #expect(acknowledged == 40)
-        #expect(items?.count == acknowledged)
+        #expect(items.count == acknowledged)
     }
 
     /// SIGTERM stops a node cleanly and soon, its job runner, scheduler and listener with it (a service
@@ -176,24 +175,14 @@ struct CrashDurabilityTests {
         defer { Task { await Backend.drop(location) } }
         let server = try await Server.start(database: Self.url(of: location))
         defer { server.kill() }
-        let signIn =
-            try JSONSerialization.jsonObject(
-                with: try await server.post("/api/auth/dev", json: ["email": "ana@example.com"]).1
-            ) as? [String: Any]
-        let token = try #require(signIn?["accessToken"] as? String)
+        let token = try await server.post("/api/auth/dev", json: ["email": "ana@example.com"]).1
+            .decoded(as: Components.Schemas.AuthSession.self).accessToken
         #expect(
             try await server.post("/api/user/profile", token: token, json: TestApp.validProfile(), method: .PUT).0
                 == 200
         )
-        let circle =
-            try JSONSerialization.jsonObject(
-                with: try await server.post(
-                    "/api/fitcircles",
-                    token: token,
-                    json: ["name": "Stream", "metric": "steps"]
-                ).1
-            ) as? [String: Any]
-        let id = try #require(circle?["id"] as? String)
+        let id = try await server.post("/api/fitcircles", token: token, json: ["name": "Stream", "metric": "steps"]).1
+            .decoded(as: Components.Schemas.FitCircle.self).id
         let (listening, ready) = AsyncStream<Void>.makeStream()
         let stream = Task {
             try await server.arrivals(

@@ -1,4 +1,5 @@
 import Crypto
+import FitCircleClient
 import FitCircleCore
 import FitCircleDelivery
 import FitCircleEngine
@@ -107,25 +108,14 @@ struct DeliveryTests {
             #expect(try await Self.deliverJob(app, id).status == .done)
             #expect(fcm.tokensIssued == 1)
             // The attempt shows in the notification's "why".
-            let why = try await app.request(
-                .get,
-                "/api/notifications/\(id)/why",
-                token: try await app.devSignIn().accessToken
-            ).jsonObject()
-            let delivery = try #require((why["deliveries"] as? [[String: Any]])?.first)
-            #expect(
-                delivery["outcome"] as? String == "delivered" && delivery["provider"] as? String == "fcm"
-                    && delivery["status"] as? Int == 200
-            )
-            #expect(delivery["channel"] as? String == "push" && delivery["attempt"] as? Int == 1)
+            let why = try await app.api(as: "ana@example.com").getNotificationWhy(path: .init(id: id)).ok.body.json
+            let delivery = try #require(why.deliveries.first)
+            #expect(delivery.outcome == .delivered && delivery.provider == "fcm" && delivery.status == 200)
+            #expect(delivery.channel == .push && delivery.attempt == 1)
             // And in the history, with each item's attempts.
-            let history = try await app.request(
-                .get,
-                "/api/notifications/history",
-                token: try await app.devSignIn().accessToken
-            ).jsonObject()
-            let item = try #require((history["items"] as? [[String: Any]])?.first { $0["id"] as? String == id })
-            #expect((item["deliveries"] as? [[String: Any]])?.map { $0["outcome"] as? String } == ["delivered"])
+            let history = try await app.api(as: "ana@example.com").getNotificationHistory().ok.body.json
+            let item = try #require(history.items.first { $0.id == id })
+            #expect(item.deliveries?.map(\.outcome) == [.delivered])
         }
     }
 

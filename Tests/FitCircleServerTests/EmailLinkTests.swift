@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleDelivery
 import FitCircleEngine
@@ -32,9 +33,7 @@ struct EmailLinkTests {
     }
 
     static func emailSwitch(_ app: TestApp, _ token: String, _ type: String) async throws -> Bool? {
-        (try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()["types"] as? [String: Bool])?[
-            type
-        ]
+        try await app.api(token).getEmailPreferences().ok.body.json.types.additionalProperties[type]
     }
 
     @Test(arguments: Backend.available)
@@ -158,16 +157,16 @@ struct EmailLinkTests {
     func emailPreferencesMirrorTheEmailPartOfTheNotificationPreferences(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let token = try await app.onboardedUser()
-            let read = try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()
-            #expect(read["enabled"] as? Bool == true)
+            let read = try await app.api(token).getEmailPreferences().ok.body.json
+            #expect(read.enabled)
             #expect(
-                (read["types"] as? [String: Bool])?.keys.sorted() == [
+                read.types.additionalProperties.keys.sorted() == [
                     "challenge_milestone_email", "circle_invitation", "daily_checkin_email", "monthly_report",
                     "streak_at_risk", "weekly_digest", "welcome",
                 ]
             )
             #expect(
-                (read["required"] as? [String])?.sorted() == [
+                read.required.sorted() == [
                     "challenge_milestone_email", "circle_invitation", "welcome",
                 ]
             )
@@ -178,13 +177,11 @@ struct EmailLinkTests {
                 token: token,
                 json: ["types": ["monthly_report": false]]
             )
-            let putTypes = try put.jsonObject()["types"] as? [String: Bool]
-            #expect(put.status == .ok && putTypes?["monthly_report"] == false)
-            let notifications = try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()
-            let monthly = (notifications["types"] as? [[String: Any]])?.first {
-                $0["type"] as? String == "monthly_report"
-            }
-            #expect((monthly?["channels"] as? [String: Bool])?["email"] == false, "\(monthly ?? [:])")
+            let putTypes = try put.decoded(as: Components.Schemas.EmailPreferences.self).types.additionalProperties
+            #expect(put.status == .ok && putTypes["monthly_report"] == false)
+            let notifications = try await app.api(token).getNotificationPreferences().ok.body.json
+            let monthly = notifications.types.first { $0._type == "monthly_report" }
+            #expect(monthly?.channels.email == false, "\(String(describing: monthly))")
 
             for (body, field) in [
                 (["types": ["welcome": false]], "types.welcome.email"),
@@ -195,15 +192,9 @@ struct EmailLinkTests {
                 #expect(refused.status == .unprocessableContent && named == field, "\(refused.text)")
             }
             let off = try await app.request(.put, "/api/emails/preferences", token: token, json: ["enabled": false])
-            #expect((try off.jsonObject()["enabled"] as? Bool) == false)
-            #expect(
-                try await app.request(.get, "/api/notifications/preferences", token: token).jsonObject()["email"]
-                    as? Bool == false
-            )
-            #expect(
-                (try await app.request(.get, "/api/emails/preferences", token: token).jsonObject()["types"]
-                    as? [String: Bool])?["monthly_report"] == false
-            )
+            #expect(try off.decoded(as: Components.Schemas.EmailPreferences.self).enabled == false)
+            #expect(try await app.api(token).getNotificationPreferences().ok.body.json.email == false)
+            #expect(try await Self.emailSwitch(app, token, "monthly_report") == false)
         }
     }
 

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleJobs
@@ -18,26 +19,19 @@ struct FriendsTests {
     }
 
     static func friendIDs(_ app: TestApp, of person: TestPerson) async throws -> [String] {
-        let list = try await app.request(.get, "/api/friends", token: try await person.token(app)).jsonObject()
-        return (list["items"] as? [[String: Any]])?.compactMap { $0["userId"] as? String } ?? []
+        try await app.api(as: person).listFriends().ok.body.json.items.map(\.userId)
     }
 
     static func requests(_ app: TestApp, of person: TestPerson) async throws -> (incoming: [String], outgoing: [String])
     {
-        let lists = try await app.request(.get, "/api/friends/requests", token: try await person.token(app))
-            .jsonObject()
-        func ids(_ key: String) -> [String] {
-            (lists[key] as? [[String: Any]])?.compactMap { $0["userId"] as? String } ?? []
-        }
-        return (ids("incoming"), ids("outgoing"))
+        let lists = try await app.api(as: person).listFriendRequests().ok.body.json
+        return (lists.incoming.map(\.userId), lists.outgoing.map(\.userId))
     }
 
     /// The bodies in the person's in-app inbox, after running the jobs that decide raised notifications.
     static func inbox(_ app: TestApp, of person: TestPerson) async throws -> [String] {
         try await app.runJobs()
-        let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await person.token(app))
-            .jsonObject()
-        return (inbox["items"] as? [[String: Any]])?.compactMap { $0["body"] as? String } ?? []
+        return try await app.api(as: person).getNotificationInbox().ok.body.json.items.map(\.body)
     }
 
     @Test(arguments: Backend.available)
@@ -50,11 +44,11 @@ struct FriendsTests {
             )
             let sent = try await Self.post(app, "/api/friends/request", by: ana, to: bo)
             #expect(sent.status == .ok, "\(sent.text)")
-            #expect(try sent.jsonObject()["status"] as? String == "requested")
+            #expect(try sent.decoded(as: Components.Schemas.FriendRequestOutcome.self).status == .requested)
             // Asking again while it waits answers the same and notifies no one again.
             #expect(
-                try await Self.post(app, "/api/friends/request", by: ana, to: bo).jsonObject()["status"] as? String
-                    == "requested"
+                try await Self.post(app, "/api/friends/request", by: ana, to: bo)
+                    .decoded(as: Components.Schemas.FriendRequestOutcome.self).status == .requested
             )
             #expect(try await Self.requests(app, of: ana) == ([], [bo.id]))
             #expect(try await Self.requests(app, of: bo) == ([ana.id], []))
@@ -68,8 +62,8 @@ struct FriendsTests {
             #expect(try await Self.inbox(app, of: ana) == ["Bo accepted your friend request."])
             // Friends already: a request says so, and accepting again finds nothing to accept.
             #expect(
-                try await Self.post(app, "/api/friends/request", by: bo, to: ana).jsonObject()["status"] as? String
-                    == "friends"
+                try await Self.post(app, "/api/friends/request", by: bo, to: ana)
+                    .decoded(as: Components.Schemas.FriendRequestOutcome.self).status == .friends
             )
             #expect(try await Self.post(app, "/api/friends/accept", by: bo, to: ana).status == .notFound)
 
@@ -83,7 +77,7 @@ struct FriendsTests {
             // Requests both ways are a friendship at once.
             #expect(try await Self.post(app, "/api/friends/request", by: cy, to: ana).status == .ok)
             let crossed = try await Self.post(app, "/api/friends/request", by: ana, to: cy)
-            #expect(try crossed.jsonObject()["status"] as? String == "friends")
+            #expect(try crossed.decoded(as: Components.Schemas.FriendRequestOutcome.self).status == .friends)
             #expect(try await Self.friendIDs(app, of: cy) == [ana.id])
             #expect(try await Self.friendIDs(app, of: ana) == [bo.id, cy.id])
         }
@@ -173,14 +167,12 @@ struct FriendsTests {
                 )
                 #expect(recorded.status == .created, "\(recorded.text)")
             }
-            let list = try await app.request(.get, "/api/friends", token: try await ana.token(app)).jsonObject()
-            let friend = try #require((list["items"] as? [[String: Any]])?.first)
-            #expect(friend["displayName"] as? String == "Bo")
-            let recent = try #require(friend["recent"] as? [String: Any])
-            #expect(recent["workouts"] as? Int == 2)
-            #expect(recent["distanceMeters"] as? Double == 7500)
-            #expect(recent["durationSeconds"] as? Double == 3600)
-            #expect(recent["lastWorkoutAt"] as? String == iso8601(start.addingTimeInterval(-86_400)))
+            let friend = try #require(try await app.api(as: ana).listFriends().ok.body.json.items.first)
+            #expect(friend.displayName == "Bo")
+            #expect(friend.recent.workouts == 2)
+            #expect(friend.recent.distanceMeters == 7500)
+            #expect(friend.recent.durationSeconds == 3600)
+            #expect(friend.recent.lastWorkoutAt.map(iso8601) == iso8601(start.addingTimeInterval(-86_400)))
         }
     }
 
@@ -193,14 +185,11 @@ struct FriendsTests {
             #expect(try await Self.post(app, "/api/friends/blocks", by: cyra, to: ana).status == .noContent)
             #expect(try await Self.post(app, "/api/friends/blocks", by: cyra, to: ana).status == .noContent)
             #expect(try await Self.friendIDs(app, of: ana) == [])
-            let blocked = try await app.request(.get, "/api/friends/blocks", token: try await cyra.token(app))
-                .jsonObject()
-            #expect((blocked["items"] as? [[String: Any]])?.compactMap { $0["userId"] as? String } == [ana.id])
+            let blocked = try await app.api(as: cyra).listBlockedUsers().ok.body.json
+            #expect(blocked.items.map(\.userId) == [ana.id])
 
             // To Ana, Cyra no longer exists: not found by search, not requested, never notified.
-            let search = try await app.request(.get, "/api/users/search?q=cyr", token: try await ana.token(app))
-                .jsonObject()
-            #expect((search["items"] as? [[String: Any]])?.isEmpty == true)
+            #expect(try await app.api(as: ana).searchUsers(query: .init(q: "cyr")).ok.body.json.items.isEmpty)
             #expect(try await Self.post(app, "/api/friends/request", by: ana, to: cyra).status == .notFound)
             #expect(try await Self.requests(app, of: cyra) == ([], []))
             // Cyra may not request the one she blocked until she lifts the block.

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleTesting
@@ -16,8 +17,8 @@ struct InvitationEmailTests {
                 "/api/fitcircles",
                 token: ana,
                 json: ["name": "Work <Warriors>", "metric": "steps"]
-            ).jsonObject()
-            let id = try #require(circle["id"] as? String)
+            ).decoded(as: Components.Schemas.FitCircle.self)
+            let id = circle.id
             let sent = try await app.request(
                 .post,
                 "/api/fitcircles/\(id)/invite",
@@ -25,7 +26,7 @@ struct InvitationEmailTests {
                 json: ["email": " Newcomer@Example.com "]
             )
             #expect(sent.status == .created, "\(sent.text)")
-            let invitation = try #require(try sent.jsonObject()["id"] as? String)
+            let invitation = try sent.decoded(as: Components.Schemas.CircleInvitation.self).id
             try await app.runJobs()
 
             let emails = smtp.received.filter { $0.rcptTos == ["newcomer@example.com"] }
@@ -66,12 +67,11 @@ struct InvitationEmailTests {
             // Signing up with the address: the invitation is in the inbox, and it lets them in.
             let newcomer = try await app.onboardedUser("newcomer@example.com")
             try await app.runJobs()
-            let told =
-                try await app.request(.get, "/api/notifications/history?type=circle_invitation", token: newcomer)
-                .jsonObject()["items"] as? [[String: Any]]
+            let told = try await app.api(newcomer).getNotificationHistory(query: .init(_type: "circle_invitation")).ok
+                .body.json.items
             #expect(
-                told?.count == 1 && (told?.first?["body"] as? String)?.contains("Ana invited you") == true,
-                "\(told ?? [])"
+                told.count == 1 && told.first?.body.contains("Ana invited you") == true,
+                "\(told)"
             )
             let joined = try await app.request(
                 .post,
@@ -90,21 +90,15 @@ struct InvitationEmailTests {
     func aRevokedInvitationIsNotEmailed(_ backend: Backend) async throws {
         try await EmailDeliveryTests.withEmail(backend) { app, smtp in
             let ana = try await app.onboardedUser("ana@example.com")
-            let id = try #require(
-                try await app.request(
-                    .post,
-                    "/api/fitcircles",
-                    token: ana,
-                    json: ["name": "Walkers", "metric": "steps"]
-                ).jsonObject()["id"] as? String
-            )
+            let id = try await app.api(ana).createFitCircle(body: .json(.init(name: "Walkers", metric: .steps))).created
+                .body.json.id
             let sent = try await app.request(
                 .post,
                 "/api/fitcircles/\(id)/invite",
                 token: ana,
                 json: ["email": "gone@example.com"]
-            ).jsonObject()
-            let invitation = try #require(sent["id"] as? String)
+            ).decoded(as: Components.Schemas.CircleInvitation.self)
+            let invitation = sent.id
             #expect(
                 try await app.request(.delete, "/api/fitcircles/\(id)/invitations/\(invitation)", token: ana).status
                     == .noContent

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleTesting
 import Foundation
 import HTTPTypes
@@ -14,8 +15,8 @@ struct MigrationSessionTests {
         ]
     }
 
-    static func counts(_ session: [String: Any]) -> [Int] {
-        ["received", "accepted", "duplicates", "refused"].map { session[$0] as? Int ?? -1 }
+    static func counts(_ session: Components.Schemas.MigrationSession) -> [Int] {
+        [session.received, session.accepted, session.duplicates, session.refused]
     }
 
     @Test(arguments: Backend.available)
@@ -33,9 +34,9 @@ struct MigrationSessionTests {
             )
             let opened = try await app.request(.post, "/api/user/migrations", token: token, json: ["expected": 5])
             #expect(opened.status == .created)
-            let id = try #require(try opened.jsonObject()["id"] as? String)
-            let fresh = try opened.jsonObject()
-            #expect(Self.counts(fresh) == [0, 0, 0, 0] && fresh["complete"] as? Bool == false)
+            let fresh = try opened.decoded(as: Components.Schemas.MigrationSession.self)
+            let id = fresh.id
+            #expect(Self.counts(fresh) == [0, 0, 0, 0] && !fresh.complete)
 
             var broken = Self.workout(app, "e4", hoursAgo: 40)
             broken["workout"] = ["type": "running", "durationSeconds": -5]
@@ -48,8 +49,8 @@ struct MigrationSessionTests {
             ]
             for _ in 0..<2 {  // sent twice (a retry after a timeout): the counts do not move
                 #expect(try await app.request(.post, "/api/activities/batch", token: token, json: first).status == .ok)
-                let session = try await app.request(.get, "/api/user/migrations/\(id)", token: token).jsonObject()
-                #expect(Self.counts(session) == [4, 3, 0, 1] && session["complete"] as? Bool == false, "\(session)")
+                let session = try await app.api(token).getMigration(path: .init(id: id)).ok.body.json
+                #expect(Self.counts(session) == [4, 3, 0, 1] && !session.complete, "\(session)")
             }
             // The refused one fixed, and the one recorded before: everything is here.
             let second: [String: Any] = [
@@ -57,13 +58,10 @@ struct MigrationSessionTests {
                 "events": [Self.workout(app, "e4", hoursAgo: 40), Self.workout(app, "e5", hoursAgo: 50)],
             ]
             #expect(try await app.request(.post, "/api/activities/batch", token: token, json: second).status == .ok)
-            let done = try await app.request(.get, "/api/user/migrations/\(id)", token: token).jsonObject()
-            #expect(
-                Self.counts(done) == [5, 4, 1, 0] && done["complete"] as? Bool == true && done["expected"] as? Int == 5,
-                "\(done)"
-            )
-            let listed = try await app.request(.get, "/api/activities?limit=200", token: token).jsonObject()
-            #expect((listed["items"] as? [[String: Any]])?.count == 5)
+            let done = try await app.api(token).getMigration(path: .init(id: id)).ok.body.json
+            #expect(Self.counts(done) == [5, 4, 1, 0] && done.complete && done.expected == 5, "\(done)")
+            let listed = try await app.api(token).listActivities(query: .init(limit: 200)).ok.body.json
+            #expect(listed.items.count == 5)
         }
     }
 
@@ -72,27 +70,22 @@ struct MigrationSessionTests {
         try await withTestApp(backend) { app async throws in
             let ana = try await app.onboardedUser("ana@example.com")
             let bo = try await app.onboardedUser("bo@example.com")
-            let id = try #require(
-                try await app.request(.post, "/api/user/migrations", token: ana, json: [:]).jsonObject()["id"]
-                    as? String
-            )
+            let id = try await app.request(.post, "/api/user/migrations", token: ana, json: [:])
+                .decoded(as: Components.Schemas.MigrationSession.self).id
             #expect(try await app.request(.get, "/api/user/migrations/\(id)", token: bo).status == .notFound)
             // Bo's batch naming Ana's session: refused whole, nothing recorded.
             let batch: [String: Any] = ["migrationId": id, "events": [Self.workout(app, "b1", hoursAgo: 1)]]
             let refused = try await app.request(.post, "/api/activities/batch", token: bo, json: batch)
             #expect(refused.status == .unprocessableContent && refused.text.contains("migrationId"), "\(refused.text)")
-            #expect(
-                ((try await app.request(.get, "/api/activities", token: bo).jsonObject())["items"] as? [Any])?.isEmpty
-                    == true
-            )
+            #expect(try await app.api(bo).listActivities().ok.body.json.items.isEmpty)
             for expected in [-1, 10_000_001] {
                 let bad = try await app.request(.post, "/api/user/migrations", token: ana, json: ["expected": expected])
                 #expect(bad.status == .unprocessableContent && bad.text.contains("expected"))
             }
             // Without an expected count: a session that counts, and is never "complete".
             let open = try await app.request(.post, "/api/user/migrations", token: ana, json: [:])
-            let session = try open.jsonObject()
-            #expect(open.status == .created && session["complete"] as? Bool == false)
+            let session = try open.decoded(as: Components.Schemas.MigrationSession.self)
+            #expect(open.status == .created && !session.complete)
         }
     }
 }

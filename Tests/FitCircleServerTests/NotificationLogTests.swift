@@ -42,11 +42,9 @@ struct NotificationLogTests {
             )
             #expect(member.status == .forbidden)
 
-            var inbox = try await app.request(.get, "/api/notifications/inbox", token: token).jsonObject()
-            #expect(inbox["unread"] as? Int == 1)
+            #expect(try await app.api(token).getNotificationInbox().ok.body.json.unread == 1)
             #expect(try await app.request(.post, "/api/notifications/\(id)/read", token: token).status == .noContent)
-            inbox = try await app.request(.get, "/api/notifications/inbox", token: token).jsonObject()
-            #expect(inbox["unread"] as? Int == 0)
+            #expect(try await app.api(token).getNotificationInbox().ok.body.json.unread == 0)
             #expect(try await app.request(.post, "/api/notifications/\(id)/opened", token: token).status == .noContent)
             #expect(try await app.request(.post, "/api/notifications/nope/opened", token: token).status == .notFound)
             // Acted on (issue 48: no test called it): recorded once, and someone else's notification is not theirs to mark.
@@ -65,12 +63,11 @@ struct NotificationLogTests {
             }
             #expect(acted.count == 1 && acted.first?.properties["notificationId"] == .string(id), "\(acted)")
 
-            let why = try await app.request(.get, "/api/notifications/\(id)/why", token: token).jsonObject()
-            let trail = try #require(why["trail"] as? [String])
-            #expect(trail.first == "'daily_checkin_reminder', critical, at 13:00 in Europe/Paris")
-            #expect(trail.last == "sent now by push, in_app")
-            #expect((why["notification"] as? [String: Any])?["openedAt"] != nil)
-            #expect((why["notification"] as? [String: Any])?["actionAt"] != nil)
+            let why = try await app.api(token).getNotificationWhy(path: .init(id: id)).ok.body.json
+            #expect(why.trail.first == "'daily_checkin_reminder', critical, at 13:00 in Europe/Paris")
+            #expect(why.trail.last == "sent now by push, in_app")
+            #expect(why.notification.openedAt != nil)
+            #expect(why.notification.actionAt != nil)
         }
     }
 
@@ -93,16 +90,11 @@ struct NotificationLogTests {
             app.clock.advance(by: 8 * 3_600)  // 07:00
             #expect(try await runner.runDue() >= 1)
             let id = deferred.id
-            let why = try await app.request(
-                .get,
-                "/api/notifications/\(id)/why",
-                token: try await app.devSignIn().accessToken
-            ).jsonObject()
-            #expect((why["notification"] as? [String: Any])?["status"] as? String == "sent")
-            let trail = try #require(why["trail"] as? [String])
-            #expect(trail.contains { $0.hasPrefix("deferred until") })
+            let why = try await app.api(as: "ana@example.com").getNotificationWhy(path: .init(id: id)).ok.body.json
+            #expect(why.notification.status == .sent)
+            #expect(why.trail.contains { $0.hasPrefix("deferred until") })
             // no push device registered: email instead (emailFallback)
-            #expect(trail.last == "sent now by email, in_app")
+            #expect(why.trail.last == "sent now by email, in_app")
             _ = token
         }
     }
@@ -117,14 +109,12 @@ struct NotificationLogTests {
                 let decided = try await app.sendNotification(type, key: "k\(index)")
                 #expect(decided.status == (index < 3 ? .sent : .dropped), "\(type)")
             }
-            let history = try await app.request(.get, "/api/notifications/history?limit=10", token: token).jsonObject()
-            let items = try #require(history["items"] as? [[String: Any]])
+            let items = try await app.api(token).getNotificationHistory(query: .init(limit: 10)).ok.body.json.items
             #expect(items.count == 4)
-            let dropped = try #require(items.first { $0["status"] as? String == "dropped" })
-            #expect(dropped["reason"] as? String == "the day's budget of 3 is spent")
-            let filtered = try await app.request(.get, "/api/notifications/history?type=streak_at_risk", token: token)
-                .jsonObject()
-            #expect((filtered["items"] as? [[String: Any]])?.count == 1)
+            let dropped = try #require(items.first { $0.status == .dropped })
+            #expect(dropped.reason == "the day's budget of 3 is spent")
+            let filtered = try await app.api(token).getNotificationHistory(query: .init(_type: "streak_at_risk")).ok
+            #expect(try filtered.body.json.items.count == 1)
             let bad = try await app.request(.get, "/api/notifications/history?limit=0", token: token)
             #expect(bad.status == .unprocessableContent)
         }

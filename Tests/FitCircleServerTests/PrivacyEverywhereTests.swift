@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleTesting
 import Foundation
@@ -64,18 +65,14 @@ struct PrivacyEverywhereTests {
             func seen(by viewer: Person) async throws -> (direct: Bool, members: Bool, board: Bool, search: Bool) {
                 let token = try await viewer.token(app)
                 let direct = try await app.request(.get, "/api/users/\(ana.id)/photo", token: token).status == .ok
-                let members = try await app.request(.get, "/api/fitcircles/\(id)/members", token: token).jsonObject()
-                let listed =
-                    (members["items"] as? [[String: Any]])?.first { $0["userId"] as? String == ana.id }?["photoUrl"]
-                    != nil
+                let members = try await app.api(token).listFitCircleMembers(path: .init(id: id)).ok.body.json.items
+                let listed = members.first { $0.userId == ana.id }?.photoUrl != nil
                 let board =
                     (try await app.board(id, as: viewer)).rows.first {
                         $0.userId == ana.id
                     }?.photoUrl != nil
-                let found = try await app.request(.get, "/api/users/search?q=ana", token: token).jsonObject()
-                let search =
-                    (found["items"] as? [[String: Any]])?.first { $0["userId"] as? String == ana.id }?["photoUrl"]
-                    != nil
+                let found = try await app.api(token).searchUsers(query: .init(q: "ana")).ok.body.json.items
+                let search = found.first { $0.userId == ana.id }?.photoUrl != nil
                 return (direct, listed, board, search)
             }
             // `everyone` (the default): the circle mate and the stranger see it too.
@@ -100,8 +97,7 @@ struct PrivacyEverywhereTests {
             )
             // An update that leaves the photo's audience out keeps it.
             try await Self.setVisibility(app, ana, name: "Ana", [:])
-            let profile = try await app.request(.get, "/api/user/profile", token: try await ana.token(app)).jsonObject()
-            #expect((profile["visibility"] as? [String: String])?["photo"] == "only_me")
+            #expect(try await app.api(as: ana).getProfile().ok.body.json.visibility.photo == .onlyMe)
         }
     }
 
@@ -138,17 +134,11 @@ struct PrivacyEverywhereTests {
                 top.displayName == "A member" && top.userId == nil && top.photoUrl == nil
                     && top.value == 9_000
             )
-            let feed = try await app.request(.get, "/api/fitcircles/\(id)/feed", token: try await cy.token(app))
-                .jsonObject()
-            let items = feed["items"] as? [[String: Any]] ?? []
-            #expect(
-                !items.contains { ($0["text"] as? String ?? "").contains("Ana") || $0["actorId"] as? String == ana.id },
-                "\(items)"
-            )
+            let items = try await app.api(as: cy).getFitCircleFeed(path: .init(id: id)).ok.body.json.items
+            #expect(!items.contains { $0.text.contains("Ana") || $0.actorId == ana.id }, "\(items)")
             #expect(
                 items.contains {
-                    $0["text"] as? String == "🏃 A member submitted 9,000 steps—now #1!"
-                        && $0["actorName"] as? String == "A member"
+                    $0.text == "🏃 A member submitted 9,000 steps—now #1!" && $0.actorName == "A member"
                 }
             )
             let passed = try await LeaderboardTests.notifications(app, cy, "leaderboard_passed")
@@ -216,9 +206,7 @@ struct PrivacyEverywhereTests {
                 try await app.request(.put, "/api/user/profile", token: try await ana.token(app), json: profile).status
                     == .ok
             )
-            let inbox = try await app.request(.get, "/api/notifications/inbox", token: try await bo.token(app))
-                .jsonObject()
-            let bodies = (inbox["items"] as? [[String: Any]] ?? []).compactMap { $0["body"] as? String }
+            let bodies = try await app.api(as: bo).getNotificationInbox().ok.body.json.items.map(\.body)
             #expect(bodies.contains { $0.hasPrefix("Ana Lima reacted 🔥") }, "\(bodies)")
         }
     }

@@ -18,22 +18,22 @@ struct SignInTests {
                 json: ["idToken": token, "timeZone": "Asia/Kathmandu"]
             )
             #expect(first.status == .ok)
-            let body = try first.jsonObject()
-            #expect(body["isNewUser"] as? Bool == true)
-            #expect(body["tokenType"] as? String == "Bearer")
-            #expect(body["expiresIn"] as? Int == 900)
-            let user = try #require(body["user"] as? [String: Any])
-            #expect(user["email"] as? String == "ana@example.com")
-            #expect(user["displayName"] as? String == "Ana Lima")
-            #expect(user["timeZone"] as? String == "Asia/Kathmandu")
-            #expect(user["onboardingRequired"] as? Bool == true)
+            let body = try first.decoded(as: Components.Schemas.AuthSession.self)
+            #expect(body.isNewUser)
+            #expect(body.tokenType == .bearer)
+            #expect(body.expiresIn == 900)
+            let user = body.user
+            #expect(user.email == "ana@example.com")
+            #expect(user.displayName == "Ana Lima")
+            #expect(user.timeZone == "Asia/Kathmandu")
+            #expect(user.onboardingRequired)
 
             let again = try await app.request(.post, "/api/auth/google", json: ["idToken": token])
-            let second = try again.jsonObject()
-            #expect(second["isNewUser"] as? Bool == false)
-            #expect((second["user"] as? [String: Any])?["id"] as? String == user["id"] as? String)
+            let second = try again.decoded(as: Components.Schemas.AuthSession.self)
+            #expect(!second.isNewUser)
+            #expect(second.user.id == user.id)
 
-            let profile = try await app.request(.get, "/api/user/profile", token: second["accessToken"] as? String)
+            let profile = try await app.request(.get, "/api/user/profile", token: second.accessToken)
             #expect(profile.status == .ok)
         }
     }
@@ -76,7 +76,7 @@ struct SignInTests {
                     )
                 ]
             )
-            #expect(try anonymous.jsonObject()["isNewUser"] as? Bool == true)
+            #expect(try anonymous.decoded(as: Components.Schemas.AuthSession.self).isNewUser)
         }
     }
 
@@ -117,7 +117,7 @@ struct SignInTests {
             )
             let response = try await app.request(.post, "/api/auth/apple", json: ["idToken": token, "name": "Bo"])
             #expect(response.status == .ok)
-            #expect((try response.jsonObject()["user"] as? [String: Any])?["displayName"] as? String == "Bo")
+            #expect(try response.decoded(as: Components.Schemas.AuthSession.self).user.displayName == "Bo")
         }
     }
 

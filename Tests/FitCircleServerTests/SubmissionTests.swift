@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
@@ -46,15 +47,14 @@ struct SubmissionTests {
             try await Self.steps(app, ana, 6_000, id: "sync-1")
             let first = try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app))
             #expect(first.status == .created, "\(first.text)")
-            #expect(try first.jsonObject()["steps"] as? Int == 6_000)
+            #expect(try first.decoded(as: Components.Schemas.CircleSubmission.self).steps == 6_000)
             let again = try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app))
             #expect(again.status == .ok)
-            #expect(try again.jsonObject()["replayed"] as? Bool == true)
+            #expect(try again.decoded(as: Components.Schemas.CircleSubmission.self).replayed)
             app.clock.advance(by: 2 * 3_600)
             try await Self.steps(app, ana, 8_500, id: "sync-2")
-            let updated = try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app))
-                .jsonObject()
-            #expect(updated["steps"] as? Int == 8_500 && updated["replayed"] as? Bool == false)
+            let updated = try await app.api(as: ana).submitToFitCircle(path: .init(id: id)).ok.body.json
+            #expect(updated.steps == 8_500 && !updated.replayed)
             let claims = try await app.store.read { tx in
                 try await tx.circles.submissions(to: FitCircle.ID(id), on: LocalDate(year: 2026, month: 3, day: 2)!)
             }
@@ -65,20 +65,15 @@ struct SubmissionTests {
                 .get,
                 "/api/fitcircles/\(id)/submissions/today",
                 token: try await bo.token(app)
-            ).jsonObject()
-            #expect(today["date"] as? String == "2026-03-02")
-            let rows = try #require(today["items"] as? [[String: Any]])
-            #expect(rows.map { $0["submitted"] as? Bool } == [true, false])
-            #expect(rows.first?["ago"] as? String == "2 hours ago")
-            let pending = try await app.request(.get, "/api/user/submissions/pending", token: try await bo.token(app))
-                .jsonObject()
-            #expect((pending["items"] as? [[String: Any]])?.map { $0["circleId"] as? String } == [id])
-            let all = try await app.request(.post, "/api/user/submissions", token: try await bo.token(app)).jsonObject()
-            #expect((all["items"] as? [[String: Any]])?.count == 1)
-            #expect(
-                ((try await app.request(.get, "/api/user/submissions/pending", token: try await bo.token(app))
-                    .jsonObject())["items"] as? [Any])?.isEmpty == true
-            )
+            ).decoded(as: Components.Schemas.SubmissionsToday.self)
+            #expect(today.date == "2026-03-02")
+            #expect(today.items.map(\.submitted) == [true, false])
+            #expect(today.items.first?.ago == "2 hours ago")
+            let pending = try await app.api(as: bo).getPendingSubmissions().ok.body.json
+            #expect(pending.items.map(\.circleId) == [id])
+            let all = try await app.api(as: bo).submitToAllFitCircles().ok.body.json
+            #expect(all.items.count == 1)
+            #expect(try await app.api(as: bo).getPendingSubmissions().ok.body.json.items.isEmpty)
 
             // The window: Monday can be claimed until 00:30 on Tuesday in Paris, then it is locked.
             app.clock.set(Date(timeIntervalSince1970: 1_772_493_600))  // Monday 23:20 UTC = Tuesday 00:20 in Paris
@@ -180,19 +175,13 @@ struct SubmissionTests {
             )
             try await Self.steps(app, bo, 2_000, id: "bo-tue")  // synced, never claimed
 
-            let weeks =
-                try await app.request(.get, "/api/goals/weekly/team", token: try await bo.token(app)).jsonObject()[
-                    "items"
-                ] as? [[String: Any]]
-            let week = try #require(weeks?.first)
-            #expect(week["weekStart"] as? String == "2026-03-02")
-            #expect((week["days"] as? [[String: Any]])?.map { $0["steps"] as? Int } == [17_500, 3_000, 0, 0, 0, 0, 0])
-            #expect(
-                week["totalSteps"] as? Int == 20_500 && week["members"] as? Int == 2
-                    && week["contributors"] as? Int == 2
-            )
-            #expect((week["top"] as? [[String: Any]])?.map { $0["userId"] as? String } == [ana.id, bo.id])
-            #expect(week["yourSteps"] as? Int == 9_000)
+            let weeks = try await app.api(as: bo).getTeamWeeks().ok.body.json.items
+            let week = try #require(weeks.first)
+            #expect(week.weekStart == "2026-03-02")
+            #expect(week.days.map(\.steps) == [17_500, 3_000, 0, 0, 0, 0, 0])
+            #expect(week.totalSteps == 20_500 && week.members == 2 && week.contributors == 2)
+            #expect(week.top.map(\.userId) == [ana.id, bo.id])
+            #expect(week.yourSteps == 9_000)
             let outsider = try await app.request(
                 .get,
                 "/api/goals/weekly/team?circleId=\(id)",

@@ -14,12 +14,12 @@ struct HistoryImportTests {
         async throws
     {
         try #require(
-            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            FileManager.default.isExecutableFile(atPath: ServerProcess.binary.path),
             "build the fitcircle product first"
         )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let first = try await LiveServer.start(on: location)
+        let first = try await ServerProcess.start(on: location)
         let device = try await FitCircle.device(
             on: first,
             email: "ana@example.com",

@@ -33,12 +33,12 @@ struct LiveStreamTests {
     @Test(arguments: Backend.available)
     func theFeedStreamResumesAfterTheLastWorkoutItToldAndReopensWhenTheServerEndsIt(_ backend: Backend) async throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            FileManager.default.isExecutableFile(atPath: ServerProcess.binary.path),
             "build the fitcircle product first"
         )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let server = try await LiveServer.start(on: location)
+        let server = try await ServerProcess.start(on: location)
         defer { server.kill() }
         let ana = try await FitCircle.device(on: server, email: "ana@example.com")
         let bo = try await FitCircle.device(on: server, email: "bo@example.com")

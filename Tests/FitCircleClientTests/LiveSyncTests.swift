@@ -20,12 +20,12 @@ struct LiveSyncTests {
     @Test(arguments: Backend.available)
     func aThousandActivitiesRecordedOfflineArriveOnceThroughAKilledServer(_ backend: Backend) async throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            FileManager.default.isExecutableFile(atPath: ServerProcess.binary.path),
             "build the fitcircle product first"
         )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let first = try await LiveServer.start(on: location)
+        let first = try await ServerProcess.start(on: location)
         let device = try await FitCircle.device(on: first, email: "ana@example.com", policy: SyncPolicy(batchSize: 25))
 
         // Offline: the server is gone while the thousand are recorded, and a sync fails without losing any.
@@ -65,13 +65,16 @@ struct LiveSyncTests {
     @Test(arguments: Backend.available)
     func anAccessTokenThatExpiresMidSyncIsRefreshedOnceForEveryCallRacingOnIt(_ backend: Backend) async throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            FileManager.default.isExecutableFile(atPath: ServerProcess.binary.path),
             "build the fitcircle product first"
         )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
         // One-second tokens, and no refresh ahead of expiry: every expiry is met as a 401.
-        let server = try await LiveServer.start(on: location, environment: ["FITCIRCLE_AUTH_ACCESS_TOKEN_SECONDS": "1"])
+        let server = try await ServerProcess.start(
+            on: location,
+            environment: ["FITCIRCLE_AUTH_ACCESS_TOKEN_SECONDS": "1"]
+        )
         defer { server.kill() }
         let device = try await FitCircle.device(
             on: server,
@@ -105,12 +108,12 @@ struct LiveSyncTests {
     @Test(arguments: Backend.available)
     func anItemTheServerRefusesLeavesWithItsProblemAndDoesNotHoldUpTheRest(_ backend: Backend) async throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            FileManager.default.isExecutableFile(atPath: ServerProcess.binary.path),
             "build the fitcircle product first"
         )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let server = try await LiveServer.start(on: location)
+        let server = try await ServerProcess.start(on: location)
         defer { server.kill() }
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)")
         let device = try await FitCircle.device(on: server, email: "ana@example.com", storage: storage)
@@ -148,12 +151,12 @@ struct TwoDeviceEditTests {
     @Test(arguments: Backend.available)
     func twoDevicesThatEditedOfflineEndOnTheLatestEditWhicheverSyncsFirst(_ backend: Backend) async throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: LiveServer.binary.path),
+            FileManager.default.isExecutableFile(atPath: ServerProcess.binary.path),
             "build the fitcircle product first"
         )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let server = try await LiveServer.start(on: location)
+        let server = try await ServerProcess.start(on: location)
         defer { server.kill() }
         let phone = try await FitCircle.device(on: server, email: "ana@example.com")
         let watch = try await FitCircle.device(on: server, email: "ana@example.com")

@@ -239,9 +239,9 @@ struct AccountDeletionTests {
     /// board change every node applies to its index), and her token stops working there too.
     @Test(arguments: Backend.available.filter { $0 == .postgres })
     func r11_7_theOtherNodesBoardsForgetADeletedPerson(_ backend: Backend) async throws {
-        try await TwoNodeTests.withTwoNodes(backend) { nodeA, nodeB, _ in
-            let ana = try await TwoNodeTests.member("ana@example.com", on: nodeA)
-            let bo = try await TwoNodeTests.member("bo@example.com", on: nodeB)
+        try await ServerProcess.withTwoNodes(backend) { nodeA, nodeB, _ in
+            let ana = try await nodeA.member("ana@example.com")
+            let bo = try await nodeB.member("bo@example.com")
             let circle = try await nodeB.post(
                 "/api/fitcircles",
                 token: bo.token,
@@ -270,7 +270,7 @@ struct AccountDeletionTests {
             // Node B serves the board from its index, with Ana on it.
             var loaded = false
             for _ in 0..<100 where !loaded {
-                loaded = try await nodeB.source(id, token: bo.token) == "index"
+                loaded = try await nodeB.boardSource(id, token: bo.token) == "index"
                 if !loaded { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(loaded)
@@ -279,12 +279,12 @@ struct AccountDeletionTests {
             #expect(try await nodeA.post("/api/user", token: ana.token, json: [:], method: .DELETE).0 == 204)
             let deleted = ContinuousClock.now
             var board = try await boardOnB()
-            while board != [bo.id] && ContinuousClock.now - deleted < TwoNodeTests.notifyBound {
+            while board != [bo.id] && ContinuousClock.now - deleted < ServerProcess.notifyBound {
                 try await Task.sleep(for: .milliseconds(20))
                 board = try await boardOnB()
             }
             #expect(board == [bo.id], "node B's board after \(ContinuousClock.now - deleted)")
-            #expect(try await nodeB.source(id, token: bo.token) == "index")
+            #expect(try await nodeB.boardSource(id, token: bo.token) == "index")
             #expect(try await nodeB.get("/api/user/profile", token: ana.token).0 == 401)
         }
     }

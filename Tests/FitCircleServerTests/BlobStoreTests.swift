@@ -61,13 +61,13 @@ extension BlobStoreTests {
     /// back from it, and gone with the account.
     @Test func aServerKeepsPhotosInTheBucketAndDeletesThemWithTheAccount() async throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            FileManager.default.isExecutableFile(atPath: ServerProcess.binary.path),
             "build the fitcircle product first"
         )
         try await MotoServer.with { endpoint in
             let location = try await Backend.sqlite.makeLocation()
-            let server = try await CrashDurabilityTests.Server.start(
-                database: CrashDurabilityTests.url(of: location),
+            let server = try await ServerProcess.start(
+                database: location.serveURL,
                 environment: [
                     "FITCIRCLE_BLOBS_STORE": "s3", "FITCIRCLE_BLOBS_S3_ENDPOINT": endpoint.absoluteString,
                     "FITCIRCLE_BLOBS_S3_BUCKET": "fitcircle",
@@ -75,7 +75,7 @@ extension BlobStoreTests {
                 ]
             )
             defer { server.kill() }
-            let ana = try await TwoNodeTests.member("ana@example.com", on: server)
+            let ana = try await server.member("ana@example.com")
             let png = Data(TestImages.png(withText: nil))
             #expect(
                 try await server.send(

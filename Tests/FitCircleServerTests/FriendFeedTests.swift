@@ -416,24 +416,24 @@ struct FriendFeedTests {
 /// The feed's live stream against real server processes: on PostgreSQL the workout is recorded on one node
 /// and streamed by the other.
 struct FriendFeedStreamTests {
-    typealias Server = CrashDurabilityTests.Server
+    typealias Server = ServerProcess
 
     @Test(arguments: Backend.available)
     func r7_2_aFriendsNewWorkoutReachesAnOpenFeedStreamWithin30Seconds(_ backend: Backend) async throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            FileManager.default.isExecutableFile(atPath: ServerProcess.binary.path),
             "build the fitcircle product first"
         )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let writer = try await Server.start(database: CrashDurabilityTests.url(of: location))
+        let writer = try await Server.start(database: location.serveURL)
         defer { writer.kill() }
         // One process on SQLite; on PostgreSQL a second node streams what the first recorded.
         let reader =
-            backend == .postgres ? try await Server.start(database: CrashDurabilityTests.url(of: location)) : writer
+            backend == .postgres ? try await Server.start(database: location.serveURL) : writer
         defer { if backend == .postgres { reader.kill() } }
-        let ana = try await TwoNodeTests.member("ana@example.com", on: writer)
-        let bo = try await TwoNodeTests.member("bo@example.com", on: reader)
+        let ana = try await writer.member("ana@example.com")
+        let bo = try await reader.member("bo@example.com")
         #expect(try await writer.post("/api/friends/request", token: ana.token, json: ["userId": bo.id]).0 < 300)
         #expect(try await reader.post("/api/friends/accept", token: bo.token, json: ["userId": ana.id]).0 == 204)
 

@@ -7,27 +7,16 @@ import Testing
 /// Operators are made with `fitcircle operator grant|revoke`, not raw SQL, and a revocation holds at once
 /// for a server already running — another process, whose cached sessions must not keep the old rights.
 struct OperatorCommandTests {
-    /// Runs `fitcircle <arguments>` to its end; whether it succeeded.
-    static func run(_ arguments: [String]) async throws -> Bool {
-        try await ChildProcess(
-            CrashDurabilityTests.binary.path,
-            arguments,
-            environment: CrashDurabilityTests.patientDatabase,
-            errors: .discard
-        )
-        .exitStatus() == 0
-    }
-
     @Test(arguments: Backend.available)
     func grantAndRevokeTakeEffectOnARunningServer(_ backend: Backend) async throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            FileManager.default.isExecutableFile(atPath: ServerProcess.binary.path),
             "build the fitcircle product first"
         )
         let location = try await backend.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let database = CrashDurabilityTests.url(of: location)
-        let server = try await CrashDurabilityTests.Server.start(database: database)
+        let database = location.serveURL
+        let server = try await ServerProcess.start(database: database)
         defer { server.kill() }
         func signIn(_ email: String) async throws -> (token: String, id: String) {
             let (_, body) = try await server.post("/api/auth/dev", json: ["email": email])
@@ -52,21 +41,21 @@ struct OperatorCommandTests {
 
         #expect(try await server.post("/api/notifications/send", token: ops.token, json: send).0 == 403)
         #expect(
-            try await Self.run([
+            try await ServerProcess.run([
                 "operator", "grant", "OPS@example.com", "--database-url", database, "--profiles-dir",
                 profilesDirectory.path,
             ])
         )
         #expect(try await server.post("/api/notifications/send", token: ops.token, json: send).0 == 200)
         #expect(
-            try await Self.run([
+            try await ServerProcess.run([
                 "operator", "revoke", "ops@example.com", "--database-url", database, "--profiles-dir",
                 profilesDirectory.path,
             ])
         )
         #expect(try await server.post("/api/notifications/send", token: ops.token, json: send).0 == 403)
         #expect(
-            try await !Self.run([
+            try await !ServerProcess.run([
                 "operator", "grant", "nobody@example.com", "--database-url", database, "--profiles-dir",
                 profilesDirectory.path,
             ])

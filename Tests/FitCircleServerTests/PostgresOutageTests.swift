@@ -22,13 +22,13 @@ struct PostgresOutageTests {
     @Test(.enabled(if: PrivatePostgres.isAvailable))
     func writesFailFastDuringAnOutageAndResumeWithinFiveSecondsOfEachRestart() async throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            FileManager.default.isExecutableFile(atPath: ServerProcess.binary.path),
             "build the fitcircle product first"
         )
         let postgres = try await PrivatePostgres.create()
         defer { Task { await postgres.remove() } }
         // Four clients on one address write far faster than a person: the limits are not what is tested.
-        let server = try await CrashDurabilityTests.Server.start(
+        let server = try await ServerProcess.start(
             database: postgres.url,
             environment: [
                 "FITCIRCLE_LIMITS_PER_ADDRESS": "1000000", "FITCIRCLE_LIMITS_PER_USER": "1000000",

@@ -155,13 +155,13 @@ struct ClosedStreamTests {
     @Test
     func aStreamWhoseClientWentGivesItsPlaceBackWithinSeconds() async throws {
         try #require(
-            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
+            FileManager.default.isExecutableFile(atPath: ServerProcess.binary.path),
             "build the fitcircle product first"
         )
         let location = try await Backend.sqlite.makeLocation()
         defer { Task { await Backend.drop(location) } }
-        let server = try await CrashDurabilityTests.Server.start(
-            database: CrashDurabilityTests.url(of: location),
+        let server = try await ServerProcess.start(
+            database: location.serveURL,
             environment: ["FITCIRCLE_LIMITS_STREAMS_PER_USER": "1"]
         )
         defer { server.kill() }
@@ -175,7 +175,7 @@ struct ClosedStreamTests {
                 == 200
         )
 
-        var stream: SlowClientTests.RawConnection? = try SlowClientTests.RawConnection(port: server.port)
+        var stream: RawConnection? = try RawConnection(port: server.port)
         #expect(
             stream?.send(
                 "GET /api/notifications/stream?seconds=300 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n\r\n"

@@ -8,36 +8,11 @@ import Testing
 /// circle's live streams on both within a second, and the other node's rank index follows it (LISTEN/NOTIFY).
 @Suite(.serialized)
 struct TwoNodeTests {
-    typealias Server = CrashDurabilityTests.Server
-
-    /// How soon the other node must have heard. A NOTIFY arrives within a second on a quiet machine (the
-    /// figures are in the notes); with the whole suite running beside it, it took up to 1.8 s. Three seconds
-    /// still tells NOTIFY from the look-ups without it (every 30 s) and from missing it altogether.
-    static let notifyBound = Duration.seconds(3)
-
-    /// Signs in on `node` and completes onboarding; answers the token and the user id.
-    static func member(_ email: String, on node: Server, timeZone: String = "Europe/Paris") async throws -> (
-        token: String, id: String
-    ) {
-        let signIn = try await node.post("/api/auth/dev", json: ["email": email]).1
-            .decoded(as: Components.Schemas.AuthSession.self)
-        let token = signIn.accessToken
-        #expect(
-            try await node.post(
-                "/api/user/profile",
-                token: token,
-                json: TestApp.validProfile(timeZone: timeZone),
-                method: .PUT
-            ).0 == 200
-        )
-        return (token, signIn.user.id)
-    }
-
     /// Reads with `read` until `done` holds of what it answers (for at most 5 s), and expects that within
     /// `bound`: how soon the other node showed `what`.
     static func until<Value>(
         _ what: String,
-        within bound: Duration = Self.notifyBound,
+        within bound: Duration = ServerProcess.notifyBound,
         read: () async throws -> Value,
         _ done: (Value) -> Bool
     ) async throws {
@@ -51,29 +26,12 @@ struct TwoNodeTests {
         #expect(took < bound, "node B showed \(what) after \(took): \(value)")
     }
 
-    /// Runs `body` with two `fitcircle serve` processes on one fresh schema.
-    static func withTwoNodes(
-        _ backend: Backend,
-        environment: [String: String] = [:],
-        _ body: (Server, Server, _ database: String) async throws -> Void
-    ) async throws {
-        try #require(
-            FileManager.default.isExecutableFile(atPath: CrashDurabilityTests.binary.path),
-            "build the fitcircle product first"
-        )
-        let location = try await backend.makeLocation()
-        defer { Task { await Backend.drop(location) } }
-        let nodeA = try await Server.start(database: CrashDurabilityTests.url(of: location), environment: environment)
-        defer { nodeA.kill() }
-        let nodeB = try await Server.start(database: CrashDurabilityTests.url(of: location), environment: environment)
-        defer { nodeB.kill() }
-
-        try await body(nodeA, nodeB, CrashDurabilityTests.url(of: location))
-    }
-
     @Test(arguments: Backend.available.filter { $0 == .postgres })
     func signInsFromOneAddressAreCountedByBothNodesTogether(_ backend: Backend) async throws {
-        try await Self.withTwoNodes(backend, environment: ["FITCIRCLE_LIMITS_SIGN_INS": "4"]) { nodeA, nodeB, _ in
+        try await ServerProcess.withTwoNodes(backend, environment: ["FITCIRCLE_LIMITS_SIGN_INS": "4"]) {
+            nodeA,
+            nodeB,
+            _ in
             var statuses: [Int] = []
             for (index, node) in [nodeA, nodeB, nodeA, nodeB, nodeA, nodeB].enumerated() {
                 statuses.append(try await node.post("/api/auth/dev", json: ["email": "try\(index)@example.com"]).0)
@@ -85,8 +43,8 @@ struct TwoNodeTests {
 
     @Test(arguments: Backend.available.filter { $0 == .postgres })
     func aSendOnOneNodeReachesAnInboxStreamOnTheOtherWithinASecond(_ backend: Backend) async throws {
-        try await Self.withTwoNodes(backend) { nodeA, nodeB, database in
-            let ops = try await Self.member("ops@example.com", on: nodeA)
+        try await ServerProcess.withTwoNodes(backend) { nodeA, nodeB, database in
+            let ops = try await nodeA.member("ops@example.com")
             // The binaries run on the real clock: Ana lives where it is day now, outside quiet hours.
             let daytime = try #require(
                 [
@@ -99,9 +57,9 @@ struct TwoNodeTests {
                     )
                 }
             )
-            let ana = try await Self.member("ana@example.com", on: nodeB, timeZone: daytime)
+            let ana = try await nodeB.member("ana@example.com", timeZone: daytime)
             #expect(
-                try await OperatorCommandTests.run([
+                try await ServerProcess.run([
                     "operator", "grant", "ops@example.com", "--database-url", database, "--profiles-dir",
                     profilesDirectory.path,
                 ])
@@ -128,15 +86,18 @@ struct TwoNodeTests {
             let acknowledged = ContinuousClock.now
             let first = try #require(try await onB.first, "node B's inbox stream heard nothing")
             // Woken by NOTIFY, not by its 30 s look-up.
-            #expect(first - acknowledged < Self.notifyBound, "node B heard the send after \(first - acknowledged)")
+            #expect(
+                first - acknowledged < ServerProcess.notifyBound,
+                "node B heard the send after \(first - acknowledged)"
+            )
         }
     }
 
     @Test(arguments: Backend.available.filter { $0 == .postgres })
     func aClaimOnOneNodeReachesStreamsOnBothWithinASecond(_ backend: Backend) async throws {
-        try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
-            let ana = try await Self.member("ana@example.com", on: nodeA)
-            let bo = try await Self.member("bo@example.com", on: nodeB)
+        try await ServerProcess.withTwoNodes(backend) { nodeA, nodeB, _ in
+            let ana = try await nodeA.member("ana@example.com")
+            let bo = try await nodeB.member("bo@example.com")
             let created = try await nodeA.post(
                 "/api/fitcircles",
                 token: ana.token,
@@ -149,7 +110,7 @@ struct TwoNodeTests {
             // Node B loads the weekly board into its index before the claim.
             var loaded = false
             for _ in 0..<100 where !loaded {
-                loaded = try await nodeB.source(id, token: bo.token) == "index"
+                loaded = try await nodeB.boardSource(id, token: bo.token) == "index"
                 if !loaded { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(loaded)
@@ -184,14 +145,17 @@ struct TwoNodeTests {
             let (seenOnA, seenOnB) = try await (onA, onB)
             for (node, seen) in [("A", seenOnA), ("B", seenOnB)] {
                 let first = try #require(seen.first, "node \(node)'s stream heard nothing")
-                #expect(first - claimed < Self.notifyBound, "node \(node) heard the claim after \(first - claimed)")
+                #expect(
+                    first - claimed < ServerProcess.notifyBound,
+                    "node \(node) heard the claim after \(first - claimed)"
+                )
             }
 
             // Node B's index followed: it still answers from memory, with Ana's claim on the board.
             let (_, board) = try await nodeB.get("/api/fitcircles/\(id)/leaderboard", token: bo.token)
             let rows = try board.decoded(as: Components.Schemas.Leaderboard.self).rows
             #expect(rows.first?.userId == ana.id && rows.first?.value == 9_000)
-            #expect(try await nodeB.source(id, token: bo.token) == "index")
+            #expect(try await nodeB.boardSource(id, token: bo.token) == "index")
         }
     }
 }
@@ -201,8 +165,8 @@ extension TwoNodeTests {
     /// other's memory within a second (NOTIFY in the transaction that made it).
     @Test(arguments: Backend.available.filter { $0 == .postgres })
     func aProfileChangeAndASignOutOnOneNodeReachTheOtherWithinASecond(_ backend: Backend) async throws {
-        try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
-            let ana = try await Self.member("ana@example.com", on: nodeA)
+        try await ServerProcess.withTwoNodes(backend) { nodeA, nodeB, _ in
+            let ana = try await nodeA.member("ana@example.com")
             let profile = try await nodeB.get("/api/user/profile", token: ana.token).1
             #expect(try profile.decoded(as: Components.Schemas.Profile.self).displayName == "Ana")
 
@@ -220,11 +184,11 @@ extension TwoNodeTests {
             renaming["displayName"] = "Ana B."
             #expect(try await nodeA.post("/api/user/profile", token: ana.token, json: renaming, method: .PUT).0 == 200)
             let renamed = try await untilNodeB { $1?.displayName == "Ana B." }
-            #expect(renamed < Self.notifyBound, "node B saw the new name after \(renamed)")
+            #expect(renamed < ServerProcess.notifyBound, "node B saw the new name after \(renamed)")
 
             #expect(try await nodeA.post("/api/auth/signout", token: ana.token, json: [:]).0 == 204)
             let signedOut = try await untilNodeB { status, _ in status == 401 }
-            #expect(signedOut < Self.notifyBound, "node B refused the token after \(signedOut)")
+            #expect(signedOut < ServerProcess.notifyBound, "node B refused the token after \(signedOut)")
         }
     }
 }
@@ -235,10 +199,10 @@ extension TwoNodeTests {
     /// node B's board, which answers from memory (`HotReadMiddleware`), within the bound.
     @Test(arguments: Backend.available.filter { $0 == .postgres })
     func aClaimANameAPrivacySettingAndABlockOnOneNodeShowOnTheOthersBoard(_ backend: Backend) async throws {
-        try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
-            let ana = try await Self.member("ana@example.com", on: nodeA)
-            let bo = try await Self.member("bo@example.com", on: nodeB)
-            let cy = try await Self.member("cy@example.com", on: nodeA)
+        try await ServerProcess.withTwoNodes(backend) { nodeA, nodeB, _ in
+            let ana = try await nodeA.member("ana@example.com")
+            let bo = try await nodeB.member("bo@example.com")
+            let cy = try await nodeA.member("cy@example.com")
             for (person, name) in [(ana, "Ana"), (bo, "Bo"), (cy, "Cy")] {
                 var named = TestApp.validProfile()
                 named["displayName"] = name
@@ -268,7 +232,7 @@ extension TwoNodeTests {
             }
             var loaded = false
             for _ in 0..<100 where !loaded {
-                loaded = try await nodeB.source(id, token: bo.token) == "index"
+                loaded = try await nodeB.boardSource(id, token: bo.token) == "index"
                 if !loaded { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(loaded)
@@ -317,10 +281,10 @@ extension TwoNodeTests {
     /// next reads within a second (NOTIFY), never the page kept before it.
     @Test(arguments: Backend.available.filter { $0 == .postgres })
     func aWorkoutAReactionANameAVisibilityAndABlockOnOneNodeShowInTheOthersFeed(_ backend: Backend) async throws {
-        try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
-            let ana = try await Self.member("ana@example.com", on: nodeA)
-            let bo = try await Self.member("bo@example.com", on: nodeB)
-            let cy = try await Self.member("cy@example.com", on: nodeA)
+        try await ServerProcess.withTwoNodes(backend) { nodeA, nodeB, _ in
+            let ana = try await nodeA.member("ana@example.com")
+            let bo = try await nodeB.member("bo@example.com")
+            let cy = try await nodeA.member("cy@example.com")
             for (one, other) in [(ana, bo), (ana, cy)] {
                 #expect(
                     try await nodeA.post("/api/friends/request", token: one.token, json: ["userId": other.id]).0 == 200
@@ -347,7 +311,7 @@ extension TwoNodeTests {
             }
             func untilNodeB(
                 _ what: String,
-                within bound: Duration = Self.notifyBound,
+                within bound: Duration = ServerProcess.notifyBound,
                 _ done: ([Components.Schemas.FriendFeedItem]) -> Bool
             ) async throws {
                 try await Self.until(what, within: bound, read: feedOnB, done)
@@ -393,9 +357,9 @@ extension TwoNodeTests {
     /// the node's memory): someone joining on the other node shows on this one's board within a second.
     @Test(arguments: Backend.available.filter { $0 == .postgres })
     func someoneJoiningAChallengeOnOneNodeShowsOnTheOthersBoard(_ backend: Backend) async throws {
-        try await Self.withTwoNodes(backend) { nodeA, nodeB, _ in
-            let ana = try await Self.member("ana@example.com", on: nodeA)
-            let bo = try await Self.member("bo@example.com", on: nodeB)
+        try await ServerProcess.withTwoNodes(backend) { nodeA, nodeB, _ in
+            let ana = try await nodeA.member("ana@example.com")
+            let bo = try await nodeB.member("bo@example.com")
             let created = try await nodeA.post(
                 "/api/competitions",
                 token: ana.token,
@@ -414,16 +378,5 @@ extension TwoNodeTests {
             #expect(try await nodeA.post("/api/competitions/\(id)/join", token: bo.token, json: [:]).0 == 200)
             try await Self.until("Bo joining", read: boardOnB) { $0.count == 2 && $0.rows == 2 }
         }
-    }
-}
-
-extension CrashDurabilityTests.Server {
-    /// What answered a read of the circle's weekly board on this node: its `index` or the `database`.
-    func source(_ circle: String, token: String) async throws -> String? {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.port)/api/fitcircles/\(circle)/leaderboard")
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        return try await HTTPClient.shared.execute(request, timeout: .seconds(10)).headers.first(
-            name: "FitCircle-Board-Source"
-        )
     }
 }

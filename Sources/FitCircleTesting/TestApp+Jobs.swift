@@ -1,5 +1,6 @@
 import FitCircleEngine
 import FitCircleJobs
+public import Foundation
 import Logging
 
 extension TestApp {
@@ -13,5 +14,28 @@ extension TestApp {
             logger: Logger(label: "test")
         )
         while try await runner.runDue(limit: 50) > 0 {}
+    }
+
+    /// Lets the test's clock run to `instant` as on a node left running: the zone scheduler ticks and the jobs
+    /// due run now, at every `step` on the way (a quarter of an hour, as the node's scheduler; a long run
+    /// that only needs the daily jobs may take up to its catch-up of 6 hours), and at `instant`.
+    public func passTime(until instant: Date, step: TimeInterval = 900) async throws {
+        let scheduler = ZoneScheduler(
+            store: self.store,
+            schedules: self.engine.jobs.schedules,
+            clock: self.clock.wallClock,
+            logger: Logger(label: "test")
+        )
+        while true {
+            _ = try await scheduler.tick()
+            try await self.runJobs()
+            guard self.clock.now < instant else { return }
+            self.clock.advance(by: min(step, instant.timeIntervalSince(self.clock.now)))
+        }
+    }
+
+    /// Lets `hours` pass on the test's clock (`passTime(until:)`).
+    public func passTime(hours: Double) async throws {
+        try await self.passTime(until: self.clock.now.addingTimeInterval(hours * 3_600))
     }
 }

@@ -18,27 +18,6 @@ struct ChallengeNotificationTests {
         LocalDate(year: 2026, month: 3, day: day)!.instant(at: LocalTime(hour: hour, minute: minute)!, in: Self.paris)!
     }
 
-    /// Runs the zone scheduler and the jobs every `step` of the test clock (15 minutes) until `instant`.
-    static func run(_ app: TestApp, until instant: Date, step: TimeInterval = 900) async throws {
-        let scheduler = ZoneScheduler(
-            store: app.store,
-            schedules: app.engine.jobs.schedules,
-            clock: app.clock.wallClock,
-            logger: Logger(label: "test")
-        )
-        let runner = JobRunner(
-            store: app.store,
-            handlers: app.engine.jobs.handlers,
-            clock: app.clock.wallClock,
-            logger: Logger(label: "test")
-        )
-        while app.clock.now < instant {
-            app.clock.set(min(instant, app.clock.now.addingTimeInterval(step)))
-            try await scheduler.tick()
-            while try await runner.runDue(limit: 50) > 0 {}
-        }
-    }
-
     static func told(_ app: TestApp, _ person: TestPerson, _ type: String) async throws -> [String] {
         try await app.store.read { tx in try await tx.notifications.list(of: User.ID(person.id), type: type, limit: 10)
         }
@@ -90,7 +69,7 @@ struct ChallengeNotificationTests {
                 ]
             )
             #expect(lonely.status == .created)
-            try await Self.run(app, until: Self.at(2, 14))
+            try await app.passTime(until: Self.at(2, 14))
             #expect(
                 try await Self.told(app, ben, "challenge_invitation") == [
                     "Ana challenged you to 'Race to 10K'. Join or decline."
@@ -100,7 +79,7 @@ struct ChallengeNotificationTests {
                 _ = try await app.joinChallenge(id, as: person).ok
             }
 
-            try await Self.run(app, until: Self.at(3, 10, 15))
+            try await app.passTime(until: Self.at(3, 10, 15))
             for person in [ana, ben, cy, dee] {
                 #expect(
                     try await Self.told(app, person, "challenge_starts_tomorrow") == [
@@ -108,25 +87,25 @@ struct ChallengeNotificationTests {
                     ]
                 )
             }
-            try await Self.run(app, until: Self.at(3, 12, 15))
+            try await app.passTime(until: Self.at(3, 12, 15))
             #expect(try await Self.told(app, ana, "challenge_expired") == ["'Solo' expired - better luck next time"])
-            try await Self.run(app, until: Self.at(4, 9, 15))
+            try await app.passTime(until: Self.at(4, 9, 15))
             #expect(
                 try await Self.told(app, ben, "challenge_starts_soon") == ["Your challenge with Ana begins in 1 hour"]
             )
             #expect(try await Self.told(app, ana, "challenge_starts_soon").contains("Your challenge begins in 1 hour"))
-            try await Self.run(app, until: Self.at(4, 10, 15))
+            try await app.passTime(until: Self.at(4, 10, 15))
             #expect(try await Self.told(app, cy, "challenge_started") == ["'Race to 10K' has started. Good luck!"])
 
             // Ben leads with 6 km; Dee climbs from last to first with 8.5 km more and takes it from him.
-            try await Self.run(app, until: Self.at(4, 12))
+            try await app.passTime(until: Self.at(4, 12))
             try await Self.workout(app, ben, "b1", km: 6)
             try await Self.workout(app, cy, "c1", km: 3)
             try await Self.workout(app, ana, "a1", km: 2)
             try await Self.workout(app, dee, "d1", km: 1)
-            try await Self.run(app, until: Self.at(4, 15))
+            try await app.passTime(until: Self.at(4, 15))
             try await Self.workout(app, dee, "d2", km: 8.5)
-            try await Self.run(app, until: Self.at(4, 15, 15))
+            try await app.passTime(until: Self.at(4, 15, 15))
             #expect(
                 try await Self.told(app, ben, "challenge_lead_taken") == ["Dee just took the lead in your challenge"]
             )
@@ -139,14 +118,14 @@ struct ChallengeNotificationTests {
 
             // Thursday 08:00: each hears where they stand, in the tone of their place — but Ben, who opened
             // the app at 07:55, has seen it already.
-            try await Self.run(app, until: Self.at(5, 7, 55))
+            try await app.passTime(until: Self.at(5, 7, 55))
             let opened = Components.Schemas.ActivityInput(
                 clientEventId: "open-thu",
                 _type: .appOpen,
                 occurredAt: app.clock.now
             )
             _ = try await app.api(as: ben).recordActivity(body: .json(opened)).created
-            try await Self.run(app, until: Self.at(5, 8, 15), step: 300)
+            try await app.passTime(until: Self.at(5, 8, 15), step: 300)
             #expect(
                 try await Self.told(app, dee, "challenge_progress") == [
                     "2 days left and you're in the lead. Keep it up! 🏆"
@@ -168,21 +147,21 @@ struct ChallengeNotificationTests {
             #expect(benProgress.allSatisfy { $0.status == .dropped } && benProgress.count == 1, "\(benProgress)")
 
             // The last day, then Dee reaches 10 km first and wins; the others hear their place.
-            try await Self.run(app, until: Self.at(6, 10, 15))
+            try await app.passTime(until: Self.at(6, 10, 15))
             #expect(
                 try await Self.told(app, ana, "challenge_last_day") == ["Last day of your challenge - make it count!"]
             )
             try await Self.workout(app, dee, "d3", km: 0.5)
             // Spec 002 §2's scheduler: "1 hour before end".
-            try await Self.run(app, until: Self.at(7, 8, 45))
+            try await app.passTime(until: Self.at(7, 8, 45))
             #expect(try await Self.told(app, ana, "challenge_ends_soon").isEmpty)
-            try await Self.run(app, until: Self.at(7, 9, 15))
+            try await app.passTime(until: Self.at(7, 9, 15))
             #expect(
                 try await Self.told(app, ana, "challenge_ends_soon") == [
                     "1 hour left in your challenge - one more push!"
                 ]
             )
-            try await Self.run(app, until: Self.at(7, 12, 30))
+            try await app.passTime(until: Self.at(7, 12, 30))
             #expect(try await Self.told(app, dee, "challenge_won") == ["You won 'Race to 10K'! 🎉"])
             #expect(
                 try await Self.told(app, ben, "challenge_complete") == [
@@ -224,10 +203,10 @@ struct ChallengeNotificationTests {
             ).jsonObject()
             let id = try #require(created["id"] as? String)
             _ = try await app.joinChallenge(id, as: ben).ok
-            try await Self.run(app, until: Self.at(2, 15))
+            try await app.passTime(until: Self.at(2, 15))
             try await Self.workout(app, ana, "a1", km: 5)
             try await Self.workout(app, ben, "b1", km: 3)
-            try await Self.run(app, until: Self.at(3, 15, 30))
+            try await app.passTime(until: Self.at(3, 15, 30))
             #expect(try await Self.told(app, ana, "challenge_won") == ["You won the challenge against Ben! +50 XP 🎉"])
             #expect(
                 try await Self.told(app, ben, "challenge_complete") == [

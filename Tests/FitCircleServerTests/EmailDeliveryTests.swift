@@ -105,7 +105,7 @@ struct EmailDeliveryTests {
                 first,
                 ["sat-steps": ["type": "steps", "steps": 12_000], "sat-weight": ["type": "weight", "weightKg": 80.0]]
             )
-            try await ReminderTests.run(app, hours: 24)  // to Sunday 1 March, 01:00
+            try await app.passTime(hours: 24)  // to Sunday 1 March, 01:00
             let token = try await ScheduledNotificationTests.signIn(app, "walker@example.com").1
             try await Self.post(
                 app,
@@ -126,7 +126,7 @@ struct EmailDeliveryTests {
                 json: ["mood": 4, "energy": 4]
             )
             #expect(checkIn.status == .created, "\(checkIn.text)")
-            try await ReminderTests.run(app, hours: 10)  // past Sunday 20:00 in Paris
+            try await app.passTime(hours: 10)  // past Sunday 20:00 in Paris
 
             let digest = try #require(
                 smtp.received.first { $0.subject.hasPrefix("Your Week in Review") },

@@ -19,27 +19,8 @@ struct MetricsFidelityTests {
             let signUpDay = LocalDate(app.clock.now, in: .gmt)
             for index in 0..<10 { _ = try await app.onboardedUser("person\(index)@example.com", timeZone: "UTC") }
             let nextDay = signUpDay.adding(days: 1)
-            let scheduler = ZoneScheduler(
-                store: app.store,
-                schedules: app.engine.jobs.schedules,
-                clock: app.clock.wallClock,
-                logger: Logger(label: "test")
-            )
-            let runner = JobRunner(
-                store: app.store,
-                handlers: app.engine.jobs.handlers,
-                clock: app.clock.wallClock,
-                logger: Logger(label: "test")
-            )
-            func run(until instant: Date) async throws {
-                while app.clock.now < instant {
-                    app.clock.set(min(instant, app.clock.now.addingTimeInterval(900)))
-                    try await scheduler.tick()
-                    while try await runner.runDue(limit: 50) > 0 {}
-                }
-            }
             // Midnight's planning, the morning's reminders: the server reads every person's goals.
-            try await run(until: nextDay.instant(at: LocalTime.at(10, 0), in: .gmt) ?? app.clock.now)
+            try await app.passTime(until: nextDay.instant(at: LocalTime.at(10, 0), in: .gmt) ?? app.clock.now)
             // Signing in again (the access tokens of yesterday have expired) is not using the app either.
             var tokens: [String] = []
             for index in 0..<10 {
@@ -70,7 +51,9 @@ struct MetricsFidelityTests {
             #expect(try await app.request(.get, "/api/fitcircles/\(id)/leaderboard", token: tokens[4]).status == .ok)
             used.insert(4)
             // The evening's reminders and the night's planning too.
-            try await run(until: nextDay.adding(days: 1).instant(at: LocalTime.at(6, 0), in: .gmt) ?? app.clock.now)
+            try await app.passTime(
+                until: nextDay.adding(days: 1).instant(at: LocalTime.at(6, 0), in: .gmt) ?? app.clock.now
+            )
 
             let rows = try await app.engine.metrics.rollUp(nextDay)
             func row(_ metric: String) -> MetricRow? { rows.first { $0.metric == metric } }

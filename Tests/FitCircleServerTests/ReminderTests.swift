@@ -13,27 +13,6 @@ struct ReminderTests {
         "Pacific/Kiritimati", "Asia/Kathmandu", "Europe/Paris", "America/New_York", "Pacific/Pago_Pago",
     ]
 
-    /// Runs the scheduler and the jobs every 15 minutes for `hours`.
-    static func run(_ app: TestApp, hours: Int) async throws {
-        let scheduler = ZoneScheduler(
-            store: app.store,
-            schedules: app.engine.jobs.schedules,
-            clock: app.clock.wallClock,
-            logger: Logger(label: "test")
-        )
-        let runner = JobRunner(
-            store: app.store,
-            handlers: app.engine.jobs.handlers,
-            clock: app.clock.wallClock,
-            logger: Logger(label: "test")
-        )
-        for _ in 0..<(hours * 4) {
-            try await scheduler.tick()
-            while try await runner.runDue(limit: 50) > 0 {}
-            app.clock.advance(by: 900)
-        }
-    }
-
     /// The reminders about `day` (their dedupe key names it). A helper of its own: written inline, this
     /// filter found nothing in a debug build where the same records, printed, were there (see issue 43's note).
     static func reminders(_ app: TestApp, of user: User.ID, about day: String) async throws -> [NotificationRecord] {
@@ -57,7 +36,7 @@ struct ReminderTests {
             }
             // Paris (01:00 there) checks in on 2 March.
             _ = try await app.engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 4, energy: 3)), for: users[2].0)
-            try await Self.run(app, hours: 32)
+            try await app.passTime(hours: 32)
 
             for (user, zone) in users {
                 let sent = try await Self.reminders(app, of: user)
@@ -94,7 +73,10 @@ struct ReminderTests {
             )
             let user = User.ID(try await app.devSignIn("ana@example.com", timeZone: "Europe/Paris").user.id)
             // Up to 19:45, when the node stops: Saturday's 20:00 trigger is due and nobody runs it.
-            try await Self.run(app, hours: 8)
+            try await app.passTime(
+                until: LocalDate(clampingYear: 2026, month: 10, day: 24).instant(at: LocalTime.at(19, 45), in: paris)
+                    ?? app.clock.now
+            )
             #expect(
                 try await Self.reminders(app, of: user).filter {
                     $0.date.iso == "2026-10-24" && $0.status == .sent
@@ -105,7 +87,7 @@ struct ReminderTests {
                 LocalDate(clampingYear: 2026, month: 10, day: 25).instant(at: LocalTime.at(0, 14), in: paris)
                     ?? app.clock.now
             )
-            try await Self.run(app, hours: 14)
+            try await app.passTime(hours: 14)
             // The record is of the day it was decided on; the dedupe key names the day it was about.
             let saturday = try await Self.reminders(app, of: user, about: "2026-10-24")
             #expect(
@@ -149,7 +131,7 @@ struct ReminderTests {
             #expect(outcomes.allSatisfy { $0.event != nil }, "\(outcomes)")
             #expect(try await app.store.read { tx in try await tx.reminders.sendHabits() }[user] == LocalTime("07:10"))
             #expect(try await app.engine.replay.sendHabitDifferences().isEmpty)
-            try await Self.run(app, hours: 8)
+            try await app.passTime(hours: 8)
             let reminder = try #require(try await Self.reminders(app, of: user).first)
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = paris
@@ -167,7 +149,7 @@ struct ReminderTests {
                 json: ["reminderTime": "21:00"]
             )
             #expect(saved.status == .ok, "\(saved.text)")
-            try await Self.run(app, hours: 40)
+            try await app.passTime(hours: 40)
             let chosen = try #require(try await Self.reminders(app, of: user).first { $0.date.iso == "2026-03-03" })
             #expect(
                 calendar.dateComponents([.hour, .minute], from: chosen.decidedAt) == DateComponents(hour: 21, minute: 0)
@@ -281,7 +263,7 @@ struct ReminderTests {
                 for (index, user) in users.enumerated() where !(index == 0 && day >= 2) {
                     _ = try await app.engine.streaks.checkIn(.init(checkIn: CheckIn(mood: 4, energy: 3)), for: user)
                 }
-                try await Self.run(app, hours: 24)
+                try await app.passTime(hours: 24)
             }
             let (missedUser, steadyUser) = (users[0], users[1])
             let missed = try await app.store.read { tx in

@@ -52,11 +52,11 @@ struct ScheduledNotificationTests {
             let (walker, _) = try await Self.signIn(app, "walker@example.com")
             let (idle, _) = try await Self.signIn(app, "idle@example.com")
             try await Self.steps(app, "walker@example.com", 6_000, id: "feb-28")
-            try await ReminderTests.run(app, hours: 48)  // to Monday 2 March, 01:00
+            try await app.passTime(hours: 48)  // to Monday 2 March, 01:00
             try await Self.steps(app, "walker@example.com", 15_000, id: "mar-2")
-            try await ReminderTests.run(app, hours: 24)
+            try await app.passTime(hours: 24)
             try await Self.steps(app, "walker@example.com", 15_000, id: "mar-3")
-            try await ReminderTests.run(app, hours: 48)  // to Thursday 5 March, 01:00
+            try await app.passTime(hours: 48)  // to Thursday 5 March, 01:00
 
             let report = try #require(try await Self.sent(app, walker, "monthly_report").first)
             #expect(Self.localTime(report) == "2026-03-01 09:00")
@@ -101,7 +101,7 @@ struct ScheduledNotificationTests {
                     json: TestApp.validProfile(timeZone: "Europe/Paris")
                 ).status == .ok
             )
-            try await ReminderTests.run(app, hours: 24)
+            try await app.passTime(hours: 24)
 
             #expect(try await Self.sent(app, withDevice, "daily_checkin_email").isEmpty)
             let email = try await Self.sent(app, withoutDevice, "daily_checkin_email")
@@ -142,7 +142,7 @@ struct ScheduledNotificationTests {
                 #expect(saved.status == .ok, "\(saved.text)")
                 people.append(user)
             }
-            try await ReminderTests.run(app, hours: 24)
+            try await app.passTime(hours: 24)
             let email = try await Self.sent(app, people[0], "daily_checkin_email")
             #expect(email.map { Self.localTime($0) } == ["2026-03-02 21:00"])
             #expect(email.first?.channels == [.email])
@@ -173,7 +173,7 @@ struct ScheduledNotificationTests {
             try await app.recordPushups("s1", series: 1, reps: 30)
             try await app.recordPushups("s2", series: 2, reps: 15)  // 45 of 50: 5 left
             try await app.recordPushups("s3", series: 3, reps: 3)  // 48: still almost there, but once a day
-            try await ReminderTests.run(app, hours: 1)
+            try await app.passTime(hours: 1)
             let nudges = try await Self.sent(app, user, "almost_there")
             #expect(nudges.map(\.body) == ["Almost there! Just 5 more push-ups to reach your daily goal."])
             #expect(nudges.first?.channels == [.inApp])  // the user is in the app: no push
@@ -183,7 +183,7 @@ struct ScheduledNotificationTests {
                 app.clock.advance(by: 86_400)
                 try await app.recordPushups("w\(day)", series: 1, reps: 70)
             }
-            try await ReminderTests.run(app, hours: 1)
+            try await app.passTime(hours: 1)
             let achievements = try await Self.sent(app, user, "achievement").map(\.body)
             #expect(achievements.contains("Weekly goal reached: +500 points"), "\(achievements)")
             let badges = try await app.store.read { tx in try await tx.points.unlockedBadges(of: user) }
@@ -194,7 +194,7 @@ struct ScheduledNotificationTests {
             // Thursday: on Monday 9 March, the new week's first day, Saturday and Sunday had no push-ups, so at
             // 09:00 (no habit learned from six workouts) the streak is at risk, and each day after while
             // nothing changes.
-            try await ReminderTests.run(app, hours: 24 * 6)
+            try await app.passTime(hours: 24 * 6)
             let risks = try await Self.sent(app, user, "streak_at_risk").sorted { $0.decidedAt < $1.decidedAt }
             #expect(
                 risks.map { Self.localTime($0) } == ["2026-03-09 09:00", "2026-03-10 09:00", "2026-03-11 09:00"],
@@ -212,7 +212,7 @@ struct ScheduledNotificationTests {
                     json: ["reminderTime": "19:30"]
                 ).status == .ok
             )
-            try await ReminderTests.run(app, hours: 32)
+            try await app.passTime(hours: 32)
             let later = try await Self.sent(app, user, "streak_at_risk").sorted { $0.decidedAt < $1.decidedAt }
             #expect(later.last.map { Self.localTime($0) } == "2026-03-12 19:30")
         }
@@ -252,7 +252,7 @@ struct ScheduledNotificationTests {
                         to: user
                     )
                 }
-                try await ReminderTests.run(app, hours: 1)
+                try await app.passTime(hours: 1)
             }
             var budgetDrops = 0
             for (user, zone) in users {

@@ -124,7 +124,7 @@ struct SubmissionTests {
             #expect(
                 try await app.request(.post, "/api/user/submissions", token: try await ana.token(app)).status == .ok
             )
-            try await ReminderTests.run(app, hours: 24)
+            try await app.passTime(hours: 24)
             for (person, expected) in [
                 (ana, [String]()), (bo, ["🏃 Submit today's 4,200 steps to your FitCircles before midnight!"]),
             ] {

@@ -11,24 +11,10 @@ import Logging
 struct World {
     let app: TestApp
     let zone: TimeZone
-    private let scheduler: ZoneScheduler
-    private let runner: JobRunner
 
     init(_ app: TestApp, zone: String) {
         self.app = app
         self.zone = TimeZone(identifier: zone)!
-        self.scheduler = ZoneScheduler(
-            store: app.store,
-            schedules: app.engine.jobs.schedules,
-            clock: app.clock.wallClock,
-            logger: Logger(label: "acceptance")
-        )
-        self.runner = JobRunner(
-            store: app.store,
-            handlers: app.engine.jobs.handlers,
-            clock: app.clock.wallClock,
-            logger: Logger(label: "acceptance")
-        )
     }
 
     /// The instant of a local date and time in the world's zone: `at("2026-03-02", "20:00")`.
@@ -45,17 +31,7 @@ struct World {
     /// of an hour, or every `step` seconds for a long run that only needs the daily jobs to keep up: at
     /// most the scheduler's catch-up of 6 hours).
     func run(until date: String, _ time: String, step: TimeInterval = 900) async throws {
-        let end = self.at(date, time)
-        while self.app.clock.now < end {
-            try await self.runDue()
-            self.app.clock.advance(by: min(step, end.timeIntervalSince(self.app.clock.now)))
-        }
-        try await self.runDue()
-    }
-
-    private func runDue() async throws {
-        _ = try await self.scheduler.tick()
-        while try await self.runner.runDue(limit: 50) > 0 {}
+        try await self.app.passTime(until: self.at(date, time), step: step)
     }
 
     /// The local time of an instant, "20:00".

@@ -1,4 +1,6 @@
 public import FitCircleClient
+public import FitCircleCore
+import FitCircleStore
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -82,5 +84,56 @@ extension TestApp {
             try await Task.sleep(for: .milliseconds(10))
         }
         throw TestSetupError("the board never loaded into the index")
+    }
+
+    /// A circle of `count` members besides its owner ("Owner"), member i signed in as `m<i>@example.com`, their
+    /// claims of Monday 2 March 2026 (the clock's day) written straight to the store — 1,000 + (i mod
+    /// `distinctValues`) × 100 steps, reached a second apart — then boarded by a refresh.
+    public func largeCircle(members count: Int, distinctValues: Int) async throws -> (
+        id: FitCircleCore.FitCircle.ID, owner: TestPerson, members: [User.ID]
+    ) {
+        let owner = try await self.person(named: "Owner")
+        let circle = try await self.createCircle(
+            by: owner,
+            ["name": "Everyone", "metric": "steps", "privacy": "public", "memberLimit": 500]
+        )
+        let id = FitCircle.ID(circle.id)
+        var members: [User.ID] = []
+        for index in 0..<count {
+            members.append(
+                User.ID(
+                    try await self.devSignIn("m\(index)@example.com").user.id
+                )
+            )
+        }
+        let (now, joined) = (self.clock.now, members)
+        try await self.store.transaction { tx in
+            for (index, member) in joined.enumerated() {
+                try await tx.circles.insert(
+                    CircleMembership(circleID: id, userID: member, role: .member, joinedAt: now)
+                )
+                try await tx.circles.save(
+                    CircleSubmission(
+                        circleID: id,
+                        userID: member,
+                        date: LocalDate(year: 2026, month: 3, day: 2)!,
+                        steps: 1_000 + (index % distinctValues) * 100,
+                        weightKg: nil,
+                        checkinStreak: 0,
+                        submittedAt: now.addingTimeInterval(Double(index)),
+                        updatedAt: now.addingTimeInterval(Double(index))
+                    )
+                )
+            }
+        }
+        let refreshed = try await self.request(
+            .post,
+            "/api/fitcircles/\(id)/leaderboard/refresh",
+            token: try await self.operatorToken()
+        )
+        guard refreshed.status == .ok else {
+            throw TestSetupError("refreshing the board answered \(refreshed.status): \(refreshed.text)")
+        }
+        return (id, owner, members)
     }
 }

@@ -1,5 +1,6 @@
 import FitCircleEngine
 import FitCircleJobs
+public import FitCircleStore
 public import Foundation
 import Logging
 
@@ -38,4 +39,23 @@ extension TestApp {
     public func passTime(hours: Double) async throws {
         try await self.passTime(until: self.clock.now.addingTimeInterval(hours * 3_600))
     }
+}
+
+extension JobRecord {
+    /// A job of kind `test` (no handler of the app runs it) keyed `key`, due at `runAt`.
+    public static func test(_ key: String, runAt: Date, maxAttempts: Int = 3) -> JobRecord {
+        JobRecord(
+            id: UUID().uuidString.lowercased(),
+            kind: "test",
+            payload: "{}",
+            dedupeKey: key,
+            runAt: runAt,
+            maxAttempts: maxAttempts
+        )
+    }
+}
+
+/// What a test's job handler throws to fail.
+public struct FlakyJobError: Error {
+    public init() {}
 }

@@ -1,4 +1,6 @@
 public import FitCircleClient
+public import FitCircleCore
+import FitCircleStore
 
 extension TestApp {
     /// Sends a notification of `type` as an operator would (`POST /api/notifications/send`), to Ana
@@ -19,5 +21,13 @@ extension TestApp {
             dedupeKey: key
         )
         return try await self.api(try await self.operatorToken()).sendNotification(body: .json(request)).ok.body.json
+    }
+
+    /// The decisions about `type` for `person` (the newest ten), once the queued raises have run.
+    public func notifications(of person: TestPerson, type: String) async throws -> [NotificationRecord] {
+        try await self.runJobs()
+        return try await self.store.read { tx in
+            try await tx.notifications.list(of: User.ID(person.id), type: type, limit: 10)
+        }
     }
 }

@@ -43,7 +43,7 @@ struct APNsDeliveryTests {
     }
 
     static func outcomes(_ app: TestApp, _ notification: String) async throws -> [String] {
-        try await DeliveryTests.attempts(app, notification).filter { $0.channel == .push }.map(\.outcome)
+        try await app.deliveryAttempts(of: notification).filter { $0.channel == .push }.map(\.outcome)
     }
 
     @Test(arguments: Backend.available)
@@ -86,7 +86,7 @@ struct APNsDeliveryTests {
             #expect(push.headers["apns-collapse-id"] == "daily_checkin_reminder")
             #expect(push.headers["apns-expiration"] == String(Int(app.clock.now.timeIntervalSince1970) + 86_400))
             #expect(try await Self.outcomes(app, id) == ["delivered", "delivered"])
-            let attempt = try #require(try await DeliveryTests.attempts(app, id).first)
+            let attempt = try #require(try await app.deliveryAttempts(of: id).first)
             #expect(attempt.provider == "apns" && attempt.status == 200)
 
             // Ten minutes on, another push: the same provider token, the same connection per host.
@@ -146,7 +146,7 @@ struct APNsDeliveryTests {
             let id = try await app.sendNotification("daily_checkin_reminder").id
             let start = app.clock.now
             try await app.runJobs()
-            #expect(try await DeliveryTests.deliverJob(app, id).runAt == start.addingTimeInterval(90))
+            #expect(try await app.pushDeliveryJob(of: id).runAt == start.addingTimeInterval(90))
             app.clock.advance(by: 89)
             try await app.runJobs()
             #expect(apns.received.count == 1)
@@ -161,9 +161,9 @@ struct APNsDeliveryTests {
         try await Self.withAPNs(backend) { app, apns, _ in
             apns.script(Self.phone, Array(repeating: .status(500, reason: "InternalServerError"), count: 4))
             let id = try await app.sendNotification("daily_checkin_reminder").id
-            let waits = try await DeliveryTests.retryWaits(app, id)
+            let waits = try await app.pushRetryWaits(of: id)
             #expect(apns.received.count == 4)
-            #expect(try await DeliveryTests.deliverJob(app, id).status == .failed)
+            #expect(try await app.pushDeliveryJob(of: id).status == .failed)
             #expect(waits.count == 3 && waits == waits.sorted() && Set(waits).count == 3, "waits: \(waits)")
             #expect(try await Self.outcomes(app, id) == Array(repeating: "retryable", count: 4))
         }
@@ -176,7 +176,7 @@ struct APNsDeliveryTests {
             let id = try await app.sendNotification("daily_checkin_reminder").id
             try await app.runJobs()
             #expect(try await Self.outcomes(app, id) == ["retryable"])
-            app.clock.set(try await DeliveryTests.deliverJob(app, id).runAt.addingTimeInterval(1))
+            app.clock.set(try await app.pushDeliveryJob(of: id).runAt.addingTimeInterval(1))
             try await app.runJobs()
             #expect(try await Self.outcomes(app, id) == ["retryable", "delivered"])
             #expect(apns.received.map(\.connection) == [1, 2])

@@ -42,8 +42,8 @@ struct AccountDeletionTests {
                 dee
             )
             try await app.befriend(friends, boFriend)
-            _ = try await FriendsTests.post(app, "/api/friends/request", by: cyFriend, to: friends)
-            _ = try await FriendsTests.post(app, "/api/friends/block", by: friends, to: deeFriend)
+            _ = try await app.friendAction("/api/friends/request", by: cyFriend, to: friends)
+            _ = try await app.friendAction("/api/friends/block", by: friends, to: deeFriend)
             let hers = try await app.recordWorkout(
                 "hers",
                 by: friends,
@@ -170,7 +170,7 @@ struct AccountDeletionTests {
                 headers: [HTTPField.Name("Idempotency-Key")!: "cy-asks-ana"]
             )
             #expect(remembered.status == .created || remembered.status == .ok, "\(remembered.text)")
-            _ = try await LeaderboardTests.notifications(app, bo, "reaction_received")  // every raise decided
+            _ = try await app.notifications(of: bo, type: "reaction_received")  // every raise decided
             let before = try await Self.mentions(app, ana.id)
             #expect(before.count > 20 && before["idempotency_keys.body"] != nil, "the world holds her: \(before)")
             // An address that holds hers (mariana@… ⊃ ana@…) keeps everything: Jo's invitation of it and the
@@ -222,7 +222,7 @@ struct AccountDeletionTests {
                 bodies.contains { $0.hasPrefix("Deleted user reacted") } && !bodies.contains { $0.contains("Ana") },
                 "\(bodies)"
             )
-            #expect(try await FriendsTests.friendIDs(app, of: boFriend).isEmpty)
+            #expect(try await app.friendIDs(of: boFriend).isEmpty)
             // Her challenge goes on without her: made by nobody now, her stake gone from escrow with her ledger.
             let race = try await app.api(as: bo).getCompetitionLeaderboard(path: .init(id: challengeID)).ok.body.json
             #expect(

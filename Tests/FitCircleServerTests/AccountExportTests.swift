@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
@@ -120,8 +121,10 @@ struct AccountExportTests {
             )
             app.clock.set(joinedAt)
             let (ana, bo) = (try await app.person("ana@example.com"), try await app.person("bo@example.com"))
-            let (_, code) = try await CircleModerationTests.circle(app, by: ana)
-            #expect(try await CircleModerationTests.join(app, bo, ["code": code]).status == .ok)
+            let code = try #require(
+                try await app.createCircle(by: ana, ["name": "Walkers", "metric": "steps"]).joinCode
+            )
+            _ = try await app.api(as: bo).joinFitCircle(body: .json(.init(code: code))).ok
 
             // Read the way the export reads: after the last row's key, nothing is left.
             let section = try #require(ExportSection.all.first { $0.name == "circleMemberships" })

@@ -7,19 +7,20 @@ import Testing
 
 /// A challenge board's first page is a hot read (`ChallengeBoardRead`): written by hand and kept for its
 /// viewer. The generated path answers the same page when `limit=50` (the default) is sent, so each board
-/// below is read both ways and compared byte for byte and value for value (`HotReadContractTests.compare`).
+/// below is read both ways and compared byte for byte and value for value (`TestApp.hotReadDifferences`).
 struct ChallengeHotReadTests {
     typealias Person = TestPerson
 
     static func compare(_ app: TestApp, _ id: String, as person: Person, _ note: String) async throws {
         let path = "/api/competitions/\(id)/leaderboard"
-        try await HotReadContractTests.compare(
-            app,
-            path,
-            generic: "\(path)?limit=50",
-            as: person,
-            Components.Schemas.CompetitionLeaderboard.self,
-            note
+        #expect(
+            try await app.hotReadDifferences(
+                path,
+                generic: "\(path)?limit=50",
+                as: person,
+                Components.Schemas.CompetitionLeaderboard.self
+            ) == [],
+            "\(note)"
         )
     }
 
@@ -39,9 +40,8 @@ struct ChallengeHotReadTests {
             let ben = try await app.person("ben@example.com", xp: 300)
             let cy = try await app.person("cy@example.com", xp: 300)
             let dee = try await app.person("dee@example.com")
-            try await PrivacyEverywhereTests.setVisibility(
-                app,
-                cy,
+            try await app.setVisibility(
+                of: cy,
                 name: #"Cy "the \ rock" 🏃"#,
                 ["boardName": "friends"]
             )
@@ -117,22 +117,23 @@ struct ChallengeHotReadTests {
             // The first reads load the board into this node's index; from then on its pages are kept.
             var loaded = false
             for _ in 0..<200 where !loaded {
-                let kept = try await HotReadContractTests.keptPages(app)
+                let kept = try await app.keptPages()
                 _ = try await app.request(.get, path, token: try await ben.token(app))
-                loaded = try await HotReadContractTests.keptPages(app) > kept
+                loaded = try await app.keptPages() > kept
                 if !loaded { try await Task.sleep(for: .milliseconds(10)) }
             }
             #expect(loaded, "the board was never kept")
             var shown = ""
             func changed(_ what: String) async throws {
-                try await HotReadContractTests.expectChangedThenKept(
-                    app,
-                    path,
-                    generic: "\(path)?limit=50",
-                    as: ben,
-                    Components.Schemas.CompetitionLeaderboard.self,
-                    shown: &shown,
-                    what
+                #expect(
+                    try await app.changedThenKeptDifferences(
+                        path,
+                        generic: "\(path)?limit=50",
+                        as: ben,
+                        Components.Schemas.CompetitionLeaderboard.self,
+                        shown: &shown
+                    ) == [],
+                    "\(what)"
                 )
             }
             try await changed("the first read")
@@ -149,9 +150,8 @@ struct ChallengeHotReadTests {
             try await changed("a rename")
             _ = try await app.joinChallenge(race, as: cy).ok
             try await changed("someone joining")
-            try await PrivacyEverywhereTests.setVisibility(
-                app,
-                ana,
+            try await app.setVisibility(
+                of: ana,
                 name: "Ana B.",
                 ["boardName": "friends"]
             )

@@ -102,11 +102,11 @@ struct ConsoleTests {
             let ops = try await app.operatorPerson()
             let now = app.clock.now
             try await app.store.transaction { tx in
-                try await tx.enqueue([JobsTests.job("doomed", runAt: now, maxAttempts: 1)], at: now)
+                try await tx.enqueue([JobRecord.test("doomed", runAt: now, maxAttempts: 1)], at: now)
             }
             let runner = JobRunner(
                 store: app.store,
-                handlers: ["test": { _ in throw JobsTests.Flaky() }],
+                handlers: ["test": { _ in throw FlakyJobError() }],
                 clock: app.clock.wallClock,
                 logger: Logger(label: "test")
             )

@@ -19,71 +19,13 @@ import Testing
 /// the spec's payload, every answer classified and logged, dead tokens dropped, retries that honour
 /// Retry-After and give up after three, an expired access token replaced.
 struct DeliveryTests {
-    /// Runs `body` with FCM configured against a fake, and an onboarded user (Europe/Paris, 13:00 there)
-    /// with one Android device.
-    static func withFCM(
-        _ backend: Backend,
-        _ body: @Sendable (TestApp, FakeFCM, _ user: String) async throws -> Void
-    ) async throws {
-        let clock = TestClock()
-        try await FakeFCM.run(now: { clock.now }) { fcm in
-            let transports = Transports(
-                fcm: try await FCMTransport(
-                    account: fcm.account,
-                    baseURL: fcm.baseURL,
-                    http: .shared,
-                    clock: clock.wallClock
-                )
-            )
-            try await withTestApp(backend, clock: clock, transports: transports) { app async throws in
-                let token = try await app.onboardedUser()
-                let device = try await app.request(
-                    .post,
-                    "/api/notifications/register",
-                    token: token,
-                    json: ["platform": "android", "token": "android-1"]
-                )
-                #expect(device.status == .created, "\(device.text)")
-                try await body(app, fcm, try await app.devSignIn().user.id)
-            }
-        }
-    }
-
-    /// Runs the due jobs (a retry is due only once the clock reaches it).
-    static func attempts(_ app: TestApp, _ notification: String) async throws -> [DeliveryAttemptRecord] {
-        try await app.store.read { tx in
-            try await tx.deliveries.deliveryAttempts(of: NotificationRecord.ID(notification))
-        }
-    }
-
-    /// Runs the push delivery of `notification` through its four tries, moving the clock to each retry;
-    /// answers the waits the job asked for.
-    static func retryWaits(_ app: TestApp, _ notification: String) async throws -> [TimeInterval] {
-        var waits: [TimeInterval] = []
-        for _ in 0..<4 {
-            try await app.runJobs()
-            let job = try await Self.deliverJob(app, notification)
-            if job.status == .pending {
-                waits.append(job.runAt.timeIntervalSince(app.clock.now))
-                app.clock.set(job.runAt.addingTimeInterval(1))
-            }
-        }
-        return waits
-    }
-
-    static func deliverJob(_ app: TestApp, _ notification: String) async throws -> JobRecord {
-        try #require(
-            try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "deliver:\(notification):push") }
-        )
-    }
-
     @Test(arguments: Backend.available)
     func aPushGoesToFCMWithTheSpecsPayloadAndIsLogged(_ backend: Backend) async throws {
-        try await Self.withFCM(backend) { app, fcm, _ in
+        try await FakeFCM.withTestApp(backend) { app, fcm, _ in
             let sent = try await app.sendNotification("daily_checkin_reminder")
             let id = sent.id
             try await app.runJobs()
-            let logged = try await Self.attempts(app, id)
+            let logged = try await app.deliveryAttempts(of: id)
             let received = try #require(
                 fcm.received.first,
                 "attempts: \(logged.map { "\($0.outcome) \($0.reason ?? "")" })"
@@ -100,12 +42,12 @@ struct DeliveryTests {
                 ]
             )
             #expect(received.androidPriority == "high")
-            let attempts = try await Self.attempts(app, id)
+            let attempts = try await app.deliveryAttempts(of: id)
             #expect(
                 attempts.map(\.outcome) == ["delivered"] && attempts.first?.provider == "fcm"
                     && attempts.first?.status == 200
             )
-            #expect(try await Self.deliverJob(app, id).status == .done)
+            #expect(try await app.pushDeliveryJob(of: id).status == .done)
             #expect(fcm.tokensIssued == 1)
             // The attempt shows in the notification's "why".
             let why = try await app.api(as: "ana@example.com").getNotificationWhy(path: .init(id: id)).ok.body.json
@@ -121,15 +63,15 @@ struct DeliveryTests {
 
     @Test(arguments: Backend.available)
     func anUnregisteredTokenIsDeactivatedAtOnceAndNeverUsedAgain(_ backend: Backend) async throws {
-        try await Self.withFCM(backend) { app, fcm, user in
+        try await FakeFCM.withTestApp(backend) { app, fcm, user in
             fcm.script("android-1", [FakeFCM.Answer(404, "UNREGISTERED")])
             let first = try await app.sendNotification("daily_checkin_reminder", key: "one").id
             try await app.runJobs()
-            #expect(try await Self.attempts(app, first).map(\.outcome) == ["target_dead"])
+            #expect(try await app.deliveryAttempts(of: first).map(\.outcome) == ["target_dead"])
             #expect(
                 try await app.store.read { tx in try await tx.notifications.activeDevices(of: User.ID(user)) }.isEmpty
             )
-            #expect(try await Self.deliverJob(app, first).status == .done)
+            #expect(try await app.pushDeliveryJob(of: first).status == .done)
 
             // Another notification the same day (a critical type, so no cap stands in the way) goes nowhere.
             let second = try await app.sendNotification("challenge_milestone", key: "two")
@@ -142,7 +84,7 @@ struct DeliveryTests {
     /// A device no delivery reached for 270 days is dropped before its user's next delivery; one in use stays.
     @Test(arguments: Backend.available)
     func aDeviceUnusedFor270DaysExpires(_ backend: Backend) async throws {
-        try await Self.withFCM(backend) { app, fcm, user in
+        try await FakeFCM.withTestApp(backend) { app, fcm, user in
             _ = try await app.sendNotification("challenge_milestone", key: "one")
             try await app.runJobs()
             app.clock.advance(by: 269 * 86_400)
@@ -165,12 +107,12 @@ struct DeliveryTests {
 
     @Test(arguments: Backend.available)
     func aTooManyRequestsAnswerIsRetriedNoSoonerThanItsRetryAfter(_ backend: Backend) async throws {
-        try await Self.withFCM(backend) { app, fcm, _ in
+        try await FakeFCM.withTestApp(backend) { app, fcm, _ in
             fcm.script("android-1", [FakeFCM.Answer(429, "QUOTA_EXCEEDED", retryAfter: "120")])
             let id = try await app.sendNotification("daily_checkin_reminder").id
             let start = app.clock.now
             try await app.runJobs()
-            let waiting = try await Self.deliverJob(app, id)
+            let waiting = try await app.pushDeliveryJob(of: id)
             #expect(waiting.status == .pending && waiting.runAt == start.addingTimeInterval(120))
             app.clock.advance(by: 119)
             try await app.runJobs()
@@ -178,27 +120,27 @@ struct DeliveryTests {
             app.clock.advance(by: 1)
             try await app.runJobs()
             #expect(fcm.received.count == 2)
-            #expect(try await Self.attempts(app, id).map(\.outcome) == ["retryable", "delivered"])
-            #expect(try await Self.attempts(app, id).map(\.attempt) == [1, 2])
+            #expect(try await app.deliveryAttempts(of: id).map(\.outcome) == ["retryable", "delivered"])
+            #expect(try await app.deliveryAttempts(of: id).map(\.attempt) == [1, 2])
         }
     }
 
     @Test(arguments: Backend.available)
     func serverErrorsAreRetriedThreeTimesWithGrowingWaitsThenGivenUp(_ backend: Backend) async throws {
-        try await Self.withFCM(backend) { app, fcm, _ in
+        try await FakeFCM.withTestApp(backend) { app, fcm, _ in
             fcm.script("android-1", Array(repeating: FakeFCM.Answer(500), count: 5))
             let id = try await app.sendNotification("daily_checkin_reminder").id
-            let waits = try await Self.retryWaits(app, id)
+            let waits = try await app.pushRetryWaits(of: id)
             #expect(fcm.received.count == 4)
-            #expect(try await Self.deliverJob(app, id).status == .failed)
+            #expect(try await app.pushDeliveryJob(of: id).status == .failed)
             #expect(waits.count == 3 && waits == waits.sorted() && Set(waits).count == 3, "waits: \(waits)")
-            #expect(try await Self.attempts(app, id).map(\.outcome) == Array(repeating: "retryable", count: 4))
+            #expect(try await app.deliveryAttempts(of: id).map(\.outcome) == Array(repeating: "retryable", count: 4))
         }
     }
 
     @Test(arguments: Backend.available)
     func aRefusedAccessTokenIsReplacedAndTheMessageSent(_ backend: Backend) async throws {
-        try await Self.withFCM(backend) { app, fcm, _ in
+        try await FakeFCM.withTestApp(backend) { app, fcm, _ in
             _ = try await app.sendNotification("daily_checkin_reminder", key: "one")
             try await app.runJobs()
             fcm.revokeAccessTokens()
@@ -206,7 +148,11 @@ struct DeliveryTests {
             try await app.runJobs()
             #expect(fcm.received.count == 2)
             #expect(fcm.tokensIssued == 2)
-            #expect(try await Self.attempts(app, second).filter { $0.channel == .push }.map(\.outcome) == ["delivered"])
+            #expect(
+                try await app.deliveryAttempts(of: second).filter { $0.channel == .push }.map(\.outcome) == [
+                    "delivered"
+                ]
+            )
         }
     }
 
@@ -240,7 +186,7 @@ struct DeliveryTests {
                 )
                 let id = try await app.sendNotification("daily_checkin_reminder").id
                 try await app.runJobs()
-                app.clock.set(try await Self.deliverJob(app, id).runAt.addingTimeInterval(1))
+                app.clock.set(try await app.pushDeliveryJob(of: id).runAt.addingTimeInterval(1))
                 try await app.runJobs()
 
                 let deliveries = received.withLock { $0 }
@@ -257,7 +203,7 @@ struct DeliveryTests {
                     #expect(json["id"] as? String == id && json["type"] as? String == "daily_checkin_reminder")
                     #expect((json["devices"] as? [[String: Any]])?.first?["token"] as? String == "android-1")
                 }
-                let attempts = try await Self.attempts(app, id)
+                let attempts = try await app.deliveryAttempts(of: id)
                 #expect(attempts.filter { $0.target == "webhook" }.map(\.outcome) == ["retryable", "delivered"])
                 #expect(
                     attempts.filter { $0.target != "webhook" }.map { "\($0.outcome): \($0.reason ?? "")" } == [

@@ -10,23 +10,6 @@ import Testing
 /// to a real SMTP server on loopback, logged; push that fails for good falls back to email; one-click
 /// unsubscribe, the opening pixel and tracked links through the HTTP API.
 struct EmailDeliveryTests {
-    static let publicURL = "https://fitcircle.test"
-
-    static func withEmail(_ backend: Backend, _ body: @Sendable (TestApp, FakeSMTP) async throws -> Void) async throws {
-        try await FakeSMTP.run { smtp in
-            let channel = EmailChannel(
-                transport: try SMTPTransport(settings: smtp.settings(), clock: .system),
-                settings: EmailSettings(
-                    from: Mailbox("hello@fitcircle.test", name: "FitCircle"),
-                    publicURL: Self.publicURL
-                )
-            )
-            try await withTestApp(backend, transports: Transports(email: channel)) { app async throws in
-                try await body(app, smtp)
-            }
-        }
-    }
-
     /// Posts activity events (by client event id) at the clock's instant.
     static func post(_ app: TestApp, _ token: String, _ events: [String: [String: Any]]) async throws {
         for (id, body) in events.sorted(by: { $0.key < $1.key }) {
@@ -39,14 +22,10 @@ struct EmailDeliveryTests {
         }
     }
 
-    static func part(_ received: FakeSMTP.Received, _ type: String) throws -> String {
-        try #require(received.parts.first { $0.contentType == type }?.content)
-    }
-
     /// Spec 000's welcome email, a required type: no unsubscribe, a link to the preferences instead.
     @Test(arguments: Backend.available)
     func theWelcomeEmailIsWrittenFromItsTemplateAndHandedToSMTP(_ backend: Backend) async throws {
-        try await Self.withEmail(backend) { app, smtp in
+        try await FakeSMTP.withTestApp(backend) { app, smtp in
             _ = try await app.onboardedUser()
             try await app.runJobs()
             let welcome = try #require(
@@ -55,7 +34,7 @@ struct EmailDeliveryTests {
             )
             #expect(welcome.subject == "Welcome to FitCircle! Let's get started 🎉")
             #expect(welcome.rcptTos == ["ana@example.com"] && welcome.from == "FitCircle <hello@fitcircle.test>")
-            let (text, html) = (try Self.part(welcome, "text/plain"), try Self.part(welcome, "text/html"))
+            let (text, html) = (try welcome.part("text/plain"), try welcome.part("text/html"))
             #expect(
                 text.contains("Hi Ana,") && text.contains("✅ Complete your first daily check-in")
                     && text.contains("See you inside!")
@@ -65,14 +44,14 @@ struct EmailDeliveryTests {
                 welcome.headers["List-Unsubscribe"] == nil
                     && text.contains("Email preferences: fitcircle://settings/notifications")
             )
-            #expect(html.contains("\(Self.publicURL)/api/emails/open/"))
+            #expect(html.contains("\(FakeSMTP.publicURL)/api/emails/open/"))
             let user = User.ID(try await app.devSignIn().user.id)
             let record = try #require(
                 try await app.store.read { tx in try await tx.notifications.list(of: user, type: "welcome", limit: 1) }
                     .first
             )
             #expect(welcome.messageId == "<\(record.id.rawValue)@fitcircle.test>")
-            let attempts = try await DeliveryTests.attempts(app, record.id.rawValue)
+            let attempts = try await app.deliveryAttempts(of: record.id.rawValue)
             #expect(
                 attempts.map(\.outcome) == ["delivered"] && attempts.first?.provider == "smtp"
                     && attempts.first?.status == 250
@@ -89,7 +68,7 @@ struct EmailDeliveryTests {
     /// weight, the place on a circle's weekly board, the days the goal was met and the goal ahead.
     @Test(arguments: Backend.available)
     func theWeeklyDigestEmailCarriesTheWeeksRealFigures(_ backend: Backend) async throws {
-        try await Self.withEmail(backend) { app, smtp in
+        try await FakeSMTP.withTestApp(backend) { app, smtp in
             // Saturday 28 February 2026, 00:00 UTC (01:00 in Paris)
             app.clock.set(Date(timeIntervalSince1970: 1_772_236_800))
             let first = try await app.onboardedUser("walker@example.com")
@@ -106,7 +85,7 @@ struct EmailDeliveryTests {
                 ["sat-steps": ["type": "steps", "steps": 12_000], "sat-weight": ["type": "weight", "weightKg": 80.0]]
             )
             try await app.passTime(hours: 24)  // to Sunday 1 March, 01:00
-            let token = try await ScheduledNotificationTests.signIn(app, "walker@example.com").1
+            let token = try await app.devSignIn("walker@example.com").accessToken
             try await Self.post(
                 app,
                 token,
@@ -116,13 +95,13 @@ struct EmailDeliveryTests {
             let claim = try await app.request(
                 .post,
                 "/api/fitcircles/\(circleID)/submit",
-                token: try await ScheduledNotificationTests.signIn(app, "walker@example.com").1
+                token: try await app.devSignIn("walker@example.com").accessToken
             )
             #expect(claim.status == .created, "\(claim.text)")
             let checkIn = try await app.request(
                 .post,
                 "/api/streaks/checkin",
-                token: try await ScheduledNotificationTests.signIn(app, "walker@example.com").1,
+                token: try await app.devSignIn("walker@example.com").accessToken,
                 json: ["mood": 4, "energy": 4]
             )
             #expect(checkIn.status == .created, "\(checkIn.text)")
@@ -133,7 +112,7 @@ struct EmailDeliveryTests {
                 "\(smtp.received.map(\.subject))"
             )
             #expect(digest.subject == "Your Week in Review: 21,000 steps, 1-day streak 🔥")
-            let text = try Self.part(digest, "text/plain")
+            let text = try digest.part("text/plain")
             // Spec 000 F2: 50,000 a week while the daily goal is a default (a two-day-old account).
             #expect(text.contains("- Steps: 21,000 (42% of goal)"), "\(text)")
             #expect(
@@ -142,10 +121,10 @@ struct EmailDeliveryTests {
             )
             #expect(text.contains("You hit your daily goal 2 out of 7 days."), "\(text)")
             #expect(text.contains("- Streak: 1 day maintained"), "a count's word agrees with it: \(text)")
-            #expect(try Self.part(digest, "text/html").contains("Streak: 1 day maintained"))
+            #expect(try digest.part("text/html").contains("Streak: 1 day maintained"))
             #expect(
                 text.contains(
-                    "Your weekly step goal is 50,000 steps.\n\nView Full Dashboard: \(Self.publicURL)/api/emails/click/"
+                    "Your weekly step goal is 50,000 steps.\n\nView Full Dashboard: \(FakeSMTP.publicURL)/api/emails/click/"
                 ),
                 "\(text)"
             )
@@ -153,7 +132,7 @@ struct EmailDeliveryTests {
             #expect(digest.headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click")
             let unsubscribe = try #require(digest.headers["List-Unsubscribe"])
             #expect(
-                unsubscribe.hasPrefix("<\(Self.publicURL)/api/emails/unsubscribe?token=")
+                unsubscribe.hasPrefix("<\(FakeSMTP.publicURL)/api/emails/unsubscribe?token=")
                     && unsubscribe.contains("<mailto:unsubscribe@fitcircle.test?subject=")
             )
         }
@@ -165,7 +144,7 @@ extension EmailDeliveryTests {
     /// with: its subject, its figures in both parts, nothing left unrendered.
     @Test(arguments: Backend.available)
     func everyEmailTypeIsWrittenFromItsOwnTemplate(_ backend: Backend) async throws {
-        try await Self.withEmail(backend) { app, smtp in
+        try await FakeSMTP.withTestApp(backend) { app, smtp in
             _ = try await app.onboardedUser()
             try await app.runJobs()  // the welcome
             let cases: [(type: String, data: [String: String], subject: String, line: String)] = [
@@ -216,7 +195,7 @@ extension EmailDeliveryTests {
                 try await app.runJobs()
                 let email = try #require(smtp.received.last { $0.rcptTos == ["ana@example.com"] })
                 #expect(email.subject == item.subject, "\(item.type)")
-                let (text, html) = (try Self.part(email, "text/plain"), try Self.part(email, "text/html"))
+                let (text, html) = (try email.part("text/plain"), try email.part("text/html"))
                 #expect(text.contains(item.line) && text.hasPrefix("Hi Ana,"), "\(item.type): \(text)")
                 #expect(html.contains("Hi Ana,") && !html.contains("{{") && !text.contains("{{"), "\(item.type)")
             }

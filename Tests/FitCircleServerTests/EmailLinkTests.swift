@@ -14,13 +14,6 @@ import Testing
 /// tracked links that lead only where the email said; the email preferences; push falling back to email.
 struct EmailLinkTests {
     /// The path and query of one of the email's own URLs.
-    static func path(_ url: String) -> String { String(url.dropFirst(EmailDeliveryTests.publicURL.count)) }
-
-    static func firstURL(in text: String, starting prefix: String) throws -> String {
-        let start = try #require(text.range(of: "\(EmailDeliveryTests.publicURL)\(prefix)"))
-        return String(text[start.lowerBound...].prefix { !$0.isWhitespace && $0 != "\"" && $0 != ">" })
-    }
-
     static func field(_ response: TestResponse) throws -> String? {
         try response.problem().fields.first
     }
@@ -38,16 +31,16 @@ struct EmailLinkTests {
 
     @Test(arguments: Backend.available)
     func anUnsubscribeLinkWorksInOneClickWithoutASessionAndOnlyForItsUserAndType(_ backend: Backend) async throws {
-        try await EmailDeliveryTests.withEmail(backend) { app, smtp in
+        try await FakeSMTP.withTestApp(backend) { app, smtp in
             let ana = try await app.onboardedUser()
             let ben = try await app.onboardedUser("ben@example.com")
             let email = try await Self.digest(app, smtp)
             let header = try #require(email.headers["List-Unsubscribe"])
-            let url = try Self.firstURL(in: header, starting: "/api/emails/unsubscribe?token=")
+            let url = try FakeSMTP.firstURL(in: header, starting: "/api/emails/unsubscribe?token=")
             let token = String(url.split(separator: "=", maxSplits: 1)[1])
 
             // The page asks; it changes nothing (mail scanners follow links).
-            let page = try await app.request(.get, Self.path(url))
+            let page = try await app.request(.get, FakeSMTP.path(of: url))
             #expect(page.status == .ok && page.headers[.contentType]?.hasPrefix("text/html") == true)
             // Like every page of the server's: a Content-Security-Policy, never framed, no sniffing (issue 41).
             #expect(page.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
@@ -82,7 +75,7 @@ struct EmailLinkTests {
             // One click, as a mail client posts it: no session, the RFC 8058 body.
             let done = try await app.request(
                 .post,
-                Self.path(url),
+                FakeSMTP.path(of: url),
                 body: Data("List-Unsubscribe=One-Click".utf8),
                 headers: [.contentType: "application/x-www-form-urlencoded"]
             )
@@ -90,7 +83,7 @@ struct EmailLinkTests {
             #expect(try await Self.emailSwitch(app, ana, "weekly_digest") == false)
             #expect(try await Self.emailSwitch(app, ana, "monthly_report") == true)
             #expect(try await Self.emailSwitch(app, ben, "weekly_digest") == true)
-            #expect((try await app.request(.post, Self.path(url))).status == .ok)  // twice is harmless
+            #expect((try await app.request(.post, FakeSMTP.path(of: url))).status == .ok)  // twice is harmless
 
             // The next digest goes nowhere by email.
             let before = smtp.received.count
@@ -102,16 +95,16 @@ struct EmailLinkTests {
 
     @Test(arguments: Backend.available)
     func theOpeningPixelAndTrackedLinksAreRecordedAndLeadOnlyWhereTheEmailSaid(_ backend: Backend) async throws {
-        try await EmailDeliveryTests.withEmail(backend) { app, smtp in
+        try await FakeSMTP.withTestApp(backend) { app, smtp in
             _ = try await app.onboardedUser()
             let email = try await Self.digest(app, smtp)
-            let html = try EmailDeliveryTests.part(email, "text/html")
+            let html = try email.part("text/html")
             let id = NotificationRecord.ID(String(email.messageId.dropFirst().prefix { $0 != "@" }))
             #expect(try await app.store.read { tx in try await tx.deliveries.emailLogEntry(of: id) }?.openedAt == nil)
 
             let pixel = try await app.request(
                 .get,
-                Self.path(try Self.firstURL(in: html, starting: "/api/emails/open/"))
+                FakeSMTP.path(of: try FakeSMTP.firstURL(in: html, starting: "/api/emails/open/"))
             )
             #expect(
                 pixel.status == .ok && pixel.headers[.contentType] == "image/gif"
@@ -122,7 +115,7 @@ struct EmailLinkTests {
 
             let click = try await app.request(
                 .get,
-                Self.path(try Self.firstURL(in: html, starting: "/api/emails/click/"))
+                FakeSMTP.path(of: try FakeSMTP.firstURL(in: html, starting: "/api/emails/click/"))
             )
             #expect(click.status == .found && click.headers[.location] == "fitcircle://digest", "\(click.headers)")
             #expect(try await app.store.read { tx in try await tx.deliveries.emailLogEntry(of: id) }?.clickCount == 1)
@@ -216,7 +209,7 @@ struct EmailLinkTests {
                         transport: try SMTPTransport(settings: smtp.settings(), clock: clock.wallClock),
                         settings: EmailSettings(
                             from: Mailbox("hello@fitcircle.test", name: "FitCircle"),
-                            publicURL: EmailDeliveryTests.publicURL
+                            publicURL: FakeSMTP.publicURL
                         )
                     )
                 )
@@ -236,7 +229,7 @@ struct EmailLinkTests {
 
                     let risk = try await app.sendNotification("streak_at_risk", key: "risk").id
                     try await app.runJobs()
-                    let attempts = try await DeliveryTests.attempts(app, risk)
+                    let attempts = try await app.deliveryAttempts(of: risk)
                     #expect(
                         attempts.map { "\($0.channel.rawValue) \($0.outcome)" }.sorted() == [
                             "email delivered", "push target_dead",
@@ -255,7 +248,7 @@ struct EmailLinkTests {
                     fcm.script("android-2", [FakeFCM.Answer(404, "UNREGISTERED")])
                     let reminder = try await app.sendNotification("daily_checkin_reminder", key: "reminder").id
                     try await app.runJobs()
-                    #expect(try await DeliveryTests.attempts(app, reminder).map(\.outcome) == ["target_dead"])
+                    #expect(try await app.deliveryAttempts(of: reminder).map(\.outcome) == ["target_dead"])
                     #expect(anas().count == before + 1)
                 }
             }

@@ -7,19 +7,20 @@ import Testing
 
 /// The friends' feed's first page is a hot read (`FeedRead`): written by hand and kept for its reader. The
 /// generated path answers the same page when `limit=20` (the default) is sent, so each page below is read both
-/// ways and compared byte for byte and value for value (`HotReadContractTests.compare`).
+/// ways and compared byte for byte and value for value (`TestApp.hotReadDifferences`).
 struct FeedHotReadTests {
     typealias Person = TestPerson
 
     static func compare(_ app: TestApp, as person: Person, _ note: String) async throws {
         try await app.runJobs()
-        try await HotReadContractTests.compare(
-            app,
-            "/api/feed",
-            generic: "/api/feed?limit=20",
-            as: person,
-            Components.Schemas.FriendFeedPage.self,
-            note
+        #expect(
+            try await app.hotReadDifferences(
+                "/api/feed",
+                generic: "/api/feed?limit=20",
+                as: person,
+                Components.Schemas.FriendFeedPage.self
+            ) == [],
+            "\(note)"
         )
     }
 
@@ -36,13 +37,12 @@ struct FeedHotReadTests {
             )
             try await Self.compare(app, as: dee, "an empty feed")
             let bos = bo
-            try await PrivacyEverywhereTests.setVisibility(
-                app,
-                bos,
+            try await app.setVisibility(
+                of: bos,
                 name: #"Bo "the \ rock" / 🏃"#,
                 ["photo": "friends"]
             )
-            try await PrivacyEverywhereTests.photo(app, bos)
+            try await app.uploadPhoto(of: bos)
             try await app.befriend(ana, bo)
             try await app.befriend(ana, cy)
             try await app.recordWorkout(
@@ -121,14 +121,15 @@ struct FeedHotReadTests {
             var shown = ""
             func changed(_ what: String) async throws {
                 try await app.runJobs()
-                try await HotReadContractTests.expectChangedThenKept(
-                    app,
-                    "/api/feed",
-                    generic: "/api/feed?limit=20",
-                    as: ana,
-                    Components.Schemas.FriendFeedPage.self,
-                    shown: &shown,
-                    what
+                #expect(
+                    try await app.changedThenKeptDifferences(
+                        "/api/feed",
+                        generic: "/api/feed?limit=20",
+                        as: ana,
+                        Components.Schemas.FriendFeedPage.self,
+                        shown: &shown
+                    ) == [],
+                    "\(what)"
                 )
             }
             func react(_ person: Person, _ reaction: String, to id: String, _ method: HTTPRequest.Method = .post)
@@ -160,7 +161,7 @@ struct FeedHotReadTests {
                     == .ok
             )
             try await changed("an author's new name")
-            try await PrivacyEverywhereTests.photo(app, cy)
+            try await app.uploadPhoto(of: cy)
             try await changed("an author's photo")
             let shownToFriends = try await app.request(
                 .put,
@@ -201,7 +202,7 @@ struct FeedHotReadTests {
             try await changed("a workout deleted")
             // A reactor who deletes their account takes their reactions with them.
             try await app.befriend(dee, cy)
-            let ride = try #require(FriendFeedTests.ids(try await FriendFeedTests.feed(app, of: dee)).first)
+            let ride = try #require(try await app.friendFeed(of: dee).activityIDs.first)
             try await react(dee, "👍", to: ride)
             try await changed("a reaction from a friend's friend")
             #expect(try await app.request(.delete, "/api/user", token: try await dee.token(app)).status == .noContent)

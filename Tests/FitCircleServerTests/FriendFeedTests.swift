@@ -12,17 +12,6 @@ struct FriendFeedTests {
 
     /// The person's feed, read once the jobs that follow the workouts recorded so far have run (they write
     /// each workout into its author's friends' feeds) — unless `afterJobs` is false.
-    static func feed(_ app: TestApp, of person: Person, query: String = "", afterJobs: Bool = true) async throws
-        -> Components.Schemas.FriendFeedPage
-    {
-        if afterJobs { try await app.runJobs() }
-        let response = try await app.request(.get, "/api/feed\(query)", token: try await person.token(app))
-        #expect(response.status == .ok, "\(response.text)")
-        return try response.decoded()
-    }
-
-    static func ids(_ page: Components.Schemas.FriendFeedPage) -> [String] { page.items.map(\.activityId) }
-
     @Test(arguments: Backend.available)
     func r7_1to3_theFeedHoldsMyAndMyFriendsWorkoutsNewestFirstWithTheirDetails(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
@@ -37,8 +26,8 @@ struct FriendFeedTests {
             try await app.recordWorkout("stranger", by: cy, minutesAgo: 10)  // not a friend: never in Ana's feed
             // A friend's new workout is there at once (R7.2: within 30 seconds).
             let fresh = try await app.recordWorkout("fresh", by: bo, type: .walking, minutesAgo: 1)
-            let page = try await Self.feed(app, of: ana)
-            #expect(Self.ids(page) == [fresh, mine, run])
+            let page = try await app.friendFeed(of: ana)
+            #expect(page.activityIDs == [fresh, mine, run])
             let item = try #require(page.items.last)
             #expect(item.displayName == "Bo" && item.workoutType == .running)
             #expect(item.distanceMeters == 5000 && item.durationSeconds == 1500)
@@ -47,16 +36,15 @@ struct FriendFeedTests {
             #expect(Polyline.decode(thumbnail)?.count == 32)
 
             // R7.7: by type; and pages follow the cursor.
-            #expect(Self.ids(try await Self.feed(app, of: ana, query: "?type=walking")) == [fresh, mine])
-            let first = try await Self.feed(app, of: ana, query: "?limit=2")
-            #expect(Self.ids(first) == [fresh, mine])
+            #expect(try await app.friendFeed(of: ana, query: "?type=walking").activityIDs == [fresh, mine])
+            let first = try await app.friendFeed(of: ana, query: "?limit=2")
+            #expect(first.activityIDs == [fresh, mine])
             let cursor = try #require(first.nextCursor)
-            let second = try await Self.feed(
-                app,
+            let second = try await app.friendFeed(
                 of: ana,
                 query: "?limit=2&cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
             )
-            #expect(Self.ids(second) == [run] && second.nextCursor == nil)
+            #expect(second.activityIDs == [run] && second.nextCursor == nil)
             // Bad parameters name themselves and change nothing.
             #expect(
                 try await app.request(.get, "/api/feed?limit=0", token: try await ana.token(app)).status
@@ -75,7 +63,7 @@ struct FriendFeedTests {
                 try await app.request(.delete, "/api/friends/\(bo.id)", token: try await ana.token(app)).status
                     == .noContent
             )
-            #expect(Self.ids(try await Self.feed(app, of: ana)) == [mine])
+            #expect(try await app.friendFeed(of: ana).activityIDs == [mine])
         }
     }
 
@@ -116,8 +104,8 @@ struct FriendFeedTests {
                     let after =
                         cursor.map { "&cursor=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
                         ?? ""
-                    let page = try await Self.feed(app, of: ana, query: "?limit=4\(query)\(after)")
-                    seen += Self.ids(page)
+                    let page = try await app.friendFeed(of: ana, query: "?limit=4\(query)\(after)")
+                    seen += page.activityIDs
                     cursor = page.nextCursor
                 } while cursor != nil && seen.count <= expected.count
                 let minutes = Dictionary(uniqueKeysWithValues: expected.map { ($0.id, $0.minutesAgo) })
@@ -148,14 +136,14 @@ struct FriendFeedTests {
             )
             try await app.befriend(ana, bo)
             let run = try await app.recordWorkout("run", by: bo, minutesAgo: 30)
-            #expect(Self.ids(try await Self.feed(app, of: bo, afterJobs: false)) == [run])
-            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [])
-            #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
+            #expect(try await app.friendFeed(of: bo, afterJobs: false).activityIDs == [run])
+            #expect(try await app.friendFeed(of: ana, afterJobs: false).activityIDs == [])
+            #expect(try await app.friendFeed(of: ana).activityIDs == [run])
             // The job run again writes nothing twice.
             #expect(
                 try await app.store.transaction { tx in try await tx.feed.fanOutToFriends(ActivityEvent.ID(run)) } == 0
             )
-            #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
+            #expect(try await app.friendFeed(of: ana).activityIDs == [run])
 
             // Cy's history arrives with the friendship, no job needed.
             let (ride, walk) = (
@@ -163,10 +151,10 @@ struct FriendFeedTests {
                 try await app.recordWorkout("walk", by: cy, minutesAgo: 40)
             )
             try await app.runJobs()
-            #expect(Self.ids(try await Self.feed(app, of: ana)) == [run])
+            #expect(try await app.friendFeed(of: ana).activityIDs == [run])
             try await app.befriend(cy, ana)
-            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [ride, run, walk])
-            #expect(Self.ids(try await Self.feed(app, of: cy, afterJobs: false)) == [ride, walk])
+            #expect(try await app.friendFeed(of: ana, afterJobs: false).activityIDs == [ride, run, walk])
+            #expect(try await app.friendFeed(of: cy, afterJobs: false).activityIDs == [ride, walk])
 
             // Hidden, deleted, unfriended, blocked: gone at the next read.
             _ = try await app.request(
@@ -175,30 +163,30 @@ struct FriendFeedTests {
                 token: try await cy.token(app),
                 json: ["visibility": "private"]
             )
-            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [run, walk])
+            #expect(try await app.friendFeed(of: ana, afterJobs: false).activityIDs == [run, walk])
             #expect(
                 try await app.request(.delete, "/api/activities/\(walk)", token: try await cy.token(app)).status
                     == .noContent
             )
-            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [run])
+            #expect(try await app.friendFeed(of: ana, afterJobs: false).activityIDs == [run])
             #expect(
                 try await app.request(.delete, "/api/friends/\(bo.id)", token: try await ana.token(app)).status
                     == .noContent
             )
-            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [])
+            #expect(try await app.friendFeed(of: ana, afterJobs: false).activityIDs == [])
             _ = try await app.request(
                 .put,
                 "/api/activities/\(ride)/visibility",
                 token: try await cy.token(app),
                 json: ["visibility": "friends"]
             )
-            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [ride])
-            #expect(try await FriendsTests.post(app, "/api/friends/blocks", by: cy, to: ana).status == .noContent)
-            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [])
-            #expect(Self.ids(try await Self.feed(app, of: cy, afterJobs: false)) == [ride])
+            #expect(try await app.friendFeed(of: ana, afterJobs: false).activityIDs == [ride])
+            #expect(try await app.friendAction("/api/friends/blocks", by: cy, to: ana).status == .noContent)
+            #expect(try await app.friendFeed(of: ana, afterJobs: false).activityIDs == [])
+            #expect(try await app.friendFeed(of: cy, afterJobs: false).activityIDs == [ride])
             // Friends again: Bo's run is back.
             try await app.befriend(bo, ana)
-            #expect(Self.ids(try await Self.feed(app, of: ana, afterJobs: false)) == [run])
+            #expect(try await app.friendFeed(of: ana, afterJobs: false).activityIDs == [run])
         }
     }
 
@@ -209,8 +197,8 @@ struct FriendFeedTests {
             try await app.befriend(ana, bo)
             let secret = try await app.recordWorkout("secret", by: bo, minutesAgo: 5, visibility: ._private)
             let shared = try await app.recordWorkout("shared", by: bo, minutesAgo: 10)
-            #expect(Self.ids(try await Self.feed(app, of: ana)) == [shared])
-            #expect(Self.ids(try await Self.feed(app, of: bo)) == [shared])
+            #expect(try await app.friendFeed(of: ana).activityIDs == [shared])
+            #expect(try await app.friendFeed(of: bo).activityIDs == [shared])
             // Still his: in his own list and his day.
             let own = try await app.request(.get, "/api/activities/\(secret)", token: try await bo.token(app))
                 .jsonObject()
@@ -236,14 +224,14 @@ struct FriendFeedTests {
                 json: ["visibility": "friends"]
             )
             #expect(try shown.jsonObject()["visibility"] as? String == "friends")
-            #expect(Self.ids(try await Self.feed(app, of: ana)) == [secret, shared])
+            #expect(try await app.friendFeed(of: ana).activityIDs == [secret, shared])
             _ = try await app.request(
                 .put,
                 "/api/activities/\(shared)/visibility",
                 token: try await bo.token(app),
                 json: ["visibility": "private"]
             )
-            #expect(Self.ids(try await Self.feed(app, of: ana)) == [secret])
+            #expect(try await app.friendFeed(of: ana).activityIDs == [secret])
             // Only the owner changes it, and only to a known value.
             #expect(
                 try await app.request(
@@ -289,19 +277,19 @@ struct FriendFeedTests {
             let reactions = try after.decoded(as: Components.Schemas.Reactions.self)
             #expect(reactions.counts.additionalProperties == ["🔥": 2, "💪": 1])
             #expect(reactions.mine == ["🔥"])
-            let item = try #require(try await Self.feed(app, of: ana).items.first)
+            let item = try #require(try await app.friendFeed(of: ana).items.first)
             #expect(item.reactions.mine == ["💪", "🔥"])
             #expect(item.reactions.counts.additionalProperties == ["🔥": 2, "💪": 1])
             // Three reactions within a minute: Bo hears of the first only.
             #expect(
-                try await FriendsTests.inbox(app, of: bo).filter { $0.contains("reacted") } == [
+                try await app.inboxBodies(of: bo).filter { $0.contains("reacted") } == [
                     "Ana reacted 🔥 to your run."
                 ]
             )
             app.clock.advance(by: 61)
             #expect(try await react(cy, "👍").status == .ok)
             #expect(
-                try await FriendsTests.inbox(app, of: bo).filter { $0.contains("reacted") } == [
+                try await app.inboxBodies(of: bo).filter { $0.contains("reacted") } == [
                     "Cy reacted 👍 to your run.", "Ana reacted 🔥 to your run.",
                 ]
             )
@@ -405,7 +393,7 @@ struct FriendFeedTests {
             // Themself: everything of theirs that their friends see.
             #expect(try await profile(of: bo, seenBy: bo).ok.body.json.friendship == ._self)
             // Blocked: to the blocked one, the person does not exist.
-            _ = try await FriendsTests.post(app, "/api/friends/blocks", by: bo, to: cy)
+            _ = try await app.friendAction("/api/friends/blocks", by: bo, to: cy)
             _ = try await profile(of: bo, seenBy: cy).notFound
             #expect(try await profile(of: cy, seenBy: bo).ok.body.json.friendship == .blocked)
             _ = try await app.api(as: ana).getUserProfile(path: .init(id: "nobody")).notFound

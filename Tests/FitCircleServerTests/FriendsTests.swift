@@ -12,26 +12,10 @@ import Testing
 
 /// Friends through the API (spec 004, R6): requests, answers, removal, blocks, and what each side hears.
 struct FriendsTests {
-    static func post(_ app: TestApp, _ path: String, by person: TestPerson, to other: TestPerson) async throws
-        -> TestResponse
-    {
-        try await app.request(.post, path, token: try await person.token(app), json: ["userId": other.id])
-    }
-
-    static func friendIDs(_ app: TestApp, of person: TestPerson) async throws -> [String] {
-        try await app.api(as: person).listFriends().ok.body.json.items.map(\.userId)
-    }
-
     static func requests(_ app: TestApp, of person: TestPerson) async throws -> (incoming: [String], outgoing: [String])
     {
         let lists = try await app.api(as: person).listFriendRequests().ok.body.json
         return (lists.incoming.map(\.userId), lists.outgoing.map(\.userId))
-    }
-
-    /// The bodies in the person's in-app inbox, after running the jobs that decide raised notifications.
-    static func inbox(_ app: TestApp, of person: TestPerson) async throws -> [String] {
-        try await app.runJobs()
-        return try await app.api(as: person).getNotificationInbox().ok.body.json.items.map(\.body)
     }
 
     @Test(arguments: Backend.available)
@@ -42,44 +26,44 @@ struct FriendsTests {
             let (ana, bo, cy) = (
                 try await app.person(named: "Ana"), try await app.person(named: "Bo"), try await app.person(named: "Cy")
             )
-            let sent = try await Self.post(app, "/api/friends/request", by: ana, to: bo)
+            let sent = try await app.friendAction("/api/friends/request", by: ana, to: bo)
             #expect(sent.status == .ok, "\(sent.text)")
             #expect(try sent.decoded(as: Components.Schemas.FriendRequestOutcome.self).status == .requested)
             // Asking again while it waits answers the same and notifies no one again.
             #expect(
-                try await Self.post(app, "/api/friends/request", by: ana, to: bo)
+                try await app.friendAction("/api/friends/request", by: ana, to: bo)
                     .decoded(as: Components.Schemas.FriendRequestOutcome.self).status == .requested
             )
             #expect(try await Self.requests(app, of: ana) == ([], [bo.id]))
             #expect(try await Self.requests(app, of: bo) == ([ana.id], []))
-            #expect(try await Self.inbox(app, of: bo) == ["Ana wants to be your friend."])  // R10.1
-            #expect(try await Self.friendIDs(app, of: ana) == [])
+            #expect(try await app.inboxBodies(of: bo) == ["Ana wants to be your friend."])  // R10.1
+            #expect(try await app.friendIDs(of: ana) == [])
 
-            #expect(try await Self.post(app, "/api/friends/accept", by: bo, to: ana).status == .noContent)
-            #expect(try await Self.friendIDs(app, of: ana) == [bo.id])
-            #expect(try await Self.friendIDs(app, of: bo) == [ana.id])
+            #expect(try await app.friendAction("/api/friends/accept", by: bo, to: ana).status == .noContent)
+            #expect(try await app.friendIDs(of: ana) == [bo.id])
+            #expect(try await app.friendIDs(of: bo) == [ana.id])
             #expect(try await Self.requests(app, of: bo) == ([], []))
-            #expect(try await Self.inbox(app, of: ana) == ["Bo accepted your friend request."])
+            #expect(try await app.inboxBodies(of: ana) == ["Bo accepted your friend request."])
             // Friends already: a request says so, and accepting again finds nothing to accept.
             #expect(
-                try await Self.post(app, "/api/friends/request", by: bo, to: ana)
+                try await app.friendAction("/api/friends/request", by: bo, to: ana)
                     .decoded(as: Components.Schemas.FriendRequestOutcome.self).status == .friends
             )
-            #expect(try await Self.post(app, "/api/friends/accept", by: bo, to: ana).status == .notFound)
+            #expect(try await app.friendAction("/api/friends/accept", by: bo, to: ana).status == .notFound)
 
             // Declined: the request is gone and Cy is told nothing.
-            #expect(try await Self.post(app, "/api/friends/request", by: cy, to: bo).status == .ok)
-            #expect(try await Self.post(app, "/api/friends/decline", by: bo, to: cy).status == .noContent)
+            #expect(try await app.friendAction("/api/friends/request", by: cy, to: bo).status == .ok)
+            #expect(try await app.friendAction("/api/friends/decline", by: bo, to: cy).status == .noContent)
             #expect(try await Self.requests(app, of: cy) == ([], []))
-            #expect(try await Self.post(app, "/api/friends/decline", by: bo, to: cy).status == .notFound)
-            #expect(try await Self.inbox(app, of: cy) == [])
+            #expect(try await app.friendAction("/api/friends/decline", by: bo, to: cy).status == .notFound)
+            #expect(try await app.inboxBodies(of: cy) == [])
 
             // Requests both ways are a friendship at once.
-            #expect(try await Self.post(app, "/api/friends/request", by: cy, to: ana).status == .ok)
-            let crossed = try await Self.post(app, "/api/friends/request", by: ana, to: cy)
+            #expect(try await app.friendAction("/api/friends/request", by: cy, to: ana).status == .ok)
+            let crossed = try await app.friendAction("/api/friends/request", by: ana, to: cy)
             #expect(try crossed.decoded(as: Components.Schemas.FriendRequestOutcome.self).status == .friends)
-            #expect(try await Self.friendIDs(app, of: cy) == [ana.id])
-            #expect(try await Self.friendIDs(app, of: ana) == [bo.id, cy.id])
+            #expect(try await app.friendIDs(of: cy) == [ana.id])
+            #expect(try await app.friendIDs(of: ana) == [bo.id, cy.id])
         }
     }
 
@@ -89,20 +73,20 @@ struct FriendsTests {
             let (ana, bo, cy) = (
                 try await app.person(named: "Ana"), try await app.person(named: "Bo"), try await app.person(named: "Cy")
             )
-            _ = try await Self.post(app, "/api/friends/request", by: ana, to: bo)
-            _ = try await Self.post(app, "/api/friends/accept", by: bo, to: ana)
+            _ = try await app.friendAction("/api/friends/request", by: ana, to: bo)
+            _ = try await app.friendAction("/api/friends/accept", by: bo, to: ana)
             #expect(
                 try await app.request(.delete, "/api/friends/\(ana.id)", token: try await bo.token(app)).status
                     == .noContent
             )
-            #expect(try await Self.friendIDs(app, of: ana) == [])
-            #expect(try await Self.friendIDs(app, of: bo) == [])
+            #expect(try await app.friendIDs(of: ana) == [])
+            #expect(try await app.friendIDs(of: bo) == [])
             #expect(
                 try await app.request(.delete, "/api/friends/\(ana.id)", token: try await bo.token(app)).status
                     == .notFound
             )
 
-            _ = try await Self.post(app, "/api/friends/request", by: ana, to: cy)
+            _ = try await app.friendAction("/api/friends/request", by: ana, to: cy)
             #expect(
                 try await app.request(.delete, "/api/friends/requests/\(cy.id)", token: try await ana.token(app)).status
                     == .noContent
@@ -114,7 +98,7 @@ struct FriendsTests {
             )
 
             // Nobody befriends themself or an id that does not exist; a missing id names its field.
-            #expect(try await Self.post(app, "/api/friends/request", by: ana, to: ana).status == .forbidden)
+            #expect(try await app.friendAction("/api/friends/request", by: ana, to: ana).status == .forbidden)
             #expect(
                 try await app.request(
                     .post,
@@ -147,8 +131,8 @@ struct FriendsTests {
     func r6_7_theFriendListCarriesEachFriendsWorkoutsOfTheLastSevenDays(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let (ana, bo) = (try await app.person(named: "Ana"), try await app.person(named: "Bo"))
-            _ = try await Self.post(app, "/api/friends/request", by: ana, to: bo)
-            _ = try await Self.post(app, "/api/friends/accept", by: bo, to: ana)
+            _ = try await app.friendAction("/api/friends/request", by: ana, to: bo)
+            _ = try await app.friendAction("/api/friends/accept", by: bo, to: ana)
             let start = app.clock.now
             for (id, daysAgo, meters) in [("old", 8.0, 9000.0), ("run", 3.0, 5000.0), ("walk", 1.0, 2500.0)] {
                 let workout: [String: Any] = [
@@ -180,20 +164,20 @@ struct FriendsTests {
     func aBlockEndsTheFriendshipAndTheBlockedCannotFindRequestOrNotify(_ backend: Backend) async throws {
         try await withTestApp(backend, profile: "social") { app async throws in
             let (ana, cyra) = (try await app.person(named: "Ana"), try await app.person(named: "Cyra"))
-            _ = try await Self.post(app, "/api/friends/request", by: ana, to: cyra)
-            _ = try await Self.post(app, "/api/friends/accept", by: cyra, to: ana)
-            #expect(try await Self.post(app, "/api/friends/blocks", by: cyra, to: ana).status == .noContent)
-            #expect(try await Self.post(app, "/api/friends/blocks", by: cyra, to: ana).status == .noContent)
-            #expect(try await Self.friendIDs(app, of: ana) == [])
+            _ = try await app.friendAction("/api/friends/request", by: ana, to: cyra)
+            _ = try await app.friendAction("/api/friends/accept", by: cyra, to: ana)
+            #expect(try await app.friendAction("/api/friends/blocks", by: cyra, to: ana).status == .noContent)
+            #expect(try await app.friendAction("/api/friends/blocks", by: cyra, to: ana).status == .noContent)
+            #expect(try await app.friendIDs(of: ana) == [])
             let blocked = try await app.api(as: cyra).listBlockedUsers().ok.body.json
             #expect(blocked.items.map(\.userId) == [ana.id])
 
             // To Ana, Cyra no longer exists: not found by search, not requested, never notified.
             #expect(try await app.api(as: ana).searchUsers(query: .init(q: "cyr")).ok.body.json.items.isEmpty)
-            #expect(try await Self.post(app, "/api/friends/request", by: ana, to: cyra).status == .notFound)
+            #expect(try await app.friendAction("/api/friends/request", by: ana, to: cyra).status == .notFound)
             #expect(try await Self.requests(app, of: cyra) == ([], []))
             // Cyra may not request the one she blocked until she lifts the block.
-            #expect(try await Self.post(app, "/api/friends/request", by: cyra, to: ana).status == .forbidden)
+            #expect(try await app.friendAction("/api/friends/request", by: cyra, to: ana).status == .forbidden)
 
             #expect(
                 try await app.request(.delete, "/api/friends/blocks/\(ana.id)", token: try await cyra.token(app)).status
@@ -203,9 +187,9 @@ struct FriendsTests {
                 try await app.request(.delete, "/api/friends/blocks/\(ana.id)", token: try await cyra.token(app)).status
                     == .notFound
             )
-            #expect(try await Self.post(app, "/api/friends/request", by: ana, to: cyra).status == .ok)
+            #expect(try await app.friendAction("/api/friends/request", by: ana, to: cyra).status == .ok)
             // The only notice Cyra has is the request after the block was lifted (the acceptance went to Ana).
-            #expect(try await Self.inbox(app, of: cyra) == ["Ana wants to be your friend."])
+            #expect(try await app.inboxBodies(of: cyra) == ["Ana wants to be your friend."])
         }
     }
 }

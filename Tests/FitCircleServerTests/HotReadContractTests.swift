@@ -17,29 +17,11 @@ struct HotReadContractTests {
     /// The hot answer and the generated one of one read, compared byte for byte and value for value.
     static func compare(_ app: TestApp, _ path: String, generic: String, as person: Person, _ note: String) async throws
     {
-        try await Self.compare(app, path, generic: generic, as: person, Components.Schemas.Leaderboard.self, note)
-    }
-
-    static func compare<Answer: Decodable & Equatable>(
-        _ app: TestApp,
-        _ path: String,
-        generic: String,
-        as person: Person,
-        _ type: Answer.Type,
-        _ note: String
-    ) async throws {
-        let token = try await person.token(app)
-        let hot = try await app.request(.get, path, token: token)
-        let generated = try await app.request(.get, generic, token: token)
-        #expect(hot.status == .ok && generated.status == .ok, "\(note): \(hot.text)")
-        #expect(hot.text == generated.text, "\(note)")
-        #expect(hot.headers[.eTag] != nil && hot.headers[.eTag] == generated.headers[.eTag], "\(note)")
-        #expect(hot.headers[.contentType] == generated.headers[.contentType], "\(note)")
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        let hotValue = try decoder.decode(Answer.self, from: Data(hot.text.utf8))
-        let generatedValue = try decoder.decode(Answer.self, from: Data(generated.text.utf8))
-        #expect(hotValue == generatedValue, "\(note)")
+        #expect(
+            try await app.hotReadDifferences(path, generic: generic, as: person, Components.Schemas.Leaderboard.self)
+                == [],
+            "\(note)"
+        )
     }
 
     /// Small circles (the whole roster, members yet to claim last), every period, names as each viewer may
@@ -51,19 +33,18 @@ struct HotReadContractTests {
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
             let ana = try await app.person(named: "Ana")
             let bo = try await app.person(named: "Bo")
-            try await PrivacyEverywhereTests.setVisibility(app, bo, name: #"Bo "the \ rock" / 🏃"#, [:])
+            try await app.setVisibility(of: bo, name: #"Bo "the \ rock" / 🏃"#, [:])
             let cy = try await app.person(named: "Cy")
             let dee = try await app.person(named: "Dee")
-            try await PrivacyEverywhereTests.setVisibility(
-                app,
-                cy,
+            try await app.setVisibility(
+                of: cy,
                 name: "Cy",
                 ["boardName": "friends", "weight": "friends"]
             )
-            try await PrivacyEverywhereTests.photo(app, ana)
+            try await app.uploadPhoto(of: ana)
             try await app.befriend(
-                PrivacyEverywhereTests.friend(ana),
-                PrivacyEverywhereTests.friend(cy)
+                ana,
+                cy
             )
             let walkers = try await app.createCircle(
                 by: ana,
@@ -152,7 +133,7 @@ struct HotReadContractTests {
     func aLargeBoardWrittenByHandIsTheGeneratedAnswer(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))
-            let (id, owner, members) = try await LeaderboardTests.largeCircle(app, members: 60, distinctValues: 20)
+            let (id, owner, members) = try await app.largeCircle(members: 60, distinctValues: 20)
             let token = try await app.onboardedUser("m30@example.com")
             let caller = TestPerson(email: "m30@example.com", token: token, id: members[30].rawValue)
             let path = "/api/fitcircles/\(id)/leaderboard"
@@ -256,33 +237,6 @@ struct HotReadContractTests {
         }
     }
 
-    /// After a change: the next read of `path` is the generated path's answer and differs from `shown` (the
-    /// page read last, which it replaces: something changed), and the read after it is served again as kept.
-    static func expectChangedThenKept<Answer: Decodable & Equatable>(
-        _ app: TestApp,
-        _ path: String,
-        generic: String,
-        as person: Person,
-        _ type: Answer.Type,
-        shown: inout String,
-        _ what: String
-    ) async throws {
-        try await Self.compare(app, path, generic: generic, as: person, type, what)
-        let page = try await app.request(.get, path, token: try await person.token(app)).text
-        #expect(shown != page, "\(what): the page did not change")
-        shown = page
-        let kept = try await Self.keptPages(app)
-        #expect(try await app.request(.get, path, token: try await person.token(app)).text == page, "\(what)")
-        #expect(try await Self.keptPages(app) == kept + 1, "\(what): the unchanged page was built again")
-    }
-
-    /// How many pages (boards, feeds) this node served again from what it kept (`fitcircle_hot_reads_total`).
-    static func keptPages(_ app: TestApp) async throws -> Int {
-        try await app.request(.get, "/metrics").text.split(separator: "\n")
-            .filter { $0.hasPrefix("fitcircle_hot_reads_total{") && $0.contains(#"answer="kept""#) }
-            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0) { $0 + Int($1) }
-    }
-
     /// A page kept for its viewer is served again only while nothing it shows has changed: after a claim, a
     /// rename, a name hidden from non-friends, a friendship that shows it again, a block, a member leaving and
     /// a new day, the next read is the generated path's answer (built again), and the one after it is kept.
@@ -319,14 +273,15 @@ struct HotReadContractTests {
             /// the last one shown (something changed), the second is served again from what was kept.
             func changed(_ what: String, period: String = "weekly") async throws {
                 let path = "/api/fitcircles/\(circle)/leaderboard?period=\(period)"
-                try await Self.expectChangedThenKept(
-                    app,
-                    path,
-                    generic: "\(path)&limit=50",
-                    as: bo,
-                    Components.Schemas.Leaderboard.self,
-                    shown: &shown[period, default: ""],
-                    what
+                #expect(
+                    try await app.changedThenKeptDifferences(
+                        path,
+                        generic: "\(path)&limit=50",
+                        as: bo,
+                        Components.Schemas.Leaderboard.self,
+                        shown: &shown[period, default: ""]
+                    ) == [],
+                    "\(what)"
                 )
             }
             try await changed("the first read")
@@ -341,7 +296,7 @@ struct HotReadContractTests {
                     == .ok
             )
             try await changed("Ana's new name")
-            try await PrivacyEverywhereTests.setVisibility(app, cy, name: "Cy", ["boardName": "friends"])
+            try await app.setVisibility(of: cy, name: "Cy", ["boardName": "friends"])
             try await changed("Cy's name hidden from non-friends")
             // The friendship alone, through the store (accepting a request by HTTP changes more than that).
             let now = app.clock.now

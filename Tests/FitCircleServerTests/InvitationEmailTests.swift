@@ -10,7 +10,7 @@ import Testing
 struct InvitationEmailTests {
     @Test(arguments: Backend.available)
     func f7_anAddressWithNoAccountIsEmailedAJoinLinkAndFindsTheInvitationOnSigningUp(_ backend: Backend) async throws {
-        try await EmailDeliveryTests.withEmail(backend) { app, smtp in
+        try await FakeSMTP.withTestApp(backend) { app, smtp in
             let ana = try await app.onboardedUser("ana@example.com")
             let circle = try await app.request(
                 .post,
@@ -34,7 +34,7 @@ struct InvitationEmailTests {
             let email = try #require(emails.first)
             #expect(email.subject == "Ana invited you to join \"Work <Warriors>\" on FitCircle")
             let (text, html) = (
-                try EmailDeliveryTests.part(email, "text/plain"), try EmailDeliveryTests.part(email, "text/html")
+                try email.part("text/plain"), try email.part("text/html")
             )
             #expect(
                 text.contains("Hi there,") && text.contains("No account was made for you")
@@ -42,10 +42,10 @@ struct InvitationEmailTests {
             )
             #expect(html.contains("Work &lt;Warriors&gt;") && !html.contains("/api/emails/open/"))
             let link = try #require(text.firstMatch(of: /Join the Circle: (\S+)/)?.output.1)
-            #expect(link.hasPrefix("\(EmailDeliveryTests.publicURL)/api/emails/invitation?token="))
+            #expect(link.hasPrefix("\(FakeSMTP.publicURL)/api/emails/invitation?token="))
 
             // The page says who invites whom where, and never renders the circle's name as markup.
-            let path = String(link.dropFirst(EmailDeliveryTests.publicURL.count))
+            let path = String(link.dropFirst(FakeSMTP.publicURL.count))
             let page = try await app.request(.get, path)
             #expect(page.status == .ok)
             #expect(page.text.contains("Ana invited <b>newcomer@example.com</b> to join <b>Work &lt;Warriors&gt;</b>"))
@@ -88,7 +88,7 @@ struct InvitationEmailTests {
     /// An invitation revoked before its job runs, or to an address that signed up meanwhile, is not emailed.
     @Test(arguments: Backend.available)
     func aRevokedInvitationIsNotEmailed(_ backend: Backend) async throws {
-        try await EmailDeliveryTests.withEmail(backend) { app, smtp in
+        try await FakeSMTP.withTestApp(backend) { app, smtp in
             let ana = try await app.onboardedUser("ana@example.com")
             let id = try await app.api(ana).createFitCircle(body: .json(.init(name: "Walkers", metric: .steps))).created
                 .body.json.id

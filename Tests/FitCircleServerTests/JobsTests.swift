@@ -20,17 +20,6 @@ struct JobsTests {
         var all: [String] { self.ids.withLock { $0 } }
     }
 
-    static func job(_ key: String, runAt: Date, maxAttempts: Int = 3) -> JobRecord {
-        JobRecord(
-            id: UUID().uuidString.lowercased(),
-            kind: "test",
-            payload: "{}",
-            dedupeKey: key,
-            runAt: runAt,
-            maxAttempts: maxAttempts
-        )
-    }
-
     @Test(arguments: Backend.available)
     func aJobIsQueuedOnceLeasedToOneRunnerAndTakenOverWhenItsLeaseExpires(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
@@ -38,8 +27,8 @@ struct JobsTests {
             let queued = try await app.store.transaction { tx in
                 try await tx.enqueue(
                     [
-                        Self.job("k1", runAt: now), Self.job("k1", runAt: now),
-                        Self.job("k2", runAt: now.addingTimeInterval(60)),
+                        JobRecord.test("k1", runAt: now), JobRecord.test("k1", runAt: now),
+                        JobRecord.test("k2", runAt: now.addingTimeInterval(60)),
                     ],
                     at: now
                 )
@@ -89,7 +78,7 @@ struct JobsTests {
         try await withTestApp(backend) { app async throws in
             let now = app.clock.now
             try await app.store.transaction { tx in
-                try await tx.enqueue((1...3).map { Self.job("s\($0)", runAt: now) }, at: now)
+                try await tx.enqueue((1...3).map { JobRecord.test("s\($0)", runAt: now) }, at: now)
             }
             let stopping = Mutex(false)
             let seen = Seen()
@@ -129,17 +118,15 @@ struct JobsTests {
         }
     }
 
-    struct Flaky: Error {}
-
     @Test(arguments: Backend.available)
     func aFailingJobBacksOffAndIsGivenUpAfterItsLastAttempt(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             try await app.store.transaction { tx in
-                try await tx.enqueue([Self.job("f", runAt: app.clock.now, maxAttempts: 3)], at: app.clock.now)
+                try await tx.enqueue([JobRecord.test("f", runAt: app.clock.now, maxAttempts: 3)], at: app.clock.now)
             }
             var runner = JobRunner(
                 store: app.store,
-                handlers: ["test": { _ in throw Flaky() }],
+                handlers: ["test": { _ in throw FlakyJobError() }],
                 clock: app.clock.wallClock,
                 logger: Self.logger
             )
@@ -171,15 +158,11 @@ struct JobsTests {
         #expect(backoff.delay(afterAttempt: 1, random: 1) == 36)
     }
 
-    static let zones = [
-        "Pacific/Kiritimati", "Asia/Kathmandu", "Europe/Paris", "America/New_York", "Pacific/Pago_Pago",
-    ]
-
     /// Every zone's 00:05 job is queued at its own 00:05, by whichever of two schedulers leads the tick, once.
     @Test(arguments: Backend.available)
     func eachZoneGetsItsJobAtItsOwnLocalTimeOnce(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
-            for (index, zone) in Self.zones.enumerated() {
+            for (index, zone) in TestZones.farApart.enumerated() {
                 _ = try await app.devSignIn("user\(index)@example.com", timeZone: zone)
             }
             let schedule = ZoneSchedule(kind: "test.close", hour: 0, minute: 5)
@@ -201,7 +184,7 @@ struct JobsTests {
             }
             let jobs = try await app.store.read { tx in try await tx.jobs.all(kind: "test.close") }
             #expect(Set(jobs.map(\.dedupeKey)).count == jobs.count)
-            for zone in Self.zones {
+            for zone in TestZones.farApart {
                 let timeZone = TimeZone(identifier: zone)!
                 let mine = jobs.filter { (try? ZoneBatch($0))?.zone == zone }
                 #expect(!mine.isEmpty, "\(zone)")

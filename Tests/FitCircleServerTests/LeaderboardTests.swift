@@ -14,63 +14,6 @@ import Testing
 struct LeaderboardTests {
     typealias Person = TestPerson
 
-    /// A circle of `count` members besides its owner ("Owner"), member i signed in as `m<i>@example.com`, their
-    /// claims of Monday 2 March 2026 (the clock's day) written straight to the store — 1,000 + (i mod
-    /// `distinctValues`) × 100 steps, reached a second apart — then boarded by a refresh.
-    static func largeCircle(_ app: TestApp, members count: Int, distinctValues: Int) async throws -> (
-        id: FitCircleCore.FitCircle.ID, owner: Person, members: [User.ID]
-    ) {
-        let owner = try await app.person(named: "Owner")
-        let circle = try await app.createCircle(
-            by: owner,
-            ["name": "Everyone", "metric": "steps", "privacy": "public", "memberLimit": 500]
-        )
-        let id = FitCircle.ID(circle.id)
-        var members: [User.ID] = []
-        for index in 0..<count {
-            members.append(
-                User.ID(
-                    try await app.devSignIn("m\(index)@example.com").user.id
-                )
-            )
-        }
-        let (now, joined) = (app.clock.now, members)
-        try await app.store.transaction { tx in
-            for (index, member) in joined.enumerated() {
-                try await tx.circles.insert(
-                    CircleMembership(circleID: id, userID: member, role: .member, joinedAt: now)
-                )
-                try await tx.circles.save(
-                    CircleSubmission(
-                        circleID: id,
-                        userID: member,
-                        date: LocalDate(year: 2026, month: 3, day: 2)!,
-                        steps: 1_000 + (index % distinctValues) * 100,
-                        weightKg: nil,
-                        checkinStreak: 0,
-                        submittedAt: now.addingTimeInterval(Double(index)),
-                        updatedAt: now.addingTimeInterval(Double(index))
-                    )
-                )
-            }
-        }
-        let refreshed = try await app.request(
-            .post,
-            "/api/fitcircles/\(id)/leaderboard/refresh",
-            token: try await app.operatorToken()
-        )
-        #expect(refreshed.status == .ok)
-        return (id, owner, members)
-    }
-
-    /// The decisions about `type` for the person, once the queued raises have run.
-    static func notifications(_ app: TestApp, _ person: Person, _ type: String) async throws -> [NotificationRecord] {
-        try await app.runJobs()
-        return try await app.store.read { tx in
-            try await tx.notifications.list(of: User.ID(person.id), type: type, limit: 10)
-        }
-    }
-
     @Test(arguments: Backend.available)
     func tiesGoToWhoReachedTheValueFirstStablyAcrossRestartsAndReplay(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
@@ -213,7 +156,7 @@ struct LeaderboardTests {
     func aLargeCircleShowsTheTopAndTheCallersNeighbourhoodAndPagesThroughTheRest(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_442_000))  // Monday 2 March 2026, 10:00 in Paris
-            let (id, _, members) = try await Self.largeCircle(app, members: 120, distinctValues: 40)
+            let (id, _, members) = try await app.largeCircle(members: 120, distinctValues: 40)
             let token = try await app.onboardedUser("m60@example.com")
             let caller = TestPerson(email: "m60@example.com", token: token, id: members[60].rawValue)
             app.engine.circles.events.indexes.drop(circle: id)
@@ -333,7 +276,7 @@ struct LeaderboardTests {
                 )
                 circles.append(circle.id)
             }
-            try await SubmissionTests.steps(app, ana, 3_000, id: "sync-1")
+            try await app.syncSteps(3_000, as: ana, id: "sync-1")
             #expect(
                 try await app.request(.post, "/api/user/submissions", token: try await ana.token(app)).status == .ok
             )
@@ -354,7 +297,7 @@ struct LeaderboardTests {
                 _ = try await app.api(as: "ana@example.com").checkIn(body: .json(.init(mood: 4, energy: 3))).created
                 app.clock.advance(by: 86_400)
             }
-            _ = try await Self.notifications(app, ana, "achievement")  // runs the queued jobs
+            _ = try await app.notifications(of: ana, type: "achievement")  // runs the queued jobs
             for circle in circles {
                 let texts = try await app.feedTexts(of: circle, as: bo)
                 #expect(texts.filter { $0 == "🔥 Ana reached a 7-day streak" }.count == 1, "\(texts)")

@@ -23,7 +23,7 @@ struct MetricDeliveryFiguresTests {
     /// later, and never the third. One of three was opened within the hour.
     @Test(arguments: Backend.available)
     func pushOpenRateCountsOpensWithinAnHourOfThePushesDelivered(_ backend: Backend) async throws {
-        try await DeliveryTests.withFCM(backend) { app, fcm, ana in
+        try await FakeFCM.withTestApp(backend) { app, fcm, ana in
             var sent: [String] = []
             for type in ["daily_checkin_reminder", "streak_at_risk", "steps_to_go"] {
                 sent.append(try await Self.send(app, type, to: ana, key: type))
@@ -55,7 +55,7 @@ struct MetricDeliveryFiguresTests {
     /// came.
     @Test(arguments: Backend.available)
     func emailFiguresCountDeliveredBouncedOpenedClickedAndUnsubscribed(_ backend: Backend) async throws {
-        try await EmailDeliveryTests.withEmail(backend) { app, smtp in
+        try await FakeSMTP.withTestApp(backend) { app, smtp in
             _ = try await app.operatorToken()
             _ = try await app.onboardedUser()
             _ = try await app.onboardedUser("bounce@example.com")
@@ -67,26 +67,26 @@ struct MetricDeliveryFiguresTests {
             try await app.runJobs()
             #expect(smtp.received.count == 4, "\(smtp.received.map(\.subject))")
             let digest = try #require(smtp.received.last { $0.subject.hasPrefix("Your Week in Review") })
-            let html = try EmailDeliveryTests.part(digest, "text/html")
+            let html = try digest.part("text/html")
             #expect(
                 try await app.request(
                     .get,
-                    EmailLinkTests.path(try EmailLinkTests.firstURL(in: html, starting: "/api/emails/open/"))
+                    FakeSMTP.path(of: try FakeSMTP.firstURL(in: html, starting: "/api/emails/open/"))
                 ).status == .ok
             )
             #expect(
                 try await app.request(
                     .get,
-                    EmailLinkTests.path(try EmailLinkTests.firstURL(in: html, starting: "/api/emails/click/"))
+                    FakeSMTP.path(of: try FakeSMTP.firstURL(in: html, starting: "/api/emails/click/"))
                 ).status == .found
             )
-            let unsubscribe = try EmailLinkTests.firstURL(
+            let unsubscribe = try FakeSMTP.firstURL(
                 in: try #require(digest.headers["List-Unsubscribe"]),
                 starting: "/api/emails/unsubscribe?token="
             )
             let done = try await app.request(
                 .post,
-                EmailLinkTests.path(unsubscribe),
+                FakeSMTP.path(of: unsubscribe),
                 body: Data("List-Unsubscribe=One-Click".utf8),
                 headers: [.contentType: "application/x-www-form-urlencoded"]
             )

@@ -75,12 +75,12 @@ struct NotificationCatalogTests {
             try await app.recordWorkout("run", by: ana, minutesAgo: 5)
             try await app.recordWorkout("secret", by: ana, minutesAgo: 3, visibility: ._private)
             let person = { (p: TestPerson) in p }
-            let told = try await LeaderboardTests.notifications(app, person(bo), "friend_activity")
+            let told = try await app.notifications(of: person(bo), type: "friend_activity")
             #expect(
                 told.count == 1 && told.first?.body == "Ana just finished a run." && told.first?.status == .sent,
                 "\(told)"
             )
-            #expect(try await LeaderboardTests.notifications(app, person(cy), "friend_activity").isEmpty)
+            #expect(try await app.notifications(of: person(cy), type: "friend_activity").isEmpty)
         }
     }
 }

@@ -11,34 +11,6 @@ import Testing
 struct PrivacyEverywhereTests {
     typealias Person = TestPerson
 
-    static func setVisibility(_ app: TestApp, _ person: Person, name: String, _ visibility: [String: String])
-        async throws
-    {
-        var profile = TestApp.validProfile()
-        profile["displayName"] = name
-        profile["visibility"] = ["age": "friends", "weight": "only_me", "height": "friends"].merging(visibility) {
-            _,
-            new in new
-        }
-        let saved = try await app.request(.put, "/api/user/profile", token: try await person.token(app), json: profile)
-        #expect(saved.status == .ok, "\(saved.text)")
-    }
-
-    static func friend(_ person: Person) -> TestPerson {
-        person
-    }
-
-    static func photo(_ app: TestApp, _ person: Person) async throws {
-        let upload = try await app.request(
-            .post,
-            "/api/user/profile/photo",
-            token: try await person.token(app),
-            body: Data(TestImages.png(withText: nil)),
-            headers: [.contentType: "application/octet-stream"]
-        )
-        #expect(upload.status == .ok)
-    }
-
     @Test(arguments: Backend.available)
     func r5_7_aPhotoIsShownToItsAudienceInEveryList(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
@@ -46,8 +18,8 @@ struct PrivacyEverywhereTests {
                 try await app.person(named: "Ana"), try await app.person(named: "Bo"),
                 try await app.person(named: "Cy"), try await app.person(named: "Dee")
             )
-            try await Self.photo(app, ana)
-            try await app.befriend(Self.friend(ana), Self.friend(bo))
+            try await app.uploadPhoto(of: ana)
+            try await app.befriend(ana, bo)
             let circle = try await app.createCircle(by: ana, ["name": "Photos", "metric": "steps"])
             let id = circle.id
             for person in [bo, cy] {
@@ -81,7 +53,7 @@ struct PrivacyEverywhereTests {
                 try await app.request(.get, "/api/users/\(ana.id)/photo", token: try await dee.token(app)).status == .ok
             )
             // `friends`: Bo (a friend, in search he is one so he is not listed) sees it; Cy, in the circle, does not.
-            try await Self.setVisibility(app, ana, name: "Ana", ["photo": "friends"])
+            try await app.setVisibility(of: ana, name: "Ana", ["photo": "friends"])
             #expect(try await seen(by: cy) == (false, false, false, false))
             let bo_ = try await seen(by: bo)
             #expect(bo_.direct && bo_.members && bo_.board)
@@ -90,13 +62,13 @@ struct PrivacyEverywhereTests {
                     == .notFound
             )
             // `only_me`: nobody else; she still does.
-            try await Self.setVisibility(app, ana, name: "Ana", ["photo": "only_me"])
+            try await app.setVisibility(of: ana, name: "Ana", ["photo": "only_me"])
             #expect(try await seen(by: bo).direct == false)
             #expect(
                 try await app.request(.get, "/api/user/profile/photo", token: try await ana.token(app)).status == .ok
             )
             // An update that leaves the photo's audience out keeps it.
-            try await Self.setVisibility(app, ana, name: "Ana", [:])
+            try await app.setVisibility(of: ana, name: "Ana", [:])
             #expect(try await app.api(as: ana).getProfile().ok.body.json.visibility.photo == .onlyMe)
         }
     }
@@ -110,9 +82,9 @@ struct PrivacyEverywhereTests {
                 try await app.person(named: "Ana"), try await app.person(named: "Bo"),
                 try await app.person(named: "Cy")
             )
-            try await Self.photo(app, ana)
-            try await app.befriend(Self.friend(ana), Self.friend(bo))
-            try await Self.setVisibility(app, ana, name: "Ana", ["boardName": "friends"])
+            try await app.uploadPhoto(of: ana)
+            try await app.befriend(ana, bo)
+            try await app.setVisibility(of: ana, name: "Ana", ["boardName": "friends"])
             let circle = try await app.createCircle(by: cy, ["name": "Quiet", "metric": "steps"])
             let id = circle.id
             for person in [ana, bo] {
@@ -141,7 +113,7 @@ struct PrivacyEverywhereTests {
                     $0.text == "🏃 A member submitted 9,000 steps—now #1!" && $0.actorName == "A member"
                 }
             )
-            let passed = try await LeaderboardTests.notifications(app, cy, "leaderboard_passed")
+            let passed = try await app.notifications(of: cy, type: "leaderboard_passed")
             #expect(
                 passed.first?.body.hasPrefix("📉 A member just passed you") == true
                     && passed.first?.data["actorId"] == nil,
@@ -170,7 +142,7 @@ struct PrivacyEverywhereTests {
                 )
             }
             // Named to everyone again, and renamed: the stored feed item reads as she is called now.
-            try await Self.setVisibility(app, ana, name: "Ana B.", ["boardName": "everyone"])
+            try await app.setVisibility(of: ana, name: "Ana B.", ["boardName": "everyone"])
             #expect(
                 try await app.feedTexts(of: id, as: cy).contains("🏃 Ana B. submitted 9,000 steps—now #1!")
             )
@@ -195,11 +167,7 @@ struct PrivacyEverywhereTests {
                     json: ["reaction": "🔥"]
                 ).status.code < 300
             )
-            _ = try await LeaderboardTests.notifications(
-                app,
-                bo,
-                "reaction_received"
-            )
+            _ = try await app.notifications(of: bo, type: "reaction_received")
             var profile = TestApp.validProfile()
             profile["displayName"] = "Ana Lima"
             #expect(

@@ -9,10 +9,6 @@ import Testing
 
 /// The daily check-in reminder, planned per zone and sent at each user's own time.
 struct ReminderTests {
-    static let zones = [
-        "Pacific/Kiritimati", "Asia/Kathmandu", "Europe/Paris", "America/New_York", "Pacific/Pago_Pago",
-    ]
-
     /// The reminders about `day` (their dedupe key names it). A helper of its own: written inline, this
     /// filter found nothing in a debug build where the same records, printed, were there (see issue 43's note).
     static func reminders(_ app: TestApp, of user: User.ID, about day: String) async throws -> [NotificationRecord] {
@@ -30,7 +26,7 @@ struct ReminderTests {
         try await withTestApp(backend) { app async throws in
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // 2026-03-02 00:00 UTC
             var users: [(User.ID, TimeZone)] = []
-            for (index, zone) in Self.zones.enumerated() {
+            for (index, zone) in TestZones.farApart.enumerated() {
                 let id = try await app.devSignIn("user\(index)@example.com", timeZone: zone).user.id
                 users.append((User.ID(id), TimeZone(identifier: zone)!))
             }

@@ -227,7 +227,7 @@ struct ScheduledNotificationTests {
             app.clock.set(Date(timeIntervalSince1970: 1_772_409_600))  // Monday 2 March 2026, 00:00 UTC
             var users: [(User.ID, TimeZone)] = []
             for index in 0..<12 {
-                let zone = ReminderTests.zones[index % ReminderTests.zones.count]
+                let zone = TestZones.farApart[index % TestZones.farApart.count]
                 let (user, _) = try await Self.signIn(app, "user\(index)@example.com", timeZone: zone)
                 _ = try await app.engine.notifications.register(
                     platform: .android,

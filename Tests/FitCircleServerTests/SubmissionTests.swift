@@ -9,19 +9,6 @@ import Testing
 /// Data submission (spec 000, Feature 5) through the API: claims, replays, updates, the window, who has
 /// submitted, what is pending, and the 20:00 reminder.
 struct SubmissionTests {
-    static func steps(_ app: TestApp, _ person: TestPerson, _ count: Int, id: String) async throws {
-        let response = try await app.request(
-            .post,
-            "/api/activities",
-            token: try await person.token(app),
-            json: [
-                "clientEventId": id, "type": "steps", "source": "healthkit",
-                "occurredAt": ISO8601DateFormatter().string(from: app.clock.now), "steps": count,
-            ]
-        )
-        #expect(response.status == .created, "\(response.text)")
-    }
-
     @Test(arguments: Backend.available)
     func aDayIsClaimedOnceUpdatedByALaterSyncAndLockedAfterTheGrace(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
@@ -44,7 +31,7 @@ struct SubmissionTests {
                 ).status == .ok
             )
 
-            try await Self.steps(app, ana, 6_000, id: "sync-1")
+            try await app.syncSteps(6_000, as: ana, id: "sync-1")
             let first = try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app))
             #expect(first.status == .created, "\(first.text)")
             #expect(try first.decoded(as: Components.Schemas.CircleSubmission.self).steps == 6_000)
@@ -52,7 +39,7 @@ struct SubmissionTests {
             #expect(again.status == .ok)
             #expect(try again.decoded(as: Components.Schemas.CircleSubmission.self).replayed)
             app.clock.advance(by: 2 * 3_600)
-            try await Self.steps(app, ana, 8_500, id: "sync-2")
+            try await app.syncSteps(8_500, as: ana, id: "sync-2")
             let updated = try await app.api(as: ana).submitToFitCircle(path: .init(id: id)).ok.body.json
             #expect(updated.steps == 8_500 && !updated.replayed)
             let claims = try await app.store.read { tx in
@@ -120,7 +107,7 @@ struct SubmissionTests {
                     json: ["code": (circle.joinCode ?? "")]
                 ).status == .ok
             )
-            try await Self.steps(app, bo, 4_200, id: "sync-bo")
+            try await app.syncSteps(4_200, as: bo, id: "sync-bo")
             #expect(
                 try await app.request(.post, "/api/user/submissions", token: try await ana.token(app)).status == .ok
             )
@@ -158,9 +145,9 @@ struct SubmissionTests {
                     json: ["code": (circle.joinCode ?? "")]
                 ).status == .ok
             )
-            try await Self.steps(app, ana, 8_500, id: "ana-mon")
-            try await Self.steps(app, bo, 9_000, id: "bo-mon")
-            try await Self.steps(app, cy, 30_000, id: "cy-mon")  // not a member: never counts
+            try await app.syncSteps(8_500, as: ana, id: "ana-mon")
+            try await app.syncSteps(9_000, as: bo, id: "bo-mon")
+            try await app.syncSteps(30_000, as: cy, id: "cy-mon")  // not a member: never counts
             for person in [ana, bo] {
                 #expect(
                     try await app.request(.post, "/api/user/submissions", token: try await person.token(app)).status
@@ -168,12 +155,12 @@ struct SubmissionTests {
                 )
             }
             app.clock.advance(by: 86_400)
-            try await Self.steps(app, ana, 3_000, id: "ana-tue")
+            try await app.syncSteps(3_000, as: ana, id: "ana-tue")
             #expect(
                 try await app.request(.post, "/api/fitcircles/\(id)/submit", token: try await ana.token(app)).status
                     == .created
             )
-            try await Self.steps(app, bo, 2_000, id: "bo-tue")  // synced, never claimed
+            try await app.syncSteps(2_000, as: bo, id: "bo-tue")  // synced, never claimed
 
             let weeks = try await app.api(as: bo).getTeamWeeks().ok.body.json.items
             let week = try #require(weeks.first)

@@ -278,6 +278,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The use cases that need no HTTP, on a temporary store with the test clock (`withTestEngine`).
+        .testTarget(
+            name: "FitCircleEngineTests",
+            dependencies: ["FitCircleEngine", "FitCircleJobs", "FitCircleStore", "FitCircleCore", "FitCircleTesting"]
+        ),
         .testTarget(
             name: "FitCircleStoreTests",
             dependencies: ["FitCircleStore", "FitCircleCore", "FitCircleTesting"]

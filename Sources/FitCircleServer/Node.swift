@@ -1,7 +1,6 @@
 import FitCircleCore
 import FitCircleEngine
 import FitCircleJobs
-import FitCircleStore
 public import Hummingbird
 public import Logging
 public import NIOCore

@@ -1,5 +1,5 @@
 import FitCircleCore
-public import FitCircleDelivery
+import FitCircleDelivery
 import FitCircleEngine
 import Foundation
 

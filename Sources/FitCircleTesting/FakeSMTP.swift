@@ -1,5 +1,5 @@
 public import FitCircleDelivery
-public import Foundation
+import Foundation
 import NIOSSL
 
 /// A real SMTP server on loopback (Python's aiosmtpd, `Tests/Fixtures/fake_smtp.py`) that the tests start:

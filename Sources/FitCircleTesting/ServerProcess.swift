@@ -1,4 +1,4 @@
-public import AsyncHTTPClient
+import AsyncHTTPClient
 import FitCircleClient
 public import FitCircleStore
 public import Foundation

@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import FitCircleClient
-import FitCircleCore
-public import FitCircleDelivery
-public import FitCircleEngine
-public import FitCircleStore
+public import FitCircleCore
+import FitCircleDelivery
+import FitCircleEngine
+import FitCircleStore
 public import Foundation
 
 extension TestApp {

@@ -1,4 +1,4 @@
-public import FitCircleClient
+import FitCircleClient
 import Foundation
 import HTTPTypes
 import HummingbirdTesting

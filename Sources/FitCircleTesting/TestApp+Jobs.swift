@@ -1,10 +1,11 @@
+public import FitCircleCore
 import FitCircleEngine
 import FitCircleJobs
-public import FitCircleStore
+import FitCircleStore
 public import Foundation
 import Logging
 
-extension TestApp {
+extension EngineHarness {
     /// Runs every job due on the test's clock, and those they enqueue, until none is due: what the node's
     /// workers would have done by now.
     public func runJobs() async throws {

@@ -1,5 +1,5 @@
 import FitCircleCore
-public import Foundation
+import Foundation
 import HTTPTypes
 import HummingbirdTesting
 

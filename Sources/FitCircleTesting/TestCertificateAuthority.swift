@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+import Foundation
 import SwiftASN1
 import X509
 

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Configuration
 public import FitCircleClient
-public import FitCircleCore
+import FitCircleCore
 import FitCircleDelivery
 public import FitCircleEngine
 public import FitCircleServer

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FitCircleCore
 import FitCircleStore
 import FitCircleTesting
 import Foundation

@@ -1,3 +1,4 @@
+import FitCircleCore
 import FitCircleStore
 import FitCircleTesting
 import Foundation

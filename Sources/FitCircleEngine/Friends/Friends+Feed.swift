@@ -13,13 +13,16 @@ extension Friends {
         public var routeThumbnail: String?
     }
 
+    /// What a first page was built from, to ask later whether any of it changed (the store's `ChangeMark`).
+    public typealias FeedPageMark = ChangeMark
+
     /// A page's workouts when the caller does not say.
     public static let feedPageSize = 20
 
     /// The caller's first page of the feed (every type, `feedPageSize` workouts), with the mark of what it was
     /// built from (nil while the store's memory does not serve): an answer made of it may be served again
     /// while `isCurrent(mark)` (issue 42, `FeedRead`).
-    public func firstFeedPage(of user: User.ID) async throws -> (entries: [FeedEntry], mark: ChangeMark?) {
+    public func firstFeedPage(of user: User.ID) async throws -> (entries: [FeedEntry], mark: FeedPageMark?) {
         // Read before the page, so that a change landing meanwhile leaves the page's mark already stale.
         let stamp = self.store.changeStamp
         let entries = try await self.feed(of: user, type: nil, before: nil, limit: Self.feedPageSize)
@@ -35,7 +38,7 @@ extension Friends {
     }
 
     /// Whether a first page built under `mark` is what a read would build now.
-    public func isCurrent(_ mark: ChangeMark) -> Bool {
+    public func isCurrent(_ mark: FeedPageMark) -> Bool {
         self.store.unchanged(mark)
     }
 

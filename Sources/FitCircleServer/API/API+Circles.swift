@@ -1,7 +1,6 @@
 import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
-import FitCircleStore
 
 extension API {
     func listFitCircles(_ input: Operations.ListFitCircles.Input) async throws -> Operations.ListFitCircles.Output {

@@ -1,7 +1,6 @@
 import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
-import FitCircleStore
 
 /// `GET /api/feed`'s first page (what an app opens and polls): the same use case and mapping as the generated
 /// handler, written by hand. Any query (`cursor`, `limit`, `type`) goes the generated way. Each reader's page
@@ -10,7 +9,7 @@ import FitCircleStore
 /// the page's workouts and their reactions.
 struct FeedRead: HotRead {
     let engine: Engine
-    let kept: KeptAnswers<User.ID, ChangeMark>
+    let kept: KeptAnswers<User.ID, Friends.FeedPageMark>
     let operationID = "getFriendFeed"
     let path = "/api/feed"
 

@@ -1,7 +1,6 @@
 import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
-import FitCircleStore
 
 extension Components.Schemas.FitCircle {
     /// The join code is shown to members only.

@@ -1,7 +1,6 @@
 import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
-import FitCircleStore
 import Foundation
 
 extension Components.Schemas.ConsoleAccount {

@@ -1,7 +1,6 @@
 import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
-import FitCircleStore
 
 extension Components.Schemas.Friend {
     init(_ friend: Friends.Friend) {

@@ -1,6 +1,5 @@
 import FitCircleAPI
 import FitCircleCore
-import FitCircleStore
 
 extension Components.Schemas.NotificationPreferences {
     init(_ preferences: NotificationPreferences, catalog: NotificationCatalog) {

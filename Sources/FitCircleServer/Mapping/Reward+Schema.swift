@@ -1,7 +1,6 @@
 import FitCircleAPI
 import FitCircleCore
 import FitCircleEngine
-import FitCircleStore
 
 extension Components.Schemas.Reward {
     init(_ reward: Reward) throws {

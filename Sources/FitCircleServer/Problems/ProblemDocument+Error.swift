@@ -1,5 +1,4 @@
 import FitCircleCore
-import FitCircleStore
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,6 +1,5 @@
 import FitCircleCore
 import FitCircleEngine
-import FitCircleStore
 import Foundation
 import HTTPTypes
 import Hummingbird

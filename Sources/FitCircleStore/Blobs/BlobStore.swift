@@ -1,3 +1,4 @@
+public import FitCircleCore
 public import Foundation
 
 /// Where uploaded files (profile photos) live: a local directory now, an object store later.
@@ -8,15 +9,4 @@ public protocol BlobStore: Sendable {
     func get(_ key: String) async throws -> Blob?
     /// Removes `key`; removing a missing key is not an error.
     func delete(_ key: String) async throws
-}
-
-/// A stored file.
-public struct Blob: Equatable, Sendable {
-    public var data: Data
-    public var contentType: String
-
-    public init(data: Data, contentType: String) {
-        self.data = data
-        self.contentType = contentType
-    }
 }

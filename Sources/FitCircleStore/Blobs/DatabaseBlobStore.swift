@@ -1,3 +1,4 @@
+public import FitCircleCore
 public import Foundation
 import SQLKit
 

@@ -1,3 +1,4 @@
+public import FitCircleCore
 public import Foundation
 
 /// Blobs as files in one directory: `<key>` holds the bytes, `<key>.type` the content type.

@@ -1,5 +1,6 @@
 public import AsyncHTTPClient
 import Crypto
+public import FitCircleCore
 public import Foundation
 import NIOCore
 import NIOHTTP1

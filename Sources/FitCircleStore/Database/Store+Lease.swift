@@ -1,3 +1,4 @@
+import FitCircleCore
 import PostgresNIO
 import Synchronization
 

@@ -1,3 +1,4 @@
+import FitCircleCore
 import Foundation
 public import Logging
 import NIOCore

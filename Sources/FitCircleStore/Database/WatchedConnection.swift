@@ -1,3 +1,4 @@
+import FitCircleCore
 import Logging
 import NIOCore
 import PostgresKit

@@ -2,14 +2,6 @@ public import FitCircleCore
 public import Foundation
 import SQLKit
 
-/// A member removed from a circle, kept out until its managers let them back in.
-public struct CircleBan: Equatable, Sendable {
-    public var userID: User.ID
-    public var displayName: String
-    public var bannedBy: User.ID
-    public var bannedAt: Date
-}
-
 /// Who was removed from a circle and may not rejoin (by code or invitation) until the ban is lifted.
 extension CircleQueries {
     private var sql: any SQLDatabase { self.tx.sql }

@@ -2,17 +2,6 @@ public import FitCircleCore
 public import Foundation
 import SQLKit
 
-/// A current member with what the member list shows of them.
-public struct CircleMemberRow: Equatable, Sendable {
-    public var membership: CircleMembership
-    public var displayName: String
-    public var photo: PersonPhoto?
-    /// Who sees the member's name on boards and in the feed.
-    public var boardNameAudience: Audience
-    /// Who may see the member's weight (their starting and target weight in the circle).
-    public var weightAudience: Audience
-}
-
 extension Transaction {
     /// The queries of circles and their members (`circles`, `circle_members`).
     public var circles: CircleQueries { CircleQueries(tx: self) }

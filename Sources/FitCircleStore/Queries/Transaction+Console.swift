@@ -8,41 +8,6 @@ extension Transaction {
     public var console: ConsoleQueries { ConsoleQueries(tx: self) }
 }
 
-/// Where a job stands at an instant: what the console lists and counts.
-public enum JobState: String, CaseIterable, Sendable {
-    /// Pending and at or past its time, with no worker's lease on it.
-    case due
-    /// Pending, for later.
-    case scheduled
-    /// A worker's lease holds.
-    case running
-    /// Given up after its attempts.
-    case failed
-
-    /// The state of `job` at `now` (`nil` for a job done).
-    public static func of(_ job: JobRecord, at now: Date) -> JobState? {
-        switch job.status {
-        case .done: nil
-        case .failed: .failed
-        case .pending:
-            if let lease = job.leaseExpiresAt, lease > now {
-                .running
-            } else if job.runAt <= now {
-                .due
-            } else {
-                .scheduled
-            }
-        }
-    }
-}
-
-/// One row of the delivery log: an attempt, and whose notification of which type it was.
-public struct DeliveryLogEntry: Equatable, Sendable {
-    public var attempt: DeliveryAttemptRecord
-    public var notificationType: String
-    public var user: User.ID
-}
-
 public struct ConsoleQueries: Sendable {
     let tx: Transaction
 

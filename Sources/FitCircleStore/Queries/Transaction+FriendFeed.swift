@@ -2,17 +2,6 @@ public import FitCircleCore
 public import Foundation
 import SQLKit
 
-/// A workout in the friends' feed, with its author and its reactions as the viewer sees them.
-public struct FeedActivity: Equatable, Sendable {
-    public var event: ActivityEvent
-    public var authorName: String
-    public var authorPhoto: PersonPhoto?
-    /// How many people left each reaction.
-    public var reactions: [String: Int]
-    /// The reactions the viewer left.
-    public var mine: Set<String>
-}
-
 /// What a viewer may see of whom in the feed: the visibilities the access policy allows, for their own
 /// activities and for their friends'.
 public struct FeedAudience: Equatable, Sendable {

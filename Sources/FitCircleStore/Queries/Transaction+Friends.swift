@@ -2,29 +2,6 @@ public import FitCircleCore
 public import Foundation
 import SQLKit
 
-/// A friend, with what they did lately (spec 004, R6.7).
-public struct FriendRow: Equatable, Sendable {
-    public var userID: User.ID
-    public var displayName: String
-    public var photo: PersonPhoto?
-    public var since: Date
-    /// Workouts since the instant the query was given, and their totals.
-    public var recentWorkouts: Int
-    public var recentDistanceMeters: Double
-    public var recentDurationSeconds: Double
-    public var lastWorkoutAt: Date?
-}
-
-/// Someone on the other end of a request or a block.
-public struct PersonSince: Equatable, Sendable {
-    public var userID: User.ID
-    public var displayName: String
-    public var photo: PersonPhoto?
-    public var since: Date
-    /// The two are members of one circle now (what the photo's rule asks).
-    public var sharesCircle: Bool
-}
-
 /// Friend edges: requests (directed, until answered), friendships (mutual, a row each way) and blocks
 /// (directed). Whether a change is allowed is the engine's question (`FriendAccess`); these only record it.
 extension Transaction {

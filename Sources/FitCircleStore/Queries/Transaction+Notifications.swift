@@ -193,12 +193,13 @@ extension NotificationQueries {
     }
 
     /// Sets one of the read, opened or action instants once; false when the notification is not the user's.
-    public func mark(_ id: NotificationRecord.ID, of user: User.ID, _ column: NotificationMark, at now: Date)
+    public func mark(_ id: NotificationRecord.ID, of user: User.ID, _ mark: NotificationMark, at now: Date)
         async throws -> Bool
     {
-        try await self.sql.raw(
+        let column = "\(mark.rawValue)_at"  // read_at, opened_at, action_at
+        return try await self.sql.raw(
             """
-            UPDATE notifications SET \(unsafeRaw: column.rawValue) = COALESCE(\(unsafeRaw: column.rawValue), \(bind: now))
+            UPDATE notifications SET \(unsafeRaw: column) = COALESCE(\(unsafeRaw: column), \(bind: now))
             WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue) RETURNING id
             """
         ).all().count == 1
@@ -252,13 +253,6 @@ extension NotificationQueries {
             trail: try decoder.decode([String].self, from: Data(try row.decode(column: "trail", as: String.self).utf8))
         )
     }
-}
-
-/// What the apps report about a notification.
-public enum NotificationMark: String, Sendable {
-    case read = "read_at"
-    case opened = "opened_at"
-    case action = "action_at"
 }
 
 extension NotificationQueries {

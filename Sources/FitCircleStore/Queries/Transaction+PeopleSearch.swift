@@ -1,14 +1,6 @@
 public import FitCircleCore
 import SQLKit
 
-/// Someone a search found, with how they stand to the one searching (for the access policy to decide).
-public struct PersonFound: Equatable, Sendable {
-    public var userID: User.ID
-    public var displayName: String
-    public var photo: PersonPhoto?
-    public var edge: FriendEdge
-}
-
 /// The people search index (`NameSearch`): each account's name terms, with what a result shows of it (its
 /// name and photo, who may see the photo, whether it is disabled), rewritten from its row whenever the row
 /// changes, so that a search reads nothing else.

@@ -234,21 +234,6 @@ public struct PointQueries: Sendable {
     }
 }
 
-/// A badge a user holds, with the name it was unlocked under (dated badges such as "Weekly Challenge …").
-public struct UnlockedBadge: Equatable, Sendable {
-    public var badgeID: String
-    public var name: String
-    public var date: LocalDate
-    public var unlockedAt: Date
-
-    public init(badgeID: String, name: String, date: LocalDate, unlockedAt: Date) {
-        self.badgeID = badgeID
-        self.name = name
-        self.date = date
-        self.unlockedAt = unlockedAt
-    }
-}
-
 /// Something a user reached, kept for the feed and the notification engine.
 public struct RewardEvent: Equatable, Sendable {
     public var id: String

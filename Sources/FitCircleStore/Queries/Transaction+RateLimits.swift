@@ -1,3 +1,4 @@
+import FitCircleCore
 public import Foundation
 import SQLKit
 

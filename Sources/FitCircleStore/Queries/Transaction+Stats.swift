@@ -90,41 +90,6 @@ extension StatQueries {
 
 }
 
-/// What a user did in all: the totals of their profile statistics (spec 004, 5.5).
-public struct ActivityTotals: Equatable, Sendable {
-    public var distanceMeters: Double
-    public var activities: Int
-    public var steps: Int
-    public var activeDays: Int
-
-    public init(distanceMeters: Double, activities: Int, steps: Int, activeDays: Int) {
-        self.distanceMeters = distanceMeters
-        self.activities = activities
-        self.steps = steps
-        self.activeDays = activeDays
-    }
-}
-
-/// A user's bests for one workout type.
-public struct PersonalRecords: Equatable, Sendable {
-    public var type: WorkoutType
-    public var longestDistanceMeters: Double?
-    public var longestDurationSeconds: Double?
-    public var fastestPaceSecondsPerKilometer: Double?
-
-    public init(
-        type: WorkoutType,
-        longestDistanceMeters: Double?,
-        longestDurationSeconds: Double?,
-        fastestPaceSecondsPerKilometer: Double?
-    ) {
-        self.type = type
-        self.longestDistanceMeters = longestDistanceMeters
-        self.longestDurationSeconds = longestDurationSeconds
-        self.fastestPaceSecondsPerKilometer = fastestPaceSecondsPerKilometer
-    }
-}
-
 /// SQL helpers every namespace may use.
 extension Transaction {
     /// `AND visibility IN (…)` for the visibilities given (nothing at all when none are), or no condition.

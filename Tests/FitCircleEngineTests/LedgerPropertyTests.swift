@@ -62,15 +62,14 @@ struct LedgerPropertyTests {
 
     @Test(arguments: Backend.available, [1, 2, 3, 4, 5] as [UInt64])
     func anyOrderSplitAndRepetitionGivesTheSameStateAndReplayAgrees(_ backend: Backend, seed: UInt64) async throws {
-        try await withTestApp(backend) { app async throws in
-            let inputs = Self.inputs(seed: seed, now: app.clock.now)
-            let ana =
-                try await app.devSignIn("ana@example.com").user.id
-            let bo = try await app.devSignIn("bo@example.com").user.id
+        try await withTestEngine(backend) { test async throws in
+            let inputs = Self.inputs(seed: seed, now: test.clock.now)
+            let ana = try await test.account("ana@example.com")
+            let bo = try await test.account("bo@example.com")
 
             // Ana sends everything once, in order, one by one.
             for input in inputs {
-                _ = try await app.engine.activities.record(input, for: User.ID(ana))
+                _ = try await test.engine.activities.record(input, for: ana)
             }
             // Bo sends the same events shuffled, duplicated and split into random batches, some sent twice.
             var random = SeededRandom(seed: seed &+ 100)
@@ -80,14 +79,14 @@ struct LedgerPropertyTests {
                 let batch = Array(stream.prefix(Int.random(in: 1...8, using: &random)))
                 stream.removeFirst(batch.count)
                 for _ in 0..<Int.random(in: 1...2, using: &random) {
-                    let outcomes = try await app.engine.activities.recordBatch(batch, for: User.ID(bo))
+                    let outcomes = try await test.engine.activities.recordBatch(batch, for: bo)
                     #expect(outcomes.allSatisfy { $0.event != nil })
                 }
             }
             // Cleo's device sends the same shuffled, duplicated batches all at once, so group commit writes
             // several of them (and the same client ids twice) in one transaction.
             let cleo =
-                try await app.devSignIn("cleo@example.com").user.id
+                try await test.account("cleo@example.com")
             var concurrent = inputs + inputs.prefix(Int.random(in: 1...inputs.count, using: &random))
             concurrent.shuffle(using: &random)
             let batches = stride(from: 0, to: concurrent.count, by: 3).map {
@@ -95,48 +94,47 @@ struct LedgerPropertyTests {
             }
             try await withThrowingTaskGroup(of: [Activities.Outcome].self) { group in
                 for batch in batches {
-                    group.addTask { try await app.engine.activities.recordBatch(batch, for: User.ID(cleo)) }
+                    group.addTask { try await test.engine.activities.recordBatch(batch, for: cleo) }
                 }
                 for try await outcomes in group {
                     #expect(outcomes.allSatisfy { $0.event != nil })
                 }
             }
-            let anaDays = try await Self.state(of: User.ID(ana), in: app.store)
-            let boDays = try await Self.state(of: User.ID(bo), in: app.store)
-            let cleoDays = try await Self.state(of: User.ID(cleo), in: app.store)
+            let anaDays = try await Self.state(of: ana, in: test.store)
+            let boDays = try await Self.state(of: bo, in: test.store)
+            let cleoDays = try await Self.state(of: cleo, in: test.store)
             #expect(!anaDays.isEmpty)
             #expect(anaDays == boDays)
             #expect(anaDays == cleoDays)
-            #expect(try await app.engine.replay.run() == [])
-            #expect(try await app.engine.replay.sendHabitDifferences().map(\.description) == [])
+            #expect(try await test.engine.replay.run() == [])
+            #expect(try await test.engine.replay.sendHabitDifferences().map(\.description) == [])
         }
     }
 
     @Test(arguments: Backend.available)
     func replayFindsAndFixesADayThatDrifted(_ backend: Backend) async throws {
-        try await withTestApp(backend) { app async throws in
-            let id = try await app.devSignIn().user.id
-            let user = User.ID(id)
-            _ = try await app.engine.activities.record(
+        try await withTestEngine(backend) { test async throws in
+            let user = try await test.account("ana@example.com")
+            _ = try await test.engine.activities.record(
                 ActivityInput(
                     clientEventID: "s",
-                    occurredAt: app.clock.now,
+                    occurredAt: test.clock.now,
                     source: .healthkit,
                     payload: .steps(.init(steps: 4000))
                 ),
                 for: user
             )
-            var day = try #require(try await Self.state(of: user, in: app.store).first)
+            var day = try #require(try await Self.state(of: user, in: test.store).first)
             day.steps = 99_999
             let drifted = day
-            try await app.store.transaction { try await $0.activities.save([(user, drifted)], at: app.clock.now) }
+            try await test.store.transaction { try await $0.activities.save([(user, drifted)], at: test.clock.now) }
 
-            let differences = try await app.engine.replay.run()
+            let differences = try await test.engine.replay.run()
             #expect(differences.count == 1)
             #expect(differences.first?.stored?.steps == 99_999)
             #expect(differences.first?.replayed?.steps == 4000)
-            #expect(try await app.engine.replay.run(fix: true).count == 1)
-            #expect(try await app.engine.replay.run() == [])
+            #expect(try await test.engine.replay.run(fix: true).count == 1)
+            #expect(try await test.engine.replay.run() == [])
         }
     }
 }

@@ -45,8 +45,8 @@ struct JobRegistryTests {
 
     @Test(arguments: Backend.available)
     func theEngineRegistersEveryFeaturesJobsAndSchedules(_ backend: Backend) async throws {
-        try await withTestApp(backend) { app async throws in
-            let jobs = app.engine.jobs
+        try await withTestEngine(backend) { test async throws in
+            let jobs = test.engine.jobs
             let kinds = [
                 DayRollover.planGoals, DayRollover.closeStreaks, ReminderPlanner.planDay, ReminderPlanner.trigger,
                 BoardClosing.closeDay,

@@ -37,7 +37,7 @@ bash scripts/test-python-client.sh
 # A run that has not ended after its time is stuck: it is stopped, the tests that never finished are
 # named, and it runs once more. (Guard against an intermittent hang, seen under heavy load since
 # 2026-11-22; the one cause found, on 2026-11-24, was a test node drawn onto a taken port, fixed in
-# `CrashDurabilityTests.Server.start`. A failing test is never retried. The output is buffered: the last
+# `ServerProcess.start`. A failing test is never retried. The output is buffered: the last
 # few tests named may have finished.)
 log=$(mktemp)
 # Adds to the EXIT trap scripts/postgres.sh set (replacing it would leave its cluster running).

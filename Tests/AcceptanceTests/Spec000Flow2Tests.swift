@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleTesting
 import Foundation
 import Testing
@@ -32,13 +33,13 @@ struct Spec000Flow2Tests {
                 "/api/fitcircles",
                 token: try await alex.token,
                 json: ["name": "Work Warriors", "metric": "steps"]
-            ).jsonObject()
-            let id = try #require(circle["id"] as? String)
+            ).decoded(as: Components.Schemas.FitCircle.self)
+            let id = circle.id
             let joined = try await app.request(
                 .post,
                 "/api/fitcircles/join",
                 token: try await ben.token,
-                json: ["code": circle["joinCode"] as? String ?? ""]
+                json: ["code": try #require(circle.joinCode)]
             )
             #expect(joined.status == .ok, "\(joined.text)")
 

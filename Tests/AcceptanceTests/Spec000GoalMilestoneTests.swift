@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleTesting
 import Foundation
 import Testing
@@ -19,8 +20,8 @@ struct Spec000GoalMilestoneTests {
                 "/api/fitcircles",
                 token: try await ana.token,
                 json: ["name": "Lighter", "metric": "weight_loss_pct", "targetWeightKg": 58.5]
-            ).jsonObject()
-            let id = try #require(circle["id"] as? String, "\(circle)")
+            ).decoded(as: Components.Schemas.FitCircle.self)
+            let id = circle.id
 
             // 62.5 → 58.5 kg: 4 kg to lose. 61.5 is 25 %, 60.0 is 62 % (past 50), 59.4 is 77 %, 58.4 is past 100 %.
             for (day, weight) in [(2, 62.0), (3, 61.5), (4, 60.0), (5, 59.9), (6, 59.4), (7, 58.4)] {
@@ -69,8 +70,8 @@ struct Spec000GoalMilestoneTests {
                     "name": "Spring Steps", "metric": "steps", "startDate": "2026-03-02", "endDate": "2026-03-29",
                     "stepGoal": 40_000,
                 ]
-            ).jsonObject()
-            let id = try #require(circle["id"] as? String, "\(circle)")
+            ).decoded(as: Components.Schemas.FitCircle.self)
+            let id = circle.id
             var mates: [Member] = []
             for name in ["Bo", "Cy", "Di"] {
                 let mate = try await Member.onboarded(
@@ -84,7 +85,7 @@ struct Spec000GoalMilestoneTests {
                         .post,
                         "/api/fitcircles/join",
                         token: try await mate.token,
-                        json: ["code": circle["joinCode"]!]
+                        json: ["code": try #require(circle.joinCode)]
                     ).status == .ok
                 )
                 mates.append(mate)

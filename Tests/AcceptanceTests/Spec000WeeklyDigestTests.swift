@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleStore
 import FitCircleTesting
@@ -33,15 +34,14 @@ struct Spec000WeeklyDigestTests {
                 "/api/fitcircles",
                 token: try await sarah.token,
                 json: ["name": "Work Warriors", "metric": "steps"]
-            )
-            .jsonObject()
-            let id = try #require(circle["id"] as? String)
+            ).decoded(as: Components.Schemas.FitCircle.self)
+            let id = circle.id
             #expect(
                 try await app.request(
                     .post,
                     "/api/fitcircles/join",
                     token: try await sam.token,
-                    json: ["code": circle["joinCode"]!]
+                    json: ["code": try #require(circle.joinCode)]
                 ).status == .ok
             )
 

@@ -1,11 +1,6 @@
 import FitCircleClient
-import FitCircleStore
 import FitCircleTesting
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 extension FitCircle {
     /// A device of a person who signed in on `server` and finished onboarding, keeping its outbox in a fresh

@@ -27,7 +27,7 @@ struct ChallengeHotReadTests {
     static func made(_ app: TestApp, by person: Person, _ body: [String: Any]) async throws -> String {
         let created = try await app.request(.post, "/api/competitions", token: try await person.token(app), json: body)
         #expect(created.status == .created, "\(created.text)")
-        return try #require(try created.jsonObject()["id"] as? String)
+        return try created.decoded(as: Components.Schemas.Competition.self).id
     }
 
     /// A staked race with an invitee, a description and a template-less rule; a rule with every filter; names

@@ -56,8 +56,8 @@ struct ChallengeNotificationTests {
                     "visibility": "public",
                     "startsAt": iso8601(Self.at(4, 10)), "invitees": [ben.id],
                 ]
-            ).jsonObject()
-            let id = try #require(created["id"] as? String)
+            ).decoded(as: Components.Schemas.Competition.self)
+            let id = created.id
             // A lonely one beside it: nobody else joins, and at its start it is called off.
             let lonely = try await app.request(
                 .post,
@@ -200,8 +200,8 @@ struct ChallengeNotificationTests {
                 json: [
                     "name": "Duel", "type": "distance", "durationDays": 1, "stake": 50, "invitees": [ben.id],
                 ]
-            ).jsonObject()
-            let id = try #require(created["id"] as? String)
+            ).decoded(as: Components.Schemas.Competition.self)
+            let id = created.id
             _ = try await app.joinChallenge(id, as: ben).ok
             try await app.passTime(until: Self.at(2, 15))
             try await Self.workout(app, ana, "a1", km: 5)

@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleDelivery
 import FitCircleEngine
@@ -77,8 +78,8 @@ struct EmailDeliveryTests {
                 "/api/fitcircles",
                 token: first,
                 json: ["name": "Work Warriors", "metric": "steps"]
-            ).jsonObject()
-            let circleID = try #require(circle["id"] as? String)
+            ).decoded(as: Components.Schemas.FitCircle.self)
+            let circleID = circle.id
             try await Self.post(
                 app,
                 first,

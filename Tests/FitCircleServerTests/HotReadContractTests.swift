@@ -228,7 +228,7 @@ struct HotReadContractTests {
                 token: token,
                 json: ["name": "Walkers", "metric": "steps"]
             )
-            let path = "/api/fitcircles/\(try #require(try created.jsonObject()["id"] as? String))/leaderboard"
+            let path = "/api/fitcircles/\(try created.decoded(as: Components.Schemas.FitCircle.self).id)/leaderboard"
             var statuses: [Int] = []
             for _ in 0..<8 { statuses.append(Int(try await app.request(.get, path, token: token).status.code)) }
             #expect(statuses.first == 200 && statuses.last == 429 && statuses == statuses.sorted(), "\(statuses)")

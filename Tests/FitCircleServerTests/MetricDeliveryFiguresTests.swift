@@ -118,7 +118,7 @@ struct MetricDeliveryFiguresTests {
                 json: ["templateId": "five-k-face-off", "visibility": "public"]
             )
             #expect(race.status == .created, "\(race.text)")
-            let id = try #require(try race.jsonObject()["id"] as? String)
+            let id = try race.decoded(as: Components.Schemas.Competition.self).id
             for person in [ben, cat] {
                 _ = try await app.joinChallenge(id, as: person).ok
             }

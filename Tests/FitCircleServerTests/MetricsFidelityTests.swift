@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleJobs
@@ -46,8 +47,8 @@ struct MetricsFidelityTests {
                 "/api/fitcircles",
                 token: tokens[4],
                 json: ["name": "Board", "metric": "steps"]
-            ).jsonObject()
-            let id = try #require(circle["id"] as? String)
+            ).decoded(as: Components.Schemas.FitCircle.self)
+            let id = circle.id
             #expect(try await app.request(.get, "/api/fitcircles/\(id)/leaderboard", token: tokens[4]).status == .ok)
             used.insert(4)
             // The evening's reminders and the night's planning too.

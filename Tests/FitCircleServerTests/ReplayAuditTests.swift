@@ -1,3 +1,4 @@
+import FitCircleClient
 import FitCircleCore
 import FitCircleEngine
 import FitCircleTesting
@@ -25,7 +26,7 @@ struct ReplayAuditTests {
                         "name": "Round \(round)", "type": "distance", "durationDays": 1, "invitees": [ben.id],
                     ]
                 )
-                let id = try #require(try created.jsonObject()["id"] as? String, "\(created.text)")
+                let id = try created.decoded(as: Components.Schemas.Competition.self).id
                 _ = try await app.joinChallenge(id, as: ben).ok
                 app.clock.advance(by: 600.123_4)
                 let run = app.workout("r\(round)", km: 3 + Double(round), minutes: 20, startedMinutesAgo: 5)
@@ -45,8 +46,8 @@ struct ReplayAuditTests {
                 .get,
                 "/api/users/\(ben.id)/challenge-record",
                 token: try await ana.token(app)
-            ).jsonObject()
-            #expect(record["challenges"] as? Int == 3 && record["wins"] as? Int == 3, "\(record)")
+            ).decoded(as: Components.Schemas.ChallengeRecord.self)
+            #expect(record.challenges == 3 && record.wins == 3, "\(record)")
         }
     }
 }

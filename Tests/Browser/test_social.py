@@ -192,11 +192,20 @@ class TrainingTests(harness.BrowserCase):
     def test_theAssessmentGivesAPlanAndTheWeeksSummaryOffersTheNextGoal(self):
         d, server = self.driver, self.server
         athlete = member(server, "athlete")
-        # Last week, Monday to Sunday: 40 push-ups a day, 280 against the default target of 250.
-        today = datetime.date.today()
-        monday = today - datetime.timedelta(days=today.weekday() + 7)
+        # The week the summary shows (getWeeklySummary: on a Sunday the week so far, on other days the last
+        # week that ended; the athlete lives in UTC), Monday to Sunday: 40 push-ups a day, 280 against the
+        # default target of 250. Today's are at an instant already past.
+        now = datetime.datetime.now(datetime.timezone.utc)
+        today = now.date()
+        monday = today - datetime.timedelta(days=today.weekday() + (0 if today.weekday() == 6 else 7))
+
+        def at(day):
+            if day < today:
+                return f"{day}T12:00:00Z"
+            midnight = datetime.datetime.combine(day, datetime.time(), datetime.timezone.utc)
+            return (midnight + (now - midnight) / 2).strftime("%Y-%m-%dT%H:%M:%SZ")
         athlete.call("POST", "/api/activities/batch", {"events": [
-            {"clientEventId": f"pushups-{day}", "type": "workout", "source": "app", "occurredAt": f"{day}T12:00:00Z",
+            {"clientEventId": f"pushups-{day}", "type": "workout", "source": "app", "occurredAt": at(day),
              "workout": {"type": "pushups", "durationSeconds": 120, "series": 1, "reps": 40}}
             for day in (monday + datetime.timedelta(days=i) for i in range(7))]})
         signed_in(d, server, athlete)

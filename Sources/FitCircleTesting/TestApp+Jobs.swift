@@ -7,15 +7,21 @@ import Logging
 
 extension EngineHarness {
     /// Runs every job due on the test's clock, and those they enqueue, until none is due: what the node's
-    /// workers would have done by now.
-    public func runJobs() async throws {
+    /// workers would have done by now. Answers how many ran.
+    @discardableResult
+    public func runJobs() async throws -> Int {
         let runner = JobRunner(
             store: self.store,
             handlers: self.engine.jobs.handlers,
             clock: self.clock.wallClock,
             logger: Logger(label: "test")
         )
-        while try await runner.runDue(limit: 50) > 0 {}
+        var ran = 0
+        while true {
+            let count = try await runner.runDue(limit: 50)
+            guard count > 0 else { return ran }
+            ran += count
+        }
     }
 
     /// Lets the test's clock run to `instant` as on a node left running: the zone scheduler ticks and the jobs

@@ -31,15 +31,10 @@ public func withTestEngine<Result: Sendable>(
     clock: TestClock = TestClock(),
     _ body: @Sendable (TestEngine) async throws -> Result
 ) async throws -> Result {
-    let blobs = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "fitcircle-tests/blobs-\(UUID().uuidString)"
-    )
-    defer { try? FileManager.default.removeItem(at: blobs) }
+    let blobs = TestBlobs()
+    defer { blobs.remove() }
     let configuration = try FitCircleConfiguration(
-        [
-            "profile": .string(profile), "profiles.directory": .string(profilesDirectory.path),
-            "blobs.directory": .string(blobs.path), "devLogin": .bool(true),
-        ],
+        testSettings(profile: profile, devLogin: true, blobs: blobs),
         workingDirectory: FileManager.default.temporaryDirectory
     )
     return try await withStore(backend, now: clock.now) { store in
@@ -58,4 +53,22 @@ extension TestEngine {
     public func account(_ email: String, timeZone: String? = nil) async throws -> User.ID {
         try await self.engine.accounts.devSignIn(email: email, name: nil, timeZone: timeZone).user.id
     }
+}
+
+/// A directory of its own for a test node's photos, removed after it.
+struct TestBlobs {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "fitcircle-tests/blobs-\(UUID().uuidString)"
+    )
+
+    func remove() { try? FileManager.default.removeItem(at: self.directory) }
+}
+
+/// The configuration a test node starts from, as `serve` reads it but given in memory: the rule profile of
+/// `profile`, the shipped profiles, photos in `blobs`, dev sign-in as said.
+func testSettings(profile: String, devLogin: Bool, blobs: TestBlobs) -> [String: ConfigContent] {
+    [
+        "profile": .string(profile), "profiles.directory": .string(profilesDirectory.path),
+        "blobs.directory": .string(blobs.directory.path), "devLogin": .bool(devLogin),
+    ]
 }

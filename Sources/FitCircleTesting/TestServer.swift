@@ -101,15 +101,10 @@ public func withTestApp<Result: Sendable>(
 ) async throws -> Result {
     let google = TestIdentityProvider(.google)
     let apple = TestIdentityProvider(.apple)
-    let blobs = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "fitcircle-tests/blobs-\(UUID().uuidString)"
-    )
-    defer { try? FileManager.default.removeItem(at: blobs) }
-    // The configuration as `serve` reads it, given in memory; what a test varies beyond keys is set on it.
-    var settings: [String: ConfigContent] = [
-        "profile": .string(profileName), "profiles.directory": .string(profilesDirectory.path),
-        "blobs.directory": .string(blobs.path), "devLogin": .bool(devLogin),
-    ]
+    let blobs = TestBlobs()
+    defer { blobs.remove() }
+    // What a test varies beyond the keys of `testSettings` is set on the configuration.
+    var settings = testSettings(profile: profileName, devLogin: devLogin, blobs: blobs)
     if providerSignIn {
         settings["auth.google.clientIds"] = .string(TestApp.clientID)
         settings["auth.apple.clientIds"] = .string(TestApp.clientID)

@@ -79,16 +79,10 @@ struct NotificationLogTests {
             let deferred = try await app.sendNotification("streak_at_risk")
             #expect(deferred.status == .deferred)
             #expect(deferred.reason == "quiet hours until 07:00")
-            let runner = JobRunner(
-                store: app.store,
-                handlers: app.engine.jobs.handlers,
-                clock: app.clock.wallClock,
-                logger: Logger(label: "test")
-            )
             // The welcome onboarding raised (deferred too at this hour) and the evening's reminders planned at onboarding.
-            while try await runner.runDue() > 0 {}
+            try await app.runJobs()
             app.clock.advance(by: 8 * 3_600)  // 07:00
-            #expect(try await runner.runDue() >= 1)
+            #expect(try await app.runJobs() >= 1)
             let id = deferred.id
             let why = try await app.api(as: "ana@example.com").getNotificationWhy(path: .init(id: id)).ok.body.json
             #expect(why.notification.status == .sent)

@@ -40,15 +40,24 @@ func indexBenchmark(entries: Int) {
             user: users[member]
         )
     }
+    // At once from the keys in order (as a board is loaded), its memory counted from before the keys were
+    // made; then one at a time (as a board fills).
     let before = residentBytes()
     var index = RankIndex()
-    let built = ContinuousClock().measure {
-        for member in 0..<entries { index.upsert(key(member, random.next(100_000))) }
-    }
+    var keys = (0..<entries).map { key($0, random.next(100_000)) }
+    keys.sort()
+    let built = ContinuousClock().measure { index = RankIndex(keys) }
+    keys = []
     let bytes = residentBytes() - before
     print(
-        "built \(entries) entries in \(String(format: "%.2f", seconds(built))) s; resident memory \(bytes / 1_048_576) MiB = \(bytes / entries) bytes per entry"
+        "built \(entries) entries at once in \(String(format: "%.2f", seconds(built))) s; resident memory \(bytes / 1_048_576) MiB = \(bytes / entries) bytes per entry"
     )
+    var upserted = RankIndex()
+    let insertedOneByOne = ContinuousClock().measure {
+        for member in 0..<entries { upserted.upsert(key(member, random.next(100_000))) }
+    }
+    print("inserted \(entries) entries one by one in \(String(format: "%.2f", seconds(insertedOneByOne))) s")
+    upserted = RankIndex()
 
     let operations = 1_000_000
     func run(_ label: String, _ body: (Int) -> Void) {
@@ -161,13 +170,69 @@ func seed(_ url: String, members: Int) async throws {
     print(circle.id.rawValue)
 }
 
+/// A board of `entries` rows written in SQL (and their accounts), then loaded as a node loads a board it
+/// has not seen: the rows read in order through the store, and the index built from them.
+func rebuild(_ url: String, entries: Int) async throws {
+    var logger = Logger(label: "bench")
+    logger.logLevel = .warning
+    let store = try await Store.open(try DatabaseLocation(url: url), logger: logger)
+    let running = Task { await store.run() }
+    defer { running.cancel() }
+    _ = try await store.migrate(now: Date())
+    let board = BoardID(
+        circle: FitCircle.ID("rebuild-board"),
+        period: .allTime,
+        start: LocalDate(clampingYear: 2026, month: 1, day: 5)
+    )
+    let series =
+        store.dialect == .postgres
+        ? "generate_series(0, \(entries - 1)) AS s (i)"
+        : "(WITH RECURSIVE s (i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < \(entries - 1)) SELECT i FROM s) AS s"
+    let seeding = try await ContinuousClock().measure {
+        try await store.execute(
+            unsafeSQL: """
+                INSERT INTO users (id, email, role, display_name, weight_unit, height_unit, time_zone, visibility_age, visibility_weight,
+                    visibility_height, created_at, updated_at)
+                SELECT 'bench-' || i, 'member' || i || '@bench.example', 'member', 'Member ' || i, 'kg', 'cm', 'Europe/Paris', 'friends',
+                    'friends', 'friends', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z'
+                FROM \(series)
+                """
+        )
+        try await store.execute(
+            unsafeSQL: """
+                INSERT INTO board_scores (owner_kind, owner_id, period, period_start, user_id, value, reached_ms)
+                SELECT 'circle', 'rebuild-board', '\(board.period.rawValue)', '\(board.start.iso)', 'bench-' || i,
+                    (i * CAST(7919 AS BIGINT)) % 100000, 1767225600000 + (i * CAST(104729 AS BIGINT)) % 604800000
+                FROM \(series)
+                """
+        )
+        try await store.execute(unsafeSQL: "ANALYZE")
+    }
+    print("seeded \(entries) rows in SQL in \(String(format: "%.1f", seconds(seeding))) s (\(store.dialect.rawValue))")
+    for round in 1...3 {
+        var keys: [BoardKey] = []
+        let read = try await ContinuousClock().measure {
+            keys = try await store.read { try await $0.boards.keys(board) }
+        }
+        var index = RankIndex()
+        let built = ContinuousClock().measure { index = RankIndex(keys) }
+        print(
+            "round \(round): read \(keys.count) rows in \(String(format: "%.2f", seconds(read))) s, built the index in \(String(format: "%.2f", seconds(built))) s: \(String(format: "%.2f", seconds(read + built))) s in all (rank 1: \(index.entry(atRank: 1)?.user.rawValue ?? "-"))"
+        )
+    }
+}
+
 let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "index":
     indexBenchmark(entries: arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000)
+case "rebuild" where arguments.count > 2:
+    try await rebuild(arguments[2], entries: arguments.count > 3 ? Int(arguments[3]) ?? 1_000_000 : 1_000_000)
 case "seed" where arguments.count > 2:
     try await seed(arguments[2], members: arguments.count > 3 ? Int(arguments[3]) ?? 50_000 : 50_000)
 default:
-    print("usage: BoardBenchmark index [entries] | BoardBenchmark seed <database URL> [members]")
+    print(
+        "usage: BoardBenchmark index [entries] | BoardBenchmark rebuild <database URL> [entries] | BoardBenchmark seed <database URL> [members]"
+    )
     exit(2)
 }

@@ -24,7 +24,7 @@ let batchSize = 100
 let users = 64
 /// `overload`: requests at a fixed rate, at the sustainable one and at twice it (Overload.swift).
 let overloadMode = arguments.count > 4 && arguments[4] == "overload"
-/// The tighter `limits.maxInFlight` the overload run tries beside the default.
+/// The tighter fixed limit the overload run tries beside the default (adaptive) and the default maximum fixed.
 let tightInFlight = arguments.count > 5 ? Int(arguments[5]) ?? 64 : 64
 
 var logger = Logger(label: "bench")
@@ -178,64 +178,111 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             }
         }
         let sustainable = peak * 0.5
-        // A second node on the same engine and database, with a tighter limit on requests in flight.
-        var tight = RequestLimits.generous
-        tight.maxInFlight = tightInFlight
+        // Three nodes on the same engine and database: the default limits (adaptive, between
+        // `limits.minInFlight` and `limits.maxInFlight`), the default maximum held fixed (as before the
+        // limit adapted), and a tighter fixed limit.
+        let nodeLogger = logger
+        func node(_ port: Int, minInFlight: Int, maxInFlight: Int) throws -> Application<
+            RouterResponder<AppRequestContext>
+        > {
+            var limits = RequestLimits.generous
+            limits.maxInFlight = maxInFlight
+            limits.minInFlight = minInFlight
+            return Application(
+                router: try buildRouter(engine: engine, store: store, limits: limits, clock: .system),
+                configuration: .init(address: .hostname("127.0.0.1", port: port)),
+                logger: nodeLogger
+            )
+        }
+        let defaults = RequestLimits.default
+        let adaptivePort = port + 2000
+        let fixedPort = port + 3000
         let tightPort = port + 1000
-        let tightApp = Application(
-            router: try buildRouter(engine: engine, store: store, limits: tight, clock: .system),
-            configuration: .init(address: .hostname("127.0.0.1", port: tightPort)),
-            logger: logger
-        )
-        var standard = RequestLimits.generous
-        standard.maxInFlight = RequestLimits.default.maxInFlight
-        let standardPort = port + 2000
-        let standardApp = Application(
-            router: try buildRouter(engine: engine, store: store, limits: standard, clock: .system),
-            configuration: .init(address: .hostname("127.0.0.1", port: standardPort)),
-            logger: logger
-        )
-        group.addTask { try await tightApp.runService(gracefulShutdownSignals: []) }
-        group.addTask { try await standardApp.runService(gracefulShutdownSignals: []) }
+        for app in [
+            try node(adaptivePort, minInFlight: defaults.minInFlight, maxInFlight: defaults.maxInFlight),
+            try node(fixedPort, minInFlight: defaults.maxInFlight, maxInFlight: defaults.maxInFlight),
+            try node(tightPort, minInFlight: tightInFlight, maxInFlight: tightInFlight),
+        ] {
+            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+        }
         try await Task.sleep(for: .milliseconds(500))
 
-        func phase(_ label: String, rate: Double, port: Int, run: String) async -> OfferedLoad {
+        /// The adaptive node's limit as `/metrics` reports it.
+        @Sendable func currentLimit() async -> Int? {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(adaptivePort)/metrics")
+            request.method = .GET
+            guard let response = try? await client.execute(request, timeout: .seconds(5)),
+                let body = try? await response.body.collect(upTo: 1 << 22)
+            else { return nil }
+            let line = String(buffer: body).split(separator: "\n").first {
+                $0.hasPrefix("fitcircle_http_in_flight_limit ")
+            }
+            return line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }.map { Int($0) }
+        }
+        func phase(_ label: String, rate: Double, port: Int, run: String, drain: Bool = true) async -> OfferedLoad {
+            // The adaptive node's limit, every half second of the phase.
+            let timeline = Task {
+                var limits: [Int] = []
+                while !Task.isCancelled {
+                    if let limit = await currentLimit() { limits.append(limit) }
+                    try? await Task.sleep(for: .milliseconds(500))
+                }
+                return limits
+            }
             let load = await offer(rate: rate, seconds: 10) { index in
                 guard let body = try? JSONSerialization.data(withJSONObject: stepsEvent(index, run: run).json) else {
                     return nil
                 }
                 return try? await post("/api/activities", token: frozenTokens[index % users], body: body, port: port).0
             }
+            timeline.cancel()
+            let limits = await timeline.value
             print(
-                "\(label.padding(toLength: 52, withPad: " ", startingAt: 0)) \(String(format: "%5.0f/s", rate)): \(load.summary)"
+                "\(label.padding(toLength: 52, withPad: " ", startingAt: 0)) \(String(format: "%5.0f/s", rate)): \(load.summary), goodput \(String(format: "%.2f", Double(load.admitted) / 10 / peak)) of the peak"
             )
-            try? await Task.sleep(for: .seconds(3))  // the backlog drains before the next phase
+            if port == adaptivePort {
+                print("    adaptive limit every 0.5 s: \(limits.map(String.init).joined(separator: " "))")
+            }
+            if drain { try? await Task.sleep(for: .seconds(3)) }  // the backlog drains before the next phase
             return load
         }
-        let calm = await phase(
-            "sustainable, maxInFlight \(standard.maxInFlight)",
-            rate: sustainable,
-            port: standardPort,
-            run: "calm"
-        )
+        let calm = await phase("sustainable, adaptive (default)", rate: sustainable, port: adaptivePort, run: "calm")
         let flooded = await phase(
-            "2 × sustainable, maxInFlight \(standard.maxInFlight)",
+            "2 × sustainable, adaptive (default)",
             rate: 2 * sustainable,
-            port: standardPort,
-            run: "flood"
+            port: adaptivePort,
+            run: "flood",
+            drain: false
+        )
+        // Load drops back at once: how soon the adaptive node serves as usual again.
+        let after = await phase(
+            "sustainable again, adaptive (default)",
+            rate: sustainable,
+            port: adaptivePort,
+            run: "after"
+        )
+        let fixed = await phase(
+            "2 × sustainable, fixed at maxInFlight \(defaults.maxInFlight)",
+            rate: 2 * sustainable,
+            port: fixedPort,
+            run: "fixed"
         )
         let shed = await phase(
-            "2 × sustainable, maxInFlight \(tightInFlight)",
+            "2 × sustainable, fixed at \(tightInFlight)",
             rate: 2 * sustainable,
             port: tightPort,
             run: "shed"
         )
+        let calmP99 = calm.percentile(0.99)
         print(
             String(
-                format: "p99 admitted at 2× / at sustainable: %.1f (maxInFlight %d), %.1f (maxInFlight %d)",
-                flooded.percentile(0.99) / calm.percentile(0.99),
-                standard.maxInFlight,
-                shed.percentile(0.99) / calm.percentile(0.99),
+                format:
+                    "p99 admitted / sustainable p99: %.1f at 2× adaptive, %.1f right after, %.1f fixed at %d, %.1f fixed at %d",
+                flooded.percentile(0.99) / calmP99,
+                after.percentile(0.99) / calmP99,
+                fixed.percentile(0.99) / calmP99,
+                defaults.maxInFlight,
+                shed.percentile(0.99) / calmP99,
                 tightInFlight
             )
         )

@@ -46,10 +46,11 @@ public func buildRouter(
     router.add(middleware: ProblemMiddleware(routes: routes))
     router.add(middleware: NulCharacterMiddleware())
     let limiter = RateLimiter()
-    let inFlight = InFlight()
+    let inFlight = InFlight(limits: limits)
     // The body is read between the address's gate and the node's: a body that trickles in holds a place of
     // its address's small share while it arrives, never one of the node's.
     router.add(middleware: AddressGate(limits: limits, limiter: limiter, now: clock.now))
+    router.add(middleware: FullNodeGate(inFlight: inFlight))
     router.add(
         middleware: RequestBodyMiddleware(
             limit: maxBodyBytes,
@@ -61,14 +62,14 @@ public func buildRouter(
             return (try? await engine.accounts.authenticate(accessToken: token)) != nil
         }
     )
-    router.add(middleware: AdmissionMiddleware(limits: limits, inFlight: inFlight))
+    router.add(middleware: AdmissionMiddleware(inFlight: inFlight))
     router.add(middleware: RedirectLocationMiddleware())
 
     OperationsRoutes(
         store: store,
         registry: registry,
         factory: factory,
-        isSaturated: { inFlight.isSaturated(limit: limits.maxInFlight) },
+        inFlight: inFlight,
         metricsToken: metricsToken,
         openAPIDocument: document,
         docsPage: try DocsPage.render(openAPIDocument: document)

@@ -49,4 +49,47 @@ struct RankIndexTests {
             #expect(index.rank(of: key.user) == position + 1)
         }
     }
+
+    /// A board loaded at once (in order, as the database reads it, or not) is the board inserted one by one,
+    /// and it goes on taking updates; the members' table keeps finding everyone through removals.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func aBoardBuiltAtOnceIsTheBoardInsertedOneByOne(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let keys = (0..<2_000).map { member in
+            Self.key(
+                "m\(member)",
+                Double(Int.random(in: 0..<50, using: &random)) * 100,
+                TimeInterval(Int.random(in: 0..<9, using: &random))
+            )
+        }
+        var truth = Dictionary(uniqueKeysWithValues: keys.map { ($0.user.rawValue, $0) })
+        for input in [keys.sorted(), keys.shuffled(using: &random)] {
+            var index = RankIndex(input)
+            #expect(index.count == keys.count)
+            #expect(index.entries(ranks: 1...keys.count) == keys.sorted())
+            for step in 0..<3_000 {
+                let user = "m\(Int.random(in: 0..<2_500, using: &random))"
+                if Int.random(in: 0..<3, using: &random) == 0 {
+                    index.remove(User.ID(user))
+                    truth[user] = nil
+                } else {
+                    let key = Self.key(user, Double(Int.random(in: 0..<50, using: &random)) * 100, TimeInterval(step))
+                    index.upsert(key)
+                    truth[user] = key
+                }
+            }
+            let sorted = truth.values.sorted()
+            #expect(index.count == sorted.count)
+            #expect(index.entries(ranks: 1...sorted.count) == sorted)
+            #expect(sorted.allSatisfy { index.key(of: $0.user) == $0 })
+            truth = Dictionary(uniqueKeysWithValues: keys.map { ($0.user.rawValue, $0) })
+        }
+    }
+
+    @Test func aMemberGivenTwiceKeepsTheLastKey() {
+        let index = RankIndex([Self.key("ana", 5, 1), Self.key("bo", 3, 1), Self.key("ana", 1, 2)])
+        #expect(index.count == 2)
+        #expect(index.entries(ranks: 1...5).map(\.user.rawValue) == ["bo", "ana"])
+        #expect(RankIndex([]).count == 0 && RankIndex([]).entry(atRank: 1) == nil)
+    }
 }

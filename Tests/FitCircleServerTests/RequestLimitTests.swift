@@ -72,6 +72,21 @@ struct RequestLimitTests {
         }
     }
 
+    /// By default the limit adapts: it starts at 32 between 8 and 512 and says so on `/metrics`; equal
+    /// bounds hold it fixed.
+    @Test(arguments: Backend.available)
+    func theLimitInForceIsAMetricAndAdaptsOnlyBetweenDistinctBounds(_ backend: Backend) async throws {
+        try await withTestApp(backend, limits: RequestLimits()) { app async throws in
+            #expect(try await app.request(.get, "/openapi.yaml").status == .ok)
+            let metrics = try await app.request(.get, "/metrics").text
+            #expect(metrics.contains("fitcircle_http_in_flight_limit 32"), "\(metrics)")
+        }
+        try await withTestApp(backend, limits: RequestLimits(maxInFlight: 20, minInFlight: 20)) { app async throws in
+            let metrics = try await app.request(.get, "/metrics").text
+            #expect(metrics.contains("fitcircle_http_in_flight_limit 20"), "\(metrics)")
+        }
+    }
+
     @Test(arguments: Backend.available)
     func behindATrustedProxyEachForwardedClientHasItsOwnBudget(_ backend: Backend) async throws {
         try await withTestApp(backend, limits: RequestLimits(perAddress: 1, trustForwardedFor: true)) {

@@ -56,41 +56,81 @@ public struct BoardKey: Comparable, Hashable, Sendable, Codable {
 
 /// An order-statistic index of one board (a treap whose nodes know their subtree's size): a member's rank,
 /// the member at a rank and updates in O(log n), a run of k ranks in O(log n + k). Nodes live in flat arrays
-/// (indices, not references), so a board of a million entries is a few arrays and one dictionary.
+/// (indices, not references), and a member's node is found through a table of node numbers (open
+/// addressing on the member's hash), so an entry takes its key, three node numbers and two table slots:
+/// about 56 bytes (a dictionary of ids took 40 more). A node's treap priority is a hash of its number, not
+/// stored; numbers are handed out in the order entries arrive, unrelated to their keys, as a treap needs.
 public struct RankIndex: Sendable {
     private var keys: [BoardKey] = []
     private var left: [Int32] = []
     private var right: [Int32] = []
     private var size: [Int32] = []
-    private var priority: [UInt32] = []
     private var freed: [Int32] = []
     private var root: Int32 = -1
-    private var nodes: [User.ID: Int32] = [:]
-    /// xorshift: priorities need only be unrelated to the keys.
-    private var seed: UInt32 = 0x9E37_79B9
+    /// Node numbers by member: linear probing over a power-of-two table at most half full, -1 for empty.
+    private var table: [Int32] = []
+    private var members = 0
 
     public init() {}
 
-    public var count: Int { self.nodes.count }
+    /// An index of `keys` built at once, in O(n) when they come in order (as the database reads a board)
+    /// and O(n log n) otherwise. A member given twice keeps their last key.
+    public init(_ keys: [BoardKey]) {
+        var sorted = keys
+        if !sorted.indices.dropFirst().allSatisfy({ sorted[$0 - 1] < sorted[$0] }) { sorted.sort() }
+        self.keys = sorted
+        self.left = Array(repeating: -1, count: sorted.count)
+        self.right = Array(repeating: -1, count: sorted.count)
+        self.size = Array(repeating: 1, count: sorted.count)
+        self.table = Array(repeating: -1, count: Self.tableCapacity(for: sorted.count))
+        for node in sorted.indices {
+            guard self.find(sorted[node].user).node == nil else {
+                self = Self.inserted(keys)  // a member twice: the slow way, which keeps the last key
+                return
+            }
+            self.place(Int32(node))
+        }
+        // The treap of keys in order: a Cartesian tree on the priorities, by the rightmost path on a stack.
+        var path: [Int32] = []
+        for node in Int32(0)..<Int32(sorted.count) {
+            var last: Int32 = -1
+            while let top = path.last, Self.priority(top) < Self.priority(node) { last = path.removeLast() }
+            self.left[Int(node)] = last
+            if let top = path.last { self.right[Int(top)] = node }
+            path.append(node)
+        }
+        self.root = path.first ?? -1
+        self.fillSizes(self.root)
+    }
 
-    public func key(of user: User.ID) -> BoardKey? { self.nodes[user].map { self.keys[Int($0)] } }
+    private static func inserted(_ keys: [BoardKey]) -> RankIndex {
+        var index = RankIndex()
+        for key in keys { index.upsert(key) }
+        return index
+    }
+
+    public var count: Int { self.members }
+
+    public func key(of user: User.ID) -> BoardKey? { self.find(user).node.map { self.keys[Int($0)] } }
 
     /// Places the member at `key`, moving them if they were elsewhere.
     public mutating func upsert(_ key: BoardKey) {
-        if let node = self.nodes[key.user] {
+        if let node = self.find(key.user).node {
             if self.keys[Int(node)] == key { return }
             self.root = self.erase(self.root, self.keys[Int(node)])
+            self.unplace(node)
             self.freed.append(node)
         }
         let node = self.allocate(key)
-        self.nodes[key.user] = node
+        self.place(node)
         let (lower, upper) = self.split(self.root, key)
         self.root = self.merge(self.merge(lower, node), upper)
     }
 
     public mutating func remove(_ user: User.ID) {
-        guard let node = self.nodes.removeValue(forKey: user) else { return }
+        guard let node = self.find(user).node else { return }
         self.root = self.erase(self.root, self.keys[Int(node)])
+        self.unplace(node)
         self.freed.append(node)
     }
 
@@ -177,22 +217,35 @@ public struct RankIndex: Sendable {
     private func sizeOf(_ node: Int32) -> Int { node < 0 ? 0 : Int(self.size[Int(node)]) }
 
     private mutating func allocate(_ key: BoardKey) -> Int32 {
-        self.seed ^= self.seed << 13
-        self.seed ^= self.seed >> 17
-        self.seed ^= self.seed << 5
         if let node = self.freed.popLast() {
             let index = Int(node)
-            (self.keys[index], self.left[index], self.right[index], self.size[index], self.priority[index]) = (
-                key, -1, -1, 1, self.seed
-            )
+            (self.keys[index], self.left[index], self.right[index], self.size[index]) = (key, -1, -1, 1)
             return node
         }
         self.keys.append(key)
         self.left.append(-1)
         self.right.append(-1)
         self.size.append(1)
-        self.priority.append(self.seed)
         return Int32(self.keys.count - 1)
+    }
+
+    /// A node's priority: its number, mixed (MurmurHash3's finaliser).
+    private static func priority(_ node: Int32) -> UInt32 {
+        var hash = UInt32(bitPattern: node)
+        hash ^= hash >> 16
+        hash &*= 0x85EB_CA6B
+        hash ^= hash >> 13
+        hash &*= 0xC2B2_AE35
+        hash ^= hash >> 16
+        return hash
+    }
+
+    @discardableResult
+    private mutating func fillSizes(_ node: Int32) -> Int32 {
+        guard node >= 0 else { return 0 }
+        let index = Int(node)
+        self.size[index] = self.fillSizes(self.left[index]) + self.fillSizes(self.right[index]) + 1
+        return self.size[index]
     }
 
     private mutating func update(_ node: Int32) {
@@ -221,7 +274,7 @@ public struct RankIndex: Sendable {
     private mutating func merge(_ lower: Int32, _ upper: Int32) -> Int32 {
         if lower < 0 { return upper }
         if upper < 0 { return lower }
-        if self.priority[Int(lower)] > self.priority[Int(upper)] {
+        if Self.priority(lower) > Self.priority(upper) {
             self.right[Int(lower)] = self.merge(self.right[Int(lower)], upper)
             self.update(lower)
             return lower
@@ -243,5 +296,60 @@ public struct RankIndex: Sendable {
         }
         self.update(node)
         return node
+    }
+
+    // MARK: The members' table
+
+    private static func tableCapacity(for count: Int) -> Int {
+        var capacity = 16
+        while capacity < 2 * count { capacity *= 2 }
+        return capacity
+    }
+
+    private func home(of user: User.ID) -> Int { user.hashValue & (self.table.count - 1) }
+
+    /// The member's node, or the empty slot where it would go.
+    private func find(_ user: User.ID) -> (slot: Int, node: Int32?) {
+        guard !self.table.isEmpty else { return (0, nil) }
+        var slot = self.home(of: user)
+        while true {
+            let node = self.table[slot]
+            if node < 0 { return (slot, nil) }
+            if self.keys[Int(node)].user == user { return (slot, node) }
+            slot = (slot + 1) & (self.table.count - 1)
+        }
+    }
+
+    private mutating func place(_ node: Int32) {
+        if 2 * (self.members + 1) > self.table.count { self.grow() }
+        self.table[self.find(self.keys[Int(node)].user).slot] = node
+        self.members += 1
+    }
+
+    private mutating func grow() {
+        let nodes = self.table.filter { $0 >= 0 }
+        self.table = Array(repeating: -1, count: Self.tableCapacity(for: self.members + 1))
+        for node in nodes { self.table[self.find(self.keys[Int(node)].user).slot] = node }
+    }
+
+    /// Empties the member's slot and moves back the entries after it that probing would no longer reach
+    /// (deletion without tombstones).
+    private mutating func unplace(_ node: Int32) {
+        let mask = self.table.count - 1
+        var hole = self.find(self.keys[Int(node)].user).slot
+        self.table[hole] = -1
+        self.members -= 1
+        var slot = (hole + 1) & mask
+        while self.table[slot] >= 0 {
+            let home = self.home(of: self.keys[Int(self.table[slot])].user)
+            // The entry may fill the hole when its home is not within (hole, slot] going round the table.
+            let reachable = hole <= slot ? (home <= hole || home > slot) : (home <= hole && home > slot)
+            if reachable {
+                self.table[hole] = self.table[slot]
+                self.table[slot] = -1
+                hole = slot
+            }
+            slot = (slot + 1) & mask
+        }
     }
 }

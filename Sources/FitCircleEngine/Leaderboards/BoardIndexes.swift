@@ -68,8 +68,7 @@ public final class BoardIndexes: Sendable {
     /// Installs the rows read from the database, with the changes that came in meanwhile laid over them,
     /// then lets the least recently read boards go while the total is over `maximumEntries`.
     public func finishLoading(_ board: BoardID, keys: [BoardKey]) {
-        var index = RankIndex()
-        for key in keys { index.upsert(key) }
+        var index = RankIndex(keys)
         self.state.withLock { state in
             if case .loading(let pending) = state.slots[board] {
                 for change in pending { change.apply(to: &index) }

@@ -5,7 +5,8 @@ extension RequestLimits {
     /// - `limits.perAddress` (1200 a minute), `limits.perUser` (600), `limits.signIns` (10 per address),
     ///   `limits.refreshes` (30 per address), `limits.joins` (10 per user), `limits.invitations` (30 per
     ///   user), `limits.friendRequests` (30 per user), `limits.searches` (30 per user), `limits.maxInFlight`
-    ///   (512 requests at once on this node, once their bodies have arrived), `limits.perAddressBodies`
+    ///   (512: the most requests at once on this node, once their bodies have arrived), `limits.minInFlight` (8:
+    ///   the least the adaptive limit between them goes down to; equal, the limit is fixed), `limits.perAddressBodies`
     ///   (request bodies one address may be sending at once; default a sixteenth of `maxInFlight`, at least
     ///   8), `limits.streamsPerUser` (8 open event streams), `limits.streamsPerNode` (2000),
     ///   `limits.trustForwardedFor` (false)
@@ -29,6 +30,7 @@ extension RequestLimits {
             friendRequests: try count("friendRequests", defaults.friendRequests),
             searches: try count("searches", defaults.searches),
             maxInFlight: maxInFlight,
+            minInFlight: try count("minInFlight", min(defaults.minInFlight, maxInFlight)),
             perAddressBodies: try count("perAddressBodies", Self.defaultPerAddressBodies(maxInFlight: maxInFlight)),
             streamsPerUser: try count("streamsPerUser", defaults.streamsPerUser),
             streamsPerNode: try count("streamsPerNode", defaults.streamsPerNode),

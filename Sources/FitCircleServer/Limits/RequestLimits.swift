@@ -21,9 +21,14 @@ public struct RequestLimits: Equatable, Sendable {
     public var friendRequests: Int
     /// People searches per minute of one user (spec 004, R15.7).
     public var searches: Int
-    /// Requests this node works on at once; past it, new ones get 503 with `Retry-After` at once. A request
-    /// takes its place once its body has arrived: one whose body trickles in holds none.
+    /// The most requests this node works on at once; past its limit, new ones get 503 with `Retry-After` at
+    /// once. A request takes its place once its body has arrived: one whose body trickles in holds none.
+    /// The limit itself adapts between `minInFlight` and this to the latency the node measures
+    /// (`ConcurrencyLimit`): it grows while latency stays near what it is without queueing and shrinks when
+    /// requests start to wait, so what is admitted is served about as fast as usual.
     public var maxInFlight: Int
+    /// The least the adaptive limit goes down to; equal to `maxInFlight`, the limit is fixed there.
+    public var minInFlight: Int
     /// Request bodies one address may be sending to this node at once (429 past it): however slowly it
     /// sends, no address holds more connections than this. A request counts only while its body arrives
     /// (a GET or an event stream not at all), so many people behind one address are not held back.
@@ -49,6 +54,7 @@ public struct RequestLimits: Equatable, Sendable {
         friendRequests: Int = 30,
         searches: Int = 30,
         maxInFlight: Int = 512,
+        minInFlight: Int = 8,
         perAddressBodies: Int? = nil,
         streamsPerUser: Int = 8,
         streamsPerNode: Int = 2_000,
@@ -63,6 +69,7 @@ public struct RequestLimits: Equatable, Sendable {
         self.friendRequests = friendRequests
         self.searches = searches
         self.maxInFlight = maxInFlight
+        self.minInFlight = min(minInFlight, maxInFlight)
         self.perAddressBodies = perAddressBodies ?? Self.defaultPerAddressBodies(maxInFlight: maxInFlight)
         self.streamsPerUser = streamsPerUser
         self.streamsPerNode = streamsPerNode
@@ -95,6 +102,7 @@ public struct RequestLimits: Equatable, Sendable {
         friendRequests: 1 << 30,
         searches: 1 << 30,
         maxInFlight: 1 << 20,
+        minInFlight: 1 << 20,
         perAddressBodies: 1 << 20,
         streamsPerUser: 1 << 20,
         streamsPerNode: 1 << 20

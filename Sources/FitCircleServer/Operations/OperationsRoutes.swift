@@ -10,8 +10,8 @@ struct OperationsRoutes {
     let store: Store
     let registry: PrometheusCollectorRegistry
     let factory: any MetricsFactory
-    /// Whether the node is turning requests away for want of room (`InFlight.isSaturated`).
-    let isSaturated: @Sendable () -> Bool
+    /// The requests the node works on and its limit: whether it is turning requests away for want of room.
+    let inFlight: InFlight
     /// The bearer token `/metrics` asks for; without one, only a scraper on this machine is answered (the
     /// figures tell how busy the node is, its routes and its database: nothing for the public).
     let metricsToken: String?
@@ -21,7 +21,7 @@ struct OperationsRoutes {
     func register<Context: RemoteAddressRequestContext>(on router: Router<Context>) {
         router.get("/healthz") { _, _ in Self.text("ok\n") }
         router.get("/readyz") { _, _ in
-            if self.isSaturated() {
+            if self.inFlight.isSaturated() {
                 // Alive, but refusing what comes: a load balancer should send it elsewhere for now.
                 var problem = ProblemDocument.unavailable("The server is at capacity and is turning requests away.")
                 problem.retryAfter = 1
@@ -39,6 +39,7 @@ struct OperationsRoutes {
         router.get("/metrics") { request, context in
             try self.requireScraper(request, peer: context.remoteAddress)
             self.recordDatabaseFigures()
+            self.recordAdmissionFigures()
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -94,6 +95,11 @@ struct OperationsRoutes {
             .record(self.store.transactionsInFlight)
         Gauge(label: "fitcircle_db_transactions_completed", dimensions: dimensions, factory: self.factory)
             .record(self.store.transactionsCompleted)
+    }
+
+    private func recordAdmissionFigures() {
+        Gauge(label: "fitcircle_http_in_flight", factory: self.factory).record(self.inFlight.current)
+        Gauge(label: "fitcircle_http_in_flight_limit", factory: self.factory).record(self.inFlight.limit)
     }
 
     private static func text(_ text: String) -> Response {

@@ -41,7 +41,7 @@ public struct BoardQueries: Sendable {
     /// The whole board in order.
     public func keys(_ board: BoardID) async throws -> [BoardKey] {
         try await self.sql.raw(
-            "SELECT * FROM board_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id"
+            "SELECT value, reached_ms, user_id FROM board_scores WHERE \(self.on(board)) ORDER BY value DESC, reached_ms, user_id"
         ).all().map(Self.key(from:))
     }
 

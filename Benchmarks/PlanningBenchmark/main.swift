@@ -144,7 +144,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         } while after != nil
     }
     let planTime = report("planning: every daily type, zone by zone", rows: userCount, ContinuousClock.now - planStart)
-    print(String(format: "ratio planning / SELECT: %.2f (target: at most 3)", planTime / scanTime))
+    print(String(format: "ratio planning / SELECT: %.2f (target: at most 1.5)", planTime / scanTime))
 
     // Every user is planned once per type, and nothing else was queued.
     let triggers = try await store.read { tx in try await tx.jobs.all(kind: ReminderPlanner.trigger) }

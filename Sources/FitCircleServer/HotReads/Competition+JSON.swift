@@ -1,4 +1,5 @@
 import FitCircleAPI
+import FitCircleCore
 import Foundation
 
 // A challenge's board written by hand (`ChallengeBoardRead`): from the generated types, so the mapping stays

@@ -1,4 +1,5 @@
 import FitCircleAPI
+import FitCircleCore
 import Foundation
 
 // The friends' feed page written by hand (`FeedRead`): from the generated types, so the mapping stays the one

@@ -1,4 +1,5 @@
 import FitCircleAPI
+import FitCircleCore
 import Foundation
 
 // The boards' answers written by hand (`HotReads`): from the generated types, so the mapping stays the one

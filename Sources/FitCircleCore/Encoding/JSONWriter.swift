@@ -1,18 +1,19 @@
-/// JSON written straight into bytes, for the few answers encoded by hand (`HotReads`): the same bytes the
+/// JSON written straight into bytes, for the few answers encoded by hand (the server's `HotReads`) and the
+/// reminder planner's trigger payloads (a thousand ids per page and type): the same bytes the
 /// generated stack's `JSONEncoder` writes with `[.sortedKeys, .withoutEscapingSlashes]` — a caller writes
 /// each object's keys in sorted order, numbers as Swift prints them without a trailing `.0`, strings with
 /// the same escapes — so an answer has one `ETag` whichever way it was written (`HotReadContractTests`).
-struct JSONWriter {
-    private(set) var bytes: [UInt8]
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8]
     /// Whether the next member of the innermost object or array needs a comma before it.
     private var needsComma = false
 
-    init(capacity: Int = 1024) {
+    public init(capacity: Int = 1024) {
         self.bytes = []
         self.bytes.reserveCapacity(capacity)
     }
 
-    mutating func object(_ members: (inout JSONWriter) -> Void) {
+    public mutating func object(_ members: (inout JSONWriter) -> Void) {
         self.separate()
         self.bytes.append(UInt8(ascii: "{"))
         self.needsComma = false
@@ -21,7 +22,10 @@ struct JSONWriter {
         self.needsComma = true
     }
 
-    mutating func array<Element>(_ elements: some Sequence<Element>, _ write: (inout JSONWriter, Element) -> Void) {
+    public mutating func array<Element>(
+        _ elements: some Sequence<Element>,
+        _ write: (inout JSONWriter, Element) -> Void
+    ) {
         self.separate()
         self.bytes.append(UInt8(ascii: "["))
         self.needsComma = false
@@ -31,7 +35,7 @@ struct JSONWriter {
     }
 
     /// A member's key; its value is written next. Keys are the schema's, plain ASCII.
-    mutating func key(_ key: StaticString) {
+    public mutating func key(_ key: StaticString) {
         self.separate()
         self.bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { self.bytes.append(contentsOf: $0) }
@@ -40,13 +44,13 @@ struct JSONWriter {
     }
 
     /// A member's key that is data (a dictionary's), escaped as any string; its value is written next.
-    mutating func key(_ text: String) {
+    public mutating func key(_ text: String) {
         self.string(text)
         self.bytes.append(UInt8(ascii: ":"))
         self.needsComma = false
     }
 
-    mutating func string(_ text: String) {
+    public mutating func string(_ text: String) {
         self.separate()
         self.bytes.append(UInt8(ascii: "\""))
         // Most text needs no escape: copied whole.
@@ -75,24 +79,24 @@ struct JSONWriter {
         self.needsComma = true
     }
 
-    mutating func int(_ value: Int) {
+    public mutating func int(_ value: Int) {
         self.raw(String(value))
     }
 
     /// A finite number as `JSONEncoder` writes it (`100`, `12.5`, `1e-07`); the API's numbers are finite,
     /// and a non-finite one is written `0` rather than as invalid JSON (the generic path would throw).
-    mutating func double(_ value: Double) {
+    public mutating func double(_ value: Double) {
         guard value.isFinite else { return self.raw("0") }
         let text = value.description
         self.raw(text.hasSuffix(".0") ? String(text.dropLast(2)) : text)
     }
 
-    mutating func bool(_ value: Bool) {
+    public mutating func bool(_ value: Bool) {
         self.raw(value ? "true" : "false")
     }
 
     /// Bytes that are already a JSON value (a fragment encoded before).
-    mutating func fragment(_ json: [UInt8]) {
+    public mutating func fragment(_ json: [UInt8]) {
         self.separate()
         self.bytes.append(contentsOf: json)
         self.needsComma = true
@@ -111,25 +115,25 @@ struct JSONWriter {
 
 extension JSONWriter {
     /// Optional members are left out when absent, as the generated `Codable` code does.
-    mutating func member(_ name: StaticString, _ value: String?) {
+    public mutating func member(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         self.key(name)
         self.string(value)
     }
 
-    mutating func member(_ name: StaticString, _ value: Int?) {
+    public mutating func member(_ name: StaticString, _ value: Int?) {
         guard let value else { return }
         self.key(name)
         self.int(value)
     }
 
-    mutating func member(_ name: StaticString, _ value: Double?) {
+    public mutating func member(_ name: StaticString, _ value: Double?) {
         guard let value else { return }
         self.key(name)
         self.double(value)
     }
 
-    mutating func member(_ name: StaticString, _ value: Bool?) {
+    public mutating func member(_ name: StaticString, _ value: Bool?) {
         guard let value else { return }
         self.key(name)
         self.bool(value)

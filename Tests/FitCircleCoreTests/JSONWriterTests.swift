@@ -1,7 +1,6 @@
+import FitCircleCore
 import Foundation
 import Testing
-
-@testable import FitCircleServer
 
 /// `JSONWriter` must write what the generated stack's `JSONEncoder` writes (`[.sortedKeys,
 /// .withoutEscapingSlashes]`), byte for byte, for any text and any finite number a hot read may carry.

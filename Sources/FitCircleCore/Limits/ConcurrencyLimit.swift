@@ -69,7 +69,7 @@ public struct ConcurrencyLimit: Sendable {
     /// The requests the node may work on at once now.
     public var limit: Int { self.probingSince == nil ? Int(self.estimate) : self.settings.minimum }
 
-    /// A request admitted at `admittedAt` (during the probe or not, as `admitted(at:)` said) answered at `now`,
+    /// A request admitted at `admittedAt` (during the probe or not, as `isProbing` said then) answered at `now`,
     /// while `inFlight` requests were being worked on (itself included).
     public mutating func record(admittedAt: UInt64, duringProbe: Bool, inFlight: Int, now: UInt64) {
         let latency = Self.elapsed(from: admittedAt, to: now)

@@ -36,12 +36,13 @@ public struct ReminderQueries: Sendable {
             WHERE time_zone = \(bind: zone) AND disabled_at IS NULL AND id > \(bind: after?.rawValue ?? "")
             ORDER BY id LIMIT \(bind: limit)
             """
-        ).all().compactMap { row in Self.subject(packed: try row.decode(column: "plan", as: String.self)) }
+        ).all().map { row in Self.subject(packed: try row.decode(column: "plan", as: String.self)) }
     }
 
-    /// A subject from `reminder|quietStart|quietEnd|habit|id`: the first four fields are times (the id, last,
-    /// may hold anything).
-    private static func subject(packed: String) -> ReminderSubject? {
+    /// A subject from `reminder|quietStart|quietEnd|habit|id`: the first four fields are times (written by the
+    /// server as `HH:MM`), the rest is the id. Never nil: a page that came back short would end the zone's
+    /// planning early.
+    private static func subject(packed: String) -> ReminderSubject {
         let bytes = packed.utf8
         var times: [LocalTime?] = []
         times.reserveCapacity(4)
@@ -54,8 +55,8 @@ public struct ReminderQueries: Sendable {
             }
             index = bytes.index(after: index)
         }
-        guard times.count == 4, let id = String(bytes[start...]) else { return nil }
-        return Self.subject(user: User.ID(id), times: times)
+        while times.count < 4 { times.append(nil) }
+        return Self.subject(user: User.ID(String(decoding: bytes[start...], as: UTF8.self)), times: times)
     }
 
     /// One user's zone and when to reach them, unless the account is gone or disabled.

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Overload on a write-heavy route (POST /api/activities): requests offered at a fixed rate (open loop) at
-# the sustainable rate (half the closed-loop peak measured first, in the same run) and at twice it, on a
-# node with the default limits.maxInFlight (512) and on one with a tighter limit. Reports the share refused
-# (429/503) and the p50/p99 latency of admitted requests next to the sustainable run's.
-# Usage: scripts/bench-overload.sh [sqlite|postgres] [clients for the peak] [tight maxInFlight]
+# the sustainable rate (half the closed-loop peak measured first, in the same run) and at twice it. The node
+# with the default limits (adaptive between limits.minInFlight and limits.maxInFlight) takes the sustainable
+# rate, twice it, then the sustainable rate again (recovery); nodes with the limit fixed at the default
+# maximum (512) and at a tighter value take twice it. Reports the share refused (429/503), the p50/p99
+# latency of admitted requests next to the sustainable run's, goodput against the peak, and the adaptive
+# limit every half second (from /metrics).
+# Usage: scripts/bench-overload.sh [sqlite|postgres] [clients for the peak] [tight fixed limit]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 database=${1:-sqlite}

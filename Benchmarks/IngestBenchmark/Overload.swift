@@ -1,6 +1,6 @@
 // Overload: requests offered at a fixed rate (open loop: each is sent on time, whatever the earlier ones
-// are doing), first at the rate the server sustains, then at twice that. A node past `limits.maxInFlight`
-// refuses at once with 503; what it admits should then be served about as fast as at the sustainable rate.
+// are doing), first at the rate the server sustains, then at twice that. A node past its limit on requests
+// in flight refuses at once with 503; what it admits should then be served about as fast as at the sustainable rate.
 import Foundation
 
 /// What an open-loop run saw.

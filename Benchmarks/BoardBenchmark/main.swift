@@ -81,13 +81,22 @@ func indexBenchmark(entries: Int) {
 /// A circle of `members` onboarded members (`member<i>@bench.example`, dev sign-in) with a week of claims
 /// and its boards; prints the circle's id.
 func seed(_ url: String, members: Int) async throws {
+    let now = Date()
+    try await withStore(url) { store in try await seed(store, members: members, now: now) }
+}
+
+/// The store at `url`, running and migrated, for `body`.
+func withStore(_ url: String, _ body: (Store) async throws -> Void) async throws {
     var logger = Logger(label: "bench")
     logger.logLevel = .warning
     let store = try await Store.open(try DatabaseLocation(url: url), logger: logger)
     let running = Task { await store.run() }
     defer { running.cancel() }
-    let now = Date()
-    _ = try await store.migrate(now: now)
+    _ = try await store.migrate(now: Date())
+    try await body(store)
+}
+
+func seed(_ store: Store, members: Int, now: Date) async throws {
     let zone = TimeZone(identifier: "Europe/Paris")!
     let today = LocalDate(now, in: zone)
     let weekStart = today.startOfWeek(startingOn: .monday)
@@ -173,12 +182,10 @@ func seed(_ url: String, members: Int) async throws {
 /// A board of `entries` rows written in SQL (and their accounts), then loaded as a node loads a board it
 /// has not seen: the rows read in order through the store, and the index built from them.
 func rebuild(_ url: String, entries: Int) async throws {
-    var logger = Logger(label: "bench")
-    logger.logLevel = .warning
-    let store = try await Store.open(try DatabaseLocation(url: url), logger: logger)
-    let running = Task { await store.run() }
-    defer { running.cancel() }
-    _ = try await store.migrate(now: Date())
+    try await withStore(url) { store in try await rebuild(store, entries: entries) }
+}
+
+func rebuild(_ store: Store, entries: Int) async throws {
     let board = BoardID(
         circle: FitCircle.ID("rebuild-board"),
         period: .allTime,

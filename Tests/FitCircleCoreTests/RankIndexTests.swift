@@ -9,6 +9,33 @@ struct RankIndexTests {
         BoardKey(value: value, reachedAt: Date(timeIntervalSince1970: at), user: User.ID(user))
     }
 
+    /// 3,000 random moves and removals, applied to `index` and to `truth` alike: a member of `members` at a
+    /// time, removed one time in `removingOneIn`, else moved to one of few values (ties are common).
+    static func move(
+        _ index: inout RankIndex,
+        _ truth: inout [String: BoardKey],
+        members: (prefix: String, count: Int),
+        removingOneIn removal: Int,
+        values: (count: Int, step: Double),
+        using random: inout SeededRandom
+    ) {
+        for step in 0..<3_000 {
+            let user = "\(members.prefix)\(Int.random(in: 0..<members.count, using: &random))"
+            if Int.random(in: 0..<removal, using: &random) == 0 {
+                index.remove(User.ID(user))
+                truth[user] = nil
+            } else {
+                let key = Self.key(
+                    user,
+                    Double(Int.random(in: 0..<values.count, using: &random)) * values.step,
+                    TimeInterval(step)
+                )
+                index.upsert(key)
+                truth[user] = key
+            }
+        }
+    }
+
     @Test func equalValuesAreRankedByWhoReachedThemFirstThenByUserID() {
         var index = RankIndex()
         index.upsert(Self.key("carol", 10_000, 300))
@@ -30,18 +57,14 @@ struct RankIndexTests {
         var random = SeededRandom(seed: seed)
         var index = RankIndex()
         var truth: [String: BoardKey] = [:]
-        for step in 0..<3_000 {
-            let user = "u\(Int.random(in: 0..<300, using: &random))"
-            if Int.random(in: 0..<10, using: &random) == 0 {
-                index.remove(User.ID(user))
-                truth[user] = nil
-            } else {
-                // Few distinct values, so ties are common.
-                let key = Self.key(user, Double(Int.random(in: 0..<20, using: &random)) * 500, TimeInterval(step))
-                index.upsert(key)
-                truth[user] = key
-            }
-        }
+        Self.move(
+            &index,
+            &truth,
+            members: (prefix: "u", count: 300),
+            removingOneIn: 10,
+            values: (count: 20, step: 500),
+            using: &random
+        )
         let sorted = truth.values.sorted()
         #expect(index.count == sorted.count)
         #expect(index.entries(ranks: 1...sorted.count) == sorted)
@@ -67,17 +90,14 @@ struct RankIndexTests {
             var index = RankIndex(input)
             #expect(index.count == keys.count)
             #expect(index.entries(ranks: 1...keys.count) == keys.sorted())
-            for step in 0..<3_000 {
-                let user = "m\(Int.random(in: 0..<2_500, using: &random))"
-                if Int.random(in: 0..<3, using: &random) == 0 {
-                    index.remove(User.ID(user))
-                    truth[user] = nil
-                } else {
-                    let key = Self.key(user, Double(Int.random(in: 0..<50, using: &random)) * 100, TimeInterval(step))
-                    index.upsert(key)
-                    truth[user] = key
-                }
-            }
+            Self.move(
+                &index,
+                &truth,
+                members: (prefix: "m", count: 2_500),
+                removingOneIn: 3,
+                values: (count: 50, step: 100),
+                using: &random
+            )
             let sorted = truth.values.sorted()
             #expect(index.count == sorted.count)
             #expect(index.entries(ranks: 1...sorted.count) == sorted)

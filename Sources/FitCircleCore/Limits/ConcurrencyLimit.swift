@@ -49,12 +49,12 @@ public struct ConcurrencyLimit: Sendable {
 
     public let settings: Settings
     /// The limit found, probing aside.
-    public private(set) var estimate: Double
+    private var estimate: Double
     /// The node's latency without queueing (nanoseconds), and when it was last seen.
     public private(set) var baseline: UInt64?
     private var baselineSeenAt: UInt64 = 0
     /// When the current probe began, while the node probes.
-    public private(set) var probingSince: UInt64?
+    private var probingSince: UInt64?
     private var windowStart: UInt64
     private var samples: [UInt64] = []
     private var busiest = 0

@@ -30,7 +30,7 @@ extension RequestLimits {
             friendRequests: try count("friendRequests", defaults.friendRequests),
             searches: try count("searches", defaults.searches),
             maxInFlight: maxInFlight,
-            minInFlight: try count("minInFlight", min(defaults.minInFlight, maxInFlight)),
+            minInFlight: try count("minInFlight", defaults.minInFlight),
             perAddressBodies: try count("perAddressBodies", Self.defaultPerAddressBodies(maxInFlight: maxInFlight)),
             streamsPerUser: try count("streamsPerUser", defaults.streamsPerUser),
             streamsPerNode: try count("streamsPerNode", defaults.streamsPerNode),

@@ -182,9 +182,11 @@ func settleBenchmark(_ url: String, challenges: Int, participants: Int) async th
         events: BoardEvents(indexes: BoardIndexes()),
         analytics: EventRecorder(forward: false, webhooks: WebhookFanout(ids: generator))
     )
+    let registry = try JobRegistry(owners: [engine])
     let runner = JobRunner(
         store: store,
-        handlers: try JobRegistry(owners: [engine]).handlers,
+        handlers: registry.handlers,
+        batches: registry.batches,
         clock: clock,
         logger: logger
     )

@@ -1,3 +1,5 @@
+public import FitCircleCore
+
 /// A feature that runs durable jobs: it registers each kind it handles, and the per-zone schedules that
 /// queue some of them, when the engine is made (`JobRegistry`).
 public protocol JobOwner: Sendable {
@@ -9,6 +11,8 @@ public protocol JobOwner: Sendable {
 /// node with such a mistake does not start (a merge of dictionaries once kept the first handler silently).
 public struct JobRegistry: Sendable {
     public private(set) var handlers: [String: JobHandler] = [:]
+    /// The kinds whose due jobs a runner takes together (`register(_:batchesOf:_:)`).
+    public private(set) var batches: [String: JobBatch] = [:]
     public private(set) var schedules: [ZoneSchedule] = []
     /// Which feature registered each kind, for the message of a conflict.
     private var owners: [String: String] = [:]
@@ -47,8 +51,26 @@ public struct JobRegistry: Sendable {
         self.handlers[kind] = handler
     }
 
+    /// Registers the handler of jobs of `kind` that does many at once (set-based statements in one
+    /// transaction): a runner gives it up to `size` due jobs of the kind together, and one at a time when
+    /// a batch fails (so one job that cannot run fails alone). Run alone, a job is a batch of one.
+    public mutating func register(
+        _ kind: String,
+        batchesOf size: Int,
+        _ handler: @escaping @Sendable ([JobRecord]) async throws -> Void
+    ) throws(Conflict) {
+        try self.register(kind) { job in try await handler([job]) }
+        self.batches[kind] = JobBatch(size: max(1, size), run: handler)
+    }
+
     /// Adds per-zone schedules (`ZoneScheduler`) of kinds registered by the same or another feature.
     public mutating func schedule(_ schedules: [ZoneSchedule]) {
         self.schedules += schedules
     }
+}
+
+/// How a runner runs due jobs of one kind together: at most `size` at once, through `run`.
+public struct JobBatch: Sendable {
+    public let size: Int
+    public let run: @Sendable ([JobRecord]) async throws -> Void
 }

@@ -53,7 +53,13 @@ public func buildApplication(
         )
     }
     if services.contains(.jobs) {
-        let runner = JobRunner(store: store, handlers: engine.jobs.handlers, clock: clock, logger: logger)
+        let runner = JobRunner(
+            store: store,
+            handlers: engine.jobs.handlers,
+            batches: engine.jobs.batches,
+            clock: clock,
+            logger: logger
+        )
         background.append(
             BackgroundService {
                 let stopping = StopFlag()

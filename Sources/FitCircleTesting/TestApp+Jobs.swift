@@ -13,6 +13,7 @@ extension EngineHarness {
         let runner = JobRunner(
             store: self.store,
             handlers: self.engine.jobs.handlers,
+            batches: self.engine.jobs.batches,
             clock: self.clock.wallClock,
             logger: Logger(label: "test")
         )

@@ -62,8 +62,8 @@ struct JobsTests {
             // A comes back and cannot complete a job it no longer holds.
             #expect(
                 try await app.store.transaction { tx in
-                    try await tx.jobs.complete(claimed[0].id, owner: "A", at: app.clock.now)
-                } == false
+                    try await tx.jobs.complete([claimed[0].id], owner: "A", at: app.clock.now)
+                } == 0
             )
             let k1 = try #require(try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "k1") })
             #expect(k1.status == .done && k1.attempts == 2)
@@ -146,6 +146,62 @@ struct JobsTests {
             #expect(try await runner.runDue() == 1)
             job = try #require(try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "f") })
             #expect(job.status == .failed && job.attempts == 3)
+        }
+    }
+
+    /// A kind run in batches: the test kind, up to four at once; a batch holding `bad` fails as a whole.
+    struct Batched: JobOwner {
+        let seen: Seen
+        func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
+            try jobs.register("test", batchesOf: 4) { jobs in
+                if jobs.contains(where: { $0.dedupeKey == "bad" }) { throw FlakyJobError() }
+                self.seen.add(jobs.map(\.dedupeKey).joined(separator: "+"))
+            }
+        }
+    }
+
+    /// A runner takes a batched kind's due jobs together, beyond its claim's limit up to the batch's size,
+    /// and marks them done together; a batch that fails runs again one job at a time, so only the job that
+    /// cannot run fails (and is retried), and the others are done.
+    @Test(arguments: Backend.available)
+    func jobsOfABatchedKindRunTogether_andAFailingBatchRunsAgainOneByOne(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let now = app.clock.now
+            let seen = Seen()
+            let registry = try JobRegistry(owners: [Batched(seen: seen)])
+            let runner = JobRunner(
+                store: app.store,
+                handlers: registry.handlers,
+                batches: registry.batches,
+                clock: app.clock.wallClock,
+                logger: Self.logger
+            )
+            try await app.store.transaction { tx in
+                try await tx.enqueue(["a", "b", "c", "d", "e", "f"].map { JobRecord.test($0, runAt: now) }, at: now)
+            }
+            #expect(try await runner.runDue(limit: 2) == 4)
+            #expect(try await runner.runDue(limit: 2) == 2)
+            #expect(try await runner.runDue(limit: 2) == 0)
+            // In claim order (due time, then id): four, then the other two.
+            let batches = seen.all.map { Set($0.split(separator: "+").map(String.init)) }
+            #expect(
+                batches.map(\.count) == [4, 2]
+                    && batches.reduce(Set()) { $0.union($1) } == ["a", "b", "c", "d", "e", "f"]
+            )
+            let done = try await app.store.read { tx in try await tx.jobs.all(kind: "test") }
+            #expect(done.count == 6 && done.allSatisfy { $0.status == .done && $0.attempts == 1 })
+
+            try await app.store.transaction { tx in
+                try await tx.enqueue(["g", "bad", "h"].map { JobRecord.test($0, runAt: now) }, at: now)
+            }
+            #expect(try await runner.runDue() == 3)
+            #expect(seen.all.count == 4 && Set(seen.all.suffix(2)) == ["g", "h"])
+            let bad = try #require(try await app.store.read { tx in try await tx.jobs.job(withDedupeKey: "bad") })
+            #expect(bad.status == .pending && bad.attempts == 1 && bad.runAt > now)
+            let others = try await app.store.read { tx in try await tx.jobs.all(kind: "test") }.filter {
+                ["g", "h"].contains($0.dedupeKey)
+            }
+            #expect(others.count == 2 && others.allSatisfy { $0.status == .done })
         }
     }
 

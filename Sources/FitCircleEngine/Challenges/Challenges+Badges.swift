@@ -4,8 +4,9 @@ public import FitCircleStore
 import Foundation
 
 /// Spec 002 §4's challenge badges: their counters are the person's challenge record (kept at settlement)
-/// and what they made and hosted; a job per settlement (and per join, for the host) sets them on each
-/// person's reward counters under that person's lock, where the catalog's badges unlock as any other.
+/// and what they made and hosted; jobs queued by settlement (and by a join, for the host) set them on the
+/// people's reward counters under their locks, where the catalog's badges unlock as any other. A runner
+/// takes many such jobs together: one transaction, set-based reads and writes.
 extension Challenges {
     public static let badges = "challenges.badges"
 
@@ -29,44 +30,48 @@ extension Challenges {
     }
 
     func registerBadgeJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
-        try jobs.register(Self.badges) { job in
-            try await self.syncBadges(try JSONDecoder().decode(BadgeSync.self, from: Data(job.payload.utf8)).users)
+        try jobs.register(Self.badges, batchesOf: 8) { jobs in
+            try await self.syncBadges(
+                jobs.flatMap { job in try JSONDecoder().decode(BadgeSync.self, from: Data(job.payload.utf8)).users }
+            )
         }
     }
 
-    /// Each person in a transaction of their own: their lock, their counters now, their badges.
+    /// Everyone's counters now, and their badges, in one transaction under their locks (taken in id order).
     func syncBadges(_ users: [User.ID]) async throws {
-        for user in users {
-            let now = self.clock.now()
-            try await self.store.transaction { tx in
-                guard let person = try await tx.users.locked(user) else { return }
-                try await self.rewards.setCounters(
-                    try await Self.counters(of: user, in: tx),
-                    of: person,
-                    in: tx,
-                    now: now
-                )
-                try await self.scoring.restate([user], in: tx, now: now)  // a badge's XP counts on XP challenges
-            }
+        let now = self.clock.now()
+        try await self.store.transaction { tx in
+            let people = try await tx.users.locked(users)
+            try await self.rewards.setCounters(
+                try await Self.counters(of: Array(people.keys), in: tx),
+                of: people,
+                in: tx,
+                now: now
+            )
+            try await self.scoring.restate(Set(people.keys), in: tx, now: now)  // a badge's XP counts on XP challenges
         }
     }
 
-    /// A person's challenge counters: the record's, and the social ones (made, hosted, the different people
+    /// People's challenge counters: the record's, and the social ones (made, hosted, the different people
     /// met in completed challenges and the most challenges with one of them: `ChallengeQueries.socialCounts`).
-    static func counters(of user: User.ID, in tx: Transaction) async throws -> [Badge.Counter: Int] {
-        var counters = try await tx.challenges.records(of: [user])[user]?.counters ?? ChallengeRecord().counters
-        let social = try await tx.challenges.socialCounts(of: user)
-        counters[.challengesCreated] = social.created
-        counters[.challengeParticipantsHosted] = social.hosted
-        counters[.opponents] = social.opponents
-        counters[.mostChallengesWithOnePerson] = social.mostWithOne
-        for counter in [
-            Badge.Counter.comebackWins, .higherLevelWins, .distanceWins, .durationWins, .calorieWins, .xpWins,
-            .workoutCountWins,
-            .specificWorkoutWins, .lastPlaceWins, .photoFinishWins,
-        ] where counters[counter] == nil {
-            counters[counter] = 0
+    static func counters(of users: [User.ID], in tx: Transaction) async throws -> [User.ID: [Badge.Counter: Int]] {
+        let records = try await tx.challenges.records(of: users)
+        let social = try await tx.challenges.socialCounts(of: users)
+        return users.reduce(into: [:]) { all, user in
+            var counters = records[user]?.counters ?? ChallengeRecord().counters
+            let mine = social[user] ?? ChallengeQueries.SocialCounts()
+            counters[.challengesCreated] = mine.created
+            counters[.challengeParticipantsHosted] = mine.hosted
+            counters[.opponents] = mine.opponents
+            counters[.mostChallengesWithOnePerson] = mine.mostWithOne
+            for counter in [
+                Badge.Counter.comebackWins, .higherLevelWins, .distanceWins, .durationWins, .calorieWins, .xpWins,
+                .workoutCountWins,
+                .specificWorkoutWins, .lastPlaceWins, .photoFinishWins,
+            ] where counters[counter] == nil {
+                counters[counter] = 0
+            }
+            all[user] = counters
         }
-        return counters
     }
 }

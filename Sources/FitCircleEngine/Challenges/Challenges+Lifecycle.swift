@@ -7,10 +7,11 @@ import Foundation
 /// made an hour or more ahead (too few participants cancels it and refunds every stake; one made to start
 /// at once is judged at the end); `Challenge.settlementGrace` after its end it settles
 /// (the final board, the winners by the rule, each one's payout noted, records and rivalries moved) and
-/// queues the payouts; each payout
-/// moves XP out of escrow in a transaction of its own under the person's lock. Every step checks the
-/// challenge's state under its lock and each ledger line is keyed once, so a job run twice, on two nodes,
-/// or again after a crash between settlement and payout, pays exactly once.
+/// queues the payouts; the payouts move XP out of escrow under the people's locks. Settlement and payouts
+/// run in batches: many challenges due together are settled in one transaction, and paid in another, with
+/// set-based statements (`JobRegistry.register(_:batchesOf:_:)`). Every step checks the challenges' state
+/// under their locks and each ledger line is keyed once, so a job run twice, on two nodes, or again after
+/// a crash in the middle of a batch, pays exactly once.
 extension Challenges: JobOwner {
     public static let start = "challenges.start"
     public static let settle = "challenges.settle"
@@ -22,8 +23,12 @@ extension Challenges: JobOwner {
 
     public func registerJobs(in jobs: inout JobRegistry) throws(JobRegistry.Conflict) {
         try jobs.register(Self.start) { job in try await self.begin(try Self.decode(job).challenge) }
-        try jobs.register(Self.settle) { job in try await self.settle(try Self.decode(job).challenge) }
-        try jobs.register(Self.payout) { job in try await self.payOut(try Self.decode(job).challenge) }
+        try jobs.register(Self.settle, batchesOf: Self.batch) { jobs in
+            try await self.settle(try jobs.map { try Self.decode($0).challenge })
+        }
+        try jobs.register(Self.payout, batchesOf: Self.batch) { jobs in
+            try await self.payOut(try jobs.map { try Self.decode($0).challenge })
+        }
         try self.registerNotificationJobs(in: &jobs)
         try self.registerBadgeJobs(in: &jobs)
     }
@@ -46,6 +51,9 @@ extension Challenges: JobOwner {
         )
     }
 
+    /// How many challenges one transaction settles or pays at most.
+    static let batch = 100
+
     private static func decode(_ job: JobRecord) throws -> Job {
         try JSONDecoder().decode(Job.self, from: Data(job.payload.utf8))
     }
@@ -64,7 +72,12 @@ extension Challenges: JobOwner {
             // Made with time to gather people (an hour or more ahead), it needs its quorum now; made to start
             // at once, people join while it runs and the quorum is judged at the end.
             if challenge.startsAt.timeIntervalSince(challenge.createdAt) >= Self.gatheringTime,
-                try await self.cancelShortOfQuorum(challenge, in: tx, now: now)
+                try await self.cancelShortOfQuorum(
+                    challenge,
+                    joined: try await tx.challenges.participants(of: id),
+                    in: tx,
+                    now: now
+                )
             {
                 return
             }
@@ -82,137 +95,209 @@ extension Challenges: JobOwner {
 
     /// Settles once (a second run, here or on another node, finds it settled): the winners by the rule from the final board, each participant's result and payout.
     public func settle(_ id: Challenge.ID) async throws {
+        try await self.settle([id])
+    }
+
+    /// Settles challenges together, in one transaction: each once (one settled or cancelled already is passed
+    /// over), all read and written with set-based statements. One not due yet makes the whole call wait.
+    public func settle(_ ids: [Challenge.ID]) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            guard let challenge = try await tx.challenges.locked(id), challenge.settledAt == nil,
-                challenge.cancelledAt == nil
-            else { return }
-            guard now >= challenge.settlesAt else {
+            let open = try await tx.challenges.locked(ids).filter { $0.settledAt == nil && $0.cancelledAt == nil }
+            if let early = open.filter({ now < $0.settlesAt }).min(by: { $0.settlesAt < $1.settlesAt }) {
                 throw RetryLater(
-                    reason: "settles at \(challenge.settlesAt)",
-                    after: challenge.settlesAt.timeIntervalSince(now)
+                    reason: "settles at \(early.settlesAt)",
+                    after: early.settlesAt.timeIntervalSince(now)
                 )
             }
-            if try await self.cancelShortOfQuorum(challenge, in: tx, now: now) { return }
-            let participants = try await tx.challenges.participants(of: id)
-            let keys = try await tx.boards.keys(challenge.board)
-            let standings = keys.enumerated().map { index, key in
-                ChallengeSettlement.Standing(
-                    user: key.user,
-                    rank: index + 1,
-                    value: key.value,
-                    reachedMilliseconds: key.reachedMilliseconds
+            let joined = try await tx.challenges.participants(of: open.map(\.id))
+            var due: [Challenge] = []
+            for challenge in open {
+                if try await self.cancelShortOfQuorum(challenge, joined: joined[challenge.id] ?? [], in: tx, now: now) {
+                    continue
+                }
+                due.append(challenge)
+            }
+            guard !due.isEmpty else { return }
+            let boards = try await tx.boards.keys(due.map(\.board))
+            var settled: [Settled] = []
+            for challenge in due {
+                settled.append(
+                    Self.settled(
+                        challenge,
+                        joined: joined[challenge.id] ?? [],
+                        board: boards[challenge.board] ?? [],
+                        at: now
+                    )
                 )
             }
-            let result = ChallengeSettlement.settle(
-                rule: challenge.rule,
-                standings: standings,
-                stakes: Dictionary(uniqueKeysWithValues: participants.map { ($0.userID, $0.staked) })
-            )
-            let places = Dictionary(uniqueKeysWithValues: standings.map { ($0.user, $0) })
-            var results: [ChallengeParticipant] = []
-            for var participant in participants {
-                participant.finalRank = places[participant.userID]?.rank
-                participant.finalValue = places[participant.userID].map { challenge.rule.shown($0.value) }
-                participant.won = result.winners.contains(participant.userID)
-                participant.payout = result.payouts[participant.userID] ?? 0
-                participant.updatedAt = now
-                try await tx.challenges.save(participant)
-                results.append(participant)
+            try await tx.challenges.save(settled.flatMap(\.results))
+            try await tx.challenges.markSettled(due.map(\.id), at: now)
+            try await Self.record(settled, in: tx, at: now)
+            let people = try await tx.users.all(Set(settled.flatMap { $0.results.map(\.userID) }))
+            try await self.recordFinishes(settled, of: people, in: tx, at: now)
+            let everyone = Array(Set(settled.flatMap { $0.results.map(\.userID) })).sorted()
+            try await tx.enqueue(try self.badgeJobs(for: everyone, key: "settled:\(due[0].id)", at: now), at: now)
+            var news: [(User.ID, NotificationCandidate)] = []
+            for one in settled {
+                news += try await self.results(
+                    one.challenge,
+                    participants: one.results,
+                    refunded: one.refunded,
+                    people: people,
+                    in: tx
+                )
             }
-            try await tx.challenges.markSettled(id, at: now)
-            try await Self.record(results, of: challenge, in: tx, at: now)
-            try await self.recordFinishes(results, of: challenge, in: tx, at: now)
-            try await tx.enqueue(try self.badgeJobs(for: results.map(\.userID), key: "settled:\(id)", at: now), at: now)
-            try await self.tellResults(challenge, participants: results, refunded: result.refunded, in: tx, now: now)
-            try await tx.enqueue([try self.job(Self.payout, id, at: now)], at: now)
+            try await self.raise(news, in: tx, now: now)
+            try await tx.enqueue(try due.map { try self.job(Self.payout, $0.id, at: now) }, at: now)
         }
+    }
+
+    /// A challenge settled: its participants' rows with their results, and whether the stakes go back.
+    struct Settled {
+        var challenge: Challenge
+        var results: [ChallengeParticipant]
+        var refunded: Bool
+    }
+
+    /// The final board read for the winners by the rule, each participant's place, value and payout (pure).
+    static func settled(_ challenge: Challenge, joined: [ChallengeParticipant], board: [BoardKey], at now: Date)
+        -> Settled
+    {
+        let standings = board.enumerated().map { index, key in
+            ChallengeSettlement.Standing(
+                user: key.user,
+                rank: index + 1,
+                value: key.value,
+                reachedMilliseconds: key.reachedMilliseconds
+            )
+        }
+        let result = ChallengeSettlement.settle(
+            rule: challenge.rule,
+            standings: standings,
+            stakes: Dictionary(joined.map { ($0.userID, $0.staked) }, uniquingKeysWith: { first, _ in first })
+        )
+        let places = Dictionary(standings.map { ($0.user, $0) }, uniquingKeysWith: { first, _ in first })
+        let results = joined.map { joined in
+            var participant = joined
+            participant.finalRank = places[participant.userID]?.rank
+            participant.finalValue = places[participant.userID].map { challenge.rule.shown($0.value) }
+            participant.won = result.winners.contains(participant.userID)
+            participant.payout = result.payouts[participant.userID] ?? 0
+            participant.updatedAt = now
+            return participant
+        }
+        return Settled(challenge: challenge, results: results, refunded: result.refunded)
     }
 
     /// Each participant's result as an analytics event (the metrics' challenge completion).
-    private func recordFinishes(
-        _ results: [ChallengeParticipant],
-        of challenge: Challenge,
-        in tx: Transaction,
-        at now: Date
-    ) async throws {
-        let people = try await tx.users.all(results.map(\.userID))
-        let events = results.compactMap { result -> AnalyticsEvent? in
-            guard let person = people[result.userID] else { return nil }
-            return .server(
-                .challengeFinished,
-                key: challenge.id.rawValue,
-                of: person,
-                at: now,
-                properties: [
-                    "challengeId": .string(challenge.id.rawValue), "won": .boolean(result.won),
-                    "completed": .boolean(challenge.rule.completes(result.finalValue)),
-                ]
-            )
-        }
-        let wins = results.filter(\.won).compactMap { result -> AnalyticsEvent? in
-            people[result.userID].map { person in
-                .server(
-                    .challengeWon,
-                    key: challenge.id.rawValue,
-                    of: person,
-                    at: now,
-                    properties: ["challengeId": .string(challenge.id.rawValue)]
+    private func recordFinishes(_ settled: [Settled], of people: [User.ID: User], in tx: Transaction, at now: Date)
+        async throws
+    {
+        var events: [AnalyticsEvent] = []
+        for one in settled {
+            let challenge = one.challenge
+            for result in one.results {
+                guard let person = people[result.userID] else { continue }
+                events.append(
+                    .server(
+                        .challengeFinished,
+                        key: challenge.id.rawValue,
+                        of: person,
+                        at: now,
+                        properties: [
+                            "challengeId": .string(challenge.id.rawValue), "won": .boolean(result.won),
+                            "completed": .boolean(challenge.rule.completes(result.finalValue)),
+                        ]
+                    )
                 )
+                if result.won {
+                    events.append(
+                        .server(
+                            .challengeWon,
+                            key: challenge.id.rawValue,
+                            of: person,
+                            at: now,
+                            properties: ["challengeId": .string(challenge.id.rawValue)]
+                        )
+                    )
+                }
             }
         }
-        try await self.analytics.record(events + wins, in: tx)
+        try await self.analytics.record(events, in: tx)
     }
 
-    /// Cancels a challenge that has started with fewer than its least number of participants; answers
-    /// whether it did. Every stake is owed back.
+    /// Cancels a challenge that has started with fewer than its least number of participants (`joined`, read
+    /// under its lock); answers whether it did. Every stake is owed back.
     @discardableResult
-    private func cancelShortOfQuorum(_ challenge: Challenge, in tx: Transaction, now: Date) async throws -> Bool {
-        let participants = try await tx.challenges.participants(of: challenge.id)
+    func cancelShortOfQuorum(
+        _ challenge: Challenge,
+        joined participants: [ChallengeParticipant],
+        in tx: Transaction,
+        now: Date
+    ) async throws -> Bool {
         guard participants.count < challenge.minParticipants else { return false }
         var results: [ChallengeParticipant] = []
         for var participant in participants {
             if participant.staked > 0 {
                 participant.payout = participant.staked
                 participant.updatedAt = now
-                try await tx.challenges.save(participant)
             }
             results.append(participant)
         }
+        try await tx.challenges.save(results.filter { $0.staked > 0 })
         try await tx.challenges.markCancelled(challenge.id, at: now)
         try await self.tellResults(challenge, participants: results, refunded: true, in: tx, now: now)
         try await tx.enqueue([try self.job(Self.payout, challenge.id, at: now)], at: now)
         return true
     }
 
-    /// Pays what settlement (or a cancellation) noted, one person per transaction: the person's lock, then
-    /// the challenge's; a row already paid is passed over.
+    /// Pays what settlement (or a cancellation) noted.
     public func payOut(_ id: Challenge.ID) async throws {
-        let owed = try await self.store.read { tx in try await tx.challenges.unpaid(of: id) }
-        for row in owed {
-            let now = self.clock.now()
-            try await self.store.transaction { tx in
-                guard let person = try await tx.users.locked(row.userID), try await tx.challenges.locked(id) != nil,
-                    var participant = try await tx.challenges.participant(row.userID, in: id),
-                    participant.paidAt == nil, participant.payout > 0
-                else { return }
-                let (reason, key) =
-                    participant.won
-                    ? (PointsLine.Reason.stakePayout, "stake_payout:\(id)")
-                    : (.stakeRefund, "stake_refund:\(id):settled")
-                _ = try await self.rewards.moveStake(
-                    participant.payout,
-                    reason,
-                    key: key,
-                    challenge: id,
-                    of: person,
-                    in: tx,
-                    now: now
-                )
-                try await tx.challenges.adjust(id, participants: 0, escrow: -participant.payout)
-                participant.paidAt = now
-                try await tx.challenges.save(participant)
-            }
+        try await self.payOut([id])
+    }
+
+    /// Pays what the settlement (or cancellation) of these challenges noted, all in one transaction: the
+    /// people's locks first, then the challenges' (each in id order, the order every transaction takes
+    /// them in); a row already paid is passed over, and each ledger line is keyed once.
+    public func payOut(_ ids: [Challenge.ID]) async throws {
+        let now = self.clock.now()
+        try await self.store.transaction { tx in
+            let owed = try await tx.challenges.unpaid(of: ids)
+            guard !owed.isEmpty else { return }
+            let people = try await tx.users.locked(Set(owed.values.joined().map(\.userID)))
+            let challenges = try await tx.challenges.locked(owed.keys)
+            // Read again under the locks: another node may have paid some since.
+            let rows = try await tx.challenges.unpaid(of: challenges.map(\.id)).sorted { $0.key < $1.key }.flatMap(
+                \.value
+            )
+            .filter { people[$0.userID] != nil }
+            try await self.rewards.moveStakes(
+                rows.compactMap { row in
+                    people[row.userID].map { person in
+                        RewardKeeper.StakeMove(
+                            user: person,
+                            amount: row.payout,
+                            reason: row.won ? .stakePayout : .stakeRefund,
+                            key: row.won
+                                ? "stake_payout:\(row.challengeID)" : "stake_refund:\(row.challengeID):settled",
+                            challenge: row.challengeID
+                        )
+                    }
+                },
+                in: tx,
+                now: now
+            )
+            try await tx.challenges.release(
+                escrow: rows.reduce(into: [:]) { escrow, row in escrow[row.challengeID, default: 0] += row.payout }
+            )
+            try await tx.challenges.save(
+                rows.map { row in
+                    var paid = row
+                    paid.paidAt = now
+                    return paid
+                }
+            )
         }
     }
 }

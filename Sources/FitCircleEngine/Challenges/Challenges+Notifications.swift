@@ -203,6 +203,23 @@ extension Challenges {
         in tx: Transaction,
         now: Date
     ) async throws {
+        let people = try await tx.users.all(participants.map(\.userID))
+        try await self.raise(
+            try await self.results(challenge, participants: participants, refunded: refunded, people: people, in: tx),
+            in: tx,
+            now: now
+        )
+    }
+
+    /// What each participant hears of the end: won, complete, or expired (stakes back); in a duel, the
+    /// opponent named as the participant may see them (`people`: the participants' accounts).
+    func results(
+        _ challenge: Challenge,
+        participants: [ChallengeParticipant],
+        refunded: Bool,
+        people: [User.ID: User],
+        in tx: Transaction
+    ) async throws -> [(User.ID, NotificationCandidate)] {
         let count = participants.count
         var candidates: [(User.ID, NotificationCandidate)] = []
         for participant in participants {
@@ -215,7 +232,7 @@ extension Challenges {
             data["duel"] = "no"
             var actor: User.ID?
             if count == 2, let other = participants.first(where: { $0.userID != participant.userID }),
-                let opponent = try await tx.users.find(other.userID)
+                let opponent = people[other.userID]
             {
                 let name = try await Self.name(of: opponent, seenBy: participant.userID, in: tx)
                 data["duel"] = "yes"
@@ -235,7 +252,7 @@ extension Challenges {
                 )
             )
         }
-        try await self.raise(candidates, in: tx, now: now)
+        return candidates
     }
 
     func raise(_ candidates: [(User.ID, NotificationCandidate)], in tx: Transaction, now: Date) async throws {

@@ -6,46 +6,77 @@ public import Foundation
 /// every settlement in its transaction (`ChallengeRecord`, `Rivalry`: pure steps), rebuilt by replay from
 /// the settled challenges in the order they settled.
 extension Challenges {
-    /// Moves the participants' records and their friends' rivalries by one settled challenge.
-    static func record(_ results: [ChallengeParticipant], of challenge: Challenge, in tx: Transaction, at now: Date)
-        async throws
+    /// Moves the participants' records and their friends' rivalries by challenges settled together, in id
+    /// order (replay's order for challenges settled at one instant): one person in several of them moves
+    /// by each in turn.
+    static func record(_ settled: [Settled], in tx: Transaction, at now: Date) async throws {
+        let settled = settled.sorted { $0.challenge.id < $1.challenge.id }
+        let everyone = Array(Set(settled.flatMap { $0.results.map(\.userID) }))
+        var records = try await tx.challenges.records(of: everyone, locking: now)
+        let facts = try await Self.winFacts(settled.map { ($0.challenge, $0.results) }, in: tx)
+        var moved: Set<User.ID> = []
+        for one in settled {
+            for result in one.results {
+                records[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(
+                    result,
+                    facts: facts[one.challenge.id]?[result.userID]
+                )
+                moved.insert(result.userID)
+            }
+        }
+        try await tx.challenges.save(records: records.filter { moved.contains($0.key) }, at: now)
+        let pairs = try await tx.challenges.friendPairs(in: settled.map(\.challenge.id))
+        guard !pairs.isEmpty else { return }
+        var rivalries = try await tx.challenges.rivalries(of: pairs.values.flatMap { $0 })
+        var changed: [String: (user: User.ID, rival: User.ID, rivalry: Rivalry)] = [:]
+        for one in settled {
+            let byUser = Dictionary(uniqueKeysWithValues: one.results.map { ($0.userID, $0) })
+            let winners = one.results.filter(\.won).count
+            for pair in pairs[one.challenge.id] ?? [] {
+                guard let mine = byUser[pair.user], let theirs = byUser[pair.rival] else { continue }
+                let key = ChallengeQueries.pairKey(pair.user, pair.rival)
+                let rivalry = (rivalries[key] ?? Rivalry()).adding(mine, against: theirs, winners: winners, at: now)
+                rivalries[key] = rivalry
+                changed[key] = (pair.user, pair.rival, rivalry)
+            }
+        }
+        try await tx.challenges.save(rivalries: changed.sorted { $0.key < $1.key }.map(\.value))
+    }
+
+    /// What set each winner's win apart, for many challenges at once (two reads however many): by challenge,
+    /// then by winner (`winFacts(_:of:levels:starts:)`).
+    static func winFacts(_ settled: [(challenge: Challenge, results: [ChallengeParticipant])], in tx: Transaction)
+        async throws -> [Challenge.ID: [User.ID: ChallengeRecord.WinFacts]]
     {
-        let records = try await tx.challenges.records(of: results.map(\.userID), locking: now)
-        let facts = try await Self.winFacts(results, of: challenge, in: tx)
-        var moved: [User.ID: ChallengeRecord] = [:]
-        for result in results {
-            moved[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(
-                result,
-                facts: facts[result.userID]
+        let withWinners = settled.filter { $0.results.contains(where: \.won) }
+        guard !withWinners.isEmpty else { return [:] }
+        let levels = try await tx.challenges.levels(of: Array(Set(withWinners.flatMap { $0.results.map(\.userID) })))
+        let starts = try await tx.challenges.firstWorkouts(
+            in: withWinners.map(\.challenge),
+            visibilities: ActivityAccess.countedOnSharedBoards
+        )
+        var facts: [Challenge.ID: [User.ID: ChallengeRecord.WinFacts]] = [:]
+        for one in withWinners {
+            facts[one.challenge.id] = Self.winFacts(
+                one.results,
+                of: one.challenge,
+                levels: levels,
+                starts: starts[one.challenge.id] ?? [:]
             )
         }
-        try await tx.challenges.save(records: moved, at: now)
-        let pairs = try await tx.challenges.friendPairs(in: challenge.id)
-        guard !pairs.isEmpty else { return }
-        let byUser = Dictionary(uniqueKeysWithValues: results.map { ($0.userID, $0) })
-        let winners = results.filter(\.won).count
-        let stored = try await tx.challenges.rivalries(of: pairs)
-        let rivalries = pairs.compactMap { pair -> (user: User.ID, rival: User.ID, rivalry: Rivalry)? in
-            guard let mine = byUser[pair.user], let theirs = byUser[pair.rival] else { return nil }
-            let before = stored[ChallengeQueries.pairKey(pair.user, pair.rival)] ?? Rivalry()
-            return (pair.user, pair.rival, before.adding(mine, against: theirs, winners: winners, at: now))
-        }
-        try await tx.challenges.save(rivalries: rivalries)
+        return facts
     }
 
     /// What set each winner's win apart (spec 002 §4's victory and specialty badges): the challenge's kind;
     /// someone beaten ten levels up; getting going last of all who scored ("from last place": their first
     /// workout of the span started after everyone else's); a margin under 1 % on a `most` board; the stake.
-    static func winFacts(_ results: [ChallengeParticipant], of challenge: Challenge, in tx: Transaction) async throws
-        -> [User.ID: ChallengeRecord.WinFacts]
-    {
+    static func winFacts(
+        _ results: [ChallengeParticipant],
+        of challenge: Challenge,
+        levels: [User.ID: Int],
+        starts: [User.ID: Date]
+    ) -> [User.ID: ChallengeRecord.WinFacts] {
         let winners = results.filter(\.won)
-        guard !winners.isEmpty else { return [:] }
-        let levels = try await tx.challenges.levels(of: results.map(\.userID))
-        let starts = try await tx.challenges.firstWorkouts(
-            in: challenge,
-            visibilities: ActivityAccess.countedOnSharedBoards
-        )
         let ranked = results.compactMap { result in result.finalRank.map { (rank: $0, result: result) } }.sorted {
             $0.rank < $1.rank
         }.map(\.result)
@@ -164,18 +195,20 @@ extension Replay {
                 self.progress(
                     "challenge records: \(min(start + 200, order.count)) of \(order.count) settled challenges"
                 )
-                for challenge in page {
-                    let results = try await tx.challenges.participants(of: challenge.id)
-                    let facts = try await Challenges.winFacts(results, of: challenge, in: tx)
+                let joined = try await tx.challenges.participants(of: page.map(\.id))
+                let settled = page.map { ($0, joined[$0.id] ?? []) }
+                let facts = try await Challenges.winFacts(settled, in: tx)
+                let pairs = try await tx.challenges.friendPairs(in: page.map(\.id))
+                for (challenge, results) in settled {
                     for result in results {
                         records[result.userID] = (records[result.userID] ?? ChallengeRecord()).adding(
                             result,
-                            facts: facts[result.userID]
+                            facts: facts[challenge.id]?[result.userID]
                         )
                     }
                     let byUser = Dictionary(uniqueKeysWithValues: results.map { ($0.userID, $0) })
                     let winners = results.filter(\.won).count
-                    for pair in try await tx.challenges.friendPairs(in: challenge.id) {
+                    for pair in pairs[challenge.id] ?? [] {
                         guard let mine = byUser[pair.user], let theirs = byUser[pair.rival] else { continue }
                         let key = ChallengeQueries.pairKey(pair.user, pair.rival)
                         let before = rivalries[key]?.rivalry ?? Rivalry()

@@ -113,7 +113,12 @@ public struct Challenges: Sendable {
             )
             if let template = valid.templateID { try await tx.challenges.countUse(ofTemplate: template) }
             try await tx.challenges.count(.created, of: user, at: now)
-            try await self.rewards.setCounters(try await Self.counters(of: user, in: tx), of: creator, in: tx, now: now)
+            try await self.rewards.setCounters(
+                try await Self.counters(of: [user], in: tx),
+                of: [user: creator],
+                in: tx,
+                now: now
+            )
             try await tx.enqueue(try self.lifecycleJobs(of: challenge) + self.reminderJobs(of: challenge), at: now)
             try await self.enter(creator, into: challenge, in: tx, now: now)
             for invitee in valid.invitees {

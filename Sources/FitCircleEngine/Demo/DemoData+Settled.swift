@@ -63,6 +63,7 @@ extension DemoData {
         let runner = JobRunner(
             store: challenges.store,
             handlers: engine.jobs.handlers,
+            batches: engine.jobs.batches,
             clock: challenges.clock,
             logger: Logger(label: "fitcircle.demo")
         )

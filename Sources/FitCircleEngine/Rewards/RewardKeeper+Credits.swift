@@ -179,82 +179,121 @@ extension RewardKeeper {
     func books(of user: User.ID, from: LocalDate, to: LocalDate, keys: Set<String>, in tx: Transaction)
         async throws -> Books
     {
-        Books(
-            stats: try await tx.points.stats(of: user) ?? RewardStats(),
-            days: Dictionary(
-                uniqueKeysWithValues: PointsDay.summarize(try await tx.points.lines(of: user, from: from, to: to)).map {
-                    ($0.date, $0)
-                }
-            ),
-            credited: try await tx.points.creditedSourceKeys(of: user, among: keys),
-            unlocked: Set(try await tx.points.unlockedBadges(of: user).map(\.badgeID))
-        )
+        try await self.books([user: BooksRange(days: from...to, keys: keys)], in: tx)[user] ?? Books.empty
+    }
+
+    /// Which days of a person's ledger (none: what is credited needs no day's sums, as stakes and counters),
+    /// and which source keys, their books are read with.
+    struct BooksRange {
+        var days: ClosedRange<LocalDate>?
+        var keys: Set<String>
+    }
+
+    /// Several people's books, read together: four statements however many people (settlement, payouts).
+    func books(_ wanted: [User.ID: BooksRange], in tx: Transaction) async throws -> [User.ID: Books] {
+        guard !wanted.isEmpty else { return [:] }
+        let users = Array(wanted.keys)
+        let stats = try await tx.points.stats(of: users)
+        let ranges = wanted.compactMap { $0.value.days }
+        var lines: [User.ID: [PointsLine]] = [:]
+        if let from = ranges.map(\.lowerBound).min(), let to = ranges.map(\.upperBound).max() {
+            lines = try await tx.points.lines(of: wanted.filter { $0.value.days != nil }.keys, from: from, to: to)
+        }
+        let credited = try await tx.points.creditedSourceKeys(among: wanted.mapValues(\.keys))
+        let unlocked = try await tx.points.unlockedBadges(of: users)
+        return wanted.reduce(into: [:]) { books, entry in
+            let (user, range) = entry
+            let days = PointsDay.summarize((lines[user] ?? []).filter { range.days?.contains($0.date) == true })
+            books[user] = Books(
+                stats: stats[user] ?? RewardStats(),
+                days: Dictionary(uniqueKeysWithValues: days.map { ($0.date, $0) }),
+                credited: credited[user] ?? [],
+                unlocked: Set((unlocked[user] ?? []).map(\.badgeID))
+            )
+        }
     }
 
     func write(_ books: Books, of user: User.ID, in tx: Transaction, now: Date) async throws {
-        try await tx.points.append(books.lines, of: user)
-        try await tx.points.insert(books.badges, of: user)
-        try await tx.points.insert(books.events, of: user)
+        try await self.write([user: books], in: tx, now: now)
+    }
+
+    /// Writes several people's books together: their lines, badges, events, the analytics and notifications
+    /// these raise, and their stats, each kind in as few statements as the rows allow.
+    func write(_ books: [User.ID: Books], in tx: Transaction, now: Date) async throws {
+        let people = books.sorted { $0.key < $1.key }
+        try await tx.points.append(books.mapValues(\.lines))
+        try await tx.points.insert(badges: books.mapValues(\.badges))
+        try await tx.points.insert(events: books.mapValues(\.events))
         try await self.analytics.record(
-            books.events.compactMap { event -> AnalyticsEvent? in
-                switch event.kind {
-                case .levelReached:
-                    .server(
-                        .levelUp,
-                        key: event.data["level"] ?? event.id,
-                        of: user,
-                        on: event.date,
-                        at: now,
-                        properties: [
-                            "level": .integer(Int(event.data["level"] ?? "") ?? books.stats.level),
-                            "totalPoints": .integer(books.stats.totalPoints),
-                        ]
-                    )
-                case .badgeUnlocked:
-                    .server(
-                        .badgeUnlocked,
-                        key: event.data["badge"] ?? event.id,
-                        of: user,
-                        on: event.date,
-                        at: now,
-                        properties: [
-                            "badge": .string(event.data["badge"] ?? ""), "name": .string(event.data["name"] ?? ""),
-                        ]
-                    )
-                case .weeklyBonus, .weeklyChallengeCompleted: nil
-                }
-            },
+            people.flatMap { user, books in self.analyticsEvents(of: books, user: user, now: now) },
             in: tx
         )
         try await tx.enqueue(
-            try books.events.compactMap { event in
-                try Self.achievement(event).flatMap {
-                    try Notifications.raising(
-                        $0,
-                        for: user,
-                        catalog: self.profile.notifications,
-                        ids: self.ids,
-                        at: now
-                    )
-                }
-            }
-                + books.events.filter { $0.kind == .badgeUnlocked }.map { event in
-                    // Members' circles see their badges in the feed.
-                    let badge = event.data["badge"] ?? event.id
-                    return try Circles.posting(
-                        Circles.News(
-                            user: user,
-                            kind: .badge,
-                            subject: event.data["name"] ?? badge,
-                            key: "badge:\(badge)"
-                        ),
-                        ids: self.ids,
-                        at: now
-                    )
-                },
+            try people.flatMap { user, books in try self.news(of: books, user: user, now: now) },
             at: now
         )
-        try await tx.points.save(books.stats, of: user, at: now)
+        try await tx.points.save(books.mapValues(\.stats), at: now)
+    }
+
+    /// The server's analytics events of what the books gained: levels reached, badges unlocked.
+    private func analyticsEvents(of books: Books, user: User.ID, now: Date) -> [AnalyticsEvent] {
+        books.events.compactMap { event -> AnalyticsEvent? in
+            switch event.kind {
+            case .levelReached:
+                .server(
+                    .levelUp,
+                    key: event.data["level"] ?? event.id,
+                    of: user,
+                    on: event.date,
+                    at: now,
+                    properties: [
+                        "level": .integer(Int(event.data["level"] ?? "") ?? books.stats.level),
+                        "totalPoints": .integer(books.stats.totalPoints),
+                    ]
+                )
+            case .badgeUnlocked:
+                .server(
+                    .badgeUnlocked,
+                    key: event.data["badge"] ?? event.id,
+                    of: user,
+                    on: event.date,
+                    at: now,
+                    properties: [
+                        "badge": .string(event.data["badge"] ?? ""), "name": .string(event.data["name"] ?? ""),
+                    ]
+                )
+            case .weeklyBonus, .weeklyChallengeCompleted: nil
+            }
+        }
+    }
+
+    /// The jobs the books' events raise: "achievement" notifications, and badges posted to the circles' feeds.
+    private func news(of books: Books, user: User.ID, now: Date) throws -> [JobRecord] {
+        try books.events.compactMap { event in
+            try Self.achievement(event).flatMap {
+                try Notifications.raising(
+                    $0,
+                    for: user,
+                    catalog: self.profile.notifications,
+                    ids: self.ids,
+                    at: now
+                )
+            }
+        }
+            + books.events.filter { $0.kind == .badgeUnlocked }.map { event in
+                // Members' circles see their badges in the feed.
+                let badge = event.data["badge"] ?? event.id
+                return try Circles.posting(
+                    Circles.News(
+                        user: user,
+                        kind: .badge,
+                        subject: event.data["name"] ?? badge,
+                        key: "badge:\(badge)"
+                    ),
+                    ids: self.ids,
+                    at: now
+                )
+            }
     }
 
     func line(

@@ -33,6 +33,8 @@ struct RewardKeeper: Sendable {
         var events: [RewardEvent] = []
         var badges: [UnlockedBadge] = []
         var unlocked: Set<String>
+
+        static let empty = Books(stats: RewardStats(), days: [:], credited: [], unlocked: [])
     }
 
     /// Credits `events` (created now, in order) and answers what each earned.
@@ -235,10 +237,19 @@ struct RewardKeeper: Sendable {
         try await tx.points.save(stats, of: user.id, at: now)
     }
 
-    /// Moves XP between the user and a challenge's escrow (spec 002 stakes): a stake taken (negative), a
-    /// refund or a payout, as one ledger line keyed `key`, credited once; the level and badges follow the
+    /// An amount of XP moved between a person and a challenge's escrow (spec 002 stakes): a stake taken
+    /// (negative), a refund or a payout, as one ledger line keyed `key`.
+    struct StakeMove: Sendable {
+        var user: User
+        var amount: Int
+        var reason: PointsLine.Reason
+        var key: String
+        var challenge: Challenge.ID
+    }
+
+    /// Moves XP between the user and a challenge's escrow, credited once; the level and badges follow the
     /// balance like any other line. The caller holds the user's lock. Answers false when `key` was
-    /// credited before (nothing moved).
+    /// credited before (nothing moves).
     func moveStake(
         _ amount: Int,
         _ reason: PointsLine.Reason,
@@ -248,35 +259,70 @@ struct RewardKeeper: Sendable {
         in tx: Transaction,
         now: Date
     ) async throws -> Bool {
-        let today = user.localDate(at: now)
-        var books = try await self.books(of: user.id, from: today, to: today, keys: [key], in: tx)
-        guard !books.credited.contains(key) else { return false }
-        self.credit(
-            line(
-                today,
-                amount,
-                reason,
-                key,
-                now: now,
-                detail: .init(level: books.stats.level, challengeID: challenge.rawValue)
-            ),
-            into: &books,
-            now: now
-        )
-        self.unlockBadges(on: today, now: now, into: &books)
-        try await self.write(books, of: user.id, in: tx, now: now)
-        return true
+        let move = StakeMove(user: user, amount: amount, reason: reason, key: key, challenge: challenge)
+        return try await self.moveStakes([move], in: tx, now: now) == [true]
+    }
+
+    /// Makes many moves at once, in order (one person's several moves each against the balance the one
+    /// before left), reading and writing everyone's books together. The caller holds every person's lock.
+    /// Answers, move by move, whether it moved: a key credited before moves nothing.
+    @discardableResult
+    func moveStakes(_ moves: [StakeMove], in tx: Transaction, now: Date) async throws -> [Bool] {
+        var wanted: [User.ID: BooksRange] = [:]
+        for move in moves {
+            wanted[move.user.id, default: BooksRange(days: nil, keys: [])].keys.insert(move.key)
+        }
+        var books = try await self.books(wanted, in: tx)
+        var moved: [Bool] = []
+        var touched: Set<User.ID> = []
+        for move in moves {
+            guard var mine = books[move.user.id], !mine.credited.contains(move.key) else {
+                moved.append(false)
+                continue
+            }
+            let today = move.user.localDate(at: now)
+            self.credit(
+                line(
+                    today,
+                    move.amount,
+                    move.reason,
+                    move.key,
+                    now: now,
+                    detail: .init(level: mine.stats.level, challengeID: move.challenge.rawValue)
+                ),
+                into: &mine,
+                now: now
+            )
+            self.unlockBadges(on: today, now: now, into: &mine)
+            books[move.user.id] = mine
+            moved.append(true)
+            touched.insert(move.user.id)
+        }
+        try await self.write(books.filter { touched.contains($0.key) }, in: tx, now: now)
+        return moved
     }
 
     /// Sets the badge counters kept outside the ledger (challenges, spec 002 §4) to what they are now and
-    /// unlocks every badge they complete. The caller holds the user's lock.
-    func setCounters(_ counters: [Badge.Counter: Int], of user: User, in tx: Transaction, now: Date) async throws {
-        let today = user.localDate(at: now)
-        var books = try await self.books(of: user.id, from: today, to: today, keys: [], in: tx)
-        guard counters.contains(where: { books.stats.counters[$0.key] != $0.value }) else { return }
-        books.stats.counters.merge(counters) { _, new in new }
-        self.unlockBadges(on: today, now: now, into: &books)
-        try await self.write(books, of: user.id, in: tx, now: now)
+    /// unlocks every badge they complete, for many people at once. The caller holds their locks.
+    func setCounters(
+        _ counters: [User.ID: [Badge.Counter: Int]],
+        of people: [User.ID: User],
+        in tx: Transaction,
+        now: Date
+    )
+        async throws
+    {
+        let wanted = people.filter { counters[$0.key] != nil }.mapValues { _ in BooksRange(days: nil, keys: []) }
+        var changed: [User.ID: Books] = [:]
+        for (user, var books) in try await self.books(wanted, in: tx) {
+            guard let person = people[user], let counters = counters[user],
+                counters.contains(where: { books.stats.counters[$0.key] != $0.value })
+            else { continue }
+            books.stats.counters.merge(counters) { _, new in new }
+            self.unlockBadges(on: person.localDate(at: now), now: now, into: &books)
+            changed[user] = books
+        }
+        try await self.write(changed, in: tx, now: now)
     }
 
     /// The "achievement" notification of a reward event (spec 001, WEEKLY-03 and CHAL-02), where the app has one.

@@ -45,6 +45,33 @@ public struct BoardQueries: Sendable {
         ).all().map(Self.key(from:))
     }
 
+    /// Whole boards in order, many in one read (settlement): by board, those without rows absent.
+    public func keys(_ boards: [BoardID]) async throws -> [BoardID: [BoardKey]] {
+        var found: [BoardID: [BoardKey]] = [:]
+        for part in boards.chunks(of: 200) {
+            let named = Dictionary(
+                part.map { ("\($0.owner.id)|\($0.period.rawValue)|\($0.start.iso)", $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
+            let matches = part.map { board -> SQLQueryString in "(\(self.on(board)))" }
+            for row in try await self.sql.raw(
+                """
+                SELECT owner_id, period, period_start, value, reached_ms, user_id FROM board_scores
+                WHERE \(matches.joined(separator: " OR ")) ORDER BY owner_id, period, period_start, value DESC, reached_ms, user_id
+                """
+            ).all() {
+                let name = [
+                    try row.decode(column: "owner_id", as: String.self),
+                    try row.decode(column: "period", as: String.self),
+                    try row.decode(column: "period_start", as: String.self),
+                ].joined(separator: "|")
+                guard let board = named[name] else { continue }
+                found[board, default: []].append(try Self.key(from: row))
+            }
+        }
+        return found
+    }
+
     public func keys(_ board: BoardID, of users: [User.ID]) async throws -> [BoardKey] {
         guard !users.isEmpty else { return [] }
         return try await self.sql.raw(

@@ -71,37 +71,50 @@ extension ChallengeQueries {
 
     public enum HostCount: String, Sendable { case created, hosted }
 
-    /// The badge counters kept for a person beside their record: what they made and hosted, the different
+    /// The badge counters kept for each person beside their record: what they made and hosted, the different
     /// people they took part in a completed challenge with ("Social Butterfly: challenge 20 different
     /// people"), and the most such challenges with one of them ("Friendly Rivalry") — friends or not. Only
     /// challenges made among people count: those of at most `ChallengeInput.defaultMaxParticipants`; a
     /// public crowd of thousands is not challenging each of them.
-    public func socialCounts(of user: User.ID) async throws -> (
-        created: Int, hosted: Int, opponents: Int, mostWithOne: Int
-    ) {
-        let met: SQLQueryString = """
-            SELECT other.user_id AS person, COUNT(*) AS times
-            FROM challenge_participants me
-            JOIN challenges c ON c.id = me.challenge_id
-            JOIN challenge_participants other ON other.challenge_id = me.challenge_id AND other.user_id <> me.user_id
-            WHERE me.user_id = \(bind: user.rawValue) AND me.state = 'joined' AND other.state = 'joined'
-                AND c.settled_at IS NOT NULL AND c.cancelled_at IS NULL AND c.max_participants <= \(bind: ChallengeInput.defaultMaxParticipants)
-            GROUP BY other.user_id
-            """
-        let row = try await self.tx.sql.raw(
-            """
-            SELECT (SELECT created FROM challenge_records WHERE user_id = \(bind: user.rawValue)) AS created,
-                (SELECT hosted FROM challenge_records WHERE user_id = \(bind: user.rawValue)) AS hosted,
-                people.opponents, people.most
-            FROM (SELECT COUNT(*) AS opponents, MAX(times) AS most FROM (\(met)) AS met) AS people
-            """
-        ).first()
-        return (
-            try row?.decode(column: "created", as: Int?.self) ?? 0,
-            try row?.decode(column: "hosted", as: Int?.self) ?? 0,
-            try row?.decode(column: "opponents", as: Int?.self) ?? 0,
-            try row?.decode(column: "most", as: Int?.self) ?? 0
-        )
+    public func socialCounts(of users: [User.ID]) async throws -> [User.ID: SocialCounts] {
+        var found: [User.ID: SocialCounts] = [:]
+        for part in Set(users).sorted().chunks(of: Self.chunk) {
+            let list = SQLList(part.map { SQLBind($0.rawValue) })
+            for row in try await self.tx.sql.raw(
+                "SELECT user_id, created, hosted FROM challenge_records WHERE user_id IN (\(list))"
+            ).all() {
+                let user = User.ID(try row.decode(column: "user_id", as: String.self))
+                found[user, default: SocialCounts()].created = try row.decode(column: "created", as: Int?.self) ?? 0
+                found[user, default: SocialCounts()].hosted = try row.decode(column: "hosted", as: Int?.self) ?? 0
+            }
+            for row in try await self.tx.sql.raw(
+                """
+                SELECT met.me, COUNT(*) AS opponents, MAX(met.times) AS most FROM (
+                    SELECT me.user_id AS me, other.user_id AS person, COUNT(*) AS times
+                    FROM challenge_participants me
+                    JOIN challenges c ON c.id = me.challenge_id
+                    JOIN challenge_participants other ON other.challenge_id = me.challenge_id AND other.user_id <> me.user_id
+                    WHERE me.user_id IN (\(list)) AND me.state = 'joined' AND other.state = 'joined'
+                        AND c.settled_at IS NOT NULL AND c.cancelled_at IS NULL AND c.max_participants <= \(bind: ChallengeInput.defaultMaxParticipants)
+                    GROUP BY me.user_id, other.user_id
+                ) AS met GROUP BY met.me
+                """
+            ).all() {
+                let user = User.ID(try row.decode(column: "me", as: String.self))
+                found[user, default: SocialCounts()].opponents = try row.decode(column: "opponents", as: Int.self)
+                found[user, default: SocialCounts()].mostWithOne = try row.decode(column: "most", as: Int?.self) ?? 0
+            }
+        }
+        return found
+    }
+
+    public struct SocialCounts: Equatable, Sendable {
+        public var created = 0
+        public var hosted = 0
+        public var opponents = 0
+        public var mostWithOne = 0
+
+        public init() {}
     }
 
     /// The participants' levels now.
@@ -122,46 +135,55 @@ extension ChallengeQueries {
         return found
     }
 
-    /// When each participant's first workout of one of `visibilities` in the span started (who got going
-    /// last "started in last place").
-    public func firstWorkouts(in challenge: Challenge, visibilities: Set<ActivityVisibility>) async throws -> [User.ID:
-        Date]
+    /// When each participant's first workout of one of `visibilities` in its challenge's span started (who
+    /// got going last "started in last place"), for many challenges at once: by challenge, then by user.
+    public func firstWorkouts(in challenges: [Challenge], visibilities: Set<ActivityVisibility>) async throws
+        -> [Challenge.ID: [User.ID: Date]]
     {
         guard !visibilities.isEmpty else { return [:] }
-        var found: [User.ID: Date] = [:]
-        for row in try await self.tx.sql.raw(
-            """
-            SELECT e.user_id, MIN(e.occurred_at) AS first FROM challenge_participants p
-            JOIN activity_events e ON e.user_id = p.user_id AND e.kind = 'workout' AND e.deleted_at IS NULL
-                AND e.occurred_at >= \(bind: challenge.startsAt) AND e.occurred_at < \(bind: challenge.endsAt)
-                AND e.visibility IN (\(SQLList(visibilities.sorted { $0.rawValue < $1.rawValue }.map { SQLBind($0.rawValue) })))
-            WHERE p.challenge_id = \(bind: challenge.id.rawValue) AND p.state = 'joined'
-            GROUP BY e.user_id
-            """
-        ).all() {
-            found[User.ID(try row.decode(column: "user_id", as: String.self))] = try row.decode(
-                column: "first",
-                as: Date.self
-            )
+        let shown = SQLList(visibilities.sorted { $0.rawValue < $1.rawValue }.map { SQLBind($0.rawValue) })
+        var found: [Challenge.ID: [User.ID: Date]] = [:]
+        for part in challenges.chunks(of: Self.chunk) {
+            for row in try await self.tx.sql.raw(
+                """
+                SELECT p.challenge_id, e.user_id, MIN(e.occurred_at) AS first FROM challenge_participants p
+                JOIN challenges c ON c.id = p.challenge_id
+                JOIN activity_events e ON e.user_id = p.user_id AND e.kind = 'workout' AND e.deleted_at IS NULL
+                    AND e.occurred_at >= c.starts_at AND e.occurred_at < c.ends_at AND e.visibility IN (\(shown))
+                WHERE p.challenge_id IN (\(SQLList(part.map { SQLBind($0.id.rawValue) }))) AND p.state = 'joined'
+                GROUP BY p.challenge_id, e.user_id
+                """
+            ).all() {
+                found[Challenge.ID(try row.decode(column: "challenge_id", as: String.self)), default: [:]][
+                    User.ID(try row.decode(column: "user_id", as: String.self))
+                ] = try row.decode(column: "first", as: Date.self)
+            }
         }
         return found
     }
 
-    /// Every pair of friends who both took part in the challenge, both ways.
-    public func friendPairs(in id: Challenge.ID) async throws -> [(user: User.ID, rival: User.ID)] {
-        try await self.tx.sql.raw(
-            """
-            SELECT f.user_id, f.friend_id FROM friendships f
-            JOIN challenge_participants a ON a.user_id = f.user_id AND a.challenge_id = \(bind: id.rawValue) AND a.state = 'joined'
-            JOIN challenge_participants b ON b.user_id = f.friend_id AND b.challenge_id = \(bind: id.rawValue) AND b.state = 'joined'
-            ORDER BY f.user_id, f.friend_id
-            """
-        ).all().map { row in
-            (
-                User.ID(try row.decode(column: "user_id", as: String.self)),
-                User.ID(try row.decode(column: "friend_id", as: String.self))
-            )
+    /// Every pair of friends who both took part in each of these challenges, both ways, by challenge.
+    public func friendPairs(in ids: [Challenge.ID]) async throws -> [Challenge.ID: [(user: User.ID, rival: User.ID)]] {
+        var found: [Challenge.ID: [(user: User.ID, rival: User.ID)]] = [:]
+        for part in ids.chunks(of: Self.chunk) {
+            for row in try await self.tx.sql.raw(
+                """
+                SELECT a.challenge_id, f.user_id, f.friend_id FROM friendships f
+                JOIN challenge_participants a ON a.user_id = f.user_id AND a.state = 'joined'
+                JOIN challenge_participants b ON b.user_id = f.friend_id AND b.challenge_id = a.challenge_id AND b.state = 'joined'
+                WHERE a.challenge_id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))
+                ORDER BY a.challenge_id, f.user_id, f.friend_id
+                """
+            ).all() {
+                found[Challenge.ID(try row.decode(column: "challenge_id", as: String.self)), default: []].append(
+                    (
+                        User.ID(try row.decode(column: "user_id", as: String.self)),
+                        User.ID(try row.decode(column: "friend_id", as: String.self))
+                    )
+                )
+            }
         }
+        return found
     }
 
     public func rivalries(of pairs: [(user: User.ID, rival: User.ID)]) async throws -> [String: Rivalry] {

@@ -43,6 +43,20 @@ public struct ChallengeQueries: Sendable {
             .first().map(Self.challenge(from:))
     }
 
+    /// These challenges (those that exist), each locked for the rest of the transaction, in id order so that
+    /// two transactions locking overlapping sets cannot deadlock (settlement and payouts, many at once).
+    public func locked(_ ids: some Collection<Challenge.ID>) async throws -> [Challenge] {
+        var found: [Challenge] = []
+        for part in Set(ids).sorted().chunks(of: Self.chunk) {
+            found += try await self.sql.raw(
+                """
+                SELECT * FROM challenges WHERE id IN (\(SQLList(part.map { SQLBind($0.rawValue) }))) ORDER BY id\(unsafeRaw: self.lock)
+                """
+            ).all().map(Self.challenge(from:))
+        }
+        return found
+    }
+
     public func challenge(joinCode: String) async throws -> Challenge? {
         try await self.sql.raw("SELECT * FROM challenges WHERE join_code = \(bind: joinCode)").first().map(
             Self.challenge(from:)
@@ -71,9 +85,27 @@ public struct ChallengeQueries: Sendable {
         try await self.tx.changed(.challenge(id))
     }
 
-    public func markSettled(_ id: Challenge.ID, at now: Date) async throws {
-        try await self.sql.raw("UPDATE challenges SET settled_at = \(bind: now) WHERE id = \(bind: id.rawValue)").run()
-        try await self.tx.changed(.challenge(id))
+    /// Takes these amounts out of the challenges' escrows (payouts, under their locks): one statement for many.
+    public func release(escrow amounts: [Challenge.ID: Int]) async throws {
+        for part in amounts.sorted(by: { $0.key < $1.key }).chunks(of: Self.chunk) {
+            let cases = part.map { id, amount -> SQLQueryString in "WHEN \(bind: id.rawValue) THEN \(bind: amount)" }
+            try await self.sql.raw(
+                """
+                UPDATE challenges SET escrow = escrow - CASE id \(cases.joined(separator: " ")) ELSE 0 END
+                WHERE id IN (\(SQLList(part.map { SQLBind($0.key.rawValue) })))
+                """
+            ).run()
+        }
+        try await self.tx.changed(amounts.keys.sorted().map { .challenge($0) })
+    }
+
+    public func markSettled(_ ids: some Collection<Challenge.ID>, at now: Date) async throws {
+        for part in Array(ids).chunks(of: Self.chunk) {
+            try await self.sql.raw(
+                "UPDATE challenges SET settled_at = \(bind: now) WHERE id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))"
+            ).run()
+        }
+        try await self.tx.changed(ids.map { .challenge($0) })
     }
 
     public func markCancelled(_ id: Challenge.ID, at now: Date) async throws {
@@ -148,18 +180,30 @@ public struct ChallengeQueries: Sendable {
     }
 
     public func save(_ participant: ChallengeParticipant) async throws {
-        try await self.sql.raw(
-            """
-            INSERT INTO challenge_participants (challenge_id, user_id, state, staked, invited_by, updated_at, final_rank, final_value, won, payout, paid_at)
-            VALUES (\(bind: participant.challengeID.rawValue), \(bind: participant.userID.rawValue), \(bind: participant.state.rawValue),
+        try await self.save([participant])
+    }
+
+    /// Writes participants' rows, many in one statement (settlement, payouts).
+    public func save(_ participants: [ChallengeParticipant]) async throws {
+        for part in participants.chunks(of: Self.chunk) {
+            let rows = part.map { participant -> SQLQueryString in
+                """
+                (\(bind: participant.challengeID.rawValue), \(bind: participant.userID.rawValue), \(bind: participant.state.rawValue),
                 \(bind: participant.staked), \(bind: participant.invitedBy?.rawValue), \(bind: participant.updatedAt), \(bind: participant.finalRank),
                 \(bind: participant.finalValue), \(bind: participant.won), \(bind: participant.payout), \(bind: participant.paidAt))
-            ON CONFLICT (challenge_id, user_id) DO UPDATE SET state = excluded.state, staked = excluded.staked, invited_by = excluded.invited_by,
-                updated_at = excluded.updated_at, final_rank = excluded.final_rank, final_value = excluded.final_value, won = excluded.won,
-                payout = excluded.payout, paid_at = excluded.paid_at
-            """
-        ).run()
-        try await self.tx.changed(.challenge(participant.challengeID))
+                """
+            }
+            try await self.sql.raw(
+                """
+                INSERT INTO challenge_participants (challenge_id, user_id, state, staked, invited_by, updated_at, final_rank, final_value, won, payout, paid_at)
+                VALUES \(rows.joined(separator: ", "))
+                ON CONFLICT (challenge_id, user_id) DO UPDATE SET state = excluded.state, staked = excluded.staked, invited_by = excluded.invited_by,
+                    updated_at = excluded.updated_at, final_rank = excluded.final_rank, final_value = excluded.final_value, won = excluded.won,
+                    payout = excluded.payout, paid_at = excluded.paid_at
+                """
+            ).run()
+        }
+        try await self.tx.changed(Set(participants.map(\.challengeID)).sorted().map { .challenge($0) })
     }
 
     /// The challenge's participants in `states`, by user id.
@@ -188,11 +232,34 @@ public struct ChallengeQueries: Sendable {
         return Dictionary(rows.map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Those owed a payout not paid yet (after settlement or cancellation).
-    public func unpaid(of id: Challenge.ID) async throws -> [ChallengeParticipant] {
-        try await self.sql.raw(
-            "SELECT * FROM challenge_participants WHERE challenge_id = \(bind: id.rawValue) AND payout > 0 AND paid_at IS NULL ORDER BY user_id"
-        ).all().map { try Self.participant(from: $0) }
+    /// The joined participants of each of these challenges, by user id (settlement, many at once).
+    public func participants(of ids: some Collection<Challenge.ID>) async throws -> [Challenge.ID:
+        [ChallengeParticipant]]
+    {
+        try await self.rows(of: ids, where: "state = 'joined'")
+    }
+
+    /// Those owed a payout not paid yet (after settlement or cancellation) in each of these challenges.
+    public func unpaid(of ids: some Collection<Challenge.ID>) async throws -> [Challenge.ID: [ChallengeParticipant]] {
+        try await self.rows(of: ids, where: "payout > 0 AND paid_at IS NULL")
+    }
+
+    private func rows(of ids: some Collection<Challenge.ID>, where condition: String) async throws -> [Challenge.ID:
+        [ChallengeParticipant]]
+    {
+        var found: [Challenge.ID: [ChallengeParticipant]] = [:]
+        for part in Set(ids).sorted().chunks(of: Self.chunk) {
+            for row in try await self.sql.raw(
+                """
+                SELECT * FROM challenge_participants WHERE challenge_id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))
+                    AND \(unsafeRaw: condition) ORDER BY challenge_id, user_id
+                """
+            ).all() {
+                let participant = try Self.participant(from: row)
+                found[participant.challengeID, default: []].append(participant)
+            }
+        }
+        return found
     }
 
     /// The challenges `users` have joined that still take their activities (not settled or cancelled, and

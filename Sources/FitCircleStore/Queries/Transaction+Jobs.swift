@@ -56,14 +56,21 @@ public struct JobQueries: Sendable {
         ).all().map(Self.job(from:)).sorted { ($0.runAt, $0.id) < ($1.runAt, $1.id) }
     }
 
-    /// Marks a leased job done; false when the lease was lost (another worker took the job over).
-    public func complete(_ id: String, owner: String, at now: Date) async throws -> Bool {
-        try await self.sql.raw(
-            """
-            UPDATE jobs SET status = 'done', finished_at = \(bind: now), lease_owner = NULL, lease_expires_at = NULL
-            WHERE id = \(bind: id) AND lease_owner = \(bind: owner) AND status = 'pending' RETURNING id
-            """
-        ).all().count == 1
+    /// Marks leased jobs done; answers how many were still this owner's (a lost lease means another worker
+    /// took the job over).
+    public func complete(_ ids: [String], owner: String, at now: Date) async throws -> Int {
+        var kept = 0
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let part = ids[start..<min(start + 500, ids.count)]
+            kept += try await self.sql.raw(
+                """
+                UPDATE jobs SET status = 'done', finished_at = \(bind: now), lease_owner = NULL, lease_expires_at = NULL
+                WHERE id IN (\(SQLList(part.map { SQLBind($0) }))) AND lease_owner = \(bind: owner) AND status = 'pending'
+                RETURNING id
+                """
+            ).all().count
+        }
+        return kept
     }
 
     /// Gives leased jobs back unrun (their runner is stopping): due again at once for any runner, the

@@ -1,5 +1,6 @@
-// Challenges at scale. `settle <database URL> [challenges] [participants each]`: that many challenges, each
-// with its participants staked and on its board, all ending at the same minute; then the settlement jobs
+// Challenges at scale. `settle <database URL> [challenges] [participants each] [people]`: that many
+// challenges, each with its participants (drawn from `people`, by default 100, so that one person is in
+// many) staked and on its board, all ending at the same minute; then the settlement jobs
 // a node runs for them (settle, then the payouts and the badge counters each queues; the notifications
 // they raise are left queued: the notification engine is measured elsewhere), timed next to a baseline in
 // the same run — a plain read of the same challenges' participant rows, challenge by challenge, through
@@ -119,11 +120,11 @@ func challenge(
     return challenge
 }
 
-func settleBenchmark(_ url: String, challenges: Int, participants: Int) async throws {
+func settleBenchmark(_ url: String, challenges: Int, participants: Int, population: Int?) async throws {
     let (store, running) = try await open(url)
     defer { running.cancel() }
     let now = Date()
-    let people = try await people(max(participants * 4, 100), in: store, now: now)
+    let people = try await people(population ?? max(participants * 4, 100), in: store, now: now)
     let end = now.addingTimeInterval(-Challenge.settlementGrace - 60)
     let seeding = ContinuousClock.now
     var ids: [Challenge.ID] = []
@@ -261,13 +262,14 @@ case "settle" where arguments.count > 2:
     try await settleBenchmark(
         arguments[2],
         challenges: arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000,
-        participants: arguments.count > 4 ? Int(arguments[4]) ?? 3 : 3
+        participants: arguments.count > 4 ? Int(arguments[4]) ?? 3 : 3,
+        population: arguments.count > 5 ? Int(arguments[5]) : nil
     )
 case "board" where arguments.count > 2:
     try await boardSeed(arguments[2], participants: arguments.count > 3 ? Int(arguments[3]) ?? 10_000 : 10_000)
 default:
     print(
-        "usage: ChallengeBenchmark settle <database URL> [challenges] [participants each] | ChallengeBenchmark board <database URL> [participants]"
+        "usage: ChallengeBenchmark settle <database URL> [challenges] [participants each] [people] | ChallengeBenchmark board <database URL> [participants]"
     )
     exit(2)
 }

@@ -263,15 +263,13 @@ extension Challenges: JobOwner {
     public func payOut(_ ids: [Challenge.ID]) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            let owed = try await tx.challenges.unpaid(of: ids)
+            let owed = try await tx.challenges.owed(in: ids)
             guard !owed.isEmpty else { return }
-            let people = try await tx.users.locked(Set(owed.values.joined().map(\.userID)))
-            let challenges = try await tx.challenges.locked(owed.keys)
-            // Read again under the locks: another node may have paid some since.
-            let rows = try await tx.challenges.unpaid(of: challenges.map(\.id)).sorted { $0.key < $1.key }.flatMap(
-                \.value
-            )
-            .filter { people[$0.userID] != nil }
+            let people = try await tx.users.locked(owed)
+            try await tx.challenges.lock(ids)
+            // Read under the locks: another node may have paid some since.
+            let rows = try await tx.challenges.unpaid(of: ids).sorted { $0.key < $1.key }.flatMap(\.value)
+                .filter { people[$0.userID] != nil }
             try await self.rewards.moveStakes(
                 rows.compactMap { row in
                     people[row.userID].map { person in

@@ -57,6 +57,16 @@ public struct ChallengeQueries: Sendable {
         return found
     }
 
+    /// Locks these challenges' rows (in id order) without reading them: payouts need the lock, not the rule.
+    public func lock(_ ids: some Collection<Challenge.ID>) async throws {
+        guard self.tx.dialect == .postgres else { return }
+        for part in Set(ids).sorted().chunks(of: Self.chunk) {
+            _ = try await self.sql.raw(
+                "SELECT id FROM challenges WHERE id IN (\(SQLList(part.map { SQLBind($0.rawValue) }))) ORDER BY id FOR UPDATE"
+            ).all()
+        }
+    }
+
     public func challenge(joinCode: String) async throws -> Challenge? {
         try await self.sql.raw("SELECT * FROM challenges WHERE join_code = \(bind: joinCode)").first().map(
             Self.challenge(from:)
@@ -242,6 +252,22 @@ public struct ChallengeQueries: Sendable {
     /// Those owed a payout not paid yet (after settlement or cancellation) in each of these challenges.
     public func unpaid(of ids: some Collection<Challenge.ID>) async throws -> [Challenge.ID: [ChallengeParticipant]] {
         try await self.rows(of: ids, where: "payout > 0 AND paid_at IS NULL")
+    }
+
+    /// Who is owed a payout not paid yet in these challenges (whose locks a payout takes first).
+    public func owed(in ids: some Collection<Challenge.ID>) async throws -> Set<User.ID> {
+        var found: Set<User.ID> = []
+        for part in Set(ids).sorted().chunks(of: Self.chunk) {
+            for row in try await self.sql.raw(
+                """
+                SELECT DISTINCT user_id FROM challenge_participants WHERE challenge_id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))
+                    AND payout > 0 AND paid_at IS NULL
+                """
+            ).all() {
+                found.insert(User.ID(try row.decode(column: "user_id", as: String.self)))
+            }
+        }
+        return found
     }
 
     private func rows(of ids: some Collection<Challenge.ID>, where condition: String) async throws -> [Challenge.ID:

@@ -3,7 +3,7 @@
 // day: what `Metrics.rollUp` writes), then times `GET /api/admin/metrics`'s work (`Metrics.report` over
 // the whole range, by day and by week) next to a baseline in the same run — a plain `SELECT COUNT(*)
 // FROM users` through the same store — interleaved, and prints the medians, the 99th percentiles and
-// their ratio (scripts/bench-metrics.sh).
+// their ratio (scripts/bench-metrics.sh). `rollup …`: the nightly rollup of a day's events (Rollup.swift).
 import FitCircleCore
 import FitCircleEngine
 import FitCircleStore
@@ -22,8 +22,22 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
 var logger = Logger(label: "bench")
 logger.logLevel = .warning
 let arguments = CommandLine.arguments
+if arguments.count >= 3, arguments[1] == "rollup" {
+    let store = try await Store.open(try DatabaseLocation(url: arguments[2]), logger: logger)
+    let running = Task { await store.run() }
+    _ = try await store.migrate(now: Date())
+    try await rollupBenchmark(
+        store,
+        users: arguments.count > 3 ? Int(arguments[3]) ?? 1_000_000 : 1_000_000,
+        each: arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5
+    )
+    running.cancel()
+    exit(0)
+}
 guard arguments.count >= 3, arguments[1] == "report" else {
-    print("usage: MetricsBenchmark report <database URL> [users] [days] [requests]")
+    print(
+        "usage: MetricsBenchmark report <database URL> [users] [days] [requests] | MetricsBenchmark rollup <database URL> [users] [events each]"
+    )
     exit(2)
 }
 let (url, users, days, requests) = (
@@ -61,18 +75,11 @@ func seedInSQL() async throws {
             subject: "member0@bench.example"
         )
     }
-    for start in stride(from: 1, to: users, by: 100_000) {
-        try await store.execute(
-            unsafeSQL: """
-                INSERT INTO users (id, email, role, display_name, weight_unit, height_unit, time_zone, visibility_age, visibility_weight,
-                    visibility_height, created_at, updated_at)
-                SELECT 'bench-' || i, 'member' || i || '@bench.example', 'member', 'Member ' || i, 'kg', 'cm', 'Europe/Paris', 'friends',
-                    'friends', 'friends', now() - (i::bigint * 7919 % \(days * 86_400)) * interval '1 second', now()
-                FROM generate_series(\(start), \(min(users, start + 100_000) - 1)) AS i
-                """
-        )
-        print("  \(min(users, start + 100_000) - 1) accounts…")
-    }
+    try await insertAccounts(
+        store,
+        1..<users,
+        createdAt: "now() - (i::bigint * 7919 % \(days * 86_400)) * interval '1 second'"
+    )
     try await store.execute(unsafeSQL: "ANALYZE users")
 }
 

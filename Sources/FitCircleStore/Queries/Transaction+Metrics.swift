@@ -93,6 +93,13 @@ public struct MetricQueries: Sendable {
         ).first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
+    /// How many events the days from `first` to `last` hold, of any name (the rollup benchmark's baseline).
+    public func eventCount(from first: LocalDate, to last: LocalDate) async throws -> Int {
+        try await self.sql.raw(
+            "SELECT COUNT(*) AS n FROM analytics_events WHERE local_date >= \(bind: first.iso) AND local_date <= \(bind: last.iso)"
+        ).first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+
     public func userCount() async throws -> Int {
         try await self.sql.raw("SELECT COUNT(*) AS n FROM users").first()?.decode(column: "n", as: Int.self) ?? 0
     }

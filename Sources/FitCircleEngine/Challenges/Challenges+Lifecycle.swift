@@ -134,10 +134,13 @@ extension Challenges: JobOwner {
             try await tx.challenges.save(settled.flatMap(\.results))
             try await tx.challenges.markSettled(due.map(\.id), at: now)
             try await Self.record(settled, in: tx, at: now)
-            let people = try await tx.users.all(Set(settled.flatMap { $0.results.map(\.userID) }))
+            let everyone = Set(settled.flatMap { $0.results.map(\.userID) })
+            let people = try await tx.users.all(everyone)
             try await self.recordFinishes(settled, of: people, in: tx, at: now)
-            let everyone = Array(Set(settled.flatMap { $0.results.map(\.userID) })).sorted()
-            try await tx.enqueue(try self.badgeJobs(for: everyone, key: "settled:\(due[0].id)", at: now), at: now)
+            try await tx.enqueue(
+                try self.badgeJobs(for: everyone.sorted(), key: "settled:\(due[0].id)", at: now),
+                at: now
+            )
             var news: [(User.ID, NotificationCandidate)] = []
             for one in settled {
                 news += try await self.results(

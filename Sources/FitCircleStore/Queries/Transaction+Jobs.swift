@@ -7,23 +7,27 @@ extension Transaction {
     /// leases, outcomes, the scheduler's lead.
     public var jobs: JobQueries { JobQueries(tx: self) }
 
-    /// Queues jobs whose dedupe key was never queued; answers how many were new.
+    /// Queues jobs whose dedupe key was never queued; answers how many were new. Many rows go in a statement,
+    /// 500 at most (a settlement's notifications can be tens of thousands).
     @discardableResult
     public func enqueue(_ jobs: [JobRecord], at now: Date) async throws -> Int {
-        guard !jobs.isEmpty else { return 0 }
-        let rows = jobs.map { job -> SQLQueryString in
-            """
-            (\(bind: job.id), \(bind: job.kind), \(bind: job.payload), \(bind: job.dedupeKey), 'pending', \(bind: job.runAt), 0,
-            \(bind: job.maxAttempts), \(bind: now))
-            """
+        var queued = 0
+        for part in jobs.chunks(of: 500) {
+            let rows = part.map { job -> SQLQueryString in
+                """
+                (\(bind: job.id), \(bind: job.kind), \(bind: job.payload), \(bind: job.dedupeKey), 'pending', \(bind: job.runAt), 0,
+                \(bind: job.maxAttempts), \(bind: now))
+                """
+            }
+            queued += try await self.sql.raw(
+                """
+                INSERT INTO jobs (id, kind, payload, dedupe_key, status, run_at, attempts, max_attempts, created_at)
+                VALUES \(rows.joined(separator: ", "))
+                ON CONFLICT (dedupe_key) DO NOTHING RETURNING id
+                """
+            ).all().count
         }
-        return try await self.sql.raw(
-            """
-            INSERT INTO jobs (id, kind, payload, dedupe_key, status, run_at, attempts, max_attempts, created_at)
-            VALUES \(rows.joined(separator: ", "))
-            ON CONFLICT (dedupe_key) DO NOTHING RETURNING id
-            """
-        ).all().count
+        return queued
     }
 }
 

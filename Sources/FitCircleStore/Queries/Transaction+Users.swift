@@ -41,13 +41,16 @@ public struct UserQueries: Sendable {
     private func all(_ ids: some Collection<User.ID>, locked: Bool) async throws -> [User.ID: User] {
         guard !ids.isEmpty else { return [:] }
         let lock = locked && self.dialect == .postgres ? " FOR UPDATE" : ""
-        let binds = Set(ids).sorted().map { $0.rawValue as any Encodable & Sendable }
         var users: [User.ID: User] = [:]
-        for row in try await self.sql.raw(
-            "SELECT * FROM users WHERE id IN (\(binds: binds)) ORDER BY id\(unsafeRaw: lock)"
-        ).all() {
-            let user = try Transaction.user(from: row)
-            users[user.id] = user
+        // In id order across the parts too, so that locks are still taken in one order.
+        for part in Set(ids).sorted().chunks(of: 1_000) {
+            let binds = part.map { $0.rawValue as any Encodable & Sendable }
+            for row in try await self.sql.raw(
+                "SELECT * FROM users WHERE id IN (\(binds: binds)) ORDER BY id\(unsafeRaw: lock)"
+            ).all() {
+                let user = try Transaction.user(from: row)
+                users[user.id] = user
+            }
         }
         return users
     }

@@ -474,6 +474,39 @@ struct ChallengeKindTests {
         }
     }
 
+    /// A pot owed to more people than one payout transaction holds is paid in parts, each person once, the
+    /// escrow emptied and its books balanced (here one person a transaction, three stakes given back).
+    @Test(arguments: Backend.available)
+    func escrow_aPotPaidInPartsPaysEachPersonOnce(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await app.person("ana@example.com", xp: 300)
+            let ben = try await app.person("ben@example.com", xp: 300)
+            let cleo = try await app.person("cleo@example.com", xp: 300)
+            let created = try await ChallengeTests.create(
+                app,
+                as: ana,
+                Input(name: "Trio", _type: .mostActivities, visibility: ._public, durationDays: 1, stake: 100)
+            )
+            let id = Challenge.ID(created.id)
+            _ = try await ChallengeTests.join(app, created.id, as: ben).ok
+            _ = try await ChallengeTests.join(app, created.id, as: cleo).ok
+            // Nobody moves: nobody wins, and all three are owed their stake back.
+            app.clock.advance(by: 86_400 + Challenge.settlementGrace + 3600)
+            try await app.engine.challenges.settle(id)
+            let owed = try await app.store.read { tx in try await tx.challenges.owed(in: [id]) }
+            #expect(owed.count == 3)
+            try await app.engine.challenges.payOut([id], peopleAtOnce: 1)
+            try await app.engine.challenges.payOut([id], peopleAtOnce: 1)  // again: nothing left to pay
+            let settled = try await app.api(as: ana).getCompetition(path: .init(id: created.id)).ok.body.json
+            #expect(settled.status == .settled && settled.escrow == 0, "\(settled)")
+            let balances = [
+                try await app.balance(of: ana), try await app.balance(of: ben), try await app.balance(of: cleo),
+            ]
+            #expect(balances == [300, 300, 300], "\(balances)")
+            #expect(try await app.engine.replay.escrowDifferences().isEmpty)
+        }
+    }
+
     @Test(arguments: Backend.available)
     func escrow_aSettlementRunTwiceAtOncePaysOnce_andAPayoutLeftByACrashIsPaidLater(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in

@@ -260,19 +260,32 @@ extension Challenges: JobOwner {
         try await self.payOut([id])
     }
 
-    /// Pays what the settlement (or cancellation) of these challenges noted, all in one transaction: the
-    /// people's locks first, then the challenges' (each in id order, the order every transaction takes
-    /// them in); a row already paid is passed over, and each ledger line is keyed once.
-    public func payOut(_ ids: [Challenge.ID]) async throws {
+    /// Pays what the settlement (or cancellation) of these challenges noted, up to `peopleAtOnce` people a
+    /// transaction (a crowd's payouts lock no more than that many accounts at once): the people's locks
+    /// first, then the challenges' (each in id order, the order every transaction takes them in); a row
+    /// already paid is passed over, and each ledger line is keyed once.
+    public func payOut(_ ids: [Challenge.ID], peopleAtOnce: Int = payoutPeople) async throws {
+        let owed = try await self.store.read { tx in try await tx.challenges.owed(in: ids) }.sorted()
+        let part = max(1, peopleAtOnce)
+        for start in stride(from: 0, to: owed.count, by: part) {
+            let group = Set(owed[start..<min(start + part, owed.count)])
+            try await self.pay(group, in: ids, readingOnly: group.count < owed.count)
+        }
+    }
+
+    /// How many people one payout transaction pays at most.
+    public static let payoutPeople = 1_000
+
+    /// Pays `owed` their rows of these challenges; `readingOnly` reads only theirs (one group of several),
+    /// else every unpaid row of the challenges, theirs all (the usual batch).
+    private func pay(_ owed: Set<User.ID>, in ids: [Challenge.ID], readingOnly: Bool) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
-            let owed = try await tx.challenges.owed(in: ids)
-            guard !owed.isEmpty else { return }
             let people = try await tx.users.locked(owed)
             try await tx.challenges.lock(ids)
             // Read under the locks: another node may have paid some since.
-            let rows = try await tx.challenges.unpaid(of: ids).sorted { $0.key < $1.key }.flatMap(\.value)
-                .filter { people[$0.userID] != nil }
+            let rows = try await tx.challenges.unpaid(of: ids, among: readingOnly ? Set(people.keys) : nil)
+                .sorted { $0.key < $1.key }.flatMap(\.value).filter { people[$0.userID] != nil }
             try await self.rewards.moveStakes(
                 rows.compactMap { row in
                     people[row.userID].map { person in

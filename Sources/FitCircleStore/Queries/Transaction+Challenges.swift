@@ -249,9 +249,16 @@ public struct ChallengeQueries: Sendable {
         try await self.rows(of: ids, where: "state = 'joined'")
     }
 
-    /// Those owed a payout not paid yet (after settlement or cancellation) in each of these challenges.
-    public func unpaid(of ids: some Collection<Challenge.ID>) async throws -> [Challenge.ID: [ChallengeParticipant]] {
-        try await self.rows(of: ids, where: "payout > 0 AND paid_at IS NULL")
+    /// Those owed a payout not paid yet (after settlement or cancellation) in each of these challenges; only
+    /// `among` these people when given (a part of a crowd: by challenge alone, PostgreSQL may choose to read
+    /// every row of those people instead).
+    public func unpaid(of ids: some Collection<Challenge.ID>, among people: Set<User.ID>? = nil) async throws
+        -> [Challenge.ID: [ChallengeParticipant]]
+    {
+        guard let people else { return try await self.rows(of: ids, where: "payout > 0 AND paid_at IS NULL") }
+        guard !people.isEmpty else { return [:] }
+        let list = SQLList(people.sorted().map { SQLBind($0.rawValue) })
+        return try await self.rows(of: ids, where: "payout > 0 AND paid_at IS NULL AND user_id IN (\(list))")
     }
 
     /// Who is owed a payout not paid yet in these challenges (whose locks a payout takes first).
@@ -270,15 +277,15 @@ public struct ChallengeQueries: Sendable {
         return found
     }
 
-    private func rows(of ids: some Collection<Challenge.ID>, where condition: String) async throws -> [Challenge.ID:
-        [ChallengeParticipant]]
+    private func rows(of ids: some Collection<Challenge.ID>, where condition: SQLQueryString) async throws
+        -> [Challenge.ID: [ChallengeParticipant]]
     {
         var found: [Challenge.ID: [ChallengeParticipant]] = [:]
         for part in Set(ids).sorted().chunks(of: Self.chunk) {
             for row in try await self.sql.raw(
                 """
                 SELECT * FROM challenge_participants WHERE challenge_id IN (\(SQLList(part.map { SQLBind($0.rawValue) })))
-                    AND \(unsafeRaw: condition) ORDER BY challenge_id, user_id
+                    AND \(condition) ORDER BY challenge_id, user_id
                 """
             ).all() {
                 let participant = try Self.participant(from: row)

@@ -474,6 +474,19 @@ struct ChallengeKindTests {
         }
     }
 
+    /// A public challenge of a day staking 100 XP (most activities), made by `maker` and joined by `others`.
+    static func staked(_ app: TestApp, _ name: String, by maker: TestPerson, joinedBy others: [TestPerson])
+        async throws -> Components.Schemas.Competition
+    {
+        let created = try await ChallengeTests.create(
+            app,
+            as: maker,
+            Input(name: name, _type: .mostActivities, visibility: ._public, durationDays: 1, stake: 100)
+        )
+        for person in others { _ = try await ChallengeTests.join(app, created.id, as: person).ok }
+        return created
+    }
+
     /// A pot owed to more people than one payout transaction holds is paid in parts, each person once, the
     /// escrow emptied and its books balanced (here one person a transaction, three stakes given back).
     @Test(arguments: Backend.available)
@@ -482,14 +495,8 @@ struct ChallengeKindTests {
             let ana = try await app.person("ana@example.com", xp: 300)
             let ben = try await app.person("ben@example.com", xp: 300)
             let cleo = try await app.person("cleo@example.com", xp: 300)
-            let created = try await ChallengeTests.create(
-                app,
-                as: ana,
-                Input(name: "Trio", _type: .mostActivities, visibility: ._public, durationDays: 1, stake: 100)
-            )
+            let created = try await Self.staked(app, "Trio", by: ana, joinedBy: [ben, cleo])
             let id = Challenge.ID(created.id)
-            _ = try await ChallengeTests.join(app, created.id, as: ben).ok
-            _ = try await ChallengeTests.join(app, created.id, as: cleo).ok
             // Nobody moves: nobody wins, and all three are owed their stake back.
             app.clock.advance(by: 86_400 + Challenge.settlementGrace + 3600)
             try await app.engine.challenges.settle(id)
@@ -512,13 +519,8 @@ struct ChallengeKindTests {
         try await withTestApp(backend) { app async throws in
             let ana = try await app.person("ana@example.com", xp: 300)
             let ben = try await app.person("ben@example.com", xp: 300)
-            let created = try await ChallengeTests.create(
-                app,
-                as: ana,
-                Input(name: "Duel", _type: .mostActivities, visibility: ._public, durationDays: 1, stake: 100)
-            )
+            let created = try await Self.staked(app, "Duel", by: ana, joinedBy: [ben])
             let id = Challenge.ID(created.id)
-            _ = try await ChallengeTests.join(app, created.id, as: ben).ok
             app.clock.advance(by: 3600)
             try await ChallengeTests.record(app, app.workout("a", km: 3, minutes: 20, startedMinutesAgo: 30), as: ana)
             app.clock.advance(by: 86_400 + Challenge.settlementGrace)

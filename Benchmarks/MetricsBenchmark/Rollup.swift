@@ -3,17 +3,19 @@ import FitCircleEngine
 import FitCircleStore
 import Foundation
 
-/// `rollup <database URL> [users] [events each]`: that many accounts and, on yesterday, that many events each
-/// (opens, check-ins, submissions, pushes delivered and opened: what the rollup reads), made in SQL from a
-/// series; then the nightly rollup of that day (`Metrics.rollUp`) timed three times next to a plain
-/// `COUNT(*)` of the day's events through the same store.
+/// `rollup <database URL> [users] [events each]`: that many accounts (made over the 100 days before) and, on
+/// yesterday, that many events each (opens, check-ins, submissions, pushes delivered and opened: what the
+/// rollup reads), made in SQL from a series; then the nightly rollup of that day (`Metrics.rollUp`) timed
+/// three times next to a plain `COUNT(*)` of the day's events through the same store.
 func rollupBenchmark(_ store: Store, users: Int, each: Int) async throws {
     let day = LocalDate(Date(), in: .gmt).adding(days: -1)
     let postgres = store.dialect == .postgres
     // The instant as each database keeps it (SQLite: REAL seconds since 1970).
     let now = postgres ? "now()" : "CAST(strftime('%s', 'now') AS REAL)"
+    // Accounts made over the 100 days before, as a population grows: each day's cohort is 1 % of them.
+    let madeBefore = postgres ? "now() - (i % 100) * interval '1 day'" : "\(now) - (i % 100) * 86400"
     let seeding = try await ContinuousClock().measure {
-        try await insertAccounts(store, 0..<users, createdAt: now)
+        try await insertAccounts(store, 0..<users, createdAt: madeBefore)
         let names = [
             ("app_opened", "app", "'{}'"),
             ("checkin_completed", "server", "'{\"sentiment\":true}'"),

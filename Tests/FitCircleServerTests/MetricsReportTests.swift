@@ -48,21 +48,31 @@ struct MetricsReportTests {
         let (ana, ben, cy) = (User.ID("ana"), User.ID("ben"), User.ID("cy"))
         var facts = DayFacts(day: Self.monday.adding(days: 7))
         facts.users = 3
-        facts.active = [ana, ben]
-        facts.cohorts = [1: [cy], 7: [ana, cy], 30: []]
-        facts.customised = [cy]
-        facts.checkIns = [ana: true, cy: false]  // cy checked in late without opening: not among the active
-        facts.streaks = [ana: 7, ben: 30, cy: 40]
+        facts.active = 2
+        facts.cohorts = [1: .init(size: 1, active: 0), 7: .init(size: 2, active: 1), 30: .init(size: 0, active: 0)]
+        facts.customised = 1
+        facts.checkIns = (users: 1, withSentiment: 1)
+        facts.streaks = [ana: 7, ben: 30, cy: 6]
         let rows = Dictionary(
             uniqueKeysWithValues: facts.rows.map { ("\($0.metric) \($0.day.iso)", [$0.numerator, $0.denominator]) }
         )
         #expect(rows["d7_retention 2026-03-02"] == [1, 2])
         #expect(rows["d1_retention 2026-03-08"] == [0, 1])
         #expect(rows["preference_customisation 2026-03-02"] == [1, 2])
+        #expect(rows["opt_out 2026-02-07"] == [0, 0])
         #expect(rows["checkin_completion 2026-03-09"] == [1, 2])
-        #expect(rows["checkin_sentiment 2026-03-09"] == [1, 2])
+        #expect(rows["checkin_sentiment 2026-03-09"] == [1, 1])
         #expect(rows["streak_7_share 2026-03-09"] == [2, 2])
         #expect(rows["streak_30_share 2026-03-09"] == [1, 2])
         #expect(rows["weekly_goal_completion 2026-03-09"] == nil)  // not the end of a week
+    }
+
+    /// The rollup counts check-ins, submissions and opens among the day's active users without
+    /// intersecting them: that holds only while each of them is activity.
+    @Test
+    func whatTheRollupCountsAmongTheActiveIsActivity() {
+        #expect(
+            MetricCatalog.activeServerEvents.isSuperset(of: [.checkInCompleted, .dataSubmitted, .notificationOpened])
+        )
     }
 }

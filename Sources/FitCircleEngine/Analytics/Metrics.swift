@@ -61,37 +61,41 @@ public struct Metrics: JobOwner {
         var facts = DayFacts(day: day)
         facts.accounts = try await metrics.accounts(through: day)
         facts.users = try await metrics.userCount()
-        facts.active = try await metrics.activeUsers(from: day, to: day)
-        facts.activeWeek = try await metrics.activeCount(from: day.adding(days: -6), to: day)
-        facts.activeMonth = try await metrics.activeCount(from: day.adding(days: -29), to: day)
-        for k in [1, 7, 30] { facts.cohorts[k] = try await metrics.signUps(on: day.adding(days: -k)) }
-        // A cohort's first 7 (30) days are its day and the 6 (29) after: those before `day`.
-        facts.customised = Set(
-            try await metrics.events(
-                named: ServerEvent.preferenceChanged.rawValue,
-                from: day.adding(days: -7),
-                to: day.adding(days: -1)
-            ).map(\.userID)
-        )
-        facts.optedOut = Set(
-            try await metrics.events(
-                named: ServerEvent.preferenceChanged.rawValue,
-                from: day.adding(days: -30),
-                to: day.adding(days: -1)
+        (facts.active, facts.activeWeek, facts.activeMonth) = try await metrics.activeCounts(endingOn: day)
+        for k in [1, 7, 30] {
+            let cohort = try await metrics.signUps(on: day.adding(days: -k))
+            facts.cohorts[k] = DayFacts.Cohort(
+                size: cohort.count,
+                active: try await metrics.activeCount(of: cohort, on: day)
             )
-            .filter { $0.properties["allOff"] == .boolean(true) }.map(\.userID)
-        )
+            // A cohort's first 7 (30) days are its day and the 6 (29) after: those before `day`.
+            let changed = ServerEvent.preferenceChanged.rawValue
+            if k == 7 {
+                facts.customised = try await metrics.count(
+                    of: cohort,
+                    named: changed,
+                    from: day.adding(days: -7),
+                    to: day.adding(days: -1)
+                )
+            } else if k == 30 {
+                facts.optedOut = try await metrics.count(
+                    of: cohort,
+                    named: changed,
+                    from: day.adding(days: -30),
+                    to: day.adding(days: -1),
+                    whereTrue: "allOff"
+                )
+            }
+        }
         facts.dailyGoals = try await metrics.goalCompletion(span: Goal.Span.daily.rawValue, period: day)
         if day.adding(days: 1).weekday == self.profile.week.startsOn {
             let weekStart = day.adding(days: -6)
             facts.weeklyGoals = try await metrics.goalCompletion(span: Goal.Span.weekly.rawValue, period: weekStart)
-            facts.boardViewers = Set(
-                try await metrics.events(named: ServerEvent.leaderboardViewed.rawValue, from: weekStart, to: day)
-                    .filter { $0.properties["board"] == .string("circle") }.map(\.userID)
-            )
             facts.circleMembers = try await metrics.circleMembers(
                 from: weekStart.start(in: .gmt),
-                to: day.adding(days: 1).start(in: .gmt)
+                to: day.adding(days: 1).start(in: .gmt),
+                viewingBoardsFrom: weekStart,
+                to: day
             )
             facts.sessionsInWeek = try await metrics.count(
                 named: ServerEvent.appOpened.rawValue,
@@ -103,55 +107,34 @@ public struct Metrics: JobOwner {
             facts.streaks[user] = Streak.standing(on: day, after: closed)
         }
         facts.frozenInMonth = try await metrics.frozenActiveCount(from: day.adding(days: -29), to: day)
-        for event in try await metrics.events(named: ServerEvent.checkInCompleted.rawValue, from: day, to: day) {
-            facts.checkIns[event.userID] = event.properties["sentiment"] == .boolean(true)
-        }
-        for event in try await metrics.events(named: ServerEvent.dataSubmitted.rawValue, from: day, to: day) {
-            // A submitter's first claim of the day decides whether they were early (a later re-claim updates
-            // the figure; it does not make them late).
-            if case .integer(let hour)? = event.properties["localHour"] {
-                facts.submissions[event.userID] = min(facts.submissions[event.userID] ?? hour, hour)
-            }
-        }
+        let people = try await metrics.people(on: day, earlyBefore: 18)
+        facts.checkIns = (people.checkedIn, people.withSentiment)
+        facts.submissions = (people.submitted, people.submittedEarly)
+        facts.notificationOpeners = people.openedANotification
         facts.pushUsers = try await metrics.pushUserCount()
-        let delivered = try await metrics.events(named: ServerEvent.notificationDelivered.rawValue, from: day, to: day)
-        let pushed = Set(
-            delivered.filter { $0.properties["channel"] == .string("push") }.compactMap {
-                $0.properties["notificationId"]?.string
-            }
+        let sent = try await metrics.notifications(on: day, openedWithin: 60)
+        (facts.pushDelivered, facts.pushOpenedWithinHour) = (sent.pushed, sent.pushesOpened)
+        (facts.emailsDelivered, facts.emailsOpened, facts.emailsClicked) = (
+            sent.emailed, sent.emailsOpened, sent.emailsClicked
         )
-        facts.pushDelivered = pushed.count
-        // Opened within the hour: on the day or, for a late-evening push, the next.
-        let opened = try await metrics.events(
-            named: ServerEvent.notificationOpened.rawValue,
-            from: day,
-            to: day.adding(days: 1)
-        )
-        facts.pushOpenedWithinHour =
-            Set(
-                opened.filter { ($0.properties["minutes"]?.number ?? .infinity) <= 60 }.compactMap {
-                    $0.properties["notificationId"]?.string
-                }
-            ).intersection(pushed).count
-        facts.notificationOpeners = Set(opened.filter { $0.localDate == day }.map(\.userID))
-        let emailed = delivered.filter { $0.properties["channel"] == .string("email") }.compactMap {
-            $0.properties["notificationId"]?.string
-        }
-        facts.emailsDelivered = emailed.count
-        facts.emailsBounced = try await metrics.events(
+        facts.emailsBounced = try await metrics.count(
             named: ServerEvent.notificationFailed.rawValue,
             from: day,
-            to: day
+            to: day,
+            whereText: ("channel", "email")
         )
-        .filter { $0.properties["channel"] == .string("email") }.count
-        (facts.emailsOpened, facts.emailsClicked) = try await metrics.emailEngagement(of: emailed)
         facts.unsubscribes = try await metrics.count(named: ServerEvent.emailUnsubscribed.rawValue, from: day, to: day)
-        let finished = try await metrics.events(named: ServerEvent.challengeFinished.rawValue, from: day, to: day)
-        facts.challengeFinishers = finished.count
-        facts.challengeCompleters = finished.filter { $0.properties["completed"] == .boolean(true) }.count
-        let created = try await metrics.events(named: ServerEvent.challengeCreated.rawValue, from: day, to: day)
-        facts.challengesCreated = created.count
-        facts.challengesFromTemplates = created.filter { $0.properties["templateId"] != nil }.count
+        let finished = ServerEvent.challengeFinished.rawValue
+        facts.challengeFinishers = try await metrics.count(named: finished, from: day, to: day)
+        facts.challengeCompleters = try await metrics.count(named: finished, from: day, to: day, whereTrue: "completed")
+        let created = ServerEvent.challengeCreated.rawValue
+        facts.challengesCreated = try await metrics.count(named: created, from: day, to: day)
+        facts.challengesFromTemplates = try await metrics.count(
+            named: created,
+            from: day,
+            to: day,
+            wherePresent: "templateId"
+        )
         return facts
     }
 }

@@ -33,7 +33,10 @@ public struct Metrics: JobOwner {
     /// Computes and saves the rows of local day `day` (again: the same rows, or newer ones).
     @discardableResult
     public func rollUp(_ day: LocalDate) async throws -> [MetricRow] {
-        let facts = try await self.store.read { tx in try await self.facts(of: day, in: tx) }
+        let facts = try await self.store.snapshot { tx in
+            try await tx.metrics.makeRoomForGroups()
+            return try await self.facts(of: day, in: tx)
+        }
         let rows = facts.rows
         try await self.store.transaction { tx in
             try await tx.metrics.save(rows, at: self.clock.now())

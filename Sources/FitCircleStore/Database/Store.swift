@@ -159,6 +159,21 @@ public final class Store: Sendable {
         }
     }
 
+    /// Runs `body`'s reads in one read-only transaction: every statement sees the same committed state (a
+    /// report of many counts that must agree). On SQLite it uses a reader connection, so it never waits for
+    /// the writer; on PostgreSQL it is `REPEATABLE READ`, and `SET LOCAL` settings last until it ends.
+    public func snapshot<Result: Sendable>(
+        _ body: @Sendable (Transaction) async throws -> Result
+    ) async throws -> Result {
+        try await self.withTransactionHandle(writing: false) { tx in
+            try await Self.run(
+                body,
+                on: tx,
+                begin: tx.dialect == .sqlite ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+            )
+        }
+    }
+
     /// Runs `body`'s reads outside an explicit transaction: each statement sees what was committed when it
     /// ran, with no BEGIN and COMMIT round trips. Most reads are one statement (authenticating a request, a
     /// page of events); a read of several statements may see a write land between them. On SQLite it uses a

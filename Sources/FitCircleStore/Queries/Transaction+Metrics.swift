@@ -277,7 +277,7 @@ public struct MetricQueries: Sendable {
             ? "(properties::jsonb ->> '\(unsafeRaw: key)')" : "json_extract(properties, '$.\(unsafeRaw: key)')"
     }
 
-    /// `key`'s value when it is a number, else NULL.
+    /// `key`'s value as a number (PostgreSQL: NULL when it is not one, so that no cast fails).
     private func number(_ key: String) -> SQLQueryString {
         self.tx.dialect == .postgres
             ? "(CASE WHEN jsonb_typeof(properties::jsonb -> '\(unsafeRaw: key)') = 'number' THEN (properties::jsonb ->> '\(unsafeRaw: key)')::float8 END)"

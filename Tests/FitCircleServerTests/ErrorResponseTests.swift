@@ -60,6 +60,30 @@ struct ErrorResponseTests {
         }
     }
 
+    /// A path parameter's value outside its enum names the parameter, with a body or without (it once
+    /// said the body was empty).
+    @Test(arguments: Backend.available)
+    func anUnknownEnumValueInThePathIsA400NamingTheParameter(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser()
+            for body in [nil, Data("{}".utf8)] {
+                let response = try await app.request(
+                    .post,
+                    "/api/notifications/n-1/seen",
+                    token: token,
+                    body: body,
+                    headers: body == nil ? [:] : [.contentType: "application/json"]
+                )
+                #expect(response.status == .badRequest, "\(response.text)")
+                #expect((try response.problem().fields) == ["event"], "\(response.text)")
+                #expect(response.text.contains("'seen' is not one of the values it takes"), "\(response.text)")
+            }
+            // A value it takes goes on to the notification, which is not there.
+            let known = try await app.request(.post, "/api/notifications/n-1/read", token: token)
+            #expect(known.status == .notFound, "\(known.text)")
+        }
+    }
+
     @Test(arguments: Backend.available)
     func anUnknownRouteIsA404Problem(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in

@@ -76,6 +76,15 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             else {
                 throw error
             }
+            // A path parameter's value that is not one of its enumeration's, with a body or without.
+            if let parameter = ProblemDocument.pathParameter(
+                failing: .dataCorrupted(detail),
+                in: error.requestMetadata.pathParameters
+            ) {
+                throw ProblemDocument.badQuery(
+                    FieldViolation(field: parameter, reason: ProblemDocument.readable(detail.debugDescription))
+                )
+            }
             if body.readableBytes == 0 {
                 // Without a body, what did not decode is a query parameter's value (an enum's unknown case:
                 // the decoder's error names no key, only the value it refused, which names the parameter).

@@ -44,7 +44,7 @@ extension ProblemDocument {
         .init(slug: "bad-request", title: "The request could not be read", status: .badRequest, detail: detail)
     }
 
-    /// A query parameter that cannot be searched or read, named as a field.
+    /// A query or path parameter that cannot be searched or read, named as a field.
     static func badQuery(_ violation: FieldViolation) -> Self {
         .init(
             slug: "bad-request",

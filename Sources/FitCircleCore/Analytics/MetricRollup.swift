@@ -81,6 +81,11 @@ public struct DayFacts: Sendable {
         self.day = day
     }
 
+    /// A submission is early when the day's first claim comes before this local hour (`submission_before_18`).
+    public static let earlySubmissionHour = 18
+    /// A push counts as opened when it is opened within this many minutes of delivery (`push_open_rate`).
+    public static let pushOpenMinutes = 60
+
     public var rows: [MetricRow] {
         var rows: [MetricRow] = []
         func add(_ metric: String, _ numerator: Int, _ denominator: Int, on day: LocalDate? = nil) {

@@ -110,12 +110,12 @@ public struct Metrics: JobOwner {
             facts.streaks[user] = Streak.standing(on: day, after: closed)
         }
         facts.frozenInMonth = try await metrics.frozenActiveCount(from: day.adding(days: -29), to: day)
-        let people = try await metrics.people(on: day, earlyBefore: 18)
+        let people = try await metrics.people(on: day, earlyBefore: DayFacts.earlySubmissionHour)
         facts.checkIns = (people.checkedIn, people.withSentiment)
         facts.submissions = (people.submitted, people.submittedEarly)
         facts.notificationOpeners = people.openedANotification
         facts.pushUsers = try await metrics.pushUserCount()
-        let sent = try await metrics.notifications(on: day, openedWithin: 60)
+        let sent = try await metrics.notifications(on: day, openedWithin: DayFacts.pushOpenMinutes)
         (facts.pushDelivered, facts.pushOpenedWithinHour) = (sent.pushed, sent.pushesOpened)
         (facts.emailsDelivered, facts.emailsOpened, facts.emailsClicked) = (
             sent.emailed, sent.emailsOpened, sent.emailsClicked

@@ -183,7 +183,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         // limit adapted), and a tighter fixed limit.
         let nodeLogger = logger
         func node(_ port: Int, minInFlight: Int, maxInFlight: Int) throws -> Application<
-            RouterResponder<AppRequestContext>
+            HotRouting<AppRequestContext>.Responder
         > {
             var limits = RequestLimits.generous
             limits.maxInFlight = maxInFlight

@@ -23,7 +23,7 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 
 /// Builds every route of the server over an engine: the OpenAPI operations, the operations routes
 /// (`/healthz`, `/readyz`, `/metrics`, `/openapi.yaml`, `/docs`), the web app's (`WebRoutes`) and the
-/// middleware around them. `web`: how browsers reach the server (the web session's cookies, the sign-in flows).
+/// middleware around them; the hot reads' routes are found before the router's trie (`HotRouting`). `web`: how browsers reach the server (the web session's cookies, the sign-in flows).
 public func buildRouter(
     engine: Engine,
     store: Store,
@@ -33,7 +33,7 @@ public func buildRouter(
     web: WebSettings = WebSettings(),
     metricsToken: String? = nil,
     clock: WallClock
-) throws -> Router<AppRequestContext> {
+) throws -> HotRouting<AppRequestContext> {
     let document = try OpenAPIDocument.yaml()
     let routes = try RouteTable(openAPIDocument: document)
     let factory = PrometheusMetricsFactory(registry: registry)
@@ -92,17 +92,19 @@ public func buildRouter(
         secureCookies: web.secureCookies
     )
     let rateLimits = RateLimitMiddleware(limits: limits, limiter: limiter, shared: engine.rateLimits, now: clock.now)
+    let hotReads = HotReads.all(engine: engine)
     router.add(
         middleware: HotReadMiddleware(
-            HotReads.all(engine: engine),
+            hotReads,
             authentication: authentication,
             rateLimits: rateLimits,
             metrics: factory
         )
     )
     let streams = OpenStreams(perUser: limits.streamsPerUser, perNode: limits.streamsPerNode)
+    let registered = KeptRoutes(router: router, paths: Set(hotReads.map(\.path)))
     try API(engine: engine, streams: streams).registerHandlers(
-        on: router,
+        on: registered,
         // Compact JSON, keys still sorted so that equal answers are equal bytes: the generator's default also
         // pretty-prints, whitespace no client reads.
         configuration: Configuration(
@@ -112,7 +114,8 @@ public func buildRouter(
         middlewares: [
             authentication, rateLimits, IdempotencyMiddleware(idempotency: engine.idempotency),
             ConditionalGetMiddleware(operations: routes.conditionalOperationIDs),
+            InputCheckMiddleware(schemas: routes.inputs),
         ]
     )
-    return router
+    return HotRouting(router: router, routes: registered.kept)
 }

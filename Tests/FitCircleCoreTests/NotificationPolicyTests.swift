@@ -384,6 +384,19 @@ struct NotificationPolicyTests {
         )
     }
 
+    /// The API review's D8: `friend_accepted` linked to `fitcircle://users/{userId}` with the brace in it.
+    @Test func aDeepLinkTheDataCannotFillIsLeftOut() {
+        let type = NotificationType(
+            type: "friend_accepted",
+            title: "New friend",
+            body: "{name} accepted.",
+            deepLink: "fitcircle://users/{userId}"
+        )
+        #expect(type.render(["name": "Ana", "userId": "u1"]).deepLink == "fitcircle://users/u1")
+        #expect(type.render(["name": "Ana"]).deepLink == nil)
+        #expect(type.render(["name": "Ana"]).body == "Ana accepted.")
+    }
+
     @Test func preferencesRefuseTurningOffACriticalTypeAndNameTheField() {
         var preferences = NotificationPreferences.defaults
         preferences.types = [

@@ -76,11 +76,78 @@ struct ErrorResponseTests {
                 )
                 #expect(response.status == .badRequest, "\(response.text)")
                 #expect((try response.problem().fields) == ["event"], "\(response.text)")
-                #expect(response.text.contains("'seen' is not one of the values it takes"), "\(response.text)")
+                #expect(
+                    response.text.contains("must be one of ") && response.text.contains("(not 'seen')"),
+                    "\(response.text)"
+                )
             }
             // A value it takes goes on to the notification, which is not there.
             let known = try await app.request(.post, "/api/notifications/n-1/read", token: token)
             #expect(known.status == .notFound, "\(known.text)")
+        }
+    }
+
+    /// The API review's D7: a body with several fields of the wrong type is refused naming every one, with
+    /// what each must be in the document's words (the decoder stopped at the first and named Swift types).
+    @Test(arguments: Backend.available)
+    func everyFieldOfTheWrongTypeIsNamedAtOnce(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.devSignIn().accessToken
+            let response = try await app.request(
+                .put,
+                "/api/user/profile",
+                token: token,
+                json: [
+                    "displayName": 5, "age": "old", "weight": ["value": "heavy", "unit": "stone"],
+                    "visibility": "everyone",
+                ] as [String: Any]
+            )
+            #expect(response.status == .unprocessableContent, "\(response.text)")
+            let problem = try response.problem()
+            #expect(
+                Set(problem.fields) == ["displayName", "age", "weight.value", "weight.unit", "timeZone", "visibility"],
+                "\(response.text)"
+            )
+            #expect(response.text.contains("must be an integer"), "\(response.text)")
+            #expect(response.text.contains("must be one of kg, lb (not 'stone')"), "\(response.text)")
+            #expect(!response.text.contains("Swift") && !response.text.contains("Payload"), "\(response.text)")
+            // Nothing was saved: the profile is as it was.
+            let profile = try await app.request(.get, "/api/user/profile", token: token)
+            #expect(!profile.text.contains("heavy"))
+            // A query's wrong value is named the same way, with the values it takes.
+            let onboarded = try await app.onboardedUser("bo@example.com")
+            let query = try await app.request(.get, "/api/activities?limit=many&type=bogus", token: onboarded)
+            #expect(query.status == .unprocessableContent, "\(query.text)")
+            #expect(Set(try query.problem().fields) == ["limit", "type"], "\(query.text)")
+        }
+    }
+
+    /// The API review's D2: joining a public challenge takes an optional body, yet no body was refused as
+    /// broken JSON. An empty body is no body, with a JSON content type or without; a required one is refused.
+    @Test(arguments: Backend.available)
+    func anOptionalBodyMayBeLeftOut(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await app.onboardedUser("ana@example.com")
+            let created = try await app.request(
+                .post,
+                "/api/competitions",
+                token: ana,
+                json: ["name": "Open walk", "type": "distance", "durationDays": 3, "visibility": "public"]
+            )
+            let id = try #require(try created.jsonObject()["id"] as? String, "\(created.text)")
+            let headers: [HTTPFields] = [[:], [.contentType: "application/json"]]
+            for (index, headers) in headers.enumerated() {
+                let ben = try await app.onboardedUser("ben\(index)@example.com")
+                let joined = try await app.request(.post, "/api/competitions/\(id)/join", token: ben, headers: headers)
+                #expect(joined.status == .ok, "\(joined.text)")
+            }
+            let empty = try await app.request(
+                .post,
+                "/api/fitcircles",
+                token: ana,
+                headers: [.contentType: "application/json"]
+            )
+            #expect(empty.status == .badRequest && empty.text.contains("The body is empty"), "\(empty.text)")
         }
     }
 

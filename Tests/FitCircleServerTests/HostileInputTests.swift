@@ -527,7 +527,7 @@ struct SocialHalfFindingsTests {
     }
 
     /// Refusals printed Swift's type names ("Cannot initialize WorkoutTypesPayloadPayload from invalid String
-    /// value swim"): they say which value is not taken, in the API's words.
+    /// value swim"): they say which value is not taken, and which are, in the API's words.
     @Test(arguments: Backend.available)
     func aRefusedEnumValueIsNamedWithoutSwiftTypeNames(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
@@ -539,10 +539,11 @@ struct SocialHalfFindingsTests {
                 json: ["name": "x", "type": "distance", "durationDays": 1, "workoutTypes": ["swim"]]
             )
             let query = try await app.request(.get, "/api/notifications/history?channel=sms", token: token)
-            for (response, value) in [(body, "swim"), (query, "sms")] {
+            for (response, value, taken) in [(body, "swim", "running"), (query, "sms", "push")] {
                 #expect(response.status == .unprocessableContent, "\(response.text)")
                 #expect(
-                    response.text.contains("'\(value)' is not one of the values") && !response.text.contains("Payload"),
+                    response.text.contains("must be one of ") && response.text.contains("(not '\(value)')")
+                        && response.text.contains(taken) && !response.text.contains("Payload"),
                     "\(response.text)"
                 )
             }

@@ -186,8 +186,7 @@ struct HotReadContractTests {
                 try bad.problem().errors == [
                     .init(
                         field: "period",
-                        reason:
-                            "has a value this operation does not take ('fortnightly' is not one of the values it takes)"
+                        reason: "must be one of daily, weekly, monthly, all_time (not 'fortnightly')"
                     )
                 ]
             )

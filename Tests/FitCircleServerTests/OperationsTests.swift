@@ -66,6 +66,15 @@ struct OperationsTests {
                 ),
                 "a wrapped line is one paragraph"
             )
+            // A schema made of others shows what it extends and its own properties; one of several forms lists
+            // them (the API review's D9: Workout and EventPropertyValue rendered empty).
+            let workout = try #require(docs.text.components(separatedBy: "id=\"schema-Workout\"").last)
+                .components(separatedBy: "</article>")[0]
+            #expect(
+                workout.contains("href=\"#schema-WorkoutInput\"") && workout.contains("<code>caloriesEstimated</code>")
+            )
+            let value = try #require(docs.text.components(separatedBy: "id=\"schema-EventPropertyValue\"").last)
+            #expect(value.components(separatedBy: "</article>")[0].contains("one of: string, integer (int64)"))
             #expect(!docs.text.contains("<script") && !docs.text.contains("<style"))
             #expect(docs.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("script-src 'self'") == true)
         }

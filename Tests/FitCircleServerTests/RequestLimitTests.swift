@@ -44,6 +44,26 @@ struct RequestLimitTests {
         }
     }
 
+    /// A refusal was counted too, so it says what is left of the budget as a success does: a use case's
+    /// 404, a body's 422 and a hot read's 404 (answered before the generated stack).
+    @Test(arguments: Backend.available)
+    func problemsTheBudgetCountedCarryItsHeaders(_ backend: Backend) async throws {
+        try await withTestApp(backend, limits: RequestLimits(perUser: 10)) { app async throws in
+            let ana = try await app.onboardedUser("ana@example.com")  // onboarding spends one request
+            let missing = try await app.request(.get, "/api/fitcircles/nope", token: ana)
+            let invalid = try await app.request(.post, "/api/fitcircles", token: ana, json: ["name": ""])
+            let hot = try await app.request(.get, "/api/fitcircles/nope/leaderboard", token: ana)
+            for (index, (response, status)) in [(missing, 404), (invalid, 422), (hot, 404)].enumerated() {
+                #expect(response.status.code == status)
+                #expect(response.headers[HTTPField.Name("RateLimit-Policy")!] == #""user";q=10;w=60"#)
+                #expect(response.headers[HTTPField.Name("RateLimit")!]?.hasPrefix(#""user";r=\#(8 - index);"#) == true)
+            }
+            let signedOut = try await app.request(.get, "/api/fitcircles/nope")
+            #expect(signedOut.status == .unauthorized)
+            #expect(signedOut.headers[HTTPField.Name("RateLimit")!] == nil)
+        }
+    }
+
     @Test(arguments: Backend.available)
     func anAddressOverItsRateIsRefusedButHealthStillAnswers(_ backend: Backend) async throws {
         try await withTestApp(backend, limits: RequestLimits(perAddress: 2)) { app async throws in

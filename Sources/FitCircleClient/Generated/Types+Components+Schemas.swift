@@ -344,7 +344,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Activity/revision`.
             public var revision: Swift.Int?
-            /// When the device made the stored version
+            /// When the device made the stored version, if it was edited.
             ///
             /// - Remark: Generated from `#/components/schemas/Activity/modifiedAt`.
             public var modifiedAt: Foundation.Date?
@@ -421,7 +421,7 @@ extension Components {
             ///   - timeZone:
             ///   - localDate: The day it counts for, in `timeZone`.
             ///   - revision: How many edits it has had (`POST /api/activities/edits`).
-            ///   - modifiedAt: When the device made the stored version
+            ///   - modifiedAt: When the device made the stored version, if it was edited.
             ///   - source:
             ///   - receivedAt:
             ///   - flags: Accepted but suspicious, e.g. `steps_spike`.
@@ -1103,7 +1103,7 @@ extension Components {
             public var joinCode: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Competition/creatorId`.
             public var creatorId: Swift.String
-            /// The creator's zone
+            /// The creator's zone, where the span's days are counted.
             ///
             /// - Remark: Generated from `#/components/schemas/Competition/timeZone`.
             public var timeZone: Swift.String
@@ -1220,7 +1220,7 @@ extension Components {
             ///   - visibility:
             ///   - joinCode: Shown to the creator and participants.
             ///   - creatorId:
-            ///   - timeZone: The creator's zone
+            ///   - timeZone: The creator's zone, where the span's days are counted.
             ///   - startsAt:
             ///   - endsAt:
             ///   - settlesAt: When it settles: 2 hours after the end (late syncs of the span count until then).
@@ -2322,7 +2322,7 @@ extension Components {
                 public var durationSeconds: Swift.Double
                 /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/personalRecords`.
                 public var personalRecords: [Components.Schemas.PersonalRecord]
-                /// The latest 5
+                /// The latest 5, without routes.
                 ///
                 /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/recentWorkouts`.
                 public var recentWorkouts: [Components.Schemas.Activity]
@@ -2376,7 +2376,7 @@ extension Components {
                 ///   - distanceMeters:
                 ///   - durationSeconds:
                 ///   - personalRecords:
-                ///   - recentWorkouts: The latest 5
+                ///   - recentWorkouts: The latest 5, without routes.
                 ///   - lastThirtyDays: Their last 30 days, oldest first, ending today where they are: steps, the push-ups of workouts the caller may see, and the weight only when its audience takes the caller in.
                 public init(
                     workouts: Swift.Int,
@@ -2768,7 +2768,7 @@ extension Components {
             public var displayName: Swift.String
             /// - Remark: Generated from `#/components/schemas/Person/photoUrl`.
             public var photoUrl: Swift.String?
-            /// When the request was sent
+            /// When the request was sent, or the block made.
             ///
             /// - Remark: Generated from `#/components/schemas/Person/since`.
             public var since: Foundation.Date
@@ -2778,7 +2778,7 @@ extension Components {
             ///   - userId:
             ///   - displayName:
             ///   - photoUrl:
-            ///   - since: When the request was sent
+            ///   - since: When the request was sent, or the block made.
             public init(
                 userId: Swift.String,
                 displayName: Swift.String,
@@ -4131,7 +4131,7 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/DeliveryAttempt/outcome`.
             public var outcome: Components.Schemas.DeliveryAttempt.OutcomePayload
-            /// The provider's reason (an error code
+            /// The provider's reason (an error code, an HTTP status, a transport error).
             ///
             /// - Remark: Generated from `#/components/schemas/DeliveryAttempt/reason`.
             public var reason: Swift.String?
@@ -4153,7 +4153,7 @@ extension Components {
             ///   - provider: `fcm`, `webhook`, or `none` when no transport serves the target.
             ///   - attempt: The try of this target: 1, then 2, 3, 4.
             ///   - outcome:
-            ///   - reason: The provider's reason (an error code
+            ///   - reason: The provider's reason (an error code, an HTTP status, a transport error).
             ///   - status: The provider's HTTP status or SMTP reply code.
             ///   - latencyMs: How long the provider took to answer.
             ///   - attemptedAt:
@@ -5583,7 +5583,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/MigrationSession/duplicates`.
             public var duplicates: Swift.Int
-            /// Refused
+            /// Refused, and not sent successfully since.
             ///
             /// - Remark: Generated from `#/components/schemas/MigrationSession/refused`.
             public var refused: Swift.Int
@@ -5598,7 +5598,7 @@ extension Components {
             ///   - received: Distinct client events the session's batches carried.
             ///   - accepted: Recorded by this session.
             ///   - duplicates: Recorded before (another path or session); nothing to move.
-            ///   - refused: Refused
+            ///   - refused: Refused, and not sent successfully since.
             ///   - complete:
             public init(
                 id: Swift.String,
@@ -6076,7 +6076,7 @@ extension Components {
                 public var date: Swift.String
                 /// - Remark: Generated from `#/components/schemas/CheckInResult/previousDay/steps`.
                 public var steps: Swift.Int
-                /// That day's step goal
+                /// That day's step goal, when the profile sets one.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CheckInResult/previousDay/stepGoal`.
                 public var stepGoal: Swift.Int?
@@ -6101,7 +6101,7 @@ extension Components {
                 /// - Parameters:
                 ///   - date:
                 ///   - steps:
-                ///   - stepGoal: That day's step goal
+                ///   - stepGoal: That day's step goal, when the profile sets one.
                 ///   - goalPercent: steps / stepGoal, rounded down; may pass 100.
                 ///   - sentiment: How the user said they feel about it.
                 public init(
@@ -6545,7 +6545,7 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/GoalProgress/span`.
             public var span: Components.Schemas.GoalProgress.SpanPayload
-            /// The day
+            /// The day, or the week's first day.
             ///
             /// - Remark: Generated from `#/components/schemas/GoalProgress/period`.
             public var period: Swift.String
@@ -6605,7 +6605,7 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - span:
-            ///   - period: The day
+            ///   - period: The day, or the week's first day.
             ///   - _type:
             ///   - target:
             ///   - basis: How the target was planned.
@@ -7135,7 +7135,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/WeeklySummary/reps`.
             public var reps: Swift.Int
-            /// Push-ups tracked beyond the days' caps
+            /// Push-ups tracked beyond the days' caps, not counted.
             ///
             /// - Remark: Generated from `#/components/schemas/WeeklySummary/excessReps`.
             public var excessReps: Swift.Int
@@ -7197,7 +7197,7 @@ extension Components {
             /// - Parameters:
             ///   - weekStart:
             ///   - reps: Push-ups counted toward the target (each day's up to its cap).
-            ///   - excessReps: Push-ups tracked beyond the days' caps
+            ///   - excessReps: Push-ups tracked beyond the days' caps, not counted.
             ///   - target:
             ///   - percent:
             ///   - reached:

@@ -198,7 +198,8 @@ public struct NotificationType: Equatable, Sendable, Codable {
     }
 
     /// The copy (of the first variant `data` matches, else the type's) and deep link with `{name}` replaced
-    /// by `data["name"]`; unknown variables stay as written.
+    /// by `data["name"]`; unknown variables stay as written in the copy, but a deep link that still holds
+    /// one is left out: an app would open a link to nothing (`fitcircle://users/{userId}`).
     public func render(_ data: [String: String]) -> (title: String, body: String, deepLink: String?) {
         func fill(_ template: String) -> String {
             Self.agreeing(
@@ -208,6 +209,7 @@ public struct NotificationType: Equatable, Sendable, Codable {
             )
         }
         let variant = self.variants.first { $0.matches(data) }
-        return (fill(variant?.title ?? self.title), fill(variant?.body ?? self.body), self.deepLink.map(fill))
+        let deepLink = self.deepLink.map(fill).flatMap { $0.contains("{") ? nil : $0 }
+        return (fill(variant?.title ?? self.title), fill(variant?.body ?? self.body), deepLink)
     }
 }

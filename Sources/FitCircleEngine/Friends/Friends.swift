@@ -221,7 +221,7 @@ public struct Friends: Sendable {
         let candidate = NotificationCandidate(
             type: type,
             dedupeKey: key,
-            data: ["name": me.profile.displayName],
+            data: ["name": me.profile.displayName, "userId": me.id.rawValue],
             actor: me.id
         )
         if let job = try Notifications.raising(

@@ -26,10 +26,10 @@ struct ChallengeBoardRead: HotRead {
     func answer(_ id: Challenge.ID, for caller: Caller) async throws -> HotAnswer {
         let key = PageKey(viewer: caller.userID, challenge: id)
         let challenges = self.engine.challenges
-        // The version is asked for only when a page is kept; asking decides access and records the view.
-        if self.kept.holds(key), let version = try await challenges.firstPageVersion(of: id, for: caller),
-            var answer = self.kept.answer(key, at: version)
-        {
+        if var answer = try await self.kept.answer(
+            key,
+            at: { try await challenges.firstPageVersion(of: id, for: caller) }
+        ) {
             answer.wasKept = true
             return answer
         }

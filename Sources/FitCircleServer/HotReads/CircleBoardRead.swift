@@ -29,11 +29,10 @@ struct CircleBoardRead: HotRead {
     func answer(_ input: (circle: FitCircle.ID, period: BoardPeriod), for caller: Caller) async throws -> HotAnswer {
         let key = PageKey(viewer: caller.userID, circle: input.circle, period: input.period)
         let circles = self.engine.circles
-        // The version is asked for only when a page is kept; asking decides access and records the view.
-        if self.kept.holds(key),
-            let version = try await circles.firstPageVersion(of: input.circle, period: input.period, for: caller),
-            var answer = self.kept.answer(key, at: version)
-        {
+        if var answer = try await self.kept.answer(
+            key,
+            at: { try await circles.firstPageVersion(of: input.circle, period: input.period, for: caller) }
+        ) {
             answer.wasKept = true
             return answer
         }

@@ -112,15 +112,12 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// The query's fields as written (`name=value`, `&` between), or nil when anything in it is escaped
-    /// (`%`, `+`): those are the generated stack's to decode. Read by hand because Hummingbird's
-    /// `queryParameters` builds a dictionary on every read (issue 42).
-    static func plainQuery(_ query: String?) -> [(key: Substring, value: Substring)]? {
-        guard let query, !query.isEmpty else { return [] }
+    /// (`%`, `+`): those are the generated stack's to decode. Read by hand, without allocating, because
+    /// Hummingbird's `queryParameters` builds a dictionary on every read (issue 42).
+    static func plainQuery(_ query: String?) -> QueryFields? {
+        guard let query, !query.isEmpty else { return QueryFields(query: "") }
         guard !query.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return nil }
-        return query.split(separator: "&").map { field in
-            guard let equals = field.firstIndex(of: "=") else { return (field, "") }
-            return (field[..<equals], field[field.index(after: equals)...])
-        }
+        return QueryFields(query: Substring(query))
     }
 
     private func serve<Read: HotRead>(
@@ -133,7 +130,12 @@ struct HotReadMiddleware<Context: RequestContext>: RouterMiddleware {
             let caller = try? await self.authentication.caller(of: request.head, operationID: read.operationID)
         else { return nil }
         let limit = try await self.rateLimits.admit(caller, operationID: read.operationID)
-        let answer = try await RequestCaller.$current.withValue(caller) { try await read.answer(input, for: caller) }
+        let answer: HotAnswer
+        do {
+            answer = try await RequestCaller.$current.withValue(caller) { try await read.answer(input, for: caller) }
+        } catch {
+            throw limit.map { CountedFailure(underlying: error, headers: RateLimitMiddleware.headers($0, $1)) } ?? error
+        }
         // Appended, not set: none of these is among the answer's own, so no field need be looked for.
         var headers = answer.headers
         headers.reserveCapacity(headers.count + 7)
@@ -164,5 +166,30 @@ enum HotReads {
             ChallengeBoardRead(engine: engine, kept: KeptAnswers()),
             FeedRead(engine: engine, kept: KeptAnswers()),
         ]
+    }
+}
+
+/// A query's fields in order, each `name=value` (a field without `=` has an empty value), empty fields skipped.
+struct QueryFields: Sequence, IteratorProtocol {
+    let query: Substring
+    private var index: Substring.Index
+
+    init(query: Substring) {
+        self.query = query
+        self.index = query.startIndex
+    }
+
+    mutating func next() -> (key: Substring, value: Substring)? {
+        let bytes = self.query.utf8
+        while self.index < bytes.endIndex, bytes[self.index] == UInt8(ascii: "&") {
+            self.index = bytes.index(after: self.index)
+        }
+        guard self.index < bytes.endIndex else { return nil }
+        let start = self.index
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+        self.index = end
+        let field = self.query[start..<end]
+        guard let equals = field.utf8.firstIndex(of: UInt8(ascii: "=")) else { return (field, "") }
+        return (field[..<equals], field[field.utf8.index(after: equals)...])
     }
 }

@@ -16,20 +16,20 @@ final class KeptAnswers<Key: Hashable & Sendable, Version: Sendable>: Sendable {
         self.state = Mutex(RecentlyUsed(capacity: capacity))
     }
 
-    /// The answer kept for `key` at `version`, if any.
-    func answer(_ key: Key, at version: Version) -> HotAnswer? where Version: Equatable {
-        self.answer(key) { $0 == version }
-    }
-
     /// The answer kept for `key` if its version is `current`.
     func answer(_ key: Key, if current: (Version) -> Bool) -> HotAnswer? {
         guard let kept = self.state.withLock({ $0.value(for: key) }), current(kept.version) else { return nil }
         return kept.answer
     }
 
-    /// Whether anything is kept for `key` (at any version): only then is the version worth asking for.
-    func holds(_ key: Key) -> Bool {
-        self.state.withLock { $0.contains(key) }
+    /// The answer kept for `key` if it is at the version `current` gives. `current` is asked only when an
+    /// answer is kept: asking may cost (a board's version decides access and records the view).
+    func answer(_ key: Key, at current: () async throws -> Version?) async rethrows -> HotAnswer?
+    where Version: Equatable {
+        guard let kept = self.state.withLock({ $0.value(for: key) }), let version = try await current(),
+            kept.version == version
+        else { return nil }
+        return kept.answer
     }
 
     func keep(_ answer: HotAnswer, for key: Key, at version: Version) {

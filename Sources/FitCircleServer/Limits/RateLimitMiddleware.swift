@@ -21,13 +21,22 @@ struct RateLimitMiddleware: ServerMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let shown = try await self.admit(RequestCaller.current, operationID: operationID)
-        var (response, responseBody) = try await next(request, body, metadata)
-        if let (limit, decision) = shown {
-            response.headerFields[.rateLimitPolicy] = limit.policyHeader
-            response.headerFields[.rateLimit] = limit.header(decision)
+        guard let (limit, decision) = try await self.admit(RequestCaller.current, operationID: operationID) else {
+            return try await next(request, body, metadata)
         }
-        return (response, responseBody)
+        let headers = Self.headers(limit, decision)
+        do {
+            var (response, responseBody) = try await next(request, body, metadata)
+            response.headerFields.append(contentsOf: headers)
+            return (response, responseBody)
+        } catch {
+            throw CountedFailure(underlying: error, headers: headers)
+        }
+    }
+
+    /// What an answer says of the narrowest limit its request was counted against.
+    static func headers(_ limit: RateLimit, _ decision: RateLimit.Decision) -> HTTPFields {
+        [.rateLimitPolicy: limit.policyHeader, .rateLimit: limit.header(decision)]
     }
 
     /// Counts the request against the caller's budget (the address's before sign-in) and the operation's,

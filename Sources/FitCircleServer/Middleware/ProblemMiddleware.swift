@@ -16,6 +16,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
+            let (error, counted) = CountedFailure.split(error)
             var problem: ProblemDocument
             if let known = ProblemDocument.from(error) {
                 problem = known
@@ -38,6 +39,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                 headers[.retryAfter] = "\(seconds)"
             }
             headers.append(contentsOf: problem.headers)
+            headers.append(contentsOf: counted)
             return Self.response(problem, headers: headers)
         }
     }

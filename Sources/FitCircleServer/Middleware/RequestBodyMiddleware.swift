@@ -76,15 +76,8 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
             else {
                 throw error
             }
-            // A path parameter's value that is not one of its enumeration's, with a body or without.
-            if let parameter = ProblemDocument.pathParameter(
-                failing: .dataCorrupted(detail),
-                in: error.requestMetadata.pathParameters
-            ) {
-                throw ProblemDocument.badQuery(
-                    FieldViolation(field: parameter, reason: ProblemDocument.readable(detail.debugDescription))
-                )
-            }
+            // A parameter or body the document's schemas can name was answered by `InputCheckMiddleware`; what
+            // is left is what they cannot tell apart.
             if body.readableBytes == 0 {
                 // Without a body, what did not decode is a query parameter's value (an enum's unknown case:
                 // the decoder's error names no key, only the value it refused, which names the parameter).

@@ -15,9 +15,12 @@ struct RouteTable: Sendable {
     }
 
     let operations: [Operation]
+    /// What each operation's JSON body and query must look like (`InputCheckMiddleware`).
+    let inputs: InputSchemas
 
     init(openAPIDocument yaml: String) throws {
         let document = try Yams.load(yaml: yaml) as? [String: Any] ?? [:]
+        self.inputs = InputSchemas(document: document)
         let paths = document["paths"] as? [String: Any] ?? [:]
         var operations: [Operation] = []
         for (path, item) in paths {

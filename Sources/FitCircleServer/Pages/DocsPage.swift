@@ -112,8 +112,19 @@ enum DocsPage {
         html +=
             "<h3 id=\"schema-\(escape(name))-title\">\(escape(name)) <span class=\"type\">\(typeText(schema))</span></h3>"
         html += markdown(schema["description"] as? String)
-        let required = Set(schema["required"] as? [String] ?? [])
-        if let properties = schema["properties"] as? [String: Any], !properties.isEmpty {
+        // `allOf`: the named schemas it extends, linked, and the properties of its own parts in one table.
+        let parts = schema["allOf"] as? [[String: Any]] ?? []
+        let extended = parts.filter { $0["$ref"] != nil }
+        if !extended.isEmpty {
+            html += "<p>Every property of \(extended.map(typeText).joined(separator: " and ")), and:</p>"
+        }
+        var required = Set(schema["required"] as? [String] ?? [])
+        var properties = schema["properties"] as? [String: Any] ?? [:]
+        for part in parts where part["$ref"] == nil {
+            required.formUnion(part["required"] as? [String] ?? [])
+            properties.merge(part["properties"] as? [String: Any] ?? [:]) { own, _ in own }
+        }
+        if !properties.isEmpty {
             html +=
                 "<table><tr><th scope=\"col\">property</th><th scope=\"col\">type</th><th scope=\"col\">description</th></tr>"
             for (property, value) in properties.sorted(by: { $0.key < $1.key }) {
@@ -142,6 +153,13 @@ enum DocsPage {
         }
         if let values = schema["enum"] as? [Any] {
             return "one of " + values.map { "<code>\(escape("\($0)"))</code>" }.joined(separator: ", ")
+        }
+        if let forms = (schema["oneOf"] ?? schema["anyOf"]) as? [Any] {
+            return "one of: " + forms.map(typeText).joined(separator: ", ")
+        }
+        if let parts = schema["allOf"] as? [[String: Any]] {
+            let named = parts.filter { $0["$ref"] != nil }.map(typeText)
+            return (named.isEmpty ? ["object"] : named + ["more"]).joined(separator: " and ")
         }
         let type = schema["type"] as? String ?? (schema["additionalProperties"] != nil ? "object" : "")
         if type == "array" { return "array of \(typeText(schema["items"]))" }

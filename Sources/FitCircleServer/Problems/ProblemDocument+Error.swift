@@ -153,20 +153,6 @@ extension ProblemDocument {
         return failing.count == 1 ? failing.first : nil
     }
 
-    /// The path parameter an enumeration's refusal with no coding path was about: the one whose value the
-    /// error quotes (`POST /api/notifications/{id}/{event}` with an event it does not take); nil when none
-    /// or several hold that value.
-    static func pathParameter(failing error: DecodingError, in parameters: [String: Substring]) -> String? {
-        guard case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-            let range = context.debugDescription.range(of: " value ", options: .backwards)
-        else {
-            return nil
-        }
-        let refused = context.debugDescription[range.upperBound...]
-        let failing = parameters.filter { $0.value == refused }.map(\.key)
-        return failing.count == 1 ? failing.first : nil
-    }
-
     private static func reason(_ error: DecodingError) -> String {
         switch error {
         case .typeMismatch(let type, _): "must be \(Self.name(of: type))"

@@ -384,17 +384,23 @@ struct NotificationPolicyTests {
         )
     }
 
-    /// The API review's D8: `friend_accepted` linked to `fitcircle://users/{userId}` with the brace in it.
+    /// The API review's D8: `friend_accepted` linked to `fitcircle://users/{userId}` with the brace in it. It
+    /// links to its actor now, and once the actor is no longer to be pointed at (deleted, or "A member" to
+    /// this reader) the link goes with their id.
     @Test func aDeepLinkTheDataCannotFillIsLeftOut() {
         let type = NotificationType(
             type: "friend_accepted",
             title: "New friend",
-            body: "{name} accepted.",
-            deepLink: "fitcircle://users/{userId}"
+            body: "{name} accepted your friend request.",
+            deepLink: "fitcircle://users/{actorId}"
         )
-        #expect(type.render(["name": "Ana", "userId": "u1"]).deepLink == "fitcircle://users/u1")
-        #expect(type.render(["name": "Ana"]).deepLink == nil)
-        #expect(type.render(["name": "Ana"]).body == "Ana accepted.")
+        let data = ["name": "Ana", NotificationNaming.actorKey: "u1"]
+        #expect(type.render(data).deepLink == "fitcircle://users/u1")
+        #expect(type.render(NotificationNaming.erasingActor(from: data)).deepLink == nil)
+        #expect(
+            type.render(NotificationNaming.erasingActor(from: data)).body
+                == "Deleted user accepted your friend request."
+        )
     }
 
     @Test func preferencesRefuseTurningOffACriticalTypeAndNameTheField() {

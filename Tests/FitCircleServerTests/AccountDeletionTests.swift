@@ -195,6 +195,7 @@ struct AccountDeletionTests {
             app.clock.advance(by: 11 * 60)
             let stale = try await app.request(.delete, "/api/user", token: token)
             #expect(stale.status == .forbidden && stale.text.contains("sign in again"), "\(stale.text)")
+            #expect(try stale.problemType() == "/problems/fresh-sign-in-required")
             #expect(try await app.request(.get, "/api/user/profile", token: token).status == .ok)
 
             let fresh = try await ana.token(app)

@@ -169,8 +169,10 @@ struct ChallengeTests {
                     minParticipants: 3
                 )
             ).id
+            // A problem type of its own, with the figures an app shows (issue 46).
             let short = try await Self.join(app, id, as: ben).conflict.body.applicationProblemJson
-            #expect(short.detail?.contains("50 XP") == true, "\(short)")
+            #expect(short._type == "/problems/insufficient-xp" && short.detail?.contains("50 XP") == true, "\(short)")
+            #expect(short.xpNeeded == 100 && short.xpAvailable == 50, "\(short)")
             #expect(try await app.balance(of: ben) == 50)
             // Ana leaves and joins again many times at once: one stake held whatever the order.
             _ = try await app.api(as: ana).leaveCompetition(path: .init(id: id)).ok
@@ -192,7 +194,8 @@ struct ChallengeTests {
             let cancelled = try await app.api(as: ana).getCompetition(path: .init(id: id)).ok.body.json
             #expect(cancelled.status == .cancelled && cancelled.escrow == 0, "\(cancelled)")
             #expect(try await app.balance(of: ana) == 500)
-            _ = try await Self.join(app, id, as: ben).conflict
+            let closed = try await Self.join(app, id, as: ben).conflict.body.applicationProblemJson
+            #expect(closed._type == "/problems/challenge-closed", "\(closed)")
             #expect(try await app.engine.replay.escrowDifferences().isEmpty)
         }
     }

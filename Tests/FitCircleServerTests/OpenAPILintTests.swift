@@ -4,6 +4,8 @@ import Foundation
 import Testing
 import Yams
 
+@testable import FitCircleServer
+
 /// Rules of the API's contract that a schema validator does not check (issue 46), each over the parsed
 /// document: a rule lists every operation or property that breaks it, so a new operation that forgets one
 /// fails here with its name.
@@ -86,5 +88,15 @@ struct OpenAPILintTests {
     @Test func everyOperationDeclaresItsLimits() {
         let undeclared = Self.operations.filter { $0.responses["429"] == nil || $0.responses["503"] == nil }
         #expect(undeclared.isEmpty, "operations without 429 or 503: \(undeclared.map(\.id))")
+    }
+
+    /// Every problem type a business rule answers is in the document's catalogue, with a title, so a client
+    /// can switch on each (issue 46).
+    @Test func everyRefusalHasItsProblemTypeInTheCatalogue() {
+        let catalogue = (Self.document["info"] as? [String: Any])?["description"] as? String ?? ""
+        for kind in Refusal.Kind.allCases {
+            #expect(catalogue.contains("| `/problems/\(kind.rawValue)` |"), "\(kind.rawValue) is not in the catalogue")
+            #expect(ProblemDocument.titles[kind] != nil, "\(kind.rawValue) has no title")
+        }
     }
 }

@@ -56,7 +56,7 @@ struct ProfileTests {
         arguments: Backend.available,
         [
             ("age", #""x""#, "age"),
-            ("age", "34.5", "body"),
+            ("age", "34.5", "age"),
             ("weight", #"{"value": 70}"#, "weight.unit"),
             ("weight", #"{"value": 70, "unit": "stone"}"#, "weight.unit"),
             ("timeZone", #""PST""#, "timeZone"),

@@ -140,7 +140,7 @@ struct StreakCheckInTests {
             let second = try await app.api(token).checkIn(
                 body: .json(.init(mood: 5, energy: 4, sentiment: .ok, weightKg: 61.8))
             )
-            #expect(try second.conflict.body.applicationProblemJson._type == "/problems/conflict")
+            #expect(try second.conflict.body.applicationProblemJson._type == "/problems/already-checked-in")
 
             // The weight landed in the ledger with the check-in; the day shows both.
             let days = try await app.api(token).listDailyTotals(query: .init(from: "2026-03-02", to: "2026-03-02"))

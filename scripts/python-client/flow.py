@@ -1,5 +1,6 @@
 """The daily loop through a Python client that openapi-python-client generated from openapi.yaml:
-sign-in, onboarding, an activity, a check-in, a circle's leaderboard, and a refusal read as a problem.
+sign-in, onboarding, an activity, a check-in, a circle's leaderboard, and refusals read as problems (a field
+named, a problem type of a business rule with its figures).
 Run by scripts/test-python-client.sh against a live server: python3 flow.py <package dir> <base URL>."""
 import datetime
 import sys
@@ -9,12 +10,13 @@ sys.path.insert(0, sys.argv[1])
 from fitcircle_client import AuthenticatedClient, Client  # noqa: E402
 from fitcircle_client.api.activities import list_activities, record_activity  # noqa: E402
 from fitcircle_client.api.auth import sign_in_for_development  # noqa: E402
+from fitcircle_client.api.challenges import create_competition  # noqa: E402
 from fitcircle_client.api.circles import create_fit_circle, get_fit_circle_leaderboard, submit_to_fit_circle  # noqa: E402
 from fitcircle_client.api.profile import update_profile  # noqa: E402
 from fitcircle_client.api.streaks import check_in, get_current_streak  # noqa: E402
 from fitcircle_client.models import (  # noqa: E402
-    ActivityInput, ActivitySource, ActivityType, CheckInRequest, DevSignInRequest, FitCircleInput, FitCircleInputMetric,
-    Problem, ProfileUpdate, Weight, WeightUnit,
+    ActivityInput, ActivitySource, ActivityType, CheckInRequest, CompetitionInput, CompetitionType, DevSignInRequest,
+    FitCircleInput, FitCircleInputMetric, Problem, ProfileUpdate, Weight, WeightUnit,
 )
 
 base = sys.argv[2]
@@ -50,9 +52,12 @@ expect(first.status_code == 201 and again.status_code == 200, "an activity recor
 listed = list_activities.sync(client=client)
 expect(len(listed.items) == 1 and listed.items[0].steps == 6_500, "the server holds it once")
 
-# A check-in, and the streak it starts.
+# A check-in, and the streak it starts; a second one that day is a problem type of its own.
 checked = check_in.sync_detailed(client=client, body=CheckInRequest(mood=4, energy=3))
 expect(checked.status_code == 201, "checked in")
+twice = check_in.sync_detailed(client=client, body=CheckInRequest(mood=4, energy=3))
+expect(twice.status_code == 409 and isinstance(twice.parsed, Problem) and twice.parsed.type_ == "/problems/already-checked-in",
+       "a second check-in is /problems/already-checked-in")
 streak = get_current_streak.sync(client=client)
 expect(streak.current >= 1, f"the streak is {streak.current}")
 
@@ -64,4 +69,11 @@ expect(claimed.status_code in (200, 201), "today's steps claimed")
 board = get_fit_circle_leaderboard.sync(circle.parsed.id, client=client)
 mine = [row for row in board.rows if row.is_caller]
 expect(len(mine) == 1 and mine[0].value == 6_500 and mine[0].rank == 1, "the board ranks the caller first with 6,500 steps")
+# A stake the person cannot cover (the most a stake may be): its problem type and the figures, as typed fields of
+# the generated Problem.
+staked = create_competition.sync_detailed(client=client, body=CompetitionInput(
+    name="Py stake", type_=CompetitionType.DISTANCE, duration_days=3, stake=100_000))
+expect(staked.status_code == 409 and staked.parsed.type_ == "/problems/insufficient-xp"
+       and staked.parsed.xp_needed == 100_000 and staked.parsed.xp_available < 100_000,
+       f"a stake of 100,000 XP is /problems/insufficient-xp with xpNeeded and xpAvailable ({staked.parsed.xp_available})")
 print("python client flow: done")

@@ -39,8 +39,10 @@ import HTTPTypes
 ///
 /// **Errors.** Every error is an RFC 9457 `application/problem+json` document with a stable `type`
 /// (`/problems/<slug>`), a `title`, the HTTP `status`, a `detail` and, for invalid input, `errors`:
-/// one entry per offending field, named by its JSON path (`weight.value`). A request that fails
-/// changes nothing.
+/// one entry per offending field, named by its JSON path (`weight.value`), with what it must be (an
+/// enumeration's values listed). A business rule's refusal has a type of its own, and the figures a client
+/// acts on as members beside the others (`xpNeeded`). A request that fails changes nothing. Switch on
+/// `type`; a type this list does not name yet is handled by its `status`.
 ///
 /// | type | status | when |
 /// | --- | --- | --- |
@@ -52,7 +54,24 @@ import HTTPTypes
 /// | `/problems/not-found` | 404 | no such route or resource |
 /// | `/problems/method-not-allowed` | 405 | the path exists, the method does not |
 /// | `/problems/not-acceptable` | 406 | `Accept` names no media type the operation answers with |
-/// | `/problems/conflict` | 409 | the request conflicts with the current state |
+/// | `/problems/conflict` | 409 | the request conflicts with the current state (a name taken, a key still in use, a concurrent change) |
+/// | `/problems/insufficient-xp` | 409 | a stake larger than the caller's XP; `xpNeeded`, `xpAvailable` |
+/// | `/problems/freeze-not-needed` | 409 | the period already counts for the streak, or is already frozen |
+/// | `/problems/no-freeze-left` | 409 | no freeze left until `nextFreezeOn` |
+/// | `/problems/streak-not-protectable` | 409 | no streak yet, or the last period was already missed |
+/// | `/problems/already-checked-in` | 409 | the day's check-in is made |
+/// | `/problems/not-encourageable` | 409 | one's own news, a member with nothing to encourage, a reaction to what takes none |
+/// | `/problems/tracked-automatically` | 409 | a goal met by checking in or by recorded activity, not by hand |
+/// | `/problems/challenge-closed` | 409 | the challenge has ended, was cancelled, or (leaving) has started |
+/// | `/problems/full` | 409 | the challenge or circle has all the people it takes; `limit` |
+/// | `/problems/circle-archived` | 409 | the circle is archived |
+/// | `/problems/already-member` | 409 | the person is a member already |
+/// | `/problems/banned` | 409 | the person was removed from the circle; lift the ban first |
+/// | `/problems/limit-reached` | 409 | friends, waiting friend requests or webhook endpoints at their maximum; `limit` |
+/// | `/problems/period-closed` | 409 | the day no longer takes this (a locked submission day, another day's goal, outside the competition) |
+/// | `/problems/already-started` | 409 | the competition has begun: its rules no longer change |
+/// | `/problems/wrong-state` | 409 | the thing is not in a state that allows this (an experiment, a job, a delivery, the week's choice) |
+/// | `/problems/fresh-sign-in-required` | 403 | deleting the account needs a sign-in of the last 10 minutes |
 /// | `/problems/payload-too-large` | 413 | the body is larger than the operation accepts |
 /// | `/problems/unsupported-media-type` | 415 | the body's media type is not accepted |
 /// | `/problems/validation-failed` | 422 | one or more fields are invalid (see `errors`) |

@@ -7491,6 +7491,22 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/errors`.
             public var errors: [Components.Schemas.FieldViolation]?
+            /// `/problems/insufficient-xp`: the XP the stake takes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/xpNeeded`.
+            public var xpNeeded: Swift.Int?
+            /// `/problems/insufficient-xp`: the XP the caller has.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/xpAvailable`.
+            public var xpAvailable: Swift.Int?
+            /// `/problems/full` and `/problems/limit-reached`: the size or count that is reached.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/limit`.
+            public var limit: Swift.Int?
+            /// `/problems/no-freeze-left`: the day the next freeze comes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/nextFreezeOn`.
+            public var nextFreezeOn: Swift.String?
             /// Creates a new `Problem`.
             ///
             /// - Parameters:
@@ -7500,13 +7516,21 @@ extension Components {
             ///   - detail:
             ///   - instance:
             ///   - errors: For invalid input, one entry per offending field.
+            ///   - xpNeeded: `/problems/insufficient-xp`: the XP the stake takes.
+            ///   - xpAvailable: `/problems/insufficient-xp`: the XP the caller has.
+            ///   - limit: `/problems/full` and `/problems/limit-reached`: the size or count that is reached.
+            ///   - nextFreezeOn: `/problems/no-freeze-left`: the day the next freeze comes.
             public init(
                 _type: Swift.String,
                 title: Swift.String,
                 status: Swift.Int,
                 detail: Swift.String? = nil,
                 instance: Swift.String? = nil,
-                errors: [Components.Schemas.FieldViolation]? = nil
+                errors: [Components.Schemas.FieldViolation]? = nil,
+                xpNeeded: Swift.Int? = nil,
+                xpAvailable: Swift.Int? = nil,
+                limit: Swift.Int? = nil,
+                nextFreezeOn: Swift.String? = nil
             ) {
                 self._type = _type
                 self.title = title
@@ -7514,6 +7538,10 @@ extension Components {
                 self.detail = detail
                 self.instance = instance
                 self.errors = errors
+                self.xpNeeded = xpNeeded
+                self.xpAvailable = xpAvailable
+                self.limit = limit
+                self.nextFreezeOn = nextFreezeOn
             }
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
@@ -7522,6 +7550,10 @@ extension Components {
                 case detail
                 case instance
                 case errors
+                case xpNeeded
+                case xpAvailable
+                case limit
+                case nextFreezeOn
             }
         }
         /// - Remark: Generated from `#/components/schemas/FieldViolation`.

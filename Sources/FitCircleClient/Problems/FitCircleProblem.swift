@@ -10,6 +10,13 @@ public struct FitCircleProblem: Error, Sendable, Equatable, Codable, CustomStrin
     public var fieldErrors: [FieldError]
     /// How long the server asked to be left alone (`Retry-After`), on a 429 or 503.
     public var retryAfter: Duration?
+    /// A business rule's figures, for the problem types that carry them: the XP a stake takes and the XP
+    /// the person has (`/problems/insufficient-xp`), the size or count reached (`/problems/full`,
+    /// `/problems/limit-reached`), the day the next streak freeze comes (`/problems/no-freeze-left`).
+    public var xpNeeded: Int?
+    public var xpAvailable: Int?
+    public var limit: Int?
+    public var nextFreezeOn: String?
 
     public struct FieldError: Sendable, Equatable, Codable {
         public var field: String

@@ -25,13 +25,16 @@ struct ProblemMiddleware: ClientMiddleware {
     static func problem(status: HTTPResponse.Status, headers: HTTPFields, body: Data) -> FitCircleProblem {
         var problem =
             (try? JSONDecoder().decode(Document.self, from: body)).map {
-                FitCircleProblem(
+                var problem = FitCircleProblem(
                     type: $0.type ?? "about:blank",
                     title: $0.title ?? status.reasonPhrase,
                     status: $0.status ?? status.code,
                     detail: $0.detail,
                     fieldErrors: $0.errors ?? []
                 )
+                (problem.xpNeeded, problem.xpAvailable) = ($0.xpNeeded, $0.xpAvailable)
+                (problem.limit, problem.nextFreezeOn) = ($0.limit, $0.nextFreezeOn)
+                return problem
             } ?? FitCircleProblem(type: "about:blank", title: status.reasonPhrase, status: status.code)
         problem.retryAfter = headers[.retryAfter].flatMap(Self.retryAfter)
         return problem
@@ -54,6 +57,10 @@ struct ProblemMiddleware: ClientMiddleware {
         var status: Int?
         var detail: String?
         var errors: [FitCircleProblem.FieldError]?
+        var xpNeeded: Int?
+        var xpAvailable: Int?
+        var limit: Int?
+        var nextFreezeOn: String?
     }
 }
 

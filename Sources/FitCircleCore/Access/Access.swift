@@ -5,6 +5,8 @@ public enum Access: Equatable, Sendable {
     case allowed
     case hidden
     case forbidden(String)
+    /// Forbidden for a reason a client can act on, with a problem type of its own (a fresh sign-in).
+    case refused(Refusal)
 
     /// Throws the denial as the domain error the API maps (404 names `resource` and `id`).
     public func require(_ resource: String, _ id: String) throws(DomainError) {
@@ -12,6 +14,7 @@ public enum Access: Equatable, Sendable {
         case .allowed: return
         case .hidden: throw DomainError.notFound(resource: resource, id: id)
         case .forbidden(let reason): throw DomainError.forbidden(reason: reason)
+        case .refused(let refusal): throw DomainError.refused(refusal)
         }
     }
 }

@@ -9,6 +9,11 @@ public enum AccountAccess {
     public static func mayDelete(sessionStartedAt signIn: Date, now: Date) -> Access {
         now.timeIntervalSince(signIn) <= Self.reauthenticationWindow
             ? .allowed
-            : .forbidden("Deleting the account takes a fresh sign-in: sign in again, then delete within 10 minutes.")
+            : .refused(
+                Refusal(
+                    .freshSignInRequired,
+                    "Deleting the account takes a fresh sign-in: sign in again, then delete within 10 minutes."
+                )
+            )
     }
 }

@@ -81,8 +81,8 @@ public enum SubmissionWindow {
         }
         let closes = date.adding(days: 1).start(in: zone).addingTimeInterval(Self.grace)
         guard now < closes else {
-            throw DomainError.conflict(
-                reason: "The day \(date.iso) is locked: its submissions closed at 00:30 the next day."
+            throw DomainError.refused(
+                Refusal(.periodClosed, "The day \(date.iso) is locked: its submissions closed at 00:30 the next day.")
             )
         }
         return date

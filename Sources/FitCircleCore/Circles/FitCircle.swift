@@ -89,7 +89,9 @@ public struct FitCircle: Equatable, Sendable {
                 ("metric", valid.metric != self.metric), ("startDate", startGiven && valid.startDate != self.startDate),
                 ("timeZone", valid.timeZone != self.timeZone),
             ] where changed {
-                throw DomainError.conflict(reason: "The competition has begun: its \(field) can no longer change.")
+                throw DomainError.refused(
+                    Refusal(.alreadyStarted, "The competition has begun: its \(field) can no longer change.")
+                )
             }
         }
         guard valid.memberLimit >= members else {

@@ -8,8 +8,10 @@ public enum DomainError: Error, Equatable, Sendable {
     case onboardingRequired
     /// Nothing of this kind has this id (or the caller may not know it exists).
     case notFound(resource: String, id: String)
-    /// The request conflicts with the current state (a duplicate, a closed day, a reused key).
+    /// The request conflicts with the current state (a duplicate, a key still in use, a concurrent change).
     case conflict(reason: String)
+    /// A business rule refuses it, with a problem type of its own (`Refusal.Kind`).
+    case refused(Refusal)
     /// The request body is larger than this operation accepts.
     case payloadTooLarge(limit: Int)
     /// The request body's media type is not one this operation accepts.

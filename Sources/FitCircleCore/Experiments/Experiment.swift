@@ -106,7 +106,9 @@ public struct Experiment: Equatable, Sendable, Codable {
                     reason: "cannot narrow from \(self.rolloutPercent) once started: people in it would leave"
                 )
             }
-            guard self.state != .stopped else { throw DomainError.conflict(reason: "The experiment is stopped.") }
+            guard self.state != .stopped else {
+                throw DomainError.refused(Refusal(.wrongState, "The experiment is stopped."))
+            }
             next.rolloutPercent = rolloutPercent
         }
         if let state, state != self.state {
@@ -115,8 +117,8 @@ public struct Experiment: Equatable, Sendable, Codable {
                 (.paused, .stopped), (.draft, .stopped):
                 break
             default:
-                throw DomainError.conflict(
-                    reason: "An experiment cannot go from \(self.state.rawValue) to \(state.rawValue)."
+                throw DomainError.refused(
+                    Refusal(.wrongState, "An experiment cannot go from \(self.state.rawValue) to \(state.rawValue).")
                 )
             }
             next.state = state

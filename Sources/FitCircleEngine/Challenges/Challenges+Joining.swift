@@ -17,12 +17,16 @@ extension Challenges {
             if me?.state == .joined { return try await self.view(challenge, for: user, in: tx, now: now) }
             switch challenge.status(at: now) {
             case .scheduled, .active: break
-            case .ended, .settled: throw DomainError.conflict(reason: "This challenge has ended.")
-            case .cancelled: throw DomainError.conflict(reason: "This challenge was cancelled.")
+            case .ended, .settled: throw DomainError.refused(Refusal(.challengeClosed, "This challenge has ended."))
+            case .cancelled: throw DomainError.refused(Refusal(.challengeClosed, "This challenge was cancelled."))
             }
             guard try await tx.challenges.tally(of: id).participants < challenge.maxParticipants else {
-                throw DomainError.conflict(
-                    reason: "This challenge is full (\(challenge.maxParticipants) participants)."
+                throw DomainError.refused(
+                    Refusal(
+                        .full,
+                        "This challenge is full (\(challenge.maxParticipants) participants).",
+                        facts: ["limit": .number(challenge.maxParticipants)]
+                    )
                 )
             }
             try await self.enter(person, into: challenge, invitedBy: me?.invitedBy, in: tx, now: now)
@@ -62,7 +66,7 @@ extension Challenges {
             let (challenge, me) = try await self.allowed(.leave, id, by: user, locked: true, in: tx)
             guard var row = me else { throw DomainError.notFound(resource: "challenge", id: id.rawValue) }
             guard challenge.status(at: now) == .scheduled else {
-                throw DomainError.conflict(reason: "A challenge can be left only before it starts.")
+                throw DomainError.refused(Refusal(.challengeClosed, "A challenge can be left only before it starts."))
             }
             if row.staked > 0 {
                 _ = try await self.rewards.moveStake(
@@ -91,7 +95,13 @@ extension Challenges {
         if challenge.stake > 0 {
             let balance = try await tx.points.stats(of: person.id)?.totalPoints ?? 0
             guard balance >= challenge.stake else {
-                throw DomainError.conflict(reason: "Joining stakes \(challenge.stake) XP and you have \(balance) XP.")
+                throw DomainError.refused(
+                    Refusal(
+                        .insufficientXP,
+                        "Joining stakes \(challenge.stake) XP and you have \(balance) XP.",
+                        facts: ["xpNeeded": .number(challenge.stake), "xpAvailable": .number(balance)]
+                    )
+                )
             }
             _ = try await self.rewards.moveStake(
                 -challenge.stake,

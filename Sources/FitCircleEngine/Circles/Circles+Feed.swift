@@ -61,7 +61,9 @@ extension Circles {
                 throw DomainError.notFound(resource: "member", id: member.rawValue)
             }
             guard let item = try await tx.feed.latestFeedItem(of: member, in: id) else {
-                throw DomainError.conflict(reason: "The member has nothing in the feed to encourage yet.")
+                throw DomainError.refused(
+                    Refusal(.notEncourageable, "The member has nothing in the feed to encourage yet.")
+                )
             }
             return item
         }
@@ -83,7 +85,7 @@ extension Circles {
             let item = try await target(tx)
             let itemID = item.id
             guard item.actorID != user else {
-                throw DomainError.conflict(reason: "Members encourage others, not their own news.")
+                throw DomainError.refused(Refusal(.notEncourageable, "Members encourage others, not their own news."))
             }
             // Someone who blocked the sender cannot be reached by them (`FriendAccess.notify`).
             let edge = try await tx.friends.edge(from: user, to: item.actorID)

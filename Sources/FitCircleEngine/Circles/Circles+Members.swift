@@ -56,7 +56,9 @@ extension Circles {
         try validator.throwIfInvalid()
         return try await self.store.transaction { tx in
             let circle = try await self.allowed(.invite, id, by: user, in: tx, locked: true).circle
-            guard !circle.isArchived else { throw DomainError.conflict(reason: "The circle is archived.") }
+            guard !circle.isArchived else {
+                throw DomainError.refused(Refusal(.circleArchived, "The circle is archived."))
+            }
             var account: User?
             if let invitee {
                 guard let found = try await tx.users.find(invitee) else {
@@ -64,15 +66,19 @@ extension Circles {
                 }
                 account = found
                 if try await tx.circles.membership(of: invitee, in: id) != nil {
-                    throw DomainError.conflict(reason: "\(found.profile.displayName) is already a member.")
+                    throw DomainError.refused(
+                        Refusal(.alreadyMember, "\(found.profile.displayName) is already a member.")
+                    )
                 }
             } else if let address {
                 account = try await tx.users.find(withEmail: address)
             }
             if let account, try await tx.circles.isBanned(account.id, from: id) {
-                throw DomainError.conflict(
-                    reason:
+                throw DomainError.refused(
+                    Refusal(
+                        .banned,
                         "This person was removed from the circle: lift the ban first (DELETE /api/fitcircles/\(id)/bans/{userId})."
+                    )
                 )
             }
             if let pending = try await tx.circles.pendingInvitation(to: id, user: account?.id, email: address, at: now)
@@ -208,15 +214,23 @@ extension Circles {
             guard let found, let circle = try await tx.circles.locked(found.id) else {
                 throw DomainError.notFound(resource: "circle", id: code ?? "")
             }
-            guard !circle.isArchived else { throw DomainError.conflict(reason: "The circle is archived.") }
+            guard !circle.isArchived else {
+                throw DomainError.refused(Refusal(.circleArchived, "The circle is archived."))
+            }
             guard try await tx.circles.membership(of: user, in: circle.id) == nil else {
-                throw DomainError.conflict(reason: "You are already a member.")
+                throw DomainError.refused(Refusal(.alreadyMember, "You are already a member."))
             }
             try CircleAccess.decide(.join, try await self.facts(.join, circle, membership: nil, of: user, in: tx))
                 .require("circle", circle.id.rawValue)
             let members = try await tx.circles.memberCount(of: circle.id)
             guard members < circle.memberLimit else {
-                throw DomainError.conflict(reason: "The circle is full (\(circle.memberLimit) members).")
+                throw DomainError.refused(
+                    Refusal(
+                        .full,
+                        "The circle is full (\(circle.memberLimit) members).",
+                        facts: ["limit": .number(circle.memberLimit)]
+                    )
+                )
             }
             let goal = try weights.validated(
                 for: circle.metric,
@@ -303,7 +317,7 @@ extension Circles {
                 throw DomainError.notFound(resource: "member", id: member.rawValue)
             }
             guard member != user else {
-                throw DomainError.conflict(reason: "Leave the circle instead of removing yourself.")
+                throw DomainError.refused(Refusal(.wrongState, "Leave the circle instead of removing yourself."))
             }
             try CircleAccess.decide(
                 .remove(removed.role),
@@ -328,7 +342,9 @@ extension Circles {
             guard var target = try await tx.circles.member(member, of: id) else {
                 throw DomainError.notFound(resource: "member", id: member.rawValue)
             }
-            guard member != user else { throw DomainError.conflict(reason: "Name another owner to step down.") }
+            guard member != user else {
+                throw DomainError.refused(Refusal(.wrongState, "Name another owner to step down."))
+            }
             if role == .owner {
                 try await tx.circles.setRole(.admin, of: user, in: id)
                 circle.ownerID = member

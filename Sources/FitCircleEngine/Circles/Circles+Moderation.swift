@@ -8,7 +8,9 @@ extension Circles {
     public func rotateJoinCode(of id: FitCircle.ID, by user: User.ID) async throws -> View {
         try await self.store.transaction { tx in
             var found = try await self.allowed(.rotateCode, id, by: user, in: tx, locked: true)
-            guard !found.circle.isArchived else { throw DomainError.conflict(reason: "The circle is archived.") }
+            guard !found.circle.isArchived else {
+                throw DomainError.refused(Refusal(.circleArchived, "The circle is archived."))
+            }
             found.circle.joinCode = Self.joinCode()
             try await tx.circles.setJoinCode(found.circle.joinCode, of: id)
             return View(circle: found.circle, role: found.membership?.role, memberCount: found.memberCount)

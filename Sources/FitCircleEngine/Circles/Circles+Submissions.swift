@@ -31,11 +31,15 @@ extension Circles {
             let circles: [FitCircle]
             if let circle {
                 let found = try await self.allowed(.participate, circle, by: user, in: tx).circle
-                guard !found.isArchived else { throw DomainError.conflict(reason: "The circle is archived.") }
+                guard !found.isArchived else {
+                    throw DomainError.refused(Refusal(.circleArchived, "The circle is archived."))
+                }
                 guard found.runs(on: day) else {
-                    throw DomainError.conflict(
-                        reason:
+                    throw DomainError.refused(
+                        Refusal(
+                            .periodClosed,
                             "The competition runs from \(found.startDate.iso)\(found.endDate.map { " to \($0.iso)" } ?? " on"): \(day.iso) does not count."
+                        )
                     )
                 }
                 circles = [found]

@@ -98,7 +98,7 @@ public struct Console: Sendable {
             try await Operators.require(caller, in: tx, to: "retry a job")
             guard try await tx.console.job(id) != nil else { throw DomainError.notFound(resource: "job", id: id) }
             guard try await tx.console.retry(id, at: now), let job = try await tx.console.job(id) else {
-                throw DomainError.conflict(reason: "Only a failed job can be retried.")
+                throw DomainError.refused(Refusal(.wrongState, "Only a failed job can be retried."))
             }
             return QueuedJob(record: job, state: JobState.of(job, at: now))
         }

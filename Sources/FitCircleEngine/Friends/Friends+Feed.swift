@@ -148,7 +148,9 @@ extension Friends {
         guard ActivityAccess.mayView(event.visibility, isSelf: isSelf, isFriend: isFriend) else {
             throw DomainError.notFound(resource: "activity", id: id.rawValue)
         }
-        guard event.kind == .workout else { throw DomainError.conflict(reason: "Only workouts take reactions.") }
+        guard event.kind == .workout else {
+            throw DomainError.refused(Refusal(.notEncourageable, "Only workouts take reactions."))
+        }
         return (event, me)
     }
 }

@@ -39,9 +39,12 @@ public struct Friends: Sendable {
             }
             if edge.requestedByMe { return .requested }
             guard try await tx.friends.outgoingRequestCount(of: user) < FriendLimits.maximumOutgoingRequests else {
-                throw DomainError.conflict(
-                    reason:
-                        "You have \(FriendLimits.maximumOutgoingRequests) friend requests waiting for an answer; cancel some first."
+                throw DomainError.refused(
+                    Refusal(
+                        .limitReached,
+                        "You have \(FriendLimits.maximumOutgoingRequests) friend requests waiting for an answer; cancel some first.",
+                        facts: ["limit": .number(FriendLimits.maximumOutgoingRequests)]
+                    )
                 )
             }
             try await Self.requireRoom(for: user, in: tx)
@@ -189,8 +192,12 @@ public struct Friends: Sendable {
     {
         try await Self.requireRoom(for: me.id, in: tx)
         guard try await tx.friends.count(of: other) < FriendLimits.maximumFriends else {
-            throw DomainError.conflict(
-                reason: "This person has \(FriendLimits.maximumFriends) friends, the most there may be."
+            throw DomainError.refused(
+                Refusal(
+                    .limitReached,
+                    "This person has \(FriendLimits.maximumFriends) friends, the most there may be.",
+                    facts: ["limit": .number(FriendLimits.maximumFriends)]
+                )
             )
         }
         try await tx.friends.befriend(me.id, other, at: now)
@@ -200,8 +207,12 @@ public struct Friends: Sendable {
 
     private static func requireRoom(for user: User.ID, in tx: Transaction) async throws {
         guard try await tx.friends.count(of: user) < FriendLimits.maximumFriends else {
-            throw DomainError.conflict(
-                reason: "You have \(FriendLimits.maximumFriends) friends, the most there may be; remove some first."
+            throw DomainError.refused(
+                Refusal(
+                    .limitReached,
+                    "You have \(FriendLimits.maximumFriends) friends, the most there may be; remove some first.",
+                    facts: ["limit": .number(FriendLimits.maximumFriends)]
+                )
             )
         }
     }
@@ -221,7 +232,7 @@ public struct Friends: Sendable {
         let candidate = NotificationCandidate(
             type: type,
             dedupeKey: key,
-            data: ["name": me.profile.displayName, "userId": me.id.rawValue],
+            data: ["name": me.profile.displayName],
             actor: me.id
         )
         if let job = try Notifications.raising(

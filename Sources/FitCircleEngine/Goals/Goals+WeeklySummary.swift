@@ -67,13 +67,17 @@ extension Goals {
             let week = self.summarisedWeek(on: today)
             var summary = try await self.summary(of: account, week: week, in: tx)
             guard summary.reached, let dailyGoal = summary.options[choice] else {
-                throw DomainError.conflict(
-                    reason:
+                throw DomainError.refused(
+                    Refusal(
+                        .wrongState,
                         "The weekly target of \(summary.target) was not reached (\(summary.reps)); there is nothing to choose."
+                    )
                 )
             }
             if let made = summary.choice {
-                throw DomainError.conflict(reason: "This week's choice was already made: \(made.rawValue).")
+                throw DomainError.refused(
+                    Refusal(.wrongState, "This week's choice was already made: \(made.rawValue).")
+                )
             }
             var settings = try await tx.training.settings(of: user) ?? .defaults
             settings.dailyGoal = dailyGoal

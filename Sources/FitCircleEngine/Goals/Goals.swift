@@ -85,8 +85,11 @@ public struct Goals: Sendable {
                 throw DomainError.notFound(resource: "goal", id: goal.rawValue)
             }
             guard stored.span == .daily, stored.period == today else {
-                throw DomainError.conflict(
-                    reason: "Only today's daily goals take progress; this goal is for \(stored.period.iso)."
+                throw DomainError.refused(
+                    Refusal(
+                        .periodClosed,
+                        "Only today's daily goals take progress; this goal is for \(stored.period.iso)."
+                    )
                 )
             }
             let day = try await tx.activities.days(of: user, from: today, to: today).first ?? DailyTracking(date: today)
@@ -142,10 +145,15 @@ public struct Goals: Sendable {
         case .weight:
             return .weight(kilograms: value)
         case .checkIn:
-            throw DomainError.conflict(reason: "A check-in goal is met by checking in: POST /api/streaks/checkin.")
+            throw DomainError.refused(
+                Refusal(.trackedAutomatically, "A check-in goal is met by checking in: POST /api/streaks/checkin.")
+            )
         case .workout, .activeDays:
-            throw DomainError.conflict(
-                reason: "This goal follows the workouts and steps recorded with POST /api/activities."
+            throw DomainError.refused(
+                Refusal(
+                    .trackedAutomatically,
+                    "This goal follows the workouts and steps recorded with POST /api/activities."
+                )
             )
         }
     }

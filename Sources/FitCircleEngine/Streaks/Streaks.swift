@@ -125,24 +125,33 @@ public struct Streaks: Sendable {
             let view = try await self.keeper.refresh(account, in: tx, now: now)
             let unit = view.policy.period.rawValue
             if view.standing.freezeRequested {
-                throw DomainError.conflict(reason: "This \(unit) is already frozen.")
+                throw DomainError.refused(Refusal(.freezeNotNeeded, "This \(unit) is already frozen."))
             }
             if view.standing.met {
-                throw DomainError.conflict(reason: "This \(unit) already counts for your streak; no freeze is needed.")
+                throw DomainError.refused(
+                    Refusal(.freezeNotNeeded, "This \(unit) already counts for your streak; no freeze is needed.")
+                )
             }
             if view.standing.current == 0 {
-                throw DomainError.conflict(reason: "There is no streak to protect yet.")
+                throw DomainError.refused(Refusal(.streakNotProtectable, "There is no streak to protect yet."))
             }
             if view.state.missed > 0 {
                 // "Never miss twice": a freeze covers only the first missed \(unit) in a row.
-                throw DomainError.conflict(
-                    reason: "The last \(unit) was already missed; only counting this \(unit) keeps the streak."
+                throw DomainError.refused(
+                    Refusal(
+                        .streakNotProtectable,
+                        "The last \(unit) was already missed; only counting this \(unit) keeps the streak."
+                    )
                 )
             }
             if view.standing.freezesLeft == 0 {
-                throw DomainError.conflict(
-                    reason:
-                        "No freezes left; the next one comes on \(self.renewal(after: view.period, policy: view.policy).iso)."
+                let next = self.renewal(after: view.period, policy: view.policy)
+                throw DomainError.refused(
+                    Refusal(
+                        .noFreezeLeft,
+                        "No freezes left; the next one comes on \(next.iso).",
+                        facts: ["nextFreezeOn": .text(next.iso)]
+                    )
                 )
             }
             try await tx.streaks.requestFreeze(of: user, for: view.period, at: now)
@@ -198,7 +207,9 @@ public struct Streaks: Sendable {
                     )
                 )
             }
-            let alreadyCheckedIn = DomainError.conflict(reason: "You already checked in for \(date.iso).")
+            let alreadyCheckedIn = DomainError.refused(
+                Refusal(.alreadyCheckedIn, "You already checked in for \(date.iso).")
+            )
             do {
                 // The same check-in sent again at the same instant is a replay of the ledger, but still a second check-in.
                 guard case .created = try await self.activities.record(inputs, for: user, in: tx, now: now)[0] else {

@@ -41,8 +41,12 @@ public struct Webhooks: JobOwner {
         try await self.store.transaction { tx in
             try await Operators.require(caller, in: tx, to: "register webhooks")
             guard try await tx.webhooks.endpoints().count < WebhookEndpoint.maximumEndpoints else {
-                throw DomainError.conflict(
-                    reason: "This server already has \(WebhookEndpoint.maximumEndpoints) webhook endpoints."
+                throw DomainError.refused(
+                    Refusal(
+                        .limitReached,
+                        "This server already has \(WebhookEndpoint.maximumEndpoints) webhook endpoints.",
+                        facts: ["limit": .number(WebhookEndpoint.maximumEndpoints)]
+                    )
                 )
             }
             try await tx.webhooks.insert(endpoint)
@@ -97,7 +101,7 @@ public struct Webhooks: JobOwner {
                 throw DomainError.notFound(resource: "webhook delivery", id: delivery.rawValue)
             }
             guard found.status != .pending else {
-                throw DomainError.conflict(reason: "This delivery is still being sent.")
+                throw DomainError.refused(Refusal(.wrongState, "This delivery is still being sent."))
             }
             _ = try await tx.webhooks.requeue(delivery)
             try await tx.enqueue(

@@ -52,6 +52,7 @@ extension ProblemDocument {
         // An id is the caller's own input: echoed cut short, so a megabyte id does not come back whole.
         case .notFound(let resource, let id): .notFound("No \(resource) \(id.count > 64 ? id.prefix(64) + "…" : id).")
         case .conflict(let reason): .conflict(reason)
+        case .refused(let refusal): .refused(refusal)
         case .payloadTooLarge(let limit): .payloadTooLarge(limit: limit)
         case .unsupportedMediaType(let accepted):
             .unsupportedMediaType("Send one of: \(accepted.joined(separator: ", ")).")

@@ -15,8 +15,34 @@ public struct ProblemDocument: Error, Equatable, Sendable, Codable {
     public var retryAfter: Int? = nil
     /// Further headers of the answer (a rate limit's state), not in the body.
     public var headers: HTTPFields = [:]
+    /// A refusal's figures (`xpNeeded`, `limit`, …), written as members of the document beside the others
+    /// (RFC 9457's extension members).
+    public var facts: [String: Refusal.Fact] = [:]
 
     private enum CodingKeys: String, CodingKey { case type, title, status, detail, errors }
+
+    private struct FactKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.type, forKey: .type)
+        try container.encode(self.title, forKey: .title)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.detail, forKey: .detail)
+        try container.encodeIfPresent(self.errors, forKey: .errors)
+        var facts = encoder.container(keyedBy: FactKey.self)
+        for (name, fact) in self.facts {
+            switch fact {
+            case .number(let number): try facts.encode(number, forKey: FactKey(stringValue: name))
+            case .text(let text): try facts.encode(text, forKey: FactKey(stringValue: name))
+            }
+        }
+    }
 
     public init(
         slug: String,
@@ -109,6 +135,39 @@ extension ProblemDocument {
     static func conflict(_ detail: String) -> Self {
         .init(slug: "conflict", title: "Conflict", status: .conflict, detail: detail)
     }
+
+    /// A business rule's refusal: a problem type of its own per rule, 409 (403 for a sign-in that is not
+    /// fresh), with the figures a client acts on.
+    static func refused(_ refusal: Refusal) -> Self {
+        var problem = Self(
+            slug: refusal.kind.rawValue,
+            title: Self.titles[refusal.kind] ?? "Refused",
+            status: refusal.kind == .freshSignInRequired ? .forbidden : .conflict,
+            detail: refusal.reason
+        )
+        problem.facts = refusal.facts
+        return problem
+    }
+
+    static let titles: [Refusal.Kind: String] = [
+        .insufficientXP: "Not enough XP",
+        .freezeNotNeeded: "No freeze is needed",
+        .noFreezeLeft: "No freeze left",
+        .streakNotProtectable: "The streak cannot be protected",
+        .alreadyCheckedIn: "Already checked in",
+        .notEncourageable: "Nothing to encourage",
+        .trackedAutomatically: "Tracked automatically",
+        .challengeClosed: "The challenge is closed",
+        .full: "Full",
+        .circleArchived: "The circle is archived",
+        .alreadyMember: "Already a member",
+        .banned: "Removed from the circle",
+        .limitReached: "A limit is reached",
+        .periodClosed: "That day is closed",
+        .alreadyStarted: "Already started",
+        .wrongState: "Not in this state",
+        .freshSignInRequired: "Sign in again first",
+    ]
 
     static func payloadTooLarge(limit: Int?) -> Self {
         Self.payloadTooLarge(

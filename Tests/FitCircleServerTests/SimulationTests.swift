@@ -94,7 +94,8 @@ struct SimulationTests {
     static func snapshot(_ app: TestApp) async throws -> [Int] {
         try await app.store.read { tx in
             var counts: [Int] = []
-            for user in try await tx.activities.usersWithActivities() {
+            // In a fixed order: the query's UNION has none, and PostgreSQL's plan may change between two reads.
+            for user in try await tx.activities.usersWithActivities().sorted(by: { $0.rawValue < $1.rawValue }) {
                 counts.append(
                     try await tx.streaks.entries(
                         of: user,

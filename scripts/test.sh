@@ -30,7 +30,7 @@ bash scripts/check-client-dependencies.sh
 # The document serves other languages too: a Python client generated from it runs the daily loop.
 bash scripts/test-python-client.sh
 
-# Two runs: the suite (about 11 minutes on 2 cores), then the sixty-day population of issue 24 alone (about
+# Two runs: the suite (about 10–12 minutes on 2 cores), then the sixty-day population of issue 24 alone (about
 # 5 minutes: it lives every day of 60 with the server's jobs, on both databases); then the browser tests
 # (scripts/test-browser.sh, under a minute). Arguments, such as `--filter`, make it one run of what they
 # select, without the browser.
@@ -63,7 +63,7 @@ guarded() {
 if [ $# -gt 0 ]; then
     guarded 25 "$@"
 else
-    guarded 15 --skip Spec000PopulationTests
+    guarded 20 --skip Spec000PopulationTests
     guarded 20 --filter Spec000PopulationTests
     # The web app in a real browser (Chromium, Selenium, axe-core).
     bash scripts/test-browser.sh

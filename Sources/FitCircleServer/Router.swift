@@ -34,8 +34,8 @@ public func buildRouter(
     metricsToken: String? = nil,
     clock: WallClock
 ) throws -> HotRouting<AppRequestContext> {
-    let document = try OpenAPIDocument.yaml()
-    let routes = try RouteTable(openAPIDocument: document)
+    let document = try ServedDocument.load()
+    let routes = document.routes
     let factory = PrometheusMetricsFactory(registry: registry)
 
     let router = Router(context: AppRequestContext.self)
@@ -71,8 +71,8 @@ public func buildRouter(
         factory: factory,
         inFlight: inFlight,
         metricsToken: metricsToken,
-        openAPIDocument: document,
-        docsPage: try DocsPage.render(openAPIDocument: document)
+        openAPIDocument: document.yaml,
+        docsPage: document.docsPage
     ).register(on: router)
 
     WebRoutes(

@@ -179,6 +179,11 @@ class WebAppTests(harness.BrowserCase):
         visible(d, "ul.feed .status")
         self.check_page("circle-activity")
 
+        # The members, a page at a time: the two of us, and no "Show more" for a circle of two.
+        d.find_element(By.ID, "circle-tab-members").click()
+        wait(d, lambda driver: len(driver.find_elements(By.CSS_SELECTOR, "ul.members li")) == 2)
+        self.assertFalse(d.find_element(By.ID, "members-more").is_displayed())
+
     def test_notificationSettingsAreSavedAndACriticalSwitchIsRefused(self):
         d = self.driver
         self.signed_up("settings")

@@ -9,8 +9,9 @@ import Testing
 
 /// The hot reads (issue 42, `HotReads`) write their JSON by hand. Every such answer must be the generated
 /// path's: the same bytes (so the same `ETag`), and decoded with the generated types, the same values. The
-/// generated path answers the same read when a parameter the hot read leaves alone is sent (`limit=50`, the
-/// default), so each board below is read both ways, by each viewer, for each period.
+/// generated path answers the same read when a parameter the hot read leaves alone is sent (`via=generated`,
+/// which the generated path ignores; a `limit` asks for another layout), so each board below is read both
+/// ways, by each viewer, for each period.
 struct HotReadContractTests {
     typealias Person = TestPerson
 
@@ -105,7 +106,8 @@ struct HotReadContractTests {
             for circle in [steps, kilosID] {
                 try await app.untilBoardLoaded(circle, as: ana)
                 for period in ["", "?period=daily", "?period=weekly", "?period=monthly", "?period=all_time"] {
-                    let generic = "/api/fitcircles/\(circle)/leaderboard\(period.isEmpty ? "?" : "\(period)&")limit=50"
+                    let generic =
+                        "/api/fitcircles/\(circle)/leaderboard\(period.isEmpty ? "?" : "\(period)&")via=generated"
                     for viewer in [ana, bo, cy, dee] where circle == steps || viewer.id != dee.id {
                         try await Self.compare(
                             app,
@@ -142,7 +144,7 @@ struct HotReadContractTests {
                 try await Self.compare(
                     app,
                     "\(path)?period=\(period)",
-                    generic: "\(path)?period=\(period)&limit=50",
+                    generic: "\(path)?period=\(period)&via=generated",
                     as: caller,
                     "\(period), from SQL"
                 )
@@ -150,14 +152,14 @@ struct HotReadContractTests {
                 try await Self.compare(
                     app,
                     "\(path)?period=\(period)",
-                    generic: "\(path)?period=\(period)&limit=50",
+                    generic: "\(path)?period=\(period)&via=generated",
                     as: caller,
                     "\(period), from the index"
                 )
                 try await Self.compare(
                     app,
                     "\(path)?period=\(period)",
-                    generic: "\(path)?period=\(period)&limit=50",
+                    generic: "\(path)?period=\(period)&via=generated",
                     as: owner,
                     "\(period), unranked"
                 )
@@ -275,7 +277,7 @@ struct HotReadContractTests {
                 #expect(
                     try await app.changedThenKeptDifferences(
                         path,
-                        generic: "\(path)&limit=50",
+                        generic: "\(path)&via=generated",
                         as: bo,
                         Components.Schemas.Leaderboard.self,
                         shown: &shown[period, default: ""]

@@ -21,6 +21,25 @@ struct OpenAPILintTests {
         var parameterReferences: [String] {
             (self.fields["parameters"] as? [Any] ?? []).compactMap { ($0 as? [String: Any])?["$ref"] as? String }
         }
+        /// The parameters written in place (not references), by name.
+        var query: [String: [String: Any]] {
+            let written = (self.fields["parameters"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
+            return Dictionary(
+                written.filter { $0["in"] as? String == "query" }.map { ($0["name"] as? String ?? "", $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
+        }
+        /// The properties of the JSON body of the 200 answer (a `$ref` followed).
+        func answerProperties(in document: [String: Any]) -> [String: Any] {
+            let ok = self.responses["200"] as? [String: Any]
+            let json = (ok?["content"] as? [String: Any])?["application/json"] as? [String: Any]
+            var schema = json?["schema"] as? [String: Any] ?? [:]
+            if let reference = schema["$ref"] as? String, let name = reference.split(separator: "/").last {
+                let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]
+                schema = schemas?[String(name)] as? [String: Any] ?? [:]
+            }
+            return schema["properties"] as? [String: Any] ?? [:]
+        }
     }
 
     /// The document as parsed YAML, read again by each test (a few milliseconds).
@@ -88,6 +107,47 @@ struct OpenAPILintTests {
     @Test func everyOperationDeclaresItsLimits() {
         let undeclared = Self.operations.filter { $0.responses["429"] == nil || $0.responses["503"] == nil }
         #expect(undeclared.isEmpty, "operations without 429 or 503: \(undeclared.map(\.id))")
+    }
+
+    /// A number a client chooses in a query has its bounds in the schema, where generated clients and the
+    /// reference show them, not only in prose (review, 5.2 and I24).
+    @Test func everyNumberInAQueryDeclaresItsBounds() {
+        var unbounded: [String] = []
+        for operation in Self.operations {
+            for (name, parameter) in operation.query {
+                let schema = parameter["schema"] as? [String: Any] ?? [:]
+                guard ["integer", "number"].contains(schema["type"] as? String) else { continue }
+                if schema["minimum"] == nil || schema["maximum"] == nil { unbounded.append("\(operation.id) \(name)") }
+            }
+        }
+        #expect(unbounded.isEmpty, "query numbers without minimum and maximum: \(unbounded)")
+    }
+
+    /// One way to page (review, I22–I26): an operation that takes a `cursor` takes the same one (opaque, at
+    /// most 512 characters) and a bounded `limit` with a default, answers `items` and `nextCursor`, and declares
+    /// the 422 of a cursor it did not make.
+    @Test func everyPagedListPagesTheSameWay() {
+        let document = Self.document
+        let paged = Self.operations.filter { $0.query["cursor"] != nil }
+        #expect(paged.count >= 13)
+        for operation in paged {
+            let cursor = operation.query["cursor"]?["schema"] as? [String: Any] ?? [:]
+            #expect(cursor["type"] as? String == "string" && cursor["maxLength"] as? Int == 512, "\(operation.id)")
+            let limit = operation.query["limit"]?["schema"] as? [String: Any] ?? [:]
+            #expect(
+                limit["minimum"] as? Int == 1 && limit["maximum"] is Int && limit["default"] is Int,
+                "\(operation.id): limit \(limit)"
+            )
+            let answer = operation.answerProperties(in: document)
+            // A ratchet: the boards still call their items `rows` (the hot reads write them by hand).
+            let key =
+                ["getFitCircleLeaderboard", "getCompetitionLeaderboard"].contains(operation.id) ? "rows" : "items"
+            #expect(
+                (answer[key] as? [String: Any])?["type"] as? String == "array" && answer["nextCursor"] != nil,
+                "\(operation.id) answers \(answer.keys.sorted())"
+            )
+            #expect(operation.responses["422"] != nil, "\(operation.id) does not declare its 422")
+        }
     }
 
     /// Every problem type a business rule answers is in the document's catalogue, with a title, so a client

@@ -169,8 +169,11 @@ struct PointsTests {
                 cursor = page.nextCursor
             } while cursor != nil
             #expect(seen.count == 6 && Set(seen).count == 6)  // five series and "First Series"
+            // The cursor is read before the page is asked for: a wrong one is named first.
             let bad = try await api.getPointsLedger(query: .init(cursor: "abc", limit: 0))
-            #expect(try bad.unprocessableContent.body.applicationProblemJson.fields == ["cursor", "limit"])
+            #expect(try bad.unprocessableContent.body.applicationProblemJson.fields == ["cursor"])
+            let tooMany = try await api.getPointsLedger(query: .init(limit: 201))
+            #expect(try tooMany.unprocessableContent.body.applicationProblemJson.fields == ["limit"])
         }
     }
 }

@@ -8,6 +8,7 @@ import uuid
 
 sys.path.insert(0, sys.argv[1])
 from fitcircle_client import AuthenticatedClient, Client  # noqa: E402
+from fitcircle_client.types import UNSET  # noqa: E402
 from fitcircle_client.api.activities import list_activities, record_activity  # noqa: E402
 from fitcircle_client.api.auth import sign_in_for_development  # noqa: E402
 from fitcircle_client.api.challenges import create_competition  # noqa: E402
@@ -51,6 +52,27 @@ again = record_activity.sync_detailed(client=client, body=steps)
 expect(first.status_code == 201 and again.status_code == 200, "an activity recorded, and its replay answered 200")
 listed = list_activities.sync(client=client)
 expect(len(listed.items) == 1 and listed.items[0].steps == 6_500, "the server holds it once")
+
+
+# Every list pages the same way: `cursor` is the page's `next_cursor`, which the last page leaves out.
+def every_item(read):
+    items, cursor = [], UNSET
+    for _ in range(100):
+        page = read(cursor)
+        items += page.items
+        if not page.next_cursor:
+            return items
+        cursor = page.next_cursor
+    sys.exit("python client flow: a list did not end")
+
+
+for minutes in (1, 2):
+    water = ActivityInput(client_event_id=str(uuid.uuid4()), type_=ActivityType.WATER,
+                          occurred_at=now - datetime.timedelta(minutes=minutes), source=ActivitySource.APP, water_ml=250 * minutes)
+    expect(record_activity.sync_detailed(client=client, body=water).status_code == 201, f"a glass of water {minutes} min earlier")
+paged = every_item(lambda cursor: list_activities.sync(client=client, cursor=cursor, limit=1))
+expect([(item.steps, item.water_ml) for item in paged] == [(6_500, UNSET), (UNSET, 250), (UNSET, 500)],
+       "the activities a page of one at a time, newest first, each once")
 
 # A check-in, and the streak it starts; a second one that day is a problem type of its own.
 checked = check_in.sync_detailed(client=client, body=CheckInRequest(mood=4, energy=3))

@@ -37,6 +37,12 @@ import HTTPTypes
 /// `Retry-After`; a node at capacity answers 503 `/problems/unavailable` with `Retry-After` at once. Any
 /// operation may answer either, and each declares both.
 ///
+/// **Lists.** A list that can grow is read a page at a time, the same way everywhere: `limit` (bounds and
+/// default in each schema), and `cursor`, the `nextCursor` of the page before, handed back as it was given
+/// (it is opaque, and one list's cursor is refused by another with 422 naming `cursor`). The items are in
+/// `items` (the boards: `rows`); the last page has no `nextCursor`. A page may hold fewer than `limit`
+/// items and still not be the last, where the reader may not see some (members who blocked them).
+///
 /// **Errors.** Every error is an RFC 9457 `application/problem+json` document with a stable `type`
 /// (`/problems/<slug>`), a `title`, the HTTP `status`, a `detail` and, for invalid input, `errors`:
 /// one entry per offending field, named by its JSON path (`weight.value`), with what it must be (an
@@ -14936,6 +14942,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "cursor",
+                    value: input.query.cursor
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "limit",
                     value: input.query.limit
                 )
@@ -15325,6 +15338,13 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "cursor",
+                    value: input.query.cursor
+                )
                 try converter.setQueryItemAsURI(
                     in: &request,
                     style: .form,
@@ -20773,7 +20793,9 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The current members in the order they joined
+    /// The current members in the order they joined, a page at a time
+    ///
+    /// A page may hold fewer than `limit` members and not be the last (members who blocked the caller are left out); the last page has no `nextCursor`.
     ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/members`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/members/get(listFitCircleMembers)`.
@@ -20793,6 +20815,20 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "cursor",
+                    value: input.query.cursor
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "limit",
+                    value: input.query.limit
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -20889,6 +20925,28 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .notFound(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.ValidationFailed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
                 case 429:
                     let headers: Components.Responses.RateLimited.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -21880,7 +21938,7 @@ public struct Client: APIProtocol {
     ///
     /// **Order:** the higher value first; on equal values, who reached the value first (the instant of the claim that brought it); then the user id. The order is the same on every node and after a restart or a replay.
     ///
-    /// The daily board is the top 10 and the caller's own row at any circle size (`top_and_own`, spec 000 F3). The others: circles of up to 50 members get the whole roster (`full`), members yet to claim last with no rank; larger circles (51–100 members included) the top 10 and the caller with 3 above and 3 below (`top_and_around`). `cursor` (the `nextCursor` of a response) walks the rest a page at a time (`page`). Movement (▲▼) compares each rank with the close of the period before (for all-time, the close of yesterday).
+    /// The daily board is the top 10 and the caller's own row at any circle size (`top_and_own`, spec 000 F3). The others: circles of up to 50 members get the whole roster (`full`), members yet to claim last with no rank; larger circles (51–100 members included) the top 10 and the caller with 3 above and 3 below (`top_and_around`). `cursor` (the `nextCursor` of a response) walks the rest a page at a time (`page`); a `limit` asks for that layout from the top (`?limit=1`: the leader alone). Movement (▲▼) compares each rank with the close of the period before (for all-time, the close of yesterday).
     ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/leaderboard`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/leaderboard/get(getFitCircleLeaderboard)`.
@@ -24217,6 +24275,20 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "cursor",
+                    value: input.query.cursor
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "limit",
+                    value: input.query.limit
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -24291,6 +24363,28 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .forbidden(.init(body: body))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.ValidationFailed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
                 case 429:
                     let headers: Components.Responses.RateLimited.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,

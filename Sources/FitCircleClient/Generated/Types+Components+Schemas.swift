@@ -1824,6 +1824,8 @@ extension Components {
             public var rows: [Components.Schemas.CompetitionRow]
             /// - Remark: Generated from `#/components/schemas/CompetitionLeaderboard/me`.
             public var me: Components.Schemas.CompetitionRow?
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
             /// - Remark: Generated from `#/components/schemas/CompetitionLeaderboard/nextCursor`.
             public var nextCursor: Swift.String?
             /// Creates a new `CompetitionLeaderboard`.
@@ -1833,7 +1835,7 @@ extension Components {
             ///   - entries: Participants with something counted.
             ///   - rows:
             ///   - me:
-            ///   - nextCursor:
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
             public init(
                 competition: Components.Schemas.Competition,
                 entries: Swift.Int,
@@ -2597,7 +2599,7 @@ extension Components {
         public struct FriendFeedPage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/FriendFeedPage/items`.
             public var items: [Components.Schemas.FriendFeedItem]
-            /// Absent on the last page.
+            /// Pass as `cursor` for the next page; absent on the last.
             ///
             /// - Remark: Generated from `#/components/schemas/FriendFeedPage/nextCursor`.
             public var nextCursor: Swift.String?
@@ -2605,7 +2607,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - items:
-            ///   - nextCursor: Absent on the last page.
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
             public init(
                 items: [Components.Schemas.FriendFeedItem],
                 nextCursor: Swift.String? = nil
@@ -2749,15 +2751,25 @@ extension Components {
         public struct FriendList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/FriendList/items`.
             public var items: [Components.Schemas.Friend]
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FriendList/nextCursor`.
+            public var nextCursor: Swift.String?
             /// Creates a new `FriendList`.
             ///
             /// - Parameters:
             ///   - items:
-            public init(items: [Components.Schemas.Friend]) {
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
+            public init(
+                items: [Components.Schemas.Friend],
+                nextCursor: Swift.String? = nil
+            ) {
                 self.items = items
+                self.nextCursor = nextCursor
             }
             public enum CodingKeys: String, CodingKey {
                 case items
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/Person`.
@@ -2974,15 +2986,25 @@ extension Components {
         public struct CircleMemberList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CircleMemberList/items`.
             public var items: [Components.Schemas.CircleMember]
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CircleMemberList/nextCursor`.
+            public var nextCursor: Swift.String?
             /// Creates a new `CircleMemberList`.
             ///
             /// - Parameters:
             ///   - items:
-            public init(items: [Components.Schemas.CircleMember]) {
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
+            public init(
+                items: [Components.Schemas.CircleMember],
+                nextCursor: Swift.String? = nil
+            ) {
                 self.items = items
+                self.nextCursor = nextCursor
             }
             public enum CodingKeys: String, CodingKey {
                 case items
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/CircleRoleChange`.
@@ -3264,7 +3286,7 @@ extension Components {
             public var layout: Components.Schemas.Leaderboard.LayoutPayload
             /// - Remark: Generated from `#/components/schemas/Leaderboard/rows`.
             public var rows: [Components.Schemas.BoardRow]
-            /// Where the rest of the board starts; absent at its end.
+            /// Pass as `cursor` for the next page; absent on the last.
             ///
             /// - Remark: Generated from `#/components/schemas/Leaderboard/nextCursor`.
             public var nextCursor: Swift.String?
@@ -3281,7 +3303,7 @@ extension Components {
             ///   - memberCount:
             ///   - layout:
             ///   - rows:
-            ///   - nextCursor: Where the rest of the board starts; absent at its end.
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
             public init(
                 circleId: Swift.String,
                 period: Components.Schemas.BoardPeriod,
@@ -3625,13 +3647,15 @@ extension Components {
         public struct CircleFeed: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CircleFeed/items`.
             public var items: [Components.Schemas.FeedItem]
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
             /// - Remark: Generated from `#/components/schemas/CircleFeed/nextCursor`.
             public var nextCursor: Swift.String?
             /// Creates a new `CircleFeed`.
             ///
             /// - Parameters:
             ///   - items:
-            ///   - nextCursor:
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
             public init(
                 items: [Components.Schemas.FeedItem],
                 nextCursor: Swift.String? = nil
@@ -4030,37 +4054,57 @@ extension Components {
         public struct NotificationList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/NotificationList/items`.
             public var items: [Components.Schemas.Notification]
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationList/nextCursor`.
+            public var nextCursor: Swift.String?
             /// Creates a new `NotificationList`.
             ///
             /// - Parameters:
             ///   - items:
-            public init(items: [Components.Schemas.Notification]) {
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
+            public init(
+                items: [Components.Schemas.Notification],
+                nextCursor: Swift.String? = nil
+            ) {
                 self.items = items
+                self.nextCursor = nextCursor
             }
             public enum CodingKeys: String, CodingKey {
                 case items
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/NotificationInbox`.
         public struct NotificationInbox: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/NotificationInbox/items`.
             public var items: [Components.Schemas.Notification]
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationInbox/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// In-app notifications sent and not read, all of them (not only this page's).
+            ///
             /// - Remark: Generated from `#/components/schemas/NotificationInbox/unread`.
             public var unread: Swift.Int
             /// Creates a new `NotificationInbox`.
             ///
             /// - Parameters:
             ///   - items:
-            ///   - unread:
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
+            ///   - unread: In-app notifications sent and not read, all of them (not only this page's).
             public init(
                 items: [Components.Schemas.Notification],
+                nextCursor: Swift.String? = nil,
                 unread: Swift.Int
             ) {
                 self.items = items
+                self.nextCursor = nextCursor
                 self.unread = unread
             }
             public enum CodingKeys: String, CodingKey {
                 case items
+                case nextCursor
                 case unread
             }
         }
@@ -4946,13 +4990,15 @@ extension Components {
         public struct PointsLedgerPage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PointsLedgerPage/items`.
             public var items: [Components.Schemas.PointsLine]
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
             /// - Remark: Generated from `#/components/schemas/PointsLedgerPage/nextCursor`.
             public var nextCursor: Swift.String?
             /// Creates a new `PointsLedgerPage`.
             ///
             /// - Parameters:
             ///   - items:
-            ///   - nextCursor:
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
             public init(
                 items: [Components.Schemas.PointsLine],
                 nextCursor: Swift.String? = nil

@@ -4067,11 +4067,11 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/activities/GET/query/to`.
                 public var to: Swift.String?
-                /// `nextCursor` of the previous page.
+                /// The `nextCursor` of the page before, as it was given (opaque).
                 ///
                 /// - Remark: Generated from `#/paths/api/activities/GET/query/cursor`.
                 public var cursor: Swift.String?
-                /// 1–200, default 50.
+                /// Items on a page.
                 ///
                 /// - Remark: Generated from `#/paths/api/activities/GET/query/limit`.
                 public var limit: Swift.Int?
@@ -4081,8 +4081,8 @@ public enum Operations {
                 ///   - _type:
                 ///   - from: First local date, inclusive (YYYY-MM-DD).
                 ///   - to: Last local date, inclusive (YYYY-MM-DD).
-                ///   - cursor: `nextCursor` of the previous page.
-                ///   - limit: 1–200, default 50.
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Items on a page.
                 public init(
                     _type: Components.Schemas.ActivityType? = nil,
                     from: Swift.String? = nil,
@@ -6721,7 +6721,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/feed/stream/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// How long the stream stays open: 1–3600, default 300.
+                /// How long the stream stays open.
                 ///
                 /// - Remark: Generated from `#/paths/api/feed/stream/GET/query/seconds`.
                 public var seconds: Swift.Int?
@@ -6732,7 +6732,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - seconds: How long the stream stays open: 1–3600, default 300.
+                ///   - seconds: How long the stream stays open.
                 ///   - _type: Only workouts of this type.
                 public init(
                     seconds: Swift.Int? = nil,
@@ -7642,11 +7642,11 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/feed/GET/query/type`.
                 public var _type: Components.Schemas.WorkoutType?
-                /// 1–100, default 20.
+                /// Items on a page.
                 ///
                 /// - Remark: Generated from `#/paths/api/feed/GET/query/limit`.
                 public var limit: Swift.Int?
-                /// The `nextCursor` of the page before.
+                /// The `nextCursor` of the page before, as it was given (opaque).
                 ///
                 /// - Remark: Generated from `#/paths/api/feed/GET/query/cursor`.
                 public var cursor: Swift.String?
@@ -7654,8 +7654,8 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - _type: A workout type (`walking`, `running`…); all when left out.
-                ///   - limit: 1–100, default 20.
-                ///   - cursor: The `nextCursor` of the page before.
+                ///   - limit: Items on a page.
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
                 public init(
                     _type: Components.Schemas.WorkoutType? = nil,
                     limit: Swift.Int? = nil,
@@ -10935,14 +10935,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/goals/daily/history/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// 1–90, today included.
+                /// Days, today included.
                 ///
                 /// - Remark: Generated from `#/paths/api/goals/daily/history/GET/query/days`.
                 public var days: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - days: 1–90, today included.
+                ///   - days: Days, today included.
                 public init(days: Swift.Int? = nil) {
                     self.days = days
                 }
@@ -11742,14 +11742,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/goals/weekly/history/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// 1–52, this week included.
+                /// Weeks, this week included.
                 ///
                 /// - Remark: Generated from `#/paths/api/goals/weekly/history/GET/query/weeks`.
                 public var weeks: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - weeks: 1–52, this week included.
+                ///   - weeks: Weeks, this week included.
                 public init(weeks: Swift.Int? = nil) {
                     self.weeks = weeks
                 }
@@ -13897,19 +13897,19 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/points/ledger/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// `nextCursor` of the previous page.
+                /// The `nextCursor` of the page before, as it was given (opaque).
                 ///
                 /// - Remark: Generated from `#/paths/api/points/ledger/GET/query/cursor`.
                 public var cursor: Swift.String?
-                /// 1–200, default 50.
+                /// Items on a page.
                 ///
                 /// - Remark: Generated from `#/paths/api/points/ledger/GET/query/limit`.
                 public var limit: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - cursor: `nextCursor` of the previous page.
-                ///   - limit: 1–200, default 50.
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Items on a page.
                 public init(
                     cursor: Swift.String? = nil,
                     limit: Swift.Int? = nil
@@ -19191,15 +19191,24 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/notifications/inbox/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// 1–100, default 30.
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/notifications/inbox/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Items on a page.
                 ///
                 /// - Remark: Generated from `#/paths/api/notifications/inbox/GET/query/limit`.
                 public var limit: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - limit: 1–100, default 30.
-                public init(limit: Swift.Int? = nil) {
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Items on a page.
+                public init(
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.cursor = cursor
                     self.limit = limit
                 }
             }
@@ -19444,14 +19453,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/notifications/stream/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// How long the stream stays open: 1–3600, default 300.
+                /// How long the stream stays open.
                 ///
                 /// - Remark: Generated from `#/paths/api/notifications/stream/GET/query/seconds`.
                 public var seconds: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - seconds: How long the stream stays open: 1–3600, default 300.
+                ///   - seconds: How long the stream stays open.
                 public init(seconds: Swift.Int? = nil) {
                     self.seconds = seconds
                 }
@@ -19704,7 +19713,11 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/notifications/history/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// 1–100, default 30.
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/notifications/history/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Items on a page.
                 ///
                 /// - Remark: Generated from `#/paths/api/notifications/history/GET/query/limit`.
                 public var limit: Swift.Int?
@@ -19721,14 +19734,17 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - limit: 1–100, default 30.
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Items on a page.
                 ///   - _type:
                 ///   - channel:
                 public init(
+                    cursor: Swift.String? = nil,
                     limit: Swift.Int? = nil,
                     _type: Swift.String? = nil,
                     channel: Operations.GetNotificationHistory.Input.Query.ChannelPayload? = nil
                 ) {
+                    self.cursor = cursor
                     self.limit = limit
                     self._type = _type
                     self.channel = channel
@@ -22244,14 +22260,14 @@ public enum Operations {
             public var path: Operations.StreamCompetition.Input.Path
             /// - Remark: Generated from `#/paths/api/competitions/{id}/stream/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// How long the stream stays open: 1–3600, default 300.
+                /// How long the stream stays open.
                 ///
                 /// - Remark: Generated from `#/paths/api/competitions/{id}/stream/GET/query/seconds`.
                 public var seconds: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - seconds: How long the stream stays open: 1–3600, default 300.
+                ///   - seconds: How long the stream stays open.
                 public init(seconds: Swift.Int? = nil) {
                     self.seconds = seconds
                 }
@@ -23085,15 +23101,19 @@ public enum Operations {
             public var path: Operations.GetCompetitionLeaderboard.Input.Path
             /// - Remark: Generated from `#/paths/api/competitions/{id}/leaderboard/GET/query`.
             public struct Query: Sendable, Hashable {
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
                 /// - Remark: Generated from `#/paths/api/competitions/{id}/leaderboard/GET/query/cursor`.
                 public var cursor: Swift.String?
+                /// Rows on a page.
+                ///
                 /// - Remark: Generated from `#/paths/api/competitions/{id}/leaderboard/GET/query/limit`.
                 public var limit: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - cursor:
-                ///   - limit:
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Rows on a page.
                 public init(
                     cursor: Swift.String? = nil,
                     limit: Swift.Int? = nil
@@ -26868,7 +26888,9 @@ public enum Operations {
             }
         }
     }
-    /// The current members in the order they joined
+    /// The current members in the order they joined, a page at a time
+    ///
+    /// A page may hold fewer than `limit` members and not be the last (members who blocked the caller are left out); the last page has no `nextCursor`.
     ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/members`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/members/get(listFitCircleMembers)`.
@@ -26888,6 +26910,30 @@ public enum Operations {
                 }
             }
             public var path: Operations.ListFitCircleMembers.Input.Path
+            /// - Remark: Generated from `#/paths/api/fitcircles/{id}/members/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/fitcircles/{id}/members/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Items on a page.
+                ///
+                /// - Remark: Generated from `#/paths/api/fitcircles/{id}/members/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Items on a page.
+                public init(
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.cursor = cursor
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.ListFitCircleMembers.Input.Query
             /// - Remark: Generated from `#/paths/api/fitcircles/{id}/members/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFitCircleMembers.AcceptableContentType>]
@@ -26904,12 +26950,15 @@ public enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             public init(
                 path: Operations.ListFitCircleMembers.Input.Path,
+                query: Operations.ListFitCircleMembers.Input.Query = .init(),
                 headers: Operations.ListFitCircleMembers.Input.Headers = .init()
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
             }
         }
@@ -27029,6 +27078,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// One or more fields are invalid; nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/fitcircles/{id}/members/get(listFitCircleMembers)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -28344,7 +28416,7 @@ public enum Operations {
     ///
     /// **Order:** the higher value first; on equal values, who reached the value first (the instant of the claim that brought it); then the user id. The order is the same on every node and after a restart or a replay.
     ///
-    /// The daily board is the top 10 and the caller's own row at any circle size (`top_and_own`, spec 000 F3). The others: circles of up to 50 members get the whole roster (`full`), members yet to claim last with no rank; larger circles (51–100 members included) the top 10 and the caller with 3 above and 3 below (`top_and_around`). `cursor` (the `nextCursor` of a response) walks the rest a page at a time (`page`). Movement (▲▼) compares each rank with the close of the period before (for all-time, the close of yesterday).
+    /// The daily board is the top 10 and the caller's own row at any circle size (`top_and_own`, spec 000 F3). The others: circles of up to 50 members get the whole roster (`full`), members yet to claim last with no rank; larger circles (51–100 members included) the top 10 and the caller with 3 above and 3 below (`top_and_around`). `cursor` (the `nextCursor` of a response) walks the rest a page at a time (`page`); a `limit` asks for that layout from the top (`?limit=1`: the leader alone). Movement (▲▼) compares each rank with the close of the period before (for all-time, the close of yesterday).
     ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/leaderboard`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/leaderboard/get(getFitCircleLeaderboard)`.
@@ -28370,11 +28442,11 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/GET/query/period`.
                 public var period: Components.Schemas.BoardPeriod?
-                /// Rows after this point of the board (a `nextCursor`).
+                /// The `nextCursor` of the page before, as it was given (opaque).
                 ///
                 /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/GET/query/cursor`.
                 public var cursor: Swift.String?
-                /// Rows of a page: 1–100, default 50.
+                /// Rows on a page.
                 ///
                 /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/GET/query/limit`.
                 public var limit: Swift.Int?
@@ -28382,8 +28454,8 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - period: Default weekly.
-                ///   - cursor: Rows after this point of the board (a `nextCursor`).
-                ///   - limit: Rows of a page: 1–100, default 50.
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Rows on a page.
                 public init(
                     period: Components.Schemas.BoardPeriod? = nil,
                     cursor: Swift.String? = nil,
@@ -29272,11 +29344,11 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/history/GET/query/before`.
                 public var before: Swift.String?
-                /// Periods: 1–52, default 4.
+                /// Periods on a page.
                 ///
                 /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/history/GET/query/limit`.
                 public var limit: Swift.Int?
-                /// Rows per period: 1–100, default 10 (the caller's row is added).
+                /// Rows per period (the caller's row is added).
                 ///
                 /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/history/GET/query/top`.
                 public var top: Swift.Int?
@@ -29285,8 +29357,8 @@ public enum Operations {
                 /// - Parameters:
                 ///   - period: Default weekly.
                 ///   - before: Periods that started before this date (paging).
-                ///   - limit: Periods: 1–52, default 4.
-                ///   - top: Rows per period: 1–100, default 10 (the caller's row is added).
+                ///   - limit: Periods on a page.
+                ///   - top: Rows per period (the caller's row is added).
                 public init(
                     period: Components.Schemas.BoardPeriod? = nil,
                     before: Swift.String? = nil,
@@ -29579,19 +29651,19 @@ public enum Operations {
             public var path: Operations.GetFitCircleFeed.Input.Path
             /// - Remark: Generated from `#/paths/api/fitcircles/{id}/feed/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// Items older than this one (a `nextCursor`).
+                /// The `nextCursor` of the page before, as it was given (opaque).
                 ///
                 /// - Remark: Generated from `#/paths/api/fitcircles/{id}/feed/GET/query/cursor`.
                 public var cursor: Swift.String?
-                /// 1–100, default 30.
+                /// Items on a page.
                 ///
                 /// - Remark: Generated from `#/paths/api/fitcircles/{id}/feed/GET/query/limit`.
                 public var limit: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - cursor: Items older than this one (a `nextCursor`).
-                ///   - limit: 1–100, default 30.
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Items on a page.
                 public init(
                     cursor: Swift.String? = nil,
                     limit: Swift.Int? = nil
@@ -30680,14 +30752,14 @@ public enum Operations {
             public var path: Operations.StreamFitCircle.Input.Path
             /// - Remark: Generated from `#/paths/api/fitcircles/{id}/stream/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// How long the stream stays open: 1–3600, default 300.
+                /// How long the stream stays open.
                 ///
                 /// - Remark: Generated from `#/paths/api/fitcircles/{id}/stream/GET/query/seconds`.
                 public var seconds: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - seconds: How long the stream stays open: 1–3600, default 300.
+                ///   - seconds: How long the stream stays open.
                 public init(seconds: Swift.Int? = nil) {
                     self.seconds = seconds
                 }
@@ -31473,6 +31545,30 @@ public enum Operations {
     public enum ListFriends {
         public static let id: Swift.String = "listFriends"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/friends/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/friends/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Items on a page.
+                ///
+                /// - Remark: Generated from `#/paths/api/friends/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Items on a page.
+                public init(
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.cursor = cursor
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.ListFriends.Input.Query
             /// - Remark: Generated from `#/paths/api/friends/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFriends.AcceptableContentType>]
@@ -31488,8 +31584,13 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
-            public init(headers: Operations.ListFriends.Input.Headers = .init()) {
+            public init(
+                query: Operations.ListFriends.Input.Query = .init(),
+                headers: Operations.ListFriends.Input.Headers = .init()
+            ) {
+                self.query = query
                 self.headers = headers
             }
         }
@@ -31586,6 +31687,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// One or more fields are invalid; nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/friends/get(listFriends)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }

@@ -780,7 +780,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/fitcircles/{id}/leave`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/leave/post(leaveFitCircle)`.
     func leaveFitCircle(_ input: Operations.LeaveFitCircle.Input) async throws -> Operations.LeaveFitCircle.Output
-    /// The current members in the order they joined
+    /// The current members in the order they joined, a page at a time
+    ///
+    /// A page may hold fewer than `limit` members and not be the last (members who blocked the caller are left out); the last page has no `nextCursor`.
     ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/members`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/members/get(listFitCircleMembers)`.
@@ -815,7 +817,7 @@ public protocol APIProtocol: Sendable {
     ///
     /// **Order:** the higher value first; on equal values, who reached the value first (the instant of the claim that brought it); then the user id. The order is the same on every node and after a restart or a replay.
     ///
-    /// The daily board is the top 10 and the caller's own row at any circle size (`top_and_own`, spec 000 F3). The others: circles of up to 50 members get the whole roster (`full`), members yet to claim last with no rank; larger circles (51–100 members included) the top 10 and the caller with 3 above and 3 below (`top_and_around`). `cursor` (the `nextCursor` of a response) walks the rest a page at a time (`page`). Movement (▲▼) compares each rank with the close of the period before (for all-time, the close of yesterday).
+    /// The daily board is the top 10 and the caller's own row at any circle size (`top_and_own`, spec 000 F3). The others: circles of up to 50 members get the whole roster (`full`), members yet to claim last with no rank; larger circles (51–100 members included) the top 10 and the caller with 3 above and 3 below (`top_and_around`). `cursor` (the `nextCursor` of a response) walks the rest a page at a time (`page`); a `limit` asks for that layout from the top (`?limit=1`: the leader alone). Movement (▲▼) compares each rank with the close of the period before (for all-time, the close of yesterday).
     ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/leaderboard`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/leaderboard/get(getFitCircleLeaderboard)`.
@@ -2439,16 +2441,20 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// The current members in the order they joined
+    /// The current members in the order they joined, a page at a time
+    ///
+    /// A page may hold fewer than `limit` members and not be the last (members who blocked the caller are left out); the last page has no `nextCursor`.
     ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/members`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/members/get(listFitCircleMembers)`.
     public func listFitCircleMembers(
         path: Operations.ListFitCircleMembers.Input.Path,
+        query: Operations.ListFitCircleMembers.Input.Query = .init(),
         headers: Operations.ListFitCircleMembers.Input.Headers = .init()
     ) async throws -> Operations.ListFitCircleMembers.Output {
         try await listFitCircleMembers(Operations.ListFitCircleMembers.Input(
             path: path,
+            query: query,
             headers: headers
         ))
     }
@@ -2518,7 +2524,7 @@ extension APIProtocol {
     ///
     /// **Order:** the higher value first; on equal values, who reached the value first (the instant of the claim that brought it); then the user id. The order is the same on every node and after a restart or a replay.
     ///
-    /// The daily board is the top 10 and the caller's own row at any circle size (`top_and_own`, spec 000 F3). The others: circles of up to 50 members get the whole roster (`full`), members yet to claim last with no rank; larger circles (51–100 members included) the top 10 and the caller with 3 above and 3 below (`top_and_around`). `cursor` (the `nextCursor` of a response) walks the rest a page at a time (`page`). Movement (▲▼) compares each rank with the close of the period before (for all-time, the close of yesterday).
+    /// The daily board is the top 10 and the caller's own row at any circle size (`top_and_own`, spec 000 F3). The others: circles of up to 50 members get the whole roster (`full`), members yet to claim last with no rank; larger circles (51–100 members included) the top 10 and the caller with 3 above and 3 below (`top_and_around`). `cursor` (the `nextCursor` of a response) walks the rest a page at a time (`page`); a `limit` asks for that layout from the top (`?limit=1`: the leader alone). Movement (▲▼) compares each rank with the close of the period before (for all-time, the close of yesterday).
     ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/leaderboard`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/leaderboard/get(getFitCircleLeaderboard)`.
@@ -2670,8 +2676,14 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `GET /api/friends`.
     /// - Remark: Generated from `#/paths//api/friends/get(listFriends)`.
-    public func listFriends(headers: Operations.ListFriends.Input.Headers = .init()) async throws -> Operations.ListFriends.Output {
-        try await listFriends(Operations.ListFriends.Input(headers: headers))
+    public func listFriends(
+        query: Operations.ListFriends.Input.Query = .init(),
+        headers: Operations.ListFriends.Input.Headers = .init()
+    ) async throws -> Operations.ListFriends.Output {
+        try await listFriends(Operations.ListFriends.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Ask someone to be friends (spec 004, R6.3)
     ///

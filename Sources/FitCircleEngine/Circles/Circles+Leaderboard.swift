@@ -57,6 +57,8 @@ extension Circles {
 
     public static let fullRosterLimit = 50
     public static let topRows = 10
+    /// Rows of a page when the caller names no `limit`.
+    public static let pageSize = 50
     public static let neighbours = 3
 
     /// Spec 000 F3: the daily board shows "Top 10 + user's position" whatever the circle's size; the
@@ -68,12 +70,13 @@ extension Circles {
     }
 
     /// The live board of `period` as the caller looks at it (a view of the board): the whole roster, the top
-    /// and the caller's neighbourhood, or the page after `cursor`.
+    /// and the caller's neighbourhood, or — with a `cursor` or a `limit` — a page: `limit` rows after `cursor`
+    /// (from the top without one).
     public func leaderboard(
         of id: FitCircle.ID,
         period: BoardPeriod,
         after cursor: BoardKey?,
-        limit: Int,
+        limit: Int?,
         for caller: Caller
     ) async throws -> Leaderboard {
         let (generation, now, user) = (self.store.cacheGeneration, self.clock.now(), caller.userID)
@@ -83,17 +86,19 @@ extension Circles {
         let today = circle.today(at: now)
         let board = self.liveBoard(of: circle, period: period, today: today)
         let version =
-            cursor == nil ? self.pageVersion(of: board, in: circle, today: today, generation: generation) : nil
+            cursor == nil && limit == nil
+            ? self.pageVersion(of: board, in: circle, today: today, generation: generation) : nil
         let reader = BoardReader(board: board, indexes: self.events.indexes, store: self.store)
         let fromIndex = reader.fromIndex
         let entries = try await reader.count()
         var ranked: [(rank: Int, key: BoardKey)]
         var unranked: [User.ID] = []
-        let layout = cursor == nil ? Self.layout(of: period, memberCount: memberCount) : .page
+        let layout =
+            cursor == nil && limit == nil ? Self.layout(of: period, memberCount: memberCount) : .page
         var next: BoardKey?
         switch layout {
         case .page:
-            ranked = try await reader.page(after: cursor, limit: limit)
+            ranked = try await reader.page(after: cursor, limit: limit ?? Self.pageSize)
             if let last = ranked.last, last.rank < entries { next = last.key }
         case .full:
             ranked = try await reader.page(after: nil, limit: max(entries, 1))

@@ -6,16 +6,29 @@ import Foundation
 /// and roles.
 extension Circles {
     /// The current members, in the order they joined (members, or anyone for a public circle), each with
-    /// their weights only where the member lets the viewer see them.
-    public func members(of id: FitCircle.ID, for user: User.ID) async throws -> [CircleMemberRow] {
-        try await self.store.read { tx in
+    /// their weights only where the member lets the viewer see them, a page at a time (`after`: the last of the
+    /// page before; `next` is this page's last when there may be more). A page may hold fewer than `limit` and
+    /// still not be the last: members who blocked the caller are left out of it.
+    public func members(of id: FitCircle.ID, for user: User.ID, after last: User.ID?, limit: Int) async throws -> (
+        items: [CircleMemberRow], next: User.ID?
+    ) {
+        guard Self.memberPageSizes.contains(limit) else {
+            throw ValidationError(field: "limit", reason: "must be between 1 and 500")
+        }
+        return try await self.store.read { tx in
             _ = try await self.allowed(.read, id, by: user, in: tx)
-            let rows = try await tx.circles.members(of: id)
+            let rows = try await tx.circles.members(of: id, after: last, limit: limit)
             let naming = try await Naming.of(user, for: rows.flatMap(Self.audiences), in: tx)
             // Someone who blocked the caller is not listed to them (a block acts everywhere).
-            return rows.filter { !naming.blockers.contains($0.membership.userID) }.map { Self.shown($0, to: naming) }
+            return (
+                rows.filter { !naming.blockers.contains($0.membership.userID) }.map { Self.shown($0, to: naming) },
+                rows.count == limit ? rows.last?.membership.userID : nil
+            )
         }
     }
+
+    /// How many members a page may hold.
+    static let memberPageSizes = 1...500
 
     /// A member row as the viewer may see it: the starting and target weight are the member's weight, and
     /// the photo has its audience. (The list names everyone in the circle: a board-name opt-out keeps

@@ -52,7 +52,8 @@ public struct Console: Sendable {
             return account
         }
         let today = account.localDate(at: self.clock.now())
-        let notifications = try await self.notifications.history(of: id, type: nil, channel: nil, limit: 30)
+        let notifications = try await self.notifications.history(of: id, type: nil, channel: nil, after: nil, limit: 30)
+            .items
         return AccountFile(
             account: account,
             streak: try await self.streaks.current(of: id),

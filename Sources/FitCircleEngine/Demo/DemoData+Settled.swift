@@ -68,7 +68,7 @@ extension DemoData {
             logger: Logger(label: "fitcircle.demo")
         )
         while try await runner.runDue(limit: 50) > 0 {}
-        for notification in try await engine.notifications.inbox(of: ana, limit: 2).items {
+        for notification in try await engine.notifications.inbox(of: ana, after: nil, limit: 2).items {
             try await engine.notifications.mark(notification.id, .opened, by: ana)
         }
     }

@@ -142,15 +142,24 @@ public struct Friends: Sendable {
     }
 
     /// The caller's friends by name, each with their workouts of the last 7 days that friends may see
-    /// (spec 004, R6.7).
-    public func friends(of user: User.ID) async throws -> [Friend] {
+    /// (spec 004, R6.7), a page at a time (`after`: the last of the page before; `next` is this page's last
+    /// when there may be more).
+    public func friends(of user: User.ID, after last: User.ID?, limit: Int) async throws -> (
+        items: [Friend], next: User.ID?
+    ) {
+        guard (1...FriendLimits.maximumFriends).contains(limit) else {
+            throw ValidationError(field: "limit", reason: "must be between 1 and \(FriendLimits.maximumFriends)")
+        }
         let since = self.clock.now().addingTimeInterval(-Double(FriendLimits.recentDays) * 86_400)
         let visible = ActivityAccess.visibleInFeed(isSelf: false, isFriend: true)
         let rows = try await self.store.read { tx in
-            try await tx.friends.list(of: user, recentSince: since, visible: visible)
+            try await tx.friends.list(of: user, recentSince: since, visible: visible, after: last, limit: limit)
         }
         let relationship = ProfileAccess.Relationship(isSelf: false, isFriend: true)
-        return rows.map { Friend(row: $0, showsPhoto: ProfileAccess.mayView(photo: $0.photo, relationship)) }
+        return (
+            rows.map { Friend(row: $0, showsPhoto: ProfileAccess.mayView(photo: $0.photo, relationship)) },
+            rows.count == limit ? rows.last?.userID : nil
+        )
     }
 
     public func requests(of user: User.ID) async throws -> (incoming: [Person], outgoing: [Person]) {

@@ -47,7 +47,7 @@ extension Notifications {
                         )
                     }
                     continuation.yield(
-                        InboxUpdate(notification: nil, unread: try await self.inbox(of: user, limit: 1).unread)
+                        InboxUpdate(notification: nil, unread: try await self.unread(of: user))
                     )
                     while !Task.isCancelled {
                         let from = since
@@ -56,7 +56,7 @@ extension Notifications {
                         }
                         .filter { $0.channels.contains(.inApp) && !seen.contains($0.id) }
                         if let newest = landed.last?.decidedAt {
-                            let unread = try await self.inbox(of: user, limit: 1).unread
+                            let unread = try await self.unread(of: user)
                             for record in landed {
                                 continuation.yield(InboxUpdate(notification: record, unread: unread))
                             }

@@ -5,38 +5,58 @@ import Foundation
 
 /// A person's notifications: their history, their in-app inbox and the marks they put on it.
 extension Notifications {
-    public func history(of user: User.ID, type: String?, channel: NotificationChannel?, limit: Int) async throws
-        -> [NotificationRecord]
-    {
-        guard (1...100).contains(limit) else {
+    /// The user's notifications, newest first, a page at a time (`after`: the last of the page before; `next`
+    /// is this page's last when there may be more).
+    public func history(
+        of user: User.ID,
+        type: String?,
+        channel: NotificationChannel?,
+        after last: NotificationRecord.ID?,
+        limit: Int
+    ) async throws -> (items: [NotificationRecord], next: NotificationRecord.ID?) {
+        guard Self.pageSizes.contains(limit) else {
             throw ValidationError(field: "limit", reason: "must be between 1 and 100")
         }
         let records = try await self.store.read { tx in
             try await self.namedNow(
-                try await tx.notifications.list(of: user, type: type, limit: channel == nil ? limit : 500),
+                try await tx.notifications.list(of: user, type: type, channel: channel, after: last, limit: limit),
                 of: user,
                 in: tx
             )
         }
-        return Array(records.filter { record in channel.map { record.channels.contains($0) } ?? true }.prefix(limit))
+        return (records, records.count == limit ? records.last?.id : nil)
     }
 
-    /// The in-app notifications sent, newest first, and how many are unread.
-    public func inbox(of user: User.ID, limit: Int) async throws -> (items: [NotificationRecord], unread: Int) {
-        guard (1...100).contains(limit) else {
+    /// The in-app notifications sent, newest first, a page at a time, and how many are unread.
+    public func inbox(of user: User.ID, after last: NotificationRecord.ID?, limit: Int) async throws -> (
+        items: [NotificationRecord], next: NotificationRecord.ID?, unread: Int
+    ) {
+        guard Self.pageSizes.contains(limit) else {
             throw ValidationError(field: "limit", reason: "must be between 1 and 100")
         }
-        let (items, unread) = try await self.store.read { tx in
-            let sent = try await tx.notifications.list(of: user, status: .sent, limit: 500).filter {
-                $0.channels.contains(.inApp)
-            }
+        return try await self.store.read { tx in
+            let sent = try await tx.notifications.list(
+                of: user,
+                status: .sent,
+                channel: .inApp,
+                after: last,
+                limit: limit
+            )
             return (
-                try await self.namedNow(Array(sent.prefix(limit)), of: user, in: tx),
-                sent.filter { $0.readAt == nil }.count
+                try await self.namedNow(sent, of: user, in: tx),
+                sent.count == limit ? sent.last?.id : nil,
+                try await tx.notifications.unreadCount(of: user, channel: .inApp)
             )
         }
-        return (items, unread)
     }
+
+    /// How many in-app notifications sent to the user are unread: the inbox's count.
+    public func unread(of user: User.ID) async throws -> Int {
+        try await self.store.read { tx in try await tx.notifications.unreadCount(of: user, channel: .inApp) }
+    }
+
+    /// How many notifications a page of the inbox or the history may hold.
+    static let pageSizes = 1...100
 
     public func notification(_ id: NotificationRecord.ID, of user: User.ID) async throws -> NotificationRecord {
         guard

@@ -208,26 +208,6 @@ extension Components.Schemas.Problem {
     }
 }
 
-/// Opaque page cursors: the last row's instant and id, so pages stay stable while new events arrive.
-enum ActivityCursor {
-    static func encode(occurredAt: Date, id: ActivityEvent.ID) -> String {
-        Data("\(occurredAt.timeIntervalSince1970)|\(id.rawValue)".utf8).base64EncodedString()
-    }
-
-    static func decode(_ cursor: String) throws -> (occurredAt: Date, id: ActivityEvent.ID) {
-        guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8) else {
-            throw ValidationError(field: "cursor", reason: "is not a cursor this server made")
-        }
-        let parts = text.split(separator: "|", maxSplits: 1)
-        guard parts.count == 2, let instant = Double(parts[0]).flatMap(Instant.supported(secondsSince1970:)),
-            !parts[1].isEmpty
-        else {
-            throw ValidationError(field: "cursor", reason: "is not a cursor this server made")
-        }
-        return (instant, ActivityEvent.ID(String(parts[1])))
-    }
-}
-
 extension API {
     func openMigration(_ input: Operations.OpenMigration.Input) async throws -> Operations.OpenMigration.Output {
         guard case .json(let body) = input.body else {

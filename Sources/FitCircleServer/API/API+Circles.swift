@@ -82,11 +82,22 @@ extension API {
     func listFitCircleMembers(_ input: Operations.ListFitCircleMembers.Input) async throws
         -> Operations.ListFitCircleMembers.Output
     {
-        let members = try await self.engine.circles.members(
+        let (members, next) = try await self.engine.circles.members(
             of: FitCircle.ID(input.path.id),
-            for: try RequestCaller.required().userID
+            for: try RequestCaller.required().userID,
+            after: try input.query.cursor.map { User.ID(try PageCursor.id($0, of: .members)) },
+            limit: input.query.limit ?? 100
         )
-        return .ok(.init(body: .json(.init(items: try members.map(Components.Schemas.CircleMember.init)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: try members.map(Components.Schemas.CircleMember.init),
+                        nextCursor: next.map { PageCursor.encode(.members, $0.rawValue) }
+                    )
+                )
+            )
+        )
     }
 
     func setFitCircleRole(_ input: Operations.SetFitCircleRole.Input) async throws -> Operations.SetFitCircleRole.Output

@@ -62,7 +62,7 @@ extension API {
         let page = try await self.engine.console.deliveries(
             channel: query.channel.flatMap { NotificationChannel(rawValue: $0.rawValue) },
             outcome: query.outcome?.rawValue,
-            cursor: query.cursor,
+            cursor: try query.cursor.map { try PageCursor.id($0, of: .deliveries) },
             limit: query.limit ?? 50,
             by: try RequestCaller.required()
         )
@@ -71,7 +71,7 @@ extension API {
                 body: .json(
                     .init(
                         items: try page.entries.map(Components.Schemas.ConsoleDelivery.init),
-                        nextCursor: page.nextCursor
+                        nextCursor: page.nextCursor.map { PageCursor.encode(.deliveries, $0) }
                     )
                 )
             )
@@ -80,7 +80,7 @@ extension API {
 
     func listAllCircles(_ input: Operations.ListAllCircles.Input) async throws -> Operations.ListAllCircles.Output {
         let page = try await self.engine.console.circles(
-            cursor: input.query.cursor,
+            cursor: try input.query.cursor.map { try PageCursor.id($0, of: .circles) },
             limit: input.query.limit ?? 50,
             by: try RequestCaller.required()
         )
@@ -91,7 +91,7 @@ extension API {
                         items: try page.items.map {
                             try Components.Schemas.ConsoleCircle($0.circle, members: $0.members)
                         },
-                        nextCursor: page.nextCursor
+                        nextCursor: page.nextCursor.map { PageCursor.encode(.circles, $0) }
                     )
                 )
             )
@@ -102,7 +102,7 @@ extension API {
         -> Operations.ListAllCompetitions.Output
     {
         let page = try await self.engine.console.challenges(
-            cursor: input.query.cursor,
+            cursor: try input.query.cursor.map { try PageCursor.id($0, of: .challenges) },
             limit: input.query.limit ?? 50,
             by: try RequestCaller.required()
         )
@@ -118,7 +118,7 @@ extension API {
                                 escrow: $0.escrow
                             )
                         },
-                        nextCursor: page.nextCursor
+                        nextCursor: page.nextCursor.map { PageCursor.encode(.challenges, $0) }
                     )
                 )
             )

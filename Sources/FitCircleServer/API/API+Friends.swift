@@ -6,8 +6,21 @@ import OpenAPIRuntime
 
 extension API {
     func listFriends(_ input: Operations.ListFriends.Input) async throws -> Operations.ListFriends.Output {
-        let friends = try await self.engine.friends.friends(of: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(items: friends.map(Components.Schemas.Friend.init)))))
+        let (friends, next) = try await self.engine.friends.friends(
+            of: try RequestCaller.required().userID,
+            after: try input.query.cursor.map { User.ID(try PageCursor.id($0, of: .friends)) },
+            limit: input.query.limit ?? 100
+        )
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: friends.map(Components.Schemas.Friend.init),
+                        nextCursor: next.map { PageCursor.encode(.friends, $0.rawValue) }
+                    )
+                )
+            )
+        )
     }
 
     func requestFriend(_ input: Operations.RequestFriend.Input) async throws -> Operations.RequestFriend.Output {

@@ -8,8 +8,8 @@ extension API {
     func getFitCircleLeaderboard(_ input: Operations.GetFitCircleLeaderboard.Input) async throws
         -> Operations.GetFitCircleLeaderboard.Output
     {
-        let limit = input.query.limit ?? 50
-        guard (1...100).contains(limit) else {
+        let limit = input.query.limit
+        guard (1...100).contains(limit ?? Circles.pageSize) else {
             throw ValidationError(field: "limit", reason: "must be between 1 and 100")
         }
         let cursor = try input.query.cursor.map(BoardCursor.decode)
@@ -124,12 +124,19 @@ extension API {
     {
         let (rows, next) = try await self.engine.circles.feed(
             of: FitCircle.ID(input.path.id),
-            before: input.query.cursor.map(FeedItem.ID.init),
+            before: try input.query.cursor.map { FeedItem.ID(try PageCursor.id($0, of: .circleFeed)) },
             limit: input.query.limit ?? 30,
             for: try RequestCaller.required().userID
         )
         return .ok(
-            .init(body: .json(.init(items: try rows.map(Components.Schemas.FeedItem.init), nextCursor: next?.rawValue)))
+            .init(
+                body: .json(
+                    .init(
+                        items: try rows.map(Components.Schemas.FeedItem.init),
+                        nextCursor: next.map { PageCursor.encode(.circleFeed, $0.rawValue) }
+                    )
+                )
+            )
         )
     }
 

@@ -51,12 +51,17 @@ extension API {
     {
         let inbox = try await self.engine.notifications.inbox(
             of: try RequestCaller.required().userID,
+            after: try input.query.cursor.map { NotificationRecord.ID(try PageCursor.id($0, of: .notifications)) },
             limit: input.query.limit ?? 30
         )
         return .ok(
             .init(
                 body: .json(
-                    .init(items: try inbox.items.map { try Components.Schemas.Notification($0) }, unread: inbox.unread)
+                    .init(
+                        items: try inbox.items.map { try Components.Schemas.Notification($0) },
+                        nextCursor: inbox.next.map { PageCursor.encode(.notifications, $0.rawValue) },
+                        unread: inbox.unread
+                    )
                 )
             )
         )
@@ -95,10 +100,11 @@ extension API {
     func getNotificationHistory(_ input: Operations.GetNotificationHistory.Input) async throws
         -> Operations.GetNotificationHistory.Output
     {
-        let items = try await self.engine.notifications.history(
+        let (items, next) = try await self.engine.notifications.history(
             of: try RequestCaller.required().userID,
             type: input.query._type,
             channel: input.query.channel.flatMap { NotificationChannel(rawValue: $0.rawValue) },
+            after: try input.query.cursor.map { NotificationRecord.ID(try PageCursor.id($0, of: .notifications)) },
             limit: input.query.limit ?? 30
         )
         let attempts = try await self.engine.deliveries.attempts(of: items.map(\.id))
@@ -108,7 +114,8 @@ extension API {
                     .init(
                         items: try items.map {
                             try Components.Schemas.Notification($0, deliveries: attempts[$0.id] ?? [])
-                        }
+                        },
+                        nextCursor: next.map { PageCursor.encode(.notifications, $0.rawValue) }
                     )
                 )
             )

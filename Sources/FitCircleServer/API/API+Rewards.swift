@@ -7,13 +7,16 @@ extension API {
         let caller = try RequestCaller.required()
         let page = try await self.engine.rewards.ledger(
             of: caller.userID,
-            cursor: input.query.cursor,
+            cursor: try input.query.cursor.map { try PageCursor.id($0, of: .ledger) },
             limit: input.query.limit ?? 50
         )
         return .ok(
             .init(
                 body: .json(
-                    .init(items: try page.lines.map(Components.Schemas.PointsLine.init), nextCursor: page.nextCursor)
+                    .init(
+                        items: try page.lines.map(Components.Schemas.PointsLine.init),
+                        nextCursor: page.nextCursor.map { PageCursor.encode(.ledger, $0) }
+                    )
                 )
             )
         )

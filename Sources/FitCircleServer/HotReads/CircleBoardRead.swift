@@ -40,7 +40,7 @@ struct CircleBoardRead: HotRead {
             of: input.circle,
             period: input.period,
             after: nil,
-            limit: 50,
+            limit: nil,
             for: caller
         )
         var json = JSONWriter(capacity: 4096)

@@ -82,23 +82,3 @@ extension Components.Schemas.FeedItem {
 
 /// Where a circle mate's photo is served.
 func photoURL(of user: User.ID) -> String { "/api/users/\(user.rawValue)/photo" }
-
-/// A leaderboard cursor: the board key of the last row seen, opaque to clients.
-enum BoardCursor {
-    static func encode(_ key: BoardKey) -> String {
-        Data("\(key.value)|\(key.reachedMilliseconds)|\(key.user.rawValue)".utf8).base64URLEncoded()
-    }
-
-    static func decode(_ text: String) throws -> BoardKey {
-        let parts =
-            Data(base64URLEncoded: text).map {
-                String(decoding: $0, as: UTF8.self).split(separator: "|", maxSplits: 2).map(String.init)
-            } ?? []
-        guard parts.count == 3, let value = Double(parts[0]), value.isFinite, let reached = Int64(parts[1]),
-            !parts[2].isEmpty
-        else {
-            throw ValidationError(field: "cursor", reason: "is not a cursor of this board (use a nextCursor as given)")
-        }
-        return BoardKey(value: value, reachedMilliseconds: reached, user: User.ID(parts[2]))
-    }
-}

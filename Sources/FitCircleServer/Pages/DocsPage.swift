@@ -162,12 +162,28 @@ enum DocsPage {
             return (named.isEmpty ? ["object"] : named + ["more"]).joined(separator: " and ")
         }
         let type = schema["type"] as? String ?? (schema["additionalProperties"] != nil ? "object" : "")
-        if type == "array" { return "array of \(typeText(schema["items"]))" }
+        if type == "array" { return "array of \(typeText(schema["items"]))" + bounds(schema) }
         if type == "object", let values = schema["additionalProperties"] as? [String: Any] {
             return "map of \(typeText(values))"
         }
-        if let format = schema["format"] as? String { return "\(escape(type)) (\(escape(format)))" }
-        return escape(type)
+        if let format = schema["format"] as? String { return "\(escape(type)) (\(escape(format)))" + bounds(schema) }
+        return escape(type) + bounds(schema)
+    }
+
+    /// A schema's bounds and default as text: `, 1–100, default 30`, `, at most 512 characters`.
+    private static func bounds(_ schema: [String: Any]) -> String {
+        func number(_ key: String) -> String? { schema[key].map { escape("\($0)") } }
+        var parts: [String] = []
+        switch (number("minimum"), number("maximum")) {
+        case (let low?, let high?): parts.append("\(low)–\(high)")
+        case (let low?, nil): parts.append("at least \(low)")
+        case (nil, let high?): parts.append("at most \(high)")
+        case (nil, nil): break
+        }
+        if let length = number("maxLength") { parts.append("at most \(length) characters") }
+        if let items = number("maxItems") { parts.append("at most \(items) items") }
+        if let value = number("default") { parts.append("default \(value)") }
+        return parts.map { ", " + $0 }.joined()
     }
 
     private static func responseText(_ response: Any) -> String {

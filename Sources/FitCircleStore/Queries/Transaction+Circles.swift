@@ -203,6 +203,25 @@ public struct CircleQueries: Sendable {
         ).all().map(Self.memberRow(from:))
     }
 
+    /// A page of the current members in the order they joined, after the member `last` (the last of the page
+    /// before; someone who left since still marks the place).
+    public func members(of circle: FitCircle.ID, after last: User.ID?, limit: Int) async throws -> [CircleMemberRow] {
+        let after =
+            last.map {
+                """
+                AND (m.joined_at, m.user_id) > (SELECT l.joined_at, l.user_id FROM circle_members l
+                    WHERE l.circle_id = \(bind: circle.rawValue) AND l.user_id = \(bind: $0.rawValue))
+                """ as SQLQueryString
+            } ?? ""
+        return try await self.sql.raw(
+            """
+            SELECT m.*, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name, u.visibility_weight FROM circle_members m JOIN users u ON u.id = m.user_id
+            WHERE m.circle_id = \(bind: circle.rawValue) AND m.left_at IS NULL \(after)
+            ORDER BY m.joined_at, m.user_id LIMIT \(bind: limit)
+            """
+        ).all().map(Self.memberRow(from:))
+    }
+
     /// One current member's row.
     public func member(_ user: User.ID, of circle: FitCircle.ID) async throws -> CircleMemberRow? {
         try await self.sql.raw(

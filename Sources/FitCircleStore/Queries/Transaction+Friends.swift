@@ -145,10 +145,20 @@ public struct FriendQueries: Sendable {
 
     /// The user's friends by name, each with their workouts since `recentSince` (the ledger's, not deleted)
     /// of the visibilities the access policy lets a friend see.
-    public func list(of user: User.ID, recentSince: Date, visible: Set<ActivityVisibility>) async throws
-        -> [FriendRow]
-    {
+    public func list(
+        of user: User.ID,
+        recentSince: Date,
+        visible: Set<ActivityVisibility>,
+        after last: User.ID?,
+        limit: Int
+    ) async throws -> [FriendRow] {
         let shown = Transaction.visibility(visible, column: "a.visibility")
+        // After the friend `last` in the order of names (a rename between pages may move someone across).
+        let after =
+            last.map {
+                "AND (u.display_name, u.id) > (SELECT l.display_name, l.id FROM users l WHERE l.id = \(bind: $0.rawValue))"
+                    as SQLQueryString
+            } ?? ""
         return try await self.sql.raw(
             """
             SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, f.since, COALESCE(w.n, 0) AS workouts, COALESCE(w.distance, 0.0) AS distance,
@@ -163,8 +173,8 @@ public struct FriendQueries: Sendable {
                     AND a.deleted_at IS NULL \(shown)
                 GROUP BY a.user_id
             ) w ON w.user_id = u.id
-            WHERE f.user_id = \(bind: user.rawValue)
-            ORDER BY u.display_name, u.id LIMIT \(unsafeRaw: String(FriendLimits.maximumFriends))
+            WHERE f.user_id = \(bind: user.rawValue) \(after)
+            ORDER BY u.display_name, u.id LIMIT \(bind: limit)
             """
         ).all().map { row in
             FriendRow(

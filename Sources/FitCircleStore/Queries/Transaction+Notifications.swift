@@ -95,11 +95,16 @@ extension NotificationQueries {
             .map(Self.device(from:))
     }
 
-    /// Sent notifications the user has not read: the app icon's badge.
-    public func unreadCount(of user: User.ID) async throws -> Int {
-        try await self.sql.raw(
+    /// Sent notifications the user has not read: the app icon's badge, or of one channel (the inbox's, `inApp`).
+    public func unreadCount(of user: User.ID, channel: NotificationChannel? = nil) async throws -> Int {
+        var sql = SQLQueryString(
             "SELECT COUNT(*) AS unread FROM notifications WHERE user_id = \(bind: user.rawValue) AND status = 'sent' AND read_at IS NULL"
-        ).first()?.decode(column: "unread", as: Int.self) ?? 0
+        )
+        if let channel {
+            sql.appendInterpolation(unsafeRaw: " AND channels LIKE ")
+            sql.appendInterpolation(bind: "%\"\(channel.rawValue)\"%")
+        }
+        return try await self.sql.raw(sql).first()?.decode(column: "unread", as: Int.self) ?? 0
     }
 
     /// Keeps a decision; false when one with the same dedupe key exists for the user (it is never made twice).
@@ -144,23 +149,40 @@ extension NotificationQueries {
             .map(Self.notification(from:))
     }
 
-    /// The user's most recent decisions, newest first, optionally of one type or status.
+    /// The user's decisions, newest first, a page at a time: optionally of one type, status or channel, and
+    /// after `last` (the last of the page before; the order is the instant decided, then the id).
     public func list(
         of user: User.ID,
         type: String? = nil,
         status: NotificationRecord.Status? = nil,
+        channel: NotificationChannel? = nil,
+        after last: NotificationRecord.ID? = nil,
         limit: Int
     ) async throws -> [NotificationRecord] {
-        var sql = SQLQueryString("SELECT * FROM notifications WHERE user_id = \(bind: user.rawValue)")
+        var sql = SQLQueryString("SELECT * FROM notifications n WHERE n.user_id = \(bind: user.rawValue)")
         if let type {
-            sql.appendInterpolation(unsafeRaw: " AND type = ")
+            sql.appendInterpolation(unsafeRaw: " AND n.type = ")
             sql.appendInterpolation(bind: type)
         }
         if let status {
-            sql.appendInterpolation(unsafeRaw: " AND status = ")
+            sql.appendInterpolation(unsafeRaw: " AND n.status = ")
             sql.appendInterpolation(bind: status.rawValue)
         }
-        sql.appendInterpolation(unsafeRaw: " ORDER BY decided_at DESC, id DESC LIMIT ")
+        if let channel {
+            // `channels` is a JSON array of the channels' names.
+            sql.appendInterpolation(unsafeRaw: " AND n.channels LIKE ")
+            sql.appendInterpolation(bind: "%\"\(channel.rawValue)\"%")
+        }
+        if let last {
+            sql.appendInterpolation(
+                unsafeRaw: " AND (n.decided_at, n.id) < (SELECT l.decided_at, l.id FROM notifications l WHERE l.id = "
+            )
+            sql.appendInterpolation(bind: last.rawValue)
+            sql.appendInterpolation(unsafeRaw: " AND l.user_id = ")
+            sql.appendInterpolation(bind: user.rawValue)
+            sql.appendInterpolation(unsafeRaw: ")")
+        }
+        sql.appendInterpolation(unsafeRaw: " ORDER BY n.decided_at DESC, n.id DESC LIMIT ")
         sql.appendInterpolation(bind: limit)
         return try await self.sql.raw(sql).all().map(Self.notification(from:))
     }

@@ -49,7 +49,7 @@ function field(name, label, control, hint) {
 }
 
 async function createPanel(panel, context) {
-  const [{ items: templates }, { items: friends }] = await Promise.all([api("GET", "/api/competitions/templates"), api("GET", "/api/friends")]);
+  const [{ items: templates }, { items: friends }] = await Promise.all([api("GET", "/api/competitions/templates"), api("GET", "/api/friends?limit=1000")]);
   const invite = new URLSearchParams(location.search).get("invite");
   const select = (id, entries) => h("select", { id }, entries.map(([value, text]) => h("option", { value }, text)));
   const controls = {

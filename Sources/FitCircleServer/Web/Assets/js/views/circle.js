@@ -87,9 +87,22 @@ async function activityPanel(circle, panel, context) {
   return refresh;
 }
 
+/** The members a page at a time (GET /api/fitcircles/{id}/members), "Show more" while there are more. */
 async function membersPanel(circle, panel) {
-  const { items } = await api("GET", `/api/fitcircles/${circle.id}/members`);
-  show(panel, h("ul", { class: "members" }, items.map((m) => h("li", {}, m.displayName, h("span", { class: "fine" }, ` · ${m.role}`)))));
+  const list = h("ul", { class: "members" });
+  const more = h("button", { type: "button", class: "secondary", id: "members-more", hidden: true }, "Show more");
+  let cursor = null;
+  const load = async () => {
+    const query = new URLSearchParams({ limit: "100" });
+    if (cursor) query.set("cursor", cursor);
+    const page = await api("GET", `/api/fitcircles/${circle.id}/members?${query}`);
+    list.append(...page.items.map((m) => h("li", {}, m.displayName, h("span", { class: "fine" }, ` · ${m.role}`))));
+    cursor = page.nextCursor ?? null;
+    more.hidden = !cursor;
+  };
+  more.addEventListener("click", load);
+  show(panel, list, more);
+  await load();
 }
 
 /** Owners and admins invite a friend or an email address (POST /api/fitcircles/{id}/invite). */
@@ -125,7 +138,7 @@ function inviteForm(circle, friends) {
 
 async function overviewPanel(circle, panel, context) {
   const manages = circle.role === "owner" || circle.role === "admin";
-  const friends = manages ? (await api("GET", "/api/friends")).items : [];
+  const friends = manages ? (await api("GET", "/api/friends?limit=1000")).items : [];
   const status = h("p", { role: "status", class: "fine" });
   show(panel,
     circle.description ? h("p", {}, circle.description) : null,

@@ -95,7 +95,7 @@ async function feedPanel(panel, context) {
 }
 
 async function friendsPanel(panel, context) {
-  const { items } = await api("GET", "/api/friends");
+  const { items } = await api("GET", "/api/friends?limit=1000");
   const status = h("p", { role: "status", class: "fine" });
   const redraw = () => friendsPanel(panel, context);
   const unit = context.config.units.distance;

@@ -1,0 +1,143 @@
+import FitCircleClient
+import FitCircleCore
+import FitCircleTesting
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+/// The lists that can grow are read a page at a time, all the same way (issue 46): `limit` within the bounds
+/// the document declares, `cursor` = the page's `nextCursor`, absent on the last; every item once, in order.
+struct ListPagingTests {
+    @Test(arguments: Backend.available)
+    func theInboxAndTheHistoryAreReadAPageAtATimeEachItemOnce(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await app.person("ana@example.com")
+            var sent: [String] = []  // "instant id"
+            for n in 0..<7 {
+                let invitation = try await app.sendNotification(
+                    "challenge_invitation",
+                    key: "i\(n)",
+                    to: ana.id,
+                    data: ["name": "Bo", "challenge": "Walk \(n)", "challengeId": "c\(n)"]
+                )
+                #expect(invitation.status == .sent)
+                sent.append("\(n / 2) \(invitation.id)")
+                // Two by two at the same instant: the order then goes by id.
+                if n % 2 == 1 { app.clock.advance(by: 60) }
+            }
+            // Newest first, and among those of one instant the greater id first.
+            let newestFirst = sent.sorted(by: >).map { String($0.split(separator: " ")[1]) }
+            let api = try await app.api(as: ana)
+
+            var (read, pages, cursor): ([String], Int, String?) = ([], 0, nil)
+            repeat {
+                let page = try await api.getNotificationInbox(query: .init(cursor: cursor, limit: 3)).ok.body.json
+                #expect(page.unread == 7, "every unread one is counted, not only the page's")
+                read += page.items.map(\.id)
+                (pages, cursor) = (pages + 1, page.nextCursor)
+            } while cursor != nil && pages < 10
+            #expect(read == newestFirst, "newest first, each once")
+            #expect(pages == 3)
+
+            var history: [String] = []
+            cursor = nil
+            repeat {
+                let page = try await api.getNotificationHistory(query: .init(cursor: cursor, limit: 2, channel: .inApp))
+                    .ok.body.json
+                history += page.items.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil && history.count < 20
+            #expect(history == newestFirst)
+            let email = try await api.getNotificationHistory(query: .init(channel: .email)).ok.body.json
+            #expect(email.items.isEmpty && email.nextCursor == nil)
+
+            let token = try await ana.token(app)
+            for (query, field) in [
+                ("cursor=bm9wZQ&limit=3", "cursor"), ("limit=101", "limit"), ("limit=0", "limit"),
+                ("cursor=\(String(repeating: "A", count: 600))", "cursor"),
+            ] {
+                for path in ["/api/notifications/inbox", "/api/notifications/history"] {
+                    let refused = try await app.request(.get, "\(path)?\(query)", token: token)
+                    #expect(refused.status == .unprocessableContent, "\(path)?\(query): \(refused.text)")
+                    #expect(try refused.problem().fields == [field], "\(path)?\(query)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aCirclesMembersAndOnesFriendsAreReadAPageAtATime(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let owner = try await app.person(named: "Ana")
+            let circle = try await app.createCircle(
+                by: owner,
+                ["name": "Walkers", "metric": "steps", "privacy": "private", "memberLimit": 20]
+            )
+            var joined = [owner.id]
+            var friends: [TestPerson] = []
+            for name in ["Eve", "Bo", "Cy", "Dee", "Fay"] {
+                app.clock.advance(by: 60)
+                let person = try await app.person(named: name)
+                let answer = try await app.request(
+                    .post,
+                    "/api/fitcircles/join",
+                    token: try await person.token(app),
+                    json: ["code": circle.joinCode ?? ""]
+                )
+                #expect(answer.status == .ok, "\(answer.text)")
+                joined.append(person.id)
+                try await app.befriend(owner, person)
+                friends.append(person)
+            }
+            // Cy blocks Ana: Cy is left out of Ana's pages, and the pages still go on past Cy's place.
+            let cy = friends[2]
+            _ = try await app.api(as: cy).blockUser(body: .json(.init(userId: owner.id))).noContent
+            let api = try await app.api(as: owner)
+
+            var (members, cursor): ([String], String?) = ([], nil)
+            repeat {
+                let page = try await api.listFitCircleMembers(
+                    path: .init(id: circle.id),
+                    query: .init(cursor: cursor, limit: 2)
+                )
+                .ok.body.json
+                #expect(page.items.count <= 2)
+                members += page.items.map(\.userId)
+                cursor = page.nextCursor
+            } while cursor != nil && members.count < 20
+            #expect(members == joined.filter { $0 != cy.id }, "in the order they joined, each once")
+
+            // A block ends a friendship: Ana's friends are the other four, by name.
+            var names: [String] = []
+            cursor = nil
+            repeat {
+                let page = try await api.listFriends(query: .init(cursor: cursor, limit: 3)).ok.body.json
+                names += page.items.map(\.displayName)
+                cursor = page.nextCursor
+            } while cursor != nil && names.count < 20
+            #expect(names == ["Bo", "Dee", "Eve", "Fay"])
+
+            // A board's first page honours `limit` too (review, I26): the leader alone, and where the rest starts.
+            try await app.claim(5_000, in: circle.id, as: owner)
+            try await app.claim(7_000, in: circle.id, as: friends[0])
+            let leader = try await app.board(circle.id, as: owner, query: "&limit=1")
+            #expect(leader.layout == .page && leader.rows.map(\.userId) == [friends[0].id], "\(leader.rows)")
+            let after = try #require(leader.nextCursor)
+            let rest = try await app.board(circle.id, as: owner, query: "&limit=1&cursor=\(after)")
+            #expect(rest.rows.map(\.userId) == [owner.id] && rest.nextCursor == nil)
+            #expect(try await app.board(circle.id, as: owner).layout == .full)
+
+            let token = try await owner.token(app)
+            for (path, field) in [
+                ("/api/fitcircles/\(circle.id)/members?limit=501", "limit"),
+                ("/api/fitcircles/\(circle.id)/members?cursor=!!!", "cursor"),
+                ("/api/friends?limit=1001", "limit"), ("/api/friends?cursor=bm9wZQ", "cursor"),
+            ] {
+                let refused = try await app.request(.get, path, token: token)
+                #expect(refused.status == .unprocessableContent, "\(path): \(refused.text)")
+                #expect(try refused.problem().fields == [field], "\(path)")
+            }
+        }
+    }
+}

@@ -43,6 +43,15 @@ import HTTPTypes
 /// `items` (the boards: `rows`); the last page has no `nextCursor`. A page may hold fewer than `limit`
 /// items and still not be the last, where the reader may not see some (members who blocked them).
 ///
+/// **Repeats.** A call repeated after a lost answer is safe. Every signed-in POST takes an
+/// `Idempotency-Key`: the same key answers the first response again, with `Idempotent-Replayed: true`.
+/// Without one, a repeat of what holds already answers as done and changes nothing: joining a circle or a
+/// challenge again, 200 with it; accepting a friend once friends, 204; a friend request once sent, 200;
+/// a reaction added again, 200, and one taken back that is not there, 204; a notification marked again,
+/// 204 (the first mark counts). What the client names by its own id (an activity's `clientEventId`, a
+/// day's claim) answers 201 the first time and 200 after. A second check-in the same day is refused
+/// (`already-checked-in`): retry it with its `Idempotency-Key`.
+///
 /// **Errors.** Every error is an RFC 9457 `application/problem+json` document with a stable `type`
 /// (`/problems/<slug>`), a `title`, the HTTP `status`, a `detail` and, for invalid input, `errors`:
 /// one entry per offending field, named by its JSON path (`weight.value`), with what it must be (an
@@ -5749,6 +5758,8 @@ public struct Client: APIProtocol {
         )
     }
     /// Take one's reaction back (the reaction percent-encoded in the path)
+    ///
+    /// A reaction that is not there (taken back already: a retry) answers 204 as well.
     ///
     /// - Remark: HTTP `DELETE /api/activities/{id}/reactions/{reaction}`.
     /// - Remark: Generated from `#/paths//api/activities/{id}/reactions/{reaction}/delete(removeReaction)`.
@@ -18530,7 +18541,7 @@ public struct Client: APIProtocol {
     }
     /// Join a circle with its code or an invitation to the caller
     ///
-    /// 409 when the circle is archived or full, or the caller is already a member. A weight-loss circle needs the member's `targetWeightKg` (the start defaults to the profile's weight).
+    /// 409 when the circle is archived or full. Joining again (with the code, or the invitation used) answers the circle as it is, 200, and changes nothing. A weight-loss circle needs the member's `targetWeightKg` (the start defaults to the profile's weight).
     ///
     /// - Remark: HTTP `POST /api/fitcircles/join`.
     /// - Remark: Generated from `#/paths//api/fitcircles/join/post(joinFitCircle)`.
@@ -24731,6 +24742,8 @@ public struct Client: APIProtocol {
         )
     }
     /// Accept the request a person sent; both are friends from now (spec 004, R6.5)
+    ///
+    /// Accepting again once friends (a retry) answers 204 and changes nothing; 404 when there is no request.
     ///
     /// - Remark: HTTP `POST /api/friends/accept`.
     /// - Remark: Generated from `#/paths//api/friends/accept/post(acceptFriendRequest)`.

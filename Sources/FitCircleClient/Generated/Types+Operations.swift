@@ -7367,6 +7367,8 @@ public enum Operations {
     }
     /// Take one's reaction back (the reaction percent-encoded in the path)
     ///
+    /// A reaction that is not there (taken back already: a retry) answers 204 as well.
+    ///
     /// - Remark: HTTP `DELETE /api/activities/{id}/reactions/{reaction}`.
     /// - Remark: Generated from `#/paths//api/activities/{id}/reactions/{reaction}/delete(removeReaction)`.
     public enum RemoveReaction {
@@ -7422,13 +7424,13 @@ public enum Operations {
                 /// Creates a new `NoContent`.
                 public init() {}
             }
-            /// Removed.
+            /// Removed, or not there.
             ///
             /// - Remark: Generated from `#/paths//api/activities/{id}/reactions/{reaction}/delete(removeReaction)/responses/204`.
             ///
             /// HTTP response code: `204 noContent`.
             case noContent(Operations.RemoveReaction.Output.NoContent)
-            /// Removed.
+            /// Removed, or not there.
             ///
             /// - Remark: Generated from `#/paths//api/activities/{id}/reactions/{reaction}/delete(removeReaction)/responses/204`.
             ///
@@ -23922,7 +23924,7 @@ public enum Operations {
     }
     /// Join a circle with its code or an invitation to the caller
     ///
-    /// 409 when the circle is archived or full, or the caller is already a member. A weight-loss circle needs the member's `targetWeightKg` (the start defaults to the profile's weight).
+    /// 409 when the circle is archived or full. Joining again (with the code, or the invitation used) answers the circle as it is, 200, and changes nothing. A weight-loss circle needs the member's `targetWeightKg` (the start defaults to the profile's weight).
     ///
     /// - Remark: HTTP `POST /api/fitcircles/join`.
     /// - Remark: Generated from `#/paths//api/fitcircles/join/post(joinFitCircle)`.
@@ -32130,6 +32132,8 @@ public enum Operations {
         }
     }
     /// Accept the request a person sent; both are friends from now (spec 004, R6.5)
+    ///
+    /// Accepting again once friends (a retry) answers 204 and changes nothing; 404 when there is no request.
     ///
     /// - Remark: HTTP `POST /api/friends/accept`.
     /// - Remark: Generated from `#/paths//api/friends/accept/post(acceptFriendRequest)`.

@@ -276,6 +276,8 @@ public protocol APIProtocol: Sendable {
     func addReaction(_ input: Operations.AddReaction.Input) async throws -> Operations.AddReaction.Output
     /// Take one's reaction back (the reaction percent-encoded in the path)
     ///
+    /// A reaction that is not there (taken back already: a retry) answers 204 as well.
+    ///
     /// - Remark: HTTP `DELETE /api/activities/{id}/reactions/{reaction}`.
     /// - Remark: Generated from `#/paths//api/activities/{id}/reactions/{reaction}/delete(removeReaction)`.
     func removeReaction(_ input: Operations.RemoveReaction.Input) async throws -> Operations.RemoveReaction.Output
@@ -717,7 +719,7 @@ public protocol APIProtocol: Sendable {
     func createFitCircle(_ input: Operations.CreateFitCircle.Input) async throws -> Operations.CreateFitCircle.Output
     /// Join a circle with its code or an invitation to the caller
     ///
-    /// 409 when the circle is archived or full, or the caller is already a member. A weight-loss circle needs the member's `targetWeightKg` (the start defaults to the profile's weight).
+    /// 409 when the circle is archived or full. Joining again (with the code, or the invitation used) answers the circle as it is, 200, and changes nothing. A weight-loss circle needs the member's `targetWeightKg` (the start defaults to the profile's weight).
     ///
     /// - Remark: HTTP `POST /api/fitcircles/join`.
     /// - Remark: Generated from `#/paths//api/fitcircles/join/post(joinFitCircle)`.
@@ -897,6 +899,8 @@ public protocol APIProtocol: Sendable {
     /// - Remark: Generated from `#/paths//api/friends/request/post(requestFriend)`.
     func requestFriend(_ input: Operations.RequestFriend.Input) async throws -> Operations.RequestFriend.Output
     /// Accept the request a person sent; both are friends from now (spec 004, R6.5)
+    ///
+    /// Accepting again once friends (a retry) answers 204 and changes nothing; 404 when there is no request.
     ///
     /// - Remark: HTTP `POST /api/friends/accept`.
     /// - Remark: Generated from `#/paths//api/friends/accept/post(acceptFriendRequest)`.
@@ -1418,6 +1422,8 @@ extension APIProtocol {
         ))
     }
     /// Take one's reaction back (the reaction percent-encoded in the path)
+    ///
+    /// A reaction that is not there (taken back already: a retry) answers 204 as well.
     ///
     /// - Remark: HTTP `DELETE /api/activities/{id}/reactions/{reaction}`.
     /// - Remark: Generated from `#/paths//api/activities/{id}/reactions/{reaction}/delete(removeReaction)`.
@@ -2286,7 +2292,7 @@ extension APIProtocol {
     }
     /// Join a circle with its code or an invitation to the caller
     ///
-    /// 409 when the circle is archived or full, or the caller is already a member. A weight-loss circle needs the member's `targetWeightKg` (the start defaults to the profile's weight).
+    /// 409 when the circle is archived or full. Joining again (with the code, or the invitation used) answers the circle as it is, 200, and changes nothing. A weight-loss circle needs the member's `targetWeightKg` (the start defaults to the profile's weight).
     ///
     /// - Remark: HTTP `POST /api/fitcircles/join`.
     /// - Remark: Generated from `#/paths//api/fitcircles/join/post(joinFitCircle)`.
@@ -2706,6 +2712,8 @@ extension APIProtocol {
         ))
     }
     /// Accept the request a person sent; both are friends from now (spec 004, R6.5)
+    ///
+    /// Accepting again once friends (a retry) answers 204 and changes nothing; 404 when there is no request.
     ///
     /// - Remark: HTTP `POST /api/friends/accept`.
     /// - Remark: Generated from `#/paths//api/friends/accept/post(acceptFriendRequest)`.

@@ -194,7 +194,8 @@ extension Circles {
     }
 
     /// Joins a circle with its code or an invitation addressed to the caller; a weight-loss circle needs
-    /// the member's target. Refused when the circle is archived, full, or the caller is already in it.
+    /// the member's target. Refused when the circle is archived or full. Joining again (a retry whose answer
+    /// was lost, with the code or the invitation it used) answers the circle as it is and changes nothing.
     public func join(code: String?, invitation: CircleInvitation.ID?, weights: WeightGoalInput, by user: User.ID)
         async throws -> View
     {
@@ -202,7 +203,7 @@ extension Circles {
         guard (code == nil) != (invitation == nil) else {
             throw ValidationError(field: "code", reason: "give either code or invitationId")
         }
-        let (view, event) = try await self.store.transaction { tx in
+        let (view, event): (View, BoardEvent?) = try await self.store.transaction { tx in
             guard let account = try await tx.users.locked(user) else {
                 throw DomainError.notFound(resource: "user", id: user.rawValue)
             }
@@ -214,12 +215,15 @@ extension Circles {
                 )
             } else if let invitation {
                 let invited = try await tx.circles.invitation(invitation)
-                guard let invited, invited.isPending(at: now),
-                    invited.userID == user || (invited.userID == nil && invited.email == account.email)
+                // An invitation used already still lets the one who used it in (a retry): they are a member.
+                var used = false
+                if let invited { used = try await tx.circles.membership(of: user, in: invited.circleID) != nil }
+                guard let invited, invited.userID == user || (invited.userID == nil && invited.email == account.email),
+                    invited.isPending(at: now) || used
                 else {
                     throw DomainError.notFound(resource: "invitation", id: invitation.rawValue)
                 }
-                accepted = invited
+                accepted = invited.isPending(at: now) ? invited : nil
                 found = try await tx.circles.circle(invited.circleID)
             } else {
                 found = nil
@@ -230,8 +234,9 @@ extension Circles {
             guard !circle.isArchived else {
                 throw DomainError.refused(Refusal(.circleArchived, "The circle is archived."))
             }
-            guard try await tx.circles.membership(of: user, in: circle.id) == nil else {
-                throw DomainError.refused(Refusal(.alreadyMember, "You are already a member."))
+            if let membership = try await tx.circles.membership(of: user, in: circle.id) {
+                let members = try await tx.circles.memberCount(of: circle.id)
+                return (View(circle: circle, role: membership.role, memberCount: members), nil)
             }
             try CircleAccess.decide(.join, try await self.facts(.join, circle, membership: nil, of: user, in: tx))
                 .require("circle", circle.id.rawValue)
@@ -287,7 +292,7 @@ extension Circles {
             try await self.events.send([event], in: tx)
             return (View(circle: circle, role: .member, memberCount: members + 1), event)
         }
-        self.events.publish([event])
+        if let event { self.events.publish([event]) }
         return view
     }
 

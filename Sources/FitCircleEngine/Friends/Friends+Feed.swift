@@ -121,13 +121,12 @@ extension Friends {
         }
     }
 
-    /// Takes the caller's reaction back; 404 when they had not left it.
+    /// Takes the caller's reaction back. One that is not there (taken back already: a retry whose answer was
+    /// lost) is done as well; the workout must still be one the caller may see.
     public func unreact(_ reaction: String, from id: ActivityEvent.ID, by user: User.ID) async throws {
         try await self.store.transaction { tx in
             _ = try await self.reachable(id, by: user, in: tx)
-            guard try await tx.feed.removeReaction(reaction, from: id, by: user) else {
-                throw DomainError.notFound(resource: "reaction", id: reaction)
-            }
+            _ = try await tx.feed.removeReaction(reaction, from: id, by: user)
         }
     }
 

@@ -64,11 +64,14 @@ public struct Friends: Sendable {
         }
     }
 
-    /// Accepts the request `other` sent; 404 when there is none.
+    /// Accepts the request `other` sent; 404 when there is none, and nothing to do when they are friends
+    /// already (accepted before: a retry whose answer was lost).
     public func accept(_ other: User.ID, by user: User.ID) async throws {
         let now = self.clock.now()
         try await self.store.transaction { tx in
             let (me, edge) = try await self.reach(other, by: user, for: .find, in: tx)
+            // Accepting again (a retry whose answer was lost) finds them friends already: done.
+            if edge.areFriends { return }
             guard edge.requestedByThem else {
                 throw DomainError.notFound(resource: "friend request from", id: other.rawValue)
             }

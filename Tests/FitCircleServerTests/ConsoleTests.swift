@@ -160,6 +160,46 @@ struct ConsoleTests {
     }
 
     @Test(arguments: Backend.available)
+    func theQueueIsReadAPageAtATimeEachJobOnce(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ops = try await app.operatorPerson()
+            let now = app.clock.now
+            // Five failed jobs, two of them finished at the same instant (the order then goes by id).
+            try await app.store.transaction { tx in
+                try await tx.enqueue(
+                    (0..<5).map { JobRecord.test("doomed-\($0)", runAt: now, maxAttempts: 1) },
+                    at: now
+                )
+            }
+            let runner = JobRunner(
+                store: app.store,
+                handlers: ["test": { _ in throw FlakyJobError() }],
+                clock: app.clock.wallClock,
+                logger: Logger(label: "test")
+            )
+            while try await runner.runDue(limit: 2) > 0 { app.clock.advance(by: 1) }
+            let expected = try await app.store.read { tx in
+                try await tx.console.jobs(in: .failed, at: app.clock.now, after: nil, limit: 200)
+            }
+            .map(\.id)
+            #expect(expected.count == 5)
+
+            var (read, cursor): ([String], String?) = ([], nil)
+            repeat {
+                let page = try await Self.read(
+                    app,
+                    "/api/admin/jobs?state=failed&limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""),
+                    as: ops,
+                    Components.Schemas.ConsoleJobs.self
+                )
+                read += page.items.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil && read.count < 20
+            #expect(read == expected, "latest first, each once")
+        }
+    }
+
+    @Test(arguments: Backend.available)
     func theDeliveryLogIsReadAPageAtATimeEachAttemptOnce(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in
             let ops = try await app.operatorPerson()

@@ -75,8 +75,8 @@ public struct Console: Sendable {
     }
 
     /// How many jobs are in each state, and up to `limit` of `state`.
-    public func jobs(in state: JobState, limit: Int, by caller: Caller) async throws -> (
-        counts: [JobState: Int], jobs: [QueuedJob]
+    public func jobs(in state: JobState, after last: String?, limit: Int, by caller: Caller) async throws -> (
+        counts: [JobState: Int], jobs: [QueuedJob], next: String?
     ) {
         guard Self.limits.contains(limit) else {
             throw ValidationError(field: "limit", reason: "must be between 1 and 200")
@@ -84,10 +84,11 @@ public struct Console: Sendable {
         let now = self.clock.now()
         return try await self.store.read { tx in
             try await Operators.require(caller, in: tx, to: "read the job queue")
-            let jobs = try await tx.console.jobs(in: state, at: now, limit: limit)
+            let jobs = try await tx.console.jobs(in: state, at: now, after: last, limit: limit)
             return (
                 try await tx.console.jobCounts(at: now),
-                jobs.map { QueuedJob(record: $0, state: JobState.of($0, at: now)) }
+                jobs.map { QueuedJob(record: $0, state: JobState.of($0, at: now)) },
+                jobs.count == limit ? jobs.last?.id : nil
             )
         }
     }

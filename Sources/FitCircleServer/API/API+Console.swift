@@ -30,8 +30,9 @@ extension API {
 
     func listJobs(_ input: Operations.ListJobs.Input) async throws -> Operations.ListJobs.Output {
         let state = JobState(rawValue: (input.query.state ?? .failed).rawValue) ?? .failed
-        let (counts, jobs) = try await self.engine.console.jobs(
+        let (counts, jobs, next) = try await self.engine.console.jobs(
             in: state,
+            after: try input.query.cursor.map { try PageCursor.id($0, of: .jobs) },
             limit: input.query.limit ?? 50,
             by: try RequestCaller.required()
         )
@@ -45,7 +46,8 @@ extension API {
                             running: counts[.running] ?? 0,
                             failed: counts[.failed] ?? 0
                         ),
-                        items: try jobs.map(Components.Schemas.ConsoleJob.init)
+                        items: try jobs.map(Components.Schemas.ConsoleJob.init),
+                        nextCursor: next.map { PageCursor.encode(.jobs, $0) }
                     )
                 )
             )

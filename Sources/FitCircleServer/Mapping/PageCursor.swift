@@ -7,7 +7,7 @@ import Foundation
 enum PageCursor {
     /// The lists read a page at a time; a cursor names its own.
     enum List: String {
-        case activities, board, circles, challenges, deliveries, friends, ledger, members, notifications
+        case activities, board, circles, challenges, deliveries, friends, jobs, ledger, members, notifications
         case circleFeed = "circle-feed"
     }
 

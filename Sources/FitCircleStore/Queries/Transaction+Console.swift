@@ -50,15 +50,33 @@ public struct ConsoleQueries: Sendable {
     }
 
     /// Up to `limit` jobs in `state`: due and scheduled soonest first, running by lease, failed latest first.
-    public func jobs(in state: JobState, at now: Date, limit: Int) async throws -> [JobRecord] {
+    /// A page of the jobs in `state`, after the job `last` (the last of the page before): due and scheduled
+    /// soonest first, running by lease, failed latest first. (A job that moved on since still marks its place by
+    /// what it is now.)
+    public func jobs(in state: JobState, at now: Date, after last: String?, limit: Int) async throws -> [JobRecord] {
         let order: SQLQueryString =
             switch state {
             case .due, .scheduled: "run_at, id"
             case .running: "lease_expires_at, id"
             case .failed: "finished_at DESC, id"
             }
+        let after: SQLQueryString =
+            switch (state, last) {
+            case (_, nil): ""
+            case (.due, let id?), (.scheduled, let id?):
+                "AND (run_at, id) > (SELECT l.run_at, l.id FROM jobs l WHERE l.id = \(bind: id))"
+            case (.running, let id?):
+                "AND (lease_expires_at, id) > (SELECT l.lease_expires_at, l.id FROM jobs l WHERE l.id = \(bind: id))"
+            case (.failed, let id?):
+                """
+                AND (finished_at < (SELECT l.finished_at FROM jobs l WHERE l.id = \(bind: id))
+                    OR (finished_at = (SELECT l.finished_at FROM jobs l WHERE l.id = \(bind: id)) AND id > \(bind: id)))
+                """
+            }
         return try await self.sql.raw(
-            "SELECT * FROM jobs WHERE \(self.condition(state, now: now)) ORDER BY \(order) LIMIT \(unsafeRaw: String(limit))"
+            """
+            SELECT * FROM jobs WHERE \(self.condition(state, now: now)) \(after) ORDER BY \(order) LIMIT \(bind: limit)
+            """
         ).all().map(JobQueries.job(from:))
     }
 

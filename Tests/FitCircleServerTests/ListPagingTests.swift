@@ -90,6 +90,23 @@ struct ListPagingTests {
                 try await app.befriend(owner, person)
                 friends.append(person)
             }
+            // Eve leaves and joins again: her place is her latest joining (her rows of both mark it), at the end.
+            let eve = friends[0]
+            #expect(
+                try await app.request(.post, "/api/fitcircles/\(circle.id)/leave", token: try await eve.token(app))
+                    .status
+                    .code < 300
+            )
+            app.clock.advance(by: 60)
+            let back = try await app.request(
+                .post,
+                "/api/fitcircles/join",
+                token: try await eve.token(app),
+                json: ["code": circle.joinCode ?? ""]
+            )
+            #expect(back.status == .ok, "\(back.text)")
+            joined.removeAll { $0 == eve.id }
+            joined.append(eve.id)
             // Cy blocks Ana: Cy is left out of Ana's pages, and the pages still go on past Cy's place.
             let cy = friends[2]
             _ = try await app.api(as: cy).blockUser(body: .json(.init(userId: owner.id))).noContent

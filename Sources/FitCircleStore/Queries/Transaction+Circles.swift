@@ -204,13 +204,15 @@ public struct CircleQueries: Sendable {
     }
 
     /// A page of the current members in the order they joined, after the member `last` (the last of the page
-    /// before; someone who left since still marks the place).
+    /// before; someone who left since still marks the place). A member has a row per time they joined: their
+    /// latest marks it.
     public func members(of circle: FitCircle.ID, after last: User.ID?, limit: Int) async throws -> [CircleMemberRow] {
         let after =
             last.map {
                 """
                 AND (m.joined_at, m.user_id) > (SELECT l.joined_at, l.user_id FROM circle_members l
-                    WHERE l.circle_id = \(bind: circle.rawValue) AND l.user_id = \(bind: $0.rawValue))
+                    WHERE l.circle_id = \(bind: circle.rawValue) AND l.user_id = \(bind: $0.rawValue)
+                    ORDER BY l.joined_at DESC LIMIT 1)
                 """ as SQLQueryString
             } ?? ""
         return try await self.sql.raw(

@@ -288,7 +288,7 @@ struct World: Sendable {
             token: world.tokens[.operator]
         )
         world.webhookDelivery = try #require(
-            try log.decoded(as: Operations.ListWebhookDeliveries.Output.Ok.Body.JsonPayload.self).deliveries.first {
+            try log.decoded(as: Operations.ListWebhookDeliveries.Output.Ok.Body.JsonPayload.self).items.first {
                 $0.userId == world.ids[.owner]
             }?.id,
             "a delivery: \(log.text)"

@@ -32,7 +32,7 @@ struct WebhooksTests {
     }
 
     static func deliveries(_ log: TestResponse) throws -> [Components.Schemas.WebhookDelivery] {
-        try log.decoded(as: Operations.ListWebhookDeliveries.Output.Ok.Body.JsonPayload.self).deliveries
+        try log.decoded(as: Operations.ListWebhookDeliveries.Output.Ok.Body.JsonPayload.self).items
     }
 
     @Test(arguments: Backend.available)
@@ -180,6 +180,19 @@ struct WebhooksTests {
                     token: try await ops.token(app)
                 )
                 #expect(try Self.deliveries(after).count == 3, "\(after.text)")
+                // The log a page at a time: the same three, newest first, each once.
+                var (paged, cursor): ([String], String?) = ([], nil)
+                repeat {
+                    let page = try await app.request(
+                        .get,
+                        "/api/admin/webhooks/\(endpoint)/deliveries?status=delivered&limit=1"
+                            + (cursor.map { "&cursor=\($0)" } ?? ""),
+                        token: try await ops.token(app)
+                    ).decoded(as: Operations.ListWebhookDeliveries.Output.Ok.Body.JsonPayload.self)
+                    paged += page.items.map(\.id)
+                    cursor = page.nextCursor
+                } while cursor != nil && paged.count < 10
+                #expect(paged == (try Self.deliveries(after).map(\.id)))
                 #expect(
                     try await app.request(
                         .post,

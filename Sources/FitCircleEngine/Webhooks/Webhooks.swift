@@ -75,17 +75,24 @@ public struct Webhooks: JobOwner {
     }
 
     /// The endpoint's delivery log, newest first.
-    public func deliveries(of id: WebhookEndpoint.ID, status: WebhookDelivery.Status?, limit: Int, by caller: Caller)
-        async throws -> [WebhookDelivery]
-    {
+    /// A page of the endpoint's delivery log, newest first (`after`: the last of the page before; `next` is this
+    /// page's last when there may be more).
+    public func deliveries(
+        of id: WebhookEndpoint.ID,
+        status: WebhookDelivery.Status?,
+        after last: WebhookDelivery.ID?,
+        limit: Int,
+        by caller: Caller
+    ) async throws -> (items: [WebhookDelivery], next: WebhookDelivery.ID?) {
         guard (1...500).contains(limit) else { throw ValidationError(field: "limit", reason: "must be from 1 to 500") }
-        return try await self.store.read { tx in
+        let items = try await self.store.read { tx in
             try await Operators.require(caller, in: tx, to: "read webhooks")
             guard id.isWellFormed, try await tx.webhooks.endpoint(id) != nil else {
                 throw DomainError.notFound(resource: "webhook", id: id.rawValue)
             }
-            return try await tx.webhooks.deliveries(of: id, status: status, limit: limit)
+            return try await tx.webhooks.deliveries(of: id, status: status, after: last, limit: limit)
         }
+        return (items, items.count == limit ? items.last?.id : nil)
     }
 
     /// Sends a delivery again, as it was (same id and body: a receiver that had it drops the repeat).

@@ -31,13 +31,23 @@ extension API {
     func listWebhookDeliveries(_ input: Operations.ListWebhookDeliveries.Input) async throws
         -> Operations.ListWebhookDeliveries.Output
     {
-        let deliveries = try await self.engine.webhooks.deliveries(
+        let (deliveries, next) = try await self.engine.webhooks.deliveries(
             of: WebhookEndpoint.ID(input.path.id),
             status: input.query.status.map { (try mapped($0) as WebhookDelivery.Status) },
+            after: try input.query.cursor.map { WebhookDelivery.ID(try PageCursor.id($0, of: .webhookDeliveries)) },
             limit: input.query.limit ?? 50,
             by: try RequestCaller.required()
         )
-        return .ok(.init(body: .json(.init(deliveries: try deliveries.map(Components.Schemas.WebhookDelivery.init)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: try deliveries.map(Components.Schemas.WebhookDelivery.init),
+                        nextCursor: next.map { PageCursor.encode(.webhookDeliveries, $0.rawValue) }
+                    )
+                )
+            )
+        )
     }
 
     func replayWebhookDelivery(_ input: Operations.ReplayWebhookDelivery.Input) async throws

@@ -9,6 +9,7 @@ enum PageCursor {
     enum List: String {
         case activities, board, circles, challenges, deliveries, friends, jobs, ledger, members, notifications
         case circleFeed = "circle-feed"
+        case webhookDeliveries = "webhook-deliveries"
     }
 
     static func encode(_ list: List, _ key: String...) -> String {

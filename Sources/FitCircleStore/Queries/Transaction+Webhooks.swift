@@ -66,12 +66,23 @@ public struct WebhookQueries: Sendable {
     }
 
     /// The endpoint's log, newest first, optionally of one status only.
-    public func deliveries(of endpoint: WebhookEndpoint.ID, status: WebhookDelivery.Status?, limit: Int) async throws
-        -> [WebhookDelivery]
-    {
+    /// A page of an endpoint's deliveries, newest first, after the delivery `last` (the last of the page before).
+    public func deliveries(
+        of endpoint: WebhookEndpoint.ID,
+        status: WebhookDelivery.Status?,
+        after last: WebhookDelivery.ID?,
+        limit: Int
+    ) async throws -> [WebhookDelivery] {
         let filter: SQLQueryString = status.map { "AND status = \(bind: $0.rawValue)" } ?? ""
+        let after: SQLQueryString =
+            last.map {
+                "AND (created_at, id) < (SELECT l.created_at, l.id FROM webhook_deliveries l WHERE l.id = \(bind: $0.rawValue))"
+            } ?? ""
         return try await self.sql.raw(
-            "SELECT * FROM webhook_deliveries WHERE endpoint_id = \(bind: endpoint.rawValue) \(filter) ORDER BY created_at DESC, id DESC LIMIT \(bind: limit)"
+            """
+            SELECT * FROM webhook_deliveries WHERE endpoint_id = \(bind: endpoint.rawValue) \(filter) \(after)
+            ORDER BY created_at DESC, id DESC LIMIT \(bind: limit)
+            """
         ).all().map(Self.delivery(from:))
     }
 

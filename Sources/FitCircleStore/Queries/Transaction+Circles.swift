@@ -197,7 +197,7 @@ public struct CircleQueries: Sendable {
     public func members(of circle: FitCircle.ID) async throws -> [CircleMemberRow] {
         try await self.sql.raw(
             """
-            SELECT m.*, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name, u.visibility_weight FROM circle_members m JOIN users u ON u.id = m.user_id
+            \(unsafeRaw: Self.memberRows)
             WHERE m.circle_id = \(bind: circle.rawValue) AND m.left_at IS NULL ORDER BY m.joined_at, m.user_id
             """
         ).all().map(Self.memberRow(from:))
@@ -217,7 +217,7 @@ public struct CircleQueries: Sendable {
             } ?? ""
         return try await self.sql.raw(
             """
-            SELECT m.*, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name, u.visibility_weight FROM circle_members m JOIN users u ON u.id = m.user_id
+            \(unsafeRaw: Self.memberRows)
             WHERE m.circle_id = \(bind: circle.rawValue) AND m.left_at IS NULL \(after)
             ORDER BY m.joined_at, m.user_id LIMIT \(bind: limit)
             """
@@ -228,11 +228,15 @@ public struct CircleQueries: Sendable {
     public func member(_ user: User.ID, of circle: FitCircle.ID) async throws -> CircleMemberRow? {
         try await self.sql.raw(
             """
-            SELECT m.*, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name, u.visibility_weight FROM circle_members m JOIN users u ON u.id = m.user_id
+            \(unsafeRaw: Self.memberRows)
             WHERE m.circle_id = \(bind: circle.rawValue) AND m.user_id = \(bind: user.rawValue) AND m.left_at IS NULL
             """
         ).first().map(Self.memberRow(from:))
     }
+
+    /// Members with what their rows show of them (name, photo and audiences), as `memberRow(from:)` reads.
+    private static let memberRows =
+        "SELECT m.*, u.display_name, u.photo_key, u.visibility_photo, u.visibility_board_name, u.visibility_weight FROM circle_members m JOIN users u ON u.id = m.user_id"
 
     private static func memberRow(from row: any SQLRow) throws -> CircleMemberRow {
         CircleMemberRow(

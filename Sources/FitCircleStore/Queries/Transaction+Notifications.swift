@@ -95,15 +95,17 @@ extension NotificationQueries {
             .map(Self.device(from:))
     }
 
+    /// ` AND` the notification goes by `channel` (`column`, `channels`, is a JSON array of the channels' names).
+    private static func sent(by channel: NotificationChannel, column: String) -> SQLQueryString {
+        " AND \(unsafeRaw: column) LIKE \(bind: "%\"\(channel.rawValue)\"%")"
+    }
+
     /// Sent notifications the user has not read: the app icon's badge, or of one channel (the inbox's, `inApp`).
     public func unreadCount(of user: User.ID, channel: NotificationChannel? = nil) async throws -> Int {
         var sql = SQLQueryString(
             "SELECT COUNT(*) AS unread FROM notifications WHERE user_id = \(bind: user.rawValue) AND status = 'sent' AND read_at IS NULL"
         )
-        if let channel {
-            sql.appendInterpolation(unsafeRaw: " AND channels LIKE ")
-            sql.appendInterpolation(bind: "%\"\(channel.rawValue)\"%")
-        }
+        if let channel { sql.appendInterpolation(Self.sent(by: channel, column: "channels")) }
         return try await self.sql.raw(sql).first()?.decode(column: "unread", as: Int.self) ?? 0
     }
 
@@ -168,11 +170,7 @@ extension NotificationQueries {
             sql.appendInterpolation(unsafeRaw: " AND n.status = ")
             sql.appendInterpolation(bind: status.rawValue)
         }
-        if let channel {
-            // `channels` is a JSON array of the channels' names.
-            sql.appendInterpolation(unsafeRaw: " AND n.channels LIKE ")
-            sql.appendInterpolation(bind: "%\"\(channel.rawValue)\"%")
-        }
+        if let channel { sql.appendInterpolation(Self.sent(by: channel, column: "n.channels")) }
         if let last {
             sql.appendInterpolation(
                 unsafeRaw: " AND (n.decided_at, n.id) < (SELECT l.decided_at, l.id FROM notifications l WHERE l.id = "

@@ -239,9 +239,9 @@ struct AuthorizationMatrixTests {
         "getBadges": Row(rule: .signedIn),
         "updateBadgeShowcase": Row(rule: .signedIn, body: { _, _ in ["badgeIds": []] }),
         "getEmailPreferences": Row(rule: .signedIn),
-        "updateEmailPreferences": Row(rule: .signedIn, body: { _, _ in ["weeklySummary": true] }),
+        "updateEmailPreferences": Row(rule: .signedIn, body: { _, _ in ["enabled": true] }),
         "getNotificationPreferences": Row(rule: .signedIn),
-        "updateNotificationPreferences": Row(rule: .signedIn, body: { _, _ in ["enabled": true] }),
+        "updateNotificationPreferences": Row(rule: .signedIn, body: { _, _ in ["push": true] }),
         "registerDevice": Row(
             rule: .signedIn,
             body: { _, caller in ["platform": "android", "token": "device-\(caller)"] },

@@ -122,6 +122,51 @@ struct ErrorResponseTests {
         }
     }
 
+    /// The API review's I41: a member the document does not name was ignored, so a misspelt field looked
+    /// accepted and changed nothing. It is refused, named by its path with the fields its object takes, and
+    /// nothing changes; a map (an event's properties) still takes any name.
+    @Test(arguments: Backend.available)
+    func aFieldTheDocumentDoesNotNameIsRefused(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser("ana@example.com")
+            let misspelt = try await app.request(
+                .put,
+                "/api/user/profile",
+                token: token,
+                json: [
+                    "displayName": "Renamed", "age": 30, "weight": ["value": 60, "unit": "kg", "grams": 5],
+                    "timezone": "Asia/Tokyo", "timeZone": "UTC",
+                ] as [String: Any]
+            )
+            #expect(misspelt.status == .unprocessableContent, "\(misspelt.text)")
+            let problem = try misspelt.problem()
+            #expect(problem.fields == ["timezone", "weight.grams"], "\(misspelt.text)")
+            #expect(misspelt.text.contains("its fields:") && misspelt.text.contains("timeZone"), "\(misspelt.text)")
+            let profile = try await app.request(.get, "/api/user/profile", token: token)
+            #expect(try profile.jsonObject()["displayName"] as? String != "Renamed", "\(profile.text)")
+            // The review's case: a switch under a name the type's preference does not have.
+            let before = try await app.request(.get, "/api/notifications/preferences", token: token)
+            let switched = try await app.request(
+                .put,
+                "/api/notifications/preferences",
+                token: token,
+                json: ["types": [["type": "streak_reminder", "enabled": false]]]
+            )
+            #expect(switched.status == .unprocessableContent, "\(switched.text)")
+            #expect(try switched.problem().fields == ["types[0].enabled"], "\(switched.text)")
+            let after = try await app.request(.get, "/api/notifications/preferences", token: token)
+            #expect(after.text == before.text)
+            // Unknown members beside wrong values: all are named at once.
+            let both = try await app.request(
+                .post,
+                "/api/streaks/checkin",
+                token: token,
+                json: ["mood": "great", "energy": 3, "feeling": 3] as [String: Any]
+            )
+            #expect(Set(try both.problem().fields) == ["mood", "feeling"], "\(both.text)")
+        }
+    }
+
     /// The API review's D2: joining a public challenge takes an optional body, yet no body was refused as
     /// broken JSON. An empty body is no body, with a JSON content type or without; a required one is refused.
     @Test(arguments: Backend.available)

@@ -6,7 +6,8 @@ import OpenAPIRuntime
 /// When the generated decoder refuses a request's JSON body, query or path, the answer names every field the
 /// document says is wrong and what each must be (`InputSchemas`, the API review's D7 and I32): the decoder
 /// stops at the first error and describes it in Swift's terms. A request the decoder reads costs one copy
-/// of its body (bounded by `RequestBodyMiddleware`) and nothing else. An empty body is no body: an
+/// of its body (bounded by `RequestBodyMiddleware`) and a walk of the body `RequestBodyMiddleware` parsed for
+/// members the document does not name, which are refused (`unknownFields`). An empty body is no body: an
 /// operation whose body is optional takes it, one whose body is required refuses it (400).
 struct InputCheckMiddleware: ServerMiddleware {
     let schemas: InputSchemas
@@ -30,6 +31,15 @@ struct InputCheckMiddleware: ServerMiddleware {
                 body = nil
             } else {
                 (body, bytes) = (HTTPBody(data), data)
+                if let document = ParsedBody.current?.document {
+                    let unknown = self.schemas.unknownFields(ofBody: document, operationID: operationID)
+                    if !unknown.isEmpty {
+                        let wrong = self.schemas.violations(ofBody: data, operationID: operationID)
+                        throw ProblemDocument.validationFailed(
+                            (unknown + wrong).sorted { $0.field < $1.field }
+                        )
+                    }
+                }
             }
         }
         do {

@@ -53,6 +53,7 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch is NIOTooManyBytesError {
             throw tooLarge()
         }
+        var parsed: ParsedBody?
         if body.readableBytes > 0, Self.isJSON(request.headers[.contentType]) {
             let document: Any
             do {
@@ -68,9 +69,10 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                     FieldViolation(field: field, reason: "must not contain the NUL character (\\u0000)")
                 )
             }
+            parsed = ParsedBody(document: document)
         }
         do {
-            return try await next(request, context)
+            return try await ParsedBody.$current.withValue(parsed) { try await next(request, context) }
         } catch let error as ServerError {
             guard case .dataCorrupted(let detail) = error.underlyingError as? DecodingError, detail.codingPath.isEmpty
             else {
@@ -145,4 +147,11 @@ struct RequestBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         return type == "application/json" || type.hasSuffix("+json")
     }
+}
+
+/// The JSON body `RequestBodyMiddleware` parsed, for `InputCheckMiddleware` to read without parsing it again.
+struct ParsedBody: @unchecked Sendable {  // what JSONSerialization answers is never changed after parsing
+    let document: Any
+
+    @TaskLocal static var current: ParsedBody?
 }

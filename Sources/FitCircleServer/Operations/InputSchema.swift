@@ -19,6 +19,11 @@ indirect enum InputSchema: Sendable {
         var required: [String] = []
         /// `additionalProperties` when it is a schema (a map such as a preference per type).
         var additional: InputSchema? = nil
+        /// Whether an object may hold members its `properties` do not name: `additionalProperties` is `true`
+        /// or a schema, or no property is named at all (a free-form object).
+        var takesOthers: Bool { self.additional != nil || self.othersAllowed || self.properties.isEmpty }
+        /// `additionalProperties: true`.
+        var othersAllowed = false
         var items: InputSchema? = nil
         var allOf: [InputSchema] = []
         /// `oneOf` and `anyOf`: the value must be one of these.
@@ -48,6 +53,7 @@ indirect enum InputSchema: Sendable {
         if let additional = fields["additionalProperties"] as? [String: Any] {
             shape.additional = InputSchema(additional)
         }
+        shape.othersAllowed = fields["additionalProperties"] as? Bool == true
         shape.items = fields["items"].map(InputSchema.init)
         shape.allOf = (fields["allOf"] as? [Any] ?? []).map(InputSchema.init)
         shape.oneOf = ((fields["oneOf"] as? [Any] ?? []) + (fields["anyOf"] as? [Any] ?? [])).map(InputSchema.init)

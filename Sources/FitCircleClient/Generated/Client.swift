@@ -43,6 +43,12 @@ import HTTPTypes
 /// `items` (the boards: `rows`); the last page has no `nextCursor`. A page may hold fewer than `limit`
 /// items and still not be the last, where the reader may not see some (members who blocked them).
 ///
+/// **Bodies.** A JSON body holds the fields its schema names and no others: a member it does not name is
+/// refused with 422, each named by its JSON path with the fields its object takes (a misspelt `timezone`
+/// would otherwise look accepted and change nothing). An optional field left out and one sent as `null`
+/// are the same. An object that is a map (an event's `properties`, a setting per notification type) takes
+/// any name.
+///
 /// **Repeats.** A call repeated after a lost answer is safe. Every signed-in POST takes an
 /// `Idempotency-Key`: the same key answers the first response again, with `Idempotent-Replayed: true`.
 /// Without one, a repeat of what holds already answers as done and changes nothing: joining a circle or a

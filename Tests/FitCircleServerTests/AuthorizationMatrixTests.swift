@@ -175,6 +175,7 @@ struct AuthorizationMatrixTests {
         "getConfig": Row(rule: .signedIn),
         "getProfile": Row(rule: .signedIn),
         "updateProfile": Row(rule: .signedIn, body: { _, _ in TestApp.validProfile() }),
+        "changeProfile": Row(rule: .signedIn, body: { _, _ in ["displayName": "Changed"] }),
         "uploadProfilePhoto": Row(rule: .signedIn, image: true),
         "getProfilePhoto": Row(rule: .signedIn),
         "recordActivity": Row(
@@ -240,8 +241,10 @@ struct AuthorizationMatrixTests {
         "updateBadgeShowcase": Row(rule: .signedIn, body: { _, _ in ["badgeIds": []] }),
         "getEmailPreferences": Row(rule: .signedIn),
         "updateEmailPreferences": Row(rule: .signedIn, body: { _, _ in ["enabled": true] }),
+        "changeEmailPreferences": Row(rule: .signedIn, body: { _, _ in ["enabled": true] }),
         "getNotificationPreferences": Row(rule: .signedIn),
         "updateNotificationPreferences": Row(rule: .signedIn, body: { _, _ in ["push": true] }),
+        "changeNotificationPreferences": Row(rule: .signedIn, body: { _, _ in ["push": true] }),
         "registerDevice": Row(
             rule: .signedIn,
             body: { _, caller in ["platform": "android", "token": "device-\(caller)"] },
@@ -440,6 +443,7 @@ struct AuthorizationMatrixTests {
         "streamFitCircle": Row(rule: circleParticipate, query: "?seconds=1"),
         "leaveFitCircle": Row(rule: circleParticipate, destructive: true, success: 204),
         "updateFitCircle": Row(rule: circleManage, body: { _, _ in ["name": "Renamed", "metric": "steps"] }),
+        "changeFitCircle": Row(rule: circleManage, body: { _, _ in ["name": "Changed"] }),
         "inviteToFitCircle": Row(
             rule: circleManage,
             body: { _, caller in ["email": "invited-by-\(caller)@example.com"] },

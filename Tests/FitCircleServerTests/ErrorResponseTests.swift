@@ -210,7 +210,7 @@ struct ErrorResponseTests {
         try await withTestApp(backend) { app async throws in
             let response = try await app.request(.delete, "/api/user/profile")
             #expect(response.status == .methodNotAllowed)
-            #expect(response.headers[.allow] == "GET, PUT")
+            #expect(response.headers[.allow] == "GET, PATCH, PUT")
             #expect(try response.problemType() == "/problems/method-not-allowed")
         }
     }

@@ -1967,6 +1967,96 @@ extension Components {
                 case targetWeightKg
             }
         }
+        /// The fields of a circle to change; those left out keep their values.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FitCircleChange`.
+        public struct FitCircleChange: Codable, Hashable, Sendable {
+            /// 1–60 characters, at most 240 bytes in UTF-8, after NFC and trimming; no control or invisible formatting characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FitCircleChange/name`.
+            public var name: Swift.String?
+            /// At most 500 characters and 2,000 bytes in UTF-8; line breaks allowed, other control and invisible formatting characters not.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FitCircleChange/description`.
+            public var description: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FitCircleChange/metric`.
+            @frozen public enum MetricPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case steps = "steps"
+                case weightLossPct = "weight_loss_pct"
+                case checkinStreak = "checkin_streak"
+            }
+            /// - Remark: Generated from `#/components/schemas/FitCircleChange/metric`.
+            public var metric: Components.Schemas.FitCircleChange.MetricPayload?
+            /// - Remark: Generated from `#/components/schemas/FitCircleChange/startDate`.
+            public var startDate: Swift.String?
+            /// Not before the start, nor in the past.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FitCircleChange/endDate`.
+            public var endDate: Swift.String?
+            /// IANA zone where the circle's days turn.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FitCircleChange/timeZone`.
+            public var timeZone: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/FitCircleChange/privacy`.
+            @frozen public enum PrivacyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _public = "public"
+                case _private = "private"
+            }
+            /// - Remark: Generated from `#/components/schemas/FitCircleChange/privacy`.
+            public var privacy: Components.Schemas.FitCircleChange.PrivacyPayload?
+            /// At least the members the circle has.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FitCircleChange/memberLimit`.
+            public var memberLimit: Swift.Int?
+            /// Step circles with an `endDate`: the steps each member aims for over the competition.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FitCircleChange/stepGoal`.
+            public var stepGoal: Swift.Int?
+            /// Creates a new `FitCircleChange`.
+            ///
+            /// - Parameters:
+            ///   - name: 1–60 characters, at most 240 bytes in UTF-8, after NFC and trimming; no control or invisible formatting characters.
+            ///   - description: At most 500 characters and 2,000 bytes in UTF-8; line breaks allowed, other control and invisible formatting characters not.
+            ///   - metric:
+            ///   - startDate:
+            ///   - endDate: Not before the start, nor in the past.
+            ///   - timeZone: IANA zone where the circle's days turn.
+            ///   - privacy:
+            ///   - memberLimit: At least the members the circle has.
+            ///   - stepGoal: Step circles with an `endDate`: the steps each member aims for over the competition.
+            public init(
+                name: Swift.String? = nil,
+                description: Swift.String? = nil,
+                metric: Components.Schemas.FitCircleChange.MetricPayload? = nil,
+                startDate: Swift.String? = nil,
+                endDate: Swift.String? = nil,
+                timeZone: Swift.String? = nil,
+                privacy: Components.Schemas.FitCircleChange.PrivacyPayload? = nil,
+                memberLimit: Swift.Int? = nil,
+                stepGoal: Swift.Int? = nil
+            ) {
+                self.name = name
+                self.description = description
+                self.metric = metric
+                self.startDate = startDate
+                self.endDate = endDate
+                self.timeZone = timeZone
+                self.privacy = privacy
+                self.memberLimit = memberLimit
+                self.stepGoal = stepGoal
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case description
+                case metric
+                case startDate
+                case endDate
+                case timeZone
+                case privacy
+                case memberLimit
+                case stepGoal
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/FitCircle`.
         public struct FitCircle: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/FitCircle/id`.
@@ -8044,6 +8134,73 @@ extension Components {
                 case visibility
                 case onboardingCompleted
                 case onboardingRequired
+            }
+        }
+        /// The profile's fields to change (`PATCH /api/user/profile`), as in `ProfileUpdate`; those left out keep their values.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ProfileChange`.
+        public struct ProfileChange: Codable, Hashable, Sendable {
+            /// As in `ProfileUpdate`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/displayName`.
+            public var displayName: Swift.String?
+            /// 13–120 unless the rule profile says otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/age`.
+            public var age: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/weight`.
+            public var weight: Components.Schemas.Weight?
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/height`.
+            public var height: Components.Schemas.Height?
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/gender`.
+            public var gender: Components.Schemas.Gender?
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/activityBaseline`.
+            public var activityBaseline: Components.Schemas.ActivityBaseline?
+            /// An IANA zone, as in `ProfileUpdate`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/timeZone`.
+            public var timeZone: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ProfileChange/visibility`.
+            public var visibility: Components.Schemas.Visibility?
+            /// Creates a new `ProfileChange`.
+            ///
+            /// - Parameters:
+            ///   - displayName: As in `ProfileUpdate`.
+            ///   - age: 13–120 unless the rule profile says otherwise.
+            ///   - weight:
+            ///   - height:
+            ///   - gender:
+            ///   - activityBaseline:
+            ///   - timeZone: An IANA zone, as in `ProfileUpdate`.
+            ///   - visibility:
+            public init(
+                displayName: Swift.String? = nil,
+                age: Swift.Int? = nil,
+                weight: Components.Schemas.Weight? = nil,
+                height: Components.Schemas.Height? = nil,
+                gender: Components.Schemas.Gender? = nil,
+                activityBaseline: Components.Schemas.ActivityBaseline? = nil,
+                timeZone: Swift.String? = nil,
+                visibility: Components.Schemas.Visibility? = nil
+            ) {
+                self.displayName = displayName
+                self.age = age
+                self.weight = weight
+                self.height = height
+                self.gender = gender
+                self.activityBaseline = activityBaseline
+                self.timeZone = timeZone
+                self.visibility = visibility
+            }
+            public enum CodingKeys: String, CodingKey {
+                case displayName
+                case age
+                case weight
+                case height
+                case gender
+                case activityBaseline
+                case timeZone
+                case visibility
             }
         }
         /// - Remark: Generated from `#/components/schemas/ProfileUpdate`.

@@ -122,11 +122,24 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/user/profile`.
     /// - Remark: Generated from `#/paths//api/user/profile/get(getProfile)`.
     func getProfile(_ input: Operations.GetProfile.Input) async throws -> Operations.GetProfile.Output
-    /// Complete onboarding or edit the profile
+    /// Change some of the profile's fields
     ///
-    /// Replaces the profile's fields. Display name, age, weight and time zone are required; height,
-    /// gender, activity baseline (kept when absent) and visibility are optional. Every invalid field is reported at once and nothing is
-    /// saved. The first valid update completes onboarding.
+    /// Changes the fields given and keeps the others, under the same rules as `PUT /api/user/profile`. A
+    /// profile not onboarded yet has no age, weight or time zone to keep: the first change gives them and
+    /// completes onboarding. Every invalid field is reported at once and nothing is saved.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /api/user/profile`.
+    /// - Remark: Generated from `#/paths//api/user/profile/patch(changeProfile)`.
+    func changeProfile(_ input: Operations.ChangeProfile.Input) async throws -> Operations.ChangeProfile.Output
+    /// Complete onboarding or replace the profile
+    ///
+    /// Replaces the profile's fields (spec 004's path). Display name, age, weight and time zone are
+    /// required; height and gender are optional and cleared when left out. The activity baseline and the
+    /// visibility are kept when left out (and a visibility without the photo's or board name's audience
+    /// keeps those), for apps that do not ask for them. To change some fields only, use
+    /// `PATCH /api/user/profile`. Every invalid field is reported at once and nothing is saved. The first
+    /// valid update completes onboarding.
     ///
     ///
     /// - Remark: HTTP `PUT /api/user/profile`.
@@ -536,13 +549,23 @@ public protocol APIProtocol: Sendable {
     func getEmailPreferences(_ input: Operations.GetEmailPreferences.Input) async throws -> Operations.GetEmailPreferences.Output
     /// Change the email part of the notification preferences
     ///
-    /// The same switches as `PUT /api/notifications/preferences` (`email`, and each type's `email`
+    /// The same switches as `PATCH /api/notifications/preferences` (`email`, and each type's `email`
     /// channel). Fields left out keep their values. A type that cannot go by email, or a required
     /// (critical) type turned off, is refused (422, the field named) and nothing changes.
     ///
     ///
+    /// - Remark: HTTP `PATCH /api/emails/preferences`.
+    /// - Remark: Generated from `#/paths//api/emails/preferences/patch(changeEmailPreferences)`.
+    func changeEmailPreferences(_ input: Operations.ChangeEmailPreferences.Input) async throws -> Operations.ChangeEmailPreferences.Output
+    /// Change the email part of the notification preferences (use PATCH)
+    ///
+    /// The same change as `PATCH /api/emails/preferences`, which it merges like: fields left out keep their
+    /// values. Deprecated, as a PUT that does not replace; it stays until the API's next major version.
+    ///
+    ///
     /// - Remark: HTTP `PUT /api/emails/preferences`.
     /// - Remark: Generated from `#/paths//api/emails/preferences/put(updateEmailPreferences)`.
+    @available(*, deprecated)
     func updateEmailPreferences(_ input: Operations.UpdateEmailPreferences.Input) async throws -> Operations.UpdateEmailPreferences.Output
     /// The page an invitation emailed to an address with no account opens
     ///
@@ -599,8 +622,19 @@ public protocol APIProtocol: Sendable {
     /// refused (422, each field named) and nothing changes.
     ///
     ///
+    /// - Remark: HTTP `PATCH /api/notifications/preferences`.
+    /// - Remark: Generated from `#/paths//api/notifications/preferences/patch(changeNotificationPreferences)`.
+    func changeNotificationPreferences(_ input: Operations.ChangeNotificationPreferences.Input) async throws -> Operations.ChangeNotificationPreferences.Output
+    /// Change notification preferences (spec 000's path; use PATCH)
+    ///
+    /// Kept for the path spec 000 names. It merges as `PATCH /api/notifications/preferences` does: fields
+    /// left out keep their values. Deprecated, as a PUT that does not replace; it stays until the API's
+    /// next major version.
+    ///
+    ///
     /// - Remark: HTTP `PUT /api/notifications/preferences`.
     /// - Remark: Generated from `#/paths//api/notifications/preferences/put(updateNotificationPreferences)`.
+    @available(*, deprecated)
     func updateNotificationPreferences(_ input: Operations.UpdateNotificationPreferences.Input) async throws -> Operations.UpdateNotificationPreferences.Output
     /// Register a device for push notifications
     ///
@@ -729,9 +763,22 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/fitcircles/{id}`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/get(getFitCircle)`.
     func getFitCircle(_ input: Operations.GetFitCircle.Input) async throws -> Operations.GetFitCircle.Output
-    /// Edit a circle (owner and admins)
+    /// Change some of a circle's fields (owner and admins)
     ///
-    /// Once the competition has begun, its metric, start date and time zone can no longer change (409).
+    /// Changes the fields given and keeps the others (a rename is `{"name": …}`). Once the competition has
+    /// begun, its metric, start date and time zone can no longer change (409 `already-started`).
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /api/fitcircles/{id}`.
+    /// - Remark: Generated from `#/paths//api/fitcircles/{id}/patch(changeFitCircle)`.
+    func changeFitCircle(_ input: Operations.ChangeFitCircle.Input) async throws -> Operations.ChangeFitCircle.Output
+    /// Replace a circle's settings (owner and admins)
+    ///
+    /// Replaces the circle's settings: `name` and `metric` are required, and what is left out takes its
+    /// default (private, 100 members, no description, no end, the circle's zone; the start is kept). To
+    /// change some fields only, use `PATCH /api/fitcircles/{id}`. Once the competition has begun, its
+    /// metric, start date and time zone can no longer change (409).
+    ///
     ///
     /// - Remark: HTTP `PUT /api/fitcircles/{id}`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/put(updateFitCircle)`.
@@ -1143,11 +1190,32 @@ extension APIProtocol {
     public func getProfile(headers: Operations.GetProfile.Input.Headers = .init()) async throws -> Operations.GetProfile.Output {
         try await getProfile(Operations.GetProfile.Input(headers: headers))
     }
-    /// Complete onboarding or edit the profile
+    /// Change some of the profile's fields
     ///
-    /// Replaces the profile's fields. Display name, age, weight and time zone are required; height,
-    /// gender, activity baseline (kept when absent) and visibility are optional. Every invalid field is reported at once and nothing is
-    /// saved. The first valid update completes onboarding.
+    /// Changes the fields given and keeps the others, under the same rules as `PUT /api/user/profile`. A
+    /// profile not onboarded yet has no age, weight or time zone to keep: the first change gives them and
+    /// completes onboarding. Every invalid field is reported at once and nothing is saved.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /api/user/profile`.
+    /// - Remark: Generated from `#/paths//api/user/profile/patch(changeProfile)`.
+    public func changeProfile(
+        headers: Operations.ChangeProfile.Input.Headers = .init(),
+        body: Operations.ChangeProfile.Input.Body
+    ) async throws -> Operations.ChangeProfile.Output {
+        try await changeProfile(Operations.ChangeProfile.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Complete onboarding or replace the profile
+    ///
+    /// Replaces the profile's fields (spec 004's path). Display name, age, weight and time zone are
+    /// required; height and gender are optional and cleared when left out. The activity baseline and the
+    /// visibility are kept when left out (and a visibility without the photo's or board name's audience
+    /// keeps those), for apps that do not ask for them. To change some fields only, use
+    /// `PATCH /api/user/profile`. Every invalid field is reported at once and nothing is saved. The first
+    /// valid update completes onboarding.
     ///
     ///
     /// - Remark: HTTP `PUT /api/user/profile`.
@@ -1895,13 +1963,31 @@ extension APIProtocol {
     }
     /// Change the email part of the notification preferences
     ///
-    /// The same switches as `PUT /api/notifications/preferences` (`email`, and each type's `email`
+    /// The same switches as `PATCH /api/notifications/preferences` (`email`, and each type's `email`
     /// channel). Fields left out keep their values. A type that cannot go by email, or a required
     /// (critical) type turned off, is refused (422, the field named) and nothing changes.
     ///
     ///
+    /// - Remark: HTTP `PATCH /api/emails/preferences`.
+    /// - Remark: Generated from `#/paths//api/emails/preferences/patch(changeEmailPreferences)`.
+    public func changeEmailPreferences(
+        headers: Operations.ChangeEmailPreferences.Input.Headers = .init(),
+        body: Operations.ChangeEmailPreferences.Input.Body
+    ) async throws -> Operations.ChangeEmailPreferences.Output {
+        try await changeEmailPreferences(Operations.ChangeEmailPreferences.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Change the email part of the notification preferences (use PATCH)
+    ///
+    /// The same change as `PATCH /api/emails/preferences`, which it merges like: fields left out keep their
+    /// values. Deprecated, as a PUT that does not replace; it stays until the API's next major version.
+    ///
+    ///
     /// - Remark: HTTP `PUT /api/emails/preferences`.
     /// - Remark: Generated from `#/paths//api/emails/preferences/put(updateEmailPreferences)`.
+    @available(*, deprecated)
     public func updateEmailPreferences(
         headers: Operations.UpdateEmailPreferences.Input.Headers = .init(),
         body: Operations.UpdateEmailPreferences.Input.Body
@@ -2010,8 +2096,27 @@ extension APIProtocol {
     /// refused (422, each field named) and nothing changes.
     ///
     ///
+    /// - Remark: HTTP `PATCH /api/notifications/preferences`.
+    /// - Remark: Generated from `#/paths//api/notifications/preferences/patch(changeNotificationPreferences)`.
+    public func changeNotificationPreferences(
+        headers: Operations.ChangeNotificationPreferences.Input.Headers = .init(),
+        body: Operations.ChangeNotificationPreferences.Input.Body
+    ) async throws -> Operations.ChangeNotificationPreferences.Output {
+        try await changeNotificationPreferences(Operations.ChangeNotificationPreferences.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Change notification preferences (spec 000's path; use PATCH)
+    ///
+    /// Kept for the path spec 000 names. It merges as `PATCH /api/notifications/preferences` does: fields
+    /// left out keep their values. Deprecated, as a PUT that does not replace; it stays until the API's
+    /// next major version.
+    ///
+    ///
     /// - Remark: HTTP `PUT /api/notifications/preferences`.
     /// - Remark: Generated from `#/paths//api/notifications/preferences/put(updateNotificationPreferences)`.
+    @available(*, deprecated)
     public func updateNotificationPreferences(
         headers: Operations.UpdateNotificationPreferences.Input.Headers = .init(),
         body: Operations.UpdateNotificationPreferences.Input.Body
@@ -2318,9 +2423,32 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Edit a circle (owner and admins)
+    /// Change some of a circle's fields (owner and admins)
     ///
-    /// Once the competition has begun, its metric, start date and time zone can no longer change (409).
+    /// Changes the fields given and keeps the others (a rename is `{"name": …}`). Once the competition has
+    /// begun, its metric, start date and time zone can no longer change (409 `already-started`).
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /api/fitcircles/{id}`.
+    /// - Remark: Generated from `#/paths//api/fitcircles/{id}/patch(changeFitCircle)`.
+    public func changeFitCircle(
+        path: Operations.ChangeFitCircle.Input.Path,
+        headers: Operations.ChangeFitCircle.Input.Headers = .init(),
+        body: Operations.ChangeFitCircle.Input.Body
+    ) async throws -> Operations.ChangeFitCircle.Output {
+        try await changeFitCircle(Operations.ChangeFitCircle.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Replace a circle's settings (owner and admins)
+    ///
+    /// Replaces the circle's settings: `name` and `metric` are required, and what is left out takes its
+    /// default (private, 100 members, no description, no end, the circle's zone; the start is kept). To
+    /// change some fields only, use `PATCH /api/fitcircles/{id}`. Once the competition has begun, its
+    /// metric, start date and time zone can no longer change (409).
+    ///
     ///
     /// - Remark: HTTP `PUT /api/fitcircles/{id}`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/put(updateFitCircle)`.

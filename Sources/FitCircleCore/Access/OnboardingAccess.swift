@@ -5,7 +5,7 @@ public enum OnboardingAccess {
     /// configuration, the training assessment (one of the onboarding screens), signing out, and taking
     /// one's data or leaving for good.
     public static let allowedBefore: Set<String> = [
-        "signOut", "getConfig", "getProfile", "updateProfile", "uploadProfilePhoto", "getProfilePhoto",
+        "signOut", "getConfig", "getProfile", "updateProfile", "changeProfile", "uploadProfilePhoto", "getProfilePhoto",
         "assessTraining", "confirmTraining", "deleteAccount", "exportAccount",
     ]
 

@@ -113,10 +113,24 @@ public final class Circles: Sendable {
 
     /// Edits the circle (owners and admins). Once the competition has begun its metric, start and zone stay.
     public func update(_ id: FitCircle.ID, with input: CircleInput, by user: User.ID) async throws -> View {
+        try await self.edit(id, by: user) { _ in input }
+    }
+
+    /// Changes the fields `change` gives and keeps the others, under the same rules as `update`.
+    public func change(_ id: FitCircle.ID, with change: CircleChange, by user: User.ID) async throws -> View {
+        try await self.edit(id, by: user) { stored in change.input(onto: stored) }
+    }
+
+    private func edit(
+        _ id: FitCircle.ID,
+        by user: User.ID,
+        _ form: @escaping @Sendable (FitCircle) -> CircleInput
+    ) async throws -> View {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             let found = try await self.allowed(.edit, id, by: user, in: tx, locked: true)
             let stored = found.circle
+            let input = form(stored)
             let valid = try input.validated(defaultTimeZone: stored.timeZone, now: now)
             let circle = try stored.edited(
                 with: valid,

@@ -32,13 +32,25 @@ public struct Profiles: Sendable {
     /// onboarding raises the welcome notification (spec 000's email table), once; a new time zone plans the
     /// rest of the day's reminders where the user now is.
     public func update(_ id: User.ID, with input: ProfileInput) async throws -> User {
+        try await self.save(id) { profile, limits, now in try input.applied(to: profile, limits: limits, now: now) }
+    }
+
+    /// Changes the fields `change` gives and keeps the others, under the same rules as `update`.
+    public func change(_ id: User.ID, with change: ProfileChange) async throws -> User {
+        try await self.save(id) { profile, limits, now in try change.applied(to: profile, limits: limits, now: now) }
+    }
+
+    private func save(
+        _ id: User.ID,
+        _ edit: @escaping @Sendable (UserProfile, RuleProfile.Limits, Date) throws -> UserProfile
+    ) async throws -> User {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
             guard var user = try await tx.users.locked(id) else {
                 throw DomainError.notFound(resource: "user", id: id.rawValue)
             }
             let was = user.profile
-            user.profile = try input.applied(to: user.profile, limits: self.rules.base.limits, now: now)
+            user.profile = try edit(user.profile, self.rules.base.limits, now)
             try await tx.users.save(user.profile, of: id, at: now)
             if !was.isOnboarded && user.profile.isOnboarded {
                 try await tx.enqueue([try await self.welcome(user, in: tx, now: now)].compactMap { $0 }, at: now)

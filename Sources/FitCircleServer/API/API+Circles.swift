@@ -53,6 +53,18 @@ extension API {
         return .ok(.init(body: .json(try .init(view))))
     }
 
+    func changeFitCircle(_ input: Operations.ChangeFitCircle.Input) async throws -> Operations.ChangeFitCircle.Output {
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
+        let view = try await self.engine.circles.change(
+            FitCircle.ID(input.path.id),
+            with: try body.change,
+            by: try RequestCaller.required().userID
+        )
+        return .ok(.init(body: .json(try .init(view))))
+    }
+
     func archiveFitCircle(_ input: Operations.ArchiveFitCircle.Input) async throws -> Operations.ArchiveFitCircle.Output
     {
         try await self.engine.circles.archive(FitCircle.ID(input.path.id), by: try RequestCaller.required().userID)

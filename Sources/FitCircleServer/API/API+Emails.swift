@@ -12,15 +12,31 @@ extension API {
         return .ok(.init(body: .json(.init(preferences, catalog: self.engine.notifications.catalog))))
     }
 
+    func changeEmailPreferences(_ input: Operations.ChangeEmailPreferences.Input) async throws
+        -> Operations.ChangeEmailPreferences.Output
+    {
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
+        return .ok(.init(body: .json(try await self.changedEmailPreferences(body))))
+    }
+
+    /// Deprecated: it merges as `changeEmailPreferences` does.
     func updateEmailPreferences(_ input: Operations.UpdateEmailPreferences.Input) async throws
         -> Operations.UpdateEmailPreferences.Output
     {
         guard case .json(let body) = input.body else {
             throw DomainError.unsupportedMediaType(accepted: ["application/json"])
         }
+        return .ok(.init(body: .json(try await self.changedEmailPreferences(body))))
+    }
+
+    private func changedEmailPreferences(
+        _ body: Components.Schemas.EmailPreferencesInput
+    ) async throws -> Components.Schemas.EmailPreferences {
         let change = EmailPreferences.Change(enabled: body.enabled, types: body.types?.additionalProperties ?? [:])
         let saved = try await self.engine.emails.update(change, of: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(saved, catalog: self.engine.notifications.catalog))))
+        return .init(saved, catalog: self.engine.notifications.catalog)
     }
 
     func showEmailUnsubscribe(_ input: Operations.ShowEmailUnsubscribe.Input) async throws

@@ -12,16 +12,32 @@ extension API {
         return .ok(.init(body: .json(.init(preferences, catalog: self.engine.notifications.catalog))))
     }
 
+    func changeNotificationPreferences(
+        _ input: Operations.ChangeNotificationPreferences.Input
+    ) async throws -> Operations.ChangeNotificationPreferences.Output {
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
+        return .ok(.init(body: .json(try await self.changedNotificationPreferences(body))))
+    }
+
+    /// Spec 000's path, deprecated: it merges as `changeNotificationPreferences` does.
     func updateNotificationPreferences(
         _ input: Operations.UpdateNotificationPreferences.Input
     ) async throws -> Operations.UpdateNotificationPreferences.Output {
         guard case .json(let body) = input.body else {
             throw DomainError.unsupportedMediaType(accepted: ["application/json"])
         }
+        return .ok(.init(body: .json(try await self.changedNotificationPreferences(body))))
+    }
+
+    private func changedNotificationPreferences(
+        _ body: Components.Schemas.NotificationPreferencesInput
+    ) async throws -> Components.Schemas.NotificationPreferences {
         let saved = try await self.engine.notifications.update(of: try RequestCaller.required().userID) { current in
             try current.applying(body)
         }
-        return .ok(.init(body: .json(.init(saved, catalog: self.engine.notifications.catalog))))
+        return .init(saved, catalog: self.engine.notifications.catalog)
     }
 
     func registerDevice(_ input: Operations.RegisterDevice.Input) async throws -> Operations.RegisterDevice.Output {

@@ -33,6 +33,17 @@ extension API {
         return .ok(.init(body: .json(try .init(user, profile: self.engine.profile))))
     }
 
+    func changeProfile(_ input: Operations.ChangeProfile.Input) async throws -> Operations.ChangeProfile.Output {
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
+        let user = try await self.engine.profiles.change(
+            try RequestCaller.required().userID,
+            with: try ProfileChange(body)
+        )
+        return .ok(.init(body: .json(try .init(user, profile: self.engine.profile))))
+    }
+
     func uploadProfilePhoto(_ input: Operations.UploadProfilePhoto.Input) async throws
         -> Operations.UploadProfilePhoto.Output
     {

@@ -49,6 +49,24 @@ extension Components.Schemas.FitCircleInput {
     }
 }
 
+extension Components.Schemas.FitCircleChange {
+    var change: CircleChange {
+        get throws {
+            CircleChange(
+                name: self.name,
+                description: self.description,
+                metric: try self.metric.map(mapped),
+                startDate: try localDate(self.startDate, field: "startDate"),
+                endDate: try localDate(self.endDate, field: "endDate"),
+                timeZone: self.timeZone,
+                privacy: try self.privacy.map(mapped),
+                memberLimit: self.memberLimit,
+                stepGoal: self.stepGoal
+            )
+        }
+    }
+}
+
 extension Components.Schemas.CircleMember {
     init(_ row: CircleMemberRow) throws {
         try self.init(row.membership, displayName: row.displayName, hasPhoto: row.photo != nil)

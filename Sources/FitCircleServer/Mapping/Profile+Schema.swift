@@ -61,39 +61,60 @@ extension Components.Schemas.Profile {
 extension ProfileInput {
     /// The form as Core understands it; a height without the numbers its unit needs is refused here.
     init(_ body: Components.Schemas.ProfileUpdate) throws {
-        var height: Height?
-        if let given = body.height {
-            switch given.unit {
-            case .cm:
-                guard let centimeters = given.centimeters else {
-                    throw ValidationError(field: "height.centimeters", reason: "is required when unit is cm")
-                }
-                height = .centimetres(centimeters)
-            case .ftIn:
-                guard let feet = given.feet else {
-                    throw ValidationError(field: "height.feet", reason: "is required when unit is ft_in")
-                }
-                height = .feetAndInches(feet: feet, inches: given.inches ?? 0)
-            }
-        }
         self.init(
             displayName: body.displayName,
             age: body.age,
             weight: body.weight.value,
             weightUnit: try mapped(body.weight.unit),
-            height: height,
+            height: try body.height.map(Height.init),
             gender: try body.gender.map(mapped),
             activityBaseline: try body.activityBaseline.map(mapped),
             timeZone: body.timeZone,
-            visibility: try body.visibility.map {
-                ProfileInput.VisibilityInput(
-                    age: try mapped($0.age),
-                    weight: try mapped($0.weight),
-                    height: try mapped($0.height),
-                    photo: try $0.photo.map(mapped),
-                    boardName: try $0.boardName.map(mapped)
-                )
+            visibility: try body.visibility.map(VisibilityInput.init)
+        )
+    }
+}
+
+extension ProfileChange {
+    init(_ body: Components.Schemas.ProfileChange) throws {
+        self.init(
+            displayName: body.displayName,
+            age: body.age,
+            weight: try body.weight.map { ($0.value, try mapped($0.unit)) },
+            height: try body.height.map(ProfileInput.Height.init),
+            gender: try body.gender.map(mapped),
+            activityBaseline: try body.activityBaseline.map(mapped),
+            timeZone: body.timeZone,
+            visibility: try body.visibility.map(ProfileInput.VisibilityInput.init)
+        )
+    }
+}
+
+extension ProfileInput.Height {
+    init(_ given: Components.Schemas.Height) throws {
+        switch given.unit {
+        case .cm:
+            guard let centimeters = given.centimeters else {
+                throw ValidationError(field: "height.centimeters", reason: "is required when unit is cm")
             }
+            self = .centimetres(centimeters)
+        case .ftIn:
+            guard let feet = given.feet else {
+                throw ValidationError(field: "height.feet", reason: "is required when unit is ft_in")
+            }
+            self = .feetAndInches(feet: feet, inches: given.inches ?? 0)
+        }
+    }
+}
+
+extension ProfileInput.VisibilityInput {
+    init(_ given: Components.Schemas.Visibility) throws {
+        self.init(
+            age: try mapped(given.age),
+            weight: try mapped(given.weight),
+            height: try mapped(given.height),
+            photo: try given.photo.map(mapped),
+            boardName: try given.boardName.map(mapped)
         )
     }
 }

@@ -22,7 +22,7 @@ export async function render(main, context) {
     errorBox.textContent = "";
     status.textContent = "Saving…";
     try {
-      await api("PUT", "/api/notifications/preferences", change);
+      await api("PATCH", "/api/notifications/preferences", change);
       status.textContent = "Saved.";
     } catch (problem) {
       if (!(problem instanceof Problem)) throw problem;

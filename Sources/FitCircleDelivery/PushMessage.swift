@@ -9,6 +9,10 @@ public struct PushMessage: Equatable, Sendable {
     public var type: String
     /// `data.deep_link`: where a tap takes the user.
     public var deepLink: String?
+    /// `data.notification_id`: the notification in the inbox, to mark it read or opened.
+    public var notificationID: String?
+    /// What the notification is about, by id (`circleId`, `actorId`…), as `data.circle_id`, `data.actor_id`….
+    public var about: [String: String]
     public var badge: Int?
     public var sound: String
     /// Messages with one collapse id replace each other on the device (APNs `apns-collapse-id`).
@@ -21,6 +25,8 @@ public struct PushMessage: Equatable, Sendable {
         body: String,
         type: String,
         deepLink: String?,
+        notificationID: String? = nil,
+        about: [String: String] = [:],
         badge: Int? = nil,
         sound: String = "default",
         collapseID: String? = nil,
@@ -30,16 +36,27 @@ public struct PushMessage: Equatable, Sendable {
         self.body = body
         self.type = type
         self.deepLink = deepLink
+        self.notificationID = notificationID
+        self.about = about
         self.badge = badge
         self.sound = sound
         self.collapseID = collapseID
         self.expiresAt = expiresAt
     }
 
-    /// `data`: the type and, when there is one, the deep link.
+    /// `data`: the type and, when there are, the deep link, the notification's id and the ids of what it is
+    /// about, their keys in snake case as the others' (`circleId` is `circle_id`).
     var data: [String: String] {
         var data = ["type": self.type]
         if let deepLink = self.deepLink { data["deep_link"] = deepLink }
+        if let id = self.notificationID { data["notification_id"] = id }
+        for (key, id) in self.about { data[Self.snakeCased(key)] = id }
         return data
+    }
+
+    private static func snakeCased(_ key: String) -> String {
+        key.reduce(into: "") { name, character in
+            if character.isUppercase { name += "_" + character.lowercased() } else { name.append(character) }
+        }
     }
 }

@@ -73,7 +73,9 @@ struct APNsDeliveryTests {
                     && push.body == "⏰ Complete your check-in to keep your 14-day streak alive!"
             )
             #expect(
-                push.data == ["type": "daily_checkin_reminder", "deep_link": try #require(sent.deepLink)]
+                push.data == [
+                    "type": "daily_checkin_reminder", "deep_link": try #require(sent.deepLink), "notification_id": id,
+                ]
             )
             #expect(
                 push.sound == "default" && push.badge == unread + 1,

@@ -182,6 +182,8 @@ struct World: Sendable {
         )
         try #require(run.status == .created, "a run: \(run.text)")
         world.run = try run.decoded(as: Components.Schemas.Activity.self).id
+        // The run reaches the friends' feeds by the job that follows it.
+        try await app.runJobs()
         // A goal whose progress is reported (a check-in goal is met by checking in).
         let goals = try await app.request(.post, "/api/goals/daily/generate", token: owner)
         world.goal = try #require(

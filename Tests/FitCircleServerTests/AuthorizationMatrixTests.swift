@@ -397,6 +397,7 @@ struct AuthorizationMatrixTests {
         // The owner's run: the owner and their friend (the member) may react to it; to anyone else it does not exist.
         "addReaction": Row(rule: Self.onlyFor([.owner, .member]), body: { _, _ in ["reaction": "🔥"] }),
         "removeReaction": Row(rule: Self.onlyFor([.owner, .member]), success: 204),
+        "getFeedItem": Row(rule: Self.onlyFor([.owner, .member])),
         "setActivityVisibility": Row(rule: .ownerOnly, body: { _, _ in ["visibility": "friends"] }),
         // The owner's own resources, named by id.
         "getActivity": Row(rule: .ownerOnly),
@@ -450,6 +451,9 @@ struct AuthorizationMatrixTests {
             success: 201
         ),
         "listFitCircleInvitations": Row(rule: circleManage),
+        "listReceivedInvitations": Row(rule: .signedIn),
+        "getReceivedInvitation": Row(rule: Self.onlyFor([.invitee])),
+        "declineInvitation": Row(rule: Self.onlyFor([.invitee]), destructive: true, success: 204),
         "revokeFitCircleInvitation": Row(rule: circleManage, destructive: true, success: 204),
         "rotateFitCircleCode": Row(rule: circleManage, destructive: true),
         "listFitCircleBans": Row(rule: circleManage),
@@ -523,6 +527,7 @@ struct AuthorizationMatrixTests {
         let target = operation.id == "liftFitCircleBan" ? world.ids[.removed]! : world.ids[.member]!
         path = path.replacingOccurrences(of: "{userId}", with: target)
             .replacingOccurrences(of: "{invitationId}", with: world.invitation)
+            .replacingOccurrences(of: "{activityId}", with: world.run)
             .replacingOccurrences(of: "{itemId}", with: world.feedItem)
             .replacingOccurrences(of: "{event}", with: "read")
             .replacingOccurrences(of: "{reaction}", with: "%F0%9F%94%A5")

@@ -38,7 +38,7 @@ struct DeliveryTests {
             )
             #expect(
                 received.data == [
-                    "type": "daily_checkin_reminder", "deep_link": try #require(sent.deepLink),
+                    "type": "daily_checkin_reminder", "deep_link": try #require(sent.deepLink), "notification_id": id,
                 ]
             )
             #expect(received.androidPriority == "high")

@@ -32,6 +32,40 @@ struct NotificationCatalogTests {
         }
     }
 
+    /// Every deep link a shipped profile's catalog makes is one the document's "Deep links" table says an
+    /// operation reads, and that operation exists (review item 6: `fitcircle://invitations/{invitationId}`
+    /// and a milestone's `fitcircle://challenges/{circleId}` led nowhere).
+    @Test func everyDeepLinkIsReadByAnOperationOfTheDocument() throws {
+        let document = OpenAPILintTests.document
+        let overview = (document["info"] as? [String: Any])?["description"] as? String ?? ""
+        var table: [String: String] = [:]
+        for line in overview.split(separator: "\n") where line.contains("| `fitcircle://") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 2 else { continue }
+            table[cells[0].trimmingCharacters(in: ["`"])] = cells[1].trimmingCharacters(in: ["`"])
+        }
+        #expect(table.count >= 10, "the table of deep links in the overview")
+        let operations = Set(OpenAPILintTests.operations.map(\.id))
+        for (link, operation) in table.sorted(by: { $0.key < $1.key }) {
+            #expect(operations.contains(operation), "\(link) is read by \(operation), which the document lacks")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: profilesDirectory.path).filter {
+            $0.hasSuffix(".yaml")
+        }
+        for name in names {
+            let types = try RuleProfileLoader.load(named: String(name.dropLast(5)), from: profilesDirectory)
+                .notifications.types
+            for type in types {
+                // An app's own scheme (`pushups://`) opens the same screens.
+                guard let link = type.deepLink, let path = link.split(separator: "://").last else { continue }
+                #expect(
+                    table["fitcircle://\(path)"] != nil,
+                    "\(name): \(type.type) links to \(link), which no operation reads"
+                )
+            }
+        }
+    }
+
     /// Every registered type is listed by some shipped profile (candidates included): a type no app can
     /// turn on is dead code.
     @Test func everyRegisteredTypeIsListedBySomeProfile() throws {

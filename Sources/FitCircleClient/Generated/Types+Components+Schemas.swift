@@ -612,8 +612,12 @@ extension Components {
             public var title: Swift.String
             /// - Remark: Generated from `#/components/schemas/Notification/body`.
             public var body: Swift.String
+            /// Where a tap takes the user, in the app's scheme; "Deep links" in the overview says which operation reads each.
+            ///
             /// - Remark: Generated from `#/components/schemas/Notification/deepLink`.
             public var deepLink: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Notification/about`.
+            public var about: Components.Schemas.NotificationAbout
             /// - Remark: Generated from `#/components/schemas/Notification/status`.
             @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case sent = "sent"
@@ -660,7 +664,8 @@ extension Components {
             ///   - critical:
             ///   - title:
             ///   - body:
-            ///   - deepLink:
+            ///   - deepLink: Where a tap takes the user, in the app's scheme; "Deep links" in the overview says which operation reads each.
+            ///   - about:
             ///   - status:
             ///   - reason:
             ///   - channels:
@@ -678,6 +683,7 @@ extension Components {
                 title: Swift.String,
                 body: Swift.String,
                 deepLink: Swift.String? = nil,
+                about: Components.Schemas.NotificationAbout,
                 status: Components.Schemas.Notification.StatusPayload,
                 reason: Swift.String? = nil,
                 channels: Components.Schemas.Notification.ChannelsPayload,
@@ -695,6 +701,7 @@ extension Components {
                 self.title = title
                 self.body = body
                 self.deepLink = deepLink
+                self.about = about
                 self.status = status
                 self.reason = reason
                 self.channels = channels
@@ -713,6 +720,7 @@ extension Components {
                 case title
                 case body
                 case deepLink
+                case about
                 case status
                 case reason
                 case channels
@@ -723,6 +731,59 @@ extension Components {
                 case openedAt
                 case actionAt
                 case deliveries
+            }
+        }
+        /// What the notification is about, by id, to route it without parsing `deepLink`: each is present when the notification concerns one (a push carries the same as `circle_id`, `challenge_id`, … beside `notification_id`, `type` and `deep_link`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/NotificationAbout`.
+        public struct NotificationAbout: Codable, Hashable, Sendable {
+            /// A circle: `GET /api/fitcircles/{id}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationAbout/circleId`.
+            public var circleId: Swift.String?
+            /// A challenge: `GET /api/competitions/{id}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationAbout/challengeId`.
+            public var challengeId: Swift.String?
+            /// An invitation to a circle: `GET /api/user/invitations/{id}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationAbout/invitationId`.
+            public var invitationId: Swift.String?
+            /// A workout: `GET /api/feed/items/{id}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationAbout/activityId`.
+            public var activityId: Swift.String?
+            /// The person who acted (asked, accepted, reacted, passed the caller): `GET /api/users/{id}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NotificationAbout/actorId`.
+            public var actorId: Swift.String?
+            /// Creates a new `NotificationAbout`.
+            ///
+            /// - Parameters:
+            ///   - circleId: A circle: `GET /api/fitcircles/{id}`.
+            ///   - challengeId: A challenge: `GET /api/competitions/{id}`.
+            ///   - invitationId: An invitation to a circle: `GET /api/user/invitations/{id}`.
+            ///   - activityId: A workout: `GET /api/feed/items/{id}`.
+            ///   - actorId: The person who acted (asked, accepted, reacted, passed the caller): `GET /api/users/{id}`.
+            public init(
+                circleId: Swift.String? = nil,
+                challengeId: Swift.String? = nil,
+                invitationId: Swift.String? = nil,
+                activityId: Swift.String? = nil,
+                actorId: Swift.String? = nil
+            ) {
+                self.circleId = circleId
+                self.challengeId = challengeId
+                self.invitationId = invitationId
+                self.activityId = activityId
+                self.actorId = actorId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case circleId
+                case challengeId
+                case invitationId
+                case activityId
+                case actorId
             }
         }
         /// Either a `type` with `name` and `durationDays`, or a `templateId` whose values are the defaults every other field here overrides (a seasonal template only in its months).
@@ -2323,6 +2384,78 @@ extension Components {
                 case invitedBy
                 case createdAt
                 case expiresAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReceivedInvitation`.
+        public struct ReceivedInvitation: Codable, Hashable, Sendable {
+            /// Accept with `POST /api/fitcircles/join` `{"invitationId": …}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceivedInvitation/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReceivedInvitation/circle`.
+            public var circle: Components.Schemas.FitCircle
+            /// Who invited the caller: `GET /api/users/{id}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceivedInvitation/invitedBy`.
+            public var invitedBy: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ReceivedInvitation/createdAt`.
+            public var createdAt: Foundation.Date
+            /// 14 days after it was made.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceivedInvitation/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// Creates a new `ReceivedInvitation`.
+            ///
+            /// - Parameters:
+            ///   - id: Accept with `POST /api/fitcircles/join` `{"invitationId": …}`.
+            ///   - circle:
+            ///   - invitedBy: Who invited the caller: `GET /api/users/{id}`.
+            ///   - createdAt:
+            ///   - expiresAt: 14 days after it was made.
+            public init(
+                id: Swift.String,
+                circle: Components.Schemas.FitCircle,
+                invitedBy: Swift.String,
+                createdAt: Foundation.Date,
+                expiresAt: Foundation.Date
+            ) {
+                self.id = id
+                self.circle = circle
+                self.invitedBy = invitedBy
+                self.createdAt = createdAt
+                self.expiresAt = expiresAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case circle
+                case invitedBy
+                case createdAt
+                case expiresAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReceivedInvitationPage`.
+        public struct ReceivedInvitationPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReceivedInvitationPage/items`.
+            public var items: [Components.Schemas.ReceivedInvitation]
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceivedInvitationPage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `ReceivedInvitationPage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
+            public init(
+                items: [Components.Schemas.ReceivedInvitation],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/CircleInvitationList`.

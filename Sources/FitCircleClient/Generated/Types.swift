@@ -102,6 +102,38 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/user/export`.
     /// - Remark: Generated from `#/paths//api/user/export/get(exportAccount)`.
     func exportAccount(_ input: Operations.ExportAccount.Input) async throws -> Operations.ExportAccount.Output
+    /// The invitations to circles the caller received and may still accept
+    ///
+    /// Pending invitations addressed to the caller (to their account, or to their address before it had
+    /// one), newest first, each with its circle. Accept one with `POST /api/fitcircles/join`
+    /// `{"invitationId": …}`; decline it with `DELETE /api/user/invitations/{invitationId}`. An invitation
+    /// lapses 14 days after it was made. An invitation to a circle whose owner has since blocked the caller
+    /// is left out, so a page may be short and still not be the last.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/user/invitations`.
+    /// - Remark: Generated from `#/paths//api/user/invitations/get(listReceivedInvitations)`.
+    func listReceivedInvitations(_ input: Operations.ListReceivedInvitations.Input) async throws -> Operations.ListReceivedInvitations.Output
+    /// One invitation to a circle the caller received
+    ///
+    /// What the `circle_invitation` notification opens (`fitcircle://invitations/{invitationId}`): the
+    /// invitation with its circle. 404 for an invitation that is not the caller's, or no longer pending
+    /// (accepted, declined, revoked or lapsed).
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/user/invitations/{invitationId}`.
+    /// - Remark: Generated from `#/paths//api/user/invitations/{invitationId}/get(getReceivedInvitation)`.
+    func getReceivedInvitation(_ input: Operations.GetReceivedInvitation.Input) async throws -> Operations.GetReceivedInvitation.Output
+    /// Decline an invitation to a circle
+    ///
+    /// The invitation is no longer pending, for the caller or the circle's managers. Declining again, or an
+    /// invitation that lapsed or was accepted, answers 204 and changes nothing; one that is not the
+    /// caller's is 404.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/user/invitations/{invitationId}`.
+    /// - Remark: Generated from `#/paths//api/user/invitations/{invitationId}/delete(declineInvitation)`.
+    func declineInvitation(_ input: Operations.DeclineInvitation.Input) async throws -> Operations.DeclineInvitation.Output
     /// Open a migration session for local history (spec 004, R14)
     ///
     /// Batches (`POST /api/activities/batch`) that name the session with `migrationId` are counted in it,
@@ -294,6 +326,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/activities/{id}/reactions/{reaction}`.
     /// - Remark: Generated from `#/paths//api/activities/{id}/reactions/{reaction}/delete(removeReaction)`.
     func removeReaction(_ input: Operations.RemoveReaction.Input) async throws -> Operations.RemoveReaction.Output
+    /// One workout as the caller's feed shows it
+    ///
+    /// The caller's own workout or a friend's, with its reactions, as an item of `GET /api/feed`: what a
+    /// notification's `fitcircle://activities/{activityId}` opens (`friend_activity`, `reaction_received`).
+    /// 404 for a workout the feed would not show the caller: a private one, one of someone who is not a
+    /// friend, one deleted.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/feed/items/{activityId}`.
+    /// - Remark: Generated from `#/paths//api/feed/items/{activityId}/get(getFeedItem)`.
+    func getFeedItem(_ input: Operations.GetFeedItem.Input) async throws -> Operations.GetFeedItem.Output
     /// The workouts of the caller and their friends, newest first (spec 004, R7)
     ///
     /// Private workouts appear to nobody, not even in their owner's feed (their own list of activities has
@@ -1152,6 +1195,62 @@ extension APIProtocol {
     public func exportAccount(headers: Operations.ExportAccount.Input.Headers = .init()) async throws -> Operations.ExportAccount.Output {
         try await exportAccount(Operations.ExportAccount.Input(headers: headers))
     }
+    /// The invitations to circles the caller received and may still accept
+    ///
+    /// Pending invitations addressed to the caller (to their account, or to their address before it had
+    /// one), newest first, each with its circle. Accept one with `POST /api/fitcircles/join`
+    /// `{"invitationId": …}`; decline it with `DELETE /api/user/invitations/{invitationId}`. An invitation
+    /// lapses 14 days after it was made. An invitation to a circle whose owner has since blocked the caller
+    /// is left out, so a page may be short and still not be the last.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/user/invitations`.
+    /// - Remark: Generated from `#/paths//api/user/invitations/get(listReceivedInvitations)`.
+    public func listReceivedInvitations(
+        query: Operations.ListReceivedInvitations.Input.Query = .init(),
+        headers: Operations.ListReceivedInvitations.Input.Headers = .init()
+    ) async throws -> Operations.ListReceivedInvitations.Output {
+        try await listReceivedInvitations(Operations.ListReceivedInvitations.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// One invitation to a circle the caller received
+    ///
+    /// What the `circle_invitation` notification opens (`fitcircle://invitations/{invitationId}`): the
+    /// invitation with its circle. 404 for an invitation that is not the caller's, or no longer pending
+    /// (accepted, declined, revoked or lapsed).
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/user/invitations/{invitationId}`.
+    /// - Remark: Generated from `#/paths//api/user/invitations/{invitationId}/get(getReceivedInvitation)`.
+    public func getReceivedInvitation(
+        path: Operations.GetReceivedInvitation.Input.Path,
+        headers: Operations.GetReceivedInvitation.Input.Headers = .init()
+    ) async throws -> Operations.GetReceivedInvitation.Output {
+        try await getReceivedInvitation(Operations.GetReceivedInvitation.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Decline an invitation to a circle
+    ///
+    /// The invitation is no longer pending, for the caller or the circle's managers. Declining again, or an
+    /// invitation that lapsed or was accepted, answers 204 and changes nothing; one that is not the
+    /// caller's is 404.
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /api/user/invitations/{invitationId}`.
+    /// - Remark: Generated from `#/paths//api/user/invitations/{invitationId}/delete(declineInvitation)`.
+    public func declineInvitation(
+        path: Operations.DeclineInvitation.Input.Path,
+        headers: Operations.DeclineInvitation.Input.Headers = .init()
+    ) async throws -> Operations.DeclineInvitation.Output {
+        try await declineInvitation(Operations.DeclineInvitation.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// Open a migration session for local history (spec 004, R14)
     ///
     /// Batches (`POST /api/activities/batch`) that name the session with `migrationId` are counted in it,
@@ -1500,6 +1599,25 @@ extension APIProtocol {
         headers: Operations.RemoveReaction.Input.Headers = .init()
     ) async throws -> Operations.RemoveReaction.Output {
         try await removeReaction(Operations.RemoveReaction.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// One workout as the caller's feed shows it
+    ///
+    /// The caller's own workout or a friend's, with its reactions, as an item of `GET /api/feed`: what a
+    /// notification's `fitcircle://activities/{activityId}` opens (`friend_activity`, `reaction_received`).
+    /// 404 for a workout the feed would not show the caller: a private one, one of someone who is not a
+    /// friend, one deleted.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/feed/items/{activityId}`.
+    /// - Remark: Generated from `#/paths//api/feed/items/{activityId}/get(getFeedItem)`.
+    public func getFeedItem(
+        path: Operations.GetFeedItem.Input.Path,
+        headers: Operations.GetFeedItem.Input.Headers = .init()
+    ) async throws -> Operations.GetFeedItem.Output {
+        try await getFeedItem(Operations.GetFeedItem.Input(
             path: path,
             headers: headers
         ))

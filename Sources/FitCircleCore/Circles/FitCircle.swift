@@ -238,6 +238,12 @@ public struct CircleInvitation: Equatable, Sendable {
     public func isPending(at now: Date) -> Bool {
         self.acceptedAt == nil && self.revokedAt == nil && now < self.expiresAt
     }
+
+    /// Whether it is the account's to accept or decline: made for it, or for its address before the address
+    /// had an account.
+    public func isAddressed(to user: User.ID, email: String?) -> Bool {
+        self.userID == user || (self.userID == nil && email != nil && self.email == email)
+    }
 }
 
 /// How many invitations one person may send, and one person or address receive, in 24 hours: an invitation

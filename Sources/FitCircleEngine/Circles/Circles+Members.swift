@@ -159,7 +159,8 @@ extension Circles {
             type: .circleInvitation,
             dedupeKey: "circle_invitation:\(invitation.id)",
             data: [
-                "inviter": inviter.profile.displayName, "circle": circle.name, "invitationId": invitation.id.rawValue,
+                "inviter": inviter.profile.displayName, "circle": circle.name, "circleId": circle.id.rawValue,
+                "invitationId": invitation.id.rawValue,
             ],
             actor: inviter.id
         )
@@ -218,7 +219,7 @@ extension Circles {
                 // An invitation used already still lets the one who used it in (a retry): they are a member.
                 var used = false
                 if let invited { used = try await tx.circles.membership(of: user, in: invited.circleID) != nil }
-                guard let invited, invited.userID == user || (invited.userID == nil && invited.email == account.email),
+                guard let invited, invited.isAddressed(to: user, email: account.email),
                     invited.isPending(at: now) || used
                 else {
                     throw DomainError.notFound(resource: "invitation", id: invitation.rawValue)

@@ -54,7 +54,7 @@ extension Circles {
         guard let threshold = GoalMilestone.reached(percent) else { return }
         let data = [
             "milestone": GoalMilestone.name(threshold), "percent": "\(threshold)", "goal": goal, "circle": circle.name,
-            "challengeId": circle.id.rawValue,
+            "circleId": circle.id.rawValue,
         ]
         let types: [RaisedType] =
             GoalMilestone.emailed.contains(threshold)

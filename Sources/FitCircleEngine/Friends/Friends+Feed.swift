@@ -45,12 +45,38 @@ extension Friends {
     public func feed(of user: User.ID, type: WorkoutType?, before cursor: (Date, ActivityEvent.ID)?, limit: Int)
         async throws -> [FeedEntry]
     {
+        try await self.entries(of: user, type: type, before: cursor, only: nil, limit: limit)
+    }
+
+    /// One workout as the caller's feed shows it (the caller's own or a friend's): what a notification's
+    /// `fitcircle://activities/{activityId}` opens. 404 for one the feed would not show them.
+    public func feedItem(_ id: ActivityEvent.ID, seenBy user: User.ID) async throws -> FeedEntry {
+        guard let entry = try await self.entries(of: user, type: nil, before: nil, only: id, limit: 1).first else {
+            throw DomainError.notFound(resource: "workout", id: id.rawValue)
+        }
+        return entry
+    }
+
+    private func entries(
+        of user: User.ID,
+        type: WorkoutType?,
+        before cursor: (Date, ActivityEvent.ID)?,
+        only id: ActivityEvent.ID?,
+        limit: Int
+    ) async throws -> [FeedEntry] {
         let audience = FeedAudience(
             own: ActivityAccess.visibleInFeed(isSelf: true, isFriend: false),
             friends: ActivityAccess.visibleInFeed(isSelf: false, isFriend: true)
         )
         let items = try await self.store.read { tx in
-            try await tx.feed.friendFeed(of: user, audience: audience, workoutType: type, before: cursor, limit: limit)
+            try await tx.feed.friendFeed(
+                of: user,
+                audience: audience,
+                workoutType: type,
+                before: cursor,
+                only: id,
+                limit: limit
+            )
         }
         return items.map { item in
             let isSelf = item.event.userID == user

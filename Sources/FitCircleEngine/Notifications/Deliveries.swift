@@ -300,6 +300,8 @@ public struct Deliveries: JobOwner {
                 body: record.body,
                 type: record.type,
                 deepLink: record.deepLink,
+                notificationID: record.id.rawValue,
+                about: record.about,
                 badge: badge,
                 collapseID: record.type,
                 expiresAt: (record.deliverAt ?? record.decidedAt).addingTimeInterval(Self.pushLifetime)

@@ -258,6 +258,46 @@ extension API {
         return .ok(.init(body: .json(.init(items: invitations.map(Components.Schemas.CircleInvitation.init)))))
     }
 
+    func listReceivedInvitations(_ input: Operations.ListReceivedInvitations.Input) async throws
+        -> Operations.ListReceivedInvitations.Output
+    {
+        let page = try await self.engine.circles.invitationsReceived(
+            by: try RequestCaller.required().userID,
+            after: try input.query.cursor.map { CircleInvitation.ID(try PageCursor.id($0, of: .invitations)) },
+            limit: input.query.limit ?? 20
+        )
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: try page.items.map(Components.Schemas.ReceivedInvitation.init),
+                        nextCursor: page.next.map { PageCursor.encode(.invitations, $0.rawValue) }
+                    )
+                )
+            )
+        )
+    }
+
+    func getReceivedInvitation(_ input: Operations.GetReceivedInvitation.Input) async throws
+        -> Operations.GetReceivedInvitation.Output
+    {
+        let received = try await self.engine.circles.invitationReceived(
+            CircleInvitation.ID(input.path.invitationId),
+            by: try RequestCaller.required().userID
+        )
+        return .ok(.init(body: .json(try .init(received))))
+    }
+
+    func declineInvitation(_ input: Operations.DeclineInvitation.Input) async throws
+        -> Operations.DeclineInvitation.Output
+    {
+        try await self.engine.circles.decline(
+            CircleInvitation.ID(input.path.invitationId),
+            by: try RequestCaller.required().userID
+        )
+        return .noContent(.init())
+    }
+
     func revokeFitCircleInvitation(_ input: Operations.RevokeFitCircleInvitation.Input) async throws
         -> Operations.RevokeFitCircleInvitation.Output
     {

@@ -129,6 +129,17 @@ extension API {
         return .ok(.init(body: .json(try .init(entries, limit: limit))))
     }
 
+    func getFeedItem(_ input: Operations.GetFeedItem.Input) async throws -> Operations.GetFeedItem.Output {
+        let entry = try await self.engine.friends.feedItem(
+            ActivityEvent.ID(input.path.activityId),
+            seenBy: try RequestCaller.required().userID
+        )
+        guard let item = try Components.Schemas.FriendFeedItem(entry) else {
+            throw DomainError.notFound(resource: "workout", id: input.path.activityId)
+        }
+        return .ok(.init(body: .json(item)))
+    }
+
     func streamFriendFeed(_ input: Operations.StreamFriendFeed.Input) async throws -> Operations.StreamFriendFeed.Output
     {
         let seconds = input.query.seconds ?? 300

@@ -85,6 +85,18 @@ extension Components.Schemas.CircleMember {
     }
 }
 
+extension Components.Schemas.ReceivedInvitation {
+    init(_ received: Circles.ReceivedInvitation) throws {
+        self.init(
+            id: received.invitation.id.rawValue,
+            circle: try .init(received.circle),
+            invitedBy: received.invitation.invitedBy.rawValue,
+            createdAt: received.invitation.createdAt,
+            expiresAt: received.invitation.expiresAt
+        )
+    }
+}
+
 extension Components.Schemas.CircleInvitation {
     init(_ invitation: FitCircleCore.CircleInvitation) {
         self.init(

@@ -85,6 +85,13 @@ extension Components.Schemas.Notification {
             title: record.title,
             body: record.body,
             deepLink: record.deepLink,
+            about: .init(
+                circleId: record.about["circleId"],
+                challengeId: record.about["challengeId"],
+                invitationId: record.about["invitationId"],
+                activityId: record.about["activityId"],
+                actorId: record.about["actorId"]
+            ),
             status: try mapped(record.status),
             reason: record.reason,
             channels: try record.channels.map { try mapped($0) },

@@ -7,7 +7,8 @@ import Foundation
 enum PageCursor {
     /// The lists read a page at a time; a cursor names its own.
     enum List: String {
-        case activities, board, circles, challenges, deliveries, friends, jobs, ledger, members, notifications
+        case activities, board, circles, challenges, deliveries, friends, invitations, jobs, ledger, members
+        case notifications
         case circleFeed = "circle-feed"
         case webhookDeliveries = "webhook-deliveries"
     }

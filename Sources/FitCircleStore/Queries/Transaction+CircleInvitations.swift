@@ -58,6 +58,32 @@ extension CircleQueries {
         ).all().map(Self.invitation(from:))
     }
 
+    /// The pending invitations addressed to the account (`CircleInvitation.isAddressed`), newest first, after
+    /// the invitation `cursor` names.
+    public func pendingInvitations(
+        receivedBy user: User.ID,
+        email: String?,
+        at now: Date,
+        after cursor: CircleInvitation.ID?,
+        limit: Int
+    ) async throws -> [CircleInvitation] {
+        let after =
+            cursor.map {
+                SQLQueryString(
+                    "AND (created_at, id) < (SELECT c.created_at, c.id FROM circle_invitations c WHERE c.id = \(bind: $0.rawValue))"
+                )
+            } ?? ""
+        return try await self.sql.raw(
+            """
+            SELECT * FROM circle_invitations
+            WHERE (user_id = \(bind: user.rawValue) OR (user_id IS NULL AND email = \(bind: email ?? "")))
+                AND accepted_at IS NULL AND revoked_at IS NULL
+                AND created_at > \(bind: now.addingTimeInterval(-CircleInvitation.lifetime)) \(after)
+            ORDER BY created_at DESC, id DESC LIMIT \(unsafeRaw: String(limit))
+            """
+        ).all().map(Self.invitation(from:))
+    }
+
     public func acceptInvitation(_ id: CircleInvitation.ID, by user: User.ID, at now: Date) async throws {
         try await self.sql.raw(
             "UPDATE circle_invitations SET accepted_at = \(bind: now), user_id = \(bind: user.rawValue) WHERE id = \(bind: id.rawValue)"

@@ -19,7 +19,7 @@ extension FeedQueries {
     private var sql: any SQLDatabase { self.tx.sql }
     private var dialect: Store.Dialect { self.tx.dialect }
     /// Workouts of `viewer` and their friends that `audience` allows, newest first, before `cursor` (the last
-    /// row's instant and id).
+    /// row's instant and id); with `activity`, that one workout if the viewer may see it.
     ///
     /// A page walks the viewer's own feed index (`feed_entries`, newest first) and stops once it has `limit`
     /// rows the viewer may see: each row's workout, its author's friendship with the viewer and the workout's
@@ -30,11 +30,13 @@ extension FeedQueries {
         audience: FeedAudience,
         workoutType: WorkoutType?,
         before cursor: (Date, ActivityEvent.ID)?,
+        only activity: ActivityEvent.ID? = nil,
         limit: Int
     ) async throws -> [FeedActivity] {
         guard limit > 0 else { return [] }
         let me = viewer.rawValue
         let type = workoutType.map { SQLQueryString("AND e.workout_type = \(bind: $0.rawValue)") } ?? ""
+        let one = activity.map { SQLQueryString("AND e.activity_id = \(bind: $0.rawValue)") } ?? ""
         let before =
             cursor.map {
                 SQLQueryString(
@@ -60,7 +62,7 @@ extension FeedQueries {
             FROM feed_entries e
             JOIN activity_events a ON a.id = e.activity_id
             JOIN users u ON u.id = e.author_id
-            WHERE e.reader_id = \(bind: me) \(type) \(before) AND a.deleted_at IS NULL
+            WHERE e.reader_id = \(bind: me) \(type) \(before) \(one) AND a.deleted_at IS NULL
                 AND ((e.author_id = \(bind: me) \(Transaction.visibility(audience.own, column: "a.visibility")))
                     OR (e.author_id <> \(bind: me) \(Transaction.visibility(audience.friends, column: "a.visibility"))
                         AND EXISTS (SELECT 1 FROM friendships f WHERE f.user_id = \(bind: me) AND f.friend_id = e.author_id)))

@@ -319,7 +319,8 @@ struct AuthorizationMatrixTests {
                 .owner: .forbidden, .member: .forbidden, .stranger: .hidden, .outsiderOfPublic: .forbidden,
                 .removed: .hidden, .invitee: .hidden,
                 .operator: .forbidden, .blocked: .hidden, .blocker: .hidden,
-            ])
+            ]),
+            success: 204
         ),
         "leaveCompetition": Row(
             rule: .per([
@@ -327,7 +328,8 @@ struct AuthorizationMatrixTests {
                 .removed: .hidden, .invitee: .hidden,
                 .operator: .forbidden, .blocked: .hidden, .blocker: .hidden,
             ]),
-            destructive: true
+            destructive: true,
+            success: 204
         ),
         "markContentSeen": Row(rule: .signedIn),
         "publishWeeklyContent": Row(rule: .operatorOnly),

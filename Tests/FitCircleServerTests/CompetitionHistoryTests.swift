@@ -28,7 +28,8 @@ struct CompetitionHistoryTests {
             let inbox = try await app.api(as: cy).getNotificationInbox().ok.body.json.items
             let invitation = try #require(inbox.first { $0._type == "challenge_invitation" }, "\(inbox)")
             #expect(invitation.deepLink == "fitcircle://competitions/\(id)")
-            let declined = try await app.api(as: cy).declineCompetition(path: .init(id: id)).ok.body.json
+            _ = try await app.api(as: cy).declineCompetition(path: .init(id: id)).noContent
+            let declined = try await app.api(as: cy).getCompetition(path: .init(id: id)).ok.body.json
             #expect(declined.myState == .declined)
             #expect(try await app.balance(of: cy) == 300)  // nothing staked
             _ = try await app.api(as: ben).joinCompetition(path: .init(id: id), body: .json(.init())).ok

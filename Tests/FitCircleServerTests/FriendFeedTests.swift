@@ -346,7 +346,7 @@ struct FriendFeedTests {
             #expect(seen.age == 34 && seen.weightKg == nil)
             let statistics = try #require(seen.statistics)
             #expect(statistics.workouts == 1 && statistics.distanceMeters == 5000)
-            #expect(statistics.recentWorkouts.map(\.id) == [run])
+            #expect(statistics.recentWorkouts.map(\.activityId) == [run])
             let records = try #require(statistics.personalRecords.first)
             #expect(records.longestDistanceMeters == 5000)
             // The last 30 days as the page's small chart: today's steps, the push-ups of the series a friend

@@ -144,6 +144,10 @@ struct NotificationRoutingTests {
                 try await app.request(.get, "/api/feed/items/\(ids[1])", token: try await bo.token(app)).status
                     == .notFound
             )
+            // The friend's page lists it as the feed would, not as it was recorded (review I45).
+            let page = try await app.request(.get, "/api/users/\(ana.id)", token: try await bo.token(app))
+            #expect(page.text.contains(ids[0]) && !page.text.contains(ids[1]), "\(page.text)")
+            #expect(!page.text.contains("clientEventId") && !page.text.contains("shared"), "\(page.text)")
         }
     }
 

@@ -61,9 +61,17 @@ import HTTPTypes
 /// Without one, a repeat of what holds already answers as done and changes nothing: joining a circle or a
 /// challenge again, 200 with it; accepting a friend once friends, 204; a friend request once sent, 200;
 /// a reaction added again, 200, and one taken back that is not there, 204; a notification marked again,
-/// 204 (the first mark counts). What the client names by its own id (an activity's `clientEventId`, a
-/// day's claim) answers 201 the first time and 200 after. A second check-in the same day is refused
-/// (`already-checked-in`): retry it with its `Idempotency-Key`.
+/// 204 (the first mark counts); inviting someone whose invitation is pending, 200 with it. What the
+/// client names by its own id (an activity's `clientEventId`, a day's claim) answers 201 the first time
+/// and 200 after. A second check-in the same day is refused (`already-checked-in`): retry it with its
+/// `Idempotency-Key`. So a repeat is told one way per kind of repeat: `Idempotent-Replayed` for a key
+/// replayed, 200 instead of 201 for what existed already, and, where one answer holds several records, a
+/// status per item (`created`, `replayed`, `rejected`); a day's claim also says whether it was the same
+/// (`replayed`) or brought up to date.
+///
+/// **Answers.** Making something answers 201 with it; changing it, 200 with it as it is now; ending one's
+/// part or removing something answers 204 with no body (leaving or declining a circle's invitation or a
+/// challenge, removing, revoking, deleting).
 ///
 /// **Deep links.** A notification's `deepLink` opens a screen of the app; `about` carries the same ids.
 /// Each link is read by one operation (a rule profile may use its app's own scheme, as `pushups://`):
@@ -19014,6 +19022,8 @@ public struct Client: APIProtocol {
     }
     /// Decline an invitation
     ///
+    /// Like leaving, it ends the caller's part and answers 204 without a body.
+    ///
     /// - Remark: HTTP `POST /api/competitions/{id}/decline`.
     /// - Remark: Generated from `#/paths//api/competitions/{id}/decline/post(declineCompetition)`.
     public func declineCompetition(_ input: Operations.DeclineCompetition.Input) async throws -> Operations.DeclineCompetition.Output {
@@ -19045,28 +19055,8 @@ public struct Client: APIProtocol {
             },
             deserializer: { response, responseBody in
                 switch response.status.code {
-                case 200:
-                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.DeclineCompetition.Output.Ok.Body
-                    let chosenContentType = try converter.bestContentType(
-                        received: contentType,
-                        options: [
-                            "application/json"
-                        ]
-                    )
-                    switch chosenContentType {
-                    case "application/json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.Competition.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .json(value)
-                            }
-                        )
-                    default:
-                        preconditionFailure("bestContentType chose an invalid content type.")
-                    }
-                    return .ok(.init(body: body))
+                case 204:
+                    return .noContent(.init())
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.Unauthenticated.Body
@@ -19207,7 +19197,7 @@ public struct Client: APIProtocol {
     }
     /// Leave before the start (the stake comes back at once)
     ///
-    /// 409 once the challenge has started.
+    /// 409 once the challenge has started. Like leaving a circle, it answers 204 without a body.
     ///
     /// - Remark: HTTP `POST /api/competitions/{id}/leave`.
     /// - Remark: Generated from `#/paths//api/competitions/{id}/leave/post(leaveCompetition)`.
@@ -19240,28 +19230,8 @@ public struct Client: APIProtocol {
             },
             deserializer: { response, responseBody in
                 switch response.status.code {
-                case 200:
-                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.LeaveCompetition.Output.Ok.Body
-                    let chosenContentType = try converter.bestContentType(
-                        received: contentType,
-                        options: [
-                            "application/json"
-                        ]
-                    )
-                    switch chosenContentType {
-                    case "application/json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.Competition.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .json(value)
-                            }
-                        )
-                    default:
-                        preconditionFailure("bestContentType chose an invalid content type.")
-                    }
-                    return .ok(.init(body: body))
+                case 204:
+                    return .noContent(.init())
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.Unauthenticated.Body
@@ -21216,7 +21186,7 @@ public struct Client: APIProtocol {
     }
     /// Invite an account or an email address (owner and admins)
     ///
-    /// An invitation still pending for the same person is answered again. An invited account gets the `circle_invitation` notification; an address with no account is emailed once, with a link to the invitation's page (`/api/emails/invitation`), and whoever signs up with it later finds the invitation in their inbox and joins with its id. An invitation lapses after 14 days and can be revoked before. The answer to an invitation by email is the same whether or not the address has an account (it names the address, never an account). Each person may send 30 invitations and each person or address receive 5 in 24 hours (429 with `Retry-After`). A removed member cannot be invited until the ban is lifted.
+    /// An invitation still pending for the same person is answered again, 200 (the first time 201). An invited account gets the `circle_invitation` notification; an address with no account is emailed once, with a link to the invitation's page (`/api/emails/invitation`), and whoever signs up with it later finds the invitation in their inbox and joins with its id. An invitation lapses after 14 days and can be revoked before. The answer to an invitation by email is the same whether or not the address has an account (it names the address, never an account). Each person may send 30 invitations and each person or address receive 5 in 24 hours (429 with `Retry-After`). A removed member cannot be invited until the ban is lifted.
     ///
     /// - Remark: HTTP `POST /api/fitcircles/{id}/invite`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/invite/post(inviteToFitCircle)`.
@@ -21280,6 +21250,28 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .created(.init(body: body))
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.InviteToFitCircle.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.CircleInvitation.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.BadRequest.Body

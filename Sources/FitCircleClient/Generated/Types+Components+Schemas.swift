@@ -2547,10 +2547,10 @@ extension Components {
                 public var durationSeconds: Swift.Double
                 /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/personalRecords`.
                 public var personalRecords: [Components.Schemas.PersonalRecord]
-                /// The latest 5, without routes.
+                /// The latest 5 the caller may see, each opened with `GET /api/feed/items/{activityId}`.
                 ///
                 /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/recentWorkouts`.
-                public var recentWorkouts: [Components.Schemas.Activity]
+                public var recentWorkouts: [Components.Schemas.WorkoutSummary]
                 /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/LastThirtyDaysPayload`.
                 public struct LastThirtyDaysPayloadPayload: Codable, Hashable, Sendable {
                     /// - Remark: Generated from `#/components/schemas/PersonProfile/statistics/LastThirtyDaysPayload/date`.
@@ -2601,14 +2601,14 @@ extension Components {
                 ///   - distanceMeters:
                 ///   - durationSeconds:
                 ///   - personalRecords:
-                ///   - recentWorkouts: The latest 5, without routes.
+                ///   - recentWorkouts: The latest 5 the caller may see, each opened with `GET /api/feed/items/{activityId}`.
                 ///   - lastThirtyDays: Their last 30 days, oldest first, ending today where they are: steps, the push-ups of workouts the caller may see, and the weight only when its audience takes the caller in.
                 public init(
                     workouts: Swift.Int,
                     distanceMeters: Swift.Double,
                     durationSeconds: Swift.Double,
                     personalRecords: [Components.Schemas.PersonalRecord],
-                    recentWorkouts: [Components.Schemas.Activity],
+                    recentWorkouts: [Components.Schemas.WorkoutSummary],
                     lastThirtyDays: Components.Schemas.PersonProfile.StatisticsPayload.LastThirtyDaysPayload
                 ) {
                     self.workouts = workouts
@@ -2816,6 +2816,77 @@ extension Components {
                 case reps
                 case series
                 case reactions
+            }
+        }
+        /// A workout as another person sees it: what it was, not how it was recorded (no `clientEventId`, time zone or route).
+        ///
+        /// - Remark: Generated from `#/components/schemas/WorkoutSummary`.
+        public struct WorkoutSummary: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WorkoutSummary/activityId`.
+            public var activityId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WorkoutSummary/workoutType`.
+            public var workoutType: Components.Schemas.WorkoutType
+            /// - Remark: Generated from `#/components/schemas/WorkoutSummary/occurredAt`.
+            public var occurredAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/WorkoutSummary/durationSeconds`.
+            public var durationSeconds: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/WorkoutSummary/distanceMeters`.
+            public var distanceMeters: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/WorkoutSummary/paceSecondsPerKm`.
+            public var paceSecondsPerKm: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/WorkoutSummary/calories`.
+            public var calories: Swift.Double?
+            /// A push-up series: its push-ups.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSummary/reps`.
+            public var reps: Swift.Int?
+            /// A push-up series: its number in the day.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WorkoutSummary/series`.
+            public var series: Swift.Int?
+            /// Creates a new `WorkoutSummary`.
+            ///
+            /// - Parameters:
+            ///   - activityId:
+            ///   - workoutType:
+            ///   - occurredAt:
+            ///   - durationSeconds:
+            ///   - distanceMeters:
+            ///   - paceSecondsPerKm:
+            ///   - calories:
+            ///   - reps: A push-up series: its push-ups.
+            ///   - series: A push-up series: its number in the day.
+            public init(
+                activityId: Swift.String,
+                workoutType: Components.Schemas.WorkoutType,
+                occurredAt: Foundation.Date,
+                durationSeconds: Swift.Double,
+                distanceMeters: Swift.Double? = nil,
+                paceSecondsPerKm: Swift.Double? = nil,
+                calories: Swift.Double? = nil,
+                reps: Swift.Int? = nil,
+                series: Swift.Int? = nil
+            ) {
+                self.activityId = activityId
+                self.workoutType = workoutType
+                self.occurredAt = occurredAt
+                self.durationSeconds = durationSeconds
+                self.distanceMeters = distanceMeters
+                self.paceSecondsPerKm = paceSecondsPerKm
+                self.calories = calories
+                self.reps = reps
+                self.series = series
+            }
+            public enum CodingKeys: String, CodingKey {
+                case activityId
+                case workoutType
+                case occurredAt
+                case durationSeconds
+                case distanceMeters
+                case paceSecondsPerKm
+                case calories
+                case reps
+                case series
             }
         }
         /// - Remark: Generated from `#/components/schemas/FriendFeedPage`.

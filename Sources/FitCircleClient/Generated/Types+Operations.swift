@@ -24398,6 +24398,8 @@ public enum Operations {
     }
     /// Decline an invitation
     ///
+    /// Like leaving, it ends the caller's part and answers 204 without a body.
+    ///
     /// - Remark: HTTP `POST /api/competitions/{id}/decline`.
     /// - Remark: Generated from `#/paths//api/competitions/{id}/decline/post(declineCompetition)`.
     public enum DeclineCompetition {
@@ -24455,52 +24457,36 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
-            public struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/api/competitions/{id}/decline/POST/responses/200/content`.
-                @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/api/competitions/{id}/decline/POST/responses/200/content/application\/json`.
-                    case json(Components.Schemas.Competition)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.Competition {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                public var body: Operations.DeclineCompetition.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                public init(body: Operations.DeclineCompetition.Output.Ok.Body) {
-                    self.body = body
-                }
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
             }
             /// Declined.
             ///
-            /// - Remark: Generated from `#/paths//api/competitions/{id}/decline/post(declineCompetition)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/competitions/{id}/decline/post(declineCompetition)/responses/204`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.DeclineCompetition.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.DeclineCompetition.Output.NoContent)
+            /// Declined.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            public var ok: Operations.DeclineCompetition.Output.Ok {
+            /// - Remark: Generated from `#/paths//api/competitions/{id}/decline/post(declineCompetition)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.DeclineCompetition.Output.NoContent {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .noContent(response):
                         return response
                     default:
                         try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
+                            expectedStatus: "noContent",
                             response: self
                         )
                     }
@@ -24627,13 +24613,10 @@ public enum Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
         @frozen public enum AcceptableContentType: AcceptableProtocol {
-            case json
             case applicationProblemJson
             case other(Swift.String)
             public init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
                 case "application/problem+json":
                     self = .applicationProblemJson
                 default:
@@ -24644,15 +24627,12 @@ public enum Operations {
                 switch self {
                 case let .other(string):
                     return string
-                case .json:
-                    return "application/json"
                 case .applicationProblemJson:
                     return "application/problem+json"
                 }
             }
             public static var allCases: [Self] {
                 [
-                    .json,
                     .applicationProblemJson
                 ]
             }
@@ -24660,7 +24640,7 @@ public enum Operations {
     }
     /// Leave before the start (the stake comes back at once)
     ///
-    /// 409 once the challenge has started.
+    /// 409 once the challenge has started. Like leaving a circle, it answers 204 without a body.
     ///
     /// - Remark: HTTP `POST /api/competitions/{id}/leave`.
     /// - Remark: Generated from `#/paths//api/competitions/{id}/leave/post(leaveCompetition)`.
@@ -24719,52 +24699,36 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
-            public struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/api/competitions/{id}/leave/POST/responses/200/content`.
-                @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/api/competitions/{id}/leave/POST/responses/200/content/application\/json`.
-                    case json(Components.Schemas.Competition)
-                    /// The associated value of the enum case if `self` is `.json`.
-                    ///
-                    /// - Throws: An error if `self` is not `.json`.
-                    /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.Competition {
-                        get throws {
-                            switch self {
-                            case let .json(body):
-                                return body
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                public var body: Operations.LeaveCompetition.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - body: Received HTTP response body
-                public init(body: Operations.LeaveCompetition.Output.Ok.Body) {
-                    self.body = body
-                }
+            public struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                public init() {}
             }
             /// Left.
             ///
-            /// - Remark: Generated from `#/paths//api/competitions/{id}/leave/post(leaveCompetition)/responses/200`.
+            /// - Remark: Generated from `#/paths//api/competitions/{id}/leave/post(leaveCompetition)/responses/204`.
             ///
-            /// HTTP response code: `200 ok`.
-            case ok(Operations.LeaveCompetition.Output.Ok)
-            /// The associated value of the enum case if `self` is `.ok`.
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.LeaveCompetition.Output.NoContent)
+            /// Left.
             ///
-            /// - Throws: An error if `self` is not `.ok`.
-            /// - SeeAlso: `.ok`.
-            public var ok: Operations.LeaveCompetition.Output.Ok {
+            /// - Remark: Generated from `#/paths//api/competitions/{id}/leave/post(leaveCompetition)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            public static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.LeaveCompetition.Output.NoContent {
                 get throws {
                     switch self {
-                    case let .ok(response):
+                    case let .noContent(response):
                         return response
                     default:
                         try throwUnexpectedResponseStatus(
-                            expectedStatus: "ok",
+                            expectedStatus: "noContent",
                             response: self
                         )
                     }
@@ -24914,13 +24878,10 @@ public enum Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
         @frozen public enum AcceptableContentType: AcceptableProtocol {
-            case json
             case applicationProblemJson
             case other(Swift.String)
             public init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
-                case "application/json":
-                    self = .json
                 case "application/problem+json":
                     self = .applicationProblemJson
                 default:
@@ -24931,15 +24892,12 @@ public enum Operations {
                 switch self {
                 case let .other(string):
                     return string
-                case .json:
-                    return "application/json"
                 case .applicationProblemJson:
                     return "application/problem+json"
                 }
             }
             public static var allCases: [Self] {
                 [
-                    .json,
                     .applicationProblemJson
                 ]
             }
@@ -27256,7 +27214,7 @@ public enum Operations {
     }
     /// Invite an account or an email address (owner and admins)
     ///
-    /// An invitation still pending for the same person is answered again. An invited account gets the `circle_invitation` notification; an address with no account is emailed once, with a link to the invitation's page (`/api/emails/invitation`), and whoever signs up with it later finds the invitation in their inbox and joins with its id. An invitation lapses after 14 days and can be revoked before. The answer to an invitation by email is the same whether or not the address has an account (it names the address, never an account). Each person may send 30 invitations and each person or address receive 5 in 24 hours (429 with `Retry-After`). A removed member cannot be invited until the ban is lifted.
+    /// An invitation still pending for the same person is answered again, 200 (the first time 201). An invited account gets the `circle_invitation` notification; an address with no account is emailed once, with a link to the invitation's page (`/api/emails/invitation`), and whoever signs up with it later finds the invitation in their inbox and joins with its id. An invitation lapses after 14 days and can be revoked before. The answer to an invitation by email is the same whether or not the address has an account (it names the address, never an account). Each person may send 30 invitations and each person or address receive 5 in 24 hours (429 with `Retry-After`). A removed member cannot be invited until the ban is lifted.
     ///
     /// - Remark: HTTP `POST /api/fitcircles/{id}/invite`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/invite/post(inviteToFitCircle)`.
@@ -27352,7 +27310,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The invitation.
+            /// The invitation, made now.
             ///
             /// - Remark: Generated from `#/paths//api/fitcircles/{id}/invite/post(inviteToFitCircle)/responses/201`.
             ///
@@ -27370,6 +27328,57 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/fitcircles/{id}/invite/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/fitcircles/{id}/invite/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CircleInvitation)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.CircleInvitation {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.InviteToFitCircle.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.InviteToFitCircle.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The invitation still pending for the same person, as it was.
+            ///
+            /// - Remark: Generated from `#/paths//api/fitcircles/{id}/invite/post(inviteToFitCircle)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.InviteToFitCircle.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.InviteToFitCircle.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
                             response: self
                         )
                     }

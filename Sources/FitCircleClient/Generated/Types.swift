@@ -767,12 +767,14 @@ public protocol APIProtocol: Sendable {
     func streamCompetition(_ input: Operations.StreamCompetition.Input) async throws -> Operations.StreamCompetition.Output
     /// Decline an invitation
     ///
+    /// Like leaving, it ends the caller's part and answers 204 without a body.
+    ///
     /// - Remark: HTTP `POST /api/competitions/{id}/decline`.
     /// - Remark: Generated from `#/paths//api/competitions/{id}/decline/post(declineCompetition)`.
     func declineCompetition(_ input: Operations.DeclineCompetition.Input) async throws -> Operations.DeclineCompetition.Output
     /// Leave before the start (the stake comes back at once)
     ///
-    /// 409 once the challenge has started.
+    /// 409 once the challenge has started. Like leaving a circle, it answers 204 without a body.
     ///
     /// - Remark: HTTP `POST /api/competitions/{id}/leave`.
     /// - Remark: Generated from `#/paths//api/competitions/{id}/leave/post(leaveCompetition)`.
@@ -833,7 +835,7 @@ public protocol APIProtocol: Sendable {
     func archiveFitCircle(_ input: Operations.ArchiveFitCircle.Input) async throws -> Operations.ArchiveFitCircle.Output
     /// Invite an account or an email address (owner and admins)
     ///
-    /// An invitation still pending for the same person is answered again. An invited account gets the `circle_invitation` notification; an address with no account is emailed once, with a link to the invitation's page (`/api/emails/invitation`), and whoever signs up with it later finds the invitation in their inbox and joins with its id. An invitation lapses after 14 days and can be revoked before. The answer to an invitation by email is the same whether or not the address has an account (it names the address, never an account). Each person may send 30 invitations and each person or address receive 5 in 24 hours (429 with `Retry-After`). A removed member cannot be invited until the ban is lifted.
+    /// An invitation still pending for the same person is answered again, 200 (the first time 201). An invited account gets the `circle_invitation` notification; an address with no account is emailed once, with a link to the invitation's page (`/api/emails/invitation`), and whoever signs up with it later finds the invitation in their inbox and joins with its id. An invitation lapses after 14 days and can be revoked before. The answer to an invitation by email is the same whether or not the address has an account (it names the address, never an account). Each person may send 30 invitations and each person or address receive 5 in 24 hours (429 with `Retry-After`). A removed member cannot be invited until the ban is lifted.
     ///
     /// - Remark: HTTP `POST /api/fitcircles/{id}/invite`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/invite/post(inviteToFitCircle)`.
@@ -2450,6 +2452,8 @@ extension APIProtocol {
     }
     /// Decline an invitation
     ///
+    /// Like leaving, it ends the caller's part and answers 204 without a body.
+    ///
     /// - Remark: HTTP `POST /api/competitions/{id}/decline`.
     /// - Remark: Generated from `#/paths//api/competitions/{id}/decline/post(declineCompetition)`.
     public func declineCompetition(
@@ -2463,7 +2467,7 @@ extension APIProtocol {
     }
     /// Leave before the start (the stake comes back at once)
     ///
-    /// 409 once the challenge has started.
+    /// 409 once the challenge has started. Like leaving a circle, it answers 204 without a body.
     ///
     /// - Remark: HTTP `POST /api/competitions/{id}/leave`.
     /// - Remark: Generated from `#/paths//api/competitions/{id}/leave/post(leaveCompetition)`.
@@ -2596,7 +2600,7 @@ extension APIProtocol {
     }
     /// Invite an account or an email address (owner and admins)
     ///
-    /// An invitation still pending for the same person is answered again. An invited account gets the `circle_invitation` notification; an address with no account is emailed once, with a link to the invitation's page (`/api/emails/invitation`), and whoever signs up with it later finds the invitation in their inbox and joins with its id. An invitation lapses after 14 days and can be revoked before. The answer to an invitation by email is the same whether or not the address has an account (it names the address, never an account). Each person may send 30 invitations and each person or address receive 5 in 24 hours (429 with `Retry-After`). A removed member cannot be invited until the ban is lifted.
+    /// An invitation still pending for the same person is answered again, 200 (the first time 201). An invited account gets the `circle_invitation` notification; an address with no account is emailed once, with a link to the invitation's page (`/api/emails/invitation`), and whoever signs up with it later finds the invitation in their inbox and joins with its id. An invitation lapses after 14 days and can be revoked before. The answer to an invitation by email is the same whether or not the address has an account (it names the address, never an account). Each person may send 30 invitations and each person or address receive 5 in 24 hours (429 with `Retry-After`). A removed member cannot be invited until the ban is lifted.
     ///
     /// - Remark: HTTP `POST /api/fitcircles/{id}/invite`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/invite/post(inviteToFitCircle)`.

@@ -49,11 +49,11 @@ extension Circles {
     }
 
     /// Invites an account (by id) or an address (by email). An invitation still pending for them is answered
-    /// again. Invited accounts hear of it (`circle_invitation`). The answer to an invitation by email is the
+    /// again (`created` false). Invited accounts hear of it (`circle_invitation`). The answer to an invitation by email is the
     /// same whether or not the address has an account, and invitations are capped per sender and per
     /// recipient a day (`InvitationLimits`, 429): they reach people who never chose the sender.
     public func invite(to id: FitCircle.ID, user invitee: User.ID?, email: String?, by user: User.ID) async throws
-        -> CircleInvitation
+        -> (invitation: CircleInvitation, created: Bool)
     {
         let now = self.clock.now()
         var validator = Validator()
@@ -96,7 +96,7 @@ extension Circles {
             }
             if let pending = try await tx.circles.pendingInvitation(to: id, user: account?.id, email: address, at: now)
             {
-                return pending
+                return (pending, false)
             }
             let since = now.addingTimeInterval(-InvitationLimits.window)
             for (counted, limit, whose) in [
@@ -140,7 +140,7 @@ extension Circles {
                     at: now
                 )
             }
-            return invitation
+            return (invitation, true)
         }
     }
 

@@ -61,20 +61,17 @@ extension API {
     func declineCompetition(_ input: Operations.DeclineCompetition.Input) async throws
         -> Operations.DeclineCompetition.Output
     {
-        let view = try await self.engine.challenges.decline(
+        _ = try await self.engine.challenges.decline(
             Challenge.ID(input.path.id),
             by: try RequestCaller.required().userID
         )
-        return .ok(.init(body: .json(try .init(view))))
+        return .noContent(.init())
     }
 
     func leaveCompetition(_ input: Operations.LeaveCompetition.Input) async throws -> Operations.LeaveCompetition.Output
     {
-        let view = try await self.engine.challenges.leave(
-            Challenge.ID(input.path.id),
-            by: try RequestCaller.required().userID
-        )
-        return .ok(.init(body: .json(try .init(view))))
+        _ = try await self.engine.challenges.leave(Challenge.ID(input.path.id), by: try RequestCaller.required().userID)
+        return .noContent(.init())
     }
 
     func getCompetitionLeaderboard(_ input: Operations.GetCompetitionLeaderboard.Input) async throws

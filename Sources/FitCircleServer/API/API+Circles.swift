@@ -77,13 +77,13 @@ extension API {
         guard case .json(let body) = input.body else {
             throw DomainError.unsupportedMediaType(accepted: ["application/json"])
         }
-        let invitation = try await self.engine.circles.invite(
+        let (invitation, created) = try await self.engine.circles.invite(
             to: FitCircle.ID(input.path.id),
             user: body.userId.map(User.ID.init),
             email: body.email,
             by: try RequestCaller.required().userID
         )
-        return .created(.init(body: .json(.init(invitation))))
+        return created ? .created(.init(body: .json(.init(invitation)))) : .ok(.init(body: .json(.init(invitation))))
     }
 
     func leaveFitCircle(_ input: Operations.LeaveFitCircle.Input) async throws -> Operations.LeaveFitCircle.Output {

@@ -84,6 +84,25 @@ extension Components.Schemas.FriendFeedItem {
     }
 }
 
+extension Components.Schemas.WorkoutSummary {
+    /// What another person sees of a workout (review I45: not its `clientEventId` or time zone); anything
+    /// but a workout maps to nothing.
+    init?(_ event: ActivityEvent) throws {
+        guard case .workout(let workout) = event.payload else { return nil }
+        self.init(
+            activityId: event.id.rawValue,
+            workoutType: try mapped(workout.type),
+            occurredAt: event.occurredAt,
+            durationSeconds: workout.durationSeconds,
+            distanceMeters: workout.distanceMeters,
+            paceSecondsPerKm: workout.paceSecondsPerKilometer,
+            calories: workout.calories,
+            reps: workout.reps,
+            series: workout.series
+        )
+    }
+}
+
 extension Components.Schemas.PersonProfile {
     init(_ person: Profiles.PersonView) throws {
         let friendship: FriendshipPayload =
@@ -108,9 +127,7 @@ extension Components.Schemas.PersonProfile {
                     distanceMeters: statistics.distanceMeters,
                     durationSeconds: statistics.durationSeconds,
                     personalRecords: try statistics.records.map(Components.Schemas.PersonalRecord.init),
-                    recentWorkouts: try statistics.recentWorkouts.map {
-                        try Components.Schemas.Activity($0, withRoute: false)
-                    },
+                    recentWorkouts: try statistics.recentWorkouts.compactMap(Components.Schemas.WorkoutSummary.init),
                     lastThirtyDays: statistics.lastThirtyDays.map { day in
                         .init(date: day.date.iso, steps: day.steps, pushups: day.pushups, weightKg: day.weightKg)
                     }

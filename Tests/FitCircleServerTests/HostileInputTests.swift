@@ -189,6 +189,23 @@ struct SocialHalfFindingsTests {
 
     /// PostgreSQL's text cannot hold NUL: inside a JSON body it was a 500 (and the 500's log line held the
     /// bearer token). Refused at decoding, naming the field, for every body.
+    /// A megabyte of members no schema names would have been a problem document listing each, larger than
+    /// the request: the answer lists the first 100 and counts the rest.
+    @Test(arguments: Backend.available)
+    func aBodyOfThousandsOfUnknownMembersIsAnsweredInFewLines(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let token = try await app.onboardedUser("ana@example.com")
+            var body: [String: Any] = ["push": true]
+            for index in 0..<5_000 { body["x\(index)"] = index }
+            let response = try await app.request(.patch, "/api/notifications/preferences", token: token, json: body)
+            #expect(response.status == .unprocessableContent)
+            let problem = try response.jsonObject()
+            #expect((problem["errors"] as? [Any])?.count == 100, "\(response.text.prefix(300))")
+            #expect((problem["detail"] as? String)?.contains("and 4900 more") == true)
+            #expect(response.text.utf8.count < 32_768, "\(response.text.utf8.count) bytes")
+        }
+    }
+
     @Test(arguments: Backend.available)
     func aNulCharacterInABodyIsABadRequestNamingTheField(_ backend: Backend) async throws {
         try await withTestApp(backend) { app async throws in

@@ -97,7 +97,7 @@ import HTTPTypes
 /// **Errors.** Every error is an RFC 9457 `application/problem+json` document with a stable `type`
 /// (`/problems/<slug>`), a `title`, the HTTP `status`, a `detail` and, for invalid input, `errors`:
 /// one entry per offending field, named by its JSON path (`weight.value`), with what it must be (an
-/// enumeration's values listed). A business rule's refusal has a type of its own, and the figures a client
+/// enumeration's values listed); at most 100 are listed, and `detail` counts the rest. A business rule's refusal has a type of its own, and the figures a client
 /// acts on as members beside the others (`xpNeeded`). A request that fails changes nothing. Switch on
 /// `type`; a type this list does not name yet is handled by its `status`.
 ///
@@ -2762,8 +2762,9 @@ public struct Client: APIProtocol {
     /// Change some of the profile's fields
     ///
     /// Changes the fields given and keeps the others, under the same rules as `PUT /api/user/profile`. A
-    /// profile not onboarded yet has no age, weight or time zone to keep: the first change gives them and
-    /// completes onboarding. Every invalid field is reported at once and nothing is saved.
+    /// profile not onboarded yet has no age or weight to keep: the first change gives them (and the time
+    /// zone, else the one sign-in set) and completes onboarding. Every invalid field is reported at once
+    /// and nothing is saved.
     ///
     ///
     /// - Remark: HTTP `PATCH /api/user/profile`.

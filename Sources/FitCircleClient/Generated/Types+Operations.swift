@@ -3416,8 +3416,9 @@ public enum Operations {
     /// Change some of the profile's fields
     ///
     /// Changes the fields given and keeps the others, under the same rules as `PUT /api/user/profile`. A
-    /// profile not onboarded yet has no age, weight or time zone to keep: the first change gives them and
-    /// completes onboarding. Every invalid field is reported at once and nothing is saved.
+    /// profile not onboarded yet has no age or weight to keep: the first change gives them (and the time
+    /// zone, else the one sign-in set) and completes onboarding. Every invalid field is reported at once
+    /// and nothing is saved.
     ///
     ///
     /// - Remark: HTTP `PATCH /api/user/profile`.

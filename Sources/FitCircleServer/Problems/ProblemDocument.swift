@@ -92,14 +92,20 @@ extension ProblemDocument {
         )
     }
 
+    /// The most violations one answer lists: a body of a megabyte can hold thousands of wrong members, and
+    /// the answer should not outgrow the request; the rest are counted.
+    static let listedViolations = 100
+
     static func validationFailed(_ violations: [FieldViolation]) -> Self {
-        let fields = violations.map(\.field).joined(separator: ", ")
+        let listed = Array(violations.prefix(Self.listedViolations))
+        let more = violations.count - listed.count
+        let fields = listed.map(\.field).joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
         return .init(
             slug: "validation-failed",
             title: "Some fields are invalid",
             status: .unprocessableContent,
             detail: "Invalid: \(fields). Nothing was changed.",
-            errors: violations
+            errors: listed
         )
     }
 

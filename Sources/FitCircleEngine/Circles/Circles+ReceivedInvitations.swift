@@ -11,8 +11,9 @@ extension Circles {
         public var circle: View
     }
 
-    /// The most a page of received invitations holds.
+    /// What a page of received invitations may hold, and holds when the caller does not say.
     public static let receivedInvitationsPage = 1...100
+    public static let receivedInvitationsPageSize = 20
 
     /// The caller's pending invitations, newest first, after the invitation `cursor` names. An invitation to
     /// a circle the caller may no longer see (its owner blocked them) is left out, so a page may be short.

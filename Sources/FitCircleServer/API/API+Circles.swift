@@ -264,7 +264,7 @@ extension API {
         let page = try await self.engine.circles.invitationsReceived(
             by: try RequestCaller.required().userID,
             after: try input.query.cursor.map { CircleInvitation.ID(try PageCursor.id($0, of: .invitations)) },
-            limit: input.query.limit ?? 20
+            limit: input.query.limit ?? Circles.receivedInvitationsPageSize
         )
         return .ok(
             .init(

@@ -150,7 +150,7 @@ public final class Engine: Sendable {
         self.webhooks = Webhooks(
             store: store,
             fanout: webhooks,
-            sender: transports.webhookSender ?? WebhookSender(http: .shared, clock: clock),
+            sender: transports.webhookSender ?? WebhookSender(http: .endpoints, clock: clock),
             ids: ids,
             clock: clock
         )

@@ -165,7 +165,7 @@ extension Transports {
     func allowingPrivateWebhooks(clock: WallClock) -> Transports {
         var transports = self
         if transports.webhookSender == nil {
-            transports.webhookSender = WebhookSender(http: .shared, clock: clock, allowPrivateTargets: true)
+            transports.webhookSender = WebhookSender(http: .endpoints, clock: clock, allowPrivateTargets: true)
         }
         return transports
     }

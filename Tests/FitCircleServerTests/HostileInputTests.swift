@@ -5,7 +5,10 @@ import FitCircleStore
 import FitCircleTesting
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
+import Logging
+import Synchronization
 import Testing
 
 @testable import FitCircleDelivery
@@ -500,7 +503,7 @@ struct SocialHalfFindingsTests {
     func aWebhookMayNotPointAtThisMachineOrAPrivateNetwork(_ backend: Backend) async throws {
         let clock = TestClock()
         let strict = Transports(
-            webhookSender: WebhookSender(http: .shared, clock: clock.wallClock, allowPrivateTargets: false)
+            webhookSender: WebhookSender(http: .endpoints, clock: clock.wallClock, allowPrivateTargets: false)
         )
         try await withTestApp(backend, clock: clock, transports: strict) { app async throws in
             let ops = try await app.operatorPerson()
@@ -529,7 +532,7 @@ struct SocialHalfFindingsTests {
             )
             #expect(allowed.status == .created, "\(allowed.text)")
             // A name registered elsewhere that resolves here is not called either: delivery resolves it first.
-            let attempt = await WebhookSender(http: .shared, clock: clock.wallClock).send(
+            let attempt = await WebhookSender(http: .endpoints, clock: clock.wallClock).send(
                 Data("{}".utf8),
                 to: "http://localhost.:9/hook",
                 secret: Data("s".utf8)
@@ -540,6 +543,44 @@ struct SocialHalfFindingsTests {
             )
             #expect(WebhookSender.addresses(of: "localhost").contains { PrivateAddress.isPrivate(address: $0) })
             #expect(await WebhookSender.resolvesPrivately("localhost"))
+        }
+    }
+
+    /// A webhook's public name could answer with a redirect into this machine's network, past the check of
+    /// where the name resolves: no redirect is followed. A refused connection is a retryable attempt at once,
+    /// not one retried for the call's whole 10 seconds while it holds a worker.
+    @Test
+    func aWebhookIsNeverRedirectedAndARefusedOneFailsAtOnce() async throws {
+        let privateCalls = Mutex(0)
+        let port = Mutex(0)
+        let router = Router()
+        router.post("/hook") { _, _ -> Response in
+            Response(status: .found, headers: [.location: "http://127.0.0.1:\(port.withLock { $0 })/private"])
+        }
+        // A 302 is followed with a GET.
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("/private", method: method) { _, _ -> Response in
+                privateCalls.withLock { $0 += 1 }
+                return Response(status: .noContent)
+            }
+        }
+        try await Application(router: router, logger: Logger(label: "redirecting-endpoint")).test(.live) { client in
+            port.withLock { $0 = client.port ?? 0 }
+            // Loopback stands for a public address here: the sender is told private targets are allowed.
+            let sender = WebhookSender(http: .endpoints, clock: TestClock().wallClock, allowPrivateTargets: true)
+            let redirected = await sender.send(
+                Data("{}".utf8),
+                to: "http://127.0.0.1:\(client.port!)/hook",
+                secret: Data("s".utf8)
+            )
+            #expect(redirected.outcome == .permanent(reason: "HTTP 302"), "\(redirected)")
+            #expect(privateCalls.withLock { $0 } == 0)
+            let refused = await sender.send(Data("{}".utf8), to: "http://127.0.0.1:9/hook", secret: Data("s".utf8))
+            guard case .retryable = refused.outcome else {
+                Issue.record("a refused connection is retryable: \(refused)")
+                return
+            }
+            #expect(refused.latencyMilliseconds < 5_000, "\(refused)")
         }
     }
 

@@ -167,12 +167,12 @@ extension Transports {
             self.webhook = WebhookTransport(
                 url: webhook.url,
                 secret: Data(webhook.secret.utf8),
-                http: .shared,
+                http: .endpoints,
                 clock: clock
             )
         }
         self.webhookSender = WebhookSender(
-            http: .shared,
+            http: .endpoints,
             clock: clock,
             allowPrivateTargets: delivery.allowPrivateWebhookTargets
         )
@@ -180,7 +180,7 @@ extension Transports {
             self.analytics = AnalyticsForwardTransport(
                 url: url,
                 writeKey: analytics.writeKey ?? "",
-                http: .shared,
+                http: .endpoints,
                 clock: clock
             )
         }

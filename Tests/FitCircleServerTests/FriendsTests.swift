@@ -14,8 +14,10 @@ import Testing
 struct FriendsTests {
     static func requests(_ app: TestApp, of person: TestPerson) async throws -> (incoming: [String], outgoing: [String])
     {
-        let lists = try await app.api(as: person).listFriendRequests().ok.body.json
-        return (lists.incoming.map(\.userId), lists.outgoing.map(\.userId))
+        let api = try await app.api(as: person)
+        let incoming = try await api.listFriendRequests(query: .init(direction: .incoming)).ok.body.json
+        let outgoing = try await api.listFriendRequests(query: .init(direction: .outgoing)).ok.body.json
+        return (incoming.items.map(\.userId), outgoing.items.map(\.userId))
     }
 
     @Test(arguments: Backend.available)

@@ -157,4 +157,76 @@ struct ListPagingTests {
             }
         }
     }
+
+    /// Every item of a list, read with `page` (the cursor to its ids and next cursor): the ids in order and how
+    /// many pages it took (at most 20: a list that never ends stops there).
+    static func readAll(_ page: (String?) async throws -> (ids: [String], next: String?)) async throws -> (
+        ids: [String], pages: Int
+    ) {
+        var (ids, pages, cursor): ([String], Int, String?) = ([], 0, nil)
+        repeat {
+            let read = try await page(cursor)
+            (ids, pages, cursor) = (ids + read.ids, pages + 1, read.next)
+        } while cursor != nil && pages < 20
+        return (ids, pages)
+    }
+
+    @Test(arguments: Backend.available)
+    func requestsEitherWayAndBlocksAreReadAPageAtATimeTheLatestFirst(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await app.person(named: "Ana")
+            var (askers, asked, blocked): ([TestPerson], [TestPerson], [TestPerson]) = ([], [], [])
+            for n in 0..<5 {
+                app.clock.advance(by: 60)
+                let asker = try await app.person(named: "Asker \(n)", email: "asker\(n)@example.com")
+                #expect(try await app.friendAction("/api/friends/request", by: asker, to: ana).status == .ok)
+                askers.append(asker)
+                let other = try await app.person(named: "Asked \(n)", email: "asked\(n)@example.com")
+                #expect(try await app.friendAction("/api/friends/request", by: ana, to: other).status == .ok)
+                asked.append(other)
+                let pest = try await app.person(named: "Pest \(n)", email: "pest\(n)@example.com")
+                #expect(try await app.friendAction("/api/friends/blocks", by: ana, to: pest).status == .noContent)
+                blocked.append(pest)
+            }
+            let api = try await app.api(as: ana)
+            for (direction, people) in [
+                (Operations.ListFriendRequests.Input.Query.DirectionPayload.incoming, askers), (.outgoing, asked),
+            ] {
+                let read = try await Self.readAll { cursor in
+                    let page = try await api.listFriendRequests(
+                        query: .init(direction: direction, cursor: cursor, limit: 2)
+                    ).ok.body.json
+                    return (page.items.map(\.userId), page.nextCursor)
+                }
+                #expect(read.ids == people.reversed().map(\.id), "\(direction): newest first, each once")
+                #expect(read.pages == 3)
+            }
+            // Someone unblocked between two pages: the next page goes on from where the last one ended.
+            let first = try await api.listBlockedUsers(query: .init(limit: 2)).ok.body.json
+            #expect(first.items.map(\.userId) == [blocked[4].id, blocked[3].id])
+            #expect(try await app.request(.delete, "/api/friends/blocks/\(blocked[3].id)", token: try await ana.token(app))
+                .status == .noContent)
+            let rest = try await Self.readAll { cursor in
+                let page = try await api.listBlockedUsers(query: .init(cursor: cursor ?? first.nextCursor, limit: 2))
+                    .ok.body.json
+                return (page.items.map(\.userId), page.nextCursor)
+            }
+            #expect(rest.ids == [blocked[2].id, blocked[1].id, blocked[0].id])
+
+            let token = try await ana.token(app)
+            let incomingCursor = try #require(
+                try await api.listFriendRequests(query: .init(limit: 1)).ok.body.json.nextCursor
+            )
+            for (path, field) in [
+                ("/api/friends/requests?direction=outgoing&cursor=\(incomingCursor)", "cursor"),
+                ("/api/friends/blocks?cursor=\(incomingCursor)", "cursor"),
+                ("/api/friends/requests?limit=201", "limit"), ("/api/friends/blocks?limit=0", "limit"),
+                ("/api/friends/requests?direction=sideways", "direction"),
+            ] {
+                let refused = try await app.request(.get, path, token: token)
+                #expect(refused.status == .unprocessableContent, "\(path): \(refused.text)")
+                #expect(try refused.problem().fields == [field], "\(path)")
+            }
+        }
+    }
 }

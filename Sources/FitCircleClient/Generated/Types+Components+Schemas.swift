@@ -3103,42 +3103,29 @@ extension Components {
                 case since
             }
         }
-        /// - Remark: Generated from `#/components/schemas/PersonList`.
-        public struct PersonList: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/PersonList/items`.
+        /// - Remark: Generated from `#/components/schemas/PersonPage`.
+        public struct PersonPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PersonPage/items`.
             public var items: [Components.Schemas.Person]
-            /// Creates a new `PersonList`.
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PersonPage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `PersonPage`.
             ///
             /// - Parameters:
             ///   - items:
-            public init(items: [Components.Schemas.Person]) {
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
+            public init(
+                items: [Components.Schemas.Person],
+                nextCursor: Swift.String? = nil
+            ) {
                 self.items = items
+                self.nextCursor = nextCursor
             }
             public enum CodingKeys: String, CodingKey {
                 case items
-            }
-        }
-        /// - Remark: Generated from `#/components/schemas/FriendRequests`.
-        public struct FriendRequests: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/FriendRequests/incoming`.
-            public var incoming: [Components.Schemas.Person]
-            /// - Remark: Generated from `#/components/schemas/FriendRequests/outgoing`.
-            public var outgoing: [Components.Schemas.Person]
-            /// Creates a new `FriendRequests`.
-            ///
-            /// - Parameters:
-            ///   - incoming:
-            ///   - outgoing:
-            public init(
-                incoming: [Components.Schemas.Person],
-                outgoing: [Components.Schemas.Person]
-            ) {
-                self.incoming = incoming
-                self.outgoing = outgoing
-            }
-            public enum CodingKeys: String, CodingKey {
-                case incoming
-                case outgoing
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/PersonFound`.

@@ -35684,13 +35684,49 @@ public enum Operations {
             }
         }
     }
-    /// Requests waiting for the caller's answer and for others', newest first
+    /// Requests waiting for the caller's answer, or for others', newest first
     ///
     /// - Remark: HTTP `GET /api/friends/requests`.
     /// - Remark: Generated from `#/paths//api/friends/requests/get(listFriendRequests)`.
     public enum ListFriendRequests {
         public static let id: Swift.String = "listFriendRequests"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/friends/requests/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/friends/requests/GET/query/direction`.
+                @frozen public enum DirectionPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case incoming = "incoming"
+                    case outgoing = "outgoing"
+                }
+                /// Requests to the caller (`incoming`, waiting for their answer) or theirs to others (`outgoing`).
+                ///
+                /// - Remark: Generated from `#/paths/api/friends/requests/GET/query/direction`.
+                public var direction: Operations.ListFriendRequests.Input.Query.DirectionPayload?
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/friends/requests/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Items on a page.
+                ///
+                /// - Remark: Generated from `#/paths/api/friends/requests/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - direction: Requests to the caller (`incoming`, waiting for their answer) or theirs to others (`outgoing`).
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Items on a page.
+                public init(
+                    direction: Operations.ListFriendRequests.Input.Query.DirectionPayload? = nil,
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.direction = direction
+                    self.cursor = cursor
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.ListFriendRequests.Input.Query
             /// - Remark: Generated from `#/paths/api/friends/requests/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFriendRequests.AcceptableContentType>]
@@ -35706,8 +35742,13 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
-            public init(headers: Operations.ListFriendRequests.Input.Headers = .init()) {
+            public init(
+                query: Operations.ListFriendRequests.Input.Query = .init(),
+                headers: Operations.ListFriendRequests.Input.Headers = .init()
+            ) {
+                self.query = query
                 self.headers = headers
             }
         }
@@ -35716,12 +35757,12 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/api/friends/requests/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/api/friends/requests/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.FriendRequests)
+                    case json(Components.Schemas.PersonPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.FriendRequests {
+                    public var json: Components.Schemas.PersonPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -35740,7 +35781,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// Incoming and outgoing requests.
+            /// The requests of that direction.
             ///
             /// - Remark: Generated from `#/paths//api/friends/requests/get(listFriendRequests)/responses/200`.
             ///
@@ -35804,6 +35845,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// One or more fields are invalid; nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/friends/requests/get(listFriendRequests)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -36126,6 +36190,30 @@ public enum Operations {
     public enum ListBlockedUsers {
         public static let id: Swift.String = "listBlockedUsers"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/friends/blocks/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/friends/blocks/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Items on a page.
+                ///
+                /// - Remark: Generated from `#/paths/api/friends/blocks/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Items on a page.
+                public init(
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.cursor = cursor
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.ListBlockedUsers.Input.Query
             /// - Remark: Generated from `#/paths/api/friends/blocks/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListBlockedUsers.AcceptableContentType>]
@@ -36141,8 +36229,13 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
-            public init(headers: Operations.ListBlockedUsers.Input.Headers = .init()) {
+            public init(
+                query: Operations.ListBlockedUsers.Input.Query = .init(),
+                headers: Operations.ListBlockedUsers.Input.Headers = .init()
+            ) {
+                self.query = query
                 self.headers = headers
             }
         }
@@ -36151,12 +36244,12 @@ public enum Operations {
                 /// - Remark: Generated from `#/paths/api/friends/blocks/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/api/friends/blocks/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.PersonList)
+                    case json(Components.Schemas.PersonPage)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.PersonList {
+                    public var json: Components.Schemas.PersonPage {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -36239,6 +36332,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// One or more fields are invalid; nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/friends/blocks/get(listBlockedUsers)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }

@@ -1026,7 +1026,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /api/content/weekly/{key}/{week}`.
     /// - Remark: Generated from `#/paths//api/content/weekly/{key}/{week}/put(publishWeeklyContent)`.
     func publishWeeklyContent(_ input: Operations.PublishWeeklyContent.Input) async throws -> Operations.PublishWeeklyContent.Output
-    /// Requests waiting for the caller's answer and for others', newest first
+    /// Requests waiting for the caller's answer, or for others', newest first
     ///
     /// - Remark: HTTP `GET /api/friends/requests`.
     /// - Remark: Generated from `#/paths//api/friends/requests/get(listFriendRequests)`.
@@ -3032,12 +3032,18 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Requests waiting for the caller's answer and for others', newest first
+    /// Requests waiting for the caller's answer, or for others', newest first
     ///
     /// - Remark: HTTP `GET /api/friends/requests`.
     /// - Remark: Generated from `#/paths//api/friends/requests/get(listFriendRequests)`.
-    public func listFriendRequests(headers: Operations.ListFriendRequests.Input.Headers = .init()) async throws -> Operations.ListFriendRequests.Output {
-        try await listFriendRequests(Operations.ListFriendRequests.Input(headers: headers))
+    public func listFriendRequests(
+        query: Operations.ListFriendRequests.Input.Query = .init(),
+        headers: Operations.ListFriendRequests.Input.Headers = .init()
+    ) async throws -> Operations.ListFriendRequests.Output {
+        try await listFriendRequests(Operations.ListFriendRequests.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Withdraw the caller's request to a person
     ///
@@ -3056,8 +3062,14 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `GET /api/friends/blocks`.
     /// - Remark: Generated from `#/paths//api/friends/blocks/get(listBlockedUsers)`.
-    public func listBlockedUsers(headers: Operations.ListBlockedUsers.Input.Headers = .init()) async throws -> Operations.ListBlockedUsers.Output {
-        try await listBlockedUsers(Operations.ListBlockedUsers.Input(headers: headers))
+    public func listBlockedUsers(
+        query: Operations.ListBlockedUsers.Input.Query = .init(),
+        headers: Operations.ListBlockedUsers.Input.Headers = .init()
+    ) async throws -> Operations.ListBlockedUsers.Output {
+        try await listBlockedUsers(Operations.ListBlockedUsers.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Block a person; the friendship and requests between the two end
     ///

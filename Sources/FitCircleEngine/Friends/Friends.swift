@@ -165,13 +165,49 @@ public struct Friends: Sendable {
         )
     }
 
-    public func requests(of user: User.ID) async throws -> (incoming: [Person], outgoing: [Person]) {
-        let (incoming, outgoing) = try await self.store.read { tx in try await tx.friends.requests(of: user) }
-        return (incoming.map(Self.person), outgoing.map(Self.person))
+    /// The sizes a page of requests or of blocked people may have, and its size when none is asked.
+    public static let peoplePage = 1...200
+    public static let peoplePageSize = 50
+
+    /// Requests waiting for the caller's answer (`incoming`) or for others' (outgoing), newest first, a page
+    /// at a time (`after`: the page before's last; `next` is this page's last when there are more).
+    public func requests(of user: User.ID, incoming: Bool, after last: InstantKey?, limit: Int) async throws -> (
+        items: [Person], next: InstantKey?
+    ) {
+        try Self.checkPeoplePage(limit)
+        let rows = try await self.store.read { tx in
+            try await tx.friends.requests(of: user, incoming: incoming, after: last, limit: limit + 1)
+        }
+        return Self.page(rows, limit: limit)
     }
 
-    public func blocked(by user: User.ID) async throws -> [Person] {
-        try await self.store.read { tx in try await tx.friends.blockedPeople(of: user) }.map(Self.person)
+    /// The people the caller blocked, the latest first, a page at a time (as `requests`).
+    public func blocked(by user: User.ID, after last: InstantKey?, limit: Int) async throws -> (
+        items: [Person], next: InstantKey?
+    ) {
+        try Self.checkPeoplePage(limit)
+        let rows = try await self.store.read { tx in
+            try await tx.friends.blockedPeople(of: user, after: last, limit: limit + 1)
+        }
+        return Self.page(rows, limit: limit)
+    }
+
+    private static func checkPeoplePage(_ limit: Int) throws {
+        guard Self.peoplePage.contains(limit) else {
+            throw ValidationError(
+                field: "limit",
+                reason: "must be between \(Self.peoplePage.lowerBound) and \(Self.peoplePage.upperBound)"
+            )
+        }
+    }
+
+    /// The first `limit` of `rows` (read one more than a page), and where the next page starts if any.
+    private static func page(_ rows: [PersonSince], limit: Int) -> (items: [Person], next: InstantKey?) {
+        let items = rows.prefix(limit)
+        return (
+            items.map(Self.person),
+            rows.count > limit ? items.last.map { InstantKey(at: $0.since, id: $0.userID.rawValue) } : nil
+        )
     }
 
     private static func person(_ row: PersonSince) -> Person {

@@ -51,13 +51,20 @@ extension API {
     func listFriendRequests(_ input: Operations.ListFriendRequests.Input) async throws
         -> Operations.ListFriendRequests.Output
     {
-        let (incoming, outgoing) = try await self.engine.friends.requests(of: try RequestCaller.required().userID)
+        let incoming = input.query.direction != .outgoing
+        let list: PageCursor.List = incoming ? .incomingRequests : .outgoingRequests
+        let page = try await self.engine.friends.requests(
+            of: try RequestCaller.required().userID,
+            incoming: incoming,
+            after: try input.query.cursor.map { try InstantCursor.decode($0, of: list) },
+            limit: input.query.limit ?? Friends.peoplePageSize
+        )
         return .ok(
             .init(
                 body: .json(
                     .init(
-                        incoming: incoming.map(Components.Schemas.Person.init),
-                        outgoing: outgoing.map(Components.Schemas.Person.init)
+                        items: page.items.map(Components.Schemas.Person.init),
+                        nextCursor: page.next.map { InstantCursor.encode(list, $0) }
                     )
                 )
             )
@@ -73,8 +80,21 @@ extension API {
 
     func listBlockedUsers(_ input: Operations.ListBlockedUsers.Input) async throws -> Operations.ListBlockedUsers.Output
     {
-        let people = try await self.engine.friends.blocked(by: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(items: people.map(Components.Schemas.Person.init)))))
+        let page = try await self.engine.friends.blocked(
+            by: try RequestCaller.required().userID,
+            after: try input.query.cursor.map { try InstantCursor.decode($0, of: .blocks) },
+            limit: input.query.limit ?? Friends.peoplePageSize
+        )
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: page.items.map(Components.Schemas.Person.init),
+                        nextCursor: page.next.map { InstantCursor.encode(.blocks, $0) }
+                    )
+                )
+            )
+        )
     }
 
     func blockUser(_ input: Operations.BlockUser.Input) async throws -> Operations.BlockUser.Output {

@@ -7,8 +7,10 @@ import Foundation
 enum PageCursor {
     /// The lists read a page at a time; a cursor names its own.
     enum List: String {
-        case activities, board, circles, challenges, deliveries, friends, invitations, jobs, ledger, members
-        case notifications
+        case activities, bans, blocks, board, circles, challenges, deliveries, friends, invitations, jobs, ledger
+        case members, notifications
+        case incomingRequests = "incoming-requests"
+        case outgoingRequests = "outgoing-requests"
         case circleFeed = "circle-feed"
         case webhookDeliveries = "webhook-deliveries"
     }
@@ -39,6 +41,19 @@ enum PageCursor {
         field: "cursor",
         reason: "is not a cursor of this list (use a nextCursor as given)"
     )
+}
+
+/// A cursor of a list ordered by an instant: the instant and id of the page's last item (`InstantKey`).
+enum InstantCursor {
+    static func encode(_ list: PageCursor.List, _ key: InstantKey) -> String {
+        PageCursor.encode(list, "\(key.at.timeIntervalSince1970)", key.id)
+    }
+
+    static func decode(_ text: String, of list: PageCursor.List) throws -> InstantKey {
+        let parts = try PageCursor.decode(text, of: list, parts: 2)
+        guard let seconds = Double(parts[0]), seconds.isFinite, abs(seconds) < 1e11 else { throw PageCursor.refused }
+        return InstantKey(at: Date(timeIntervalSince1970: seconds), id: parts[1])
+    }
 }
 
 /// A leaderboard cursor: the board key of the last row seen.

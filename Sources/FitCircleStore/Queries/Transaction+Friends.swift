@@ -190,27 +190,37 @@ public struct FriendQueries: Sendable {
         }
     }
 
-    /// Requests waiting for the user's answer (`incoming`) and for others' (`outgoing`), newest first.
-    public func requests(of user: User.ID) async throws -> (incoming: [PersonSince], outgoing: [PersonSince]) {
-        func people(_ mine: String, _ theirs: String) async throws -> [PersonSince] {
-            try await self.sql.raw(
-                """
-                SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, r.created_at AS since, \(Self.sharesCircleColumn(user))
-                FROM friend_requests r JOIN users u ON u.id = r.\(unsafeRaw: theirs)
-                WHERE r.\(unsafeRaw: mine) = \(bind: user.rawValue) ORDER BY r.created_at DESC, u.id LIMIT 1000
-                """
-            ).all().map(Self.personSince(from:))
-        }
-        return (try await people("to_user", "from_user"), try await people("from_user", "to_user"))
+    /// Requests waiting for the user's answer (`incoming`) or for others' (`outgoing`), newest first, a page
+    /// at a time: after `last`, the page before's last (when it was asked and by whom or of whom).
+    public func requests(
+        of user: User.ID,
+        incoming: Bool,
+        after last: InstantKey?,
+        limit: Int
+    ) async throws -> [PersonSince] {
+        let (mine, theirs) = incoming ? ("to_user", "from_user") : ("from_user", "to_user")
+        let after: SQLQueryString =
+            last.map { "AND (r.created_at, u.id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+        return try await self.sql.raw(
+            """
+            SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, r.created_at AS since, \(Self.sharesCircleColumn(user))
+            FROM friend_requests r JOIN users u ON u.id = r.\(unsafeRaw: theirs)
+            WHERE r.\(unsafeRaw: mine) = \(bind: user.rawValue) \(after)
+            ORDER BY r.created_at DESC, u.id DESC LIMIT \(bind: limit)
+            """
+        ).all().map(Self.personSince(from:))
     }
 
-    /// The people the user blocked, the latest first.
-    public func blockedPeople(of user: User.ID) async throws -> [PersonSince] {
-        try await self.sql.raw(
+    /// The people the user blocked, the latest first, a page at a time (after `last`, as `requests`).
+    public func blockedPeople(of user: User.ID, after last: InstantKey?, limit: Int) async throws -> [PersonSince] {
+        let after: SQLQueryString =
+            last.map { "AND (b.created_at, u.id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+        return try await self.sql.raw(
             """
             SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, b.created_at AS since, \(Self.sharesCircleColumn(user))
             FROM user_blocks b JOIN users u ON u.id = b.blocked_id
-            WHERE b.blocker_id = \(bind: user.rawValue) ORDER BY b.created_at DESC, u.id LIMIT 1000
+            WHERE b.blocker_id = \(bind: user.rawValue) \(after)
+            ORDER BY b.created_at DESC, u.id DESC LIMIT \(bind: limit)
             """
         ).all().map(Self.personSince(from:))
     }

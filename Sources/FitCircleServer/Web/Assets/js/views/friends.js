@@ -111,15 +111,21 @@ async function friendsPanel(panel, context) {
 }
 
 async function requestsPanel(panel, context, onCount) {
-  const [{ incoming, outgoing }, blocked] = await Promise.all([api("GET", "/api/friends/requests"), api("GET", "/api/friends/blocks")]);
-  onCount(incoming.length);
+  // The latest 200 of each list (a page's most); past them, a line says there are more.
+  const [incoming, outgoing, blocked] = await Promise.all([
+    api("GET", "/api/friends/requests?direction=incoming&limit=200"),
+    api("GET", "/api/friends/requests?direction=outgoing&limit=200"),
+    api("GET", "/api/friends/blocks?limit=200"),
+  ]);
+  onCount(incoming.items.length);
   const status = h("p", { role: "status", class: "fine" });
   const redraw = () => requestsPanel(panel, context, onCount);
   const target = (person) => ({ userId: person.userId });
-  const people = (list, empty, buttons) => list.length
-    ? h("ul", { class: "people" }, list.map((person) => h("li", { class: "card", "data-user": person.userId },
+  const people = (page, empty, buttons) => page.items.length
+    ? [h("ul", { class: "people" }, page.items.map((person) => h("li", { class: "card", "data-user": person.userId },
       h("p", {}, personLink(person.userId, person.displayName), h("span", { class: "fine" }, ` · ${ago(person.since)}`)),
-      buttons(person))))
+      buttons(person)))),
+    page.nextCursor ? h("p", { class: "fine" }, "And more, older than these.") : null]
     : h("p", { class: "fine" }, empty);
   show(panel, status,
     h("h2", {}, "Asking you"),
@@ -132,7 +138,7 @@ async function requestsPanel(panel, context, onCount) {
     people(outgoing, "No request of yours is waiting.", (person) =>
       action("Withdraw", () => api("DELETE", `/api/friends/requests/${person.userId}`), redraw, status, { "aria-label": `Withdraw the request to ${person.displayName}` })),
     h("h2", {}, "Blocked"),
-    people(blocked.items, "You blocked nobody.", (person) =>
+    people(blocked, "You blocked nobody.", (person) =>
       action("Unblock", () => api("DELETE", `/api/friends/blocks/${person.userId}`), redraw, status, { "aria-label": `Unblock ${person.displayName}` })));
 }
 
@@ -203,7 +209,7 @@ export async function render(main, context) {
     if (value === "find") findPanel(panel);
   }
   show(main, h("h1", {}, "Friends"), list, panel);
-  api("GET", "/api/friends/requests").then(({ incoming }) => onCount(incoming.length), () => null);
+  api("GET", "/api/friends/requests?direction=incoming&limit=200").then(({ items }) => onCount(items.length), () => null);
   await select(state.tab);
   return () => stopStream?.();
 }

@@ -229,4 +229,88 @@ struct ListPagingTests {
             }
         }
     }
+
+    @Test(arguments: Backend.available)
+    func aCirclesBansInvitationsAndClaimsOfTheDayAreReadAPageAtATime(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let owner = try await app.person(named: "Ana")
+            let circle = try await app.createCircle(
+                by: owner,
+                ["name": "Walkers", "metric": "steps", "privacy": "private", "memberLimit": 20]
+            )
+            let ownerAPI = try await app.api(as: owner)
+            var (members, banned, invited): ([TestPerson], [TestPerson], [String]) = ([], [], [])
+            for n in 0..<4 {
+                app.clock.advance(by: 60)
+                // A removal changes the code.
+                let code = try await ownerAPI.getFitCircle(path: .init(id: circle.id)).ok.body.json.joinCode
+                let member = try await app.person(named: "Member \(n)", email: "member\(n)@example.com")
+                _ = try await app.api(as: member).joinFitCircle(body: .json(.init(code: code))).ok
+                members.append(member)
+                let ousted = try await app.person(named: "Ousted \(n)", email: "ousted\(n)@example.com")
+                _ = try await app.api(as: ousted).joinFitCircle(body: .json(.init(code: code))).ok
+                _ = try await ownerAPI.removeFitCircleMember(path: .init(id: circle.id, userId: ousted.id)).noContent
+                banned.append(ousted)
+                let invitation = try await ownerAPI.inviteToFitCircle(
+                    path: .init(id: circle.id),
+                    body: .json(.init(email: "guest\(n)@example.com"))
+                ).created.body.json
+                invited.append(invitation.id)
+            }
+            let bans = try await Self.readAll { cursor in
+                let page = try await ownerAPI.listFitCircleBans(
+                    path: .init(id: circle.id),
+                    query: .init(cursor: cursor, limit: 3)
+                ).ok.body.json
+                return (page.items.map(\.userId), page.nextCursor)
+            }
+            #expect(bans.ids == banned.reversed().map(\.id) && bans.pages == 2, "the latest first, each once")
+            // An invitation revoked between two pages: the next page goes on from where the last one ended.
+            let first = try await ownerAPI.listFitCircleInvitations(path: .init(id: circle.id), query: .init(limit: 2))
+                .ok.body.json
+            #expect(first.items.map(\.id) == [invited[3], invited[2]])
+            _ = try await ownerAPI.revokeFitCircleInvitation(path: .init(id: circle.id, invitationId: invited[2]))
+                .noContent
+            let rest = try await ownerAPI.listFitCircleInvitations(
+                path: .init(id: circle.id),
+                query: .init(cursor: first.nextCursor, limit: 2)
+            ).ok.body.json
+            #expect(rest.items.map(\.id) == [invited[1], invited[0]] && rest.nextCursor == nil)
+
+            // The day's claims: member 1 blocked Ana and is left out of her pages; member 2 shows their name
+            // on boards to friends only, so Ana sees that they claimed but not their steps.
+            for member in members { try await app.claim(4_000, in: circle.id, as: member) }
+            _ = try await app.api(as: members[1]).blockUser(body: .json(.init(userId: owner.id))).noContent
+            try await app.setVisibility(of: members[2], name: "Member 2", ["boardName": "friends"])
+            var claims: [Components.Schemas.SubmissionsToday.ItemsPayloadPayload] = []
+            let read = try await Self.readAll { cursor in
+                let page = try await ownerAPI.getFitCircleSubmissionsToday(
+                    path: .init(id: circle.id),
+                    query: .init(cursor: cursor, limit: 2)
+                ).ok.body.json
+                claims += page.items
+                return (page.items.map(\.userId), page.nextCursor)
+            }
+            #expect(read.ids == [owner.id, members[0].id, members[2].id, members[3].id], "in the order they joined")
+            #expect(read.pages == 3)
+            #expect(claims.map(\.submitted) == [false, true, true, true])
+            #expect(claims.map(\.steps) == [nil, 4_000, nil, 4_000])
+
+            let token = try await owner.token(app)
+            let banCursor = try #require(
+                try await ownerAPI.listFitCircleBans(path: .init(id: circle.id), query: .init(limit: 1)).ok.body.json
+                    .nextCursor
+            )
+            for (path, field) in [
+                ("/api/fitcircles/\(circle.id)/invitations?cursor=\(banCursor)", "cursor"),
+                ("/api/fitcircles/\(circle.id)/submissions/today?cursor=\(banCursor)", "cursor"),
+                ("/api/fitcircles/\(circle.id)/bans?limit=201", "limit"),
+                ("/api/fitcircles/\(circle.id)/submissions/today?limit=501", "limit"),
+            ] {
+                let refused = try await app.request(.get, path, token: token)
+                #expect(refused.status == .unprocessableContent, "\(path): \(refused.text)")
+                #expect(try refused.problem().fields == [field], "\(path)")
+            }
+        }
+    }
 }

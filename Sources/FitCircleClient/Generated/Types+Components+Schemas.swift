@@ -2462,15 +2462,25 @@ extension Components {
         public struct CircleInvitationList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CircleInvitationList/items`.
             public var items: [Components.Schemas.CircleInvitation]
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CircleInvitationList/nextCursor`.
+            public var nextCursor: Swift.String?
             /// Creates a new `CircleInvitationList`.
             ///
             /// - Parameters:
             ///   - items:
-            public init(items: [Components.Schemas.CircleInvitation]) {
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
+            public init(
+                items: [Components.Schemas.CircleInvitation],
+                nextCursor: Swift.String? = nil
+            ) {
                 self.items = items
+                self.nextCursor = nextCursor
             }
             public enum CodingKeys: String, CodingKey {
                 case items
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/CircleBan`.
@@ -3193,15 +3203,25 @@ extension Components {
         public struct CircleBanList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CircleBanList/items`.
             public var items: [Components.Schemas.CircleBan]
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CircleBanList/nextCursor`.
+            public var nextCursor: Swift.String?
             /// Creates a new `CircleBanList`.
             ///
             /// - Parameters:
             ///   - items:
-            public init(items: [Components.Schemas.CircleBan]) {
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
+            public init(
+                items: [Components.Schemas.CircleBan],
+                nextCursor: Swift.String? = nil
+            ) {
                 self.items = items
+                self.nextCursor = nextCursor
             }
             public enum CodingKeys: String, CodingKey {
                 case items
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/CircleMember`.
@@ -4089,6 +4109,8 @@ extension Components {
                 public var submittedAt: Foundation.Date?
                 /// - Remark: Generated from `#/components/schemas/SubmissionsToday/ItemsPayload/ago`.
                 public var ago: Swift.String?
+                /// The claim's steps, where the caller may see the member named on the board.
+                ///
                 /// - Remark: Generated from `#/components/schemas/SubmissionsToday/ItemsPayload/steps`.
                 public var steps: Swift.Int?
                 /// Creates a new `ItemsPayloadPayload`.
@@ -4099,7 +4121,7 @@ extension Components {
                 ///   - submitted:
                 ///   - submittedAt:
                 ///   - ago:
-                ///   - steps:
+                ///   - steps: The claim's steps, where the caller may see the member named on the board.
                 public init(
                     userId: Swift.String,
                     displayName: Swift.String,
@@ -4128,21 +4150,29 @@ extension Components {
             public typealias ItemsPayload = [Components.Schemas.SubmissionsToday.ItemsPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/SubmissionsToday/items`.
             public var items: Components.Schemas.SubmissionsToday.ItemsPayload
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubmissionsToday/nextCursor`.
+            public var nextCursor: Swift.String?
             /// Creates a new `SubmissionsToday`.
             ///
             /// - Parameters:
             ///   - date:
             ///   - items:
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
             public init(
                 date: Swift.String,
-                items: Components.Schemas.SubmissionsToday.ItemsPayload
+                items: Components.Schemas.SubmissionsToday.ItemsPayload,
+                nextCursor: Swift.String? = nil
             ) {
                 self.date = date
                 self.items = items
+                self.nextCursor = nextCursor
             }
             public enum CodingKeys: String, CodingKey {
                 case date
                 case items
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/PendingSubmissions`.

@@ -27626,6 +27626,30 @@ public enum Operations {
                 }
             }
             public var path: Operations.ListFitCircleInvitations.Input.Path
+            /// - Remark: Generated from `#/paths/api/fitcircles/{id}/invitations/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/fitcircles/{id}/invitations/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Items on a page.
+                ///
+                /// - Remark: Generated from `#/paths/api/fitcircles/{id}/invitations/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Items on a page.
+                public init(
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.cursor = cursor
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.ListFitCircleInvitations.Input.Query
             /// - Remark: Generated from `#/paths/api/fitcircles/{id}/invitations/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFitCircleInvitations.AcceptableContentType>]
@@ -27642,12 +27666,15 @@ public enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             public init(
                 path: Operations.ListFitCircleInvitations.Input.Path,
+                query: Operations.ListFitCircleInvitations.Input.Query = .init(),
                 headers: Operations.ListFitCircleInvitations.Input.Headers = .init()
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
             }
         }
@@ -27767,6 +27794,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// One or more fields are invalid; nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/fitcircles/{id}/invitations/get(listFitCircleInvitations)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -28398,6 +28448,30 @@ public enum Operations {
                 }
             }
             public var path: Operations.ListFitCircleBans.Input.Path
+            /// - Remark: Generated from `#/paths/api/fitcircles/{id}/bans/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/fitcircles/{id}/bans/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Items on a page.
+                ///
+                /// - Remark: Generated from `#/paths/api/fitcircles/{id}/bans/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Items on a page.
+                public init(
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.cursor = cursor
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.ListFitCircleBans.Input.Query
             /// - Remark: Generated from `#/paths/api/fitcircles/{id}/bans/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFitCircleBans.AcceptableContentType>]
@@ -28414,12 +28488,15 @@ public enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             public init(
                 path: Operations.ListFitCircleBans.Input.Path,
+                query: Operations.ListFitCircleBans.Input.Query = .init(),
                 headers: Operations.ListFitCircleBans.Input.Headers = .init()
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
             }
         }
@@ -28539,6 +28616,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// One or more fields are invalid; nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/fitcircles/{id}/bans/get(listFitCircleBans)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -30376,6 +30476,8 @@ public enum Operations {
     }
     /// Who has and has not claimed the circle's today (its home zone's date)
     ///
+    /// The members in the order they joined, a page at a time, each with whether they claimed the day. A claim's `steps` are a result: given only where the member's name would be on the circle's board for the caller. Members who blocked the caller are left out, so a page may hold fewer than `limit` and still not be the last.
+    ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/submissions/today`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/submissions/today/get(getFitCircleSubmissionsToday)`.
     public enum GetFitCircleSubmissionsToday {
@@ -30394,6 +30496,30 @@ public enum Operations {
                 }
             }
             public var path: Operations.GetFitCircleSubmissionsToday.Input.Path
+            /// - Remark: Generated from `#/paths/api/fitcircles/{id}/submissions/today/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/fitcircles/{id}/submissions/today/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Members on a page.
+                ///
+                /// - Remark: Generated from `#/paths/api/fitcircles/{id}/submissions/today/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Members on a page.
+                public init(
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.cursor = cursor
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.GetFitCircleSubmissionsToday.Input.Query
             /// - Remark: Generated from `#/paths/api/fitcircles/{id}/submissions/today/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetFitCircleSubmissionsToday.AcceptableContentType>]
@@ -30410,12 +30536,15 @@ public enum Operations {
             ///
             /// - Parameters:
             ///   - path:
+            ///   - query:
             ///   - headers:
             public init(
                 path: Operations.GetFitCircleSubmissionsToday.Input.Path,
+                query: Operations.GetFitCircleSubmissionsToday.Input.Query = .init(),
                 headers: Operations.GetFitCircleSubmissionsToday.Input.Headers = .init()
             ) {
                 self.path = path
+                self.query = query
                 self.headers = headers
             }
         }
@@ -30448,7 +30577,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// Every member, in the order they joined.
+            /// A page of the members, in the order they joined.
             ///
             /// - Remark: Generated from `#/paths//api/fitcircles/{id}/submissions/today/get(getFitCircleSubmissionsToday)/responses/200`.
             ///
@@ -30535,6 +30664,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// One or more fields are invalid; nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/fitcircles/{id}/submissions/today/get(getFitCircleSubmissionsToday)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }

@@ -903,6 +903,8 @@ public protocol APIProtocol: Sendable {
     func submitToFitCircle(_ input: Operations.SubmitToFitCircle.Input) async throws -> Operations.SubmitToFitCircle.Output
     /// Who has and has not claimed the circle's today (its home zone's date)
     ///
+    /// The members in the order they joined, a page at a time, each with whether they claimed the day. A claim's `steps` are a result: given only where the member's name would be on the circle's board for the caller. Members who blocked the caller are left out, so a page may hold fewer than `limit` and still not be the last.
+    ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/submissions/today`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/submissions/today/get(getFitCircleSubmissionsToday)`.
     func getFitCircleSubmissionsToday(_ input: Operations.GetFitCircleSubmissionsToday.Input) async throws -> Operations.GetFitCircleSubmissionsToday.Output
@@ -2623,10 +2625,12 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/invitations/get(listFitCircleInvitations)`.
     public func listFitCircleInvitations(
         path: Operations.ListFitCircleInvitations.Input.Path,
+        query: Operations.ListFitCircleInvitations.Input.Query = .init(),
         headers: Operations.ListFitCircleInvitations.Input.Headers = .init()
     ) async throws -> Operations.ListFitCircleInvitations.Output {
         try await listFitCircleInvitations(Operations.ListFitCircleInvitations.Input(
             path: path,
+            query: query,
             headers: headers
         ))
     }
@@ -2666,10 +2670,12 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/bans/get(listFitCircleBans)`.
     public func listFitCircleBans(
         path: Operations.ListFitCircleBans.Input.Path,
+        query: Operations.ListFitCircleBans.Input.Query = .init(),
         headers: Operations.ListFitCircleBans.Input.Headers = .init()
     ) async throws -> Operations.ListFitCircleBans.Output {
         try await listFitCircleBans(Operations.ListFitCircleBans.Input(
             path: path,
+            query: query,
             headers: headers
         ))
     }
@@ -2765,14 +2771,18 @@ extension APIProtocol {
     }
     /// Who has and has not claimed the circle's today (its home zone's date)
     ///
+    /// The members in the order they joined, a page at a time, each with whether they claimed the day. A claim's `steps` are a result: given only where the member's name would be on the circle's board for the caller. Members who blocked the caller are left out, so a page may hold fewer than `limit` and still not be the last.
+    ///
     /// - Remark: HTTP `GET /api/fitcircles/{id}/submissions/today`.
     /// - Remark: Generated from `#/paths//api/fitcircles/{id}/submissions/today/get(getFitCircleSubmissionsToday)`.
     public func getFitCircleSubmissionsToday(
         path: Operations.GetFitCircleSubmissionsToday.Input.Path,
+        query: Operations.GetFitCircleSubmissionsToday.Input.Query = .init(),
         headers: Operations.GetFitCircleSubmissionsToday.Input.Headers = .init()
     ) async throws -> Operations.GetFitCircleSubmissionsToday.Output {
         try await getFitCircleSubmissionsToday(Operations.GetFitCircleSubmissionsToday.Input(
             path: path,
+            query: query,
             headers: headers
         ))
     }

@@ -17,13 +17,25 @@ extension Circles {
         }
     }
 
-    /// The circle's pending invitations, newest first (owner and admins).
-    public func invitations(of id: FitCircle.ID, for user: User.ID) async throws -> [CircleInvitation] {
+    /// The sizes a page of a circle's invitations or bans may have, and its size when none is asked.
+    public static let moderationPage = 1...200
+    public static let moderationPageSize = 50
+
+    /// The circle's pending invitations, newest first (owner and admins), a page at a time (`after`: the
+    /// page before's last; `next` is this page's last when there are more).
+    public func invitations(of id: FitCircle.ID, for user: User.ID, after last: InstantKey?, limit: Int) async throws
+        -> (items: [CircleInvitation], next: InstantKey?)
+    {
+        try PageOfRows<CircleInvitation>.check(limit, within: Self.moderationPage)
         let now = self.clock.now()
-        return try await self.store.read { tx in
-            _ = try await self.allowed(.manageInvitations, id, by: user, in: tx)
-            return try await tx.circles.pendingInvitations(to: id, at: now)
-        }
+        let page = PageOfRows(
+            rows: try await self.store.read { tx in
+                _ = try await self.allowed(.manageInvitations, id, by: user, in: tx)
+                return try await tx.circles.pendingInvitations(to: id, at: now, after: last, limit: limit + 1)
+            },
+            limit: limit
+        )
+        return (Array(page.items), page.next { InstantKey(at: $0.createdAt, id: $0.id.rawValue) })
     }
 
     /// Revokes an invitation of the circle (owner and admins); one no longer pending stays as it is.
@@ -38,12 +50,20 @@ extension Circles {
         }
     }
 
-    /// The people removed from the circle and kept out (owner and admins).
-    public func bans(in id: FitCircle.ID, for user: User.ID) async throws -> [CircleBan] {
-        try await self.store.read { tx in
-            _ = try await self.allowed(.liftBan, id, by: user, in: tx)
-            return try await tx.circles.bans(in: id)
-        }
+    /// The people removed from the circle and kept out (owner and admins), the latest first, a page at a
+    /// time (as `invitations`).
+    public func bans(in id: FitCircle.ID, for user: User.ID, after last: InstantKey?, limit: Int) async throws
+        -> (items: [CircleBan], next: InstantKey?)
+    {
+        try PageOfRows<CircleBan>.check(limit, within: Self.moderationPage)
+        let page = PageOfRows(
+            rows: try await self.store.read { tx in
+                _ = try await self.allowed(.liftBan, id, by: user, in: tx)
+                return try await tx.circles.bans(in: id, after: last, limit: limit + 1)
+            },
+            limit: limit
+        )
+        return (Array(page.items), page.next { InstantKey(at: $0.bannedAt, id: $0.userID.rawValue) })
     }
 
     /// Lets a removed person join again (owner and admins).

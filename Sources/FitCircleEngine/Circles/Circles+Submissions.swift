@@ -255,29 +255,42 @@ extension Circles {
         public var submission: CircleSubmission?
         /// "2 hours ago"
         public var ago: String?
+        /// The claim's steps are a result: shown only where the member's name would be on the board.
+        public var showsSteps: Bool
     }
 
-    /// Who has and has not claimed the circle's today (its home zone's date), in the order they joined.
-    public func submissionsToday(of circle: FitCircle.ID, for user: User.ID) async throws -> (
-        date: LocalDate, members: [SubmissionStatus]
-    ) {
+    /// Who has and has not claimed the circle's today (its home zone's date), in the order they joined, a page
+    /// of members at a time (as `members(of:for:after:limit:)`: those who blocked the caller are left out,
+    /// so a page may be short and still not the last).
+    public func submissionsToday(of circle: FitCircle.ID, for user: User.ID, after last: User.ID?, limit: Int)
+        async throws -> (date: LocalDate, members: [SubmissionStatus], next: User.ID?)
+    {
+        try PageOfRows<CircleMemberRow>.check(limit, within: Self.memberPageSizes)
         let now = self.clock.now()
         return try await self.store.read { tx in
             let found = try await self.allowed(.read, circle, by: user, in: tx).circle
             let today = found.today(at: now)
+            let page = PageOfRows(rows: try await tx.circles.members(of: circle, after: last, limit: limit + 1), limit: limit)
+            let naming = try await Naming.of(user, for: page.items.map(\.boardNameAudience), in: tx)
             let claims = Dictionary(
-                try await tx.circles.submissions(to: circle, on: today).map { ($0.userID, $0) },
+                try await tx.circles.submissions(to: circle, on: today, of: page.items.map(\.membership.userID))
+                    .map { ($0.userID, $0) },
                 uniquingKeysWith: { first, _ in first }
             )
-            let members = try await tx.circles.members(of: circle).map { member in
+            let members = page.items.filter { !naming.blockers.contains($0.membership.userID) }.map { member in
                 let claim = claims[member.membership.userID]
                 return SubmissionStatus(
                     member: member,
                     submission: claim,
-                    ago: claim.map { RelativeTime.ago($0.submittedAt, now: now) }
+                    ago: claim.map { RelativeTime.ago($0.submittedAt, now: now) },
+                    showsSteps: naming.name(
+                        of: member.membership.userID,
+                        member.displayName,
+                        audience: member.boardNameAudience
+                    ) != nil
                 )
             }
-            return (today, members)
+            return (today, members, page.next(\.membership.userID))
         }
     }
 

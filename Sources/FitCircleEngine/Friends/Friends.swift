@@ -174,40 +174,26 @@ public struct Friends: Sendable {
     public func requests(of user: User.ID, incoming: Bool, after last: InstantKey?, limit: Int) async throws -> (
         items: [Person], next: InstantKey?
     ) {
-        try Self.checkPeoplePage(limit)
+        try PageOfRows<PersonSince>.check(limit, within: Self.peoplePage)
         let rows = try await self.store.read { tx in
             try await tx.friends.requests(of: user, incoming: incoming, after: last, limit: limit + 1)
         }
-        return Self.page(rows, limit: limit)
+        return Self.page(PageOfRows(rows: rows, limit: limit))
     }
 
     /// The people the caller blocked, the latest first, a page at a time (as `requests`).
     public func blocked(by user: User.ID, after last: InstantKey?, limit: Int) async throws -> (
         items: [Person], next: InstantKey?
     ) {
-        try Self.checkPeoplePage(limit)
+        try PageOfRows<PersonSince>.check(limit, within: Self.peoplePage)
         let rows = try await self.store.read { tx in
             try await tx.friends.blockedPeople(of: user, after: last, limit: limit + 1)
         }
-        return Self.page(rows, limit: limit)
+        return Self.page(PageOfRows(rows: rows, limit: limit))
     }
 
-    private static func checkPeoplePage(_ limit: Int) throws {
-        guard Self.peoplePage.contains(limit) else {
-            throw ValidationError(
-                field: "limit",
-                reason: "must be between \(Self.peoplePage.lowerBound) and \(Self.peoplePage.upperBound)"
-            )
-        }
-    }
-
-    /// The first `limit` of `rows` (read one more than a page), and where the next page starts if any.
-    private static func page(_ rows: [PersonSince], limit: Int) -> (items: [Person], next: InstantKey?) {
-        let items = rows.prefix(limit)
-        return (
-            items.map(Self.person),
-            rows.count > limit ? items.last.map { InstantKey(at: $0.since, id: $0.userID.rawValue) } : nil
-        )
+    private static func page(_ page: PageOfRows<PersonSince>) -> (items: [Person], next: InstantKey?) {
+        (page.items.map(Self.person), page.next { InstantKey(at: $0.since, id: $0.userID.rawValue) })
     }
 
     private static func person(_ row: PersonSince) -> Person {

@@ -171,7 +171,9 @@ extension API {
     {
         let today = try await self.engine.circles.submissionsToday(
             of: FitCircle.ID(input.path.id),
-            for: try RequestCaller.required().userID
+            for: try RequestCaller.required().userID,
+            after: try input.query.cursor.map { User.ID(try PageCursor.id($0, of: .claimsToday)) },
+            limit: input.query.limit ?? 100
         )
         return .ok(
             .init(
@@ -185,9 +187,10 @@ extension API {
                                 submitted: status.submission != nil,
                                 submittedAt: status.submission?.submittedAt,
                                 ago: status.ago,
-                                steps: status.submission?.steps
+                                steps: status.showsSteps ? status.submission?.steps : nil
                             )
-                        }
+                        },
+                        nextCursor: today.next.map { PageCursor.encode(.claimsToday, $0.rawValue) }
                     )
                 )
             )
@@ -251,11 +254,22 @@ extension API {
     func listFitCircleInvitations(_ input: Operations.ListFitCircleInvitations.Input) async throws
         -> Operations.ListFitCircleInvitations.Output
     {
-        let invitations = try await self.engine.circles.invitations(
+        let page = try await self.engine.circles.invitations(
             of: FitCircle.ID(input.path.id),
-            for: try RequestCaller.required().userID
+            for: try RequestCaller.required().userID,
+            after: try input.query.cursor.map { try InstantCursor.decode($0, of: .sentInvitations) },
+            limit: input.query.limit ?? Circles.moderationPageSize
         )
-        return .ok(.init(body: .json(.init(items: invitations.map(Components.Schemas.CircleInvitation.init)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: page.items.map(Components.Schemas.CircleInvitation.init),
+                        nextCursor: page.next.map { InstantCursor.encode(.sentInvitations, $0) }
+                    )
+                )
+            )
+        )
     }
 
     func listReceivedInvitations(_ input: Operations.ListReceivedInvitations.Input) async throws
@@ -322,22 +336,25 @@ extension API {
     func listFitCircleBans(_ input: Operations.ListFitCircleBans.Input) async throws
         -> Operations.ListFitCircleBans.Output
     {
-        let bans = try await self.engine.circles.bans(
+        let page = try await self.engine.circles.bans(
             in: FitCircle.ID(input.path.id),
-            for: try RequestCaller.required().userID
+            for: try RequestCaller.required().userID,
+            after: try input.query.cursor.map { try InstantCursor.decode($0, of: .bans) },
+            limit: input.query.limit ?? Circles.moderationPageSize
         )
         return .ok(
             .init(
                 body: .json(
                     .init(
-                        items: bans.map {
+                        items: page.items.map {
                             .init(
                                 userId: $0.userID.rawValue,
                                 displayName: $0.displayName,
                                 bannedBy: $0.bannedBy.rawValue,
                                 bannedAt: $0.bannedAt
                             )
-                        }
+                        },
+                        nextCursor: page.next.map { InstantCursor.encode(.bans, $0) }
                     )
                 )
             )

@@ -11,7 +11,9 @@ enum PageCursor {
         case members, notifications
         case incomingRequests = "incoming-requests"
         case outgoingRequests = "outgoing-requests"
+        case sentInvitations = "sent-invitations"
         case circleFeed = "circle-feed"
+        case claimsToday = "claims-today"
         case webhookDeliveries = "webhook-deliveries"
     }
 

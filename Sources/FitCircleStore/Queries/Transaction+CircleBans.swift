@@ -28,12 +28,16 @@ extension CircleQueries {
         ).first() != nil
     }
 
-    /// The circle's bans, the latest first.
-    public func bans(in circle: FitCircle.ID) async throws -> [CircleBan] {
-        try await self.sql.raw(
+    /// The circle's bans, the latest first, a page at a time: after `last`, the page before's last (when
+    /// and whom it banned).
+    public func bans(in circle: FitCircle.ID, after last: InstantKey?, limit: Int) async throws -> [CircleBan] {
+        let after: SQLQueryString =
+            last.map { "AND (b.banned_at, b.user_id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+        return try await self.sql.raw(
             """
             SELECT b.*, u.display_name FROM circle_bans b JOIN users u ON u.id = b.user_id
-            WHERE b.circle_id = \(bind: circle.rawValue) ORDER BY b.banned_at DESC, b.user_id LIMIT 1000
+            WHERE b.circle_id = \(bind: circle.rawValue) \(after)
+            ORDER BY b.banned_at DESC, b.user_id DESC LIMIT \(bind: limit)
             """
         ).all().map { row in
             CircleBan(

@@ -47,13 +47,20 @@ extension CircleQueries {
         ).all().map(Self.invitation(from:))
     }
 
-    /// The circle's pending invitations at `now`, newest first.
-    public func pendingInvitations(to circle: FitCircle.ID, at now: Date) async throws -> [CircleInvitation] {
-        try await self.sql.raw(
+    /// The circle's pending invitations at `now`, newest first, a page at a time: after `last`, the page
+    /// before's last (when it was made and its id; one revoked since does not end the list).
+    public func pendingInvitations(
+        to circle: FitCircle.ID,
+        at now: Date,
+        after last: InstantKey?,
+        limit: Int
+    ) async throws -> [CircleInvitation] {
+        let after: SQLQueryString = last.map { "AND (created_at, id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+        return try await self.sql.raw(
             """
             SELECT * FROM circle_invitations WHERE circle_id = \(bind: circle.rawValue) AND accepted_at IS NULL AND revoked_at IS NULL
-                AND created_at > \(bind: now.addingTimeInterval(-CircleInvitation.lifetime))
-            ORDER BY created_at DESC, id DESC LIMIT 500
+                AND created_at > \(bind: now.addingTimeInterval(-CircleInvitation.lifetime)) \(after)
+            ORDER BY created_at DESC, id DESC LIMIT \(bind: limit)
             """
         ).all().map(Self.invitation(from:))
     }

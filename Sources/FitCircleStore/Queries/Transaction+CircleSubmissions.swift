@@ -39,6 +39,19 @@ extension CircleQueries {
         ).all().map(Self.submission(from:))
     }
 
+    /// The claims of `users` to the circle on `date`.
+    public func submissions(to circle: FitCircle.ID, on date: LocalDate, of users: [User.ID]) async throws
+        -> [CircleSubmission]
+    {
+        guard !users.isEmpty else { return [] }
+        return try await self.sql.raw(
+            """
+            SELECT * FROM circle_submissions WHERE circle_id = \(bind: circle.rawValue) AND local_date = \(bind: date.iso)
+                AND user_id IN (\(binds: users.map(\.rawValue)))
+            """
+        ).all().map(Self.submission(from:))
+    }
+
     /// The circles the user submitted to on `date`.
     public func circlesSubmitted(by user: User.ID, on date: LocalDate) async throws -> Set<FitCircle.ID> {
         Set(

@@ -204,8 +204,10 @@ struct ListPagingTests {
             // Someone unblocked between two pages: the next page goes on from where the last one ended.
             let first = try await api.listBlockedUsers(query: .init(limit: 2)).ok.body.json
             #expect(first.items.map(\.userId) == [blocked[4].id, blocked[3].id])
-            #expect(try await app.request(.delete, "/api/friends/blocks/\(blocked[3].id)", token: try await ana.token(app))
-                .status == .noContent)
+            #expect(
+                try await app.request(.delete, "/api/friends/blocks/\(blocked[3].id)", token: try await ana.token(app))
+                    .status == .noContent
+            )
             let rest = try await Self.readAll { cursor in
                 let page = try await api.listBlockedUsers(query: .init(cursor: cursor ?? first.nextCursor, limit: 2))
                     .ok.body.json

@@ -270,7 +270,10 @@ extension Circles {
         return try await self.store.read { tx in
             let found = try await self.allowed(.read, circle, by: user, in: tx).circle
             let today = found.today(at: now)
-            let page = PageOfRows(rows: try await tx.circles.members(of: circle, after: last, limit: limit + 1), limit: limit)
+            let page = PageOfRows(
+                rows: try await tx.circles.members(of: circle, after: last, limit: limit + 1),
+                limit: limit
+            )
             let naming = try await Naming.of(user, for: page.items.map(\.boardNameAudience), in: tx)
             let claims = Dictionary(
                 try await tx.circles.submissions(to: circle, on: today, of: page.items.map(\.membership.userID))

@@ -16,6 +16,12 @@ extension Components.Schemas.NotificationList: FitCirclePage {}
 extension Components.Schemas.CircleMemberList: FitCirclePage {}
 extension Components.Schemas.CircleFeed: FitCirclePage {}
 extension Components.Schemas.FriendList: FitCirclePage {}
+extension Components.Schemas.PersonPage: FitCirclePage {}
+extension Components.Schemas.FitCircleList: FitCirclePage {}
+extension Components.Schemas.CompetitionList: FitCirclePage {}
+extension Components.Schemas.CircleBanList: FitCirclePage {}
+extension Components.Schemas.CircleInvitationList: FitCirclePage {}
+extension Components.Schemas.SubmissionsToday: FitCirclePage {}
 
 extension FitCircle {
     /// Every item of a list, page after page, each page read as the sequence gets to it: `page` reads the page

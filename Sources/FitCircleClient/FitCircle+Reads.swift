@@ -26,9 +26,15 @@ extension FitCircle {
         await self.streakKeeper.standing(at: self.configuration.now())
     }
 
-    /// The circles the person is in.
+    /// The circles the person is in, newest first: every page of them.
     public func circles() async throws -> [Circle] {
-        try await self.call { try await $0.listFitCircles().ok.body.json.items }
+        var circles: [Circle] = []
+        for try await circle in self.everyItem(of: { cursor in
+            try await self.call { try await $0.listFitCircles(query: .init(cursor: cursor, limit: 200)).ok.body.json }
+        }) {
+            circles.append(circle)
+        }
+        return circles
     }
 
     public func leaderboard(circle id: String, period: Components.Schemas.BoardPeriod? = nil) async throws

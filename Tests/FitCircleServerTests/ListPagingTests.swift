@@ -315,4 +315,62 @@ struct ListPagingTests {
             }
         }
     }
+
+    @Test(arguments: Backend.available)
+    func onesCirclesAndChallengesEitherScopeAreReadAPageAtATime(_ backend: Backend) async throws {
+        try await withTestApp(backend) { app async throws in
+            let ana = try await app.person(named: "Ana")
+            let bo = try await app.person(named: "Bo")
+            let token = try await ana.token(app)
+            var (circles, challenges): ([String], [String]) = ([], [])
+            for n in 0..<3 {
+                app.clock.advance(by: 60)
+                circles.append(try await app.createCircle(by: ana, ["name": "Circle \(n)", "metric": "steps"]).id)
+                // The later made starts later and ends sooner.
+                let made = try await app.request(
+                    .post,
+                    "/api/competitions",
+                    token: token,
+                    json: [
+                        "name": "Race \(n)", "type": "distance", "durationDays": 7 - n, "visibility": "public",
+                        "startsAt": ISO8601DateFormatter().string(from: app.clock.now.addingTimeInterval(86_400)),
+                    ]
+                )
+                #expect(made.status == .created, "\(made.text)")
+                challenges.append(try made.decoded(as: Components.Schemas.Competition.self).id)
+            }
+            let api = try await app.api(as: ana)
+            let mineCircles = try await Self.readAll { cursor in
+                let page = try await api.listFitCircles(query: .init(cursor: cursor, limit: 2)).ok.body.json
+                return (page.items.map(\.id), page.nextCursor)
+            }
+            #expect(mineCircles.ids == circles.reversed() && mineCircles.pages == 2, "newest first, each once")
+            let mine = try await Self.readAll { cursor in
+                let page = try await api.listCompetitions(query: .init(scope: .mine, cursor: cursor, limit: 2)).ok.body
+                    .json
+                return (page.items.map(\.id), page.nextCursor)
+            }
+            #expect(mine.ids == challenges.reversed() && mine.pages == 2, "the latest start first")
+            let boAPI = try await app.api(as: bo)
+            let open = try await Self.readAll { cursor in
+                let page = try await boAPI.listCompetitions(query: .init(scope: .open, cursor: cursor, limit: 2)).ok
+                    .body.json
+                return (page.items.map(\.id), page.nextCursor)
+            }
+            #expect(open.ids == challenges.reversed() && open.pages == 2, "the soonest end first")
+
+            let mineCursor = try #require(
+                try await api.listCompetitions(query: .init(limit: 1)).ok.body.json.nextCursor
+            )
+            for (path, field) in [
+                ("/api/competitions?scope=open&cursor=\(mineCursor)", "cursor"),
+                ("/api/fitcircles?cursor=\(mineCursor)", "cursor"),
+                ("/api/competitions?limit=101", "limit"), ("/api/fitcircles?limit=0", "limit"),
+            ] {
+                let refused = try await app.request(.get, path, token: token)
+                #expect(refused.status == .unprocessableContent, "\(path): \(refused.text)")
+                #expect(try refused.problem().fields == [field], "\(path)")
+            }
+        }
+    }
 }

@@ -1768,15 +1768,25 @@ extension Components {
         public struct CompetitionList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CompetitionList/items`.
             public var items: [Components.Schemas.Competition]
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CompetitionList/nextCursor`.
+            public var nextCursor: Swift.String?
             /// Creates a new `CompetitionList`.
             ///
             /// - Parameters:
             ///   - items:
-            public init(items: [Components.Schemas.Competition]) {
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
+            public init(
+                items: [Components.Schemas.Competition],
+                nextCursor: Swift.String? = nil
+            ) {
                 self.items = items
+                self.nextCursor = nextCursor
             }
             public enum CodingKeys: String, CodingKey {
                 case items
+                case nextCursor
             }
         }
         /// - Remark: Generated from `#/components/schemas/CompetitionJoin`.
@@ -2254,15 +2264,25 @@ extension Components {
         public struct FitCircleList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/FitCircleList/items`.
             public var items: [Components.Schemas.FitCircle]
+            /// Pass as `cursor` for the next page; absent on the last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FitCircleList/nextCursor`.
+            public var nextCursor: Swift.String?
             /// Creates a new `FitCircleList`.
             ///
             /// - Parameters:
             ///   - items:
-            public init(items: [Components.Schemas.FitCircle]) {
+            ///   - nextCursor: Pass as `cursor` for the next page; absent on the last.
+            public init(
+                items: [Components.Schemas.FitCircle],
+                nextCursor: Swift.String? = nil
+            ) {
                 self.items = items
+                self.nextCursor = nextCursor
             }
             public enum CodingKeys: String, CodingKey {
                 case items
+                case nextCursor
             }
         }
         /// Either `code` or `invitationId`.

@@ -22693,16 +22693,32 @@ public enum Operations {
                     case mine = "mine"
                     case open = "open"
                 }
-                /// `mine` (default): every challenge the caller was invited to or joined, newest start first (history, spec 004 R8.9). `open`: public challenges that have not ended, soonest end first.
+                /// `mine` (default): every challenge the caller was invited to or joined (not those they declined), newest start first (history, spec 004 R8.9). `open`: public challenges that have not ended, soonest end first; those whose creator blocked the caller are left out, so a page may hold fewer than `limit` and still not be the last.
                 ///
                 /// - Remark: Generated from `#/paths/api/competitions/GET/query/scope`.
                 public var scope: Operations.ListCompetitions.Input.Query.ScopePayload?
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/competitions/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Challenges on a page.
+                ///
+                /// - Remark: Generated from `#/paths/api/competitions/GET/query/limit`.
+                public var limit: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - scope: `mine` (default): every challenge the caller was invited to or joined, newest start first (history, spec 004 R8.9). `open`: public challenges that have not ended, soonest end first.
-                public init(scope: Operations.ListCompetitions.Input.Query.ScopePayload? = nil) {
+                ///   - scope: `mine` (default): every challenge the caller was invited to or joined (not those they declined), newest start first (history, spec 004 R8.9). `open`: public challenges that have not ended, soonest end first; those whose creator blocked the caller are left out, so a page may hold fewer than `limit` and still not be the last.
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Challenges on a page.
+                public init(
+                    scope: Operations.ListCompetitions.Input.Query.ScopePayload? = nil,
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
                     self.scope = scope
+                    self.cursor = cursor
+                    self.limit = limit
                 }
             }
             public var query: Operations.ListCompetitions.Input.Query
@@ -22760,7 +22776,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The challenges.
+            /// A page of the challenges.
             ///
             /// - Remark: Generated from `#/paths//api/competitions/get(listCompetitions)/responses/200`.
             ///
@@ -25268,6 +25284,30 @@ public enum Operations {
     public enum ListFitCircles {
         public static let id: Swift.String = "listFitCircles"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/fitcircles/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/fitcircles/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Circles on a page.
+                ///
+                /// - Remark: Generated from `#/paths/api/fitcircles/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Circles on a page.
+                public init(
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.cursor = cursor
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.ListFitCircles.Input.Query
             /// - Remark: Generated from `#/paths/api/fitcircles/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListFitCircles.AcceptableContentType>]
@@ -25283,8 +25323,13 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
-            public init(headers: Operations.ListFitCircles.Input.Headers = .init()) {
+            public init(
+                query: Operations.ListFitCircles.Input.Query = .init(),
+                headers: Operations.ListFitCircles.Input.Headers = .init()
+            ) {
+                self.query = query
                 self.headers = headers
             }
         }
@@ -25317,7 +25362,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The caller's circles.
+            /// A page of the caller's circles.
             ///
             /// - Remark: Generated from `#/paths//api/fitcircles/get(listFitCircles)/responses/200`.
             ///
@@ -25381,6 +25426,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// One or more fields are invalid; nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/fitcircles/get(listFitCircles)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }

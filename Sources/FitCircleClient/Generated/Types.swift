@@ -2505,8 +2505,14 @@ extension APIProtocol {
     ///
     /// - Remark: HTTP `GET /api/fitcircles`.
     /// - Remark: Generated from `#/paths//api/fitcircles/get(listFitCircles)`.
-    public func listFitCircles(headers: Operations.ListFitCircles.Input.Headers = .init()) async throws -> Operations.ListFitCircles.Output {
-        try await listFitCircles(Operations.ListFitCircles.Input(headers: headers))
+    public func listFitCircles(
+        query: Operations.ListFitCircles.Input.Query = .init(),
+        headers: Operations.ListFitCircles.Input.Headers = .init()
+    ) async throws -> Operations.ListFitCircles.Output {
+        try await listFitCircles(Operations.ListFitCircles.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Create a circle; the caller is its owner and first member
     ///

@@ -146,27 +146,47 @@ public struct Challenges: Sendable {
         }
     }
 
-    /// The user's challenges (invited, running, past: spec 004 R8.9), newest start first.
-    public func mine(_ user: User.ID, limit: Int = 100) async throws -> [View] {
+    /// The sizes a page of challenges may have, and its size when none is asked.
+    public static let listPage = 1...100
+    public static let listPageSize = 50
+
+    /// The user's challenges (invited, running, past: spec 004 R8.9; not those they declined), newest start
+    /// first, a page at a time (`after`: the page before's last; `next` is this page's last when there are
+    /// more).
+    public func mine(_ user: User.ID, after last: InstantKey?, limit: Int) async throws -> (
+        items: [View], next: InstantKey?
+    ) {
+        try PageOfRows<View>.check(limit, within: Self.listPage)
         let now = self.clock.now()
         return try await self.store.read { tx in
+            let page = PageOfRows(
+                rows: try await tx.challenges.challenges(of: user, after: last, limit: limit + 1),
+                limit: limit
+            )
             var views: [View] = []
-            for (challenge, participant) in try await tx.challenges.challenges(of: user, limit: limit)
-            where participant.state != .declined {
+            for (challenge, participant) in page.items {
                 let tally = try await tx.challenges.tally(of: challenge.id)
                 views.append(self.view(challenge, me: participant, tally: tally, now: now))
             }
-            return views
+            return (views, page.next { InstantKey(at: $0.challenge.startsAt, id: $0.challenge.id.rawValue) })
         }
     }
 
-    /// Public challenges still open to join.
-    public func listed(for user: User.ID, limit: Int = 50) async throws -> [View] {
+    /// Public challenges still open to join, soonest end first, a page at a time (as `mine`). Those whose
+    /// creator blocked the caller are left out after the read, so a page may be short and still not the last.
+    public func listed(for user: User.ID, after last: InstantKey?, limit: Int) async throws -> (
+        items: [View], next: InstantKey?
+    ) {
+        try PageOfRows<View>.check(limit, within: Self.listPage)
         let now = self.clock.now()
         return try await self.store.read { tx in
             var views: [View] = []
             let blockers = try await tx.friends.blockers(of: user)
-            for challenge in try await tx.challenges.listed(at: now, limit: limit) {
+            let page = PageOfRows(
+                rows: try await tx.challenges.listed(at: now, after: last, limit: limit + 1),
+                limit: limit
+            )
+            for challenge in page.items {
                 // Those whose creator blocked the caller are not there for them (`ChallengeAccess.Facts.knowsOf`).
                 let facts = ChallengeAccess.Facts(
                     visibility: challenge.visibility,
@@ -176,7 +196,7 @@ public struct Challenges: Sendable {
                 guard ChallengeAccess.decide(.read, facts) == .allowed else { continue }
                 views.append(try await self.view(challenge, for: user, in: tx, now: now))
             }
-            return views
+            return (views, page.next { InstantKey(at: $0.endsAt, id: $0.id.rawValue) })
         }
     }
 

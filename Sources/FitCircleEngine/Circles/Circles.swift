@@ -99,17 +99,28 @@ public final class Circles: Sendable {
     }
 
     /// The circles the user is in now, newest first.
-    public func circles(of user: User.ID) async throws -> [View] {
-        try await self.store.read { tx in
+    public func circles(of user: User.ID, after last: InstantKey?, limit: Int) async throws -> (
+        items: [View], next: InstantKey?
+    ) {
+        try PageOfRows<View>.check(limit, within: Self.circlePage)
+        return try await self.store.read { tx in
+            let page = PageOfRows(
+                rows: try await tx.circles.list(of: user, after: last, limit: limit + 1),
+                limit: limit
+            )
             var views: [View] = []
-            for (circle, role) in try await tx.circles.list(of: user) {
+            for (circle, role) in page.items {
                 views.append(
                     View(circle: circle, role: role, memberCount: try await tx.circles.memberCount(of: circle.id))
                 )
             }
-            return views
+            return (views, page.next { InstantKey(at: $0.circle.createdAt, id: $0.circle.id.rawValue) })
         }
     }
+
+    /// The sizes a page of one's circles may have, and its size when none is asked.
+    public static let circlePage = 1...200
+    public static let circlePageSize = 100
 
     /// Edits the circle (owners and admins). Once the competition has begun its metric, start and zone stay.
     public func update(_ id: FitCircle.ID, with input: CircleInput, by user: User.ID) async throws -> View {

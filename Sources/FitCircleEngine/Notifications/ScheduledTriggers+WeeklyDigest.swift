@@ -50,10 +50,10 @@ extension ScheduledTriggers {
     /// The user's best rank on the weekly board of any of their circles, and that circle's name.
     private func bestWeeklyPlace(of user: User.ID) async throws -> (Int, String)? {
         var best: (Int, String)?
-        for view in try await self.circles.circles(of: user) {
-            let standings = try await self.circles.standings(of: user, in: view.circle.id, for: user)
+        for (circle, _) in try await self.store.read({ tx in try await tx.circles.list(of: user) }) {
+            let standings = try await self.circles.standings(of: user, in: circle.id, for: user)
             guard let rank = standings.first(where: { $0.board.period == .weekly })?.row.rank else { continue }
-            if best.map({ rank < $0.0 }) ?? true { best = (rank, view.circle.name) }
+            if best.map({ rank < $0.0 }) ?? true { best = (rank, circle.name) }
         }
         return best
     }

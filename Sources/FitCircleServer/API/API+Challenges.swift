@@ -22,10 +22,24 @@ extension API {
     func listCompetitions(_ input: Operations.ListCompetitions.Input) async throws -> Operations.ListCompetitions.Output
     {
         let user = try RequestCaller.required().userID
-        let views =
-            input.query.scope == .open
-            ? try await self.engine.challenges.listed(for: user) : try await self.engine.challenges.mine(user)
-        return .ok(.init(body: .json(.init(items: try views.map(Components.Schemas.Competition.init)))))
+        let open = input.query.scope == .open
+        let list: PageCursor.List = open ? .openChallenges : .myChallenges
+        let after = try input.query.cursor.map { try InstantCursor.decode($0, of: list) }
+        let limit = input.query.limit ?? Challenges.listPageSize
+        let page =
+            open
+            ? try await self.engine.challenges.listed(for: user, after: after, limit: limit)
+            : try await self.engine.challenges.mine(user, after: after, limit: limit)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: try page.items.map(Components.Schemas.Competition.init),
+                        nextCursor: page.next.map { InstantCursor.encode(list, $0) }
+                    )
+                )
+            )
+        )
     }
 
     func listCompetitionTemplates(_ input: Operations.ListCompetitionTemplates.Input) async throws

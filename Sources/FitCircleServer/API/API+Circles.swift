@@ -4,8 +4,21 @@ import FitCircleEngine
 
 extension API {
     func listFitCircles(_ input: Operations.ListFitCircles.Input) async throws -> Operations.ListFitCircles.Output {
-        let views = try await self.engine.circles.circles(of: try RequestCaller.required().userID)
-        return .ok(.init(body: .json(.init(items: try views.map(Components.Schemas.FitCircle.init)))))
+        let page = try await self.engine.circles.circles(
+            of: try RequestCaller.required().userID,
+            after: try input.query.cursor.map { try InstantCursor.decode($0, of: .myCircles) },
+            limit: input.query.limit ?? Circles.circlePageSize
+        )
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: try page.items.map(Components.Schemas.FitCircle.init),
+                        nextCursor: page.next.map { InstantCursor.encode(.myCircles, $0) }
+                    )
+                )
+            )
+        )
     }
 
     func createFitCircle(_ input: Operations.CreateFitCircle.Input) async throws -> Operations.CreateFitCircle.Output {

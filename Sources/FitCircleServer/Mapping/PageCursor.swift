@@ -14,6 +14,9 @@ enum PageCursor {
         case sentInvitations = "sent-invitations"
         case circleFeed = "circle-feed"
         case claimsToday = "claims-today"
+        case myChallenges = "my-challenges"
+        case myCircles = "my-circles"
+        case openChallenges = "open-challenges"
         case webhookDeliveries = "webhook-deliveries"
     }
 

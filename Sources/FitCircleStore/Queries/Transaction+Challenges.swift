@@ -326,27 +326,32 @@ public struct ChallengeQueries: Sendable {
         }
     }
 
-    /// The user's challenges (any state of theirs), newest start first, with their row.
-    public func challenges(of user: User.ID, limit: Int) async throws -> [(
+    /// The user's challenges (any state of theirs but declined), newest start first, with their row, a page at
+    /// a time: after `last`, the page before's last (its start and id).
+    public func challenges(of user: User.ID, after last: InstantKey?, limit: Int) async throws -> [(
         challenge: Challenge, participant: ChallengeParticipant
     )] {
-        try await self.sql.raw(
+        let after: SQLQueryString = last.map { "AND (c.starts_at, c.id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+        return try await self.sql.raw(
             """
             SELECT c.*, p.challenge_id AS p_challenge_id, p.user_id AS p_user_id, p.state AS p_state, p.staked AS p_staked,
                 p.invited_by AS p_invited_by, p.updated_at AS p_updated_at, p.final_rank AS p_final_rank, p.final_value AS p_final_value,
                 p.won AS p_won, p.payout AS p_payout, p.paid_at AS p_paid_at
             FROM challenge_participants p JOIN challenges c ON c.id = p.challenge_id
-            WHERE p.user_id = \(bind: user.rawValue) ORDER BY c.starts_at DESC, c.id DESC LIMIT \(bind: limit)
+            WHERE p.user_id = \(bind: user.rawValue) AND p.state <> 'declined' \(after)
+            ORDER BY c.starts_at DESC, c.id DESC LIMIT \(bind: limit)
             """
         ).all().map { row in (try Self.challenge(from: row), try Self.participant(from: row, prefix: "p_")) }
     }
 
-    /// Public challenges still open to join (not ended, cancelled or full), soonest end first.
-    public func listed(at now: Date, limit: Int) async throws -> [Challenge] {
-        try await self.sql.raw(
+    /// Public challenges still open to join (not ended, cancelled or full), soonest end first, a page at a
+    /// time: after `last`, the page before's last (its end and id).
+    public func listed(at now: Date, after last: InstantKey?, limit: Int) async throws -> [Challenge] {
+        let after: SQLQueryString = last.map { "AND (ends_at, id) > (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+        return try await self.sql.raw(
             """
             SELECT * FROM challenges WHERE visibility = 'public' AND ends_at > \(bind: now) AND cancelled_at IS NULL AND settled_at IS NULL
-                AND participant_count < max_participants
+                AND participant_count < max_participants \(after)
             ORDER BY ends_at, id LIMIT \(bind: limit)
             """
         ).all().map(Self.challenge(from:))

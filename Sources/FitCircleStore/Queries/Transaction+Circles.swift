@@ -103,6 +103,26 @@ public struct CircleQueries: Sendable {
         }
     }
 
+    /// The circles the user is in, newest first, with their role, a page at a time: after `last`, the page
+    /// before's last (when it was made and its id).
+    public func list(of user: User.ID, after last: InstantKey?, limit: Int) async throws -> [(
+        circle: FitCircle, role: CircleRole
+    )] {
+        let after: SQLQueryString = last.map { "AND (c.created_at, c.id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+        return try await self.sql.raw(
+            """
+            SELECT c.*, m.role AS member_role FROM circles c JOIN circle_members m ON m.circle_id = c.id
+            WHERE m.user_id = \(bind: user.rawValue) AND m.left_at IS NULL \(after)
+            ORDER BY c.created_at DESC, c.id DESC LIMIT \(bind: limit)
+            """
+        ).all().map { row in
+            (
+                try Self.circle(from: row),
+                CircleRole(rawValue: try row.decode(column: "member_role", as: String.self)) ?? .member
+            )
+        }
+    }
+
     /// The user's open stints in weight-loss circles that are not archived, with their circles.
     public func weightLossMemberships(of user: User.ID) async throws -> [(
         circle: FitCircle, membership: CircleMembership

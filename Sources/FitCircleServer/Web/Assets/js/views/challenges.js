@@ -31,12 +31,14 @@ function challengeCard(competition, onChange) {
 }
 
 async function listPanel(panel, scope) {
-  const { items } = await api("GET", `/api/competitions?scope=${scope}`);
+  // A page's most (100): the newest for "mine", the soonest to end for "open".
+  const { items, nextCursor } = await api("GET", `/api/competitions?scope=${scope}&limit=100`);
   // Invitations first, then what is on, then the rest as the server ordered them.
   const order = (c) => (c.myState === "invited" && ["scheduled", "active"].includes(c.status) ? 0 : ["scheduled", "active"].includes(c.status) ? 1 : 2);
   const sorted = scope === "mine" ? [...items].sort((a, b) => order(a) - order(b)) : items;
   show(panel, sorted.length
-    ? h("ul", { class: "challenges" }, sorted.map((c) => challengeCard(c, () => listPanel(panel, scope))))
+    ? [h("ul", { class: "challenges" }, sorted.map((c) => challengeCard(c, () => listPanel(panel, scope)))),
+      nextCursor ? h("p", { class: "fine" }, "And more, past these.") : null]
     : h("p", { class: "card" }, scope === "mine" ? "No challenge yet: create one, or join one open to everybody." : "No public challenge is open right now."));
 }
 

@@ -42,6 +42,16 @@ struct OpenAPILintTests {
         }
     }
 
+    /// A schema, its `$ref` followed.
+    static func resolved(_ schema: Any, in document: [String: Any]) -> [String: Any]? {
+        guard let schema = schema as? [String: Any] else { return nil }
+        guard let reference = schema["$ref"] as? String, let name = reference.split(separator: "/").last else {
+            return schema
+        }
+        return ((document["components"] as? [String: Any])?["schemas"] as? [String: Any])?[String(name)]
+            as? [String: Any]
+    }
+
     /// The document as parsed YAML, read again by each test (a few milliseconds).
     static var document: [String: Any] {
         guard let yaml = try? OpenAPIDocument.yaml(), let loaded = try? Yams.load(yaml: yaml) as? [String: Any] else {
@@ -148,6 +158,27 @@ struct OpenAPILintTests {
             )
             #expect(operation.responses["422"] != nil, "\(operation.id) does not declare its 422")
         }
+    }
+
+    /// Every list that can grow is paged (review, I23): a list in a read's answer is the `items` of a paged
+    /// operation, or says what bounds it, with `maxItems` where a number does (the server's own caps) or
+    /// `x-bounded-by` where a catalog or the caller's own few things do. A list added without either fails
+    /// here with its operation and name.
+    @Test func everyListThatCanGrowIsPaged() {
+        let document = Self.document
+        var unbounded: [String] = []
+        for operation in Self.operations where operation.method == "get" {
+            let paged = operation.query["cursor"] != nil
+            for (name, value) in operation.answerProperties(in: document) {
+                guard let list = Self.resolved(value, in: document), list["type"] as? String == "array" else {
+                    continue
+                }
+                if paged && ["items", "rows"].contains(name) { continue }
+                if list["maxItems"] is Int || list["x-bounded-by"] is String { continue }
+                unbounded.append("\(operation.id).\(name)")
+            }
+        }
+        #expect(unbounded.isEmpty, "lists neither paged nor bounded: \(unbounded.sorted())")
     }
 
     /// Every problem type a business rule answers is in the document's catalogue, with a title, so a client

@@ -41,7 +41,9 @@ import HTTPTypes
 /// default in each schema), and `cursor`, the `nextCursor` of the page before, handed back as it was given
 /// (it is opaque, and one list's cursor is refused by another with 422 naming `cursor`). The items are in
 /// `items` (the boards: `rows`); the last page has no `nextCursor`. A page may hold fewer than `limit`
-/// items and still not be the last, where the reader may not see some (members who blocked them).
+/// items and still not be the last, where the reader may not see some (members who blocked them). A list
+/// that is not paged says what bounds it: `maxItems` where a number does, `x-bounded-by` where a catalog or
+/// the caller's own few things do.
 ///
 /// **Bodies.** A JSON body holds the fields its schema names and no others: a member it does not name is
 /// refused with 422, each named by its JSON path with the fields its object takes (a misspelt `timezone`

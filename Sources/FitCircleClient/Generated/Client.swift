@@ -45,8 +45,8 @@ import HTTPTypes
 /// that is not paged says what bounds it: `maxItems` where a number does, `x-bounded-by` where a catalog or
 /// the caller's own few things do.
 ///
-/// **Bodies.** A JSON body holds the fields its schema names and no others: a member it does not name is
-/// refused with 422, each named by its JSON path with the fields its object takes (a misspelt `timezone`
+/// **Bodies.** A JSON body holds the fields its schema names and no others (each request schema says
+/// `additionalProperties: false`): a member it does not name is refused with 422, each named by its JSON path with the fields its object takes (a misspelt `timezone`
 /// would otherwise look accepted and change nothing). An optional field left out and one sent as `null`
 /// are the same. An object that is a map (an event's `properties`, a setting per notification type) takes
 /// any name.

@@ -261,6 +261,76 @@ extension Components {
                 case workout
                 case visibility
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.clientEventId = try container.decode(
+                    Swift.String.self,
+                    forKey: .clientEventId
+                )
+                self._type = try container.decode(
+                    Components.Schemas.ActivityType.self,
+                    forKey: ._type
+                )
+                self.occurredAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .occurredAt
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                self.source = try container.decodeIfPresent(
+                    Components.Schemas.ActivitySource.self,
+                    forKey: .source
+                )
+                self.steps = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .steps
+                )
+                self.distanceMeters = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .distanceMeters
+                )
+                self.activeMinutes = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .activeMinutes
+                )
+                self.calories = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .calories
+                )
+                self.weightKg = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .weightKg
+                )
+                self.waterMl = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .waterMl
+                )
+                self.workout = try container.decodeIfPresent(
+                    Components.Schemas.WorkoutInput.self,
+                    forKey: .workout
+                )
+                self.visibility = try container.decodeIfPresent(
+                    Components.Schemas.ActivityVisibility.self,
+                    forKey: .visibility
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "clientEventId",
+                    "type",
+                    "occurredAt",
+                    "timeZone",
+                    "source",
+                    "steps",
+                    "distanceMeters",
+                    "activeMinutes",
+                    "calories",
+                    "weightKg",
+                    "waterMl",
+                    "workout",
+                    "visibility"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/ActivityEdit`.
         public struct ActivityEdit: Codable, Hashable, Sendable {
@@ -285,6 +355,21 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case modifiedAt
                 case activity
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.modifiedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                self.activity = try container.decode(
+                    Components.Schemas.ActivityInput.self,
+                    forKey: .activity
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "modifiedAt",
+                    "activity"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ActivityEditResult`.
@@ -546,6 +631,26 @@ extension Components {
                 case platform
                 case token
                 case environment
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.platform = try container.decode(
+                    Components.Schemas.DeviceRegistration.PlatformPayload.self,
+                    forKey: .platform
+                )
+                self.token = try container.decode(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                self.environment = try container.decodeIfPresent(
+                    Components.Schemas.DeviceRegistration.EnvironmentPayload.self,
+                    forKey: .environment
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "platform",
+                    "token",
+                    "environment"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/PushDevice`.
@@ -977,6 +1082,111 @@ extension Components {
                 case minParticipants
                 case maxParticipants
                 case invitees
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.templateId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .templateId
+                )
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.description = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .description
+                )
+                self._type = try container.decodeIfPresent(
+                    Components.Schemas.CompetitionType.self,
+                    forKey: ._type
+                )
+                self.goal = try container.decodeIfPresent(
+                    Components.Schemas.CompetitionInput.GoalPayload.self,
+                    forKey: .goal
+                )
+                self.target = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .target
+                )
+                self.workoutTypes = try container.decodeIfPresent(
+                    Components.Schemas.CompetitionInput.WorkoutTypesPayload.self,
+                    forKey: .workoutTypes
+                )
+                self.startsAfter = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .startsAfter
+                )
+                self.startsBefore = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .startsBefore
+                )
+                self.minDurationMinutes = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .minDurationMinutes
+                )
+                self.maxDurationMinutes = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .maxDurationMinutes
+                )
+                self.minDistanceKm = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .minDistanceKm
+                )
+                self.weekendsOnly = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .weekendsOnly
+                )
+                self.visibility = try container.decodeIfPresent(
+                    Components.Schemas.CompetitionInput.VisibilityPayload.self,
+                    forKey: .visibility
+                )
+                self.startsAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .startsAt
+                )
+                self.durationDays = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .durationDays
+                )
+                self.stake = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .stake
+                )
+                self.minParticipants = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .minParticipants
+                )
+                self.maxParticipants = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .maxParticipants
+                )
+                self.invitees = try container.decodeIfPresent(
+                    [Swift.String].self,
+                    forKey: .invitees
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "templateId",
+                    "name",
+                    "description",
+                    "type",
+                    "goal",
+                    "target",
+                    "workoutTypes",
+                    "startsAfter",
+                    "startsBefore",
+                    "minDurationMinutes",
+                    "maxDurationMinutes",
+                    "minDistanceKm",
+                    "weekendsOnly",
+                    "visibility",
+                    "startsAt",
+                    "durationDays",
+                    "stake",
+                    "minParticipants",
+                    "maxParticipants",
+                    "invitees"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/CompetitionType`.
@@ -1805,6 +2015,16 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case code
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.code = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .code
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "code"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/CompetitionRow`.
         public struct CompetitionRow: Codable, Hashable, Sendable {
@@ -2037,6 +2257,66 @@ extension Components {
                 case startingWeightKg
                 case targetWeightKg
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.description = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .description
+                )
+                self.metric = try container.decode(
+                    Components.Schemas.FitCircleInput.MetricPayload.self,
+                    forKey: .metric
+                )
+                self.startDate = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .startDate
+                )
+                self.endDate = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .endDate
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                self.privacy = try container.decodeIfPresent(
+                    Components.Schemas.FitCircleInput.PrivacyPayload.self,
+                    forKey: .privacy
+                )
+                self.memberLimit = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .memberLimit
+                )
+                self.stepGoal = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .stepGoal
+                )
+                self.startingWeightKg = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .startingWeightKg
+                )
+                self.targetWeightKg = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .targetWeightKg
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "description",
+                    "metric",
+                    "startDate",
+                    "endDate",
+                    "timeZone",
+                    "privacy",
+                    "memberLimit",
+                    "stepGoal",
+                    "startingWeightKg",
+                    "targetWeightKg"
+                ])
+            }
         }
         /// The fields of a circle to change; those left out keep their values.
         ///
@@ -2126,6 +2406,56 @@ extension Components {
                 case privacy
                 case memberLimit
                 case stepGoal
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.description = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .description
+                )
+                self.metric = try container.decodeIfPresent(
+                    Components.Schemas.FitCircleChange.MetricPayload.self,
+                    forKey: .metric
+                )
+                self.startDate = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .startDate
+                )
+                self.endDate = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .endDate
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                self.privacy = try container.decodeIfPresent(
+                    Components.Schemas.FitCircleChange.PrivacyPayload.self,
+                    forKey: .privacy
+                )
+                self.memberLimit = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .memberLimit
+                )
+                self.stepGoal = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .stepGoal
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "description",
+                    "metric",
+                    "startDate",
+                    "endDate",
+                    "timeZone",
+                    "privacy",
+                    "memberLimit",
+                    "stepGoal"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/FitCircle`.
@@ -2321,6 +2651,31 @@ extension Components {
                 case startingWeightKg
                 case targetWeightKg
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.code = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .code
+                )
+                self.invitationId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .invitationId
+                )
+                self.startingWeightKg = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .startingWeightKg
+                )
+                self.targetWeightKg = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .targetWeightKg
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "code",
+                    "invitationId",
+                    "startingWeightKg",
+                    "targetWeightKg"
+                ])
+            }
         }
         /// Either `userId` or `email`.
         ///
@@ -2345,6 +2700,21 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case userId
                 case email
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.userId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .userId
+                )
+                self.email = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "userId",
+                    "email"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/CircleInvitation`.
@@ -2958,6 +3328,16 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case userId
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.userId = try container.decode(
+                    Swift.String.self,
+                    forKey: .userId
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "userId"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/FriendRequestOutcome`.
         public struct FriendRequestOutcome: Codable, Hashable, Sendable {
@@ -3347,6 +3727,16 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case role
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.role = try container.decode(
+                    Components.Schemas.CircleRoleChange.RolePayload.self,
+                    forKey: .role
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "role"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/CircleSubmission`.
@@ -4005,6 +4395,16 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case message
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.message = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .message
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "message"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/Encouragement`.
         public struct Encouragement: Codable, Hashable, Sendable {
@@ -4619,6 +5019,31 @@ extension Components {
                 case data
                 case dedupeKey
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.userId = try container.decode(
+                    Swift.String.self,
+                    forKey: .userId
+                )
+                self._type = try container.decode(
+                    Swift.String.self,
+                    forKey: ._type
+                )
+                self.data = try container.decodeIfPresent(
+                    Components.Schemas.NotificationSendRequest.DataPayload.self,
+                    forKey: .data
+                )
+                self.dedupeKey = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .dedupeKey
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "userId",
+                    "type",
+                    "data",
+                    "dedupeKey"
+                ])
+            }
         }
         /// The data of an event of `/api/notifications/stream`.
         ///
@@ -4849,6 +5274,21 @@ extension Components {
                 case enabled
                 case types
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.enabled = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .enabled
+                )
+                self.types = try container.decodeIfPresent(
+                    Components.Schemas.EmailPreferencesInput.TypesPayload.self,
+                    forKey: .types
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "enabled",
+                    "types"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/NotificationPreferences`.
         public struct NotificationPreferences: Codable, Hashable, Sendable {
@@ -4987,6 +5427,46 @@ extension Components {
                 case quietHours
                 case pauseWeekends
                 case types
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.push = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .push
+                )
+                self.email = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .email
+                )
+                self.inApp = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .inApp
+                )
+                self.reminderTime = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .reminderTime
+                )
+                self.quietHours = try container.decodeIfPresent(
+                    Components.Schemas.QuietHours.self,
+                    forKey: .quietHours
+                )
+                self.pauseWeekends = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .pauseWeekends
+                )
+                self.types = try container.decodeIfPresent(
+                    Components.Schemas.NotificationPreferencesInput.TypesPayload.self,
+                    forKey: .types
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "push",
+                    "email",
+                    "inApp",
+                    "reminderTime",
+                    "quietHours",
+                    "pauseWeekends",
+                    "types"
+                ])
             }
         }
         /// What recording this input credited; present in the answer of the call that recorded it, when the
@@ -5864,6 +6344,16 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case badgeIds
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.badgeIds = try container.decode(
+                    [Swift.String].self,
+                    forKey: .badgeIds
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "badgeIds"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/ActivityPage`.
         public struct ActivityPage: Codable, Hashable, Sendable {
@@ -5916,6 +6406,21 @@ extension Components {
                 case events
                 case migrationId
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.events = try container.decode(
+                    [Components.Schemas.ActivityInput].self,
+                    forKey: .events
+                )
+                self.migrationId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .migrationId
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "events",
+                    "migrationId"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/MigrationSessionInput`.
         public struct MigrationSessionInput: Codable, Hashable, Sendable {
@@ -5932,6 +6437,16 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case expected
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.expected = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .expected
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "expected"
+                ])
             }
         }
         /// What a migration's batches answered, each client event counted once by its id with its latest
@@ -6164,6 +6679,56 @@ extension Components {
                 case distanceMeters
                 case activeMinutes
                 case calories
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.clientEventId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .clientEventId
+                )
+                self.source = try container.decode(
+                    Components.Schemas.DailySync.SourcePayload.self,
+                    forKey: .source
+                )
+                self.occurredAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .occurredAt
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                self.date = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.steps = try container.decode(
+                    Swift.Int.self,
+                    forKey: .steps
+                )
+                self.distanceMeters = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .distanceMeters
+                )
+                self.activeMinutes = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .activeMinutes
+                )
+                self.calories = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .calories
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "clientEventId",
+                    "source",
+                    "occurredAt",
+                    "timeZone",
+                    "date",
+                    "steps",
+                    "distanceMeters",
+                    "activeMinutes",
+                    "calories"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/DailyTracking`.
@@ -6435,6 +7000,36 @@ extension Components {
                 case sentiment
                 case weightKg
                 case date
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.mood = try container.decode(
+                    Swift.Int.self,
+                    forKey: .mood
+                )
+                self.energy = try container.decode(
+                    Swift.Int.self,
+                    forKey: .energy
+                )
+                self.sentiment = try container.decodeIfPresent(
+                    Components.Schemas.CheckInRequest.SentimentPayload.self,
+                    forKey: .sentiment
+                )
+                self.weightKg = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .weightKg
+                )
+                self.date = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "mood",
+                    "energy",
+                    "sentiment",
+                    "weightKg",
+                    "date"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/CheckInResult`.
@@ -7111,6 +7706,16 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case events
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.events = try container.decode(
+                    [Components.Schemas.ClientEvent].self,
+                    forKey: .events
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "events"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/ClientEvent`.
         public struct ClientEvent: Codable, Hashable, Sendable {
@@ -7169,6 +7774,31 @@ extension Components {
                 case name
                 case occurredAt
                 case properties
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.clientEventId = try container.decode(
+                    Swift.String.self,
+                    forKey: .clientEventId
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.occurredAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .occurredAt
+                )
+                self.properties = try container.decodeIfPresent(
+                    Components.Schemas.ClientEvent.PropertiesPayload.self,
+                    forKey: .properties
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "clientEventId",
+                    "name",
+                    "occurredAt",
+                    "properties"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/EventPropertyValue`.
@@ -7683,6 +8313,31 @@ extension Components {
                 case workoutDaysPerWeek
                 case dailyGoal
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.level = try container.decode(
+                    Components.Schemas.TrainingLevel.self,
+                    forKey: .level
+                )
+                self.capacity = try container.decode(
+                    Swift.Int.self,
+                    forKey: .capacity
+                )
+                self.workoutDaysPerWeek = try container.decode(
+                    Swift.Int.self,
+                    forKey: .workoutDaysPerWeek
+                )
+                self.dailyGoal = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .dailyGoal
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "level",
+                    "capacity",
+                    "workoutDaysPerWeek",
+                    "dailyGoal"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/TrainingConfirmation`.
         public struct TrainingConfirmation: Codable, Hashable, Sendable {
@@ -7735,6 +8390,46 @@ extension Components {
                 case dailyGoal
                 case startingSeries
                 case recoverySeconds
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.skipped = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .skipped
+                )
+                self.level = try container.decodeIfPresent(
+                    Components.Schemas.TrainingLevel.self,
+                    forKey: .level
+                )
+                self.capacity = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .capacity
+                )
+                self.workoutDaysPerWeek = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .workoutDaysPerWeek
+                )
+                self.dailyGoal = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .dailyGoal
+                )
+                self.startingSeries = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .startingSeries
+                )
+                self.recoverySeconds = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .recoverySeconds
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "skipped",
+                    "level",
+                    "capacity",
+                    "workoutDaysPerWeek",
+                    "dailyGoal",
+                    "startingSeries",
+                    "recoverySeconds"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/TrainingSettingsInput`.
@@ -7992,6 +8687,26 @@ extension Components {
                 case name
                 case timeZone
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.idToken = try container.decode(
+                    Swift.String.self,
+                    forKey: .idToken
+                )
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "idToken",
+                    "name",
+                    "timeZone"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/DevSignInRequest`.
         public struct DevSignInRequest: Codable, Hashable, Sendable {
@@ -8021,6 +8736,26 @@ extension Components {
                 case displayName
                 case timeZone
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                self.displayName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "displayName",
+                    "timeZone"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/RefreshRequest`.
         public struct RefreshRequest: Codable, Hashable, Sendable {
@@ -8035,6 +8770,16 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case refreshToken
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.refreshToken = try container.decode(
+                    Swift.String.self,
+                    forKey: .refreshToken
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "refreshToken"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/AuthSession`.
@@ -8443,6 +9188,51 @@ extension Components {
                 case timeZone
                 case visibility
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.displayName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.age = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .age
+                )
+                self.weight = try container.decodeIfPresent(
+                    Components.Schemas.Weight.self,
+                    forKey: .weight
+                )
+                self.height = try container.decodeIfPresent(
+                    Components.Schemas.Height.self,
+                    forKey: .height
+                )
+                self.gender = try container.decodeIfPresent(
+                    Components.Schemas.Gender.self,
+                    forKey: .gender
+                )
+                self.activityBaseline = try container.decodeIfPresent(
+                    Components.Schemas.ActivityBaseline.self,
+                    forKey: .activityBaseline
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                self.visibility = try container.decodeIfPresent(
+                    Components.Schemas.Visibility.self,
+                    forKey: .visibility
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "displayName",
+                    "age",
+                    "weight",
+                    "height",
+                    "gender",
+                    "activityBaseline",
+                    "timeZone",
+                    "visibility"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/ProfileUpdate`.
         public struct ProfileUpdate: Codable, Hashable, Sendable {
@@ -8507,6 +9297,51 @@ extension Components {
                 case activityBaseline
                 case timeZone
                 case visibility
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.displayName = try container.decode(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.age = try container.decode(
+                    Swift.Int.self,
+                    forKey: .age
+                )
+                self.weight = try container.decode(
+                    Components.Schemas.Weight.self,
+                    forKey: .weight
+                )
+                self.height = try container.decodeIfPresent(
+                    Components.Schemas.Height.self,
+                    forKey: .height
+                )
+                self.gender = try container.decodeIfPresent(
+                    Components.Schemas.Gender.self,
+                    forKey: .gender
+                )
+                self.activityBaseline = try container.decodeIfPresent(
+                    Components.Schemas.ActivityBaseline.self,
+                    forKey: .activityBaseline
+                )
+                self.timeZone = try container.decode(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                self.visibility = try container.decodeIfPresent(
+                    Components.Schemas.Visibility.self,
+                    forKey: .visibility
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "displayName",
+                    "age",
+                    "weight",
+                    "height",
+                    "gender",
+                    "activityBaseline",
+                    "timeZone",
+                    "visibility"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Config`.

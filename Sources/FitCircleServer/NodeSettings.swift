@@ -1,6 +1,7 @@
 public import Configuration
 import FitCircleCore
 public import FitCircleEngine
+import Foundation
 
 /// How a node's HTTP side listens and what it takes.
 public struct NodeSettings: Sendable {
@@ -39,6 +40,8 @@ extension NodeSettings {
     ///   `http.anonymousRequestReadSeconds` (5: a request without credentials has this long for its body)
     /// - `limits.*` (`RequestLimits.init(reader:)`)
     /// - `server.publicUrl` (default `http://<host>:<port>`): this server as browsers and emails' links reach it
+    /// - `server.corsOrigins` (default none): other origins whose web apps may call the API, comma-separated
+    ///   (`https://app.example.com`), or `*` for any (`CrossOriginPolicy`)
     /// - `metrics.token` (secret, ≥ 16 bytes; none: `/metrics` answers only this machine, loopback and not
     ///   forwarded by a proxy)
     ///
@@ -66,6 +69,16 @@ extension NodeSettings {
                 found: "\(token.utf8.count) bytes"
             )
         }
+        let corsOrigins = (reader.string(forKey: "server.corsOrigins") ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        for origin in corsOrigins where !CrossOriginPolicy.isOrigin(origin) {
+            throw InvalidSetting(
+                key: "server.corsOrigins",
+                expected: "origins such as https://app.example.com (a scheme, a host, a port; no path), or *",
+                found: origin
+            )
+        }
         self.init(
             host: host,
             port: port,
@@ -79,7 +92,8 @@ extension NodeSettings {
             web: WebSettings(
                 publicURL: reader.string(forKey: "server.publicUrl", default: "http://\(host):\(port)"),
                 googleClientID: auth.googleWebClientID,
-                appleClientID: auth.appleWebClientID
+                appleClientID: auth.appleWebClientID,
+                corsOrigins: Set(corsOrigins)
             ),
             metricsToken: metricsToken
         )

@@ -117,5 +117,9 @@ public func buildRouter(
             InputCheckMiddleware(schemas: routes.inputs),
         ]
     )
-    return HotRouting(router: router, routes: registered.kept)
+    return HotRouting(
+        router: router,
+        routes: registered.kept,
+        crossOrigin: CrossOriginPolicy(origins: web.corsOrigins)
+    )
 }

@@ -47,6 +47,12 @@ struct ConfigurationTests {
         #expect(try Self.configuration([:]).analytics.forwardURL == nil)
     }
 
+    @Test func otherOriginsAreListedByComma() throws {
+        let listed = try Self.configuration(["server.corsOrigins": " https://app.example.com ,http://localhost:3000"])
+        #expect(listed.node.web.corsOrigins == ["https://app.example.com", "http://localhost:3000"])
+        #expect(try Self.configuration([:]).node.web.corsOrigins.isEmpty)
+    }
+
     @Test func settingsThatCannotWorkAreRefusedByKey() throws {
         for (values, key) in [
             (["delivery.smtp.host": "smtp.example.com", "delivery.smtp.security": "ssl"], "delivery.smtp.security"),
@@ -59,6 +65,8 @@ struct ConfigurationTests {
             // Each concern refuses its own keys: the store, the blobs, the node, the webhook channel.
             (["sqlite.synchronous": "off"], "sqlite.synchronous"), (["blobs.store": "ftp"], "blobs.store"),
             (["metrics.token": "short"], "metrics.token"),
+            (["server.corsOrigins": "https://app.example.com/path"], "server.corsOrigins"),
+            (["server.corsOrigins": "https://a.example.com, app.example.com"], "server.corsOrigins"),
             (
                 ["delivery.webhook.url": "https://hooks.example.com", "delivery.webhook.secret": "short"],
                 "delivery.webhook.secret"

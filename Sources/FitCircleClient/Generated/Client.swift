@@ -45,6 +45,12 @@ import HTTPTypes
 /// that is not paged says what bounds it: `maxItems` where a number does, `x-bounded-by` where a catalog or
 /// the caller's own few things do.
 ///
+/// **Other origins.** A web app served from another origin may call the API from a browser when the
+/// operator lists its origin (`server.corsOrigins`): its preflights are answered and every answer says it
+/// may read it, with `ETag`, `Location`, `Retry-After`, `RateLimit`, `RateLimit-Policy`,
+/// `Idempotent-Replayed` and `X-Request-Id`. Such an app signs in for bearer tokens; cookies are never
+/// sent across origins.
+///
 /// **Bodies.** A JSON body holds the fields its schema names and no others (each request schema says
 /// `additionalProperties: false`): a member it does not name is refused with 422, each named by its JSON path with the fields its object takes (a misspelt `timezone`
 /// would otherwise look accepted and change nothing). An optional field left out and one sent as `null`

@@ -21,16 +21,34 @@ public struct HotRouting<Context: RequestContext>: HTTPResponderBuilder {
 
     let router: Router<Context>
     let routes: [Route]
+    /// Other origins' web apps allowed to call: answered here, around every route (a preflight has none).
+    let crossOrigin: CrossOriginPolicy
 
     public func buildResponder() -> Responder {
-        Responder(router: self.router.buildResponder(), routes: self.routes)
+        Responder(router: self.router.buildResponder(), routes: self.routes, crossOrigin: self.crossOrigin)
     }
 
     public struct Responder: HTTPResponder {
         let router: RouterResponder<Context>
         let routes: [Route]
+        let crossOrigin: CrossOriginPolicy
 
         public func respond(to request: Request, context: Context) async throws -> Response {
+            guard let origin = self.crossOrigin.allowed(request) else {
+                return try await self.route(request, context: context)
+            }
+            if CrossOriginPolicy.isPreflight(request) { return CrossOriginPolicy.preflight(for: origin) }
+            var response: Response
+            do {
+                response = try await self.route(request, context: context)
+            } catch let error as any HTTPResponseError {
+                response = try error.response(from: request, context: context)
+            }
+            CrossOriginPolicy.allow(origin, in: &response)
+            return response
+        }
+
+        func route(_ request: Request, context: Context) async throws -> Response {
             guard request.method == .get, let (route, parameters) = self.match(request.uri.path) else {
                 return try await self.router.respond(to: request, context: context)
             }

@@ -8,11 +8,19 @@ public struct WebSettings: Sendable {
     /// nil: that provider's web flow is not offered.
     public var googleClientID: String?
     public var appleClientID: String?
+    /// Other origins whose web apps may call the API from a browser (`server.corsOrigins`; `*`: any).
+    public var corsOrigins: Set<String>
 
-    public init(publicURL: String = "", googleClientID: String? = nil, appleClientID: String? = nil) {
+    public init(
+        publicURL: String = "",
+        googleClientID: String? = nil,
+        appleClientID: String? = nil,
+        corsOrigins: Set<String> = []
+    ) {
         self.publicURL = publicURL
         self.googleClientID = googleClientID
         self.appleClientID = appleClientID
+        self.corsOrigins = corsOrigins
     }
 
     /// Cookies say `Secure`: the server is reached over TLS.

@@ -76,7 +76,7 @@ extension ProblemDocument {
             slug: "bad-request",
             title: "The request could not be read",
             status: .badRequest,
-            detail: "Invalid: \(violation.field). Nothing was done.",
+            detail: "Invalid: \(violation.field).",
             errors: [violation]
         )
     }
@@ -87,7 +87,7 @@ extension ProblemDocument {
             slug: "bad-request",
             title: "The request could not be read",
             status: .badRequest,
-            detail: "Invalid: \(violation.field). Nothing was done.",
+            detail: "Invalid: \(violation.field).",
             errors: [violation]
         )
     }
@@ -96,6 +96,8 @@ extension ProblemDocument {
     /// the answer should not outgrow the request; the rest are counted.
     static let listedViolations = 100
 
+    /// The detail names the fields and no more: "Nothing was changed" read oddly on a refused GET, and the
+    /// document says once that a request that fails changes nothing (review, I34).
     static func validationFailed(_ violations: [FieldViolation]) -> Self {
         let listed = Array(violations.prefix(Self.listedViolations))
         let more = violations.count - listed.count
@@ -104,7 +106,7 @@ extension ProblemDocument {
             slug: "validation-failed",
             title: "Some fields are invalid",
             status: .unprocessableContent,
-            detail: "Invalid: \(fields). Nothing was changed.",
+            detail: "Invalid: \(fields).",
             errors: listed
         )
     }

@@ -134,13 +134,8 @@ public struct ActivityQueries: Sendable {
         }
         if let after = query.after {
             // Keyset pagination: strictly older than the last row of the previous page.
-            sql.appendInterpolation(unsafeRaw: " AND (occurred_at < ")
-            sql.appendInterpolation(bind: after.occurredAt)
-            sql.appendInterpolation(unsafeRaw: " OR (occurred_at = ")
-            sql.appendInterpolation(bind: after.occurredAt)
-            sql.appendInterpolation(unsafeRaw: " AND id < ")
-            sql.appendInterpolation(bind: after.id.rawValue)
-            sql.appendInterpolation(unsafeRaw: "))")
+            let key = InstantKey(at: after.occurredAt, id: after.id.rawValue)
+            sql += " AND \(self.tx.keyset("occurred_at", "id", after: key, descending: true))"
         }
         sql.appendInterpolation(unsafeRaw: " ORDER BY occurred_at DESC, id DESC LIMIT ")
         sql.appendInterpolation(bind: query.limit)

@@ -331,7 +331,8 @@ public struct ChallengeQueries: Sendable {
     public func challenges(of user: User.ID, after last: InstantKey?, limit: Int) async throws -> [(
         challenge: Challenge, participant: ChallengeParticipant
     )] {
-        let after: SQLQueryString = last.map { "AND (c.starts_at, c.id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+        let after: SQLQueryString =
+            last.map { "AND \(self.tx.keyset("c.starts_at", "c.id", after: $0, descending: true))" } ?? ""
         return try await self.sql.raw(
             """
             SELECT c.*, p.challenge_id AS p_challenge_id, p.user_id AS p_user_id, p.state AS p_state, p.staked AS p_staked,
@@ -347,7 +348,8 @@ public struct ChallengeQueries: Sendable {
     /// Public challenges still open to join (not ended, cancelled or full), soonest end first, a page at a
     /// time: after `last`, the page before's last (its end and id).
     public func listed(at now: Date, after last: InstantKey?, limit: Int) async throws -> [Challenge] {
-        let after: SQLQueryString = last.map { "AND (ends_at, id) > (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+        let after: SQLQueryString =
+            last.map { "AND \(self.tx.keyset("ends_at", "id", after: $0, descending: false))" } ?? ""
         return try await self.sql.raw(
             """
             SELECT * FROM challenges WHERE visibility = 'public' AND ends_at > \(bind: now) AND cancelled_at IS NULL AND settled_at IS NULL

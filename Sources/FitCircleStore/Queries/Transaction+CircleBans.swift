@@ -32,7 +32,7 @@ extension CircleQueries {
     /// and whom it banned).
     public func bans(in circle: FitCircle.ID, after last: InstantKey?, limit: Int) async throws -> [CircleBan] {
         let after: SQLQueryString =
-            last.map { "AND (b.banned_at, b.user_id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+            last.map { "AND \(self.tx.keyset("b.banned_at", "b.user_id", after: $0, descending: true))" } ?? ""
         return try await self.sql.raw(
             """
             SELECT b.*, u.display_name FROM circle_bans b JOIN users u ON u.id = b.user_id

@@ -55,7 +55,8 @@ extension CircleQueries {
         after last: InstantKey?,
         limit: Int
     ) async throws -> [CircleInvitation] {
-        let after: SQLQueryString = last.map { "AND (created_at, id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+        let after: SQLQueryString =
+            last.map { "AND \(self.tx.keyset("created_at", "id", after: $0, descending: true))" } ?? ""
         return try await self.sql.raw(
             """
             SELECT * FROM circle_invitations WHERE circle_id = \(bind: circle.rawValue) AND accepted_at IS NULL AND revoked_at IS NULL

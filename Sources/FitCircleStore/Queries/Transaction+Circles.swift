@@ -108,7 +108,8 @@ public struct CircleQueries: Sendable {
     public func list(of user: User.ID, after last: InstantKey?, limit: Int) async throws -> [(
         circle: FitCircle, role: CircleRole
     )] {
-        let after: SQLQueryString = last.map { "AND (c.created_at, c.id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+        let after: SQLQueryString =
+            last.map { "AND \(self.tx.keyset("c.created_at", "c.id", after: $0, descending: true))" } ?? ""
         return try await self.sql.raw(
             """
             SELECT c.*, m.role AS member_role FROM circles c JOIN circle_members m ON m.circle_id = c.id

@@ -40,7 +40,7 @@ extension FeedQueries {
         let before =
             cursor.map {
                 SQLQueryString(
-                    "AND (e.occurred_at < \(bind: $0.0) OR (e.occurred_at = \(bind: $0.0) AND e.activity_id < \(bind: $0.1.rawValue)))"
+                    "AND \(self.tx.keyset("e.occurred_at", "e.activity_id", after: InstantKey(at: $0.0, id: $0.1.rawValue), descending: true))"
                 )
             } ?? ""
         // Each row's reactions come with it as one text (reaction, count and whether the viewer left it, the

@@ -200,7 +200,7 @@ public struct FriendQueries: Sendable {
     ) async throws -> [PersonSince] {
         let (mine, theirs) = incoming ? ("to_user", "from_user") : ("from_user", "to_user")
         let after: SQLQueryString =
-            last.map { "AND (r.created_at, u.id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+            last.map { "AND \(self.tx.keyset("r.created_at", "u.id", after: $0, descending: true))" } ?? ""
         return try await self.sql.raw(
             """
             SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, r.created_at AS since, \(Self.sharesCircleColumn(user))
@@ -214,7 +214,7 @@ public struct FriendQueries: Sendable {
     /// The people the user blocked, the latest first, a page at a time (after `last`, as `requests`).
     public func blockedPeople(of user: User.ID, after last: InstantKey?, limit: Int) async throws -> [PersonSince] {
         let after: SQLQueryString =
-            last.map { "AND (b.created_at, u.id) < (\(bind: $0.at), \(bind: $0.id))" } ?? ""
+            last.map { "AND \(self.tx.keyset("b.created_at", "u.id", after: $0, descending: true))" } ?? ""
         return try await self.sql.raw(
             """
             SELECT u.id, u.display_name, u.photo_key, u.visibility_photo, b.created_at AS since, \(Self.sharesCircleColumn(user))

@@ -35,7 +35,10 @@ public struct HotRouting<Context: RequestContext>: HTTPResponderBuilder {
 
         public func respond(to request: Request, context: Context) async throws -> Response {
             guard let origin = self.crossOrigin.allowed(request) else {
-                return try await self.route(request, context: context)
+                var response = try await self.route(request, context: context)
+                // The answer would differ for a listed origin: a shared cache must not hand this one to it.
+                if self.crossOrigin.isOn { response.headers.append(HTTPField(name: .vary, value: "Origin")) }
+                return response
             }
             if CrossOriginPolicy.isPreflight(request) { return CrossOriginPolicy.preflight(for: origin) }
             var response: Response

@@ -24,6 +24,9 @@ public struct CrossOriginPolicy: Sendable {
             && !parts[1].contains(" ")
     }
 
+    /// Some origin is listed.
+    var isOn: Bool { !self.origins.isEmpty }
+
     /// The origin the request comes from, when it is one this policy allows.
     func allowed(_ request: Request) -> String? {
         guard !self.origins.isEmpty, let origin = request.headers[.origin] else { return nil }

@@ -146,15 +146,15 @@ struct ListPagingTests {
             #expect(try await app.board(circle.id, as: owner).layout == .full)
 
             let token = try await owner.token(app)
-            for (path, field) in [
-                ("/api/fitcircles/\(circle.id)/members?limit=501", "limit"),
-                ("/api/fitcircles/\(circle.id)/members?cursor=!!!", "cursor"),
-                ("/api/friends?limit=1001", "limit"), ("/api/friends?cursor=bm9wZQ", "cursor"),
-            ] {
-                let refused = try await app.request(.get, path, token: token)
-                #expect(refused.status == .unprocessableContent, "\(path): \(refused.text)")
-                #expect(try refused.problem().fields == [field], "\(path)")
-            }
+            try await Self.expectRefused(
+                app,
+                token: token,
+                [
+                    ("/api/fitcircles/\(circle.id)/members?limit=501", "limit"),
+                    ("/api/fitcircles/\(circle.id)/members?cursor=!!!", "cursor"),
+                    ("/api/friends?limit=1001", "limit"), ("/api/friends?cursor=bm9wZQ", "cursor"),
+                ]
+            )
         }
     }
 
@@ -169,6 +169,15 @@ struct ListPagingTests {
             (ids, pages, cursor) = (ids + read.ids, pages + 1, read.next)
         } while cursor != nil && pages < 20
         return (ids, pages)
+    }
+
+    /// Each of `reads` (a path and the one field its query gets wrong) is a 422 naming that field.
+    static func expectRefused(_ app: TestApp, token: String, _ reads: [(path: String, field: String)]) async throws {
+        for (path, field) in reads {
+            let refused = try await app.request(.get, path, token: token)
+            #expect(refused.status == .unprocessableContent, "\(path): \(refused.text)")
+            #expect(try refused.problem().fields == [field], "\(path)")
+        }
     }
 
     @Test(arguments: Backend.available)
@@ -219,16 +228,16 @@ struct ListPagingTests {
             let incomingCursor = try #require(
                 try await api.listFriendRequests(query: .init(limit: 1)).ok.body.json.nextCursor
             )
-            for (path, field) in [
-                ("/api/friends/requests?direction=outgoing&cursor=\(incomingCursor)", "cursor"),
-                ("/api/friends/blocks?cursor=\(incomingCursor)", "cursor"),
-                ("/api/friends/requests?limit=201", "limit"), ("/api/friends/blocks?limit=0", "limit"),
-                ("/api/friends/requests?direction=sideways", "direction"),
-            ] {
-                let refused = try await app.request(.get, path, token: token)
-                #expect(refused.status == .unprocessableContent, "\(path): \(refused.text)")
-                #expect(try refused.problem().fields == [field], "\(path)")
-            }
+            try await Self.expectRefused(
+                app,
+                token: token,
+                [
+                    ("/api/friends/requests?direction=outgoing&cursor=\(incomingCursor)", "cursor"),
+                    ("/api/friends/blocks?cursor=\(incomingCursor)", "cursor"),
+                    ("/api/friends/requests?limit=201", "limit"), ("/api/friends/blocks?limit=0", "limit"),
+                    ("/api/friends/requests?direction=sideways", "direction"),
+                ]
+            )
         }
     }
 
@@ -303,16 +312,16 @@ struct ListPagingTests {
                 try await ownerAPI.listFitCircleBans(path: .init(id: circle.id), query: .init(limit: 1)).ok.body.json
                     .nextCursor
             )
-            for (path, field) in [
-                ("/api/fitcircles/\(circle.id)/invitations?cursor=\(banCursor)", "cursor"),
-                ("/api/fitcircles/\(circle.id)/submissions/today?cursor=\(banCursor)", "cursor"),
-                ("/api/fitcircles/\(circle.id)/bans?limit=201", "limit"),
-                ("/api/fitcircles/\(circle.id)/submissions/today?limit=501", "limit"),
-            ] {
-                let refused = try await app.request(.get, path, token: token)
-                #expect(refused.status == .unprocessableContent, "\(path): \(refused.text)")
-                #expect(try refused.problem().fields == [field], "\(path)")
-            }
+            try await Self.expectRefused(
+                app,
+                token: token,
+                [
+                    ("/api/fitcircles/\(circle.id)/invitations?cursor=\(banCursor)", "cursor"),
+                    ("/api/fitcircles/\(circle.id)/submissions/today?cursor=\(banCursor)", "cursor"),
+                    ("/api/fitcircles/\(circle.id)/bans?limit=201", "limit"),
+                    ("/api/fitcircles/\(circle.id)/submissions/today?limit=501", "limit"),
+                ]
+            )
         }
     }
 
@@ -362,15 +371,15 @@ struct ListPagingTests {
             let mineCursor = try #require(
                 try await api.listCompetitions(query: .init(limit: 1)).ok.body.json.nextCursor
             )
-            for (path, field) in [
-                ("/api/competitions?scope=open&cursor=\(mineCursor)", "cursor"),
-                ("/api/fitcircles?cursor=\(mineCursor)", "cursor"),
-                ("/api/competitions?limit=101", "limit"), ("/api/fitcircles?limit=0", "limit"),
-            ] {
-                let refused = try await app.request(.get, path, token: token)
-                #expect(refused.status == .unprocessableContent, "\(path): \(refused.text)")
-                #expect(try refused.problem().fields == [field], "\(path)")
-            }
+            try await Self.expectRefused(
+                app,
+                token: token,
+                [
+                    ("/api/competitions?scope=open&cursor=\(mineCursor)", "cursor"),
+                    ("/api/fitcircles?cursor=\(mineCursor)", "cursor"),
+                    ("/api/competitions?limit=101", "limit"), ("/api/fitcircles?limit=0", "limit"),
+                ]
+            )
         }
     }
 }

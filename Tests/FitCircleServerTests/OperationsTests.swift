@@ -75,6 +75,11 @@ struct OperationsTests {
             )
             let value = try #require(docs.text.components(separatedBy: "id=\"schema-EventPropertyValue\"").last)
             #expect(value.components(separatedBy: "</article>")[0].contains("one of: string, integer (int64)"))
+            // A list says what bounds it (issue 46): a number, or what it is bounded by.
+            let found = try #require(docs.text.components(separatedBy: "id=\"schema-PeopleFound\"").last)
+            #expect(found.components(separatedBy: "</article>")[0].contains("at most 20 items"))
+            let preferences = try #require(docs.text.components(separatedBy: "id=\"schema-EmailPreferences\"").last)
+            #expect(preferences.components(separatedBy: "</article>")[0].contains("bounded by the kinds of email"))
             #expect(!docs.text.contains("<script") && !docs.text.contains("<style"))
             #expect(docs.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("script-src 'self'") == true)
         }

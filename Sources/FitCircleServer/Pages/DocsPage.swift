@@ -170,7 +170,8 @@ enum DocsPage {
         return escape(type) + bounds(schema)
     }
 
-    /// A schema's bounds and default as text: `, 1–100, default 30`, `, at most 512 characters`.
+    /// A schema's bounds and default as text: `, 1–100, default 30`, `, at most 512 characters`, `, bounded by
+    /// the kinds of email` (a list's `x-bounded-by`).
     private static func bounds(_ schema: [String: Any]) -> String {
         func number(_ key: String) -> String? { schema[key].map { escape("\($0)") } }
         var parts: [String] = []
@@ -182,6 +183,7 @@ enum DocsPage {
         }
         if let length = number("maxLength") { parts.append("at most \(length) characters") }
         if let items = number("maxItems") { parts.append("at most \(items) items") }
+        if let bound = schema["x-bounded-by"] as? String { parts.append("bounded by \(escape(bound))") }
         if let value = number("default") { parts.append("default \(value)") }
         return parts.map { ", " + $0 }.joined()
     }

@@ -156,7 +156,7 @@ public struct Challenges: Sendable {
     public func mine(_ user: User.ID, after last: InstantKey?, limit: Int) async throws -> (
         items: [View], next: InstantKey?
     ) {
-        try PageOfRows<View>.check(limit, within: Self.listPage)
+        try PageLimit.check(limit, within: Self.listPage)
         let now = self.clock.now()
         return try await self.store.read { tx in
             let page = PageOfRows(
@@ -177,7 +177,7 @@ public struct Challenges: Sendable {
     public func listed(for user: User.ID, after last: InstantKey?, limit: Int) async throws -> (
         items: [View], next: InstantKey?
     ) {
-        try PageOfRows<View>.check(limit, within: Self.listPage)
+        try PageLimit.check(limit, within: Self.listPage)
         let now = self.clock.now()
         return try await self.store.read { tx in
             var views: [View] = []

@@ -12,9 +12,7 @@ extension Circles {
     public func members(of id: FitCircle.ID, for user: User.ID, after last: User.ID?, limit: Int) async throws -> (
         items: [CircleMemberRow], next: User.ID?
     ) {
-        guard Self.memberPageSizes.contains(limit) else {
-            throw ValidationError(field: "limit", reason: "must be between 1 and 500")
-        }
+        try PageLimit.check(limit, within: Self.memberPageSizes)
         return try await self.store.read { tx in
             _ = try await self.allowed(.read, id, by: user, in: tx)
             let rows = try await tx.circles.members(of: id, after: last, limit: limit)
@@ -27,8 +25,9 @@ extension Circles {
         }
     }
 
-    /// How many members a page may hold.
+    /// How many members a page may hold (of the members or of the day's claims), and holds when none is asked.
     static let memberPageSizes = 1...500
+    public static let memberPageSize = 100
 
     /// A member row as the viewer may see it: the starting and target weight are the member's weight, and
     /// the photo has its audience. (The list names everyone in the circle: a board-name opt-out keeps

@@ -26,7 +26,7 @@ extension Circles {
     public func invitations(of id: FitCircle.ID, for user: User.ID, after last: InstantKey?, limit: Int) async throws
         -> (items: [CircleInvitation], next: InstantKey?)
     {
-        try PageOfRows<CircleInvitation>.check(limit, within: Self.moderationPage)
+        try PageLimit.check(limit, within: Self.moderationPage)
         let now = self.clock.now()
         let page = PageOfRows(
             rows: try await self.store.read { tx in
@@ -55,7 +55,7 @@ extension Circles {
     public func bans(in id: FitCircle.ID, for user: User.ID, after last: InstantKey?, limit: Int) async throws
         -> (items: [CircleBan], next: InstantKey?)
     {
-        try PageOfRows<CircleBan>.check(limit, within: Self.moderationPage)
+        try PageLimit.check(limit, within: Self.moderationPage)
         let page = PageOfRows(
             rows: try await self.store.read { tx in
                 _ = try await self.allowed(.liftBan, id, by: user, in: tx)

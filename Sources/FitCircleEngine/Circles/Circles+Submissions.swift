@@ -265,7 +265,7 @@ extension Circles {
     public func submissionsToday(of circle: FitCircle.ID, for user: User.ID, after last: User.ID?, limit: Int)
         async throws -> (date: LocalDate, members: [SubmissionStatus], next: User.ID?)
     {
-        try PageOfRows<CircleMemberRow>.check(limit, within: Self.memberPageSizes)
+        try PageLimit.check(limit, within: Self.memberPageSizes)
         let now = self.clock.now()
         return try await self.store.read { tx in
             let found = try await self.allowed(.read, circle, by: user, in: tx).circle

@@ -102,7 +102,7 @@ public final class Circles: Sendable {
     public func circles(of user: User.ID, after last: InstantKey?, limit: Int) async throws -> (
         items: [View], next: InstantKey?
     ) {
-        try PageOfRows<View>.check(limit, within: Self.circlePage)
+        try PageLimit.check(limit, within: Self.circlePage)
         return try await self.store.read { tx in
             let page = PageOfRows(
                 rows: try await tx.circles.list(of: user, after: last, limit: limit + 1),

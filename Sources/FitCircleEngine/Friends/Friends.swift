@@ -150,9 +150,7 @@ public struct Friends: Sendable {
     public func friends(of user: User.ID, after last: User.ID?, limit: Int) async throws -> (
         items: [Friend], next: User.ID?
     ) {
-        guard (1...FriendLimits.maximumFriends).contains(limit) else {
-            throw ValidationError(field: "limit", reason: "must be between 1 and \(FriendLimits.maximumFriends)")
-        }
+        try PageLimit.check(limit, within: 1...FriendLimits.maximumFriends)
         let since = self.clock.now().addingTimeInterval(-Double(FriendLimits.recentDays) * 86_400)
         let visible = ActivityAccess.visibleInFeed(isSelf: false, isFriend: true)
         let rows = try await self.store.read { tx in
@@ -174,7 +172,7 @@ public struct Friends: Sendable {
     public func requests(of user: User.ID, incoming: Bool, after last: InstantKey?, limit: Int) async throws -> (
         items: [Person], next: InstantKey?
     ) {
-        try PageOfRows<PersonSince>.check(limit, within: Self.peoplePage)
+        try PageLimit.check(limit, within: Self.peoplePage)
         let rows = try await self.store.read { tx in
             try await tx.friends.requests(of: user, incoming: incoming, after: last, limit: limit + 1)
         }
@@ -185,7 +183,7 @@ public struct Friends: Sendable {
     public func blocked(by user: User.ID, after last: InstantKey?, limit: Int) async throws -> (
         items: [Person], next: InstantKey?
     ) {
-        try PageOfRows<PersonSince>.check(limit, within: Self.peoplePage)
+        try PageLimit.check(limit, within: Self.peoplePage)
         let rows = try await self.store.read { tx in
             try await tx.friends.blockedPeople(of: user, after: last, limit: limit + 1)
         }

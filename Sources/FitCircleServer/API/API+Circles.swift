@@ -111,7 +111,7 @@ extension API {
             of: FitCircle.ID(input.path.id),
             for: try RequestCaller.required().userID,
             after: try input.query.cursor.map { User.ID(try PageCursor.id($0, of: .members)) },
-            limit: input.query.limit ?? 100
+            limit: input.query.limit ?? Circles.memberPageSize
         )
         return .ok(
             .init(
@@ -186,7 +186,7 @@ extension API {
             of: FitCircle.ID(input.path.id),
             for: try RequestCaller.required().userID,
             after: try input.query.cursor.map { User.ID(try PageCursor.id($0, of: .claimsToday)) },
-            limit: input.query.limit ?? 100
+            limit: input.query.limit ?? Circles.memberPageSize
         )
         return .ok(
             .init(

@@ -29,7 +29,7 @@ public struct CrossOriginPolicy: Sendable {
 
     /// The origin the request comes from, when it is one this policy allows.
     func allowed(_ request: Request) -> String? {
-        guard !self.origins.isEmpty, let origin = request.headers[.origin] else { return nil }
+        guard self.isOn, let origin = request.headers[.origin] else { return nil }
         return self.origins.contains("*") || self.origins.contains(origin.lowercased()) ? origin : nil
     }
 

@@ -19,6 +19,8 @@ python3 -c "import aiosmtpd" 2>/dev/null || pip install -q aiosmtpd
 bash scripts/check-traps.sh
 # Every file laid out by `swift format` (scripts/format.sh; seconds).
 bash scripts/format.sh --check
+# The API's document is valid OpenAPI and every example in it fits its schema (seconds).
+bash scripts/lint-openapi.sh
 
 # Build every product first: the crash-durability tests start the real `fitcircle` binary.
 swift build --build-tests

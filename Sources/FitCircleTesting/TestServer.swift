@@ -51,7 +51,16 @@ public struct TestApp: Sendable {
         } else if let body {
             buffer = ByteBuffer(bytes: body)
         }
-        return try await self.client.executeRequest(uri: uri, method: method, headers: headers, body: buffer)
+        let response = try await self.client.executeRequest(uri: uri, method: method, headers: headers, body: buffer)
+        ExchangeRecorder.record(
+            method,
+            uri,
+            request: buffer,
+            status: response.status,
+            contentType: response.headers[.contentType],
+            answer: response.body
+        )
+        return response
     }
 
     /// Signs in through `POST /api/auth/dev`: the session, with its tokens and the profile.

@@ -181,6 +181,81 @@ struct OpenAPILintTests {
         #expect(unbounded.isEmpty, "lists neither paged nor bounded: \(unbounded.sorted())")
     }
 
+    /// Every JSON body, asked or answered, shows an example (review, 5.1): on its media type or on the named
+    /// schema it refers to, so the reference and a generated client's documentation show one.
+    /// `scripts/record-examples.sh` records real ones; `scripts/lint-openapi.sh` checks each fits its schema.
+    @Test func everyBodyHasAnExample() {
+        let document = Self.document
+        let components = document["components"] as? [String: Any] ?? [:]
+        func followed(_ node: Any?, in kind: String) -> [String: Any] {
+            let node = node as? [String: Any] ?? [:]
+            guard let reference = node["$ref"] as? String, let name = reference.split(separator: "/").last else {
+                return node
+            }
+            return (components[kind] as? [String: Any])?[String(name)] as? [String: Any] ?? [:]
+        }
+        func shows(_ media: [String: Any]) -> Bool {
+            if media["example"] != nil || media["examples"] != nil { return true }
+            let schema = Self.resolved(media["schema"] ?? [:], in: document) ?? [:]
+            return schema["example"] != nil || schema["examples"] != nil
+        }
+        var bare: [String] = []
+        for operation in Self.operations {
+            var bodies: [(String, Any?)] = [
+                ("request", followed(operation.fields["requestBody"], in: "requestBodies")["content"])
+            ]
+            for (status, answer) in operation.responses {
+                bodies.append((status, followed(answer, in: "responses")["content"]))
+            }
+            for (place, content) in bodies {
+                for (kind, media) in content as? [String: Any] ?? [:]
+                where ["application/json", "application/problem+json"].contains(kind) {
+                    if !shows(media as? [String: Any] ?? [:]) { bare.append("\(operation.id) \(place) \(kind)") }
+                }
+            }
+        }
+        #expect(bare.isEmpty, "bodies without an example: \(bare.sorted())")
+    }
+
+    /// A bound a description states in numbers is a schema keyword too (review, 5.2), where validators,
+    /// generated clients and the fuzzer read it: a range (`1–500`, `1 to 64`) or `at most`, `at least`,
+    /// `more than` on a number; a length in characters or bytes on a text; `at most` or `up to` on a list.
+    @Test func everyBoundInWordsIsAKeyword() {
+        let range = #/(?:^|[^\d:.,])\d[\d,]*\s*(–| to )\s*\d[\d,]*/#
+        let above = #/(?i)(at least|more than|above) \d/#
+        let below = #/(?i)at most \d/#
+        let length = #/(?i)(at most|up to|\d) *[\d,]* *(characters|bytes|KB)/#
+        let count = #/(?i)(at most|up to) (\d|one|two|three|four|five|ten)/#
+        var prose: [String] = []
+        func walk(_ node: Any, _ path: String) {
+            if let schema = node as? [String: Any] {
+                if let text = schema["description"] as? String, let type = schema["type"] as? String {
+                    let has = { (keys: [String]) in keys.contains { schema[$0] != nil } }
+                    var missing = false
+                    switch type {
+                    case "integer", "number":
+                        if text.contains(range) {
+                            missing = !has(["minimum", "exclusiveMinimum"]) || !has(["maximum"])
+                        }
+                        if text.contains(above) { missing = missing || !has(["minimum", "exclusiveMinimum"]) }
+                        if text.contains(below) { missing = missing || !has(["maximum"]) }
+                    case "string" where schema["format"] == nil:
+                        missing = text.contains(length) && !has(["maxLength"])
+                    case "array":
+                        missing = text.contains(count) && !has(["maxItems"])
+                    default: break
+                    }
+                    if missing { prose.append(path) }
+                }
+                for (key, value) in schema { walk(value, "\(path)/\(key)") }
+            } else if let list = node as? [Any] {
+                for (index, value) in list.enumerated() { walk(value, "\(path)/\(index)") }
+            }
+        }
+        walk(Self.document, "")
+        #expect(prose.isEmpty, "bounds only in words: \(prose.sorted())")
+    }
+
     /// Every problem type a business rule answers is in the document's catalogue, with a title, so a client
     /// can switch on each (issue 46).
     @Test func everyRefusalHasItsProblemTypeInTheCatalogue() {

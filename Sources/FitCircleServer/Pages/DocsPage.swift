@@ -93,7 +93,7 @@ enum DocsPage {
                 "<p>Body: "
                 + content.keys.sorted().map { type in
                     "<code>\(escape(type))</code> \(typeText((content[type] as? [String: Any])?["schema"]))"
-                }.joined(separator: ", ") + "</p>"
+                }.joined(separator: ", ") + "</p>" + Self.examples(of: content)
         }
         if let responses = operation["responses"] as? [String: Any] {
             html +=
@@ -140,7 +140,7 @@ enum DocsPage {
             html += "</table>"
         }
         if let example = schema["example"] {
-            html += "<p>Example:</p><pre><code>\(escape(exampleText(example)))</code></pre>"
+            html += "<p>Example:</p><pre><code>\(escape(exampleText(example, pretty: true)))</code></pre>"
         }
         return html + "</article>"
     }
@@ -181,6 +181,7 @@ enum DocsPage {
         case (nil, let high?): parts.append("at most \(high)")
         case (nil, nil): break
         }
+        if let above = number("exclusiveMinimum") { parts.insert("more than \(above)", at: 0) }
         if let length = number("maxLength") { parts.append("at most \(length) characters") }
         if let items = number("maxItems") { parts.append("at most \(items) items") }
         if let bound = schema["x-bounded-by"] as? String { parts.append("bounded by \(escape(bound))") }
@@ -198,14 +199,25 @@ enum DocsPage {
         }
         return markdown(response["description"] as? String)
             + (content.isEmpty ? "" : "<p>" + content.joined(separator: ", ") + "</p>")
+            + Self.examples(of: response["content"] as? [String: Any] ?? [:])
     }
 
-    private static func exampleText(_ example: Any) -> String {
+    /// The examples written on a body's media types (one written on a named schema shows with the schema).
+    private static func examples(of content: [String: Any]) -> String {
+        content.sorted { $0.key < $1.key }.compactMap { _, media in
+            (media as? [String: Any])?["example"].map {
+                "<p>Example:</p><pre><code>\(escape(exampleText($0, pretty: true)))</code></pre>"
+            }
+        }.joined()
+    }
+
+    private static func exampleText(_ example: Any, pretty: Bool = false) -> String {
         if let text = example as? String { return text }
         if JSONSerialization.isValidJSONObject(example),
             let data = try? JSONSerialization.data(
                 withJSONObject: example,
-                options: [.sortedKeys, .withoutEscapingSlashes]
+                options: pretty
+                    ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
             )
         {
             return String(decoding: data, as: UTF8.self)

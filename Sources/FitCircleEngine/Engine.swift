@@ -11,6 +11,7 @@ public final class Engine: Sendable {
     /// The store, rules, clock, ids, analytics and board events every use case shares.
     public let context: EngineContext
     public let accounts: Accounts
+    public let serviceKeys: ServiceKeys
     public let profiles: Profiles
     public let activities: Activities
     public let streaks: Streaks
@@ -77,6 +78,7 @@ public final class Engine: Sendable {
             ids: ids,
             clock: clock
         )
+        self.serviceKeys = ServiceKeys(store: store, clock: clock)
         self.events = Events(store: store, profile: profile, recorder: analytics, clock: clock)
         self.activities = Activities(
             store: store,

@@ -87,6 +87,7 @@ public func buildRouter(
 
     let authentication = AuthenticationMiddleware(
         accounts: engine.accounts,
+        serviceKeys: engine.serviceKeys,
         publicOperations: routes.publicOperationIDs,
         onboardingRequired: engine.profile.onboarding.required,
         secureCookies: web.secureCookies

@@ -73,6 +73,21 @@ public struct ServerProcess: Sendable {
             .exitStatus() == 0
     }
 
+    /// Runs `fitcircle <arguments>` to its end: what it printed, or nil when it failed. (Read once it has
+    /// ended: a command prints a few lines, far less than a pipe holds.)
+    public static func output(_ arguments: [String]) async throws -> String? {
+        let process = try ChildProcess(
+            Self.binary.path,
+            arguments,
+            environment: Self.patientNode,
+            output: .pipe,
+            errors: .discard
+        )
+        let status = try await process.exitStatus()
+        let printed = try process.output?.readToEnd() ?? Data()
+        return status == 0 ? String(decoding: printed, as: UTF8.self) : nil
+    }
+
     /// The node on `port`, or nil if it exited at start.
     private static func start(database: String, port: Int, environment: [String: String]) async throws
         -> ServerProcess?

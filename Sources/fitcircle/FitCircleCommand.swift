@@ -7,7 +7,7 @@ struct FitCircleCommand: AsyncParsableCommand {
         abstract: "FitCircle: a self-hostable engagement engine for social fitness apps.",
         subcommands: [
             Serve.self, Migrate.self, ReplayCommand.self, OperatorCommand.self, MetricsCommand.self,
-            SimulateCommand.self,
+            SimulateCommand.self, ServiceKeyCommand.self,
         ],
         defaultSubcommand: Serve.self
     )

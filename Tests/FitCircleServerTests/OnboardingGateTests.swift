@@ -13,6 +13,7 @@ struct OnboardingGateTests {
     func call(_ operationID: String, token: String, app: TestApp, required: Bool) async throws -> Bool {
         let middleware = AuthenticationMiddleware(
             accounts: app.engine.accounts,
+            serviceKeys: app.engine.serviceKeys,
             publicOperations: [],
             onboardingRequired: required,
             secureCookies: false

@@ -256,6 +256,23 @@ struct OpenAPILintTests {
         #expect(prose.isEmpty, "bounds only in words: \(prose.sorted())")
     }
 
+    /// The document says which operations a service key reaches, as `ServiceScope` decides (issue 46): each
+    /// names its scope in `x-service-scope` and lists the `serviceKey` scheme, and no other does.
+    @Test func everyServiceScopeIsWhatTheDocumentSays() {
+        var said: [String: String] = [:]
+        for operation in Self.operations {
+            let schemes = (operation.fields["security"] as? [[String: Any]] ?? []).flatMap(\.keys)
+            let scope = operation.fields["x-service-scope"] as? String
+            #expect((scope != nil) == schemes.contains("serviceKey"), "\(operation.id): x-service-scope and its scheme")
+            if let scope { said[operation.id] = scope }
+        }
+        let decided = Dictionary(
+            ServiceScope.allCases.flatMap { scope in scope.operations.map { ($0, scope.rawValue) } },
+            uniquingKeysWith: { first, _ in first }
+        )
+        #expect(said == decided)
+    }
+
     /// Every problem type a business rule answers is in the document's catalogue, with a title, so a client
     /// can switch on each (issue 46).
     @Test func everyRefusalHasItsProblemTypeInTheCatalogue() {

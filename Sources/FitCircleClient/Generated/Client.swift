@@ -28,6 +28,16 @@ import HTTPTypes
 /// not a GET, HEAD or OPTIONS must also send the CSRF cookie's value as `X-CSRF-Token`, else 403: the
 /// cookie is `__Host-fc_csrf` over https (`fc_csrf` over plain http), and its token is bound to the session.
 ///
+/// **Service keys.** A backend — publishing content, reading the figures, running webhooks or
+/// experiments, sending a notification, reading the console — uses a key of its own, never a person's
+/// account: an operator makes one with `fitcircle service-key make <name> --scopes metrics,webhooks`
+/// (scopes: `metrics`, `webhooks`, `experiments`, `content`, `notifications`, `console`), and the backend
+/// sends it as `Authorization: Bearer fcsk_…`. A key reaches only the operations of its scopes (each
+/// says which in `x-service-scope`, and lists the `serviceKey` scheme); anything else answers it 403, and
+/// a key revoked or made up 401. `fitcircle service-key rotate <name>` gives a key a new secret and keeps
+/// the previous one working for a grace period (24 hours unless `--grace-hours` says otherwise), `revoke`
+/// stops it at once on every node, `list` shows every key with its scopes and last use, never a secret.
+///
 /// **Limits.** Every answer to a signed-in caller, and every answer of an operation with a budget of its
 /// own, carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers:
 /// `"user";q=600;w=60` and `"user";r=599;t=1`), a problem as well as a success: the request was counted

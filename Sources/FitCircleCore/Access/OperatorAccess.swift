@@ -6,4 +6,10 @@ public enum OperatorAccess {
     public static func decide(isOperator: Bool, to what: String) -> Access {
         isOperator ? .allowed : .forbidden("Only operators may \(what).")
     }
+
+    /// A service key's turn at an operator operation (`ServiceAccess` let the request through for one of the
+    /// key's scopes; the use case asks again for its own).
+    public static func decide(service scopes: Set<ServiceScope>, needs scope: ServiceScope, to what: String) -> Access {
+        scopes.contains(scope) ? .allowed : .forbidden("This service key's scopes do not include \(scope.rawValue).")
+    }
 }

@@ -47,7 +47,7 @@ extension Metrics {
         )
         try validator.throwIfInvalid()
         let rows = try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "read the metrics")
+            try await Operators.require(caller, in: tx, to: "read the metrics", scope: .metrics)
             return try await tx.metrics.rows(from: first, to: last)
         }
         return Report(

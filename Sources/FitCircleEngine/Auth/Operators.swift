@@ -46,11 +46,19 @@ public struct Operators: Sendable {
 
     /// Lets `caller` on only if they are an operator now (the console's pages ask before they are served).
     public func admit(_ caller: Caller, to action: String) async throws {
-        try await self.store.read { tx in try await Self.require(caller, in: tx, to: action) }
+        try await self.store.read { tx in try await Self.require(caller, in: tx, to: action, scope: .console) }
     }
 
-    /// Lets `caller` on only if they are an operator now (read in `tx`, so a revocation holds at once).
-    static func require(_ caller: Caller, in tx: Transaction, to action: String) async throws {
+    /// Lets `caller` on only if they are an operator now (read in `tx`, so a revocation holds at once), or a
+    /// service key with `scope` (read at this request).
+    static func require(_ caller: Caller, in tx: Transaction, to action: String, scope: ServiceScope) async throws {
+        if let key = caller.service {
+            try OperatorAccess.decide(service: key.scopes, needs: scope, to: action).require(
+                "service key",
+                key.id.rawValue
+            )
+            return
+        }
         let account = try await tx.users.find(caller.userID)
         try OperatorAccess.decide(isOperator: account?.role == .operator, to: action).require(
             "user",

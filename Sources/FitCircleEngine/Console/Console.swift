@@ -34,7 +34,7 @@ public struct Console: Sendable {
     /// The account with id `raw`, else those `query` finds (an exact address, or the start of a name).
     public func accounts(id raw: String, query: NameSearch.Query, by caller: Caller) async throws -> [User] {
         try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "look people up")
+            try await Operators.require(caller, in: tx, to: "look people up", scope: .console)
             if let account = try await tx.users.find(User.ID(raw)) { return [account] }
             switch query {
             case .email(let address): return try await tx.users.all(withEmail: address)
@@ -45,7 +45,7 @@ public struct Console: Sendable {
 
     public func file(of id: User.ID, by caller: Caller) async throws -> AccountFile {
         let account = try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "read a person's file")
+            try await Operators.require(caller, in: tx, to: "read a person's file", scope: .console)
             guard let account = try await tx.users.find(id) else {
                 throw DomainError.notFound(resource: "user", id: id.rawValue)
             }
@@ -83,7 +83,7 @@ public struct Console: Sendable {
         }
         let now = self.clock.now()
         return try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "read the job queue")
+            try await Operators.require(caller, in: tx, to: "read the job queue", scope: .console)
             let jobs = try await tx.console.jobs(in: state, at: now, after: last, limit: limit)
             return (
                 try await tx.console.jobCounts(at: now),
@@ -97,7 +97,7 @@ public struct Console: Sendable {
     public func retry(job id: String, by caller: Caller) async throws -> QueuedJob {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            try await Operators.require(caller, in: tx, to: "retry a job")
+            try await Operators.require(caller, in: tx, to: "retry a job", scope: .console)
             guard try await tx.console.job(id) != nil else { throw DomainError.notFound(resource: "job", id: id) }
             guard try await tx.console.retry(id, at: now), let job = try await tx.console.job(id) else {
                 throw DomainError.refused(Refusal(.wrongState, "Only a failed job can be retried."))
@@ -118,7 +118,7 @@ public struct Console: Sendable {
             throw ValidationError(field: "limit", reason: "must be between 1 and 200")
         }
         let entries = try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "read the delivery log")
+            try await Operators.require(caller, in: tx, to: "read the delivery log", scope: .console)
             return try await tx.console.deliveries(channel: channel, outcome: outcome, before: cursor, limit: limit)
         }
         return (entries, entries.count == limit ? entries.last?.attempt.id : nil)
@@ -132,7 +132,7 @@ public struct Console: Sendable {
             throw ValidationError(field: "limit", reason: "must be between 1 and 200")
         }
         let items = try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "list the circles")
+            try await Operators.require(caller, in: tx, to: "list the circles", scope: .console)
             return try await tx.console.circles(before: cursor, limit: limit)
         }
         return (items, items.count == limit ? items.last?.circle.id.rawValue : nil)
@@ -151,7 +151,7 @@ public struct Console: Sendable {
         }
         let now = self.clock.now()
         let rows = try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "list the challenges")
+            try await Operators.require(caller, in: tx, to: "list the challenges", scope: .console)
             return try await tx.console.challenges(before: cursor, limit: limit)
         }
         return (
@@ -162,7 +162,9 @@ public struct Console: Sendable {
 
     /// The profile every rule is read from (experiments' overlays aside).
     public func activeProfile(by caller: Caller) async throws -> RuleProfile {
-        try await self.store.read { tx in try await Operators.require(caller, in: tx, to: "read the rule profile") }
+        try await self.store.read { tx in
+            try await Operators.require(caller, in: tx, to: "read the rule profile", scope: .console)
+        }
         return self.profile
     }
 }

@@ -14,16 +14,12 @@ public struct WeeklyContents: Sendable {
         self.clock = clock
     }
 
-    /// Publishes `key` for `week` (operators: an app's backend publishes with an operator account).
+    /// Publishes `key` for `week` (operators, or a backend's service key with the `content` scope).
     /// Publishing it again answers what was published.
     public func publish(_ key: String, week: String, by caller: Caller) async throws -> WeeklyContent {
         let (key, week) = (try WeeklyContent.validatedKey(key), try WeeklyContent.validatedWeek(week))
         return try await self.store.transaction { tx in
-            let publisher = try await tx.users.find(caller.userID)
-            try OperatorAccess.decide(isOperator: publisher?.role == .operator, to: "publish weekly content").require(
-                "content",
-                key
-            )
+            try await Operators.require(caller, in: tx, to: "publish weekly content", scope: .content)
             let published = WeeklyContent(key: key, week: week, publishedAt: self.clock.now())
             try await tx.weeklyContent.publish(published)
             // A piece published again keeps its first publication: the stored one is the answer.

@@ -86,7 +86,7 @@ public struct Experiments: Sendable {
             createdAt: now
         )
         return try await self.store.transaction { tx in
-            try await Operators.require(caller, in: tx, to: "make experiments")
+            try await Operators.require(caller, in: tx, to: "make experiments", scope: .experiments)
             guard try await tx.experiments.experiment(named: name) == nil else {
                 throw DomainError.conflict(reason: "An experiment is already called \(name).")
             }
@@ -97,14 +97,14 @@ public struct Experiments: Sendable {
 
     public func list(by caller: Caller) async throws -> [Experiment] {
         try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "read experiments")
+            try await Operators.require(caller, in: tx, to: "read experiments", scope: .experiments)
             return try await tx.experiments.all()
         }
     }
 
     public func experiment(_ id: Experiment.ID, by caller: Caller) async throws -> Experiment {
         try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "read experiments")
+            try await Operators.require(caller, in: tx, to: "read experiments", scope: .experiments)
             return try await Self.find(id, in: tx)
         }
     }
@@ -116,7 +116,7 @@ public struct Experiments: Sendable {
     {
         let now = self.clock.now()
         let changed = try await self.store.transaction { tx in
-            try await Operators.require(caller, in: tx, to: "change experiments")
+            try await Operators.require(caller, in: tx, to: "change experiments", scope: .experiments)
             let experiment = try await Self.find(id, in: tx)
             let changed = try experiment.changed(to: state, rolloutPercent: rolloutPercent, at: now)
             if changed.state == .running {
@@ -142,7 +142,7 @@ public struct Experiments: Sendable {
         }
         let through = LocalDate(self.clock.now(), in: .gmt).adding(days: -1)
         return try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "read experiments")
+            try await Operators.require(caller, in: tx, to: "read experiments", scope: .experiments)
             let experiment = try await Self.find(id, in: tx)
             let queries = tx.experiments
             let exposed = try await queries.exposed(in: id)

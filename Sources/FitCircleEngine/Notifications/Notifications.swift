@@ -167,13 +167,10 @@ public struct Notifications: JobOwner {
     public func send(type: String, data: [String: String], dedupeKey: String?, to user: User.ID, by caller: Caller)
         async throws -> NotificationRecord
     {
-        let (sender, account) = try await self.store.read { tx in
-            (try await tx.users.find(caller.userID), try await tx.users.find(user))
+        let account = try await self.store.read { tx in
+            try await Operators.require(caller, in: tx, to: "send notifications", scope: .notifications)
+            return try await tx.users.find(user)
         }
-        try OperatorAccess.decide(isOperator: sender?.role == .operator, to: "send notifications").require(
-            "user",
-            user.rawValue
-        )
         guard let raised = RaisedType(rawValue: type), self.catalog[raised] != nil else {
             throw ValidationError(field: "type", reason: "is not a notification type of this app")
         }

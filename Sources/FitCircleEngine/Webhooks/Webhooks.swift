@@ -39,7 +39,7 @@ public struct Webhooks: JobOwner {
             createdAt: self.clock.now()
         )
         try await self.store.transaction { tx in
-            try await Operators.require(caller, in: tx, to: "register webhooks")
+            try await Operators.require(caller, in: tx, to: "register webhooks", scope: .webhooks)
             guard try await tx.webhooks.endpoints().count < WebhookEndpoint.maximumEndpoints else {
                 throw DomainError.refused(
                     Refusal(
@@ -58,7 +58,7 @@ public struct Webhooks: JobOwner {
     /// Every endpoint (their secrets are not part of what a list shows).
     public func endpoints(by caller: Caller) async throws -> [WebhookEndpoint] {
         try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "read webhooks")
+            try await Operators.require(caller, in: tx, to: "read webhooks", scope: .webhooks)
             return try await tx.webhooks.endpoints()
         }
     }
@@ -66,7 +66,7 @@ public struct Webhooks: JobOwner {
     /// Removes an endpoint with its log; what was waiting for it is not sent.
     public func remove(_ id: WebhookEndpoint.ID, by caller: Caller) async throws {
         try await self.store.transaction { tx in
-            try await Operators.require(caller, in: tx, to: "remove webhooks")
+            try await Operators.require(caller, in: tx, to: "remove webhooks", scope: .webhooks)
             guard id.isWellFormed, try await tx.webhooks.delete(id) else {
                 throw DomainError.notFound(resource: "webhook", id: id.rawValue)
             }
@@ -86,7 +86,7 @@ public struct Webhooks: JobOwner {
     ) async throws -> (items: [WebhookDelivery], next: WebhookDelivery.ID?) {
         guard (1...500).contains(limit) else { throw ValidationError(field: "limit", reason: "must be from 1 to 500") }
         let items = try await self.store.read { tx in
-            try await Operators.require(caller, in: tx, to: "read webhooks")
+            try await Operators.require(caller, in: tx, to: "read webhooks", scope: .webhooks)
             guard id.isWellFormed, try await tx.webhooks.endpoint(id) != nil else {
                 throw DomainError.notFound(resource: "webhook", id: id.rawValue)
             }
@@ -101,7 +101,7 @@ public struct Webhooks: JobOwner {
     {
         let now = self.clock.now()
         return try await self.store.transaction { tx in
-            try await Operators.require(caller, in: tx, to: "replay webhooks")
+            try await Operators.require(caller, in: tx, to: "replay webhooks", scope: .webhooks)
             guard delivery.isWellFormed, let found = try await tx.webhooks.delivery(delivery),
                 found.endpoint == endpoint
             else {

@@ -16,9 +16,12 @@ enum RequestCaller {
 
 /// Resolves `Authorization: Bearer …`, or else the web app's session cookie (`WebSession`, with a CSRF
 /// token of that session on anything but a read), for every operation the OpenAPI document does not mark
-/// public, and holds back users who must finish onboarding from everything but their profile.
+/// public, and holds back users who must finish onboarding from everything but their profile. A bearer
+/// token that is a service key (`fcsk_…`) is a backend's: it reaches only the operations of its scopes
+/// (`ServiceAccess`).
 struct AuthenticationMiddleware: ServerMiddleware {
     let accounts: Accounts
+    let serviceKeys: ServiceKeys
     let publicOperations: Set<String>
     let onboardingRequired: Bool
     /// Whether the web app's cookies are `Secure` (and the CSRF cookie `__Host-` prefixed).
@@ -70,7 +73,16 @@ struct AuthenticationMiddleware: ServerMiddleware {
     /// carrying the CSRF token, onboarding done where the operation needs it. The hot reads (`HotReads`)
     /// sign their requests in here too.
     func caller(of request: HTTPRequest, operationID: String) async throws -> Caller {
-        let caller = try await self.accounts.authenticate(accessToken: try Self.accessToken(of: request))
+        let token = try Self.accessToken(of: request)
+        if ServiceKeyToken.isServiceKey(token) {
+            let caller = try await self.serviceKeys.authenticate(token)
+            try ServiceAccess.decide(operationID, scopes: caller.service?.scopes ?? []).require(
+                "operation",
+                operationID
+            )
+            return caller
+        }
+        let caller = try await self.accounts.authenticate(accessToken: token)
         try self.checkCSRF(of: request, caller)
         guard
             OnboardingAccess.mayCall(

@@ -59,6 +59,7 @@ public func buildRouter(
             sending: OpenPerAddress()
         ) { request in
             guard let token = try? AuthenticationMiddleware.accessToken(of: request) else { return false }
+            if ServiceKeyToken.isServiceKey(token) { return (try? await engine.serviceKeys.authenticate(token)) != nil }
             return (try? await engine.accounts.authenticate(accessToken: token)) != nil
         }
     )
@@ -113,6 +114,7 @@ public func buildRouter(
             jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]
         ),
         middlewares: [
+            DeprecationMiddleware(deprecated: routes.deprecatedOperations),
             authentication, rateLimits, IdempotencyMiddleware(idempotency: engine.idempotency),
             ConditionalGetMiddleware(operations: routes.conditionalOperationIDs),
             InputCheckMiddleware(schemas: routes.inputs),

@@ -273,6 +273,19 @@ struct OpenAPILintTests {
         #expect(said == decided)
     }
 
+    /// A deprecated operation says since when and what replaces it (the document's versions paragraph): the
+    /// server's `Deprecation` header is made from the day, and a client reads the replacement in the summary.
+    @Test func everyDeprecatedOperationSaysSinceWhenAndWhatReplacesIt() {
+        let deprecated = Self.operations.filter { $0.fields["deprecated"] as? Bool == true }
+        #expect(!deprecated.isEmpty)
+        for operation in deprecated {
+            let day = operation.fields["x-deprecated-on"] as? String ?? ""
+            #expect(LocalDate(iso: day) != nil, "\(operation.id): x-deprecated-on '\(day)'")
+            let summary = operation.fields["summary"] as? String ?? ""
+            #expect(summary.contains("use "), "\(operation.id) does not name its replacement: \(summary)")
+        }
+    }
+
     /// Every problem type a business rule answers is in the document's catalogue, with a title, so a client
     /// can switch on each (issue 46).
     @Test func everyRefusalHasItsProblemTypeInTheCatalogue() {

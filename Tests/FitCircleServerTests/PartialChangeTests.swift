@@ -1,5 +1,6 @@
 import FitCircleTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 /// PATCH changes the fields it is given and keeps the others; PUT replaces (issue 46, review I41: renaming a
@@ -125,6 +126,15 @@ struct PartialChangeTests {
             let put = try await app.request(.put, "/api/notifications/preferences", token: token, json: ["push": true])
             let replayed = try put.jsonObject()
             #expect(replayed["push"] as? Bool == true && replayed["email"] as? Bool == before["email"] as? Bool)
+            // The deprecated PUT says so on every answer (RFC 9745), the PATCH does not.
+            // 2026-11-29T00:00:00Z.
+            #expect(put.headers[HTTPField.Name("Deprecation")!] == "@1795910400", "\(put.headers)")
+            #expect(
+                put.headers[HTTPField.Name("Link")!]?.contains(
+                    "</docs#updateNotificationPreferences>; rel=\"deprecation\""
+                ) == true
+            )
+            #expect(patched.headers[HTTPField.Name("Deprecation")!] == nil)
 
             let emails = try await app.request(
                 .patch,

@@ -154,6 +154,19 @@ import HTTPTypes
 /// | `/problems/unavailable` | 503 | the node is at capacity (`Retry-After`), or the database does not answer (`/readyz`) |
 /// | `/problems/internal` | 500 | a fault of the server; the detail is in its logs |
 ///
+/// **Versions and evolution.** `info.version` is the contract's version, in semantic versioning. Within
+/// a major version the API only grows: new operations, new optional fields in requests, new fields in
+/// answers, new values of an answer's enumeration, new problem types, new headers. So a client ignores
+/// the fields of an answer it does not know, takes a value of an enumeration it does not know as
+/// "something else" (an item it shows generically or skips, never a failed call), and handles a problem
+/// type it does not know by its status. Requests are held to the document exactly (an unknown field or
+/// value is a 422), so no client comes to rely on one being ignored. What is to go is deprecated first:
+/// `deprecated: true` here, with the day (`x-deprecated-on`) and what replaces it in its summary, and
+/// every answer of a deprecated operation carries `Deprecation` (RFC 9745: `@` and that day as seconds
+/// since 1970) and a `Link` to its entry in this reference (`rel="deprecation"`). A deprecated operation
+/// keeps working for at least twelve months after that day and goes only with a new major version; a
+/// path a product specification fixes stays.
+///
 public struct Client: APIProtocol {
     /// The underlying HTTP client.
     private let client: UniversalClient

@@ -16,6 +16,8 @@ extension HTTPField.Name {
     static let referrerPolicy = declared("Referrer-Policy")
     static let frameOptions = declared("X-Frame-Options")
     static let fitCircleBoardSource = declared("FitCircle-Board-Source")
+    static let deprecation = declared("Deprecation")
+    static let link = declared("Link")
 
     /// Every name above, for the test that reads them back.
     static var declaredNames: [(name: Self, text: String)] {
@@ -25,7 +27,7 @@ extension HTTPField.Name {
             (.xForwardedFor, "X-Forwarded-For"), (.rateLimitPolicy, "RateLimit-Policy"), (.rateLimit, "RateLimit"),
             (.csrfToken, "X-CSRF-Token"),
             (.referrerPolicy, "Referrer-Policy"), (.frameOptions, "X-Frame-Options"),
-            (.fitCircleBoardSource, "FitCircle-Board-Source"),
+            (.fitCircleBoardSource, "FitCircle-Board-Source"), (.deprecation, "Deprecation"), (.link, "Link"),
         ]
     }
 

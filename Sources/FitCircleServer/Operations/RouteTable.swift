@@ -12,6 +12,8 @@ struct RouteTable: Sendable {
         var isPublic: Bool
         var isConditional: Bool
         var isStream: Bool
+        /// When a deprecated operation was deprecated (`x-deprecated-on`, a day); nil for a current one.
+        var deprecatedOn: String?
     }
 
     let operations: [Operation]
@@ -38,12 +40,22 @@ struct RouteTable: Sendable {
                         operationID: id,
                         isPublic: security?.isEmpty == true,
                         isConditional: responses["304"] != nil,
-                        isStream: ok["text/event-stream"] != nil
+                        isStream: ok["text/event-stream"] != nil,
+                        deprecatedOn: operation["deprecated"] as? Bool == true
+                            ? (operation["x-deprecated-on"] as? String ?? "") : nil
                     )
                 )
             }
         }
         self.operations = operations.sorted { ($0.path, $0.method) < ($1.path, $1.method) }
+    }
+
+    /// The deprecated operations, by id, with the day each was deprecated.
+    var deprecatedOperations: [String: String] {
+        Dictionary(
+            self.operations.compactMap { operation in operation.deprecatedOn.map { (operation.operationID, $0) } },
+            uniquingKeysWith: { first, _ in first }
+        )
     }
 
     /// The operations anyone may call without an access token.

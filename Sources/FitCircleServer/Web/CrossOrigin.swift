@@ -60,5 +60,5 @@ public struct CrossOriginPolicy: Sendable {
     static let requestHeaders =
         "Authorization, Content-Type, Accept-Language, Idempotency-Key, If-None-Match, Last-Event-ID, X-Request-Id"
     static let responseHeaders =
-        "ETag, Location, Retry-After, RateLimit, RateLimit-Policy, Idempotent-Replayed, X-Request-Id"
+        "ETag, Location, Retry-After, RateLimit, RateLimit-Policy, Idempotent-Replayed, X-Request-Id, Deprecation, Link"
 }

@@ -58,8 +58,12 @@ import HTTPTypes
 /// **Other origins.** A web app served from another origin may call the API from a browser when the
 /// operator lists its origin (`server.corsOrigins`): its preflights are answered and every answer says it
 /// may read it, with `ETag`, `Location`, `Retry-After`, `RateLimit`, `RateLimit-Policy`,
-/// `Idempotent-Replayed` and `X-Request-Id`. Such an app signs in for bearer tokens; cookies are never
-/// sent across origins.
+/// `Idempotent-Replayed`, `X-Request-Id`, `Deprecation` and `Link`. Such an app signs in for bearer
+/// tokens; cookies are never sent across origins.
+///
+/// **Compression.** A client that sends `Accept-Encoding: gzip` (or `deflate`) gets answers of a
+/// kilobyte or more compressed (JSON, the export's lines, the reference), never an event stream; a
+/// compressed answer's `ETag` is weak, and sending it back in `If-None-Match` still answers 304.
 ///
 /// **Bodies.** A JSON body holds the fields its schema names and no others (each request schema says
 /// `additionalProperties: false`): a member it does not name is refused with 422, each named by its JSON path with the fields its object takes (a misspelt `timezone`

@@ -186,6 +186,7 @@ struct AuthorizationMatrixTests {
             success: 201
         ),
         "listActivities": Row(rule: .signedIn),
+        "listActivityChanges": Row(rule: .signedIn),
         // The owner's run, edited: another caller has no activity of that client id (404).
         "editActivity": Row(
             rule: .ownerOnly,

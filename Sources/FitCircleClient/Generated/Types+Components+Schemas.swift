@@ -6355,6 +6355,92 @@ extension Components {
                 ])
             }
         }
+        /// One activity as it is now, or, `deleted`, its tombstone.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ActivityChange`.
+        public struct ActivityChange: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ActivityChange/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ActivityChange/clientEventId`.
+            public var clientEventId: Swift.String
+            /// When the server last changed it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityChange/changedAt`.
+            public var changedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ActivityChange/deleted`.
+            public var deleted: Swift.Bool
+            /// Set on a tombstone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityChange/deletedAt`.
+            public var deletedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ActivityChange/activity`.
+            public var activity: Components.Schemas.Activity?
+            /// Creates a new `ActivityChange`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - clientEventId:
+            ///   - changedAt: When the server last changed it.
+            ///   - deleted:
+            ///   - deletedAt: Set on a tombstone.
+            ///   - activity:
+            public init(
+                id: Swift.String,
+                clientEventId: Swift.String,
+                changedAt: Foundation.Date,
+                deleted: Swift.Bool,
+                deletedAt: Foundation.Date? = nil,
+                activity: Components.Schemas.Activity? = nil
+            ) {
+                self.id = id
+                self.clientEventId = clientEventId
+                self.changedAt = changedAt
+                self.deleted = deleted
+                self.deletedAt = deletedAt
+                self.activity = activity
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case clientEventId
+                case changedAt
+                case deleted
+                case deletedAt
+                case activity
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ActivityChangePage`.
+        public struct ActivityChangePage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ActivityChangePage/items`.
+            public var items: [Components.Schemas.ActivityChange]
+            /// Absent on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityChangePage/nextCursor`.
+            public var nextCursor: Swift.String?
+            /// On the last page: the `since` of the next sync.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ActivityChangePage/syncToken`.
+            public var syncToken: Swift.String?
+            /// Creates a new `ActivityChangePage`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            ///   - nextCursor: Absent on the last page.
+            ///   - syncToken: On the last page: the `since` of the next sync.
+            public init(
+                items: [Components.Schemas.ActivityChange],
+                nextCursor: Swift.String? = nil,
+                syncToken: Swift.String? = nil
+            ) {
+                self.items = items
+                self.nextCursor = nextCursor
+                self.syncToken = syncToken
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+                case nextCursor
+                case syncToken
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/ActivityPage`.
         public struct ActivityPage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ActivityPage/items`.

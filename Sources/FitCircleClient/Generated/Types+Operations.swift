@@ -5736,6 +5736,282 @@ public enum Operations {
             }
         }
     }
+    /// What changed in the caller's activities since the last sync, for an app that mirrors them
+    ///
+    /// For an app that keeps the caller's activities on the device. The first sync, without `since`,
+    /// gives every live activity; each later one, with the `syncToken` the last one ended with, gives
+    /// what changed since: activities recorded, edited or made visible to others, as they are now, and
+    /// activities deleted, as tombstones (`deleted: true`, the ids and `deletedAt`). Changes come oldest
+    /// first, a page at a time (`cursor`); the last page carries the `syncToken` for the next sync. A
+    /// change may come twice (the next sync starts a minute before this one read, so that nothing
+    /// committed meanwhile is missed): apply each by `id`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/activities/changes`.
+    /// - Remark: Generated from `#/paths//api/activities/changes/get(listActivityChanges)`.
+    public enum ListActivityChanges {
+        public static let id: Swift.String = "listActivityChanges"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/activities/changes/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The `syncToken` of the last sync, as it was given; absent: a first sync.
+                ///
+                /// - Remark: Generated from `#/paths/api/activities/changes/GET/query/since`.
+                public var since: Swift.String?
+                /// The `nextCursor` of the page before, as it was given (opaque).
+                ///
+                /// - Remark: Generated from `#/paths/api/activities/changes/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Changes on a page.
+                ///
+                /// - Remark: Generated from `#/paths/api/activities/changes/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - since: The `syncToken` of the last sync, as it was given; absent: a first sync.
+                ///   - cursor: The `nextCursor` of the page before, as it was given (opaque).
+                ///   - limit: Changes on a page.
+                public init(
+                    since: Swift.String? = nil,
+                    cursor: Swift.String? = nil,
+                    limit: Swift.Int? = nil
+                ) {
+                    self.since = since
+                    self.cursor = cursor
+                    self.limit = limit
+                }
+            }
+            public var query: Operations.ListActivityChanges.Input.Query
+            /// - Remark: Generated from `#/paths/api/activities/changes/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListActivityChanges.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListActivityChanges.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.ListActivityChanges.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.ListActivityChanges.Input.Query = .init(),
+                headers: Operations.ListActivityChanges.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/activities/changes/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/activities/changes/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ActivityChangePage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ActivityChangePage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.ListActivityChanges.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.ListActivityChanges.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A page of changes.
+            ///
+            /// - Remark: Generated from `#/paths//api/activities/changes/get(listActivityChanges)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListActivityChanges.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.ListActivityChanges.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No valid credentials.
+            ///
+            /// - Remark: Generated from `#/paths//api/activities/changes/get(listActivityChanges)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthenticated)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthenticated {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Not allowed, or onboarding must be completed first (`/problems/onboarding-required`).
+            ///
+            /// - Remark: Generated from `#/paths//api/activities/changes/get(listActivityChanges)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// One or more fields are invalid; nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/activities/changes/get(listActivityChanges)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Too many requests of this kind; try again after `Retry-After` seconds.
+            ///
+            /// - Remark: Generated from `#/paths//api/activities/changes/get(listActivityChanges)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The node is at capacity, or its database does not answer; try again after `Retry-After` seconds (`/problems/unavailable`).
+            ///
+            /// - Remark: Generated from `#/paths//api/activities/changes/get(listActivityChanges)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson
+                ]
+            }
+        }
+    }
     /// Record up to 500 activities at once (offline queue, first-sign-in migration)
     ///
     /// Each item is created, replayed (its `clientEventId` was recorded before with the same content) or

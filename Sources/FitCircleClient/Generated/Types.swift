@@ -229,6 +229,20 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/activities`.
     /// - Remark: Generated from `#/paths//api/activities/post(recordActivity)`.
     func recordActivity(_ input: Operations.RecordActivity.Input) async throws -> Operations.RecordActivity.Output
+    /// What changed in the caller's activities since the last sync, for an app that mirrors them
+    ///
+    /// For an app that keeps the caller's activities on the device. The first sync, without `since`,
+    /// gives every live activity; each later one, with the `syncToken` the last one ended with, gives
+    /// what changed since: activities recorded, edited or made visible to others, as they are now, and
+    /// activities deleted, as tombstones (`deleted: true`, the ids and `deletedAt`). Changes come oldest
+    /// first, a page at a time (`cursor`); the last page carries the `syncToken` for the next sync. A
+    /// change may come twice (the next sync starts a minute before this one read, so that nothing
+    /// committed meanwhile is missed): apply each by `id`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/activities/changes`.
+    /// - Remark: Generated from `#/paths//api/activities/changes/get(listActivityChanges)`.
+    func listActivityChanges(_ input: Operations.ListActivityChanges.Input) async throws -> Operations.ListActivityChanges.Output
     /// Record up to 500 activities at once (offline queue, first-sign-in migration)
     ///
     /// Each item is created, replayed (its `clientEventId` was recorded before with the same content) or
@@ -1425,6 +1439,28 @@ extension APIProtocol {
         try await recordActivity(Operations.RecordActivity.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// What changed in the caller's activities since the last sync, for an app that mirrors them
+    ///
+    /// For an app that keeps the caller's activities on the device. The first sync, without `since`,
+    /// gives every live activity; each later one, with the `syncToken` the last one ended with, gives
+    /// what changed since: activities recorded, edited or made visible to others, as they are now, and
+    /// activities deleted, as tombstones (`deleted: true`, the ids and `deletedAt`). Changes come oldest
+    /// first, a page at a time (`cursor`); the last page carries the `syncToken` for the next sync. A
+    /// change may come twice (the next sync starts a minute before this one read, so that nothing
+    /// committed meanwhile is missed): apply each by `id`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/activities/changes`.
+    /// - Remark: Generated from `#/paths//api/activities/changes/get(listActivityChanges)`.
+    public func listActivityChanges(
+        query: Operations.ListActivityChanges.Input.Query = .init(),
+        headers: Operations.ListActivityChanges.Input.Headers = .init()
+    ) async throws -> Operations.ListActivityChanges.Output {
+        try await listActivityChanges(Operations.ListActivityChanges.Input(
+            query: query,
+            headers: headers
         ))
     }
     /// Record up to 500 activities at once (offline queue, first-sign-in migration)

@@ -75,7 +75,7 @@ extension Ingest {
         edited.flags = stored.kind == .steps ? try await self.spikeFlags(of: edited, in: tx) : stored.flags
         edited.revision = stored.revision + 1
         edited.modifiedAt = modifiedAt
-        try await tx.activities.replace(edited)
+        try await tx.activities.replace(edited, at: now)
 
         try await self.recompute(
             [UserDay(user: user.id, date: stored.localDate), UserDay(user: user.id, date: edited.localDate)],

@@ -1,6 +1,6 @@
 public import FitCircleCore
 public import FitCircleStore
-import Foundation
+public import Foundation
 
 extension Activities {
     /// Records a health-data sync of a day's totals and answers the day as it is now.
@@ -29,6 +29,38 @@ extension Activities {
         try await self.store.read { tx in try await tx.activities.list(of: user, query: query) }
     }
 
+    /// The sizes a page of changes may have, and its size when none is asked.
+    public static let changesPage = 1...500
+    public static let changesPageSize = 200
+
+    /// What changed in the user's activities, oldest change first (`ActivityChange`): since an earlier
+    /// sync's `since` with deleted ones as tombstones, or, on a first sync, the live ones; a page at a time
+    /// (`after`: the page before's last; `next` is this page's last when there are more).
+    /// - Returns: the page, its `next`, and the `since` of the next sync once the last page is read.
+    public func changes(
+        of user: User.ID,
+        since: Date?,
+        after: InstantKey?,
+        tombstones: Bool,
+        limit: Int
+    ) async throws -> (items: [ActivityChange], next: InstantKey?, nextSince: Date) {
+        try PageLimit.check(limit, within: Self.changesPage)
+        let now = self.clock.now()
+        let page = PageOfRows(
+            rows: try await self.store.read { tx in
+                try await tx.activities.changes(
+                    of: user,
+                    since: since,
+                    after: after,
+                    tombstones: tombstones,
+                    limit: limit + 1
+                )
+            },
+            limit: limit
+        )
+        return (Array(page.items), page.next(\.key), ActivitySync.since(afterReadingAt: now))
+    }
+
     /// Changes who else sees one of the user's live events. What it counts for its owner stays; a workout
     /// joins or leaves the boards of their challenges (`ActivityAccess.countedOnSharedBoards`).
     public func setVisibility(_ visibility: ActivityVisibility, of id: ActivityEvent.ID, for user: User.ID) async throws
@@ -39,7 +71,7 @@ extension Activities {
             guard var stored = try await tx.activities.activity(of: user, id: id), stored.deletedAt == nil else {
                 throw DomainError.notFound(resource: "activity", id: id.rawValue)
             }
-            try await tx.feed.setVisibility(visibility, of: id, owner: user)
+            try await tx.feed.setVisibility(visibility, of: id, owner: user, at: now)
             if stored.event.visibility != visibility, case .workout = stored.event.payload {
                 try await self.ingest.challenges.restate([user], in: tx, now: now)
             }

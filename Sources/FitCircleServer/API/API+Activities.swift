@@ -115,6 +115,48 @@ extension API {
         )
     }
 
+    func listActivityChanges(_ input: Operations.ListActivityChanges.Input) async throws
+        -> Operations.ListActivityChanges.Output
+    {
+        let caller = try RequestCaller.required()
+        // A page cursor says which pass it continues (tombstones or not); a sync token where to start.
+        var (since, after, tombstones) = (Date?.none, InstantKey?.none, false)
+        if let token = input.query.since {
+            guard let start = try? InstantCursor.decode(token, of: .activitySync) else {
+                throw ValidationError(field: "since", reason: "is not a syncToken (use the last sync's as given)")
+            }
+            (since, tombstones) = (start.at, true)
+        }
+        if let cursor = input.query.cursor {
+            if let key = try? InstantCursor.decode(cursor, of: .activityChanges) {
+                (after, tombstones) = (key, true)
+            } else {
+                (after, tombstones) = (try InstantCursor.decode(cursor, of: .activityFirstSync), false)
+            }
+        }
+        let page = try await self.engine.activities.changes(
+            of: caller.userID,
+            since: since,
+            after: after,
+            tombstones: tombstones,
+            limit: input.query.limit ?? Activities.changesPageSize
+        )
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: try page.items.map(Components.Schemas.ActivityChange.init),
+                        nextCursor: page.next.map {
+                            InstantCursor.encode(tombstones ? .activityChanges : .activityFirstSync, $0)
+                        },
+                        syncToken: page.next == nil
+                            ? InstantCursor.encode(.activitySync, InstantKey(at: page.nextSince, id: "-")) : nil
+                    )
+                )
+            )
+        )
+    }
+
     func getActivity(_ input: Operations.GetActivity.Input) async throws -> Operations.GetActivity.Output {
         let event = try await self.engine.activities.activity(
             ActivityEvent.ID(input.path.id),

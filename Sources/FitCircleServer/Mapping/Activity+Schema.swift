@@ -204,3 +204,18 @@ extension MigrationSession.Outcome {
         }
     }
 }
+
+extension Components.Schemas.ActivityChange {
+    /// A change as an app syncs it: the activity as it is now (without its route, as lists are), or a
+    /// tombstone.
+    init(_ change: ActivityChange) throws {
+        self.init(
+            id: change.id.rawValue,
+            clientEventId: change.clientEventID,
+            changedAt: change.changedAt,
+            deleted: change.activity == nil,
+            deletedAt: change.deletedAt,
+            activity: try change.activity.map { try Components.Schemas.Activity($0, withRoute: false) }
+        )
+    }
+}

@@ -8,6 +8,11 @@ enum PageCursor {
     /// The lists read a page at a time; a cursor names its own.
     enum List: String {
         case activities, bans, blocks, board, circles, challenges, deliveries, friends, invitations, jobs, ledger
+        /// A sync's changes with tombstones (after a `since`), a first sync's live activities, and the
+        /// `syncToken` that starts the next sync.
+        case activityChanges = "activity-changes"
+        case activityFirstSync = "activity-first-sync"
+        case activitySync = "activity-sync"
         case members, notifications
         case incomingRequests = "incoming-requests"
         case outgoingRequests = "outgoing-requests"

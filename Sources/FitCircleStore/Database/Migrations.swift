@@ -9,7 +9,7 @@ enum Migrations {
         Self.v011, Self.v012, Self.v013, Self.v014, Self.v015, Self.v016, Self.v017, Self.v018, Self.v019, Self.v020,
         Self.v021, Self.v022, Self.v023, Self.v024, Self.v025, Self.v026, Self.v027, Self.v028, Self.v029, Self.v030,
         Self.v031, Self.v032, Self.v033, Self.v034, Self.v035, Self.v036, Self.v037, Self.v038, Self.v039, Self.v040,
-        Self.v041, Self.v042, Self.v043, Self.v044, Self.v045,
+        Self.v041, Self.v042, Self.v043, Self.v044, Self.v045, Self.v046,
     ]
 
     static var latestVersion: Int { Self.all.last?.version ?? 0 }

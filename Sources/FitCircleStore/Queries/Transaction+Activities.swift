@@ -26,12 +26,12 @@ public struct ActivityQueries: Sendable {
                     \(bind: event.kind.rawValue), \(bind: event.occurredAt), \(bind: event.timeZone), \(bind: event.localDate.iso),
                     \(bind: event.source.rawValue), \(bind: event.receivedAt), \(bind: try Transaction.json(event.payload)),
                     \(bind: try Transaction.json(event.flags)), \(bind: workoutType), \(bind: duration), \(bind: distance),
-                    \(bind: event.visibility.rawValue))
+                    \(bind: event.visibility.rawValue), \(bind: event.receivedAt))
                     """
             }
             let query: SQLQueryString = """
                 INSERT INTO activity_events (id, user_id, client_event_id, kind, occurred_at, time_zone, local_date, source,
-                    received_at, payload, flags, workout_type, duration_seconds, distance_meters, visibility)
+                    received_at, payload, flags, workout_type, duration_seconds, distance_meters, visibility, changed_at)
                 VALUES \(rows.joined(separator: ", "))
                 ON CONFLICT (user_id, client_event_id) DO NOTHING
                 RETURNING id
@@ -44,8 +44,8 @@ public struct ActivityQueries: Sendable {
         return stored
     }
 
-    /// Replaces a live event's content by an edited version of it (same id, client id and kind).
-    public func replace(_ event: ActivityEvent) async throws {
+    /// Replaces a live event's content by an edited version of it (same id, client id and kind), at `now`.
+    public func replace(_ event: ActivityEvent, at now: Date) async throws {
         let (workoutType, duration, distance) = Self.workoutColumns(of: event)
         try await self.sql.raw(
             """
@@ -53,7 +53,7 @@ public struct ActivityQueries: Sendable {
                 local_date = \(bind: event.localDate.iso), source = \(bind: event.source.rawValue), payload = \(bind: try Transaction.json(event.payload)),
                 flags = \(bind: try Transaction.json(event.flags)), workout_type = \(bind: workoutType), duration_seconds = \(bind: duration),
                 distance_meters = \(bind: distance), visibility = \(bind: event.visibility.rawValue), revision = \(bind: event.revision),
-                modified_at = \(bind: event.modifiedAt)
+                modified_at = \(bind: event.modifiedAt), changed_at = \(bind: now)
             WHERE id = \(bind: event.id.rawValue) AND user_id = \(bind: event.userID.rawValue) AND deleted_at IS NULL
             """
         ).run()
@@ -143,6 +143,30 @@ public struct ActivityQueries: Sendable {
         return try await self.sql.raw(sql).all().map { try Transaction.activity(from: $0, decoder: decoder).event }
     }
 
+    /// A page of the user's events in the order they last changed (oldest change first), from `since` on
+    /// and after `after`: deleted ones as tombstones when `tombstones`, else live ones only.
+    public func changes(
+        of user: User.ID,
+        since: Date?,
+        after: InstantKey?,
+        tombstones: Bool,
+        limit: Int
+    ) async throws -> [ActivityChange] {
+        var sql: SQLQueryString = "SELECT * FROM activity_events WHERE user_id = \(bind: user.rawValue)"
+        if !tombstones { sql += " AND deleted_at IS NULL" }
+        if let since { sql += " AND changed_at >= \(bind: since)" }
+        if let after { sql += " AND \(self.tx.keyset("changed_at", "id", after: after, descending: false))" }
+        sql += " ORDER BY changed_at, id LIMIT \(bind: limit)"
+        let decoder = JSONDecoder()
+        return try await self.sql.raw(sql).all().map { row in
+            let stored = try Transaction.activity(from: row, decoder: decoder)
+            return ActivityChange(
+                changedAt: try row.decode(column: "changed_at", as: Date.self),
+                stored: stored
+            )
+        }
+    }
+
     /// Every event of these kinds a user recorded, deleted ones included (for replay).
     public func list(of user: User.ID, kinds: [ActivityKind]) async throws -> [StoredActivity] {
         guard !kinds.isEmpty else { return [] }
@@ -159,7 +183,7 @@ public struct ActivityQueries: Sendable {
     public func delete(_ id: ActivityEvent.ID, of user: User.ID, at now: Date) async throws {
         try await self.sql.raw(
             """
-            UPDATE activity_events SET deleted_at = \(bind: now)
+            UPDATE activity_events SET deleted_at = \(bind: now), changed_at = \(bind: now)
             WHERE id = \(bind: id.rawValue) AND user_id = \(bind: user.rawValue) AND deleted_at IS NULL
             """
         ).run()

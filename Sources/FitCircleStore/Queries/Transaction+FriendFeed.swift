@@ -157,11 +157,17 @@ extension FeedQueries {
     }
 
     /// Sets who else sees the user's activity.
-    public func setVisibility(_ visibility: ActivityVisibility, of activity: ActivityEvent.ID, owner: User.ID)
-        async throws
-    {
+    public func setVisibility(
+        _ visibility: ActivityVisibility,
+        of activity: ActivityEvent.ID,
+        owner: User.ID,
+        at now: Date
+    ) async throws {
         try await self.sql.raw(
-            "UPDATE activity_events SET visibility = \(bind: visibility.rawValue) WHERE id = \(bind: activity.rawValue) AND user_id = \(bind: owner.rawValue)"
+            """
+            UPDATE activity_events SET visibility = \(bind: visibility.rawValue), changed_at = \(bind: now)
+            WHERE id = \(bind: activity.rawValue) AND user_id = \(bind: owner.rawValue)
+            """
         ).run()
         try await self.feedsChanged(by: activity)
     }

@@ -397,6 +397,8 @@ struct AuthorizationMatrixTests {
         "unblockUser": Row(rule: Self.onlyFor([.operator]), destructive: true, success: 204),
         "getFriendFeed": Row(rule: .signedIn),
         "getUserProfile": Row(rule: Self.aboutOwner),
+        // Whoever the caller may not see is left out of the answer (PeopleReadTests), never refused.
+        "listUsers": Row(rule: .signedIn, query: "?ids=0190aaaa-0000-7000-8000-000000000000"),
         // The owner's run: the owner and their friend (the member) may react to it; to anyone else it does not exist.
         "addReaction": Row(rule: Self.onlyFor([.owner, .member]), body: { _, _ in ["reaction": "🔥"] }),
         "removeReaction": Row(rule: Self.onlyFor([.owner, .member]), success: 204),

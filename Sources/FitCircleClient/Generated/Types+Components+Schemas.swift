@@ -2908,6 +2908,23 @@ extension Components {
                 case bannedAt
             }
         }
+        /// - Remark: Generated from `#/components/schemas/PeopleRead`.
+        public struct PeopleRead: Codable, Hashable, Sendable {
+            /// The people asked for whom the caller may see, in the order asked, without `statistics`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PeopleRead/items`.
+            public var items: [Components.Schemas.PersonProfile]
+            /// Creates a new `PeopleRead`.
+            ///
+            /// - Parameters:
+            ///   - items: The people asked for whom the caller may see, in the order asked, without `statistics`.
+            public init(items: [Components.Schemas.PersonProfile]) {
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/PersonProfile`.
         public struct PersonProfile: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PersonProfile/userId`.

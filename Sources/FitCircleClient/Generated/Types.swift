@@ -194,6 +194,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/user/profile/photo`.
     /// - Remark: Generated from `#/paths//api/user/profile/photo/post(uploadProfilePhoto)`.
     func uploadProfilePhoto(_ input: Operations.UploadProfilePhoto.Input) async throws -> Operations.UploadProfilePhoto.Output
+    /// Several people at once, as the caller may see each (for the names and photos of a feed or board)
+    ///
+    /// What a list shows of each person asked for, in the order asked: name, photo, the age, weight and
+    /// height their audiences allow, and where the two stand (`friendship`); their statistics come with
+    /// `GET /api/users/{id}`. Whoever the caller may not see (someone who blocked them, an unknown id) is
+    /// left out, so an app can tell by the ids it gets back; an id asked twice comes once.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/users`.
+    /// - Remark: Generated from `#/paths//api/users/get(listUsers)`.
+    func listUsers(_ input: Operations.ListUsers.Input) async throws -> Operations.ListUsers.Output
     /// Someone's profile as the caller may see it (spec 004, R5.5–R5.6, R6.8)
     ///
     /// Name, photo (themself, friends and circle mates), the age, weight and height their audiences allow,
@@ -1372,6 +1383,25 @@ extension APIProtocol {
         try await uploadProfilePhoto(Operations.UploadProfilePhoto.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// Several people at once, as the caller may see each (for the names and photos of a feed or board)
+    ///
+    /// What a list shows of each person asked for, in the order asked: name, photo, the age, weight and
+    /// height their audiences allow, and where the two stand (`friendship`); their statistics come with
+    /// `GET /api/users/{id}`. Whoever the caller may not see (someone who blocked them, an unknown id) is
+    /// left out, so an app can tell by the ids it gets back; an id asked twice comes once.
+    ///
+    ///
+    /// - Remark: HTTP `GET /api/users`.
+    /// - Remark: Generated from `#/paths//api/users/get(listUsers)`.
+    public func listUsers(
+        query: Operations.ListUsers.Input.Query,
+        headers: Operations.ListUsers.Input.Headers = .init()
+    ) async throws -> Operations.ListUsers.Output {
+        try await listUsers(Operations.ListUsers.Input(
+            query: query,
+            headers: headers
         ))
     }
     /// Someone's profile as the caller may see it (spec 004, R5.5–R5.6, R6.8)

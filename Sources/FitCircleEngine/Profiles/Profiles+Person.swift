@@ -47,47 +47,83 @@ extension Profiles {
     /// is their profile as others see it; `GET /api/user/stats` has everything).
     public func person(_ id: User.ID, seenBy viewer: User.ID) async throws -> PersonView {
         try await self.store.read { tx in
-            guard let person = try await tx.users.find(id), person.disabledAt == nil else {
+            guard let view = try await self.view(of: id, seenBy: viewer, withStatistics: true, in: tx) else {
                 throw DomainError.notFound(resource: "user", id: id.rawValue)
             }
-            let isSelf = id == viewer
-            let (edge, relationship) = try await Self.standing(of: viewer, to: id, in: tx)
-            try FriendAccess.decide(.find, isSelf: isSelf, edge).require("user", id.rawValue)
-            let visible = ActivityAccess.visibleInFeed(isSelf: isSelf, isFriend: edge.areFriends)
-            let profile = person.profile
-            var statistics: Statistics?
-            if !visible.isEmpty {
-                let totals = try await tx.stats.workoutTotals(of: id, visible: visible)
-                statistics = Statistics(
-                    workouts: totals.workouts,
-                    distanceMeters: totals.distanceMeters,
-                    durationSeconds: totals.durationSeconds,
-                    records: try await tx.stats.personalRecords(of: id, visible: visible),
-                    recentWorkouts: try await tx.stats.recentWorkouts(
-                        of: id,
-                        visible: visible,
-                        limit: Self.recentWorkoutsShown
-                    ),
-                    lastThirtyDays: try await self.lastThirtyDays(
-                        of: person,
-                        visible: visible,
-                        showsWeight: ProfileAccess.mayView(profile.visibility.weight, relationship),
-                        in: tx
-                    )
-                )
+            return view
+        }
+    }
+
+    /// The most people one read of several gives.
+    public static let peopleRead = 1...100
+
+    /// Several people as `viewer` may see them, in the order asked, without their statistics (what a list
+    /// shows: names, photos, the fields their audiences allow, the friendship): an app shows the people of
+    /// a feed or a board in one call. Whoever the viewer may not see, or is gone, is left out; an id asked
+    /// twice is given once.
+    public func people(_ ids: [User.ID], seenBy viewer: User.ID) async throws -> [PersonView] {
+        guard Self.peopleRead.contains(ids.count) else {
+            throw ValidationError(field: "ids", reason: "must name 1 to \(Self.peopleRead.upperBound) people")
+        }
+        var seen: Set<User.ID> = []
+        let unique = ids.filter { seen.insert($0).inserted }
+        return try await self.store.read { tx in
+            var views: [PersonView] = []
+            for id in unique where id.isWellFormed {
+                if let view = try await self.view(of: id, seenBy: viewer, withStatistics: false, in: tx) {
+                    views.append(view)
+                }
             }
-            return PersonView(
-                userID: id,
-                displayName: profile.displayName,
-                showsPhoto: ProfileAccess.mayView(photo: profile.photo, relationship),
-                age: ProfileAccess.mayView(profile.visibility.age, relationship) ? profile.age : nil,
-                weightKg: ProfileAccess.mayView(profile.visibility.weight, relationship) ? profile.weightKg : nil,
-                heightCm: ProfileAccess.mayView(profile.visibility.height, relationship) ? profile.heightCm : nil,
-                edge: edge,
-                isSelf: isSelf,
-                statistics: statistics
+            return views
+        }
+    }
+
+    /// What `viewer` sees of the person (`FriendAccess` decides whether they see them at all;
+    /// `ProfileAccess` and `ActivityAccess` what of them); nil when nothing.
+    private func view(
+        of id: User.ID,
+        seenBy viewer: User.ID,
+        withStatistics: Bool,
+        in tx: Transaction
+    ) async throws -> PersonView? {
+        guard let person = try await tx.users.find(id), person.disabledAt == nil else { return nil }
+        let isSelf = id == viewer
+        let (edge, relationship) = try await Self.standing(of: viewer, to: id, in: tx)
+        guard FriendAccess.decide(.find, isSelf: isSelf, edge) == .allowed else { return nil }
+        let visible = ActivityAccess.visibleInFeed(isSelf: isSelf, isFriend: edge.areFriends)
+        let profile = person.profile
+        var statistics: Statistics?
+        if withStatistics, !visible.isEmpty {
+            let totals = try await tx.stats.workoutTotals(of: id, visible: visible)
+            statistics = Statistics(
+                workouts: totals.workouts,
+                distanceMeters: totals.distanceMeters,
+                durationSeconds: totals.durationSeconds,
+                records: try await tx.stats.personalRecords(of: id, visible: visible),
+                recentWorkouts: try await tx.stats.recentWorkouts(
+                    of: id,
+                    visible: visible,
+                    limit: Self.recentWorkoutsShown
+                ),
+                lastThirtyDays: try await self.lastThirtyDays(
+                    of: person,
+                    visible: visible,
+                    showsWeight: ProfileAccess.mayView(profile.visibility.weight, relationship),
+                    in: tx
+                )
             )
         }
+        return PersonView(
+            userID: id,
+            displayName: profile.displayName,
+            showsPhoto: ProfileAccess.mayView(photo: profile.photo, relationship),
+            age: ProfileAccess.mayView(profile.visibility.age, relationship) ? profile.age : nil,
+            weightKg: ProfileAccess.mayView(profile.visibility.weight, relationship) ? profile.weightKg : nil,
+            heightCm: ProfileAccess.mayView(profile.visibility.height, relationship) ? profile.heightCm : nil,
+            edge: edge,
+            isSelf: isSelf,
+            statistics: statistics
+        )
     }
 
     /// The person's last 30 days: their step totals, the push-ups of workouts of `visible` (a private

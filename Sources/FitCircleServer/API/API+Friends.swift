@@ -207,6 +207,14 @@ extension API {
 }
 
 extension API {
+    func listUsers(_ input: Operations.ListUsers.Input) async throws -> Operations.ListUsers.Output {
+        let people = try await self.engine.profiles.people(
+            input.query.ids.map(User.ID.init),
+            seenBy: try RequestCaller.required().userID
+        )
+        return .ok(.init(body: .json(.init(items: try people.map(Components.Schemas.PersonProfile.init)))))
+    }
+
     func getUserProfile(_ input: Operations.GetUserProfile.Input) async throws -> Operations.GetUserProfile.Output {
         let person = try await self.engine.profiles.person(
             User.ID(input.path.id),

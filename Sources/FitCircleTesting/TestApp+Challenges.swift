@@ -20,10 +20,10 @@ extension TestApp {
 }
 
 extension TestApp {
-    /// `person` joins the challenge (with its `code` when private): the answer, whatever it is.
+    /// `person` joins the challenge (with its `joinCode` when private): the answer, whatever it is.
     public func joinChallenge(_ id: String, as person: TestPerson, code: String? = nil) async throws
         -> Operations.JoinCompetition.Output
     {
-        try await self.api(as: person).joinCompetition(path: .init(id: id), body: .json(.init(code: code)))
+        try await self.api(as: person).joinCompetition(path: .init(id: id), body: .json(.init(joinCode: code)))
     }
 }

@@ -18845,6 +18845,13 @@ public struct Client: APIProtocol {
                     in: &request,
                     style: .form,
                     explode: true,
+                    name: "joinCode",
+                    value: input.query.joinCode
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
                     name: "code",
                     value: input.query.code
                 )

@@ -2001,27 +2001,43 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/CompetitionJoin`.
         public struct CompetitionJoin: Codable, Hashable, Sendable {
-            /// The join code of a private challenge.
+            /// The join code of a private challenge (its `joinCode`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CompetitionJoin/joinCode`.
+            public var joinCode: Swift.String?
+            /// The same as `joinCode` (its first name; use `joinCode`).
             ///
             /// - Remark: Generated from `#/components/schemas/CompetitionJoin/code`.
+            @available(*, deprecated)
             public var code: Swift.String?
             /// Creates a new `CompetitionJoin`.
             ///
             /// - Parameters:
-            ///   - code: The join code of a private challenge.
-            public init(code: Swift.String? = nil) {
+            ///   - joinCode: The join code of a private challenge (its `joinCode`).
+            ///   - code: The same as `joinCode` (its first name; use `joinCode`).
+            public init(
+                joinCode: Swift.String? = nil,
+                code: Swift.String? = nil
+            ) {
+                self.joinCode = joinCode
                 self.code = code
             }
             public enum CodingKeys: String, CodingKey {
+                case joinCode
                 case code
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.joinCode = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .joinCode
+                )
                 self.code = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .code
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "joinCode",
                     "code"
                 ])
             }
@@ -2615,11 +2631,18 @@ extension Components {
                 case nextCursor
             }
         }
-        /// Either `code` or `invitationId`.
+        /// Either `joinCode` or `invitationId`.
         ///
         /// - Remark: Generated from `#/components/schemas/FitCircleJoin`.
         public struct FitCircleJoin: Codable, Hashable, Sendable {
+            /// The circle's `joinCode`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FitCircleJoin/joinCode`.
+            public var joinCode: Swift.String?
+            /// The same as `joinCode` (its first name; use `joinCode`).
+            ///
             /// - Remark: Generated from `#/components/schemas/FitCircleJoin/code`.
+            @available(*, deprecated)
             public var code: Swift.String?
             /// - Remark: Generated from `#/components/schemas/FitCircleJoin/invitationId`.
             public var invitationId: Swift.String?
@@ -2630,22 +2653,26 @@ extension Components {
             /// Creates a new `FitCircleJoin`.
             ///
             /// - Parameters:
-            ///   - code:
+            ///   - joinCode: The circle's `joinCode`.
+            ///   - code: The same as `joinCode` (its first name; use `joinCode`).
             ///   - invitationId:
             ///   - startingWeightKg:
             ///   - targetWeightKg:
             public init(
+                joinCode: Swift.String? = nil,
                 code: Swift.String? = nil,
                 invitationId: Swift.String? = nil,
                 startingWeightKg: Swift.Double? = nil,
                 targetWeightKg: Swift.Double? = nil
             ) {
+                self.joinCode = joinCode
                 self.code = code
                 self.invitationId = invitationId
                 self.startingWeightKg = startingWeightKg
                 self.targetWeightKg = targetWeightKg
             }
             public enum CodingKeys: String, CodingKey {
+                case joinCode
                 case code
                 case invitationId
                 case startingWeightKg
@@ -2653,6 +2680,10 @@ extension Components {
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.joinCode = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .joinCode
+                )
                 self.code = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .code
@@ -2670,6 +2701,7 @@ extension Components {
                     forKey: .targetWeightKg
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "joinCode",
                     "code",
                     "invitationId",
                     "startingWeightKg",

@@ -24090,15 +24090,25 @@ public enum Operations {
             public var path: Operations.GetCompetition.Input.Path
             /// - Remark: Generated from `#/paths/api/competitions/{id}/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// The join code of a private challenge.
+                /// The join code of a private challenge (its `joinCode`).
+                ///
+                /// - Remark: Generated from `#/paths/api/competitions/{id}/GET/query/joinCode`.
+                public var joinCode: Swift.String?
+                /// The same as `joinCode` (its first name; use `joinCode`).
                 ///
                 /// - Remark: Generated from `#/paths/api/competitions/{id}/GET/query/code`.
+                @available(*, deprecated)
                 public var code: Swift.String?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - code: The join code of a private challenge.
-                public init(code: Swift.String? = nil) {
+                ///   - joinCode: The join code of a private challenge (its `joinCode`).
+                ///   - code: The same as `joinCode` (its first name; use `joinCode`).
+                public init(
+                    joinCode: Swift.String? = nil,
+                    code: Swift.String? = nil
+                ) {
+                    self.joinCode = joinCode
                     self.code = code
                 }
             }

@@ -201,7 +201,7 @@ extension Circles {
     {
         let now = self.clock.now()
         guard (code == nil) != (invitation == nil) else {
-            throw ValidationError(field: "code", reason: "give either code or invitationId")
+            throw ValidationError(field: "joinCode", reason: "give either joinCode or invitationId")
         }
         let (view, event): (View, BoardEvent?) = try await self.store.transaction { tx in
             guard let account = try await tx.users.locked(user) else {

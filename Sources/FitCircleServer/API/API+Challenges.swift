@@ -56,14 +56,14 @@ extension API {
         let view = try await self.engine.challenges.challenge(
             Challenge.ID(input.path.id),
             for: try RequestCaller.required().userID,
-            code: input.query.code
+            code: try JoinCode.given(joinCode: input.query.joinCode, code: input.query.code)
         )
         return .ok(.init(body: .json(try .init(view))))
     }
 
     func joinCompetition(_ input: Operations.JoinCompetition.Input) async throws -> Operations.JoinCompetition.Output {
         var code: String?
-        if case .json(let body)? = input.body { code = body.code }
+        if case .json(let body)? = input.body { code = try JoinCode.given(joinCode: body.joinCode, code: body.code) }
         let view = try await self.engine.challenges.join(
             Challenge.ID(input.path.id),
             code: code,

@@ -38,7 +38,7 @@ extension API {
             throw DomainError.unsupportedMediaType(accepted: ["application/json"])
         }
         let view = try await self.engine.circles.join(
-            code: body.code,
+            code: try JoinCode.given(joinCode: body.joinCode, code: body.code),
             invitation: body.invitationId.map(CircleInvitation.ID.init),
             weights: WeightGoalInput(startingWeightKg: body.startingWeightKg, targetWeightKg: body.targetWeightKg),
             by: try RequestCaller.required().userID

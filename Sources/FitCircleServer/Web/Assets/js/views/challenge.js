@@ -33,7 +33,7 @@ function challengeBoard(board, unit, settled) {
 function actions(competition, redraw, status) {
   const code = new URLSearchParams(location.search).get("code");
   const act = (text, path, primary) => actionButton(text,
-    () => api("POST", `/api/competitions/${competition.id}/${path}`, path === "join" ? (code ? { code } : {}) : undefined),
+    () => api("POST", `/api/competitions/${competition.id}/${path}`, path === "join" ? (code ? { joinCode: code } : {}) : undefined),
     redraw, status, { class: primary ? null : "secondary", id: `challenge-${path}` });
   const open = ["scheduled", "active"].includes(competition.status);
   const buttons = [];
@@ -50,7 +50,7 @@ export async function render(main, context, { id }) {
   const code = new URLSearchParams(location.search).get("code");
   let board;
   try {
-    const competition = await api("GET", `/api/competitions/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ""}`);
+    const competition = await api("GET", `/api/competitions/${encodeURIComponent(id)}${code ? `?joinCode=${encodeURIComponent(code)}` : ""}`);
     // Someone who holds only the code sees the challenge before joining, but not its board.
     board = await api("GET", `/api/competitions/${competition.id}/leaderboard`).catch((problem) => {
       if (problem instanceof Problem && problem.status === 403) return { competition, rows: [], entries: 0, hidden: true };

@@ -49,7 +49,7 @@ function joinForm(context) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const circle = await api("POST", "/api/fitcircles/join", { code: form.elements.code.value.trim() });
+      const circle = await api("POST", "/api/fitcircles/join", { joinCode: form.elements.code.value.trim() });
       context.navigate(`/app/circles/${circle.id}`);
     } catch (problem) {
       if (!(problem instanceof Problem)) throw problem;

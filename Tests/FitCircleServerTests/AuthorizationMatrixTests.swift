@@ -251,6 +251,12 @@ struct AuthorizationMatrixTests {
             body: { _, caller in ["platform": "android", "token": "device-\(caller)"] },
             success: 201
         ),
+        "createDevice": Row(
+            rule: .signedIn,
+            body: { _, caller in ["platform": "ios", "token": "phone-\(caller)"] },
+            success: 201
+        ),
+        "listDevices": Row(rule: .signedIn),
         "getNotificationInbox": Row(rule: .signedIn),
         "streamNotificationInbox": Row(rule: .signedIn, query: "?seconds=1"),
         "streamFriendFeed": Row(rule: .signedIn, query: "?seconds=1"),

@@ -653,6 +653,21 @@ extension Components {
                 ])
             }
         }
+        /// - Remark: Generated from `#/components/schemas/PushDeviceList`.
+        public struct PushDeviceList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushDeviceList/items`.
+            public var items: [Components.Schemas.PushDevice]
+            /// Creates a new `PushDeviceList`.
+            ///
+            /// - Parameters:
+            ///   - items:
+            public init(items: [Components.Schemas.PushDevice]) {
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case items
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/PushDevice`.
         public struct PushDevice: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PushDevice/id`.

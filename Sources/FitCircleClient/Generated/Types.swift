@@ -705,13 +705,30 @@ public protocol APIProtocol: Sendable {
     /// - Remark: Generated from `#/paths//api/notifications/preferences/put(updateNotificationPreferences)`.
     @available(*, deprecated)
     func updateNotificationPreferences(_ input: Operations.UpdateNotificationPreferences.Input) async throws -> Operations.UpdateNotificationPreferences.Output
-    /// Register a device for push notifications
+    /// Register a device for push notifications (spec 000's path; use POST /api/notifications/devices)
     ///
-    /// A token registered before (same platform) moves to the caller and is active again.
+    /// The same as `POST /api/notifications/devices`.
     ///
     /// - Remark: HTTP `POST /api/notifications/register`.
     /// - Remark: Generated from `#/paths//api/notifications/register/post(registerDevice)`.
+    @available(*, deprecated)
     func registerDevice(_ input: Operations.RegisterDevice.Input) async throws -> Operations.RegisterDevice.Output
+    /// The caller's devices that get pushes
+    ///
+    /// The active ones, the latest registered first; each person has at most 20.
+    ///
+    /// - Remark: HTTP `GET /api/notifications/devices`.
+    /// - Remark: Generated from `#/paths//api/notifications/devices/get(listDevices)`.
+    func listDevices(_ input: Operations.ListDevices.Input) async throws -> Operations.ListDevices.Output
+    /// Register a device for push notifications
+    ///
+    /// A token registered before (same platform) moves to the caller and is active again. A person has
+    /// at most 20 active devices: registering a 21st stops pushes to the one registered longest ago.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/notifications/devices`.
+    /// - Remark: Generated from `#/paths//api/notifications/devices/post(createDevice)`.
+    func createDevice(_ input: Operations.CreateDevice.Input) async throws -> Operations.CreateDevice.Output
     /// Stop sending pushes to one of the caller's devices
     ///
     /// - Remark: HTTP `DELETE /api/notifications/devices/{id}`.
@@ -2316,17 +2333,44 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Register a device for push notifications
+    /// Register a device for push notifications (spec 000's path; use POST /api/notifications/devices)
     ///
-    /// A token registered before (same platform) moves to the caller and is active again.
+    /// The same as `POST /api/notifications/devices`.
     ///
     /// - Remark: HTTP `POST /api/notifications/register`.
     /// - Remark: Generated from `#/paths//api/notifications/register/post(registerDevice)`.
+    @available(*, deprecated)
     public func registerDevice(
         headers: Operations.RegisterDevice.Input.Headers = .init(),
         body: Operations.RegisterDevice.Input.Body
     ) async throws -> Operations.RegisterDevice.Output {
         try await registerDevice(Operations.RegisterDevice.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The caller's devices that get pushes
+    ///
+    /// The active ones, the latest registered first; each person has at most 20.
+    ///
+    /// - Remark: HTTP `GET /api/notifications/devices`.
+    /// - Remark: Generated from `#/paths//api/notifications/devices/get(listDevices)`.
+    public func listDevices(headers: Operations.ListDevices.Input.Headers = .init()) async throws -> Operations.ListDevices.Output {
+        try await listDevices(Operations.ListDevices.Input(headers: headers))
+    }
+    /// Register a device for push notifications
+    ///
+    /// A token registered before (same platform) moves to the caller and is active again. A person has
+    /// at most 20 active devices: registering a 21st stops pushes to the one registered longest ago.
+    ///
+    ///
+    /// - Remark: HTTP `POST /api/notifications/devices`.
+    /// - Remark: Generated from `#/paths//api/notifications/devices/post(createDevice)`.
+    public func createDevice(
+        headers: Operations.CreateDevice.Input.Headers = .init(),
+        body: Operations.CreateDevice.Input.Body
+    ) async throws -> Operations.CreateDevice.Output {
+        try await createDevice(Operations.CreateDevice.Input(
             headers: headers,
             body: body
         ))

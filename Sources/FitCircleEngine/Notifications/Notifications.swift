@@ -98,7 +98,19 @@ public struct Notifications: JobOwner {
             environment: environment,
             registeredAt: self.clock.now()
         )
-        return try await self.store.transaction { tx in try await tx.notifications.register(device, of: user) }
+        return try await self.store.transaction { tx in
+            let registered = try await tx.notifications.register(device, of: user)
+            try await tx.notifications.keepNewestDevices(Self.devicesPerPerson, of: user)
+            return registered
+        }
+    }
+
+    /// The active devices a person may have: registering one more stops the one registered longest ago.
+    public static let devicesPerPerson = 20
+
+    /// The user's active devices, the latest registered first.
+    public func devices(of user: User.ID) async throws -> [PushDevice] {
+        try await self.store.read { tx in try await tx.notifications.activeDevices(of: user) }.reversed()
     }
 
     public func deactivate(_ device: PushDevice.ID, of user: User.ID) async throws {

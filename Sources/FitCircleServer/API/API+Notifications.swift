@@ -40,17 +40,36 @@ extension API {
         return .init(saved, catalog: self.engine.notifications.catalog)
     }
 
+    func listDevices(_ input: Operations.ListDevices.Input) async throws -> Operations.ListDevices.Output {
+        let devices = try await self.engine.notifications.devices(of: try RequestCaller.required().userID)
+        return .ok(.init(body: .json(.init(items: try devices.map(Components.Schemas.PushDevice.init)))))
+    }
+
+    func createDevice(_ input: Operations.CreateDevice.Input) async throws -> Operations.CreateDevice.Output {
+        guard case .json(let body) = input.body else {
+            throw DomainError.unsupportedMediaType(accepted: ["application/json"])
+        }
+        return .created(.init(body: .json(try await self.registered(body))))
+    }
+
+    /// Spec 000's path for `createDevice`, deprecated.
     func registerDevice(_ input: Operations.RegisterDevice.Input) async throws -> Operations.RegisterDevice.Output {
         guard case .json(let body) = input.body else {
             throw DomainError.unsupportedMediaType(accepted: ["application/json"])
         }
+        return .created(.init(body: .json(try await self.registered(body))))
+    }
+
+    private func registered(_ body: Components.Schemas.DeviceRegistration) async throws
+        -> Components.Schemas.PushDevice
+    {
         let device = try await self.engine.notifications.register(
             platform: (try mapped(body.platform) as PushDevice.Platform),
             token: body.token,
             environment: body.environment.flatMap { PushDevice.Environment(rawValue: $0.rawValue) } ?? .production,
             for: try RequestCaller.required().userID
         )
-        return .created(.init(body: .json(try .init(device))))
+        return try .init(device)
     }
 
     func deactivateDevice(_ input: Operations.DeactivateDevice.Input) async throws -> Operations.DeactivateDevice.Output

@@ -81,6 +81,20 @@ extension NotificationQueries {
         return try Self.device(from: row)
     }
 
+    /// Keeps the user's `newest` devices registered last active and stops the others (a person's
+    /// reinstalls, or a script's thousands of tokens, never make a push fan out without bound).
+    public func keepNewestDevices(_ newest: Int, of user: User.ID) async throws {
+        try await self.sql.raw(
+            """
+            UPDATE push_devices SET active = FALSE, deactivated_reason = 'replaced by a newer device'
+            WHERE user_id = \(bind: user.rawValue) AND active AND id NOT IN (
+                SELECT id FROM push_devices WHERE user_id = \(bind: user.rawValue) AND active
+                ORDER BY registered_at DESC, id DESC LIMIT \(bind: newest)
+            )
+            """
+        ).run()
+    }
+
     /// Deactivates one of the user's devices; false when it is not theirs.
     public func deactivateDevice(_ id: PushDevice.ID, of user: User.ID) async throws -> Bool {
         try await self.sql.raw(

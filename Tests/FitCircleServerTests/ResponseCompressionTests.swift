@@ -8,8 +8,9 @@ import Testing
 @testable import FitCircleServer
 
 /// Answers are compressed for a client that asks (`Accept-Encoding`), on the real listener (the compressor
-/// is a channel handler, which the in-process tests do not pass through): gzip for a large JSON or YAML
-/// answer, its content the same once inflated; nothing for a client that does not ask or for a small answer.
+/// is a channel handler, which the in-process tests do not pass through): gzip for JSON or CSS of a few
+/// kilobytes, its content the same once inflated; nothing for a client that does not ask, nor for an answer
+/// under a kilobyte or over 64 KB.
 /// The listener does not depend on the database: SQLite only.
 struct ResponseCompressionTests {
     @Test func largeAnswersAreCompressedForClientsThatAsk() async throws {
@@ -42,7 +43,7 @@ struct ResponseCompressionTests {
             return (response, Data(buffer: try await response.body.collect(upTo: 8 << 20)))
         }
 
-        for path in ["/openapi.yaml", "/docs", "/api/badges"] {
+        for path in ["/assets/css/app.css", "/api/badges"] {
             let plain = try await get(path, encoding: nil)
             #expect(plain.head.headers["content-encoding"].isEmpty && plain.body.count >= 1024, "\(path)")
             let packed = try await get(path, encoding: "gzip")
@@ -53,9 +54,11 @@ struct ResponseCompressionTests {
             #expect(inflated.body == plain.body, "\(path): the inflated answer differs")
         }
 
-        // The document is larger than a kilobyte; the health check is not, and stays as it is.
+        // The health check is under a kilobyte and the document over 64 KB: both go as they are.
         let health = try await get("/healthz", encoding: "gzip")
         #expect(health.head.headers["content-encoding"].isEmpty && health.body.count < 1024)
+        let document = try await get("/openapi.yaml", encoding: "gzip")
+        #expect(document.head.headers["content-encoding"].isEmpty && document.body.count > 64 * 1024)
 
     }
 
@@ -79,7 +82,9 @@ struct ResponseCompressionTests {
         #expect(plain.headers["content-length"] == ["5000"])
         var streamed = head("application/x-ndjson", length: nil)
         #expect(ResponseCompression.intent(&streamed, supported: true) == .compressIfPossible)
-        for (type, length) in [("text/event-stream", nil), ("image/jpeg", 90_000), ("application/json", 1023)] {
+        for (type, length) in [
+            ("text/event-stream", nil), ("image/jpeg", 9_000), ("application/json", 1023), ("application/yaml", 70_000),
+        ] {
             var other = head(type, length: length)
             #expect(ResponseCompression.intent(&other, supported: true) == .doNotCompress, "\(type)")
             #expect(other.headers["vary"].isEmpty && other.headers["etag"] == ["\"abc\""])

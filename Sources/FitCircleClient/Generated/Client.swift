@@ -61,8 +61,8 @@ import HTTPTypes
 /// `Idempotent-Replayed`, `X-Request-Id`, `Deprecation` and `Link`. Such an app signs in for bearer
 /// tokens; cookies are never sent across origins.
 ///
-/// **Compression.** A client that sends `Accept-Encoding: gzip` (or `deflate`) gets answers of a
-/// kilobyte or more compressed (JSON, the export's lines, the reference), never an event stream; a
+/// **Compression.** A client that sends `Accept-Encoding: gzip` (or `deflate`) gets answers of 1 to
+/// 64 KB compressed (JSON, CSV, the web app's files) and the export's lines, never an event stream; a
 /// compressed answer's `ETag` is weak, and sending it back in `If-None-Match` still answers 304.
 ///
 /// **Bodies.** A JSON body holds the fields its schema names and no others (each request schema says

@@ -5,7 +5,7 @@ import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
 /// Answers compressed (gzip or deflate) for a client whose `Accept-Encoding` asks for it: JSON, HTML, CSS,
-/// scripts, CSV, YAML and the export's JSON lines of a kilobyte or more — never an event stream (each event
+/// scripts, CSV, YAML of 1 to 64 KB and the export's JSON lines — never an event stream (each event
 /// must reach the client when it is written) nor an image (already compressed). NIO's compressor does the
 /// work on HTTP/1's parts; Hummingbird adds a server's own handlers only after those are converted to HTTP
 /// types, so this one puts the compressor before the conversion when it is added, and leaves.
@@ -24,6 +24,13 @@ final class ResponseCompression: ChannelInboundHandler, RemovableChannelHandler 
         pipeline.removeHandler(context: context, promise: nil)
     }
 
+    /// The answers of a known length compressed: not under a kilobyte (nothing to gain), and not over 64 KB —
+    /// compressing costs about 7 µs a kilobyte on these cores, and the largest answers are public (the
+    /// document, 380 KB, 6 ms: a client asking for it compressed again and again would have the node do
+    /// little else; `scripts/bench-compression.sh`). An answer streamed without a length (the export's
+    /// lines) is a signed-in person's own and counted against their budget.
+    static let compressedLengths = 1024...(64 * 1024)
+
     static let compressedTypes = [
         "application/json", "application/problem+json", "application/x-ndjson", "application/yaml",
         "application/javascript", "text/html", "text/css", "text/javascript", "text/csv", "text/plain",
@@ -35,7 +42,9 @@ final class ResponseCompression: ChannelInboundHandler, RemovableChannelHandler 
     static func intent(_ head: inout HTTPResponseHead, supported: Bool) -> HTTPResponseCompressor.CompressionIntent {
         let type = head.headers.first(name: "content-type") ?? ""
         guard Self.compressedTypes.contains(where: { type.hasPrefix($0) }) else { return .doNotCompress }
-        if let length = head.headers.first(name: "content-length").flatMap({ Int($0) }), length < 1024 {
+        if let length = head.headers.first(name: "content-length").flatMap({ Int($0) }),
+            !Self.compressedLengths.contains(length)
+        {
             return .doNotCompress
         }
         head.headers.add(name: "vary", value: "Accept-Encoding")

@@ -5,19 +5,10 @@ public import Foundation
 import NIOCore
 import NIOFoundationCompat
 public import NIOHTTP1
-import NIOHTTPCompression
 
 /// A real `fitcircle serve` process, started by a test on a database of its own and killed (SIGKILL) when the
 /// test says: for what only another process shows (a crash, a second node, an outage, slow sockets).
 public struct ServerProcess: Sendable {
-    /// The tests' client of a node: it asks for compressed answers and inflates them, as
-    /// `HTTPClient.shared` does, but without its limit of 25 times (a report of zeros is compressed more
-    /// than that, and the shared client would refuse it). Lives as long as the test process.
-    static let http = HTTPClient(
-        eventLoopGroupProvider: .singleton,
-        configuration: .init(decompression: .enabled(limit: .none))
-    )
-
     /// The debug binary `swift build` leaves in `.build`.
     public static let binary = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -157,7 +148,7 @@ public struct ServerProcess: Sendable {
             request.headers.add(name: "Content-Type", value: contentType)
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await Self.http.execute(request, timeout: .seconds(10))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         return (Int(response.status.code), Data(buffer: try await response.body.collect(upTo: 8 << 20)))
     }
 
@@ -181,7 +172,7 @@ public struct ServerProcess: Sendable {
     public func boardSource(_ circle: String, token: String) async throws -> String? {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.port)/api/fitcircles/\(circle)/leaderboard")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        return try await Self.http.execute(request, timeout: .seconds(10)).headers.first(
+        return try await HTTPClient.shared.execute(request, timeout: .seconds(10)).headers.first(
             name: "FitCircle-Board-Source"
         )
     }
@@ -200,7 +191,7 @@ public struct ServerProcess: Sendable {
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         var (arrivals, pending, listening) = ([ContinuousClock.Instant](), "", false)
         defer { if !listening { ready.yield() } }
-        let response = try await Self.http.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         for try await chunk in response.body {
             pending += String(buffer: chunk)
             while let end = pending.range(of: "\n\n") {

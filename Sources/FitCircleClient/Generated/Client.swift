@@ -61,12 +61,6 @@ import HTTPTypes
 /// `Idempotent-Replayed`, `X-Request-Id`, `Deprecation` and `Link`. Such an app signs in for bearer
 /// tokens; cookies are never sent across origins.
 ///
-/// **Compression.** A client that sends `Accept-Encoding: gzip` (or `deflate`) gets answers of 1 to
-/// 64 KB compressed (JSON, CSV, the web app's files) and the export's lines, never an event stream; a
-/// compressed answer's `ETag` is weak, and sending it back in `If-None-Match` still answers 304. A
-/// report of many zeros compresses more than 25 times: a client that refuses such ratios
-/// (AsyncHTTPClient's `HTTPClient.shared`) lifts its limit or asks for `identity`.
-///
 /// **Bodies.** A JSON body holds the fields its schema names and no others (each request schema says
 /// `additionalProperties: false`): a member it does not name is refused with 422, each named by its JSON path with the fields its object takes (a misspelt `timezone`
 /// would otherwise look accepted and change nothing). An optional field left out and one sent as `null`

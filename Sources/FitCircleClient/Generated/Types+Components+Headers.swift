@@ -18,7 +18,7 @@ public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/headers` section of the OpenAPI document.
     public enum Headers {
-        /// A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+        /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
         ///
         /// - Remark: Generated from `#/components/headers/ETag`.
         public typealias ETag = Swift.String

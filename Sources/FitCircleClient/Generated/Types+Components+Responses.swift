@@ -21,14 +21,14 @@ extension Components {
         public struct NotModified: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/NotModified/headers`.
             public struct Headers: Sendable, Hashable {
-                /// A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                 ///
                 /// - Remark: Generated from `#/components/responses/NotModified/headers/ETag`.
                 public var eTag: Components.Headers.ETag?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - eTag: A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                 public init(eTag: Components.Headers.ETag? = nil) {
                     self.eTag = eTag
                 }

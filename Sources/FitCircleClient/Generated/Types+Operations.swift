@@ -1325,14 +1325,14 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/config/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
-                    /// A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     ///
                     /// - Remark: Generated from `#/paths/api/config/GET/responses/200/headers/ETag`.
                     public var eTag: Components.Headers.ETag?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
-                    ///   - eTag: A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     public init(eTag: Components.Headers.ETag? = nil) {
                         self.eTag = eTag
                     }
@@ -4830,14 +4830,14 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/users/{id}/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
-                    /// A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     ///
                     /// - Remark: Generated from `#/paths/api/users/{id}/GET/responses/200/headers/ETag`.
                     public var eTag: Components.Headers.ETag?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
-                    ///   - eTag: A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     public init(eTag: Components.Headers.ETag? = nil) {
                         self.eTag = eTag
                     }
@@ -9548,14 +9548,14 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/feed/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
-                    /// A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     ///
                     /// - Remark: Generated from `#/paths/api/feed/GET/responses/200/headers/ETag`.
                     public var eTag: Components.Headers.ETag?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
-                    ///   - eTag: A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     public init(eTag: Components.Headers.ETag? = nil) {
                         self.eTag = eTag
                     }
@@ -11928,14 +11928,14 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/goals/daily/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
-                    /// A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     ///
                     /// - Remark: Generated from `#/paths/api/goals/daily/GET/responses/200/headers/ETag`.
                     public var eTag: Components.Headers.ETag?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
-                    ///   - eTag: A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     public init(eTag: Components.Headers.ETag? = nil) {
                         self.eTag = eTag
                     }
@@ -13085,14 +13085,14 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/goals/weekly/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
-                    /// A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     ///
                     /// - Remark: Generated from `#/paths/api/goals/weekly/GET/responses/200/headers/ETag`.
                     public var eTag: Components.Headers.ETag?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
-                    ///   - eTag: A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     public init(eTag: Components.Headers.ETag? = nil) {
                         self.eTag = eTag
                     }
@@ -26068,14 +26068,14 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/competitions/{id}/leaderboard/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
-                    /// A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     ///
                     /// - Remark: Generated from `#/paths/api/competitions/{id}/leaderboard/GET/responses/200/headers/ETag`.
                     public var eTag: Components.Headers.ETag?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
-                    ///   - eTag: A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     public init(eTag: Components.Headers.ETag? = nil) {
                         self.eTag = eTag
                     }
@@ -32002,7 +32002,7 @@ public enum Operations {
             public struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/GET/responses/200/headers`.
                 public struct Headers: Sendable, Hashable {
-                    /// A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    /// A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     ///
                     /// - Remark: Generated from `#/paths/api/fitcircles/{id}/leaderboard/GET/responses/200/headers/ETag`.
                     public var eTag: Components.Headers.ETag?
@@ -32018,7 +32018,7 @@ public enum Operations {
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
-                    ///   - eTag: A tag of this answer (with `Cache-Control: private, no-cache`), strong, or weak when the answer is compressed: send it back as `If-None-Match`.
+                    ///   - eTag: A strong tag of this answer (with `Cache-Control: private, no-cache`): send it back as `If-None-Match`.
                     ///   - fitCircleBoardSource: `index` when this node's in-memory index answered, `database` when SQL did (the board then loads).
                     public init(
                         eTag: Components.Headers.ETag? = nil,

@@ -27,7 +27,7 @@ public struct ConnectionDeadlines: Equatable, Sendable {
 }
 
 extension HTTPServerBuilder {
-    /// HTTP/1.1 with FitCircle's connection deadlines and compressed answers (`ResponseCompression`).
+    /// HTTP/1.1 with FitCircle's connection deadlines.
     public static func fitCircle(_ deadlines: ConnectionDeadlines) -> HTTPServerBuilder {
         .http1(
             configuration: HTTP1Channel.Configuration(
@@ -35,8 +35,7 @@ extension HTTPServerBuilder {
                     RequestReadDeadline(
                         limit: TimeAmount(deadlines.requestRead),
                         anonymousLimit: TimeAmount(deadlines.anonymousRequestRead)
-                    ),
-                    ResponseCompression(),
+                    )
                 ],
                 idleTimeout: TimeAmount(deadlines.idle)
             )
